@@ -1,0 +1,32 @@
+import { Database } from "bun:sqlite";
+import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import { migrate } from "drizzle-orm/bun-sqlite/migrator";
+import { MIGRATIONS_DIR } from "../paths.ts";
+import * as schema from "./schema.ts";
+
+export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
+
+/**
+ * Pragmas, and why:
+ * - WAL: readers never block the writer, and a commit is one append instead of a journal rewrite.
+ * - synchronous=FULL: every acknowledged answer's usage count and receipt survive power loss, not only
+ *   a process crash. NORMAL would lose the last commits on power loss, which would let a paid call
+ *   vanish from the month and break the receipt chain's promise. The throughput cost is paid back by
+ *   committing many requests per transaction (see metering/committer), not by weakening durability.
+ * - foreign_keys: the schema's references are real constraints.
+ * - busy_timeout: a CLI command (keys revoke, backup) may touch the file while the server runs.
+ */
+export const PRAGMAS = ["journal_mode = WAL", "synchronous = FULL", "foreign_keys = ON", "busy_timeout = 5000"] as const;
+
+export function openDatabase(file: string): Db {
+  const sqlite = new Database(file, { create: true, strict: true });
+  for (const pragma of PRAGMAS) sqlite.run(`PRAGMA ${pragma}`);
+  const db = drizzle({ client: sqlite, schema }) as Db;
+  migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+  return db;
+}
+
+/** A fresh, migrated in-memory database for tests. */
+export function openMemoryDatabase(): Db {
+  return openDatabase(":memory:");
+}

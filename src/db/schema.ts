@@ -1,0 +1,151 @@
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+/** All times are integer milliseconds since the Unix epoch (UTC); dates are ISO `YYYY-MM-DD` text. */
+
+export const accounts = sqliteTable("accounts", {
+  id: text("id").primaryKey(), // acct_<ulid>
+  email: text("email").notNull().unique(),
+  passwordHash: text("password_hash"), // argon2id (Bun.password); null until a password is set
+  tier: text("tier", { enum: ["explorer", "starter", "professional", "enterprise"] }).notNull().default("explorer"),
+  isAdmin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
+  createdAt: integer("created_at").notNull(),
+});
+
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(), // key_<ulid>
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    /** SHA-256 hex of the full key; the key itself is never stored. */
+    digest: text("digest").notNull().unique(),
+    displayId: text("display_id").notNull(), // wbk_ + first 8 hex + "…"
+    /** The authorization object (key grant) every call under this key runs as: auth_obj_<ulid>. */
+    authObjId: text("auth_obj_id").notNull().unique(),
+    /** JSON array of scope names; null means every skill the tier allows. */
+    scopes: text("scopes", { mode: "json" }).$type<string[] | null>(),
+    createdAt: integer("created_at").notNull(),
+    revokedAt: integer("revoked_at"),
+    lastUsedAt: integer("last_used_at"),
+  },
+  (t) => [
+    // One active key per account, enforced by the database itself.
+    uniqueIndex("api_keys_one_active").on(t.accountId).where(sql`revoked_at IS NULL`),
+  ],
+);
+
+/** Answered (2xx) calls per account per calendar month in UTC (`YYYY-MM`). */
+export const monthlyUsage = sqliteTable(
+  "monthly_usage",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    month: text("month").notNull(),
+    answered: integer("answered").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.month] })],
+);
+
+/** One row per authenticated skill call, answered or refused. */
+export const usageEvents = sqliteTable(
+  "usage_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    at: integer("at").notNull(),
+    requestId: text("request_id").notNull(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    keyId: text("key_id")
+      .notNull()
+      .references(() => apiKeys.id),
+    skill: text("skill").notNull(),
+    status: integer("status").notNull(),
+    latencyMs: real("latency_ms").notNull(),
+    receiptId: text("receipt_id"),
+  },
+  (t) => [index("usage_events_account_at").on(t.accountId, t.at)],
+);
+
+/** Ed25519 keys that sign receipts. The private key never leaves this table. */
+export const signingKeys = sqliteTable("signing_keys", {
+  kid: text("kid").primaryKey(), // first 16 hex of SHA-256 over the raw public key
+  publicKey: text("public_key").notNull(), // base64url raw 32 bytes
+  privateKey: text("private_key").notNull(), // base64url PKCS#8
+  createdAt: integer("created_at").notNull(),
+});
+
+/** The append-only, hash-chained receipt log. `seq` has no gaps; `prev_hash` links to seq-1. */
+export const receipts = sqliteTable(
+  "receipts",
+  {
+    seq: integer("seq").primaryKey(),
+    id: text("id").notNull().unique(), // rcpt_<ulid>
+    issuedAt: integer("issued_at").notNull(),
+    skill: text("skill").notNull(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    authObjId: text("auth_obj_id").notNull(),
+    tier: text("tier").notNull(),
+    /** The canonical JSON body that was hashed and signed; everything else here is an index over it. */
+    body: text("body").notNull(),
+    prevHash: text("prev_hash").notNull(),
+    hash: text("hash").notNull().unique(),
+    signature: text("signature").notNull(),
+    kid: text("kid")
+      .notNull()
+      .references(() => signingKeys.kid),
+  },
+  (t) => [index("receipts_account_issued").on(t.accountId, t.issuedAt)],
+);
+
+/** One row per load of reference figures: the embedded snapshot or an operator's `data import`. */
+export const dataImports = sqliteTable("data_imports", {
+  id: text("id").primaryKey(), // imp_<ulid>, or imp_snapshot_<version> for the embedded snapshot
+  source: text("source").notNull(), // eia | fred | bls | ams | fmcsa | snapshot
+  fileName: text("file_name").notNull(),
+  fileSha256: text("file_sha256").notNull(),
+  importedAt: integer("imported_at").notNull(),
+  rowsAdded: integer("rows_added").notNull(),
+  rowsSkipped: integer("rows_skipped").notNull(),
+});
+
+/** Append-only observations. A newer import of the same date adds a row; it never overwrites. */
+export const observations = sqliteTable(
+  "observations",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    seriesId: text("series_id").notNull(),
+    observedOn: text("observed_on").notNull(),
+    value: real("value").notNull(),
+    importId: text("import_id")
+      .notNull()
+      .references(() => dataImports.id),
+    fetchedAt: integer("fetched_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("observations_series_date_import").on(t.seriesId, t.observedOn, t.importId),
+    index("observations_series_date").on(t.seriesId, t.observedOn),
+  ],
+);
+
+/** Dashboard sessions; the cookie carries a random token, the table only its SHA-256. */
+export const sessions = sqliteTable("sessions", {
+  digest: text("digest").primaryKey(),
+  accountId: text("account_id")
+    .notNull()
+    .references(() => accounts.id),
+  createdAt: integer("created_at").notNull(),
+  lastSeenAt: integer("last_seen_at").notNull(),
+  expiresAt: integer("expires_at").notNull(), // absolute expiry
+});
+
+/** Instance-wide values: the one-time setup token digest, the CSRF secret. */
+export const settings = sqliteTable("settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+});

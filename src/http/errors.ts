@@ -1,0 +1,126 @@
+import type { Tier, Scope } from "../access/tiers.ts";
+
+/**
+ * The error table (SPEC §5). Every error body the service sends is built here and nowhere else:
+ * `{ error, message, request_id, [auth_obj_id], ...extra }`.
+ */
+export type ErrorCode =
+  | "INVALID_REQUEST"
+  | "MISSING_API_KEY"
+  | "MALFORMED_API_KEY"
+  | "INVALID_API_KEY"
+  | "REVOKED_API_KEY"
+  | "TIER_REQUIRED"
+  | "SCOPE_REQUIRED"
+  | "NOT_FOUND"
+  | "PAYLOAD_TOO_LARGE"
+  | "UNSUPPORTED_MEDIA_TYPE"
+  | "UNRESOLVED_LOCATION"
+  | "RATE_LIMITED"
+  | "INTERNAL_ERROR";
+
+const STATUS: Record<ErrorCode, number> = {
+  INVALID_REQUEST: 400,
+  MISSING_API_KEY: 401,
+  MALFORMED_API_KEY: 401,
+  INVALID_API_KEY: 401,
+  REVOKED_API_KEY: 401,
+  TIER_REQUIRED: 403,
+  SCOPE_REQUIRED: 403,
+  NOT_FOUND: 404,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  UNRESOLVED_LOCATION: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+};
+
+export interface FieldProblem {
+  field: string;
+  problem: string;
+  allowed?: readonly string[];
+}
+
+/** A refusal the caller can act on. `errorCode` (not `code`: Elysia reserves that name on thrown errors). */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly errorCode: ErrorCode,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.status = STATUS[errorCode];
+  }
+
+  body(requestId: string, authObjId?: string): Record<string, unknown> {
+    return {
+      error: this.errorCode,
+      message: this.message,
+      request_id: requestId,
+      ...(authObjId ? { auth_obj_id: authObjId } : {}),
+      ...this.extra,
+    };
+  }
+}
+
+const BEARER = { "WWW-Authenticate": 'Bearer realm="waybill"' };
+
+export const errors = {
+  invalidRequest: (details: FieldProblem[], message = "The request is not valid; see details.") =>
+    new ApiError("INVALID_REQUEST", message, { details }),
+  missingKey: () =>
+    new ApiError("MISSING_API_KEY", "Send your API key as 'Authorization: Bearer wbk_…'.", {}, BEARER),
+  malformedKey: () =>
+    new ApiError("MALFORMED_API_KEY", "The API key is not of the form wbk_ followed by 64 hex characters.", {}, BEARER),
+  invalidKey: () => new ApiError("INVALID_API_KEY", "The API key is not valid.", {}, { ...BEARER, "WWW-Authenticate": 'Bearer realm="waybill", error="invalid_token"' }),
+  revokedKey: () =>
+    new ApiError("REVOKED_API_KEY", "The API key was revoked; create a new one in the dashboard.", {}, { ...BEARER, "WWW-Authenticate": 'Bearer realm="waybill", error="invalid_token"' }),
+  tierRequired: (required: Tier, current: Tier) =>
+    new ApiError("TIER_REQUIRED", `This skill needs the ${required} tier; the account is on ${current}.`, {
+      required_tier: required,
+      current_tier: current,
+      upgrade_url: "/pricing",
+    }),
+  scopeRequired: (required: Scope, keyScopes: readonly string[]) =>
+    new ApiError("SCOPE_REQUIRED", `This key was not created with the '${required}' scope.`, {
+      required_scope: required,
+      key_scopes: keyScopes,
+    }),
+  notFound: (what = "No such resource.") => new ApiError("NOT_FOUND", what),
+  payloadTooLarge: (limitBytes: number) =>
+    new ApiError("PAYLOAD_TOO_LARGE", `The request body is larger than ${limitBytes} bytes.`),
+  unsupportedMediaType: () =>
+    new ApiError("UNSUPPORTED_MEDIA_TYPE", "Send the request body as JSON with 'Content-Type: application/json'."),
+  unresolvedLocation: (field: string, input: string, suggestions: string[]) =>
+    new ApiError("UNRESOLVED_LOCATION", `Could not find a US place for ${field} '${input}'.`, {
+      field,
+      input,
+      suggestions,
+    }),
+  rateLimited: (window: "minute" | "month", limit: number, reset: number, retryAfter: number) =>
+    new ApiError(
+      "RATE_LIMITED",
+      window === "minute"
+        ? `More than ${limit} calls this minute for this key; retry after ${retryAfter} s.`
+        : `The account's ${limit} answered calls for this month are used up; the quota resets on the 1st (UTC).`,
+      { window, limit, remaining: 0, reset, retry_after: retryAfter },
+      { "Retry-After": String(retryAfter) },
+    ),
+  internal: () => new ApiError("INTERNAL_ERROR", "Something went wrong on our side; the request was not answered."),
+};
+
+/** Turn any thrown value into a response. Unknown errors become INTERNAL_ERROR; nothing internal leaks. */
+export function errorResponse(
+  error: unknown,
+  requestId: string,
+  authObjId?: string,
+  extraHeaders: Record<string, string> = {},
+): Response {
+  const apiError = error instanceof ApiError ? error : errors.internal();
+  return Response.json(apiError.body(requestId, authObjId), {
+    status: apiError.status,
+    headers: { ...apiError.headers, ...extraHeaders, "X-Request-Id": requestId },
+  });
+}

@@ -1,0 +1,46 @@
+import type { Principal } from "../access/principal.ts";
+import type { Db } from "../db/client.ts";
+
+/** X-RateLimit-Limit / -Remaining / -Reset for the window closest to exhaustion. */
+export type RateLimitHeaders = Record<string, string>;
+
+/** A call let through the minute window and the month quota. */
+export interface Admission {
+  headers: RateLimitHeaders;
+  /** The call was not answered (validation, handler or commit failed): return its reserved month slot. */
+  release(): void;
+}
+
+/**
+ * Per-minute window per key and calendar-month quota per account (SPEC §6).
+ * admit() does no database I/O: refusals by the minute window cost no round trip.
+ */
+export interface Meter {
+  /** Current headers without counting anything, for refusals before the limiter (403). */
+  peek(principal: Principal, now: number): RateLimitHeaders;
+  /** Count the call in the minute window, then reserve one month slot; throws ApiError RATE_LIMITED. */
+  admit(principal: Principal, now: number): Admission;
+  /** Inside the answer's write transaction: make the month count durable. */
+  commitAnswered(tx: Db, principal: Principal, now: number): void;
+}
+
+/** One authenticated skill call, answered or refused (feeds the dashboard and GET /v1/usage). */
+export interface UsageEvent {
+  at: number;
+  requestId: string;
+  accountId: string;
+  keyId: string;
+  skill: string;
+  status: number;
+  latencyMs: number;
+  receiptId: string | null;
+}
+
+export interface UsageLog {
+  /** Inside the answer's write transaction. */
+  recordAnswered(tx: Db, event: UsageEvent): void;
+  /** Refusals are buffered and written in batches, off the request path. */
+  recordRefused(event: UsageEvent): void;
+  /** Write whatever is buffered (shutdown, tests). */
+  flush(): void;
+}

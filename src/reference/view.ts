@@ -1,0 +1,28 @@
+/** One stored figure: which series, which date, what value, and which import brought it in. */
+export interface Observation {
+  seriesId: string;
+  observedOn: string; // YYYY-MM-DD
+  value: number;
+  importId: string;
+  fetchedAt: number; // ms epoch
+}
+
+/**
+ * Reference data as it was known at one moment: only observations dated on or before `asOf`
+ * and imported on or before `knownAt`. Because observations are append-only, the same
+ * (asOf, knownAt) always yields the same figures; that is what makes an answer reproducible.
+ */
+export interface ReferenceView {
+  readonly asOf: string;
+  readonly knownAt: number;
+  /** The newest observation of a series within the view, if any. */
+  latest(seriesId: string): Observation | undefined;
+  /** Observations of a series within the view, oldest first, optionally from a date on. */
+  history(seriesId: string, from?: string): Observation[];
+}
+
+export interface ReferenceData {
+  view(asOf: string, knownAt: number): ReferenceView;
+  /** The first and last observation dates over all series (bounds for `as_of`). */
+  coverage(): { first: string; last: string } | undefined;
+}
