@@ -17,7 +17,6 @@ CREATE TABLE `api_keys` (
 	`scopes` text,
 	`created_at` integer NOT NULL,
 	`revoked_at` integer,
-	`last_used_at` integer,
 	FOREIGN KEY (`account_id`) REFERENCES `accounts`(`id`) ON UPDATE no action ON DELETE no action
 );
 --> statement-breakpoint
@@ -109,4 +108,5 @@ CREATE TABLE `usage_events` (
 	FOREIGN KEY (`key_id`) REFERENCES `api_keys`(`id`) ON UPDATE no action ON DELETE no action
 );
 --> statement-breakpoint
-CREATE INDEX `usage_events_account_at` ON `usage_events` (`account_id`,`at`);
+CREATE INDEX `usage_events_account_at` ON `usage_events` (`account_id`,`at`);--> statement-breakpoint
+CREATE INDEX `usage_events_key_at` ON `usage_events` (`key_id`,`at`);

@@ -28,7 +28,7 @@ export const apiKeys = sqliteTable(
     scopes: text("scopes", { mode: "json" }).$type<string[] | null>(),
     createdAt: integer("created_at").notNull(),
     revokedAt: integer("revoked_at"),
-    lastUsedAt: integer("last_used_at"),
+    // Last use is derived from usage_events (indexed), so answering a call never rewrites the key row.
   },
   (t) => [
     // One active key per account, enforced by the database itself.
@@ -67,7 +67,7 @@ export const usageEvents = sqliteTable(
     latencyMs: real("latency_ms").notNull(),
     receiptId: text("receipt_id"),
   },
-  (t) => [index("usage_events_account_at").on(t.accountId, t.at)],
+  (t) => [index("usage_events_account_at").on(t.accountId, t.at), index("usage_events_key_at").on(t.keyId, t.at)],
 );
 
 /** Ed25519 keys that sign receipts. The private key never leaves this table. */
