@@ -1,0 +1,42 @@
+import type { Db } from "./client.ts";
+
+/**
+ * In-memory caches (the key index, month counters, reference figures) must drop what a write
+ * changed. Writes from this process announce themselves with markChanged(); commits by another
+ * process on the same file (the CLI while the server runs) show up as a new PRAGMA data_version.
+ */
+const localGenerations = new WeakMap<object, number>();
+
+export function markChanged(db: Db): void {
+  localGenerations.set(db.$client, (localGenerations.get(db.$client) ?? 0) + 1);
+}
+
+export class ChangeWatcher {
+  private readonly dataVersion;
+  private seenExternal: number;
+  private seenLocal: number;
+
+  constructor(private readonly db: Db) {
+    this.dataVersion = db.$client.prepare<{ data_version: number }, []>("PRAGMA data_version");
+    this.seenExternal = this.readExternal();
+    this.seenLocal = this.readLocal();
+  }
+
+  /** Which kinds of change happened since the last poll. Costs one pragma read, no disk I/O. */
+  poll(): { local: boolean; external: boolean } {
+    const external = this.readExternal();
+    const local = this.readLocal();
+    const changes = { local: local !== this.seenLocal, external: external !== this.seenExternal };
+    this.seenExternal = external;
+    this.seenLocal = local;
+    return changes;
+  }
+
+  private readExternal(): number {
+    return this.dataVersion.get()?.data_version ?? 0;
+  }
+
+  private readLocal(): number {
+    return localGenerations.get(this.db.$client) ?? 0;
+  }
+}

@@ -1,0 +1,145 @@
+import type { KeyIndex } from "../access/key-index.ts";
+import { authenticate } from "../access/authenticate.ts";
+import { authorize } from "../access/authorize.ts";
+import type { Principal } from "../access/principal.ts";
+import type { Clock } from "../clock.ts";
+import type { Db } from "../db/client.ts";
+import { ApiError, errors } from "../http/errors.ts";
+import type { Meter, UsageLog } from "../metering/meter.ts";
+import type { ReceiptLedger } from "../receipts/ledger.ts";
+import type { ReferenceData } from "../reference/view.ts";
+import type { AnySkill } from "./types.ts";
+import { validateInput } from "./validate.ts";
+
+export interface PipelineDeps {
+  db: Db;
+  clock: Clock;
+  keys: KeyIndex;
+  meter: Meter;
+  usage: UsageLog;
+  ledger: ReceiptLedger;
+  reference: ReferenceData;
+  /** Called first on every call: drops caches that a write (here or in another process) made stale. */
+  refreshCaches(): void;
+}
+
+/** One skill call as any transport sees it. */
+export interface SkillCall {
+  requestId: string;
+  authorization: string | null;
+  /** Read lazily, after authentication: a caller without a key learns nothing about input rules. */
+  readInput(): Promise<unknown>;
+  inputSource: "body" | "query";
+}
+
+export interface SkillReply {
+  status: number;
+  body: Record<string, unknown>;
+  headers: Record<string, string>;
+  /** The call was refused before a key grant was found (401): nothing is metered or logged. */
+  principal: Principal | null;
+}
+
+const utcDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * authenticate → scope → tier → minute limit → month quota → validate → handler →
+ * month count + receipt + usage row in one transaction → response. Every transport calls this.
+ */
+export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillCall): Promise<SkillReply> {
+  const started = performance.now();
+  deps.refreshCaches();
+  let principal: Principal;
+  try {
+    principal = authenticate(deps.keys, call.authorization);
+  } catch (error) {
+    return refusal(error, call.requestId, null, {});
+  }
+
+  const now = deps.clock.now();
+  const logRefusal = (status: number) =>
+    deps.usage.recordRefused({
+      at: now,
+      requestId: call.requestId,
+      accountId: principal.accountId,
+      keyId: principal.keyId,
+      skill: skill.name,
+      status,
+      latencyMs: performance.now() - started,
+      receiptId: null,
+    });
+
+  try {
+    authorize(principal, skill);
+  } catch (error) {
+    const reply = refusal(error, call.requestId, principal, deps.meter.peek(principal, now));
+    logRefusal(reply.status);
+    return reply;
+  }
+
+  let admission;
+  try {
+    admission = deps.meter.admit(principal, now);
+  } catch (error) {
+    const reply = refusal(error, call.requestId, principal, deps.meter.peek(principal, now));
+    logRefusal(reply.status);
+    return reply;
+  }
+
+  try {
+    const input = validateInput(skill.input, await call.readInput(), call.inputSource);
+    const asOf = skill.asOf?.(input) ?? utcDate(now);
+    const data = deps.reference.view(asOf, now);
+    const result = skill.handler(input, { data, caller: principal });
+    const answer = result.answer as Record<string, unknown>;
+    const receiptId = deps.db.$client
+      .transaction(() => {
+        deps.meter.commitAnswered(deps.db, principal, now);
+        const receipt = deps.ledger.append(deps.db, {
+          issuedAt: now,
+          skill: skill.name,
+          principal,
+          request: input,
+          response: answer,
+          factorVersions: result.factorVersions,
+          modelVersion: result.modelVersion,
+          asOf,
+          knownAt: now,
+        });
+        deps.usage.recordAnswered(deps.db, {
+          at: now,
+          requestId: call.requestId,
+          accountId: principal.accountId,
+          keyId: principal.keyId,
+          skill: skill.name,
+          status: 200,
+          latencyMs: performance.now() - started,
+          receiptId: receipt.id,
+        });
+        return receipt.id;
+      })
+      .immediate();
+    return {
+      status: 200,
+      body: { ...answer, receipt_id: receiptId, auth_obj_id: principal.authObjId },
+      headers: admission.headers,
+      principal,
+    };
+  } catch (error) {
+    admission.release();
+    const reply = refusal(error, call.requestId, principal, admission.headers);
+    logRefusal(reply.status);
+    return reply;
+  }
+}
+
+function refusal(error: unknown, requestId: string, principal: Principal | null, headers: Record<string, string>): SkillReply {
+  if (!(error instanceof ApiError)) console.error(`[${requestId}] skill call failed:`, error);
+  const apiError = error instanceof ApiError ? error : errors.internal();
+  return {
+    status: apiError.status,
+    body: apiError.body(requestId, principal?.authObjId),
+    headers: { ...headers, ...apiError.headers },
+    principal,
+  };
+}
