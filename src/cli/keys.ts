@@ -1,0 +1,38 @@
+import { requireAccountByEmail } from "../access/accounts.ts";
+import { issueKey, parseScopes, revokeActiveKey } from "../access/keys.ts";
+import type { Clock } from "../clock.ts";
+import type { Db } from "../db/client.ts";
+import { EXIT, ok, UsageError, type CommandResult } from "./result.ts";
+
+export function keysCreate(db: Db, clock: Clock, options: { email?: string; scopes?: string; json: boolean }): CommandResult {
+  if (!options.email) throw new UsageError("keys create needs --email.");
+  const scopes = parseScopes(options.scopes?.split(",").map((s) => s.trim()).filter(Boolean));
+  const account = requireAccountByEmail(db, options.email);
+  const issued = issueKey(db, account.id, scopes, clock.now());
+  const view = {
+    key: issued.key,
+    key_id: issued.record.id,
+    display_id: issued.record.displayId,
+    auth_obj_id: issued.record.authObjId,
+    scopes: issued.record.scopes ?? [],
+    revoked_key_id: issued.revokedKeyId,
+  };
+  const text = [
+    issued.key,
+    `This key is shown once. Scopes: ${scopes ? scopes.join(", ") : "all skills the tier allows"}.`,
+    issued.revokedKeyId ? `The previous key ${issued.revokedKeyId} is revoked.` : "",
+  ]
+    .filter(Boolean)
+    .join("\n");
+  return ok(options.json, view, text);
+}
+
+export function keysRevoke(db: Db, clock: Clock, options: { email?: string; json: boolean }): CommandResult {
+  if (!options.email) throw new UsageError("keys revoke needs --email.");
+  const account = requireAccountByEmail(db, options.email);
+  const revoked = revokeActiveKey(db, account.id, clock.now());
+  if (!revoked) {
+    return { exitCode: EXIT.failed, output: options.json ? JSON.stringify({ revoked: null }) : `${account.email} has no active key` };
+  }
+  return ok(options.json, { revoked: revoked.id, display_id: revoked.displayId }, `revoked ${revoked.displayId} (${revoked.id})`);
+}

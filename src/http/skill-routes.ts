@@ -1,0 +1,87 @@
+import { Elysia } from "elysia";
+import { authenticate } from "../access/authenticate.ts";
+import { decide } from "../access/authorize.ts";
+import { runSkill, type PipelineDeps, type SkillReply } from "../skills/pipeline.ts";
+import type { AnySkill } from "../skills/types.ts";
+import { errorResponse, errors } from "./errors.ts";
+import { readJsonBody, requestIdOf } from "./request-context.ts";
+
+function toResponse(reply: SkillReply, requestId: string): Response {
+  return Response.json(reply.body, { status: reply.status, headers: { ...reply.headers, "X-Request-Id": requestId } });
+}
+
+function queryOf(request: Request): Record<string, string> {
+  return Object.fromEntries(new URL(request.url).searchParams);
+}
+
+/**
+ * The HTTP transports generated from the skill declarations: each skill's own REST route and
+ * POST /v1/agent/invoke/:skill (the body is the skill's input, whatever its REST method), plus
+ * GET /v1/skills. All of them go through runSkill, so the rules cannot differ between them.
+ */
+export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
+  const byName = new Map(skills.map((skill) => [skill.name as string, skill]));
+  const app = new Elysia({ name: "skills" });
+
+  for (const skill of skills) {
+    const fromQuery = skill.rest.method === "GET";
+    app.route(
+      skill.rest.method,
+      skill.rest.path,
+      async ({ request }) => {
+        const requestId = requestIdOf(request);
+        const reply = await runSkill(deps, skill, {
+          requestId,
+          authorization: request.headers.get("authorization"),
+          readInput: async () => (fromQuery ? queryOf(request) : readJsonBody(request)),
+          inputSource: fromQuery ? "query" : "body",
+        });
+        return toResponse(reply, requestId);
+      },
+      { parse: "none" },
+    );
+  }
+
+  app.post(
+    "/v1/agent/invoke/:skill",
+    async ({ request, params }) => {
+      const requestId = requestIdOf(request);
+      const skill = byName.get(params.skill);
+      if (!skill) return errorResponse(errors.notFound(`No skill named '${params.skill}'.`), requestId);
+      const reply = await runSkill(deps, skill, {
+        requestId,
+        authorization: request.headers.get("authorization"),
+        readInput: () => readJsonBody(request),
+        inputSource: "body",
+      });
+      return toResponse(reply, requestId);
+    },
+    { parse: "none" },
+  );
+
+  app.get("/v1/skills", ({ request }) => {
+    const requestId = requestIdOf(request);
+    deps.refreshCaches();
+    try {
+      const principal = authenticate(deps.keys, request.headers.get("authorization"));
+      return Response.json({
+        skills: skills.map((skill) => ({
+          name: skill.name,
+          scope: skill.scope,
+          minimum_tier: skill.minimumTier,
+          description: skill.description,
+          method: skill.rest.method,
+          path: skill.rest.path,
+          invoke_path: `/v1/agent/invoke/${skill.name}`,
+          available_to_this_key: decide(principal.tier, principal.scopes, skill).allowed,
+          input_schema: skill.input,
+        })),
+        auth_obj_id: principal.authObjId,
+      });
+    } catch (error) {
+      return errorResponse(error, requestId);
+    }
+  });
+
+  return app;
+}
