@@ -1,0 +1,91 @@
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from "node:crypto";
+import type { Clock } from "../clock.ts";
+import type { Db } from "../db/client.ts";
+
+/**
+ * The instance's Ed25519 receipt key lives in the same SQLite file as the chain it signs
+ * (table signing_keys). Why there:
+ * - one file to back up: a copy of the database is a complete, verifiable unit (chain + keys);
+ * - restoring a backup never pairs a chain with the wrong key.
+ * Threat model: the signature proves to anyone holding the published public key that this instance
+ * issued the receipt; the hash chain proves no receipt was deleted, reordered or edited in place.
+ * Someone who can read the database file can forge receipts; protect the file (and its backups) as
+ * you would the key itself.
+ */
+export interface SigningKey {
+  kid: string;
+  /** base64url of the raw 32-byte public key. */
+  publicKey: string;
+  createdAt: number;
+  privateKey: KeyObject;
+}
+
+export interface PublicKeyRecord {
+  kid: string;
+  publicKey: string;
+  createdAt: number;
+}
+
+/** Key id: the first 16 hex characters of SHA-256 over the raw 32-byte public key. */
+export function keyIdOf(rawPublicKey: Uint8Array): string {
+  return createHash("sha256").update(rawPublicKey).digest("hex").slice(0, 16);
+}
+
+export function publicKeyObject(publicKeyBase64url: string): KeyObject {
+  return createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: publicKeyBase64url }, format: "jwk" });
+}
+
+/** base64url Ed25519 signature over the UTF-8 bytes of `message`. */
+export function signText(key: SigningKey, message: string): string {
+  return sign(null, Buffer.from(message, "utf8"), key.privateKey).toString("base64url");
+}
+
+export function signatureIsValid(publicKey: KeyObject, message: string, signatureBase64url: string): boolean {
+  const signature = Buffer.from(signatureBase64url, "base64url");
+  if (signature.length !== 64) return false;
+  return verify(null, Buffer.from(message, "utf8"), publicKey, signature);
+}
+
+/** Every key that ever signed receipts on this instance, newest first. */
+export function listPublicKeys(db: Db): PublicKeyRecord[] {
+  return db.$client
+    .query<PublicKeyRecord, []>(
+      "SELECT kid, public_key AS publicKey, created_at AS createdAt FROM signing_keys ORDER BY created_at DESC, kid",
+    )
+    .all();
+}
+
+/** kid → public key, for verifying receipts signed by any key this instance has used. */
+export function loadVerificationKeys(db: Db): Map<string, KeyObject> {
+  return new Map(listPublicKeys(db).map((record) => [record.kid, publicKeyObject(record.publicKey)]));
+}
+
+/**
+ * The newest signing key, created on first start. Runs in an IMMEDIATE transaction so two processes
+ * starting on a fresh file do not both create one (and if they did, both keys would still verify).
+ */
+export function ensureSigningKey(db: Db, clock: Clock): SigningKey {
+  return db.$client
+    .transaction(() => {
+      const existing = db.$client
+        .query<{ kid: string; publicKey: string; privateKey: string; createdAt: number }, []>(
+          "SELECT kid, public_key AS publicKey, private_key AS privateKey, created_at AS createdAt FROM signing_keys ORDER BY created_at DESC, kid LIMIT 1",
+        )
+        .get();
+      if (existing) {
+        const privateKey = createPrivateKey({ key: Buffer.from(existing.privateKey, "base64url"), format: "der", type: "pkcs8" });
+        return { kid: existing.kid, publicKey: existing.publicKey, createdAt: existing.createdAt, privateKey };
+      }
+      const pair = generateKeyPairSync("ed25519");
+      const publicKey = pair.publicKey.export({ format: "jwk" }).x;
+      if (!publicKey) throw new Error("Ed25519 key export returned no public key.");
+      const kid = keyIdOf(Buffer.from(publicKey, "base64url"));
+      const createdAt = clock.now();
+      const pkcs8 = pair.privateKey.export({ format: "der", type: "pkcs8" }).toString("base64url");
+      db.$client
+        .query("INSERT INTO signing_keys (kid, public_key, private_key, created_at) VALUES ($kid, $publicKey, $pkcs8, $createdAt)")
+        .run({ kid, publicKey, pkcs8, createdAt });
+      return { kid, publicKey, createdAt, privateKey: pair.privateKey };
+    })
+    .immediate();
+}
