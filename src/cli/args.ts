@@ -67,7 +67,7 @@ export function parseCommand(argv: string[]): ParsedCommand {
       strict: true,
     });
     const nameWords = name.split(" ").length;
-    return { name, values, positionals: positionals.slice(name === "serve" && !first ? 0 : nameWords) };
+    return { name, values: values as ParsedCommand["values"], positionals: positionals.slice(name === "serve" && !first ? 0 : nameWords) };
   } catch (error) {
     throw new UsageError(`${(error as Error).message.split("\n")[0]} (see 'waybill ${name} --help')`);
   }

@@ -1,0 +1,17 @@
+import { Elysia } from "elysia";
+import { healthRoutes } from "./http/health.ts";
+import { requestContext } from "./http/request-context.ts";
+import { skillRoutes } from "./http/skill-routes.ts";
+import { receiptRoutes } from "./receipts/routes.ts";
+import type { Runtime } from "./runtime.ts";
+
+/** The whole HTTP surface, without listening: tests call app.handle(), the server listens. */
+export function createApp(runtime: Runtime) {
+  return new Elysia()
+    .use(requestContext(runtime.metrics))
+    .use(healthRoutes(runtime))
+    .use(receiptRoutes(runtime))
+    .use(skillRoutes(runtime, runtime.skills));
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,68 @@
+import { KeyIndex } from "./access/key-index.ts";
+import type { Clock } from "./clock.ts";
+import { ChangeWatcher } from "./db/changes.ts";
+import type { Db } from "./db/client.ts";
+import { createMetrics, type Metrics } from "./http/metrics.ts";
+import { createMeter } from "./metering/create-meter.ts";
+import type { LimitsTable } from "./metering/limits.ts";
+import { createUsageLog } from "./metering/usage-log.ts";
+import { createAuditReportSkill } from "./receipts/audit-skill.ts";
+import { createReceiptLedger } from "./receipts/chain.ts";
+import { createReferenceData } from "./reference/store.ts";
+import type { PipelineDeps } from "./skills/pipeline.ts";
+import { buildSkillRegistry } from "./skills/registry.ts";
+import type { AnySkill } from "./skills/types.ts";
+
+export interface RuntimeOptions {
+  db: Db;
+  clock: Clock;
+  limits: LimitsTable;
+}
+
+/** Everything a running Waybill holds, built once from one database: the composition root. */
+export interface Runtime extends PipelineDeps {
+  limits: LimitsTable;
+  skills: AnySkill[];
+  metrics: Metrics;
+  ledger: ReturnType<typeof createReceiptLedger>;
+  reference: ReturnType<typeof createReferenceData>;
+  /** Flush buffered usage rows and stop timers; the caller closes the database. */
+  close(): void;
+}
+
+export function createRuntime({ db, clock, limits }: RuntimeOptions): Runtime {
+  const reference = createReferenceData(db);
+  reference.loadSnapshot(clock.now());
+  const keys = new KeyIndex(db);
+  const meter = createMeter({ db, limits });
+  const usage = createUsageLog(db);
+  const ledger = createReceiptLedger(db, clock);
+  const watcher = new ChangeWatcher(db);
+
+  const skills: AnySkill[] = [];
+  skills.push(...buildSkillRegistry({ db, reference, skills: () => skills, createAuditReportSkill }));
+
+  return {
+    db,
+    clock,
+    limits,
+    keys,
+    meter,
+    usage,
+    ledger,
+    reference,
+    skills,
+    metrics: createMetrics(),
+    refreshCaches() {
+      const changed = watcher.poll();
+      if (changed.local || changed.external) keys.reload();
+      if (changed.external) {
+        meter.invalidate();
+        reference.reload();
+      }
+    },
+    close() {
+      usage.close();
+    },
+  };
+}

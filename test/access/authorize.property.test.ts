@@ -1,0 +1,50 @@
+import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import { decide } from "../../src/access/authorize.ts";
+import { SCOPES, SKILL_MINIMUM_TIER, TIERS, type Scope } from "../../src/access/tiers.ts";
+
+const tier = fc.constantFrom(...TIERS);
+const scope = fc.constantFrom(...SCOPES);
+const keyScopes = fc.option(fc.uniqueArray(scope, { minLength: 1, maxLength: SCOPES.length }), { nil: null });
+const rank = (t: (typeof TIERS)[number]) => TIERS.indexOf(t);
+
+describe("scope × tier decisions over all nine scopes", () => {
+  test("a call is allowed exactly when the key holds the scope (or is unscoped) and the tier reaches the skill's minimum", () => {
+    fc.assert(
+      fc.property(tier, keyScopes, scope, (accountTier, scopes, skillScope) => {
+        const skill = { scope: skillScope, minimumTier: SKILL_MINIMUM_TIER[skillScope] };
+        const decision = decide(accountTier, scopes, skill);
+        const scopeOk = scopes === null || scopes.includes(skillScope);
+        const tierOk = rank(accountTier) >= rank(skill.minimumTier);
+        expect(decision.allowed).toBe(scopeOk && tierOk);
+        if (!scopeOk) expect(decision).toEqual({ allowed: false, refusal: "SCOPE_REQUIRED" });
+        else if (!tierOk) expect(decision).toEqual({ allowed: false, refusal: "TIER_REQUIRED" });
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test("raising the tier never takes a skill away", () => {
+    fc.assert(
+      fc.property(tier, tier, keyScopes, scope, (a, b, scopes, skillScope) => {
+        const [low, high] = rank(a) <= rank(b) ? [a, b] : [b, a];
+        const skill = { scope: skillScope as Scope, minimumTier: SKILL_MINIMUM_TIER[skillScope] };
+        if (decide(low, scopes, skill).allowed) expect(decide(high, scopes, skill).allowed).toBe(true);
+      }),
+    );
+  });
+
+  test("the tier table matches the product contract", () => {
+    expect(SKILL_MINIMUM_TIER).toEqual({
+      "rate-lookup": "explorer",
+      "fuel-surcharge": "explorer",
+      "diesel-trends": "explorer",
+      "market-analysis": "starter",
+      "lane-comparison": "starter",
+      "rate-alerts": "starter",
+      "carrier-capacity": "starter",
+      "audit-report": "professional",
+      "rate-forecast": "professional",
+    });
+  });
+});

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { binaryInEmptyFolder, runCli, startBinary } from "../support/binary.ts";
+
+let dir: string;
+let exe: string;
+beforeAll(async () => {
+  ({ dir, exe } = await binaryInEmptyFolder());
+}, 240_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("the compiled binary, alone in an empty folder", () => {
+  test("starts on a real port, answers the probes, creates only its database, and stops on SIGTERM", async () => {
+    const server = await startBinary(exe, ["--db", "./waybill.db"], { cwd: dir });
+    const health = await fetch(`${server.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: "ok" });
+    const ready = await fetch(`${server.url}/readyz`);
+    expect(ready.status).toBe(200);
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    expect(metrics).toContain('waybill_http_requests_total{method="GET",route="/healthz",status="200"} 1');
+    expect(metrics).toContain("waybill_http_request_duration_seconds_bucket");
+    expect(metrics).toContain("waybill_process_resident_memory_bytes");
+    expect(await server.stop("SIGTERM")).toBe(0);
+    expect(server.output()).toContain("stopped");
+    expect(readdirSync(dir).sort()).toEqual(["waybill", "waybill.db"].sort());
+  }, 60_000);
+
+  test("a second start on the same file works (migrations are idempotent)", async () => {
+    const server = await startBinary(exe, ["--db", "./waybill.db"], { cwd: dir });
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+    expect(await server.stop("SIGINT")).toBe(0);
+  }, 60_000);
+
+  test("WAYBILL_DB and WAYBILL_PORT configure it without flags; a bunfig.toml in the folder is ignored", async () => {
+    writeFileSync(join(dir, "bunfig.toml"), 'preload = ["./evil.ts"]\n');
+    writeFileSync(join(dir, "evil.ts"), 'console.log("PRELOADED"); process.exit(7);\n');
+    const server = await startBinary(exe, [], { cwd: dir, env: { WAYBILL_DB: "./env.db" } });
+    expect(server.output()).toContain(join(dir, "env.db"));
+    expect(server.output()).not.toContain("PRELOADED");
+    expect(await server.stop()).toBe(0);
+    rmSync(join(dir, "bunfig.toml"));
+    rmSync(join(dir, "evil.ts"));
+  }, 60_000);
+
+  test("the CLI manages accounts and keys with --json and trustworthy exit codes", () => {
+    const created = runCli(exe, ["accounts", "create", "--email", "Ops@Example.com", "--tier", "starter", "--json", "--db", "cli.db"], dir);
+    expect(created.exitCode).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({ email: "ops@example.com", tier: "starter" });
+
+    const key = runCli(exe, ["keys", "create", "--email", "ops@example.com", "--scopes", "rate-lookup", "--json", "--db", "cli.db"], dir);
+    expect(key.exitCode).toBe(0);
+    expect(JSON.parse(key.stdout).key).toMatch(/^wbk_[0-9a-f]{64}$/);
+
+    const badScope = runCli(exe, ["keys", "create", "--email", "ops@example.com", "--scopes", "teleport", "--db", "cli.db"], dir);
+    expect(badScope.exitCode).toBe(1);
+    expect(badScope.stderr).toContain("valid scopes: rate-lookup");
+
+    const tier = runCli(exe, ["accounts", "set-tier", "--email", "ops@example.com", "--tier", "professional", "--db", "cli.db"], dir);
+    expect(tier.exitCode).toBe(0);
+    const list = JSON.parse(runCli(exe, ["accounts", "list", "--json", "--db", "cli.db"], dir).stdout);
+    expect(list.accounts[0]).toMatchObject({ email: "ops@example.com", tier: "professional" });
+
+    expect(runCli(exe, ["keys", "revoke", "--email", "ops@example.com", "--db", "cli.db"], dir).exitCode).toBe(0);
+    expect(runCli(exe, ["keys", "revoke", "--email", "ops@example.com", "--db", "cli.db"], dir).exitCode).toBe(1);
+    expect(runCli(exe, ["accounts", "set-tier", "--email", "nobody@example.com", "--tier", "starter", "--db", "cli.db"], dir).exitCode).toBe(1);
+  });
+
+  test("bad input is one line and a non-zero exit, never a stack trace", async () => {
+    const cases = [
+      { args: ["serve", "--colour", "blue"], code: 2, says: "colour" },
+      { args: ["frobnicate"], code: 2, says: "unknown command" },
+      { args: ["serve", "--port", "99999"], code: 1, says: "not a port" },
+      { args: ["serve", "--db", "./missing/folder/w.db", "--port", "0"], code: 1, says: "does not exist" },
+      { args: ["serve", "--db", "/proc/waybill.db", "--port", "0"], code: 1, says: "cannot open database" },
+      { args: ["accounts", "create", "--email", "x@y.io", "--tier", "platinum", "--db", "bad.db"], code: 1, says: "Unknown tier" },
+    ];
+    for (const { args, code, says } of cases) {
+      const result = runCli(exe, args, dir);
+      expect(result.exitCode).toBe(code);
+      expect(result.stderr).toContain(says);
+      expect(result.stderr.trim().split("\n")).toHaveLength(1);
+      expect(result.stderr).not.toMatch(/\bat .*:\d+:\d+/);
+    }
+  });
+
+  test("a port already in use is refused in one line", async () => {
+    const blocker = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("busy") });
+    try {
+      const result = runCli(exe, ["serve", "--port", String(blocker.port), "--db", "port.db"], dir);
+      expect(result.exitCode).toBe(1);
+      expect(result.stderr).toContain("already in use");
+      expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    } finally {
+      blocker.stop(true);
+    }
+  });
+});

@@ -1,0 +1,79 @@
+import { copyFileSync, existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const BINARY = resolve(import.meta.dir, "../../dist/waybill");
+
+/** The compiled binary, built once if this run has not built it yet. */
+export async function ensureBinary(): Promise<string> {
+  if (!existsSync(BINARY)) {
+    const build = Bun.spawnSync(["bun", "run", "build"], { cwd: resolve(import.meta.dir, "../.."), stdout: "inherit", stderr: "inherit" });
+    if (build.exitCode !== 0) throw new Error("bun run build failed");
+  }
+  return BINARY;
+}
+
+/** A fresh empty folder holding only a copy of the binary. */
+export async function binaryInEmptyFolder(): Promise<{ dir: string; exe: string }> {
+  const binary = await ensureBinary();
+  const dir = mkdtempSync(join(tmpdir(), "waybill-e2e-"));
+  const exe = join(dir, "waybill");
+  copyFileSync(binary, exe);
+  Bun.spawnSync(["chmod", "+x", exe]);
+  return { dir, exe };
+}
+
+export interface RunningServer {
+  url: string;
+  process: Bun.Subprocess<"ignore", "pipe", "pipe">;
+  output: () => string;
+  stop(signal?: NodeJS.Signals): Promise<number>;
+}
+
+/** Start `waybill serve` and wait (bounded) for its "listening on" line. */
+export async function startBinary(exe: string, args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<RunningServer> {
+  const child = Bun.spawn([exe, "serve", "--port", "0", ...args], {
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH ?? "", HOME: options.cwd, ...options.env },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  let text = "";
+  const reader = child.stdout.getReader();
+  const deadline = Date.now() + 20_000;
+  let url: string | undefined;
+  while (!url && Date.now() < deadline) {
+    const chunk = await Promise.race([reader.read(), Bun.sleep(250).then(() => undefined)]);
+    if (chunk?.value) text += new TextDecoder().decode(chunk.value);
+    if (chunk?.done) break;
+    url = /listening on (http:\/\/\S+)/.exec(text)?.[1];
+  }
+  // keep draining stdout so the child never blocks on a full pipe
+  void (async () => {
+    for (;;) {
+      const chunk = await reader.read();
+      if (chunk.done) break;
+      text += new TextDecoder().decode(chunk.value);
+    }
+  })();
+  if (!url) {
+    child.kill("SIGKILL");
+    throw new Error(`server did not start: ${text}${await new Response(child.stderr).text()}`);
+  }
+  return {
+    url,
+    process: child,
+    output: () => text,
+    async stop(signal = "SIGTERM") {
+      child.kill(signal);
+      return await child.exited;
+    },
+  };
+}
+
+/** Run one CLI command of the binary to completion. */
+export function runCli(exe: string, args: string[], cwd: string, stdin?: string) {
+  const result = Bun.spawnSync([exe, ...args], { cwd, env: { PATH: process.env.PATH ?? "", HOME: cwd }, stdin: stdin === undefined ? "ignore" : Buffer.from(stdin) });
+  return { exitCode: result.exitCode, stdout: result.stdout.toString(), stderr: result.stderr.toString() };
+}
