@@ -1,0 +1,56 @@
+import { t, type Static } from "elysia";
+import type { Db } from "../db/client.ts";
+import type { ReferenceView } from "../reference/view.ts";
+import type { OwnReceipt } from "./store.ts";
+
+const DAY_MS = 86_400_000;
+
+export const DataSourcesSchema = t.Object({
+  report_type: t.Literal("DATA_SOURCES"),
+  as_of: t.String(),
+  known_at: t.String(),
+  series: t.Array(
+    t.Object({
+      series_id: t.String(),
+      source: t.Union([t.String(), t.Null()]),
+      latest_observation_date: t.Union([t.String(), t.Null()]),
+      latest_value: t.Union([t.Number(), t.Null()]),
+      import_id: t.Union([t.String(), t.Null()]),
+      fetched_at: t.Union([t.String(), t.Null()]),
+      /** Whole days from the latest observation to as_of: how stale the series is today. */
+      age_days: t.Union([t.Integer(), t.Null()]),
+      /** The anchor receipt's answer used a figure of this series. */
+      used_by_receipt: t.Boolean(),
+    }),
+  ),
+});
+export type DataSources = Static<typeof DataSourcesSchema>;
+
+/** Every stored series and its freshness in today's data view, marking those the anchor receipt used. */
+export function dataSources(db: Db, view: ReferenceView, anchor: OwnReceipt): DataSources {
+  const seriesIds = db.$client.query<{ seriesId: string }, []>("SELECT DISTINCT series_id AS seriesId FROM observations ORDER BY series_id").all();
+  const sourceOfImport = new Map(
+    db.$client.query<{ id: string; source: string }, []>("SELECT id, source FROM data_imports").all().map((row) => [row.id, row.source]),
+  );
+  const used = new Set((anchor.body?.factor_versions ?? []).map((factor) => factor.series_id));
+  const asOfMs = Date.parse(view.asOf);
+
+  return {
+    report_type: "DATA_SOURCES",
+    as_of: view.asOf,
+    known_at: new Date(view.knownAt).toISOString(),
+    series: seriesIds.map(({ seriesId }) => {
+      const latest = view.latest(seriesId);
+      return {
+        series_id: seriesId,
+        source: latest ? (sourceOfImport.get(latest.importId) ?? null) : null,
+        latest_observation_date: latest?.observedOn ?? null,
+        latest_value: latest?.value ?? null,
+        import_id: latest?.importId ?? null,
+        fetched_at: latest ? new Date(latest.fetchedAt).toISOString() : null,
+        age_days: latest ? Math.floor((asOfMs - Date.parse(latest.observedOn)) / DAY_MS) : null,
+        used_by_receipt: used.has(seriesId),
+      };
+    }),
+  };
+}

@@ -1,0 +1,185 @@
+import { beforeEach, describe, expect, test } from "bun:test";
+import type { Principal } from "../../src/access/principal.ts";
+import { ManualClock } from "../../src/clock.ts";
+import { openMemoryDatabase, type Db } from "../../src/db/client.ts";
+import { ApiError } from "../../src/http/errors.ts";
+import { createAuditReportSkill } from "../../src/receipts/audit-skill.ts";
+import type { ReceiptTrace } from "../../src/receipts/audit-trace.ts";
+import { createReceiptLedger, type WaybillReceiptLedger } from "../../src/receipts/chain.ts";
+import type { DataSources } from "../../src/receipts/data-sources.ts";
+import type { LaneHistory } from "../../src/receipts/lane-history.ts";
+import type { ReferenceData } from "../../src/reference/view.ts";
+import type { AnySkill } from "../../src/skills/types.ts";
+import { validateInput } from "../../src/skills/validate.ts";
+import { seedPrincipal } from "./fixtures.ts";
+import { answerAndRecord, dieselRateSkill, seedReference } from "./reference-fixture.ts";
+
+const JAN = Date.parse("2026-01-10T12:00:00Z");
+const FEB = Date.parse("2026-02-10T12:00:00Z");
+const MAR = Date.parse("2026-03-10T12:00:00Z");
+const LANE = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" };
+
+let db: Db;
+let ledger: WaybillReceiptLedger;
+let reference: ReferenceData;
+let skills: AnySkill[];
+let owner: Principal;
+let stranger: Principal;
+
+beforeEach(() => {
+  db = openMemoryDatabase();
+  ledger = createReceiptLedger(db, new ManualClock(JAN));
+  reference = seedReference(db, [
+    { seriesId: "DIESEL", observedOn: "2026-01-05", value: 3.5, importId: "imp_jan", fetchedAt: JAN - 3600_000 },
+    { seriesId: "DIESEL", observedOn: "2026-02-02", value: 3.8, importId: "imp_feb", fetchedAt: FEB - 3600_000 },
+    // A revision of January's figure, published after the January answer was given.
+    { seriesId: "DIESEL", observedOn: "2026-01-05", value: 3.55, importId: "imp_rev", fetchedAt: JAN + 86_400_000 },
+    { seriesId: "PPI_TRUCK", observedOn: "2025-12-01", value: 181.2, importId: "imp_jan", fetchedAt: JAN - 3600_000 },
+  ]);
+  skills = [dieselRateSkill()];
+  owner = seedPrincipal(db, { tier: "professional", scopes: ["rate-lookup", "audit-report"] });
+  stranger = seedPrincipal(db, { tier: "enterprise" });
+});
+
+function audit(caller: Principal, input: Record<string, unknown>, at = MAR) {
+  const skill = createAuditReportSkill({ db, reference, skills: () => skills });
+  const validated = validateInput(skill.input, input, "query") as never;
+  return skill.handler(validated, { data: reference.view(new Date(at).toISOString().slice(0, 10), at), caller });
+}
+const trace = (caller: Principal, receiptId: string) => audit(caller, { receipt_id: receiptId }).answer as ReceiptTrace;
+
+describe("audit-report: RECEIPT_TRACE", () => {
+  test("reports provenance, the chain link and a fully valid verification for an untouched receipt", () => {
+    answerAndRecord(db, ledger, reference, skills[0]!, stranger, LANE, JAN - 1000);
+    const { answer, receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
+    const report = trace(owner, receipt.id);
+    const row = db.$client.query<{ hash: string; prev_hash: string; signature: string }, []>("SELECT hash, prev_hash, signature FROM receipts WHERE seq = 2").get()!;
+
+    expect(report).toMatchObject({
+      report_type: "RECEIPT_TRACE",
+      receipt_id: receipt.id,
+      skill: "rate-lookup",
+      model_version: "diesel-rate/0.5",
+      timestamps: { issued_at: "2026-01-10T12:00:00.000Z", as_of: "2026-01-10", known_at: "2026-01-10T12:00:00.000Z" },
+      authorization: { auth_obj_id: owner.authObjId, account_id: owner.accountId, tier: "professional", scopes: ["rate-lookup", "audit-report"] },
+      request: LANE,
+      response: answer,
+      factor_versions: [{ series_id: "DIESEL", value: 3.5, observation_date: "2026-01-05", import_id: "imp_jan" }],
+      data_sources: [
+        {
+          series_id: "DIESEL",
+          value: 3.5,
+          observation_date: "2026-01-05",
+          import_id: "imp_jan",
+          source: "eia",
+          file_name: "imp_jan.csv",
+          fetched_at: new Date(JAN - 3600_000).toISOString(),
+          matches_stored_observation: true,
+        },
+      ],
+      chain: { seq: 2, prev_hash: row.prev_hash, hash: row.hash, signature: row.signature, kid: ledger.publishedKeys().kid, algorithm: "Ed25519" },
+      verification: { hash_valid: true, signature_valid: true, link_valid: true, record_matches_body: true, reproducible: true, problems: [] },
+    });
+    expect(report.verification.reproduction).toMatchObject({ answer_matches: true, factor_versions_match: true });
+  });
+
+  test("a later revision of a figure does not change the replay: the receipt's known_at pins the data", () => {
+    const { receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
+    // Today's view would pick the revised 3.55 (and February's 3.8); the audit replays January's.
+    expect(reference.view("2026-01-10", MAR).latest("DIESEL")?.value).toBe(3.55);
+    expect(trace(owner, receipt.id).verification.reproducible).toBe(true);
+  });
+
+  test("a changed model is reported as not reproducible, naming what differs", () => {
+    const { receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, FEB);
+    skills = [dieselRateSkill(0.6)];
+    const { verification } = trace(owner, receipt.id);
+    expect(verification.reproducible).toBe(false);
+    expect(verification.reproduction).toMatchObject({ answer_matches: false, factor_versions_match: true });
+    expect(verification.reproduction.detail).toContain("diesel-rate/0.6");
+    expect(verification.hash_valid).toBe(true);
+  });
+
+  test("an edited body, and a predecessor whose hash no longer links, show up in the verification block", () => {
+    const first = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN).receipt;
+    const second = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, FEB).receipt;
+    db.$client.run("UPDATE receipts SET body = replace(body, '\"diesel\":3.5', '\"diesel\":3.1') WHERE seq = 1");
+    db.$client.run(`UPDATE receipts SET hash = '${"f".repeat(64)}' WHERE seq = 1`);
+
+    const edited = trace(owner, first.id).verification;
+    expect(edited).toMatchObject({ hash_valid: false, signature_valid: false, link_valid: true, reproducible: false });
+    const next = trace(owner, second.id).verification;
+    expect(next).toMatchObject({ hash_valid: true, signature_valid: true, link_valid: false, reproducible: true });
+  });
+
+  test("another account's receipt is refused exactly like one that does not exist", () => {
+    const { receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
+    const refusal = (receiptId: string) => {
+      try {
+        audit(stranger, { receipt_id: receiptId });
+      } catch (error) {
+        return error instanceof ApiError ? { status: error.status, body: error.body("req_1", stranger.authObjId) } : error;
+      }
+      throw new Error("the audit answered");
+    };
+    const foreign = refusal(receipt.id);
+    const missing = refusal("rcpt_01ARZ3NDEKTSV4RRFFQ69G5FAV");
+    expect(foreign).toEqual({ status: 404, body: expect.objectContaining({ error: "NOT_FOUND" }) });
+    expect(missing).toEqual(foreign);
+  });
+
+  test("an audit's own receipt is listed but not re-run", () => {
+    const { receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
+    const auditSkill = createAuditReportSkill({ db, reference, skills: () => skills }) as unknown as AnySkill;
+    const auditReceipt = answerAndRecord(db, ledger, reference, auditSkill, owner, { receipt_id: receipt.id, report_type: "RECEIPT_TRACE" }, FEB).receipt;
+    const report = trace(owner, auditReceipt.id);
+    expect(report.skill).toBe("audit-report");
+    expect(report.verification).toMatchObject({ hash_valid: true, signature_valid: true, link_valid: true, reproducible: null });
+  });
+
+  test("the input schema defaults the report type and refuses unknown ones and malformed ids", () => {
+    const skill = createAuditReportSkill({ db, reference, skills: () => skills });
+    expect(validateInput(skill.input, { receipt_id: "rcpt_01ARZ3NDEKTSV4RRFFQ69G5FAV" }, "query")).toEqual({
+      receipt_id: "rcpt_01ARZ3NDEKTSV4RRFFQ69G5FAV",
+      report_type: "RECEIPT_TRACE",
+    });
+    expect(() => validateInput(skill.input, { receipt_id: "rcpt_01ARZ3NDEKTSV4RRFFQ69G5FAV", report_type: "EVERYTHING" }, "query")).toThrow(ApiError);
+    expect(() => validateInput(skill.input, { receipt_id: "rcpt_1" }, "query")).toThrow(ApiError);
+    expect(skill).toMatchObject({ name: "audit-report", scope: "audit-report", minimumTier: "professional", rest: { method: "GET", path: "/v1/reports/audit" } });
+  });
+});
+
+describe("audit-report: LANE_HISTORY and DATA_SOURCES", () => {
+  test("lists the caller's receipts for the receipt's lane within the date range, oldest first", () => {
+    const jan = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN).receipt;
+    const feb = answerAndRecord(db, ledger, reference, skills[0]!, owner, { ...LANE, origin: "  chicago, il " }, FEB).receipt;
+    answerAndRecord(db, ledger, reference, skills[0]!, owner, { ...LANE, destination: "Denver, CO" }, FEB);
+    answerAndRecord(db, ledger, reference, skills[0]!, stranger, LANE, FEB);
+
+    const all = audit(owner, { receipt_id: jan.id, report_type: "LANE_HISTORY", from: "2026-01-01" }).answer as LaneHistory;
+    expect(all).toMatchObject({ lane: { origin: "Chicago, IL", destination: "Dallas, TX" }, from: "2026-01-01", to: "2026-03-10", count: 2, truncated: false });
+    expect(all.receipts.map((r) => r.receipt_id)).toEqual([jan.id, feb.id]);
+    expect(all.receipts[1]).toMatchObject({ seq: 2, skill: "rate-lookup", rate_per_mile: 2.9, equipment: "DRY_VAN", as_of: "2026-02-10" });
+
+    const februaryOnly = audit(owner, { receipt_id: jan.id, report_type: "LANE_HISTORY", from: "2026-02-10", to: "2026-02-10" }).answer as LaneHistory;
+    expect(februaryOnly.receipts.map((r) => r.receipt_id)).toEqual([feb.id]);
+
+    const denver = audit(owner, { receipt_id: jan.id, report_type: "LANE_HISTORY", destination: "Denver, CO", from: "2026-01-01" }).answer as LaneHistory;
+    expect(denver.count).toBe(1);
+    expect(() => audit(owner, { receipt_id: jan.id, report_type: "LANE_HISTORY", from: "2026-03-01", to: "2026-02-01" })).toThrow(ApiError);
+  });
+
+  test("lists every series with its freshness today and marks those the receipt used", () => {
+    const { receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
+    const report = audit(owner, { receipt_id: receipt.id, report_type: "DATA_SOURCES" }).answer as DataSources;
+    expect(report).toEqual({
+      report_type: "DATA_SOURCES",
+      as_of: "2026-03-10",
+      known_at: new Date(MAR).toISOString(),
+      series: [
+        { series_id: "DIESEL", source: "eia", latest_observation_date: "2026-02-02", latest_value: 3.8, import_id: "imp_feb", fetched_at: new Date(FEB - 3600_000).toISOString(), age_days: 36, used_by_receipt: true },
+        { series_id: "PPI_TRUCK", source: "eia", latest_observation_date: "2025-12-01", latest_value: 181.2, import_id: "imp_jan", fetched_at: new Date(JAN - 3600_000).toISOString(), age_days: 99, used_by_receipt: false },
+      ],
+    });
+  });
+});

@@ -1,0 +1,99 @@
+import { t } from "elysia";
+import type { Principal } from "../../src/access/principal.ts";
+import type { Db } from "../../src/db/client.ts";
+import type { ReceiptLedger, AppendedReceipt } from "../../src/receipts/ledger.ts";
+import type { Observation, ReferenceData, ReferenceView } from "../../src/reference/view.ts";
+import type { AnySkill, SkillDeclaration } from "../../src/skills/types.ts";
+
+/** Store observations the way imports do (data_imports + observations rows), and serve them as ReferenceData. */
+export function seedReference(db: Db, observations: Observation[]): ReferenceData {
+  for (const importId of new Set(observations.map((o) => o.importId))) {
+    const first = observations.find((o) => o.importId === importId)!;
+    db.$client
+      .query("INSERT OR IGNORE INTO data_imports (id, source, file_name, file_sha256, imported_at, rows_added, rows_skipped) VALUES (?, 'eia', ?, 'x', ?, 0, 0)")
+      .run(importId, `${importId}.csv`, first.fetchedAt);
+  }
+  for (const o of observations) {
+    db.$client
+      .query("INSERT INTO observations (series_id, observed_on, value, import_id, fetched_at) VALUES (?, ?, ?, ?, ?)")
+      .run(o.seriesId, o.observedOn, o.value, o.importId, o.fetchedAt);
+  }
+  const all = [...observations];
+  return {
+    view(asOf, knownAt): ReferenceView {
+      // Per date, the version fetched last among those known at knownAt.
+      const visible = (seriesId: string) => {
+        const byDate = new Map<string, Observation>();
+        for (const o of all) {
+          if (o.seriesId !== seriesId || o.observedOn > asOf || o.fetchedAt > knownAt) continue;
+          const held = byDate.get(o.observedOn);
+          if (!held || held.fetchedAt <= o.fetchedAt) byDate.set(o.observedOn, o);
+        }
+        return [...byDate.values()].sort((a, b) => a.observedOn.localeCompare(b.observedOn));
+      };
+      return {
+        asOf,
+        knownAt,
+        latest: (seriesId) => visible(seriesId).at(-1),
+        history: (seriesId, from) => visible(seriesId).filter((o) => !from || o.observedOn >= from),
+      };
+    },
+    coverage: () => undefined,
+  };
+}
+
+const LaneInput = t.Object({ origin: t.String(), destination: t.String(), equipment: t.String() });
+const LaneOutput = t.Object({ rate_per_mile: t.Number(), diesel: t.Number(), origin: t.String(), destination: t.String() });
+
+/** A rate-lookup stand-in whose answer depends on the diesel figure in its data view, and on `perGallon`. */
+export function dieselRateSkill(perGallon = 0.5): AnySkill {
+  const skill: SkillDeclaration<typeof LaneInput, typeof LaneOutput> = {
+    name: "rate-lookup",
+    scope: "rate-lookup",
+    minimumTier: "explorer",
+    description: "test stand-in",
+    rest: { method: "POST", path: "/v1/rates/lookup" },
+    input: LaneInput,
+    output: LaneOutput,
+    handler(input, { data }) {
+      const diesel = data.latest("DIESEL");
+      if (!diesel) throw new Error("no diesel figure");
+      return {
+        answer: { rate_per_mile: Math.round((1 + diesel.value * perGallon) * 1000) / 1000, diesel: diesel.value, origin: input.origin, destination: input.destination },
+        factorVersions: [{ series_id: diesel.seriesId, value: diesel.value, observation_date: diesel.observedOn, import_id: diesel.importId }],
+        modelVersion: `diesel-rate/${perGallon}`,
+      };
+    },
+  };
+  return skill as unknown as AnySkill;
+}
+
+/** What the pipeline does for an answered call, minus HTTP and metering: run the handler, then append in one write transaction. */
+export function answerAndRecord(
+  db: Db,
+  ledger: ReceiptLedger,
+  reference: ReferenceData,
+  skill: AnySkill,
+  principal: Principal,
+  request: Record<string, unknown>,
+  at: number,
+): { answer: unknown; receipt: AppendedReceipt } {
+  const asOf = new Date(at).toISOString().slice(0, 10);
+  const result = skill.handler(request as never, { data: reference.view(asOf, at), caller: principal });
+  const receipt = db.$client
+    .transaction(() =>
+      ledger.append(db, {
+        issuedAt: at,
+        skill: skill.name,
+        principal,
+        request,
+        response: result.answer,
+        factorVersions: result.factorVersions,
+        modelVersion: result.modelVersion,
+        asOf,
+        knownAt: at,
+      }),
+    )
+    .immediate();
+  return { answer: result.answer, receipt };
+}
