@@ -1,5 +1,7 @@
 import { Elysia } from "elysia";
 import { healthRoutes } from "./http/health.ts";
+import { mcpRoutes } from "./http/mcp.ts";
+import { openApiRoutes } from "./http/openapi.ts";
 import { requestContext } from "./http/request-context.ts";
 import { skillRoutes } from "./http/skill-routes.ts";
 import { receiptRoutes } from "./receipts/routes.ts";
@@ -11,7 +13,9 @@ export function createApp(runtime: Runtime) {
     .use(requestContext(runtime.metrics))
     .use(healthRoutes(runtime))
     .use(receiptRoutes(runtime))
-    .use(skillRoutes(runtime, runtime.skills));
+    .use(skillRoutes(runtime, runtime.skills))
+    .use(mcpRoutes(runtime, runtime.skills))
+    .use(openApiRoutes(runtime.skills));
 }
 
 export type App = ReturnType<typeof createApp>;
