@@ -1,0 +1,118 @@
+/**
+ * The rate-lookup cost model's constants: one versioned table, every figure with its source.
+ * Changing any value means a new `version`; receipts name it as `model_version`.
+ */
+
+export const EQUIPMENT_TYPES = ["DRY_VAN", "REEFER", "FLATBED"] as const;
+export type Equipment = (typeof EQUIPMENT_TYPES)[number];
+
+export const MODES = ["FTL", "LTL", "INTERMODAL"] as const;
+export type Mode = (typeof MODES)[number];
+
+interface Sourced<T> {
+  value: T;
+  source: string;
+}
+
+/** ATRI "An Analysis of the Operational Costs of Trucking": non-fuel, non-driver cost per mile. */
+export interface AtriEdition {
+  edition: number;
+  dataYear: number;
+  /** Approximate publication date; an answer as of an earlier date cannot use this edition. */
+  publishedOn: string;
+  /** Truck/trailer payments, repair and maintenance, insurance, permits, tires, tolls (USD/mile). */
+  equipmentPerMile: number;
+  /** ATRI's total marginal cost per mile, for checking the model against. */
+  totalPerMile: number;
+  fuelPerMile: number;
+  driverPerMile: number;
+}
+
+export const RATE_MODEL = {
+  version: "rate-lookup-2026.11.1",
+
+  fuelEconomyMpg: {
+    value: { DRY_VAN: 6.9, REEFER: 6.33, FLATBED: 5.8 } satisfies Record<Equipment, number>,
+    source:
+      "Dry van 6.9 mpg: U.S. Class 8 average quoted by NACFE (2024 study). Reefer and flatbed scaled by DAT's fuel-surcharge ratios " +
+      "(reefer 1.07-1.11x, flatbed 1.16-1.22x the van surcharge per mile, 2024-04..2025-09): 6.9/1.09 and 6.9/1.19.",
+  },
+
+  reeferUnitGallonsPerHour: {
+    value: 0.75,
+    source: "Trailer refrigeration units burn 0.5-1.0 gal/h (several operator guides, research note §7); midpoint.",
+  },
+
+  averageDrivingSpeedMph: {
+    value: 47.5,
+    source: "Door-to-door planning speed 45-50 mph (FHWA Freight Facts: interstate truck speeds above 55 mph, slower near cities); midpoint.",
+  },
+
+  drivingShareOfPaidHours: {
+    value: 11 / 14,
+    source: "FMCSA hours of service: at most 11 driving hours in a 14-hour on-duty window; pay covers the window.",
+  },
+
+  driverBenefitsRatio: {
+    value: 0.247,
+    source: "ATRI 2025 edition (2024 data): driver benefits $0.197 per mile over driver wages $0.798 per mile.",
+  },
+
+  atriEditions: {
+    value: [
+      // 2017 data from a chart (HDT, August 2019): truck/trailer .26, R&M .17, insurance .08, permits .02, tires .04, tolls .03.
+      { edition: 2018, dataYear: 2017, publishedOn: "2018-10-01", equipmentPerMile: 0.6, totalPerMile: 1.691, fuelPerMile: 0.34, driverPerMile: 0.73 },
+      // 2022: truck/trailer .331, R&M .196, insurance .088, tires .045, tolls .028.
+      { edition: 2023, dataYear: 2022, publishedOn: "2023-06-01", equipmentPerMile: 0.688, totalPerMile: 2.251, fuelPerMile: 0.641, driverPerMile: 0.922 },
+      // 2023: non-fuel 1.716 minus wages .779 and benefits .188.
+      { edition: 2024, dataYear: 2023, publishedOn: "2024-06-01", equipmentPerMile: 0.749, totalPerMile: 2.269, fuelPerMile: 0.553, driverPerMile: 0.967 },
+      // 2024: non-fuel 1.779 minus wages .798 and benefits .197.
+      { edition: 2025, dataYear: 2024, publishedOn: "2025-07-01", equipmentPerMile: 0.784, totalPerMile: 2.26, fuelPerMile: 0.481, driverPerMile: 0.995 },
+    ] satisfies AtriEdition[],
+    source:
+      "ATRI Operational Costs of Trucking, line items as quoted by FreightWaves, Truckinginfo, natcotransport and safecarriers " +
+      "(research note §3); equipment = non-fuel total minus driver wages and benefits.",
+  },
+
+  marginPerMile: { value: 0.15, source: "Waybill product decision: a flat carrier margin of $0.15 per mile." },
+
+  modeMultiplier: {
+    value: { FTL: 1.0, LTL: 1.35, INTERMODAL: 0.82 } satisfies Record<Mode, number>,
+    source: "Waybill product decision (SPEC §8): LTL handling and consolidation premium; intermodal rail line-haul discount.",
+  },
+
+  equipmentMultiplier: {
+    value: { DRY_VAN: 1.0, REEFER: 1.18, FLATBED: 1.12 } satisfies Record<Equipment, number>,
+    source:
+      "Waybill product decision, in line with DAT 2024-2025 national averages: reefer 1.17-1.21x and flatbed 1.20-1.27x the van linehaul rate.",
+  },
+
+  fuelSurcharge: {
+    value: { baseDieselPerGallon: 1.25, mpgDivisor: 6.0 },
+    source: "Common per-mile tariff: (DOE/EIA weekly diesel - $1.25 base) / 6 mpg, floored at zero (research note §7).",
+  },
+
+  circuity: {
+    value: { interstate: 1.12, shortTrip: 1.2, shortTripBelowMiles: 100 },
+    source:
+      "Road miles / great-circle miles. 1.12 minimises the largest error over 15 metro-to-metro truck lanes whose ratios run 1.04 " +
+      "(Los Angeles-Phoenix) to 1.20 (Seattle-Portland); Boston-Dallas 1.15 (Wolfram). Trips under 100 great-circle miles rise " +
+      "linearly toward 1.20, the urban random-pair factor (Newell 1980; Ballou et al. 2002).",
+  },
+
+  maxLaneMiles: { value: 5000, source: "Longest plausible US truck move (Key West to Anchorage is about 4,900 road miles)." },
+} as const;
+
+export type RateModel = typeof RATE_MODEL;
+
+/** The newest ATRI edition published on or before a date. */
+export function atriEditionAsOf(asOf: string): AtriEdition | undefined {
+  return RATE_MODEL.atriEditions.value.filter((edition) => edition.publishedOn <= asOf).at(-1);
+}
+
+/** Road-circuity factor for a great-circle distance. */
+export function circuityFactor(greatCircleMiles: number): number {
+  const { interstate, shortTrip, shortTripBelowMiles } = RATE_MODEL.circuity.value;
+  if (greatCircleMiles >= shortTripBelowMiles) return interstate;
+  return shortTrip - ((shortTrip - interstate) * greatCircleMiles) / shortTripBelowMiles;
+}
