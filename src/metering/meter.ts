@@ -1,5 +1,6 @@
 import type { Principal } from "../access/principal.ts";
 import type { Db } from "../db/client.ts";
+import type { WindowStatus } from "./window-status.ts";
 
 /** X-RateLimit-Limit / -Remaining / -Reset for the window closest to exhaustion. */
 export type RateLimitHeaders = Record<string, string>;
@@ -9,6 +10,18 @@ export interface Admission {
   headers: RateLimitHeaders;
   /** The call was not answered (validation, handler or commit failed): return its reserved month slot. */
   release(): void;
+  /**
+   * Inside the answer's write transaction: make this call's month count durable. Prefer this to
+   * Meter.commitAnswered: because it knows which call it counts, a release() after a rolled-back
+   * transaction always takes back exactly this call's count.
+   */
+  commit(tx: Db): void;
+}
+
+/** Both windows of a caller, for the dashboard and GET /v1/usage. */
+export interface RateWindows {
+  minute: WindowStatus;
+  month: WindowStatus;
 }
 
 /**
@@ -20,8 +33,14 @@ export interface Meter {
   peek(principal: Principal, now: number): RateLimitHeaders;
   /** Count the call in the minute window, then reserve one month slot; throws ApiError RATE_LIMITED. */
   admit(principal: Principal, now: number): Admission;
-  /** Inside the answer's write transaction: make the month count durable. */
+  /** Inside the answer's write transaction: make the month count durable (see Admission.commit). */
   commitAnswered(tx: Db, principal: Principal, now: number): void;
+  /** Where both windows stand, without counting anything. */
+  windows(principal: Principal, now: number): RateWindows;
+  /** The database changed under this process (another process committed): drop the month mirror. */
+  invalidate(): void;
+  /** A revoked or replaced key: its minute window can go. */
+  forgetKey(keyId: string): void;
 }
 
 /** One authenticated skill call, answered or refused (feeds the dashboard and GET /v1/usage). */

@@ -1,0 +1,97 @@
+import type { Principal } from "../access/principal.ts";
+import type { Db } from "../db/client.ts";
+import { monthOf, type MonthKey } from "./calendar.ts";
+import type { LimitsTable } from "./limits.ts";
+import type { Admission, Meter, RateWindows } from "./meter.ts";
+import { MinuteWindows } from "./minute-window.ts";
+import { MonthQuotas, type MonthSlot } from "./month-quota.ts";
+import { closestToExhaustion, rateLimitedError, rateLimitHeaders } from "./window-status.ts";
+
+const SELECT_ANSWERED = "SELECT answered FROM monthly_usage WHERE account_id = ? AND month = ?";
+const COUNT_ANSWERED = `INSERT INTO monthly_usage (account_id, month, answered) VALUES (?, ?, 1)
+  ON CONFLICT (account_id, month) DO UPDATE SET answered = answered + 1`;
+
+export interface MeterOptions {
+  db: Db;
+  limits: LimitsTable;
+}
+
+/**
+ * The limiter of SPEC §6: a sliding minute per key (minute-window.ts) and a calendar month per
+ * account (month-quota.ts), both in memory.
+ *
+ * admit() touches the database only to fill an account's month from monthly_usage the first time it
+ * is seen that month (or after invalidate()); a call refused by the minute window never gets that far.
+ *
+ * How the month mirror stays right when a transaction rolls back: admit() reserves a slot;
+ * the answer's transaction runs `admission.commit(tx)`, which writes `monthly_usage += 1` on the
+ * transaction's connection and moves the slot from reserved to committed; if anything after admit
+ * fails (including that transaction, which then rolled back), the pipeline calls release(), and the
+ * slot, knowing its state, subtracts from exactly the counter it sits in. bun:sqlite transactions
+ * are synchronous, so nothing can read the mirror between commit() and the transaction's end.
+ *
+ * `meter.commitAnswered(tx, principal, now)` writes the same row but cannot know which admission it
+ * answers (a principal is shared by concurrent calls of a key), so it counts one reserved slot of
+ * that account and month as a stand-in. Totals stay exact when slots are released; the one case it
+ * cannot tell apart is a transaction rolled back after it ran while another call of the same account
+ * is in flight, followed by a reload from the database: then one extra call may be let through.
+ * `admission.commit(tx)` has no such case. Pass the same `now` to admit() and commitAnswered().
+ */
+export function createMeter({ db, limits }: MeterOptions): Meter {
+  const minutes = new MinuteWindows();
+  const months = new MonthQuotas((accountId: string, month: MonthKey) => {
+    const row = db.$client.query<{ answered: number }, [string, string]>(SELECT_ANSWERED).get(accountId, month);
+    return row?.answered ?? 0;
+  });
+
+  const countAnswered = (tx: Db, accountId: string, month: MonthKey) => {
+    tx.$client.query(COUNT_ANSWERED).run(accountId, month);
+  };
+
+  const windows = (principal: Principal, now: number): RateWindows => {
+    const tierLimits = limits[principal.tier];
+    return {
+      minute: minutes.status(principal.keyId, tierLimits.perMinute, now),
+      month: months.status(principal.accountId, tierLimits.perMonth, now),
+    };
+  };
+
+  return {
+    peek(principal, now) {
+      const { minute, month } = windows(principal, now);
+      return rateLimitHeaders(closestToExhaustion(minute, month));
+    },
+
+    admit(principal, now): Admission {
+      const tierLimits = limits[principal.tier];
+      const minute = minutes.tryCount(principal.keyId, tierLimits.perMinute, now);
+      if (!minute.admitted) throw rateLimitedError(minute.status, now);
+      const month = months.tryReserve(principal.accountId, tierLimits.perMonth, now);
+      if (!month.slot) throw rateLimitedError(month.status, now);
+      const slot: MonthSlot = month.slot;
+      return {
+        headers: rateLimitHeaders(closestToExhaustion(minute.status, month.status)),
+        release: () => slot.release(),
+        commit(tx) {
+          countAnswered(tx, slot.accountId, slot.month);
+          slot.commit();
+        },
+      };
+    },
+
+    commitAnswered(tx, principal, now) {
+      countAnswered(tx, principal.accountId, monthOf(now));
+      months.commitAnyReserved(principal.accountId, now);
+    },
+
+    windows,
+
+    invalidate() {
+      months.invalidate();
+    },
+
+    forgetKey(keyId) {
+      minutes.forget(keyId);
+    },
+  };
+}
