@@ -1,0 +1,31 @@
+import { Elysia } from "elysia";
+import type { Principal } from "../access/principal.ts";
+import type { Clock } from "../clock.ts";
+import type { Db } from "../db/client.ts";
+import type { LimitsTable } from "./limits.ts";
+import type { Meter } from "./meter.ts";
+import { usageReport } from "./usage-report.ts";
+import { resetSeconds } from "./window-status.ts";
+
+export interface UsageRouteDeps {
+  db: Db;
+  clock: Clock;
+  limits: LimitsTable;
+  meter: Meter;
+}
+
+/**
+ * GET /v1/usage: any valid key reads its own account's month to date and the key's minute headroom.
+ * Not a skill, so it is neither metered nor logged. `authenticate` throws the error table's 401s.
+ */
+export function usageRoutes(deps: UsageRouteDeps, authenticate: (authorization: string | undefined) => Principal) {
+  return new Elysia({ name: "waybill.usage" }).get("/v1/usage", ({ headers }) => {
+    const principal = authenticate(headers.authorization);
+    const now = deps.clock.now();
+    const { minute } = deps.meter.windows(principal, now);
+    return {
+      ...usageReport(deps.db, principal.accountId, now, deps.limits[principal.tier]),
+      minute: { limit: minute.limit, remaining: minute.remaining, reset: resetSeconds(minute) },
+    };
+  });
+}
