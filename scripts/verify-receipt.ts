@@ -97,4 +97,10 @@ function main(argv: string[]): number {
   return valid ? 0 : 1;
 }
 
-process.exitCode = main(process.argv.slice(2));
+try {
+  process.exitCode = main(process.argv.slice(2));
+} catch (error) {
+  // Unreadable files and malformed JSON are usage errors, not verdicts about the receipt.
+  console.error(`verify-receipt: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 2;
+}

@@ -115,4 +115,10 @@ describe("scripts/verify-receipt.ts", () => {
     expect(run.stdout).toContain("FAIL kid = first 16 hex");
     expect(run.stdout).toContain("FAIL Ed25519 signature");
   });
+
+  test("exits 2, not 1, when it cannot read its input: that is no verdict on the receipt", () => {
+    expect(runVerifier(join(dir, "missing.json"), publicKeyFile).exitCode).toBe(2);
+    expect(runVerifier(write("not-json.json", "{"), publicKeyFile).exitCode).toBe(2);
+    expect(runVerifier(write("report5.json", auditReport)).exitCode).toBe(2);
+  });
 });
