@@ -1,0 +1,27 @@
+import { ulid } from "ulid";
+import type { Db } from "../../db/client.ts";
+import { appendObservations, sha256Hex, type AppendResult, type ParsedObservation } from "../append.ts";
+import { parseAms } from "./ams.ts";
+import { parseBls } from "./bls.ts";
+import { parseEia } from "./eia.ts";
+import { parseFred } from "./fred.ts";
+
+export { ImportFormatError } from "./common.ts";
+
+export const IMPORT_SOURCES = ["eia", "fred", "bls", "ams"] as const;
+export type ImportSourceName = (typeof IMPORT_SOURCES)[number];
+
+const PARSERS: Record<ImportSourceName, (text: string) => ParsedObservation[]> = {
+  eia: parseEia,
+  fred: parseFred,
+  bls: parseBls,
+  ams: parseAms,
+};
+
+export const isImportSource = (value: string): value is ImportSourceName => (IMPORT_SOURCES as readonly string[]).includes(value);
+
+/** Parses a whole official file first (any format error stops here), then stores it in one transaction. */
+export function importFile(db: Db, source: ImportSourceName, fileName: string, content: string, now: number): AppendResult {
+  const rows = PARSERS[source](content);
+  return appendObservations(db, { importId: `imp_${ulid(now)}`, source, fileName, fileSha256: sha256Hex(content) }, rows, now);
+}

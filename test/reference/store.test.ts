@@ -1,0 +1,118 @@
+import { describe, expect, test } from "bun:test";
+import { openMemoryDatabase } from "../../src/db/client.ts";
+import { appendObservations } from "../../src/reference/append.ts";
+import { createReferenceData } from "../../src/reference/index.ts";
+import { LOADED_AT, snapshotReferenceData } from "./helpers.ts";
+
+const T0 = Date.parse("2026-01-01T00:00:00Z");
+const DAY = 86_400_000;
+
+function storeWith(imports: { id: string; at: number; rows: [string, number][] }[]) {
+  const db = openMemoryDatabase();
+  const data = createReferenceData(db);
+  for (const { id, at, rows } of imports) {
+    appendObservations(
+      db,
+      { importId: id, source: "eia", fileName: `${id}.csv`, fileSha256: id },
+      rows.map(([observedOn, value]) => ({ seriesId: "S", observedOn, value })),
+      at,
+    );
+  }
+  return { db, data };
+}
+
+describe("as-of views", () => {
+  const { data } = storeWith([
+    { id: "imp_a", at: T0, rows: [["2025-12-01", 1], ["2025-12-08", 2], ["2025-12-15", 3]] },
+    // A later revision of 12-08 and a new week.
+    { id: "imp_b", at: T0 + 10 * DAY, rows: [["2025-12-08", 2.5], ["2025-12-22", 4]] },
+  ]);
+
+  test("sees only observations dated on or before asOf", () => {
+    expect(data.view("2025-12-10", T0 + 20 * DAY).latest("S")?.value).toBe(2.5);
+    expect(data.view("2025-11-30", T0 + 20 * DAY).latest("S")).toBeUndefined();
+  });
+
+  test("sees only imports fetched on or before knownAt", () => {
+    expect(data.view("2025-12-31", T0 + DAY).latest("S")).toMatchObject({ observedOn: "2025-12-15", value: 3, importId: "imp_a" });
+    expect(data.view("2025-12-10", T0 + DAY).latest("S")?.value).toBe(2);
+    expect(data.view("2025-12-31", T0 - 1).latest("S")).toBeUndefined();
+  });
+
+  test("the latest fetched version of a date wins, and the old one stays stored", () => {
+    const history = data.view("2025-12-31", T0 + 20 * DAY).history("S");
+    expect(history.map((o) => [o.observedOn, o.value, o.importId])).toEqual([
+      ["2025-12-01", 1, "imp_a"],
+      ["2025-12-08", 2.5, "imp_b"],
+      ["2025-12-15", 3, "imp_a"],
+      ["2025-12-22", 4, "imp_b"],
+    ]);
+    expect(data.view("2025-12-31", T0).history("S", "2025-12-08").map((o) => o.value)).toEqual([2, 3]);
+    expect(data.view("2025-12-31", T0 + 20 * DAY).history("S", "2025-12-09").map((o) => o.value)).toEqual([3, 4]);
+  });
+
+  test("a write is visible to the next view without an explicit reload", () => {
+    const { db, data: fresh } = storeWith([{ id: "imp_a", at: T0, rows: [["2025-12-01", 1]] }]);
+    expect(fresh.view("2026-12-31", T0 + DAY).latest("S")?.value).toBe(1);
+    appendObservations(db, { importId: "imp_c", source: "fred", fileName: "c", fileSha256: "c" }, [{ seriesId: "S", observedOn: "2026-01-05", value: 7 }], T0);
+    expect(fresh.view("2026-12-31", T0 + DAY).latest("S")?.value).toBe(7);
+  });
+
+  test("coverage spans all series", () => {
+    expect(data.coverage()).toEqual({ first: "2025-12-01", last: "2025-12-22" });
+  });
+});
+
+describe("embedded snapshot", () => {
+  test("loads once per version; a restart adds nothing", () => {
+    const { db, data } = snapshotReferenceData();
+    const again = data.loadSnapshot(LOADED_AT + DAY);
+    expect(again).toMatchObject({ importId: "imp_snapshot_2026-11-22", added: 0, alreadyLoaded: true });
+    const imports = db.$client.prepare("SELECT id, rows_added FROM data_imports").all() as { id: string; rows_added: number }[];
+    expect(imports).toHaveLength(1);
+    const count = db.$client.prepare("SELECT count(*) AS n FROM observations").get() as { n: number };
+    expect(count.n).toBe(imports[0]!.rows_added);
+  });
+
+  test("carries the published series with their full ranges", () => {
+    const { data } = snapshotReferenceData();
+    const view = data.view("2026-11-22", LOADED_AT);
+    const nus = view.history("EMD_EPD2D_PTE_NUS_DPG");
+    expect(nus).toHaveLength(1699);
+    expect([nus[0]!.observedOn, nus[0]!.value]).toEqual(["1994-03-21", 1.106]);
+    expect(view.latest("EMD_EPD2D_PTE_NUS_DPG")).toMatchObject({ observedOn: "2026-10-05", value: 6.199 });
+    // Regional series run without a break from the 1994 workbook into the 2022-2026 copy.
+    expect(view.history("EMD_EPD2D_PTE_SCA_DPG")[0]!.observedOn).toBe("1995-07-03");
+    expect(data.view("2022-06-13", LOADED_AT).latest("EMD_EPD2D_PTE_SCA_DPG")?.value).toBe(6.887);
+    expect(data.view("2016-03-21", LOADED_AT).latest("EMD_EPD2D_PTE_R50_DPG")?.value).toBe(2.311);
+    expect(view.latest("EMD_EPD2D_PTE_R5XCA_DPG")).toMatchObject({ observedOn: "2026-09-21", value: 6.791 });
+    // 2008 record week.
+    expect(data.view("2008-07-14", LOADED_AT).latest("EMD_EPD2D_PTE_NUS_DPG")?.value).toBe(4.764);
+    // OEWS May 2024: Texas from the official state file; national history.
+    expect(view.latest("OEUS480000000000053303208")).toMatchObject({ observedOn: "2024-05-01", value: 25.51 });
+    expect(view.history("OEUN0000000000000533032" + "08").map((o) => o.value)).toEqual([21.76, 26.12, 27.62, 28.19]);
+    for (const id of ["CES4348400001", "WPU301", "TSIFRGHT", "DCOILWTICO", "FEDFUNDS", "INDPRO", "FHWA_MF121T_DIESEL_CA"]) {
+      expect(view.latest(id)).toBeDefined();
+    }
+    expect(view.latest("WPU301")).toMatchObject({ observedOn: "2025-12-01", value: 175.023 });
+    expect(data.seriesIds().some((id) => id.startsWith("AMS_"))).toBe(false);
+  });
+
+  test("annual diesel averages match EIA's published ones", () => {
+    const { data } = snapshotReferenceData();
+    const average = (year: number) => {
+      const weeks = data.view(`${year}-12-31`, LOADED_AT).history("EMD_EPD2D_PTE_NUS_DPG", `${year}-01-01`);
+      return weeks.reduce((sum, o) => sum + o.value, 0) / weeks.length;
+    };
+    expect(average(2022)).toBeCloseTo(4.989, 2);
+    expect(average(2023)).toBeCloseTo(4.214, 2);
+    expect(average(2024)).toBeCloseTo(3.76, 2);
+  });
+
+  test("the snapshot file is this project's own format, not a copy of the research files", async () => {
+    const text = await Bun.file(new URL("../../src/reference/snapshot/figures.json", import.meta.url)).text();
+    const snapshot = JSON.parse(text);
+    expect(snapshot.version).toBe("2026-11-22");
+    for (const series of snapshot.series) expect(series.source.length).toBeGreaterThan(5);
+  });
+});
