@@ -52,21 +52,14 @@ export class MinuteWindows {
     return this.byKey.size;
   }
 
-  /** The cells of a key, rolled forward to `now` (a copy until stored, so reads never create entries). */
+  /** The cells of a key as of `now`: a new object, so a look ahead (a status) never moves the stored cells. */
   private cellsAt(keyId: string, now: number): Cells {
     const index = Math.floor(now / MINUTE_MS);
     const stored = this.byKey.get(keyId);
     if (!stored) return { index, current: 0, previous: 0 };
-    if (stored.index >= index) return stored; // same cell, or a clock that stepped back: keep counting
-    if (stored.index === index - 1) {
-      stored.previous = stored.current;
-      stored.current = 0;
-    } else {
-      stored.previous = 0;
-      stored.current = 0;
-    }
-    stored.index = index;
-    return stored;
+    if (stored.index >= index) return { ...stored }; // same cell, or a clock that stepped back: keep counting
+    if (stored.index === index - 1) return { index, current: 0, previous: stored.current };
+    return { index, current: 0, previous: 0 };
   }
 
   /** Once a minute, drop keys with nothing in either cell: they are back to a full window. */
