@@ -32,7 +32,8 @@ function checkAllowed(field: string, value: string, allowed: readonly string[]):
 }
 
 function checkAsOf(asOf: string, today: string): void {
-  const valid = /^\d{4}-\d{2}-\d{2}$/.test(asOf) && new Date(`${asOf}T00:00:00Z`).toISOString().slice(0, 10) === asOf;
+  const parsed = Date.parse(`${asOf}T00:00:00Z`);
+  const valid = /^\d{4}-\d{2}-\d{2}$/.test(asOf) && !Number.isNaN(parsed) && new Date(parsed).toISOString().slice(0, 10) === asOf;
   if (!valid) throw errors.invalidRequest([{ field: "as_of", problem: `must be a real date YYYY-MM-DD; got '${asOf}'` }]);
   if (asOf > today) throw errors.invalidRequest([{ field: "as_of", problem: `is in the future (today is ${today})` }]);
 }

@@ -1,0 +1,130 @@
+import { describe, expect, test } from "bun:test";
+import { writeFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { dataImport, dataStatus } from "../../src/cli/data.ts";
+import { openMemoryDatabase } from "../../src/db/client.ts";
+import { createReferenceData } from "../../src/reference/index.ts";
+import { fixture, LOADED_AT, snapshotReferenceData } from "./helpers.ts";
+
+const NOW = Date.parse("2026-11-23T08:00:00Z");
+const count = (db: ReturnType<typeof openMemoryDatabase>, table: string) =>
+  (db.$client.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+
+function tempFile(name: string, content: string): string {
+  const path = join(mkdtempSync(join(tmpdir(), "waybill-import-")), name);
+  writeFileSync(path, content);
+  return path;
+}
+
+describe("official file formats", () => {
+  test.each([
+    ["eia", "eia_weekly_diesel_us.csv", 4, "EMD_EPD2D_PTE_NUS_DPG", "2026-10-05", 6.199],
+    ["eia", "eia_api_v2_diesel_padd.json", 4, "EMD_EPD2D_PTE_R30_DPG", "2026-09-21", 6.177],
+    ["fred", "fred_wpu301.csv", 4, "WPU301", "2025-12-01", 175.023],
+    ["bls", "bls_timeseries_truck.txt", 4, "OEUS170000000000053303208", "2024-05-01", 28.75],
+  ] as const)("%s %s into an empty database", (source, file, added, seriesId, date, value) => {
+    const db = openMemoryDatabase();
+    const result = dataImport(db, source, fixture(file), { json: true, now: NOW });
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.output)).toMatchObject({ added, skipped: 0 });
+    const latest = createReferenceData(db).view("2026-11-23", NOW).latest(seriesId);
+    expect(latest).toMatchObject({ observedOn: date, value });
+    expect(latest!.importId).toMatch(/^imp_[0-9A-Z]{26}$/);
+  });
+
+  test("BLS monthly periods become month dates; annual averages (M13) are left out", () => {
+    const db = openMemoryDatabase();
+    dataImport(db, "bls", fixture("bls_timeseries_truck.txt"), { now: NOW });
+    const months = createReferenceData(db).view("2026-12-31", NOW).history("CES4348400001");
+    expect(months.map((o) => [o.observedOn, o.value])).toEqual([
+      ["2026-05-01", 1467.7],
+      ["2026-06-01", 1465],
+      ["2026-07-01", 1465.1],
+    ]);
+  });
+
+  test("the same figures the snapshot already holds are skipped and counted", () => {
+    const { db } = snapshotReferenceData();
+    const before = count(db, "observations");
+    for (const [source, file] of [["eia", "eia_weekly_diesel_us.csv"], ["fred", "fred_wpu301.csv"], ["eia", "eia_api_v2_diesel_padd.json"]] as const) {
+      const result = JSON.parse(dataImport(db, source, fixture(file), { json: true, now: NOW }).output);
+      expect(result).toMatchObject({ added: 0, skipped: 4, import_id: null });
+    }
+    expect(count(db, "observations")).toBe(before);
+    expect(count(db, "data_imports")).toBe(1);
+  });
+
+  test("re-importing a file adds nothing", () => {
+    const db = openMemoryDatabase();
+    expect(dataImport(db, "ams", fixture("ams_mymarketnews_reefer.json"), { now: NOW }).output).toContain("imported 3 new");
+    const again = dataImport(db, "ams", fixture("ams_mymarketnews_reefer.json"), { now: NOW + 1000 });
+    expect(again).toEqual({ exitCode: 0, output: expect.stringContaining("all 3 observations are already stored") });
+    expect(count(db, "observations")).toBe(3);
+  });
+
+  test("a revised value is added beside the old one; old views keep the old value", () => {
+    const { db, data } = snapshotReferenceData();
+    const revised = tempFile("revised.csv", "observation_date,WPU301\n2025-12-01,176.5\n");
+    expect(JSON.parse(dataImport(db, "fred", revised, { json: true, now: NOW }).output)).toMatchObject({ added: 1, skipped: 0 });
+    expect(data.view("2026-01-01", NOW).latest("WPU301")?.value).toBe(176.5);
+    expect(data.view("2026-01-01", LOADED_AT).latest("WPU301")?.value).toBe(175.023);
+  });
+
+  test("USDA AMS lanes: origin district -> state, destination -> city, per-load rates -> per mile", () => {
+    const db = openMemoryDatabase();
+    dataImport(db, "ams", fixture("ams_mymarketnews_reefer.json"), { now: NOW });
+    const view = createReferenceData(db).view("2026-09-30", NOW);
+    expect(view.latest("AMS_REEFER_RPM_CA_CHICAGO_IL")).toMatchObject({ observedOn: "2026-09-18", value: 3.397 });
+    expect(view.latest("AMS_REEFER_RPM_TX_ATLANTA_GA")?.value).toBe(3.05);
+    expect(view.latest("AMS_REEFER_RPM_CA_NEW-YORK-CITY_NY")?.value).toBe(3.345);
+  });
+});
+
+describe("bad files are refused whole, with one line", () => {
+  const cases: [string, string, string, RegExp][] = [
+    ["fred", "wrong-header.csv", "date;value\n2025-01-01;3\n", /observation_date/],
+    ["fred", "bad-value.csv", "observation_date,WPU301\n2025-01-01,170\n2025-02-01,abc\n", /line 3: 'abc' is not a number/],
+    ["eia", "no-id.csv", '"Week of","Price"\n"09/14/2026","6.285"\n', /no EMD_\.\.\._DPG id/],
+    ["eia", "broken.json", "{ not json", /not valid JSON/],
+    ["bls", "bad-header.txt", "id year value\n", /series_id year period value/],
+    ["ams", "no-results.json", '{"data": 1}', /no 'results' array/],
+    ["ams", "no-date.json", '{"results":[{"origin":"South Texas","destination":"Atlanta","rpm":"3"}]}', /no report date/],
+  ];
+  test.each(cases)("%s %s", (source, name, content, message) => {
+    const { db } = snapshotReferenceData();
+    const before = count(db, "observations");
+    const result = dataImport(db, source, tempFile(name, content), { now: NOW });
+    expect(result.exitCode).toBe(1);
+    expect(result.output).toMatch(message);
+    expect(result.output.split("\n")).toHaveLength(1);
+    expect(count(db, "observations")).toBe(before);
+    expect(count(db, "data_imports")).toBe(1);
+  });
+
+  test("a file whose last row is bad writes none of its good rows", () => {
+    const db = openMemoryDatabase();
+    const file = tempFile("half.csv", "observation_date,TSIFRGHT\n2025-12-01,139.0\n2026-01-01,140.1\nnot-a-date,1\n");
+    expect(dataImport(db, "fred", file, { now: NOW }).exitCode).toBe(1);
+    expect(count(db, "observations")).toBe(0);
+  });
+
+  test("unknown source and unreadable file", () => {
+    const db = openMemoryDatabase();
+    expect(dataImport(db, "fmcsa", "x.csv").output).toBe("error: unknown source 'fmcsa'; use one of eia, fred, bls, ams");
+    expect(dataImport(db, "eia", "/nonexistent/file.csv")).toEqual({ exitCode: 1, output: "error: cannot read /nonexistent/file.csv: ENOENT" });
+  });
+});
+
+describe("data status", () => {
+  test("lists every series with its newest observation and age", () => {
+    const { db } = snapshotReferenceData();
+    const status = JSON.parse(dataStatus(db, { json: true, now: NOW }).output);
+    const nus = status.series.find((s: { series_id: string }) => s.series_id === "EMD_EPD2D_PTE_NUS_DPG");
+    expect(nus).toMatchObject({ latest: "2026-10-05", latest_value: 6.199, age_days: 49, observations: 1699 });
+    expect(status.imports).toEqual([expect.objectContaining({ id: "imp_snapshot_2026-11-22", source: "snapshot" })]);
+    const text = dataStatus(db, { now: NOW }).output;
+    expect(text).toContain("EMD_EPD2D_PTE_NUS_DPG");
+    expect(text).toContain("imp_snapshot_2026-11-22");
+  });
+});
