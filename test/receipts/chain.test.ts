@@ -139,6 +139,31 @@ describe("chain integrity under transactions", () => {
     expect(verifyChain(db)).toEqual({ ok: true, checked: 100 });
   });
 
+  test("group commit: a request rolled back to its savepoint inside a shared transaction leaves no gap", () => {
+    const db = openMemoryDatabase();
+    const ledger = createReceiptLedger(db, new ManualClock(T0));
+    const principal = seedPrincipal(db);
+    const seqs = inTransaction(db, () => {
+      const answered: number[] = [];
+      for (let request = 0; request < 5; request++) {
+        // bun:sqlite runs a nested transaction as a SAVEPOINT, as the group committer does per request.
+        try {
+          answered.push(
+            db.$client.transaction(() => {
+              const { seq } = ledger.append(db, sampleEntry(principal));
+              if (request === 2) throw new Error("this request failed after its receipt");
+              return seq;
+            })(),
+          );
+        } catch {}
+      }
+      return answered;
+    });
+
+    expect(seqs).toEqual([1, 2, 3, 4]);
+    expect(verifyChain(db)).toEqual({ ok: true, checked: 4 });
+  });
+
   test("two connections to one file interleaving transactions, one rolled back, never fork or skip", () => {
     const file = tempDbFile();
     const a = openDatabase(file);
