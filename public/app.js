@@ -1,0 +1,34 @@
+// Progressive enhancement for the dashboard: the copy button for a freshly created key.
+// Delegated from document so it also works on fragments htmx swaps in later.
+(function () {
+  "use strict";
+
+  function revealCopyButtons(root) {
+    if (!navigator.clipboard) return;
+    root.querySelectorAll("[data-copy-from]").forEach(function (button) {
+      button.hidden = false;
+    });
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target instanceof Element ? event.target.closest("[data-copy-from]") : null;
+    if (!button) return;
+    var source = document.querySelector(button.getAttribute("data-copy-from"));
+    if (!source) return;
+    navigator.clipboard.writeText(source.textContent.trim()).then(
+      function () {
+        button.textContent = "Copied";
+      },
+      function () {
+        button.textContent = "Select and copy";
+      },
+    );
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    revealCopyButtons(document);
+  });
+  document.addEventListener("htmx:after:swap", function () {
+    revealCopyButtons(document);
+  });
+})();

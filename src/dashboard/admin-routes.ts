@@ -1,0 +1,67 @@
+import { Elysia } from "elysia";
+import { AccessError, findAccountById, listAccounts, parseTier, setTier, type Account } from "../access/accounts.ts";
+import { activeKeyOf } from "../access/keys.ts";
+import { monthOf } from "../metering/calendar.ts";
+import { AccountUsagePage } from "../../views/admin/account-usage-page.tsx";
+import { AccountRowView, AccountsPage, type AccountRow } from "../../views/admin/accounts-page.tsx";
+import { ProblemPage } from "../../views/errors.tsx";
+import type { DashboardContext } from "./context.ts";
+import { fieldOf, sessionGuard } from "./guard.ts";
+import { answeredThisMonthByAccount } from "./queries.ts";
+import { htmlResponse, isHtmxRequest, pageResponse } from "./render.ts";
+import { accountUsage } from "./usage-data.ts";
+
+/** Admin pages (is_admin accounts only; everyone else gets the 404 of a page that does not exist). */
+export function adminRoutes(context: DashboardContext) {
+  const rowOf = (account: Account, used: ReadonlyMap<string, number>): AccountRow => ({
+    id: account.id,
+    email: account.email,
+    tier: account.tier,
+    isAdmin: account.isAdmin,
+    createdAt: account.createdAt,
+    usedThisMonth: used.get(account.id) ?? 0,
+    perMonth: context.limits[account.tier].perMonth,
+    activeKeyDisplayId: activeKeyOf(context.db, account.id)?.displayId ?? null,
+  });
+  const noSuchAccount = () => pageResponse(ProblemPage({ title: "Not found", message: "There is no such account." }), { status: 404 });
+
+  return new Elysia({ name: "dashboard-admin" })
+    .use(sessionGuard(context))
+    .get(
+      "/dashboard/admin",
+      ({ signedIn: { viewer, now } }) => {
+        const used = answeredThisMonthByAccount(context.db, monthOf(now));
+        const rows = listAccounts(context.db).map((account) => rowOf(account, used));
+        return pageResponse(AccountsPage({ viewer, month: monthOf(now), rows }));
+      },
+      { signedIn: "admin" },
+    )
+    .post(
+      "/dashboard/admin/accounts/:id/tier",
+      ({ params, body, request, signedIn: { viewer, now } }) => {
+        if (!findAccountById(context.db, params.id)) return noSuchAccount();
+        let updated: Account;
+        try {
+          updated = setTier(context.db, params.id, parseTier(fieldOf(body, "tier") ?? ""));
+        } catch (error) {
+          if (!(error instanceof AccessError)) throw error;
+          return pageResponse(ProblemPage({ title: "Tier not changed", message: error.message }), { status: 422 });
+        }
+        const used = answeredThisMonthByAccount(context.db, monthOf(now));
+        if (isHtmxRequest(request)) return htmlResponse(AccountRowView({ row: rowOf(updated, used), csrfToken: viewer.csrfToken, saved: true }));
+        const rows = listAccounts(context.db).map((account) => rowOf(account, used));
+        return pageResponse(AccountsPage({ viewer, month: monthOf(now), rows, notice: `${updated.email} is now on the ${updated.tier} tier.` }));
+      },
+      { signedIn: "admin" },
+    )
+    .get(
+      "/dashboard/admin/accounts/:id",
+      ({ params, signedIn: { viewer, now } }) => {
+        const account = findAccountById(context.db, params.id);
+        if (!account) return noSuchAccount();
+        const usage = accountUsage(context.db, account.id, now, context.limits[account.tier]);
+        return pageResponse(AccountUsagePage({ viewer, email: account.email, tier: account.tier, ...usage }));
+      },
+      { signedIn: "admin" },
+    );
+}

@@ -1,0 +1,61 @@
+import type { DashboardOptions } from "./deps.ts";
+import { ABSOLUTE_TIMEOUT_MS } from "./sessions.ts";
+
+/**
+ * Which cookie carries the session, decided per request:
+ * - HTTPS, or plain HTTP to a loopback host: `__Host-waybill_session` with Secure. Browsers treat
+ *   http://localhost and 127.0.0.0/8 as potentially trustworthy and accept Secure cookies there,
+ *   so the default local install gets the strict prefix too.
+ * - Plain HTTP to any other host (a LAN address without TLS): browsers drop Secure cookies from
+ *   insecure origins, and `__Host-` requires Secure, so the cookie is `waybill_session` without
+ *   Secure. Still HttpOnly and SameSite=Lax; the operator should put TLS in front.
+ * Only the name that fits the request is read back, so a cookie planted over plain HTTP is never
+ * accepted on the HTTPS origin.
+ */
+export interface SessionCookiePolicy {
+  name: "__Host-waybill_session" | "waybill_session";
+  secure: boolean;
+}
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK_HOSTS.has(hostname) || hostname.endsWith(".localhost") || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+export function requestIsHttps(request: Request, options: DashboardOptions): boolean {
+  if (options.trustProxy) {
+    const forwarded = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
+    if (forwarded) return forwarded === "https";
+  }
+  return new URL(request.url).protocol === "https:";
+}
+
+export function sessionCookiePolicy(request: Request, options: DashboardOptions): SessionCookiePolicy {
+  const secureContext = requestIsHttps(request, options) || isLoopbackHost(new URL(request.url).hostname);
+  return secureContext ? { name: "__Host-waybill_session", secure: true } : { name: "waybill_session", secure: false };
+}
+
+export function readSessionToken(request: Request, policy: SessionCookiePolicy): string | undefined {
+  const header = request.headers.get("cookie");
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const separator = part.indexOf("=");
+    if (separator < 0) continue;
+    if (part.slice(0, separator).trim() === policy.name) return decodeURIComponent(part.slice(separator + 1).trim());
+  }
+  return undefined;
+}
+
+/** Set-Cookie for a fresh session. Max-Age follows the absolute timeout; the server enforces both timeouts anyway. */
+export function sessionCookieHeader(policy: SessionCookiePolicy, token: string): string {
+  const attributes = [`${policy.name}=${token}`, "Path=/", "HttpOnly", "SameSite=Lax", `Max-Age=${ABSOLUTE_TIMEOUT_MS / 1000}`];
+  if (policy.secure) attributes.push("Secure");
+  return attributes.join("; ");
+}
+
+export function clearedSessionCookieHeader(policy: SessionCookiePolicy): string {
+  const attributes = [`${policy.name}=`, "Path=/", "HttpOnly", "SameSite=Lax", "Max-Age=0"];
+  if (policy.secure) attributes.push("Secure");
+  return attributes.join("; ");
+}

@@ -1,0 +1,27 @@
+import type { Clock } from "../clock.ts";
+import type { Db } from "../db/client.ts";
+import type { LimitsTable } from "../metering/limits.ts";
+import type { Meter } from "../metering/meter.ts";
+import type { ReferenceData } from "../reference/view.ts";
+import type { AnySkill } from "../skills/types.ts";
+
+/** What the dashboard needs from the running instance; the lead's Runtime satisfies it structurally. */
+export interface DashboardDeps {
+  db: Db;
+  clock: Clock;
+  limits: LimitsTable;
+  /** Read-only here: where the active key's minute window and the account's month stand. */
+  meter: Pick<Meter, "windows">;
+  /** For the receipt viewer's audit provenance (re-running a skill on the recorded factors). */
+  reference: ReferenceData;
+  skills: readonly AnySkill[];
+}
+
+export interface DashboardOptions {
+  /**
+   * Believe X-Forwarded-Proto / X-Forwarded-For from a reverse proxy in front of the binary.
+   * Off by default: a direct client could otherwise forge its address (dodging the sign-in
+   * throttle) or make the server believe it speaks HTTPS.
+   */
+  trustProxy?: boolean;
+}

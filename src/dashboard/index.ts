@@ -1,0 +1,34 @@
+import { Elysia } from "elysia";
+import { PricingPage } from "../../views/pricing-page.tsx";
+import { adminRoutes } from "./admin-routes.ts";
+import { authRoutes } from "./auth-routes.ts";
+import { createDashboardContext } from "./context.ts";
+import type { DashboardDeps, DashboardOptions } from "./deps.ts";
+import { keysRoutes } from "./keys-routes.ts";
+import { overviewRoutes } from "./overview-routes.ts";
+import { receiptRoutes } from "./receipt-routes.ts";
+import { pageResponse } from "./render.ts";
+import { setupRoutes } from "./setup-routes.ts";
+import { staticRoutes } from "./static.ts";
+import { usageRoutes } from "./usage-routes.ts";
+
+export type { DashboardDeps, DashboardOptions } from "./deps.ts";
+export { setupUrlOnFirstStart } from "./setup.ts";
+
+/**
+ * The account holder's dashboard (SPEC §9): `/`, `/signin`, `/signout`, `/setup/:token`,
+ * `/pricing`, `/dashboard/**` and the static assets under `/public/*`.
+ */
+export function dashboardRoutes(deps: DashboardDeps, options: DashboardOptions = {}) {
+  const context = createDashboardContext(deps, options);
+  return new Elysia({ name: "dashboard" })
+    .use(staticRoutes())
+    .use(setupRoutes(context))
+    .use(authRoutes(context))
+    .get("/pricing", () => pageResponse(PricingPage({ limits: deps.limits })))
+    .use(overviewRoutes(context))
+    .use(keysRoutes(context))
+    .use(usageRoutes(context))
+    .use(receiptRoutes(context))
+    .use(adminRoutes(context));
+}

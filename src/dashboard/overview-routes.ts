@@ -1,0 +1,42 @@
+import { Elysia } from "elysia";
+import { activeKeyOf } from "../access/keys.ts";
+import type { Principal } from "../access/principal.ts";
+import { scopesForTier, TIERS } from "../access/tiers.ts";
+import { usageReport } from "../metering/usage-report.ts";
+import { OverviewPage } from "../../views/overview/overview-page.tsx";
+import type { DashboardContext } from "./context.ts";
+import { sessionGuard } from "./guard.ts";
+import { pageResponse } from "./render.ts";
+
+/** Overview: tier, limits, month to date against the quota, and the active key's minute headroom. */
+export function overviewRoutes(context: DashboardContext) {
+  return new Elysia({ name: "dashboard-overview" }).use(sessionGuard(context)).get(
+    "/dashboard",
+    ({ signedIn: { account, viewer, now } }) => {
+      const limits = context.limits[account.tier];
+      const report = usageReport(context.db, account.id, now, limits);
+      const key = activeKeyOf(context.db, account.id);
+      const principal: Principal | null = key
+        ? { accountId: account.id, keyId: key.id, authObjId: key.authObjId, tier: account.tier, scopes: key.scopes as Principal["scopes"] }
+        : null;
+      const minute = principal ? context.meter.windows(principal, now).minute : null;
+      return pageResponse(
+        OverviewPage({
+          viewer,
+          tier: account.tier,
+          perMinute: limits.perMinute,
+          perMonth: limits.perMonth,
+          month: report.month,
+          usedThisMonth: report.quota.used,
+          monthResetsAt: report.reset * 1000,
+          minuteRemaining: minute?.remaining ?? limits.perMinute,
+          minuteResetsAt: minute?.resetAt ?? now,
+          activeKeyDisplayId: key?.displayId ?? null,
+          skills: scopesForTier(account.tier),
+          nextTier: TIERS[TIERS.indexOf(account.tier) + 1] ?? null,
+        }),
+      );
+    },
+    { signedIn: "account" },
+  );
+}

@@ -1,0 +1,46 @@
+import { createAccount, hasAdmin, hashPassword, type Account } from "../access/accounts.ts";
+import type { Db } from "../db/client.ts";
+import { randomToken, sameSecret, sha256Hex } from "./secrets.ts";
+import { deleteSetting, readSetting, writeSetting } from "./settings.ts";
+
+/**
+ * First start with no admin: a fresh one-time token, of which only the SHA-256 is kept, and the
+ * URL to print. Every start without an admin replaces the token (the plaintext of an earlier one
+ * cannot be recovered, by design), so only the most recently printed URL works. Once an admin
+ * exists the stored digest is dropped and this returns null.
+ */
+export function setupUrlOnFirstStart(db: Db, baseUrl: string): string | null {
+  if (hasAdmin(db)) {
+    deleteSetting(db, "setup_token_sha256");
+    return null;
+  }
+  const token = randomToken();
+  writeSetting(db, "setup_token_sha256", sha256Hex(token));
+  return `${baseUrl.replace(/\/+$/, "")}/setup/${token}`;
+}
+
+/** Whether a token from a setup URL is the live one: there is no admin yet and its digest matches. */
+export function isLiveSetupToken(db: Db, token: string): boolean {
+  const stored = readSetting(db, "setup_token_sha256");
+  return stored !== undefined && !hasAdmin(db) && sameSecret(sha256Hex(token), stored);
+}
+
+export class SetupRefused extends Error {}
+
+/**
+ * Create the admin account and kill the token in one transaction, so two racing submissions of
+ * the same URL cannot both create an admin. Password rules and email checks are AccessError's.
+ */
+export async function completeSetup(db: Db, token: string, email: string, password: string, now: number): Promise<Account> {
+  const passwordHash = await hashPassword(password);
+  // bun:sqlite has one connection, so the helpers' queries on `db` run inside this transaction.
+  return db.transaction(
+    () => {
+      if (!isLiveSetupToken(db, token)) throw new SetupRefused("This setup link has already been used or has expired.");
+      const admin = createAccount(db, { email, isAdmin: true, passwordHash }, now);
+      deleteSetting(db, "setup_token_sha256");
+      return admin;
+    },
+    { behavior: "immediate" },
+  );
+}

@@ -1,0 +1,59 @@
+import { SCOPES, SKILL_MINIMUM_TIER, tierAtLeast, TIERS } from "../src/access/tiers.ts";
+import type { LimitsTable } from "../src/metering/limits.ts";
+import { capitalize, formatCount } from "./format.ts";
+import { PlainLayout } from "./layout.tsx";
+
+/** /pricing: where TIER_REQUIRED's upgrade_url points. Tiers are set by the instance's admin. */
+export function PricingPage({ limits }: { limits: LimitsTable }) {
+  return (
+    <PlainLayout title="Tiers">
+      <section class="card wide">
+        <h1>Tiers</h1>
+        <p class="muted">Your administrator sets your tier. Each tier includes every skill of the tiers below it.</p>
+        <div class="table-scroll">
+          <table>
+            <thead>
+              <tr>
+                <th></th>
+                {TIERS.map((tier) => (
+                  <th safe>{capitalize(tier)}</th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              <tr>
+                <th>Calls per minute</th>
+                {TIERS.map((tier) => (
+                  <td class="num" safe>
+                    {formatCount(limits[tier].perMinute)}
+                  </td>
+                ))}
+              </tr>
+              <tr>
+                <th>Calls per month</th>
+                {TIERS.map((tier) => (
+                  <td class="num" safe>
+                    {formatCount(limits[tier].perMonth)}
+                  </td>
+                ))}
+              </tr>
+              {SCOPES.map((skill) => (
+                <tr>
+                  <th class="mono">
+                    {skill}
+                  </th>
+                  {TIERS.map((tier) => (
+                    <td>{tierAtLeast(tier, SKILL_MINIMUM_TIER[skill]) ? "✓" : <span class="muted">—</span>}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <p>
+          <a href="/dashboard">Back to the dashboard</a>
+        </p>
+      </section>
+    </PlainLayout>
+  );
+}

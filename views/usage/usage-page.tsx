@@ -1,0 +1,44 @@
+import type { RecentCall } from "../../src/metering/usage-report.ts";
+import { AppLayout, type Viewer } from "../layout.tsx";
+import { QuotaMeter } from "./quota-meter.tsx";
+import { DailyCallsChart, RecentCallsTable, type DailyChart } from "./usage-sections.tsx";
+import { assetUrl } from "../../src/dashboard/static.ts";
+
+export interface UsagePageProps {
+  viewer: Viewer;
+  month: string;
+  used: number;
+  perMonth: number;
+  chart: DailyChart;
+  calls: readonly RecentCall[];
+}
+
+/** Scripts and styles the chart needs, loaded only on pages that draw one. */
+export function ChartAssets() {
+  return (
+    <>
+      <link rel="stylesheet" href={assetUrl("uPlot.min.css")} />
+      <script src={assetUrl("uPlot.iife.min.js")} defer></script>
+      <script src={assetUrl("usage-chart.js")} defer></script>
+    </>
+  );
+}
+
+export function UsagePage(props: UsagePageProps) {
+  return (
+    <AppLayout title="Usage" viewer={props.viewer} section="usage">
+      <ChartAssets />
+      <div class="page-head">
+        <h1>Usage</h1>
+        <p class="muted" safe>
+          {`${props.month}, in UTC. Only answered calls count toward the monthly quota.`}
+        </p>
+      </div>
+      <section class="card">
+        <QuotaMeter used={props.used} limit={props.perMonth} label="Answered calls this month" />
+      </section>
+      <DailyCallsChart chart={props.chart} title="Calls per day" />
+      <RecentCallsTable calls={props.calls} receiptLinks />
+    </AppLayout>
+  );
+}
