@@ -1,3 +1,4 @@
+export {};
 // Compile Waybill into one executable: code, views, migrations, public assets and reference data inside.
 const result = await Bun.build({
   entrypoints: ["./src/main.ts"],

@@ -4,11 +4,11 @@ import { ChangeWatcher } from "./db/changes.ts";
 import type { Db } from "./db/client.ts";
 import { createMetrics, type Metrics } from "./http/metrics.ts";
 import { createMeter } from "./metering/create-meter.ts";
+import { GroupCommitter } from "./db/group-commit.ts";
 import type { LimitsTable } from "./metering/limits.ts";
 import { createUsageLog } from "./metering/usage-log.ts";
-import { createAuditReportSkill } from "./receipts/audit-skill.ts";
 import { createReceiptLedger } from "./receipts/chain.ts";
-import { createReferenceData } from "./reference/store.ts";
+import { createReferenceData } from "./reference/index.ts";
 import type { PipelineDeps } from "./skills/pipeline.ts";
 import { buildSkillRegistry } from "./skills/registry.ts";
 import type { AnySkill } from "./skills/types.ts";
@@ -39,14 +39,16 @@ export function createRuntime({ db, clock, limits }: RuntimeOptions): Runtime {
   const ledger = createReceiptLedger(db, clock);
   const watcher = new ChangeWatcher(db);
 
+  const committer = new GroupCommitter(db);
   const skills: AnySkill[] = [];
-  skills.push(...buildSkillRegistry({ db, reference, skills: () => skills, createAuditReportSkill }));
+  skills.push(...buildSkillRegistry({ db, reference, skills: () => skills }));
 
   return {
     db,
     clock,
     limits,
     keys,
+    committer,
     meter,
     usage,
     ledger,
@@ -56,12 +58,11 @@ export function createRuntime({ db, clock, limits }: RuntimeOptions): Runtime {
     refreshCaches() {
       const changed = watcher.poll();
       if (changed.local || changed.external) keys.reload();
-      if (changed.external) {
-        meter.invalidate();
-        reference.reload();
-      }
+      // The reference store notices imports by itself; month counts must be re-read.
+      if (changed.external) meter.invalidate();
     },
     close() {
+      committer.flush();
       usage.close();
     },
   };

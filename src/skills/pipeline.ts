@@ -4,6 +4,7 @@ import { authorize } from "../access/authorize.ts";
 import type { Principal } from "../access/principal.ts";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/client.ts";
+import type { GroupCommitter } from "../db/group-commit.ts";
 import { ApiError, errors } from "../http/errors.ts";
 import type { Meter, UsageLog } from "../metering/meter.ts";
 import type { ReceiptLedger } from "../receipts/ledger.ts";
@@ -15,6 +16,7 @@ export interface PipelineDeps {
   db: Db;
   clock: Clock;
   keys: KeyIndex;
+  committer: GroupCommitter;
   meter: Meter;
   usage: UsageLog;
   ledger: ReceiptLedger;
@@ -92,33 +94,33 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
     const data = deps.reference.view(asOf, now);
     const result = skill.handler(input, { data, caller: principal });
     const answer = result.answer as Record<string, unknown>;
-    const receiptId = deps.db.$client
-      .transaction(() => {
-        deps.meter.commitAnswered(deps.db, principal, now);
-        const receipt = deps.ledger.append(deps.db, {
-          issuedAt: now,
-          skill: skill.name,
-          principal,
-          request: input,
-          response: answer,
-          factorVersions: result.factorVersions,
-          modelVersion: result.modelVersion,
-          asOf,
-          knownAt: now,
-        });
-        deps.usage.recordAnswered(deps.db, {
-          at: now,
-          requestId: call.requestId,
-          accountId: principal.accountId,
-          keyId: principal.keyId,
-          skill: skill.name,
-          status: 200,
-          latencyMs: performance.now() - started,
-          receiptId: receipt.id,
-        });
-        return receipt.id;
-      })
-      .immediate();
+    // Answered means durable: the month count, the receipt and the usage row commit together
+    // (with other requests' rows, in one group transaction) before the response is sent.
+    const receiptId = await deps.committer.commit(() => {
+      admission.commit(deps.db);
+      const receipt = deps.ledger.append(deps.db, {
+        issuedAt: now,
+        skill: skill.name,
+        principal,
+        request: input,
+        response: answer,
+        factorVersions: result.factorVersions,
+        modelVersion: result.modelVersion,
+        asOf,
+        knownAt: now,
+      });
+      deps.usage.recordAnswered(deps.db, {
+        at: now,
+        requestId: call.requestId,
+        accountId: principal.accountId,
+        keyId: principal.keyId,
+        skill: skill.name,
+        status: 200,
+        latencyMs: performance.now() - started,
+        receiptId: receipt.id,
+      });
+      return receipt.id;
+    });
     return {
       status: 200,
       body: { ...answer, receipt_id: receiptId, auth_obj_id: principal.authObjId },

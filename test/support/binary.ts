@@ -40,23 +40,17 @@ export async function startBinary(exe: string, args: string[], options: { cwd: s
     stderr: "pipe",
   });
   let text = "";
-  const reader = child.stdout.getReader();
+  // One drain loop for the whole life of the child, so no chunk is lost and the pipe never fills.
+  void (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of child.stdout) text += decoder.decode(chunk);
+  })();
   const deadline = Date.now() + 20_000;
   let url: string | undefined;
-  while (!url && Date.now() < deadline) {
-    const chunk = await Promise.race([reader.read(), Bun.sleep(250).then(() => undefined)]);
-    if (chunk?.value) text += new TextDecoder().decode(chunk.value);
-    if (chunk?.done) break;
+  while (!url && Date.now() < deadline && child.exitCode === null) {
+    await Bun.sleep(50);
     url = /listening on (http:\/\/\S+)/.exec(text)?.[1];
   }
-  // keep draining stdout so the child never blocks on a full pipe
-  void (async () => {
-    for (;;) {
-      const chunk = await reader.read();
-      if (chunk.done) break;
-      text += new TextDecoder().decode(chunk.value);
-    }
-  })();
   if (!url) {
     child.kill("SIGKILL");
     throw new Error(`server did not start: ${text}${await new Response(child.stderr).text()}`);
