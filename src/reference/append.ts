@@ -27,6 +27,10 @@ export interface AppendResult {
  * never over it. When nothing is new, no import row is written either.
  */
 export function appendObservations(db: Db, source: ImportSource, rows: ParsedObservation[], now: number): AppendResult {
+  const malformed = rows.find((row) => !isCalendarDate(row.observedOn) || !Number.isFinite(row.value));
+  if (malformed) {
+    throw new Error(`${malformed.seriesId}: '${malformed.observedOn}' = ${malformed.value} is not a dated figure; nothing was imported.`);
+  }
   const sqlite = db.$client;
   const alreadyStored = sqlite.prepare<{ found: number }, [string, string, number]>(
     "SELECT 1 AS found FROM observations WHERE series_id = ? AND observed_on = ? AND value = ? LIMIT 1",
@@ -53,6 +57,11 @@ export function appendObservations(db: Db, source: ImportSource, rows: ParsedObs
     }
     return { importId: source.importId, added: fresh.length, skipped };
   })();
+}
+
+/** A real YYYY-MM-DD date: as-of reads compare these as strings, so nothing else may be stored. */
+function isCalendarDate(text: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}$/.test(text) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text);
 }
 
 export const sha256Hex = (content: string | Uint8Array): string => new Bun.CryptoHasher("sha256").update(content).digest("hex");

@@ -17,7 +17,7 @@ import { DIESEL_AREA_NAMES } from "../regions.ts";
 import type { SnapshotFile, SnapshotSeries } from "./format.ts";
 
 export const SNAPSHOT_VERSION = "2026-11-22";
-const dataDir = process.argv[2] ?? "/work/shared/data";
+const dataDir = process.argv[2] ?? join(import.meta.dir, "../../../../shared/data");
 
 function readCsv(file: string): Record<string, string>[] {
   const [header, ...lines] = readFileSync(join(dataDir, file), "utf8").trim().split(/\r?\n/);
@@ -139,6 +139,7 @@ series.push({
 });
 
 for (const row of readCsv("fhwa_state_diesel_excise_2024.csv")) {
+  if (row.diesel_excise_cents_per_gal === "") continue; // DC: no rate in the FHWA table; lookups fall back to no state excise
   const federal = row.state === "US_FEDERAL";
   series.push({
     id: federal ? FEDERAL_DIESEL_EXCISE_SERIES : stateDieselExciseSeries(row.state!),
