@@ -1,9 +1,11 @@
 import { Elysia } from "elysia";
+import { authenticate } from "./access/authenticate.ts";
 import { healthRoutes } from "./http/health.ts";
 import { mcpRoutes } from "./http/mcp.ts";
 import { openApiRoutes } from "./http/openapi.ts";
 import { requestContext } from "./http/request-context.ts";
 import { skillRoutes } from "./http/skill-routes.ts";
+import { usageApiRoutes } from "./metering/routes.ts";
 import { receiptRoutes } from "./receipts/routes.ts";
 import type { Runtime } from "./runtime.ts";
 
@@ -14,6 +16,12 @@ export function createApp(runtime: Runtime) {
     .use(healthRoutes(runtime))
     .use(receiptRoutes(runtime))
     .use(skillRoutes(runtime, runtime.skills))
+    .use(
+      usageApiRoutes(runtime, (authorization: string | undefined) => {
+        runtime.refreshCaches();
+        return authenticate(runtime.keys, authorization);
+      }),
+    )
     .use(mcpRoutes(runtime, runtime.skills))
     .use(openApiRoutes(runtime.skills));
 }

@@ -26,6 +26,7 @@ export function usageApiRoutes(deps: UsageRouteDeps, authenticate: (authorizatio
     return {
       ...usageReport(deps.db, principal.accountId, now, deps.limits[principal.tier]),
       minute: { limit: minute.limit, remaining: minute.remaining, reset: resetSeconds(minute) },
+      auth_obj_id: principal.authObjId,
     };
   });
 }

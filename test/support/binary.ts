@@ -43,7 +43,8 @@ export async function startBinary(exe: string, args: string[], options: { cwd: s
   // One drain loop for the whole life of the child, so no chunk is lost and the pipe never fills.
   void (async () => {
     const decoder = new TextDecoder();
-    for await (const chunk of child.stdout) text += decoder.decode(chunk);
+    const reader = child.stdout.getReader();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += decoder.decode(chunk.value);
   })();
   const deadline = Date.now() + 20_000;
   let url: string | undefined;
