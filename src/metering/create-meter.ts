@@ -1,6 +1,6 @@
 import type { Principal } from "../access/principal.ts";
 import type { Db } from "../db/client.ts";
-import { monthOf, type MonthKey } from "./calendar.ts";
+import type { MonthKey } from "./calendar.ts";
 import type { LimitsTable } from "./limits.ts";
 import type { Admission, Meter, RateWindows } from "./meter.ts";
 import { MinuteWindows } from "./minute-window.ts";
@@ -29,13 +29,6 @@ export interface MeterOptions {
  * fails (including that transaction, which then rolled back), the pipeline calls release(), and the
  * slot, knowing its state, subtracts from exactly the counter it sits in. bun:sqlite transactions
  * are synchronous, so nothing can read the mirror between commit() and the transaction's end.
- *
- * `meter.commitAnswered(tx, principal, now)` writes the same row but cannot know which admission it
- * answers (a principal is shared by concurrent calls of a key), so it counts one reserved slot of
- * that account and month as a stand-in. Totals stay exact when slots are released; the one case it
- * cannot tell apart is a transaction rolled back after it ran while another call of the same account
- * is in flight, followed by a reload from the database: then one extra call may be let through.
- * `admission.commit(tx)` has no such case. Pass the same `now` to admit() and commitAnswered().
  */
 export function createMeter({ db, limits }: MeterOptions): Meter {
   const minutes = new MinuteWindows();
@@ -77,11 +70,6 @@ export function createMeter({ db, limits }: MeterOptions): Meter {
           slot.commit();
         },
       };
-    },
-
-    commitAnswered(tx, principal, now) {
-      countAnswered(tx, principal.accountId, monthOf(now));
-      months.commitAnyReserved(principal.accountId, now);
     },
 
     windows,

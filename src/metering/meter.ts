@@ -11,9 +11,8 @@ export interface Admission {
   /** The call was not answered (validation, handler or commit failed): return its reserved month slot. */
   release(): void;
   /**
-   * Inside the answer's write transaction: make this call's month count durable. Prefer this to
-   * Meter.commitAnswered: because it knows which call it counts, a release() after a rolled-back
-   * transaction always takes back exactly this call's count.
+   * Inside the answer's write transaction: make this call's month count durable. Because it knows
+   * which call it counts, a release() after a rolled-back transaction takes back exactly this count.
    */
   commit(tx: Db): void;
 }
@@ -33,8 +32,6 @@ export interface Meter {
   peek(principal: Principal, now: number): RateLimitHeaders;
   /** Count the call in the minute window, then reserve one month slot; throws ApiError RATE_LIMITED. */
   admit(principal: Principal, now: number): Admission;
-  /** Inside the answer's write transaction: make the month count durable (see Admission.commit). */
-  commitAnswered(tx: Db, principal: Principal, now: number): void;
   /** Where both windows stand, without counting anything. */
   windows(principal: Principal, now: number): RateWindows;
   /** The database changed under this process (another process committed): drop the month mirror. */

@@ -25,8 +25,7 @@ type LoadedMonth = AccountMonth & { committed: number };
 
 type SlotState =
   | { kind: "reserved" }
-  /** `proxy`: counted by Meter.commitAnswered for some call of this account and month, not necessarily this one. */
-  | { kind: "committed"; by: "self" | "proxy"; generation: number | undefined }
+  | { kind: "committed"; generation: number | undefined }
   | { kind: "released" };
 
 /**
@@ -48,7 +47,11 @@ export class MonthSlot {
 
   /** This call's durable write happened in the caller's (still open) transaction. */
   commit(): void {
-    this.markCommitted("self");
+    if (this.state.kind !== "reserved") return;
+    const entry = this.entry;
+    entry.reserved.delete(this);
+    if (entry.committed !== undefined) entry.committed += 1;
+    this.state = { kind: "committed", generation: entry.committed === undefined ? undefined : entry.generation };
   }
 
   /**
@@ -61,30 +64,7 @@ export class MonthSlot {
     this.state = { kind: "released" };
     if (state.kind === "reserved") this.entry.reserved.delete(this);
     if (state.kind !== "committed") return;
-    if (state.by === "proxy") {
-      // The count stands for another call's answer, whose own slot is still reserved: hand it over.
-      const heir = firstOf(this.entry.reserved);
-      if (heir) {
-        heir.inherit(state);
-        return;
-      }
-    }
     if (state.generation === this.entry.generation && this.entry.committed !== undefined) this.entry.committed -= 1;
-  }
-
-  /** @internal Takes over a proxy count without counting it twice. */
-  inherit(state: SlotState & { kind: "committed" }): void {
-    this.entry.reserved.delete(this);
-    this.state = state;
-  }
-
-  /** @internal */
-  markCommitted(by: "self" | "proxy"): void {
-    if (this.state.kind !== "reserved") return;
-    const entry = this.entry;
-    entry.reserved.delete(this);
-    if (entry.committed !== undefined) entry.committed += 1;
-    this.state = { kind: "committed", by, generation: entry.committed === undefined ? undefined : entry.generation };
   }
 }
 
@@ -105,18 +85,6 @@ export class MonthQuotas {
 
   status(accountId: string, limit: number, now: number): WindowStatus {
     return statusOf(this.loadedAt(accountId, now), limit);
-  }
-
-  /**
-   * A durable answer for the account's month whose admission is not known (Meter.commitAnswered):
-   * count it on any reserved slot of that month; see createMeter for why admission.commit is exact.
-   */
-  commitAnyReserved(accountId: string, now: number): void {
-    const entry = this.byAccount.get(accountId);
-    if (!entry || entry.month !== monthOf(now)) return;
-    const slot = firstOf(entry.reserved);
-    if (slot) slot.markCommitted("proxy");
-    else if (entry.committed !== undefined) entry.committed += 1;
   }
 
   /**
@@ -141,11 +109,6 @@ export class MonthQuotas {
     }
     return entry as LoadedMonth;
   }
-}
-
-function firstOf<T>(set: Set<T>): T | undefined {
-  for (const item of set) return item;
-  return undefined;
 }
 
 function used(entry: LoadedMonth): number {

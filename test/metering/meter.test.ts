@@ -286,19 +286,6 @@ describe("monthly quota (calendar month in UTC, per account)", () => {
     expect(meter.windows(principal, now).month.remaining).toBe(1);
   });
 
-  test("meter.commitAnswered (no admission at hand) keeps the month exact while other calls of the account fail validation", () => {
-    const { db, meter, principal } = setup(ROOMY_MINUTE(5));
-    const now = at("2026-03-10T12:00:00Z");
-    const invalid = meter.admit(principal, now);
-    meter.admit(principal, now); // answered below, without its admission
-    db.$client.transaction(() => meter.commitAnswered(db, principal, now)).immediate();
-    invalid.release();
-    expect(meter.windows(principal, now).month.remaining).toBe(4);
-    meter.invalidate();
-    expect(meter.windows(principal, now).month.remaining).toBe(4);
-    expect(answeredInDb(db, principal.accountId, "2026-03")).toBe(1);
-  });
-
   test("invalidate() picks up a count another process wrote", () => {
     const dir = mkdtempSync(join(tmpdir(), "waybill-meter-"));
     try {
