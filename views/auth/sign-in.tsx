@@ -28,7 +28,8 @@ export function SignInPage(props: SignInProps) {
         <form method="post" action={action} class="stack">
           <label>
             Email
-            <input type="email" name="email" autocomplete="username" required value={props.email ?? ""} autofocus />
+            {/* text, not email: the server is the judge of which addresses exist, and the browser's stricter check would lock some out */}
+            <input type="text" inputmode="email" autocapitalize="none" spellcheck="false" name="email" autocomplete="username" required value={props.email ?? ""} autofocus />
           </label>
           <label>
             Password

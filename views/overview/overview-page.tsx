@@ -31,7 +31,9 @@ export function OverviewPage(props: OverviewProps) {
       </div>
       <div class="grid">
         <section class="card">
-          <h2 safe>{`This month (${props.month})`}</h2>
+          <h2>
+            This month <span class="muted" safe>{`· ${props.month}`}</span>
+          </h2>
           <QuotaMeter used={props.usedThisMonth} limit={props.perMonth} label="Answered calls this month" />
           <p class="muted" safe>
             {`Resets ${formatDateTime(props.monthResetsAt)}.`}

@@ -128,7 +128,7 @@ function TraceSections({ trace }: { trace: ReceiptTrace }) {
                       {source.observation_date}
                     </td>
                     <td safe>{source.source ?? "unknown"}</td>
-                    <td class="nowrap" safe>
+                    <td class="nowrap">
                       {source.fetched_at ? source.fetched_at.slice(0, 10) : "—"}
                     </td>
                     <td class="mono" safe>

@@ -75,8 +75,8 @@ export function RecentCallsTable({ calls, receiptLinks }: { calls: readonly Rece
                 <th>Time</th>
                 <th>Skill</th>
                 <th>Status</th>
-                <th class="num">Latency</th>
-                <th>Key</th>
+                <th class="num hide-narrow">Latency</th>
+                <th class="hide-narrow">Key</th>
                 <th>Receipt</th>
               </tr>
             </thead>
@@ -92,18 +92,21 @@ export function RecentCallsTable({ calls, receiptLinks }: { calls: readonly Rece
                       {String(call.status)}
                     </span>
                   </td>
-                  <td class="num nowrap" safe>
+                  <td class="num nowrap hide-narrow" safe>
                     {formatLatency(call.latencyMs)}
                   </td>
-                  <td>
+                  <td class="hide-narrow">
                     <code safe>{call.keyDisplayId}</code>
                   </td>
                   <td>
                     {call.receiptId === null ? (
                       <span class="muted">—</span>
                     ) : receiptLinks ? (
-                      <a href={`/dashboard/receipts/${call.receiptId}`} class="mono" safe>
-                        {call.receiptId}
+                      <a href={`/dashboard/receipts/${call.receiptId}`} class="mono" title={call.receiptId}>
+                        <span class="full-id" safe>
+                          {call.receiptId}
+                        </span>
+                        <span class="short-id" safe>{`…${call.receiptId.slice(-6)}`}</span>
                       </a>
                     ) : (
                       <code safe>{call.receiptId}</code>
