@@ -121,3 +121,27 @@ export const PADD_LABEL: Record<DieselArea, string> = {
   SCA: "5",
   R5XCA: "5",
 };
+
+/**
+ * Region names callers use for EIA diesel areas (fuel-surcharge, diesel-trends, market-analysis):
+ * NATIONAL, the five PADDs, PADD 1's three sub-districts, and PADD 5 split into California and the rest.
+ */
+export const DIESEL_REGIONS = {
+  NATIONAL: "NUS",
+  PADD1: "R10",
+  PADD1A: "R1X",
+  PADD1B: "R1Y",
+  PADD1C: "R1Z",
+  PADD2: "R20",
+  PADD3: "R30",
+  PADD4: "R40",
+  PADD5: "R50",
+  CALIFORNIA: "SCA",
+  PADD5_EX_CA: "R5XCA",
+} as const satisfies Record<string, DieselArea>;
+
+export type DieselRegion = keyof typeof DIESEL_REGIONS;
+export const DIESEL_REGION_NAMES = Object.keys(DIESEL_REGIONS) as [DieselRegion, ...DieselRegion[]];
+
+const REGION_OF_AREA = new Map(DIESEL_REGION_NAMES.map((region) => [DIESEL_REGIONS[region] as DieselArea, region]));
+export const dieselRegionOf = (area: DieselArea): DieselRegion => REGION_OF_AREA.get(area)!;

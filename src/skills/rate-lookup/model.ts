@@ -35,9 +35,14 @@ export interface CostBasis {
 const paidHoursPerMile = (): number =>
   1 / (RATE_MODEL.averageDrivingSpeedMph.value * RATE_MODEL.drivingShareOfPaidHours.value);
 
-export function fuelSurchargePerMile(dieselPerGallon: number): number {
-  const { baseDieselPerGallon, mpgDivisor } = RATE_MODEL.fuelSurcharge.value;
-  return Math.max(0, (dieselPerGallon - baseDieselPerGallon) / mpgDivisor);
+export interface FuelSurchargeTerms {
+  baseDieselPerGallon: number;
+  mpgDivisor: number;
+}
+
+/** ATA/DOE per-mile surcharge: (diesel - base) / mpg, never negative. Rate-lookup uses the tariff's fixed terms. */
+export function fuelSurchargePerMile(dieselPerGallon: number, terms: FuelSurchargeTerms = RATE_MODEL.fuelSurcharge.value): number {
+  return Math.max(0, (dieselPerGallon - terms.baseDieselPerGallon) / terms.mpgDivisor);
 }
 
 /** (fuel + reefer fuel + labor + equipment + margin [+ surcharge]) x mode multiplier x equipment multiplier. */

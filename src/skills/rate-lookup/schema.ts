@@ -23,6 +23,9 @@ const place = t.Object({
   resolution: t.UnionEnum(["zip", "exact", "city_only", "fuzzy"]),
 });
 
+/** One FactorVersion (skills/types.ts) as it appears in an answer. */
+export const factorVersionSchema = t.Object({ series_id: t.String(), value: t.Number(), observation_date: t.String(), import_id: t.String() });
+
 const perMile = (description: string) => t.Number({ description: `${description}, USD per mile` });
 
 export const rateLookupOutput = t.Object({
@@ -68,8 +71,6 @@ export const rateLookupOutput = t.Object({
       deviation: t.Number({ description: "(cost-basis rate - market rate) / market rate" }),
     }),
   ),
-  factor_versions: t.Array(
-    t.Object({ series_id: t.String(), value: t.Number(), observation_date: t.String(), import_id: t.String() }),
-  ),
+  factor_versions: t.Array(factorVersionSchema),
   model_version: t.String(),
 });

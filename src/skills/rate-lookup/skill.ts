@@ -18,7 +18,7 @@ export { EQUIPMENT_TYPES, MODES } from "./constants.ts";
 type Input = Static<typeof rateLookupInput>;
 type Output = Static<typeof rateLookupOutput>;
 
-const factor = (observation: Observation): FactorVersion => ({
+export const factor = (observation: Observation): FactorVersion => ({
   series_id: observation.seriesId,
   value: observation.value,
   observation_date: observation.observedOn,
@@ -31,14 +31,14 @@ function checkAllowed(field: string, value: string, allowed: readonly string[]):
   }
 }
 
-function checkAsOf(asOf: string, today: string): void {
+export function checkAsOf(asOf: string, today: string): void {
   const parsed = Date.parse(`${asOf}T00:00:00Z`);
   const valid = /^\d{4}-\d{2}-\d{2}$/.test(asOf) && !Number.isNaN(parsed) && new Date(parsed).toISOString().slice(0, 10) === asOf;
   if (!valid) throw errors.invalidRequest([{ field: "as_of", problem: `must be a real date YYYY-MM-DD; got '${asOf}'` }]);
   if (asOf > today) throw errors.invalidRequest([{ field: "as_of", problem: `is in the future (today is ${today})` }]);
 }
 
-const beforeData = (what: string, asOf: string) =>
+export const beforeData = (what: string, asOf: string) =>
   errors.invalidRequest([{ field: "as_of", problem: `is before the data starts: no ${what} observed on or before ${asOf}` }]);
 
 function laneDiesel(view: ReferenceView, origin: ResolvedPlace, destination: ResolvedPlace): DieselReading[] {
