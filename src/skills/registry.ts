@@ -1,6 +1,7 @@
 import type { Db } from "../db/client.ts";
 import { createAuditReportSkill } from "../receipts/audit-skill.ts";
 import type { ReferenceData } from "../reference/view.ts";
+import { fuelSurchargeSkill } from "./fuel-surcharge/skill.ts";
 import { rateLookupSkill } from "./rate-lookup/skill.ts";
 import type { AnySkill } from "./types.ts";
 
@@ -13,5 +14,9 @@ interface RegistryDeps {
 
 /** Every skill Waybill answers. Adding a skill is one folder and one line here. */
 export function buildSkillRegistry(deps: RegistryDeps): AnySkill[] {
-  return [rateLookupSkill, createAuditReportSkill(deps)] as unknown as AnySkill[];
+  return [
+    rateLookupSkill,
+    fuelSurchargeSkill,
+    createAuditReportSkill(deps),
+  ] as unknown as AnySkill[];
 }

@@ -1,0 +1,37 @@
+import { errors } from "../../http/errors.ts";
+import { dieselPrice, dieselPriceForState, type DieselReading } from "../../reference/diesel.ts";
+import { resolvePlace, type ResolvedPlace } from "../../reference/places.ts";
+import { DIESEL_AREA_NAMES, DIESEL_REGIONS, type DieselRegion } from "../../reference/regions.ts";
+import type { ReferenceView } from "../../reference/view.ts";
+import { beforeData } from "../rate-lookup/skill.ts";
+
+export interface SurchargeDiesel {
+  reading: DieselReading;
+  /** The resolved origin, when the area came from a place rather than a region name. */
+  origin?: ResolvedPlace;
+}
+
+/** The diesel price behind a surcharge: the origin's EIA area, or the named region, as of the view. */
+export function surchargeDiesel(view: ReferenceView, where: { origin?: string; region?: DieselRegion }): SurchargeDiesel {
+  let origin: ResolvedPlace | undefined;
+  let reading: DieselReading | undefined;
+  if (where.origin !== undefined) {
+    const resolution = resolvePlace(where.origin);
+    if (!resolution.ok) throw errors.unresolvedLocation("origin", where.origin, resolution.suggestions);
+    origin = resolution.place;
+    reading = dieselPriceForState(view, origin.state);
+  } else {
+    reading = dieselPrice(view, DIESEL_REGIONS[where.region ?? "NATIONAL"]);
+  }
+  if (!reading) throw beforeData("diesel price", view.asOf);
+  return { reading, origin };
+}
+
+/** Why a broader area's price stands in, or undefined when the requested area's own price is used. */
+export function fallbackReason(reading: DieselReading): string | undefined {
+  if (reading.area === reading.requestedArea) return undefined;
+  return (
+    `no ${DIESEL_AREA_NAMES[reading.requestedArea]} price as recent as the U.S. average's; ` +
+    `the ${reading.areaName} price for the week of ${reading.observation.observedOn} is used`
+  );
+}
