@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { authenticate } from "./access/authenticate.ts";
+import { dashboardRoutes } from "./dashboard/index.ts";
 import { healthRoutes } from "./http/health.ts";
 import { mcpRoutes } from "./http/mcp.ts";
 import { openApiRoutes } from "./http/openapi.ts";
@@ -23,7 +24,8 @@ export function createApp(runtime: Runtime) {
       }),
     )
     .use(mcpRoutes(runtime, runtime.skills))
-    .use(openApiRoutes(runtime.skills));
+    .use(openApiRoutes(runtime.skills))
+    .use(dashboardRoutes(runtime));
 }
 
 export type App = ReturnType<typeof createApp>;

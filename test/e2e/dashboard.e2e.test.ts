@@ -6,7 +6,7 @@ import { createAccount, findAccountByEmail, hashPassword } from "../../src/acces
 import { issueKey } from "../../src/access/keys.ts";
 import { createApp } from "../../src/app.ts";
 import { ManualClock } from "../../src/clock.ts";
-import { dashboardRoutes, setupUrlOnFirstStart } from "../../src/dashboard/index.ts";
+import { setupUrlOnFirstStart } from "../../src/dashboard/index.ts";
 import { openMemoryDatabase } from "../../src/db/client.ts";
 import { DEFAULT_LIMITS } from "../../src/metering/limits.ts";
 import { createRuntime } from "../../src/runtime.ts";
@@ -67,7 +67,7 @@ describe.skipIf(!haveChromium)("the dashboard in a real Chromium against the rea
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    const app = createApp(runtime).use(dashboardRoutes(runtime)).listen({ port: 0, hostname: "127.0.0.1" });
+    const app = createApp(runtime).listen({ port: 0, hostname: "127.0.0.1" });
     base = `http://127.0.0.1:${app.server!.port}`;
     stopServer = async () => {
       await app.stop(true);
