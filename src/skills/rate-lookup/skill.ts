@@ -25,6 +25,10 @@ export const factor = (observation: Observation): FactorVersion => ({
   import_id: observation.importId,
 });
 
+/** Factor versions for observations that may repeat (one per series and date), first use first. */
+export const distinctFactors = (observations: readonly Observation[]): FactorVersion[] =>
+  [...new Map(observations.map((o) => [`${o.seriesId}|${o.observedOn}`, o])).values()].map(factor);
+
 function checkAllowed(field: string, value: string, allowed: readonly string[]): void {
   if (!allowed.includes(value)) {
     throw errors.invalidRequest([{ field, problem: `must be one of ${allowed.join(", ")}`, allowed }]);
