@@ -1,6 +1,7 @@
 import type { Db } from "../db/client.ts";
 import { createAuditReportSkill } from "../receipts/audit-skill.ts";
 import type { ReferenceData } from "../reference/view.ts";
+import { dieselTrendsSkill } from "./diesel-trends/skill.ts";
 import { fuelSurchargeSkill } from "./fuel-surcharge/skill.ts";
 import { rateLookupSkill } from "./rate-lookup/skill.ts";
 import type { AnySkill } from "./types.ts";
@@ -17,6 +18,7 @@ export function buildSkillRegistry(deps: RegistryDeps): AnySkill[] {
   return [
     rateLookupSkill,
     fuelSurchargeSkill,
+    dieselTrendsSkill,
     createAuditReportSkill(deps),
   ] as unknown as AnySkill[];
 }
