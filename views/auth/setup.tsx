@@ -1,3 +1,4 @@
+import { Flash } from "../flash.tsx";
 import { PlainLayout } from "../layout.tsx";
 
 export function SetupPage(props: { token: string; email?: string; error?: string }) {
@@ -8,11 +9,7 @@ export function SetupPage(props: { token: string; email?: string; error?: string
         <p class="muted">
           This link works once. The account you create here can manage every account's tier and sees everyone's usage.
         </p>
-        {props.error ? (
-          <p class="error" role="alert" safe>
-            {props.error}
-          </p>
-        ) : null}
+        <Flash error={props.error} />
         <form method="post" action={`/setup/${props.token}`} class="stack">
           <label>
             Email

@@ -1,3 +1,4 @@
+import { Flash } from "../flash.tsx";
 import { PlainLayout } from "../layout.tsx";
 
 export interface SignInProps {
@@ -15,16 +16,7 @@ export function SignInPage(props: SignInProps) {
       <section class="card">
         <h1>Sign in</h1>
         <p class="muted">Manage your API key, watch your usage and read your receipts.</p>
-        {props.notice ? (
-          <p class="notice" role="status" safe>
-            {props.notice}
-          </p>
-        ) : null}
-        {props.error ? (
-          <p class="error" role="alert" safe>
-            {props.error}
-          </p>
-        ) : null}
+        <Flash notice={props.notice} error={props.error} />
         <form method="post" action={action} class="stack">
           <label>
             Email

@@ -1,3 +1,4 @@
+import { Flash } from "../flash.tsx";
 import type { Scope } from "../../src/access/tiers.ts";
 import { formatDateTime } from "../format.ts";
 
@@ -29,16 +30,7 @@ export interface KeyPanelProps {
 export function KeyPanel(props: KeyPanelProps) {
   return (
     <section id="key-panel" class="stack" hx-target:inherited="#key-panel">
-      {props.notice ? (
-        <p class="notice" role="status" safe>
-          {props.notice}
-        </p>
-      ) : null}
-      {props.error ? (
-        <p class="error" role="alert" safe>
-          {props.error}
-        </p>
-      ) : null}
+      <Flash notice={props.notice} error={props.error} />
       {props.newKey ? <NewKey value={props.newKey} /> : null}
       {props.activeKey ? <ActiveKey csrfToken={props.csrfToken} activeKey={props.activeKey} confirmRevoke={props.confirmRevoke ?? false} /> : <NoKey />}
       <CreateKeyForm csrfToken={props.csrfToken} allowedScopes={props.allowedScopes} replacing={props.activeKey?.displayId ?? null} />
