@@ -3,6 +3,7 @@ import { createAuditReportSkill } from "../receipts/audit-skill.ts";
 import type { ReferenceData } from "../reference/view.ts";
 import { dieselTrendsSkill } from "./diesel-trends/skill.ts";
 import { fuelSurchargeSkill } from "./fuel-surcharge/skill.ts";
+import { marketAnalysisSkill } from "./market-analysis/skill.ts";
 import { rateLookupSkill } from "./rate-lookup/skill.ts";
 import type { AnySkill } from "./types.ts";
 
@@ -19,6 +20,7 @@ export function buildSkillRegistry(deps: RegistryDeps): AnySkill[] {
     rateLookupSkill,
     fuelSurchargeSkill,
     dieselTrendsSkill,
+    marketAnalysisSkill,
     createAuditReportSkill(deps),
   ] as unknown as AnySkill[];
 }

@@ -1,0 +1,103 @@
+import type { Static } from "elysia";
+import { dieselPrice } from "../../reference/diesel.ts";
+import { DIESEL_REGIONS, type DieselRegion } from "../../reference/regions.ts";
+import { dieselSeriesId } from "../../reference/series-ids.ts";
+import type { ReferenceView } from "../../reference/view.ts";
+import { fallbackReason } from "../fuel-surcharge/diesel-source.ts";
+import { round } from "../rate-lookup/model.ts";
+import { beforeData, checkAsOf, distinctFactors } from "../rate-lookup/skill.ts";
+import type { SkillDeclaration } from "../types.ts";
+import { INDICATOR_IDS, MARKET_MODEL, type IndicatorId } from "./constants.ts";
+import { readIndicator, type IndicatorReading } from "./indicator.ts";
+import { marketAnalysisInput, marketAnalysisOutput } from "./schema.ts";
+import { compositeSignal } from "./signal.ts";
+
+type Output = Static<typeof marketAnalysisOutput>;
+
+/** Every indicator observed as of the view; diesel from the region's EIA area (or a broader one, see dieselPrice). */
+function readIndicators(view: ReferenceView, region: DieselRegion) {
+  const diesel = dieselPrice(view, DIESEL_REGIONS[region]);
+  const seriesOf = (id: IndicatorId): string | undefined =>
+    id === "diesel" ? diesel && dieselSeriesId(diesel.area) : MARKET_MODEL.indicators.value[id].seriesId;
+  const readings = INDICATOR_IDS.flatMap((id) => {
+    const seriesId = seriesOf(id);
+    const reading = seriesId && readIndicator(view, id, seriesId);
+    return reading ? [reading] : [];
+  });
+  return { readings, dieselFallback: diesel && fallbackReason(diesel) };
+}
+
+function indicatorOut(reading: IndicatorReading, contribution: number | undefined): Output["indicators"][number] {
+  const { spec, trend, zScore } = reading;
+  return {
+    id: reading.id,
+    name: spec.name,
+    series_id: reading.seriesId,
+    unit: spec.unit,
+    frequency: spec.frequency,
+    latest: { value: reading.latest.value, date: reading.latest.observedOn },
+    age_days: reading.ageDays,
+    fresh: reading.fresh,
+    trend: trend
+      ? {
+          lookback_months: MARKET_MODEL.trendLookbackMonths.value,
+          from_date: trend.from.observedOn,
+          from_value: trend.from.value,
+          change: round(trend.absolute, 4),
+          change_percent: trend.percent === undefined ? null : round(trend.percent, 2),
+        }
+      : null,
+    z_score: zScore
+      ? {
+          value: round(zScore.value, 2),
+          mean: round(zScore.mean, 4),
+          standard_deviation: round(zScore.standardDeviation, 4),
+          observations: zScore.observations,
+          window_start: zScore.windowStart,
+        }
+      : null,
+    weight: spec.weight,
+    rise_means: spec.polarity > 0 ? "TIGHTENING" : "LOOSENING",
+    signal: reading.signal === undefined ? null : round(reading.signal, 3),
+    contribution: contribution === undefined ? null : round(contribution, 3),
+    rationale: spec.rationale,
+  };
+}
+
+export const marketAnalysisSkill: SkillDeclaration<typeof marketAnalysisInput, typeof marketAnalysisOutput> = {
+  name: "market-analysis",
+  scope: "market-analysis",
+  minimumTier: "starter",
+  description:
+    "Truck-market indicators (EIA diesel, PPI truck freight, freight TSI, WTI, fed funds, industrial production, truck employment), " +
+    "each with its latest value, 3-month trend and z-score, combined into a TIGHTENING / BALANCED / LOOSENING signal with reasons.",
+  rest: { method: "POST", path: "/v1/market/analysis" },
+  input: marketAnalysisInput,
+  output: marketAnalysisOutput,
+  asOf: (input) => input.as_of,
+  handler(input, { data: view }) {
+    checkAsOf(view.asOf, new Date(view.knownAt).toISOString().slice(0, 10));
+    const region = input.region ?? "NATIONAL";
+    const { readings, dieselFallback } = readIndicators(view, region);
+    if (readings.length === 0) throw beforeData("market indicator", view.asOf);
+    const signal = compositeSignal(readings);
+
+    const answer: Output = {
+      as_of: view.asOf,
+      region,
+      signal: {
+        value: signal.value,
+        score: signal.score === undefined ? null : round(signal.score, 3),
+        coverage: round(signal.coverage, 3),
+        threshold: MARKET_MODEL.signal.value.threshold,
+        reasons: signal.reasons,
+        method: MARKET_MODEL.signal.source,
+      },
+      indicators: readings.map((reading) => indicatorOut(reading, signal.contributions.get(reading.id))),
+      ...(dieselFallback && { diesel_fallback: dieselFallback }),
+      factor_versions: distinctFactors(readings.flatMap((reading) => reading.used)),
+      model_version: MARKET_MODEL.version,
+    };
+    return { answer, factorVersions: answer.factor_versions, modelVersion: MARKET_MODEL.version };
+  },
+};
