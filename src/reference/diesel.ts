@@ -35,3 +35,12 @@ export function dieselPrice(view: ReferenceView, requestedArea: DieselArea): Die
 
 export const dieselPriceForState = (view: ReferenceView, state: StateCode): DieselReading | undefined =>
   dieselPrice(view, stateInfo(state).dieselArea);
+
+/** Why a broader area's price stands in, or undefined when the requested area's own price is used. */
+export function dieselFallbackReason(reading: DieselReading): string | undefined {
+  if (reading.area === reading.requestedArea) return undefined;
+  return (
+    `no ${DIESEL_AREA_NAMES[reading.requestedArea]} price as recent as the U.S. average's; ` +
+    `the ${reading.areaName} price for the week of ${reading.observation.observedOn} is used`
+  );
+}

@@ -5,7 +5,6 @@ import { factorVersionSchema } from "../rate-lookup/schema.ts";
 import { DIESEL_TRENDS_MODEL, TREND_DIRECTIONS } from "./constants.ts";
 
 const { windowWeeks } = DIESEL_TRENDS_MODEL;
-const nullable = <T extends ReturnType<typeof t.Number> | ReturnType<typeof t.String>>(schema: T) => t.Union([schema, t.Null()]);
 
 export const dieselTrendsInput = t.Object({
   region: t.Optional(
@@ -31,10 +30,10 @@ export const dieselTrendsInput = t.Object({
 
 const change = t.Object({
   weeks: t.Integer(),
-  from_date: nullable(t.String()),
-  from_price: nullable(t.Number()),
-  absolute: nullable(t.Number({ description: "USD/gal" })),
-  percent: nullable(t.Number()),
+  from_date: t.Nullable(t.String()),
+  from_price: t.Nullable(t.Number()),
+  absolute: t.Nullable(t.Number({ description: "USD/gal" })),
+  percent: t.Nullable(t.Number()),
 });
 
 export const dieselTrendsOutput = t.Object({
@@ -47,12 +46,12 @@ export const dieselTrendsOutput = t.Object({
   series: t.Array(t.Object({ date: t.String(), price: t.Number() }), { description: "The window's weekly prices, oldest first" }),
   changes: t.Array(change, { description: "Latest against the EIA week on or before 1, 4, 13 and 52 weeks earlier; nulls before the series starts" }),
   moving_averages: t.Object({
-    weeks_4: nullable(t.Number({ description: "Mean of the last 4 weekly prices" })),
-    weeks_13: nullable(t.Number({ description: "Mean of the last 13 weekly prices" })),
+    weeks_4: t.Nullable(t.Number({ description: "Mean of the last 4 weekly prices" })),
+    weeks_13: t.Nullable(t.Number({ description: "Mean of the last 13 weekly prices" })),
   }),
   direction: t.Object({
     value: t.UnionEnum(TREND_DIRECTIONS),
-    ma_spread_percent: nullable(t.Number({ description: "(short MA - long MA) / long MA x 100" })),
+    ma_spread_percent: t.Nullable(t.Number({ description: "(short MA - long MA) / long MA x 100" })),
     rule: t.String(),
   }),
   note: t.Optional(t.String({ description: "Set when the region's newest week is older than the U.S. average's" })),
@@ -63,8 +62,8 @@ export const dieselTrendsOutput = t.Object({
       series_id: t.String(),
       latest_price: t.Number(),
       observation_date: t.String(),
-      change_4_weeks: nullable(t.Number()),
-      change_4_weeks_percent: nullable(t.Number()),
+      change_4_weeks: t.Nullable(t.Number()),
+      change_4_weeks_percent: t.Nullable(t.Number()),
     }),
     { description: "Every region's newest price and 4-week change, side by side" },
   ),

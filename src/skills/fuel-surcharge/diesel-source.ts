@@ -1,7 +1,7 @@
 import { errors } from "../../http/errors.ts";
 import { dieselPrice, dieselPriceForState, type DieselReading } from "../../reference/diesel.ts";
 import { resolvePlace, type ResolvedPlace } from "../../reference/places.ts";
-import { DIESEL_AREA_NAMES, DIESEL_REGIONS, type DieselRegion } from "../../reference/regions.ts";
+import { DIESEL_REGIONS, type DieselRegion } from "../../reference/regions.ts";
 import type { ReferenceView } from "../../reference/view.ts";
 import { beforeData } from "../rate-lookup/skill.ts";
 
@@ -25,13 +25,4 @@ export function surchargeDiesel(view: ReferenceView, where: { origin?: string; r
   }
   if (!reading) throw beforeData("diesel price", view.asOf);
   return { reading, origin };
-}
-
-/** Why a broader area's price stands in, or undefined when the requested area's own price is used. */
-export function fallbackReason(reading: DieselReading): string | undefined {
-  if (reading.area === reading.requestedArea) return undefined;
-  return (
-    `no ${DIESEL_AREA_NAMES[reading.requestedArea]} price as recent as the U.S. average's; ` +
-    `the ${reading.areaName} price for the week of ${reading.observation.observedOn} is used`
-  );
 }

@@ -1,9 +1,10 @@
 import type { Static } from "elysia";
+import { dieselFallbackReason } from "../../reference/diesel.ts";
 import { dieselRegionOf } from "../../reference/regions.ts";
 import { factor, checkAsOf } from "../rate-lookup/skill.ts";
 import type { SkillDeclaration } from "../types.ts";
 import { FUEL_SURCHARGE_MODEL } from "./constants.ts";
-import { fallbackReason, surchargeDiesel } from "./diesel-source.ts";
+import { surchargeDiesel } from "./diesel-source.ts";
 import { refuseInvalidInput } from "./input-rules.ts";
 import { fuelSurchargeInput, fuelSurchargeOutput } from "./schema.ts";
 import { quoteSurcharge } from "./surcharge.ts";
@@ -35,7 +36,7 @@ export const fuelSurchargeSkill: SkillDeclaration<typeof fuelSurchargeInput, typ
       miles: input.miles,
       baseFreightCharge: formula === "PERCENTAGE" ? input.base_freight_charge : undefined,
     });
-    const fallback = fallbackReason(reading);
+    const fallback = dieselFallbackReason(reading);
 
     const answer: Output = {
       formula,

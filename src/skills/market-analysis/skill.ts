@@ -1,9 +1,8 @@
 import type { Static } from "elysia";
-import { dieselPrice } from "../../reference/diesel.ts";
+import { dieselFallbackReason, dieselPrice } from "../../reference/diesel.ts";
 import { DIESEL_REGIONS, type DieselRegion } from "../../reference/regions.ts";
 import { dieselSeriesId } from "../../reference/series-ids.ts";
 import type { ReferenceView } from "../../reference/view.ts";
-import { fallbackReason } from "../fuel-surcharge/diesel-source.ts";
 import { round } from "../rate-lookup/model.ts";
 import { beforeData, checkAsOf, distinctFactors } from "../rate-lookup/skill.ts";
 import type { SkillDeclaration } from "../types.ts";
@@ -24,7 +23,7 @@ function readIndicators(view: ReferenceView, region: DieselRegion) {
     const reading = seriesId && readIndicator(view, id, seriesId);
     return reading ? [reading] : [];
   });
-  return { readings, dieselFallback: diesel && fallbackReason(diesel) };
+  return { readings, dieselFallback: diesel && dieselFallbackReason(diesel) };
 }
 
 function indicatorOut(reading: IndicatorReading, contribution: number | undefined): Output["indicators"][number] {
