@@ -1,7 +1,8 @@
 export {};
 // Compile Waybill into one executable: code, views, migrations, public assets and reference data inside.
 const result = await Bun.build({
-  entrypoints: ["./src/main.ts"],
+  // The checkpointer runs as a Worker; as an entrypoint of its own it is inside the binary too.
+  entrypoints: ["./src/main.ts", "./src/db/checkpointer.ts"],
   compile: {
     outfile: "./dist/waybill",
     // The binary must behave the same from any folder: never pick up a bunfig.toml or .env there.

@@ -1,7 +1,10 @@
 import { createApp } from "../app.ts";
 import { systemClock } from "../clock.ts";
 import { ConfigError, type ServeConfig } from "../config.ts";
+import type { Db } from "../db/client.ts";
+import { startCheckpointer, type Checkpointer } from "../db/checkpointer.ts";
 import { openDatabaseFile } from "../db/open.ts";
+import { setupUrlOnFirstStart } from "../dashboard/index.ts";
 import { createRuntime } from "../runtime.ts";
 
 /** Bigger than the 64 KiB API cap so the app answers 413 in its own words; bounds memory per request. */
@@ -23,6 +26,9 @@ export async function serve(config: ServeConfig): Promise<void> {
   const url = `http://${config.host}:${app.server!.port}`;
   console.log(`listening on ${url}`);
   console.log(`database ${db.$client.filename}`);
+  const setupUrl = setupUrlOnFirstStart(db, url);
+  if (setupUrl) console.log(`no admin yet: open ${setupUrl} once to create the admin account`);
+  const checkpointer = await startCheckpointerOrWarn(db);
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -31,6 +37,7 @@ export async function serve(config: ServeConfig): Promise<void> {
     console.log(`${signal}: finishing in-flight requests`);
     await app.stop(false); // stop accepting; in-flight requests finish
     runtime.close();
+    await checkpointer?.stop();
     db.$client.run("PRAGMA wal_checkpoint(TRUNCATE)");
     db.$client.close();
     console.log("stopped");
@@ -38,4 +45,14 @@ export async function serve(config: ServeConfig): Promise<void> {
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
+}
+
+/** WAL checkpoints in a worker keep them off the request path; without one SQLite still checkpoints on commit. */
+async function startCheckpointerOrWarn(db: Db): Promise<Checkpointer | undefined> {
+  try {
+    return await startCheckpointer(db);
+  } catch (error) {
+    console.error(`${(error as Error).message}; checkpoints will run inside commits instead`);
+    return undefined;
+  }
 }
