@@ -1,0 +1,28 @@
+// Replace the text between two HTML comment markers in a file (the README's benchmark block).
+import { readFileSync, writeFileSync } from "node:fs";
+
+export function replaceBetween(file: string, start: string, end: string, text: string): void {
+  const content = readFileSync(file, "utf8");
+  const from = content.indexOf(start);
+  const to = content.indexOf(end, from);
+  if (from < 0 || to < 0) throw new Error(`${file} has no ${start} … ${end} block`);
+  writeFileSync(file, content.slice(0, from + start.length) + "\n" + text.trim() + "\n" + content.slice(to));
+}
+
+/** Append `## heading` with an empty marker pair at the end of the file unless the markers are there. */
+export function ensureBlock(file: string, heading: string, start: string, end: string): void {
+  const content = readFileSync(file, "utf8");
+  if (content.includes(start) && content.includes(end)) return;
+  writeFileSync(file, `${content.trimEnd()}\n\n## ${heading}\n\n${start}\n${end}\n`);
+}
+
+/** What is between the markers now (without the surrounding newlines), or "" when absent. */
+export function textBetween(file: string, start: string, end: string): string {
+  const content = readFileSync(file, "utf8");
+  const from = content.indexOf(start);
+  const to = content.indexOf(end, from);
+  return from < 0 || to < 0 ? "" : content.slice(from + start.length, to).trim();
+}
+
+export const BENCH_MARKERS = ["<!-- bench:start -->", "<!-- bench:end -->"] as const;
+export const SOAK_MARKERS = ["<!-- soak:start -->", "<!-- soak:end -->"] as const;

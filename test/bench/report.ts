@@ -1,0 +1,98 @@
+// Turn one benchmark run's files (.tmp/bench/<time>/) into the results table: medians over the
+// rounds, the ratio of answered calls to the bare Elysia route, the fixed-rate p99. Prints it, and
+// with a README path writes it between the bench markers (keeping the soak line there).
+// `bun test/bench/report.ts OUT_DIR [README.md]`
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { BENCH_MARKERS, ensureBlock, replaceBetween, SOAK_MARKERS, textBetween } from "./readme-block.ts";
+
+const [outDir, readme] = process.argv.slice(2);
+if (!outDir) throw new Error("usage: report.ts OUT_DIR [README.md]");
+
+interface Run {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  non2xx: number;
+  cpuMicrosPerRequest: number;
+}
+
+const millis = (text: string | undefined) => {
+  const match = text?.match(/([\d.]+)(us|ms|s)\b/);
+  if (!match) return NaN;
+  const value = Number(match[1]);
+  return match[2] === "us" ? value / 1000 : match[2] === "ms" ? value : value * 1000;
+};
+
+function parseWrk(text: string): Run {
+  const requests = Number(text.match(/(\d+) requests in/)?.[1]);
+  return {
+    rps: Number(text.match(/Requests\/sec:\s+([\d.]+)/)?.[1]),
+    p50: millis(text.match(/^\s+50%\s+(\S+)/m)?.[1]),
+    p99: millis(text.match(/^\s+99%\s+(\S+)/m)?.[1]),
+    requests,
+    non2xx: Number(text.match(/Non-2xx or 3xx responses: (\d+)/)?.[1] ?? 0),
+    // CLK_TCK is 100: one tick is 10 ms
+    cpuMicrosPerRequest: (Number(text.match(/server_cpu_ticks (\d+)/)?.[1]) * 10_000) / requests,
+  };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+const runs = new Map<string, Run[]>();
+for (const file of readdirSync(outDir).filter((f) => f.endsWith(".wrk"))) {
+  const [name, conns] = file.split(".");
+  const key = `${name}.${conns}`;
+  runs.set(key, [...(runs.get(key) ?? []), parseWrk(readFileSync(join(outDir, file), "utf8"))]);
+}
+const summary = (key: string) => {
+  const list = runs.get(key) ?? [];
+  const pick = (field: keyof Run) => median(list.map((run) => run[field]));
+  return { rounds: list.length, rps: pick("rps"), p50: pick("p50"), p99: pick("p99"), cpu: pick("cpuMicrosPerRequest"), non2xx: list.reduce((sum, run) => sum + run.non2xx, 0), requests: list.reduce((sum, run) => sum + run.requests, 0) };
+};
+
+const LABELS: Record<string, string> = {
+  answered: "(1) answered rate lookup",
+  minute: "(2) refused by the minute window (429)",
+  unknown: "(3) unknown well-formed key (401)",
+  bare: "bare Elysia POST, same body, no work",
+};
+const fmt = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : "–");
+const rows: string[] = [
+  "| scenario | conns | req/s | p50 ms | p99 ms | server CPU µs/req | non-2xx |",
+  "|---|---:|---:|---:|---:|---:|---:|",
+];
+for (const name of Object.keys(LABELS)) {
+  for (const conns of ["c32", "c1"]) {
+    const s = summary(`${name}.${conns}`);
+    if (s.rounds === 0) continue;
+    const non2xx = s.non2xx === s.requests ? "all" : String(s.non2xx);
+    rows.push(`| ${LABELS[name]} | ${conns.slice(1)} | ${fmt(s.rps)} | ${fmt(s.p50, 2)} | ${fmt(s.p99, 2)} | ${fmt(s.cpu)} | ${non2xx} |`);
+  }
+}
+const ratio = (conns: string) => summary(`answered.${conns}`).rps / summary(`bare.${conns}`).rps;
+const fixed = JSON.parse(readFileSync(join(outDir, "fixed-rate.json"), "utf8")) as { rate: number; requests: number; failures: number; achieved_per_s: number; p50_ms: number; p99_ms: number; max_ms: number };
+const machine = readFileSync(join(outDir, "machine.txt"), "utf8").trim().split("\n");
+const rounds = summary("answered.c32").rounds;
+
+const table = [
+  `Run ${outDir.split("/").pop()} (medians of ${rounds} interleaved rounds; ${machine.join("; ")}):`,
+  "",
+  ...rows,
+  "",
+  `- **ratio answered / bare Elysia: ${fmt(ratio("c32"), 3)} at 32 connections, ${fmt(ratio("c1"), 3)} at 1 connection.**`,
+  `- **fixed ${fixed.rate} req/s of answered calls** (open loop, test/bench/fixed-rate.ts, ${fixed.requests} requests, ${fixed.failures} failed, ${fixed.achieved_per_s} req/s achieved): p50 ${fixed.p50_ms} ms, **p99 ${fixed.p99_ms} ms**, max ${fixed.max_ms} ms.`,
+].join("\n");
+console.log(table);
+
+if (readme) {
+  ensureBlock(readme, "Benchmark", ...BENCH_MARKERS);
+  const soak = textBetween(readme, ...SOAK_MARKERS) || "- soak: not run yet (`bash test/bench/soak.sh`).";
+  replaceBetween(readme, ...BENCH_MARKERS, `${table}\n\n${SOAK_MARKERS[0]}\n${soak}\n${SOAK_MARKERS[1]}`);
+  console.log(`\nwritten to ${readme}`);
+}

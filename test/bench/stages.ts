@@ -1,0 +1,147 @@
+// Where an answered call's server time goes, stage by stage, in-process (no sockets):
+// `bun test/bench/stages.ts`. Not a test: nothing here is asserted. Uses a file database with the
+// production pragmas. Figures are CPU time of this thread (so other load on the machine distorts
+// them less than wall time would); the fsync wait is shown separately, as wall time.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { authenticate } from "../../src/access/authenticate.ts";
+import { createAccount } from "../../src/access/accounts.ts";
+import { issueKey } from "../../src/access/keys.ts";
+import { createApp } from "../../src/app.ts";
+import { systemClock } from "../../src/clock.ts";
+import { openDatabase } from "../../src/db/client.ts";
+import { parseLimits } from "../../src/metering/limits.ts";
+import { canonicalJson, sha256Hex } from "../../src/receipts/canonical.ts";
+import { ensureSigningKey, signText } from "../../src/receipts/signer.ts";
+import { createRuntime } from "../../src/runtime.ts";
+import { validateInput } from "../../src/skills/validate.ts";
+
+const CALLS = Number(process.env.CALLS ?? 5000);
+const BATCH = 32; // writes per group transaction, as under 32 connections
+const BODY = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" };
+
+const dir = mkdtempSync(join(tmpdir(), "waybill-stages-"));
+const db = openDatabase(join(dir, "stages.db"));
+const runtime = createRuntime({
+  db,
+  clock: systemClock,
+  limits: parseLimits('{"enterprise":{"per_minute":1000000000,"per_month":1000000000}}'),
+});
+const account = createAccount(db, { email: "bench@example.com", tier: "enterprise" }, Date.now());
+const { key } = issueKey(db, account.id, null, Date.now());
+const authorization = `Bearer ${key}`;
+const skill = runtime.skills.find((s) => s.name === "rate-lookup")!;
+
+const threadMicros = () => {
+  const { user, system } = process.threadCpuUsage();
+  return user + system;
+};
+
+/** µs per call of `run`, divided by `perRun` when one run does several calls' work. */
+function measure(name: string, runs: number, run: (i: number) => void, perRun = 1): number {
+  for (let i = 0; i < Math.min(runs, 500); i++) run(i); // warm up
+  const started = threadMicros();
+  for (let i = 0; i < runs; i++) run(i);
+  const micros = (threadMicros() - started) / runs / perRun;
+  console.log(`${name.padEnd(62)} ${micros.toFixed(1).padStart(7)} µs`);
+  return micros;
+}
+
+async function measureAsync(name: string, calls: number, concurrency: number, run: () => Promise<unknown>): Promise<number> {
+  const round = () => Promise.all(Array.from({ length: concurrency }, run));
+  for (let i = 0; i < 20; i++) await round();
+  const rounds = Math.ceil(calls / concurrency);
+  const started = threadMicros();
+  for (let i = 0; i < rounds; i++) await round();
+  const micros = (threadMicros() - started) / (rounds * concurrency);
+  console.log(`${name.padEnd(62)} ${micros.toFixed(1).padStart(7)} µs`);
+  return micros;
+}
+
+try {
+  runtime.refreshCaches(); // the key was issued after the index loaded
+  const principal = authenticate(runtime.keys, authorization);
+  const now = Date.now();
+  const input = validateInput(skill.input, structuredClone(BODY), "body");
+  const asOf = new Date(now).toISOString().slice(0, 10);
+  const result = skill.handler(input, { data: runtime.reference.view(asOf, now), caller: principal });
+  const entry = {
+    issuedAt: now,
+    skill: skill.name,
+    principal,
+    request: input,
+    response: result.answer,
+    factorVersions: result.factorVersions,
+    modelVersion: result.modelVersion,
+    asOf,
+    knownAt: now,
+  };
+  const sqlite = db.$client;
+  const signingKey = ensureSigningKey(db, systemClock);
+
+  console.log(`per answered call, ${CALLS} calls (Bun ${Bun.version})`);
+  measure("refreshCaches + authenticate (SHA-256, Map lookup)", CALLS, () => {
+    runtime.refreshCaches();
+    authenticate(runtime.keys, authorization);
+  });
+  measure("meter.admit + release", CALLS, () => runtime.meter.admit(principal, Date.now()).release());
+  measure("JSON.parse body + validateInput", CALLS, () => validateInput(skill.input, JSON.parse(JSON.stringify(BODY)), "body"));
+  measure("reference.view + rate-lookup handler", CALLS, () =>
+    skill.handler(input, { data: runtime.reference.view(asOf, Date.now()), caller: principal }),
+  );
+  measure("receipt: canonicalJson(request) + (response) + (body)", CALLS, () => {
+    canonicalJson(entry.request);
+    canonicalJson(entry.response);
+    canonicalJson(entry);
+  });
+  const canonicalBody = canonicalJson(entry);
+  measure("receipt: 3 × SHA-256 of canonical text", CALLS, () => {
+    sha256Hex(canonicalBody);
+    sha256Hex(canonicalBody);
+    sha256Hex(canonicalBody);
+  });
+  const batchedAppend = (writes: () => void) => sqlite.transaction(() => { for (let j = 0; j < BATCH; j++) writes(); }).immediate();
+  measure("receipt: Ed25519 signature of the canonical body", CALLS, () => signText(signingKey, canonicalBody));
+  measure(`ledger.append (head read, hash, sign, insert), ${BATCH}/tx`, CALLS / BATCH, () => batchedAppend(() => runtime.ledger.append(db, entry)), BATCH);
+  measure(`commit closure (admission, receipt, usage row), ${BATCH}/tx`, CALLS / BATCH, () =>
+    batchedAppend(() => {
+      const admission = runtime.meter.admit(principal, Date.now());
+      sqlite.transaction(() => {
+        admission.commit(db);
+        const receipt = runtime.ledger.append(db, entry);
+        runtime.usage.recordAnswered(db, {
+          at: now, requestId: "req_bench", accountId: principal.accountId, keyId: principal.keyId,
+          skill: skill.name, status: 200, latencyMs: 1, receiptId: receipt.id,
+        });
+      })();
+    }),
+    BATCH,
+  );
+  const probe = sqlite.prepare("INSERT INTO main.usage_events (at, request_id, account_id, key_id, skill, status, latency_ms) VALUES (?, 'req_probe', ?, ?, 'probe', 200, 0)");
+  const walls: number[] = [];
+  for (let i = 0; i < 300; i++) {
+    const started = Bun.nanoseconds();
+    sqlite.transaction(() => probe.run(i, principal.accountId, principal.keyId)).immediate();
+    walls.push((Bun.nanoseconds() - started) / 1000);
+  }
+  walls.sort((a, b) => a - b);
+  console.log(`${"one-row transaction, wall time incl. fsync: p50 / p99".padEnd(62)} ${walls[150]!.toFixed(0)} / ${walls[297]!.toFixed(0)} µs`);
+
+  const app = createApp(runtime);
+  const request = () =>
+    app.handle(
+      new Request("http://localhost/v1/rates/lookup", {
+        method: "POST",
+        headers: { authorization, "content-type": "application/json" },
+        body: JSON.stringify(BODY),
+      }),
+    ).then((response) => response.text());
+  await measureAsync(`app.handle, whole answered call, ${BATCH} concurrent`, CALLS, BATCH, request);
+  await measureAsync("app.handle, whole answered call, 1 at a time", Math.min(CALLS, 2000), 1, request);
+  console.log("group commit:", runtime.committer.stats());
+} finally {
+  runtime.close();
+  db.$client.close();
+  rmSync(dir, { recursive: true, force: true });
+}
