@@ -23,12 +23,22 @@ function allowedValues(schema: TSchema): string[] | undefined {
   return undefined;
 }
 
+/** TypeBox's "Expected integer to be greater or equal to 4" → "must be greater or equal to 4". */
+function plainProblem(message: string): string {
+  if (message === "Expected required property") return "is required";
+  const bounded = /^Expected \w+ to (?:be|match) (.+)$/.exec(message);
+  if (bounded) return `must be ${bounded[1]}`;
+  const typed = /^Expected (\w+)$/.exec(message);
+  if (typed) return `must be ${/^[aeiou]/.test(typed[1]!) ? "an" : "a"} ${typed[1]}`;
+  return message.replace(/^Expected/, "must be");
+}
+
 function toProblem(error: ValueError): FieldProblem {
   const field = error.path.replace(/^\//, "").replaceAll("/", ".") || "(body)";
   const allowed = allowedValues(error.schema);
-  return allowed
+  return allowed && error.value !== undefined
     ? { field, problem: `must be one of ${allowed.join(", ")}`, allowed }
-    : { field, problem: error.message.replace(/^Expected/, "must be") };
+    : { field, problem: plainProblem(error.message), ...(allowed ? { allowed } : {}) };
 }
 
 /**
@@ -41,7 +51,11 @@ export function validateInput(schema: TSchema, raw: unknown, source: "body" | "q
   }
   let value: unknown = structuredClone(raw);
   if (source === "query") value = Value.Convert(schema, value);
+  // Defaults fill optional fields only: some schema builders (Elysia's UnionEnum) give every enum a
+  // default, which would silently answer a request that left out a required field.
+  const missingRequired = ((schema.required as string[] | undefined) ?? []).filter((name) => !(name in (value as object)));
   value = Value.Default(schema, value);
+  for (const name of missingRequired) delete (value as Record<string, unknown>)[name];
   const unknownFields = Object.keys(value as object).filter((name) => !(name in (schema.properties ?? {})));
   const problems: FieldProblem[] = unknownFields.map((field) => ({ field, problem: "is not a known field" }));
   const check = checkerFor(schema);

@@ -162,3 +162,19 @@ describe("every row of the error table, over real HTTP", () => {
     }
   });
 });
+
+describe("validation", () => {
+  test("a required field left out is refused, never filled with a default", async () => {
+    const { key } = server.accountWithKey("explorer");
+    const response = await server.call("/v1/rates/lookup", { method: "POST", key, json: { origin: "Chicago, IL", destination: "Dallas, TX" } });
+    const body = await expectError(response, 400, "INVALID_REQUEST");
+    expect(body.details).toContainEqual({ field: "equipment", problem: "is required", allowed: ["DRY_VAN", "REEFER", "FLATBED"] });
+  });
+
+  test("problems read as plain sentences", async () => {
+    const { key } = server.accountWithKey("explorer");
+    const response = await server.call("/v1/diesel/trends?weeks=2", { key });
+    const body = await expectError(response, 400, "INVALID_REQUEST");
+    expect(body.details).toEqual([{ field: "weeks", problem: "must be greater or equal to 4" }]);
+  });
+});
