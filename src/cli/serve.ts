@@ -23,11 +23,6 @@ export async function serve(config: ServeConfig): Promise<void> {
     if (code === "EADDRINUSE") throw new ConfigError(`port ${config.port} on ${config.host} is already in use.`);
     throw new ConfigError(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
   }
-  const url = `http://${config.host}:${app.server!.port}`;
-  console.log(`listening on ${url}`);
-  console.log(`database ${db.$client.filename}`);
-  const setupUrl = setupUrlOnFirstStart(db, url);
-  if (setupUrl) console.log(`no admin yet: open ${setupUrl} once to create the admin account`);
   const checkpointer = await startCheckpointerOrWarn(db);
 
   let stopping = false;
@@ -45,6 +40,13 @@ export async function serve(config: ServeConfig): Promise<void> {
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
+
+  // Announce only once everything is in place: scripts treat this line as "ready".
+  const url = `http://${config.host}:${app.server!.port}`;
+  console.log(`listening on ${url}`);
+  console.log(`database ${db.$client.filename}`);
+  const setupUrl = setupUrlOnFirstStart(db, url);
+  if (setupUrl) console.log(`no admin yet: open ${setupUrl} once to create the admin account`);
 }
 
 /** WAL checkpoints in a worker keep them off the request path; without one SQLite still checkpoints on commit. */
