@@ -1,0 +1,181 @@
+import type { Static } from "elysia";
+import { errors } from "../../http/errors.ts";
+import { dieselPriceForState, type DieselReading } from "../../reference/diesel.ts";
+import { dieselExcise } from "../../reference/excise.ts";
+import { truckDriverWage, type WageReading } from "../../reference/labor.ts";
+import { amsReeferRate } from "../../reference/market-anchor.ts";
+import type { ResolvedPlace } from "../../reference/places.ts";
+import type { Observation, ReferenceView } from "../../reference/view.ts";
+import { beforeData } from "./as-of.ts";
+import { assessConfidence } from "./confidence.ts";
+import { atriEditionAsOf, EQUIPMENT_TYPES, MODES, RATE_MODEL, type AtriEdition, type Equipment, type Mode } from "./constants.ts";
+import { factor } from "./factor-versions.ts";
+import { fieldAsIs, resolveLane, type Lane, type LaneFieldName } from "./lane.ts";
+import { costBasis, round, type CostBasis } from "./model.ts";
+import type { rateLookupOutput } from "./schema.ts";
+
+export type RateLookupAnswer = Static<typeof rateLookupOutput>;
+
+/** One lane to price: rate-lookup's input without `as_of` (the view carries the date). */
+export interface LaneRequest {
+  origin: string;
+  destination: string;
+  equipment: Equipment;
+  mode?: Mode;
+  miles?: number;
+  include_fuel_surcharge?: boolean;
+}
+
+/** Everything a lane's rate is computed from, read from the view once. */
+export interface LaneFactors {
+  lane: Lane;
+  equipment: Equipment;
+  mode: Mode;
+  includeFuelSurcharge: boolean;
+  /** The origin's diesel area, and the destination's when it is a different series. */
+  diesel: DieselReading[];
+  /** Mean of the readings: the lane's retail diesel, USD/gal. */
+  dieselPerGallon: number;
+  /** Road-fuel excise (federal and origin state) a reefer unit's tax-free diesel does not pay, USD/gal; 0 for other equipment. */
+  offRoadTaxRelief: number;
+  wage: WageReading;
+  atri: AtriEdition;
+  /** Diesel, wage and excise observations, in the order rate-lookup lists them. */
+  used: Observation[];
+}
+
+function checkAllowed(field: string, value: string, allowed: readonly string[]): void {
+  if (!allowed.includes(value)) {
+    throw errors.invalidRequest([{ field, problem: `must be one of ${allowed.join(", ")}`, allowed }]);
+  }
+}
+
+function laneDiesel(view: ReferenceView, origin: ResolvedPlace, destination: ResolvedPlace): DieselReading[] {
+  const readings = [dieselPriceForState(view, origin.state), dieselPriceForState(view, destination.state)];
+  if (readings.some((reading) => reading === undefined)) throw beforeData("diesel price", view.asOf);
+  const [atOrigin, atDestination] = readings as [DieselReading, DieselReading];
+  return atOrigin.observation.seriesId === atDestination.observation.seriesId ? [atOrigin] : [atOrigin, atDestination];
+}
+
+const describeDiesel = (readings: DieselReading[]): string =>
+  "EIA weekly retail on-highway diesel, " +
+  readings.map((r) => `${r.observation.seriesId} (${r.areaName}, week of ${r.observation.observedOn})`).join(" averaged with ");
+
+/** Resolve the lane and read its diesel, wage, ATRI edition and (for reefers) excise as of the view. */
+export function readLaneFactors(request: LaneRequest, view: ReferenceView, fieldName: LaneFieldName = fieldAsIs): LaneFactors {
+  const mode = request.mode ?? "FTL";
+  checkAllowed(fieldName("equipment"), request.equipment, EQUIPMENT_TYPES);
+  checkAllowed(fieldName("mode"), mode, MODES);
+
+  const lane = resolveLane(request.origin, request.destination, request.miles, fieldName);
+  const diesel = laneDiesel(view, lane.origin, lane.destination);
+  const dieselPerGallon = diesel.reduce((sum, r) => sum + r.observation.value, 0) / diesel.length;
+  const wage = truckDriverWage(view, lane.origin.state);
+  if (!wage) throw beforeData("truck-driver wage", view.asOf);
+  const atri = atriEditionAsOf(view.asOf);
+  if (!atri) throw beforeData("ATRI operating-cost edition", view.asOf);
+
+  const used: Observation[] = [...diesel.map((r) => r.observation), wage.observation];
+  // Reefer units run on road-tax-free diesel: retail minus the federal and origin-state excise.
+  let offRoadTaxRelief = 0;
+  if (request.equipment === "REEFER") {
+    const excise = dieselExcise(view, lane.origin.state);
+    for (const tax of [excise.federal, excise.state]) {
+      if (!tax) continue;
+      offRoadTaxRelief += tax.value / 100;
+      used.push(tax);
+    }
+  }
+  const includeFuelSurcharge = request.include_fuel_surcharge ?? false;
+  return { lane, equipment: request.equipment, mode, includeFuelSurcharge, diesel, dieselPerGallon, offRoadTaxRelief, wage, atri, used };
+}
+
+/** The lane's cost basis at a given retail diesel price, every other factor as read. */
+export function costAtDiesel(factors: LaneFactors, dieselPerGallon: number): CostBasis {
+  return costBasis({
+    equipment: factors.equipment,
+    mode: factors.mode,
+    dieselPerGallon,
+    offRoadDieselPerGallon: dieselPerGallon - factors.offRoadTaxRelief,
+    driverHourlyWage: factors.wage.observation.value,
+    atri: factors.atri,
+    includeFuelSurcharge: factors.includeFuelSurcharge,
+  });
+}
+
+/** Rate-lookup's answer for one lane as of the view, and every observation it used. */
+export function priceLane(
+  request: LaneRequest,
+  view: ReferenceView,
+  fieldName: LaneFieldName = fieldAsIs,
+): { answer: RateLookupAnswer; used: Observation[] } {
+  const factors = readLaneFactors(request, view, fieldName);
+  const { lane, mode, equipment, diesel, dieselPerGallon, wage, atri } = factors;
+  const cost = costAtDiesel(factors, dieselPerGallon);
+
+  const used = [...factors.used];
+  const ams = equipment === "REEFER" && mode === "FTL" ? amsReeferRate(view, lane.origin, lane.destination) : undefined;
+  if (ams) used.push(ams);
+  const marketAnchor = ams && { observation: ams, deviation: (cost.ratePerMile - ams.value) / ams.value };
+
+  const confidence = assessConfidence({
+    asOf: view.asOf,
+    diesel,
+    wage,
+    places: [
+      { field: "origin", place: lane.origin },
+      { field: "destination", place: lane.destination },
+    ],
+    distanceMethod: lane.distanceMethod,
+    miles: lane.miles,
+    mode,
+    marketAnchor,
+  });
+
+  const placeOut = (text: string, place: ResolvedPlace) => ({
+    input: text,
+    city: place.city,
+    state: place.state,
+    lat: place.lat,
+    lon: place.lon,
+    padd: place.padd,
+    resolution: place.quality,
+  });
+
+  const answer: RateLookupAnswer = {
+    type: "COST_BASIS",
+    rate_per_mile: round(cost.ratePerMile, 3),
+    total_cost: round(cost.ratePerMile * lane.miles, 2),
+    miles: round(lane.miles, 1),
+    distance_method: lane.distanceMethod,
+    equipment,
+    mode,
+    as_of: view.asOf,
+    origin: placeOut(request.origin, lane.origin),
+    destination: placeOut(request.destination, lane.destination),
+    breakdown: cost.breakdown,
+    multipliers: {
+      mode: RATE_MODEL.modeMultiplier.value[mode],
+      equipment: RATE_MODEL.equipmentMultiplier.value[equipment],
+    },
+    confidence,
+    data_sources: {
+      diesel_price: round(dieselPerGallon, 4),
+      diesel_source: describeDiesel(diesel),
+      labor_rate: wage.observation.value,
+      labor_source: `BLS OEWS heavy and tractor-trailer truck drivers (53-3032) hourly median, ${wage.scope === "state" ? lane.origin.state : "U.S."}, series ${wage.observation.seriesId} (${wage.observation.observedOn})`,
+      equipment_source: `ATRI Operational Costs of Trucking ${atri.edition} edition (${atri.dataYear} data): $${atri.equipmentPerMile}/mile`,
+    },
+    ...(marketAnchor && {
+      market_anchor: {
+        source: `USDA AMS Specialty Crops National Truck Rate Report, series ${marketAnchor.observation.seriesId}`,
+        rate_per_mile: marketAnchor.observation.value,
+        observation_date: marketAnchor.observation.observedOn,
+        deviation: round(marketAnchor.deviation, 4),
+      },
+    }),
+    factor_versions: used.map(factor),
+    model_version: RATE_MODEL.version,
+  };
+  return { answer, used };
+}
