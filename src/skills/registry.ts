@@ -3,6 +3,7 @@ import { createAuditReportSkill } from "../receipts/audit-skill.ts";
 import type { ReferenceData } from "../reference/view.ts";
 import { dieselTrendsSkill } from "./diesel-trends/skill.ts";
 import { fuelSurchargeSkill } from "./fuel-surcharge/skill.ts";
+import { laneComparisonSkill } from "./lane-comparison/skill.ts";
 import { marketAnalysisSkill } from "./market-analysis/skill.ts";
 import { rateLookupSkill } from "./rate-lookup/skill.ts";
 import type { AnySkill } from "./types.ts";
@@ -21,6 +22,7 @@ export function buildSkillRegistry(deps: RegistryDeps): AnySkill[] {
     fuelSurchargeSkill,
     dieselTrendsSkill,
     marketAnalysisSkill,
+    laneComparisonSkill,
     createAuditReportSkill(deps),
   ] as unknown as AnySkill[];
 }
