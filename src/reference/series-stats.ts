@@ -71,3 +71,12 @@ export function zScore(value: number, sample: readonly number[]): ZScore | undef
   if (standardDeviation === 0) return undefined;
   return { value: (value - average) / standardDeviation, mean: average, standardDeviation, observations: sample.length };
 }
+
+/** The p-quantile (0..1) of ascending values, interpolating linearly between order statistics (Hyndman-Fan type 7). */
+export function quantile(ascending: readonly number[], p: number): number {
+  if (ascending.length === 0) throw new Error("quantile of an empty sample");
+  const position = (ascending.length - 1) * p;
+  const below = Math.floor(position);
+  const above = Math.min(below + 1, ascending.length - 1);
+  return ascending[below]! + (ascending[above]! - ascending[below]!) * (position - below);
+}

@@ -103,12 +103,12 @@ export function costAtDiesel(factors: LaneFactors, dieselPerGallon: number): Cos
   });
 }
 
-/** Rate-lookup's answer for one lane as of the view, and every observation it used. */
+/** Rate-lookup's answer for one lane as of the view, every observation it used, and the factors it was computed from. */
 export function priceLane(
   request: LaneRequest,
   view: ReferenceView,
   fieldName: LaneFieldName = fieldAsIs,
-): { answer: RateLookupAnswer; used: Observation[] } {
+): { answer: RateLookupAnswer; used: Observation[]; factors: LaneFactors } {
   const factors = readLaneFactors(request, view, fieldName);
   const { lane, mode, equipment, diesel, dieselPerGallon, wage, atri } = factors;
   const cost = costAtDiesel(factors, dieselPerGallon);
@@ -177,5 +177,5 @@ export function priceLane(
     factor_versions: used.map(factor),
     model_version: RATE_MODEL.version,
   };
-  return { answer, used };
+  return { answer, used, factors };
 }
