@@ -5,6 +5,7 @@ import { dieselTrendsSkill } from "./diesel-trends/skill.ts";
 import { fuelSurchargeSkill } from "./fuel-surcharge/skill.ts";
 import { laneComparisonSkill } from "./lane-comparison/skill.ts";
 import { marketAnalysisSkill } from "./market-analysis/skill.ts";
+import { rateForecastSkill } from "./rate-forecast/skill.ts";
 import { rateLookupSkill } from "./rate-lookup/skill.ts";
 import type { AnySkill } from "./types.ts";
 
@@ -23,6 +24,7 @@ export function buildSkillRegistry(deps: RegistryDeps): AnySkill[] {
     dieselTrendsSkill,
     marketAnalysisSkill,
     laneComparisonSkill,
+    rateForecastSkill,
     createAuditReportSkill(deps),
   ] as unknown as AnySkill[];
 }
