@@ -73,7 +73,7 @@ export function zScore(value: number, sample: readonly number[]): ZScore | undef
 }
 
 /** The p-quantile (0..1) of ascending values, interpolating linearly between order statistics (Hyndman-Fan type 7). */
-export function quantile(ascending: readonly number[], p: number): number {
+export function quantile(ascending: ArrayLike<number>, p: number): number {
   if (ascending.length === 0) throw new Error("quantile of an empty sample");
   const position = (ascending.length - 1) * p;
   const below = Math.floor(position);
