@@ -26,6 +26,9 @@ function allowedValues(schema: TSchema): string[] | undefined {
 /** TypeBox's "Expected integer to be greater or equal to 4" → "must be greater or equal to 4". */
 function plainProblem(message: string): string {
   if (message === "Expected required property") return "is required";
+  if (message === "Unexpected property") return "is not a known field";
+  const items = /^Expected array length to be (greater|less) or equal to (\d+)$/.exec(message);
+  if (items) return `must have ${items[1] === "greater" ? "at least" : "at most"} ${items[2]} items`;
   const bounded = /^Expected \w+ to (?:be|match) (.+)$/.exec(message);
   if (bounded) return `must be ${bounded[1]}`;
   const typed = /^Expected (\w+)$/.exec(message);

@@ -178,3 +178,12 @@ describe("validation", () => {
     expect(body.details).toEqual([{ field: "weeks", problem: "must be greater or equal to 4" }]);
   });
 });
+
+test("array bounds and unknown nested fields read as plain sentences", async () => {
+  const { key } = server.accountWithKey("starter");
+  const lane = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" };
+  const tooFew = await server.call("/v1/lanes/compare", { method: "POST", key, json: { lanes: [lane] } });
+  expect(((await tooFew.json()) as { details: unknown[] }).details).toContainEqual({ field: "lanes", problem: "must have at least 2 items" });
+  const nested = await server.call("/v1/lanes/compare", { method: "POST", key, json: { lanes: [lane, { ...lane, colour: "red" }] } });
+  expect(((await nested.json()) as { details: unknown[] }).details).toContainEqual({ field: "lanes.1.colour", problem: "is not a known field" });
+});
