@@ -71,7 +71,6 @@ CREATE TABLE `receipts` (
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `receipts_id_unique` ON `receipts` (`id`);--> statement-breakpoint
-CREATE UNIQUE INDEX `receipts_hash_unique` ON `receipts` (`hash`);--> statement-breakpoint
 CREATE INDEX `receipts_account_issued` ON `receipts` (`account_id`,`issued_at`);--> statement-breakpoint
 CREATE TABLE `sessions` (
 	`digest` text PRIMARY KEY NOT NULL,
