@@ -54,7 +54,7 @@ export function createAuditReportSkill(deps: AuditReportDeps): SkillDeclaration<
           case "RECEIPT_TRACE":
             return receiptTrace(deps, anchor);
           case "LANE_HISTORY":
-            return laneHistory(deps.db, anchor, input, context.data.asOf);
+            return laneHistory(deps, anchor, input, context.data.asOf);
           case "DATA_SOURCES":
             return dataSources(deps.db, context.data, anchor);
         }

@@ -3,7 +3,7 @@ import type { Db } from "../db/client.ts";
 import type { ReferenceData } from "../reference/view.ts";
 import type { AnySkill, FactorVersion } from "../skills/types.ts";
 import type { OwnReceipt } from "./store.ts";
-import { replay } from "./replay.ts";
+import { notReplayed, replay } from "./replay.ts";
 import { checkStoredReceipt } from "./verify.ts";
 
 const FactorVersionSchema = t.Object({
@@ -41,7 +41,10 @@ export const ReceiptTraceSchema = t.Object({
     scopes: t.Union([t.Array(t.String()), t.Null()]),
   }),
   request: t.Unknown(),
-  response: t.Unknown(),
+  /** The signed digest of the answer; the receipt does not keep the answer itself. */
+  response_sha256: t.Union([t.String(), t.Null()]),
+  /** The answer re-computed from the request and the pinned data; its digest is checked in `verification`. Null when not re-run. */
+  reproduced_response: t.Unknown(),
   data_sources: t.Array(DataSourceSchema),
   factor_versions: t.Array(FactorVersionSchema),
   chain: t.Object({
@@ -81,9 +84,9 @@ export function receiptTrace(deps: TraceDeps, { row, body }: OwnReceipt): Receip
   const check = checkStoredReceipt(deps.db, row);
   const reproduction = body
     ? replay(body, deps.skills(), deps.reference)
-    : { reproducible: false, answer_matches: null, factor_versions_match: null, detail: "The stored body is not readable JSON." };
+    : notReplayed(false, "The stored body is not readable JSON.");
   const factorVersions = body?.factor_versions ?? [];
-  const { reproducible, ...reproductionDetail } = reproduction;
+  const { reproducible, reproducedAnswer, ...reproductionDetail } = reproduction;
 
   return {
     report_type: "RECEIPT_TRACE",
@@ -93,7 +96,8 @@ export function receiptTrace(deps: TraceDeps, { row, body }: OwnReceipt): Receip
     timestamps: { issued_at: new Date(row.issuedAt).toISOString(), as_of: body?.as_of ?? null, known_at: body?.known_at ?? null },
     authorization: { auth_obj_id: row.authObjId, account_id: row.accountId, tier: row.tier, scopes: body?.scopes ?? null },
     request: body?.request ?? null,
-    response: body?.response ?? null,
+    response_sha256: body?.response_sha256 ?? null,
+    reproduced_response: reproducedAnswer ?? null,
     data_sources: factorVersions.map((factor) => dataSourceOf(deps.db, factor)),
     factor_versions: factorVersions,
     chain: { seq: row.seq, prev_hash: row.prevHash, hash: row.hash, signature: row.signature, kid: row.kid, algorithm: "Ed25519", body: body ?? row.body },

@@ -18,7 +18,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * The receipt ledger of one database. The only in-memory state is the signing key; the chain head
  * is read inside the caller's transaction on every append, so a rolled-back transaction or another
  * process appending to the same file can never make this instance fork or skip a sequence number.
- * If two writers did race, PRIMARY KEY(seq) and UNIQUE(hash) would reject the second insert.
+ * If two writers did race, PRIMARY KEY(seq) would reject the second insert.
  */
 export function createReceiptLedger(db: Db, clock: Clock = systemClock): WaybillReceiptLedger {
   const key: SigningKey = ensureSigningKey(db, clock);
@@ -53,7 +53,6 @@ function appendReceipt(tx: Db, key: SigningKey, entry: ReceiptEntry): AppendedRe
     scopes: principal.scopes ? [...principal.scopes] : null,
     request: entry.request,
     request_sha256: sha256Hex(canonicalJson(entry.request)),
-    response: entry.response,
     response_sha256: sha256Hex(canonicalJson(entry.response)),
     factor_versions: entry.factorVersions,
     model_version: entry.modelVersion,

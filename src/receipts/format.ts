@@ -2,7 +2,7 @@ import type { Scope, Tier } from "../access/tiers.ts";
 import type { FactorVersion } from "../skills/types.ts";
 
 /** Names the body layout; a verifier refuses versions it does not know. It is inside the signed bytes. */
-export const RECEIPT_FORMAT = "waybill.receipt/1";
+export const RECEIPT_FORMAT = "waybill.receipt/2";
 
 /** prev_hash of the first receipt (seq 1). */
 export const GENESIS_PREV_HASH = "0".repeat(64);
@@ -28,8 +28,11 @@ export interface ReceiptBody {
   /** The validated input, enough to re-run the skill. */
   request: unknown;
   request_sha256: string;
-  /** The answer as sent, without receipt_id and auth_obj_id (those are added after signing). */
-  response: unknown;
+  /**
+   * SHA-256 of the canonical answer as sent, without receipt_id and auth_obj_id (those are added
+   * after signing). The answer itself is not kept: re-running `request` on the pinned data view
+   * (factor_versions, as_of, known_at, model_version) reproduces it, and this digest proves it.
+   */
   response_sha256: string;
   factor_versions: FactorVersion[];
   model_version: string;

@@ -1,7 +1,11 @@
 import { t, type Static } from "elysia";
 import type { Db } from "../db/client.ts";
 import { errors } from "../http/errors.ts";
-import type { OwnReceipt } from "./store.ts";
+import type { ReferenceData } from "../reference/view.ts";
+import type { AnySkill } from "../skills/types.ts";
+import type { ReceiptBody } from "./format.ts";
+import { replay } from "./replay.ts";
+import { parseBody, type OwnReceipt } from "./store.ts";
 
 export const LANE_HISTORY_LIMIT = 500;
 const DEFAULT_WINDOW_DAYS = 90;
@@ -24,6 +28,12 @@ export const LaneHistorySchema = t.Object({
       rate_per_mile: t.Union([t.Number(), t.Null()]),
       total_cost: t.Union([t.Number(), t.Null()]),
       miles: t.Union([t.Number(), t.Null()]),
+      /**
+       * Receipts keep only the answer's digest, so the figures come from re-running the skill: true when
+       * the re-run answer matched the signed digest; false when it did not (figures null); null when
+       * the skill's answer carries no lane figures.
+       */
+      answer_reproduced: t.Union([t.Boolean(), t.Null()]),
     }),
   ),
   count: t.Integer(),
@@ -31,6 +41,7 @@ export const LaneHistorySchema = t.Object({
   truncated: t.Boolean(),
 });
 export type LaneHistory = Static<typeof LaneHistorySchema>;
+type LaneReceipt = LaneHistory["receipts"][number];
 
 export interface LaneQuery {
   origin?: string;
@@ -38,6 +49,15 @@ export interface LaneQuery {
   from?: string;
   to?: string;
 }
+
+export interface LaneHistoryDeps {
+  db: Db;
+  reference: ReferenceData;
+  skills: () => readonly AnySkill[];
+}
+
+const LANE_FIGURES = ["rate_per_mile", "total_cost", "miles"] as const;
+type LaneFigures = Pick<LaneReceipt, (typeof LANE_FIGURES)[number] | "answer_reproduced">;
 
 const normalizePlace = (place: string) => place.trim().toLowerCase();
 const stringField = (value: unknown) => (typeof value === "string" ? value : undefined);
@@ -47,7 +67,7 @@ const stringField = (value: unknown) => (typeof value === "string" ? value : und
  * case-insensitively), issued between `from` and `to` inclusive (UTC dates), oldest first.
  * The lane defaults to the anchor receipt's; the range to the 90 days up to `today`.
  */
-export function laneHistory(db: Db, anchor: OwnReceipt, query: LaneQuery, today: string): LaneHistory {
+export function laneHistory(deps: LaneHistoryDeps, anchor: OwnReceipt, query: LaneQuery, today: string): LaneHistory {
   const anchorRequest = (anchor.body?.request ?? {}) as Record<string, unknown>;
   const origin = query.origin ?? stringField(anchorRequest.origin);
   const destination = query.destination ?? stringField(anchorRequest.destination);
@@ -61,15 +81,9 @@ export function laneHistory(db: Db, anchor: OwnReceipt, query: LaneQuery, today:
   const from = query.from ?? new Date(Date.parse(to) - DEFAULT_WINDOW_DAYS * DAY_MS).toISOString().slice(0, 10);
   if (from > to) throw errors.invalidRequest([{ field: "from", problem: "must not be after to" }]);
 
-  const rows = db.$client
+  const rows = deps.db.$client
     .query<LaneRow, [string, number, number, string, string, number]>(
-      `SELECT id, seq, issued_at AS issuedAt, skill,
-              json_extract(body, '$.as_of') AS asOf,
-              json_extract(body, '$.model_version') AS modelVersion,
-              json_extract(body, '$.request.equipment') AS equipment,
-              json_extract(body, '$.response.rate_per_mile') AS ratePerMile,
-              json_extract(body, '$.response.total_cost') AS totalCost,
-              json_extract(body, '$.response.miles') AS miles
+      `SELECT id, seq, issued_at AS issuedAt, skill, body
          FROM receipts
         WHERE account_id = ? AND issued_at >= ? AND issued_at < ?
           AND lower(trim(json_extract(body, '$.request.origin'))) = ?
@@ -79,19 +93,45 @@ export function laneHistory(db: Db, anchor: OwnReceipt, query: LaneQuery, today:
     )
     .all(anchor.row.accountId, Date.parse(from), Date.parse(to) + DAY_MS, normalizePlace(origin), normalizePlace(destination), LANE_HISTORY_LIMIT + 1);
 
-  const receipts = rows.slice(0, LANE_HISTORY_LIMIT).map((row) => ({
-    receipt_id: row.id,
-    seq: row.seq,
-    issued_at: new Date(row.issuedAt).toISOString(),
-    skill: row.skill,
-    as_of: stringField(row.asOf) ?? null,
-    model_version: stringField(row.modelVersion) ?? null,
-    equipment: stringField(row.equipment) ?? null,
-    rate_per_mile: numberOrNull(row.ratePerMile),
-    total_cost: numberOrNull(row.totalCost),
-    miles: numberOrNull(row.miles),
-  }));
+  const skills = deps.skills();
+  const receipts = rows.slice(0, LANE_HISTORY_LIMIT).map((row): LaneReceipt => {
+    const body = parseBody(row.body);
+    return {
+      receipt_id: row.id,
+      seq: row.seq,
+      issued_at: new Date(row.issuedAt).toISOString(),
+      skill: row.skill,
+      as_of: stringField(body?.as_of) ?? null,
+      model_version: stringField(body?.model_version) ?? null,
+      equipment: stringField((body?.request as Record<string, unknown> | undefined)?.equipment) ?? null,
+      ...laneFigures(body, skills, deps.reference),
+    };
+  });
   return { report_type: "LANE_HISTORY", lane: { origin, destination }, from, to, receipts, count: receipts.length, truncated: rows.length > LANE_HISTORY_LIMIT };
+}
+
+/**
+ * Re-run only the receipts of skills whose answers declare lane figures at the top level (rate-lookup):
+ * a forecast on the same lane would cost milliseconds to re-run and has no such figures to show.
+ */
+function laneFigures(body: ReceiptBody | null, skills: readonly AnySkill[], reference: ReferenceData): LaneFigures {
+  const none: LaneFigures = { rate_per_mile: null, total_cost: null, miles: null, answer_reproduced: null };
+  const skill = body && skills.find((candidate) => candidate.name === body.skill);
+  if (!body || !skill || !declaresLaneFigures(skill)) return none;
+  const { answer_matches, reproducedAnswer } = replay(body, skills, reference);
+  if (answer_matches !== true) return { ...none, answer_reproduced: false };
+  const answer = reproducedAnswer as Record<string, unknown>;
+  return {
+    rate_per_mile: numberOrNull(answer.rate_per_mile),
+    total_cost: numberOrNull(answer.total_cost),
+    miles: numberOrNull(answer.miles),
+    answer_reproduced: true,
+  };
+}
+
+function declaresLaneFigures(skill: AnySkill): boolean {
+  const properties = (skill.output as { properties?: Record<string, unknown> }).properties ?? {};
+  return LANE_FIGURES.some((figure) => figure in properties);
 }
 
 interface LaneRow {
@@ -99,12 +139,7 @@ interface LaneRow {
   seq: number;
   issuedAt: number;
   skill: string;
-  asOf: unknown;
-  modelVersion: unknown;
-  equipment: unknown;
-  ratePerMile: unknown;
-  totalCost: unknown;
-  miles: unknown;
+  body: string;
 }
 
 const numberOrNull = (value: unknown) => (typeof value === "number" ? value : null);

@@ -8,7 +8,7 @@ export interface ReceiptEntry {
   skill: string;
   principal: Principal;
   request: unknown; // the validated input
-  response: unknown; // the answer body, without receipt_id
+  response: unknown; // the answer body, without receipt_id; the receipt keeps only its digest
   factorVersions: FactorVersion[];
   modelVersion: string;
   asOf: string;

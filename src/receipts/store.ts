@@ -20,7 +20,7 @@ export function findOwnReceipt(db: Db, receiptId: string, accountId: string): Ow
   return { row, body: parseBody(row.body) };
 }
 
-function parseBody(text: string): ReceiptBody | null {
+export function parseBody(text: string): ReceiptBody | null {
   try {
     return JSON.parse(text) as ReceiptBody;
   } catch {

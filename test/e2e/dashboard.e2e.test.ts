@@ -160,6 +160,7 @@ describe.skipIf(!haveChromium)("the dashboard in a real Chromium against the rea
     await page.waitForURL(/\/dashboard\/receipts\/rcpt_/);
     await expect(page.locator("ul.checks").textContent()).resolves.toContain("signature is valid");
     expect(await page.locator("ul.checks .badge.bad").count()).toBe(0);
+    await expect(page.locator("details summary").last().textContent()).resolves.toBe("Answer (re-computed; matches the signed digest)");
     await shoot(page, "receipt-desktop");
   }, 30_000);
 

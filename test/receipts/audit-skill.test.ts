@@ -1,9 +1,11 @@
 import { beforeEach, describe, expect, test } from "bun:test";
+import { t } from "elysia";
 import type { Principal } from "../../src/access/principal.ts";
 import { ManualClock } from "../../src/clock.ts";
 import { openMemoryDatabase, type Db } from "../../src/db/client.ts";
 import { ApiError } from "../../src/http/errors.ts";
 import { createAuditReportSkill } from "../../src/receipts/audit-skill.ts";
+import { canonicalJson, sha256Hex } from "../../src/receipts/canonical.ts";
 import type { ReceiptTrace } from "../../src/receipts/audit-trace.ts";
 import { createReceiptLedger, type WaybillReceiptLedger } from "../../src/receipts/chain.ts";
 import type { DataSources } from "../../src/receipts/data-sources.ts";
@@ -46,6 +48,7 @@ function audit(caller: Principal, input: Record<string, unknown>, at = MAR) {
   const validated = validateInput(skill.input, input, "query") as never;
   return skill.handler(validated, { data: reference.view(new Date(at).toISOString().slice(0, 10), at), caller });
 }
+const digestOf = (answer: unknown) => sha256Hex(canonicalJson(answer));
 const trace = (caller: Principal, receiptId: string) => audit(caller, { receipt_id: receiptId }).answer as ReceiptTrace;
 
 describe("audit-report: RECEIPT_TRACE", () => {
@@ -63,7 +66,8 @@ describe("audit-report: RECEIPT_TRACE", () => {
       timestamps: { issued_at: "2026-01-10T12:00:00.000Z", as_of: "2026-01-10", known_at: "2026-01-10T12:00:00.000Z" },
       authorization: { auth_obj_id: owner.authObjId, account_id: owner.accountId, tier: "professional", scopes: ["rate-lookup", "audit-report"] },
       request: LANE,
-      response: answer,
+      response_sha256: digestOf(answer),
+      reproduced_response: answer,
       factor_versions: [{ series_id: "DIESEL", value: 3.5, observation_date: "2026-01-05", import_id: "imp_jan" }],
       data_sources: [
         {
@@ -93,21 +97,25 @@ describe("audit-report: RECEIPT_TRACE", () => {
   test("a changed model is reported as not reproducible, naming what differs", () => {
     const { receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, FEB);
     skills = [dieselRateSkill(0.6)];
-    const { verification } = trace(owner, receipt.id);
+    const { verification, reproduced_response } = trace(owner, receipt.id);
+    expect(reproduced_response).toEqual({ rate_per_mile: 3.28, diesel: 3.8, origin: LANE.origin, destination: LANE.destination });
     expect(verification.reproducible).toBe(false);
     expect(verification.reproduction).toMatchObject({ answer_matches: false, factor_versions_match: true });
     expect(verification.reproduction.detail).toContain("diesel-rate/0.6");
     expect(verification.hash_valid).toBe(true);
   });
 
-  test("an edited body, and a predecessor whose hash no longer links, show up in the verification block", () => {
-    const first = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN).receipt;
+  test("an edited response digest, and a predecessor whose hash no longer links, show up in the verification block", () => {
+    const first = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
     const second = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, FEB).receipt;
-    db.$client.run("UPDATE receipts SET body = replace(body, '\"diesel\":3.5', '\"diesel\":3.1') WHERE seq = 1");
+    const doctored = digestOf({ ...(first.answer as object), rate_per_mile: 1.5 });
+    db.$client.query("UPDATE receipts SET body = replace(body, ?, ?) WHERE seq = 1").run(digestOf(first.answer), doctored);
     db.$client.run(`UPDATE receipts SET hash = '${"f".repeat(64)}' WHERE seq = 1`);
 
-    const edited = trace(owner, first.id).verification;
-    expect(edited).toMatchObject({ hash_valid: false, signature_valid: false, link_valid: true, reproducible: false });
+    const edited = trace(owner, first.receipt.id);
+    expect(edited.response_sha256).toBe(doctored);
+    expect(edited.verification).toMatchObject({ hash_valid: false, signature_valid: false, link_valid: true, reproducible: false });
+    expect(edited.verification.reproduction).toMatchObject({ answer_matches: false, factor_versions_match: true });
     const next = trace(owner, second.id).verification;
     expect(next).toMatchObject({ hash_valid: true, signature_valid: true, link_valid: false, reproducible: true });
   });
@@ -159,7 +167,7 @@ describe("audit-report: LANE_HISTORY and DATA_SOURCES", () => {
     const all = audit(owner, { receipt_id: jan.id, report_type: "LANE_HISTORY", from: "2026-01-01" }).answer as LaneHistory;
     expect(all).toMatchObject({ lane: { origin: "Chicago, IL", destination: "Dallas, TX" }, from: "2026-01-01", to: "2026-03-10", count: 2, truncated: false });
     expect(all.receipts.map((r) => r.receipt_id)).toEqual([jan.id, feb.id]);
-    expect(all.receipts[1]).toMatchObject({ seq: 2, skill: "rate-lookup", rate_per_mile: 2.9, equipment: "DRY_VAN", as_of: "2026-02-10" });
+    expect(all.receipts[1]).toMatchObject({ seq: 2, skill: "rate-lookup", rate_per_mile: 2.9, equipment: "DRY_VAN", as_of: "2026-02-10", answer_reproduced: true });
 
     const februaryOnly = audit(owner, { receipt_id: jan.id, report_type: "LANE_HISTORY", from: "2026-02-10", to: "2026-02-10" }).answer as LaneHistory;
     expect(februaryOnly.receipts.map((r) => r.receipt_id)).toEqual([feb.id]);
@@ -167,6 +175,27 @@ describe("audit-report: LANE_HISTORY and DATA_SOURCES", () => {
     const denver = audit(owner, { receipt_id: jan.id, report_type: "LANE_HISTORY", destination: "Denver, CO", from: "2026-01-01" }).answer as LaneHistory;
     expect(denver.count).toBe(1);
     expect(() => audit(owner, { receipt_id: jan.id, report_type: "LANE_HISTORY", from: "2026-03-01", to: "2026-02-01" })).toThrow(ApiError);
+  });
+
+  test("shows a receipt's figures only while re-running it reproduces the signed answer", () => {
+    const { receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, FEB);
+    const history = () => (audit(owner, { receipt_id: receipt.id, report_type: "LANE_HISTORY" }).answer as LaneHistory).receipts[0];
+    expect(history()).toMatchObject({ rate_per_mile: 2.9, answer_reproduced: true });
+
+    skills = [dieselRateSkill(0.6)];
+    expect(history()).toMatchObject({ receipt_id: receipt.id, rate_per_mile: null, total_cost: null, miles: null, answer_reproduced: false });
+  });
+
+  test("does not re-run a receipt whose skill answers without lane figures", () => {
+    let runs = 0;
+    const rateSkill = dieselRateSkill();
+    const figureless = { ...rateSkill, output: t.Object({ diesel: t.Number() }), handler: (...args: Parameters<AnySkill["handler"]>) => (runs++, rateSkill.handler(...args)) };
+    skills = [figureless];
+    const { receipt } = answerAndRecord(db, ledger, reference, figureless, owner, LANE, FEB);
+    runs = 0;
+    const [row] = (audit(owner, { receipt_id: receipt.id, report_type: "LANE_HISTORY" }).answer as LaneHistory).receipts;
+    expect(row).toMatchObject({ receipt_id: receipt.id, rate_per_mile: null, answer_reproduced: null });
+    expect(runs).toBe(0);
   });
 
   test("lists every series with its freshness today and marks those the receipt used", () => {

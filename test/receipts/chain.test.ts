@@ -45,7 +45,7 @@ describe("appending receipts", () => {
     expect([...appended.map((r) => r.id)].sort()).toEqual(appended.map((r) => r.id));
   });
 
-  test("the stored body is the canonical JSON of every recorded field, and the hash is its SHA-256", () => {
+  test("the stored body is the canonical JSON of every recorded field, the answer only by its digest, and the hash is its SHA-256", () => {
     const db = openMemoryDatabase();
     const ledger = createReceiptLedger(db, new ManualClock(T0));
     const principal = seedPrincipal(db, { tier: "starter", scopes: ["rate-lookup"] });
@@ -57,7 +57,7 @@ describe("appending receipts", () => {
     expect(canonicalJson(body)).toBe(row!.body);
     expect(row!.hash).toBe(sha256(row!.body));
     expect(body).toEqual({
-      v: "waybill.receipt/1",
+      v: "waybill.receipt/2",
       id,
       seq: 1,
       prev_hash: GENESIS_PREV_HASH,
@@ -71,13 +71,13 @@ describe("appending receipts", () => {
       scopes: ["rate-lookup"],
       request: entry.request,
       request_sha256: sha256(canonicalJson(entry.request)),
-      response: entry.response,
       response_sha256: sha256(canonicalJson(entry.response)),
       factor_versions: entry.factorVersions,
       model_version: "cost-basis/1.0.0",
       as_of: "2026-03-02",
       known_at: "2026-03-02T15:04:05.678Z",
     });
+    expect(row!.body).not.toContain("2051.52");
     expect(row).toMatchObject({ accountId: principal.accountId, authObjId: principal.authObjId, tier: "starter", issuedAt: T0 });
   });
 

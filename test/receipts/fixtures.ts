@@ -36,6 +36,8 @@ export function seedPrincipal(db: Db, options: { tier?: Tier; scopes?: Scope[] |
 
 export const T0 = Date.parse("2026-03-02T15:04:05.678Z");
 
+export const SAMPLE_RESPONSE = { rate_per_mile: 2.137, total_cost: 2051.52, miles: 960, confidence: { level: "HIGH", score: 0.82 } };
+
 /** A plausible rate-lookup answer to record. */
 export function sampleEntry(principal: Principal, overrides: Partial<ReceiptEntry> = {}): ReceiptEntry {
   return {
@@ -43,7 +45,7 @@ export function sampleEntry(principal: Principal, overrides: Partial<ReceiptEntr
     skill: "rate-lookup",
     principal,
     request: { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" },
-    response: { rate_per_mile: 2.137, total_cost: 2051.52, miles: 960, confidence: { level: "HIGH", score: 0.82 } },
+    response: SAMPLE_RESPONSE,
     factorVersions: [
       { series_id: "EMD_EPD2D_PTE_NUS_DPG", value: 3.712, observation_date: "2026-02-23", import_id: "imp_snapshot_1" },
     ],

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,6 +7,7 @@ import { ManualClock } from "../../src/clock.ts";
 import { openMemoryDatabase } from "../../src/db/client.ts";
 import { createAuditReportSkill } from "../../src/receipts/audit-skill.ts";
 import type { ReceiptTrace } from "../../src/receipts/audit-trace.ts";
+import { canonicalJson } from "../../src/receipts/canonical.ts";
 import { createReceiptLedger } from "../../src/receipts/chain.ts";
 import { receiptRoutes } from "../../src/receipts/routes.ts";
 import { seedPrincipal, T0 } from "./fixtures.ts";
@@ -83,23 +85,46 @@ describe("scripts/verify-receipt.ts", () => {
     expect(whole.stdout).not.toContain("FAIL");
     expect(whole.stdout.trim().split("\n").at(-1)).toBe("valid");
     expect(whole.exitCode).toBe(0);
-    expect(runVerifier(write("chain.json", auditReport.chain), publicKeyFile).exitCode).toBe(0);
+    const chainOnly = runVerifier(write("chain.json", auditReport.chain), publicKeyFile);
+    expect(chainOnly.exitCode).toBe(0);
+    expect(chainOnly.stdout).toContain(`response_sha256 ${(auditReport.chain.body as { response_sha256: string }).response_sha256}`);
   });
 
-  test("rejects a receipt whose signed response was changed", () => {
+  test("the receipt holds the answer's digest, not the answer", () => {
+    const body = auditReport.chain.body as Record<string, unknown>;
+    expect(body).not.toHaveProperty("response");
+    expect(body.response_sha256).toBe(createHash("sha256").update(canonicalJson(AWKWARD_RESPONSE)).digest("hex"));
+  });
+
+  test("rejects a receipt whose signed response digest was changed, even to the digest of the answer received", () => {
     const tampered = structuredClone(auditReport);
-    (tampered.chain.body as { response: { rate_per_mile: number } }).response.rate_per_mile = 2.138;
-    const run = runVerifier(write("tampered.json", tampered), publicKeyFile);
+    const otherAnswer = { ...receivedResponse, rate_per_mile: 2.138 };
+    const otherDigest = createHash("sha256").update(canonicalJson({ ...AWKWARD_RESPONSE, rate_per_mile: 2.138 })).digest("hex");
+    (tampered.chain.body as { response_sha256: string }).response_sha256 = otherDigest;
+    const run = runVerifier(write("tampered.json", tampered), publicKeyFile, "--response", write("tampered-answer.json", otherAnswer));
     expect(run.exitCode).toBe(1);
+    expect(run.stdout).toContain("ok   the response you received is the one signed");
     expect(run.stdout).toContain("FAIL hash = SHA-256 of the canonical body");
     expect(run.stdout).toContain("FAIL Ed25519 signature over the canonical body");
     expect(run.stdout.trim().split("\n").at(-1)).toBe("invalid");
+  });
+
+  test("rejects a body of another format version, and one without a response digest", () => {
+    const older = structuredClone(auditReport);
+    (older.chain.body as { v: string }).v = "waybill.receipt/1";
+    expect(runVerifier(write("older.json", older), publicKeyFile).stdout).toContain("FAIL format is waybill.receipt/2");
+    const undigested = structuredClone(auditReport);
+    delete (undigested.chain.body as { response_sha256?: string }).response_sha256;
+    const run = runVerifier(write("undigested.json", undigested), publicKeyFile);
+    expect(run.exitCode).toBe(1);
+    expect(run.stdout).toContain("FAIL response_sha256 is a SHA-256 digest");
   });
 
   test("rejects a response that is not the one signed, and a key file without the receipt's key", () => {
     const otherAnswer = runVerifier(write("report2.json", auditReport), publicKeyFile, "--response", write("other.json", { ...receivedResponse, tiny: 2e-7 }));
     expect(otherAnswer.exitCode).toBe(1);
     expect(otherAnswer.stdout).toContain("FAIL the response you received is the one signed");
+    expect(otherAnswer.stdout).toContain("ok   Ed25519 signature over the canonical body");
 
     const strangerKey = createReceiptLedger(openMemoryDatabase(), new ManualClock(T0)).publishedKeys();
     const wrongKey = runVerifier(write("report3.json", auditReport), write("other-key.json", strangerKey));

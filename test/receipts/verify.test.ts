@@ -3,9 +3,12 @@ import { createHash } from "node:crypto";
 import { receiptsVerifyCommand } from "../../src/cli/receipts.ts";
 import { ManualClock } from "../../src/clock.ts";
 import { openMemoryDatabase, type Db } from "../../src/db/client.ts";
+import { canonicalJson } from "../../src/receipts/canonical.ts";
 import { createReceiptLedger } from "../../src/receipts/chain.ts";
 import { verifyChain } from "../../src/receipts/verify.ts";
-import { T0, sampleEntry, seedPrincipal } from "./fixtures.ts";
+import { SAMPLE_RESPONSE, T0, sampleEntry, seedPrincipal } from "./fixtures.ts";
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 /** A chain of `count` receipts, each in its own transaction as the pipeline writes them. */
 function chainOf(count: number): Db {
@@ -34,8 +37,8 @@ describe("verifyChain", () => {
   for (const column of ["body", "hash", "signature", "prev_hash"] as const) {
     test(`one changed byte in the ${column} of receipt 4 breaks the chain at seq 4`, () => {
       const db = chainOf(7);
-      // Inside the body, aim at the recorded response rather than at the JSON punctuation.
-      const at = column === "body" ? db.$client.query<{ at: number }, []>("SELECT instr(body, '2.137') AS at FROM receipts WHERE seq = 4").get()!.at : 5;
+      // Inside the body, aim at the answer's digest rather than at the JSON punctuation.
+      const at = column === "body" ? db.$client.query<{ at: number }, []>(`SELECT instr(body, '"response_sha256":"') + 20 AS at FROM receipts WHERE seq = 4`).get()!.at : 5;
       flipOneByte(db, 4, column, at);
       const result = verifyChain(db);
       expect(result).toMatchObject({ ok: false, checked: 3, firstBrokenSeq: 4 });
@@ -43,12 +46,13 @@ describe("verifyChain", () => {
     });
   }
 
-  test("a body rewritten with a freshly computed hash is still caught by its signature", () => {
+  test("a body rewritten with another answer's digest and a freshly computed hash is still caught by its signature", () => {
     const db = chainOf(5);
     const { body } = db.$client.query<{ body: string }, []>("SELECT body FROM receipts WHERE seq = 2").get()!;
-    const forged = body.replace('"rate_per_mile":2.137', '"rate_per_mile":1.999');
+    const signedDigest = sha256(canonicalJson(SAMPLE_RESPONSE));
+    const forged = body.replace(signedDigest, sha256(canonicalJson({ ...SAMPLE_RESPONSE, rate_per_mile: 1.999 })));
     expect(forged).not.toBe(body);
-    const forgedHash = createHash("sha256").update(forged).digest("hex");
+    const forgedHash = sha256(forged);
     db.$client.query("UPDATE receipts SET body = ?, hash = ? WHERE seq = 2").run(forged, forgedHash);
 
     const result = verifyChain(db);

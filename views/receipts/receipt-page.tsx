@@ -199,10 +199,22 @@ function TraceSections({ trace }: { trace: ReceiptTrace }) {
           <summary>Request</summary>
           <pre safe>{JSON.stringify(trace.request, null, 2)}</pre>
         </details>
-        <details>
-          <summary>Answer</summary>
-          <pre safe>{JSON.stringify(trace.response, null, 2)}</pre>
-        </details>
+        <p class="muted">
+          The receipt signs the answer's SHA-256, not the answer:{" "}
+          <span class="mono break" safe>
+            {trace.response_sha256 ?? "—"}
+          </span>
+        </p>
+        {trace.reproduced_response === null ? (
+          <p class="muted">The answer could not be re-computed, so it cannot be shown.</p>
+        ) : (
+          <details>
+            <summary safe>
+              {trace.verification.reproduction.answer_matches ? "Answer (re-computed; matches the signed digest)" : "Re-computed answer (does NOT match the signed digest)"}
+            </summary>
+            <pre safe>{JSON.stringify(trace.reproduced_response, null, 2)}</pre>
+          </details>
+        )}
       </section>
     </>
   );
