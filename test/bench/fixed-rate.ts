@@ -3,6 +3,7 @@
 // charged to every request that should have gone out during it (no coordinated omission).
 // Bounded: RATE × SECONDS requests, at most MAX_IN_FLIGHT at once, loopback only.
 // `bun test/bench/fixed-rate.ts URL KEY [RATE=1000] [SECONDS=20]` → one JSON line.
+export {};
 const [url, key, rateArg = "1000", secondsArg = "20"] = process.argv.slice(2);
 if (!url || !key || !new URL(url).hostname.match(/^(127\.0\.0\.1|localhost)$/)) {
   console.error("usage: fixed-rate.ts http://127.0.0.1:PORT/path KEY [RATE] [SECONDS]");

@@ -90,12 +90,15 @@ try {
   measure("reference.view + rate-lookup handler", CALLS, () =>
     skill.handler(input, { data: runtime.reference.view(asOf, Date.now()), caller: principal }),
   );
-  measure("receipt: canonicalJson(request) + (response) + (body)", CALLS, () => {
+  // As appendReceipt does: the request and the answer once each for their digests, then the body
+  // (which carries the request and only the answer's digest).
+  const { response, ...bodyLike } = entry;
+  measure("receipt: canonicalJson(request) + (answer) + (body)", CALLS, () => {
     canonicalJson(entry.request);
-    canonicalJson(entry.response);
-    canonicalJson(entry);
+    canonicalJson(response);
+    canonicalJson(bodyLike);
   });
-  const canonicalBody = canonicalJson(entry);
+  const canonicalBody = canonicalJson(bodyLike);
   measure("receipt: 3 × SHA-256 of canonical text", CALLS, () => {
     sha256Hex(canonicalBody);
     sha256Hex(canonicalBody);
