@@ -9,6 +9,7 @@ import { ApiError, errors } from "../http/errors.ts";
 import type { Meter, UsageLog } from "../metering/meter.ts";
 import type { ReceiptLedger } from "../receipts/ledger.ts";
 import type { ReferenceData } from "../reference/view.ts";
+import { checkAsOf } from "./as-of.ts";
 import type { AnySkill } from "./types.ts";
 import { validateInput } from "./validate.ts";
 
@@ -91,6 +92,7 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
   try {
     const input = validateInput(skill.input, await call.readInput(), call.inputSource);
     const asOf = skill.asOf?.(input) ?? utcDate(now);
+    checkAsOf(asOf, utcDate(now));
     const data = deps.reference.view(asOf, now);
     const result = skill.handler(input, { data, caller: principal });
     const answer = result.answer as Record<string, unknown>;

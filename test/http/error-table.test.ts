@@ -187,3 +187,33 @@ test("array bounds and unknown nested fields read as plain sentences", async () 
   const nested = await server.call("/v1/lanes/compare", { method: "POST", key, json: { lanes: [lane, { ...lane, colour: "red" }] } });
   expect(((await nested.json()) as { details: unknown[] }).details).toContainEqual({ field: "lanes.1.colour", problem: "is not a known field" });
 });
+
+test("the pipeline refuses an as_of in the future or not a real date, for every skill that takes one", async () => {
+  const { key } = server.accountWithKey("enterprise");
+  const lane = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" };
+  const calls: [string, RequestInit & { json?: unknown }, (asOf: string) => string | undefined][] = [
+    ["/v1/rates/lookup", { method: "POST" }, () => undefined],
+    ["/v1/fuel/surcharge", { method: "POST" }, () => undefined],
+    ["/v1/market/analysis", { method: "POST" }, () => undefined],
+    ["/v1/lanes/compare", { method: "POST" }, () => undefined],
+    ["/v1/rates/forecast", { method: "POST" }, () => undefined],
+    ["/v1/diesel/trends", { method: "GET" }, (asOf) => `/v1/diesel/trends?as_of=${asOf}`],
+  ];
+  const bodies: Record<string, object> = {
+    "/v1/rates/lookup": lane,
+    "/v1/fuel/surcharge": { region: "NATIONAL" },
+    "/v1/market/analysis": {},
+    "/v1/lanes/compare": { lanes: [lane, lane] },
+    "/v1/rates/forecast": lane,
+  };
+  for (const [asOf, says] of [["2031-01-01", /in the future/], ["2025-02-30", /real date/]] as const) {
+    for (const [path, init, query] of calls) {
+      const response = query(asOf)
+        ? await server.call(query(asOf)!, { key })
+        : await server.call(path, { ...init, key, json: { ...bodies[path], as_of: asOf } });
+      const body = await expectError(response, 400, "INVALID_REQUEST");
+      const problem = (body.details as { field: string; problem: string }[]).find((d) => d.field === "as_of");
+      expect(problem?.problem).toMatch(says);
+    }
+  }
+});

@@ -5,7 +5,8 @@ import { dieselSeriesId } from "../../reference/series-ids.ts";
 import type { Change } from "../../reference/series-stats.ts";
 import type { Observation, ReferenceView } from "../../reference/view.ts";
 import { round } from "../rate-lookup/model.ts";
-import { beforeData, checkAsOf, distinctFactors } from "../rate-lookup/skill.ts";
+import { beforeData } from "../as-of.ts";
+import { distinctFactors } from "../rate-lookup/skill.ts";
 import type { SkillDeclaration } from "../types.ts";
 import { DIESEL_TRENDS_MODEL } from "./constants.ts";
 import { dieselTrendsInput, dieselTrendsOutput } from "./schema.ts";
@@ -57,7 +58,6 @@ export const dieselTrendsSkill: SkillDeclaration<typeof dieselTrendsInput, typeo
   output: dieselTrendsOutput,
   asOf: (input) => input.as_of,
   handler(input, { data: view }) {
-    checkAsOf(view.asOf, new Date(view.knownAt).toISOString().slice(0, 10));
     const region: DieselRegion = input.region ?? "NATIONAL";
     const weeks = input.weeks ?? DIESEL_TRENDS_MODEL.windowWeeks.value.default;
     const area = DIESEL_REGIONS[region];

@@ -1,7 +1,7 @@
 import type { Static } from "elysia";
 import { dieselFallbackReason } from "../../reference/diesel.ts";
 import { dieselRegionOf } from "../../reference/regions.ts";
-import { factor, checkAsOf } from "../rate-lookup/skill.ts";
+import { factor } from "../rate-lookup/skill.ts";
 import type { SkillDeclaration } from "../types.ts";
 import { FUEL_SURCHARGE_MODEL } from "./constants.ts";
 import { surchargeDiesel } from "./diesel-source.ts";
@@ -23,7 +23,6 @@ export const fuelSurchargeSkill: SkillDeclaration<typeof fuelSurchargeInput, typ
   output: fuelSurchargeOutput,
   asOf: (input) => input.as_of,
   handler(input, { data: view }) {
-    checkAsOf(view.asOf, new Date(view.knownAt).toISOString().slice(0, 10));
     refuseInvalidInput(input);
     const formula = input.formula ?? "PER_MILE";
     const equipment = input.equipment ?? "DRY_VAN";

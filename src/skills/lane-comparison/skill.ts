@@ -1,6 +1,5 @@
 import type { Static } from "elysia";
 import type { Observation } from "../../reference/view.ts";
-import { checkAsOf } from "../rate-lookup/as-of.ts";
 import { distinctFactors } from "../rate-lookup/factor-versions.ts";
 import { round } from "../rate-lookup/model.ts";
 import { priceLane, type RateLookupAnswer } from "../rate-lookup/price-lane.ts";
@@ -28,7 +27,6 @@ export const laneComparisonSkill: SkillDeclaration<typeof laneComparisonInput, t
   output: laneComparisonOutput,
   asOf: (input) => input.as_of,
   handler(input: Input, { data: view }) {
-    checkAsOf(view.asOf, new Date(view.knownAt).toISOString().slice(0, 10));
     const sortBy: SortMetric = input.sort_by ?? "rate_per_mile";
     const includeFuelSurcharge = input.include_fuel_surcharge ?? false;
 

@@ -4,7 +4,8 @@ import { DIESEL_REGIONS, type DieselRegion } from "../../reference/regions.ts";
 import { dieselSeriesId } from "../../reference/series-ids.ts";
 import type { ReferenceView } from "../../reference/view.ts";
 import { round } from "../rate-lookup/model.ts";
-import { beforeData, checkAsOf, distinctFactors } from "../rate-lookup/skill.ts";
+import { beforeData } from "../as-of.ts";
+import { distinctFactors } from "../rate-lookup/skill.ts";
 import type { SkillDeclaration } from "../types.ts";
 import { INDICATOR_IDS, MARKET_MODEL, type IndicatorId } from "./constants.ts";
 import { readIndicator, type IndicatorReading } from "./indicator.ts";
@@ -75,7 +76,6 @@ export const marketAnalysisSkill: SkillDeclaration<typeof marketAnalysisInput, t
   output: marketAnalysisOutput,
   asOf: (input) => input.as_of,
   handler(input, { data: view }) {
-    checkAsOf(view.asOf, new Date(view.knownAt).toISOString().slice(0, 10));
     const region = input.region ?? "NATIONAL";
     const { readings, dieselFallback } = readIndicators(view, region);
     if (readings.length === 0) throw beforeData("market indicator", view.asOf);

@@ -1,7 +1,7 @@
 import type { Static } from "elysia";
 import { daysBetween } from "../../reference/diesel.ts";
 import type { Observation } from "../../reference/view.ts";
-import { beforeData, checkAsOf } from "../rate-lookup/as-of.ts";
+import { beforeData } from "../as-of.ts";
 import { distinctFactors } from "../rate-lookup/factor-versions.ts";
 import { round } from "../rate-lookup/model.ts";
 import { costAtDiesel, priceLane, type LaneFactors } from "../rate-lookup/price-lane.ts";
@@ -43,7 +43,6 @@ export const rateForecastSkill: SkillDeclaration<typeof rateForecastInput, typeo
   output: rateForecastOutput,
   asOf: (input) => input.as_of,
   handler(input, { data: view }) {
-    checkAsOf(view.asOf, new Date(view.knownAt).toISOString().slice(0, 10));
     const horizon = input.horizon_weeks ?? horizonWeeks.value.default;
     const start = priceLane(input, view);
     const { factors } = start;

@@ -6,7 +6,7 @@ import { truckDriverWage, type WageReading } from "../../reference/labor.ts";
 import { amsReeferRate } from "../../reference/market-anchor.ts";
 import type { ResolvedPlace } from "../../reference/places.ts";
 import type { Observation, ReferenceView } from "../../reference/view.ts";
-import { beforeData } from "./as-of.ts";
+import { beforeData } from "../as-of.ts";
 import { assessConfidence } from "./confidence.ts";
 import { atriEditionAsOf, EQUIPMENT_TYPES, MODES, RATE_MODEL, type AtriEdition, type Equipment, type Mode } from "./constants.ts";
 import { factor } from "./factor-versions.ts";

@@ -1,20 +1,17 @@
 import type { Static } from "elysia";
 import type { ReferenceView } from "../../reference/view.ts";
 import type { SkillDeclaration } from "../types.ts";
-import { checkAsOf } from "./as-of.ts";
 import { RATE_MODEL } from "./constants.ts";
 import { priceLane } from "./price-lane.ts";
 import { rateLookupInput, rateLookupOutput } from "./schema.ts";
 
 export { EQUIPMENT_TYPES, MODES } from "./constants.ts";
 // Other skills import these from here; they live in their own modules so price-lane can use them too.
-export { beforeData, checkAsOf } from "./as-of.ts";
 export { distinctFactors, factor } from "./factor-versions.ts";
 
 type Input = Static<typeof rateLookupInput>;
 
 function handle(input: Input, view: ReferenceView) {
-  checkAsOf(view.asOf, new Date(view.knownAt).toISOString().slice(0, 10));
   return priceLane(input, view).answer;
 }
 

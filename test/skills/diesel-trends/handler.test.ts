@@ -93,7 +93,6 @@ describe("refusals", () => {
     [{ weeks: "261" }, "weeks", /260/],
     [{ weeks: "twelve" }, "weeks", /integer/],
     [{ as_of: "1990-01-01" }, "as_of", /before the data starts/],
-    [{ as_of: "2031-01-01" }, "as_of", /in the future/],
     [{ region: "MIDWEST" }, "region", /NATIONAL, PADD1, PADD1A/],
   ])("%o -> 400 on %s", (query, field, problem) => {
     const error = refusalOf(() => trends(query));

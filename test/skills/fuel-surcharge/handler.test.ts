@@ -129,7 +129,6 @@ describe("refusals", () => {
     [{ region: "NATIONAL", mpg_divisor: 0 }, "mpg_divisor", /greater than 0/],
     [{ region: "NATIONAL", baseline: -1 }, "baseline", /at least 0/],
     [{ region: "NATIONAL", baseline: 125 }, "baseline", /at most 10/],
-    [{ region: "NATIONAL", as_of: "2030-01-01" }, "as_of", /in the future/],
     [{ region: "NATIONAL", as_of: "1994-03-01" }, "as_of", /before the data starts/],
     [{ region: "NATIONAL", miles_total: 5 }, "miles_total", /not a known field/],
   ])("%o -> 400 on %s", (raw, field, problem) => {
