@@ -1,5 +1,3 @@
-import type { Static } from "elysia";
-import type { ReferenceView } from "../../reference/view.ts";
 import type { SkillDeclaration } from "../types.ts";
 import { RATE_MODEL } from "./constants.ts";
 import { priceLane } from "./price-lane.ts";
@@ -8,12 +6,6 @@ import { rateLookupInput, rateLookupOutput } from "./schema.ts";
 export { EQUIPMENT_TYPES, MODES } from "./constants.ts";
 // Other skills import these from here; they live in their own modules so price-lane can use them too.
 export { distinctFactors, factor } from "./factor-versions.ts";
-
-type Input = Static<typeof rateLookupInput>;
-
-function handle(input: Input, view: ReferenceView) {
-  return priceLane(input, view).answer;
-}
 
 export const rateLookupSkill: SkillDeclaration<typeof rateLookupInput, typeof rateLookupOutput> = {
   name: "rate-lookup",
@@ -27,7 +19,7 @@ export const rateLookupSkill: SkillDeclaration<typeof rateLookupInput, typeof ra
   output: rateLookupOutput,
   asOf: (input) => input.as_of,
   handler(input, context) {
-    const answer = handle(input, context.data);
+    const { answer } = priceLane(input, context.data);
     return { answer, factorVersions: answer.factor_versions, modelVersion: RATE_MODEL.version };
   },
 };
