@@ -6,7 +6,7 @@ import type { Clock } from "../clock.ts";
 import type { Db } from "../db/client.ts";
 import type { GroupCommitter } from "../db/group-commit.ts";
 import { ApiError, errors } from "../http/errors.ts";
-import type { Meter, UsageLog } from "../metering/meter.ts";
+import type { Admission, Meter, RateLimitHeaders, UsageLog } from "../metering/meter.ts";
 import type { ReceiptLedger } from "../receipts/ledger.ts";
 import type { ReferenceData } from "../reference/view.ts";
 import { checkAsOf } from "./as-of.ts";
@@ -60,33 +60,28 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
   }
 
   const now = deps.clock.now();
-  const logRefusal = (status: number) =>
+  /** A refusal after authentication: answered with the caller's rate-limit headers, and logged. */
+  const refuse = (error: unknown, headers: RateLimitHeaders): SkillReply => {
+    const reply = refusal(error, call.requestId, principal, headers);
     deps.usage.recordRefused({
       at: now,
       requestId: call.requestId,
       accountId: principal.accountId,
       keyId: principal.keyId,
       skill: skill.name,
-      status,
+      status: reply.status,
       latencyMs: performance.now() - started,
       receiptId: null,
     });
+    return reply;
+  };
 
+  let admission: Admission;
   try {
     authorize(principal, skill);
-  } catch (error) {
-    const reply = refusal(error, call.requestId, principal, deps.meter.peek(principal, now));
-    logRefusal(reply.status);
-    return reply;
-  }
-
-  let admission;
-  try {
     admission = deps.meter.admit(principal, now);
   } catch (error) {
-    const reply = refusal(error, call.requestId, principal, deps.meter.peek(principal, now));
-    logRefusal(reply.status);
-    return reply;
+    return refuse(error, deps.meter.peek(principal, now));
   }
 
   try {
@@ -131,9 +126,7 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
     };
   } catch (error) {
     admission.release();
-    const reply = refusal(error, call.requestId, principal, admission.headers);
-    logRefusal(reply.status);
-    return reply;
+    return refuse(error, admission.headers);
   }
 }
 
