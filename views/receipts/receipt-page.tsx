@@ -209,7 +209,7 @@ function TraceSections({ trace }: { trace: ReceiptTrace }) {
           <p class="muted">The answer could not be re-computed, so it cannot be shown.</p>
         ) : (
           <details>
-            <summary safe>
+            <summary>
               {trace.verification.reproduction.answer_matches ? "Answer (re-computed; matches the signed digest)" : "Re-computed answer (does NOT match the signed digest)"}
             </summary>
             <pre safe>{JSON.stringify(trace.reproduced_response, null, 2)}</pre>
