@@ -42,6 +42,19 @@ function setup(limits: LimitsTable = DEFAULT_LIMITS, tier: Principal["tier"] = "
 const ROOMY_MONTH = parseLimits('{"explorer":{"per_month":100000}}');
 const ROOMY_MINUTE = (perMonth: number) => parseLimits(`{"explorer":{"per_minute":100000,"per_month":${perMonth}}}`);
 
+/** The answer's transaction counts the call, then fails (say, the receipt append) and rolls back. */
+function countThenRollBack(db: Db, admission: Admission): void {
+  const failure = new Error("the receipt could not be appended");
+  expect(() =>
+    db.$client
+      .transaction(() => {
+        admission.commit(db);
+        throw failure;
+      })
+      .immediate(),
+  ).toThrow(failure.message);
+}
+
 describe("minute window (sliding, two weighted cells)", () => {
   test("a burst at the end of a minute still weighs on the start of the next", () => {
     const { meter, principal } = setup(ROOMY_MONTH);
@@ -250,14 +263,7 @@ describe("monthly quota (calendar month in UTC, per account)", () => {
     const now = at("2026-03-10T12:00:00Z");
     answer(db, meter, principal, now);
     const failing = meter.admit(principal, now);
-    expect(() =>
-      db.$client
-        .transaction(() => {
-          failing.commit(db);
-          throw new Error("the receipt could not be appended");
-        })
-        .immediate(),
-    ).toThrow("the receipt could not be appended");
+    countThenRollBack(db, failing);
     failing.release();
     expect(answeredInDb(db, principal.accountId, "2026-03")).toBe(1);
     expect(meter.windows(principal, now).month.remaining).toBe(2);
@@ -272,14 +278,7 @@ describe("monthly quota (calendar month in UTC, per account)", () => {
     const now = at("2026-03-10T12:00:00Z");
     answer(db, meter, principal, now);
     const failing = meter.admit(principal, now);
-    expect(() =>
-      db.$client
-        .transaction(() => {
-          failing.commit(db);
-          throw new Error("disk full");
-        })
-        .immediate(),
-    ).toThrow();
+    countThenRollBack(db, failing);
     meter.invalidate();
     meter.admit(principal, now); // reloads 1 answered from the database, reserves one
     failing.release();
