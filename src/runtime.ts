@@ -58,8 +58,11 @@ export function createRuntime({ db, clock, limits }: RuntimeOptions): Runtime {
     refreshCaches() {
       const changed = watcher.poll();
       if (changed.local || changed.external) keys.reload();
-      // The reference store notices imports by itself; month counts must be re-read.
-      if (changed.external) meter.invalidate();
+      if (changed.external) {
+        // Another process committed: maybe a revoke or tier change (above), a month count, or an import.
+        meter.invalidate();
+        reference.reload();
+      }
     },
     close() {
       committer.flush();

@@ -98,7 +98,7 @@ export interface SeriesSummary {
 }
 
 export interface ReferenceStore extends ReferenceData {
-  /** Drop the in-memory index; the next read rebuilds it from the database. */
+  /** Rebuild the in-memory index on next use if observations were added since it was built. */
   reload(): void;
   /** Every series id with its first and newest observation (all imports, no time filter). */
   summary(): SeriesSummary[];
@@ -107,9 +107,10 @@ export interface ReferenceStore extends ReferenceData {
 
 /**
  * The read side of the observation table. Everything is loaded into memory once, grouped per series
- * and sorted, so an as-of read is a binary search. A write by this process calls reload(); a write by
- * another process (the CLI while the server runs) is noticed through the table's highest row id,
- * which one indexed read per view() returns.
+ * and sorted, so an as-of read is a binary search and costs no database read. Whoever appends calls
+ * reload(): this process after loading the snapshot, and the runtime when PRAGMA data_version shows
+ * that another process (the CLI's `data import`) committed; reload() then compares the table's
+ * highest row id, so a commit that added no observations rebuilds nothing.
  */
 export function createReferenceStore(db: Db): ReferenceStore {
   const loadAll = db.$client.prepare<ObservationRow, []>(
@@ -120,10 +121,9 @@ export function createReferenceStore(db: Db): ReferenceStore {
   let indexedUpTo: number | null = null;
 
   function current(): Map<string, SeriesIndex> {
-    const newest = highestId.get()?.id ?? null;
-    if (!index || newest !== indexedUpTo) {
+    if (!index) {
+      indexedUpTo = highestId.get()?.id ?? null;
       index = buildIndex(loadAll.all());
-      indexedUpTo = newest;
     }
     return index;
   }
@@ -142,7 +142,7 @@ export function createReferenceStore(db: Db): ReferenceStore {
       return first && last ? { first, last } : undefined;
     },
     reload() {
-      index = undefined;
+      if ((highestId.get()?.id ?? null) !== indexedUpTo) index = undefined;
     },
     seriesIds: () => [...current().keys()],
     summary: () =>
