@@ -1,15 +1,7 @@
 /**
- * The month count against the real compiled binary on a real loopback port.
- *
- * Contract this relies on (from the lead's brief; adjust here if the CLI differs):
- * - `bun run build` → dist/waybill (test/support/binary.ts builds it when missing);
- * - `waybill serve --port 0 --db FILE` reads WAYBILL_LIMITS and prints `listening on http://127.0.0.1:<port>`;
- * - `waybill accounts create --email E --tier T --json --db FILE` and `waybill keys create --email E --json --db FILE`
- *   (the latter prints `{"key":"wbk_…",…}`);
- * - `POST /v1/rates/lookup` answers 200 with `receipt_id`, or 429 RATE_LIMITED with `window`;
- * - tables `receipts(id, account_id)`, `usage_events(account_id, status, receipt_id)`, `monthly_usage(account_id, month, answered)`.
- * UNCERTAIN: `waybill receipts verify --db FILE` exiting 0 on an intact chain (SPEC §2); the check is kept because a
- * kill -9 must not break the chain either.
+ * The month count against the real compiled binary on a real loopback port: a kill -9 under load
+ * loses no answered call (every 200 has its receipt and usage row, the month count matches them and
+ * the receipt chain still verifies), and concurrent calls never overshoot the month.
  */
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
