@@ -73,10 +73,6 @@ export function setTier(db: Db, accountId: string, tier: Tier): Account {
   return updated;
 }
 
-export function setPasswordHash(db: Db, accountId: string, passwordHash: string): void {
-  db.update(accounts).set({ passwordHash }).where(eq(accounts.id, accountId)).run();
-}
-
 export function listAccounts(db: Db): Account[] {
   return db.select().from(accounts).orderBy(asc(accounts.createdAt)).all();
 }

@@ -29,7 +29,3 @@ export async function pageResponse(view: JSX.Element, init: { status?: number; h
 }
 
 /** After a successful POST: a 303 for plain forms (so reload does not re-post), HX-Redirect for htmx. */
-export function seeOther(request: Request, location: string, headers: Record<string, string> = {}): Response {
-  if (isHtmxRequest(request)) return new Response(null, { status: 200, headers: { ...headers, "hx-redirect": location } });
-  return new Response(null, { status: 303, headers: { ...headers, location } });
-}

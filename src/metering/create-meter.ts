@@ -77,9 +77,5 @@ export function createMeter({ db, limits }: MeterOptions): Meter {
     invalidate() {
       months.invalidate();
     },
-
-    forgetKey(keyId) {
-      minutes.forget(keyId);
-    },
   };
 }

@@ -36,8 +36,6 @@ export interface Meter {
   windows(principal: Principal, now: number): RateWindows;
   /** The database changed under this process (another process committed): drop the month mirror. */
   invalidate(): void;
-  /** A revoked or replaced key: its minute window can go. */
-  forgetKey(keyId: string): void;
 }
 
 /** One authenticated skill call, answered or refused (feeds the dashboard and GET /v1/usage). */

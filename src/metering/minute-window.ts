@@ -43,11 +43,6 @@ export class MinuteWindows {
     return statusOf(this.cellsAt(keyId, now), limit, now);
   }
 
-  /** A revoked or replaced key's window is of no further use. */
-  forget(keyId: string): void {
-    this.byKey.delete(keyId);
-  }
-
   get size(): number {
     return this.byKey.size;
   }

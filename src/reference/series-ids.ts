@@ -16,11 +16,6 @@ export type DieselArea = (typeof DIESEL_AREAS)[number];
 
 export const dieselSeriesId = (area: DieselArea): string => `EMD_EPD2D_PTE_${area}_DPG`;
 
-export function dieselAreaOf(seriesId: string): DieselArea | undefined {
-  const match = /^EMD_EPD2D_PTE_(\w+?)_DPG$/.exec(seriesId);
-  return DIESEL_AREAS.find((area) => area === match?.[1]);
-}
-
 const OEWS_TRUCK_DRIVERS_HOURLY_MEDIAN = "000000" + "533032" + "08";
 
 export const NATIONAL_TRUCK_DRIVER_WAGE_SERIES = `OEUN0000000${OEWS_TRUCK_DRIVERS_HOURLY_MEDIAN}`;

@@ -183,7 +183,6 @@ describe("monthly quota (calendar month in UTC, per account)", () => {
     answer(db, meter, principal, at("2026-03-10T12:00:00Z"));
     answer(db, meter, principal, at("2026-03-10T12:00:01Z"));
     const rotated = rotateKey(db, principal);
-    meter.forgetKey(principal.keyId);
     expect(refusal(() => meter.admit(rotated, at("2026-03-10T12:05:00Z"))).extra.window).toBe("month");
   });
 
