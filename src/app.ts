@@ -7,6 +7,7 @@ import { openApiRoutes } from "./http/openapi.ts";
 import { requestContext } from "./http/request-context.ts";
 import { skillRoutes } from "./http/skill-routes.ts";
 import { usageApiRoutes } from "./metering/routes.ts";
+import { logRoutes } from "./receipts/log/routes.ts";
 import { receiptRoutes } from "./receipts/routes.ts";
 import type { Runtime } from "./runtime.ts";
 
@@ -16,6 +17,7 @@ export function createApp(runtime: Runtime) {
     .use(requestContext(runtime.metrics))
     .use(healthRoutes(runtime))
     .use(receiptRoutes(runtime))
+    .use(logRoutes(runtime))
     .use(skillRoutes(runtime, runtime.skills))
     .use(
       usageApiRoutes(runtime, (authorization: string | undefined) => {

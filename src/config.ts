@@ -14,6 +14,8 @@ export interface ServeConfig {
   host: string;
   dbFile: string;
   limits: LimitsTable;
+  /** WAYBILL_LOG_ORIGIN / WAYBILL_PUBLIC_URL: name the receipt log (docs/receipts.md). */
+  log: { origin?: string; publicUrl?: string };
 }
 
 type Env = Record<string, string | undefined>;
@@ -54,5 +56,6 @@ export function serveConfig(flags: { port?: string; host?: string; db?: string; 
     host: flags.host ?? env.WAYBILL_HOST ?? DEFAULT_HOST,
     dbFile: resolveDbFile(flags.db, env),
     limits: readLimits(flags.limits, env),
+    log: { origin: env.WAYBILL_LOG_ORIGIN || undefined, publicUrl: env.WAYBILL_PUBLIC_URL || undefined },
   };
 }

@@ -3,10 +3,11 @@ import { accountsCreate, accountsList, accountsSetTier } from "./cli/accounts.ts
 import { parseCommand, USAGE } from "./cli/args.ts";
 import { backup } from "./cli/backup.ts";
 import { dataImport, dataStatus } from "./cli/data.ts";
-import { keysCreate, keysRevoke } from "./cli/keys.ts";
+import { keysCreate, keysRevoke, keysRotateSigning } from "./cli/keys.ts";
 import { receiptsVerifyCommand } from "./cli/receipts.ts";
 import { EXIT, UsageError, type CommandResult } from "./cli/result.ts";
 import { serve } from "./cli/serve.ts";
+import { verifyCommand } from "./cli/verify.ts";
 import { AccessError } from "./access/accounts.ts";
 import { ConfigError, resolveDbFile, serveConfig } from "./config.ts";
 import { openDatabaseFile } from "./db/open.ts";
@@ -43,8 +44,10 @@ async function runCommand(db: Db, name: string, values: Record<string, string | 
       if (!source || !file) throw new UsageError("data import needs SOURCE and FILE: waybill data import eia FILE");
       return dataImport(db, source, file, { json });
     }
+    case "keys rotate-signing":
+      return keysRotateSigning(db, systemClock, { json });
     case "receipts verify":
-      return receiptsVerifyCommand(db, { json });
+      return receiptsVerifyCommand(db, { json, checkpoint: str("checkpoint") });
     case "backup":
       return backup(db, positionals[0], { json });
     default:
@@ -65,6 +68,13 @@ async function main(argv: string[]): Promise<number> {
   if (command.name === "serve") {
     await serve(serveConfig(command.values as Record<string, string | undefined>, process.env));
     return -1; // keeps running until a signal
+  }
+  if (command.name === "verify") {
+    // Offline: no database is opened or created.
+    const flag = (name: string) => (typeof command.values[name] === "string" ? (command.values[name] as string) : undefined);
+    const result = verifyCommand({ receipt: flag("receipt"), checkpoint: flag("checkpoint"), key: flag("key"), response: flag("response"), json: command.values.json === true });
+    (result.exitCode === EXIT.ok ? console.log : console.error)(result.output);
+    return result.exitCode;
   }
   const db = openDatabaseFile(resolveDbFile(command.values.db as string | undefined, process.env));
   try {

@@ -7,7 +7,7 @@ import { createMeter } from "./metering/create-meter.ts";
 import { GroupCommitter } from "./db/group-commit.ts";
 import type { LimitsTable } from "./metering/limits.ts";
 import { createUsageLog } from "./metering/usage-log.ts";
-import { createReceiptLedger } from "./receipts/chain.ts";
+import { createReceiptLedger } from "./receipts/receipt-ledger.ts";
 import { createReferenceData } from "./reference/index.ts";
 import type { PipelineDeps } from "./skills/pipeline.ts";
 import { buildSkillRegistry } from "./skills/registry.ts";
@@ -17,6 +17,8 @@ export interface RuntimeOptions {
   db: Db;
   clock: Clock;
   limits: LimitsTable;
+  /** The transparency log's origin line, or the public URL it defaults from (docs/receipts.md). */
+  log?: { origin?: string; publicUrl?: string };
 }
 
 /** Everything a running Waybill holds, built once from one database: the composition root. */
@@ -30,18 +32,19 @@ export interface Runtime extends PipelineDeps {
   close(): void;
 }
 
-export function createRuntime({ db, clock, limits }: RuntimeOptions): Runtime {
+export function createRuntime({ db, clock, limits, log }: RuntimeOptions): Runtime {
   const reference = createReferenceData(db);
   reference.loadSnapshot(clock.now());
   const keys = new KeyIndex(db);
   const meter = createMeter({ db, limits });
   const usage = createUsageLog(db);
-  const ledger = createReceiptLedger(db, clock);
+  const ledger = createReceiptLedger(db, { clock, ...log });
   const watcher = new ChangeWatcher(db);
 
   const committer = new GroupCommitter(db);
+  committer.join(ledger.log);
   const skills: AnySkill[] = [];
-  skills.push(...buildSkillRegistry({ db, reference, skills: () => skills }));
+  skills.push(...buildSkillRegistry({ db, reference, skills: () => skills, log: ledger.log }));
 
   return {
     db,
@@ -62,6 +65,7 @@ export function createRuntime({ db, clock, limits }: RuntimeOptions): Runtime {
         // Another process committed: maybe a revoke or tier change (above), a month count, or an import.
         meter.invalidate();
         reference.reload();
+        ledger.reloadSigningKey();
       }
     },
     close() {

@@ -22,9 +22,11 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
   "accounts list": {},
   "keys create": { email: { type: "string" }, scopes: { type: "string" } },
   "keys revoke": { email: { type: "string" } },
+  "keys rotate-signing": {},
   "data status": {},
   "data import": {},
-  "receipts verify": {},
+  "receipts verify": { checkpoint: { type: "string" } },
+  verify: { receipt: { type: "string" }, checkpoint: { type: "string" }, key: { type: "string" }, response: { type: "string" } },
   backup: {},
 };
 
@@ -38,9 +40,13 @@ usage: waybill [command] [flags]
   accounts list
   keys create                --email E [--scopes rate-lookup,fuel-surcharge]   (prints the key once)
   keys revoke                --email E
+  keys rotate-signing        a new Ed25519 key signs checkpoints from now on; old keys stay published
   data status
   data import SOURCE FILE    SOURCE: eia | fred | bls | ams
-  receipts verify            walk the whole receipt chain
+  receipts verify            check every receipt, tile and signed checkpoint of the log
+                             [--checkpoint FILE: a checkpoint you kept must still be in the log]
+  verify                     offline, no database: --receipt REPORT.json --checkpoint FILE
+                             --key KEY [--response ANSWER.json]
   backup FILE                consistent copy of the live database
 
 every command: --db FILE (env WAYBILL_DB, default ./waybill.db), --json

@@ -2,6 +2,9 @@ import { requireAccountByEmail } from "../access/accounts.ts";
 import { issueKey, parseScopes, revokeActiveKey } from "../access/keys.ts";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/client.ts";
+import { verifierKey } from "../receipts/log/note.ts";
+import { storedLogOrigin } from "../receipts/log/origin.ts";
+import { createSigningKey } from "../receipts/signer.ts";
 import { EXIT, ok, UsageError, type CommandResult } from "./result.ts";
 
 export function keysCreate(db: Db, clock: Clock, options: { email?: string; scopes?: string; json: boolean }): CommandResult {
@@ -35,4 +38,18 @@ export function keysRevoke(db: Db, clock: Clock, options: { email?: string; json
     return { exitCode: EXIT.failed, output: options.json ? JSON.stringify({ revoked: null }) : `${account.email} has no active key` };
   }
   return ok(options.json, { revoked: revoked.id, display_id: revoked.displayId }, `revoked ${revoked.displayId} (${revoked.id})`);
+}
+
+/** `waybill keys rotate-signing`: a new log key; checkpoints name the key that signed them. */
+export function keysRotateSigning(db: Db, clock: Clock, options: { json: boolean }): CommandResult {
+  const key = db.$client.transaction(() => createSigningKey(db, clock)).immediate();
+  const origin = storedLogOrigin(db);
+  const noteKey = origin ? verifierKey(origin, Buffer.from(key.publicKey, "base64url")) : null;
+  const view = { kid: key.kid, public_key: key.publicKey, note_verifier_key: noteKey };
+  const text = [
+    `new signing key ${key.kid}; it signs every checkpoint from now on (a running server switches on its next call).`,
+    noteKey ? `note verifier key: ${noteKey}` : "the log has no origin yet: the first start names it.",
+    "older keys stay published at /v1/receipts/public-key, so what they signed stays verifiable.",
+  ].join("\n");
+  return ok(options.json, view, text);
 }

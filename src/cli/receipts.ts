@@ -1,14 +1,31 @@
+import { readFileSync } from "node:fs";
 import type { Db } from "../db/client.ts";
-import { verifyChain } from "../receipts/verify.ts";
+import { parseCheckpointText, parseNote } from "../receipts/log/note.ts";
+import { verifyLog, type KeptCheckpoint } from "../receipts/verify.ts";
+import { UsageError, type CommandResult } from "./result.ts";
 
-export interface CommandResult {
-  exitCode: number;
-  output: string;
-}
-
-/** `waybill receipts verify`: exit 0 when the whole chain is intact, 1 naming the first broken seq. */
-export function receiptsVerifyCommand(db: Db, options: { json: boolean }): CommandResult {
-  const result = verifyChain(db);
+/**
+ * `waybill receipts verify [--checkpoint FILE]`: exit 0 when every receipt, tile and checkpoint is
+ * intact, 1 naming the first failure. A checkpoint a client kept (FILE) must be a prefix of the
+ * log too, which is what shows receipts deleted from the end together with the later checkpoints.
+ */
+export function receiptsVerifyCommand(db: Db, options: { json: boolean; checkpoint?: string }): CommandResult {
+  const kept: KeptCheckpoint[] = [];
+  if (options.checkpoint) {
+    let text: string;
+    try {
+      text = readFileSync(options.checkpoint, "utf8");
+    } catch {
+      throw new UsageError(`cannot read the checkpoint file ${options.checkpoint}`);
+    }
+    try {
+      const note = parseNote(text);
+      kept.push({ ...parseCheckpointText(note.text), note: text });
+    } catch (error) {
+      throw new UsageError(`${options.checkpoint} is not a signed checkpoint: ${(error as Error).message}`);
+    }
+  }
+  const result = verifyLog(db, kept);
   const exitCode = result.ok ? 0 : 1;
   if (options.json) return { exitCode, output: JSON.stringify(result) };
   if (result.ok) {
@@ -16,12 +33,10 @@ export function receiptsVerifyCommand(db: Db, options: { json: boolean }): Comma
       exitCode,
       output:
         result.checked === 0
-          ? "The receipt chain is empty: nothing to verify."
-          : `Receipt chain intact: ${result.checked} receipts, every hash, signature and link valid.`,
+          ? "The receipt log is empty: nothing to verify."
+          : `Receipt log intact: ${result.checked} receipts and ${result.checkpoints} signed checkpoints, every leaf, tile, signature and root valid.`,
     };
   }
-  return {
-    exitCode,
-    output: `Receipt chain broken at seq ${result.firstBrokenSeq}: ${result.problem}. ${result.checked} receipts before it are intact.`,
-  };
+  const where = result.firstBrokenSeq !== undefined ? `receipt seq ${result.firstBrokenSeq}` : `checkpoint at tree size ${result.failedCheckpoint}`;
+  return { exitCode, output: `Receipt log broken at ${where}: ${result.problem}. ${result.checked} receipts before it are intact.` };
 }

@@ -11,7 +11,7 @@ const SOCKET_BODY_LIMIT = 1024 * 1024;
 
 export async function serve(config: ServeConfig): Promise<void> {
   const db = openDatabaseFile(config.dbFile);
-  const runtime = createRuntime({ db, clock: systemClock, limits: config.limits });
+  const runtime = createRuntime({ db, clock: systemClock, limits: config.limits, log: config.log });
   warmGazetteer(); // build the place index now, not inside the first requests (0.2–0.3 s)
   const app = createApp(runtime);
   try {

@@ -2,6 +2,7 @@ import type { Clock } from "../clock.ts";
 import type { Db } from "../db/client.ts";
 import type { LimitsTable } from "../metering/limits.ts";
 import type { Meter } from "../metering/meter.ts";
+import type { ReceiptLog } from "../receipts/log/log.ts";
 import type { ReferenceData } from "../reference/view.ts";
 import type { AnySkill } from "../skills/types.ts";
 
@@ -15,6 +16,8 @@ export interface DashboardDeps {
   /** For the receipt viewer's audit provenance (re-running a skill on the recorded factors). */
   reference: ReferenceData;
   skills: readonly AnySkill[];
+  /** The receipt log, for the viewer's inclusion proof. */
+  ledger: { log: ReceiptLog };
 }
 
 export interface DashboardOptions {

@@ -15,7 +15,7 @@ import { pageResponse } from "./render.ts";
  * have that skill, and the others are told why not.
  */
 export function receiptRoutes(context: DashboardContext) {
-  const traceDeps = { db: context.db, reference: context.reference, skills: () => context.skills };
+  const traceDeps = { db: context.db, reference: context.reference, skills: () => context.skills, log: context.ledger.log };
   return new Elysia({ name: "dashboard-receipts" }).use(sessionGuard(context)).get(
     "/dashboard/receipts/:id",
     ({ params, signedIn: { account, viewer } }) => {

@@ -9,6 +9,19 @@ interface PendingWrite<T> {
 }
 
 /**
+ * Something that keeps state alongside a batch (the receipt log's head): told when each write
+ * starts and rolls back, and allowed a last word inside the transaction before COMMIT (the log
+ * signs its checkpoint there). Throwing from beforeCommit rolls the whole batch back.
+ */
+export interface BatchParticipant {
+  writeStarted(): void;
+  writeRolledBack(): void;
+  beforeCommit(): void;
+  afterCommit(): void;
+  afterRollback(): void;
+}
+
+/**
  * Group commit: the writes of every request that reached the commit step during one turn of
  * the event loop go into one transaction, so one fsync (synchronous=FULL) makes all of them
  * durable. Each request still waits for that commit before it answers; each write runs in its
@@ -23,6 +36,8 @@ export class GroupCommitter {
   // more per write than the savepoint itself.
   private readonly sql;
 
+  private readonly participants: BatchParticipant[] = [];
+
   constructor(private readonly db: Db) {
     const prepare = (text: string) => db.$client.prepare(text);
     this.sql = {
@@ -33,6 +48,10 @@ export class GroupCommitter {
       release: prepare("RELEASE group_write"),
       rollbackTo: prepare("ROLLBACK TO group_write"),
     };
+  }
+
+  join(participant: BatchParticipant): void {
+    this.participants.push(participant);
   }
 
   /** Run `write` inside the next group transaction; settles after that transaction is durable. */
@@ -58,11 +77,14 @@ export class GroupCommitter {
       sql.begin.run();
       try {
         for (const pending of batch) outcomes.push(this.inSavepoint(pending.write));
+        for (const participant of this.participants) participant.beforeCommit();
         sql.commit.run();
       } catch (error) {
         if (this.db.$client.inTransaction) sql.rollback.run();
+        for (const participant of this.participants) participant.afterRollback();
         throw error;
       }
+      for (const participant of this.participants) participant.afterCommit();
     } catch (error) {
       for (const pending of batch) pending.reject(error);
       return;
@@ -79,6 +101,7 @@ export class GroupCommitter {
   private inSavepoint(write: () => unknown): Outcome {
     const { sql } = this;
     sql.savepoint.run();
+    for (const participant of this.participants) participant.writeStarted();
     try {
       const value = write();
       sql.release.run();
@@ -86,6 +109,7 @@ export class GroupCommitter {
     } catch (error) {
       sql.rollbackTo.run();
       sql.release.run();
+      for (const participant of this.participants) participant.writeRolledBack();
       return { ok: false, error };
     }
   }

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** All times are integer milliseconds since the Unix epoch (UTC); dates are ISO `YYYY-MM-DD` text. */
 
@@ -78,7 +78,12 @@ export const signingKeys = sqliteTable("signing_keys", {
   createdAt: integer("created_at").notNull(),
 });
 
-/** The append-only, hash-chained receipt log. `seq` has no gaps; `prev_hash` links to seq-1. */
+/**
+ * Every receipt, one leaf of the transparency log (docs/receipts.md): log index = seq - 1, and the
+ * leaf entry is the 32 bytes `hash` spells in hex, the SHA-256 of the canonical body.
+ * prev_hash, signature and kid belong to the older hash-chained format (waybill.receipt/2) only;
+ * newer receipts are signed through the checkpoints that cover them.
+ */
 export const receipts = sqliteTable(
   "receipts",
   {
@@ -91,16 +96,14 @@ export const receipts = sqliteTable(
       .references(() => accounts.id),
     authObjId: text("auth_obj_id").notNull(),
     tier: text("tier").notNull(),
-    /** The canonical JSON body that was hashed and signed; everything else here is an index over it. */
+    /** The canonical JSON body that was hashed; everything else here is an index over it. */
     body: text("body").notNull(),
-    prevHash: text("prev_hash").notNull(),
+    prevHash: text("prev_hash"),
     // Not unique-indexed: seq is the primary key, so a second append at the same place fails anyway,
     // and an index on a random hash costs a random page write per answer.
     hash: text("hash").notNull(),
-    signature: text("signature").notNull(),
-    kid: text("kid")
-      .notNull()
-      .references(() => signingKeys.kid),
+    signature: text("signature"),
+    kid: text("kid").references(() => signingKeys.kid),
   },
   (t) => [index("receipts_account_issued").on(t.accountId, t.issuedAt)],
 );
@@ -150,4 +153,29 @@ export const sessions = sqliteTable("sessions", {
 export const settings = sqliteTable("settings", {
   key: text("key").primaryKey(),
   value: text("value").notNull(),
+});
+
+/**
+ * Full C2SP tlog-tiles hash tiles of the receipt log: 256 hashes of 32 bytes, written in the
+ * transaction that completes them and never changed. Partial tiles are computed from memory.
+ */
+export const logTiles = sqliteTable(
+  "log_tiles",
+  {
+    level: integer("level").notNull(),
+    idx: integer("idx").notNull(),
+    hashes: blob("hashes", { mode: "buffer" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.level, t.idx] })],
+);
+
+/** One signed tlog checkpoint per group-commit batch (the note as served), kept for consistency proofs. */
+export const logCheckpoints = sqliteTable("log_checkpoints", {
+  treeSize: integer("tree_size").primaryKey(),
+  rootHash: text("root_hash").notNull(), // lowercase hex
+  kid: text("kid")
+    .notNull()
+    .references(() => signingKeys.kid),
+  note: text("note").notNull(),
+  signedAt: integer("signed_at").notNull(),
 });

@@ -1,6 +1,7 @@
 import { t, type Static } from "elysia";
 import type { Db } from "../db/client.ts";
 import type { ReferenceData } from "../reference/view.ts";
+import type { ReceiptLog } from "./log/log.ts";
 import type { AnySkill, SkillDeclaration } from "../skills/types.ts";
 import { receiptTrace, ReceiptTraceSchema } from "./audit-trace.ts";
 import { dataSources, DataSourcesSchema } from "./data-sources.ts";
@@ -27,6 +28,7 @@ export interface AuditReportDeps {
   reference: ReferenceData;
   /** Every skill this instance serves, read at call time, so the audit can re-run the one a receipt names. */
   skills: () => readonly AnySkill[];
+  log: ReceiptLog;
 }
 
 /**
@@ -42,7 +44,7 @@ export function createAuditReportSkill(deps: AuditReportDeps): SkillDeclaration<
     minimumTier: "professional",
     description:
       "Full provenance of one of your receipts: data sources, factor versions, model version, timestamps, authorization, " +
-      "its link in the signed hash chain, and whether re-running the skill reproduces the answer. " +
+      "its leaf in the transparency log with an inclusion proof and the signed checkpoint it verifies against, and whether re-running the skill reproduces the answer. " +
       "report_type LANE_HISTORY lists your receipts for a lane; DATA_SOURCES lists every series and its freshness.",
     rest: { method: "GET", path: "/v1/reports/audit" },
     input: AuditInput,

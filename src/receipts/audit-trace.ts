@@ -2,6 +2,8 @@ import { t, type Static } from "elysia";
 import type { Db } from "../db/client.ts";
 import type { ReferenceData } from "../reference/view.ts";
 import type { AnySkill, FactorVersion } from "../skills/types.ts";
+import type { ReceiptLog } from "./log/log.ts";
+import { receiptProof, ReceiptProofSchema } from "./log/receipt-proof.ts";
 import type { OwnReceipt } from "./store.ts";
 import { notReplayed, replay } from "./replay.ts";
 import { checkStoredReceipt } from "./verify.ts";
@@ -47,20 +49,21 @@ export const ReceiptTraceSchema = t.Object({
   reproduced_response: t.Unknown(),
   data_sources: t.Array(DataSourceSchema),
   factor_versions: t.Array(FactorVersionSchema),
-  chain: t.Object({
-    seq: t.Integer(),
-    prev_hash: t.String(),
-    hash: t.String(),
-    signature: t.String(),
-    kid: t.String(),
-    algorithm: t.Literal("Ed25519"),
-    /** The signed record itself: hash = SHA-256(JCS(body)); feed this block to scripts/verify-receipt.ts. */
-    body: t.Unknown(),
+  /** The receipt as a leaf of the transparency log, with what proves it (docs/receipts.md). */
+  log: t.Object({
+    ...ReceiptProofSchema.properties,
+    /** The hashed record itself: leaf_entry = SHA-256(JCS(receipt)). Feed this report to `waybill verify`. */
+    receipt: t.Unknown(),
+    /** Receipts written before the log (waybill.receipt/2) also carry their chain link and own signature. */
+    legacy: t.Union([t.Object({ seq: t.Integer(), prev_hash: t.String(), signature: t.String(), kid: t.String(), algorithm: t.Literal("Ed25519") }), t.Null()]),
   }),
   verification: t.Object({
     hash_valid: t.Boolean(),
-    signature_valid: t.Boolean(),
-    link_valid: t.Boolean(),
+    /** The inclusion proof leads from the leaf to the checkpoint's root. */
+    included: t.Boolean(),
+    /** Legacy receipts only (null otherwise): their own signature and chain link. */
+    signature_valid: t.Union([t.Boolean(), t.Null()]),
+    link_valid: t.Union([t.Boolean(), t.Null()]),
     record_matches_body: t.Boolean(),
     reproducible: t.Union([t.Boolean(), t.Null()]),
     reproduction: t.Object({
@@ -77,11 +80,17 @@ export interface TraceDeps {
   db: Db;
   reference: ReferenceData;
   skills: () => readonly AnySkill[];
+  log: ReceiptLog;
 }
 
 /** The full provenance of one receipt: what was asked, from which figures, under which grant, and what still checks out. */
 export function receiptTrace(deps: TraceDeps, { row, body }: OwnReceipt): ReceiptTrace {
   const check = checkStoredReceipt(deps.db, row);
+  const located = receiptProof(deps.log, row);
+  const problems = [
+    ...check.problems,
+    ...(located === null ? ["no signed checkpoint covers this receipt"] : located.included ? [] : ["the inclusion proof does not lead to the checkpoint's root"]),
+  ];
   const reproduction = body
     ? replay(body, deps.skills(), deps.reference)
     : notReplayed(false, "The stored body is not readable JSON.");
@@ -100,15 +109,23 @@ export function receiptTrace(deps: TraceDeps, { row, body }: OwnReceipt): Receip
     reproduced_response: reproducedAnswer ?? null,
     data_sources: factorVersions.map((factor) => dataSourceOf(deps.db, factor)),
     factor_versions: factorVersions,
-    chain: { seq: row.seq, prev_hash: row.prevHash, hash: row.hash, signature: row.signature, kid: row.kid, algorithm: "Ed25519", body: body ?? row.body },
+    log: {
+      ...(located?.proof ?? { log_index: row.seq - 1, leaf_entry: row.hash, tree_size: 0, inclusion_proof: [], checkpoint: "" }),
+      receipt: body ?? row.body,
+      legacy:
+        row.prevHash !== null && row.signature !== null && row.kid !== null
+          ? { seq: row.seq, prev_hash: row.prevHash, signature: row.signature, kid: row.kid, algorithm: "Ed25519" }
+          : null,
+    },
     verification: {
       hash_valid: check.hash_valid,
+      included: located?.included ?? false,
       signature_valid: check.signature_valid,
       link_valid: check.link_valid,
       record_matches_body: check.record_matches_body,
       reproducible,
       reproduction: reproductionDetail,
-      problems: check.problems,
+      problems,
     },
   };
 }

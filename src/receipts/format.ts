@@ -1,24 +1,27 @@
 import type { Scope, Tier } from "../access/tiers.ts";
 import type { FactorVersion } from "../skills/types.ts";
 
-/** Names the body layout; a verifier refuses versions it does not know. It is inside the signed bytes. */
-export const RECEIPT_FORMAT = "waybill.receipt/2";
+/**
+ * Names the body layout; a verifier refuses versions it does not know. It is inside the hashed bytes.
+ * v3 receipts are leaves of the transparency log (signed through checkpoints); v2 receipts, written
+ * before the log existed, are hash-chained and signed one by one, and are leaves too.
+ */
+export const RECEIPT_FORMAT = "waybill.receipt/3";
+export const LEGACY_RECEIPT_FORMAT = "waybill.receipt/2";
 
-/** prev_hash of the first receipt (seq 1). */
+/** prev_hash of the first receipt (seq 1) in the legacy chain. */
 export const GENESIS_PREV_HASH = "0".repeat(64);
 
 /**
- * The signed record. Every field is in the hash preimage: hash = SHA-256(JCS(body)) and
- * signature = Ed25519(JCS(body)). Because `seq` and `prev_hash` are inside, each hash commits to
- * the whole chain before it. Times are ISO 8601 UTC with milliseconds.
+ * The recorded answer. Every field is in the leaf entry's preimage: entry = SHA-256(JCS(body)), the
+ * log index it sits at is inside it, and the random `id` keeps the entry from revealing the body.
+ * Times are ISO 8601 UTC with milliseconds.
  */
 export interface ReceiptBody {
   v: typeof RECEIPT_FORMAT;
   id: string;
-  seq: number;
-  prev_hash: string;
+  log_index: number;
   issued_at: string;
-  kid: string;
   skill: string;
   account_id: string;
   key_id: string;
@@ -41,7 +44,17 @@ export interface ReceiptBody {
   known_at: string;
 }
 
-/** One row of the receipts table, as every reader in this module sees it. */
+/** A body written before the log: the same fields plus its chain link and signing key. */
+export interface LegacyReceiptBody extends Omit<ReceiptBody, "v" | "log_index"> {
+  v: typeof LEGACY_RECEIPT_FORMAT;
+  seq: number;
+  prev_hash: string;
+  kid: string;
+}
+
+export type AnyReceiptBody = ReceiptBody | LegacyReceiptBody;
+
+/** One row of the receipts table, as every reader in this module sees it. Log index = seq - 1. */
 export interface StoredReceipt {
   seq: number;
   id: string;
@@ -51,10 +64,12 @@ export interface StoredReceipt {
   authObjId: string;
   tier: string;
   body: string;
-  prevHash: string;
+  /** Hex of the leaf entry: SHA-256 of `body`. */
   hash: string;
-  signature: string;
-  kid: string;
+  /** Legacy (v2) receipts only. */
+  prevHash: string | null;
+  signature: string | null;
+  kid: string | null;
 }
 
 /** The column list that yields StoredReceipt from raw SQL. */

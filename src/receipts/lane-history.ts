@@ -3,7 +3,7 @@ import type { Db } from "../db/client.ts";
 import { errors } from "../http/errors.ts";
 import type { ReferenceData } from "../reference/view.ts";
 import type { AnySkill } from "../skills/types.ts";
-import type { ReceiptBody } from "./format.ts";
+import type { AnyReceiptBody } from "./format.ts";
 import { replay } from "./replay.ts";
 import { parseBody, type OwnReceipt } from "./store.ts";
 
@@ -114,7 +114,7 @@ export function laneHistory(deps: LaneHistoryDeps, anchor: OwnReceipt, query: La
  * Re-run only the receipts of skills whose answers declare lane figures at the top level (rate-lookup):
  * a forecast on the same lane would cost milliseconds to re-run and has no such figures to show.
  */
-function laneFigures(body: ReceiptBody | null, skills: readonly AnySkill[], reference: ReferenceData): LaneFigures {
+function laneFigures(body: AnyReceiptBody | null, skills: readonly AnySkill[], reference: ReferenceData): LaneFigures {
   const none: LaneFigures = { rate_per_mile: null, total_cost: null, miles: null, answer_reproduced: null };
   const skill = body && skills.find((candidate) => candidate.name === body.skill);
   if (!body || !skill || !declaresLaneFigures(skill)) return none;

@@ -9,6 +9,8 @@ export interface ReceiptEntry {
   principal: Principal;
   request: unknown; // the validated input
   response: unknown; // the answer body, without receipt_id; the receipt keeps only its digest
+  /** SHA-256 of the answer's canonical JSON when the caller already has it (the bytes it sends). */
+  responseSha256?: string;
   factorVersions: FactorVersion[];
   modelVersion: string;
   asOf: string;
@@ -18,10 +20,12 @@ export interface ReceiptEntry {
 export interface AppendedReceipt {
   id: string; // rcpt_<26-char ulid>
   seq: number;
+  /** The receipt's leaf index in the transparency log (seq - 1). */
+  logIndex: number;
   hash: string;
 }
 
 export interface ReceiptLedger {
-  /** Append one signed, chained receipt inside the caller's write transaction. */
+  /** Append one receipt (a log leaf) inside the caller's group-commit write. */
   append(tx: Db, entry: ReceiptEntry): AppendedReceipt;
 }

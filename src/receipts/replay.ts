@@ -3,7 +3,7 @@ import { ApiError } from "../http/errors.ts";
 import type { ReferenceData } from "../reference/view.ts";
 import type { AnySkill } from "../skills/types.ts";
 import { canonicalJson, sha256Hex } from "./canonical.ts";
-import type { ReceiptBody } from "./format.ts";
+import type { AnyReceiptBody } from "./format.ts";
 
 /** Skills whose answers depend on the live ledger rather than on reference data; they are never re-run. */
 const NOT_REPLAYABLE = new Set(["audit-report"]);
@@ -24,7 +24,7 @@ export interface Reproduction {
  * compare: the SHA-256 of the answer's canonical JSON with the signed response_sha256, the factor
  * versions (canonical JSON) with the recorded ones.
  */
-export function replay(body: ReceiptBody, skills: readonly AnySkill[], reference: ReferenceData): Reproduction {
+export function replay(body: AnyReceiptBody, skills: readonly AnySkill[], reference: ReferenceData): Reproduction {
   if (NOT_REPLAYABLE.has(body.skill)) {
     return notReplayed(null, `${body.skill} answers are read from the live receipt ledger, so they are not re-run.`);
   }

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import type { WaybillReceiptLedger } from "./chain.ts";
+import type { WaybillReceiptLedger } from "./receipt-ledger.ts";
 
 export interface ReceiptRoutesDeps {
   ledger: Pick<WaybillReceiptLedger, "publishedKeys">;

@@ -3,14 +3,14 @@ import type { Clock } from "../clock.ts";
 import type { Db } from "../db/client.ts";
 
 /**
- * The instance's Ed25519 receipt key lives in the same SQLite file as the chain it signs
+ * The instance's Ed25519 log keys live in the same SQLite file as the log they sign
  * (table signing_keys). Why there:
- * - one file to back up: a copy of the database is a complete, verifiable unit (chain + keys);
- * - restoring a backup never pairs a chain with the wrong key.
- * Threat model: the signature proves to anyone holding the published public key that this instance
- * issued the receipt; the hash chain proves no receipt was deleted, reordered or edited in place.
- * Someone who can read the database file can forge receipts; protect the file (and its backups) as
- * you would the key itself.
+ * - one file to back up: a copy of the database is a complete, verifiable unit (log + keys);
+ * - restoring a backup never pairs a log with the wrong key.
+ * Threat model: a checkpoint signature proves to anyone holding the published key that this
+ * instance's log had that root at that size; inclusion and consistency proofs do the rest.
+ * Someone who can read the database file can sign; protect the file (and its backups) as you
+ * would the key itself. docs/receipts.md says more.
  */
 export interface SigningKey {
   kid: string;
@@ -76,16 +76,27 @@ export function ensureSigningKey(db: Db, clock: Clock): SigningKey {
         const privateKey = createPrivateKey({ key: Buffer.from(existing.privateKey, "base64url"), format: "der", type: "pkcs8" });
         return { kid: existing.kid, publicKey: existing.publicKey, createdAt: existing.createdAt, privateKey };
       }
-      const pair = generateKeyPairSync("ed25519");
-      const publicKey = pair.publicKey.export({ format: "jwk" }).x;
-      if (!publicKey) throw new Error("Ed25519 key export returned no public key.");
-      const kid = keyIdOf(Buffer.from(publicKey, "base64url"));
-      const createdAt = clock.now();
-      const pkcs8 = pair.privateKey.export({ format: "der", type: "pkcs8" }).toString("base64url");
-      db.$client
-        .query("INSERT INTO signing_keys (kid, public_key, private_key, created_at) VALUES ($kid, $publicKey, $pkcs8, $createdAt)")
-        .run({ kid, publicKey, pkcs8, createdAt });
-      return { kid, publicKey, createdAt, privateKey: pair.privateKey };
+      return createSigningKey(db, clock);
     })
     .immediate();
+}
+
+/**
+ * A new Ed25519 key, which signs every checkpoint from now on (`waybill keys rotate-signing`; a
+ * running server picks it up on its next call). Older keys stay in the table, so the checkpoints
+ * and legacy receipts they signed stay verifiable, and stay published.
+ */
+export function createSigningKey(db: Db, clock: Clock): SigningKey {
+  const pair = generateKeyPairSync("ed25519");
+  const publicKey = pair.publicKey.export({ format: "jwk" }).x;
+  if (!publicKey) throw new Error("Ed25519 key export returned no public key.");
+  const kid = keyIdOf(Buffer.from(publicKey, "base64url"));
+  const newest = db.$client.query<{ createdAt: number }, []>("SELECT max(created_at) AS createdAt FROM signing_keys").get()?.createdAt ?? 0;
+  // Strictly newer than every key so far, so "the newest key" is never ambiguous.
+  const createdAt = Math.max(clock.now(), newest + 1);
+  const pkcs8 = pair.privateKey.export({ format: "der", type: "pkcs8" }).toString("base64url");
+  db.$client
+    .query("INSERT INTO signing_keys (kid, public_key, private_key, created_at) VALUES ($kid, $publicKey, $pkcs8, $createdAt)")
+    .run({ kid, publicKey, pkcs8, createdAt });
+  return { kid, publicKey, createdAt, privateKey: pair.privateKey };
 }

@@ -1,11 +1,11 @@
 import type { Db } from "../db/client.ts";
 import { errors } from "../http/errors.ts";
-import { STORED_RECEIPT_COLUMNS, type ReceiptBody, type StoredReceipt } from "./format.ts";
+import { STORED_RECEIPT_COLUMNS, type AnyReceiptBody, type StoredReceipt } from "./format.ts";
 
 export interface OwnReceipt {
   row: StoredReceipt;
   /** null when the stored body is not JSON any more (the verification block then says why). */
-  body: ReceiptBody | null;
+  body: AnyReceiptBody | null;
 }
 
 /**
@@ -20,9 +20,9 @@ export function findOwnReceipt(db: Db, receiptId: string, accountId: string): Ow
   return { row, body: parseBody(row.body) };
 }
 
-export function parseBody(text: string): ReceiptBody | null {
+export function parseBody(text: string): AnyReceiptBody | null {
   try {
-    return JSON.parse(text) as ReceiptBody;
+    return JSON.parse(text) as AnyReceiptBody;
   } catch {
     return null;
   }

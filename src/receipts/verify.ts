@@ -1,81 +1,81 @@
-import type { KeyObject } from "node:crypto";
+import { createHash, type KeyObject } from "node:crypto";
 import type { Db } from "../db/client.ts";
-import { sha256Hex } from "./canonical.ts";
-import { GENESIS_PREV_HASH, RECEIPT_FORMAT, STORED_RECEIPT_COLUMNS, type ReceiptBody, type StoredReceipt } from "./format.ts";
-import { loadVerificationKeys, signatureIsValid } from "./signer.ts";
+import { GENESIS_PREV_HASH, LEGACY_RECEIPT_FORMAT, RECEIPT_FORMAT, STORED_RECEIPT_COLUMNS, type AnyReceiptBody, type StoredReceipt } from "./format.ts";
+import { CompactRange, hashesEqual, leafHash } from "./log/merkle.ts";
+import { checkpointText, noteKeyId, parseCheckpointText, parseNote, verifyNote, type NoteVerifier } from "./log/note.ts";
+import { reduceHashes, splitTile, TILE_WIDTH } from "./log/tiles.ts";
+import { listPublicKeys, loadVerificationKeys, publicKeyObject, signatureIsValid } from "./signer.ts";
 
-/** What one stored receipt proves on its own and against its predecessor. */
+/** What one stored receipt proves on its own (and, for a legacy receipt, against its predecessor). */
 export interface ReceiptCheck {
-  /** SHA-256 of the stored body equals the stored hash. */
+  /** The stored leaf entry is the SHA-256 of the stored body. */
   hash_valid: boolean;
-  /** The Ed25519 signature over the body verifies under the key named by kid. */
-  signature_valid: boolean;
-  /** prev_hash equals the previous receipt's hash (or the genesis value for seq 1). */
-  link_valid: boolean;
-  /** The indexed columns (seq, id, account, …) say what the signed body says. */
+  /** Legacy (v2) receipts: their own Ed25519 signature verifies; null for log-era receipts (signed by checkpoints). */
+  signature_valid: boolean | null;
+  /** Legacy receipts: prev_hash equals the previous receipt's hash; null for log-era receipts. */
+  link_valid: boolean | null;
+  /** The indexed columns (seq/log index, id, account, …) say what the hashed body says. */
   record_matches_body: boolean;
   /** One sentence per failed check, in the order above; empty when the receipt is intact. */
   problems: string[];
 }
 
+const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
+
 /**
- * The one verifier: the CLI's chain walk and the audit report both judge a receipt here.
- * `expectedPrevHash` is the hash of receipt seq-1 as stored, or undefined when that receipt is missing.
+ * The one per-receipt verifier: `receipts verify` and the audit report both judge a receipt here.
+ * `legacyPrevHash` is the stored hash of receipt seq-1 (or the genesis value), used for v2 receipts only.
  */
-export function checkReceipt(row: StoredReceipt, expectedPrevHash: string | undefined, keys: ReadonlyMap<string, KeyObject>): ReceiptCheck {
+export function checkReceipt(row: StoredReceipt, legacyPrevHash: string | undefined, keys: ReadonlyMap<string, KeyObject>): ReceiptCheck {
   const problems: string[] = [];
+  const hashValid = sha256(row.body) === row.hash;
+  if (!hashValid) problems.push("the stored leaf entry is not the SHA-256 of the stored body");
 
-  const hashValid = sha256Hex(row.body) === row.hash;
-  if (!hashValid) problems.push("the stored hash is not the SHA-256 of the stored body");
-
-  const key = keys.get(row.kid);
-  const signatureValid = key !== undefined && signatureIsValid(key, row.body, row.signature);
-  if (!signatureValid) problems.push(key ? "the signature does not verify" : `the signing key ${row.kid} is unknown`);
-
-  const linkValid = expectedPrevHash !== undefined && row.prevHash === expectedPrevHash;
-  if (!linkValid) {
-    problems.push(
-      expectedPrevHash === undefined
-        ? `the previous receipt (seq ${row.seq - 1}) is missing`
-        : "prev_hash does not equal the previous receipt's hash",
-    );
+  let body: Partial<AnyReceiptBody> | null = null;
+  try {
+    body = JSON.parse(row.body) as Partial<AnyReceiptBody>;
+  } catch {
+    problems.push("the body is not JSON");
   }
-
-  const mismatch = recordMismatch(row);
-  if (mismatch) problems.push(mismatch);
-
+  const legacy = body?.v === LEGACY_RECEIPT_FORMAT;
+  let signatureValid: boolean | null = null;
+  let linkValid: boolean | null = null;
+  if (legacy) {
+    const key = row.kid ? keys.get(row.kid) : undefined;
+    signatureValid = key !== undefined && row.signature !== null && signatureIsValid(key, row.body, row.signature);
+    if (!signatureValid) problems.push(key ? "the legacy signature does not verify" : `the signing key ${row.kid} is unknown`);
+    linkValid = legacyPrevHash !== undefined && row.prevHash === legacyPrevHash;
+    if (!linkValid) {
+      problems.push(legacyPrevHash === undefined ? `the previous receipt (seq ${row.seq - 1}) is missing` : "prev_hash does not equal the previous receipt's hash");
+    }
+  }
+  const mismatch = body ? recordMismatch(row, body) : "the body is not JSON";
+  if (mismatch && body) problems.push(mismatch);
   return { hash_valid: hashValid, signature_valid: signatureValid, link_valid: linkValid, record_matches_body: !mismatch, problems };
 }
 
-/** The first column that disagrees with the signed body, or null. */
-function recordMismatch(row: StoredReceipt): string | null {
-  let body: Partial<ReceiptBody>;
-  try {
-    body = JSON.parse(row.body) as Partial<ReceiptBody>;
-  } catch {
-    return "the body is not JSON";
-  }
-  if (body.v !== RECEIPT_FORMAT) return `the body format is ${JSON.stringify(body.v)}, not ${RECEIPT_FORMAT}`;
+/** The first column that disagrees with the hashed body, or null. */
+function recordMismatch(row: StoredReceipt, body: Partial<AnyReceiptBody>): string | null {
   const pairs: [string, unknown, unknown][] = [
-    ["seq", body.seq, row.seq],
     ["id", body.id, row.id],
-    ["prev_hash", body.prev_hash, row.prevHash],
-    ["kid", body.kid, row.kid],
     ["issued_at", body.issued_at, new Date(row.issuedAt).toISOString()],
     ["skill", body.skill, row.skill],
     ["account_id", body.account_id, row.accountId],
     ["auth_obj_id", body.auth_obj_id, row.authObjId],
     ["tier", body.tier, row.tier],
   ];
-  const differing = pairs.find(([, signed, stored]) => signed !== stored);
-  return differing ? `the ${differing[0]} column differs from the signed body` : null;
+  if (body.v === RECEIPT_FORMAT) pairs.unshift(["log_index", body.log_index, row.seq - 1]);
+  else if (body.v === LEGACY_RECEIPT_FORMAT) pairs.unshift(["seq", body.seq, row.seq], ["prev_hash", body.prev_hash, row.prevHash], ["kid", body.kid, row.kid]);
+  else return `the body format is ${JSON.stringify(body.v)}, not ${RECEIPT_FORMAT} or ${LEGACY_RECEIPT_FORMAT}`;
+  const differing = pairs.find(([, hashed, stored]) => hashed !== stored);
+  return differing ? `the ${differing[0]} column differs from the hashed body` : null;
 }
 
 export function isIntact(check: ReceiptCheck): boolean {
   return check.problems.length === 0;
 }
 
-/** Check one stored receipt against its stored predecessor (the audit report's verification block). */
+/** Check one stored receipt (the audit report's verification block). */
 export function checkStoredReceipt(db: Db, row: StoredReceipt): ReceiptCheck {
   const previous =
     row.seq === 1
@@ -84,39 +84,137 @@ export function checkStoredReceipt(db: Db, row: StoredReceipt): ReceiptCheck {
   return checkReceipt(row, previous, loadVerificationKeys(db));
 }
 
-export interface ChainVerification {
+export interface StoredCheckpoint {
+  treeSize: number;
+  rootHash: string;
+  kid: string;
+  note: string;
+}
+
+/** Every key that ever signed, as note verifiers under `name` (the checkpoint's origin). */
+export function noteVerifiersFor(db: Db, name: string): NoteVerifier[] {
+  return listPublicKeys(db).map((record) => {
+    const rawPublicKey = Buffer.from(record.publicKey, "base64url");
+    return { name, keyId: noteKeyId(name, rawPublicKey), publicKey: publicKeyObject(record.publicKey), rawPublicKey };
+  });
+}
+
+/** Why a stored checkpoint is not a valid signed note of its own row, or null when it is. */
+export function checkpointProblem(db: Db, checkpoint: StoredCheckpoint, verifiers?: (name: string) => NoteVerifier[]): string | null {
+  try {
+    const note = parseNote(checkpoint.note);
+    const body = parseCheckpointText(note.text);
+    if (body.size !== checkpoint.treeSize || body.root.toString("hex") !== checkpoint.rootHash) return "its note does not say the stored size and root";
+    if (checkpointText(body) !== note.text) return "its note carries extension lines Waybill does not write";
+    const known = (verifiers ?? ((name) => noteVerifiersFor(db, name)))(body.origin);
+    const verified = verifyNote(note, known);
+    if (verified === null) return "a signature by a known key does not verify";
+    const signer = listPublicKeys(db).find((record) => record.kid === checkpoint.kid);
+    if (!signer || !verified.some((v) => v.rawPublicKey.equals(Buffer.from(signer.publicKey, "base64url")))) {
+      return `it carries no valid signature by its key ${checkpoint.kid}`;
+    }
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/** A checkpoint a client kept: the log must still contain the tree it names. */
+export interface KeptCheckpoint {
+  size: number;
+  root: Uint8Array;
+  note: string;
+}
+
+export interface LogVerification {
   ok: boolean;
-  /** Receipts found intact, in seq order, before the first break (all of them when ok). */
+  /** Receipts found intact, in log order, before the first failure (all of them when ok). */
   checked: number;
+  /** Checkpoints whose signature and root were confirmed. */
+  checkpoints: number;
+  /** The first failure, named: a receipt (seq), a checkpoint (tree size) or a tile. */
   firstBrokenSeq?: number;
+  failedCheckpoint?: number;
   problem?: string;
 }
 
 /**
- * Walk the whole chain in seq order, one row at a time, and stop at the first receipt whose hash,
- * signature, link or record fails, or at the first missing sequence number.
- * A chain cut off at the tail still verifies: only a head published elsewhere could show that.
+ * One pass over the log: every receipt's entry, record (and, for legacy receipts, signature and
+ * link); every full tile against the leaves; every checkpoint's signature, and its root against the
+ * root recomputed from the leaves at its size. Every checkpoint thereby is a prefix of the one leaf
+ * sequence, which is exactly the consistency of consecutive checkpoints. A checkpoint larger than
+ * the log means receipts were deleted from its end.
  */
-export function verifyChain(db: Db): ChainVerification {
+export function verifyLog(db: Db, kept: readonly KeptCheckpoint[] = []): LogVerification {
   const keys = loadVerificationKeys(db);
+  const verifierCache = new Map<string, NoteVerifier[]>();
+  const verifiersFor = (name: string) => verifierCache.get(name) ?? verifierCache.set(name, noteVerifiersFor(db, name)).get(name)!;
+  const stored = db.$client
+    .query<StoredCheckpoint, []>("SELECT tree_size AS treeSize, root_hash AS rootHash, kid, note FROM log_checkpoints ORDER BY tree_size")
+    .all();
+  for (const checkpoint of kept) {
+    const text = parseNote(checkpoint.note);
+    const signed = verifyNote(text, verifiersFor(parseCheckpointText(text.text).origin));
+    if (!signed || signed.length === 0) {
+      return { ok: false, checked: 0, checkpoints: 0, failedCheckpoint: checkpoint.size, problem: `the kept checkpoint at tree size ${checkpoint.size} is not signed by any key of this log` };
+    }
+  }
+  const keptAsStored = kept.map((checkpoint) => ({ treeSize: checkpoint.size, rootHash: Buffer.from(checkpoint.root).toString("hex"), kid: "", note: checkpoint.note, kept: true }));
+  const checkpoints: (StoredCheckpoint & { kept?: boolean })[] = [...stored, ...keptAsStored].sort((a, b) => a.treeSize - b.treeSize);
+  const tileQuery = db.$client.prepare<{ hashes: Uint8Array }, [number, number]>("SELECT hashes FROM log_tiles WHERE level = ? AND idx = ?");
   const rows = db.$client.query<StoredReceipt, []>(`SELECT ${STORED_RECEIPT_COLUMNS} FROM receipts ORDER BY seq`).iterate();
-  let expectedSeq = 1;
+
+  const range = new CompactRange();
+  const pendingTiles: Uint8Array[][] = [[]];
+  let nextCheckpoint = 0;
   let prevHash = GENESIS_PREV_HASH;
   let checked = 0;
+  const fail = (result: Partial<LogVerification>): LogVerification => ({ ok: false, checked, checkpoints: nextCheckpoint, ...result });
+
   for (const row of rows) {
-    if (row.seq !== expectedSeq) {
-      return {
-        ok: false,
-        checked,
-        firstBrokenSeq: expectedSeq,
-        problem: `receipt seq ${expectedSeq} is missing (the next stored receipt is seq ${row.seq})`,
-      };
+    if (row.seq !== checked + 1) {
+      return fail({ firstBrokenSeq: checked + 1, problem: `receipt seq ${checked + 1} is missing (the next stored receipt is seq ${row.seq})` });
     }
     const check = checkReceipt(row, prevHash, keys);
-    if (!isIntact(check)) return { ok: false, checked, firstBrokenSeq: row.seq, problem: check.problems.join("; ") };
+    if (!isIntact(check)) return fail({ firstBrokenSeq: row.seq, problem: check.problems.join("; ") });
+    const leaf = leafHash(Buffer.from(row.hash, "hex"));
+    range.append(leaf);
+    const tileProblem = checkCompletedTiles(pendingTiles, leaf, range.size, (level, index) => tileQuery.get(level, index)?.hashes);
+    if (tileProblem) return fail({ firstBrokenSeq: row.seq, problem: tileProblem });
     prevHash = row.hash;
-    expectedSeq += 1;
     checked += 1;
+    while (nextCheckpoint < checkpoints.length && checkpoints[nextCheckpoint]!.treeSize === range.size) {
+      const checkpoint = checkpoints[nextCheckpoint]!;
+      const problem =
+        (checkpoint.kept ? null : checkpointProblem(db, checkpoint, verifiersFor)) ??
+        (hashesEqual(Buffer.from(checkpoint.rootHash, "hex"), range.root()) ? null : "its root hash is not the root of the receipts it covers");
+      if (problem) {
+        const which = checkpoint.kept ? "the kept checkpoint" : "checkpoint";
+        return fail({ failedCheckpoint: checkpoint.treeSize, problem: `${which} at tree size ${checkpoint.treeSize}: ${problem}` });
+      }
+      nextCheckpoint += 1;
+    }
   }
-  return { ok: true, checked };
+  const orphan = checkpoints[nextCheckpoint];
+  if (orphan) {
+    return fail({
+      failedCheckpoint: orphan.treeSize,
+      problem: `${orphan.kept ? "the kept checkpoint" : "checkpoint"} at tree size ${orphan.treeSize} covers receipts the log no longer has (it holds ${checked}): receipts were deleted from its end`,
+    });
+  }
+  return { ok: true, checked, checkpoints: nextCheckpoint };
+}
+
+/** Feed one leaf into the tiles being rebuilt; when a tile completes, compare it with the stored one. */
+function checkCompletedTiles(pending: Uint8Array[][], leaf: Uint8Array, size: number, stored: (level: number, index: number) => Uint8Array | undefined): string | null {
+  pending[0]!.push(leaf);
+  for (let level = 0; pending[level]!.length === TILE_WIDTH; level++) {
+    const index = Math.floor(size / TILE_WIDTH ** (level + 1)) - 1;
+    const expected = Buffer.concat(pending[level]!);
+    const actual = stored(level, index);
+    if (!actual || !expected.equals(Buffer.from(actual))) return `the stored log tile ${level}/${index} does not match the receipts it covers`;
+    (pending[level + 1] ??= []).push(reduceHashes(splitTile(expected)));
+    pending[level] = [];
+  }
+  return null;
 }

@@ -93,7 +93,7 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
     const answer = result.answer as Record<string, unknown>;
     // Answered means durable: the month count, the receipt and the usage row commit together
     // (with other requests' rows, in one group transaction) before the response is sent.
-    const receiptId = await deps.committer.commit(() => {
+    const receipt = await deps.committer.commit(() => {
       admission.commit(deps.db);
       const receipt = deps.ledger.append(deps.db, {
         issuedAt: now,
@@ -116,11 +116,11 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
         latencyMs: performance.now() - started,
         receiptId: receipt.id,
       });
-      return receipt.id;
+      return receipt;
     });
     return {
       status: 200,
-      body: { ...answer, receipt_id: receiptId, auth_obj_id: principal.authObjId },
+      body: { ...answer, receipt_id: receipt.id, log_index: receipt.logIndex, auth_obj_id: principal.authObjId },
       headers: admission.headers,
       principal,
     };

@@ -1,5 +1,6 @@
 import type { Db } from "../db/client.ts";
 import { createAuditReportSkill } from "../receipts/audit-skill.ts";
+import type { ReceiptLog } from "../receipts/log/log.ts";
 import type { ReferenceData } from "../reference/view.ts";
 import { dieselTrendsSkill } from "./diesel-trends/skill.ts";
 import { fuelSurchargeSkill } from "./fuel-surcharge/skill.ts";
@@ -14,6 +15,8 @@ interface RegistryDeps {
   reference: ReferenceData;
   /** The finished list, for skills that re-run others (audit-report reproduces answers). */
   skills: () => readonly AnySkill[];
+  /** The receipt log, for audit proofs. */
+  log: ReceiptLog;
 }
 
 /** Every skill Waybill answers. Adding a skill is one folder and one line here. */

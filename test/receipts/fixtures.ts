@@ -1,7 +1,10 @@
 import type { Principal } from "../../src/access/principal.ts";
 import type { Scope, Tier } from "../../src/access/tiers.ts";
 import type { Db } from "../../src/db/client.ts";
-import type { ReceiptEntry } from "../../src/receipts/ledger.ts";
+import { ManualClock } from "../../src/clock.ts";
+import { GroupCommitter } from "../../src/db/group-commit.ts";
+import type { AppendedReceipt, ReceiptEntry } from "../../src/receipts/ledger.ts";
+import { createReceiptLedger, type LedgerOptions } from "../../src/receipts/receipt-ledger.ts";
 
 let counter = 0;
 
@@ -53,5 +56,27 @@ export function sampleEntry(principal: Principal, overrides: Partial<ReceiptEntr
     asOf: "2026-03-02",
     knownAt: T0,
     ...overrides,
+  };
+}
+
+/** A ledger whose appends commit at once, each in its own group-commit batch (one checkpoint each). */
+export function openLedger(db: Db, options: LedgerOptions = {}) {
+  const ledger = createReceiptLedger(db, { clock: new ManualClock(T0), origin: "waybill.test/log", ...options });
+  const committer = new GroupCommitter(db);
+  committer.join(ledger.log);
+  return {
+    ledger,
+    committer,
+    /** Append in a batch of its own and commit it (and sign its checkpoint) now. */
+    append(entry: ReceiptEntry): AppendedReceipt {
+      return this.appendBatch([entry])[0]!;
+    },
+    /** Append several receipts in one batch: one transaction, one checkpoint. */
+    appendBatch(entries: ReceiptEntry[]): AppendedReceipt[] {
+      const appended: AppendedReceipt[] = [];
+      for (const entry of entries) committer.commit(() => appended.push(ledger.append(db, entry))).catch(() => {});
+      committer.flush();
+      return appended;
+    },
   };
 }

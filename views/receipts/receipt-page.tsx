@@ -80,9 +80,10 @@ function TraceSections({ trace }: { trace: ReceiptTrace }) {
       <section class="card">
         <h2>Verification</h2>
         <ul class="checks">
-          <Check label="Hash matches the signed record" value={v.hash_valid} />
-          <Check label="Ed25519 signature is valid" value={v.signature_valid} />
-          <Check label="Links to the previous receipt" value={v.link_valid} />
+          <Check label="Leaf entry is the hash of the recorded body" value={v.hash_valid} />
+          <Check label="Included in the signed log checkpoint" value={v.included} />
+          {trace.log.legacy && <Check label="Ed25519 signature of the pre-log receipt is valid" value={v.signature_valid} />}
+          {trace.log.legacy && <Check label="Links to the previous pre-log receipt" value={v.link_valid} />}
           <Check label="Stored columns match the signed body" value={v.record_matches_body} />
           <Check label="Re-running the skill on the recorded figures reproduces the answer" value={v.reproducible} />
         </ul>
@@ -168,29 +169,25 @@ function TraceSections({ trace }: { trace: ReceiptTrace }) {
         </dl>
       </section>
       <section class="card">
-        <h2>Chain link</h2>
+        <h2>Transparency log</h2>
         <dl class="facts">
-          <dt>Sequence</dt>
-          <dd safe>{String(trace.chain.seq)}</dd>
-          <dt>Previous hash</dt>
+          <dt>Log index</dt>
+          <dd safe>{String(trace.log.log_index)}</dd>
+          <dt>Leaf entry</dt>
           <dd class="mono break" safe>
-            {trace.chain.prev_hash}
+            {trace.log.leaf_entry}
           </dd>
-          <dt>Hash</dt>
-          <dd class="mono break" safe>
-            {trace.chain.hash}
-          </dd>
-          <dt>Signature</dt>
-          <dd class="mono break" safe>
-            {trace.chain.signature}
-          </dd>
-          <dt>Signing key</dt>
-          <dd class="mono" safe>
-            {trace.chain.kid}
+          <dt>Proven in tree size</dt>
+          <dd safe>{String(trace.log.tree_size)}</dd>
+          <dt>Signed checkpoint</dt>
+          <dd>
+            <pre class="mono break" safe>
+              {trace.log.checkpoint}
+            </pre>
           </dd>
         </dl>
         <p class="muted">
-          Check it yourself against <a href="/v1/receipts/public-key">the public key</a>.
+          Check it yourself with <code>waybill verify</code> against <a href="/v1/receipts/public-key">the published note verifier key</a>.
         </p>
       </section>
       <section class="card">

@@ -1,0 +1,223 @@
+import { createHash } from "node:crypto";
+
+/**
+ * RFC 6962 / RFC 9162 Merkle tree hashing, proof construction and proof verification, with no
+ * storage: proofs are built over any `NodeSource` (the database's tiles, or a list in memory), and
+ * verified from hashes alone (the offline verifier in the binary uses this file). See docs/receipts.md.
+ */
+export type Hash = Uint8Array;
+
+const LEAF_PREFIX = new Uint8Array([0x00]);
+const NODE_PREFIX = new Uint8Array([0x01]);
+
+/** SHA-256(0x00 || entry). */
+export function leafHash(entry: Uint8Array): Hash {
+  return createHash("sha256").update(LEAF_PREFIX).update(entry).digest();
+}
+
+/** SHA-256(0x01 || left || right). */
+export function nodeHash(left: Hash, right: Hash): Hash {
+  return createHash("sha256").update(NODE_PREFIX).update(left).update(right).digest();
+}
+
+/** MTH of the empty tree: SHA-256 of nothing. */
+export const EMPTY_ROOT: Hash = createHash("sha256").digest();
+
+/**
+ * The hash of the perfect subtree of 2^level leaves that starts at leaf `index * 2^level`.
+ * Only ever asked for subtrees that lie entirely inside the tree the proof is about.
+ */
+export interface NodeSource {
+  node(level: number, index: number): Hash;
+}
+
+const isPowerOfTwo = (n: number) => n > 0 && (n & (n - 1)) === 0;
+const log2 = (n: number) => Math.log2(n);
+
+/** The largest power of two smaller than n (n > 1). */
+function splitPoint(n: number): number {
+  let k = 1;
+  while (k * 2 < n) k *= 2;
+  return k;
+}
+
+/** MTH(D[start:end]) in RFC 6962 terms; `start` is always aligned the way the RFC's recursion aligns it. */
+export function rangeHash(source: NodeSource, start: number, end: number): Hash {
+  const size = end - start;
+  if (size === 0) return EMPTY_ROOT;
+  if (isPowerOfTwo(size)) return source.node(log2(size), start / size);
+  const k = splitPoint(size);
+  return nodeHash(rangeHash(source, start, start + k), rangeHash(source, start + k, end));
+}
+
+export function rootHash(source: NodeSource, size: number): Hash {
+  return rangeHash(source, 0, size);
+}
+
+/** PATH(m, D[0:n]) of RFC 6962 §2.1.1, leaf-side first. */
+export function inclusionProof(source: NodeSource, index: number, size: number): Hash[] {
+  if (!(index >= 0 && index < size)) throw new RangeError(`index ${index} is not inside a tree of size ${size}`);
+  const path = (m: number, start: number, end: number): Hash[] => {
+    const n = end - start;
+    if (n === 1) return [];
+    const k = splitPoint(n);
+    return m < k
+      ? [...path(m, start, start + k), rangeHash(source, start + k, end)]
+      : [...path(m - k, start + k, end), rangeHash(source, start, start + k)];
+  };
+  return path(index, 0, size);
+}
+
+/** PROOF(m, D[0:n]) of RFC 6962 §2.1.2. Empty when m = n or m = 0. */
+export function consistencyProof(source: NodeSource, oldSize: number, newSize: number): Hash[] {
+  if (!(oldSize >= 0 && oldSize <= newSize)) throw new RangeError(`cannot prove ${oldSize} consistent with ${newSize}`);
+  if (oldSize === 0 || oldSize === newSize) return [];
+  const subproof = (m: number, start: number, end: number, complete: boolean): Hash[] => {
+    const n = end - start;
+    if (m === n) return complete ? [] : [rangeHash(source, start, end)];
+    const k = splitPoint(n);
+    return m <= k
+      ? [...subproof(m, start, start + k, complete), rangeHash(source, start + k, end)]
+      : [...subproof(m - k, start + k, end, false), rangeHash(source, start, start + k)];
+  };
+  return subproof(oldSize, 0, newSize, true);
+}
+
+export const hashesEqual = (a: Hash, b: Hash) => a.length === b.length && Buffer.compare(Buffer.from(a), Buffer.from(b)) === 0;
+
+/** The root an inclusion proof leads to (RFC 9162 §2.1.3.2), or null when the proof has the wrong length. */
+export function rootFromInclusionProof(index: number, size: number, leaf: Hash, proof: readonly Hash[]): Hash | null {
+  if (!(index >= 0 && index < size)) return null;
+  let fn = index;
+  let sn = size - 1;
+  let r = leaf;
+  for (const p of proof) {
+    if (sn === 0) return null;
+    if (fn % 2 === 1 || fn === sn) {
+      r = nodeHash(p, r);
+      if (fn % 2 === 0) {
+        while (fn % 2 === 0 && fn !== 0) {
+          fn = Math.floor(fn / 2);
+          sn = Math.floor(sn / 2);
+        }
+      }
+    } else {
+      r = nodeHash(r, p);
+    }
+    fn = Math.floor(fn / 2);
+    sn = Math.floor(sn / 2);
+  }
+  return sn === 0 ? r : null;
+}
+
+export function verifyInclusion(index: number, size: number, leaf: Hash, proof: readonly Hash[], root: Hash): boolean {
+  const computed = rootFromInclusionProof(index, size, leaf, proof);
+  return computed !== null && hashesEqual(computed, root);
+}
+
+/** RFC 9162 §2.1.4.2: does `proof` show the tree of oldSize with oldRoot is a prefix of the one with newRoot? */
+export function verifyConsistency(oldSize: number, newSize: number, proof: readonly Hash[], oldRoot: Hash, newRoot: Hash): boolean {
+  if (oldSize > newSize || oldSize < 0) return false;
+  if (oldSize === newSize) return proof.length === 0 && hashesEqual(oldRoot, newRoot);
+  if (oldSize === 0) return proof.length === 0;
+  const path = isPowerOfTwo(oldSize) ? [oldRoot, ...proof] : [...proof];
+  if (path.length === 0) return false;
+  let fn = oldSize - 1;
+  let sn = newSize - 1;
+  while (fn % 2 === 1) {
+    fn = Math.floor(fn / 2);
+    sn = Math.floor(sn / 2);
+  }
+  let fr = path[0]!;
+  let sr = path[0]!;
+  for (const c of path.slice(1)) {
+    if (sn === 0) return false;
+    if (fn % 2 === 1 || fn === sn) {
+      fr = nodeHash(c, fr);
+      sr = nodeHash(c, sr);
+      if (fn % 2 === 0) {
+        while (fn % 2 === 0 && fn !== 0) {
+          fn = Math.floor(fn / 2);
+          sn = Math.floor(sn / 2);
+        }
+      }
+    } else {
+      sr = nodeHash(sr, c);
+    }
+    fn = Math.floor(fn / 2);
+    sn = Math.floor(sn / 2);
+  }
+  return sn === 0 && hashesEqual(fr, oldRoot) && hashesEqual(sr, newRoot);
+}
+
+/**
+ * The right edge of a growing tree (its perfect subtrees, largest first): appending is O(log n) and
+ * the root is a fold from the right. The in-memory head of the log; also how `receipts verify`
+ * recomputes every checkpoint's root from the leaves in one pass.
+ */
+export class CompactRange {
+  private readonly nodes: { level: number; hash: Hash }[] = [];
+  /** The perfect subtrees the last append completed, by level (the leaf itself at 0). */
+  private justCompleted: Hash[] = [];
+  size = 0;
+
+  append(leaf: Hash): void {
+    let level = 0;
+    let hash = leaf;
+    this.justCompleted = [leaf];
+    while (this.nodes.length > 0 && this.nodes[this.nodes.length - 1]!.level === level) {
+      hash = nodeHash(this.nodes.pop()!.hash, hash);
+      level += 1;
+      this.justCompleted.push(hash);
+    }
+    this.nodes.push({ level, hash });
+    this.size += 1;
+  }
+
+  /** The hash of the perfect subtree of 2^level leaves that the last append completed, if it completed one. */
+  completed(level: number): Hash | undefined {
+    return this.justCompleted[level];
+  }
+
+  root(): Hash {
+    if (this.nodes.length === 0) return EMPTY_ROOT;
+    let hash = this.nodes[this.nodes.length - 1]!.hash;
+    for (let i = this.nodes.length - 2; i >= 0; i--) hash = nodeHash(this.nodes[i]!.hash, hash);
+    return hash;
+  }
+
+  clone(): CompactRange {
+    const copy = new CompactRange();
+    copy.nodes.push(...this.nodes);
+    copy.size = this.size;
+    return copy;
+  }
+
+  /** The range of a tree of `size` leaves, from a source of its perfect subtrees. */
+  static of(source: NodeSource, size: number): CompactRange {
+    const range = new CompactRange();
+    let start = 0;
+    for (let level = 52; level >= 0; level--) {
+      const width = 2 ** level;
+      if (size - start >= width) {
+        range.nodes.push({ level, hash: source.node(level, start / width) });
+        start += width;
+      }
+    }
+    range.size = size;
+    return range;
+  }
+}
+
+/** A NodeSource over leaf hashes held in memory (tests, and the offline checks of small trees). */
+export function memoryNodes(leaves: readonly Hash[]): NodeSource {
+  const computed = new Map<string, Hash>();
+  const node = (level: number, index: number): Hash => {
+    if (level === 0) return leaves[index]!;
+    const key = `${level}/${index}`;
+    let hash = computed.get(key);
+    if (!hash) computed.set(key, (hash = nodeHash(node(level - 1, index * 2), node(level - 1, index * 2 + 1))));
+    return hash;
+  };
+  return { node };
+}

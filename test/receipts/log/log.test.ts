@@ -1,0 +1,135 @@
+import { describe, expect, test } from "bun:test";
+import { createHash } from "node:crypto";
+// sigstore's C2SP signed-note checkpoint verifier: not written by this project.
+import { verifyCheckpoint } from "@sigstore/verify/dist/tlog/checkpoint";
+import { openMemoryDatabase, type Db } from "../../../src/db/client.ts";
+import { ManualClock } from "../../../src/clock.ts";
+import { ReceiptLog } from "../../../src/receipts/log/log.ts";
+import { consistencyProof, inclusionProof, leafHash, memoryNodes, rootHash, verifyConsistency, verifyInclusion } from "../../../src/receipts/log/merkle.ts";
+import { noteKeyId, parseCheckpointText, parseNote, parseVerifierKey, verifierKey } from "../../../src/receipts/log/note.ts";
+import { ensureSigningKey, publicKeyObject } from "../../../src/receipts/signer.ts";
+import { openLedger, sampleEntry, seedPrincipal, T0 } from "../fixtures.ts";
+
+const ORIGIN = "waybill.test/log";
+
+/** Receipts rows written straight into the table (as a pre-log database holds them), leaf entries given. */
+function insertRows(db: Db, count: number): Buffer[] {
+  const principal = seedPrincipal(db);
+  const insert = db.$client.prepare(
+    "INSERT INTO receipts (seq, id, issued_at, skill, account_id, auth_obj_id, tier, body, hash) VALUES (?, ?, 0, 'rate-lookup', ?, ?, 'professional', ?, ?)",
+  );
+  const entries: Buffer[] = [];
+  db.$client.transaction(() => {
+    for (let i = 0; i < count; i++) {
+      const body = `{"n":${i}}`;
+      const entry = createHash("sha256").update(body).digest();
+      entries.push(entry);
+      insert.run(i + 1, `rcpt_${String(i).padStart(26, "0")}`, principal.accountId, principal.authObjId, body, entry.toString("hex"));
+    }
+  })();
+  return entries;
+}
+
+function openLog(db: Db): ReceiptLog {
+  const clock = new ManualClock(T0);
+  const key = ensureSigningKey(db, clock);
+  return ReceiptLog.open(db, { origin: ORIGIN, key: () => key, clock });
+}
+
+describe("receipt log", () => {
+  test("receipts written before the log are added at start: tiles of every level, proofs and one signed checkpoint", { timeout: 60_000 }, () => {
+    const db = openMemoryDatabase();
+    const entries = insertRows(db, 70_000);
+    const log = openLog(db);
+    const leaves = entries.map(leafHash);
+    const reference = memoryNodes(leaves);
+    expect(log.size).toBe(70_000);
+    const latest = log.latest()!;
+    expect(latest.size).toBe(70_000);
+    expect(Buffer.from(latest.root).equals(Buffer.from(rootHash(reference, 70_000)))).toBe(true);
+    // The spec's example: 273 full level-0 tiles, a partial one of width 112, one full level-1 tile,
+    // a partial level-1 tile of width 17 and a partial level-2 tile of width 1.
+    expect(log.tile(0, 272, null)).toHaveLength(256);
+    expect(log.tile(0, 273, null)).toBeNull();
+    expect(log.tile(0, 273, 112)).toHaveLength(112);
+    expect(log.tile(1, 0, null)).toHaveLength(256);
+    expect(log.tile(1, 1, 17)).toHaveLength(17);
+    expect(log.tile(2, 0, 1)).toHaveLength(1);
+    expect(log.tile(2, 0, 2)).toBeNull();
+    expect(Buffer.from(log.tile(2, 0, 1)![0]!).equals(Buffer.from(reference.node(16, 0)))).toBe(true);
+    for (const index of [0, 255, 256, 65_535, 65_536, 69_999]) {
+      expect(log.inclusionProof(index, 70_000).map((h) => Buffer.from(h).toString("hex"))).toEqual(
+        inclusionProof(reference, index, 70_000).map((h) => Buffer.from(h).toString("hex")),
+      );
+    }
+    for (const [from, to] of [[1, 70_000], [256, 65_537], [65_536, 70_000], [1000, 1000]] as const) {
+      const proof = log.consistencyProof(from, to);
+      expect(proof.map((h) => Buffer.from(h).toString("hex"))).toEqual(consistencyProof(reference, from, to).map((h) => Buffer.from(h).toString("hex")));
+      expect(verifyConsistency(from, to, proof, rootHash(reference, from), rootHash(reference, to))).toBe(true);
+    }
+    // Restarting finds the same head without signing again.
+    const reopened = openLog(db);
+    expect(reopened.latest()!.note).toBe(latest.note);
+    expect(db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM log_checkpoints").get()!.n).toBe(1);
+  });
+
+  test("each group-commit batch signs one checkpoint that sigstore's signed-note verifier accepts", () => {
+    const db = openMemoryDatabase();
+    const { ledger, appendBatch } = openLedger(db, { origin: ORIGIN });
+    const principal = seedPrincipal(db);
+    const first = appendBatch(Array.from({ length: 5 }, () => sampleEntry(principal)));
+    expect(first.map((r) => r.logIndex)).toEqual([0, 1, 2, 3, 4]);
+    appendBatch(Array.from({ length: 300 }, () => sampleEntry(principal)));
+    const checkpoints = db.$client.query<{ tree_size: number; note: string; kid: string }, []>("SELECT tree_size, note, kid FROM log_checkpoints ORDER BY tree_size").all();
+    expect(checkpoints.map((c) => c.tree_size)).toEqual([5, 305]);
+
+    const published = ledger.publishedKeys();
+    const verifier = parseVerifierKey(published.note_verifier_key);
+    expect(published.note_verifier_key.startsWith(`${ORIGIN}+`)).toBe(true);
+    expect(verifier.keyId.equals(noteKeyId(ORIGIN, Buffer.from(published.public_key, "base64url")))).toBe(true);
+    const tlog = { logID: Buffer.concat([verifier.keyId, Buffer.alloc(28)]), baseURL: `https://${ORIGIN}`, publicKey: publicKeyObject(published.public_key) };
+    for (const checkpoint of checkpoints) {
+      const parsed = verifyCheckpoint({ inclusionProof: { checkpoint: { envelope: checkpoint.note } } } as never, [tlog] as never);
+      expect(Number(parsed.logSize)).toBe(checkpoint.tree_size);
+      expect(checkpoint.kid).toBe(published.kid);
+    }
+    // A checkpoint signed by another key under the same name is refused by the same verifier.
+    const other = { ...tlog, publicKey: publicKeyObject(Buffer.alloc(32, 7).toString("base64url")) };
+    expect(() => verifyCheckpoint({ inclusionProof: { checkpoint: { envelope: checkpoints[1]!.note } } } as never, [other] as never)).toThrow();
+
+    const note = parseNote(checkpoints[1]!.note);
+    const { root } = parseCheckpointText(note.text);
+    const entry = Buffer.from(db.$client.query<{ hash: string }, []>("SELECT hash FROM receipts WHERE seq = 300").get()!.hash, "hex");
+    expect(verifyInclusion(299, 305, leafHash(entry), ledger.log.inclusionProof(299, 305), root)).toBe(true);
+    expect(verifierKey(ORIGIN, verifier.rawPublicKey)).toBe(published.note_verifier_key);
+  });
+
+  test("a write that rolls back in its savepoint gives its log index to the next one; a failed batch leaves the head as it was", () => {
+    const db = openMemoryDatabase();
+    const { ledger, committer } = openLedger(db, { origin: ORIGIN });
+    const principal = seedPrincipal(db);
+    const results: unknown[] = [];
+    committer.commit(() => ledger.append(db, sampleEntry(principal))).then((r) => results.push(r.logIndex));
+    committer.commit(() => {
+      ledger.append(db, sampleEntry(principal));
+      throw new Error("the usage row failed");
+    }).catch((error: Error) => results.push(error.message));
+    committer.commit(() => ledger.append(db, sampleEntry(principal))).then((r) => results.push(r.logIndex));
+    committer.flush();
+    return Bun.sleep(1).then(() => {
+      expect(results).toEqual([0, "the usage row failed", 1]);
+      expect(ledger.log.size).toBe(2);
+      expect(ledger.log.latest()!.size).toBe(2);
+      // Now make COMMIT itself fail: the head must not move.
+      db.$client.run("CREATE TRIGGER refuse BEFORE INSERT ON log_checkpoints BEGIN SELECT RAISE(ABORT, 'disk full'); END");
+      committer.commit(() => ledger.append(db, sampleEntry(principal))).catch(() => {});
+      committer.flush();
+      expect(ledger.log.size).toBe(2);
+      db.$client.run("DROP TRIGGER refuse");
+      committer.commit(() => ledger.append(db, sampleEntry(principal))).catch(() => {});
+      committer.flush();
+      expect(ledger.log.size).toBe(3);
+      expect(db.$client.query<{ n: number }, []>("SELECT max(seq) AS n FROM receipts").get()!.n).toBe(3);
+    });
+  });
+});
