@@ -169,6 +169,7 @@ export function verifyLog(db: Db, kept: readonly KeptCheckpoint[] = []): LogVeri
   let nextCheckpoint = 0;
   let prevHash = GENESIS_PREV_HASH;
   let checked = 0;
+  let lastGoodSize = 0;
   const fail = (result: Partial<LogVerification>): LogVerification => ({ ok: false, checked, checkpoints: nextCheckpoint, ...result });
 
   for (const row of rows) {
@@ -187,12 +188,15 @@ export function verifyLog(db: Db, kept: readonly KeptCheckpoint[] = []): LogVeri
       const checkpoint = checkpoints[nextCheckpoint]!;
       const problem =
         (checkpoint.kept ? null : checkpointProblem(db, checkpoint, verifiersFor)) ??
-        (hashesEqual(Buffer.from(checkpoint.rootHash, "hex"), range.root()) ? null : "its root hash is not the root of the receipts it covers");
+        (hashesEqual(Buffer.from(checkpoint.rootHash, "hex"), range.root())
+          ? null
+          : `its root hash is not the root of the receipts it covers (one of seq ${lastGoodSize + 1}–${range.size} was changed)`);
       if (problem) {
         const which = checkpoint.kept ? "the kept checkpoint" : "checkpoint";
         return fail({ failedCheckpoint: checkpoint.treeSize, problem: `${which} at tree size ${checkpoint.treeSize}: ${problem}` });
       }
       nextCheckpoint += 1;
+      lastGoodSize = range.size;
     }
   }
   const orphan = checkpoints[nextCheckpoint];

@@ -7,13 +7,12 @@ import { ApiError } from "../../src/http/errors.ts";
 import { createAuditReportSkill } from "../../src/receipts/audit-skill.ts";
 import { canonicalJson, sha256Hex } from "../../src/receipts/canonical.ts";
 import type { ReceiptTrace } from "../../src/receipts/audit-trace.ts";
-import { createReceiptLedger, type WaybillReceiptLedger } from "../../src/receipts/chain.ts";
 import type { DataSources } from "../../src/receipts/data-sources.ts";
 import type { LaneHistory } from "../../src/receipts/lane-history.ts";
 import type { ReferenceData } from "../../src/reference/view.ts";
 import type { AnySkill } from "../../src/skills/types.ts";
 import { validateInput } from "../../src/skills/validate.ts";
-import { seedPrincipal } from "./fixtures.ts";
+import { openLedger, seedPrincipal } from "./fixtures.ts";
 import { answerAndRecord, dieselRateSkill, seedReference } from "./reference-fixture.ts";
 
 const JAN = Date.parse("2026-01-10T12:00:00Z");
@@ -22,7 +21,7 @@ const MAR = Date.parse("2026-03-10T12:00:00Z");
 const LANE = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" };
 
 let db: Db;
-let ledger: WaybillReceiptLedger;
+let ledger: ReturnType<typeof openLedger>;
 let reference: ReferenceData;
 let skills: AnySkill[];
 let owner: Principal;
@@ -30,7 +29,7 @@ let stranger: Principal;
 
 beforeEach(() => {
   db = openMemoryDatabase();
-  ledger = createReceiptLedger(db, new ManualClock(JAN));
+  ledger = openLedger(db, { clock: new ManualClock(JAN) });
   reference = seedReference(db, [
     { seriesId: "DIESEL", observedOn: "2026-01-05", value: 3.5, importId: "imp_jan", fetchedAt: JAN - 3600_000 },
     { seriesId: "DIESEL", observedOn: "2026-02-02", value: 3.8, importId: "imp_feb", fetchedAt: FEB - 3600_000 },
@@ -44,7 +43,7 @@ beforeEach(() => {
 });
 
 function audit(caller: Principal, input: Record<string, unknown>, at = MAR) {
-  const skill = createAuditReportSkill({ db, reference, skills: () => skills });
+  const skill = createAuditReportSkill({ db, reference, skills: () => skills, log: ledger.ledger.log });
   const validated = validateInput(skill.input, input, "query") as never;
   return skill.handler(validated, { data: reference.view(new Date(at).toISOString().slice(0, 10), at), caller });
 }
@@ -52,11 +51,12 @@ const digestOf = (answer: unknown) => sha256Hex(canonicalJson(answer));
 const trace = (caller: Principal, receiptId: string) => audit(caller, { receipt_id: receiptId }).answer as ReceiptTrace;
 
 describe("audit-report: RECEIPT_TRACE", () => {
-  test("reports provenance, the chain link and a fully valid verification for an untouched receipt", () => {
+  test("reports provenance, the receipt's leaf with its inclusion proof and signed checkpoint, and a fully valid verification", () => {
     answerAndRecord(db, ledger, reference, skills[0]!, stranger, LANE, JAN - 1000);
     const { answer, receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
     const report = trace(owner, receipt.id);
-    const row = db.$client.query<{ hash: string; prev_hash: string; signature: string }, []>("SELECT hash, prev_hash, signature FROM receipts WHERE seq = 2").get()!;
+    const row = db.$client.query<{ hash: string; body: string }, []>("SELECT hash, body FROM receipts WHERE seq = 2").get()!;
+    const checkpoint = db.$client.query<{ note: string }, []>("SELECT note FROM log_checkpoints WHERE tree_size = 2").get()!;
 
     expect(report).toMatchObject({
       report_type: "RECEIPT_TRACE",
@@ -81,8 +81,8 @@ describe("audit-report: RECEIPT_TRACE", () => {
           matches_stored_observation: true,
         },
       ],
-      chain: { seq: 2, prev_hash: row.prev_hash, hash: row.hash, signature: row.signature, kid: ledger.publishedKeys().kid, algorithm: "Ed25519" },
-      verification: { hash_valid: true, signature_valid: true, link_valid: true, record_matches_body: true, reproducible: true, problems: [] },
+      log: { log_index: 1, leaf_entry: row.hash, tree_size: 2, checkpoint: checkpoint.note, receipt: JSON.parse(row.body), legacy: null },
+      verification: { hash_valid: true, included: true, signature_valid: null, link_valid: null, record_matches_body: true, reproducible: true, problems: [] },
     });
     expect(report.verification.reproduction).toMatchObject({ answer_matches: true, factor_versions_match: true });
   });
@@ -105,19 +105,21 @@ describe("audit-report: RECEIPT_TRACE", () => {
     expect(verification.hash_valid).toBe(true);
   });
 
-  test("an edited response digest, and a predecessor whose hash no longer links, show up in the verification block", () => {
+  test("an edited response digest, with or without a recomputed leaf entry, shows up in the verification block", () => {
     const first = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
     const second = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, FEB).receipt;
     const doctored = digestOf({ ...(first.answer as object), rate_per_mile: 1.5 });
     db.$client.query("UPDATE receipts SET body = replace(body, ?, ?) WHERE seq = 1").run(digestOf(first.answer), doctored);
-    db.$client.run(`UPDATE receipts SET hash = '${"f".repeat(64)}' WHERE seq = 1`);
 
     const edited = trace(owner, first.receipt.id);
     expect(edited.response_sha256).toBe(doctored);
-    expect(edited.verification).toMatchObject({ hash_valid: false, signature_valid: false, link_valid: true, reproducible: false });
+    expect(edited.verification).toMatchObject({ hash_valid: false, included: true, reproducible: false });
     expect(edited.verification.reproduction).toMatchObject({ answer_matches: false, factor_versions_match: true });
-    const next = trace(owner, second.id).verification;
-    expect(next).toMatchObject({ hash_valid: true, signature_valid: true, link_valid: false, reproducible: true });
+    // Recomputing the stored entry to match the edit takes the leaf out of the signed tree.
+    const body = db.$client.query<{ body: string }, []>("SELECT body FROM receipts WHERE seq = 1").get()!.body;
+    db.$client.query("UPDATE receipts SET hash = ? WHERE seq = 1").run(sha256Hex(body));
+    expect(trace(owner, first.receipt.id).verification).toMatchObject({ hash_valid: true, included: false });
+    expect(trace(owner, second.id).verification).toMatchObject({ hash_valid: true, included: true, reproducible: true });
   });
 
   test("another account's receipt is refused exactly like one that does not exist", () => {
@@ -138,15 +140,15 @@ describe("audit-report: RECEIPT_TRACE", () => {
 
   test("an audit's own receipt is listed but not re-run", () => {
     const { receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
-    const auditSkill = createAuditReportSkill({ db, reference, skills: () => skills }) as unknown as AnySkill;
+    const auditSkill = createAuditReportSkill({ db, reference, skills: () => skills, log: ledger.ledger.log }) as unknown as AnySkill;
     const auditReceipt = answerAndRecord(db, ledger, reference, auditSkill, owner, { receipt_id: receipt.id, report_type: "RECEIPT_TRACE" }, FEB).receipt;
     const report = trace(owner, auditReceipt.id);
     expect(report.skill).toBe("audit-report");
-    expect(report.verification).toMatchObject({ hash_valid: true, signature_valid: true, link_valid: true, reproducible: null });
+    expect(report.verification).toMatchObject({ hash_valid: true, included: true, reproducible: null });
   });
 
   test("the input schema defaults the report type and refuses unknown ones and malformed ids", () => {
-    const skill = createAuditReportSkill({ db, reference, skills: () => skills });
+    const skill = createAuditReportSkill({ db, reference, skills: () => skills, log: ledger.ledger.log });
     expect(validateInput(skill.input, { receipt_id: "rcpt_01ARZ3NDEKTSV4RRFFQ69G5FAV" }, "query")).toEqual({
       receipt_id: "rcpt_01ARZ3NDEKTSV4RRFFQ69G5FAV",
       report_type: "RECEIPT_TRACE",

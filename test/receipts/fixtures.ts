@@ -64,19 +64,14 @@ export function openLedger(db: Db, options: LedgerOptions = {}) {
   const ledger = createReceiptLedger(db, { clock: new ManualClock(T0), origin: "waybill.test/log", ...options });
   const committer = new GroupCommitter(db);
   committer.join(ledger.log);
-  return {
-    ledger,
-    committer,
-    /** Append in a batch of its own and commit it (and sign its checkpoint) now. */
-    append(entry: ReceiptEntry): AppendedReceipt {
-      return this.appendBatch([entry])[0]!;
-    },
-    /** Append several receipts in one batch: one transaction, one checkpoint. */
-    appendBatch(entries: ReceiptEntry[]): AppendedReceipt[] {
-      const appended: AppendedReceipt[] = [];
-      for (const entry of entries) committer.commit(() => appended.push(ledger.append(db, entry))).catch(() => {});
-      committer.flush();
-      return appended;
-    },
+  /** Append several receipts in one batch: one transaction, one checkpoint. */
+  const appendBatch = (entries: ReceiptEntry[]): AppendedReceipt[] => {
+    const appended: AppendedReceipt[] = [];
+    for (const entry of entries) committer.commit(() => appended.push(ledger.append(db, entry))).catch(() => {});
+    committer.flush();
+    return appended;
   };
+  /** Append in a batch of its own and commit it (and sign its checkpoint) now. */
+  const append = (entry: ReceiptEntry): AppendedReceipt => appendBatch([entry])[0]!;
+  return { ledger, committer, append, appendBatch };
 }

@@ -3,14 +3,13 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ManualClock } from "../../src/clock.ts";
+import { verifyCommand } from "../../src/cli/verify.ts";
 import { openMemoryDatabase } from "../../src/db/client.ts";
 import { createAuditReportSkill } from "../../src/receipts/audit-skill.ts";
 import type { ReceiptTrace } from "../../src/receipts/audit-trace.ts";
 import { canonicalJson } from "../../src/receipts/canonical.ts";
-import { createReceiptLedger } from "../../src/receipts/chain.ts";
 import { receiptRoutes } from "../../src/receipts/routes.ts";
-import { seedPrincipal, T0 } from "./fixtures.ts";
+import { openLedger, sampleEntry, seedPrincipal, T0 } from "./fixtures.ts";
 
 const SCRIPT = join(import.meta.dir, "../../scripts/verify-receipt.ts");
 const dir = mkdtempSync(join(tmpdir(), "waybill-offline-"));
@@ -22,10 +21,20 @@ function write(name: string, value: unknown): string {
   return file;
 }
 
-function runVerifier(...args: string[]) {
-  const run = Bun.spawnSync([process.execPath, SCRIPT, ...args], { stdout: "pipe", stderr: "pipe" });
-  return { exitCode: run.exitCode, stdout: run.stdout.toString() };
-}
+/** The two verifiers: the independent script (built-in crypto only) and `waybill verify` (the binary's code). */
+const verifiers = {
+  script: (report: string, checkpoint: string, key: string, response?: string) => {
+    const run = Bun.spawnSync([process.execPath, SCRIPT, report, checkpoint, key, ...(response ? ["--response", response] : [])], { stdout: "pipe", stderr: "pipe" });
+    return { exitCode: run.exitCode, output: run.stdout.toString() };
+  },
+  binary: (report: string, checkpoint: string, key: string, response?: string) => {
+    try {
+      return verifyCommand({ receipt: report, checkpoint, key, response, json: false });
+    } catch {
+      return { exitCode: 2, output: "" };
+    }
+  },
+};
 
 /** JSON that trips naive canonicalizers: key order by UTF-16 unit, exponent forms, escapes, non-ASCII. */
 const AWKWARD_RESPONSE = {
@@ -40,110 +49,87 @@ const AWKWARD_RESPONSE = {
 
 let auditReport: ReceiptTrace;
 let publicKeyFile: string;
-let receivedResponse: Record<string, unknown>;
+let checkpointFile: string;
+let responseFile: string;
+let strangerKeyFile: string;
 
 beforeAll(async () => {
   const db = openMemoryDatabase();
-  const ledger = createReceiptLedger(db, new ManualClock(T0));
+  const { ledger, append, appendBatch } = openLedger(db);
   const principal = seedPrincipal(db);
-  const receipt = db.$client
-    .transaction(() =>
-      ledger.append(db, {
-        issuedAt: T0,
-        skill: "diesel-trends",
-        principal,
-        request: { region: "PADD2", weeks: 13 },
-        response: AWKWARD_RESPONSE,
-        factorVersions: [],
-        modelVersion: "trends/1",
-        asOf: "2026-03-02",
-        knownAt: T0,
-      }),
-    )
-    .immediate();
-  receivedResponse = { ...AWKWARD_RESPONSE, receipt_id: receipt.id, auth_obj_id: principal.authObjId };
-  const audit = createAuditReportSkill({ db, reference: { view: () => ({}) as never, coverage: () => undefined }, skills: () => [] });
+  appendBatch(Array.from({ length: 4 }, () => sampleEntry(principal)));
+  const receipt = append({ ...sampleEntry(principal), skill: "diesel-trends", request: { region: "PADD2", weeks: 13 }, response: AWKWARD_RESPONSE, asOf: "2026-03-02", knownAt: T0 });
+  appendBatch(Array.from({ length: 3 }, () => sampleEntry(principal)));
+  const audit = createAuditReportSkill({ db, reference: { view: () => ({}) as never, coverage: () => undefined } as never, skills: () => [], log: ledger.log });
   auditReport = audit.handler({ receipt_id: receipt.id }, { data: {} as never, caller: principal }).answer as ReceiptTrace;
-
+  responseFile = write("response.json", { ...AWKWARD_RESPONSE, receipt_id: receipt.id, log_index: receipt.logIndex, auth_obj_id: principal.authObjId });
+  checkpointFile = write("checkpoint.txt", auditReport.log.checkpoint);
   const response = await receiptRoutes({ ledger }).handle(new Request("http://localhost/v1/receipts/public-key"));
   expect(response.status).toBe(200);
   publicKeyFile = write("public-key.json", await response.text());
+  strangerKeyFile = write("stranger.json", openLedger(openMemoryDatabase()).ledger.publishedKeys());
 });
 
-describe("GET /v1/receipts/public-key", () => {
-  test("publishes the key as a JWK and as raw base64url, with its kid, without authentication", async () => {
-    const published = JSON.parse(await Bun.file(publicKeyFile).text());
-    expect(published.kid).toBe(auditReport.chain.kid);
-    expect(published.jwk).toEqual({ kty: "OKP", crv: "Ed25519", x: published.public_key, kid: published.kid, alg: "EdDSA", use: "sig" });
-    expect(published.receipt_format.genesis_prev_hash).toBe("0".repeat(64));
-  });
-});
-
-describe("scripts/verify-receipt.ts", () => {
-  test("accepts a real receipt, from the whole audit report or from its chain block, and the response as received", () => {
-    const whole = runVerifier(write("report.json", auditReport), publicKeyFile, "--response", write("response.json", receivedResponse));
-    expect(whole.stdout).not.toContain("FAIL");
-    expect(whole.stdout.trim().split("\n").at(-1)).toBe("valid");
-    expect(whole.exitCode).toBe(0);
-    const chainOnly = runVerifier(write("chain.json", auditReport.chain), publicKeyFile);
-    expect(chainOnly.exitCode).toBe(0);
-    expect(chainOnly.stdout).toContain(`response_sha256 ${(auditReport.chain.body as { response_sha256: string }).response_sha256}`);
-  });
-
-  test("the receipt holds the answer's digest, not the answer", () => {
-    const body = auditReport.chain.body as Record<string, unknown>;
+describe("the audit report's log block", () => {
+  test("holds the receipt at its log index with an inclusion proof into the latest checkpoint, the answer only by digest", () => {
+    expect(auditReport.log).toMatchObject({ log_index: 4, tree_size: 8 });
+    expect(auditReport.log.inclusion_proof).toHaveLength(3);
+    const body = auditReport.log.receipt as Record<string, unknown>;
     expect(body).not.toHaveProperty("response");
     expect(body.response_sha256).toBe(createHash("sha256").update(canonicalJson(AWKWARD_RESPONSE)).digest("hex"));
   });
+});
 
-  test("rejects a receipt whose signed response digest was changed, even to the digest of the answer received", () => {
-    const tampered = structuredClone(auditReport);
-    const otherAnswer = { ...receivedResponse, rate_per_mile: 2.138 };
-    const otherDigest = createHash("sha256").update(canonicalJson({ ...AWKWARD_RESPONSE, rate_per_mile: 2.138 })).digest("hex");
-    (tampered.chain.body as { response_sha256: string }).response_sha256 = otherDigest;
-    const run = runVerifier(write("tampered.json", tampered), publicKeyFile, "--response", write("tampered-answer.json", otherAnswer));
-    expect(run.exitCode).toBe(1);
-    expect(run.stdout).toContain("ok   the response you received is the one signed");
-    expect(run.stdout).toContain("FAIL hash = SHA-256 of the canonical body");
-    expect(run.stdout).toContain("FAIL Ed25519 signature over the canonical body");
-    expect(run.stdout.trim().split("\n").at(-1)).toBe("invalid");
+for (const [name, run] of Object.entries(verifiers)) {
+  describe(`${name === "script" ? "scripts/verify-receipt.ts" : "waybill verify"}`, () => {
+    test("accepts a real receipt with its checkpoint and the published key set, a bare verifier key, and the response as received", () => {
+      const whole = run(write(`${name}-report.json`, auditReport), checkpointFile, publicKeyFile, responseFile);
+      expect(whole.output).not.toContain("FAIL");
+      expect(whole.output.trim().split("\n").at(-1)).toBe("valid");
+      expect(whole.exitCode).toBe(0);
+      const published = JSON.parse(require("node:fs").readFileSync(publicKeyFile, "utf8")) as { note_verifier_key: string };
+      expect(run(write(`${name}-log.json`, auditReport.log), checkpointFile, published.note_verifier_key).exitCode).toBe(0);
+    });
+
+    test("rejects a receipt whose response digest was changed, even to the digest of the answer received", () => {
+      const tampered = structuredClone(auditReport);
+      (tampered.log.receipt as { response_sha256: string }).response_sha256 = createHash("sha256").update(canonicalJson({ ...AWKWARD_RESPONSE, tiny: 2 })).digest("hex");
+      const other = write(`${name}-other-answer.json`, { ...AWKWARD_RESPONSE, tiny: 2 });
+      const result = run(write(`${name}-tampered.json`, tampered), checkpointFile, publicKeyFile, other);
+      expect(result.exitCode).toBe(1);
+      expect(result.output).toMatch(/FAIL leaf entry = SHA-256 of the canonical (receipt )?body/);
+      expect(result.output.trim().split("\n").at(-1)).toBe("invalid");
+    });
+
+    test("rejects a forged entry (the proof no longer leads to the root), an answer that is not the one hashed, and another log's key", () => {
+      const forged = structuredClone(auditReport);
+      (forged.log.receipt as { tier: string }).tier = "enterprise";
+      forged.log.leaf_entry = createHash("sha256").update(canonicalJson(forged.log.receipt as never)).digest("hex");
+      const result = run(write(`${name}-forged.json`, forged), checkpointFile, publicKeyFile);
+      expect(result.exitCode).toBe(1);
+      expect(result.output).toContain("FAIL the inclusion proof leads from the leaf to the checkpoint's root");
+
+      const wrongAnswer = run(write(`${name}-r.json`, auditReport), checkpointFile, publicKeyFile, write(`${name}-wrong.json`, { ...AWKWARD_RESPONSE, tiny: 2e-7 }));
+      expect(wrongAnswer.exitCode).toBe(1);
+      expect(wrongAnswer.output).toMatch(/FAIL the response you (received|kept) is the one (the receipt )?hashed/);
+
+      const strangerKey = run(write(`${name}-r2.json`, auditReport), checkpointFile, strangerKeyFile);
+      expect(strangerKey.exitCode).toBe(1);
+      expect(strangerKey.output).toMatch(/FAIL checkpoint .*(signed|signature) by a given key/);
+    });
+
+    test("rejects a checkpoint whose root was changed under its signature", () => {
+      const lines = auditReport.log.checkpoint.split("\n");
+      lines[2] = createHash("sha256").update("another tree").digest("base64");
+      const result = run(write(`${name}-r3.json`, auditReport), write(`${name}-cp.txt`, lines.join("\n")), publicKeyFile);
+      expect(result.exitCode).toBe(1);
+      expect(result.output).toMatch(/FAIL checkpoint .*(signed|signature) by a given key/);
+    });
   });
+}
 
-  test("rejects a body of another format version, and one without a response digest", () => {
-    const older = structuredClone(auditReport);
-    (older.chain.body as { v: string }).v = "waybill.receipt/1";
-    expect(runVerifier(write("older.json", older), publicKeyFile).stdout).toContain("FAIL format is waybill.receipt/2");
-    const undigested = structuredClone(auditReport);
-    delete (undigested.chain.body as { response_sha256?: string }).response_sha256;
-    const run = runVerifier(write("undigested.json", undigested), publicKeyFile);
-    expect(run.exitCode).toBe(1);
-    expect(run.stdout).toContain("FAIL response_sha256 is a SHA-256 digest");
-  });
-
-  test("rejects a response that is not the one signed, and a key file without the receipt's key", () => {
-    const otherAnswer = runVerifier(write("report2.json", auditReport), publicKeyFile, "--response", write("other.json", { ...receivedResponse, tiny: 2e-7 }));
-    expect(otherAnswer.exitCode).toBe(1);
-    expect(otherAnswer.stdout).toContain("FAIL the response you received is the one signed");
-    expect(otherAnswer.stdout).toContain("ok   Ed25519 signature over the canonical body");
-
-    const strangerKey = createReceiptLedger(openMemoryDatabase(), new ManualClock(T0)).publishedKeys();
-    const wrongKey = runVerifier(write("report3.json", auditReport), write("other-key.json", strangerKey));
-    expect(wrongKey.exitCode).toBe(1);
-    expect(wrongKey.stdout).toContain("FAIL public key");
-  });
-
-  test("rejects a signature made by another key that claims the receipt's kid", () => {
-    const impostor = createReceiptLedger(openMemoryDatabase(), new ManualClock(T0)).publishedKeys();
-    const claimed = { ...impostor, kid: auditReport.chain.kid, jwk: { ...impostor.jwk, kid: auditReport.chain.kid }, keys: [] };
-    const run = runVerifier(write("report4.json", auditReport), write("impostor-key.json", claimed));
-    expect(run.exitCode).toBe(1);
-    expect(run.stdout).toContain("FAIL kid = first 16 hex");
-    expect(run.stdout).toContain("FAIL Ed25519 signature");
-  });
-
-  test("exits 2, not 1, when it cannot read its input: that is no verdict on the receipt", () => {
-    expect(runVerifier(join(dir, "missing.json"), publicKeyFile).exitCode).toBe(2);
-    expect(runVerifier(write("not-json.json", "{"), publicKeyFile).exitCode).toBe(2);
-    expect(runVerifier(write("report5.json", auditReport)).exitCode).toBe(2);
-  });
+test("the script exits 2, not 1, when it cannot read its input: that is no verdict on the receipt", () => {
+  expect(verifiers.script(join(dir, "missing.json"), checkpointFile, publicKeyFile).exitCode).toBe(2);
+  expect(verifiers.script(write("not-json.json", "{"), checkpointFile, publicKeyFile).exitCode).toBe(2);
+  expect(Bun.spawnSync([process.execPath, SCRIPT, write("report5.json", auditReport)]).exitCode).toBe(2);
 });

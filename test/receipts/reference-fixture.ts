@@ -1,7 +1,7 @@
 import { t } from "elysia";
 import type { Principal } from "../../src/access/principal.ts";
 import type { Db } from "../../src/db/client.ts";
-import type { ReceiptLedger, AppendedReceipt } from "../../src/receipts/ledger.ts";
+import type { AppendedReceipt, ReceiptEntry } from "../../src/receipts/ledger.ts";
 import type { Observation, ReferenceData, ReferenceView } from "../../src/reference/view.ts";
 import type { AnySkill, SkillDeclaration } from "../../src/skills/types.ts";
 
@@ -68,10 +68,10 @@ export function dieselRateSkill(perGallon = 0.5): AnySkill {
   return skill as unknown as AnySkill;
 }
 
-/** What the pipeline does for an answered call, minus HTTP and metering: run the handler, then append in one write transaction. */
+/** What the pipeline does for an answered call, minus HTTP and metering: run the handler, then append in a group-commit batch. */
 export function answerAndRecord(
   db: Db,
-  ledger: ReceiptLedger,
+  ledger: { append(entry: ReceiptEntry): AppendedReceipt },
   reference: ReferenceData,
   skill: AnySkill,
   principal: Principal,
@@ -80,20 +80,16 @@ export function answerAndRecord(
 ): { answer: unknown; receipt: AppendedReceipt } {
   const asOf = new Date(at).toISOString().slice(0, 10);
   const result = skill.handler(request as never, { data: reference.view(asOf, at), caller: principal });
-  const receipt = db.$client
-    .transaction(() =>
-      ledger.append(db, {
-        issuedAt: at,
-        skill: skill.name,
-        principal,
-        request,
-        response: result.answer,
-        factorVersions: result.factorVersions,
-        modelVersion: result.modelVersion,
-        asOf,
-        knownAt: at,
-      }),
-    )
-    .immediate();
+  const receipt = ledger.append({
+    issuedAt: at,
+    skill: skill.name,
+    principal,
+    request,
+    response: result.answer,
+    factorVersions: result.factorVersions,
+    modelVersion: result.modelVersion,
+    asOf,
+    knownAt: at,
+  });
   return { answer: result.answer, receipt };
 }

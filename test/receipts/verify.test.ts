@@ -1,102 +1,116 @@
 import { describe, expect, test } from "bun:test";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { createHash } from "node:crypto";
 import { receiptsVerifyCommand } from "../../src/cli/receipts.ts";
-import { ManualClock } from "../../src/clock.ts";
 import { openMemoryDatabase, type Db } from "../../src/db/client.ts";
 import { canonicalJson } from "../../src/receipts/canonical.ts";
-import { createReceiptLedger } from "../../src/receipts/chain.ts";
-import { verifyChain } from "../../src/receipts/verify.ts";
-import { SAMPLE_RESPONSE, T0, sampleEntry, seedPrincipal } from "./fixtures.ts";
+import { verifyLog } from "../../src/receipts/verify.ts";
+import { openLedger, SAMPLE_RESPONSE, T0, sampleEntry, seedPrincipal } from "./fixtures.ts";
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
-/** A chain of `count` receipts, each in its own transaction as the pipeline writes them. */
-function chainOf(count: number): Db {
+/** A log of `count` receipts, each answered in a batch of its own (one checkpoint each) unless `batch` says otherwise. */
+function logOf(count: number, batch = 1): Db {
   const db = openMemoryDatabase();
-  const ledger = createReceiptLedger(db, new ManualClock(T0));
+  const { appendBatch } = openLedger(db);
   const principal = seedPrincipal(db);
-  for (let i = 0; i < count; i++) {
-    db.$client.transaction(() => ledger.append(db, sampleEntry(principal, { issuedAt: T0 + i * 1000 }))).immediate();
+  for (let i = 0; i < count; i += batch) {
+    appendBatch(Array.from({ length: Math.min(batch, count - i) }, (_, j) => sampleEntry(principal, { issuedAt: T0 + (i + j) * 1000 })));
   }
   return db;
 }
 
-/** Flip one character of a text column of one receipt, at `at` characters from its start. */
-function flipOneByte(db: Db, seq: number, column: "body" | "hash" | "signature" | "prev_hash", at = 5) {
-  const { value } = db.$client.query<{ value: string }, [number]>(`SELECT ${column} AS value FROM receipts WHERE seq = ?`).get(seq)!;
-  const flipped = value.slice(0, at) + (value[at] === "a" ? "b" : "a") + value.slice(at + 1);
-  db.$client.query(`UPDATE receipts SET ${column} = ? WHERE seq = ?`).run(flipped, seq);
-}
+const latestNote = (db: Db) => db.$client.query<{ note: string }, []>("SELECT note FROM log_checkpoints ORDER BY tree_size DESC LIMIT 1").get()!.note;
 
-describe("verifyChain", () => {
-  test("an empty chain and an intact chain verify", () => {
-    expect(verifyChain(openMemoryDatabase())).toEqual({ ok: true, checked: 0 });
-    expect(verifyChain(chainOf(7))).toEqual({ ok: true, checked: 7 });
+describe("verifyLog", () => {
+  test("an empty log and an intact log verify; tiles are checked once full", () => {
+    expect(verifyLog(openMemoryDatabase())).toEqual({ ok: true, checked: 0, checkpoints: 0 });
+    expect(verifyLog(logOf(7))).toEqual({ ok: true, checked: 7, checkpoints: 7 });
+    expect(verifyLog(logOf(600, 50))).toEqual({ ok: true, checked: 600, checkpoints: 12 });
   });
 
-  for (const column of ["body", "hash", "signature", "prev_hash"] as const) {
-    test(`one changed byte in the ${column} of receipt 4 breaks the chain at seq 4`, () => {
-      const db = chainOf(7);
-      // Inside the body, aim at the answer's digest rather than at the JSON punctuation.
-      const at = column === "body" ? db.$client.query<{ at: number }, []>(`SELECT instr(body, '"response_sha256":"') + 20 AS at FROM receipts WHERE seq = 4`).get()!.at : 5;
-      flipOneByte(db, 4, column, at);
-      const result = verifyChain(db);
-      expect(result).toMatchObject({ ok: false, checked: 3, firstBrokenSeq: 4 });
-      expect(result.problem).toBeString();
-    });
-  }
+  test("one changed byte in a body or its leaf entry is named at its seq", () => {
+    for (const column of ["body", "hash"] as const) {
+      const db = logOf(7);
+      db.$client.run(`UPDATE receipts SET ${column} = replace(${column}, substr(${column}, 30, 1), CASE substr(${column}, 30, 1) WHEN 'a' THEN 'b' ELSE 'a' END) WHERE seq = 4`);
+      expect(verifyLog(db)).toMatchObject({ ok: false, checked: 3, firstBrokenSeq: 4 });
+    }
+  });
 
-  test("a body rewritten with another answer's digest and a freshly computed hash is still caught by its signature", () => {
-    const db = chainOf(5);
+  test("a body rewritten with another answer's digest and a fresh leaf entry is caught by the signed checkpoint", () => {
+    const db = logOf(5);
     const { body } = db.$client.query<{ body: string }, []>("SELECT body FROM receipts WHERE seq = 2").get()!;
-    const signedDigest = sha256(canonicalJson(SAMPLE_RESPONSE));
-    const forged = body.replace(signedDigest, sha256(canonicalJson({ ...SAMPLE_RESPONSE, rate_per_mile: 1.999 })));
+    const forged = body.replace(sha256(canonicalJson(SAMPLE_RESPONSE)), sha256(canonicalJson({ ...SAMPLE_RESPONSE, rate_per_mile: 1.999 })));
     expect(forged).not.toBe(body);
-    const forgedHash = sha256(forged);
-    db.$client.query("UPDATE receipts SET body = ?, hash = ? WHERE seq = 2").run(forged, forgedHash);
-
-    const result = verifyChain(db);
-    expect(result).toMatchObject({ ok: false, firstBrokenSeq: 2 });
-    expect(result.problem).toContain("signature does not verify");
+    db.$client.query("UPDATE receipts SET body = ?, hash = ? WHERE seq = 2").run(forged, sha256(forged));
+    const result = verifyLog(db);
+    expect(result).toMatchObject({ ok: false, failedCheckpoint: 2 });
+    expect(result.problem).toContain("one of seq 2–2 was changed");
   });
 
   test("a column edited to move a receipt to another account is caught", () => {
-    const db = chainOf(3);
+    const db = logOf(3);
     const other = seedPrincipal(db);
     db.$client.query("UPDATE receipts SET account_id = ? WHERE seq = 3").run(other.accountId);
-    expect(verifyChain(db)).toMatchObject({ ok: false, checked: 2, firstBrokenSeq: 3, problem: "the account_id column differs from the signed body" });
+    expect(verifyLog(db)).toMatchObject({ ok: false, checked: 2, firstBrokenSeq: 3, problem: "the account_id column differs from the hashed body" });
   });
 
-  test("a deleted receipt is reported as the missing sequence number", () => {
-    const db = chainOf(6);
-    db.$client.run("DELETE FROM receipts WHERE seq = 3");
-    expect(verifyChain(db)).toMatchObject({ ok: false, checked: 2, firstBrokenSeq: 3 });
+  test("a deleted receipt in the middle is named; swapped receipts break at the first", () => {
+    const deleted = logOf(6);
+    deleted.$client.run("DELETE FROM receipts WHERE seq = 3");
+    expect(verifyLog(deleted)).toMatchObject({ ok: false, checked: 2, firstBrokenSeq: 3 });
+    const swapped = logOf(5);
+    swapped.$client.run("UPDATE receipts SET seq = -2 WHERE seq = 2");
+    swapped.$client.run("UPDATE receipts SET seq = 2 WHERE seq = 3");
+    swapped.$client.run("UPDATE receipts SET seq = 3 WHERE seq = -2");
+    expect(verifyLog(swapped)).toMatchObject({ ok: false, checked: 1, firstBrokenSeq: 2 });
   });
 
-  test("swapping two receipts' positions breaks the chain at the first of them", () => {
-    const db = chainOf(5);
-    db.$client.run("UPDATE receipts SET seq = -2 WHERE seq = 2");
-    db.$client.run("UPDATE receipts SET seq = 2 WHERE seq = 3");
-    db.$client.run("UPDATE receipts SET seq = 3 WHERE seq = -2");
-    expect(verifyChain(db)).toMatchObject({ ok: false, checked: 1, firstBrokenSeq: 2 });
+  test("deleting the newest receipts is detected by the checkpoints that covered them", () => {
+    const db = logOf(6);
+    db.$client.run("DELETE FROM receipts WHERE seq > 4");
+    const result = verifyLog(db);
+    expect(result).toMatchObject({ ok: false, checked: 4, failedCheckpoint: 5 });
+    expect(result.problem).toContain("receipts were deleted from its end");
+  });
+
+  test("a tampered checkpoint note or stored root is caught", () => {
+    const db = logOf(3);
+    db.$client.run("UPDATE log_checkpoints SET note = replace(note, char(10) || '2' || char(10), char(10) || '2' || char(10) || 'x' || char(10)) WHERE tree_size = 2");
+    expect(verifyLog(db)).toMatchObject({ ok: false, failedCheckpoint: 2 });
+    const other = logOf(3);
+    const sig = other.$client.query<{ note: string }, []>("SELECT note FROM log_checkpoints WHERE tree_size = 3").get()!.note;
+    const lastLine = sig.trimEnd().split("\n").pop()!;
+    const broken = sig.replace(lastLine, lastLine.slice(0, -6) + (lastLine.slice(-6, -5) === "A" ? "B" : "A") + lastLine.slice(-5));
+    other.$client.query("UPDATE log_checkpoints SET note = ? WHERE tree_size = 3").run(broken);
+    expect(verifyLog(other)).toMatchObject({ ok: false, failedCheckpoint: 3, problem: "checkpoint at tree size 3: a signature by a known key does not verify" });
   });
 });
 
 describe("waybill receipts verify", () => {
-  test("exits 0 on an intact chain", () => {
-    const result = receiptsVerifyCommand(chainOf(3), { json: false });
-    expect(result.exitCode).toBe(0);
-    expect(result.output).toContain("3 receipts");
-  });
-
-  test("exits 1 and names the first broken seq, in text and in JSON", () => {
-    const db = chainOf(4);
-    flipOneByte(db, 3, "signature");
+  test("exits 0 on an intact log, 1 naming the first failure in text and JSON", () => {
+    const db = logOf(4);
+    const intact = receiptsVerifyCommand(db, { json: false });
+    expect(intact).toEqual({ exitCode: 0, output: expect.stringContaining("4 receipts and 4 signed checkpoints") });
+    db.$client.run("UPDATE receipts SET tier = 'enterprise' WHERE seq = 3");
     const text = receiptsVerifyCommand(db, { json: false });
     expect(text.exitCode).toBe(1);
-    expect(text.output).toContain("broken at seq 3");
-    const json = receiptsVerifyCommand(db, { json: true });
-    expect(json.exitCode).toBe(1);
-    expect(JSON.parse(json.output)).toMatchObject({ ok: false, checked: 2, firstBrokenSeq: 3 });
+    expect(text.output).toContain("broken at receipt seq 3");
+    expect(JSON.parse(receiptsVerifyCommand(db, { json: true }).output)).toMatchObject({ ok: false, checked: 2, firstBrokenSeq: 3 });
+  });
+
+  test("a checkpoint a client kept shows the newest receipts deleted together with the checkpoints that covered them", () => {
+    const db = logOf(6);
+    const dir = mkdtempSync(join(process.cwd(), ".tmp", "kept-"));
+    const file = join(dir, "checkpoint.txt");
+    writeFileSync(file, latestNote(db));
+    expect(receiptsVerifyCommand(db, { json: false, checkpoint: file }).exitCode).toBe(0);
+    db.$client.run("DELETE FROM receipts WHERE seq > 4");
+    db.$client.run("DELETE FROM log_checkpoints WHERE tree_size > 4");
+    expect(receiptsVerifyCommand(db, { json: false }).exitCode).toBe(0);
+    const caught = receiptsVerifyCommand(db, { json: false, checkpoint: file });
+    expect(caught.exitCode).toBe(1);
+    expect(caught.output).toContain("the kept checkpoint at tree size 6 covers receipts the log no longer has");
   });
 });

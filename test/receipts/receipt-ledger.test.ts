@@ -1,0 +1,75 @@
+import { describe, expect, test } from "bun:test";
+import { openMemoryDatabase } from "../../src/db/client.ts";
+import { canonicalJson, sha256Hex } from "../../src/receipts/canonical.ts";
+import { RECEIPT_FORMAT, RECEIPT_ID_PATTERN, STORED_RECEIPT_COLUMNS, type ReceiptBody, type StoredReceipt } from "../../src/receipts/format.ts";
+import { verifyLog } from "../../src/receipts/verify.ts";
+import { openLedger, SAMPLE_RESPONSE, T0, sampleEntry, seedPrincipal } from "./fixtures.ts";
+import { writeLegacyReceipts } from "./legacy-fixture.ts";
+
+describe("appending receipts", () => {
+  test("the stored body is the canonical JSON of every recorded field with its log index, the answer only by its digest; the leaf entry is its SHA-256", () => {
+    const db = openMemoryDatabase();
+    const { append } = openLedger(db);
+    const principal = seedPrincipal(db, { scopes: ["rate-lookup"] });
+    const entry = sampleEntry(principal);
+    const first = append(entry);
+    const second = append(entry);
+    expect([first.logIndex, second.logIndex]).toEqual([0, 1]);
+    expect(second.seq).toBe(2);
+    expect(second.id).toMatch(RECEIPT_ID_PATTERN);
+    const row = db.$client.query<StoredReceipt, []>(`SELECT ${STORED_RECEIPT_COLUMNS} FROM receipts WHERE seq = 2`).get()!;
+    const body = JSON.parse(row.body) as ReceiptBody;
+    expect(body).toEqual({
+      v: RECEIPT_FORMAT,
+      id: second.id,
+      log_index: 1,
+      issued_at: new Date(T0).toISOString(),
+      skill: "rate-lookup",
+      account_id: principal.accountId,
+      key_id: principal.keyId,
+      auth_obj_id: principal.authObjId,
+      tier: "professional",
+      scopes: ["rate-lookup"],
+      request: entry.request,
+      request_sha256: sha256Hex(canonicalJson(entry.request)),
+      response_sha256: sha256Hex(canonicalJson(SAMPLE_RESPONSE)),
+      factor_versions: entry.factorVersions,
+      model_version: entry.modelVersion,
+      as_of: entry.asOf,
+      known_at: new Date(T0).toISOString(),
+    });
+    expect(row.body).toBe(canonicalJson(body));
+    expect(row.hash).toBe(sha256Hex(row.body));
+    expect([row.prevHash, row.signature, row.kid]).toEqual([null, null, null]);
+  });
+
+  test("the signing key is created once and every checkpoint names it; a rotated key signs from then on", () => {
+    const db = openMemoryDatabase();
+    const { ledger, append } = openLedger(db);
+    const principal = seedPrincipal(db);
+    append(sampleEntry(principal));
+    const before = ledger.publishedKeys();
+    db.$client.run("INSERT INTO signing_keys (kid, public_key, private_key, created_at) SELECT 'x', public_key, private_key, created_at + 1 FROM signing_keys");
+    // Not a real rotation (same key material under another kid): just shows the newest row is taken.
+    ledger.reloadSigningKey();
+    append(sampleEntry(principal));
+    const kids = db.$client.query<{ kid: string }, []>("SELECT kid FROM log_checkpoints ORDER BY tree_size").all().map((r) => r.kid);
+    expect(kids).toEqual([before.kid, "x"]);
+  });
+});
+
+describe("upgrading a database with receipts from before the log", () => {
+  test("legacy receipts become the first leaves, stay verifiable with their own signatures, and new receipts follow", () => {
+    const db = openMemoryDatabase();
+    const principal = seedPrincipal(db);
+    writeLegacyReceipts(db, principal, 300);
+    const { ledger, append } = openLedger(db);
+    expect(ledger.log.latest()!.size).toBe(300);
+    const next = append(sampleEntry(principal));
+    expect(next.logIndex).toBe(300);
+    expect(verifyLog(db)).toEqual({ ok: true, checked: 301, checkpoints: 2 });
+    // The legacy chain is still checked: breaking a link is named at its seq.
+    db.$client.run("UPDATE receipts SET prev_hash = hash WHERE seq = 200");
+    expect(verifyLog(db)).toMatchObject({ ok: false, firstBrokenSeq: 200 });
+  });
+});
