@@ -61,6 +61,7 @@ const LABELS: Record<string, string> = {
   minute: "(2) refused by the minute window (429)",
   unknown: "(3) unknown well-formed key (401)",
   bare: "bare Elysia POST, same body, no work",
+  floor: "durable floor: same body, hashed, one row, group commit, fsync",
 };
 const fmt = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : "–");
 const rows: string[] = [
@@ -75,7 +76,15 @@ for (const name of Object.keys(LABELS)) {
     rows.push(`| ${LABELS[name]} | ${conns.slice(1)} | ${fmt(s.rps)} | ${fmt(s.p50, 2)} | ${fmt(s.p99, 2)} | ${fmt(s.cpu)} | ${non2xx} |`);
   }
 }
-const ratio = (conns: string) => summary(`answered.${conns}`).rps / summary(`bare.${conns}`).rps;
+const ratio = (conns: string, base = "bare") => summary(`answered.${conns}`).rps / summary(`${base}.${conns}`).rps;
+const cpuRatio = (base: string) => summary(`${base}.c32`).cpu / summary("answered.c32").cpu;
+const storage = (() => {
+  try {
+    return JSON.parse(readFileSync(join(outDir, "storage.json"), "utf8")) as { receipts: number; bytes_per_receipt: number };
+  } catch {
+    return null;
+  }
+})();
 const fixed = JSON.parse(readFileSync(join(outDir, "fixed-rate.json"), "utf8")) as { rate: number; requests: number; failures: number; achieved_per_s: number; p50_ms: number; p99_ms: number; max_ms: number };
 const machine = readFileSync(join(outDir, "machine.txt"), "utf8").trim().split("\n");
 const rounds = summary("answered.c32").rounds;
@@ -85,7 +94,9 @@ const table = [
   "",
   ...rows,
   "",
-  `- **ratio answered / bare Elysia: ${fmt(ratio("c32"), 3)} at 32 connections, ${fmt(ratio("c1"), 3)} at 1 connection.**`,
+  `- **ratio answered / bare Elysia: ${fmt(ratio("c32"), 3)} at 32 connections, ${fmt(ratio("c1"), 3)} at 1 connection** (server CPU per call: ${fmt(cpuRatio("bare"), 3)} of the answered call's).`,
+  `- **ratio answered / durable floor: ${fmt(ratio("c32", "floor"), 3)} at 32 connections, ${fmt(ratio("c1", "floor"), 3)} at 1 connection** (server CPU per call: ${fmt(cpuRatio("floor"), 3)}).`,
+  ...(storage ? [`- **storage**: ${storage.bytes_per_receipt} bytes of database file per receipt after the run (${storage.receipts} receipts; every table, index, tile and checkpoint).`] : []),
   `- **fixed ${fixed.rate} req/s of answered calls** (open loop, test/bench/fixed-rate.ts, ${fixed.requests} requests, ${fixed.failures} failed, ${fixed.achieved_per_s} req/s achieved): p50 ${fixed.p50_ms} ms, **p99 ${fixed.p99_ms} ms**, max ${fixed.max_ms} ms.`,
 ].join("\n");
 console.log(table);

@@ -5,6 +5,8 @@
 #   minute    — calls refused by the minute window (a tier whose limit is 1 per minute)
 #   unknown   — calls with a well-formed key that was never issued
 #   bare      — a bare Elysia POST route on the same Bun parsing the same body (the denominator)
+#   floor     — the durable floor: the same body parsed, hashed and appended as one row under the
+#               same group commit and synchronous=FULL before answering (test/bench/durable-floor.ts)
 # Rounds interleave the scenarios; the table gives medians. Then a fixed 1,000 req/s run of
 # `answered` (test/bench/fixed-rate.ts) for p99 at that load. Loopback only; every run is bounded.
 # Results go to .tmp/bench/<time>/ and into README.md between the bench markers.
@@ -18,6 +20,7 @@ RATE=${RATE:-1000}
 RATE_SECONDS=${RATE_SECONDS:-20}
 WAYBILL_PORT=${WAYBILL_PORT:-3811}
 BARE_PORT=${BARE_PORT:-3812}
+FLOOR_PORT=${FLOOR_PORT:-3813}
 # explorer: 1 call a minute, so a second call is refused by the minute window; enterprise: never limited.
 LIMITS='{"enterprise":{"per_minute":100000000,"per_month":1000000000},"explorer":{"per_minute":1,"per_month":1000000000}}'
 
@@ -68,12 +71,18 @@ BARE_PID=$!
 PIDS+=("$BARE_PID")
 wait_for_line "$OUT/bare.log" "listening on"
 
+ANSWER_FILE="$OUT/answer.json" PORT="$FLOOR_PORT" DB="$OUT/floor.db" taskset -c 0 bun test/bench/durable-floor.ts >"$OUT/floor.log" 2>&1 &
+FLOOR_PID=$!
+PIDS+=("$FLOOR_PID")
+wait_for_line "$OUT/floor.log" "listening on"
+
 # name | port | key | server pid
 SCENARIOS=(
   "answered|$WAYBILL_PORT|$ANSWERED_KEY|$WAYBILL_PID"
   "minute|$WAYBILL_PORT|$MINUTE_KEY|$WAYBILL_PID"
   "unknown|$WAYBILL_PORT|$UNKNOWN_KEY|$WAYBILL_PID"
   "bare|$BARE_PORT|$ANSWERED_KEY|$BARE_PID"
+  "floor|$FLOOR_PORT|$ANSWERED_KEY|$FLOOR_PID"
 )
 cpu_ticks() { awk '{print $14+$15}' "/proc/$1/stat"; }
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$OUT/machine.txt"
@@ -98,6 +107,10 @@ done
 echo "fixed rate: $RATE req/s for $RATE_SECONDS s (answered)"
 taskset -c 1 bun test/bench/fixed-rate.ts "$URL" "$ANSWERED_KEY" "$RATE" "$RATE_SECONDS" >"$OUT/fixed-rate.json"
 cat "$OUT/fixed-rate.json"
+# Stored bytes per receipt (every table and index of the file, over the receipts it holds).
+"$BIN" receipts verify --json --db "$DB" >"$OUT/verify.json"
+bun -e 'import { Database } from "bun:sqlite"; const db = new Database(process.argv[1], { readonly: true }); const n = db.query("SELECT count(*) AS n FROM receipts").get().n; const bytes = db.query("SELECT page_count * page_size AS b FROM pragma_page_count(), pragma_page_size()").get().b; console.log(JSON.stringify({ receipts: n, bytes_per_receipt: Math.round(bytes / Math.max(1, n)) }));' "$DB" >"$OUT/storage.json"
+cat "$OUT/storage.json"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/machine.txt"
 
 if [ "${KEEP_README:-0}" = 1 ]; then
