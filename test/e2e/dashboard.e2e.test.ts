@@ -158,7 +158,7 @@ describe.skipIf(!haveChromium)("the dashboard in a real Chromium against the rea
     await shoot(page, "usage-desktop");
     await page.locator("section:has(h2:text('Recent calls')) a[href^='/dashboard/receipts/']").first().click();
     await page.waitForURL(/\/dashboard\/receipts\/rcpt_/);
-    await expect(page.locator("ul.checks").textContent()).resolves.toContain("signature is valid");
+    await expect(page.locator("ul.checks").textContent()).resolves.toContain("Included in the signed log checkpoint");
     expect(await page.locator("ul.checks .badge.bad").count()).toBe(0);
     await expect(page.locator("details summary").last().textContent()).resolves.toBe("Answer (re-computed; matches the signed digest)");
     await shoot(page, "receipt-desktop");
