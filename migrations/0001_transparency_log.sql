@@ -28,13 +28,14 @@ CREATE TABLE `__new_receipts` (
 	`hash` text NOT NULL,
 	`signature` text,
 	`kid` text,
+	`lane` text,
 	FOREIGN KEY (`account_id`) REFERENCES `accounts`(`id`) ON UPDATE no action ON DELETE no action,
 	FOREIGN KEY (`kid`) REFERENCES `signing_keys`(`kid`) ON UPDATE no action ON DELETE no action
 );
 --> statement-breakpoint
-INSERT INTO `__new_receipts`("seq", "id", "issued_at", "skill", "account_id", "auth_obj_id", "tier", "body", "prev_hash", "hash", "signature", "kid") SELECT "seq", "id", "issued_at", "skill", "account_id", "auth_obj_id", "tier", "body", "prev_hash", "hash", "signature", "kid" FROM `receipts`;--> statement-breakpoint
+INSERT INTO `__new_receipts`("seq", "id", "issued_at", "skill", "account_id", "auth_obj_id", "tier", "body", "prev_hash", "hash", "signature", "kid", "lane") SELECT "seq", "id", "issued_at", "skill", "account_id", "auth_obj_id", "tier", "body", "prev_hash", "hash", "signature", "kid", NULL FROM `receipts`;--> statement-breakpoint
 DROP TABLE `receipts`;--> statement-breakpoint
 ALTER TABLE `__new_receipts` RENAME TO `receipts`;--> statement-breakpoint
 PRAGMA foreign_keys=ON;--> statement-breakpoint
 CREATE UNIQUE INDEX `receipts_id_unique` ON `receipts` (`id`);--> statement-breakpoint
-CREATE INDEX `receipts_account_issued` ON `receipts` (`account_id`,`issued_at`);
+CREATE INDEX `receipts_account_lane_issued` ON `receipts` (`account_id`,`lane`,`issued_at`);

@@ -104,8 +104,10 @@ export const receipts = sqliteTable(
     hash: text("hash").notNull(),
     signature: text("signature"),
     kid: text("kid").references(() => signingKeys.kid),
+    /** The request's lane (origin and destination, trimmed and lower-cased) when it names one: LANE_HISTORY's index. */
+    lane: text("lane"),
   },
-  (t) => [index("receipts_account_issued").on(t.accountId, t.issuedAt)],
+  (t) => [index("receipts_account_lane_issued").on(t.accountId, t.lane, t.issuedAt)],
 );
 
 /** One row per load of reference figures: the embedded snapshot or an operator's `data import`. */

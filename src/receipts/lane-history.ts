@@ -4,6 +4,7 @@ import { errors } from "../http/errors.ts";
 import type { ReferenceData } from "../reference/view.ts";
 import type { AnySkill } from "../skills/types.ts";
 import type { AnyReceiptBody } from "./format.ts";
+import { laneKey } from "./lane-key.ts";
 import { replay } from "./replay.ts";
 import { parseBody, type OwnReceipt } from "./store.ts";
 
@@ -59,7 +60,6 @@ export interface LaneHistoryDeps {
 const LANE_FIGURES = ["rate_per_mile", "total_cost", "miles"] as const;
 type LaneFigures = Pick<LaneReceipt, (typeof LANE_FIGURES)[number] | "answer_reproduced">;
 
-const normalizePlace = (place: string) => place.trim().toLowerCase();
 const stringField = (value: unknown) => (typeof value === "string" ? value : undefined);
 
 /**
@@ -81,17 +81,16 @@ export function laneHistory(deps: LaneHistoryDeps, anchor: OwnReceipt, query: La
   const from = query.from ?? new Date(Date.parse(to) - DEFAULT_WINDOW_DAYS * DAY_MS).toISOString().slice(0, 10);
   if (from > to) throw errors.invalidRequest([{ field: "from", problem: "must not be after to" }]);
 
+  // One range of the (account_id, lane, issued_at) index: no scan of the account's other receipts.
   const rows = deps.db.$client
-    .query<LaneRow, [string, number, number, string, string, number]>(
+    .query<LaneRow, [string, string, number, number, number]>(
       `SELECT id, seq, issued_at AS issuedAt, skill, body
          FROM receipts
-        WHERE account_id = ? AND issued_at >= ? AND issued_at < ?
-          AND lower(trim(json_extract(body, '$.request.origin'))) = ?
-          AND lower(trim(json_extract(body, '$.request.destination'))) = ?
-        ORDER BY seq
+        WHERE account_id = ? AND lane = ? AND issued_at >= ? AND issued_at < ?
+        ORDER BY issued_at, seq
         LIMIT ?`,
     )
-    .all(anchor.row.accountId, Date.parse(from), Date.parse(to) + DAY_MS, normalizePlace(origin), normalizePlace(destination), LANE_HISTORY_LIMIT + 1);
+    .all(anchor.row.accountId, laneKey(origin, destination)!, Date.parse(from), Date.parse(to) + DAY_MS, LANE_HISTORY_LIMIT + 1);
 
   const skills = deps.skills();
   const receipts = rows.slice(0, LANE_HISTORY_LIMIT).map((row): LaneReceipt => {

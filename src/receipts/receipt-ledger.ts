@@ -3,6 +3,7 @@ import type { Db } from "../db/client.ts";
 import { newId } from "../ids.ts";
 import { canonicalJson, sha256Hex } from "./canonical.ts";
 import { RECEIPT_FORMAT, type ReceiptBody } from "./format.ts";
+import { backfillLanes, laneKeyOfRequest } from "./lane-key.ts";
 import type { AppendedReceipt, ReceiptEntry, ReceiptLedger } from "./ledger.ts";
 import { ReceiptLog } from "./log/log.ts";
 import { resolveLogOrigin } from "./log/origin.ts";
@@ -38,9 +39,10 @@ export function createReceiptLedger(db: Db, options: LedgerOptions = {}): Waybil
   let key: SigningKey = ensureSigningKey(db, clock);
   const origin = resolveLogOrigin(db, { origin: options.origin, publicUrl: options.publicUrl });
   const log = ReceiptLog.open(db, { origin, key: () => key, clock });
+  backfillLanes(db);
   const insert = db.$client.prepare(
-    `INSERT INTO receipts (seq, id, issued_at, skill, account_id, auth_obj_id, tier, body, hash)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO receipts (seq, id, issued_at, skill, account_id, auth_obj_id, tier, body, hash, lane)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
 
   return {
@@ -70,7 +72,7 @@ export function createReceiptLedger(db: Db, options: LedgerOptions = {}): Waybil
       const canonicalBody = canonicalJson(body);
       const leafEntry = createHash("sha256").update(canonicalBody, "utf8").digest();
       const hash = leafEntry.toString("hex");
-      insert.run(logIndex + 1, body.id, entry.issuedAt, entry.skill, principal.accountId, principal.authObjId, principal.tier, canonicalBody, hash);
+      insert.run(logIndex + 1, body.id, entry.issuedAt, entry.skill, principal.accountId, principal.authObjId, principal.tier, canonicalBody, hash, laneKeyOfRequest(entry.request));
       log.stage(leafEntry);
       return { id: body.id, seq: logIndex + 1, logIndex, hash };
     },

@@ -65,6 +65,9 @@ describe("upgrading a database with receipts from before the log", () => {
     writeLegacyReceipts(db, principal, 300);
     const { ledger, append } = openLedger(db);
     expect(ledger.log.latest()!.size).toBe(300);
+    // LANE_HISTORY's index column is filled for them too.
+    expect(db.$client.query<{ lanes: number }, []>("SELECT count(DISTINCT lane) AS lanes FROM receipts WHERE lane = 'chicago, il' || char(10) || 'dallas, tx'").get()!.lanes).toBe(1);
+    expect(db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM receipts WHERE lane IS NULL").get()!.n).toBe(0);
     const next = append(sampleEntry(principal));
     expect(next.logIndex).toBe(300);
     expect(verifyLog(db)).toEqual({ ok: true, checked: 301, checkpoints: 2 });
