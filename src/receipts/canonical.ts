@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 
 /**
  * RFC 8785 (JCS) text of a JSON value: keys sorted by UTF-16 code unit, no whitespace, numbers and
@@ -50,7 +49,7 @@ function serialize(value: unknown): string | undefined {
   }
 }
 
-/** Lowercase hex SHA-256 of UTF-8 text. */
+/** Lowercase hex SHA-256 of UTF-8 text (Bun's one-shot hash: no Hash object per call). */
 export function sha256Hex(text: string): string {
-  return createHash("sha256").update(text, "utf8").digest("hex");
+  return Bun.SHA256.hash(text, "hex") as string;
 }

@@ -9,7 +9,6 @@ import { ReceiptLog } from "./log/log.ts";
 import { resolveLogOrigin } from "./log/origin.ts";
 import { publishedKeySet, type PublishedKeySet } from "./public-key.ts";
 import { ensureSigningKey, listPublicKeys, type SigningKey } from "./signer.ts";
-import { createHash } from "node:crypto";
 
 export interface WaybillReceiptLedger extends ReceiptLedger {
   /** The keys a verifier needs, as GET /v1/receipts/public-key publishes them. */
@@ -70,8 +69,8 @@ export function createReceiptLedger(db: Db, options: LedgerOptions = {}): Waybil
         known_at: iso(entry.knownAt),
       };
       const canonicalBody = canonicalJson(body);
-      const leafEntry = createHash("sha256").update(canonicalBody, "utf8").digest();
-      const hash = leafEntry.toString("hex");
+      const leafEntry = Bun.SHA256.hash(canonicalBody) as Uint8Array;
+      const hash = Buffer.from(leafEntry).toString("hex");
       insert.run(logIndex + 1, body.id, entry.issuedAt, entry.skill, principal.accountId, principal.authObjId, principal.tier, canonicalBody, hash, laneKeyOfRequest(entry.request));
       log.stage(leafEntry);
       return { id: body.id, seq: logIndex + 1, logIndex, hash };

@@ -121,10 +121,13 @@ export class ReceiptLog implements BatchParticipant {
         const width = 2 ** (level % TILE_HEIGHT);
         const first = index * width;
         const tileIndex = Math.floor(first / TILE_WIDTH);
-        const full = tileIndex < Math.floor(head.size / tileSpan(tileLevel));
-        const hashes = full ? store.fullTile(tileLevel, tileIndex) : head.partial[tileLevel];
         const offset = first % TILE_WIDTH;
-        const slice = hashes?.slice(offset, offset + width);
+        if (tileIndex < Math.floor(head.size / tileSpan(tileLevel))) {
+          const hash = store.fullTileLevels(tileLevel, tileIndex)?.[level % TILE_HEIGHT]?.[offset / width];
+          if (!hash) throw new Error(`log node ${level}/${index} is not stored`);
+          return hash;
+        }
+        const slice = head.partial[tileLevel]?.slice(offset, offset + width);
         if (!slice || slice.length !== width) throw new Error(`log node ${level}/${index} is not stored`);
         return reduceHashes(slice);
       },

@@ -59,8 +59,11 @@ export function splitTile(bytes: Uint8Array): Hash[] {
 /** Database access for the log: full tiles, leaf entries (receipts.hash, seq = index + 1), checkpoints. */
 export class TileStore {
   private readonly sql;
-  /** Full tiles never change, so a few recent ones are kept (proofs for nearby leaves share them). */
-  private readonly cache = new Map<string, Hash[]>();
+  /**
+   * Full tiles never change, so recent ones are kept with every level inside them computed once
+   * (levels[k] holds the 256 >> k subtree hashes of 2^k tile hashes): a proof then costs lookups.
+   */
+  private readonly cache = new Map<string, Hash[][]>();
 
   constructor(db: Db) {
     const sqlite = db.$client;
@@ -73,15 +76,23 @@ export class TileStore {
   }
 
   fullTile(level: number, index: number): Hash[] | null {
+    return this.fullTileLevels(level, index)?.[0] ?? null;
+  }
+
+  fullTileLevels(level: number, index: number): Hash[][] | null {
     const key = `${level}/${index}`;
     const cached = this.cache.get(key);
     if (cached) return cached;
     const row = this.sql.tile.get(level, index);
     if (!row || row.hashes.length !== TILE_WIDTH * HASH_SIZE) return null;
-    const hashes = splitTile(row.hashes);
-    if (this.cache.size >= 64) this.cache.delete(this.cache.keys().next().value!);
-    this.cache.set(key, hashes);
-    return hashes;
+    const levels = [splitTile(row.hashes)];
+    while (levels[levels.length - 1]!.length > 1) {
+      const below = levels[levels.length - 1]!;
+      levels.push(Array.from({ length: below.length / 2 }, (_, i) => nodeHash(below[2 * i]!, below[2 * i + 1]!)));
+    }
+    if (this.cache.size >= 256) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(key, levels);
+    return levels;
   }
 
   putTile(level: number, index: number, hashes: readonly Hash[]): void {
@@ -103,8 +114,8 @@ export class TileStore {
 
   /** A full tile's own MTH: a hash of the tile level above. */
   tileRoot(level: number, index: number): Hash {
-    const tile = this.fullTile(level, index);
-    if (!tile) throw new Error(`log tile ${level}/${index} is missing`);
-    return reduceHashes(tile);
+    const levels = this.fullTileLevels(level, index);
+    if (!levels) throw new Error(`log tile ${level}/${index} is missing`);
+    return levels[TILE_HEIGHT]![0]!;
   }
 }
