@@ -5,9 +5,9 @@ import { healthRoutes } from "./http/health.ts";
 import { mcpRoutes } from "./http/mcp.ts";
 import { openApiRoutes } from "./http/openapi.ts";
 import { requestContext } from "./http/request-context.ts";
-import { skillRoutes } from "./http/skill-routes.ts";
-import { usageApiRoutes } from "./metering/routes.ts";
-import { receiptRoutes } from "./receipts/routes.ts";
+import { skillRoutes } from "./http/v1/skills.ts";
+import { usageApiRoutes } from "./http/v1/usage.ts";
+import { receiptRoutes } from "./http/v1/public-key.ts";
 import type { Runtime } from "./runtime.ts";
 
 /** The whole HTTP surface, without listening: tests call app.handle(), the server listens. */

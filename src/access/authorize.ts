@@ -1,4 +1,4 @@
-import { errors } from "../http/errors.ts";
+import { errors } from "../errors.ts";
 import type { Principal } from "./principal.ts";
 import { tierAtLeast, type Scope, type Tier } from "./tiers.ts";
 

@@ -6,7 +6,7 @@ import { createDashboardContext } from "./context.ts";
 import type { DashboardDeps, DashboardOptions } from "./deps.ts";
 import { keysRoutes } from "./keys-routes.ts";
 import { overviewRoutes } from "./overview-routes.ts";
-import { receiptRoutes } from "./receipt-routes.ts";
+import { receiptRoutes } from "./receipt-page-routes.ts";
 import { pageResponse } from "./render.ts";
 import { setupRoutes } from "./setup-routes.ts";
 import { staticRoutes } from "./static.ts";

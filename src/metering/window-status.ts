@@ -1,4 +1,4 @@
-import { errors, type ApiError } from "../http/errors.ts";
+import { errors, type ApiError } from "../errors.ts";
 import type { RateLimitHeaders } from "./meter.ts";
 
 export type WindowName = "minute" | "month";

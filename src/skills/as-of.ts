@@ -1,10 +1,9 @@
-import { errors } from "../http/errors.ts";
+import { errors } from "../errors.ts";
+import { isCalendarDate } from "../dates.ts";
 
 /** Refuse an `as_of` that is not a real calendar date or lies after today. The pipeline checks every skill's. */
 export function checkAsOf(asOf: string, today: string): void {
-  const parsed = Date.parse(`${asOf}T00:00:00Z`);
-  const valid = /^\d{4}-\d{2}-\d{2}$/.test(asOf) && !Number.isNaN(parsed) && new Date(parsed).toISOString().slice(0, 10) === asOf;
-  if (!valid) throw errors.invalidRequest([{ field: "as_of", problem: `must be a real date YYYY-MM-DD; got '${asOf}'` }]);
+  if (!isCalendarDate(asOf)) throw errors.invalidRequest([{ field: "as_of", problem: `must be a real date YYYY-MM-DD; got '${asOf}'` }]);
   if (asOf > today) throw errors.invalidRequest([{ field: "as_of", problem: `is in the future (today is ${today})` }]);
 }
 

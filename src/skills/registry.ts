@@ -1,5 +1,5 @@
 import type { Db } from "../db/client.ts";
-import { createAuditReportSkill } from "../receipts/audit-skill.ts";
+import { createAuditReportSkill } from "./audit-report/skill.ts";
 import type { ReferenceData } from "../reference/view.ts";
 import { dieselTrendsSkill } from "./diesel-trends/skill.ts";
 import { fuelSurchargeSkill } from "./fuel-surcharge/skill.ts";

@@ -1,7 +1,7 @@
 import type { TSchema } from "elysia";
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { Value, type ValueError } from "@sinclair/typebox/value";
-import { errors, type FieldProblem } from "../http/errors.ts";
+import { errors, type FieldProblem } from "../errors.ts";
 
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
 

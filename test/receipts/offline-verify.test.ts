@@ -5,11 +5,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ManualClock } from "../../src/clock.ts";
 import { openMemoryDatabase } from "../../src/db/client.ts";
-import { createAuditReportSkill } from "../../src/receipts/audit-skill.ts";
-import type { ReceiptTrace } from "../../src/receipts/audit-trace.ts";
+import { createAuditReportSkill } from "../../src/skills/audit-report/skill.ts";
+import type { ReceiptTrace } from "../../src/skills/audit-report/trace.ts";
 import { canonicalJson } from "../../src/receipts/canonical.ts";
 import { createReceiptLedger } from "../../src/receipts/chain.ts";
-import { receiptRoutes } from "../../src/receipts/routes.ts";
+import { receiptRoutes } from "../../src/http/v1/public-key.ts";
 import { seedPrincipal, T0 } from "./fixtures.ts";
 
 const SCRIPT = join(import.meta.dir, "../../scripts/verify-receipt.ts");

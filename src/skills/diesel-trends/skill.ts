@@ -1,5 +1,4 @@
 import type { Static } from "elysia";
-import { daysBetween } from "../../reference/diesel.ts";
 import { DIESEL_AREA_NAMES, DIESEL_REGION_NAMES, DIESEL_REGIONS, type DieselRegion } from "../../reference/regions.ts";
 import { dieselSeriesId } from "../../reference/series-ids.ts";
 import type { Change } from "../../reference/series-stats.ts";
@@ -11,6 +10,7 @@ import type { SkillDeclaration } from "../types.ts";
 import { DIESEL_TRENDS_MODEL } from "./constants.ts";
 import { dieselTrendsInput, dieselTrendsOutput } from "./schema.ts";
 import { latestWithChange, seriesTrend } from "./trend.ts";
+import { daysBetween } from "../../dates.ts";
 
 type Output = Static<typeof dieselTrendsOutput>;
 

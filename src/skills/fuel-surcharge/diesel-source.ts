@@ -1,4 +1,4 @@
-import { errors } from "../../http/errors.ts";
+import { errors } from "../../errors.ts";
 import { dieselPrice, dieselPriceForState, type DieselReading } from "../../reference/diesel.ts";
 import { resolvePlace, type ResolvedPlace } from "../../reference/places.ts";
 import { DIESEL_REGIONS, type DieselRegion } from "../../reference/regions.ts";

@@ -1,5 +1,4 @@
 import type { Static } from "elysia";
-import { daysBetween } from "../../reference/diesel.ts";
 import type { Observation } from "../../reference/view.ts";
 import { beforeData } from "../as-of.ts";
 import { distinctFactors } from "../rate-lookup/factor-versions.ts";
@@ -11,6 +10,7 @@ import { RATE_FORECAST_MODEL } from "./constants.ts";
 import { laneDieselHistory } from "./lane-diesel-history.ts";
 import { forecastLogChanges, forecastWindow, priceQuantiles, weeksAfter } from "./method.ts";
 import { rateForecastInput, rateForecastOutput } from "./schema.ts";
+import { daysBetween } from "../../dates.ts";
 
 type Output = Static<typeof rateForecastOutput>;
 

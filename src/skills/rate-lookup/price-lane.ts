@@ -1,5 +1,5 @@
 import type { Static } from "elysia";
-import { errors } from "../../http/errors.ts";
+import { errors } from "../../errors.ts";
 import { dieselPriceForState, type DieselReading } from "../../reference/diesel.ts";
 import { dieselExcise } from "../../reference/excise.ts";
 import { truckDriverWage, type WageReading } from "../../reference/labor.ts";

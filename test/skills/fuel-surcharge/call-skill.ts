@@ -1,5 +1,5 @@
 import type { Principal } from "../../../src/access/principal.ts";
-import { ApiError } from "../../../src/http/errors.ts";
+import { ApiError } from "../../../src/errors.ts";
 import type { ReferenceData } from "../../../src/reference/view.ts";
 import type { AnySkill } from "../../../src/skills/types.ts";
 import { validateInput } from "../../../src/skills/validate.ts";

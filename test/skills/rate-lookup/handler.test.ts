@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { Principal } from "../../../src/access/principal.ts";
-import { ApiError } from "../../../src/http/errors.ts";
+import { ApiError } from "../../../src/errors.ts";
 import { dataImport } from "../../../src/cli/data.ts";
 import { rateLookupSkill } from "../../../src/skills/rate-lookup/skill.ts";
 import { RATE_MODEL } from "../../../src/skills/rate-lookup/constants.ts";

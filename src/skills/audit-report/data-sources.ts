@@ -1,9 +1,8 @@
 import { t, type Static } from "elysia";
-import type { Db } from "../db/client.ts";
-import type { ReferenceView } from "../reference/view.ts";
-import type { OwnReceipt } from "./store.ts";
-
-const DAY_MS = 86_400_000;
+import type { Db } from "../../db/client.ts";
+import type { ReferenceView } from "../../reference/view.ts";
+import type { OwnReceipt } from "../../receipts/store.ts";
+import { DAY_MS } from "../../dates.ts";
 
 export const DataSourcesSchema = t.Object({
   report_type: t.Literal("DATA_SOURCES"),

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import type { WaybillReceiptLedger } from "./chain.ts";
+import type { WaybillReceiptLedger } from "../../receipts/chain.ts";
 
 export interface ReceiptRoutesDeps {
   ledger: Pick<WaybillReceiptLedger, "publishedKeys">;

@@ -1,9 +1,9 @@
-import type { Principal } from "../access/principal.ts";
-import { ApiError } from "../http/errors.ts";
-import type { ReferenceData } from "../reference/view.ts";
-import type { AnySkill } from "../skills/types.ts";
-import { canonicalJson, sha256Hex } from "./canonical.ts";
-import type { ReceiptBody } from "./format.ts";
+import type { Principal } from "../../access/principal.ts";
+import { ApiError } from "../../errors.ts";
+import type { ReferenceData } from "../../reference/view.ts";
+import type { AnySkill } from "../types.ts";
+import { canonicalJson, sha256Hex } from "../../receipts/canonical.ts";
+import type { ReceiptBody } from "../../receipts/format.ts";
 
 /** Skills whose answers depend on the live ledger rather than on reference data; they are never re-run. */
 const NOT_REPLAYABLE = new Set(["audit-report"]);

@@ -1,10 +1,10 @@
 import { t, type Static } from "elysia";
-import type { Db } from "../db/client.ts";
-import type { ReferenceData } from "../reference/view.ts";
-import type { AnySkill, FactorVersion } from "../skills/types.ts";
-import type { OwnReceipt } from "./store.ts";
+import type { Db } from "../../db/client.ts";
+import type { ReferenceData } from "../../reference/view.ts";
+import type { AnySkill, FactorVersion } from "../types.ts";
+import type { OwnReceipt } from "../../receipts/store.ts";
 import { notReplayed, replay } from "./replay.ts";
-import { checkStoredReceipt } from "./verify.ts";
+import { checkStoredReceipt } from "../../receipts/verify.ts";
 
 const FactorVersionSchema = t.Object({
   series_id: t.String(),

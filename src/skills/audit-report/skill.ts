@@ -1,11 +1,11 @@
 import { t, type Static } from "elysia";
-import type { Db } from "../db/client.ts";
-import type { ReferenceData } from "../reference/view.ts";
-import type { AnySkill, SkillDeclaration } from "../skills/types.ts";
-import { receiptTrace, ReceiptTraceSchema } from "./audit-trace.ts";
+import type { Db } from "../../db/client.ts";
+import type { ReferenceData } from "../../reference/view.ts";
+import type { AnySkill, SkillDeclaration } from "../types.ts";
+import { receiptTrace, ReceiptTraceSchema } from "./trace.ts";
 import { dataSources, DataSourcesSchema } from "./data-sources.ts";
 import { laneHistory, LaneHistorySchema } from "./lane-history.ts";
-import { findOwnReceipt } from "./store.ts";
+import { findOwnReceipt } from "../../receipts/store.ts";
 
 const DATE = "^\\d{4}-\\d{2}-\\d{2}$";
 

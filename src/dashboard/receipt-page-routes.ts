@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { SKILL_MINIMUM_TIER, tierAtLeast } from "../access/tiers.ts";
-import { ApiError } from "../http/errors.ts";
-import { receiptTrace } from "../receipts/audit-trace.ts";
+import { ApiError } from "../errors.ts";
+import { receiptTrace } from "../skills/audit-report/trace.ts";
 import { findOwnReceipt, type OwnReceipt } from "../receipts/store.ts";
 import { ProblemPage } from "../../views/errors.tsx";
 import { ReceiptPage, type Provenance } from "../../views/receipts/receipt-page.tsx";

@@ -1,4 +1,4 @@
-import type { Tier, Scope } from "../access/tiers.ts";
+import type { Tier, Scope } from "./access/tiers.ts";
 
 /**
  * The error table (SPEC §5). Every error body the service sends is built here and nowhere else:

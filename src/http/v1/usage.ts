@@ -1,11 +1,11 @@
 import { Elysia } from "elysia";
-import type { Principal } from "../access/principal.ts";
-import type { Clock } from "../clock.ts";
-import type { Db } from "../db/client.ts";
-import type { LimitsTable } from "./limits.ts";
-import type { Meter } from "./meter.ts";
-import { usageReport } from "./usage-report.ts";
-import { resetSeconds } from "./window-status.ts";
+import type { Principal } from "../../access/principal.ts";
+import type { Clock } from "../../clock.ts";
+import type { Db } from "../../db/client.ts";
+import type { LimitsTable } from "../../metering/limits.ts";
+import type { Meter } from "../../metering/meter.ts";
+import { usageReport } from "../../metering/usage-report.ts";
+import { resetSeconds } from "../../metering/window-status.ts";
 
 export interface UsageRouteDeps {
   db: Db;

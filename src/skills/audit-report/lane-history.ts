@@ -1,15 +1,15 @@
 import { t, type Static } from "elysia";
-import type { Db } from "../db/client.ts";
-import { errors } from "../http/errors.ts";
-import type { ReferenceData } from "../reference/view.ts";
-import type { AnySkill } from "../skills/types.ts";
-import type { ReceiptBody } from "./format.ts";
+import type { Db } from "../../db/client.ts";
+import { errors } from "../../errors.ts";
+import type { ReferenceData } from "../../reference/view.ts";
+import type { AnySkill } from "../types.ts";
+import type { ReceiptBody } from "../../receipts/format.ts";
 import { replay } from "./replay.ts";
-import { parseBody, type OwnReceipt } from "./store.ts";
+import { parseBody, type OwnReceipt } from "../../receipts/store.ts";
+import { DAY_MS, utcDateOf } from "../../dates.ts";
 
 export const LANE_HISTORY_LIMIT = 500;
 const DEFAULT_WINDOW_DAYS = 90;
-const DAY_MS = 86_400_000;
 
 export const LaneHistorySchema = t.Object({
   report_type: t.Literal("LANE_HISTORY"),
@@ -78,7 +78,7 @@ export function laneHistory(deps: LaneHistoryDeps, anchor: OwnReceipt, query: La
   if (!origin || !destination) throw errors.invalidRequest(missing);
 
   const to = query.to ?? today;
-  const from = query.from ?? new Date(Date.parse(to) - DEFAULT_WINDOW_DAYS * DAY_MS).toISOString().slice(0, 10);
+  const from = query.from ?? utcDateOf(Date.parse(to) - DEFAULT_WINDOW_DAYS * DAY_MS);
   if (from > to) throw errors.invalidRequest([{ field: "from", problem: "must not be after to" }]);
 
   const rows = deps.db.$client
