@@ -1,6 +1,7 @@
 import type { Db } from "../db/client.ts";
 import type { Principal } from "./principal.ts";
-import type { Scope, Tier } from "./tiers.ts";
+import type { Scope } from "../skills/catalog.ts";
+import type { Tier } from "./tiers.ts";
 
 export type KeyGrant = { revoked: false; principal: Principal } | { revoked: true; principal: Principal };
 

@@ -1,4 +1,5 @@
-import type { Scope, Tier } from "./tiers.ts";
+import type { Scope } from "../skills/catalog.ts";
+import type { Tier } from "./tiers.ts";
 
 /** Who a skill call runs as: the key grant (authorization object) resolved from a bearer key. */
 export interface Principal {

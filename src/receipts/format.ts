@@ -1,4 +1,5 @@
-import type { Scope, Tier } from "../access/tiers.ts";
+import type { Tier } from "../access/tiers.ts";
+import type { Scope } from "../skills/catalog.ts";
 import type { FactorVersion } from "../skills/types.ts";
 
 /** Names the body layout; a verifier refuses versions it does not know. It is inside the signed bytes. */

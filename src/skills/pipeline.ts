@@ -23,6 +23,8 @@ export interface PipelineDeps {
   usage: UsageLog;
   ledger: ReceiptLedger;
   reference: ReferenceData;
+  /** Every skill served: audit-report re-runs the one a receipt names. */
+  skills: readonly AnySkill[];
   /** Called first on every call: drops caches that a write (here or in another process) made stale. */
   refreshCaches(): void;
 }
@@ -88,7 +90,7 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
     const asOf = skill.asOf?.(input) ?? utcDateOf(now);
     checkAsOf(asOf, utcDateOf(now));
     const data = deps.reference.view(asOf, now);
-    const result = skill.handler(input, { data, caller: principal });
+    const result = skill.handler(input, { data, caller: principal, instance: deps });
     const answer = result.answer as Record<string, unknown>;
     // Answered means durable: the month count, the receipt and the usage row commit together
     // (with other requests' rows, in one group transaction) before the response is sent.

@@ -6,7 +6,7 @@ import { errors } from "../../src/errors.ts";
 import { createMeter } from "../../src/metering/create-meter.ts";
 import { DEFAULT_LIMITS } from "../../src/metering/limits.ts";
 import type { UsageEvent } from "../../src/metering/meter.ts";
-import { usageApiRoutes } from "../../src/http/v1/usage.ts";
+import { usageRoute } from "../../src/http/v1/usage.ts";
 import { createUsageLog } from "../../src/metering/usage-log.ts";
 import { dailyCallsBySkill, recentCalls, usageReport } from "../../src/metering/usage-report.ts";
 import { rotateKey, seedAccount } from "./fixtures.ts";
@@ -152,7 +152,7 @@ describe("GET /v1/usage", () => {
       if (authorization !== "Bearer good") throw errors.invalidKey();
       return principal;
     };
-    const app = usageApiRoutes({ db, clock, limits: DEFAULT_LIMITS, meter }, authenticate);
+    const app = usageRoute({ db, clock, limits: DEFAULT_LIMITS, meter }, authenticate);
     const response = await app.handle(new Request("http://localhost/v1/usage", { headers: { authorization: "Bearer good" } }));
     expect(response.status).toBe(200);
     const body = await response.json();

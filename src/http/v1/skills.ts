@@ -67,7 +67,7 @@ export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
       return Response.json({
         skills: skills.map((skill) => ({
           name: skill.name,
-          scope: skill.scope,
+          scope: skill.name,
           minimum_tier: skill.minimumTier,
           description: skill.description,
           method: skill.rest.method,

@@ -1,65 +1,53 @@
-import { t, type Static } from "elysia";
-import type { Db } from "../../db/client.ts";
-import type { ReferenceData } from "../../reference/view.ts";
-import type { AnySkill, SkillDeclaration } from "../types.ts";
-import { receiptTrace, ReceiptTraceSchema } from "./trace.ts";
+import { Type, type Static } from "@sinclair/typebox";
+import { findOwnReceipt } from "../../receipts/store.ts";
+import { enumOf, isoDate } from "../schema-kit.ts";
+import { defineSkill } from "../types.ts";
 import { dataSources, DataSourcesSchema } from "./data-sources.ts";
 import { laneHistory, LaneHistorySchema } from "./lane-history.ts";
-import { findOwnReceipt } from "../../receipts/store.ts";
+import { receiptTrace, ReceiptTraceSchema } from "./trace.ts";
 
-const DATE = "^\\d{4}-\\d{2}-\\d{2}$";
+const REPORT_TYPES = ["RECEIPT_TRACE", "LANE_HISTORY", "DATA_SOURCES"] as const;
 
-const AuditInput = t.Object({
-  receipt_id: t.String({ pattern: "^rcpt_[0-9A-HJKMNP-TV-Z]{26}$", description: "The receipt_id of one of your earlier answers." }),
-  report_type: t.Optional(
-    t.Union([t.Literal("RECEIPT_TRACE"), t.Literal("LANE_HISTORY"), t.Literal("DATA_SOURCES")], { default: "RECEIPT_TRACE" }),
-  ),
-  origin: t.Optional(t.String({ minLength: 1, description: "LANE_HISTORY: origin as typed in the requests; defaults to the receipt's." })),
-  destination: t.Optional(t.String({ minLength: 1, description: "LANE_HISTORY: destination; defaults to the receipt's." })),
-  from: t.Optional(t.String({ pattern: DATE, description: "LANE_HISTORY: first UTC issue date (inclusive); defaults to 90 days before `to`." })),
-  to: t.Optional(t.String({ pattern: DATE, description: "LANE_HISTORY: last UTC issue date (inclusive); defaults to today." })),
+const AuditInput = Type.Object({
+  receipt_id: Type.String({ pattern: "^rcpt_[0-9A-HJKMNP-TV-Z]{26}$", description: "The receipt_id of one of your earlier answers." }),
+  report_type: Type.Optional(enumOf(REPORT_TYPES, { default: "RECEIPT_TRACE" })),
+  origin: Type.Optional(Type.String({ minLength: 1, description: "LANE_HISTORY: origin as typed in the requests; defaults to the receipt's." })),
+  destination: Type.Optional(Type.String({ minLength: 1, description: "LANE_HISTORY: destination; defaults to the receipt's." })),
+  from: Type.Optional(isoDate("LANE_HISTORY: first UTC issue date (inclusive); defaults to 90 days before `to`.")),
+  to: Type.Optional(isoDate("LANE_HISTORY: last UTC issue date (inclusive); defaults to today.")),
 });
 
-const AuditOutput = t.Union([ReceiptTraceSchema, LaneHistorySchema, DataSourcesSchema]);
-
-export interface AuditReportDeps {
-  db: Db;
-  reference: ReferenceData;
-  /** Every skill this instance serves, read at call time, so the audit can re-run the one a receipt names. */
-  skills: () => readonly AnySkill[];
-}
+const AuditOutput = Type.Union([ReceiptTraceSchema, LaneHistorySchema, DataSourcesSchema]);
 
 /**
  * GET /v1/reports/audit: provenance of the caller's own receipt. Only the caller's receipts are
  * visible; any other id is NOT_FOUND. The audit's own factorVersions are empty: its answer is read
  * from the ledger, and the reference figures it reports are those of the audited receipt, listed
- * inside the answer, not figures the audit computed with.
+ * inside the answer, not figures the audit computed with. Not replayable: the ledger it reads grows.
  */
-export function createAuditReportSkill(deps: AuditReportDeps): SkillDeclaration<typeof AuditInput, typeof AuditOutput> {
-  return {
-    name: "audit-report",
-    scope: "audit-report",
-    minimumTier: "professional",
-    description:
-      "Full provenance of one of your receipts: data sources, factor versions, model version, timestamps, authorization, " +
-      "its link in the signed hash chain, and whether re-running the skill reproduces the answer. " +
-      "report_type LANE_HISTORY lists your receipts for a lane; DATA_SOURCES lists every series and its freshness.",
-    rest: { method: "GET", path: "/v1/reports/audit" },
-    input: AuditInput,
-    output: AuditOutput,
-    handler(input, context) {
-      const anchor = findOwnReceipt(deps.db, input.receipt_id, context.caller.accountId);
-      const answer: Static<typeof AuditOutput> = (() => {
-        switch (input.report_type ?? "RECEIPT_TRACE") {
-          case "RECEIPT_TRACE":
-            return receiptTrace(deps, anchor);
-          case "LANE_HISTORY":
-            return laneHistory(deps, anchor, input, context.data.asOf);
-          case "DATA_SOURCES":
-            return dataSources(deps.db, context.data, anchor);
-        }
-      })();
-      return { answer, factorVersions: [], modelVersion: "audit-report/1" };
-    },
-  };
-}
+export const auditReportSkill = defineSkill({
+  name: "audit-report",
+  minimumTier: "professional",
+  description:
+    "Full provenance of one of your receipts: data sources, factor versions, model version, timestamps, authorization, " +
+    "its link in the signed hash chain, and whether re-running the skill reproduces the answer. " +
+    "report_type LANE_HISTORY lists your receipts for a lane; DATA_SOURCES lists every series and its freshness.",
+  rest: { method: "GET", path: "/v1/reports/audit" },
+  input: AuditInput,
+  output: AuditOutput,
+  replayable: false,
+  handler(input, { caller, data, instance }) {
+    const anchor = findOwnReceipt(instance.db, input.receipt_id, caller.accountId);
+    const answer: Static<typeof AuditOutput> = (() => {
+      switch (input.report_type ?? "RECEIPT_TRACE") {
+        case "RECEIPT_TRACE":
+          return receiptTrace(instance, anchor);
+        case "LANE_HISTORY":
+          return laneHistory(instance, anchor, input, data.asOf);
+        case "DATA_SOURCES":
+          return dataSources(instance.db, data, anchor);
+      }
+    })();
+    return { answer, factorVersions: [], modelVersion: "audit-report/1" };
+  },
+});

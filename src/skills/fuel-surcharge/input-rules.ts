@@ -1,4 +1,4 @@
-import type { Static } from "elysia";
+import type { Static } from "@sinclair/typebox";
 import { errors, type FieldProblem } from "../../errors.ts";
 import { DIESEL_REGION_NAMES } from "../../reference/regions.ts";
 import { FUEL_SURCHARGE_MODEL } from "./constants.ts";
