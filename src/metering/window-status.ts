@@ -1,5 +1,6 @@
 import { errors, type ApiError } from "../errors.ts";
-import type { RateLimitHeaders } from "./meter.ts";
+
+export type RateLimitHeaders = Record<string, string>;
 
 export type WindowName = "minute" | "month";
 

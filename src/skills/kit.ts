@@ -3,7 +3,7 @@
  * and turning the observations an answer used into its factor versions.
  */
 import type { Observation } from "../reference/view.ts";
-import type { FactorVersion } from "./types.ts";
+import type { FactorVersion } from "../receipts/format.ts";
 
 /** Trailer types Waybill prices and reports on. */
 export const EQUIPMENT_TYPES = ["DRY_VAN", "REEFER", "FLATBED"] as const;

@@ -2,15 +2,8 @@ import type { Static, TSchema } from "@sinclair/typebox";
 import type { Principal } from "../access/principal.ts";
 import type { Tier } from "../access/tiers.ts";
 import type { Db } from "../db/client.ts";
+import type { FactorVersion } from "../receipts/format.ts";
 import type { ReferenceData, ReferenceView } from "../reference/view.ts";
-
-/** A figure an answer used, precise enough to find the exact stored observation again. */
-export interface FactorVersion {
-  series_id: string;
-  value: number;
-  observation_date: string;
-  import_id: string;
-}
 
 export interface SkillResult<Answer> {
   answer: Answer;

@@ -1,6 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import type { Db } from "../../db/client.ts";
-import type { FactorVersion, SkillInstance } from "../types.ts";
+import type { FactorVersion } from "../../receipts/format.ts";
+import type { SkillInstance } from "../types.ts";
 import type { OwnReceipt } from "../../receipts/store.ts";
 import { factorVersionSchema } from "../schema-kit.ts";
 import { notReplayed, replay } from "./replay.ts";
