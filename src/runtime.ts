@@ -9,7 +9,7 @@ import type { LimitsTable } from "./metering/limits.ts";
 import { createUsageLog } from "./metering/usage-log.ts";
 import { createReceiptLedger } from "./receipts/chain.ts";
 import { createReferenceData } from "./reference/index.ts";
-import type { PipelineDeps } from "./skills/pipeline.ts";
+import type { PipelineDeps } from "./pipeline/run-skill.ts";
 import { SkillCatalog } from "./skills/catalog.ts";
 import { SKILLS } from "./skills/registry.ts";
 import type { AnySkill } from "./skills/types.ts";

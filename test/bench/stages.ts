@@ -15,7 +15,7 @@ import { parseLimits } from "../../src/metering/limits.ts";
 import { canonicalJson, sha256Hex } from "../../src/receipts/canonical.ts";
 import { ensureSigningKey, signText } from "../../src/receipts/signer.ts";
 import { createRuntime } from "../../src/runtime.ts";
-import { validateInput } from "../../src/skills/validate.ts";
+import { validateInput } from "../../src/pipeline/validate.ts";
 
 const CALLS = Number(process.env.CALLS ?? 5000);
 const BATCH = 32; // writes per group transaction, as under 32 connections

@@ -12,7 +12,7 @@ import type { DataSources } from "../../src/skills/audit-report/data-sources.ts"
 import type { LaneHistory } from "../../src/skills/audit-report/lane-history.ts";
 import type { ReferenceData } from "../../src/reference/view.ts";
 import type { AnySkill } from "../../src/skills/types.ts";
-import { validateInput } from "../../src/skills/validate.ts";
+import { validateInput } from "../../src/pipeline/validate.ts";
 import { utcDateOf } from "../../src/dates.ts";
 import { seedPrincipal } from "./fixtures.ts";
 import { answerAndRecord, dieselRateSkill, seedReference } from "./reference-fixture.ts";

@@ -4,7 +4,7 @@ import type { ReferenceData, ReferenceView } from "../../src/reference/view.ts";
 import { SKILLS } from "../../src/skills/registry.ts";
 import type { AnySkill, SkillContext } from "../../src/skills/types.ts";
 import { utcDateOf } from "../../src/dates.ts";
-import { validateInput } from "../../src/skills/validate.ts";
+import { validateInput } from "../../src/pipeline/validate.ts";
 import { LOADED_AT } from "../reference/helpers.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { authenticate } from "../../access/authenticate.ts";
 import { decide } from "../../access/authorize.ts";
-import { runSkill, type PipelineDeps, type SkillReply } from "../../skills/pipeline.ts";
+import { runSkill, type PipelineDeps, type SkillReply } from "../../pipeline/run-skill.ts";
 import type { AnySkill } from "../../skills/types.ts";
 import { errorResponse, errors } from "../../errors.ts";
 import { readJsonBody, requestIdOf } from "../request-context.ts";

@@ -3,8 +3,7 @@ import { DIESEL_AREA_NAMES, DIESEL_REGION_NAMES, DIESEL_REGIONS, type DieselRegi
 import { dieselSeriesId } from "../../reference/series-ids.ts";
 import type { Change } from "../../reference/series-stats.ts";
 import type { Observation, ReferenceView } from "../../reference/view.ts";
-import { round } from "../kit.ts";
-import { beforeData } from "../as-of.ts";
+import { beforeData, round } from "../kit.ts";
 import { distinctFactors } from "../kit.ts";
 import { defineSkill } from "../types.ts";
 import { DIESEL_TRENDS_MODEL } from "./constants.ts";

@@ -1,7 +1,6 @@
 import type { Static } from "@sinclair/typebox";
 import type { Observation } from "../../reference/view.ts";
-import { beforeData } from "../as-of.ts";
-import { distinctFactors } from "../kit.ts";
+import { beforeData, distinctFactors } from "../kit.ts";
 import { round } from "../kit.ts";
 import { costAtDiesel, priceLane, type LaneFactors } from "../rate-lookup/index.ts";
 import { defineSkill } from "../types.ts";

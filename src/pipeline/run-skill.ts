@@ -11,7 +11,7 @@ import type { RateLimitHeaders } from "../metering/window-status.ts";
 import type { ReceiptLedger } from "../receipts/ledger.ts";
 import type { ReferenceData } from "../reference/view.ts";
 import { checkAsOf } from "./as-of.ts";
-import type { AnySkill } from "./types.ts";
+import type { AnySkill } from "../skills/types.ts";
 import { validateInput } from "./validate.ts";
 import { utcDateOf } from "../dates.ts";
 

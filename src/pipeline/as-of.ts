@@ -6,6 +6,3 @@ export function checkAsOf(asOf: string, today: string): void {
   if (!isCalendarDate(asOf)) throw errors.invalidRequest([{ field: "as_of", problem: `must be a real date YYYY-MM-DD; got '${asOf}'` }]);
   if (asOf > today) throw errors.invalidRequest([{ field: "as_of", problem: `is in the future (today is ${today})` }]);
 }
-
-export const beforeData = (what: string, asOf: string) =>
-  errors.invalidRequest([{ field: "as_of", problem: `is before the data starts: no ${what} observed on or before ${asOf}` }]);
