@@ -9,14 +9,17 @@ import type { LimitsTable } from "./metering/limits.ts";
 import { createUsageLog } from "./metering/usage-log.ts";
 import { createReceiptLedger } from "./receipts/receipt-ledger.ts";
 import { createReferenceData } from "./reference/index.ts";
-import type { PipelineDeps } from "./skills/pipeline.ts";
-import { buildSkillRegistry } from "./skills/registry.ts";
+import type { PipelineDeps } from "./pipeline/run-skill.ts";
+import { SkillCatalog } from "./skills/catalog.ts";
+import { SKILLS } from "./skills/registry.ts";
 import type { AnySkill } from "./skills/types.ts";
 
 export interface RuntimeOptions {
   db: Db;
   clock: Clock;
   limits: LimitsTable;
+  /** The skills to serve; every registered one unless a test adds its own. */
+  skills?: readonly AnySkill[];
   /** The transparency log's origin line, or the public URL it defaults from (docs/receipts.md). */
   log?: { origin?: string; publicUrl?: string };
 }
@@ -24,7 +27,8 @@ export interface RuntimeOptions {
 /** Everything a running Waybill holds, built once from one database: the composition root. */
 export interface Runtime extends PipelineDeps {
   limits: LimitsTable;
-  skills: AnySkill[];
+  /** The scope list and tier table of the skills served (plus the announced ones). */
+  catalog: SkillCatalog;
   metrics: Metrics;
   ledger: ReturnType<typeof createReceiptLedger>;
   reference: ReturnType<typeof createReferenceData>;
@@ -32,7 +36,7 @@ export interface Runtime extends PipelineDeps {
   close(): void;
 }
 
-export function createRuntime({ db, clock, limits, log }: RuntimeOptions): Runtime {
+export function createRuntime({ db, clock, limits, skills = SKILLS, log }: RuntimeOptions): Runtime {
   const reference = createReferenceData(db);
   reference.loadSnapshot(clock.now());
   const keys = new KeyIndex(db);
@@ -43,8 +47,6 @@ export function createRuntime({ db, clock, limits, log }: RuntimeOptions): Runti
 
   const committer = new GroupCommitter(db);
   committer.join(ledger.log);
-  const skills: AnySkill[] = [];
-  skills.push(...buildSkillRegistry({ db, reference, skills: () => skills, log: ledger.log }));
 
   return {
     db,
@@ -55,8 +57,10 @@ export function createRuntime({ db, clock, limits, log }: RuntimeOptions): Runti
     meter,
     usage,
     ledger,
+    log: ledger.log,
     reference,
     skills,
+    catalog: new SkillCatalog(skills),
     metrics: createMetrics(),
     refreshCaches() {
       const changed = watcher.poll();

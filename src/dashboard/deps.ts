@@ -4,6 +4,7 @@ import type { LimitsTable } from "../metering/limits.ts";
 import type { Meter } from "../metering/meter.ts";
 import type { ReceiptLog } from "../receipts/log/log.ts";
 import type { ReferenceData } from "../reference/view.ts";
+import type { SkillCatalog } from "../skills/catalog.ts";
 import type { AnySkill } from "../skills/types.ts";
 
 /** What the dashboard needs from the running instance; the lead's Runtime satisfies it structurally. */
@@ -18,6 +19,8 @@ export interface DashboardDeps {
   skills: readonly AnySkill[];
   /** The receipt log, for the viewer's inclusion proof. */
   ledger: { log: ReceiptLog };
+  /** The scope picker, /pricing and the receipt page's audit gate read the served skills' tiers here. */
+  catalog: SkillCatalog;
 }
 
 export interface DashboardOptions {

@@ -5,10 +5,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { verifyCommand } from "../../src/cli/verify.ts";
 import { openMemoryDatabase } from "../../src/db/client.ts";
-import { createAuditReportSkill } from "../../src/receipts/audit-skill.ts";
-import type { ReceiptTrace } from "../../src/receipts/audit-trace.ts";
+import { auditReportSkill } from "../../src/skills/audit-report/skill.ts";
+import type { ReceiptTrace } from "../../src/skills/audit-report/trace.ts";
 import { canonicalJson } from "../../src/receipts/canonical.ts";
-import { receiptRoutes } from "../../src/receipts/routes.ts";
+import { publicKeyRoute } from "../../src/http/v1/public-key.ts";
 import { openLedger, sampleEntry, seedPrincipal, T0 } from "./fixtures.ts";
 
 const SCRIPT = join(import.meta.dir, "../../scripts/verify-receipt.ts");
@@ -60,11 +60,11 @@ beforeAll(async () => {
   appendBatch(Array.from({ length: 4 }, () => sampleEntry(principal)));
   const receipt = append({ ...sampleEntry(principal), skill: "diesel-trends", request: { region: "PADD2", weeks: 13 }, response: AWKWARD_RESPONSE, asOf: "2026-03-02", knownAt: T0 });
   appendBatch(Array.from({ length: 3 }, () => sampleEntry(principal)));
-  const audit = createAuditReportSkill({ db, reference: { view: () => ({}) as never, coverage: () => undefined } as never, skills: () => [], log: ledger.log });
-  auditReport = audit.handler({ receipt_id: receipt.id }, { data: {} as never, caller: principal }).answer as ReceiptTrace;
+  const instance = { db, reference: { view: () => ({}) as never, coverage: () => undefined } as never, skills: [], log: ledger.log };
+  auditReport = auditReportSkill.handler({ receipt_id: receipt.id }, { data: {} as never, caller: principal, instance }).answer as ReceiptTrace;
   responseFile = write("response.json", { ...AWKWARD_RESPONSE, receipt_id: receipt.id, log_index: receipt.logIndex, auth_obj_id: principal.authObjId });
   checkpointFile = write("checkpoint.txt", auditReport.log.checkpoint);
-  const response = await receiptRoutes({ ledger }).handle(new Request("http://localhost/v1/receipts/public-key"));
+  const response = await publicKeyRoute({ ledger }).handle(new Request("http://localhost/v1/receipts/public-key"));
   expect(response.status).toBe(200);
   publicKeyFile = write("public-key.json", await response.text());
   strangerKeyFile = write("stranger.json", openLedger(openMemoryDatabase()).ledger.publishedKeys());

@@ -1,18 +1,18 @@
-import { t, type Static } from "elysia";
+import { Type, type Static } from "@sinclair/typebox";
 import type { StoredReceipt } from "../format.ts";
 import type { ReceiptLog } from "./log.ts";
 import { leafHash, verifyInclusion } from "./merkle.ts";
 
-export const ReceiptProofSchema = t.Object({
+export const ReceiptProofSchema = Type.Object({
   /** The receipt's leaf index (seq - 1). */
-  log_index: t.Integer(),
+  log_index: Type.Integer(),
   /** The leaf entry, hex: SHA-256 of the canonical receipt body. The leaf hash is SHA-256(0x00 || entry). */
-  leaf_entry: t.String(),
-  tree_size: t.Integer(),
+  leaf_entry: Type.String(),
+  tree_size: Type.Integer(),
   /** RFC 6962 inclusion proof of the leaf in the tree of `tree_size`, leaf side first, base64. */
-  inclusion_proof: t.Array(t.String()),
+  inclusion_proof: Type.Array(Type.String()),
   /** The signed C2SP checkpoint of `tree_size` the proof leads to. */
-  checkpoint: t.String(),
+  checkpoint: Type.String(),
 });
 export type ReceiptProof = Static<typeof ReceiptProofSchema>;
 
