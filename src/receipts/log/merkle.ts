@@ -92,29 +92,35 @@ export function consistencyProof(source: NodeSource, oldSize: number, newSize: n
 
 export const hashesEqual = (a: Hash, b: Hash) => a.length === b.length && Buffer.compare(Buffer.from(a), Buffer.from(b)) === 0;
 
-/** The root an inclusion proof leads to (RFC 9162 §2.1.3.2), or null when the proof has the wrong length. */
-export function rootFromInclusionProof(index: number, size: number, leaf: Hash, proof: readonly Hash[]): Hash | null {
-  if (!(index >= 0 && index < size)) return null;
-  let fn = index;
-  let sn = size - 1;
-  let r = leaf;
+/**
+ * The walk both RFC 9162 proof checks share (§2.1.3.2 and §2.1.4.2): from node `fn` on the path to
+ * the last node `sn`, each proof hash is either a left sibling (`left`) or a right one (`right`).
+ * False when the proof is longer or shorter than the path.
+ */
+function walkPath(fn: number, sn: number, proof: readonly Hash[], left: (p: Hash) => void, right: (p: Hash) => void): boolean {
   for (const p of proof) {
-    if (sn === 0) return null;
+    if (sn === 0) return false;
     if (fn % 2 === 1 || fn === sn) {
-      r = nodeHash(p, r);
-      if (fn % 2 === 0) {
-        while (fn % 2 === 0 && fn !== 0) {
-          fn = Math.floor(fn / 2);
-          sn = Math.floor(sn / 2);
-        }
+      left(p);
+      while (fn % 2 === 0 && fn !== 0) {
+        fn = Math.floor(fn / 2);
+        sn = Math.floor(sn / 2);
       }
     } else {
-      r = nodeHash(r, p);
+      right(p);
     }
     fn = Math.floor(fn / 2);
     sn = Math.floor(sn / 2);
   }
-  return sn === 0 ? r : null;
+  return sn === 0;
+}
+
+/** The root an inclusion proof leads to (RFC 9162 §2.1.3.2), or null when the proof has the wrong length. */
+export function rootFromInclusionProof(index: number, size: number, leaf: Hash, proof: readonly Hash[]): Hash | null {
+  if (!(index >= 0 && index < size)) return null;
+  let r = leaf;
+  const complete = walkPath(index, size - 1, proof, (p) => (r = nodeHash(p, r)), (p) => (r = nodeHash(r, p)));
+  return complete ? r : null;
 }
 
 export function verifyInclusion(index: number, size: number, leaf: Hash, proof: readonly Hash[], root: Hash): boolean {
@@ -137,24 +143,17 @@ export function verifyConsistency(oldSize: number, newSize: number, proof: reado
   }
   let fr = path[0]!;
   let sr = path[0]!;
-  for (const c of path.slice(1)) {
-    if (sn === 0) return false;
-    if (fn % 2 === 1 || fn === sn) {
+  const complete = walkPath(
+    fn,
+    sn,
+    path.slice(1),
+    (c) => {
       fr = nodeHash(c, fr);
       sr = nodeHash(c, sr);
-      if (fn % 2 === 0) {
-        while (fn % 2 === 0 && fn !== 0) {
-          fn = Math.floor(fn / 2);
-          sn = Math.floor(sn / 2);
-        }
-      }
-    } else {
-      sr = nodeHash(sr, c);
-    }
-    fn = Math.floor(fn / 2);
-    sn = Math.floor(sn / 2);
-  }
-  return sn === 0 && hashesEqual(fr, oldRoot) && hashesEqual(sr, newRoot);
+    },
+    (c) => (sr = nodeHash(sr, c)),
+  );
+  return complete && hashesEqual(fr, oldRoot) && hashesEqual(sr, newRoot);
 }
 
 /**
