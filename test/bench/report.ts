@@ -96,7 +96,7 @@ const table = [
   "",
   `- **ratio answered / bare Elysia: ${fmt(ratio("c32"), 3)} at 32 connections, ${fmt(ratio("c1"), 3)} at 1 connection** (server CPU per call: ${fmt(cpuRatio("bare"), 3)} of the answered call's).`,
   `- **ratio answered / durable floor: ${fmt(ratio("c32", "floor"), 3)} at 32 connections, ${fmt(ratio("c1", "floor"), 3)} at 1 connection** (server CPU per call: ${fmt(cpuRatio("floor"), 3)}).`,
-  ...(storage ? [`- **storage**: ${storage.bytes_per_receipt} bytes of database file per receipt after the run (${storage.receipts} receipts; every table, index, tile and checkpoint).`] : []),
+  ...(storage ? [`- **storage**: ${storage.bytes_per_receipt} bytes per receipt after the run (${storage.receipts} receipts; receipt, usage row, tiles, checkpoints and their indexes).`] : []),
   `- **fixed ${fixed.rate} req/s of answered calls** (open loop, test/bench/fixed-rate.ts, ${fixed.requests} requests, ${fixed.failures} failed, ${fixed.achieved_per_s} req/s achieved): p50 ${fixed.p50_ms} ms, **p99 ${fixed.p99_ms} ms**, max ${fixed.max_ms} ms.`,
 ].join("\n");
 console.log(table);

@@ -107,9 +107,8 @@ done
 echo "fixed rate: $RATE req/s for $RATE_SECONDS s (answered)"
 taskset -c 1 bun test/bench/fixed-rate.ts "$URL" "$ANSWERED_KEY" "$RATE" "$RATE_SECONDS" >"$OUT/fixed-rate.json"
 cat "$OUT/fixed-rate.json"
-# Stored bytes per receipt (every table and index of the file, over the receipts it holds).
-"$BIN" receipts verify --json --db "$DB" >"$OUT/verify.json"
-bun -e 'import { Database } from "bun:sqlite"; const db = new Database(process.argv[1], { readonly: true }); const n = db.query("SELECT count(*) AS n FROM receipts").get().n; const bytes = db.query("SELECT page_count * page_size AS b FROM pragma_page_count(), pragma_page_size()").get().b; console.log(JSON.stringify({ receipts: n, bytes_per_receipt: Math.round(bytes / Math.max(1, n)) }));' "$DB" >"$OUT/storage.json"
+# Stored bytes per receipt (the receipt, usage, tile and checkpoint tables and their indexes).
+bun test/bench/storage.ts "$DB" >"$OUT/storage.json"
 cat "$OUT/storage.json"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/machine.txt"
 

@@ -1,0 +1,18 @@
+// Stored bytes per receipt: every page of the tables and indexes an answered call writes (the
+// receipt, its usage row, the log's tiles and checkpoints), over the receipts the file holds.
+// The embedded reference snapshot is left out: it is the same size whatever the traffic.
+// `bun test/bench/storage.ts FILE` prints JSON.
+import { Database } from "bun:sqlite";
+
+const db = new Database(process.argv[2]!, { readonly: true });
+const receipts = db.query<{ n: number }, []>("SELECT count(*) AS n FROM receipts").get()!.n;
+const rows = db
+  .query<{ name: string; bytes: number }, []>(
+    `SELECT name, sum(pgsize) AS bytes FROM dbstat
+      WHERE name IN (SELECT name FROM sqlite_schema WHERE tbl_name IN ('receipts', 'usage_events', 'log_tiles', 'log_checkpoints'))
+      GROUP BY name`,
+  )
+  .all();
+const total = rows.reduce((sum, row) => sum + row.bytes, 0);
+const perReceipt = (bytes: number) => Math.round(bytes / Math.max(1, receipts));
+console.log(JSON.stringify({ receipts, bytes_per_receipt: perReceipt(total), by_table: Object.fromEntries(rows.map((row) => [row.name, perReceipt(row.bytes)])) }));
