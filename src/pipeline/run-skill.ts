@@ -8,6 +8,7 @@ import type { GroupCommitter } from "../db/group-commit.ts";
 import { ApiError, errors } from "../errors.ts";
 import type { Admission, Meter, UsageLog } from "../metering/meter.ts";
 import type { RateLimitHeaders } from "../metering/window-status.ts";
+import { AnswerBytes } from "../receipts/answer-bytes.ts";
 import type { ReceiptLedger } from "../receipts/ledger.ts";
 import type { ReceiptLog } from "../receipts/log/log.ts";
 import type { ReferenceData } from "../reference/view.ts";
@@ -45,6 +46,8 @@ export interface SkillCall {
 export interface SkillReply {
   status: number;
   body: Record<string, unknown>;
+  /** An answer's body as JSON text: the bytes its receipt hashed, plus the envelope (receipt/answer-bytes.ts). */
+  bodyText?: string;
   headers: Record<string, string>;
   /** The call was refused before a key grant was found (401): nothing is metered or logged. */
   principal: Principal | null;
@@ -96,6 +99,7 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
     const data = deps.reference.view(asOf, now);
     const result = skill.handler(input, { data, caller: principal, instance: deps });
     const answer = result.answer as Record<string, unknown>;
+    const answerBytes = new AnswerBytes(answer);
     // Answered means durable: the month count, the receipt and the usage row commit together
     // (with other requests' rows, in one group transaction) before the response is sent.
     const receipt = await deps.committer.commit(() => {
@@ -106,6 +110,7 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
         principal,
         request: input,
         response: answer,
+        responseSha256: answerBytes.sha256,
         factorVersions: result.factorVersions,
         modelVersion: result.modelVersion,
         asOf,
@@ -123,9 +128,11 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
       });
       return receipt;
     });
+    const envelope = { receipt_id: receipt.id, log_index: receipt.logIndex, auth_obj_id: principal.authObjId };
     return {
       status: 200,
-      body: { ...answer, receipt_id: receipt.id, log_index: receipt.logIndex, auth_obj_id: principal.authObjId },
+      body: { ...answer, ...envelope },
+      bodyText: answerBytes.withEnvelope(envelope),
       headers: admission.headers,
       principal,
     };

@@ -1,11 +1,10 @@
 import { createHash } from "node:crypto";
+import { ANSWER_ENVELOPE_FIELDS } from "./answer-bytes.ts";
 import { canonicalJson } from "./canonical.ts";
 import { LEGACY_RECEIPT_FORMAT, RECEIPT_FORMAT } from "./format.ts";
 import { leafHash, verifyInclusion } from "./log/merkle.ts";
 import { parseCheckpointText, parseNote, parseVerifierKey, verifyNote, type NoteVerifier } from "./log/note.ts";
 
-/** Fields the server adds to an answer after hashing it; a saved answer is compared without them. */
-export const ANSWER_ENVELOPE_FIELDS = ["receipt_id", "log_index", "auth_obj_id"] as const;
 
 export interface OfflineInputs {
   /** A saved audit report (RECEIPT_TRACE), or its `log` block. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createHash } from "node:crypto";
 import { verifyMerkleInclusion } from "@sigstore/verify/dist/tlog/merkle";
 import { DEFAULT_LIMITS } from "../../src/metering/limits.ts";
 import { leafHash, verifyConsistency } from "../../src/receipts/log/merkle.ts";
@@ -96,4 +97,16 @@ describe("the receipt log over HTTP, with no key", () => {
       expect(((await response.json()) as { error: string }).error).toBe("INVALID_REQUEST");
     }
   });
+});
+
+// Last: it adds a receipt to the log the tests above count.
+test("an answer is sent as the bytes its receipt hashed, with the envelope appended", async () => {
+  const response = await server.call("/v1/rates/lookup", { key, method: "POST", json: CHICAGO_TO_DALLAS });
+  const text = await response.text();
+  const { receipt_id } = JSON.parse(text) as { receipt_id: string };
+  const envelope = text.lastIndexOf(',"receipt_id":');
+  const hashedBytes = `${text.slice(0, envelope)}}`;
+  const { body } = server.runtime.db.$client.query<{ body: string }, [string]>("SELECT body FROM receipts WHERE id = ?").get(receipt_id)!;
+  expect(createHash("sha256").update(hashedBytes).digest("hex")).toBe((JSON.parse(body) as { response_sha256: string }).response_sha256);
+  expect(response.headers.get("content-type")).toContain("application/json");
 });

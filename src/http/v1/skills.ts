@@ -7,7 +7,10 @@ import { errorResponse, errors } from "../../errors.ts";
 import { readJsonBody, requestIdOf } from "../request-context.ts";
 
 function toResponse(reply: SkillReply, requestId: string): Response {
-  return Response.json(reply.body, { status: reply.status, headers: { ...reply.headers, "X-Request-Id": requestId } });
+  const headers = { ...reply.headers, "X-Request-Id": requestId };
+  // An answer goes out as the exact bytes its receipt hashed (plus its envelope), serialized once.
+  if (reply.bodyText !== undefined) return new Response(reply.bodyText, { status: reply.status, headers: { ...headers, "content-type": "application/json" } });
+  return Response.json(reply.body, { status: reply.status, headers });
 }
 
 function queryOf(request: Request): Record<string, string> {
