@@ -215,6 +215,14 @@ export class ReceiptLog implements BatchParticipant {
         "SELECT tree_size AS treeSize, root_hash AS rootHash, kid, note FROM log_checkpoints ORDER BY tree_size DESC LIMIT 1",
       )
       .get();
+    // Never sign a checkpoint inconsistent with one already signed (C2SP tlog-checkpoint): a log that
+    // lost receipts, or whose receipts no longer hash to the signed root, is not served.
+    if (stored && stored.treeSize > this.head.size) {
+      throw new Error(`the receipt log holds ${this.head.size} receipts but a checkpoint of ${stored.treeSize} was signed: receipts were deleted (run 'waybill receipts verify')`);
+    }
+    if (stored && stored.treeSize === this.head.size && Buffer.from(this.head.range.root()).toString("hex") !== stored.rootHash) {
+      throw new Error(`the receipts no longer hash to the root of the latest checkpoint (tree size ${stored.treeSize}): run 'waybill receipts verify'`);
+    }
     if (this.head.size > 0 && (!stored || stored.treeSize < this.head.size)) {
       this.latestCheckpoint = this.signCheckpoint();
     } else if (stored) {

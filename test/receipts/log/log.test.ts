@@ -104,6 +104,19 @@ describe("receipt log", () => {
     expect(verifierKey(ORIGIN, verifier.rawPublicKey)).toBe(published.note_verifier_key);
   });
 
+  test("a log that lost its newest receipts, or whose receipts no longer match the signed root, is not opened", () => {
+    const trimmed = openMemoryDatabase();
+    insertRows(trimmed, 10);
+    openLog(trimmed);
+    trimmed.$client.run("DELETE FROM receipts WHERE seq > 8");
+    expect(() => openLog(trimmed)).toThrow("the receipt log holds 8 receipts but a checkpoint of 10 was signed");
+    const edited = openMemoryDatabase();
+    insertRows(edited, 10);
+    openLog(edited);
+    edited.$client.run(`UPDATE receipts SET hash = '${"ab".repeat(32)}' WHERE seq = 3`);
+    expect(() => openLog(edited)).toThrow("the receipts no longer hash to the root of the latest checkpoint");
+  });
+
   test("a write that rolls back in its savepoint gives its log index to the next one; a failed batch leaves the head as it was", () => {
     const db = openMemoryDatabase();
     const { ledger, committer } = openLedger(db, { origin: ORIGIN });
