@@ -90,7 +90,7 @@ export class TileStore {
       const below = levels[levels.length - 1]!;
       levels.push(Array.from({ length: below.length / 2 }, (_, i) => nodeHash(below[2 * i]!, below[2 * i + 1]!)));
     }
-    if (this.cache.size >= 256) this.cache.delete(this.cache.keys().next().value!);
+    if (this.cache.size >= 64) this.cache.delete(this.cache.keys().next().value!); // ~64 × 511 hashes: a few MB
     this.cache.set(key, levels);
     return levels;
   }
