@@ -237,6 +237,14 @@ export function verifyLog(db: Db, kept: readonly KeptCheckpoint[] = []): LogVeri
       problem: `${orphan.kept ? "the kept checkpoint" : "checkpoint"} at tree size ${orphan.treeSize} covers receipts the log no longer has (it holds ${checked}): receipts were deleted from its end`,
     });
   }
+  if (checked > lastGoodSize) {
+    // Every receipt commits together with the checkpoint that covers it; only receipts written
+    // before the log, on a database no server has opened since the upgrade, lack one.
+    return fail({
+      firstBrokenSeq: lastGoodSize + 1,
+      problem: `receipts from seq ${lastGoodSize + 1} on are covered by no signed checkpoint (after an upgrade, start the server once to add older receipts to the log)`,
+    });
+  }
   return { ok: true, checked, checkpoints: nextCheckpoint };
 }
 
@@ -248,7 +256,8 @@ function checkCompletedTiles(pending: Uint8Array[][], leaf: Uint8Array, range: C
     const index = Math.floor(size / TILE_WIDTH ** (level + 1)) - 1;
     const expected = Buffer.concat(pending[level]!);
     const actual = stored(level, index);
-    if (!actual || !expected.equals(Buffer.from(actual))) return `the stored log tile ${level}/${index} does not match the receipts it covers`;
+    if (!actual) return `the log tile ${level}/${index} is missing (after an upgrade, start the server once to add older receipts to the log)`;
+    if (!expected.equals(Buffer.from(actual))) return `the stored log tile ${level}/${index} does not match the receipts it covers`;
     (pending[level + 1] ??= []).push(range.completed((level + 1) * TILE_WIDTH_LOG2)!);
     pending[level] = [];
   }

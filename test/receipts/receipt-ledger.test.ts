@@ -63,6 +63,7 @@ describe("upgrading a database with receipts from before the log", () => {
     const db = openMemoryDatabase();
     const principal = seedPrincipal(db);
     writeLegacyReceipts(db, principal, 300);
+    expect(verifyLog(db)).toMatchObject({ ok: false, firstBrokenSeq: 256, problem: expect.stringContaining("start the server once") });
     const { ledger, append } = openLedger(db);
     expect(ledger.log.latest()!.size).toBe(300);
     // LANE_HISTORY's index column is filled for them too.
