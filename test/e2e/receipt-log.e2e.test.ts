@@ -4,22 +4,18 @@
  * signing-key rotation while the server runs, and `receipts verify` catching trimmed receipts
  * against a checkpoint the client kept.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { rmSync, writeFileSync } from "node:fs";
+import { expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Database } from "bun:sqlite";
-import { binaryInEmptyFolder, runCli, startBinary } from "../support/binary.ts";
+import { binaryFolderForFile, runCli, startBinary } from "../support/binary.ts";
 
-let dir: string;
-let exe: string;
-beforeAll(async () => {
-  ({ dir, exe } = await binaryInEmptyFolder());
-}, 240_000);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const folder = binaryFolderForFile();
 
 const LANE = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" };
 
 test("answers are provable offline with the binary alone, across a key rotation, and trimming the log is caught", async () => {
+  const { dir, exe } = folder;
   const db = ["--db", "./log.db"];
   expect(runCli(exe, ["accounts", "create", "--email", "audit@example.com", "--tier", "professional", ...db], dir).exitCode).toBe(0);
   const key = runCli(exe, ["keys", "create", "--email", "audit@example.com", ...db], dir).stdout.split("\n")[0]!;

@@ -1,4 +1,5 @@
-import { copyFileSync, existsSync, mkdtempSync } from "node:fs";
+import { afterAll, beforeAll } from "bun:test";
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -71,4 +72,17 @@ export async function startBinary(exe: string, args: string[], options: { cwd: s
 export function runCli(exe: string, args: string[], cwd: string, stdin?: string) {
   const result = Bun.spawnSync([exe, ...args], { cwd, env: { PATH: process.env.PATH ?? "", HOME: cwd }, stdin: stdin === undefined ? "ignore" : Buffer.from(stdin) });
   return { exitCode: result.exitCode, stdout: result.stdout.toString(), stderr: result.stderr.toString() };
+}
+
+/**
+ * For a test file: a fresh folder with a copy of the binary before its tests, removed after them.
+ * The returned object's fields are filled once the file's beforeAll has run.
+ */
+export function binaryFolderForFile(): { dir: string; exe: string } {
+  const folder = { dir: "", exe: "" };
+  beforeAll(async () => {
+    Object.assign(folder, await binaryInEmptyFolder());
+  }, 240_000);
+  afterAll(() => rmSync(folder.dir, { recursive: true, force: true }));
+  return folder;
 }
