@@ -92,7 +92,7 @@ function recordMismatch(row: StoredReceipt, body: Partial<AnyReceiptBody>): stri
   return differing ? `the ${differing[0]} column differs from the hashed body` : null;
 }
 
-export function isIntact(check: ReceiptCheck): boolean {
+function isIntact(check: ReceiptCheck): boolean {
   return check.problems.length === 0;
 }
 
