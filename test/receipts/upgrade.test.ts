@@ -6,7 +6,9 @@ import { drizzle } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { openDatabase, PRAGMAS, type Db } from "../../src/db/client.ts";
 import { MIGRATIONS_DIR } from "../../src/paths.ts";
+import { findOwnReceipt } from "../../src/receipts/store.ts";
 import { verifyLog } from "../../src/receipts/verify.ts";
+import { receiptTrace } from "../../src/skills/audit-report/trace.ts";
 import { openLedger, sampleEntry, seedPrincipal } from "./fixtures.ts";
 import { writeLegacyReceipts } from "./legacy-fixture.ts";
 
@@ -41,6 +43,14 @@ test("a pre-log database file upgrades: its chained receipts become the log's fi
     const legacy = db.$client.query<{ signature: string | null; prev_hash: string | null }, []>("SELECT signature, prev_hash FROM receipts WHERE seq = 40").get()!;
     expect(legacy.signature).toBeString();
     expect(legacy.prev_hash).toMatch(/^[0-9a-f]{64}$/);
+
+    // The audit report proves a legacy receipt like any other, and still checks its own signature and link.
+    const own = findOwnReceipt(db, "rcpt_01JLEGACY00000000000000040", principal.accountId);
+    const instance = { db, reference: {} as never, skills: [], log: ledger.log };
+    const report = receiptTrace(instance, own);
+    expect(report.log.legacy).toMatchObject({ seq: 40, algorithm: "Ed25519" });
+    expect(report.log).toMatchObject({ log_index: 39, tree_size: 41 });
+    expect(report.verification).toMatchObject({ hash_valid: true, included: true, signature_valid: true, link_valid: true, problems: [] });
     db.$client.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
