@@ -36,3 +36,14 @@ export function amsReeferLaneSeries(originState: string, destinationCity: string
     .replace(/^-|-$/g, "");
   return `${AMS_REEFER_PREFIX}${originState}_${city}_${destinationState}`;
 }
+
+/** Upper-case letters and digits, every run of anything else turned into '-'. */
+const amsPart = (text: string): string =>
+  text
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
+
+/** USDA AMS FVWTRK reefer truck rate, USD per load, for a shipping district and destination city (low or high end of the range). */
+export const amsFvwtrkSeries = (kind: "LOW" | "HIGH", district: string, destination: string): string =>
+  `AMS_FVWTRK_REEFER_${kind}_${amsPart(district)}__${amsPart(destination)}`;
