@@ -4,6 +4,7 @@ import { ConfigError, type ServeConfig } from "../config.ts";
 import { openDatabaseFile } from "../db/open.ts";
 import { setupUrlOnFirstStart } from "../dashboard/index.ts";
 import { warmGazetteer } from "../reference/index.ts";
+import { embeddedRoadNetwork } from "../reference/roads/index.ts";
 import { createRuntime } from "../runtime.ts";
 
 /** Bigger than the 64 KiB API cap so the app answers 413 in its own words; bounds memory per request. */
@@ -13,6 +14,7 @@ export async function serve(config: ServeConfig): Promise<void> {
   const db = openDatabaseFile(config.dbFile);
   const runtime = createRuntime({ db, clock: systemClock, limits: config.limits });
   warmGazetteer(); // build the place index now, not inside the first requests (0.2–0.3 s)
+  embeddedRoadNetwork(); // and the road network with its landmark distances
   const app = createApp(runtime);
   try {
     app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: SOCKET_BODY_LIMIT, development: false });

@@ -31,11 +31,13 @@ interface ShapeSegment {
 
 /** Candidates looked at when snapping: the nearest segment boxes, then the exact nearest among them. */
 const SNAP_CANDIDATES = 12;
+/** Landmarks for the A* lower bound: a handful spread to the network's edges make long routes explore a narrow band. */
+const LANDMARK_COUNT = 8;
 /**
  * Edge lengths are drawn miles scaled by at least 0.98 (network-build.ts), and a drawn path is never
- * shorter than the straight line, so 0.97 x the straight-line miles never overestimates what is left.
+ * shorter than the straight line, so 0.98 x the straight-line miles never overestimates what is left.
  */
-const LOWER_BOUND_FACTOR = 0.97;
+const LOWER_BOUND_FACTOR = 0.98;
 
 /** A routable road network loaded from Waybill's network file. */
 export class RoadNetwork {
@@ -50,9 +52,13 @@ export class RoadNetwork {
   private readonly segments: ShapeSegment[] = [];
   private readonly segmentIndex: Flatbush;
   private readonly distance: Float64Array;
+  /** Junctions already expanded in the current query. */
+  private readonly expanded: Uint8Array;
   private readonly junctionLat: Float64Array;
   private readonly junctionLon: Float64Array;
   private readonly queue: FlatQueue<number>;
+  /** Road miles from each landmark junction to every junction (ALT lower bounds). */
+  private readonly landmarks: Float64Array[];
 
   constructor(file: RoadNetworkFile) {
     this.version = file.version;
@@ -97,7 +103,9 @@ export class RoadNetwork {
     for (const { a, b } of this.segments) this.segmentIndex.add(Math.min(a.x, b.x), Math.min(a.y, b.y), Math.max(a.x, b.x), Math.max(a.y, b.y));
     this.segmentIndex.finish();
     this.distance = new Float64Array(junctions);
+    this.expanded = new Uint8Array(junctions);
     this.queue = new FlatQueue<number>();
+    this.landmarks = this.chooseLandmarks(LANDMARK_COUNT);
   }
 
   get junctionCount(): number {
@@ -132,9 +140,65 @@ export class RoadNetwork {
     return best!;
   }
 
+  /** Road miles from one junction to all others (plain Dijkstra). */
+  private allDistancesFrom(source: number): Float64Array {
+    const distance = new Float64Array(this.distance.length).fill(Number.POSITIVE_INFINITY);
+    const queue = new FlatQueue<number>();
+    distance[source] = 0;
+    queue.push(source, 0);
+    while (queue.length > 0) {
+      const settled = queue.peekValue()!;
+      const v = queue.pop()!;
+      if (settled > distance[v]!) continue;
+      for (let slot = this.first[v]!; slot < this.first[v + 1]!; slot++) {
+        const w = this.neighbour[slot]!;
+        const miles = settled + this.miles[this.viaEdge[slot]!]!;
+        if (miles < distance[w]!) {
+          distance[w] = miles;
+          queue.push(w, miles);
+        }
+      }
+    }
+    return distance;
+  }
+
+  /** Farthest-first: each landmark is the junction farthest by road from those already chosen. */
+  private chooseLandmarks(count: number): Float64Array[] {
+    const chosen: Float64Array[] = [];
+    if (this.distance.length === 0) return chosen;
+    let next = 0;
+    for (let k = 0; k < count; k++) {
+      const fromNext = this.allDistancesFrom(next);
+      if (k > 0) chosen.push(fromNext);
+      const nearestChosen = (v: number) => Math.min(...(chosen.length ? chosen : [fromNext]).map((d) => d[v]!));
+      let best = -1;
+      for (let v = 0; v < fromNext.length; v++) {
+        const far = nearestChosen(v);
+        if (Number.isFinite(far) && far > best) {
+          best = far;
+          next = v;
+        }
+      }
+    }
+    chosen.push(this.allDistancesFrom(next));
+    return chosen;
+  }
+
+  /** A lower bound on road miles from junction v to the nearer of two target junctions (triangle inequality over landmarks). */
+  private landmarkBound(v: number, targetA: number, targetB: number): number {
+    let boundA = 0;
+    let boundB = 0;
+    for (const d of this.landmarks) {
+      const dv = d[v]!;
+      boundA = Math.max(boundA, Math.abs(d[targetA]! - dv));
+      boundB = Math.max(boundB, Math.abs(d[targetB]! - dv));
+    }
+    return Math.min(boundA, boundB);
+  }
+
   /**
-   * Shortest road miles between two snapped points: A* over the junctions (typed arrays, a binary heap),
-   * guided by the straight-line miles to the destination, which no road path can beat.
+   * Shortest road miles between two snapped points: A* over the junctions (typed arrays, a binary heap), guided by
+   * the larger of two lower bounds: landmark distances (ALT) and the straight-line miles, which no road path can beat.
    */
   routeMiles(origin: Snap, destination: Snap, toward: Point): number {
     let best = Number.POSITIVE_INFINITY;
@@ -142,11 +206,17 @@ export class RoadNetwork {
 
     const distance = this.distance;
     distance.fill(Number.POSITIVE_INFINITY);
+    const expanded = this.expanded;
+    expanded.fill(0);
     const queue = this.queue;
     queue.clear();
+    const targetFrom = this.from[destination.edge]!;
+    const targetTo = this.to[destination.edge]!;
     const remaining = (v: number) =>
-      Math.max(0, greatCircleMiles({ lat: this.junctionLat[v]!, lon: this.junctionLon[v]! }, toward) - destination.offsetMiles) *
-      LOWER_BOUND_FACTOR;
+      Math.max(
+        this.landmarkBound(v, targetFrom, targetTo),
+        Math.max(0, greatCircleMiles({ lat: this.junctionLat[v]!, lon: this.junctionLon[v]! }, toward) - destination.offsetMiles) * LOWER_BOUND_FACTOR,
+      );
     const reach = (v: number, miles: number) => {
       if (miles < distance[v]!) {
         distance[v] = miles;
@@ -155,8 +225,6 @@ export class RoadNetwork {
     };
     reach(this.from[origin.edge]!, origin.along);
     reach(this.to[origin.edge]!, this.miles[origin.edge]! - origin.along);
-    const targetFrom = this.from[destination.edge]!;
-    const targetTo = this.to[destination.edge]!;
     const toTarget = (v: number): number =>
       Math.min(
         v === targetFrom ? destination.along : Number.POSITIVE_INFINITY,
@@ -166,6 +234,8 @@ export class RoadNetwork {
     while (queue.length > 0) {
       if (queue.peekValue()! >= best) break;
       const v = queue.pop()!;
+      if (expanded[v]) continue;
+      expanded[v] = 1;
       const settled = distance[v]!;
       best = Math.min(best, settled + toTarget(v));
       for (let slot = this.first[v]!; slot < this.first[v + 1]!; slot++) {

@@ -95,12 +95,12 @@ export const RATE_MODEL = {
   },
 
   perLoad: {
-    value: { dwellHours: 4, emptyMilesToPickup: 75, overheadPerLoad: 100 },
+    value: { dwellHours: 4, emptyMilesToPickup: 50, overheadPerLoad: 100 },
     source:
       "docs/rate-model.md, 'Per-load cost'. Dwell: two stops at the 2 hours of free time per stop the industry books (DOT OIG 2018, " +
       "driver detention), paid at the driver's loaded hourly cost plus the equipment's hourly cost. Empty miles: ATRI puts non-revenue miles " +
-      "at 15-20% of all miles (Operational Costs of Trucking 2023-2025); 75 mi is the repositioning per load fitted on the USDA AMS " +
-      "calibration weeks (test/bench/fidelity), inside that share for a 400-500 mi average haul. Overhead: dispatch, billing and " +
+      "at 15-20% of all miles (Operational Costs of Trucking 2023-2025); 50 mi per load is the value of 0/25/50/75/100/150 that " +
+      "minimises the median absolute error on the USDA AMS fit weeks (test/bench/fidelity), below that share for any haul over 250 mi. Overhead: dispatch, billing and " +
       "load booking, $100 per load (Waybill judgement; the USDA fit is insensitive to moving it against the empty miles).",
   },
 
