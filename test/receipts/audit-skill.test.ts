@@ -94,14 +94,15 @@ describe("audit-report: RECEIPT_TRACE", () => {
     expect(trace(owner, receipt.id).verification.reproducible).toBe(true);
   });
 
-  test("a changed model is reported as not reproducible, naming what differs", () => {
+  test("a changed model is reported as a changed model naming the version that signed, not as a mismatch", () => {
     const { receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, FEB);
     skills = [dieselRateSkill(0.6)];
     const { verification, reproduced_response } = trace(owner, receipt.id);
     expect(reproduced_response).toEqual({ rate_per_mile: 3.28, diesel: 3.8, origin: LANE.origin, destination: LANE.destination });
-    expect(verification.reproducible).toBe(false);
-    expect(verification.reproduction).toMatchObject({ answer_matches: false, factor_versions_match: true });
-    expect(verification.reproduction.detail).toContain("diesel-rate/0.6");
+    expect(verification.reproducible).toBeNull();
+    expect(verification.reproduction).toMatchObject({ answer_matches: null, factor_versions_match: true });
+    expect(verification.reproduction.detail).toMatch(/model changed since this receipt was signed: it was signed under diesel-rate\/0\.5, .* now runs diesel-rate\/0\.6/);
+    expect(verification.problems).toEqual([]);
     expect(verification.hash_valid).toBe(true);
   });
 
