@@ -5,6 +5,8 @@ import { daysBetween } from "../reference/diesel.ts";
 import { createReferenceStore } from "../reference/store.ts";
 import { snapshotSeriesInfo } from "../reference/snapshot/index.ts";
 import { IMPORT_SOURCES, ImportFormatError, importFile, isImportSource } from "../reference/importers/index.ts";
+import { RoadFileError } from "../reference/roads/geojson.ts";
+import { importRoadNetwork } from "../reference/roads/index.ts";
 
 export interface CommandResult {
   exitCode: number;
@@ -54,19 +56,39 @@ export function dataStatus(db: Db, options: Options = {}): CommandResult {
   };
 }
 
-/** `waybill data import eia|fred|bls|ams FILE`: adds new observations, never overwrites; all or nothing. */
+/** `waybill data import roads FILE`: a GeoJSON file of road LineStrings becomes the road network for lookups from now on. */
+function roadsImport(db: Db, file: string, content: string, options: Options, fail: (message: string) => CommandResult): CommandResult {
+  try {
+    const result = importRoadNetwork(db, basename(file), content, options.now ?? Date.now());
+    const summary = { network: result.version, added: result.added, ...result.stats };
+    return {
+      exitCode: 0,
+      output: options.json
+        ? JSON.stringify(summary)
+        : result.added
+          ? `imported road network ${result.version} from ${file}: ${result.stats.junctions} junctions, ${result.stats.edges} roads, ${result.stats.lengthMiles} mi; lookups use it from now on`
+          : `road network ${result.version} from ${file} is already stored`,
+    };
+  } catch (error) {
+    if (error instanceof RoadFileError) return fail(`${basename(file)} is not a usable road network: ${error.message}`);
+    throw error;
+  }
+}
+
+/** `waybill data import eia|fred|bls|ams|roads FILE`: adds new observations (or a road network), never overwrites; all or nothing. */
 export function dataImport(db: Db, source: string, file: string, options: Options = {}): CommandResult {
   const fail = (message: string): CommandResult => ({
     exitCode: 1,
     output: options.json ? JSON.stringify({ error: message }) : `error: ${message}`,
   });
-  if (!isImportSource(source)) return fail(`unknown source '${source}'; use one of ${IMPORT_SOURCES.join(", ")}`);
+  if (!isImportSource(source) && source !== "roads") return fail(`unknown source '${source}'; use one of ${[...IMPORT_SOURCES, "roads"].join(", ")}`);
   let content: string;
   try {
     content = readFileSync(file, "utf8");
   } catch (error) {
     return fail(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
+  if (source === "roads") return roadsImport(db, file, content, options, fail);
   try {
     const result = importFile(db, source, basename(file), content, options.now ?? Date.now());
     const summary = { import_id: result.added > 0 ? result.importId : null, source, file, added: result.added, skipped: result.skipped };

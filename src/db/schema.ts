@@ -151,3 +151,16 @@ export const settings = sqliteTable("settings", {
   key: text("key").primaryKey(),
   value: text("value").notNull(),
 });
+
+/**
+ * Road networks imported with `waybill data import roads FILE`, in Waybill's network format
+ * (src/reference/roads/format.ts). A lookup uses the newest one imported by the time its data view is
+ * known at, else the embedded Interstate network; answers name the version that priced them.
+ */
+export const roadNetworks = sqliteTable("road_networks", {
+  version: text("version").primaryKey(),
+  fileName: text("file_name").notNull(),
+  fileSha256: text("file_sha256").notNull(),
+  importedAt: integer("imported_at").notNull(),
+  network: text("network").notNull(), // JSON
+});

@@ -1,3 +1,5 @@
+import type { RoadNetwork } from "./roads/network.ts";
+
 /** One stored figure: which series, which date, what value, and which import brought it in. */
 export interface Observation {
   seriesId: string;
@@ -19,6 +21,8 @@ export interface ReferenceView {
   latest(seriesId: string): Observation | undefined;
   /** Observations of a series within the view, oldest first, optionally from a date on. */
   history(seriesId: string, from?: string): Observation[];
+  /** The road network known at `knownAt` (reference/roads); absent, lanes use the embedded one. */
+  readonly roads?: RoadNetwork;
 }
 
 export interface ReferenceData {

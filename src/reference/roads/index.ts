@@ -1,15 +1,4 @@
-import type { RoadNetworkFile } from "./format.ts";
-import { RoadNetwork } from "./network.ts";
-// A static JSON import: the bundler embeds the network in the compiled binary (built by scripts/build-road-network.ts).
-import interstates from "./interstates.json";
-
+export { embeddedRoadNetwork } from "./embedded.ts";
 export { RoadNetwork } from "./network.ts";
 export { roadMiles, ROAD_RULES, type RoadMiles } from "./road-miles.ts";
-
-let embedded: RoadNetwork | undefined;
-
-/** The Interstate network shipped in the binary; built on first use (about 50 ms). */
-export function embeddedRoadNetwork(): RoadNetwork {
-  embedded ??= new RoadNetwork(interstates as RoadNetworkFile);
-  return embedded;
-}
+export { createRoadNetworks, importRoadNetwork, type RoadNetworks } from "./store.ts";

@@ -68,7 +68,7 @@ export function readLaneFactors(request: LaneRequest, view: ReferenceView, field
   checkAllowed(fieldName("equipment"), request.equipment, EQUIPMENT_TYPES);
   checkAllowed(fieldName("mode"), mode, MODES);
 
-  const lane = resolveLane(request.origin, request.destination, request.miles, fieldName);
+  const lane = resolveLane(request.origin, request.destination, request.miles, fieldName, view.roads);
   const diesel = laneDiesel(view, lane.origin, lane.destination);
   const dieselPerGallon = diesel.reduce((sum, r) => sum + r.observation.value, 0) / diesel.length;
   const wage = truckDriverWage(view, lane.origin.state);

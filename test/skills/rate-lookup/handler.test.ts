@@ -201,7 +201,7 @@ describe("diesel fallback and confidence", () => {
       importedAt,
     );
     amsData.reload();
-    const at = (as_of: string, origin = input.origin, equipment: "REEFER" | "DRY_VAN" = "REEFER") =>
+    const at = (as_of: string, origin: string = input.origin, equipment: "REEFER" | "DRY_VAN" = "REEFER") =>
       rateLookupSkill.handler({ ...input, as_of, origin, equipment }, { data: amsData.view(as_of, importedAt), caller }).answer;
 
     const anchored = at("2026-07-28");
