@@ -120,6 +120,16 @@ describe("every row of the error table, over real HTTP", () => {
     expect(Array.isArray(body.suggestions)).toBe(true);
   });
 
+  test("422 AMBIGUOUS_LOCATION lists the candidates with their states; 422 NOT_ROAD_CONNECTED says why", async () => {
+    const { key } = server.accountWithKey("starter");
+    const ambiguous = await server.call("/v1/rates/lookup", { method: "POST", key, json: { ...CHICAGO_TO_DALLAS, origin: "Portland" } });
+    expect(await expectError(ambiguous, 422, "AMBIGUOUS_LOCATION")).toMatchObject({ field: "origin", input: "Portland", candidates: ["Portland, OR", "Portland, ME"] });
+    const island = await server.call("/v1/rates/lookup", { method: "POST", key, json: { ...CHICAGO_TO_DALLAS, destination: "Honolulu, HI" } });
+    const body = await expectError(island, 422, "NOT_ROAD_CONNECTED");
+    expect(body).toMatchObject({ field: "destination", input: "Honolulu, HI" });
+    expect(body.message).toContain("Hawaii has no road link to the mainland");
+  });
+
   test("429 RATE_LIMITED with Retry-After and the window fields", async () => {
     const { key } = server.accountWithKey("explorer"); // 3 per minute
     for (let i = 0; i < 3; i++) {
