@@ -6,6 +6,7 @@ import { dataImport, dataStatus } from "../../src/cli/data.ts";
 import { openMemoryDatabase } from "../../src/db/client.ts";
 import { createReferenceData } from "../../src/reference/index.ts";
 import { fixture, LOADED_AT, snapshotReferenceData } from "./helpers.ts";
+import { snapshotImportId } from "../../src/reference/snapshot/index.ts";
 
 const NOW = Date.parse("2026-11-23T08:00:00Z");
 const count = (db: ReturnType<typeof openMemoryDatabase>, table: string) =>
@@ -57,10 +58,10 @@ describe("official file formats", () => {
 
   test("re-importing a file adds nothing", () => {
     const db = openMemoryDatabase();
-    expect(dataImport(db, "ams", fixture("ams_mymarketnews_reefer.json"), { now: NOW }).output).toContain("imported 3 new");
+    expect(dataImport(db, "ams", fixture("ams_mymarketnews_reefer.json"), { now: NOW }).output).toContain("imported 8 new");
     const again = dataImport(db, "ams", fixture("ams_mymarketnews_reefer.json"), { now: NOW + 1000 });
-    expect(again).toEqual({ exitCode: 0, output: expect.stringContaining("all 3 observations are already stored") });
-    expect(count(db, "observations")).toBe(3);
+    expect(again).toEqual({ exitCode: 0, output: expect.stringContaining("all 8 observations are already stored") });
+    expect(count(db, "observations")).toBe(8);
   });
 
   test("a revised value is added beside the old one; old views keep the old value", () => {
@@ -71,25 +72,30 @@ describe("official file formats", () => {
     expect(data.view("2026-01-01", LOADED_AT).latest("WPU301")?.value).toBe(175.023);
   });
 
-  test("USDA AMS lanes: origin district -> state, destination -> city, per-load rates -> per mile", () => {
+  test.each(["ams_mymarketnews_reefer.json", "ams_fvwtrk_report.csv"])("USDA AMS FVWTRK %s: low and high $/load per district and destination, by report date", (file) => {
     const db = openMemoryDatabase();
-    dataImport(db, "ams", fixture("ams_mymarketnews_reefer.json"), { now: NOW });
+    expect(dataImport(db, "ams", fixture(file), { now: NOW }).exitCode).toBe(0);
     const view = createReferenceData(db).view("2026-09-30", NOW);
-    expect(view.latest("AMS_REEFER_RPM_CA_CHICAGO_IL")).toMatchObject({ observedOn: "2026-09-18", value: 3.397 });
-    expect(view.latest("AMS_REEFER_RPM_TX_ATLANTA_GA")?.value).toBe(3.05);
-    expect(view.latest("AMS_REEFER_RPM_CA_NEW-YORK-CITY_NY")?.value).toBe(3.345);
+    const yakima = "YAKIMA-VALLEY-AND-WENATCHEE-DISTRICT-WASHINGTON__SEATTLE";
+    expect(view.latest(`AMS_FVWTRK_REEFER_LOW_${yakima}`)).toMatchObject({ observedOn: "2026-07-28", value: 900, publishedOn: "2026-07-28" });
+    expect(view.latest(`AMS_FVWTRK_REEFER_HIGH_${yakima}`)?.value).toBe(1200);
+    // One lane in two commodity blocks: the envelope of both ranges.
+    expect(view.latest("AMS_FVWTRK_REEFER_LOW_SOUTH-AND-CENTRAL-DISTRICT-CALIFORNIA__CHICAGO")?.value).toBe(6200);
+    expect(view.latest("AMS_FVWTRK_REEFER_HIGH_SOUTH-AND-CENTRAL-DISTRICT-CALIFORNIA__CHICAGO")?.value).toBe(7400);
+    // A season note printed where a district belongs is not a district.
+    expect(view.seriesIds("AMS_").some((id) => id.includes("FIRST-REPORT"))).toBe(false);
   });
 });
 
 describe("bad files are refused whole, with one line", () => {
   const cases: [string, string, string, RegExp][] = [
     ["fred", "wrong-header.csv", "date;value\n2025-01-01;3\n", /observation_date/],
-    ["fred", "bad-value.csv", "observation_date,WPU301\n2025-01-01,170\n2025-02-01,abc\n", /line 3: 'abc' is not a number/],
+    ["fred", "bad-value.csv", "observation_date,WPU301\n2025-01-01,170\n2025-02-01,abc\n", /line 3: 'abc' is not a decimal number/],
     ["eia", "no-id.csv", '"Week of","Price"\n"09/14/2026","6.285"\n', /no EMD_\.\.\._DPG id/],
     ["eia", "broken.json", "{ not json", /not valid JSON/],
     ["bls", "bad-header.txt", "id year value\n", /series_id year period value/],
     ["ams", "no-results.json", '{"data": 1}', /no 'results' array/],
-    ["ams", "no-date.json", '{"results":[{"origin":"South Texas","destination":"Atlanta","rpm":"3"}]}', /no report date/],
+    ["ams", "no-date.json", '{"results":[{"district":"GEORGIA","destination":"Atlanta","low_price":"1000","high_price":"1200"}]}', /report date '' is not a date/],
   ];
   test.each(cases)("%s %s", (source, name, content, message) => {
     const { db } = snapshotReferenceData();
@@ -111,7 +117,7 @@ describe("bad files are refused whole, with one line", () => {
 
   test("unknown source and unreadable file", () => {
     const db = openMemoryDatabase();
-    expect(dataImport(db, "fmcsa", "x.csv").output).toBe("error: unknown source 'fmcsa'; use one of eia, fred, bls, ams");
+    expect(dataImport(db, "fmcsa", "x.csv").output).toBe("error: unknown source 'fmcsa'; use one of eia, fred, bls, ams, cass, ata, fmcsa-authority, fmcsa-new-carriers");
     expect(dataImport(db, "eia", "/nonexistent/file.csv")).toEqual({ exitCode: 1, output: "error: cannot read /nonexistent/file.csv: ENOENT" });
   });
 });
@@ -122,9 +128,9 @@ describe("data status", () => {
     const status = JSON.parse(dataStatus(db, { json: true, now: NOW }).output);
     const nus = status.series.find((s: { series_id: string }) => s.series_id === "EMD_EPD2D_PTE_NUS_DPG");
     expect(nus).toMatchObject({ latest: "2026-10-05", latest_value: 6.199, age_days: 49, observations: 1699 });
-    expect(status.imports).toEqual([expect.objectContaining({ id: "imp_snapshot_2026-11-22", source: "snapshot" })]);
+    expect(status.imports).toEqual([expect.objectContaining({ id: snapshotImportId(), source: "snapshot" })]);
     const text = dataStatus(db, { now: NOW }).output;
     expect(text).toContain("EMD_EPD2D_PTE_NUS_DPG");
-    expect(text).toContain("imp_snapshot_2026-11-22");
+    expect(text).toContain(snapshotImportId());
   });
 });
