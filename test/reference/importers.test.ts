@@ -87,6 +87,50 @@ describe("official file formats", () => {
   });
 });
 
+describe("monthly trade tables (Cass, ATA, FTR's FMCSA counts) as the releases print them", () => {
+  test.each([
+    [
+      "cass",
+      "month,shipments_index,expenditures_index,truckload_linehaul_index,source_id\n2025-11,1.004,3.163,142.2,CASS_2025_11\n2026-01,0.886,2.990,146.0,CASS_2026_01\n",
+      "CASS_TL_LINEHAUL_INDEX",
+      { observedOn: "2026-01-01", value: 146, publishedOn: "2026-02-15" },
+    ],
+    [
+      "ata",
+      "month,tonnage_index_sa_2015eq100,tonnage_index_nsa_2015eq100,source_id\n2025-06,113.0,114.6,TT_2025_08_20\n",
+      "ATA_TONNAGE_SA",
+      // Revised in the July release, dated 2025-08-20: that is when this figure became public.
+      { observedOn: "2025-06-01", value: 113, publishedOn: "2025-08-20" },
+    ],
+    [
+      "fmcsa-authority",
+      "month,new_forhire_authorities,net_revocations,net_change_carrier_population,source_id\n2025-12,4140,6427,-2287,FTR_TMU_2026_01_05\n2025-10,,4870,132,RYAN_2025_11\n",
+      "FMCSA_NET_CHANGE_CARRIERS",
+      { observedOn: "2025-12-01", value: -2287, publishedOn: "2026-01-10" },
+    ],
+    [
+      "fmcsa-new-carriers",
+      'month,state_abbr,state_name,count,measure,source_id\n2022-06,TX,Texas,1703,"new carriers (new USDOT registrations)",BLUEINK_2022_06\n2025-05,TX,Texas,900,new motor carrier (MC) operating authorities granted,SEARCHCARRIERS_2025_05\n',
+      "FMCSA_NEW_CARRIERS_TX",
+      { observedOn: "2022-06-01", value: 1703, publishedOn: "2022-07-10" },
+    ],
+  ] as const)("%s", (source, content, seriesId, expected) => {
+    const db = openMemoryDatabase();
+    const result = dataImport(db, source, tempFile(`${source}.csv`, content), { json: true, now: NOW });
+    expect(result.exitCode).toBe(0);
+    expect(createReferenceData(db).view("2026-11-23", NOW).latest(seriesId)).toMatchObject(expected);
+  });
+
+  test("new MC authorities by state are a different measure from new USDOT registrations", () => {
+    const db = openMemoryDatabase();
+    const file = tempFile("states.csv", "month,state_abbr,count,measure\n2025-05,TX,900,new motor carrier (MC) operating authorities granted\n");
+    expect(dataImport(db, "fmcsa-new-carriers", file, { now: NOW }).exitCode).toBe(0);
+    const view = createReferenceData(db).view("2026-11-23", NOW);
+    expect(view.latest("FMCSA_NEW_AUTHORITIES_TX")?.value).toBe(900);
+    expect(view.latest("FMCSA_NEW_CARRIERS_TX")).toBeUndefined();
+  });
+});
+
 describe("bad files are refused whole, with one line", () => {
   const cases: [string, string, string, RegExp][] = [
     ["fred", "wrong-header.csv", "date;value\n2025-01-01;3\n", /observation_date/],

@@ -106,6 +106,16 @@ describe("embedded snapshot", () => {
     // USDA AMS FVWTRK weeks, per district and destination, low and high end of the $/load range.
     expect(view.latest("AMS_FVWTRK_REEFER_LOW_YAKIMA-VALLEY-AND-WENATCHEE-DISTRICT-WASHINGTON__SEATTLE")).toMatchObject({ observedOn: "2026-07-28", value: 900 });
     expect(view.latest("AMS_FVWTRK_REEFER_HIGH_YAKIMA-VALLEY-AND-WENATCHEE-DISTRICT-WASHINGTON__SEATTLE")?.value).toBe(1200);
+    // Market and carrier series under the ids the skills read.
+    expect(view.latest("CASS_SHIPMENTS_INDEX")).toMatchObject({ observedOn: "2026-01-01", value: 0.886 });
+    expect(view.latest("CASS_TL_LINEHAUL_INDEX")).toMatchObject({ observedOn: "2026-01-01", value: 146 });
+    expect(view.latest("ATA_TONNAGE_SA")).toMatchObject({ observedOn: "2025-12-01", value: 112.9 });
+    expect(view.latest("FMCSA_NET_CHANGE_CARRIERS")).toMatchObject({ observedOn: "2025-12-01", value: -2287 });
+    expect(view.latest("FMCSA_NEW_CARRIERS_TX")).toMatchObject({ observedOn: "2022-06-01", value: 1703 });
+    expect(view.latest("TSIFRGHT")?.observedOn).toBe("2026-05-01");
+    expect(view.latest("INDPRO")?.observedOn).toBe("2026-07-01");
+    expect(view.latest("FEDFUNDS")?.observedOn).toBe("2026-07-01");
+    expect(view.history("FEDFUNDS")[0]?.observedOn).toBe("1970-01-01");
   });
 
   test("annual diesel averages match EIA's published ones", () => {
