@@ -68,8 +68,10 @@ describe("official file formats", () => {
     const { db, data } = snapshotReferenceData();
     const revised = tempFile("revised.csv", "observation_date,WPU301\n2025-12-01,176.5\n");
     expect(JSON.parse(dataImport(db, "fred", revised, { json: true, now: NOW }).output)).toMatchObject({ added: 1, skipped: 0 });
-    expect(data.view("2026-01-01", NOW).latest("WPU301")?.value).toBe(176.5);
-    expect(data.view("2026-01-01", LOADED_AT).latest("WPU301")?.value).toBe(175.023);
+    expect(data.view("2026-01-15", NOW).latest("WPU301")?.value).toBe(176.5);
+    expect(data.view("2026-01-15", LOADED_AT).latest("WPU301")?.value).toBe(175.023);
+    // December's PPI is published on January 15: a view as of the day before does not see it.
+    expect(data.view("2026-01-14", NOW).latest("WPU301")?.observedOn).toBe("2025-11-01");
   });
 
   test.each(["ams_mymarketnews_reefer.json", "ams_fvwtrk_report.csv"])("USDA AMS FVWTRK %s: low and high $/load per district and destination, by report date", (file) => {
