@@ -8,6 +8,7 @@ import { embeddedRoadNetwork } from "../../../src/reference/roads/index.ts";
 import { amsFvwtrkSeries } from "../../../src/reference/series-ids.ts";
 import { fuelSurchargeSkill } from "../../../src/skills/fuel-surcharge/skill.ts";
 import { LOADED_AT, snapshotReferenceData } from "../../reference/helpers.ts";
+import { snapshotImportId } from "../../../src/reference/snapshot/index.ts";
 
 const { db, data } = snapshotReferenceData();
 const caller = {} as Principal;
@@ -89,7 +90,7 @@ describe("the answer", () => {
     expect(answer.data_sources.diesel_source).toContain("EMD_EPD2D_PTE_R20_DPG");
     expect(answer.data_sources.labor_rate).toBe(28.75); // Illinois OEWS May 2024 hourly median
     expect(factorVersions.map((f) => f.series_id)).toEqual(["EMD_EPD2D_PTE_R20_DPG", "EMD_EPD2D_PTE_R30_DPG", "OEUS170000000000053303208", "WPU301"]);
-    expect(factorVersions.every((f) => f.import_id === "imp_snapshot_2026-11-22" && f.observation_date <= asOf)).toBe(true);
+    expect(factorVersions.every((f) => f.import_id === snapshotImportId() && f.observation_date <= asOf)).toBe(true);
   });
 
   test("the breakdown adds up to the rate, the per-load cost spread over the miles", () => {
