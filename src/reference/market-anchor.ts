@@ -1,8 +1,8 @@
 import { amsDestinationOf, amsDistrictsOf } from "./ams-districts.ts";
-import { daysBetween } from "./diesel.ts";
 import type { Point } from "./distance.ts";
 import { amsFvwtrkSeries } from "./series-ids.ts";
 import type { Observation, ReferenceView } from "./view.ts";
+import { daysBetween } from "../dates.ts";
 
 /** A USDA AMS FVWTRK observation anchors a lane for this many days (four weekly reports). */
 export const AMS_ANCHOR_WINDOW_DAYS = 28;

@@ -3,7 +3,7 @@ import type { ResolvedPlace } from "../../reference/places.ts";
 import { placeOrRefuse } from "../rate-lookup/lane.ts";
 import { DIESEL_REGIONS, type DieselRegion } from "../../reference/regions.ts";
 import type { ReferenceView } from "../../reference/view.ts";
-import { beforeData } from "../as-of.ts";
+import { beforeData } from "../kit.ts";
 
 export interface SurchargeDiesel {
   reading: DieselReading;

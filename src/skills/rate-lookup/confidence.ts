@@ -1,8 +1,9 @@
 import type { ResolvedPlace } from "../../reference/places.ts";
-import { daysBetween, type DieselReading } from "../../reference/diesel.ts";
+import type { DieselReading } from "../../reference/diesel.ts";
 import type { WageReading } from "../../reference/labor.ts";
 import type { AmsMarketRate } from "../../reference/market-anchor.ts";
 import type { Mode } from "./constants.ts";
+import { daysBetween } from "../../dates.ts";
 import type { Lane } from "./lane.ts";
 
 /** The cost basis and USDA's market midpoint agree when they are within this share of the midpoint. */

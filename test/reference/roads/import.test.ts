@@ -1,10 +1,10 @@
 import { expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { Principal } from "../../../src/access/principal.ts";
 import { dataImport } from "../../../src/cli/data.ts";
 import { embeddedRoadNetwork } from "../../../src/reference/roads/index.ts";
 import { rateLookupSkill } from "../../../src/skills/rate-lookup/skill.ts";
+import { skillContext } from "../../support/skill-call.ts";
 import { LOADED_AT, snapshotReferenceData } from "../helpers.ts";
 
 const TMP = resolve(import.meta.dir, "../../../.tmp");
@@ -26,7 +26,7 @@ test("an imported network prices lookups known after the import; views known bef
   data.reload();
 
   const input = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN", as_of: "2026-09-22" } as const;
-  const price = (knownAt: number) => rateLookupSkill.handler(input, { data: data.view(input.as_of, knownAt), caller: {} as Principal }).answer;
+  const price = (knownAt: number) => rateLookupSkill.handler(input, skillContext(data, data.view(input.as_of, knownAt))).answer;
   expect(price(importedAt).distance.road_network).toBe(network);
   expect(price(importedAt - 1).distance.road_network).toBe(embeddedRoadNetwork().version);
 });

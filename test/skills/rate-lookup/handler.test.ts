@@ -1,6 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { Principal } from "../../../src/access/principal.ts";
-import { ApiError } from "../../../src/http/errors.ts";
+import { ApiError } from "../../../src/errors.ts";
 import { rateLookupSkill } from "../../../src/skills/rate-lookup/skill.ts";
 import { RATE_MODEL } from "../../../src/skills/rate-lookup/constants.ts";
 import { appendObservations } from "../../../src/reference/append.ts";
@@ -9,15 +8,15 @@ import { amsFvwtrkSeries } from "../../../src/reference/series-ids.ts";
 import { fuelSurchargeSkill } from "../../../src/skills/fuel-surcharge/skill.ts";
 import { LOADED_AT, snapshotReferenceData } from "../../reference/helpers.ts";
 import { snapshotImportId } from "../../../src/reference/snapshot/index.ts";
+import { skillContext } from "../../support/skill-call.ts";
 
 const { db, data } = snapshotReferenceData();
-const caller = {} as Principal;
 type Input = Parameters<typeof rateLookupSkill.handler>[0];
 
 /** The pipeline's call: a view pinned to the request's as_of (or today), known as of now. */
 function lookup(input: Input, now = LOADED_AT) {
   const asOf = rateLookupSkill.asOf?.(input) ?? new Date(now).toISOString().slice(0, 10);
-  return rateLookupSkill.handler(input, { data: data.view(asOf, now), caller });
+  return rateLookupSkill.handler(input, skillContext(data, data.view(asOf, now)));
 }
 
 function refusal(input: Input, now = LOADED_AT): ApiError {
@@ -157,7 +156,7 @@ describe("equipment, mode and surcharge", () => {
     const withFsc = lookup({ ...base, equipment: "DRY_VAN", include_fuel_surcharge: true }).answer;
     const skill = fuelSurchargeSkill.handler(
       { origin: base.origin, equipment: "DRY_VAN", as_of: base.as_of },
-      { data: data.view(base.as_of, LOADED_AT), caller },
+      skillContext(data, data.view(base.as_of, LOADED_AT)),
     ).answer;
     expect(withFsc.breakdown.fuel_surcharge).toBeCloseTo(skill.surcharge_per_mile, 4);
   });
@@ -190,7 +189,7 @@ describe("diesel fallback and confidence", () => {
     const importedAt = LOADED_AT + 1000;
     const district = "SOUTH AND CENTRAL DISTRICT CALIFORNIA";
     const input = { origin: "Fresno, CA", destination: "Chicago, IL", equipment: "REEFER", as_of: "2026-07-28" } as const;
-    const costPerLoad = rateLookupSkill.handler(input, { data: amsData.view(input.as_of, LOADED_AT), caller }).answer.total_cost;
+    const costPerLoad = rateLookupSkill.handler(input, skillContext(amsData, amsData.view(input.as_of, LOADED_AT))).answer.total_cost;
     const week = (date: string, mid: number) => [
       { seriesId: amsFvwtrkSeries("LOW", district, "Chicago"), observedOn: date, value: Math.round(mid - 100) },
       { seriesId: amsFvwtrkSeries("HIGH", district, "Chicago"), observedOn: date, value: Math.round(mid + 100) },
@@ -203,7 +202,7 @@ describe("diesel fallback and confidence", () => {
     );
     amsData.reload();
     const at = (as_of: string, origin: string = input.origin, equipment: "REEFER" | "DRY_VAN" = "REEFER") =>
-      rateLookupSkill.handler({ ...input, as_of, origin, equipment }, { data: amsData.view(as_of, importedAt), caller }).answer;
+      rateLookupSkill.handler({ ...input, as_of, origin, equipment }, skillContext(amsData, amsData.view(as_of, importedAt))).answer;
 
     const anchored = at("2026-07-28");
     expect(anchored.confidence.level).toBe("AMS_ANCHORED");
