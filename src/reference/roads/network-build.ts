@@ -1,4 +1,5 @@
 import Flatbush from "flatbush";
+import FlatQueue from "flatqueue";
 import { greatCircleMiles } from "../distance.ts";
 import { COORDINATE_SCALE, LENGTH_SCALE, ROAD_NETWORK_FORMAT, type RoadNetworkFile, type RoadNetworkStats } from "./format.ts";
 import { closestOnSegment, project, segmentCrossing, type XY } from "./geometry.ts";
@@ -17,6 +18,11 @@ export const BUILD_RULES = {
   snapEndMiles: 2,
   /** A separate piece of network this close to another is bridged (gaps in the drawing, e.g. I-95 at Trenton). */
   bridgeGapMiles: 15,
+  /**
+   * Two loose ends this close whose road distance is over `detourFactor` x the gap + 5 mi are a gap inside one
+   * piece (a toll Interstate drawn in two parts, both joined elsewhere) and are bridged too.
+   */
+  detourFactor: 3,
   /**
    * The source's `length` is the real road's; the drawing is generalised and a little shorter. Each line's
    * drawn miles are scaled to its stated length, within these bounds so that a bad attribute cannot stretch a road.
@@ -118,13 +124,27 @@ function neighbours(segments: Segment[], count: number): Set<number>[] {
   return sets;
 }
 
+/**
+ * Where a road ends: one neighbour, or two that lie the same way (the two carriageways of a divided
+ * highway ending together). A point between two neighbours on opposite sides is a road passing through.
+ */
+function isLooseEnd(v: number, neighbourIds: Iterable<number>, points: Points): boolean {
+  const around = [...new Set(neighbourIds)];
+  if (around.length === 1) return true;
+  if (around.length !== 2) return false;
+  const p = points.xy[v]!;
+  const [a, b] = around.map((w) => ({ x: points.xy[w]!.x - p.x, y: points.xy[w]!.y - p.y }));
+  const cosine = (a!.x * b!.x + a!.y * b!.y) / (Math.hypot(a!.x, a!.y) * Math.hypot(b!.x, b!.y) || 1);
+  return cosine > Math.cos(Math.PI / 4);
+}
+
 /** A line that stops short of another road is joined to the nearest point of that road. */
 function snapDanglingEnds(segments: Segment[], points: Points, snapMiles: number): number {
   const index = segmentIndex(segments, points);
   const adjacent = neighbours(segments, points.lon.length);
   const joins: Segment[] = [];
   adjacent.forEach((set, v) => {
-    if (set.size !== 1) return;
+    if (!isLooseEnd(v, set, points)) return;
     const near = new Set([v, ...set]);
     const p = points.xy[v]!;
     let best: { j: number; t: number; distance: number } | undefined;
@@ -214,6 +234,73 @@ function bridgeGaps(edges: Edge[], points: Points, gapMiles: number): { componen
   return { components, bridged };
 }
 
+/** Road miles from one point to every point within `limit` (Dijkstra stopped at the limit). */
+function milesWithin(adjacency: Map<number, { to: number; miles: number }[]>, from: number, limit: number): Map<number, number> {
+  const reached = new Map<number, number>([[from, 0]]);
+  const queue = new FlatQueue<number>();
+  queue.push(from, 0);
+  while (queue.length > 0) {
+    const settled = queue.peekValue()!;
+    const v = queue.pop()!;
+    if (settled > (reached.get(v) ?? Infinity) || settled > limit) continue;
+    for (const { to, miles } of adjacency.get(v) ?? []) {
+      const total = settled + miles;
+      if (total <= limit && total < (reached.get(to) ?? Infinity)) {
+        reached.set(to, total);
+        queue.push(to, total);
+      }
+    }
+  }
+  return reached;
+}
+
+/**
+ * A loose end within a small gap of another road that the network joins only by a long way round (a line
+ * drawn short of an interchange, a toll Interstate drawn in two parts) is joined to that road's nearest point.
+ */
+function bridgeGapsWithinPieces(edges: Edge[], points: Points, gapMiles: number, detourFactor: number): number {
+  const adjacency = new Map<number, { to: number; miles: number }[]>();
+  const link = (a: number, b: number, miles: number) => {
+    const list = adjacency.get(a);
+    if (list) list.push({ to: b, miles });
+    else adjacency.set(a, [{ to: b, miles }]);
+  };
+  for (const e of edges) {
+    link(e.a, e.b, e.miles);
+    link(e.b, e.a, e.miles);
+  }
+  const ends = [...adjacency.entries()].filter(([v, list]) => isLooseEnd(v, list.map((n) => n.to), points)).map(([v]) => v);
+  const index = new Flatbush(Math.max(1, edges.length));
+  for (const { a, b } of edges) {
+    const pa = points.xy[a]!;
+    const pb = points.xy[b]!;
+    index.add(Math.min(pa.x, pb.x), Math.min(pa.y, pb.y), Math.max(pa.x, pb.x), Math.max(pa.y, pb.y));
+  }
+  index.finish();
+  const joins: Edge[] = [];
+  for (const v of ends) {
+    const p = points.xy[v]!;
+    let best: { edge: Edge; t: number; distance: number } | undefined;
+    for (const i of index.search(p.x - gapMiles, p.y - gapMiles, p.x + gapMiles, p.y + gapMiles)) {
+      const edge = edges[i]!;
+      if (edge.a === v || edge.b === v) continue;
+      const hit = closestOnSegment(p, points.xy[edge.a]!, points.xy[edge.b]!);
+      if (hit.distance <= gapMiles && (!best || hit.distance < best.distance)) best = { edge, ...hit };
+    }
+    if (!best) continue;
+    const reached = milesWithin(adjacency, v, detourFactor * best.distance + 5);
+    if (reached.has(best.edge.a) || reached.has(best.edge.b)) continue;
+    // Join the nearer end of that stretch of road: its points are a few miles apart at most.
+    const target = best.t < 0.5 ? best.edge.a : best.edge.b;
+    const miles = points.miles(v, target);
+    joins.push({ a: v, b: target, miles });
+    link(v, target, miles);
+    link(target, v, miles);
+  }
+  edges.push(...joins);
+  return joins.length;
+}
+
 /** Keeps the largest connected piece (the lower 48); islands and Alaska's pieces cannot be driven to from it. */
 function largestComponent(edges: Edge[], components: Components): { kept: Edge[]; dropped: number } {
   const size = new Map<number, number>();
@@ -279,6 +366,7 @@ export function buildRoadNetwork(lines: RoadLine[], label: string, sourceSha256:
   const snappedEnds = snapDanglingEnds(segments, points, BUILD_RULES.snapEndMiles);
   const edges = segmentsToEdges(segments, points);
   const { components, bridged } = bridgeGaps(edges, points, BUILD_RULES.bridgeGapMiles);
+  const bridgedWithin = bridgeGapsWithinPieces(edges, points, BUILD_RULES.bridgeGapMiles, BUILD_RULES.detourFactor);
   const { kept, dropped } = largestComponent(edges, components);
   const contracted = contractChains(kept, points.lon.length);
 
@@ -307,7 +395,7 @@ export function buildRoadNetwork(lines: RoadLine[], label: string, sourceSha256:
     edges: contracted.length,
     crossings,
     snappedEnds,
-    bridgedGaps: bridged,
+    bridgedGaps: bridged + bridgedWithin,
     droppedComponents: dropped,
     lengthMiles: Math.round(lengthMiles),
   };
