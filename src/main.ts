@@ -2,7 +2,7 @@ import { systemClock } from "./clock.ts";
 import { accountsCreate, accountsList, accountsSetTier } from "./cli/accounts.ts";
 import { parseCommand, USAGE } from "./cli/args.ts";
 import { backup } from "./cli/backup.ts";
-import { dataImport, dataStatus } from "./cli/data.ts";
+import { dataImport, dataRetract, dataStatus } from "./cli/data.ts";
 import { keysCreate, keysRevoke } from "./cli/keys.ts";
 import { receiptsVerifyCommand } from "./cli/receipts.ts";
 import { EXIT, UsageError, type CommandResult } from "./cli/result.ts";
@@ -42,6 +42,11 @@ async function runCommand(db: Db, name: string, values: Record<string, string | 
       const [source, file] = positionals;
       if (!source || !file) throw new UsageError("data import needs SOURCE and FILE: waybill data import eia FILE");
       return dataImport(db, source, file, { json });
+    }
+    case "data retract": {
+      const [importId] = positionals;
+      if (!importId || str("reason") === undefined) throw new UsageError("data retract needs IMPORT_ID and --reason TEXT");
+      return dataRetract(db, importId, str("reason")!, { json });
     }
     case "receipts verify":
       return receiptsVerifyCommand(db, { json });

@@ -24,6 +24,7 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
   "keys revoke": { email: { type: "string" } },
   "data status": {},
   "data import": {},
+  "data retract": { reason: { type: "string" } },
   "receipts verify": {},
   backup: {},
 };
@@ -39,7 +40,8 @@ usage: waybill [command] [flags]
   keys create                --email E [--scopes rate-lookup,fuel-surcharge]   (prints the key once)
   keys revoke                --email E
   data status
-  data import SOURCE FILE    SOURCE: eia | fred | bls | ams
+  data import SOURCE FILE    SOURCE: eia | fred | bls | ams | cass | ata | fmcsa-authority | fmcsa-new-carriers
+  data retract IMPORT_ID     --reason TEXT   hide an import from every view from now on
   receipts verify            walk the whole receipt chain
   backup FILE                consistent copy of the live database
 

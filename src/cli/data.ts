@@ -4,6 +4,7 @@ import type { Db } from "../db/client.ts";
 import { createReferenceStore } from "../reference/store.ts";
 import { snapshotSeriesInfo } from "../reference/snapshot/index.ts";
 import { RefusedDataError } from "../reference/append.ts";
+import { RetractionError, retractImport } from "../reference/retract.ts";
 import { IMPORT_SOURCES, ImportFormatError, importFile, isImportSource } from "../reference/importers/index.ts";
 import { RoadFileError } from "../reference/roads/geojson.ts";
 import { importRoadNetwork } from "../reference/roads/index.ts";
@@ -37,10 +38,18 @@ export function dataStatus(db: Db, options: Options = {}): CommandResult {
       observations: s.observations,
     }));
   const imports = db.$client
-    .prepare<{ id: string; source: string; file_name: string; imported_at: number; rows_added: number; rows_skipped: number }, []>(
-      "SELECT id, source, file_name, imported_at, rows_added, rows_skipped FROM data_imports ORDER BY imported_at, id",
+    .prepare<
+      { id: string; source: string; file_name: string; imported_at: number; rows_added: number; rows_skipped: number; retracted_at: number | null; reason: string | null },
+      []
+    >(
+      `SELECT i.id, i.source, i.file_name, i.imported_at, i.rows_added, i.rows_skipped, r.retracted_at, r.reason
+         FROM data_imports i LEFT JOIN data_retractions r ON r.import_id = i.id ORDER BY i.imported_at, i.id`,
     )
-    .all();
+    .all()
+    .map(({ retracted_at, reason, ...row }) => ({
+      ...row,
+      retracted: retracted_at === null ? null : { at: new Date(retracted_at).toISOString(), reason: reason ?? "" },
+    }));
   if (options.json) return { exitCode: 0, output: JSON.stringify({ series, imports }, null, 2) };
   if (series.length === 0) return { exitCode: 0, output: "No reference data loaded yet; start the server once or run `waybill data import`." };
   const width = Math.max(...series.map((s) => s.series_id.length));
@@ -48,7 +57,9 @@ export function dataStatus(db: Db, options: Options = {}): CommandResult {
     (s) => `${s.series_id.padEnd(width)}  ${s.latest}  ${String(s.age_days).padStart(6)} d  ${String(s.observations).padStart(5)} obs  ${s.title}`,
   );
   const importLines = imports.map(
-    (i) => `${i.id}  ${i.source.padEnd(8)}  ${new Date(i.imported_at).toISOString()}  +${i.rows_added} (${i.rows_skipped} skipped)  ${i.file_name}`,
+    (i) =>
+      `${i.id}  ${i.source.padEnd(8)}  ${new Date(i.imported_at).toISOString()}  +${i.rows_added} (${i.rows_skipped} skipped)  ${i.file_name}` +
+      (i.retracted ? `  RETRACTED ${i.retracted.at}: ${i.retracted.reason}` : ""),
   );
   return {
     exitCode: 0,
@@ -105,5 +116,22 @@ export function dataImport(db: Db, source: string, file: string, options: Option
     if (error instanceof ImportFormatError) return fail(`${basename(file)} is not a valid ${source.toUpperCase()} file: ${error.message}`);
     if (error instanceof RefusedDataError) return fail(`${basename(file)} refused: ${error.message}`);
     throw error;
+  }
+}
+
+/** `waybill data retract IMPORT_ID --reason TEXT`: hides a bad import from every view from now on. */
+export function dataRetract(db: Db, importId: string, reason: string, options: Options = {}): CommandResult {
+  try {
+    const done = retractImport(db, importId, reason, options.now ?? Date.now());
+    const summary = { import_id: done.importId, reason: done.reason, retracted_at: new Date(done.retractedAt).toISOString(), observations: done.observations };
+    return {
+      exitCode: 0,
+      output: options.json
+        ? JSON.stringify(summary)
+        : `retracted ${done.importId} (${done.observations} observations) at ${summary.retracted_at}: ${done.reason}; receipts signed before keep their figures`,
+    };
+  } catch (error) {
+    if (!(error instanceof RetractionError)) throw error;
+    return { exitCode: 1, output: options.json ? JSON.stringify({ error: error.message }) : `error: ${error.message}` };
   }
 }
