@@ -1,9 +1,10 @@
-import { readFileSync } from "node:fs";
+import { statSync } from "node:fs";
 import { basename } from "node:path";
 import type { Db } from "../db/client.ts";
 import { daysBetween } from "../reference/diesel.ts";
 import { createReferenceStore } from "../reference/store.ts";
 import { snapshotSeriesInfo } from "../reference/snapshot/index.ts";
+import { importProgress } from "./import-progress.ts";
 import { RefusedDataError } from "../reference/append.ts";
 import { RetractionError, retractImport } from "../reference/retract.ts";
 import { IMPORT_SOURCES, ImportFormatError, importFile, isImportSource } from "../reference/importers/index.ts";
@@ -15,6 +16,10 @@ export interface CommandResult {
 
 interface Options {
   json?: boolean;
+  /** Import size limit in MiB (default 512). */
+  maxMb?: number;
+  /** Where progress goes; defaults to stderr, as a bar when it is a terminal. */
+  progress?: { isTTY: boolean; write: (text: string) => void };
   /** ms epoch; defaults to the system clock. */
   now?: number;
 }
@@ -66,21 +71,27 @@ export function dataStatus(db: Db, options: Options = {}): CommandResult {
   };
 }
 
-/** `waybill data import eia|fred|bls|ams FILE`: adds new observations, never overwrites; all or nothing. */
+export const DEFAULT_IMPORT_MAX_MB = 512;
+
+/** `waybill data import SOURCE FILE`: adds new observations, never overwrites; all or nothing. */
 export function dataImport(db: Db, source: string, file: string, options: Options = {}): CommandResult {
   const fail = (message: string): CommandResult => ({
     exitCode: 1,
     output: options.json ? JSON.stringify({ error: message }) : `error: ${message}`,
   });
   if (!isImportSource(source)) return fail(`unknown source '${source}'; use one of ${IMPORT_SOURCES.join(", ")}`);
-  let content: string;
+  let size: number;
   try {
-    content = readFileSync(file, "utf8");
+    size = statSync(file).size;
   } catch (error) {
     return fail(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
+  const sink = options.progress ?? { isTTY: process.stderr.isTTY === true, write: (text: string) => process.stderr.write(text) };
   try {
-    const result = importFile(db, source, basename(file), content, options.now ?? Date.now());
+    const result = importFile(db, source, file, basename(file), options.now ?? Date.now(), {
+      maxBytes: (options.maxMb ?? DEFAULT_IMPORT_MAX_MB) * 1024 * 1024,
+      onProgress: importProgress(size, { json: options.json === true, ...sink }),
+    });
     const summary = { import_id: result.added > 0 ? result.importId : null, source, file, added: result.added, skipped: result.skipped, ignored: result.ignored };
     const ignored = result.ignored > 0 ? `; ${result.ignored} figures of series Waybill does not use were left out` : "";
     return {
