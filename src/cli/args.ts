@@ -23,7 +23,7 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
   "keys create": { email: { type: "string" }, scopes: { type: "string" } },
   "keys revoke": { email: { type: "string" } },
   "data status": {},
-  "data import": {},
+  "data import": { "max-mb": { type: "string" } },
   "data retract": { reason: { type: "string" } },
   "receipts verify": {},
   backup: {},
@@ -40,7 +40,8 @@ usage: waybill [command] [flags]
   keys create                --email E [--scopes rate-lookup,fuel-surcharge]   (prints the key once)
   keys revoke                --email E
   data status
-  data import SOURCE FILE    SOURCE: eia | fred | bls | ams | cass | ata | fmcsa-authority | fmcsa-new-carriers
+  data import SOURCE FILE    SOURCE: eia | fred | bls | ams | fhwa | cass | ata | fmcsa-authority | fmcsa-new-carriers
+                             [--max-mb N] (env WAYBILL_IMPORT_MAX_MB, default 512)
   data retract IMPORT_ID     --reason TEXT   hide an import from every view from now on
   receipts verify            walk the whole receipt chain
   backup FILE                consistent copy of the live database

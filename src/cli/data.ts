@@ -1,8 +1,9 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import type { Db } from "../db/client.ts";
 import { createReferenceStore } from "../reference/store.ts";
 import { snapshotSeriesInfo } from "../reference/snapshot/index.ts";
+import { importProgress } from "./import-progress.ts";
 import { RefusedDataError } from "../reference/append.ts";
 import { RetractionError, retractImport } from "../reference/retract.ts";
 import { IMPORT_SOURCES, ImportFormatError, importFile, isImportSource } from "../reference/importers/index.ts";
@@ -17,6 +18,10 @@ export interface CommandResult {
 
 interface Options {
   json?: boolean;
+  /** Import size limit in MiB (default 512). */
+  maxMb?: number;
+  /** Where progress goes; defaults to stderr, as a bar when it is a terminal. */
+  progress?: { isTTY: boolean; write: (text: string) => void };
   /** ms epoch; defaults to the system clock. */
   now?: number;
 }
@@ -68,7 +73,13 @@ export function dataStatus(db: Db, options: Options = {}): CommandResult {
 }
 
 /** `waybill data import roads FILE`: a GeoJSON file of road LineStrings becomes the road network for lookups from now on. */
-function roadsImport(db: Db, file: string, content: string, options: Options, fail: (message: string) => CommandResult): CommandResult {
+function roadsImport(db: Db, file: string, options: Options, fail: (message: string) => CommandResult): CommandResult {
+  let content: string;
+  try {
+    content = readFileSync(file, "utf8");
+  } catch (error) {
+    return fail(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
   try {
     const result = importRoadNetwork(db, basename(file), content, options.now ?? Date.now());
     const summary = { network: result.version, added: result.added, ...result.stats };
@@ -86,22 +97,28 @@ function roadsImport(db: Db, file: string, content: string, options: Options, fa
   }
 }
 
-/** `waybill data import eia|fred|bls|ams|roads FILE`: adds new observations (or a road network), never overwrites; all or nothing. */
+export const DEFAULT_IMPORT_MAX_MB = 512;
+
+/** `waybill data import SOURCE FILE`: adds new observations (or, for `roads`, a road network), never overwrites; all or nothing. */
 export function dataImport(db: Db, source: string, file: string, options: Options = {}): CommandResult {
   const fail = (message: string): CommandResult => ({
     exitCode: 1,
     output: options.json ? JSON.stringify({ error: message }) : `error: ${message}`,
   });
-  if (!isImportSource(source) && source !== "roads") return fail(`unknown source '${source}'; use one of ${[...IMPORT_SOURCES, "roads"].join(", ")}`);
-  let content: string;
+  if (source === "roads") return roadsImport(db, file, options, fail);
+  if (!isImportSource(source)) return fail(`unknown source '${source}'; use one of ${[...IMPORT_SOURCES, "roads"].join(", ")}`);
+  let size: number;
   try {
-    content = readFileSync(file, "utf8");
+    size = statSync(file).size;
   } catch (error) {
     return fail(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
-  if (source === "roads") return roadsImport(db, file, content, options, fail);
+  const sink = options.progress ?? { isTTY: process.stderr.isTTY === true, write: (text: string) => process.stderr.write(text) };
   try {
-    const result = importFile(db, source, basename(file), content, options.now ?? Date.now());
+    const result = importFile(db, source, file, basename(file), options.now ?? Date.now(), {
+      maxBytes: (options.maxMb ?? DEFAULT_IMPORT_MAX_MB) * 1024 * 1024,
+      onProgress: importProgress(size, { json: options.json === true, ...sink }),
+    });
     const summary = { import_id: result.added > 0 ? result.importId : null, source, file, added: result.added, skipped: result.skipped, ignored: result.ignored };
     const ignored = result.ignored > 0 ? `; ${result.ignored} figures of series Waybill does not use were left out` : "";
     return {
