@@ -82,7 +82,8 @@ interface Segment {
   splits: { t: number; point: number }[];
 }
 
-function segmentIndex(segments: Segment[], points: Points): Flatbush {
+/** A spatial index of straight pieces of road (segments or edges between two points), by bounding box. */
+function segmentIndex(segments: readonly { a: number; b: number }[], points: Points): Flatbush {
   const index = new Flatbush(Math.max(1, segments.length));
   for (const { a, b } of segments) {
     const pa = points.xy[a]!;
@@ -270,13 +271,7 @@ function bridgeGapsWithinPieces(edges: Edge[], points: Points, gapMiles: number,
     link(e.b, e.a, e.miles);
   }
   const ends = [...adjacency.entries()].filter(([v, list]) => isLooseEnd(v, list.map((n) => n.to), points)).map(([v]) => v);
-  const index = new Flatbush(Math.max(1, edges.length));
-  for (const { a, b } of edges) {
-    const pa = points.xy[a]!;
-    const pb = points.xy[b]!;
-    index.add(Math.min(pa.x, pb.x), Math.min(pa.y, pb.y), Math.max(pa.x, pb.x), Math.max(pa.y, pb.y));
-  }
-  index.finish();
+  const index = segmentIndex(edges, points);
   const joins: Edge[] = [];
   for (const v of ends) {
     const p = points.xy[v]!;

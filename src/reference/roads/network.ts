@@ -108,10 +108,6 @@ export class RoadNetwork {
     this.landmarks = this.chooseLandmarks(LANDMARK_COUNT);
   }
 
-  get junctionCount(): number {
-    return this.distance.length;
-  }
-
   /** Splits an edge's shape into segments whose along-edge miles add up to the edge's stated length. */
   private addShape(edge: number, start: XY, shape: number[], end: XY): void {
     const points = [start];
