@@ -221,6 +221,15 @@ describe("diesel fallback and confidence", () => {
   });
 });
 
+test("with the snapshot's USDA weeks, anchors follow the shipping district, not the origin's state", () => {
+  const at = (origin: string, destination: string) =>
+    lookup({ origin, destination, equipment: "REEFER", as_of: "2026-07-28" }).answer.market_anchor?.district;
+  expect(at("Yakima, WA", "Seattle, WA")).toBe("YAKIMA VALLEY AND WENATCHEE DISTRICT WASHINGTON");
+  expect(at("Spokane, WA", "Seattle, WA")).toBeUndefined(); // same state, 190 mi from the district
+  expect(at("McAllen, TX", "Chicago, IL")).toBe("MEXICO CROSSINGS THROUGH SOUTH TEXAS");
+  expect(at("Houston, TX", "Chicago, IL")).toBeUndefined();
+});
+
 describe("refusals", () => {
   const base = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" } as const;
 
