@@ -9,7 +9,13 @@ const result = await Bun.build({
     autoloadDotenv: false,
     assets: ["./migrations", "./public"],
   },
-  minify: true,
+  // Not `minify: true`: Elysia decides per route whether to parse the body (and read query, headers,
+  // cookies) by reading its handlers' and hooks' source text (Function#toString, "sucrose"). With
+  // whitespace minified, a method-shorthand hook such as the dashboard guard's `async resolve({ body })`
+  // loses the newline after its parameter list, sucrose misreads it, and routes whose own handler
+  // never names `body` (sign-out, revoke, the admin tier change) get no form body in the binary only
+  // (elysiajs/elysia#1280). Keeping whitespace gives sucrose the same text it reads from source.
+  minify: { whitespace: false, syntax: true, identifiers: true },
   bytecode: true,
   format: "esm",
   sourcemap: "linked",
