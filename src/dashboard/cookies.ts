@@ -42,9 +42,18 @@ export function readSessionToken(request: Request, policy: SessionCookiePolicy):
   for (const part of header.split(";")) {
     const separator = part.indexOf("=");
     if (separator < 0) continue;
-    if (part.slice(0, separator).trim() === policy.name) return decodeURIComponent(part.slice(separator + 1).trim());
+    if (part.slice(0, separator).trim() === policy.name) return decodedOrNothing(part.slice(separator + 1).trim());
   }
   return undefined;
+}
+
+/** A malformed percent-escape (`%E0%A4%A`) is no session at all, never an error: the visitor is simply signed out. */
+function decodedOrNothing(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Set-Cookie for a fresh session. Max-Age follows the absolute timeout; the server enforces both timeouts anyway. */

@@ -70,7 +70,7 @@ export function sessionGuard(context: DashboardContext) {
 }
 
 export function fieldOf(body: unknown, name: string): string | undefined {
-  if (typeof body !== "object" || body === null) return undefined;
+  if (typeof body !== "object" || body === null || !Object.hasOwn(body, name)) return undefined;
   const value = (body as Record<string, unknown>)[name];
   return typeof value === "string" ? value : undefined;
 }

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { cappedBodyParser } from "../http/body-cap.ts";
 import { PricingPage } from "../../views/pricing-page.tsx";
 import { adminRoutes } from "./admin-routes.ts";
 import { authRoutes } from "./auth-routes.ts";
@@ -22,6 +23,7 @@ export { setupUrlOnFirstStart } from "./setup.ts";
 export function dashboardRoutes(deps: DashboardDeps, options: DashboardOptions = {}) {
   const context = createDashboardContext(deps, options);
   return new Elysia({ name: "dashboard" })
+    .use(cappedBodyParser())
     .use(staticRoutes())
     .use(setupRoutes(context))
     .use(authRoutes(context))

@@ -5,6 +5,7 @@ import { Elysia } from "elysia";
 import { authenticate } from "../access/authenticate.ts";
 import { runSkill, type PipelineDeps } from "../skills/pipeline.ts";
 import type { AnySkill } from "../skills/types.ts";
+import { readCappedBody } from "./body-cap.ts";
 import { errorResponse, errors } from "./errors.ts";
 import { requestIdOf } from "./request-context.ts";
 
@@ -53,15 +54,31 @@ export function mcpRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
       } catch (error) {
         return errorResponse(error, requestId);
       }
+      let parsedBody: unknown;
+      try {
+        parsedBody = request.method === "POST" ? await jsonRpcBody(request) : undefined;
+      } catch (error) {
+        return errorResponse(error, requestId);
+      }
       const server = serverFor(requestId, authorization);
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);
       try {
-        return await transport.handleRequest(request);
+        return await transport.handleRequest(request, { parsedBody });
       } finally {
         await server.close();
       }
     },
     { parse: "none" },
   );
+}
+
+/** The JSON-RPC message, read under the same cap as every other body (the SDK's own reader allows 4 MB). */
+async function jsonRpcBody(request: Request): Promise<unknown> {
+  const text = new TextDecoder().decode(await readCappedBody(request));
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw errors.invalidRequest([{ field: "(body)", problem: "is not valid JSON" }]);
+  }
 }

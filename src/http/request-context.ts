@@ -2,8 +2,9 @@ import { Elysia } from "elysia";
 import { newId } from "../ids.ts";
 import { ApiError, errorResponse, errors } from "./errors.ts";
 import type { Metrics } from "./metrics.ts";
+import { MAX_BODY_BYTES, readCappedBody } from "./body-cap.ts";
 
-export const MAX_BODY_BYTES = 64 * 1024;
+export { MAX_BODY_BYTES } from "./body-cap.ts";
 
 interface RequestState {
   id: string;
@@ -39,6 +40,7 @@ export function requestContext(metrics: Metrics) {
       const requestId = state?.id ?? "req_unknown";
       let apiError: ApiError;
       if (error instanceof ApiError) apiError = error;
+      else if (code === "PARSE" && (error as Error).cause instanceof ApiError) apiError = (error as Error).cause as ApiError; // a refusal from a parse hook (the body cap)
       else if (code === "NOT_FOUND") apiError = errors.notFound("No such route.");
       else if (code === "PARSE") apiError = errors.invalidRequest([{ field: "(body)", problem: "is not valid JSON" }]);
       else {
@@ -66,8 +68,7 @@ export function requestContext(metrics: Metrics) {
 export async function readJsonBody(request: Request): Promise<unknown> {
   const contentType = request.headers.get("content-type") ?? "";
   if (!/^application\/(.+\+)?json\b/i.test(contentType)) throw errors.unsupportedMediaType();
-  const bytes = await request.arrayBuffer();
-  if (bytes.byteLength > MAX_BODY_BYTES) throw errors.payloadTooLarge(MAX_BODY_BYTES);
+  const bytes = await readCappedBody(request);
   if (bytes.byteLength === 0) return undefined;
   try {
     return JSON.parse(new TextDecoder().decode(bytes));

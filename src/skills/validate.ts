@@ -56,10 +56,11 @@ export function validateInput(schema: TSchema, raw: unknown, source: "body" | "q
   if (source === "query") value = Value.Convert(schema, value);
   // Defaults fill optional fields only: some schema builders (Elysia's UnionEnum) give every enum a
   // default, which would silently answer a request that left out a required field.
-  const missingRequired = ((schema.required as string[] | undefined) ?? []).filter((name) => !(name in (value as object)));
+  const missingRequired = ((schema.required as string[] | undefined) ?? []).filter((name) => !Object.hasOwn(value as object, name));
   value = Value.Default(schema, value);
   for (const name of missingRequired) delete (value as Record<string, unknown>)[name];
-  const unknownFields = Object.keys(value as object).filter((name) => !(name in (schema.properties ?? {})));
+  // Own properties only: `constructor`, `toString` or `__proto__` are unknown fields like any other.
+  const unknownFields = Object.keys(value as object).filter((name) => !Object.hasOwn(schema.properties ?? {}, name));
   const problems: FieldProblem[] = unknownFields.map((field) => ({ field, problem: "is not a known field" }));
   const check = checkerFor(schema);
   if (!check.Check(value)) {
@@ -74,3 +75,4 @@ export function validateInput(schema: TSchema, raw: unknown, source: "body" | "q
   if (problems.length > 0) throw errors.invalidRequest(problems);
   return value;
 }
+
