@@ -11,6 +11,7 @@ import { createReceiptLedger } from "./receipts/chain.ts";
 import { createReferenceData } from "./reference/index.ts";
 import type { PipelineDeps } from "./skills/pipeline.ts";
 import { buildSkillRegistry } from "./skills/registry.ts";
+import { createReadiness, type ReadinessProbe } from "./ops/readiness.ts";
 import type { AnySkill } from "./skills/types.ts";
 
 export interface RuntimeOptions {
@@ -26,6 +27,8 @@ export interface Runtime extends PipelineDeps {
   metrics: Metrics;
   ledger: ReturnType<typeof createReceiptLedger>;
   reference: ReturnType<typeof createReferenceData>;
+  /** A real write probe plus the outcome of recent commits: what /readyz and `serve` report. */
+  readiness: ReadinessProbe;
   /** Flush buffered usage rows and stop timers; the caller closes the database. */
   close(): void;
 }
@@ -39,7 +42,15 @@ export function createRuntime({ db, clock, limits }: RuntimeOptions): Runtime {
   const ledger = createReceiptLedger(db, clock);
   const watcher = new ChangeWatcher(db);
 
-  const committer = new GroupCommitter(db);
+  const metrics = createMetrics({ seriesDates: () => reference.summary(), now: () => clock.now() });
+  const readiness = createReadiness(db, clock);
+  const committer = new GroupCommitter(db, {
+    committed(writes, seconds, failedWrites) {
+      metrics.groupCommitted(writes, seconds);
+      if (failedWrites === 0) readiness.commitSucceeded();
+    },
+    failed: (error) => readiness.commitFailed(error),
+  });
   const skills: AnySkill[] = [];
   skills.push(...buildSkillRegistry({ db, reference, skills: () => skills }));
 
@@ -54,7 +65,8 @@ export function createRuntime({ db, clock, limits }: RuntimeOptions): Runtime {
     ledger,
     reference,
     skills,
-    metrics: createMetrics(),
+    metrics,
+    readiness,
     refreshCaches() {
       const changed = watcher.poll();
       if (changed.local || changed.external) keys.reload();

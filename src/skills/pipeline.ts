@@ -24,6 +24,8 @@ export interface PipelineDeps {
   reference: ReferenceData;
   /** Called first on every call: drops caches that a write (here or in another process) made stale. */
   refreshCaches(): void;
+  /** Counts answers and refusals for /metrics. */
+  metrics?: { answered(skill: string): void; refused(skill: string, reason: string): void };
 }
 
 /** One skill call as any transport sees it. */
@@ -63,6 +65,7 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
   /** A refusal after authentication: answered with the caller's rate-limit headers, and logged. */
   const refuse = (error: unknown, headers: RateLimitHeaders): SkillReply => {
     const reply = refusal(error, call.requestId, principal, headers);
+    deps.metrics?.refused(skill.name, String(reply.body.error));
     deps.usage.recordRefused({
       at: now,
       requestId: call.requestId,
@@ -118,6 +121,7 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
       });
       return receipt.id;
     });
+    deps.metrics?.answered(skill.name);
     return {
       status: 200,
       body: { ...answer, receipt_id: receiptId, auth_obj_id: principal.authObjId },
