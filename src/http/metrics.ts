@@ -4,8 +4,6 @@ import { processMetrics } from "../ops/process-metrics.ts";
 /** Newest observation date per series, for the data-age gauge. */
 export type SeriesDates = () => readonly { seriesId: string; latest: string }[];
 
-const DAY_MS = 86_400_000;
-
 /**
  * Prometheus metrics of one server (text format 0.0.4, checked with `promtool check metrics`):
  * HTTP requests and latency; Prometheus' standard `process_*` names, so stock dashboards find
@@ -61,15 +59,15 @@ export function createMetrics(options: { seriesDates?: SeriesDates; now?: () => 
   const seriesDates = options.seriesDates;
   if (seriesDates) {
     new Gauge({
-      name: "waybill_reference_data_age_days",
-      help: "Days between now and the newest observation of each reference series.",
+      name: "waybill_reference_data_age_seconds",
+      help: "Time between now and the newest observation (its date, 00:00 UTC) of each reference series.",
       labelNames: ["series"] as const,
       registers: [registry],
       collect() {
         this.reset();
         const today = now();
         for (const { seriesId, latest } of seriesDates()) {
-          this.set({ series: seriesId }, Math.floor((today - Date.parse(`${latest}T00:00:00Z`)) / DAY_MS));
+          this.set({ series: seriesId }, Math.floor((today - Date.parse(`${latest}T00:00:00Z`)) / 1000));
         }
       },
     });

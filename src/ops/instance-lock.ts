@@ -1,6 +1,7 @@
 import { Database } from "bun:sqlite";
 import { resolve } from "node:path";
 import { ConfigError } from "../config.ts";
+import { requireDatabaseFolder } from "../db/open.ts";
 
 /**
  * One writer per database: `waybill serve` holds an exclusive lock on `<db>.lock` for its whole
@@ -22,7 +23,7 @@ export function lockFileOf(dbFile: string): string {
 }
 
 export function acquireInstanceLock(dbFile: string): InstanceLock {
-  const path = lockFileOf(dbFile);
+  const path = lockFileOf(requireDatabaseFolder(dbFile));
   let lock: Database;
   try {
     lock = new Database(path, { create: true });

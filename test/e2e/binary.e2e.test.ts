@@ -21,10 +21,10 @@ describe("the compiled binary, alone in an empty folder", () => {
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     expect(metrics).toContain('waybill_http_requests_total{method="GET",route="/healthz",status="200"} 1');
     expect(metrics).toContain("waybill_http_request_duration_seconds_bucket");
-    expect(metrics).toContain("waybill_process_resident_memory_bytes");
+    expect(metrics).toContain("process_resident_memory_bytes");
     expect(await server.stop("SIGTERM")).toBe(0);
     expect(server.output()).toContain("stopped");
-    expect(readdirSync(dir).sort()).toEqual(["waybill", "waybill.db"].sort());
+    expect(readdirSync(dir).sort()).toEqual(["waybill", "waybill.db", "waybill.db.lock"].sort());
   }, 60_000);
 
   test("a second start on the same file works (migrations are idempotent)", async () => {

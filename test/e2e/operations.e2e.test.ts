@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { binaryInEmptyFolder, runCli, startBinary } from "../support/binary.ts";
+
+const PROMTOOL = "/usr/bin/promtool";
+
+/** Debian's prometheus package carries promtool; install it when missing, as the browser suite does with chromium. */
+function ensurePromtool(): boolean {
+  if (existsSync(PROMTOOL)) return true;
+  const install = Bun.spawnSync(["bash", "-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prometheus"], {
+    stdout: "ignore",
+    stderr: "ignore",
+  });
+  return install.exitCode === 0 && existsSync(PROMTOOL);
+}
+
+let dir: string;
+let exe: string;
+beforeAll(async () => {
+  ({ dir, exe } = await binaryInEmptyFolder());
+}, 240_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function runServe(args: string[]) {
+  const result = Bun.spawnSync([exe, "serve", ...args], { cwd: dir, env: { PATH: process.env.PATH ?? "", HOME: dir }, timeout: 20_000 });
+  return { exitCode: result.exitCode, stdout: result.stdout.toString(), stderr: result.stderr.toString() };
+}
+
+describe("one server per database, one per port", () => {
+  test("a second serve on the same file refuses in one line; the CLI still works beside the live server", async () => {
+    const first = await startBinary(exe, ["--db", "one.db"], { cwd: dir });
+    const second = runServe(["--port", "0", "--db", "one.db"]);
+    expect(second.exitCode).toBe(1);
+    expect(second.stdout).not.toContain("listening");
+    expect(second.stderr.trim().split("\n")).toHaveLength(1);
+    expect(second.stderr).toContain("another waybill server is already using");
+
+    const created = runCli(exe, ["accounts", "create", "--email", "a@example.com", "--db", "one.db"], dir);
+    expect(created.exitCode).toBe(0);
+    expect(runCli(exe, ["accounts", "list", "--db", "one.db"], dir).stdout).toContain("a@example.com");
+    expect((await fetch(`${first.url}/readyz`)).status).toBe(200);
+    expect(await first.stop()).toBe(0);
+
+    // the lock goes with the process, even on kill -9
+    const again = await startBinary(exe, ["--db", "one.db"], { cwd: dir });
+    expect(await again.stop("SIGKILL")).not.toBe(0);
+    const afterKill = await startBinary(exe, ["--db", "one.db"], { cwd: dir });
+    expect(await afterKill.stop()).toBe(0);
+  }, 60_000);
+
+  test("a second serve on the same port fails as 'port in use'", async () => {
+    const first = await startBinary(exe, ["--db", "a.db"], { cwd: dir });
+    const port = new URL(first.url).port;
+    const second = runServe(["--port", port, "--db", "b.db"]);
+    expect(second.exitCode).toBe(1);
+    expect(second.stdout).not.toContain("listening");
+    expect(second.stderr.trim()).toBe(`waybill: port ${port} on 127.0.0.1 is already in use.`);
+    expect(await first.stop()).toBe(0);
+  }, 60_000);
+});
+
+describe("/metrics", () => {
+  test.skipIf(!ensurePromtool())("passes promtool check metrics, with standard process names and domain metrics", async () => {
+    const server = await startBinary(exe, ["--db", "metrics.db"], { cwd: dir });
+    runCli(exe, ["accounts", "create", "--email", "m@example.com", "--tier", "starter", "--db", "metrics.db"], dir);
+    const key = JSON.parse(runCli(exe, ["keys", "create", "--email", "m@example.com", "--json", "--db", "metrics.db"], dir).stdout).key;
+    const call = (body: unknown) =>
+      fetch(`${server.url}/v1/rates/lookup`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    expect((await call({ origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" })).status).toBe(200);
+    expect((await call({ origin: "Chicago, IL" })).status).toBe(400);
+    const text = await (await fetch(`${server.url}/metrics`)).text();
+    await server.stop();
+
+    const check = Bun.spawnSync([PROMTOOL, "check", "metrics"], { stdin: Buffer.from(text) });
+    expect(check.stdout.toString() + check.stderr.toString()).toBe("");
+    expect(check.exitCode).toBe(0);
+    for (const name of ["process_cpu_seconds_total", "process_resident_memory_bytes", "process_start_time_seconds", "process_open_fds"]) {
+      expect(text).toMatch(new RegExp(`^${name} \\d`, "m"));
+    }
+    expect(text).not.toContain("waybill_process_");
+    expect(text).toContain('waybill_skill_answers_total{skill="rate-lookup"} 1');
+    expect(text).toContain('waybill_skill_refusals_total{skill="rate-lookup",reason="INVALID_REQUEST"} 1');
+    expect(text).toContain("waybill_receipts_appended_total 1");
+    expect(text).toContain("waybill_group_commit_batch_writes_count 1");
+    expect(text).toMatch(/^waybill_reference_data_age_seconds\{series="[A-Z0-9_]+"\} \d+/m);
+    const rss = Number(/^process_resident_memory_bytes (\d+)/m.exec(text)![1]);
+    const heap = Number(/^process_heap_bytes (\d+)/m.exec(text)![1]);
+    expect(heap).toBeLessThan(rss);
+  }, 60_000);
+});
