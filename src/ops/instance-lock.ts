@@ -23,12 +23,13 @@ export function lockFileOf(dbFile: string): string {
 }
 
 export function acquireInstanceLock(dbFile: string): InstanceLock {
-  const path = lockFileOf(requireDatabaseFolder(dbFile));
+  const dbPath = requireDatabaseFolder(dbFile);
+  const path = lockFileOf(dbPath);
   let lock: Database;
   try {
     lock = new Database(path, { create: true });
   } catch (error) {
-    throw new ConfigError(`cannot create the lock file ${path}: ${(error as Error).message}.`);
+    throw new ConfigError(`cannot open database ${dbPath}: its lock file ${path} cannot be created (${(error as Error).message}).`);
   }
   try {
     lock.run("PRAGMA busy_timeout = 0");
