@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { authenticate } from "./access/authenticate.ts";
-import { dashboardRoutes } from "./dashboard/index.ts";
+import { dashboardRoutes, type DashboardOptions } from "./dashboard/index.ts";
 import { healthRoutes } from "./http/health.ts";
 import { mcpRoutes } from "./http/mcp.ts";
 import { openApiRoutes } from "./http/openapi.ts";
@@ -11,7 +11,7 @@ import { receiptRoutes } from "./receipts/routes.ts";
 import type { Runtime } from "./runtime.ts";
 
 /** The whole HTTP surface, without listening: tests call app.handle(), the server listens. */
-export function createApp(runtime: Runtime) {
+export function createApp(runtime: Runtime, options: { dashboard?: DashboardOptions } = {}) {
   return new Elysia()
     .use(requestContext(runtime.metrics))
     .use(healthRoutes(runtime))
@@ -25,7 +25,7 @@ export function createApp(runtime: Runtime) {
     )
     .use(mcpRoutes(runtime, runtime.skills))
     .use(openApiRoutes(runtime.skills))
-    .use(dashboardRoutes(runtime));
+    .use(dashboardRoutes(runtime, options.dashboard));
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -10,7 +10,6 @@ import { fieldOf, safeNextPath, sessionGuard } from "./guard.ts";
 import { pageResponse } from "./render.ts";
 import { randomToken } from "./secrets.ts";
 import { endSession, startSession } from "./sessions.ts";
-import type { ThrottleSubject } from "./throttle.ts";
 
 /** Verifying against this when the email is unknown makes "no such account" cost as long as "wrong password". */
 let decoyHash: Promise<string> | undefined;
@@ -40,21 +39,22 @@ export function authRoutes(context: DashboardContext) {
       const email = (fieldOf(body, "email") ?? "").trim().toLowerCase();
       const password = fieldOf(body, "password") ?? "";
       const next = safeNextPath(query.next);
-      const subjects: ThrottleSubject[] = [
-        { kind: "email", value: email },
-        { kind: "address", value: clientAddressOf(server, request, context.options) },
-      ];
+      const address = clientAddressOf(server, request, context.options);
 
-      const wait = context.throttle.waitFor(subjects, now);
+      const wait = context.throttle.addressWait(address, now);
       if (wait > 0) {
         const seconds = Math.ceil(wait / 1000);
-        return signInPage({ email, next, error: `Too many failed sign-ins. Try again in ${seconds} s.` }, 429, { "retry-after": String(seconds) });
+        return signInPage({ email, next, error: `Too many failed sign-ins from your address. Try again in ${seconds} s.` }, 429, {
+          "retry-after": String(seconds),
+        });
       }
+      const delay = context.throttle.accountDelay(email);
+      if (delay > 0) await context.sleep(delay);
 
       const account = email ? findAccountByEmail(context.db, email) : undefined;
       const passwordMatches = await Bun.password.verify(password, account?.passwordHash ?? (await decoyPasswordHash()));
       if (!account?.passwordHash || !passwordMatches) {
-        context.throttle.recordFailure(subjects, now);
+        context.throttle.recordFailure(email, address, now);
         return signInPage({ email, next, error: "That email and password do not match an account." }, 401);
       }
 

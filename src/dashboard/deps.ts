@@ -24,4 +24,6 @@ export interface DashboardOptions {
    * throttle) or make the server believe it speaks HTTPS.
    */
   trustProxy?: boolean;
+  /** The sign-in slow-down's wait; Bun.sleep unless a test replaces it. */
+  sleep?: (ms: number) => Promise<void>;
 }
