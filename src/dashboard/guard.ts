@@ -7,6 +7,7 @@ import { readSessionToken, sessionCookiePolicy } from "./cookies.ts";
 import { CSRF_FIELD, CSRF_HEADER, isCrossSiteRequest } from "./csrf.ts";
 import { isHtmxRequest, PAGE_HEADERS } from "./render.ts";
 import { resumeSession, type Session } from "./sessions.ts";
+import { attributeRequest } from "../http/request-context.ts";
 
 export type Access = "account" | "admin";
 
@@ -62,6 +63,7 @@ export function sessionGuard(context: DashboardContext) {
           }
         }
 
+        attributeRequest(request, account.id, false);
         const viewer: Viewer = { email: account.email, isAdmin: account.isAdmin, csrfToken: context.csrf.tokenFor(session.digest) };
         return { signedIn: { account, session, viewer, now } satisfies SignedIn };
       },

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { ClientGoneError, isClientGone } from "./client-gone.ts";
 import { errors } from "./errors.ts";
 
 /** Every request body, on every route and transport, chunked or not. */
@@ -13,9 +14,17 @@ export async function readCappedBody(request: Request, limit = MAX_BODY_BYTES): 
   if (Number(request.headers.get("content-length") ?? 0) > limit) throw errors.payloadTooLarge(limit);
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
+  const read = async () => {
+    try {
+      return await reader.read();
+    } catch (error) {
+      if (isClientGone(error, request.signal)) throw new ClientGoneError();
+      throw error;
+    }
+  };
   const chunks: Uint8Array[] = [];
   let received = 0;
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+  for (let chunk = await read(); !chunk.done; chunk = await read()) {
     received += chunk.value.byteLength;
     if (received > limit) {
       void reader.cancel().catch(() => {});

@@ -7,7 +7,8 @@ import { runSkill, type PipelineDeps } from "../skills/pipeline.ts";
 import type { AnySkill } from "../skills/types.ts";
 import { readCappedBody } from "./body-cap.ts";
 import { errorResponse, errors } from "./errors.ts";
-import { requestIdOf } from "./request-context.ts";
+import { CLIENT_GONE_STATUS, isClientGone } from "./client-gone.ts";
+import { attributeRequest, requestIdOf } from "./request-context.ts";
 
 export const MCP_SERVER_INFO = { name: "waybill", version: "0.1.0" };
 
@@ -19,7 +20,7 @@ export const MCP_SERVER_INFO = { name: "waybill", version: "0.1.0" };
 export function mcpRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
   const byName = new Map(skills.map((skill) => [skill.name as string, skill]));
 
-  function serverFor(requestId: string, authorization: string | null): Server {
+  function serverFor(requestId: string, authorization: string | null, httpRequest: Request): Server {
     const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({
       tools: skills.map((skill) => ({ name: skill.name, description: skill.description, inputSchema: skill.input as unknown as { type: "object" } })),
@@ -32,6 +33,7 @@ export function mcpRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
             authorization,
             readInput: async () => request.params.arguments ?? {},
             inputSource: "body",
+            signal: httpRequest.signal,
           })
         : { status: 404, body: errors.notFound(`No tool named '${request.params.name}'.`).body(requestId) };
       return {
@@ -50,7 +52,8 @@ export function mcpRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
       const authorization = request.headers.get("authorization");
       deps.refreshCaches();
       try {
-        authenticate(deps.keys, authorization); // listing tools needs a key too
+        const principal = authenticate(deps.keys, authorization); // listing tools needs a key too
+        attributeRequest(request, principal.accountId, true);
       } catch (error) {
         return errorResponse(error, requestId);
       }
@@ -58,9 +61,10 @@ export function mcpRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
       try {
         parsedBody = request.method === "POST" ? await jsonRpcBody(request) : undefined;
       } catch (error) {
+        if (isClientGone(error, request.signal)) return new Response(null, { status: CLIENT_GONE_STATUS });
         return errorResponse(error, requestId);
       }
-      const server = serverFor(requestId, authorization);
+      const server = serverFor(requestId, authorization, request);
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);
       try {

@@ -1,3 +1,5 @@
+import { CLIENT_GONE_STATUS, isClientGone } from "../http/client-gone.ts";
+import { log } from "../ops/log.ts";
 import type { KeyIndex } from "../access/key-index.ts";
 import { authenticate } from "../access/authenticate.ts";
 import { authorize } from "../access/authorize.ts";
@@ -35,6 +37,8 @@ export interface SkillCall {
   /** Read lazily, after authentication: a caller without a key learns nothing about input rules. */
   readInput(): Promise<unknown>;
   inputSource: "body" | "query";
+  /** The request's abort signal: a call whose client went away is not a server error and leaves no usage row. */
+  signal?: AbortSignal;
 }
 
 export interface SkillReply {
@@ -130,12 +134,13 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
     };
   } catch (error) {
     admission.release();
+    if (isClientGone(error, call.signal)) return { status: CLIENT_GONE_STATUS, body: {}, headers: {}, principal };
     return refuse(error, admission.headers);
   }
 }
 
 function refusal(error: unknown, requestId: string, principal: Principal | null, headers: Record<string, string>): SkillReply {
-  if (!(error instanceof ApiError)) console.error(`[${requestId}] skill call failed:`, error);
+  if (!(error instanceof ApiError)) log.failure("skill_call_failed", error, { request_id: requestId });
   const apiError = error instanceof ApiError ? error : errors.internal();
   return {
     status: apiError.status,
