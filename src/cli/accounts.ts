@@ -1,7 +1,7 @@
-import { createAccount, hashPassword, listAccounts, parseTier, requireAccountByEmail, setTier } from "../access/accounts.ts";
+import { createAccount, hashPassword, listAccounts, normalizeEmail, parseTier, requireAccountByEmail, setTier } from "../access/accounts.ts";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/client.ts";
-import { ok, UsageError, type CommandResult } from "./result.ts";
+import { argument, ok, UsageError, type CommandResult } from "./result.ts";
 
 export interface AccountsCreateOptions {
   email?: string;
@@ -13,7 +13,8 @@ export interface AccountsCreateOptions {
 
 export async function accountsCreate(db: Db, clock: Clock, options: AccountsCreateOptions): Promise<CommandResult> {
   if (!options.email) throw new UsageError("accounts create needs --email.");
-  const tier = parseTier(options.tier ?? "explorer");
+  argument(() => normalizeEmail(options.email!));
+  const tier = argument(() => parseTier(options.tier ?? "explorer"));
   const passwordHash = options.password === undefined ? null : await hashPassword(options.password);
   const account = createAccount(db, { email: options.email, tier, isAdmin: options.admin ?? false, passwordHash }, clock.now());
   const view = { id: account.id, email: account.email, tier: account.tier, admin: account.isAdmin };
@@ -22,7 +23,7 @@ export async function accountsCreate(db: Db, clock: Clock, options: AccountsCrea
 
 export function accountsSetTier(db: Db, options: { email?: string; tier?: string; json: boolean }): CommandResult {
   if (!options.email || !options.tier) throw new UsageError("accounts set-tier needs --email and --tier.");
-  const tier = parseTier(options.tier);
+  const tier = argument(() => parseTier(options.tier!));
   const account = setTier(db, requireAccountByEmail(db, options.email).id, tier);
   return ok(options.json, { id: account.id, email: account.email, tier: account.tier }, `${account.email} is now on ${account.tier}`);
 }

@@ -6,10 +6,7 @@ import { createReferenceStore } from "../reference/store.ts";
 import { snapshotSeriesInfo } from "../reference/snapshot/index.ts";
 import { IMPORT_SOURCES, ImportFormatError, importFile, isImportSource } from "../reference/importers/index.ts";
 
-export interface CommandResult {
-  exitCode: number;
-  output: string;
-}
+import { failure, type CommandResult } from "./result.ts";
 
 interface Options {
   json?: boolean;
@@ -56,11 +53,8 @@ export function dataStatus(db: Db, options: Options = {}): CommandResult {
 
 /** `waybill data import eia|fred|bls|ams FILE`: adds new observations, never overwrites; all or nothing. */
 export function dataImport(db: Db, source: string, file: string, options: Options = {}): CommandResult {
-  const fail = (message: string): CommandResult => ({
-    exitCode: 1,
-    output: options.json ? JSON.stringify({ error: message }) : `error: ${message}`,
-  });
-  if (!isImportSource(source)) return fail(`unknown source '${source}'; use one of ${IMPORT_SOURCES.join(", ")}`);
+  const fail = (message: string): CommandResult => failure(options.json ?? false, message);
+  if (!isImportSource(source)) return failure(options.json ?? false, `unknown source '${source}'; use one of ${IMPORT_SOURCES.join(", ")}`, "bad_arguments");
   let content: string;
   try {
     content = readFileSync(file, "utf8");

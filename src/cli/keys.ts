@@ -2,11 +2,11 @@ import { requireAccountByEmail } from "../access/accounts.ts";
 import { issueKey, parseScopes, revokeActiveKey } from "../access/keys.ts";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/client.ts";
-import { EXIT, ok, UsageError, type CommandResult } from "./result.ts";
+import { argument, failure, ok, UsageError, type CommandResult } from "./result.ts";
 
 export function keysCreate(db: Db, clock: Clock, options: { email?: string; scopes?: string; json: boolean }): CommandResult {
   if (!options.email) throw new UsageError("keys create needs --email.");
-  const scopes = parseScopes(options.scopes?.split(",").map((s) => s.trim()).filter(Boolean));
+  const scopes = argument(() => parseScopes(options.scopes?.split(",").map((s) => s.trim()).filter(Boolean)));
   const account = requireAccountByEmail(db, options.email);
   const issued = issueKey(db, account.id, scopes, clock.now());
   const view = {
@@ -31,8 +31,6 @@ export function keysRevoke(db: Db, clock: Clock, options: { email?: string; json
   if (!options.email) throw new UsageError("keys revoke needs --email.");
   const account = requireAccountByEmail(db, options.email);
   const revoked = revokeActiveKey(db, account.id, clock.now());
-  if (!revoked) {
-    return { exitCode: EXIT.failed, output: options.json ? JSON.stringify({ revoked: null }) : `${account.email} has no active key` };
-  }
+  if (!revoked) return failure(options.json, `${account.email} has no active key.`);
   return ok(options.json, { revoked: revoked.id, display_id: revoked.displayId }, `revoked ${revoked.displayId} (${revoked.id})`);
 }

@@ -5,6 +5,7 @@ import { openDatabaseFile } from "../db/open.ts";
 import { setupUrlOnFirstStart } from "../dashboard/index.ts";
 import { warmGazetteer } from "../reference/index.ts";
 import { acquireInstanceLock } from "../ops/instance-lock.ts";
+import { configureLog } from "../ops/log.ts";
 import { createRuntime } from "../runtime.ts";
 
 /**
@@ -15,6 +16,7 @@ import { createRuntime } from "../runtime.ts";
 const SOCKET_BODY_LIMIT = 1024 * 1024 * 1024;
 
 export async function serve(config: ServeConfig): Promise<void> {
+  configureLog({ format: config.logFormat, level: config.logLevel });
   const lock = acquireInstanceLock(config.dbFile); // before migrating: a second server must not touch the file
   const db = openDatabaseFile(config.dbFile);
   const runtime = createRuntime({ db, clock: systemClock, limits: config.limits });
@@ -29,7 +31,7 @@ export async function serve(config: ServeConfig): Promise<void> {
     throw new ConfigError(`database ${db.$client.filename} does not take writes: ${writable.reason}.`);
   }
   warmGazetteer(); // build the place index now, not inside the first requests (0.2–0.3 s)
-  const app = createApp(runtime);
+  const app = createApp(runtime, { dashboard: { trustProxy: config.trustProxy, publicUrl: config.publicUrl } });
   try {
     // reusePort off (Elysia turns it on): with it, a second server on this port would start silently
     // and the kernel would split connections between the two.
@@ -60,7 +62,7 @@ export async function serve(config: ServeConfig): Promise<void> {
   // Announce only once everything is in place (the database took a write, the socket answers):
   // scripts treat this line as "ready".
   const url = `http://${config.host}:${app.server!.port}`;
-  const setupUrl = setupUrlOnFirstStart(db, url);
+  const setupUrl = setupUrlOnFirstStart(db, config.publicUrl?.origin ?? url);
   console.log(`listening on ${url}`);
   console.log(`database ${db.$client.filename}`);
   if (setupUrl) console.log(`no admin yet: open ${setupUrl} once to create the admin account`);

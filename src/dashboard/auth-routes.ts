@@ -32,7 +32,7 @@ export function authRoutes(context: DashboardContext) {
       signInPage({ next: safeNextPath(query.next), notice: query.signed_out !== undefined ? SIGNED_OUT_NOTICE : undefined }),
     )
     .post("/signin", async ({ request, body, query, server }) => {
-      if (isCrossSiteRequest(request)) {
+      if (isCrossSiteRequest(request, context.options.publicUrl)) {
         return pageResponse(ProblemPage({ title: "Request refused", message: "Sign in from this site's own sign-in page." }), { status: 403 });
       }
       const now = context.clock.now();

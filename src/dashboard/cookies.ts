@@ -32,7 +32,9 @@ export function requestIsHttps(request: Request, options: DashboardOptions): boo
 }
 
 export function sessionCookiePolicy(request: Request, options: DashboardOptions): SessionCookiePolicy {
-  const secureContext = requestIsHttps(request, options) || isLoopbackHost(new URL(request.url).hostname);
+  const secureContext = options.publicUrl
+    ? options.publicUrl.protocol === "https:" || isLoopbackHost(options.publicUrl.hostname)
+    : requestIsHttps(request, options) || isLoopbackHost(new URL(request.url).hostname);
   return secureContext ? { name: "__Host-waybill_session", secure: true } : { name: "waybill_session", secure: false };
 }
 

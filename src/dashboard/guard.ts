@@ -58,7 +58,7 @@ export function sessionGuard(context: DashboardContext) {
 
         if (STATE_CHANGING.has(request.method)) {
           const presented = request.headers.get(CSRF_HEADER) ?? fieldOf(body, CSRF_FIELD);
-          if (isCrossSiteRequest(request) || !context.csrf.verify(session.digest, presented)) {
+          if (isCrossSiteRequest(request, context.options.publicUrl) || !context.csrf.verify(session.digest, presented)) {
             return refuse(403, "Request refused", "This form was out of date or came from another site. Reload the page and try again.");
           }
         }

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { COMMAND_HELP } from "../../src/cli/args.ts";
+import { binaryInEmptyFolder, runCli } from "../support/binary.ts";
+
+let dir: string;
+let exe: string;
+beforeAll(async () => {
+  ({ dir, exe } = await binaryInEmptyFolder());
+}, 240_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("the compiled binary's command line", () => {
+  test("every command and every command group has --help, exit 0", () => {
+    for (const name of [...Object.keys(COMMAND_HELP), "accounts", "keys", "data", "receipts"]) {
+      const result = runCli(exe, [...name.split(" "), "--help"], dir);
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout).toContain(`waybill ${name}`);
+      expect(result.stderr).toBe("");
+    }
+    expect(runCli(exe, ["--help"], dir).stdout).toContain("accounts set-password");
+  }, 120_000);
+
+  test("read-only commands refuse a database file that does not exist, and create none", () => {
+    for (const args of [["accounts", "list"], ["data", "status"], ["receipts", "verify"], ["keys", "revoke", "--email", "a@b.io"], ["backup", "copy.db"]]) {
+      const result = runCli(exe, [...args, "--db", "typo.db"], dir);
+      expect(result.exitCode).toBe(1);
+      expect(result.stderr).toContain("there is no database at");
+      expect(existsSync(join(dir, "typo.db"))).toBe(false);
+    }
+  }, 60_000);
+
+  test("under --json every failure is one line of the same shape on stderr, with the README's exit codes", () => {
+    runCli(exe, ["accounts", "create", "--email", "j@example.com", "--db", "json.db"], dir);
+    const cases = [
+      { args: ["accounts", "create", "--email", "j@example.com", "--tier", "gold"], code: 2, error: "bad_arguments" },
+      { args: ["accounts", "create", "--email", "j@example.com"], code: 1, error: "refused" },
+      { args: ["keys", "revoke", "--email", "j@example.com"], code: 1, error: "refused" },
+      { args: ["keys", "create", "--email", "j@example.com", "--scopes", "teleport"], code: 2, error: "bad_arguments" },
+      { args: ["data", "import", "nope", "x.csv"], code: 2, error: "bad_arguments" },
+      { args: ["data", "import", "eia", "missing.csv"], code: 1, error: "refused" },
+      { args: ["accounts", "frobnicate"], code: 2, error: "bad_arguments" },
+    ];
+    for (const { args, code, error } of cases) {
+      const result = runCli(exe, [...args, "--json", "--db", "json.db"], dir);
+      expect({ args, code: result.exitCode }).toEqual({ args, code });
+      const lines = result.stderr.trim().split("\n");
+      expect(lines).toHaveLength(1);
+      const body = JSON.parse(lines[0]!);
+      expect(Object.keys(body).sort()).toEqual(["error", "message"]);
+      expect(body.error).toBe(error);
+      expect(result.stdout).toBe("");
+    }
+  }, 60_000);
+});
