@@ -1,5 +1,5 @@
 import { systemClock } from "./clock.ts";
-import { accountsCreate, accountsList, accountsSetTier } from "./cli/accounts.ts";
+import { accountsCreate, accountsList, accountsSetPassword, accountsSetTier } from "./cli/accounts.ts";
 import { helpFor, parseCommand } from "./cli/args.ts";
 import { backup } from "./cli/backup.ts";
 import { dataImport, dataStatus } from "./cli/data.ts";
@@ -8,7 +8,7 @@ import { receiptsVerifyCommand } from "./cli/receipts.ts";
 import { errorOutput, EXIT, UsageError, type CommandResult } from "./cli/result.ts";
 import { serve } from "./cli/serve.ts";
 import { AccessError } from "./access/accounts.ts";
-import { ArgumentError, ConfigError, resolveDbFile, serveConfig } from "./config.ts";
+import { ArgumentError, ConfigError, DEFAULT_HOST, DEFAULT_PORT, parsePublicUrl, resolveDbFile, serveConfig } from "./config.ts";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { openDatabaseFile } from "./db/open.ts";
@@ -21,6 +21,10 @@ async function readStdin(): Promise<string> {
 async function runCommand(db: Db, name: string, values: Record<string, string | boolean | undefined>, positionals: string[]): Promise<CommandResult> {
   const json = values.json === true;
   const str = (flag: string) => (typeof values[flag] === "string" ? (values[flag] as string) : undefined);
+  // Where printed links point: --public-url, WAYBILL_PUBLIC_URL, or the server's default address.
+  const publicUrl =
+    parsePublicUrl(str("public-url") ?? process.env.WAYBILL_PUBLIC_URL)?.origin ??
+    `http://${process.env.WAYBILL_HOST ?? DEFAULT_HOST}:${process.env.WAYBILL_PORT ?? DEFAULT_PORT}`;
   switch (name) {
     case "accounts create":
       return accountsCreate(db, systemClock, {
@@ -28,6 +32,14 @@ async function runCommand(db: Db, name: string, values: Record<string, string | 
         tier: str("tier"),
         admin: values.admin === true,
         password: values["password-stdin"] ? await readStdin() : undefined,
+        publicUrl,
+        json,
+      });
+    case "accounts set-password":
+      return accountsSetPassword(db, systemClock, {
+        email: str("email"),
+        password: values["password-stdin"] ? await readStdin() : undefined,
+        publicUrl,
         json,
       });
     case "accounts set-tier":

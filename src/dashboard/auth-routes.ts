@@ -8,6 +8,7 @@ import { clearedSessionCookieHeader, readSessionToken, sessionCookieHeader, sess
 import { isCrossSiteRequest } from "./csrf.ts";
 import { fieldOf, safeNextPath, sessionGuard } from "./guard.ts";
 import { pageResponse } from "./render.ts";
+import { recordAccountEvent } from "../ops/audit-log.ts";
 import { randomToken } from "./secrets.ts";
 import { endSession, startSession } from "./sessions.ts";
 
@@ -59,6 +60,7 @@ export function authRoutes(context: DashboardContext) {
       }
 
       context.throttle.recordSuccess(email);
+      recordAccountEvent(context.db, { at: now, accountId: account.id, action: "signed_in", actor: { accountId: account.id }, detail: `from ${address}` });
       const policy = sessionCookiePolicy(request, context.options);
       const { token } = startSession(context.db, account.id, now, readSessionToken(request, policy));
       return new Response(null, {

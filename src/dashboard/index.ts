@@ -7,6 +7,7 @@ import { createDashboardContext } from "./context.ts";
 import type { DashboardDeps, DashboardOptions } from "./deps.ts";
 import { keysRoutes } from "./keys-routes.ts";
 import { overviewRoutes } from "./overview-routes.ts";
+import { passwordRoutes } from "./password-routes.ts";
 import { receiptRoutes } from "./receipt-routes.ts";
 import { pageResponse } from "./render.ts";
 import { setupRoutes } from "./setup-routes.ts";
@@ -32,5 +33,6 @@ export function dashboardRoutes(deps: DashboardDeps, options: DashboardOptions =
     .use(keysRoutes(context))
     .use(usageRoutes(context))
     .use(receiptRoutes(context))
-    .use(adminRoutes(context));
+    .use(adminRoutes(context))
+    .use(passwordRoutes(context));
 }

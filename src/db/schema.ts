@@ -151,3 +151,23 @@ export const settings = sqliteTable("settings", {
   key: text("key").primaryKey(),
   value: text("value").notNull(),
 });
+
+/**
+ * What happened to an account and who did it (docs/operations.md, "Account audit log"): sign-ins,
+ * keys created and revoked, tier and password changes. `actor` is "cli" or the account id of the
+ * dashboard user who acted; `detail` never holds a secret (a key's display id at most).
+ */
+export const accountAudit = sqliteTable(
+  "account_audit",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    at: integer("at").notNull(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    action: text("action").notNull(),
+    actor: text("actor").notNull(),
+    detail: text("detail"),
+  },
+  (table) => [index("account_audit_at").on(table.at), index("account_audit_account_at").on(table.accountId, table.at)],
+);
