@@ -1,8 +1,11 @@
 import { eq, like } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { accounts, sessions, settings } from "../db/schema.ts";
-import { randomToken, sha256Hex } from "../dashboard/secrets.ts";
+import { createHash, randomBytes } from "node:crypto";
 import { AccessError, hashPassword } from "./accounts.ts";
+
+const randomToken = () => randomBytes(32).toString("base64url");
+const sha256Hex = (text: string) => createHash("sha256").update(text).digest("hex");
 
 /** A one-time link to set a password stays valid this long. */
 export const PASSWORD_LINK_TTL_MS = 24 * 60 * 60 * 1000;

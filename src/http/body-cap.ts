@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
-import { ClientGoneError, isClientGone } from "./client-gone.ts";
-import { errors } from "./errors.ts";
+import { ClientGoneError, isClientGone } from "../client-gone.ts";
+import { errors } from "../errors.ts";
 
 /** Every request body, on every route and transport, chunked or not. */
 export const MAX_BODY_BYTES = 64 * 1024;

@@ -1,11 +1,11 @@
 import { Elysia } from "elysia";
 import { newId } from "../ids.ts";
-import { ApiError, errorResponse, errors } from "./errors.ts";
+import { ApiError, errorResponse, errors } from "../errors.ts";
 import type { Metrics } from "./metrics.ts";
 import { MAX_BODY_BYTES, readCappedBody } from "./body-cap.ts";
 import { log } from "../ops/log.ts";
 import { logAccess, keyDisplayIdOf, type RequestActor } from "./access-log.ts";
-import { CLIENT_GONE_STATUS, isClientGone } from "./client-gone.ts";
+import { CLIENT_GONE_STATUS, isClientGone } from "../client-gone.ts";
 
 export { MAX_BODY_BYTES } from "./body-cap.ts";
 
