@@ -6,6 +6,7 @@ import { setupUrlOnFirstStart } from "../dashboard/index.ts";
 import { warmGazetteer } from "../reference/index.ts";
 import { acquireInstanceLock } from "../ops/instance-lock.ts";
 import { configureLog } from "../ops/log.ts";
+import { MonotonicClock, newestRecordedInstant } from "../ops/monotonic-clock.ts";
 import { createRuntime } from "../runtime.ts";
 
 /**
@@ -19,7 +20,8 @@ export async function serve(config: ServeConfig): Promise<void> {
   configureLog({ format: config.logFormat, level: config.logLevel });
   const lock = acquireInstanceLock(config.dbFile); // before migrating: a second server must not touch the file
   const db = openDatabaseFile(config.dbFile);
-  const runtime = createRuntime({ db, clock: systemClock, limits: config.limits });
+  const clock = new MonotonicClock(systemClock, newestRecordedInstant(db));
+  const runtime = createRuntime({ db, clock, limits: config.limits });
   const abandon = () => {
     runtime.close();
     db.$client.close();

@@ -105,7 +105,8 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
     const receiptId = await deps.committer.commit(() => {
       admission.commit(deps.db);
       const receipt = deps.ledger.append(deps.db, {
-        issuedAt: now,
+        // Read here, in commit order, so issue times never run backwards against seq (the clock is monotonic).
+        issuedAt: deps.clock.now(),
         skill: skill.name,
         principal,
         request: input,
