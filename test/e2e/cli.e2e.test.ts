@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { COMMAND_HELP } from "../../src/cli/args.ts";
-import { binaryInEmptyFolder, runCli } from "../support/binary.ts";
+import { binaryInEmptyFolder, runCli, startBinary } from "../support/binary.ts";
 
 let dir: string;
 let exe: string;
@@ -52,5 +52,33 @@ describe("the compiled binary's command line", () => {
       expect(body.error).toBe(error);
       expect(result.stdout).toBe("");
     }
+  }, 60_000);
+
+  test("--admin without a password prints a one-time link that sets it; set-password works from stdin and audits", async () => {
+    const server = await startBinary(exe, ["--db", "admin.db"], { cwd: dir });
+    const created = runCli(exe, ["accounts", "create", "--email", "root@example.com", "--admin", "--public-url", server.url, "--json", "--db", "admin.db"], dir);
+    expect(created.exitCode).toBe(0);
+    const link = JSON.parse(created.stdout).password_link as string;
+    expect(link).toStartWith(`${server.url}/password/`);
+    expect((await fetch(link)).status).toBe(200);
+    const form = (fields: Record<string, string>) => ({
+      method: "POST",
+      redirect: "manual" as const,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields).toString(),
+    });
+    const set = await fetch(link, form({ password: "the admin's own passphrase", password_again: "the admin's own passphrase" }));
+    expect(set.status).toBe(303);
+    expect((await fetch(link)).status).toBe(404);
+    const signIn = (password: string) => fetch(`${server.url}/signin`, form({ email: "root@example.com", password }));
+    expect((await signIn("the admin's own passphrase")).status).toBe(303);
+
+    const fromStdin = runCli(exe, ["accounts", "set-password", "--email", "root@example.com", "--password-stdin", "--db", "admin.db"], dir, "a password from the shell\n");
+    expect(fromStdin.exitCode).toBe(0);
+    expect((await signIn("the admin's own passphrase")).status).toBe(401);
+    expect((await signIn("a password from the shell")).status).toBe(303);
+    const tooShort = runCli(exe, ["accounts", "set-password", "--email", "root@example.com", "--password-stdin", "--db", "admin.db"], dir, "short\n");
+    expect(tooShort.exitCode).toBe(2);
+    await server.stop();
   }, 60_000);
 });
