@@ -8,24 +8,7 @@ import { setupUrlOnFirstStart } from "../../src/dashboard/index.ts";
 import { IDLE_TIMEOUT_MS, ABSOLUTE_TIMEOUT_MS } from "../../src/dashboard/sessions.ts";
 import { sessions } from "../../src/db/schema.ts";
 import { PUBLIC_DIR } from "../../src/paths.ts";
-import { accountWithPassword, csrfTokenIn, dashboardApp, form, ORIGIN, PASSWORD, sessionCookieFrom } from "./support.ts";
-
-type App = ReturnType<typeof dashboardApp>["app"];
-const FORM = { "content-type": "application/x-www-form-urlencoded" };
-
-function post(app: App, path: string, fields: Record<string, string | string[]>, headers: Record<string, string> = {}) {
-  return app.handle(new Request(ORIGIN + path, { method: "POST", headers: { ...FORM, ...headers }, body: form(fields) }));
-}
-function get(app: App, path: string, cookie?: string) {
-  return app.handle(new Request(ORIGIN + path, { headers: cookie ? { cookie } : {} }));
-}
-async function signIn(app: App, email: string, password = PASSWORD) {
-  const response = await post(app, "/signin", { email, password });
-  expect(response.status).toBe(303);
-  const cookie = sessionCookieFrom(response);
-  const csrf = csrfTokenIn(await (await get(app, "/dashboard/keys", cookie)).text());
-  return { cookie, csrf };
-}
+import { accountWithPassword, csrfTokenIn, dashboardApp, form, get, ORIGIN, PASSWORD, post, sessionCookieFrom, signIn } from "./support.ts";
 
 describe("sign-in and the session cookie", () => {
   test("argon2id hashes; a __Host- cookie that is HttpOnly, Secure, SameSite=Lax on localhost", async () => {
@@ -54,7 +37,7 @@ describe("sign-in and the session cookie", () => {
     const { app, db } = dashboardApp();
     await accountWithPassword(db, "lan@example.com");
     const response = await app.handle(
-      new Request("http://192.168.1.20:8080/signin", { method: "POST", headers: FORM, body: form({ email: "lan@example.com", password: PASSWORD }) }),
+      new Request("http://192.168.1.20:8080/signin", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form({ email: "lan@example.com", password: PASSWORD }) }),
     );
     const cookie = response.headers.get("set-cookie")!;
     expect(cookie).toStartWith("waybill_session=");

@@ -2,24 +2,9 @@ import { describe, expect, test } from "bun:test";
 import { findAccountByEmail } from "../../src/access/accounts.ts";
 import { issuePasswordLink } from "../../src/access/passwords.ts";
 import { recentAccountEvents } from "../../src/ops/audit-log.ts";
-import { accountWithPassword, csrfTokenIn, dashboardApp, form, ORIGIN, PASSWORD, sessionCookieFrom } from "./support.ts";
+import { accountWithPassword, dashboardApp, get, PASSWORD, post, sessionCookieFrom, signIn } from "./support.ts";
 
-type App = ReturnType<typeof dashboardApp>["app"];
-const FORM = { "content-type": "application/x-www-form-urlencoded" };
 const NEW_PASSWORD = "a brand new passphrase";
-
-function post(app: App, path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
-  return app.handle(new Request(ORIGIN + path, { method: "POST", headers: { ...FORM, ...headers }, body: form(fields) }));
-}
-function get(app: App, path: string, cookie?: string) {
-  return app.handle(new Request(ORIGIN + path, { headers: cookie ? { cookie } : {} }));
-}
-async function signIn(app: App, email: string, password = PASSWORD) {
-  const response = await post(app, "/signin", { email, password });
-  expect(response.status).toBe(303);
-  const cookie = sessionCookieFrom(response);
-  return { cookie, csrf: csrfTokenIn(await (await get(app, "/dashboard/password", cookie)).text()) };
-}
 
 describe("change password", () => {
   test("needs the current password, signs every other session out, and keeps this browser signed in", async () => {

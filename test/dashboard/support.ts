@@ -40,3 +40,24 @@ export function csrfTokenIn(html: string): string {
   if (!match?.[1]) throw new Error("no CSRF token in the page");
   return match[1];
 }
+
+type DashboardApp = ReturnType<typeof dashboardApp>["app"];
+const FORM_HEADERS = { "content-type": "application/x-www-form-urlencoded" };
+
+/** A form POST as a browser without JavaScript sends it. */
+export function post(app: DashboardApp, path: string, fields: Record<string, string | string[]>, headers: Record<string, string> = {}) {
+  return app.handle(new Request(ORIGIN + path, { method: "POST", headers: { ...FORM_HEADERS, ...headers }, body: form(fields) }));
+}
+
+export function get(app: DashboardApp, path: string, cookie?: string) {
+  return app.handle(new Request(ORIGIN + path, { headers: cookie ? { cookie } : {} }));
+}
+
+/** Sign in and read the CSRF token a signed-in page carries. */
+export async function signIn(app: DashboardApp, email: string, password = PASSWORD) {
+  const response = await post(app, "/signin", { email, password });
+  if (response.status !== 303) throw new Error(`sign-in of ${email} answered ${response.status}`);
+  const cookie = sessionCookieFrom(response);
+  const csrf = csrfTokenIn(await (await get(app, "/dashboard/keys", cookie)).text());
+  return { cookie, csrf };
+}

@@ -1,38 +1,33 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, rmSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { COMMAND_HELP } from "../../src/cli/args.ts";
-import { binaryInEmptyFolder, runCli, startBinary } from "../support/binary.ts";
+import { binaryFolderForSuite, runCli, startBinary } from "../support/binary.ts";
 
-let dir: string;
-let exe: string;
-beforeAll(async () => {
-  ({ dir, exe } = await binaryInEmptyFolder());
-}, 240_000);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const suite = binaryFolderForSuite();
 
 describe("the compiled binary's command line", () => {
   test("every command and every command group has --help, exit 0", () => {
     for (const name of [...Object.keys(COMMAND_HELP), "accounts", "keys", "data", "receipts"]) {
-      const result = runCli(exe, [...name.split(" "), "--help"], dir);
+      const result = runCli(suite.exe, [...name.split(" "), "--help"], suite.dir);
       expect(result.exitCode).toBe(0);
       expect(result.stdout).toContain(`waybill ${name}`);
       expect(result.stderr).toBe("");
     }
-    expect(runCli(exe, ["--help"], dir).stdout).toContain("accounts set-password");
+    expect(runCli(suite.exe, ["--help"], suite.dir).stdout).toContain("accounts set-password");
   }, 120_000);
 
   test("read-only commands refuse a database file that does not exist, and create none", () => {
     for (const args of [["accounts", "list"], ["data", "status"], ["receipts", "verify"], ["keys", "revoke", "--email", "a@b.io"], ["backup", "copy.db"]]) {
-      const result = runCli(exe, [...args, "--db", "typo.db"], dir);
+      const result = runCli(suite.exe, [...args, "--db", "typo.db"], suite.dir);
       expect(result.exitCode).toBe(1);
       expect(result.stderr).toContain("there is no database at");
-      expect(existsSync(join(dir, "typo.db"))).toBe(false);
+      expect(existsSync(join(suite.dir, "typo.db"))).toBe(false);
     }
   }, 60_000);
 
   test("under --json every failure is one line of the same shape on stderr, with the README's exit codes", () => {
-    runCli(exe, ["accounts", "create", "--email", "j@example.com", "--db", "json.db"], dir);
+    runCli(suite.exe, ["accounts", "create", "--email", "j@example.com", "--db", "json.db"], suite.dir);
     const cases = [
       { args: ["accounts", "create", "--email", "j@example.com", "--tier", "gold"], code: 2, error: "bad_arguments" },
       { args: ["accounts", "create", "--email", "j@example.com"], code: 1, error: "refused" },
@@ -43,7 +38,7 @@ describe("the compiled binary's command line", () => {
       { args: ["accounts", "frobnicate"], code: 2, error: "bad_arguments" },
     ];
     for (const { args, code, error } of cases) {
-      const result = runCli(exe, [...args, "--json", "--db", "json.db"], dir);
+      const result = runCli(suite.exe, [...args, "--json", "--db", "json.db"], suite.dir);
       expect({ args, code: result.exitCode }).toEqual({ args, code });
       const lines = result.stderr.trim().split("\n");
       expect(lines).toHaveLength(1);
@@ -55,8 +50,8 @@ describe("the compiled binary's command line", () => {
   }, 60_000);
 
   test("--admin without a password prints a one-time link that sets it; set-password works from stdin and audits", async () => {
-    const server = await startBinary(exe, ["--db", "admin.db"], { cwd: dir });
-    const created = runCli(exe, ["accounts", "create", "--email", "root@example.com", "--admin", "--public-url", server.url, "--json", "--db", "admin.db"], dir);
+    const server = await startBinary(suite.exe, ["--db", "admin.db"], { cwd: suite.dir });
+    const created = runCli(suite.exe, ["accounts", "create", "--email", "root@example.com", "--admin", "--public-url", server.url, "--json", "--db", "admin.db"], suite.dir);
     expect(created.exitCode).toBe(0);
     const link = JSON.parse(created.stdout).password_link as string;
     expect(link).toStartWith(`${server.url}/password/`);
@@ -73,11 +68,11 @@ describe("the compiled binary's command line", () => {
     const signIn = (password: string) => fetch(`${server.url}/signin`, form({ email: "root@example.com", password }));
     expect((await signIn("the admin's own passphrase")).status).toBe(303);
 
-    const fromStdin = runCli(exe, ["accounts", "set-password", "--email", "root@example.com", "--password-stdin", "--db", "admin.db"], dir, "a password from the shell\n");
+    const fromStdin = runCli(suite.exe, ["accounts", "set-password", "--email", "root@example.com", "--password-stdin", "--db", "admin.db"], suite.dir, "a password from the shell\n");
     expect(fromStdin.exitCode).toBe(0);
     expect((await signIn("the admin's own passphrase")).status).toBe(401);
     expect((await signIn("a password from the shell")).status).toBe(303);
-    const tooShort = runCli(exe, ["accounts", "set-password", "--email", "root@example.com", "--password-stdin", "--db", "admin.db"], dir, "short\n");
+    const tooShort = runCli(suite.exe, ["accounts", "set-password", "--email", "root@example.com", "--password-stdin", "--db", "admin.db"], suite.dir, "short\n");
     expect(tooShort.exitCode).toBe(2);
     await server.stop();
   }, 60_000);

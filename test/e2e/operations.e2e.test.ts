@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, rmSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { binaryInEmptyFolder, runCli, startBinary } from "../support/binary.ts";
+import { binaryFolderForSuite, runCli, startBinary } from "../support/binary.ts";
 
 const PROMTOOL = "/usr/bin/promtool";
 
@@ -15,42 +15,37 @@ function ensurePromtool(): boolean {
   return install.exitCode === 0 && existsSync(PROMTOOL);
 }
 
-let dir: string;
-let exe: string;
-beforeAll(async () => {
-  ({ dir, exe } = await binaryInEmptyFolder());
-}, 240_000);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const suite = binaryFolderForSuite();
 
 function runServe(args: string[]) {
-  const result = Bun.spawnSync([exe, "serve", ...args], { cwd: dir, env: { PATH: process.env.PATH ?? "", HOME: dir }, timeout: 20_000 });
+  const result = Bun.spawnSync([suite.exe, "serve", ...args], { cwd: suite.dir, env: { PATH: process.env.PATH ?? "", HOME: suite.dir }, timeout: 20_000 });
   return { exitCode: result.exitCode, stdout: result.stdout.toString(), stderr: result.stderr.toString() };
 }
 
 describe("one server per database, one per port", () => {
   test("a second serve on the same file refuses in one line; the CLI still works beside the live server", async () => {
-    const first = await startBinary(exe, ["--db", "one.db"], { cwd: dir });
+    const first = await startBinary(suite.exe, ["--db", "one.db"], { cwd: suite.dir });
     const second = runServe(["--port", "0", "--db", "one.db"]);
     expect(second.exitCode).toBe(1);
     expect(second.stdout).not.toContain("listening");
     expect(second.stderr.trim().split("\n")).toHaveLength(1);
     expect(second.stderr).toContain("another waybill server is already using");
 
-    const created = runCli(exe, ["accounts", "create", "--email", "a@example.com", "--db", "one.db"], dir);
+    const created = runCli(suite.exe, ["accounts", "create", "--email", "a@example.com", "--db", "one.db"], suite.dir);
     expect(created.exitCode).toBe(0);
-    expect(runCli(exe, ["accounts", "list", "--db", "one.db"], dir).stdout).toContain("a@example.com");
+    expect(runCli(suite.exe, ["accounts", "list", "--db", "one.db"], suite.dir).stdout).toContain("a@example.com");
     expect((await fetch(`${first.url}/readyz`)).status).toBe(200);
     expect(await first.stop()).toBe(0);
 
     // the lock goes with the process, even on kill -9
-    const again = await startBinary(exe, ["--db", "one.db"], { cwd: dir });
+    const again = await startBinary(suite.exe, ["--db", "one.db"], { cwd: suite.dir });
     expect(await again.stop("SIGKILL")).not.toBe(0);
-    const afterKill = await startBinary(exe, ["--db", "one.db"], { cwd: dir });
+    const afterKill = await startBinary(suite.exe, ["--db", "one.db"], { cwd: suite.dir });
     expect(await afterKill.stop()).toBe(0);
   }, 60_000);
 
   test("a second serve on the same port fails as 'port in use'", async () => {
-    const first = await startBinary(exe, ["--db", "a.db"], { cwd: dir });
+    const first = await startBinary(suite.exe, ["--db", "a.db"], { cwd: suite.dir });
     const port = new URL(first.url).port;
     const second = runServe(["--port", port, "--db", "b.db"]);
     expect(second.exitCode).toBe(1);
@@ -62,9 +57,9 @@ describe("one server per database, one per port", () => {
 
 describe("/metrics", () => {
   test.skipIf(!ensurePromtool())("passes promtool check metrics, with standard process names and domain metrics", async () => {
-    const server = await startBinary(exe, ["--db", "metrics.db"], { cwd: dir });
-    runCli(exe, ["accounts", "create", "--email", "m@example.com", "--tier", "starter", "--db", "metrics.db"], dir);
-    const key = JSON.parse(runCli(exe, ["keys", "create", "--email", "m@example.com", "--json", "--db", "metrics.db"], dir).stdout).key;
+    const server = await startBinary(suite.exe, ["--db", "metrics.db"], { cwd: suite.dir });
+    runCli(suite.exe, ["accounts", "create", "--email", "m@example.com", "--tier", "starter", "--db", "metrics.db"], suite.dir);
+    const key = JSON.parse(runCli(suite.exe, ["keys", "create", "--email", "m@example.com", "--json", "--db", "metrics.db"], suite.dir).stdout).key;
     const call = (body: unknown) =>
       fetch(`${server.url}/v1/rates/lookup`, {
         method: "POST",
