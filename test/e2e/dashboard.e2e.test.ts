@@ -285,6 +285,23 @@ describe.skipIf(!haveChromium)("the dashboard in a real Chromium against the com
     await context.close();
   }, 30_000);
 
+  test("the change-password page: the header link, the form, and the new password signs in", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const signedIn = await plainSignIn(context, HOSTILE);
+    watch(signedIn);
+    await Promise.all([signedIn.waitForURL(`${base}/dashboard/password`), signedIn.locator("header a[href='/dashboard/password']").click()]);
+    await signedIn.fill("input[name=current_password]", HOSTILE.password);
+    await signedIn.fill("input[name=password]", "a changed hostile passphrase");
+    await signedIn.fill("input[name=password_again]", "a changed hostile passphrase");
+    await Promise.all([signedIn.waitForURL(`${base}/dashboard/password?changed`), signedIn.locator("main button[type=submit]").click()]);
+    await expect(signedIn.locator("main .notice").textContent()).resolves.toContain("changed");
+    await shoot(signedIn, "password-desktop");
+    await context.close();
+    const again = await browser.newContext();
+    await plainSignIn(again, { email: HOSTILE.email, password: "a changed hostile passphrase" });
+    await again.close();
+  }, 60_000);
+
   test("no script error, CSP violation or dialog happened on any page", () => {
     expect(problems).toEqual([]);
   });
