@@ -37,8 +37,10 @@ describe("access log", () => {
     capture("json");
     const response = await server.call("/v1/rates/lookup", { method: "POST", key, json: CHICAGO_TO_DALLAS });
     await server.call("/nowhere");
+    await server.call("/v1/usage", { key });
     await Bun.sleep(20);
-    const [answered, missing] = entries().filter((e) => e.event === "request");
+    const [answered, missing, usage] = entries().filter((e) => e.event === "request");
+    expect(usage).toMatchObject({ route: "/v1/usage", status: 200, account_id: accountId, key: `${key.slice(0, 12)}…` });
     expect(answered).toMatchObject({
       level: "info",
       request_id: response.headers.get("x-request-id"),
