@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { ensureDebianTool } from "../support/debian.ts";
 import { binaryInEmptyFolder, runCli, startBinary, type RunningServer } from "../support/binary.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -12,17 +13,8 @@ const ADMIN = { email: "ops@example.com", password: "a long admin passphrase" };
 const HOSTILE = { email: '"><img/src=x/onerror=alert(1)>@x.io', password: "hostile but valid" };
 const LANE = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" };
 
-/** The lead's test script installs Chromium when missing; try the same here, and skip only if that fails too. */
-function ensureChromium(): boolean {
-  if (existsSync(CHROMIUM)) return true;
-  const install = Bun.spawnSync(["bash", "-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium"], {
-    stdout: "ignore",
-    stderr: "ignore",
-  });
-  return install.exitCode === 0 && existsSync(CHROMIUM);
-}
-
-const haveChromium = ensureChromium();
+// The test script installs Chromium when missing; try the same here, and skip only if that fails too.
+const haveChromium = ensureDebianTool(CHROMIUM, "chromium");
 if (!haveChromium) console.warn(`SKIPPING the dashboard browser suite: ${CHROMIUM} is absent and apt-get could not install Debian's chromium.`);
 
 describe.skipIf(!haveChromium)("the dashboard in a real Chromium against the compiled binary on a loopback port", () => {

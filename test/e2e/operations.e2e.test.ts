@@ -1,19 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { ensureDebianTool } from "../support/debian.ts";
 import { binaryFolderForSuite, runCli, startBinary } from "../support/binary.ts";
 
+/** From Debian's prometheus package, installed when missing. */
 const PROMTOOL = "/usr/bin/promtool";
-
-/** Debian's prometheus package carries promtool; install it when missing, as the browser suite does with chromium. */
-function ensurePromtool(): boolean {
-  if (existsSync(PROMTOOL)) return true;
-  const install = Bun.spawnSync(["bash", "-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prometheus"], {
-    stdout: "ignore",
-    stderr: "ignore",
-  });
-  return install.exitCode === 0 && existsSync(PROMTOOL);
-}
 
 const suite = binaryFolderForSuite();
 
@@ -56,7 +46,7 @@ describe("one server per database, one per port", () => {
 });
 
 describe("/metrics", () => {
-  test.skipIf(!ensurePromtool())("passes promtool check metrics, with standard process names and domain metrics", async () => {
+  test.skipIf(!ensureDebianTool(PROMTOOL, "prometheus"))("passes promtool check metrics, with standard process names and domain metrics", async () => {
     const server = await startBinary(suite.exe, ["--db", "metrics.db"], { cwd: suite.dir });
     runCli(suite.exe, ["accounts", "create", "--email", "m@example.com", "--tier", "starter", "--db", "metrics.db"], suite.dir);
     const key = JSON.parse(runCli(suite.exe, ["keys", "create", "--email", "m@example.com", "--json", "--db", "metrics.db"], suite.dir).stdout).key;
