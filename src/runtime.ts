@@ -12,6 +12,7 @@ import { createReferenceData } from "./reference/index.ts";
 import type { PipelineDeps } from "./pipeline/run-skill.ts";
 import { SkillCatalog } from "./skills/catalog.ts";
 import { SKILLS } from "./skills/registry.ts";
+import { createReadiness, type ReadinessProbe } from "./ops/readiness.ts";
 import type { AnySkill } from "./skills/types.ts";
 
 export interface RuntimeOptions {
@@ -30,6 +31,8 @@ export interface Runtime extends PipelineDeps {
   metrics: Metrics;
   ledger: ReturnType<typeof createReceiptLedger>;
   reference: ReturnType<typeof createReferenceData>;
+  /** A real write probe plus the outcome of recent commits: what /readyz and `serve` report. */
+  readiness: ReadinessProbe;
   /** Flush buffered usage rows and stop timers; the caller closes the database. */
   close(): void;
 }
@@ -43,7 +46,15 @@ export function createRuntime({ db, clock, limits, skills = SKILLS }: RuntimeOpt
   const ledger = createReceiptLedger(db, clock);
   const watcher = new ChangeWatcher(db);
 
-  const committer = new GroupCommitter(db);
+  const metrics = createMetrics({ seriesDates: () => reference.summary(), now: () => clock.now() });
+  const readiness = createReadiness(db, clock);
+  const committer = new GroupCommitter(db, {
+    committed(writes, seconds, failedWrites) {
+      metrics.groupCommitted(writes, seconds);
+      if (failedWrites === 0) readiness.commitSucceeded();
+    },
+    failed: (error) => readiness.commitFailed(error),
+  });
 
   return {
     db,
@@ -57,7 +68,8 @@ export function createRuntime({ db, clock, limits, skills = SKILLS }: RuntimeOpt
     reference,
     skills,
     catalog: new SkillCatalog(skills),
-    metrics: createMetrics(),
+    metrics,
+    readiness,
     refreshCaches() {
       const changed = watcher.poll();
       if (changed.local || changed.external) keys.reload();

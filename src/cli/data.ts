@@ -11,10 +11,7 @@ import { RoadFileError } from "../reference/roads/geojson.ts";
 import { importRoadNetwork } from "../reference/roads/index.ts";
 import { daysBetween, utcDateOf } from "../dates.ts";
 
-export interface CommandResult {
-  exitCode: number;
-  output: string;
-}
+import { failure, type CommandResult } from "./result.ts";
 
 interface Options {
   json?: boolean;
@@ -101,12 +98,10 @@ export const DEFAULT_IMPORT_MAX_MB = 512;
 
 /** `waybill data import SOURCE FILE`: adds new observations (or, for `roads`, a road network), never overwrites; all or nothing. */
 export function dataImport(db: Db, source: string, file: string, options: Options = {}): CommandResult {
-  const fail = (message: string): CommandResult => ({
-    exitCode: 1,
-    output: options.json ? JSON.stringify({ error: message }) : `error: ${message}`,
-  });
+  const json = options.json ?? false;
+  const fail = (message: string): CommandResult => failure(json, message);
   if (source === "roads") return roadsImport(db, file, options, fail);
-  if (!isImportSource(source)) return fail(`unknown source '${source}'; use one of ${[...IMPORT_SOURCES, "roads"].join(", ")}`);
+  if (!isImportSource(source)) return failure(json, `unknown source '${source}'; use one of ${[...IMPORT_SOURCES, "roads"].join(", ")}`, "bad_arguments");
   let size: number;
   try {
     size = statSync(file).size;
@@ -149,6 +144,6 @@ export function dataRetract(db: Db, importId: string, reason: string, options: O
     };
   } catch (error) {
     if (!(error instanceof RetractionError)) throw error;
-    return { exitCode: 1, output: options.json ? JSON.stringify({ error: error.message }) : `error: ${error.message}` };
+    return failure(options.json ?? false, error.message);
   }
 }

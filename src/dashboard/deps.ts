@@ -27,4 +27,12 @@ export interface DashboardOptions {
    * throttle) or make the server believe it speaks HTTPS.
    */
   trustProxy?: boolean;
+  /**
+   * Where users reach the service (`--public-url`), when a proxy stands in front: an https URL makes
+   * the session cookie Secure (`__Host-`) whatever the proxy forwards, and a form posted from this
+   * origin is same-site even when the proxy rewrites Host.
+   */
+  publicUrl?: URL;
+  /** The sign-in slow-down's wait; Bun.sleep unless a test replaces it. */
+  sleep?: (ms: number) => Promise<void>;
 }

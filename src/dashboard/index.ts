@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { cappedBodyParser } from "../http/body-cap.ts";
 import { PricingPage } from "../../views/pricing-page.tsx";
 import { adminRoutes } from "./admin-routes.ts";
 import { authRoutes } from "./auth-routes.ts";
@@ -6,6 +7,7 @@ import { createDashboardContext } from "./context.ts";
 import type { DashboardDeps, DashboardOptions } from "./deps.ts";
 import { keysRoutes } from "./keys-routes.ts";
 import { overviewRoutes } from "./overview-routes.ts";
+import { passwordRoutes } from "./password-routes.ts";
 import { receiptPageRoutes } from "./receipt-page-routes.ts";
 import { pageResponse } from "./render.ts";
 import { setupRoutes } from "./setup-routes.ts";
@@ -22,6 +24,7 @@ export { setupUrlOnFirstStart } from "./setup.ts";
 export function dashboardRoutes(deps: DashboardDeps, options: DashboardOptions = {}) {
   const context = createDashboardContext(deps, options);
   return new Elysia({ name: "dashboard" })
+    .use(cappedBodyParser())
     .use(staticRoutes())
     .use(setupRoutes(context))
     .use(authRoutes(context))
@@ -30,5 +33,6 @@ export function dashboardRoutes(deps: DashboardDeps, options: DashboardOptions =
     .use(keysRoutes(context))
     .use(usageRoutes(context))
     .use(receiptPageRoutes(context))
-    .use(adminRoutes(context));
+    .use(adminRoutes(context))
+    .use(passwordRoutes(context));
 }

@@ -175,3 +175,23 @@ export const roadNetworks = sqliteTable("road_networks", {
   importedAt: integer("imported_at").notNull(),
   network: text("network").notNull(), // JSON
 });
+
+/**
+ * What happened to an account and who did it (docs/operations.md, "Account audit log"): sign-ins,
+ * keys created and revoked, tier and password changes. `actor` is "cli" or the account id of the
+ * dashboard user who acted; `detail` never holds a secret (a key's display id at most).
+ */
+export const accountAudit = sqliteTable(
+  "account_audit",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    at: integer("at").notNull(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    action: text("action").notNull(),
+    actor: text("actor").notNull(),
+    detail: text("detail"),
+  },
+  (table) => [index("account_audit_at").on(table.at), index("account_audit_account_at").on(table.accountId, table.at)],
+);

@@ -55,16 +55,16 @@ function countThenRollBack(db: Db, admission: Admission): void {
   ).toThrow(failure.message);
 }
 
-describe("minute window (sliding, two weighted cells)", () => {
-  test("a burst at the end of a minute still weighs on the start of the next", () => {
+describe("minute window (exact sliding log)", () => {
+  test("a burst at the end of a minute still counts at the start of the next, until each call is 60 s old", () => {
     const { meter, principal } = setup(ROOMY_MONTH);
     for (let i = 0; i < 3; i++) meter.admit(principal, at("2026-03-10T12:00:50Z"));
     expect(refusal(() => meter.admit(principal, at("2026-03-10T12:00:59.999Z"))).extra.window).toBe("minute");
-    // A fixed window would let three more through here; the previous minute still weighs 3 × 1.
+    // A fixed window would let three more through here.
     expect(refusal(() => meter.admit(principal, at("2026-03-10T12:01:00.000Z"))).extra.window).toBe("minute");
-    // 20 s in, the previous minute weighs 3 × 40/60 = 2: exactly one more fits (integer math, no rounding refusal).
-    meter.admit(principal, at("2026-03-10T12:01:20.000Z"));
-    expect(refusal(() => meter.admit(principal, at("2026-03-10T12:01:20.000Z"))).extra.window).toBe("minute");
+    expect(refusal(() => meter.admit(principal, at("2026-03-10T12:01:49.999Z"))).extra.window).toBe("minute");
+    for (let i = 0; i < 3; i++) meter.admit(principal, at("2026-03-10T12:01:50.000Z"));
+    expect(refusal(() => meter.admit(principal, at("2026-03-10T12:01:50.000Z"))).extra.window).toBe("minute");
   });
 
   test("the 429 names the window, its limit, reset and a Retry-After that lets the retry through", () => {
@@ -72,17 +72,17 @@ describe("minute window (sliding, two weighted cells)", () => {
     for (let i = 0; i < 3; i++) meter.admit(principal, at("2026-03-10T12:00:50Z"));
     const refused = refusal(() => meter.admit(principal, at("2026-03-10T12:00:50.400Z")));
     expect(refused.status).toBe(429);
-    // Three calls in the 12:00 cell fade below 3 at 12:01:20 (3 × 40/60 + 1 = 3).
-    const reset = epochSeconds("2026-03-10T12:01:20Z");
-    expect(refused.extra).toEqual({ window: "minute", limit: 3, remaining: 0, reset, retry_after: 30 });
+    // The oldest of the three turns 60 s old at 12:01:50.
+    const reset = epochSeconds("2026-03-10T12:01:50Z");
+    expect(refused.extra).toEqual({ window: "minute", limit: 3, remaining: 0, reset, retry_after: 60 });
     expect(refused.headers).toMatchObject({
-      "Retry-After": "30",
+      "Retry-After": "60",
       "X-RateLimit-Limit": "3",
       "X-RateLimit-Remaining": "0",
       "X-RateLimit-Reset": String(reset),
     });
     expect(refusal(() => meter.admit(principal, reset * 1000 - 1)).extra.window).toBe("minute");
-    expect(meter.admit(principal, reset * 1000).headers["X-RateLimit-Remaining"]).toBe("0");
+    expect(meter.admit(principal, reset * 1000).headers["X-RateLimit-Remaining"]).toBe("2");
   });
 
   test("Retry-After is a whole number ≥ 1 that never points before the reset, and the reset lets a call through", () => {
@@ -129,8 +129,8 @@ describe("headers", () => {
   test("they describe the window closest to exhaustion: fewer remaining, then the sooner reset", () => {
     const { db, meter, principal } = setup(parseLimits('{"explorer":{"per_minute":3,"per_month":4}}'));
     const first = meter.admit(principal, at("2026-03-10T12:00:00Z")).headers;
-    // minute: 2 left (back to 3 when the call fades, at 12:02); month: 3 left until April → minute.
-    expect(first).toEqual({ "X-RateLimit-Limit": "3", "X-RateLimit-Remaining": "2", "X-RateLimit-Reset": String(epochSeconds("2026-03-10T12:02:00Z")) });
+    // minute: 2 left (back to 3 when the call is 60 s old, at 12:01); month: 3 left until April → minute.
+    expect(first).toEqual({ "X-RateLimit-Limit": "3", "X-RateLimit-Remaining": "2", "X-RateLimit-Reset": String(epochSeconds("2026-03-10T12:01:00Z")) });
     db.$client.run("INSERT INTO monthly_usage (account_id, month, answered) VALUES (?, '2026-03', 2)", [principal.accountId]);
     meter.invalidate();
     // month: 4 − 2 answered − 1 reserved − this one = 0; minute: 1 → month.
@@ -142,7 +142,7 @@ describe("headers", () => {
     const { meter, principal } = setup(parseLimits('{"explorer":{"per_minute":3,"per_month":3}}'));
     const headers = meter.admit(principal, at("2026-03-10T12:00:00Z")).headers;
     expect(headers["X-RateLimit-Remaining"]).toBe("2");
-    expect(headers["X-RateLimit-Reset"]).toBe(String(epochSeconds("2026-03-10T12:02:00Z")));
+    expect(headers["X-RateLimit-Reset"]).toBe(String(epochSeconds("2026-03-10T12:01:00Z")));
   });
 
   test("peek reports without counting", () => {

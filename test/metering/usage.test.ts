@@ -157,7 +157,7 @@ describe("GET /v1/usage", () => {
     expect(response.status).toBe(200);
     const body = await response.json();
     expect(body.quota).toEqual({ per_month: 2000, per_minute: 20, used: 3, remaining: 1997 });
-    expect(body.minute).toEqual({ limit: 20, remaining: 19, reset: at("2026-03-15T10:02:00Z") / 1000 });
+    expect(body.minute).toEqual({ limit: 20, remaining: 19, reset: at("2026-03-15T10:01:00Z") / 1000 }); // the call turns 60 s old
     const refused = await app.handle(new Request("http://localhost/v1/usage", { headers: { authorization: "Bearer bad" } }));
     expect(refused.status).not.toBe(200);
   });

@@ -21,6 +21,9 @@ export function AccountsPage(props: { viewer: Viewer; month: string; rows: reado
         <p class="muted" safe>
           {`${formatCount(props.rows.length)} accounts · usage for ${props.month}`}
         </p>
+        <p>
+          <a href="/dashboard/admin/audit">Account audit log</a>
+        </p>
       </div>
       {props.notice ? (
         <p class="notice" role="status" safe>
