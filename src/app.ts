@@ -17,5 +17,3 @@ export function createApp(runtime: Runtime) {
     .use(openApiRoutes(runtime.skills))
     .use(dashboardRoutes(runtime));
 }
-
-export type App = ReturnType<typeof createApp>;

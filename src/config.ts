@@ -1,8 +1,6 @@
 import { readFileSync } from "node:fs";
+import { ConfigError } from "./errors.ts";
 import { DEFAULT_LIMITS, parseLimits, type LimitsTable } from "./metering/limits.ts";
-
-/** A configuration value the operator got wrong: printed as one line, and the process stops. */
-export class ConfigError extends Error {}
 
 export const DEFAULT_PORT = 8080;
 export const DEFAULT_DB = "./waybill.db";

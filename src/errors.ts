@@ -111,6 +111,9 @@ export const errors = {
   internal: () => new ApiError("INTERNAL_ERROR", "Something went wrong on our side; the request was not answered."),
 };
 
+/** A configuration value or start-up condition the operator got wrong: printed as one line, and the process stops. */
+export class ConfigError extends Error {}
+
 /** Turn any thrown value into a response. Unknown errors become INTERNAL_ERROR; nothing internal leaks. */
 export function errorResponse(
   error: unknown,

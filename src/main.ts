@@ -8,7 +8,8 @@ import { receiptsVerifyCommand } from "./cli/receipts.ts";
 import { EXIT, UsageError, type CommandResult } from "./cli/result.ts";
 import { serve } from "./cli/serve.ts";
 import { AccessError } from "./access/accounts.ts";
-import { ConfigError, resolveDbFile, serveConfig } from "./config.ts";
+import { resolveDbFile, serveConfig } from "./config.ts";
+import { ConfigError } from "./errors.ts";
 import { openDatabaseFile } from "./db/open.ts";
 import type { Db } from "./db/client.ts";
 

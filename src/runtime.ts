@@ -57,7 +57,7 @@ export function createRuntime({ db, clock, limits, skills = SKILLS }: RuntimeOpt
     reference,
     skills,
     catalog: new SkillCatalog(skills),
-    metrics: createMetrics(),
+    metrics: createMetrics(() => committer.stats()),
     refreshCaches() {
       const changed = watcher.poll();
       if (changed.local || changed.external) keys.reload();

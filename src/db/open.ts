@@ -1,6 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { ConfigError } from "../config.ts";
+import { ConfigError } from "../errors.ts";
 import { openDatabase, type Db } from "./client.ts";
 
 /** Open (creating and migrating) the database file, or explain in one line why it cannot be. */

@@ -8,7 +8,8 @@ import { setupUrlOnFirstStart } from "../../src/dashboard/index.ts";
 import { IDLE_TIMEOUT_MS, ABSOLUTE_TIMEOUT_MS } from "../../src/dashboard/sessions.ts";
 import { sessions } from "../../src/db/schema.ts";
 import { PUBLIC_DIR } from "../../src/paths.ts";
-import { accountWithPassword, csrfTokenIn, dashboardApp, form, ORIGIN, PASSWORD, sessionCookieFrom } from "./support.ts";
+import { accountWithPassword, PASSWORD } from "../support/accounts.ts";
+import { csrfTokenIn, dashboardApp, form, ORIGIN, sessionCookieFrom } from "./support.ts";
 
 type App = ReturnType<typeof dashboardApp>["app"];
 const FORM = { "content-type": "application/x-www-form-urlencoded" };

@@ -1,5 +1,3 @@
-import { createAccount, hashPassword, type Account } from "../../src/access/accounts.ts";
-import type { Tier } from "../../src/access/tiers.ts";
 import { createApp } from "../../src/app.ts";
 import { ManualClock } from "../../src/clock.ts";
 import { dashboardRoutes, type DashboardOptions } from "../../src/dashboard/index.ts";
@@ -7,7 +5,6 @@ import { openMemoryDatabase } from "../../src/db/client.ts";
 import { DEFAULT_LIMITS } from "../../src/metering/limits.ts";
 import { createRuntime } from "../../src/runtime.ts";
 
-export const PASSWORD = "correct horse battery";
 export const ORIGIN = "http://localhost";
 
 /**
@@ -20,10 +17,6 @@ export function dashboardApp(options: DashboardOptions = {}) {
   const runtime = createRuntime({ db, clock, limits: DEFAULT_LIMITS });
   const app = createApp(runtime).use(dashboardRoutes(runtime, options));
   return { db, clock, runtime, app };
-}
-
-export async function accountWithPassword(db: ReturnType<typeof openMemoryDatabase>, email: string, tier: Tier = "explorer", isAdmin = false): Promise<Account> {
-  return createAccount(db, { email, tier, isAdmin, passwordHash: await hashPassword(PASSWORD) }, Date.parse("2026-10-01T00:00:00Z"));
 }
 
 export function form(fields: Record<string, string | string[]>): string {

@@ -14,7 +14,10 @@ describe("MinuteWindows.status().resetAt", () => {
         (limit, gaps, lookAfter) => {
           const windows = new MinuteWindows();
           let now = START;
-          for (const gap of gaps) windows.tryCount("key", limit, (now += gap));
+          for (const gap of gaps) {
+            now += gap;
+            windows.tryCount("key", limit, now);
+          }
           now += lookAfter;
           const { remaining, resetAt } = windows.status("key", limit, now);
           expect(resetAt).toBeGreaterThan(now);

@@ -7,7 +7,8 @@ import { DEFAULT_LIMITS } from "../../src/metering/limits.ts";
 import { createRuntime } from "../../src/runtime.ts";
 import { SKILLS } from "../../src/skills/registry.ts";
 import { defineSkill } from "../../src/skills/types.ts";
-import { accountWithPassword, csrfTokenIn, form, ORIGIN, PASSWORD, sessionCookieFrom } from "../dashboard/support.ts";
+import { accountWithPassword, PASSWORD } from "../support/accounts.ts";
+import { csrfTokenIn, form, ORIGIN, sessionCookieFrom } from "../dashboard/support.ts";
 
 /** A skill that exists only in this test: one declaration, added to the registry's list the way registry.ts lists skills. */
 const echoSkill = defineSkill({
@@ -50,7 +51,7 @@ describe("adding a skill is one declaration and one registry entry", () => {
       body: form({ _csrf: csrfTokenIn(keysPage), scopes: "echo-words" }),
     });
     expect(created.status).toBe(201);
-    const key = /wbk_[0-9a-f]{64}/.exec(await created.text())![0];
+    const [key] = /wbk_[0-9a-f]{64}/.exec(await created.text()) ?? [];
     const auth = { authorization: `Bearer ${key}` };
 
     const rest = await call("/v1/test/echo", { method: "POST", headers: { ...JSON_BODY, ...auth }, body: JSON.stringify({ word: "freight" }) });

@@ -6,7 +6,6 @@ import { RATE_MODEL } from "../rate-lookup/index.ts";
  */
 
 export const SURCHARGE_FORMULAS = ["PER_MILE", "PERCENTAGE"] as const;
-export type SurchargeFormula = (typeof SURCHARGE_FORMULAS)[number];
 
 export const FUEL_SURCHARGE_MODEL = {
   version: `fuel-surcharge-2026.11.1/${RATE_MODEL.version}`,

@@ -8,11 +8,6 @@ import type { Equipment } from "../kit.ts";
 export const MODES = ["FTL", "LTL", "INTERMODAL"] as const;
 export type Mode = (typeof MODES)[number];
 
-interface Sourced<T> {
-  value: T;
-  source: string;
-}
-
 /** ATRI "An Analysis of the Operational Costs of Trucking": non-fuel, non-driver cost per mile. */
 export interface AtriEdition {
   edition: number;
@@ -101,8 +96,6 @@ export const RATE_MODEL = {
 
   maxLaneMiles: { value: 5000, source: "Longest plausible US truck move (Key West to Anchorage is about 4,900 road miles)." },
 } as const;
-
-export type RateModel = typeof RATE_MODEL;
 
 /** The newest ATRI edition published on or before a date. */
 export function atriEditionAsOf(asOf: string): AtriEdition | undefined {
