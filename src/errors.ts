@@ -1,7 +1,7 @@
 import type { Tier } from "./access/tiers.ts";
 
 /**
- * The error table (SPEC §5). Every error body the service sends is built here and nowhere else:
+ * The error table (docs/api.md, Errors). Every error body the service sends is built here and nowhere else:
  * `{ error, message, request_id, [auth_obj_id], ...extra }`.
  */
 export type ErrorCode =

@@ -12,7 +12,7 @@ export const FUEL_SURCHARGE_MODEL = {
 
   defaultBaselinePerGallon: {
     value: RATE_MODEL.fuelSurcharge.value.baseDieselPerGallon,
-    source: "ATA/DOE convention: the diesel price already priced into the base rate is $1.25/gal (research note §7; FRI fuel-surcharge page).",
+    source: "ATA/DOE convention: the diesel price already priced into the base rate is $1.25/gal (docs/data-sources.md; FRI fuel-surcharge page).",
   },
 
   defaultMpgDivisor: {

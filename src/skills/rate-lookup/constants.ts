@@ -34,7 +34,7 @@ export const RATE_MODEL = {
 
   reeferUnitGallonsPerHour: {
     value: 0.75,
-    source: "Trailer refrigeration units burn 0.5-1.0 gal/h (several operator guides, research note §7); midpoint.",
+    source: "Trailer refrigeration units burn 0.5-1.0 gal/h (several operator guides; docs/data-sources.md); midpoint.",
   },
 
   averageDrivingSpeedMph: {
@@ -65,14 +65,14 @@ export const RATE_MODEL = {
     ] satisfies AtriEdition[],
     source:
       "ATRI Operational Costs of Trucking, line items as quoted by FreightWaves, Truckinginfo, natcotransport and safecarriers " +
-      "(research note §3); equipment = non-fuel total minus driver wages and benefits.",
+      "(docs/data-sources.md); equipment = non-fuel total minus driver wages and benefits.",
   },
 
   marginPerMile: { value: 0.15, source: "Waybill product decision: a flat carrier margin of $0.15 per mile." },
 
   modeMultiplier: {
     value: { FTL: 1.0, LTL: 1.35, INTERMODAL: 0.82 } satisfies Record<Mode, number>,
-    source: "Waybill product decision (SPEC §8): LTL handling and consolidation premium; intermodal rail line-haul discount.",
+    source: "Waybill product decision (docs/api.md, Skills): LTL handling and consolidation premium; intermodal rail line-haul discount.",
   },
 
   equipmentMultiplier: {
@@ -83,7 +83,7 @@ export const RATE_MODEL = {
 
   fuelSurcharge: {
     value: { baseDieselPerGallon: 1.25, mpgDivisor: 6.0 },
-    source: "Common per-mile tariff: (DOE/EIA weekly diesel - $1.25 base) / 6 mpg, floored at zero (research note §7).",
+    source: "Common per-mile tariff: (DOE/EIA weekly diesel - $1.25 base) / 6 mpg, floored at zero (docs/data-sources.md).",
   },
 
   circuity: {
