@@ -1,22 +1,15 @@
-import { createApp } from "../../src/app.ts";
-import { ManualClock } from "../../src/clock.ts";
 import { dashboardRoutes, type DashboardOptions } from "../../src/dashboard/index.ts";
-import { openMemoryDatabase } from "../../src/db/client.ts";
-import { DEFAULT_LIMITS } from "../../src/metering/limits.ts";
-import { createRuntime } from "../../src/runtime.ts";
+import { testInstance } from "../support/instance.ts";
 
 export const ORIGIN = "http://localhost";
 
 /**
- * The whole app with the dashboard mounted (a no-op if createApp already mounts it: Elysia
- * de-duplicates the named plugin), over a fresh in-memory database and a hand-moved clock.
+ * The whole app with the dashboard mounted with these options (createApp mounts it with the
+ * defaults; Elysia de-duplicates the named plugin), in-process over a fresh in-memory database.
  */
 export function dashboardApp(options: DashboardOptions = {}) {
-  const db = openMemoryDatabase();
-  const clock = new ManualClock(Date.parse("2026-10-15T12:00:00Z"));
-  const runtime = createRuntime({ db, clock, limits: DEFAULT_LIMITS });
-  const app = createApp(runtime).use(dashboardRoutes(runtime, options));
-  return { db, clock, runtime, app };
+  const { db, clock, runtime, app } = testInstance();
+  return { db, clock, runtime, app: app.use(dashboardRoutes(runtime, options)) };
 }
 
 export function form(fields: Record<string, string | string[]>): string {
