@@ -17,5 +17,3 @@ export function createApp(runtime: Runtime, options: { dashboard?: DashboardOpti
     .use(openApiRoutes(runtime.skills))
     .use(dashboardRoutes(runtime, options.dashboard));
 }
-
-export type App = ReturnType<typeof createApp>;

@@ -1,9 +1,7 @@
 import { readFileSync } from "node:fs";
+import { ConfigError } from "./errors.ts";
 import { DEFAULT_LIMITS, parseLimits, type LimitsTable } from "./metering/limits.ts";
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from "./ops/log.ts";
-
-/** A configuration value the operator got wrong: printed as one line, and the process stops. */
-export class ConfigError extends Error {}
 
 /** A flag or variable whose value is not of the right shape (a port that is not a number): exit 2, like any bad argument. */
 export class ArgumentError extends ConfigError {}

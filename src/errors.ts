@@ -1,7 +1,7 @@
 import type { Tier } from "./access/tiers.ts";
 
 /**
- * The error table (SPEC §5). Every error body the service sends is built here and nowhere else:
+ * The error table (docs/api.md, Errors). Every error body the service sends is built here and nowhere else:
  * `{ error, message, request_id, [auth_obj_id], ...extra }`.
  */
 export type ErrorCode =
@@ -122,6 +122,9 @@ export const errors = {
     ),
   internal: () => new ApiError("INTERNAL_ERROR", "Something went wrong on our side; the request was not answered."),
 };
+
+/** A configuration value or start-up condition the operator got wrong: printed as one line, and the process stops. */
+export class ConfigError extends Error {}
 
 /** Turn any thrown value into a response. Unknown errors become INTERNAL_ERROR; nothing internal leaks. */
 export function errorResponse(

@@ -1,6 +1,7 @@
 import { createApp } from "../app.ts";
 import { systemClock } from "../clock.ts";
-import { ConfigError, type ServeConfig } from "../config.ts";
+import type { ServeConfig } from "../config.ts";
+import { ConfigError } from "../errors.ts";
 import { openDatabaseFile } from "../db/open.ts";
 import { setupUrlOnFirstStart } from "../dashboard/index.ts";
 import { warmGazetteer } from "../reference/index.ts";

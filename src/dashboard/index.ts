@@ -18,7 +18,7 @@ export type { DashboardDeps, DashboardOptions } from "./deps.ts";
 export { setupUrlOnFirstStart } from "./setup.ts";
 
 /**
- * The account holder's dashboard (SPEC §9): `/`, `/signin`, `/signout`, `/setup/:token`,
+ * The account holder's dashboard (docs/api.md, Dashboard): `/`, `/signin`, `/signout`, `/setup/:token`,
  * `/pricing`, `/dashboard/**` and the static assets under `/public/*`.
  */
 export function dashboardRoutes(deps: DashboardDeps, options: DashboardOptions = {}) {

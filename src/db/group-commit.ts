@@ -107,7 +107,7 @@ export class GroupCommitter {
     }
   }
 
-  /** How many transactions and writes so far (for /metrics and the benchmark). */
+  /** How many transactions and writes so far (read by /metrics and the benchmark). */
   stats(): { batches: number; writes: number } {
     return { batches: this.batches.count, writes: this.batches.writes };
   }

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { ConfigError } from "../config.ts";
+import { ConfigError } from "../errors.ts";
 import { openDatabase, type Db } from "./client.ts";
 
 /** The database's folder must exist: a mistyped path is an error, not a new empty database somewhere. */

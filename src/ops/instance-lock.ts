@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import { resolve } from "node:path";
-import { ConfigError } from "../config.ts";
+import { ConfigError } from "../errors.ts";
 import { requireDatabaseFolder } from "../db/open.ts";
 
 /**

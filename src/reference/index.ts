@@ -3,7 +3,7 @@ import { createRoadNetworks } from "./roads/store.ts";
 import { loadSnapshot } from "./snapshot/index.ts";
 import { createReferenceStore, type ReferenceStore } from "./store.ts";
 
-export type { ReferenceStore, SeriesSummary } from "./store.ts";
+export type { ReferenceStore } from "./store.ts";
 export { warmGazetteer } from "./places.ts";
 
 export interface ReferenceDataService extends ReferenceStore {

@@ -77,7 +77,10 @@ class Gazetteer {
     const entry = { key, place };
     this.allEntries.push(entry);
     let list = this.entriesByState.get(place.state);
-    if (!list) this.entriesByState.set(place.state, (list = []));
+    if (!list) {
+      list = [];
+      this.entriesByState.set(place.state, list);
+    }
     list.push(entry);
   }
 

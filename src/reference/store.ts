@@ -54,7 +54,10 @@ function buildIndex(rows: ObservationRow[]): Map<string, SeriesIndex> {
   // Rows arrive ordered by series, date, fetch time, id.
   for (const row of rows) {
     let series = bySeries.get(row.series_id);
-    if (!series) bySeries.set(row.series_id, (series = { dates: [], versions: [] }));
+    if (!series) {
+      series = { dates: [], versions: [] };
+      bySeries.set(row.series_id, series);
+    }
     const observation: Observation = {
       seriesId: row.series_id,
       observedOn: row.observed_on,

@@ -8,7 +8,8 @@ import { setupUrlOnFirstStart } from "../../src/dashboard/index.ts";
 import { IDLE_TIMEOUT_MS, ABSOLUTE_TIMEOUT_MS } from "../../src/dashboard/sessions.ts";
 import { sessions } from "../../src/db/schema.ts";
 import { PUBLIC_DIR } from "../../src/paths.ts";
-import { accountWithPassword, csrfTokenIn, dashboardApp, form, get, ORIGIN, PASSWORD, post, sessionCookieFrom, signIn } from "./support.ts";
+import { accountWithPassword, PASSWORD } from "../support/accounts.ts";
+import { csrfTokenIn, dashboardApp, form, get, ORIGIN, post, sessionCookieFrom, signIn } from "./support.ts";
 
 describe("sign-in and the session cookie", () => {
   test("argon2id hashes; a __Host- cookie that is HttpOnly, Secure, SameSite=Lax on localhost", async () => {

@@ -2,7 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { findAccountByEmail } from "../../src/access/accounts.ts";
 import { issuePasswordLink } from "../../src/access/passwords.ts";
 import { recentAccountEvents } from "../../src/ops/audit-log.ts";
-import { accountWithPassword, dashboardApp, get, PASSWORD, post, sessionCookieFrom, signIn } from "./support.ts";
+import { accountWithPassword, PASSWORD } from "../support/accounts.ts";
+import { dashboardApp, get, post, sessionCookieFrom, signIn } from "./support.ts";
 
 const NEW_PASSWORD = "a brand new passphrase";
 

@@ -1,26 +1,13 @@
-import { createAccount, hashPassword, type Account } from "../../src/access/accounts.ts";
-import type { Tier } from "../../src/access/tiers.ts";
-import { createApp } from "../../src/app.ts";
-import { ManualClock } from "../../src/clock.ts";
 import type { DashboardOptions } from "../../src/dashboard/index.ts";
-import { openMemoryDatabase } from "../../src/db/client.ts";
-import { DEFAULT_LIMITS } from "../../src/metering/limits.ts";
-import { createRuntime } from "../../src/runtime.ts";
+import { PASSWORD } from "../support/accounts.ts";
+import { testInstance } from "../support/instance.ts";
 
-export const PASSWORD = "correct horse battery";
 export const ORIGIN = "http://localhost";
 
-/** The whole app with the dashboard options given, over a fresh in-memory database and a hand-moved clock. */
+/** The whole app with the dashboard options given, in-process over a fresh in-memory database. */
 export function dashboardApp(options: DashboardOptions = {}) {
-  const db = openMemoryDatabase();
-  const clock = new ManualClock(Date.parse("2026-10-15T12:00:00Z"));
-  const runtime = createRuntime({ db, clock, limits: DEFAULT_LIMITS });
-  const app = createApp(runtime, { dashboard: options });
+  const { db, clock, runtime, app } = testInstance({ dashboard: options });
   return { db, clock, runtime, app };
-}
-
-export async function accountWithPassword(db: ReturnType<typeof openMemoryDatabase>, email: string, tier: Tier = "explorer", isAdmin = false): Promise<Account> {
-  return createAccount(db, { email, tier, isAdmin, passwordHash: await hashPassword(PASSWORD) }, Date.parse("2026-10-01T00:00:00Z"));
 }
 
 export function form(fields: Record<string, string | string[]>): string {

@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { connect } from "node:net";
 import { configureLog, log } from "../../src/ops/log.ts";
-import { CHICAGO_TO_DALLAS, startTestServer, type TestServer } from "../support/server.ts";
+import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../support/instance.ts";
 
-let server: TestServer;
+let server: TestInstance;
 let lines: string[] = [];
 beforeAll(async () => {
-  server = await startTestServer();
+  server = testInstance({ listen: true });
 });
 afterAll(() => server.stop());
 afterEach(() => configureLog({ level: "warn", format: "text", write: (line) => console.error(line) }));

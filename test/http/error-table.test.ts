@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { generateApiKey } from "../../src/access/api-key.ts";
-import { CHICAGO_TO_DALLAS, startTestServer, type TestServer } from "../support/server.ts";
+import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../support/instance.ts";
 
-let server: TestServer;
+let server: TestInstance;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = testInstance({ listen: true });
 });
 afterAll(() => server.stop());
 
@@ -57,7 +57,7 @@ describe("every row of the error table, over real HTTP", () => {
     expect((await server.call("/v1/rates/lookup", { method: "POST", json: CHICAGO_TO_DALLAS, key: second.key })).status).toBe(200);
   });
 
-  test("403 TIER_REQUIRED with exactly the seed's fields", async () => {
+  test("403 TIER_REQUIRED with exactly the contract's fields", async () => {
     const { key, authObjId } = server.accountWithKey("starter");
     const response = await server.call("/v1/reports/audit?receipt_id=rcpt_01JAAAAAAAAAAAAAAAAAAAAAAA", { key });
     const body = await expectError(response, 403, "TIER_REQUIRED");

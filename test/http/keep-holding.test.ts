@@ -5,13 +5,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { configureLog } from "../../src/ops/log.ts";
-import { CHICAGO_TO_DALLAS, startTestServer, type TestServer } from "../support/server.ts";
+import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../support/instance.ts";
 
-let server: TestServer;
+let server: TestInstance;
 let key: string;
 const logLines: string[] = [];
 beforeAll(async () => {
-  server = await startTestServer();
+  server = testInstance({ listen: true });
   ({ key } = server.accountWithKey("enterprise"));
   configureLog({ format: "json", level: "debug", write: (line) => logLines.push(line) });
 });

@@ -10,7 +10,9 @@ import { ApiError } from "../../src/errors.ts";
 import { createMeter } from "../../src/metering/create-meter.ts";
 import { DEFAULT_LIMITS, parseLimits, type LimitsTable } from "../../src/metering/limits.ts";
 import type { Admission, Meter } from "../../src/metering/meter.ts";
-import { answeredInDb, rotateKey, seedAccount } from "./fixtures.ts";
+import { answeredInDb } from "./fixtures.ts";
+import { testInstance } from "../support/instance.ts";
+import { rotateKey, seedPrincipal } from "../support/accounts.ts";
 
 const at = (iso: string) => Date.parse(iso);
 const epochSeconds = (iso: string) => at(iso) / 1000;
@@ -35,7 +37,7 @@ function answer(db: Db, meter: Meter, principal: Principal, now: number): Admiss
 function setup(limits: LimitsTable = DEFAULT_LIMITS, tier: Principal["tier"] = "explorer") {
   const db = openMemoryDatabase();
   const meter = createMeter({ db, limits });
-  return { db, meter, principal: seedAccount(db, tier) };
+  return { db, meter, principal: seedPrincipal(db, { tier: tier }) };
 }
 
 /** Explorer with a month large enough to stay out of the way of minute tests, and the reverse. */
@@ -111,7 +113,7 @@ describe("minute window (exact sliding log)", () => {
 
   test("the window is per key: another key of another account is not slowed down", () => {
     const { db, meter, principal } = setup(ROOMY_MONTH);
-    const other = seedAccount(db, "explorer");
+    const other = seedPrincipal(db, { tier: "explorer" });
     for (let i = 0; i < 3; i++) meter.admit(principal, at("2026-03-10T12:00:00Z"));
     expect(() => meter.admit(other, at("2026-03-10T12:00:00Z"))).not.toThrow();
   });
@@ -249,12 +251,19 @@ describe("monthly quota (calendar month in UTC, per account)", () => {
     expect(answeredInDb(db, principal.accountId, "2026-03")).toBe(1000);
   });
 
-  test("with L left, N simultaneous admits (none released) yield exactly L", async () => {
-    const { db, meter, principal } = setup(ROOMY_MINUTE(50));
-    db.$client.run("INSERT INTO monthly_usage (account_id, month, answered) VALUES (?, '2026-03', 38)", [principal.accountId]);
-    const now = at("2026-03-10T12:00:00Z");
-    const results = await Promise.allSettled(Array.from({ length: 100 }, async () => meter.admit(principal, now)));
-    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(12);
+  test("with L left, N simultaneous calls through the pipeline are answered exactly L times", async () => {
+    // 100 calls in flight at once: each is admitted, then waits for its body and for the group
+    // commit, so admissions and commits of different calls interleave.
+    const instance = testInstance({ limits: ROOMY_MINUTE(50), clock: new ManualClock(at("2026-03-10T12:00:00Z")) });
+    const { key, accountId } = instance.accountWithKey("explorer");
+    instance.db.$client.run("INSERT INTO monthly_usage (account_id, month, answered) VALUES (?, '2026-03', 38)", [accountId]);
+    const statuses = await Promise.all(
+      Array.from({ length: 100 }, () => instance.call("/v1/fuel/surcharge", { method: "POST", key, json: { region: "NATIONAL" } }).then((r) => r.status)),
+    );
+    expect(statuses.filter((status) => status === 200)).toHaveLength(12);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(88);
+    expect(answeredInDb(instance.db, accountId, "2026-03")).toBe(50);
+    await instance.stop();
   });
 
   test("a rolled-back transaction leaves the count right, in the database and in memory", () => {
@@ -289,7 +298,7 @@ describe("monthly quota (calendar month in UTC, per account)", () => {
     try {
       const file = join(dir, "w.db");
       const db = openDatabase(file);
-      const principal = seedAccount(db, "explorer");
+      const principal = seedPrincipal(db, { tier: "explorer" });
       const meter = createMeter({ db, limits: ROOMY_MINUTE(10) });
       const now = at("2026-03-10T12:00:00Z");
       expect(meter.windows(principal, now).month.remaining).toBe(10);

@@ -8,7 +8,7 @@ import { DEFAULT_LIMITS } from "../../src/metering/limits.ts";
 import { configureLog } from "../../src/ops/log.ts";
 import { MonotonicClock, newestRecordedInstant } from "../../src/ops/monotonic-clock.ts";
 import { createRuntime } from "../../src/runtime.ts";
-import { CHICAGO_TO_DALLAS } from "../support/server.ts";
+import { CHICAGO_TO_DALLAS } from "../support/instance.ts";
 
 afterEach(() => configureLog({ level: "warn", write: (line) => console.error(line) }));
 

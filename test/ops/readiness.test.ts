@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { ManualClock } from "../../src/clock.ts";
 import { openDatabase } from "../../src/db/client.ts";
 import { createReadiness } from "../../src/ops/readiness.ts";
-import { CHICAGO_TO_DALLAS, startTestServer, type TestServer } from "../support/server.ts";
+import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../support/instance.ts";
 
 let dir: string;
 beforeAll(() => {
@@ -14,9 +14,9 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("/readyz makes a real write", () => {
-  let server: TestServer;
+  let server: TestInstance;
   beforeAll(async () => {
-    server = await startTestServer();
+    server = testInstance({ listen: true });
   });
   afterAll(() => server.stop());
 

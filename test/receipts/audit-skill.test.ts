@@ -14,7 +14,7 @@ import type { ReferenceData } from "../../src/reference/view.ts";
 import type { AnySkill } from "../../src/skills/types.ts";
 import { validateInput } from "../../src/pipeline/validate.ts";
 import { utcDateOf } from "../../src/dates.ts";
-import { seedPrincipal } from "./fixtures.ts";
+import { seedPrincipal } from "../support/accounts.ts";
 import { answerAndRecord, dieselRateSkill, seedReference } from "./reference-fixture.ts";
 import { retractImport } from "../../src/reference/retract.ts";
 

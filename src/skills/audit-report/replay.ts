@@ -1,6 +1,6 @@
 import type { Principal } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
-import type { SkillInstance } from "../types.ts";
+import type { SkillInstance, SkillResult } from "../types.ts";
 import { canonicalJson, sha256Hex } from "../../receipts/canonical.ts";
 import type { ReceiptBody } from "../../receipts/format.ts";
 
@@ -34,7 +34,7 @@ export function replay(body: ReceiptBody, instance: SkillInstance): Reproduction
     tier: body.tier,
     scopes: body.scopes,
   };
-  let result;
+  let result: SkillResult<unknown>;
   try {
     result = skill.handler(body.request, { data: instance.reference.view(body.as_of, Date.parse(body.known_at)), caller, instance });
   } catch (error) {

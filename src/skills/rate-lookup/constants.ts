@@ -8,11 +8,6 @@ import type { Equipment } from "../kit.ts";
 export const MODES = ["FTL", "LTL", "INTERMODAL"] as const;
 export type Mode = (typeof MODES)[number];
 
-interface Sourced<T> {
-  value: T;
-  source: string;
-}
-
 /** ATRI "An Analysis of the Operational Costs of Trucking": non-fuel, non-driver cost per mile. */
 export interface AtriEdition {
   edition: number;
@@ -39,7 +34,7 @@ export const RATE_MODEL = {
 
   reeferUnitGallonsPerHour: {
     value: 0.75,
-    source: "Trailer refrigeration units burn 0.5-1.0 gal/h (several operator guides, research note §7); midpoint.",
+    source: "Trailer refrigeration units burn 0.5-1.0 gal/h (several operator guides; docs/data-sources.md); midpoint.",
   },
 
   averageDrivingSpeedMph: {
@@ -70,14 +65,14 @@ export const RATE_MODEL = {
     ] satisfies AtriEdition[],
     source:
       "ATRI Operational Costs of Trucking, line items as quoted by FreightWaves, Truckinginfo, natcotransport and safecarriers " +
-      "(research note §3); equipment = non-fuel total minus driver wages and benefits.",
+      "(docs/data-sources.md); equipment = non-fuel total minus driver wages and benefits.",
   },
 
   marginPerMile: { value: 0.15, source: "Waybill product decision: a flat carrier margin of $0.15 per mile." },
 
   modeMultiplier: {
     value: { FTL: 1.0, LTL: 1.35, INTERMODAL: 0.82 } satisfies Record<Mode, number>,
-    source: "Waybill product decision (SPEC §8): LTL handling and consolidation premium; intermodal rail line-haul discount.",
+    source: "Waybill product decision (docs/api.md, Skills): LTL handling and consolidation premium; intermodal rail line-haul discount.",
   },
 
   equipmentMultiplier: {
@@ -118,8 +113,6 @@ export const RATE_MODEL = {
 
   maxLaneMiles: { value: 5000, source: "Longest plausible US truck move (Key West to Anchorage is about 4,900 road miles)." },
 } as const;
-
-export type RateModel = typeof RATE_MODEL;
 
 /** The newest ATRI edition published on or before a date. */
 export function atriEditionAsOf(asOf: string): AtriEdition | undefined {

@@ -1,5 +1,4 @@
 import { describe, expect, test } from "bun:test";
-import type { Principal } from "../../../src/access/principal.ts";
 import { laneComparisonSkill } from "../../../src/skills/lane-comparison/skill.ts";
 import { rateLookupSkill } from "../../../src/skills/rate-lookup/skill.ts";
 import type { AnySkill } from "../../../src/skills/types.ts";

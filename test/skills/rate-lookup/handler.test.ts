@@ -66,7 +66,7 @@ describe("the answer", () => {
   const asOf = "2025-06-30";
   const { answer, factorVersions, modelVersion } = lookup({ origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN", as_of: asOf });
 
-  test("has the seed's fields and the product's additions", () => {
+  test("has the contract's fields and the product's additions", () => {
     expect(answer).toMatchObject({
       type: "COST_BASIS",
       as_of: asOf,
