@@ -9,8 +9,8 @@ test("/metrics counts group-commit transactions and the writes they carried", as
   );
   expect(answers).toEqual([200, 200, 200, 200, 200]);
   const metrics = await (await instance.call("/metrics")).text();
-  const batches = Number(/^waybill_group_commit_batches_total (\d+)$/m.exec(metrics)?.[1]);
-  expect(metrics).toMatch(/^waybill_group_commit_writes_total 5$/m);
+  const batches = Number(/^waybill_group_commit_batch_writes_count (\d+)$/m.exec(metrics)?.[1]);
+  expect(metrics).toMatch(/^waybill_group_commit_batch_writes_sum 5$/m);
   expect(batches).toBeGreaterThanOrEqual(1);
   expect(batches).toBeLessThanOrEqual(5);
   await instance.stop();

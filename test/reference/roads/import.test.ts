@@ -36,6 +36,6 @@ test("a file that is not road lines is refused in one line and stores nothing", 
   const file = join(TMP, `waybill-not-roads-${process.pid}.geojson`);
   writeFileSync(file, JSON.stringify({ type: "FeatureCollection", features: [{ type: "Feature", geometry: { type: "Polygon", coordinates: [] } }] }));
   const result = dataImport(db, "roads", file);
-  expect(result).toEqual({ exitCode: 1, output: expect.stringMatching(/^error: .* is not a usable road network: feature 0: geometry must be a LineString or MultiLineString$/) });
+  expect(result).toEqual({ exitCode: 1, output: expect.stringMatching(/^waybill: .* is not a usable road network: feature 0: geometry must be a LineString or MultiLineString$/) });
   expect(db.$client.prepare("SELECT count(*) AS n FROM road_networks").get()).toEqual({ n: 0 });
 });
