@@ -14,6 +14,8 @@ export interface ServeConfig {
   host: string;
   dbFile: string;
   limits: LimitsTable;
+  /** Run `data sync` inside the server this often (ms); undefined: never. */
+  syncEveryMs?: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -47,12 +49,24 @@ function readLimits(file: string | undefined, env: Env): LimitsTable {
   }
 }
 
+const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** "30m", "6h", "1d" -> ms; at least 5 minutes, so a typo cannot hammer the sources. */
+export function parseSyncEvery(raw: string): number {
+  const match = /^(\d+)([mhd])$/.exec(raw.trim());
+  const ms = match ? Number(match[1]) * UNIT_MS[match[2]!]! : Number.NaN;
+  if (!(ms >= 5 * 60_000)) throw new ConfigError(`--sync-every '${raw}' must be a duration of at least 5 minutes, like 30m, 6h or 1d.`);
+  return ms;
+}
+
 /** Flags win over the environment, which wins over the embedded defaults. */
-export function serveConfig(flags: { port?: string; host?: string; db?: string; limits?: string }, env: Env): ServeConfig {
+export function serveConfig(flags: { port?: string; host?: string; db?: string; limits?: string; "sync-every"?: string }, env: Env): ServeConfig {
+  const syncEvery = flags["sync-every"] ?? env.WAYBILL_SYNC_EVERY;
   return {
     port: parsePort(flags.port ?? env.WAYBILL_PORT ?? String(DEFAULT_PORT)),
     host: flags.host ?? env.WAYBILL_HOST ?? DEFAULT_HOST,
     dbFile: resolveDbFile(flags.db, env),
     limits: readLimits(flags.limits, env),
+    syncEveryMs: syncEvery === undefined || syncEvery === "" ? undefined : parseSyncEvery(syncEvery),
   };
 }

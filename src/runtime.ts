@@ -8,6 +8,7 @@ import { GroupCommitter } from "./db/group-commit.ts";
 import type { LimitsTable } from "./metering/limits.ts";
 import { createUsageLog } from "./metering/usage-log.ts";
 import { createReceiptLedger } from "./receipts/chain.ts";
+import { DataEvents } from "./reference/data-events.ts";
 import { createReferenceData } from "./reference/index.ts";
 import type { PipelineDeps } from "./skills/pipeline.ts";
 import { buildSkillRegistry } from "./skills/registry.ts";
@@ -26,6 +27,8 @@ export interface Runtime extends PipelineDeps {
   metrics: Metrics;
   ledger: ReturnType<typeof createReceiptLedger>;
   reference: ReturnType<typeof createReferenceData>;
+  /** Subscribe here to react after new figures are stored (sync, or another process's import). */
+  dataEvents: DataEvents;
   /** Flush buffered usage rows and stop timers; the caller closes the database. */
   close(): void;
 }
@@ -40,6 +43,9 @@ export function createRuntime({ db, clock, limits }: RuntimeOptions): Runtime {
   const watcher = new ChangeWatcher(db);
 
   const committer = new GroupCommitter(db);
+  const dataEvents = new DataEvents();
+  // First listener: whatever else reacts to new figures reads them through a fresh index.
+  dataEvents.subscribe(() => reference.reload());
   const skills: AnySkill[] = [];
   skills.push(...buildSkillRegistry({ db, reference, skills: () => skills }));
 
@@ -53,6 +59,7 @@ export function createRuntime({ db, clock, limits }: RuntimeOptions): Runtime {
     usage,
     ledger,
     reference,
+    dataEvents,
     skills,
     metrics: createMetrics(),
     refreshCaches() {
@@ -61,7 +68,7 @@ export function createRuntime({ db, clock, limits }: RuntimeOptions): Runtime {
       if (changed.external) {
         // Another process committed: maybe a revoke or tier change (above), a month count, or an import.
         meter.invalidate();
-        reference.reload();
+        if (reference.reload()) dataEvents.publish({ importId: null, source: "external", added: 0, at: clock.now() });
       }
     },
     close() {

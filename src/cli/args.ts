@@ -11,7 +11,7 @@ const COMMON: Options = {
 
 /** Flags each command accepts beyond --db, --json and --help. Anything else is refused. */
 export const COMMAND_OPTIONS: Record<string, Options> = {
-  serve: { port: { type: "string" }, host: { type: "string" }, limits: { type: "string" } },
+  serve: { port: { type: "string" }, host: { type: "string" }, limits: { type: "string" }, "sync-every": { type: "string" } },
   "accounts create": {
     email: { type: "string" },
     tier: { type: "string" },
@@ -25,6 +25,7 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
   "data status": {},
   "data import": { "max-mb": { type: "string" } },
   "data retract": { reason: { type: "string" } },
+  "data sync": { source: { type: "string" }, since: { type: "string" } },
   "receipts verify": {},
   backup: {},
 };
@@ -34,6 +35,7 @@ export const USAGE = `waybill — freight cost-basis rates with signed receipts
 usage: waybill [command] [flags]
 
   serve                      start the server (default)  --port P --host H --limits FILE
+                             [--sync-every 6h] (env WAYBILL_SYNC_EVERY): data sync in the server
   accounts create            --email E [--tier T] [--admin] [--password-stdin]
   accounts set-tier          --email E --tier T
   accounts list
@@ -43,6 +45,8 @@ usage: waybill [command] [flags]
   data import SOURCE FILE    SOURCE: eia | fred | bls | ams | fhwa | cass | ata | fmcsa-authority | fmcsa-new-carriers
                              [--max-mb N] (env WAYBILL_IMPORT_MAX_MB, default 512)
   data retract IMPORT_ID     --reason TEXT   hide an import from every view from now on
+  data sync                  [--source eia|fred|bls|ams|fmcsa] [--since DATE]   fetch from the official APIs
+                             (keys WAYBILL_EIA_API_KEY, _FRED_, _BLS_, _AMS_; URLs WAYBILL_EIA_URL, ...)
   receipts verify            walk the whole receipt chain
   backup FILE                consistent copy of the live database
 

@@ -4,6 +4,7 @@ import { ConfigError, type ServeConfig } from "../config.ts";
 import { openDatabaseFile } from "../db/open.ts";
 import { setupUrlOnFirstStart } from "../dashboard/index.ts";
 import { warmGazetteer } from "../reference/index.ts";
+import { startSyncSchedule } from "../reference/sync/schedule.ts";
 import { createRuntime } from "../runtime.ts";
 
 /** Bigger than the 64 KiB API cap so the app answers 413 in its own words; bounds memory per request. */
@@ -24,12 +25,26 @@ export async function serve(config: ServeConfig): Promise<void> {
     throw new ConfigError(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
   }
 
+  const stopSync = config.syncEveryMs
+    ? startSyncSchedule({
+        db,
+        everyMs: config.syncEveryMs,
+        env: process.env,
+        now: () => systemClock.now(),
+        events: runtime.dataEvents,
+        report: (outcomes) => {
+          for (const outcome of outcomes) console.log(`data sync ${outcome.message}`);
+        },
+      })
+    : undefined;
+
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: finishing in-flight requests`);
     await app.stop(false); // stop accepting; in-flight requests finish
+    stopSync?.();
     runtime.close();
     db.$client.run("PRAGMA wal_checkpoint(TRUNCATE)");
     db.$client.close();

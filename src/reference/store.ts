@@ -121,8 +121,8 @@ export interface SeriesSummary {
 }
 
 export interface ReferenceStore extends ReferenceData {
-  /** Rebuild the in-memory index on next use if observations or retractions were added since it was built. */
-  reload(): void;
+  /** Rebuild the in-memory index on next use if observations or retractions were added since it was built; true if so. */
+  reload(): boolean;
   /** Every series id with its first and newest observation (all imports, no time filter). */
   summary(): SeriesSummary[];
   seriesIds(): string[];
@@ -172,7 +172,9 @@ export function createReferenceStore(db: Db): ReferenceStore {
       return first && last ? { first, last } : undefined;
     },
     reload() {
-      if (stateOfTables.get()?.state !== indexedState) index = undefined;
+      if (stateOfTables.get()?.state === indexedState) return false;
+      index = undefined;
+      return true;
     },
     seriesIds: () => [...current().keys()],
     summary: () =>
