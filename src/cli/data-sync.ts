@@ -1,5 +1,5 @@
 import type { Db } from "../db/client.ts";
-import { isCalendarDate } from "../reference/admit.ts";
+import { isCalendarDate } from "../dates.ts";
 import { syncData } from "../reference/sync/run.ts";
 import { SYNC_SOURCES, type SyncSourceName } from "../reference/sync/sources.ts";
 import { UsageError, type CommandResult } from "./result.ts";
