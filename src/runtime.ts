@@ -8,7 +8,9 @@ import { GroupCommitter } from "./db/group-commit.ts";
 import type { LimitsTable } from "./metering/limits.ts";
 import { createUsageLog } from "./metering/usage-log.ts";
 import { createReceiptLedger } from "./receipts/chain.ts";
+import { utcDateOf } from "./dates.ts";
 import { DataEvents } from "./reference/data-events.ts";
+import { type SeriesFreshness, seriesFreshness } from "./reference/freshness.ts";
 import { createReferenceData } from "./reference/index.ts";
 import type { PipelineDeps } from "./pipeline/run-skill.ts";
 import { SkillCatalog } from "./skills/catalog.ts";
@@ -33,6 +35,8 @@ export interface Runtime extends PipelineDeps {
   reference: ReturnType<typeof createReferenceData>;
   /** Subscribe here to react after new figures are stored (sync, or another process's import). */
   dataEvents: DataEvents;
+  /** Each stored series' newest figure, cadence and whether it is overdue, as of today. */
+  dataFreshness(): SeriesFreshness[];
   /** Flush buffered usage rows and stop timers; the caller closes the database. */
   close(): void;
 }
@@ -47,6 +51,7 @@ export function createRuntime({ db, clock, limits, skills = SKILLS }: RuntimeOpt
   const watcher = new ChangeWatcher(db);
 
   const committer = new GroupCommitter(db);
+  const dataFreshness = () => seriesFreshness(reference.summary(), utcDateOf(clock.now()));
   const dataEvents = new DataEvents();
   // First listener: whatever else reacts to new figures reads them through a fresh index.
   dataEvents.subscribe(() => reference.reload());
@@ -64,7 +69,8 @@ export function createRuntime({ db, clock, limits, skills = SKILLS }: RuntimeOpt
     dataEvents,
     skills,
     catalog: new SkillCatalog(skills),
-    metrics: createMetrics(),
+    dataFreshness,
+    metrics: createMetrics(dataFreshness),
     refreshCaches() {
       const changed = watcher.poll();
       if (changed.local || changed.external) keys.reload();

@@ -117,6 +117,8 @@ export interface SeriesSummary {
   first: string;
   latest: string;
   latestValue: number;
+  /** Publication date of the newest version of the newest observation. */
+  latestPublishedOn: string;
   observations: number;
 }
 
@@ -185,6 +187,7 @@ export function createReferenceStore(db: Db): ReferenceStore {
           first: series.dates[0]!,
           latest: series.dates.at(-1)!,
           latestValue: newest.at(-1)!.value,
+          latestPublishedOn: newest.at(-1)!.publishedOn,
           observations: series.versions.reduce((sum, versions) => sum + versions.length, 0),
         };
       }),
