@@ -49,11 +49,11 @@ export function DataFreshnessSection({ families }: { families: readonly DataFami
               <tr class={f.overdue > 0 ? "overdue" : undefined}>
                 <td safe>{f.family}</td>
                 <td safe>{f.cadence}</td>
-                <td class="num">{formatCount(f.series)}</td>
+                <td class="num" safe>{formatCount(f.series)}</td>
                 <td safe>{f.latest}</td>
                 <td safe>{f.publishedOn}</td>
-                <td class="num">{formatCount(f.oldestAgeDays)}</td>
-                <td class="num">{formatCount(f.overdue)}</td>
+                <td class="num" safe>{formatCount(f.oldestAgeDays)}</td>
+                <td class="num" safe>{formatCount(f.overdue)}</td>
               </tr>
             ))}
           </tbody>
