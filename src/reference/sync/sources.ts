@@ -33,6 +33,19 @@ export interface SyncSource {
   fetch(request: SyncRequest): Promise<ParsedObservation[]>;
 }
 
+/**
+ * Every page of an offset-paged API: asks for `pageSize` rows from offset 0 on, until a page comes
+ * back empty or the offset passes the total the answer reports.
+ */
+async function allPages<Row>(pageSize: number, page: (offset: number) => Promise<{ rows: Row[]; total: number }>): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (let offset = 0; ; offset += pageSize) {
+    const answer = await page(offset);
+    rows.push(...answer.rows);
+    if (answer.rows.length === 0 || offset + pageSize >= answer.total) return rows;
+  }
+}
+
 const EIA_PAGE = 5000;
 
 /** EIA API v2, weekly retail diesel (route petroleum/pri/gnd), every area the model uses, paged by offset. */
@@ -41,9 +54,8 @@ const eia: SyncSource = {
   keyEnv: "WAYBILL_EIA_API_KEY",
   urlEnv: "WAYBILL_EIA_URL",
   defaultUrl: "https://api.eia.gov",
-  async fetch({ baseUrl, apiKey, since, http }) {
-    const rows: ParsedObservation[] = [];
-    for (let offset = 0; ; offset += EIA_PAGE) {
+  fetch: ({ baseUrl, apiKey, since, http }) =>
+    allPages(EIA_PAGE, async (offset) => {
       const query = new URLSearchParams({ api_key: apiKey, frequency: "weekly", "data[0]": "value", start: since, offset: String(offset), length: String(EIA_PAGE) });
       query.append("sort[0][column]", "period");
       query.append("sort[0][direction]", "asc");
@@ -52,12 +64,8 @@ const eia: SyncSource = {
         const error = (b as { error?: unknown }).error;
         return error === undefined ? undefined : typeof error === "string" ? error : JSON.stringify(error);
       });
-      const page = parseEiaJson(JSON.stringify(body));
-      rows.push(...page);
-      const total = Number((body as { response?: { total?: unknown } }).response?.total ?? 0);
-      if (page.length === 0 || offset + EIA_PAGE >= total) return rows;
-    }
-  },
+      return { rows: parseEiaJson(JSON.stringify(body)), total: Number((body as { response?: { total?: unknown } }).response?.total ?? 0) };
+    }),
 };
 
 const FRED_SERIES = ["WPU301", "TSIFRGHT", "DCOILWTICO", "FEDFUNDS", "INDPRO"];
@@ -72,20 +80,19 @@ const fred: SyncSource = {
   async fetch({ baseUrl, apiKey, since, http }) {
     const rows: ParsedObservation[] = [];
     for (const seriesId of FRED_SERIES) {
-      for (let offset = 0; ; offset += FRED_PAGE) {
+      const series = await allPages(FRED_PAGE, async (offset) => {
         const query = new URLSearchParams({ series_id: seriesId, api_key: apiKey, file_type: "json", observation_start: since, offset: String(offset), limit: String(FRED_PAGE) });
         const body = (await requestJson(`${baseUrl}/fred/series/observations?${query}`, {}, http, (b) => (b as { error_message?: string }).error_message)) as {
           count?: number;
           observations?: { date: string; value: string }[];
         };
         if (!Array.isArray(body.observations)) throw new ImportFormatError(`FRED ${seriesId}: no 'observations' array`);
-        body.observations.forEach((o, i) => {
-          const where = `FRED ${seriesId} observations[${offset + i}]`;
-          const observedOn = isoDate(o.date);
-          if (!observedOn) throw new ImportFormatError(`${where}: '${o.date}' is not a date`);
-          if (o.value !== ".") rows.push({ seriesId, observedOn, value: requireValue(o.value, where), where });
-        });
-        if (body.observations.length === 0 || offset + FRED_PAGE >= (body.count ?? 0)) break;
+        return { rows: body.observations.map((o, i) => ({ ...o, where: `FRED ${seriesId} observations[${offset + i}]` })), total: body.count ?? 0 };
+      });
+      for (const { date, value, where } of series) {
+        const observedOn = isoDate(date);
+        if (!observedOn) throw new ImportFormatError(`${where}: '${date}' is not a date`);
+        if (value !== ".") rows.push({ seriesId, observedOn, value: requireValue(value, where), where });
       }
     }
     return rows;
