@@ -22,6 +22,8 @@ export interface ServeConfig {
   trustProxy: boolean;
   /** The URL users reach the service at (behind a proxy): links, setup URLs, cookie security, origin checks. */
   publicUrl?: URL;
+  /** Run `data sync` inside the server this often (ms); undefined: never. */
+  syncEveryMs?: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -53,6 +55,16 @@ function readLimits(file: string | undefined, env: Env): LimitsTable {
   } catch (error) {
     throw new ConfigError(`${origin}: ${(error as Error).message}`);
   }
+}
+
+const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** "30m", "6h", "1d" -> ms; at least 5 minutes, so a typo cannot hammer the sources. */
+export function parseSyncEvery(raw: string): number {
+  const match = /^(\d+)([mhd])$/.exec(raw.trim());
+  const ms = match ? Number(match[1]) * UNIT_MS[match[2]!]! : Number.NaN;
+  if (!(ms >= 5 * 60_000)) throw new ArgumentError(`--sync-every '${raw}' must be a duration of at least 5 minutes, like 30m, 6h or 1d.`);
+  return ms;
 }
 
 function oneOf<T extends string>(what: string, allowed: readonly T[], raw: string): T {
@@ -88,15 +100,18 @@ export interface ServeFlags {
   "log-level"?: string;
   "trust-proxy"?: boolean;
   "public-url"?: string;
+  "sync-every"?: string;
 }
 
 /** Flags win over the environment, which wins over the embedded defaults. */
 export function serveConfig(flags: ServeFlags, env: Env): ServeConfig {
+  const syncEvery = flags["sync-every"] ?? env.WAYBILL_SYNC_EVERY;
   return {
     port: parsePort(flags.port ?? env.WAYBILL_PORT ?? String(DEFAULT_PORT)),
     host: flags.host ?? env.WAYBILL_HOST ?? DEFAULT_HOST,
     dbFile: resolveDbFile(flags.db, env),
     limits: readLimits(flags.limits, env),
+    syncEveryMs: syncEvery === undefined || syncEvery === "" ? undefined : parseSyncEvery(syncEvery),
     logFormat: oneOf("log format", LOG_FORMATS, flags["log-format"] ?? env.WAYBILL_LOG_FORMAT ?? "text"),
     logLevel: oneOf("log level", LOG_LEVELS, flags["log-level"] ?? env.WAYBILL_LOG_LEVEL ?? "info"),
     trustProxy: flags["trust-proxy"] === true || parseFlag(env.WAYBILL_TRUST_PROXY),

@@ -3,6 +3,7 @@ import { accountsCreate, accountsList, accountsSetPassword, accountsSetTier } fr
 import { helpFor, parseCommand } from "./cli/args.ts";
 import { backup } from "./cli/backup.ts";
 import { dataImport, dataRetract, dataStatus } from "./cli/data.ts";
+import { dataSync } from "./cli/data-sync.ts";
 import { keysCreate, keysRevoke } from "./cli/keys.ts";
 import { receiptsVerifyCommand } from "./cli/receipts.ts";
 import { errorOutput, EXIT, UsageError, type CommandResult } from "./cli/result.ts";
@@ -59,6 +60,8 @@ async function runCommand(db: Db, name: string, values: Record<string, string | 
       if (maxMb !== undefined && !(Number(maxMb) > 0)) throw new UsageError(`--max-mb must be a positive number of MiB, not '${maxMb}'`);
       return dataImport(db, source, file, { json, maxMb: maxMb === undefined ? undefined : Number(maxMb) });
     }
+    case "data sync":
+      return dataSync(db, { source: str("source"), since: str("since"), json, env: process.env });
     case "data retract": {
       const [importId] = positionals;
       if (!importId || str("reason") === undefined) throw new UsageError("data retract needs IMPORT_ID and --reason TEXT");

@@ -19,6 +19,7 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
     "log-level": { type: "string" },
     "trust-proxy": { type: "boolean" },
     "public-url": { type: "string" },
+    "sync-every": { type: "string" },
   },
   "accounts create": {
     email: { type: "string" },
@@ -35,6 +36,7 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
   "data status": {},
   "data import": { "max-mb": { type: "string" } },
   "data retract": { reason: { type: "string" } },
+  "data sync": { source: { type: "string" }, since: { type: "string" } },
   "receipts verify": {},
   backup: {},
 };
@@ -42,7 +44,7 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
 /** One line of `waybill --help` and the body of `waybill COMMAND --help`. */
 export const COMMAND_HELP: Record<string, { synopsis: string; details: string }> = {
   serve: {
-    synopsis: "[--port P] [--host H] [--limits FILE] [--log-format text|json] [--log-level L] [--trust-proxy] [--public-url URL]",
+    synopsis: "[--port P] [--host H] [--limits FILE] [--log-format text|json] [--log-level L] [--trust-proxy] [--public-url URL] [--sync-every 6h]",
     details: `start the server (the default command); one server per database file.
   --port P              WAYBILL_PORT, default 8080 (0: any free port)
   --host H              WAYBILL_HOST, default 127.0.0.1
@@ -50,7 +52,8 @@ export const COMMAND_HELP: Record<string, { synopsis: string; details: string }>
   --log-format F        WAYBILL_LOG_FORMAT, text (default) or json: one line per request and event
   --log-level L         WAYBILL_LOG_LEVEL, debug | info (default) | warn | error; access lines are info
   --trust-proxy         WAYBILL_TRUST_PROXY=1: believe X-Forwarded-For/-Proto from the proxy in front
-  --public-url URL      WAYBILL_PUBLIC_URL: the https origin users reach (cookies, links, origin checks)`,
+  --public-url URL      WAYBILL_PUBLIC_URL: the https origin users reach (cookies, links, origin checks)
+  --sync-every D        WAYBILL_SYNC_EVERY (30m, 6h, 1d; at least 5 minutes): run \`data sync\` inside the server`,
   },
   "accounts create": {
     synopsis: "--email E [--tier T] [--admin] [--password-stdin] [--public-url URL]",
@@ -74,6 +77,12 @@ Signs the account out everywhere.`,
   --max-mb N            WAYBILL_IMPORT_MAX_MB, default 512: a larger file is refused before it is read`,
   },
   "data retract": { synopsis: "IMPORT_ID --reason TEXT", details: "hide an import from every view from now on; receipts signed before keep reproducing." },
+  "data sync": {
+    synopsis: "[--source eia|fred|bls|ams|fmcsa] [--since DATE]",
+    details: `fetch new figures from the official APIs, all or nothing per source; a source without its key is skipped.
+  keys                  WAYBILL_EIA_API_KEY, WAYBILL_FRED_API_KEY, WAYBILL_BLS_API_KEY, WAYBILL_AMS_API_KEY
+  base URLs             WAYBILL_EIA_URL, WAYBILL_FRED_URL, WAYBILL_BLS_URL, WAYBILL_AMS_URL, WAYBILL_FMCSA_URL`,
+  },
   "receipts verify": { synopsis: "", details: "walk the whole receipt chain; exit 1 naming the first broken seq." },
   backup: { synopsis: "FILE", details: "a consistent copy of the live database (VACUUM INTO), safe while the server runs." },
 };

@@ -2,7 +2,7 @@ import { readFileSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import type { Db } from "../db/client.ts";
 import { createReferenceStore } from "../reference/store.ts";
-import { snapshotSeriesInfo } from "../reference/snapshot/index.ts";
+import { seriesFreshness } from "../reference/freshness.ts";
 import { importProgress } from "./import-progress.ts";
 import { RefusedDataError } from "../reference/append.ts";
 import { RetractionError, retractImport } from "../reference/retract.ts";
@@ -27,18 +27,20 @@ interface Options {
 /** `waybill data status`: every series with its newest observation and how old it is. */
 export function dataStatus(db: Db, options: Options = {}): CommandResult {
   const now = options.now ?? Date.now();
-  const series = createReferenceStore(db)
-    .summary()
-    .sort((a, b) => a.seriesId.localeCompare(b.seriesId))
-    .map((s) => ({
-      series_id: s.seriesId,
-      title: snapshotSeriesInfo.get(s.seriesId)?.title ?? "",
-      first: s.first,
-      latest: s.latest,
-      latest_value: s.latestValue,
-      age_days: daysBetween(s.latest, utcDateOf(now)),
-      observations: s.observations,
-    }));
+  const series = seriesFreshness(createReferenceStore(db).summary(), utcDateOf(now)).map((s) => ({
+    series_id: s.seriesId,
+    title: s.title,
+    unit: s.unit,
+    cadence: s.cadence,
+    first: s.first,
+    latest: s.latest,
+    latest_value: s.latestValue,
+    published_on: s.publishedOn,
+    age_days: s.ageDays,
+    next_due: s.nextDue,
+    overdue: s.overdue,
+    observations: s.observations,
+  }));
   const imports = db.$client
     .prepare<
       { id: string; source: string; file_name: string; imported_at: number; rows_added: number; rows_skipped: number; retracted_at: number | null; reason: string | null },
@@ -56,8 +58,10 @@ export function dataStatus(db: Db, options: Options = {}): CommandResult {
   if (series.length === 0) return { exitCode: 0, output: "No reference data loaded yet; start the server once or run `waybill data import`." };
   const width = Math.max(...series.map((s) => s.series_id.length));
   const rows = series.map(
-    (s) => `${s.series_id.padEnd(width)}  ${s.latest}  ${String(s.age_days).padStart(6)} d  ${String(s.observations).padStart(5)} obs  ${s.title}`,
+    (s) =>
+      `${s.series_id.padEnd(width)}  ${s.latest}  ${s.published_on}  ${String(s.age_days).padStart(6)} d  ${s.cadence.padEnd(9)}  ${(s.overdue ? "OVERDUE" : "ok").padEnd(7)}  ${String(s.observations).padStart(5)} obs  ${s.title}`,
   );
+  const overdue = series.filter((s) => s.overdue).length;
   const importLines = imports.map(
     (i) =>
       `${i.id}  ${i.source.padEnd(8)}  ${new Date(i.imported_at).toISOString()}  +${i.rows_added} (${i.rows_skipped} skipped)  ${i.file_name}` +
@@ -65,7 +69,15 @@ export function dataStatus(db: Db, options: Options = {}): CommandResult {
   );
   return {
     exitCode: 0,
-    output: [`${"series".padEnd(width)}  latest      age        count`, ...rows, "", "imports:", ...importLines].join("\n"),
+    output: [
+      `${"series".padEnd(width)}  latest      published      age  cadence    status     count`,
+      ...rows,
+      "",
+      `${series.length} series, ${overdue} overdue (no figure published within the source's usual delay after the next was due)`,
+      "",
+      "imports:",
+      ...importLines,
+    ].join("\n"),
   };
 }
 

@@ -9,6 +9,7 @@ import { acquireInstanceLock } from "../ops/instance-lock.ts";
 import { configureLog } from "../ops/log.ts";
 import { MonotonicClock, newestRecordedInstant } from "../ops/monotonic-clock.ts";
 import { embeddedRoadNetwork } from "../reference/roads/index.ts";
+import { startSyncSchedule } from "../reference/sync/schedule.ts";
 import { createRuntime } from "../runtime.ts";
 
 /**
@@ -48,12 +49,26 @@ export async function serve(config: ServeConfig): Promise<void> {
     throw new ConfigError(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
   }
 
+  const stopSync = config.syncEveryMs
+    ? startSyncSchedule({
+        db,
+        everyMs: config.syncEveryMs,
+        env: process.env,
+        now: () => systemClock.now(),
+        events: runtime.dataEvents,
+        report: (outcomes) => {
+          for (const outcome of outcomes) console.log(`data sync ${outcome.message}`);
+        },
+      })
+    : undefined;
+
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: finishing in-flight requests`);
     await app.stop(false); // stop accepting; in-flight requests finish
+    stopSync?.();
     runtime.close();
     db.$client.run("PRAGMA wal_checkpoint(TRUNCATE)");
     db.$client.close();

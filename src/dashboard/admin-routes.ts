@@ -4,6 +4,7 @@ import { activeKeyOf } from "../access/keys.ts";
 import { monthOf } from "../metering/calendar.ts";
 import { AccountUsagePage } from "../../views/admin/account-usage-page.tsx";
 import { AccountRowView, AccountsPage, type AccountRow } from "../../views/admin/accounts-page.tsx";
+import { dataFamilies } from "../../views/admin/data-freshness.tsx";
 import { ProblemPage } from "../../views/errors.tsx";
 import type { DashboardContext } from "./context.ts";
 import { fieldOf, sessionGuard } from "./guard.ts";
@@ -34,7 +35,7 @@ export function adminRoutes(context: DashboardContext) {
       ({ signedIn: { viewer, now } }) => {
         const used = answeredThisMonthByAccount(context.db, monthOf(now));
         const rows = listAccounts(context.db).map((account) => rowOf(account, used));
-        return pageResponse(AccountsPage({ viewer, month: monthOf(now), rows }));
+        return pageResponse(AccountsPage({ viewer, month: monthOf(now), rows, data: dataFamilies(context.dataFreshness()) }));
       },
       { signedIn: "admin" },
     )

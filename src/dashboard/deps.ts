@@ -2,6 +2,7 @@ import type { Clock } from "../clock.ts";
 import type { Db } from "../db/client.ts";
 import type { LimitsTable } from "../metering/limits.ts";
 import type { Meter } from "../metering/meter.ts";
+import type { SeriesFreshness } from "../reference/freshness.ts";
 import type { ReferenceData } from "../reference/view.ts";
 import type { SkillCatalog } from "../skills/catalog.ts";
 import type { AnySkill } from "../skills/types.ts";
@@ -18,6 +19,8 @@ export interface DashboardDeps {
   skills: readonly AnySkill[];
   /** The scope picker, /pricing and the receipt page's audit gate read the served skills' tiers here. */
   catalog: SkillCatalog;
+  /** The admin page's reference-data table: each series' newest figure and whether it is overdue. */
+  dataFreshness(): SeriesFreshness[];
 }
 
 export interface DashboardOptions {

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import { processMetrics } from "../ops/process-metrics.ts";
+import type { SeriesFreshness } from "../reference/freshness.ts";
 
 /** Newest observation date per series, for the data-age gauge. */
 export type SeriesDates = () => readonly { seriesId: string; latest: string }[];
@@ -10,7 +11,7 @@ export type SeriesDates = () => readonly { seriesId: string; latest: string }[];
  * them; and the domain: answers and refusals by skill and reason, receipts appended, group-commit
  * batch size and latency, and how old each reference series' newest figure is.
  */
-export function createMetrics(options: { seriesDates?: SeriesDates; now?: () => number } = {}) {
+export function createMetrics(options: { seriesDates?: SeriesDates; freshness?: () => SeriesFreshness[]; now?: () => number } = {}) {
   const registry = new Registry();
   const now = options.now ?? Date.now;
   processMetrics(registry);
@@ -69,6 +70,19 @@ export function createMetrics(options: { seriesDates?: SeriesDates; now?: () => 
         for (const { seriesId, latest } of seriesDates()) {
           this.set({ series: seriesId }, Math.floor((today - Date.parse(`${latest}T00:00:00Z`)) / 1000));
         }
+      },
+    });
+  }
+  const freshness = options.freshness;
+  if (freshness) {
+    new Gauge({
+      name: "waybill_reference_data_overdue",
+      help: "1 when a reference series' next figure is past its usual publication delay, else 0.",
+      labelNames: ["series", "family"] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const s of freshness()) this.set({ series: s.seriesId, family: s.family }, s.overdue ? 1 : 0);
       },
     });
   }

@@ -25,8 +25,8 @@ export function createReferenceData(db: Db): ReferenceDataService {
     // Each view carries the road network known at its moment, so a replayed receipt routes on the same network.
     view: (asOf, knownAt) => Object.assign(store.view(asOf, knownAt), { roads: roads.knownAt(knownAt) }),
     reload() {
-      store.reload();
       roads.reload();
+      return store.reload();
     },
     loadSnapshot(now) {
       const result = loadSnapshot(db, now);

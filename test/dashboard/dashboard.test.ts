@@ -209,6 +209,9 @@ describe("admin pages", () => {
     const admin = await signIn(app, "root@example.com");
     const list = await (await get(app, "/dashboard/admin", admin.cookie)).text();
     expect(list).toContain("bob@example.com");
+    // The reference data table: each source family, its newest figure and how many series are overdue.
+    expect(list).toContain("Reference data");
+    expect(list).toContain("USDA AMS reefer truck rates");
     const row = await post(app, `/dashboard/admin/accounts/${bob.id}/tier`, { tier: "professional" }, { cookie: admin.cookie, "x-csrf-token": admin.csrf, "hx-request": "true" });
     expect(row.status).toBe(200);
     expect(await row.text()).toStartWith(`<tr id="account-${bob.id}"`);

@@ -63,3 +63,23 @@ export function requireValue(text: string, where: string): number {
   if (value === undefined) throw new ImportFormatError(`${where}: '${text}' is not a decimal number`);
   return value;
 }
+
+/**
+ * The records of a CSV table whose first line is its header: each row as a map of lower-cased
+ * column name to cell, with its line number. `required` columns must all be in the header.
+ */
+export function* csvRecords(lines: Iterable<string>, required: readonly (string | readonly string[])[], expected: string): Generator<{ row: Record<string, string>; where: string }> {
+  let header: string[] | undefined;
+  let lineNo = 0;
+  for (const line of lines) {
+    lineNo++;
+    const cells = csvCells(line);
+    if (!header) {
+      header = cells.map((cell) => cell.toLowerCase());
+      const missing = required.filter((names) => !(typeof names === "string" ? [names] : names).some((name) => header!.includes(name)));
+      if (missing.length > 0) throw new ImportFormatError(`header lacks ${missing.map((m) => (typeof m === "string" ? m : m.join(" or "))).join(", ")} (expected ${expected})`);
+      continue;
+    }
+    yield { row: Object.fromEntries(header.map((name, i) => [name, cells[i] ?? ""])), where: `line ${lineNo}` };
+  }
+}

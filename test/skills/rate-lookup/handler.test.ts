@@ -7,8 +7,8 @@ import { embeddedRoadNetwork } from "../../../src/reference/roads/index.ts";
 import { amsFvwtrkSeries } from "../../../src/reference/series-ids.ts";
 import { fuelSurchargeSkill } from "../../../src/skills/fuel-surcharge/skill.ts";
 import { LOADED_AT, snapshotReferenceData } from "../../reference/helpers.ts";
-import { snapshotImportId } from "../../../src/reference/snapshot/index.ts";
 import { skillContext } from "../../support/skill-call.ts";
+import { snapshotImportId } from "../../../src/reference/snapshot/index.ts";
 
 const { db, data } = snapshotReferenceData();
 type Input = Parameters<typeof rateLookupSkill.handler>[0];
