@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Db } from "../db/client.ts";
 import { parseCheckpointText, parseNote } from "../receipts/log/note.ts";
-import { verifyLog, type KeptCheckpoint } from "../receipts/verify.ts";
+import { verifyLog, type KeptCheckpoint, type LogVerification } from "../receipts/verify.ts";
 import { UsageError, type CommandResult } from "./result.ts";
 
 /**
@@ -27,7 +27,11 @@ export function receiptsVerifyCommand(db: Db, options: { json: boolean; checkpoi
   }
   const result = verifyLog(db, kept);
   const exitCode = result.ok ? 0 : 1;
-  if (options.json) return { exitCode, output: JSON.stringify(result) };
+  if (options.json) {
+    if (result.ok) return { exitCode, output: JSON.stringify(result) };
+    // the error shape of every command (error, message), with the verification's details beside it
+    return { exitCode, output: JSON.stringify({ error: "failed", message: `receipt log broken at ${where(result)}: ${result.problem}`, ...result }) };
+  }
   if (result.ok) {
     return {
       exitCode,
@@ -37,6 +41,8 @@ export function receiptsVerifyCommand(db: Db, options: { json: boolean; checkpoi
           : `Receipt log intact: ${result.checked} receipts and ${result.checkpoints} signed checkpoints, every leaf, tile, signature and root valid.`,
     };
   }
-  const where = result.firstBrokenSeq !== undefined ? `receipt seq ${result.firstBrokenSeq}` : `checkpoint at tree size ${result.failedCheckpoint}`;
-  return { exitCode, output: `Receipt log broken at ${where}: ${result.problem}. ${result.checked} receipts before it are intact.` };
+  return { exitCode, output: `Receipt log broken at ${where(result)}: ${result.problem}. ${result.checked} receipts before it are intact.` };
 }
+
+const where = (result: LogVerification) =>
+  result.firstBrokenSeq !== undefined ? `receipt seq ${result.firstBrokenSeq}` : `checkpoint at tree size ${result.failedCheckpoint}`;

@@ -8,6 +8,14 @@ interface PendingWrite<T> {
   reject: (error: unknown) => void;
 }
 
+/** Told how each group transaction went (readiness, metrics); optional. */
+export interface CommitObserver {
+  /** `failedWrites` of the `writes` rolled back alone in their savepoints. */
+  committed(writes: number, seconds: number, failedWrites: number): void;
+  /** A whole batch, or one write in its savepoint, failed. */
+  failed(error: unknown): void;
+}
+
 /**
  * Something that keeps state alongside a batch (the receipt log's head): told when each write
  * starts and rolls back, and allowed a last word inside the transaction before COMMIT (the log
@@ -38,7 +46,10 @@ export class GroupCommitter {
 
   private readonly participants: BatchParticipant[] = [];
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly observer?: CommitObserver,
+  ) {
     const prepare = (text: string) => db.$client.prepare(text);
     this.sql = {
       begin: prepare("BEGIN IMMEDIATE"),
@@ -73,6 +84,7 @@ export class GroupCommitter {
     this.queue = [];
     const { sql } = this;
     const outcomes: Outcome[] = [];
+    const started = performance.now();
     try {
       sql.begin.run();
       try {
@@ -86,9 +98,11 @@ export class GroupCommitter {
       }
       for (const participant of this.participants) participant.afterCommit();
     } catch (error) {
+      this.observer?.failed(error);
       for (const pending of batch) pending.reject(error);
       return;
     }
+    this.observer?.committed(batch.length, (performance.now() - started) / 1000, outcomes.filter((outcome) => !outcome.ok).length);
     this.batches.count += 1;
     this.batches.writes += batch.length;
     batch.forEach((pending, index) => {
@@ -107,14 +121,17 @@ export class GroupCommitter {
       sql.release.run();
       return { ok: true, value };
     } catch (error) {
+      // SQLITE_FULL and some I/O errors roll the whole transaction back: the batch fails with this error.
+      if (!this.db.$client.inTransaction) throw error;
       sql.rollbackTo.run();
       sql.release.run();
       for (const participant of this.participants) participant.writeRolledBack();
+      this.observer?.failed(error);
       return { ok: false, error };
     }
   }
 
-  /** How many transactions and writes so far (for /metrics and the benchmark). */
+  /** How many transactions and writes so far (read by /metrics and the benchmark). */
   stats(): { batches: number; writes: number } {
     return { batches: this.batches.count, writes: this.batches.writes };
   }

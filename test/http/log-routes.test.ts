@@ -4,14 +4,14 @@ import { verifyMerkleInclusion } from "@sigstore/verify/dist/tlog/merkle";
 import { DEFAULT_LIMITS } from "../../src/metering/limits.ts";
 import { leafHash, verifyConsistency } from "../../src/receipts/log/merkle.ts";
 import { parseCheckpointText, parseNote, parseVerifierKey, verifyNote } from "../../src/receipts/log/note.ts";
-import { CHICAGO_TO_DALLAS, startTestServer, type TestServer } from "../support/server.ts";
+import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../support/instance.ts";
 
-let server: TestServer;
+let server: TestInstance;
 let key: string;
 const answers: { receipt_id: string; log_index: number }[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer({ limits: { ...DEFAULT_LIMITS, enterprise: { perMinute: 10_000, perMonth: 100_000 } } });
+  server = testInstance({ limits: { ...DEFAULT_LIMITS, enterprise: { perMinute: 10_000, perMonth: 100_000 } } });
   key = server.accountWithKey("enterprise").key;
   // Concurrent calls share group-commit batches, so several checkpoints cover several receipts each.
   for (let round = 0; round < 13; round++) {

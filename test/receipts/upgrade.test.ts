@@ -13,7 +13,7 @@ import { openLedger, sampleEntry, seedPrincipal } from "./fixtures.ts";
 import { writeLegacyReceipts } from "./legacy-fixture.ts";
 
 /**
- * A database file as the version before the log left it (only the first migration, receipts signed
+ * A database file as the version before the log left it (every migration before the log's, receipts signed
  * one by one in a chain), upgraded the way a start does it: the schema migrations, then the log's
  * catch-up in code. The legacy receipts must survive the table rebuild and stay verifiable.
  */
@@ -24,7 +24,7 @@ test("a pre-log database file upgrades: its chained receipts become the log's fi
     cpSync(MIGRATIONS_DIR, firstOnly, { recursive: true });
     const journalFile = join(firstOnly, "meta", "_journal.json");
     const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
-    writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, 1) }));
+    writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, -1) }));
 
     const file = join(dir, "old.db");
     const old = new Database(file, { create: true, strict: true });

@@ -24,6 +24,18 @@ export async function binaryInEmptyFolder(): Promise<{ dir: string; exe: string 
   return { dir, exe };
 }
 
+/** For a whole test file: a fresh folder with the binary, made before the first test and removed after the last. */
+export function binaryFolderForSuite(): { readonly dir: string; readonly exe: string } {
+  const folder = { dir: "", exe: "" };
+  beforeAll(async () => {
+    Object.assign(folder, await binaryInEmptyFolder());
+  }, 240_000);
+  afterAll(() => {
+    if (folder.dir) rmSync(folder.dir, { recursive: true, force: true });
+  });
+  return folder;
+}
+
 export interface RunningServer {
   url: string;
   process: Bun.Subprocess<"ignore", "pipe", "pipe">;

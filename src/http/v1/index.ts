@@ -1,17 +1,18 @@
 import { Elysia } from "elysia";
 import { authenticate } from "../../access/authenticate.ts";
-import type { Runtime } from "../../runtime.ts";
+import type { ReceiptLog } from "../../receipts/log/log.ts";
 import { logProofRoutes } from "./log-proofs.ts";
-import { publicKeyRoute } from "./public-key.ts";
+import type { PipelineDeps } from "../../pipeline/run-skill.ts";
+import { publicKeyRoute, type PublicKeyRouteDeps } from "./public-key.ts";
 import { skillRoutes } from "./skills.ts";
-import { usageRoute } from "./usage.ts";
+import { usageRoute, type UsageRouteDeps } from "./usage.ts";
 
 /**
  * Every /v1 route, mounted here and nowhere else: each skill's REST route, /v1/agent/invoke/:skill
  * and /v1/skills (from the skill declarations), /v1/usage, /v1/receipts/public-key and the log proofs
  * /v1/log/inclusion and /v1/log/consistency.
  */
-export function v1Routes(runtime: Runtime) {
+export function v1Routes(runtime: PipelineDeps & UsageRouteDeps & PublicKeyRouteDeps & { log: ReceiptLog }) {
   return new Elysia({ name: "v1" })
     .use(publicKeyRoute(runtime))
     .use(logProofRoutes(runtime))

@@ -4,9 +4,10 @@ import { decide } from "../../access/authorize.ts";
 import { runSkill, type PipelineDeps, type SkillReply } from "../../pipeline/run-skill.ts";
 import type { AnySkill } from "../../skills/types.ts";
 import { errorResponse, errors } from "../../errors.ts";
-import { readJsonBody, requestIdOf } from "../request-context.ts";
+import { attributeRequest, readJsonBody, requestIdOf } from "../request-context.ts";
 
-function toResponse(reply: SkillReply, requestId: string): Response {
+function toResponse(reply: SkillReply, requestId: string, request: Request): Response {
+  if (reply.principal) attributeRequest(request, reply.principal.accountId, true);
   const headers = { ...reply.headers, "X-Request-Id": requestId };
   // An answer goes out as the exact bytes its receipt hashed (plus its envelope), serialized once.
   if (reply.bodyText !== undefined) return new Response(reply.bodyText, { status: reply.status, headers: { ...headers, "content-type": "application/json" } });
@@ -38,8 +39,9 @@ export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
           authorization: request.headers.get("authorization"),
           readInput: async () => (fromQuery ? queryOf(request) : readJsonBody(request)),
           inputSource: fromQuery ? "query" : "body",
+          signal: request.signal,
         });
-        return toResponse(reply, requestId);
+        return toResponse(reply, requestId, request);
       },
       { parse: "none" },
     );
@@ -56,8 +58,9 @@ export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
         authorization: request.headers.get("authorization"),
         readInput: () => readJsonBody(request),
         inputSource: "body",
+        signal: request.signal,
       });
-      return toResponse(reply, requestId);
+      return toResponse(reply, requestId, request);
     },
     { parse: "none" },
   );
@@ -67,6 +70,7 @@ export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
     deps.refreshCaches();
     try {
       const principal = authenticate(deps.keys, request.headers.get("authorization"));
+      attributeRequest(request, principal.accountId, true);
       return Response.json({
         skills: skills.map((skill) => ({
           name: skill.name,
