@@ -129,7 +129,12 @@ function main(argv: string[]): number {
   }
   check(`checkpoint of ${origin} (tree size ${sizeLine}) carries a valid signature by a given key`, split > 0 && signed);
   check("the inclusion proof is for the checkpoint's tree size", log.tree_size === treeSize);
-  const root = rootFromProof(Number(log.log_index), treeSize, hashLeaf(Buffer.from(log.leaf_entry, "hex")), log.inclusion_proof.map((h) => Buffer.from(h, "base64")));
+  const root = rootFromProof(
+    Number(log.log_index),
+    treeSize,
+    hashLeaf(Buffer.from(log.leaf_entry, "hex")),
+    log.inclusion_proof.map((h) => Buffer.from(h, "base64")),
+  );
   check("the inclusion proof leads from the leaf to the checkpoint's root", root !== null && root.toString("base64") === rootLine);
 
   if (responseFile) {

@@ -110,7 +110,13 @@ async function main(argv: string[]): Promise<number> {
   if (command.name === "verify") {
     // Offline: no database is opened or created.
     const flag = (name: string) => (typeof command.values[name] === "string" ? (command.values[name] as string) : undefined);
-    const result = verifyCommand({ receipt: flag("receipt"), checkpoint: flag("checkpoint"), key: flag("key"), response: flag("response"), json: command.values.json === true });
+    const result = verifyCommand({
+      receipt: flag("receipt"),
+      checkpoint: flag("checkpoint"),
+      key: flag("key"),
+      response: flag("response"),
+      json: command.values.json === true,
+    });
     (result.exitCode === EXIT.ok ? console.log : console.error)(result.output);
     return result.exitCode;
   }

@@ -10,7 +10,14 @@ import { argument, failure, ok, UsageError, type CommandResult } from "./result.
 
 export function keysCreate(db: Db, clock: Clock, options: { email?: string; scopes?: string; json: boolean }): CommandResult {
   if (!options.email) throw new UsageError("keys create needs --email.");
-  const scopes = argument(() => parseScopes(options.scopes?.split(",").map((s) => s.trim()).filter(Boolean)));
+  const scopes = argument(() =>
+    parseScopes(
+      options.scopes
+        ?.split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  );
   const account = requireAccountByEmail(db, options.email);
   const issued = issueKey(db, account.id, scopes, clock.now());
   recordAccountEvent(db, { at: clock.now(), accountId: account.id, action: "key_created", actor: "cli", detail: issued.record.displayId });

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { verifierKeysFrom, verifyOffline } from "../receipts/offline-verify.ts";
+import { type OfflineCheck, verifierKeysFrom, verifyOffline } from "../receipts/offline-verify.ts";
 import { EXIT, UsageError, type CommandResult } from "./result.ts";
 
 function read(file: string, what: string): string {
@@ -29,7 +29,7 @@ export function verifyCommand(options: { receipt?: string; checkpoint?: string; 
     throw new UsageError("verify needs --receipt FILE --checkpoint FILE --key KEY (see 'waybill verify --help')");
   }
   const keyText = existsSync(options.key) ? read(options.key, "key") : options.key;
-  let checks;
+  let checks: OfflineCheck[];
   try {
     checks = verifyOffline({
       report: readJson(options.receipt, "receipt"),

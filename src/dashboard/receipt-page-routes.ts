@@ -31,9 +31,7 @@ export function receiptPageRoutes(context: DashboardContext) {
         ? { kind: "trace", trace: receiptTrace(instance, own) }
         : { kind: "locked", currentTier: account.tier, requiredTier };
       const { row } = own;
-      return pageResponse(
-        ReceiptPage({ viewer, receipt: { id: row.id, skill: row.skill, issuedAt: row.issuedAt, seq: row.seq, hash: row.hash }, provenance }),
-      );
+      return pageResponse(ReceiptPage({ viewer, receipt: { id: row.id, skill: row.skill, issuedAt: row.issuedAt, seq: row.seq, hash: row.hash }, provenance }));
     },
     { signedIn: "account" },
   );

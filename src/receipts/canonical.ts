@@ -1,4 +1,3 @@
-
 /**
  * RFC 8785 (JCS) text of a JSON value: keys sorted by UTF-16 code unit, no whitespace, numbers and
  * strings in their ECMAScript JSON.stringify form. Two parties holding the same JSON value always

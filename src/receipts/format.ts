@@ -82,7 +82,6 @@ export interface StoredReceipt {
 
 /** The column list that yields StoredReceipt from raw SQL. */
 export const STORED_RECEIPT_COLUMNS =
-  "seq, id, issued_at AS issuedAt, skill, account_id AS accountId, auth_obj_id AS authObjId, tier, body, " +
-  "prev_hash AS prevHash, hash, signature, kid";
+  "seq, id, issued_at AS issuedAt, skill, account_id AS accountId, auth_obj_id AS authObjId, tier, body, " + "prev_hash AS prevHash, hash, signature, kid";
 
 export const RECEIPT_ID_PATTERN = /^rcpt_[0-9A-HJKMNP-TV-Z]{26}$/;

@@ -5,7 +5,6 @@ import { LEGACY_RECEIPT_FORMAT, RECEIPT_FORMAT } from "./format.ts";
 import { leafHash, verifyInclusion } from "./log/merkle.ts";
 import { parseCheckpointText, parseNote, parseVerifierKey, verifyNote, type NoteVerifier } from "./log/note.ts";
 
-
 export interface OfflineInputs {
   /** A saved audit report (RECEIPT_TRACE), or its `log` block. */
   report: unknown;
@@ -74,5 +73,8 @@ export function verifierKeysFrom(text: string): string[] {
     const keys = [published.note_verifier_key, ...(published.keys ?? []).map((key) => key.note_verifier_key)];
     return [...new Set(keys.filter((key): key is string => typeof key === "string"))];
   }
-  return trimmed.split("\n").map((line) => line.trim()).filter(Boolean);
+  return trimmed
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean);
 }

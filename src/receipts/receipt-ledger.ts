@@ -71,7 +71,18 @@ export function createReceiptLedger(db: Db, options: LedgerOptions = {}): Waybil
       const canonicalBody = canonicalJson(body);
       const leafEntry = Bun.SHA256.hash(canonicalBody) as Uint8Array;
       const hash = Buffer.from(leafEntry).toString("hex");
-      insert.run(logIndex + 1, body.id, entry.issuedAt, entry.skill, principal.accountId, principal.authObjId, principal.tier, canonicalBody, hash, laneKeyOfRequest(entry.request));
+      insert.run(
+        logIndex + 1,
+        body.id,
+        entry.issuedAt,
+        entry.skill,
+        principal.accountId,
+        principal.authObjId,
+        principal.tier,
+        canonicalBody,
+        hash,
+        laneKeyOfRequest(entry.request),
+      );
       log.stage(leafEntry);
       return { id: body.id, seq: logIndex + 1, logIndex, hash };
     },

@@ -48,11 +48,7 @@ export function signatureIsValid(publicKey: KeyObject, message: string, signatur
 
 /** Every key that ever signed receipts on this instance, newest first. */
 export function listPublicKeys(db: Db): PublicKeyRecord[] {
-  return db.$client
-    .query<PublicKeyRecord, []>(
-      "SELECT kid, public_key AS publicKey, created_at AS createdAt FROM signing_keys ORDER BY created_at DESC, kid",
-    )
-    .all();
+  return db.$client.query<PublicKeyRecord, []>("SELECT kid, public_key AS publicKey, created_at AS createdAt FROM signing_keys ORDER BY created_at DESC, kid").all();
 }
 
 /** kid → public key, for verifying receipts signed by any key this instance has used. */

@@ -21,7 +21,6 @@ export interface ReceiptCheck {
   problems: string[];
 }
 
-
 /**
  * The one per-receipt verifier: `receipts verify` and the audit report both judge a receipt here.
  * `legacyPrevHash` is the stored hash of receipt seq-1 (or the genesis value), used for v2 receipts only.
@@ -98,10 +97,7 @@ function isIntact(check: ReceiptCheck): boolean {
 
 /** Check one stored receipt (the audit report's verification block). */
 export function checkStoredReceipt(db: Db, row: StoredReceipt): ReceiptCheck {
-  const previous =
-    row.seq === 1
-      ? GENESIS_PREV_HASH
-      : db.$client.query<{ hash: string }, [number]>("SELECT hash FROM receipts WHERE seq = ?").get(row.seq - 1)?.hash;
+  const previous = row.seq === 1 ? GENESIS_PREV_HASH : db.$client.query<{ hash: string }, [number]>("SELECT hash FROM receipts WHERE seq = ?").get(row.seq - 1)?.hash;
   return checkReceipt(row, previous, loadVerificationKeys(db));
 }
 
@@ -175,17 +171,27 @@ export function verifyLog(db: Db, kept: readonly KeptCheckpoint[] = []): LogVeri
   const keys = loadVerificationKeys(db);
   const verifierCache = new Map<string, Map<string, NoteVerifier>>();
   const verifiersFor = (name: string) => verifierCache.get(name) ?? verifierCache.set(name, noteVerifiersFor(db, name)).get(name)!;
-  const stored = db.$client
-    .query<StoredCheckpoint, []>("SELECT tree_size AS treeSize, root_hash AS rootHash, kid, note FROM log_checkpoints ORDER BY tree_size")
-    .all();
+  const stored = db.$client.query<StoredCheckpoint, []>("SELECT tree_size AS treeSize, root_hash AS rootHash, kid, note FROM log_checkpoints ORDER BY tree_size").all();
   for (const checkpoint of kept) {
     const text = parseNote(checkpoint.note);
     const signed = verifyNote(text, [...verifiersFor(parseCheckpointText(text.text).origin).values()]);
     if (!signed || signed.length === 0) {
-      return { ok: false, checked: 0, checkpoints: 0, failedCheckpoint: checkpoint.size, problem: `the kept checkpoint at tree size ${checkpoint.size} is not signed by any key of this log` };
+      return {
+        ok: false,
+        checked: 0,
+        checkpoints: 0,
+        failedCheckpoint: checkpoint.size,
+        problem: `the kept checkpoint at tree size ${checkpoint.size} is not signed by any key of this log`,
+      };
     }
   }
-  const keptAsStored = kept.map((checkpoint) => ({ treeSize: checkpoint.size, rootHash: Buffer.from(checkpoint.root).toString("hex"), kid: "", note: checkpoint.note, kept: true }));
+  const keptAsStored = kept.map((checkpoint) => ({
+    treeSize: checkpoint.size,
+    rootHash: Buffer.from(checkpoint.root).toString("hex"),
+    kid: "",
+    note: checkpoint.note,
+    kept: true,
+  }));
   const checkpoints: (StoredCheckpoint & { kept?: boolean })[] = [...stored, ...keptAsStored].sort((a, b) => a.treeSize - b.treeSize);
   const tileQuery = db.$client.prepare<{ hashes: Uint8Array }, [number, number]>("SELECT hashes FROM log_tiles WHERE level = ? AND idx = ?");
   const page = db.$client.prepare<StoredReceipt, [number]>(`SELECT ${STORED_RECEIPT_COLUMNS} FROM receipts WHERE seq > ? ORDER BY seq LIMIT 4096`);
@@ -249,7 +255,12 @@ export function verifyLog(db: Db, kept: readonly KeptCheckpoint[] = []): LogVeri
 }
 
 /** Feed one leaf into the tiles being rebuilt; when a tile completes, compare it with the stored one. */
-function checkCompletedTiles(pending: Uint8Array[][], leaf: Uint8Array, range: CompactRange, stored: (level: number, index: number) => Uint8Array | undefined): string | null {
+function checkCompletedTiles(
+  pending: Uint8Array[][],
+  leaf: Uint8Array,
+  range: CompactRange,
+  stored: (level: number, index: number) => Uint8Array | undefined,
+): string | null {
   const size = range.size;
   pending[0]!.push(leaf);
   for (let level = 0; pending[level]!.length === TILE_WIDTH; level++) {
@@ -258,7 +269,8 @@ function checkCompletedTiles(pending: Uint8Array[][], leaf: Uint8Array, range: C
     const actual = stored(level, index);
     if (!actual) return `the log tile ${level}/${index} is missing (after an upgrade, start the server once to add older receipts to the log)`;
     if (!expected.equals(Buffer.from(actual))) return `the stored log tile ${level}/${index} does not match the receipts it covers`;
-    (pending[level + 1] ??= []).push(range.completed((level + 1) * TILE_WIDTH_LOG2)!);
+    if (!pending[level + 1]) pending[level + 1] = [];
+    pending[level + 1]!.push(range.completed((level + 1) * TILE_WIDTH_LOG2)!);
     pending[level] = [];
   }
   return null;

@@ -24,7 +24,13 @@ new Elysia()
     const hash = createHash("sha256").update(text).digest("hex");
     const id = await committer.commit(() => insert.run(Date.now(), text, hash).lastInsertRowid);
     const { origin, destination } = body as { origin: string; destination: string };
-    return { ...answer, origin: { ...(answer.origin as object), input: origin }, destination: { ...(answer.destination as object), input: destination }, receipt_id: `floor_${id}`, auth: headers.authorization ? "bearer" : "none" };
+    return {
+      ...answer,
+      origin: { ...(answer.origin as object), input: origin },
+      destination: { ...(answer.destination as object), input: destination },
+      receipt_id: `floor_${id}`,
+      auth: headers.authorization ? "bearer" : "none",
+    };
   })
   .listen({ port, hostname: "127.0.0.1" });
 console.log(`listening on http://127.0.0.1:${port}`);

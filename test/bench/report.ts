@@ -53,7 +53,15 @@ for (const file of readdirSync(outDir).filter((f) => f.endsWith(".wrk"))) {
 const summary = (key: string) => {
   const list = runs.get(key) ?? [];
   const pick = (field: keyof Run) => median(list.map((run) => run[field]));
-  return { rounds: list.length, rps: pick("rps"), p50: pick("p50"), p99: pick("p99"), cpu: pick("cpuMicrosPerRequest"), non2xx: list.reduce((sum, run) => sum + run.non2xx, 0), requests: list.reduce((sum, run) => sum + run.requests, 0) };
+  return {
+    rounds: list.length,
+    rps: pick("rps"),
+    p50: pick("p50"),
+    p99: pick("p99"),
+    cpu: pick("cpuMicrosPerRequest"),
+    non2xx: list.reduce((sum, run) => sum + run.non2xx, 0),
+    requests: list.reduce((sum, run) => sum + run.requests, 0),
+  };
 };
 
 const LABELS: Record<string, string> = {
@@ -64,10 +72,7 @@ const LABELS: Record<string, string> = {
   floor: "durable floor: same body, hashed, one row, group commit, fsync",
 };
 const fmt = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : "–");
-const rows: string[] = [
-  "| scenario | conns | req/s | p50 ms | p99 ms | server CPU µs/req | non-2xx |",
-  "|---|---:|---:|---:|---:|---:|---:|",
-];
+const rows: string[] = ["| scenario | conns | req/s | p50 ms | p99 ms | server CPU µs/req | non-2xx |", "|---|---:|---:|---:|---:|---:|---:|"];
 for (const name of Object.keys(LABELS)) {
   for (const conns of ["c32", "c1"]) {
     const s = summary(`${name}.${conns}`);
@@ -85,7 +90,15 @@ const storage = (() => {
     return null;
   }
 })();
-const fixed = JSON.parse(readFileSync(join(outDir, "fixed-rate.json"), "utf8")) as { rate: number; requests: number; failures: number; achieved_per_s: number; p50_ms: number; p99_ms: number; max_ms: number };
+const fixed = JSON.parse(readFileSync(join(outDir, "fixed-rate.json"), "utf8")) as {
+  rate: number;
+  requests: number;
+  failures: number;
+  achieved_per_s: number;
+  p50_ms: number;
+  p99_ms: number;
+  max_ms: number;
+};
 const machine = readFileSync(join(outDir, "machine.txt"), "utf8").trim().split("\n");
 const rounds = summary("answered.c32").rounds;
 
@@ -96,7 +109,11 @@ const table = [
   "",
   `- **ratio answered / bare Elysia: ${fmt(ratio("c32"), 3)} at 32 connections, ${fmt(ratio("c1"), 3)} at 1 connection** (server CPU per call: ${fmt(cpuRatio("bare"), 3)} of the answered call's).`,
   `- **ratio answered / durable floor: ${fmt(ratio("c32", "floor"), 3)} at 32 connections, ${fmt(ratio("c1", "floor"), 3)} at 1 connection** (server CPU per call: ${fmt(cpuRatio("floor"), 3)}).`,
-  ...(storage ? [`- **storage**: ${storage.bytes_per_receipt} bytes per receipt after the run (${storage.receipts} receipts; receipt, usage row, tiles, checkpoints and their indexes).`] : []),
+  ...(storage
+    ? [
+        `- **storage**: ${storage.bytes_per_receipt} bytes per receipt after the run (${storage.receipts} receipts; receipt, usage row, tiles, checkpoints and their indexes).`,
+      ]
+    : []),
   `- **fixed ${fixed.rate} req/s of answered calls** (open loop, test/bench/fixed-rate.ts, ${fixed.requests} requests, ${fixed.failures} failed, ${fixed.achieved_per_s} req/s achieved): p50 ${fixed.p50_ms} ms, **p99 ${fixed.p99_ms} ms**, max ${fixed.max_ms} ms.`,
 ].join("\n");
 console.log(table);

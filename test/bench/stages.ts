@@ -119,19 +119,30 @@ try {
   };
   measure("checkpoint: one Ed25519 signature (once per batch, not per call)", CALLS / BATCH, () => signText(signingKey, canonicalBody.slice(0, 120)), BATCH);
   measure(`ledger.append (hash, insert, stage leaf) + checkpoint, ${BATCH}/batch`, CALLS / BATCH, () => batchedAppend(() => runtime.ledger.append(db, entry)), BATCH);
-  measure(`commit closure (admission, receipt, usage row) + checkpoint, ${BATCH}/batch`, CALLS / BATCH, () =>
-    batchedAppend(() => {
-      const admission = runtime.meter.admit(principal, Date.now());
-      admission.commit(db);
-      const receipt = runtime.ledger.append(db, entry);
-      runtime.usage.recordAnswered(db, {
-        at: now, requestId: "req_bench", accountId: principal.accountId, keyId: principal.keyId,
-        skill: skill.name, status: 200, latencyMs: 1, receiptId: receipt.id,
-      });
-    }),
+  measure(
+    `commit closure (admission, receipt, usage row) + checkpoint, ${BATCH}/batch`,
+    CALLS / BATCH,
+    () =>
+      batchedAppend(() => {
+        const admission = runtime.meter.admit(principal, Date.now());
+        admission.commit(db);
+        const receipt = runtime.ledger.append(db, entry);
+        runtime.usage.recordAnswered(db, {
+          at: now,
+          requestId: "req_bench",
+          accountId: principal.accountId,
+          keyId: principal.keyId,
+          skill: skill.name,
+          status: 200,
+          latencyMs: 1,
+          receiptId: receipt.id,
+        });
+      }),
     BATCH,
   );
-  const probe = sqlite.prepare("INSERT INTO main.usage_events (at, request_id, account_id, key_id, skill, status, latency_ms) VALUES (?, 'req_probe', ?, ?, 'probe', 200, 0)");
+  const probe = sqlite.prepare(
+    "INSERT INTO main.usage_events (at, request_id, account_id, key_id, skill, status, latency_ms) VALUES (?, 'req_probe', ?, ?, 'probe', 200, 0)",
+  );
   const walls: number[] = [];
   for (let i = 0; i < 300; i++) {
     const started = Bun.nanoseconds();
@@ -143,13 +154,15 @@ try {
 
   const app = createApp(runtime);
   const request = () =>
-    app.handle(
-      new Request("http://localhost/v1/rates/lookup", {
-        method: "POST",
-        headers: { authorization, "content-type": "application/json" },
-        body: JSON.stringify(BODY),
-      }),
-    ).then((response) => response.text());
+    app
+      .handle(
+        new Request("http://localhost/v1/rates/lookup", {
+          method: "POST",
+          headers: { authorization, "content-type": "application/json" },
+          body: JSON.stringify(BODY),
+        }),
+      )
+      .then((response) => response.text());
   await measureAsync(`app.handle, whole answered call, ${BATCH} concurrent`, CALLS, BATCH, request);
   await measureAsync("app.handle, whole answered call, 1 at a time", Math.min(CALLS, 2000), 1, request);
   console.log("group commit:", runtime.committer.stats());

@@ -47,9 +47,13 @@ try {
   console.log(`${COUNT} receipts (Bun ${Bun.version}): ok=${result.ok}, ${result.checkpoints} checkpoints`);
   console.log(`append in batches of ${BATCH} (incl. tiles, checkpoint, fsync): ${appendMicros.toFixed(1)} µs/receipt`);
   console.log(`verifyLog: ${verifyMicros.toFixed(2)} µs/receipt = ${verifyMicros.toFixed(1)} s per million`);
-  console.log(`the pre-log chain walk's per-receipt work (signature check per receipt), same run: ${chainMicros.toFixed(2)} µs/receipt; ratio ${(chainMicros / verifyMicros).toFixed(1)}×`);
+  console.log(
+    `the pre-log chain walk's per-receipt work (signature check per receipt), same run: ${chainMicros.toFixed(2)} µs/receipt; ratio ${(chainMicros / verifyMicros).toFixed(1)}×`,
+  );
   console.log(`inclusion proof: ${inclusionMicros.toFixed(1)} µs; consistency proof: ${consistencyMicros.toFixed(1)} µs (mean of 1000)`);
-  console.log(`database file: ${Math.round(statSync(file).size / COUNT)} bytes per receipt (sample bodies of ${db.$client.query<{ n: number }, []>("SELECT avg(length(body)) AS n FROM receipts").get()!.n.toFixed(0)} bytes)`);
+  console.log(
+    `database file: ${Math.round(statSync(file).size / COUNT)} bytes per receipt (sample bodies of ${db.$client.query<{ n: number }, []>("SELECT avg(length(body)) AS n FROM receipts").get()!.n.toFixed(0)} bytes)`,
+  );
   db.$client.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });

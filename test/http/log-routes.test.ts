@@ -38,7 +38,11 @@ describe("the receipt log over HTTP, with no key", () => {
   test("/log/checkpoint is the latest signed checkpoint, verifiable with the published note key", async () => {
     const { response, body } = await text("/log/checkpoint");
     expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
-    const published = (await (await server.call("/v1/receipts/public-key")).json()) as { note_verifier_key: string; keys: { note_verifier_key: string }[]; log: { origin: string } };
+    const published = (await (await server.call("/v1/receipts/public-key")).json()) as {
+      note_verifier_key: string;
+      keys: { note_verifier_key: string }[];
+      log: { origin: string };
+    };
     const note = parseNote(body);
     const checkpoint = parseCheckpointText(note.text);
     expect(checkpoint.size).toBe(260);
@@ -77,13 +81,18 @@ describe("the receipt log over HTTP, with no key", () => {
     const entries = Buffer.concat([(await bytes("/log/tile/entries/000")).body, (await bytes("/log/tile/entries/001.p/4")).body]);
     for (const index of [0, 1, 100, 255, 256, 259]) {
       const proof = (await (await server.call(`/v1/log/inclusion?index=${index}&tree_size=${size}`)).json()) as { hashes: string[] };
-      const entry = { canonicalizedBody: entries.subarray(index * 34 + 2, index * 34 + 34), inclusionProof: { logIndex: String(index), hashes: proof.hashes.map((h) => Buffer.from(h, "base64")) } };
+      const entry = {
+        canonicalizedBody: entries.subarray(index * 34 + 2, index * 34 + 34),
+        inclusionProof: { logIndex: String(index), hashes: proof.hashes.map((h) => Buffer.from(h, "base64")) },
+      };
       expect(() => verifyMerkleInclusion(entry as never, { logSize: BigInt(size), logHash: root } as never)).not.toThrow();
     }
   });
 
   test("consistency proofs between stored checkpoints verify; bad parameters are 400 with the contract's code", async () => {
-    const sizes = server.runtime.db.$client.query<{ tree_size: number; root_hash: string }, []>("SELECT tree_size, root_hash FROM log_checkpoints ORDER BY tree_size").all();
+    const sizes = server.runtime.db.$client
+      .query<{ tree_size: number; root_hash: string }, []>("SELECT tree_size, root_hash FROM log_checkpoints ORDER BY tree_size")
+      .all();
     expect(sizes.length).toBeGreaterThan(1);
     for (let i = 1; i < sizes.length; i++) {
       const [older, newer] = [sizes[i - 1]!, sizes[i]!];
@@ -91,7 +100,13 @@ describe("the receipt log over HTTP, with no key", () => {
       const hashes = proof.hashes.map((h) => Buffer.from(h, "base64"));
       expect(verifyConsistency(older.tree_size, newer.tree_size, hashes, Buffer.from(older.root_hash, "hex"), Buffer.from(newer.root_hash, "hex"))).toBe(true);
     }
-    for (const path of ["/v1/log/consistency?from=5&to=4", "/v1/log/consistency?from=1&to=9999", "/v1/log/inclusion?index=260", "/v1/log/inclusion?index=-1", "/v1/log/inclusion"]) {
+    for (const path of [
+      "/v1/log/consistency?from=5&to=4",
+      "/v1/log/consistency?from=1&to=9999",
+      "/v1/log/inclusion?index=260",
+      "/v1/log/inclusion?index=-1",
+      "/v1/log/inclusion",
+    ]) {
       const response = await server.call(path);
       expect(response.status).toBe(400);
       expect(((await response.json()) as { error: string }).error).toBe("INVALID_REQUEST");

@@ -17,7 +17,10 @@ describe("canonicalJson gives the RFC 8785 bytes of the canonicalize package", (
   });
 
   test("on objects with undefined members and arrays holding undefined", () => {
-    const shape = fc.dictionary(fc.string(), fc.oneof(fc.constant(undefined), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.array(fc.oneof(fc.constant(undefined), fc.integer()))));
+    const shape = fc.dictionary(
+      fc.string(),
+      fc.oneof(fc.constant(undefined), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.array(fc.oneof(fc.constant(undefined), fc.integer()))),
+    );
     fc.assert(
       fc.property(shape, (value) => {
         expect(canonicalJson(value)).toBe(reference(value)!);
@@ -31,7 +34,7 @@ describe("canonicalJson gives the RFC 8785 bytes of the canonicalize package", (
       rate_per_mile: fc.double({ noNaN: true, noDefaultInfinity: true }),
       miles: fc.integer(),
       confidence: fc.record({ level: fc.constantFrom("HIGH", "LOW"), reasons: fc.array(fc.string({ unit: "grapheme" })) }),
-      factors: fc.array(fc.record({ series_id: fc.string(), value: fc.double({ noNaN: true, noDefaultInfinity: true }), "é": fc.boolean() })),
+      factors: fc.array(fc.record({ series_id: fc.string(), value: fc.double({ noNaN: true, noDefaultInfinity: true }), é: fc.boolean() })),
     });
     fc.assert(
       fc.property(answer, (value) => {

@@ -49,7 +49,19 @@ export function writeLegacyReceipts(db: Db, principal: Principal, count: number)
         `INSERT INTO receipts (seq, id, issued_at, skill, account_id, auth_obj_id, tier, body, prev_hash, hash, signature, kid)
          VALUES (?, ?, ?, 'rate-lookup', ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(seq, body.id, issuedAt, principal.accountId, principal.authObjId, principal.tier, text, prevHash, hash, sign(null, Buffer.from(text), privateKey).toString("base64url"), key.kid);
+      .run(
+        seq,
+        body.id,
+        issuedAt,
+        principal.accountId,
+        principal.authObjId,
+        principal.tier,
+        text,
+        prevHash,
+        hash,
+        sign(null, Buffer.from(text), privateKey).toString("base64url"),
+        key.kid,
+      );
     prevHash = hash;
   }
 }

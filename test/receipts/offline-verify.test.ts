@@ -43,7 +43,7 @@ const AWKWARD_RESPONSE = {
   huge: 1e21,
   sum: 0.1 + 0.2,
   negative_zero: -0,
-  text: "Ünïcødé \u2028 \"quoted\" \\ tab\t 🚚",
+  text: 'Ünïcødé \u2028 "quoted" \\ tab\t 🚚',
   nested: { b: [1, { z: null, a: true }], a: "first", B: "upper", é: "accent", "\u{1F69A}": "truck" },
 };
 
@@ -58,7 +58,14 @@ beforeAll(async () => {
   const { ledger, append, appendBatch } = openLedger(db);
   const principal = seedPrincipal(db);
   appendBatch(Array.from({ length: 4 }, () => sampleEntry(principal)));
-  const receipt = append({ ...sampleEntry(principal), skill: "diesel-trends", request: { region: "PADD2", weeks: 13 }, response: AWKWARD_RESPONSE, asOf: "2026-03-02", knownAt: T0 });
+  const receipt = append({
+    ...sampleEntry(principal),
+    skill: "diesel-trends",
+    request: { region: "PADD2", weeks: 13 },
+    response: AWKWARD_RESPONSE,
+    asOf: "2026-03-02",
+    knownAt: T0,
+  });
   appendBatch(Array.from({ length: 3 }, () => sampleEntry(principal)));
   const instance = { db, reference: { view: () => ({}) as never, coverage: () => undefined } as never, skills: [], log: ledger.log };
   auditReport = auditReportSkill.handler({ receipt_id: receipt.id }, { data: {} as never, caller: principal, instance }).answer as ReceiptTrace;
@@ -93,7 +100,9 @@ for (const [name, run] of Object.entries(verifiers)) {
 
     test("rejects a receipt whose response digest was changed, even to the digest of the answer received", () => {
       const tampered = structuredClone(auditReport);
-      (tampered.log.receipt as { response_sha256: string }).response_sha256 = createHash("sha256").update(canonicalJson({ ...AWKWARD_RESPONSE, tiny: 2 })).digest("hex");
+      (tampered.log.receipt as { response_sha256: string }).response_sha256 = createHash("sha256")
+        .update(canonicalJson({ ...AWKWARD_RESPONSE, tiny: 2 }))
+        .digest("hex");
       const other = write(`${name}-other-answer.json`, { ...AWKWARD_RESPONSE, tiny: 2 });
       const result = run(write(`${name}-tampered.json`, tampered), checkpointFile, publicKeyFile, other);
       expect(result.exitCode).toBe(1);
@@ -104,7 +113,9 @@ for (const [name, run] of Object.entries(verifiers)) {
     test("rejects a forged entry (the proof no longer leads to the root), an answer that is not the one hashed, and another log's key", () => {
       const forged = structuredClone(auditReport);
       (forged.log.receipt as { tier: string }).tier = "enterprise";
-      forged.log.leaf_entry = createHash("sha256").update(canonicalJson(forged.log.receipt as never)).digest("hex");
+      forged.log.leaf_entry = createHash("sha256")
+        .update(canonicalJson(forged.log.receipt as never))
+        .digest("hex");
       const result = run(write(`${name}-forged.json`, forged), checkpointFile, publicKeyFile);
       expect(result.exitCode).toBe(1);
       expect(result.output).toContain("FAIL the inclusion proof leads from the leaf to the checkpoint's root");

@@ -53,7 +53,10 @@ describe("appending receipts", () => {
     // Not a real rotation (same key material under another kid): just shows the newest row is taken.
     ledger.reloadSigningKey();
     append(sampleEntry(principal));
-    const kids = db.$client.query<{ kid: string }, []>("SELECT kid FROM log_checkpoints ORDER BY tree_size").all().map((r) => r.kid);
+    const kids = db.$client
+      .query<{ kid: string }, []>("SELECT kid FROM log_checkpoints ORDER BY tree_size")
+      .all()
+      .map((r) => r.kid);
     expect(kids).toEqual([before.kid, "x"]);
   });
 });
@@ -67,7 +70,9 @@ describe("upgrading a database with receipts from before the log", () => {
     const { ledger, append } = openLedger(db);
     expect(ledger.log.latest()!.size).toBe(300);
     // LANE_HISTORY's index column is filled for them too.
-    expect(db.$client.query<{ lanes: number }, []>("SELECT count(DISTINCT lane) AS lanes FROM receipts WHERE lane = 'chicago, il' || char(10) || 'dallas, tx'").get()!.lanes).toBe(1);
+    expect(
+      db.$client.query<{ lanes: number }, []>("SELECT count(DISTINCT lane) AS lanes FROM receipts WHERE lane = 'chicago, il' || char(10) || 'dallas, tx'").get()!.lanes,
+    ).toBe(1);
     expect(db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM receipts WHERE lane IS NULL").get()!.n).toBe(0);
     const next = append(sampleEntry(principal));
     expect(next.logIndex).toBe(300);

@@ -81,7 +81,11 @@ export function answerAndRecord(
   at: number,
 ): { answer: unknown; receipt: AppendedReceipt } {
   const asOf = new Date(at).toISOString().slice(0, 10);
-  const result = skill.handler(request as never, { data: reference.view(asOf, at), caller: principal, instance: { db, reference, skills: [skill], log: ledger.ledger.log } });
+  const result = skill.handler(request as never, {
+    data: reference.view(asOf, at),
+    caller: principal,
+    instance: { db, reference, skills: [skill], log: ledger.ledger.log },
+  });
   const receipt = ledger.append({
     issuedAt: at,
     skill: skill.name,

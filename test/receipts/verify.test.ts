@@ -33,7 +33,9 @@ describe("verifyLog", () => {
   test("one changed byte in a body or its leaf entry is named at its seq", () => {
     for (const column of ["body", "hash"] as const) {
       const db = logOf(7);
-      db.$client.run(`UPDATE receipts SET ${column} = replace(${column}, substr(${column}, 30, 1), CASE substr(${column}, 30, 1) WHEN 'a' THEN 'b' ELSE 'a' END) WHERE seq = 4`);
+      db.$client.run(
+        `UPDATE receipts SET ${column} = replace(${column}, substr(${column}, 30, 1), CASE substr(${column}, 30, 1) WHEN 'a' THEN 'b' ELSE 'a' END) WHERE seq = 4`,
+      );
       expect(verifyLog(db)).toMatchObject({ ok: false, checked: 3, firstBrokenSeq: 4 });
     }
   });

@@ -129,16 +129,12 @@ function TraceSections({ trace }: { trace: ReceiptTrace }) {
                       {source.observation_date}
                     </td>
                     <td safe>{source.source ?? "unknown"}</td>
-                    <td class="nowrap">
-                      {source.fetched_at ? source.fetched_at.slice(0, 10) : "—"}
-                    </td>
+                    <td class="nowrap">{source.fetched_at ? source.fetched_at.slice(0, 10) : "—"}</td>
                     <td class="mono" safe>
                       {source.import_id}
                     </td>
                     <td>
-                      <span class={source.matches_stored_observation ? "badge ok" : "badge bad"}>
-                        {source.matches_stored_observation ? "matches" : "differs"}
-                      </span>
+                      <span class={source.matches_stored_observation ? "badge ok" : "badge bad"}>{source.matches_stored_observation ? "matches" : "differs"}</span>
                     </td>
                   </tr>
                 ))}
@@ -207,7 +203,9 @@ function TraceSections({ trace }: { trace: ReceiptTrace }) {
         ) : (
           <details>
             <summary>
-              {trace.verification.reproduction.answer_matches ? "Answer (re-computed; matches the signed digest)" : "Re-computed answer (does NOT match the signed digest)"}
+              {trace.verification.reproduction.answer_matches
+                ? "Answer (re-computed; matches the signed digest)"
+                : "Re-computed answer (does NOT match the signed digest)"}
             </summary>
             <pre safe>{JSON.stringify(trace.reproduced_response, null, 2)}</pre>
           </details>

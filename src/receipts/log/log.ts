@@ -45,9 +45,7 @@ export class ReceiptLog implements BatchParticipant {
     private readonly currentKey: () => SigningKey,
     private readonly clock: Clock,
   ) {
-    this.insertCheckpoint = db.$client.prepare(
-      "INSERT INTO log_checkpoints (tree_size, root_hash, kid, note, signed_at) VALUES (?, ?, ?, ?, ?)",
-    );
+    this.insertCheckpoint = db.$client.prepare("INSERT INTO log_checkpoints (tree_size, root_hash, kid, note, signed_at) VALUES (?, ?, ?, ?, ?)");
     this.head = { size: 0, range: new CompactRange(), partial: [[]] };
     this.latestCheckpoint = null;
   }
@@ -189,7 +187,8 @@ export class ReceiptLog implements BatchParticipant {
       const tileRoot = head.range.completed((level + 1) * TILE_HEIGHT);
       if (!tileRoot) throw new Error("the log's right edge lost a completed tile");
       head.partial[level] = [];
-      (head.partial[level + 1] ??= []).push(tileRoot);
+      if (!head.partial[level + 1]) head.partial[level + 1] = [];
+      head.partial[level + 1]!.push(tileRoot);
     }
   }
 
@@ -218,7 +217,9 @@ export class ReceiptLog implements BatchParticipant {
     // Never sign a checkpoint inconsistent with one already signed (C2SP tlog-checkpoint): a log that
     // lost receipts, or whose receipts no longer hash to the signed root, is not served.
     if (stored && stored.treeSize > this.head.size) {
-      throw new Error(`the receipt log holds ${this.head.size} receipts but a checkpoint of ${stored.treeSize} was signed: receipts were deleted (run 'waybill receipts verify')`);
+      throw new Error(
+        `the receipt log holds ${this.head.size} receipts but a checkpoint of ${stored.treeSize} was signed: receipts were deleted (run 'waybill receipts verify')`,
+      );
     }
     if (stored && stored.treeSize === this.head.size && Buffer.from(this.head.range.root()).toString("hex") !== stored.rootHash) {
       throw new Error(`the receipts no longer hash to the root of the latest checkpoint (tree size ${stored.treeSize}): run 'waybill receipts verify'`);
@@ -237,10 +238,7 @@ export class ReceiptLog implements BatchParticipant {
       const tileIndex = Math.floor(size / tileSpan(level));
       const width = Math.floor(size / TILE_WIDTH ** level) % TILE_WIDTH;
       const first = tileIndex * TILE_WIDTH;
-      partial[level] =
-        level === 0
-          ? this.store.leafHashes(first, first + width)
-          : Array.from({ length: width }, (_, j) => this.store.tileRoot(level - 1, first + j));
+      partial[level] = level === 0 ? this.store.leafHashes(first, first + width) : Array.from({ length: width }, (_, j) => this.store.tileRoot(level - 1, first + j));
     }
     const head: Head = { size, range: new CompactRange(), partial };
     this.head = head;

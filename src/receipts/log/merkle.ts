@@ -13,7 +13,11 @@ const scratch = new Uint8Array(65);
 
 /** SHA-256(0x00 || entry). */
 export function leafHash(entry: Uint8Array): Hash {
-  if (entry.length !== 32) return createHash("sha256").update(new Uint8Array([0x00])).update(entry).digest();
+  if (entry.length !== 32)
+    return createHash("sha256")
+      .update(new Uint8Array([0x00]))
+      .update(entry)
+      .digest();
   scratch[0] = 0x00;
   scratch.set(entry, 1);
   return Bun.SHA256.hash(scratch.subarray(0, 33)) as Uint8Array;
@@ -68,9 +72,7 @@ export function inclusionProof(source: NodeSource, index: number, size: number):
     const n = end - start;
     if (n === 1) return [];
     const k = splitPoint(n);
-    return m < k
-      ? [...path(m, start, start + k), rangeHash(source, start + k, end)]
-      : [...path(m - k, start + k, end), rangeHash(source, start, start + k)];
+    return m < k ? [...path(m, start, start + k), rangeHash(source, start + k, end)] : [...path(m - k, start + k, end), rangeHash(source, start, start + k)];
   };
   return path(index, 0, size);
 }
@@ -119,7 +121,13 @@ function walkPath(fn: number, sn: number, proof: readonly Hash[], left: (p: Hash
 export function rootFromInclusionProof(index: number, size: number, leaf: Hash, proof: readonly Hash[]): Hash | null {
   if (!(index >= 0 && index < size)) return null;
   let r = leaf;
-  const complete = walkPath(index, size - 1, proof, (p) => (r = nodeHash(p, r)), (p) => (r = nodeHash(r, p)));
+  const complete = walkPath(
+    index,
+    size - 1,
+    proof,
+    (p) => (r = nodeHash(p, r)),
+    (p) => (r = nodeHash(r, p)),
+  );
   return complete ? r : null;
 }
 
@@ -221,8 +229,10 @@ export function memoryNodes(leaves: readonly Hash[]): NodeSource {
   const node = (level: number, index: number): Hash => {
     if (level === 0) return leaves[index]!;
     const key = `${level}/${index}`;
-    let hash = computed.get(key);
-    if (!hash) computed.set(key, (hash = nodeHash(node(level - 1, index * 2), node(level - 1, index * 2 + 1))));
+    const known = computed.get(key);
+    if (known) return known;
+    const hash = nodeHash(node(level - 1, index * 2), node(level - 1, index * 2 + 1));
+    computed.set(key, hash);
     return hash;
   };
   return { node };

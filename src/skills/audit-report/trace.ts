@@ -82,9 +82,7 @@ export function receiptTrace(deps: SkillInstance, { row, body }: OwnReceipt): Re
     ...check.problems,
     ...(located === null ? ["no signed checkpoint covers this receipt"] : located.included ? [] : ["the inclusion proof does not lead to the checkpoint's root"]),
   ];
-  const reproduction = body
-    ? replay(body, deps)
-    : notReplayed(false, "The stored body is not readable JSON.");
+  const reproduction = body ? replay(body, deps) : notReplayed(false, "The stored body is not readable JSON.");
   const factorVersions = body?.factor_versions ?? [];
   const { reproducible, reproducedAnswer, ...reproductionDetail } = reproduction;
 

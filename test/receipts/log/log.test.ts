@@ -62,7 +62,12 @@ describe("receipt log", () => {
         inclusionProof(reference, index, 70_000).map((h) => Buffer.from(h).toString("hex")),
       );
     }
-    for (const [from, to] of [[1, 70_000], [256, 65_537], [65_536, 70_000], [1000, 1000]] as const) {
+    for (const [from, to] of [
+      [1, 70_000],
+      [256, 65_537],
+      [65_536, 70_000],
+      [1000, 1000],
+    ] as const) {
       const proof = log.consistencyProof(from, to);
       expect(proof.map((h) => Buffer.from(h).toString("hex"))).toEqual(consistencyProof(reference, from, to).map((h) => Buffer.from(h).toString("hex")));
       expect(verifyConsistency(from, to, proof, rootHash(reference, from), rootHash(reference, to))).toBe(true);
@@ -80,7 +85,9 @@ describe("receipt log", () => {
     const first = appendBatch(Array.from({ length: 5 }, () => sampleEntry(principal)));
     expect(first.map((r) => r.logIndex)).toEqual([0, 1, 2, 3, 4]);
     appendBatch(Array.from({ length: 300 }, () => sampleEntry(principal)));
-    const checkpoints = db.$client.query<{ tree_size: number; note: string; kid: string }, []>("SELECT tree_size, note, kid FROM log_checkpoints ORDER BY tree_size").all();
+    const checkpoints = db.$client
+      .query<{ tree_size: number; note: string; kid: string }, []>("SELECT tree_size, note, kid FROM log_checkpoints ORDER BY tree_size")
+      .all();
     expect(checkpoints.map((c) => c.tree_size)).toEqual([5, 305]);
 
     const published = ledger.publishedKeys();
@@ -123,10 +130,12 @@ describe("receipt log", () => {
     const principal = seedPrincipal(db);
     const results: unknown[] = [];
     committer.commit(() => ledger.append(db, sampleEntry(principal))).then((r) => results.push(r.logIndex));
-    committer.commit(() => {
-      ledger.append(db, sampleEntry(principal));
-      throw new Error("the usage row failed");
-    }).catch((error: Error) => results.push(error.message));
+    committer
+      .commit(() => {
+        ledger.append(db, sampleEntry(principal));
+        throw new Error("the usage row failed");
+      })
+      .catch((error: Error) => results.push(error.message));
     committer.commit(() => ledger.append(db, sampleEntry(principal))).then((r) => results.push(r.logIndex));
     committer.flush();
     return Bun.sleep(1).then(() => {

@@ -19,10 +19,18 @@ const entryOf = (i: number) => createHash("sha256").update(`entry ${i}`).digest(
 /** MTH straight from RFC 6962 §2.1, as a yardstick. */
 function mth(entries: Buffer[]): Buffer {
   if (entries.length === 0) return createHash("sha256").digest();
-  if (entries.length === 1) return createHash("sha256").update(Buffer.from([0])).update(entries[0]!).digest();
+  if (entries.length === 1)
+    return createHash("sha256")
+      .update(Buffer.from([0]))
+      .update(entries[0]!)
+      .digest();
   let k = 1;
   while (k * 2 < entries.length) k *= 2;
-  return createHash("sha256").update(Buffer.from([1])).update(mth(entries.slice(0, k))).update(mth(entries.slice(k))).digest();
+  return createHash("sha256")
+    .update(Buffer.from([1]))
+    .update(mth(entries.slice(0, k)))
+    .update(mth(entries.slice(k)))
+    .digest();
 }
 
 const flip = (hash: Hash) => {
