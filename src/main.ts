@@ -2,6 +2,7 @@ import { systemClock } from "./clock.ts";
 import { accountsCreate, accountsList, accountsSetTier } from "./cli/accounts.ts";
 import { parseCommand, USAGE } from "./cli/args.ts";
 import { backup } from "./cli/backup.ts";
+import { dataImportCensus } from "./cli/census.ts";
 import { dataImport, dataStatus } from "./cli/data.ts";
 import { keysCreate, keysRevoke } from "./cli/keys.ts";
 import { receiptsVerifyCommand } from "./cli/receipts.ts";
@@ -41,6 +42,7 @@ async function runCommand(db: Db, name: string, values: Record<string, string | 
     case "data import": {
       const [source, file] = positionals;
       if (!source || !file) throw new UsageError("data import needs SOURCE and FILE: waybill data import eia FILE");
+      if (source === "fmcsa") return dataImportCensus(db, file, { json, date: str("date") });
       return dataImport(db, source, file, { json });
     }
     case "receipts verify":

@@ -23,7 +23,7 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
   "keys create": { email: { type: "string" }, scopes: { type: "string" } },
   "keys revoke": { email: { type: "string" } },
   "data status": {},
-  "data import": {},
+  "data import": { date: { type: "string" } },
   "receipts verify": {},
   backup: {},
 };
@@ -39,7 +39,8 @@ usage: waybill [command] [flags]
   keys create                --email E [--scopes rate-lookup,fuel-surcharge]   (prints the key once)
   keys revoke                --email E
   data status
-  data import SOURCE FILE    SOURCE: eia | fred | bls | ams
+  data import SOURCE FILE    SOURCE: eia | fred | bls | ams | fmcsa (the FMCSA Company Census File; --date YYYY-MM-DD
+                             when its name carries no snapshot date)
   receipts verify            walk the whole receipt chain
   backup FILE                consistent copy of the live database
 

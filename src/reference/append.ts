@@ -9,7 +9,7 @@ export interface ParsedObservation {
 
 export interface ImportSource {
   importId: string;
-  source: "eia" | "fred" | "bls" | "ams" | "snapshot";
+  source: "eia" | "fred" | "bls" | "ams" | "fmcsa" | "snapshot";
   fileName: string;
   fileSha256: string;
 }
