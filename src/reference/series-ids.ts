@@ -51,7 +51,8 @@ export type CensusMeasure = (typeof CENSUS_MEASURES)[number];
 export const fmcsaCensusSeries = (measure: CensusMeasure, state: string, operation: CarrierOperation): string =>
   `FMCSA_CENSUS_${measure}_${state}_${operation}`;
 
-/** OEWS 53-3032 employment (datatype 01) by state, beside the hourly median wage above. */
+/** OEWS 53-3032 employment (datatype 01), national and by state, beside the hourly median wage above. */
+export const NATIONAL_TRUCK_DRIVER_EMPLOYMENT_SERIES = `OEUN0000000${OEWS_TRUCK_DRIVERS}01`;
 export const stateTruckDriverEmploymentSeries = (stateFips: string): string =>
   `OEUS${stateFips.padStart(2, "0")}00000${OEWS_TRUCK_DRIVERS}01`;
 

@@ -1,6 +1,7 @@
 import type { Db } from "../db/client.ts";
 import { createAuditReportSkill } from "../receipts/audit-skill.ts";
 import type { ReferenceData } from "../reference/view.ts";
+import { carrierCapacitySkill } from "./carrier-capacity/skill.ts";
 import { dieselTrendsSkill } from "./diesel-trends/skill.ts";
 import { fuelSurchargeSkill } from "./fuel-surcharge/skill.ts";
 import { laneComparisonSkill } from "./lane-comparison/skill.ts";
@@ -25,6 +26,7 @@ export function buildSkillRegistry(deps: RegistryDeps): AnySkill[] {
     marketAnalysisSkill,
     laneComparisonSkill,
     rateForecastSkill,
+    carrierCapacitySkill,
     createAuditReportSkill(deps),
   ] as unknown as AnySkill[];
 }
