@@ -9,8 +9,8 @@
 import { ATA_TONNAGE_SA_SERIES, CASS_SHIPMENTS_SERIES, FMCSA_AUTHORITY_SERIES } from "../../reference/series-ids.ts";
 
 export const PRESSURE_INPUT_IDS = [
-  "freight_per_truck_job",
-  "industrial_production",
+  "output_per_truck_job",
+  "freight_tsi",
   "cass_shipments",
   "ata_tonnage",
   "carrier_net_change",
@@ -65,10 +65,10 @@ export const CAPACITY_MODEL = {
 
   inputs: {
     value: {
-      freight_per_truck_job: {
-        name: "Freight per trucking job: BTS Freight TSI ÷ BLS CES truck transportation employment",
+      output_per_truck_job: {
+        name: "Goods output per trucking job: industrial production ÷ BLS CES truck transportation employment",
         side: "balance",
-        seriesId: "TSIFRGHT",
+        seriesId: "INDPRO",
         measure: { kind: "ratio_to_trend", denominatorSeriesId: "CES4348400001", months: 24 },
         unit: "percent against its 2-year mean",
         fullSignalAt: 5,
@@ -76,21 +76,22 @@ export const CAPACITY_MODEL = {
         weight: 0.35,
         freshDays: MONTHLY_FRESH_DAYS,
         rationale:
-          "Freight moved against the people employed to move it: above its 2-year norm, each truck has more freight than usual (2021); " +
+          "Goods produced against the people employed to haul them: above its 2-year norm, each truck has more freight than usual (2021); " +
           "below, fleets hired for freight that has gone (2023). Employment alone lags freight (fleets shrink after a downturn), so it " +
-          "only counts in this ratio. The heaviest weight: it is demand and supply in one figure.",
+          "only counts in this ratio. The heaviest weight: it is demand and supply in one figure. Industrial production rather than the " +
+          "freight TSI, whose pipeline, rail and water components rose through 2024 while truckload demand did not.",
       },
-      industrial_production: {
-        name: "Industrial production index",
+      freight_tsi: {
+        name: "BTS Freight Transportation Services Index",
         side: "demand",
-        seriesId: "INDPRO",
+        seriesId: "TSIFRGHT",
         measure: { kind: "change_percent", months: 12 },
         unit: "percent year on year",
         fullSignalAt: 6,
         polarity: 1,
         weight: 0.1,
         freshDays: MONTHLY_FRESH_DAYS,
-        rationale: "Goods output, the demand behind most truck freight; it moves before freight volumes do.",
+        rationale: "For-hire freight moved, all modes led by trucking: the broadest monthly measure of freight volume, compared year on year.",
       },
       cass_shipments: {
         name: "Cass Freight Index, shipments",
@@ -170,7 +171,7 @@ export const CAPACITY_MODEL = {
       },
     } satisfies Record<PressureInputId, PressureInputSpec>,
     source:
-      "Weights sum to 1: freight per trucking job 0.35, demand 0.25, carrier supply 0.15, price 0.2, area 0.05; see " +
+      "Weights sum to 1: output per trucking job 0.35, demand 0.25, carrier supply 0.15, price 0.2, area 0.05; see " +
       "docs/carrier-capacity.md for each choice.",
   },
 
