@@ -4,6 +4,7 @@ import type { Db } from "../db/client.ts";
 import { daysBetween } from "../reference/diesel.ts";
 import { createReferenceStore } from "../reference/store.ts";
 import { snapshotSeriesInfo } from "../reference/snapshot/index.ts";
+import { RefusedDataError } from "../reference/append.ts";
 import { IMPORT_SOURCES, ImportFormatError, importFile, isImportSource } from "../reference/importers/index.ts";
 
 export interface CommandResult {
@@ -69,17 +70,19 @@ export function dataImport(db: Db, source: string, file: string, options: Option
   }
   try {
     const result = importFile(db, source, basename(file), content, options.now ?? Date.now());
-    const summary = { import_id: result.added > 0 ? result.importId : null, source, file, added: result.added, skipped: result.skipped };
+    const summary = { import_id: result.added > 0 ? result.importId : null, source, file, added: result.added, skipped: result.skipped, ignored: result.ignored };
+    const ignored = result.ignored > 0 ? `; ${result.ignored} figures of series Waybill does not use were left out` : "";
     return {
       exitCode: 0,
       output: options.json
         ? JSON.stringify(summary)
         : result.added > 0
-          ? `imported ${result.added} new observations from ${file} as ${result.importId} (${result.skipped} already stored, skipped)`
-          : `nothing new in ${file}: all ${result.skipped} observations are already stored`,
+          ? `imported ${result.added} new observations from ${file} as ${result.importId} (${result.skipped} already stored, skipped${ignored})`
+          : `nothing new in ${file}: all ${result.skipped} observations are already stored${ignored}`,
     };
   } catch (error) {
     if (error instanceof ImportFormatError) return fail(`${basename(file)} is not a valid ${source.toUpperCase()} file: ${error.message}`);
+    if (error instanceof RefusedDataError) return fail(`${basename(file)} refused: ${error.message}`);
     throw error;
   }
 }

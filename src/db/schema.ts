@@ -128,6 +128,8 @@ export const observations = sqliteTable(
       .notNull()
       .references(() => dataImports.id),
     fetchedAt: integer("fetched_at").notNull(),
+    /** The day the figure was first public (docs/data-sources.md); null only on rows stored before it was recorded. */
+    publishedOn: text("published_on"),
   },
   (t) => [
     uniqueIndex("observations_series_date_import").on(t.seriesId, t.observedOn, t.importId),
@@ -150,4 +152,13 @@ export const sessions = sqliteTable("sessions", {
 export const settings = sqliteTable("settings", {
   key: text("key").primaryKey(),
   value: text("value").notNull(),
+});
+
+/** `waybill data retract`: an import hidden from every view known at or after `retracted_at`. */
+export const dataRetractions = sqliteTable("data_retractions", {
+  importId: text("import_id")
+    .primaryKey()
+    .references(() => dataImports.id),
+  reason: text("reason").notNull(),
+  retractedAt: integer("retracted_at").notNull(),
 });

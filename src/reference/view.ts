@@ -5,11 +5,13 @@ export interface Observation {
   value: number;
   importId: string;
   fetchedAt: number; // ms epoch
+  /** The day the figure was first public; a view as of an earlier day does not see it. */
+  publishedOn: string;
 }
 
 /**
- * Reference data as it was known at one moment: only observations dated on or before `asOf`
- * and imported on or before `knownAt`. Because observations are append-only, the same
+ * Reference data as it was known at one moment: only observations dated and published on or before
+ * `asOf`, imported on or before `knownAt`, and not from an import retracted by `knownAt`. Because observations are append-only, the same
  * (asOf, knownAt) always yields the same figures; that is what makes an answer reproducible.
  */
 export interface ReferenceView {
@@ -19,6 +21,8 @@ export interface ReferenceView {
   latest(seriesId: string): Observation | undefined;
   /** Observations of a series within the view, oldest first, optionally from a date on. */
   history(seriesId: string, from?: string): Observation[];
+  /** Every stored series id starting with `prefix` (e.g. all USDA AMS lanes), sorted. */
+  seriesIds(prefix: string): string[];
 }
 
 export interface ReferenceData {

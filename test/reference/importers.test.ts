@@ -6,6 +6,7 @@ import { dataImport, dataStatus } from "../../src/cli/data.ts";
 import { openMemoryDatabase } from "../../src/db/client.ts";
 import { createReferenceData } from "../../src/reference/index.ts";
 import { fixture, LOADED_AT, snapshotReferenceData } from "./helpers.ts";
+import { snapshotImportId } from "../../src/reference/snapshot/index.ts";
 
 const NOW = Date.parse("2026-11-23T08:00:00Z");
 const count = (db: ReturnType<typeof openMemoryDatabase>, table: string) =>
@@ -57,10 +58,10 @@ describe("official file formats", () => {
 
   test("re-importing a file adds nothing", () => {
     const db = openMemoryDatabase();
-    expect(dataImport(db, "ams", fixture("ams_mymarketnews_reefer.json"), { now: NOW }).output).toContain("imported 3 new");
+    expect(dataImport(db, "ams", fixture("ams_mymarketnews_reefer.json"), { now: NOW }).output).toContain("imported 8 new");
     const again = dataImport(db, "ams", fixture("ams_mymarketnews_reefer.json"), { now: NOW + 1000 });
-    expect(again).toEqual({ exitCode: 0, output: expect.stringContaining("all 3 observations are already stored") });
-    expect(count(db, "observations")).toBe(3);
+    expect(again).toEqual({ exitCode: 0, output: expect.stringContaining("all 8 observations are already stored") });
+    expect(count(db, "observations")).toBe(8);
   });
 
   test("a revised value is added beside the old one; old views keep the old value", () => {
@@ -71,25 +72,74 @@ describe("official file formats", () => {
     expect(data.view("2026-01-01", LOADED_AT).latest("WPU301")?.value).toBe(175.023);
   });
 
-  test("USDA AMS lanes: origin district -> state, destination -> city, per-load rates -> per mile", () => {
+  test.each(["ams_mymarketnews_reefer.json", "ams_fvwtrk_report.csv"])("USDA AMS FVWTRK %s: low and high $/load per district and destination, by report date", (file) => {
     const db = openMemoryDatabase();
-    dataImport(db, "ams", fixture("ams_mymarketnews_reefer.json"), { now: NOW });
+    expect(dataImport(db, "ams", fixture(file), { now: NOW }).exitCode).toBe(0);
     const view = createReferenceData(db).view("2026-09-30", NOW);
-    expect(view.latest("AMS_REEFER_RPM_CA_CHICAGO_IL")).toMatchObject({ observedOn: "2026-09-18", value: 3.397 });
-    expect(view.latest("AMS_REEFER_RPM_TX_ATLANTA_GA")?.value).toBe(3.05);
-    expect(view.latest("AMS_REEFER_RPM_CA_NEW-YORK-CITY_NY")?.value).toBe(3.345);
+    const yakima = "YAKIMA-VALLEY-AND-WENATCHEE-DISTRICT-WASHINGTON__SEATTLE";
+    expect(view.latest(`AMS_FVWTRK_REEFER_LOW_${yakima}`)).toMatchObject({ observedOn: "2026-07-28", value: 900, publishedOn: "2026-07-28" });
+    expect(view.latest(`AMS_FVWTRK_REEFER_HIGH_${yakima}`)?.value).toBe(1200);
+    // One lane in two commodity blocks: the envelope of both ranges.
+    expect(view.latest("AMS_FVWTRK_REEFER_LOW_SOUTH-AND-CENTRAL-DISTRICT-CALIFORNIA__CHICAGO")?.value).toBe(6200);
+    expect(view.latest("AMS_FVWTRK_REEFER_HIGH_SOUTH-AND-CENTRAL-DISTRICT-CALIFORNIA__CHICAGO")?.value).toBe(7400);
+    // A season note printed where a district belongs is not a district.
+    expect(view.seriesIds("AMS_").some((id) => id.includes("FIRST-REPORT"))).toBe(false);
+  });
+});
+
+describe("monthly trade tables (Cass, ATA, FTR's FMCSA counts) as the releases print them", () => {
+  test.each([
+    [
+      "cass",
+      "month,shipments_index,expenditures_index,truckload_linehaul_index,source_id\n2025-11,1.004,3.163,142.2,CASS_2025_11\n2026-01,0.886,2.990,146.0,CASS_2026_01\n",
+      "CASS_TL_LINEHAUL_INDEX",
+      { observedOn: "2026-01-01", value: 146, publishedOn: "2026-02-15" },
+    ],
+    [
+      "ata",
+      "month,tonnage_index_sa_2015eq100,tonnage_index_nsa_2015eq100,source_id\n2025-06,113.0,114.6,TT_2025_08_20\n",
+      "ATA_TONNAGE_SA",
+      // Revised in the July release, dated 2025-08-20: that is when this figure became public.
+      { observedOn: "2025-06-01", value: 113, publishedOn: "2025-08-20" },
+    ],
+    [
+      "fmcsa-authority",
+      "month,new_forhire_authorities,net_revocations,net_change_carrier_population,source_id\n2025-12,4140,6427,-2287,FTR_TMU_2026_01_05\n2025-10,,4870,132,RYAN_2025_11\n",
+      "FMCSA_NET_CHANGE_CARRIERS",
+      { observedOn: "2025-12-01", value: -2287, publishedOn: "2026-01-10" },
+    ],
+    [
+      "fmcsa-new-carriers",
+      'month,state_abbr,state_name,count,measure,source_id\n2022-06,TX,Texas,1703,"new carriers (new USDOT registrations)",BLUEINK_2022_06\n2025-05,TX,Texas,900,new motor carrier (MC) operating authorities granted,SEARCHCARRIERS_2025_05\n',
+      "FMCSA_NEW_CARRIERS_TX",
+      { observedOn: "2022-06-01", value: 1703, publishedOn: "2022-07-10" },
+    ],
+  ] as const)("%s", (source, content, seriesId, expected) => {
+    const db = openMemoryDatabase();
+    const result = dataImport(db, source, tempFile(`${source}.csv`, content), { json: true, now: NOW });
+    expect(result.exitCode).toBe(0);
+    expect(createReferenceData(db).view("2026-11-23", NOW).latest(seriesId)).toMatchObject(expected);
+  });
+
+  test("new MC authorities by state are a different measure from new USDOT registrations", () => {
+    const db = openMemoryDatabase();
+    const file = tempFile("states.csv", "month,state_abbr,count,measure\n2025-05,TX,900,new motor carrier (MC) operating authorities granted\n");
+    expect(dataImport(db, "fmcsa-new-carriers", file, { now: NOW }).exitCode).toBe(0);
+    const view = createReferenceData(db).view("2026-11-23", NOW);
+    expect(view.latest("FMCSA_NEW_AUTHORITIES_TX")?.value).toBe(900);
+    expect(view.latest("FMCSA_NEW_CARRIERS_TX")).toBeUndefined();
   });
 });
 
 describe("bad files are refused whole, with one line", () => {
   const cases: [string, string, string, RegExp][] = [
     ["fred", "wrong-header.csv", "date;value\n2025-01-01;3\n", /observation_date/],
-    ["fred", "bad-value.csv", "observation_date,WPU301\n2025-01-01,170\n2025-02-01,abc\n", /line 3: 'abc' is not a number/],
+    ["fred", "bad-value.csv", "observation_date,WPU301\n2025-01-01,170\n2025-02-01,abc\n", /line 3: 'abc' is not a decimal number/],
     ["eia", "no-id.csv", '"Week of","Price"\n"09/14/2026","6.285"\n', /no EMD_\.\.\._DPG id/],
     ["eia", "broken.json", "{ not json", /not valid JSON/],
     ["bls", "bad-header.txt", "id year value\n", /series_id year period value/],
     ["ams", "no-results.json", '{"data": 1}', /no 'results' array/],
-    ["ams", "no-date.json", '{"results":[{"origin":"South Texas","destination":"Atlanta","rpm":"3"}]}', /no report date/],
+    ["ams", "no-date.json", '{"results":[{"district":"GEORGIA","destination":"Atlanta","low_price":"1000","high_price":"1200"}]}', /report date '' is not a date/],
   ];
   test.each(cases)("%s %s", (source, name, content, message) => {
     const { db } = snapshotReferenceData();
@@ -111,7 +161,7 @@ describe("bad files are refused whole, with one line", () => {
 
   test("unknown source and unreadable file", () => {
     const db = openMemoryDatabase();
-    expect(dataImport(db, "fmcsa", "x.csv").output).toBe("error: unknown source 'fmcsa'; use one of eia, fred, bls, ams");
+    expect(dataImport(db, "fmcsa", "x.csv").output).toBe("error: unknown source 'fmcsa'; use one of eia, fred, bls, ams, cass, ata, fmcsa-authority, fmcsa-new-carriers");
     expect(dataImport(db, "eia", "/nonexistent/file.csv")).toEqual({ exitCode: 1, output: "error: cannot read /nonexistent/file.csv: ENOENT" });
   });
 });
@@ -122,9 +172,9 @@ describe("data status", () => {
     const status = JSON.parse(dataStatus(db, { json: true, now: NOW }).output);
     const nus = status.series.find((s: { series_id: string }) => s.series_id === "EMD_EPD2D_PTE_NUS_DPG");
     expect(nus).toMatchObject({ latest: "2026-10-05", latest_value: 6.199, age_days: 49, observations: 1699 });
-    expect(status.imports).toEqual([expect.objectContaining({ id: "imp_snapshot_2026-11-22", source: "snapshot" })]);
+    expect(status.imports).toEqual([expect.objectContaining({ id: snapshotImportId(), source: "snapshot" })]);
     const text = dataStatus(db, { now: NOW }).output;
     expect(text).toContain("EMD_EPD2D_PTE_NUS_DPG");
-    expect(text).toContain("imp_snapshot_2026-11-22");
+    expect(text).toContain(snapshotImportId());
   });
 });

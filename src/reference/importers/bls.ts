@@ -1,4 +1,4 @@
-import type { ParsedObservation } from "../append.ts";
+import type { ParsedObservation } from "../admit.ts";
 import { ImportFormatError, lines, nonEmpty, requireValue } from "./common.ts";
 
 /**

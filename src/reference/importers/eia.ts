@@ -1,4 +1,4 @@
-import type { ParsedObservation } from "../append.ts";
+import type { ParsedObservation } from "../admit.ts";
 import { csvCells, ImportFormatError, isoDate, lines, nonEmpty, requireValue } from "./common.ts";
 
 const SERIES_ID = /EMD_[A-Z0-9]+_[A-Z0-9]+_[A-Z0-9]+_DPG/i;

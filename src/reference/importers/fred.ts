@@ -1,4 +1,4 @@
-import type { ParsedObservation } from "../append.ts";
+import type { ParsedObservation } from "../admit.ts";
 import { csvCells, ImportFormatError, isoDate, lines, nonEmpty, requireValue } from "./common.ts";
 
 /** FRED's CSV download: header `observation_date,<SERIES>[,<SERIES>...]` (older files: `DATE,...`); "." marks no value. */

@@ -6,7 +6,7 @@
  * The index reads the balance of freight against trucks from the shipper's side: +100 is as tight as
  * the scale goes (freight growing, capacity shrinking, prices rising), -100 as loose.
  */
-import { ATA_TONNAGE_SA_SERIES, CASS_SHIPMENTS_SERIES, FMCSA_AUTHORITY_SERIES } from "../../reference/series-ids.ts";
+import { ATA_TONNAGE_SA, CASS_SHIPMENTS_INDEX, FMCSA_NET_CHANGE_CARRIERS } from "../../reference/series-ids.ts";
 
 export const PRESSURE_INPUT_IDS = [
   "output_per_truck_job",
@@ -96,7 +96,7 @@ export const CAPACITY_MODEL = {
       cass_shipments: {
         name: "Cass Freight Index, shipments",
         side: "demand",
-        seriesId: CASS_SHIPMENTS_SERIES,
+        seriesId: CASS_SHIPMENTS_INDEX,
         measure: { kind: "change_percent", months: 12 },
         unit: "percent year on year",
         fullSignalAt: 8,
@@ -108,7 +108,7 @@ export const CAPACITY_MODEL = {
       ata_tonnage: {
         name: "ATA for-hire truck tonnage, seasonally adjusted",
         side: "demand",
-        seriesId: ATA_TONNAGE_SA_SERIES,
+        seriesId: ATA_TONNAGE_SA,
         measure: { kind: "change_percent", months: 12 },
         unit: "percent year on year",
         fullSignalAt: 5,
@@ -120,7 +120,7 @@ export const CAPACITY_MODEL = {
       carrier_net_change: {
         name: "Net change of the for-hire carrier population (FMCSA authorities)",
         side: "supply",
-        seriesId: FMCSA_AUTHORITY_SERIES.netChange,
+        seriesId: FMCSA_NET_CHANGE_CARRIERS,
         measure: { kind: "monthly_mean" },
         unit: "carriers per month",
         fullSignalAt: 2000,

@@ -4,7 +4,7 @@
  */
 import { daysBetween } from "../../reference/diesel.ts";
 import { snapshotSeriesInfo } from "../../reference/snapshot/index.ts";
-import { changeSince, observationAtOrBefore, shiftDate } from "../../reference/series-stats.ts";
+import { changeSince, shiftDate } from "../../reference/series-stats.ts";
 import type { Observation, ReferenceView } from "../../reference/view.ts";
 import { round } from "../rate-lookup/model.ts";
 
@@ -59,14 +59,17 @@ export function changeOver(view: ReferenceView, latest: Observation, months: num
 }
 
 /**
- * The same data as an earlier date saw it: observations dated after `asOf` are hidden, the
+ * The same data as an earlier date saw it: figures dated or published after `asOf` are hidden, the
  * import cut-off (knownAt) is kept. Used for the index's value 3, 6 and 12 months back.
  */
 export function earlierView(view: ReferenceView, asOf: string): ReferenceView {
+  const seen = (observation: Observation) => observation.observedOn <= asOf && observation.publishedOn <= asOf;
+  const history = (seriesId: string, from?: string) => view.history(seriesId, from).filter(seen);
   return {
     asOf,
     knownAt: view.knownAt,
-    latest: (seriesId) => observationAtOrBefore(view.history(seriesId), asOf),
-    history: (seriesId, from) => view.history(seriesId, from).filter((observation) => observation.observedOn <= asOf),
+    latest: (seriesId) => history(seriesId).at(-1),
+    history,
+    seriesIds: (prefix) => view.seriesIds(prefix),
   };
 }

@@ -5,9 +5,11 @@
  */
 import { STATE_CODES, stateInfo, type StateCode } from "../../reference/regions.ts";
 import {
-  ATA_TONNAGE_SA_SERIES,
-  CASS_SHIPMENTS_SERIES,
-  FMCSA_AUTHORITY_SERIES,
+  ATA_TONNAGE_SA,
+  CASS_SHIPMENTS_INDEX,
+  FMCSA_NET_CHANGE_CARRIERS,
+  FMCSA_NET_REVOCATIONS,
+  FMCSA_NEW_FORHIRE_AUTHORITIES,
   fmcsaNewCarriersSeries,
   NATIONAL_TRUCK_DRIVER_EMPLOYMENT_SERIES,
   NATIONAL_TRUCK_DRIVER_WAGE_SERIES,
@@ -103,9 +105,9 @@ function carrierPopulation(view: ReferenceView, used: UsedObservations) {
   };
   return {
     scope: "NATIONAL" as const,
-    new_authorities: read(FMCSA_AUTHORITY_SERIES.newAuthorities),
-    net_revocations: read(FMCSA_AUTHORITY_SERIES.netRevocations),
-    net_change: read(FMCSA_AUTHORITY_SERIES.netChange),
+    new_authorities: read(FMCSA_NEW_FORHIRE_AUTHORITIES),
+    net_revocations: read(FMCSA_NET_REVOCATIONS),
+    net_change: read(FMCSA_NET_CHANGE_CARRIERS),
   };
 }
 
@@ -133,8 +135,8 @@ export function demandFigures(view: ReferenceView, area: Area, supply: ReturnTyp
   const nationalCensus = area.kind !== "NATIONAL" && supply.census ? census(view, { name: "NATIONAL", kind: "NATIONAL", states: [...STATE_CODES] }, used) : null;
   return {
     freight_tsi: trendFigure(view, "TSIFRGHT", "index 2000=100", used),
-    cass_shipments: trendFigure(view, CASS_SHIPMENTS_SERIES, "index Jan 1990=1", used),
-    ata_tonnage: trendFigure(view, ATA_TONNAGE_SA_SERIES, "index 2015=100", used),
+    cass_shipments: trendFigure(view, CASS_SHIPMENTS_INDEX, "index Jan 1990=1", used),
+    ata_tonnage: trendFigure(view, ATA_TONNAGE_SA, "index 2015=100", used),
     industrial_production: trendFigure(view, "INDPRO", "index 2017=100", used),
     area_share: {
       truck_driver_employment_percent:

@@ -114,9 +114,12 @@ export function priceLane(
   const cost = costAtDiesel(factors, dieselPerGallon);
 
   const used = [...factors.used];
-  const ams = equipment === "REEFER" && mode === "FTL" ? amsReeferRate(view, lane.origin, lane.destination) : undefined;
-  if (ams) used.push(ams);
-  const marketAnchor = ams && { observation: ams, deviation: (cost.ratePerMile - ams.value) / ams.value };
+  const ams = equipment === "REEFER" && mode === "FTL" ? amsReeferRate(view, lane.origin, lane.destination, lane.miles) : undefined;
+  if (ams) used.push(ams.low, ams.high);
+  const marketAnchor = ams && {
+    observation: { ...ams.low, value: round(ams.ratePerMile, 3) },
+    deviation: (cost.ratePerMile - ams.ratePerMile) / ams.ratePerMile,
+  };
 
   const confidence = assessConfidence({
     asOf: view.asOf,

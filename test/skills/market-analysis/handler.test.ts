@@ -26,7 +26,7 @@ describe("as of 2025-12-31, when every monthly series is current", () => {
       trend: { lookback_months: 3, from_date: "2025-09-01", from_value: 173.046, change: 1.977 },
       fresh: true,
     });
-    expect(byId("freight_tsi").latest).toEqual({ value: 138.5, date: "2025-11-01" });
+    expect(byId("freight_tsi").latest).toEqual({ value: 136.9, date: "2025-12-01" });
     expect(byId("fed_funds").trend).toMatchObject({ from_value: 4.22, change: -0.5 });
     // Weekly diesel: the EIA week on or before 2025-09-29 (three months before the latest, 2025-12-29).
     expect(byId("diesel")).toMatchObject({ series_id: "EMD_EPD2D_PTE_NUS_DPG", latest: { value: 3.5, date: "2025-12-29" }, trend: { from_date: "2025-09-29", from_value: 3.754 } });
@@ -40,7 +40,7 @@ describe("as of 2025-12-31, when every monthly series is current", () => {
   test("the composite is the weighted mean of the clamped, signed trends", () => {
     const signals = {
       truck_freight_ppi: pct(175.023, 173.046) / 2,
-      freight_tsi: pct(138.5, 139.1) / 2.5,
+      freight_tsi: pct(136.9, 138) / 2.5,
       industrial_production: pct(101.4941, 101.668) / 2,
       truck_employment: -pct(1467.2, 1472.3) / 1.5, // more jobs loosen
       diesel: pct(3.5, 3.754) / 15,
@@ -108,7 +108,7 @@ describe("signals over the cycle and over time", () => {
 describe("refusals", () => {
   test.each([
     [{ region: "EAST_COAST" }, "region", /must be one of NATIONAL/],
-    [{ as_of: "1980-01-01" }, "as_of", /before the data starts/],
+    [{ as_of: "1960-01-01" }, "as_of", /before the data starts/],
     [{ lane: "x" }, "lane", /not a known field/],
   ])("%o -> 400 on %s", (raw, field, problem) => {
     const error = refusalOf(() => analyse(raw));

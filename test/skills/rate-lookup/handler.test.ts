@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import type { Principal } from "../../../src/access/principal.ts";
 import { ApiError } from "../../../src/http/errors.ts";
-import { dataImport } from "../../../src/cli/data.ts";
 import { rateLookupSkill } from "../../../src/skills/rate-lookup/skill.ts";
 import { RATE_MODEL } from "../../../src/skills/rate-lookup/constants.ts";
-import { fixture, LOADED_AT, snapshotReferenceData } from "../../reference/helpers.ts";
+import { LOADED_AT, snapshotReferenceData } from "../../reference/helpers.ts";
+import { snapshotImportId } from "../../../src/reference/snapshot/index.ts";
 
 const { db, data } = snapshotReferenceData();
 const caller = {} as Principal;
@@ -74,7 +74,7 @@ describe("the answer", () => {
     expect(answer.data_sources.diesel_source).toContain("EMD_EPD2D_PTE_R20_DPG");
     expect(answer.data_sources.labor_rate).toBe(28.75); // Illinois OEWS May 2024 hourly median
     expect(factorVersions.map((f) => f.series_id)).toEqual(["EMD_EPD2D_PTE_R20_DPG", "EMD_EPD2D_PTE_R30_DPG", "OEUS170000000000053303208"]);
-    expect(factorVersions.every((f) => f.import_id === "imp_snapshot_2026-11-22" && f.observation_date <= asOf)).toBe(true);
+    expect(factorVersions.every((f) => f.import_id === snapshotImportId() && f.observation_date <= asOf)).toBe(true);
   });
 
   test("the breakdown adds up to the rate", () => {
@@ -139,20 +139,20 @@ describe("diesel fallback and confidence", () => {
     expect(short.confidence.score).toBeLessThan(exact.confidence.score);
   });
 
-  test("a USDA AMS reefer observation for the lane anchors the answer", () => {
-    const { db: amsDb, data: amsData } = snapshotReferenceData(Date.parse("2026-09-01T00:00:00Z"));
-    const importedAt = Date.parse("2026-09-21T06:00:00Z");
-    expect(dataImport(amsDb, "ams", fixture("ams_mymarketnews_reefer.json"), { now: importedAt }).exitCode).toBe(0);
-    const input = { origin: "Fresno, CA", destination: "Chicago, IL", equipment: "REEFER", as_of: "2026-09-21" } as const;
-    const anchored = rateLookupSkill.handler(input, { data: amsData.view("2026-09-21", importedAt + 1), caller }).answer;
+  test("a USDA AMS FVWTRK range for the lane anchors the answer", () => {
+    // The snapshot carries the 2026-06-30 report, with several California districts to Chicago.
+    const input = { origin: "Fresno, CA", destination: "Chicago, IL", equipment: "REEFER", as_of: "2026-07-01" } as const;
+    const anchored = rateLookupSkill.handler(input, { data: data.view("2026-07-01", LOADED_AT), caller }).answer;
     expect(anchored.confidence.level).toBe("AMS_ANCHORED");
-    expect(anchored.market_anchor).toMatchObject({ rate_per_mile: 3.397, observation_date: "2026-09-18" });
-    expect(anchored.factor_versions.map((f) => f.series_id)).toContain("AMS_REEFER_RPM_CA_CHICAGO_IL");
-    // Known only after the import, and only for reefer: no anchor otherwise.
-    expect(rateLookupSkill.handler(input, { data: amsData.view("2026-09-21", importedAt - 1), caller }).answer.confidence.level).not.toBe("AMS_ANCHORED");
-    expect(rateLookupSkill.handler({ ...input, equipment: "DRY_VAN" }, { data: amsData.view("2026-09-21", importedAt + 1), caller }).answer.confidence.level).not.toBe("AMS_ANCHORED");
-    // Observations older than the anchor window do not anchor.
-    expect(rateLookupSkill.handler({ ...input, as_of: "2026-11-20" }, { data: amsData.view("2026-11-20", LOADED_AT), caller }).answer.market_anchor).toBeUndefined();
+    expect(anchored.market_anchor).toMatchObject({ observation_date: "2026-06-30" });
+    // The anchor is the midpoint of one district (in the origin state)'s $/load range to Chicago, over the lane's miles.
+    const ams = anchored.factor_versions.filter((f) => f.series_id.startsWith("AMS_FVWTRK_REEFER_"));
+    expect(ams.map((f) => f.series_id.replace(/_(LOW|HIGH)_/, "_")).every((id, _, all) => id === all[0] && id.endsWith("__CHICAGO"))).toBe(true);
+    expect(ams).toHaveLength(2);
+    expect(anchored.market_anchor!.rate_per_mile).toBeCloseTo((ams[0]!.value + ams[1]!.value) / 2 / anchored.miles, 2);
+    // Only for reefer, and only while the report is recent.
+    expect(rateLookupSkill.handler({ ...input, equipment: "DRY_VAN" }, { data: data.view("2026-07-01", LOADED_AT), caller }).answer.confidence.level).not.toBe("AMS_ANCHORED");
+    expect(rateLookupSkill.handler({ ...input, as_of: "2026-11-20" }, { data: data.view("2026-11-20", LOADED_AT), caller }).answer.market_anchor).toBeUndefined();
   });
 });
 
