@@ -112,17 +112,20 @@ function censusChange(view: ReferenceView, area: Area): Measurement {
   };
 }
 
+/** The area's OEWS median wage against the national median of the same edition (states' newest edition). */
 function wagePremium(view: ReferenceView, states: readonly StateCode[]): Measurement {
-  const national = view.latest(NATIONAL_TRUCK_DRIVER_WAGE_SERIES);
   const wages = states.flatMap((state) => view.latest(stateTruckDriverWageSeries(stateInfo(state).fips)) ?? []);
-  if (!national || wages.length === 0) return { missing: "no OEWS 53-3032 median wage for the area", used: [] };
-  const areaMedian = wages.reduce((sum, o) => sum + o.value, 0) / wages.length;
-  const newest = wages.reduce((a, b) => (b.observedOn > a.observedOn ? b : a));
+  if (wages.length === 0) return { missing: "no OEWS 53-3032 median wage for the area", used: [] };
+  const edition = wages.reduce((newest, o) => (o.observedOn > newest ? o.observedOn : newest), wages[0]!.observedOn);
+  const sameEdition = wages.filter((o) => o.observedOn === edition);
+  const national = view.history(NATIONAL_TRUCK_DRIVER_WAGE_SERIES, edition).find((o) => o.observedOn === edition);
+  if (!national) return { missing: `no U.S. OEWS 53-3032 median wage for the ${edition} edition to compare with`, used: [] };
+  const areaMedian = sameEdition.reduce((sum, o) => sum + o.value, 0) / sameEdition.length;
   return {
-    latest: newest,
+    latest: sameEdition.at(-1)!,
     measured: round((areaMedian / national.value - 1) * 100, 2),
-    basis: `${wages.length === 1 ? "median" : `mean of ${wages.length} state medians`} ${round(areaMedian, 2)} USD/h against the U.S. median ${national.value} (${national.observedOn})`,
-    used: [...wages, national],
+    basis: `${sameEdition.length === 1 ? "median" : `mean of ${sameEdition.length} state medians`} ${round(areaMedian, 2)} USD/h against the U.S. median ${national.value} (${edition})`,
+    used: [...sameEdition, national],
   };
 }
 

@@ -78,20 +78,22 @@ function truckDrivers(view: ReferenceView, area: Area, used: UsedObservations) {
   const withEmployment = byState.filter((s) => s.employment);
   const national = view.latest(NATIONAL_TRUCK_DRIVER_EMPLOYMENT_SERIES);
   const total =
-    area.kind === "NATIONAL" && national
-      ? figureOf(national, "jobs", used)
-      : withEmployment.length === area.states.length && withEmployment.length > 0
-        ? {
-            value: withEmployment.reduce((sum, s) => sum + s.employment!.value, 0),
-            unit: "jobs",
-            series_id: area.states.length === 1 ? withEmployment[0]!.employment!.series_id : "sum of OEUS<FIPS>00000000000053303201",
-            date: withEmployment.map((s) => s.employment!.date).sort().at(-1)!,
-            source: sourceOf("OEU"),
-          }
-        : null;
+    area.kind === "NATIONAL"
+      ? national && figureOf(national, "jobs", used)
+      : withEmployment.length !== area.states.length
+        ? null
+        : withEmployment.length === 1
+          ? withEmployment[0]!.employment
+          : {
+              value: withEmployment.reduce((sum, s) => sum + s.employment!.value, 0),
+              unit: "jobs",
+              series_id: "sum of OEUS<FIPS>00000000000053303201",
+              date: withEmployment.map((s) => s.employment!.date).sort().at(-1)!,
+              source: sourceOf("OEU"),
+            };
   const nationalWage = view.latest(NATIONAL_TRUCK_DRIVER_WAGE_SERIES);
   return {
-    employment: total,
+    employment: total ?? null,
     states_without_employment: area.kind === "NATIONAL" ? [] : byState.filter((s) => !s.employment).map((s) => s.state),
     national_median_wage_hourly: nationalWage ? figureOf(nationalWage, "USD/hour", used) : null,
     by_state: area.kind === "NATIONAL" ? [] : byState,
