@@ -58,6 +58,17 @@ describe("carrier-capacity from the embedded series only (no census)", () => {
     // Every figure it does report names its series, date and source.
     expect(body.supply.truck_drivers.by_state[0].median_wage_hourly).toMatchObject({ series_id: "OEUS480000000000053303208", date: "2024-05-01" });
     expect(body.supply.national_truck_employment).toMatchObject({ series_id: "CES4348400001", source: expect.any(String) });
+    expect(body.supply.truck_drivers.employment).toMatchObject({ value: 212_700, series_id: "OEUS480000000000053303201", date: "2024-05-01" });
+  });
+
+  test("an area total of driver jobs is given only when every state's figure is known", () => {
+    const body = answer(data, { states: ["TX", "CA"], as_of: "2025-06-15" });
+    expect(body.supply.truck_drivers.employment).toBeNull();
+    expect(body.supply.truck_drivers.states_without_employment).toEqual(["CA"]);
+    expect(body.demand.area_share.truck_driver_employment_percent).toBeNull();
+    expect(body.missing).toContain("truck-driver employment (OEWS 53-3032) for CA");
+    const share = answer(data, { area: "TX", as_of: "2025-06-15" }).demand.area_share.truck_driver_employment_percent;
+    expect(share).toBeCloseTo((212_700 / 2_070_480) * 100, 2);
   });
 
   test("areas resolve to their states: a PADD, a census region, a list", () => {
