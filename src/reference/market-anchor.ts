@@ -1,8 +1,8 @@
-import { daysBetween } from "./diesel.ts";
 import type { ResolvedPlace } from "./places.ts";
 import { stateInfo } from "./regions.ts";
 import { AMS_FVWTRK_PREFIX, amsFvwtrkSeries, amsIdPart, parseAmsFvwtrkSeries } from "./series-ids.ts";
 import type { Observation, ReferenceView } from "./view.ts";
+import { daysBetween } from "../dates.ts";
 
 /** A USDA AMS reefer spot observation counts as current for this many days (the report is weekly). */
 export const AMS_ANCHOR_WINDOW_DAYS = 35;

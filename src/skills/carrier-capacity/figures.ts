@@ -2,11 +2,11 @@
  * Reading single figures for the capacity answer: each one carries its series, date and source, and
  * every observation read is collected so the receipt can name it.
  */
-import { daysBetween } from "../../reference/diesel.ts";
+import { daysBetween } from "../../dates.ts";
 import { snapshotSeriesInfo } from "../../reference/snapshot/index.ts";
 import { changeSince, shiftDate } from "../../reference/series-stats.ts";
 import type { Observation, ReferenceView } from "../../reference/view.ts";
-import { round } from "../rate-lookup/model.ts";
+import { round } from "../kit.ts";
 
 export interface Figure {
   value: number;

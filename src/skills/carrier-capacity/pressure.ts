@@ -2,12 +2,12 @@
  * The capacity pressure index: every input measured as of the view, turned into a signal in [-1, 1]
  * (+1 tight), weighted by its importance and its freshness, and averaged onto -100..+100.
  */
-import { daysBetween } from "../../reference/diesel.ts";
+import { daysBetween } from "../../dates.ts";
 import { stateInfo, type StateCode } from "../../reference/regions.ts";
 import { shiftDate } from "../../reference/series-stats.ts";
 import { NATIONAL_TRUCK_DRIVER_WAGE_SERIES, stateTruckDriverWageSeries } from "../../reference/series-ids.ts";
 import type { Observation, ReferenceView } from "../../reference/view.ts";
-import { round } from "../rate-lookup/model.ts";
+import { round } from "../kit.ts";
 import type { Area } from "./area.ts";
 import { latestCensusPair } from "./census.ts";
 import { CAPACITY_MODEL, PRESSURE_INPUT_IDS, type CapacityLabel, type PressureInputId, type PressureInputSpec } from "./constants.ts";

@@ -1,16 +1,11 @@
-import { Type, type TSchema } from "@sinclair/typebox";
+import { Type } from "@sinclair/typebox";
 import { STATE_CODES } from "../../reference/regions.ts";
-import { EQUIPMENT_TYPES } from "../rate-lookup/constants.ts";
-import { factorVersionSchema } from "../rate-lookup/schema.ts";
+import { EQUIPMENT_TYPES } from "../kit.ts";
+import { enumOf, factorVersionSchema, isoDate, nullable } from "../schema-kit.ts";
 import { AREA_NAMES } from "./area.ts";
 import { CAPACITY_LABELS, PRESSURE_INPUT_IDS } from "./constants.ts";
 
-const oneOf = <T extends string>(values: readonly T[], description?: string) =>
-  Type.Union(
-    values.map((value) => Type.Literal(value)),
-    description ? { description } : {},
-  );
-const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const oneOf = <const Values extends readonly string[]>(values: Values, description?: string) => enumOf(values, description ? { description } : {});
 
 export const carrierCapacityInput = Type.Object(
   {
@@ -21,7 +16,7 @@ export const carrierCapacityInput = Type.Object(
       Type.Array(oneOf(STATE_CODES), { minItems: 1, maxItems: STATE_CODES.length, description: "A list of states instead of a named area" }),
     ),
     equipment: Type.Optional(oneOf(EQUIPMENT_TYPES, `One of ${EQUIPMENT_TYPES.join(", ")}; DRY_VAN by default`)),
-    as_of: Type.Optional(Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$", description: "YYYY-MM-DD: answer with only the data observed on or before this date" })),
+    as_of: Type.Optional(isoDate("YYYY-MM-DD: answer with only the figures dated and published on or before this date")),
   },
   { additionalProperties: false },
 );

@@ -1,11 +1,9 @@
 import type { Static } from "@sinclair/typebox";
-import { errors } from "../../http/errors.ts";
+import { errors } from "../../errors.ts";
 import { shiftDate } from "../../reference/series-stats.ts";
 import type { ReferenceView } from "../../reference/view.ts";
-import { beforeData } from "../as-of.ts";
-import { round } from "../rate-lookup/model.ts";
-import { distinctFactors } from "../rate-lookup/skill.ts";
-import type { SkillDeclaration } from "../types.ts";
+import { beforeData, distinctFactors, round } from "../kit.ts";
+import { defineSkill } from "../types.ts";
 import { resolveArea, type Area } from "./area.ts";
 import { CAPACITY_MODEL } from "./constants.ts";
 import { earlierView, UsedObservations } from "./figures.ts";
@@ -89,10 +87,10 @@ function history(view: ReferenceView, area: Area): Output["capacity_pressure"]["
   });
 }
 
-export const carrierCapacitySkill: SkillDeclaration<typeof carrierCapacityInput, typeof carrierCapacityOutput> = {
+export const carrierCapacitySkill = defineSkill({
   name: "carrier-capacity",
-  scope: "carrier-capacity",
   minimumTier: "starter",
+  replayable: true,
   description:
     "Who can haul in an area and how tight it is: for-hire carriers, power units and drivers (FMCSA census, when imported), truck-driver " +
     "jobs and wages (BLS OEWS), truck employment (BLS CES), carrier entries and exits (FMCSA authorities), freight volumes (TSI, Cass, ATA, " +
@@ -139,4 +137,4 @@ export const carrierCapacitySkill: SkillDeclaration<typeof carrierCapacityInput,
     };
     return { answer, factorVersions: answer.factor_versions, modelVersion: CAPACITY_MODEL.version };
   },
-};
+});

@@ -17,7 +17,7 @@ import {
   stateTruckDriverWageSeries,
 } from "../../reference/series-ids.ts";
 import type { ReferenceView } from "../../reference/view.ts";
-import { round } from "../rate-lookup/model.ts";
+import { round } from "../kit.ts";
 import type { Area } from "./area.ts";
 import { censusDates, censusTotalsOn, type CensusCounts } from "./census.ts";
 import { changeOver, figureOf, sourceOf, type Figure, type UsedObservations } from "./figures.ts";
@@ -38,7 +38,9 @@ function trendFigure(view: ReferenceView, seriesId: string, unit: string, used: 
   return { ...figureOf(latest, unit, used), change_3m_percent: three?.percent ?? null, change_12m_percent: twelve?.percent ?? null };
 }
 
-const direction = (figure: TrendFigure | null) =>
+type Direction = "RISING" | "FALLING" | "FLAT";
+
+const direction = (figure: TrendFigure | null): Direction | null =>
   figure?.change_3m_percent == null
     ? null
     : figure.change_3m_percent > TREND_FLAT_PERCENT

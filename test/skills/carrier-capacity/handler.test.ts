@@ -8,7 +8,7 @@ import { carrierCapacitySkill } from "../../../src/skills/carrier-capacity/skill
 import type { AnySkill } from "../../../src/skills/types.ts";
 import { writeCensusFile, type ExpectedCensus } from "../../reference/census-file.ts";
 import { LOADED_AT, snapshotReferenceData } from "../../reference/helpers.ts";
-import { callSkill, detailsOf, refusalOf } from "../fuel-surcharge/call-skill.ts";
+import { callSkill, detailsOf, refusalOf } from "../../support/skill-call.ts";
 
 const skill = carrierCapacitySkill as unknown as AnySkill;
 // biome-ignore lint/suspicious/noExplicitAny: the answer is checked field by field

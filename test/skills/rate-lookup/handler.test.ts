@@ -1,19 +1,18 @@
 import { describe, expect, test } from "bun:test";
-import type { Principal } from "../../../src/access/principal.ts";
-import { ApiError } from "../../../src/http/errors.ts";
+import { ApiError } from "../../../src/errors.ts";
 import { rateLookupSkill } from "../../../src/skills/rate-lookup/skill.ts";
 import { RATE_MODEL } from "../../../src/skills/rate-lookup/constants.ts";
 import { LOADED_AT, snapshotReferenceData } from "../../reference/helpers.ts";
 import { snapshotImportId } from "../../../src/reference/snapshot/index.ts";
+import { skillContext } from "../../support/skill-call.ts";
 
 const { db, data } = snapshotReferenceData();
-const caller = {} as Principal;
 type Input = Parameters<typeof rateLookupSkill.handler>[0];
 
 /** The pipeline's call: a view pinned to the request's as_of (or today), known as of now. */
 function lookup(input: Input, now = LOADED_AT) {
   const asOf = rateLookupSkill.asOf?.(input) ?? new Date(now).toISOString().slice(0, 10);
-  return rateLookupSkill.handler(input, { data: data.view(asOf, now), caller });
+  return rateLookupSkill.handler(input, skillContext(data, data.view(asOf, now)));
 }
 
 function refusal(input: Input, now = LOADED_AT): ApiError {
@@ -142,7 +141,7 @@ describe("diesel fallback and confidence", () => {
   test("a USDA AMS FVWTRK range for the lane anchors the answer", () => {
     // The snapshot carries the 2026-06-30 report, with several California districts to Chicago.
     const input = { origin: "Fresno, CA", destination: "Chicago, IL", equipment: "REEFER", as_of: "2026-07-01" } as const;
-    const anchored = rateLookupSkill.handler(input, { data: data.view("2026-07-01", LOADED_AT), caller }).answer;
+    const anchored = rateLookupSkill.handler(input, skillContext(data, data.view("2026-07-01", LOADED_AT))).answer;
     expect(anchored.confidence.level).toBe("AMS_ANCHORED");
     expect(anchored.market_anchor).toMatchObject({ observation_date: "2026-06-30" });
     // The anchor is the midpoint of one district (in the origin state)'s $/load range to Chicago, over the lane's miles.
@@ -151,8 +150,8 @@ describe("diesel fallback and confidence", () => {
     expect(ams).toHaveLength(2);
     expect(anchored.market_anchor!.rate_per_mile).toBeCloseTo((ams[0]!.value + ams[1]!.value) / 2 / anchored.miles, 2);
     // Only for reefer, and only while the report is recent.
-    expect(rateLookupSkill.handler({ ...input, equipment: "DRY_VAN" }, { data: data.view("2026-07-01", LOADED_AT), caller }).answer.confidence.level).not.toBe("AMS_ANCHORED");
-    expect(rateLookupSkill.handler({ ...input, as_of: "2026-11-20" }, { data: data.view("2026-11-20", LOADED_AT), caller }).answer.market_anchor).toBeUndefined();
+    expect(rateLookupSkill.handler({ ...input, equipment: "DRY_VAN" }, skillContext(data, data.view("2026-07-01", LOADED_AT))).answer.confidence.level).not.toBe("AMS_ANCHORED");
+    expect(rateLookupSkill.handler({ ...input, as_of: "2026-11-20" }, skillContext(data, data.view("2026-11-20", LOADED_AT))).answer.market_anchor).toBeUndefined();
   });
 });
 
