@@ -39,8 +39,8 @@ usage: waybill [command] [flags]
   keys create                --email E [--scopes rate-lookup,fuel-surcharge]   (prints the key once)
   keys revoke                --email E
   data status
-  data import SOURCE FILE    SOURCE: eia | fred | bls | ams | fmcsa (the FMCSA Company Census File; --date YYYY-MM-DD
-                             when its name carries no snapshot date)
+  data import SOURCE FILE    SOURCE: eia | fred | bls | ams | cass | ata | fmcsa-authority | fmcsa-new-carriers
+                             | fmcsa (the FMCSA Company Census File; --date YYYY-MM-DD when its name carries none)
   receipts verify            walk the whole receipt chain
   backup FILE                consistent copy of the live database
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { writeCensusFile, type ExpectedCensus } from "../reference/census-file.ts";
-import { binaryInEmptyFolder } from "../support/binary.ts";
+import { binaryInEmptyFolder, runCli, startBinary } from "../support/binary.ts";
 
 describe("waybill data import fmcsa, on the compiled binary", () => {
   let dir: string;
@@ -14,10 +14,7 @@ describe("waybill data import fmcsa, on the compiled binary", () => {
     await writeCensusFile(join(dir, "census_garbage_2026-09-01.csv"), { rows: 3_000, malformedEvery: 2 });
   }, 120_000);
 
-  const run = (...args: string[]) => {
-    const result = Bun.spawnSync([exe, ...args, "--db", join(dir, "waybill.db")], { cwd: dir, env: { PATH: process.env.PATH ?? "", HOME: dir } });
-    return { exitCode: result.exitCode, stdout: result.stdout.toString(), stderr: result.stderr.toString() };
-  };
+  const run = (...args: string[]) => runCli(exe, [...args, "--db", "waybill.db"], dir);
 
   test("imports the aggregates with JSON progress on stderr and one JSON result on stdout", () => {
     const imported = run("data", "import", "fmcsa", "FMCSA_CENSUS1_2026Sep.txt", "--json");
@@ -46,4 +43,24 @@ describe("waybill data import fmcsa, on the compiled binary", () => {
     expect(usage.exitCode).toBe(2);
     expect(usage.stderr).toContain("--date must be YYYY-MM-DD");
   });
+
+  test("a served carrier-capacity answer reports the imported census for the area", async () => {
+    const server = await startBinary(exe, ["--db", "waybill.db"], { cwd: dir });
+    try {
+      expect(run("accounts", "create", "--email", "ops@example.com", "--tier", "starter").exitCode).toBe(0);
+      const { key } = JSON.parse(run("keys", "create", "--email", "ops@example.com", "--scopes", "carrier-capacity", "--json").stdout);
+      const response = await fetch(`${server.url}/v1/carriers/capacity`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ area: "TX" }),
+      });
+      expect(response.status).toBe(200);
+      const body = await response.json();
+      const tx = ["A", "B", "C"].reduce((sum, op) => sum + (expected.cells.get(`TX_${op}`)?.carriers ?? 0), 0);
+      expect(body.supply.census).toMatchObject({ date: "2026-09-01", for_hire: { carriers: tx } });
+      expect(body.receipt_id).toMatch(/^rcpt_/);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
 });

@@ -24,17 +24,12 @@ export interface CensusImportOptions {
   onProgress?: (progress: CensusProgress & { totalBytes: number }) => void;
 }
 
-export interface CensusImportResult {
+/** The aggregate's counts (not its cells), the census's totals, its date and what was stored. */
+export interface CensusImportResult extends Omit<CensusAggregate, "cells" | "newestFiling"> {
   importId: string | null;
   file: string;
   snapshotDate: string;
   snapshotDateFrom: "option" | "file name" | "newest filing";
-  rows: number;
-  counted: number;
-  malformed: number;
-  malformedExamples: string[];
-  notForHire: number;
-  outsideStates: number;
   carriers: number;
   powerUnits: number;
   drivers: number;
@@ -85,17 +80,13 @@ export async function importFmcsaCensus(db: Db, file: string, options: CensusImp
     (sum, cell) => ({ carriers: sum.carriers + cell.carriers, powerUnits: sum.powerUnits + cell.powerUnits, drivers: sum.drivers + cell.drivers }),
     { carriers: 0, powerUnits: 0, drivers: 0 },
   );
+  const { cells: _cells, newestFiling: _newest, ...counts } = aggregate;
   return {
+    ...counts,
     importId: stored.added > 0 ? stored.importId : null,
     file: basename(file),
     snapshotDate: snapshot.date,
     snapshotDateFrom: snapshot.from,
-    rows: aggregate.rows,
-    counted: aggregate.counted,
-    malformed: aggregate.malformed,
-    malformedExamples: aggregate.malformedExamples,
-    notForHire: aggregate.notForHire,
-    outsideStates: aggregate.outsideStates,
     ...totals,
     added: stored.added,
     skipped: stored.skipped,
