@@ -3,11 +3,10 @@ import { accountsCreate, accountsList, accountsSetTier } from "./cli/accounts.ts
 import { parseCommand, USAGE } from "./cli/args.ts";
 import { backup } from "./cli/backup.ts";
 import { dataImportCensus } from "./cli/census.ts";
-import { dataImport, dataStatus } from "./cli/data.ts";
+import { dataImport, dataRetract, dataStatus } from "./cli/data.ts";
 import { keysCreate, keysRevoke } from "./cli/keys.ts";
 import { receiptsVerifyCommand } from "./cli/receipts.ts";
 import { EXIT, UsageError, type CommandResult } from "./cli/result.ts";
-import { serve } from "./cli/serve.ts";
 import { AccessError } from "./access/accounts.ts";
 import { ConfigError, resolveDbFile, serveConfig } from "./config.ts";
 import { openDatabaseFile } from "./db/open.ts";
@@ -43,7 +42,14 @@ async function runCommand(db: Db, name: string, values: Record<string, string | 
       const [source, file] = positionals;
       if (!source || !file) throw new UsageError("data import needs SOURCE and FILE: waybill data import eia FILE");
       if (source === "fmcsa") return dataImportCensus(db, file, { json, date: str("date") });
-      return dataImport(db, source, file, { json });
+      const maxMb = str("max-mb") ?? process.env.WAYBILL_IMPORT_MAX_MB;
+      if (maxMb !== undefined && !(Number(maxMb) > 0)) throw new UsageError(`--max-mb must be a positive number of MiB, not '${maxMb}'`);
+      return dataImport(db, source, file, { json, maxMb: maxMb === undefined ? undefined : Number(maxMb) });
+    }
+    case "data retract": {
+      const [importId] = positionals;
+      if (!importId || str("reason") === undefined) throw new UsageError("data retract needs IMPORT_ID and --reason TEXT");
+      return dataRetract(db, importId, str("reason")!, { json });
     }
     case "receipts verify":
       return receiptsVerifyCommand(db, { json });
@@ -65,6 +71,8 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   if (command.name === "serve") {
+    // Loaded only to serve: the server's modules (place index, skills) are heavy for a one-shot command.
+    const { serve } = await import("./cli/serve.ts");
     await serve(serveConfig(command.values as Record<string, string | undefined>, process.env));
     return -1; // keeps running until a signal
   }

@@ -23,7 +23,8 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
   "keys create": { email: { type: "string" }, scopes: { type: "string" } },
   "keys revoke": { email: { type: "string" } },
   "data status": {},
-  "data import": { date: { type: "string" } },
+  "data import": { "max-mb": { type: "string" }, date: { type: "string" } },
+  "data retract": { reason: { type: "string" } },
   "receipts verify": {},
   backup: {},
 };
@@ -39,8 +40,11 @@ usage: waybill [command] [flags]
   keys create                --email E [--scopes rate-lookup,fuel-surcharge]   (prints the key once)
   keys revoke                --email E
   data status
-  data import SOURCE FILE    SOURCE: eia | fred | bls | ams | cass | ata | fmcsa-authority | fmcsa-new-carriers
-                             | fmcsa (the FMCSA Company Census File; --date YYYY-MM-DD when its name carries none)
+  data import SOURCE FILE    SOURCE: eia | fred | bls | ams | fhwa | cass | ata | fmcsa-authority | fmcsa-new-carriers
+                             [--max-mb N] (env WAYBILL_IMPORT_MAX_MB, default 512)
+  data import fmcsa FILE     the FMCSA Company Census File, streamed into counts by state and operation
+                             [--date YYYY-MM-DD] when its name carries no snapshot date
+  data retract IMPORT_ID     --reason TEXT   hide an import from every view from now on
   receipts verify            walk the whole receipt chain
   backup FILE                consistent copy of the live database
 

@@ -1,8 +1,8 @@
-import { SingleBar } from "cli-progress";
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import type { Db } from "../db/client.ts";
-import { importFmcsaCensus, type CensusImportOptions, type CensusImportResult } from "../reference/importers/census-import.ts";
+import { importFmcsaCensus, type CensusImportResult } from "../reference/importers/census-import.ts";
 import { ImportFormatError } from "../reference/importers/common.ts";
+import { importProgress } from "./import-progress.ts";
 import { EXIT, UsageError, type CommandResult } from "./result.ts";
 
 interface Options {
@@ -11,29 +11,7 @@ interface Options {
   date?: string;
   now?: number;
   /** Where progress goes; stderr by default, so stdout stays one result. */
-  progress?: NodeJS.WriteStream;
-}
-
-type Progress = NonNullable<CensusImportOptions["onProgress"]>;
-
-/** A bar on a terminal; one JSON line per step with --json; nothing when piped without --json. */
-function progressReporter(stream: NodeJS.WriteStream, json: boolean): { report?: Progress; stop(): void } {
-  if (json) {
-    return {
-      report: ({ bytesRead, totalBytes, rows }) => stream.write(`${JSON.stringify({ progress: { bytes_read: bytesRead, total_bytes: totalBytes, rows } })}\n`),
-      stop() {},
-    };
-  }
-  if (!stream.isTTY) return { stop() {} };
-  const bar = new SingleBar({ stream, format: "census [{bar}] {percentage}% | {rows} rows | {eta}s left", hideCursor: true });
-  let started = false;
-  return {
-    report: ({ bytesRead, totalBytes, rows }) => {
-      if (!started) bar.start(totalBytes, 0, { rows: 0 }), (started = true);
-      bar.update(bytesRead, { rows });
-    },
-    stop: () => started && bar.stop(),
-  };
+  progress?: { isTTY: boolean; write: (text: string) => void };
 }
 
 function summaryText(result: CensusImportResult): string {
@@ -54,10 +32,10 @@ export async function dataImportCensus(db: Db, file: string, options: Options = 
   if (options.date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(options.date)) throw new UsageError(`--date must be YYYY-MM-DD, not '${options.date}'`);
   const fail = (message: string): CommandResult => ({ exitCode: EXIT.failed, output: options.json ? JSON.stringify({ error: message }) : `error: ${message}` });
   if (!existsSync(file)) return fail(`cannot read ${file}: ENOENT`);
-  const progress = progressReporter(options.progress ?? process.stderr, options.json === true);
+  const sink = options.progress ?? { isTTY: process.stderr.isTTY === true, write: (text: string) => process.stderr.write(text) };
+  const onProgress = importProgress(statSync(file).size, { json: options.json === true, ...sink });
   try {
-    const result = await importFmcsaCensus(db, file, { snapshotDate: options.date, now: options.now ?? Date.now(), onProgress: progress.report });
-    progress.stop();
+    const result = await importFmcsaCensus(db, file, { snapshotDate: options.date, now: options.now ?? Date.now(), onProgress: onProgress && (({ bytesRead }) => onProgress(bytesRead)) });
     return {
       exitCode: EXIT.ok,
       output: options.json
@@ -80,7 +58,6 @@ export async function dataImportCensus(db: Db, file: string, options: Options = 
         : summaryText(result),
     };
   } catch (error) {
-    progress.stop();
     if (error instanceof ImportFormatError) return fail(`${file} is not a usable FMCSA census file: ${error.message}; nothing was imported`);
     throw error;
   }

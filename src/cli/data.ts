@@ -1,9 +1,11 @@
-import { readFileSync } from "node:fs";
+import { statSync } from "node:fs";
 import { basename } from "node:path";
 import type { Db } from "../db/client.ts";
 import { createReferenceStore } from "../reference/store.ts";
 import { snapshotSeriesInfo } from "../reference/snapshot/index.ts";
+import { importProgress } from "./import-progress.ts";
 import { RefusedDataError } from "../reference/append.ts";
+import { RetractionError, retractImport } from "../reference/retract.ts";
 import { IMPORT_SOURCES, ImportFormatError, importFile, isImportSource } from "../reference/importers/index.ts";
 import { daysBetween, utcDateOf } from "../dates.ts";
 
@@ -14,6 +16,10 @@ export interface CommandResult {
 
 interface Options {
   json?: boolean;
+  /** Import size limit in MiB (default 512). */
+  maxMb?: number;
+  /** Where progress goes; defaults to stderr, as a bar when it is a terminal. */
+  progress?: { isTTY: boolean; write: (text: string) => void };
   /** ms epoch; defaults to the system clock. */
   now?: number;
 }
@@ -35,10 +41,18 @@ export function dataStatus(db: Db, options: Options = {}): CommandResult {
       observations: s.observations,
     }));
   const imports = db.$client
-    .prepare<{ id: string; source: string; file_name: string; imported_at: number; rows_added: number; rows_skipped: number }, []>(
-      "SELECT id, source, file_name, imported_at, rows_added, rows_skipped FROM data_imports ORDER BY imported_at, id",
+    .prepare<
+      { id: string; source: string; file_name: string; imported_at: number; rows_added: number; rows_skipped: number; retracted_at: number | null; reason: string | null },
+      []
+    >(
+      `SELECT i.id, i.source, i.file_name, i.imported_at, i.rows_added, i.rows_skipped, r.retracted_at, r.reason
+         FROM data_imports i LEFT JOIN data_retractions r ON r.import_id = i.id ORDER BY i.imported_at, i.id`,
     )
-    .all();
+    .all()
+    .map(({ retracted_at, reason, ...row }) => ({
+      ...row,
+      retracted: retracted_at === null ? null : { at: new Date(retracted_at).toISOString(), reason: reason ?? "" },
+    }));
   if (options.json) return { exitCode: 0, output: JSON.stringify({ series, imports }, null, 2) };
   if (series.length === 0) return { exitCode: 0, output: "No reference data loaded yet; start the server once or run `waybill data import`." };
   const width = Math.max(...series.map((s) => s.series_id.length));
@@ -46,7 +60,9 @@ export function dataStatus(db: Db, options: Options = {}): CommandResult {
     (s) => `${s.series_id.padEnd(width)}  ${s.latest}  ${String(s.age_days).padStart(6)} d  ${String(s.observations).padStart(5)} obs  ${s.title}`,
   );
   const importLines = imports.map(
-    (i) => `${i.id}  ${i.source.padEnd(8)}  ${new Date(i.imported_at).toISOString()}  +${i.rows_added} (${i.rows_skipped} skipped)  ${i.file_name}`,
+    (i) =>
+      `${i.id}  ${i.source.padEnd(8)}  ${new Date(i.imported_at).toISOString()}  +${i.rows_added} (${i.rows_skipped} skipped)  ${i.file_name}` +
+      (i.retracted ? `  RETRACTED ${i.retracted.at}: ${i.retracted.reason}` : ""),
   );
   return {
     exitCode: 0,
@@ -54,21 +70,27 @@ export function dataStatus(db: Db, options: Options = {}): CommandResult {
   };
 }
 
-/** `waybill data import eia|fred|bls|ams FILE`: adds new observations, never overwrites; all or nothing. */
+export const DEFAULT_IMPORT_MAX_MB = 512;
+
+/** `waybill data import SOURCE FILE`: adds new observations, never overwrites; all or nothing. */
 export function dataImport(db: Db, source: string, file: string, options: Options = {}): CommandResult {
   const fail = (message: string): CommandResult => ({
     exitCode: 1,
     output: options.json ? JSON.stringify({ error: message }) : `error: ${message}`,
   });
   if (!isImportSource(source)) return fail(`unknown source '${source}'; use one of ${IMPORT_SOURCES.join(", ")}`);
-  let content: string;
+  let size: number;
   try {
-    content = readFileSync(file, "utf8");
+    size = statSync(file).size;
   } catch (error) {
     return fail(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
+  const sink = options.progress ?? { isTTY: process.stderr.isTTY === true, write: (text: string) => process.stderr.write(text) };
   try {
-    const result = importFile(db, source, basename(file), content, options.now ?? Date.now());
+    const result = importFile(db, source, file, basename(file), options.now ?? Date.now(), {
+      maxBytes: (options.maxMb ?? DEFAULT_IMPORT_MAX_MB) * 1024 * 1024,
+      onProgress: importProgress(size, { json: options.json === true, ...sink }),
+    });
     const summary = { import_id: result.added > 0 ? result.importId : null, source, file, added: result.added, skipped: result.skipped, ignored: result.ignored };
     const ignored = result.ignored > 0 ? `; ${result.ignored} figures of series Waybill does not use were left out` : "";
     return {
@@ -83,5 +105,22 @@ export function dataImport(db: Db, source: string, file: string, options: Option
     if (error instanceof ImportFormatError) return fail(`${basename(file)} is not a valid ${source.toUpperCase()} file: ${error.message}`);
     if (error instanceof RefusedDataError) return fail(`${basename(file)} refused: ${error.message}`);
     throw error;
+  }
+}
+
+/** `waybill data retract IMPORT_ID --reason TEXT`: hides a bad import from every view from now on. */
+export function dataRetract(db: Db, importId: string, reason: string, options: Options = {}): CommandResult {
+  try {
+    const done = retractImport(db, importId, reason, options.now ?? Date.now());
+    const summary = { import_id: done.importId, reason: done.reason, retracted_at: new Date(done.retractedAt).toISOString(), observations: done.observations };
+    return {
+      exitCode: 0,
+      output: options.json
+        ? JSON.stringify(summary)
+        : `retracted ${done.importId} (${done.observations} observations) at ${summary.retracted_at}: ${done.reason}; receipts signed before keep their figures`,
+    };
+  } catch (error) {
+    if (!(error instanceof RetractionError)) throw error;
+    return { exitCode: 1, output: options.json ? JSON.stringify({ error: error.message }) : `error: ${error.message}` };
   }
 }

@@ -111,8 +111,8 @@ const DIESEL: SeriesRule = {
   max: 10,
   cadence: "weekly",
   firstDate: "1994-03-21",
-  // EIA prices Monday and releases that afternoon; the next day is the first whole day it is known.
-  published: (d) => addDays(d, 1),
+  // EIA surveys Monday's price and releases it that afternoon (Tuesday after a Monday holiday).
+  published: (d) => d,
   graceDays: 5,
 };
 

@@ -41,7 +41,7 @@ function lastAtOrBefore(sorted: readonly string[], key: string): number {
 function visibleVersion(versions: readonly Observation[], asOf: string, knownAt: number, retractions: Retractions): Observation | undefined {
   for (let i = versions.length - 1; i >= 0; i--) {
     const version = versions[i]!;
-    if (version.fetchedAt > knownAt) continue;
+    if (version.fetchedAt > knownAt || version.publishedOn > asOf) continue;
     const retractedAt = retractions.get(version.importId);
     if (retractedAt !== undefined && retractedAt <= knownAt) continue;
     return version;

@@ -16,6 +16,7 @@ import { validateInput } from "../../src/pipeline/validate.ts";
 import { utcDateOf } from "../../src/dates.ts";
 import { seedPrincipal } from "./fixtures.ts";
 import { answerAndRecord, dieselRateSkill, seedReference } from "./reference-fixture.ts";
+import { retractImport } from "../../src/reference/retract.ts";
 
 const JAN = Date.parse("2026-01-10T12:00:00Z");
 const FEB = Date.parse("2026-02-10T12:00:00Z");
@@ -80,6 +81,7 @@ describe("audit-report: RECEIPT_TRACE", () => {
           file_name: "imp_jan.csv",
           fetched_at: new Date(JAN - 3600_000).toISOString(),
           matches_stored_observation: true,
+          retraction: null,
         },
       ],
       chain: { seq: 2, prev_hash: row.prev_hash, hash: row.hash, signature: row.signature, kid: ledger.publishedKeys().kid, algorithm: "Ed25519" },
@@ -93,6 +95,14 @@ describe("audit-report: RECEIPT_TRACE", () => {
     // Today's view would pick the revised 3.55 (and February's 3.8); the audit replays January's.
     expect(reference.view("2026-01-10", MAR).latest("DIESEL")?.value).toBe(3.55);
     expect(trace(owner, receipt.id).verification.reproducible).toBe(true);
+  });
+
+  test("a retraction after the answer is shown with its reason; the receipt still reproduces", () => {
+    const { receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
+    retractImport(db, "imp_jan", "EIA corrected the week", FEB);
+    const report = trace(owner, receipt.id);
+    expect(report.data_sources[0]).toMatchObject({ import_id: "imp_jan", retraction: { retracted_at: new Date(FEB).toISOString(), reason: "EIA corrected the week" } });
+    expect(report.verification.reproducible).toBe(true);
   });
 
   test("a changed model is reported as not reproducible, naming what differs", () => {

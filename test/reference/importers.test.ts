@@ -68,8 +68,10 @@ describe("official file formats", () => {
     const { db, data } = snapshotReferenceData();
     const revised = tempFile("revised.csv", "observation_date,WPU301\n2025-12-01,176.5\n");
     expect(JSON.parse(dataImport(db, "fred", revised, { json: true, now: NOW }).output)).toMatchObject({ added: 1, skipped: 0 });
-    expect(data.view("2026-01-01", NOW).latest("WPU301")?.value).toBe(176.5);
-    expect(data.view("2026-01-01", LOADED_AT).latest("WPU301")?.value).toBe(175.023);
+    expect(data.view("2026-01-15", NOW).latest("WPU301")?.value).toBe(176.5);
+    expect(data.view("2026-01-15", LOADED_AT).latest("WPU301")?.value).toBe(175.023);
+    // December's PPI is published on January 15: a view as of the day before does not see it.
+    expect(data.view("2026-01-14", NOW).latest("WPU301")?.observedOn).toBe("2025-11-01");
   });
 
   test.each(["ams_mymarketnews_reefer.json", "ams_fvwtrk_report.csv"])("USDA AMS FVWTRK %s: low and high $/load per district and destination, by report date", (file) => {
@@ -161,8 +163,56 @@ describe("bad files are refused whole, with one line", () => {
 
   test("unknown source and unreadable file", () => {
     const db = openMemoryDatabase();
-    expect(dataImport(db, "fmcsa", "x.csv").output).toBe("error: unknown source 'fmcsa'; use one of eia, fred, bls, ams, cass, ata, fmcsa-authority, fmcsa-new-carriers");
+    expect(dataImport(db, "fmcsa", "x.csv").output).toBe("error: unknown source 'fmcsa'; use one of eia, fred, bls, ams, fhwa, cass, ata, fmcsa-authority, fmcsa-new-carriers");
     expect(dataImport(db, "eia", "/nonexistent/file.csv")).toEqual({ exitCode: 1, output: "error: cannot read /nonexistent/file.csv: ENOENT" });
+  });
+});
+
+describe("imports that scale", () => {
+  test("a BLS flat file keeps only the series the product uses; progress goes out as JSON lines", () => {
+    const db = openMemoryDatabase();
+    const rows = ["series_id\tyear\tperiod\tvalue\tfootnote_codes"];
+    for (let i = 0; i < 2000; i++) rows.push(`CEU${String(i).padStart(10, "0")}\t2025\tM01\t${i}.5\t`);
+    rows.push("CES4348400001\t2025\tM01\t1470.1\t");
+    const progress: string[] = [];
+    const result = dataImport(db, "bls", tempFile("ce.data.0.AllCESSeries", `${rows.join("\n")}\n`), {
+      json: true,
+      now: NOW,
+      progress: { isTTY: false, write: (text) => progress.push(text) },
+    });
+    expect(JSON.parse(result.output)).toMatchObject({ added: 1 });
+    expect(count(db, "observations")).toBe(1);
+    expect(progress.length).toBeGreaterThan(0);
+    expect(JSON.parse(progress.at(-1)!)).toMatchObject({ progress: { percent: 100 } });
+  });
+
+  test("a file over the size limit is refused before it is read", () => {
+    const db = openMemoryDatabase();
+    const big = tempFile("big.csv", `observation_date,WPU301\n${"2025-01-01,170\n".repeat(100_000)}`);
+    const result = dataImport(db, "fred", big, { now: NOW, maxMb: 1 });
+    expect(result.exitCode).toBe(1);
+    expect(result.output).toMatch(/over the import limit of 1048576 bytes/);
+    expect(count(db, "observations")).toBe(0);
+  });
+
+  test("hex, exponents, impossible values, future and pre-series dates and conflicting duplicates are refused with their row", () => {
+    const cases: [string, string, RegExp][] = [
+      ["observation_date,WPU301\n2025-01-01,0x10\n", "fred", /line 2: '0x10' is not a decimal number/],
+      ["observation_date,WPU301\n2025-01-01,1e300\n", "fred", /line 2: '1e300' is not a decimal number/],
+      ['"Week of","EMD_EPD2D_PTE_NUS_DPG"\n09/14/2026,-4.5\n', "eia", /line 2: EMD_EPD2D_PTE_NUS_DPG 2026-09-14 = -4.5 is outside 0.5..10 USD\/gal/],
+      ["observation_date,WPU301\n2027-01-01,170\n", "fred", /2027-01-01 = 170 is dated in the future/],
+      ["observation_date,WPU301\n2001-01-01,120\n", "fred", /dated before the series began \(2009-06-01\)/],
+      ["observation_date,WPU301\n2025-01-01,170\n2025-01-01,171\n", "fred", /line 3: WPU301 2025-01-01 = 171 conflicts with line 2 \(170\)/],
+      ["report_date,origin_district,destination,rate_low_usd_per_load,rate_high_usd_per_load\n2026-07-28,GEORGIA,Atlanta,-300,1200\n", "ams", /'-300'-'1200'|outside 100..30000/],
+    ];
+    for (const [content, source, message] of cases) {
+      const db = openMemoryDatabase();
+      const before = count(db, "observations");
+      const result = dataImport(db, source, tempFile("bad.csv", content), { now: NOW });
+      expect(result.exitCode).toBe(1);
+      expect(result.output).toMatch(message);
+      expect(count(db, "observations")).toBe(before);
+    }
   });
 });
 

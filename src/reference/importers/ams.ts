@@ -1,6 +1,6 @@
 import type { ParsedObservation } from "../admit.ts";
 import { type AmsRangeEnd, amsFvwtrkSeries } from "../series-ids.ts";
-import { csvCells, ImportFormatError, isoDate, lines, nonEmpty, parseDecimal } from "./common.ts";
+import { csvCells, ImportFormatError, isoDate, parseDecimal } from "./common.ts";
 
 /**
  * USDA AMS Specialty Crops National Truck Rate Report (FVWTRK): refrigerated truckload rates in USD
@@ -88,34 +88,42 @@ function jsonRows(text: string): Row[] {
   return rows as Row[];
 }
 
-function* csvRows(text: string): Generator<[Row, string]> {
-  const [headerLine, ...rowLines] = lines(text);
-  const header = csvCells(headerLine ?? "").map((cell) => cell.toLowerCase());
-  const has = (names: string[]) => names.some((name) => header.includes(name));
-  if (!has(DATE_FIELDS) || !has(DISTRICT_FIELDS) || !has(DESTINATION_FIELDS) || !has(LOW_FIELDS) || !has(HIGH_FIELDS)) {
-    throw new ImportFormatError(
-      "header must name report_date, origin_district, destination, rate_low_usd_per_load and rate_high_usd_per_load (an FVWTRK table)",
-    );
-  }
-  for (let i = 0; i < rowLines.length; i++) {
-    const cells = csvCells(rowLines[i]!);
-    yield [Object.fromEntries(header.map((name, column) => [name, cells[column] ?? ""])), `line ${i + 2}`];
+function* csvRows(lines: Iterable<string>): Generator<[Row, string]> {
+  let header: string[] | undefined;
+  let lineNo = 0;
+  const has = (names: string[]) => names.some((name) => header!.includes(name));
+  for (const line of lines) {
+    lineNo++;
+    const cells = csvCells(line);
+    if (!header) {
+      header = cells.map((cell) => cell.toLowerCase());
+      if (!has(DATE_FIELDS) || !has(DISTRICT_FIELDS) || !has(DESTINATION_FIELDS) || !has(LOW_FIELDS) || !has(HIGH_FIELDS)) {
+        throw new ImportFormatError(
+          "header must name report_date, origin_district, destination, rate_low_usd_per_load and rate_high_usd_per_load (an FVWTRK table)",
+        );
+      }
+      continue;
+    }
+    yield [Object.fromEntries(header.map((name, column) => [name, cells[column] ?? ""])), `line ${lineNo}`];
   }
 }
 
-export function parseAms(text: string): ParsedObservation[] {
-  const isJson = /^\s*[[{]/.test(text);
+/** The FVWTRK report as a CSV table, line by line. */
+export function parseAmsCsv(lines: Iterable<string>): Iterable<ParsedObservation> {
   const lanes: Lane[] = [];
-  if (isJson) {
-    jsonRows(text).forEach((row, i) => {
-      const lane = readLane(row, `results[${i}]`);
-      if (lane) lanes.push(lane);
-    });
-  } else {
-    for (const [row, where] of csvRows(text)) {
-      const lane = readLane(row, where);
-      if (lane) lanes.push(lane);
-    }
+  for (const [row, where] of csvRows(lines)) {
+    const lane = readLane(row, where);
+    if (lane) lanes.push(lane);
   }
-  return nonEmpty([...laneObservations(lanes)], "USDA AMS FVWTRK report (CSV table or MyMarketNews JSON)");
+  return laneObservations(lanes);
+}
+
+/** The FVWTRK report as MyMarketNews JSON. */
+export function parseAmsJson(text: string): Iterable<ParsedObservation> {
+  const lanes: Lane[] = [];
+  jsonRows(text).forEach((row, i) => {
+    const lane = readLane(row, `results[${i}]`);
+    if (lane) lanes.push(lane);
+  });
+  return laneObservations(lanes);
 }

@@ -1,4 +1,3 @@
-import type { ParsedObservation } from "../admit.ts";
 import { isCalendarDate } from "../../dates.ts";
 
 /** A file that is not in the expected format; the message is one line the operator can act on. */
@@ -41,7 +40,6 @@ export function csvCells(line: string): string[] {
   return cells;
 }
 
-export const lines = (text: string): string[] => text.replace(/^\uFEFF/, "").split(/\r?\n/).filter((line) => line.trim() !== "");
 
 /**
  * A plain decimal as official files print it ("3.456", "-12", "1,234.5", "$6,000"), or undefined.
@@ -58,9 +56,4 @@ export function requireValue(text: string, where: string): number {
   const value = parseDecimal(text);
   if (value === undefined) throw new ImportFormatError(`${where}: '${text}' is not a decimal number`);
   return value;
-}
-
-export function nonEmpty(rows: ParsedObservation[], format: string): ParsedObservation[] {
-  if (rows.length === 0) throw new ImportFormatError(`no observations found; is this a ${format} file?`);
-  return rows;
 }

@@ -1,6 +1,6 @@
 import type { ParsedObservation } from "../admit.ts";
 import { seriesRule } from "../catalog.ts";
-import { csvCells, ImportFormatError, lines, requireValue } from "./common.ts";
+import { csvCells, ImportFormatError, requireValue } from "./common.ts";
 
 /**
  * Monthly figures published in trade releases (Cass, ATA, FTR's FMCSA counts) arrive as tables: a
@@ -24,15 +24,19 @@ function releaseDate(sourceId: string | undefined): string | undefined {
   return dates[0];
 }
 
-export function parseMonthlyTable(text: string, format: string, columns: TableColumn[]): ParsedObservation[] {
-  const [headerLine, ...rowLines] = lines(text);
-  const header = csvCells(headerLine ?? "").map((cell) => cell.toLowerCase());
-  const missing = ["month", ...columns.map((c) => c.column)].filter((name) => !header.includes(name));
-  if (missing.length > 0) throw new ImportFormatError(`header lacks ${missing.join(", ")} (expected ${format})`);
-  const rows: ParsedObservation[] = [];
-  rowLines.forEach((line, offset) => {
-    const where = `line ${offset + 2}`;
+export function* parseMonthlyTable(lines: Iterable<string>, format: string, columns: TableColumn[]): Generator<ParsedObservation> {
+  let header: string[] | undefined;
+  let lineNo = 0;
+  for (const line of lines) {
+    lineNo++;
     const cells = csvCells(line);
+    if (!header) {
+      header = cells.map((cell) => cell.toLowerCase());
+      const missing = ["month", ...columns.map((c) => c.column)].filter((name) => !header!.includes(name));
+      if (missing.length > 0) throw new ImportFormatError(`header lacks ${missing.join(", ")} (expected ${format})`);
+      continue;
+    }
+    const where = `line ${lineNo}`;
     const row = Object.fromEntries(header.map((name, i) => [name, cells[i] ?? ""]));
     const month = /^(\d{4})-(\d{2})$/.exec(row.month ?? "");
     if (!month) throw new ImportFormatError(`${where}: month '${row.month}' is not YYYY-MM`);
@@ -44,8 +48,7 @@ export function parseMonthlyTable(text: string, format: string, columns: TableCo
       if (cell === "" || !seriesId) continue;
       const rule = seriesRule(seriesId)?.published(observedOn);
       const publishedOn = released && rule && released > rule ? released : rule;
-      rows.push({ seriesId, observedOn, value: requireValue(cell, where), publishedOn, where });
+      yield { seriesId, observedOn, value: requireValue(cell, where), publishedOn, where };
     }
-  });
-  return rows;
+  }
 }
