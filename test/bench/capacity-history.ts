@@ -1,10 +1,13 @@
 /**
- * The capacity pressure index over past dates, national, beside the market phases the trade press
- * agreed on at the time, so a reader can judge whether it reads the market as it was.
- * Run: `npm run bench:capacity` (embedded snapshot only; no census).
+ * The capacity pressure index over past months, national, beside the market phases the trade press
+ * agreed on at the time, so a reader can judge whether it reads the market as it was. A view as of a
+ * day sees only figures published by then, so a month's index is read once its figures are out:
+ * as of the 20th of the second month after it (the freight TSI, the slowest input, comes out on the
+ * 15th). Run: `npm run bench:capacity` (embedded snapshot only; no census).
  */
 import { openMemoryDatabase } from "../../src/db/client.ts";
 import { createReferenceData } from "../../src/reference/index.ts";
+import { shiftDate } from "../../src/reference/series-stats.ts";
 import { resolveArea } from "../../src/skills/carrier-capacity/area.ts";
 import { pressureIndex } from "../../src/skills/carrier-capacity/pressure.ts";
 
@@ -32,19 +35,20 @@ let agree = 0;
 let judged = 0;
 for (let year = 2019; year <= 2026; year++) {
   for (const month of [1, 4, 7, 10]) {
-    const asOf = `${year}-${String(month).padStart(2, "0")}-15`;
-    if (asOf > "2026-11-01") break;
+    const reference = `${year}-${String(month).padStart(2, "0")}`;
+    const asOf = shiftDate(`${reference}-20`, { months: 2 });
+    if (asOf > "2026-11-22") break;
     const index = pressureIndex(data.view(asOf, loadedAt), area);
-    const phase = phaseOf(asOf);
+    const phase = phaseOf(`${reference}-15`);
     const verdict = phase && index.label ? (index.label === phase[2] ? "agrees" : "differs") : "";
     if (verdict) (judged++, verdict === "agrees" && agree++);
     const top = [...index.contributions.entries()].sort((a, b) => Math.abs(b[1]) - Math.abs(a[1])).slice(0, 2).map(([id, c]) => `${id} ${c > 0 ? "+" : ""}${c}`);
     rows.push(
-      `| ${asOf} | ${index.value ?? "–"} | ${index.label ?? "no index"} | ${Math.round(index.coverage * 100)}% | ${phase ? `${phase[2]}: ${phase[3]}` : ""} | ${verdict} | ${top.join(", ")} |`,
+      `| ${reference} | ${asOf} | ${index.value ?? "–"} | ${index.label ?? "no index"} | ${Math.round(index.coverage * 100)}% | ${phase ? `${phase[2]}: ${phase[3]}` : ""} | ${verdict} | ${top.join(", ")} |`,
     );
   }
 }
-console.log("| as_of | index | label | weight counted | known phase | | largest contributions |");
-console.log("|---|---|---|---|---|---|---|");
+console.log("| month | as_of | index | label | weight counted | known phase | | largest contributions |");
+console.log("|---|---|---|---|---|---|---|---|");
 console.log(rows.join("\n"));
-console.log(`\n${agree} of ${judged} dates inside a known phase read as that phase.`);
+console.log(`\n${agree} of ${judged} months inside a known phase read as that phase.`);
