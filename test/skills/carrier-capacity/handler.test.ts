@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { importFmcsaCensus } from "../../../src/reference/importers/census-import.ts";
+import { round } from "../../../src/skills/kit.ts";
 import { resolveArea } from "../../../src/skills/carrier-capacity/area.ts";
 import { earlierView } from "../../../src/skills/carrier-capacity/figures.ts";
 import { pressureIndex } from "../../../src/skills/carrier-capacity/pressure.ts";
@@ -69,6 +70,24 @@ describe("carrier-capacity from the embedded series only (no census)", () => {
     expect(body.missing).toContain("truck-driver employment (OEWS 53-3032) for CA");
     const share = answer(data, { area: "TX", as_of: "2025-06-15" }).demand.area_share.truck_driver_employment_percent;
     expect(share).toBeCloseTo((212_700 / 2_070_480) * 100, 2);
+  });
+
+  test("carrier entries and exits and new carriers by state are the published monthly counts", () => {
+    const body = answer(data, { area: "TX", as_of: "2026-02-15" });
+    expect(body.supply.carrier_population).toMatchObject({
+      scope: "NATIONAL",
+      new_authorities: { value: 4140, date: "2025-12-01", series_id: "FMCSA_NEW_FORHIRE_AUTHORITIES" },
+      net_revocations: { value: 6427, date: "2025-12-01" },
+      net_change: { value: -2287, date: "2025-12-01" },
+    });
+    const netChange = body.capacity_pressure.inputs.find((i: { id: string }) => i.id === "carrier_net_change");
+    // The months of the last quarter that were published: October +132 and December -2,287.
+    expect(netChange).toMatchObject({ measured: round((132 - 2287) / 2, 1), freshness: "FRESH" });
+    expect(netChange.signal).toBeGreaterThan(0);
+    expect(answer(data, { states: ["TX", "CA"], as_of: "2022-08-01" }).supply.new_carriers_by_state).toMatchObject([
+      { state: "TX", value: 1703, date: "2022-06-01", series_id: "FMCSA_NEW_CARRIERS_TX" },
+      { state: "CA", value: 1658, date: "2022-06-01" },
+    ]);
   });
 
   test("areas resolve to their states: a PADD, a census region, a list", () => {
