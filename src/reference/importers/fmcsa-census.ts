@@ -253,19 +253,30 @@ export function checkCensusQuality(aggregate: CensusAggregate): void {
 const MEASURE_OF: Record<CensusMeasure, keyof CensusCell> = { CARRIERS: "carriers", POWER_UNITS: "powerUnits", DRIVERS: "drivers" };
 
 /**
- * Every state × operation × measure, zeros included: once a census is loaded, a state with no
- * intrastate hazmat carrier has a stored 0, which the skill can tell apart from "no census".
+ * Every state × operation × measure, zeros included, and the U.S. totals under state `US`: once a
+ * census is loaded, a state with no intrastate hazmat carrier has a stored 0, which the skill can
+ * tell apart from "no census", and a national answer reads 9 figures rather than 459.
  */
 export function censusObservations(aggregate: CensusAggregate, snapshotDate: string): ParsedObservation[] {
-  return STATE_CODES.flatMap((state) =>
-    CARRIER_OPERATIONS.flatMap((operation: CarrierOperation) =>
-      CENSUS_MEASURES.map((measure) => ({
-        seriesId: fmcsaCensusSeries(measure, state, operation),
-        observedOn: snapshotDate,
-        value: aggregate.cells.get(`${state}_${operation}`)?.[MEASURE_OF[measure]] ?? 0,
-      })),
-    ),
-  );
+  const national = new Map<CarrierOperation, CensusCell>(CARRIER_OPERATIONS.map((operation) => [operation, { carriers: 0, powerUnits: 0, drivers: 0 }]));
+  const rows: ParsedObservation[] = [];
+  const push = (state: string, operation: CarrierOperation, cell: CensusCell) => {
+    for (const measure of CENSUS_MEASURES) {
+      rows.push({ seriesId: fmcsaCensusSeries(measure, state, operation), observedOn: snapshotDate, value: cell[MEASURE_OF[measure]] });
+    }
+  };
+  for (const state of STATE_CODES) {
+    for (const operation of CARRIER_OPERATIONS) {
+      const cell = aggregate.cells.get(`${state}_${operation}`) ?? { carriers: 0, powerUnits: 0, drivers: 0 };
+      push(state, operation, cell);
+      const total = national.get(operation)!;
+      total.carriers += cell.carriers;
+      total.powerUnits += cell.powerUnits;
+      total.drivers += cell.drivers;
+    }
+  }
+  for (const [operation, total] of national) push("US", operation, total);
+  return rows;
 }
 
 const FILE_MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];

@@ -1,5 +1,5 @@
 /** The FMCSA census aggregates of an area, summed over its states and operations (docs/carrier-capacity.md). */
-import type { StateCode } from "../../reference/regions.ts";
+import type { Area } from "./area.ts";
 import { observationAtOrBefore, shiftDate } from "../../reference/series-stats.ts";
 import { CARRIER_OPERATIONS, CENSUS_MEASURES, fmcsaCensusSeries, type CarrierOperation, type CensusMeasure } from "../../reference/series-ids.ts";
 import type { Observation, ReferenceView } from "../../reference/view.ts";
@@ -20,12 +20,20 @@ export function censusDates(view: ReferenceView): string[] {
   return view.history(fmcsaCensusSeries("CARRIERS", "TX", "A")).map((observation) => observation.observedOn);
 }
 
-/** The area's counts in the census dated `date`; undefined when a state's figures are not there. */
-export function censusTotalsOn(view: ReferenceView, states: readonly StateCode[], date: string): CensusTotals | undefined {
+/** Where an area's census figures are stored: the import's U.S. totals for NATIONAL, else each state. */
+export const censusPlaces = (area: Area): readonly string[] => (area.kind === "NATIONAL" ? ["US"] : area.states);
+
+/** The area's counts in the census dated `date` (only `measures`, others stay 0); undefined when a figure is not there. */
+export function censusTotalsOn(
+  view: ReferenceView,
+  area: Area,
+  date: string,
+  measures: readonly CensusMeasure[] = CENSUS_MEASURES,
+): CensusTotals | undefined {
   const totals: CensusTotals = { date, total: zero(), byOperation: { A: zero(), B: zero(), C: zero() }, observations: [] };
-  for (const state of states) {
+  for (const state of censusPlaces(area)) {
     for (const operation of CARRIER_OPERATIONS) {
-      for (const measure of CENSUS_MEASURES) {
+      for (const measure of measures) {
         const observation = observationAtOrBefore(view.history(fmcsaCensusSeries(measure, state, operation), date), date);
         if (!observation || observation.observedOn !== date) return undefined;
         totals.total[measure] += observation.value;
@@ -37,15 +45,15 @@ export function censusTotalsOn(view: ReferenceView, states: readonly StateCode[]
   return totals;
 }
 
-/** The newest census and the newest one at least `months` older, for the area's change in power units. */
-export function latestCensusPair(view: ReferenceView, states: readonly StateCode[], months: number) {
+/** The newest census and the newest one at least `months` older: the area's power units in each. */
+export function latestCensusPair(view: ReferenceView, area: Area, months: number) {
   const dates = censusDates(view);
   const latestDate = dates.at(-1);
   if (!latestDate) return { latest: undefined, earlier: undefined };
   const cutoff = shiftDate(latestDate, { months: -months });
   const earlierDate = dates.filter((date) => date <= cutoff).at(-1);
   return {
-    latest: censusTotalsOn(view, states, latestDate),
-    earlier: earlierDate === undefined ? undefined : censusTotalsOn(view, states, earlierDate),
+    latest: censusTotalsOn(view, area, latestDate, ["POWER_UNITS"]),
+    earlier: earlierDate === undefined ? undefined : censusTotalsOn(view, area, earlierDate, ["POWER_UNITS"]),
   };
 }

@@ -25,10 +25,10 @@ const SOURCE_BY_PREFIX: [string, string][] = [
   ["OEU", "BLS Occupational Employment and Wage Statistics"],
 ];
 
-/** Where a series' figures come from: the snapshot's own description, else the publisher by id. */
+/** Where a series' figures come from: the publisher as the snapshot names it (without its license and release notes), else by id. */
 export function sourceOf(seriesId: string): string {
   const known = snapshotSeriesInfo.get(seriesId)?.source;
-  if (known) return known;
+  if (known) return known.split(/\. (?:License|Published): /)[0]!;
   return SOURCE_BY_PREFIX.find(([prefix]) => seriesId.startsWith(prefix))?.[1] ?? "imported";
 }
 

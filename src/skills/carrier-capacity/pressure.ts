@@ -98,7 +98,7 @@ function monthlyMean(view: ReferenceView, seriesId: string): Measurement {
 }
 
 function censusChange(view: ReferenceView, area: Area): Measurement {
-  const { latest, earlier } = latestCensusPair(view, area.states, 6);
+  const { latest, earlier } = latestCensusPair(view, area, 6);
   if (!latest) return { missing: "no FMCSA census loaded (waybill data import fmcsa)", used: [] };
   const newest = latest.observations.at(-1)!;
   if (!earlier) return { latest: newest, missing: `one census (${latest.date}); its change needs another at least 6 months older`, used: [] };

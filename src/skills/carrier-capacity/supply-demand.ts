@@ -3,7 +3,7 @@
  * how much freight there is (demand). Each figure names its series, date and source; a figure the
  * data does not hold is null and named in `missing`, never estimated.
  */
-import { STATE_CODES, stateInfo, type StateCode } from "../../reference/regions.ts";
+import { stateInfo, type StateCode } from "../../reference/regions.ts";
 import {
   ATA_TONNAGE_SA,
   CASS_SHIPMENTS_INDEX,
@@ -53,7 +53,7 @@ const censusOut = (counts: CensusCounts) => ({ carriers: counts.CARRIERS, power_
 
 function census(view: ReferenceView, area: Area, used: UsedObservations) {
   const date = censusDates(view).at(-1);
-  const totals = date === undefined ? undefined : censusTotalsOn(view, area.states, date);
+  const totals = date === undefined ? undefined : censusTotalsOn(view, area, date);
   if (!totals) return null;
   used.add(...totals.observations);
   return {
@@ -136,7 +136,9 @@ export function supplyFigures(view: ReferenceView, area: Area, used: UsedObserva
 export function demandFigures(view: ReferenceView, area: Area, supply: ReturnType<typeof supplyFigures>, used: UsedObservations) {
   const nationalDrivers = view.latest(NATIONAL_TRUCK_DRIVER_EMPLOYMENT_SERIES);
   const areaDrivers = supply.truck_drivers.employment;
-  const nationalCensus = area.kind !== "NATIONAL" && supply.census ? census(view, { name: "NATIONAL", kind: "NATIONAL", states: [...STATE_CODES] }, used) : null;
+  const nationalUnits =
+    area.kind !== "NATIONAL" && supply.census ? censusTotalsOn(view, { name: "NATIONAL", kind: "NATIONAL", states: [] }, supply.census.date, ["POWER_UNITS"]) : undefined;
+  used.add(...(nationalUnits?.observations ?? []));
   return {
     freight_tsi: trendFigure(view, "TSIFRGHT", "index 2000=100", used),
     cass_shipments: trendFigure(view, CASS_SHIPMENTS_INDEX, "index Jan 1990=1", used),
@@ -145,7 +147,10 @@ export function demandFigures(view: ReferenceView, area: Area, supply: ReturnTyp
     area_share: {
       truck_driver_employment_percent:
         area.kind !== "NATIONAL" && areaDrivers && nationalDrivers ? round((areaDrivers.value / nationalDrivers.value) * 100, 2) : null,
-      census_power_units_percent: nationalCensus && supply.census ? round((supply.census.for_hire.power_units / nationalCensus.for_hire.power_units) * 100, 2) : null,
+      census_power_units_percent:
+        nationalUnits && supply.census && nationalUnits.total.POWER_UNITS > 0
+          ? round((supply.census.for_hire.power_units / nationalUnits.total.POWER_UNITS) * 100, 2)
+          : null,
       freight_volume_percent: null,
       note: "No public series measures freight volume by state; the area's share of U.S. truck-driver jobs (OEWS) and of for-hire power units (census) stand in for it where loaded.",
     },
