@@ -15,9 +15,9 @@ export interface CensusTotals {
 
 const zero = (): CensusCounts => ({ CARRIERS: 0, POWER_UNITS: 0, DRIVERS: 0 });
 
-/** Dates of the censuses loaded, oldest first (every import writes every state, so one series tells them). */
+/** Dates of the censuses loaded, oldest first (every import writes the U.S. totals, so one series tells them). */
 export function censusDates(view: ReferenceView): string[] {
-  return view.history(fmcsaCensusSeries("CARRIERS", "TX", "A")).map((observation) => observation.observedOn);
+  return view.history(fmcsaCensusSeries("CARRIERS", "US", "A")).map((observation) => observation.observedOn);
 }
 
 /** Where an area's census figures are stored: the import's U.S. totals for NATIONAL, else each state. */
