@@ -54,7 +54,7 @@ function freshnessOf(ageDays: number, spec: PressureInputSpec): Freshness {
   return ageDays <= spec.freshDays * CAPACITY_MODEL.freshness.value.expiredAfterFreshMultiple ? "STALE" : "EXPIRED";
 }
 
-type Measurement = Pick<InputReading, "latest" | "measured" | "basis" | "missing"> & { used: Observation[] };
+type Measurement = Pick<InputReading, "latest" | "measured" | "basis" | "missing"> & { used: Observation[]; seriesId?: string };
 
 function percentChange(view: ReferenceView, seriesId: string, months: number): Measurement {
   const latest = view.latest(seriesId);
@@ -97,14 +97,17 @@ function monthlyMean(view: ReferenceView, seriesId: string): Measurement {
   return { latest, measured: round(mean, 1), basis: `mean of ${window.length} month(s) from ${window[0]!.observedOn}`, used: window };
 }
 
+const CENSUS_POWER_UNITS_SERIES = "FMCSA_CENSUS_POWER_UNITS_<ST>_<OP>";
+
 function censusChange(view: ReferenceView, area: Area): Measurement {
   const { latest, earlier } = latestCensusPair(view, area, 6);
-  if (!latest) return { missing: "no FMCSA census loaded (waybill data import fmcsa)", used: [] };
+  if (!latest) return { seriesId: CENSUS_POWER_UNITS_SERIES, missing: "no FMCSA census loaded (waybill data import fmcsa)", used: [] };
   const newest = latest.observations.at(-1)!;
-  if (!earlier) return { latest: newest, missing: `one census (${latest.date}); its change needs another at least 6 months older`, used: [] };
-  if (earlier.total.POWER_UNITS === 0) return { latest: newest, missing: "no for-hire power units in the area in the earlier census", used: [] };
+  if (!earlier) return { seriesId: CENSUS_POWER_UNITS_SERIES, latest: newest, missing: `one census (${latest.date}); its change needs another at least 6 months older`, used: [] };
+  if (earlier.total.POWER_UNITS === 0) return { seriesId: CENSUS_POWER_UNITS_SERIES, latest: newest, missing: "no for-hire power units in the area in the earlier census", used: [] };
   const percent = ((latest.total.POWER_UNITS - earlier.total.POWER_UNITS) / earlier.total.POWER_UNITS) * 100;
   return {
+    seriesId: CENSUS_POWER_UNITS_SERIES,
     latest: { ...newest, value: latest.total.POWER_UNITS },
     measured: round(percent, 2),
     basis: `${latest.total.POWER_UNITS} power units on ${latest.date} against ${earlier.total.POWER_UNITS} on ${earlier.date}`,
@@ -122,6 +125,7 @@ function wagePremium(view: ReferenceView, states: readonly StateCode[]): Measure
   if (!national) return { missing: `no U.S. OEWS 53-3032 median wage for the ${edition} edition to compare with`, used: [] };
   const areaMedian = sameEdition.reduce((sum, o) => sum + o.value, 0) / sameEdition.length;
   return {
+    seriesId: sameEdition.length === 1 ? sameEdition[0]!.seriesId : "OEUS<FIPS>00000000000053303208",
     latest: sameEdition.at(-1)!,
     measured: round((areaMedian / national.value - 1) * 100, 2),
     basis: `${sameEdition.length === 1 ? "median" : `mean of ${sameEdition.length} state medians`} ${round(areaMedian, 2)} USD/h against the U.S. median ${national.value} (${edition})`,
@@ -152,7 +156,8 @@ const applies = (id: PressureInputId, area: Area) => !(id === "area_driver_wage"
 export function readInput(view: ReferenceView, id: PressureInputId, area: Area): InputReading {
   const spec: PressureInputSpec = CAPACITY_MODEL.inputs.value[id];
   const measurement = measure(view, id, spec, area);
-  const reading: InputReading = { id, spec, seriesId: spec.seriesId ?? measurement.latest?.seriesId ?? "", effectiveWeight: 0, ...measurement };
+  const { seriesId, ...measured } = measurement;
+  const reading: InputReading = { id, spec, seriesId: spec.seriesId ?? seriesId ?? measurement.latest?.seriesId ?? "", effectiveWeight: 0, ...measured };
   if (reading.latest) {
     reading.ageDays = daysBetween(reading.latest.observedOn, view.asOf);
     reading.freshness = freshnessOf(reading.ageDays, spec);
