@@ -35,7 +35,11 @@ export async function dataImportCensus(db: Db, file: string, options: Options = 
   const sink = options.progress ?? { isTTY: process.stderr.isTTY === true, write: (text: string) => process.stderr.write(text) };
   const onProgress = importProgress(statSync(file).size, { json: options.json === true, ...sink });
   try {
-    const result = await importFmcsaCensus(db, file, { snapshotDate: options.date, now: options.now ?? Date.now(), onProgress: onProgress && (({ bytesRead }) => onProgress(bytesRead)) });
+    const result = await importFmcsaCensus(db, file, {
+      snapshotDate: options.date,
+      now: options.now ?? Date.now(),
+      onProgress: onProgress && (({ bytesRead }) => onProgress(bytesRead)),
+    });
     return {
       exitCode: EXIT.ok,
       output: options.json

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { cappedBodyParser } from "../http/body-cap.ts";
 import { PricingPage } from "../../views/pricing-page.tsx";
 import { adminRoutes } from "./admin-routes.ts";
 import { authRoutes } from "./auth-routes.ts";
@@ -6,6 +7,7 @@ import { createDashboardContext } from "./context.ts";
 import type { DashboardDeps, DashboardOptions } from "./deps.ts";
 import { keysRoutes } from "./keys-routes.ts";
 import { overviewRoutes } from "./overview-routes.ts";
+import { passwordRoutes } from "./password-routes.ts";
 import { receiptPageRoutes } from "./receipt-page-routes.ts";
 import { pageResponse } from "./render.ts";
 import { setupRoutes } from "./setup-routes.ts";
@@ -16,12 +18,13 @@ export type { DashboardDeps, DashboardOptions } from "./deps.ts";
 export { setupUrlOnFirstStart } from "./setup.ts";
 
 /**
- * The account holder's dashboard (SPEC §9): `/`, `/signin`, `/signout`, `/setup/:token`,
+ * The account holder's dashboard (docs/api.md, Dashboard): `/`, `/signin`, `/signout`, `/setup/:token`,
  * `/pricing`, `/dashboard/**` and the static assets under `/public/*`.
  */
 export function dashboardRoutes(deps: DashboardDeps, options: DashboardOptions = {}) {
   const context = createDashboardContext(deps, options);
   return new Elysia({ name: "dashboard" })
+    .use(cappedBodyParser())
     .use(staticRoutes())
     .use(setupRoutes(context))
     .use(authRoutes(context))
@@ -30,5 +33,6 @@ export function dashboardRoutes(deps: DashboardDeps, options: DashboardOptions =
     .use(keysRoutes(context))
     .use(usageRoutes(context))
     .use(receiptPageRoutes(context))
-    .use(adminRoutes(context));
+    .use(adminRoutes(context))
+    .use(passwordRoutes(context));
 }

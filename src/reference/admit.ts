@@ -5,6 +5,7 @@
  * same series and date in the same batch. One bad figure refuses the whole batch.
  * The rules per series are in catalog.ts and docs/data-sources.md.
  */
+import { isCalendarDate } from "../dates.ts";
 import { seriesRule } from "./catalog.ts";
 
 /** One figure read from a file or an API, before it is stored. */
@@ -47,10 +48,6 @@ export interface Admitted {
   repeated: number;
 }
 
-/** A real YYYY-MM-DD date: as-of reads compare these as strings, so nothing else may be stored. */
-export function isCalendarDate(text: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}$/.test(text) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text);
-}
 
 export function admitObservations(rows: Iterable<ParsedObservation>, options: AdmitOptions = {}): Admitted {
   const problems: string[] = [];

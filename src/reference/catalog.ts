@@ -4,6 +4,7 @@
  * outside the range, and date each figure's publication by its rule when the source prints none.
  * docs/data-sources.md is the prose version of this table; keep the two in step.
  */
+import { DAY_MS, utcDateOf } from "../dates.ts";
 import { AMS_FVWTRK_PREFIX, DIESEL_AREAS, dieselSeriesId, FEDERAL_DIESEL_EXCISE_SERIES } from "./series-ids.ts";
 
 export type Cadence = "daily" | "weekly" | "monthly" | "annual" | "irregular";
@@ -24,11 +25,7 @@ export interface SeriesRule {
   graceDays: number;
 }
 
-const addDays = (isoDate: string, days: number): string => {
-  const date = new Date(`${isoDate}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + days);
-  return date.toISOString().slice(0, 10);
-};
+const addDays = (isoDate: string, days: number): string => utcDateOf(Date.parse(`${isoDate}T00:00:00Z`) + days * DAY_MS);
 
 /** The `day`th of the month `months` after the month of `isoDate`. */
 const dayOfMonthAfter = (isoDate: string, months: number, day: number): string => {
@@ -177,4 +174,3 @@ export function seriesRule(seriesId: string): SeriesRule | undefined {
 
 export const CADENCE_DAYS: Record<Cadence, number> = { daily: 1, weekly: 7, monthly: 31, annual: 366, irregular: Number.POSITIVE_INFINITY };
 
-export { addDays };

@@ -1,39 +1,35 @@
-import type { ResolvedPlace } from "./places.ts";
-import { stateInfo } from "./regions.ts";
-import { AMS_FVWTRK_PREFIX, amsFvwtrkSeries, amsIdPart, parseAmsFvwtrkSeries } from "./series-ids.ts";
+import { amsDestinationOf, amsDistrictsOf } from "./ams-districts.ts";
+import type { Point } from "./distance.ts";
+import { amsFvwtrkSeries } from "./series-ids.ts";
 import type { Observation, ReferenceView } from "./view.ts";
 import { daysBetween } from "../dates.ts";
 
-/** A USDA AMS reefer spot observation counts as current for this many days (the report is weekly). */
-export const AMS_ANCHOR_WINDOW_DAYS = 35;
+/** A USDA AMS FVWTRK observation anchors a lane for this many days (four weekly reports). */
+export const AMS_ANCHOR_WINDOW_DAYS = 28;
 
-export interface AmsLaneRate {
+export interface AmsMarketRate {
+  district: string;
+  destination: string;
   low: Observation;
   high: Observation;
-  /** Midpoint of USDA's $/load range over the lane's miles. */
-  ratePerMile: number;
+  /** Midpoint of the range, USD per load. */
+  midpoint: number;
 }
 
-const inDistrict = (district: string, origin: ResolvedPlace): boolean => {
-  const padded = `-${district}-`;
-  return padded.includes(`-${amsIdPart(stateInfo(origin.state).name)}-`) || padded.includes(`-${origin.state}-`);
-};
-
 /**
- * The newest recent USDA AMS FVWTRK range for a shipping district in the origin's state to the
- * destination city, as a per-mile midpoint over `miles`. Districts are matched by the state they name.
+ * The USDA AMS reefer truck rate range (USD per load) for a lane whose origin lies in a reported shipping district
+ * and whose destination is a reported city, from a report no older than four weeks as of the view. When the origin
+ * lies in several districts, the nearest district with a current report wins.
  */
-export function amsReeferRate(view: ReferenceView, origin: ResolvedPlace, destination: ResolvedPlace, miles: number): AmsLaneRate | undefined {
-  const city = amsIdPart(destination.city);
-  let best: AmsLaneRate | undefined;
-  for (const seriesId of view.seriesIds(`${AMS_FVWTRK_PREFIX}LOW_`)) {
-    const lane = parseAmsFvwtrkSeries(seriesId)!;
-    if (!(city === lane.destination || city.startsWith(`${lane.destination}-`)) || !inDistrict(lane.district, origin)) continue;
-    const low = view.latest(seriesId);
-    if (!low || daysBetween(low.observedOn, view.asOf) > AMS_ANCHOR_WINDOW_DAYS) continue;
-    const high = view.latest(amsFvwtrkSeries("HIGH", lane.district, lane.destination));
-    if (!high || high.observedOn !== low.observedOn) continue;
-    if (!best || low.observedOn > best.low.observedOn) best = { low, high, ratePerMile: (low.value + high.value) / 2 / miles };
+export function amsMarketRate(view: ReferenceView, origin: Point, destination: Point): AmsMarketRate | undefined {
+  const city = amsDestinationOf(destination);
+  if (!city) return undefined;
+  for (const district of amsDistrictsOf(origin)) {
+    const low = view.latest(amsFvwtrkSeries("LOW", district, city));
+    const high = view.latest(amsFvwtrkSeries("HIGH", district, city));
+    if (!low || !high || low.observedOn !== high.observedOn) continue;
+    if (daysBetween(low.observedOn, view.asOf) > AMS_ANCHOR_WINDOW_DAYS) continue;
+    return { district, destination: city, low, high, midpoint: (low.value + high.value) / 2 };
   }
-  return best;
+  return undefined;
 }

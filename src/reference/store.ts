@@ -54,7 +54,10 @@ function buildIndex(rows: ObservationRow[]): Map<string, SeriesIndex> {
   // Rows arrive ordered by series, date, fetch time, id.
   for (const row of rows) {
     let series = bySeries.get(row.series_id);
-    if (!series) bySeries.set(row.series_id, (series = { dates: [], versions: [] }));
+    if (!series) {
+      series = { dates: [], versions: [] };
+      bySeries.set(row.series_id, series);
+    }
     const observation: Observation = {
       seriesId: row.series_id,
       observedOn: row.observed_on,
@@ -117,12 +120,14 @@ export interface SeriesSummary {
   first: string;
   latest: string;
   latestValue: number;
+  /** Publication date of the newest version of the newest observation. */
+  latestPublishedOn: string;
   observations: number;
 }
 
 export interface ReferenceStore extends ReferenceData {
-  /** Rebuild the in-memory index on next use if observations or retractions were added since it was built. */
-  reload(): void;
+  /** Rebuild the in-memory index on next use if observations or retractions were added since it was built; true if so. */
+  reload(): boolean;
   /** Every series id with its first and newest observation (all imports, no time filter). */
   summary(): SeriesSummary[];
   seriesIds(): string[];
@@ -172,7 +177,9 @@ export function createReferenceStore(db: Db): ReferenceStore {
       return first && last ? { first, last } : undefined;
     },
     reload() {
-      if (stateOfTables.get()?.state !== indexedState) index = undefined;
+      if (stateOfTables.get()?.state === indexedState) return false;
+      index = undefined;
+      return true;
     },
     seriesIds: () => [...current().keys()],
     summary: () =>
@@ -183,6 +190,7 @@ export function createReferenceStore(db: Db): ReferenceStore {
           first: series.dates[0]!,
           latest: series.dates.at(-1)!,
           latestValue: newest.at(-1)!.value,
+          latestPublishedOn: newest.at(-1)!.publishedOn,
           observations: series.versions.reduce((sum, versions) => sum + versions.length, 0),
         };
       }),

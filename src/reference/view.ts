@@ -1,3 +1,5 @@
+import type { RoadNetwork } from "./roads/network.ts";
+
 /** One stored figure: which series, which date, what value, and which import brought it in. */
 export interface Observation {
   seriesId: string;
@@ -23,10 +25,32 @@ export interface ReferenceView {
   history(seriesId: string, from?: string): Observation[];
   /** Every stored series id starting with `prefix` (e.g. all USDA AMS lanes), sorted. */
   seriesIds(prefix: string): string[];
+  /** The road network known at `knownAt` (reference/roads); absent, lanes use the embedded one. */
+  readonly roads?: RoadNetwork;
 }
 
 export interface ReferenceData {
   view(asOf: string, knownAt: number): ReferenceView;
   /** The first and last observation dates over all series (bounds for `as_of`). */
   coverage(): { first: string; last: string } | undefined;
+}
+
+/**
+ * The same data as seen on an earlier day `asOf` (not after the view's own): figures dated and
+ * published by then. Revisions published between the two days are not told apart: a figure revised
+ * after `asOf` shows its newer value.
+ */
+export function earlierView(view: ReferenceView, asOf: string): ReferenceView {
+  const visible = (o: Observation) => o.observedOn <= asOf && o.publishedOn <= asOf;
+  return {
+    asOf,
+    knownAt: view.knownAt,
+    latest(seriesId) {
+      const history = view.history(seriesId);
+      for (let i = history.length - 1; i >= 0; i--) if (visible(history[i]!)) return history[i];
+      return undefined;
+    },
+    history: (seriesId, from) => view.history(seriesId, from).filter(visible),
+    seriesIds: (prefix) => view.seriesIds(prefix),
+  };
 }

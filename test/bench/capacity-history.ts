@@ -41,8 +41,11 @@ for (let year = 2019; year <= 2026; year++) {
     const index = pressureIndex(data.view(asOf, loadedAt), area);
     const phase = phaseOf(`${reference}-15`);
     const verdict = phase && index.label ? (index.label === phase[2] ? "agrees" : "differs") : "";
-    if (verdict) (judged++, verdict === "agrees" && agree++);
-    const top = [...index.contributions.entries()].sort((a, b) => Math.abs(b[1]) - Math.abs(a[1])).slice(0, 2).map(([id, c]) => `${id} ${c > 0 ? "+" : ""}${c}`);
+    if (verdict) judged++, verdict === "agrees" && agree++;
+    const top = [...index.contributions.entries()]
+      .sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]))
+      .slice(0, 2)
+      .map(([id, c]) => `${id} ${c > 0 ? "+" : ""}${c}`);
     rows.push(
       `| ${reference} | ${asOf} | ${index.value ?? "–"} | ${index.label ?? "no index"} | ${Math.round(index.coverage * 100)}% | ${phase ? `${phase[2]}: ${phase[3]}` : ""} | ${verdict} | ${top.join(", ")} |`,
     );

@@ -21,7 +21,10 @@ describe("waybill data import fmcsa, on the compiled binary", () => {
     expect(imported.exitCode).toBe(0);
     const result = JSON.parse(imported.stdout);
     expect(result).toMatchObject({ snapshot_date: "2026-09-01", rows: 70_000, malformed: 140, counted: expected.counted, added: 468 });
-    const progress = imported.stderr.trim().split("\n").map((line) => JSON.parse(line).progress);
+    const progress = imported.stderr
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line).progress);
     expect(progress.at(-1)).toMatchObject({ percent: 100 });
 
     const status = JSON.parse(run("data", "status", "--json").stdout) as { series: { series_id: string; latest: string; latest_value: number }[] };

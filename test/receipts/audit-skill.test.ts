@@ -14,7 +14,7 @@ import type { ReferenceData } from "../../src/reference/view.ts";
 import type { AnySkill } from "../../src/skills/types.ts";
 import { validateInput } from "../../src/pipeline/validate.ts";
 import { utcDateOf } from "../../src/dates.ts";
-import { seedPrincipal } from "./fixtures.ts";
+import { seedPrincipal } from "../support/accounts.ts";
 import { answerAndRecord, dieselRateSkill, seedReference } from "./reference-fixture.ts";
 import { retractImport } from "../../src/reference/retract.ts";
 
@@ -105,14 +105,15 @@ describe("audit-report: RECEIPT_TRACE", () => {
     expect(report.verification.reproducible).toBe(true);
   });
 
-  test("a changed model is reported as not reproducible, naming what differs", () => {
+  test("a changed model is reported as a changed model naming the version that signed, not as a mismatch", () => {
     const { receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, FEB);
     skills = [dieselRateSkill(0.6)];
     const { verification, reproduced_response } = trace(owner, receipt.id);
     expect(reproduced_response).toEqual({ rate_per_mile: 3.28, diesel: 3.8, origin: LANE.origin, destination: LANE.destination });
-    expect(verification.reproducible).toBe(false);
-    expect(verification.reproduction).toMatchObject({ answer_matches: false, factor_versions_match: true });
-    expect(verification.reproduction.detail).toContain("diesel-rate/0.6");
+    expect(verification.reproducible).toBeNull();
+    expect(verification.reproduction).toMatchObject({ answer_matches: null, factor_versions_match: true });
+    expect(verification.reproduction.detail).toMatch(/model changed since this receipt was signed: it was signed under diesel-rate\/0\.5, .* now runs diesel-rate\/0\.6/);
+    expect(verification.problems).toEqual([]);
     expect(verification.hash_valid).toBe(true);
   });
 

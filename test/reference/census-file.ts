@@ -7,12 +7,48 @@ import { createWriteStream, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 
 export const CENSUS_HEADER = [
-  "DOT_NUMBER", "LEGAL_NAME", "DBA_NAME", "CARRIER_OPERATION", "HM_FLAG", "PC_FLAG", "PHY_STREET", "PHY_CITY", "PHY_STATE",
-  "PHY_ZIP", "PHY_COUNTRY", "MAILING_STREET", "MAILING_CITY", "MAILING_STATE", "MAILING_ZIP", "MAILING_COUNTRY", "TELEPHONE",
-  "FAX", "EMAIL_ADDRESS", "MCS150_DATE", "MCS150_MILEAGE", "MCS150_MILEAGE_YEAR", "ADD_DATE", "OIC_STATE", "NBR_POWER_UNIT",
-  "DRIVER_TOTAL", "RECENT_MILEAGE", "RECENT_MILEAGE_YEAR", "VMT_SOURCE_ID", "PRIVATE_ONLY", "AUTHORIZED_FOR_HIRE",
-  "EXEMPT_FOR_HIRE", "PRIVATE_PROPERTY", "PRIVATE_PASSENGER_BUSINESS", "PRIVATE_PASSENGER_NONBUSINESS", "MIGRANT", "US_MAIL",
-  "FEDERAL_GOVERNMENT", "STATE_GOVERNMENT", "LOCAL_GOVERNMENT", "INDIAN_TRIBE", "OP_OTHER",
+  "DOT_NUMBER",
+  "LEGAL_NAME",
+  "DBA_NAME",
+  "CARRIER_OPERATION",
+  "HM_FLAG",
+  "PC_FLAG",
+  "PHY_STREET",
+  "PHY_CITY",
+  "PHY_STATE",
+  "PHY_ZIP",
+  "PHY_COUNTRY",
+  "MAILING_STREET",
+  "MAILING_CITY",
+  "MAILING_STATE",
+  "MAILING_ZIP",
+  "MAILING_COUNTRY",
+  "TELEPHONE",
+  "FAX",
+  "EMAIL_ADDRESS",
+  "MCS150_DATE",
+  "MCS150_MILEAGE",
+  "MCS150_MILEAGE_YEAR",
+  "ADD_DATE",
+  "OIC_STATE",
+  "NBR_POWER_UNIT",
+  "DRIVER_TOTAL",
+  "RECENT_MILEAGE",
+  "RECENT_MILEAGE_YEAR",
+  "VMT_SOURCE_ID",
+  "PRIVATE_ONLY",
+  "AUTHORIZED_FOR_HIRE",
+  "EXEMPT_FOR_HIRE",
+  "PRIVATE_PROPERTY",
+  "PRIVATE_PASSENGER_BUSINESS",
+  "PRIVATE_PASSENGER_NONBUSINESS",
+  "MIGRANT",
+  "US_MAIL",
+  "FEDERAL_GOVERNMENT",
+  "STATE_GOVERNMENT",
+  "LOCAL_GOVERNMENT",
+  "INDIAN_TRIBE",
+  "OP_OTHER",
 ]; // prettier-ignore
 
 const STATES = ["TX", "CA", "FL", "IL", "GA", "OH", "PA", "NJ", "NY", "NC", "IN", "TN", "WY", "DC"];
@@ -44,10 +80,7 @@ function random(seed: number) {
 
 const quote = (cell: string) => `"${cell.replaceAll('"', '""')}"`;
 
-export async function writeCensusFile(
-  path: string,
-  options: { rows: number; malformedEvery?: number; seed?: number },
-): Promise<ExpectedCensus> {
+export async function writeCensusFile(path: string, options: { rows: number; malformedEvery?: number; seed?: number }): Promise<ExpectedCensus> {
   mkdirSync(dirname(path), { recursive: true });
   const next = random(options.seed ?? 7);
   const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;

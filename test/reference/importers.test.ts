@@ -163,8 +163,8 @@ describe("bad files are refused whole, with one line", () => {
 
   test("unknown source and unreadable file", () => {
     const db = openMemoryDatabase();
-    expect(dataImport(db, "fmcsa", "x.csv").output).toBe("error: unknown source 'fmcsa'; use one of eia, fred, bls, ams, fhwa, cass, ata, fmcsa-authority, fmcsa-new-carriers");
-    expect(dataImport(db, "eia", "/nonexistent/file.csv")).toEqual({ exitCode: 1, output: "error: cannot read /nonexistent/file.csv: ENOENT" });
+    expect(dataImport(db, "fmcsa", "x.csv")).toEqual({ exitCode: 2, output: "waybill: unknown source 'fmcsa'; use one of eia, fred, bls, ams, fhwa, cass, ata, fmcsa-authority, fmcsa-new-carriers, roads" });
+    expect(dataImport(db, "eia", "/nonexistent/file.csv")).toEqual({ exitCode: 1, output: "waybill: cannot read /nonexistent/file.csv: ENOENT" });
   });
 });
 
@@ -221,7 +221,12 @@ describe("data status", () => {
     const { db } = snapshotReferenceData();
     const status = JSON.parse(dataStatus(db, { json: true, now: NOW }).output);
     const nus = status.series.find((s: { series_id: string }) => s.series_id === "EMD_EPD2D_PTE_NUS_DPG");
-    expect(nus).toMatchObject({ latest: "2026-10-05", latest_value: 6.199, age_days: 49, observations: 1699 });
+    expect(nus).toMatchObject({ latest: "2026-10-05", latest_value: 6.199, published_on: "2026-10-05", age_days: 49, observations: 1699 });
+    // Weekly: the 2026-10-12 figure was due that day; five days' grace have long passed.
+    expect(nus).toMatchObject({ cadence: "weekly", next_due: "2026-10-12", overdue: true });
+    // A tax rate changes when a law does: never overdue.
+    const excise = status.series.find((s: { series_id: string }) => s.series_id === "FHWA_MF121T_DIESEL_CA");
+    expect(excise).toMatchObject({ cadence: "irregular", next_due: null, overdue: false });
     expect(status.imports).toEqual([expect.objectContaining({ id: snapshotImportId(), source: "snapshot" })]);
     const text = dataStatus(db, { now: NOW }).output;
     expect(text).toContain("EMD_EPD2D_PTE_NUS_DPG");

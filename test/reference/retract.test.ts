@@ -39,7 +39,7 @@ describe("waybill data retract", () => {
 
   test("refuses without a reason, an unknown import, and a second retraction; status lists it", () => {
     const { db, importId } = withBadImport();
-    expect(dataRetract(db, importId, "  ", { now: RETRACTED })).toEqual({ exitCode: 1, output: "error: a retraction needs a reason (--reason TEXT)" });
+    expect(dataRetract(db, importId, "  ", { now: RETRACTED })).toEqual({ exitCode: 1, output: "waybill: a retraction needs a reason (--reason TEXT)" });
     expect(dataRetract(db, "imp_nope", "x", { now: RETRACTED }).output).toMatch(/no import 'imp_nope'/);
     expect(dataRetract(db, importId, "first", { now: RETRACTED }).exitCode).toBe(0);
     expect(dataRetract(db, importId, "again", { now: RETRACTED + 1 }).output).toMatch(/already retracted \(first\)/);

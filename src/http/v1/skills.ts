@@ -4,9 +4,10 @@ import { decide } from "../../access/authorize.ts";
 import { runSkill, type PipelineDeps, type SkillReply } from "../../pipeline/run-skill.ts";
 import type { AnySkill } from "../../skills/types.ts";
 import { errorResponse, errors } from "../../errors.ts";
-import { readJsonBody, requestIdOf } from "../request-context.ts";
+import { attributeRequest, readJsonBody, requestIdOf } from "../request-context.ts";
 
-function toResponse(reply: SkillReply, requestId: string): Response {
+function toResponse(reply: SkillReply, requestId: string, request: Request): Response {
+  if (reply.principal) attributeRequest(request, reply.principal.accountId, true);
   return Response.json(reply.body, { status: reply.status, headers: { ...reply.headers, "X-Request-Id": requestId } });
 }
 
@@ -35,8 +36,9 @@ export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
           authorization: request.headers.get("authorization"),
           readInput: async () => (fromQuery ? queryOf(request) : readJsonBody(request)),
           inputSource: fromQuery ? "query" : "body",
+          signal: request.signal,
         });
-        return toResponse(reply, requestId);
+        return toResponse(reply, requestId, request);
       },
       { parse: "none" },
     );
@@ -53,8 +55,9 @@ export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
         authorization: request.headers.get("authorization"),
         readInput: () => readJsonBody(request),
         inputSource: "body",
+        signal: request.signal,
       });
-      return toResponse(reply, requestId);
+      return toResponse(reply, requestId, request);
     },
     { parse: "none" },
   );
@@ -64,6 +67,7 @@ export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
     deps.refreshCaches();
     try {
       const principal = authenticate(deps.keys, request.headers.get("authorization"));
+      attributeRequest(request, principal.accountId, true);
       return Response.json({
         skills: skills.map((skill) => ({
           name: skill.name,

@@ -1,6 +1,6 @@
 import type { ParsedObservation } from "../admit.ts";
 import { type AmsRangeEnd, amsFvwtrkSeries } from "../series-ids.ts";
-import { csvCells, ImportFormatError, isoDate, parseDecimal } from "./common.ts";
+import { csvRecords, ImportFormatError, isoDate, parseDecimal } from "./common.ts";
 
 /**
  * USDA AMS Specialty Crops National Truck Rate Report (FVWTRK): refrigerated truckload rates in USD
@@ -88,30 +88,11 @@ function jsonRows(text: string): Row[] {
   return rows as Row[];
 }
 
-function* csvRows(lines: Iterable<string>): Generator<[Row, string]> {
-  let header: string[] | undefined;
-  let lineNo = 0;
-  const has = (names: string[]) => names.some((name) => header!.includes(name));
-  for (const line of lines) {
-    lineNo++;
-    const cells = csvCells(line);
-    if (!header) {
-      header = cells.map((cell) => cell.toLowerCase());
-      if (!has(DATE_FIELDS) || !has(DISTRICT_FIELDS) || !has(DESTINATION_FIELDS) || !has(LOW_FIELDS) || !has(HIGH_FIELDS)) {
-        throw new ImportFormatError(
-          "header must name report_date, origin_district, destination, rate_low_usd_per_load and rate_high_usd_per_load (an FVWTRK table)",
-        );
-      }
-      continue;
-    }
-    yield [Object.fromEntries(header.map((name, column) => [name, cells[column] ?? ""])), `line ${lineNo}`];
-  }
-}
-
 /** The FVWTRK report as a CSV table, line by line. */
 export function parseAmsCsv(lines: Iterable<string>): Iterable<ParsedObservation> {
   const lanes: Lane[] = [];
-  for (const [row, where] of csvRows(lines)) {
+  const required = [DATE_FIELDS, DISTRICT_FIELDS, DESTINATION_FIELDS, LOW_FIELDS, HIGH_FIELDS];
+  for (const { row, where } of csvRecords(lines, required, "an FVWTRK table: report_date, origin_district, destination, rate_low_usd_per_load, rate_high_usd_per_load")) {
     const lane = readLane(row, where);
     if (lane) lanes.push(lane);
   }

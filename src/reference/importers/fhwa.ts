@@ -1,6 +1,6 @@
 import type { ParsedObservation } from "../admit.ts";
 import { stateDieselExciseSeries } from "../series-ids.ts";
-import { csvCells, ImportFormatError, isoDate, requireValue } from "./common.ts";
+import { csvRecords, ImportFormatError, isoDate, requireValue } from "./common.ts";
 
 /**
  * FHWA Highway Statistics table MF-121T as a CSV: `state,diesel_excise_cents_per_gal,effective_date`.
@@ -8,20 +8,7 @@ import { csvCells, ImportFormatError, isoDate, requireValue } from "./common.ts"
  * date (the federal row, whose rate the table does not date) is passed over.
  */
 export function* parseFhwa(lines: Iterable<string>): Generator<ParsedObservation> {
-  let header: string[] | undefined;
-  let lineNo = 0;
-  for (const line of lines) {
-    lineNo++;
-    const cells = csvCells(line);
-    if (!header) {
-      header = cells.map((cell) => cell.toLowerCase());
-      if (!["state", "diesel_excise_cents_per_gal", "effective_date"].every((name) => header!.includes(name))) {
-        throw new ImportFormatError("header must name state, diesel_excise_cents_per_gal and effective_date (an MF-121T table)");
-      }
-      continue;
-    }
-    const row = Object.fromEntries(header.map((name, i) => [name, cells[i] ?? ""]));
-    const where = `line ${lineNo}`;
+  for (const { row, where } of csvRecords(lines, ["state", "diesel_excise_cents_per_gal", "effective_date"], "an MF-121T table")) {
     if (row.diesel_excise_cents_per_gal === "" || row.effective_date === "" || !/^[A-Z]{2}$/.test(row.state ?? "")) continue;
     const observedOn = isoDate(row.effective_date!);
     if (!observedOn) throw new ImportFormatError(`${where}: effective date '${row.effective_date}' is not a date`);

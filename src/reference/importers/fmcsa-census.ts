@@ -5,6 +5,7 @@
  * Rules and reasons: docs/carrier-capacity.md#the-census-import.
  */
 import type { Readable } from "node:stream";
+import { isCalendarDate } from "../../dates.ts";
 import Papa from "papaparse";
 import type { ParsedObservation } from "../append.ts";
 import { isStateCode, STATE_CODES } from "../regions.ts";
@@ -67,16 +68,18 @@ const MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "
  * export, ISO in some mirrors. Two-digit years pivot at 70 (MCMIS starts in the 1970s).
  */
 export function censusDate(text: string): string | undefined {
-  let match = /^(\d{1,2})-([A-Za-z]{3})-(\d{2}|\d{4})$/.exec(text);
-  let year: number, month: number, day: number;
-  if (match) {
-    const y = Number(match[3]);
-    [year, month, day] = [match[3]!.length === 4 ? y : y >= 70 ? 1900 + y : 2000 + y, MONTHS.indexOf(match[2]!.toUpperCase()) + 1, Number(match[1])];
-  } else if ((match = /^(\d{4})-?(\d{2})-?(\d{2})(?:[ T].*)?$/.exec(text))) [year, month, day] = [+match[1]!, +match[2]!, +match[3]!];
+  const oracle = /^(\d{1,2})-([A-Za-z]{3})-(\d{2}|\d{4})$/.exec(text);
+  const numeric = oracle ? undefined : /^(\d{4})-?(\d{2})-?(\d{2})(?:[ T].*)?$/.exec(text);
+  let parts: [year: number, month: number, day: number];
+  if (oracle) {
+    const y = Number(oracle[3]);
+    const year = oracle[3]!.length === 4 ? y : y >= 70 ? 1900 + y : 2000 + y;
+    parts = [year, MONTHS.indexOf(oracle[2]!.toUpperCase()) + 1, Number(oracle[1])];
+  } else if (numeric) parts = [Number(numeric[1]), Number(numeric[2]), Number(numeric[3])];
   else return undefined;
+  const [year, month, day] = parts;
   const iso = `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
-  const date = new Date(`${iso}T00:00:00Z`);
-  return month > 0 && !Number.isNaN(date.getTime()) && date.toISOString().startsWith(iso) ? iso : undefined;
+  return month > 0 && isCalendarDate(iso) ? iso : undefined;
 }
 
 /** A count cell: blank is zero (the census leaves it empty when nothing was reported). */

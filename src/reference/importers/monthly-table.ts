@@ -1,6 +1,6 @@
 import type { ParsedObservation } from "../admit.ts";
 import { seriesRule } from "../catalog.ts";
-import { csvCells, ImportFormatError, requireValue } from "./common.ts";
+import { csvRecords, ImportFormatError, requireValue } from "./common.ts";
 
 /**
  * Monthly figures published in trade releases (Cass, ATA, FTR's FMCSA counts) arrive as tables: a
@@ -25,19 +25,7 @@ function releaseDate(sourceId: string | undefined): string | undefined {
 }
 
 export function* parseMonthlyTable(lines: Iterable<string>, format: string, columns: TableColumn[]): Generator<ParsedObservation> {
-  let header: string[] | undefined;
-  let lineNo = 0;
-  for (const line of lines) {
-    lineNo++;
-    const cells = csvCells(line);
-    if (!header) {
-      header = cells.map((cell) => cell.toLowerCase());
-      const missing = ["month", ...columns.map((c) => c.column)].filter((name) => !header!.includes(name));
-      if (missing.length > 0) throw new ImportFormatError(`header lacks ${missing.join(", ")} (expected ${format})`);
-      continue;
-    }
-    const where = `line ${lineNo}`;
-    const row = Object.fromEntries(header.map((name, i) => [name, cells[i] ?? ""]));
+  for (const { row, where } of csvRecords(lines, ["month", ...columns.map((c) => c.column)], format)) {
     const month = /^(\d{4})-(\d{2})$/.exec(row.month ?? "");
     if (!month) throw new ImportFormatError(`${where}: month '${row.month}' is not YYYY-MM`);
     const observedOn = `${month[1]}-${month[2]}-01`;

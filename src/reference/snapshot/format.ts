@@ -1,4 +1,5 @@
-import { utcDateOf } from "../../dates.ts";
+import { DAY_MS, utcDateOf } from "../../dates.ts";
+
 /**
  * The embedded snapshot's file format. Regular series are stored as a start date, a step, the
  * values (null where the series had not started) and each value's publication lag in days; irregular
@@ -27,19 +28,15 @@ export interface SnapshotFile {
   series: SnapshotSeries[];
 }
 
-const DAY_MS = 86_400_000;
-
-function addStep(isoDate: string, every: "week" | "month", steps: number): string {
+/** The date `steps` weeks or months after `isoDate` (month steps keep the day of month). */
+export function addStep(isoDate: string, every: "week" | "month", steps: number): string {
   const date = new Date(`${isoDate}T00:00:00Z`);
   if (every === "week") date.setUTCDate(date.getUTCDate() + 7 * steps);
   else date.setUTCMonth(date.getUTCMonth() + steps);
   return utcDateOf(date.getTime());
 }
 
-export const daysAfter = (isoDate: string, days: number): string =>
-  new Date(Date.parse(`${isoDate}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-
-export const lagDays = (from: string, to: string): number => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
+export const daysAfter = (isoDate: string, days: number): string => utcDateOf(Date.parse(`${isoDate}T00:00:00Z`) + days * DAY_MS);
 
 /** Every (date, value, published) of a snapshot series, oldest first. */
 export function* snapshotPoints(series: SnapshotSeries): Generator<[string, number, string]> {
@@ -53,6 +50,3 @@ export function* snapshotPoints(series: SnapshotSeries): Generator<[string, numb
     }
   }
 }
-
-/** The date `steps` weeks or months after `isoDate` (month steps keep the day of month). */
-export { addStep };

@@ -9,7 +9,8 @@ import { admitObservations, type AdmittedObservation } from "../admit.ts";
 import { seriesRule } from "../catalog.ts";
 import { parseFiguresFile } from "../figures-file.ts";
 import { seriesTitle } from "../series-titles.ts";
-import { addStep, lagDays, type SnapshotFile, type SnapshotSeries } from "./format.ts";
+import { daysBetween } from "../../dates.ts";
+import { addStep, type SnapshotFile, type SnapshotSeries } from "./format.ts";
 
 export const SNAPSHOT_VERSION = "2026-11-23";
 const dataDir = join(import.meta.dir, "../../../data");
@@ -40,7 +41,7 @@ function snapshotSeries(id: string, source: string, rows: AdmittedObservation[])
   const lags: (number | null)[] = Array(length).fill(null);
   rows.forEach((row, i) => {
     values[layout.slots[i]!] = row.value;
-    lags[layout.slots[i]!] = lagDays(row.observedOn, row.publishedOn);
+    lags[layout.slots[i]!] = daysBetween(row.observedOn, row.publishedOn);
   });
   return { ...meta, start: rows[0]!.observedOn, every: layout.every, values, lags };
 }

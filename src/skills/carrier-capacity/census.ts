@@ -24,12 +24,7 @@ export function censusDates(view: ReferenceView): string[] {
 export const censusPlaces = (area: Area): readonly string[] => (area.kind === "NATIONAL" ? ["US"] : area.states);
 
 /** The area's counts in the census dated `date` (only `measures`, others stay 0); undefined when a figure is not there. */
-export function censusTotalsOn(
-  view: ReferenceView,
-  area: Area,
-  date: string,
-  measures: readonly CensusMeasure[] = CENSUS_MEASURES,
-): CensusTotals | undefined {
+export function censusTotalsOn(view: ReferenceView, area: Area, date: string, measures: readonly CensusMeasure[] = CENSUS_MEASURES): CensusTotals | undefined {
   const totals: CensusTotals = { date, total: zero(), byOperation: { A: zero(), B: zero(), C: zero() }, observations: [] };
   for (const state of censusPlaces(area)) {
     for (const operation of CARRIER_OPERATIONS) {

@@ -170,9 +170,7 @@ export const CAPACITY_MODEL = {
           "hard it is to add a truck there. Annual, so it shifts the area's level, not its direction.",
       },
     } satisfies Record<PressureInputId, PressureInputSpec>,
-    source:
-      "Weights sum to 1: output per trucking job 0.35, demand 0.25, carrier supply 0.15, price 0.2, area 0.05; see " +
-      "docs/carrier-capacity.md for each choice.",
+    source: "Weights sum to 1: output per trucking job 0.35, demand 0.25, carrier supply 0.15, price 0.2, area 0.05; see " + "docs/carrier-capacity.md for each choice.",
   },
 
   freshness: {

@@ -79,7 +79,8 @@ function ratioToTrend(view: ReferenceView, seriesId: string, denominatorId: stri
     return { latest, missing: `no ${denominatorId} observation for ${latest.observedOn} to divide by`, used: [latest] };
   }
   const earlier = pairs.slice(0, -1);
-  if (earlier.length < months * 0.75) return { latest, missing: `fewer than ${Math.ceil(months * 0.75)} months of both series before ${latest.observedOn}`, used: [latest] };
+  if (earlier.length < months * 0.75)
+    return { latest, missing: `fewer than ${Math.ceil(months * 0.75)} months of both series before ${latest.observedOn}`, used: [latest] };
   const norm = earlier.reduce((sum, p) => sum + p.ratio, 0) / earlier.length;
   return {
     latest,
@@ -103,8 +104,10 @@ function censusChange(view: ReferenceView, area: Area): Measurement {
   const { latest, earlier } = latestCensusPair(view, area, 6);
   if (!latest) return { seriesId: CENSUS_POWER_UNITS_SERIES, missing: "no FMCSA census loaded (waybill data import fmcsa)", used: [] };
   const newest = latest.observations.at(-1)!;
-  if (!earlier) return { seriesId: CENSUS_POWER_UNITS_SERIES, latest: newest, missing: `one census (${latest.date}); its change needs another at least 6 months older`, used: [] };
-  if (earlier.total.POWER_UNITS === 0) return { seriesId: CENSUS_POWER_UNITS_SERIES, latest: newest, missing: "no for-hire power units in the area in the earlier census", used: [] };
+  if (!earlier)
+    return { seriesId: CENSUS_POWER_UNITS_SERIES, latest: newest, missing: `one census (${latest.date}); its change needs another at least 6 months older`, used: [] };
+  if (earlier.total.POWER_UNITS === 0)
+    return { seriesId: CENSUS_POWER_UNITS_SERIES, latest: newest, missing: "no for-hire power units in the area in the earlier census", used: [] };
   const percent = ((latest.total.POWER_UNITS - earlier.total.POWER_UNITS) / earlier.total.POWER_UNITS) * 100;
   return {
     seriesId: CENSUS_POWER_UNITS_SERIES,
@@ -190,6 +193,9 @@ export function pressureIndex(view: ReferenceView, area: Area): PressureIndex {
   const contributions = new Map(
     readings.filter((r) => r.effectiveWeight > 0).map((r) => [r.id, round((scale * r.effectiveWeight * r.signal!) / countedWeight, 1)] as const),
   );
-  const value = round([...contributions.values()].reduce((sum, c) => sum + c, 0), 0);
+  const value = round(
+    [...contributions.values()].reduce((sum, c) => sum + c, 0),
+    0,
+  );
   return { value, label: labelOf(value), coverage, freshCoverage, readings, contributions };
 }

@@ -9,12 +9,8 @@ const oneOf = <const Values extends readonly string[]>(values: Values, descripti
 
 export const carrierCapacityInput = Type.Object(
   {
-    area: Type.Optional(
-      oneOf(AREA_NAMES, "NATIONAL (default), PADD1..PADD5, a census region (NORTHEAST, MIDWEST, SOUTH, WEST) or a state's postal code"),
-    ),
-    states: Type.Optional(
-      Type.Array(oneOf(STATE_CODES), { minItems: 1, maxItems: STATE_CODES.length, description: "A list of states instead of a named area" }),
-    ),
+    area: Type.Optional(oneOf(AREA_NAMES, "NATIONAL (default), PADD1..PADD5, a census region (NORTHEAST, MIDWEST, SOUTH, WEST) or a state's postal code")),
+    states: Type.Optional(Type.Array(oneOf(STATE_CODES), { minItems: 1, maxItems: STATE_CODES.length, description: "A list of states instead of a named area" })),
     equipment: Type.Optional(oneOf(EQUIPMENT_TYPES, `One of ${EQUIPMENT_TYPES.join(", ")}; DRY_VAN by default`)),
     as_of: Type.Optional(isoDate("YYYY-MM-DD: answer with only the figures dated and published on or before this date")),
   },
@@ -28,10 +24,7 @@ const figure = Type.Object({
   date: Type.String({ description: "The observation's date" }),
   source: Type.String(),
 });
-const trendFigure = Type.Intersect([
-  figure,
-  Type.Object({ change_3m_percent: nullable(Type.Number()), change_12m_percent: nullable(Type.Number()) }),
-]);
+const trendFigure = Type.Intersect([figure, Type.Object({ change_3m_percent: nullable(Type.Number()), change_12m_percent: nullable(Type.Number()) })]);
 const censusCounts = Type.Object({ carriers: Type.Integer(), power_units: Type.Integer(), drivers: Type.Integer() });
 
 const pressureInput = Type.Object({

@@ -116,8 +116,7 @@ export const carrierCapacitySkill = defineSkill({
       as_of: view.asOf,
       area,
       equipment: input.equipment ?? "DRY_VAN",
-      equipment_note:
-        "No public series splits carriers or freight by trailer type, so the figures and the index are the same for every equipment type.",
+      equipment_note: "No public series splits carriers or freight by trailer type, so the figures and the index are the same for every equipment type.",
       supply,
       demand,
       capacity_pressure: {

@@ -90,7 +90,10 @@ function truckDrivers(view: ReferenceView, area: Area, used: UsedObservations) {
               value: withEmployment.reduce((sum, s) => sum + s.employment!.value, 0),
               unit: "jobs",
               series_id: "sum of OEUS<FIPS>00000000000053303201",
-              date: withEmployment.map((s) => s.employment!.date).sort().at(-1)!,
+              date: withEmployment
+                .map((s) => s.employment!.date)
+                .sort()
+                .at(-1)!,
               source: sourceOf("OEU"),
             };
   const nationalWage = view.latest(NATIONAL_TRUCK_DRIVER_WAGE_SERIES);
@@ -145,8 +148,7 @@ export function demandFigures(view: ReferenceView, area: Area, supply: ReturnTyp
     ata_tonnage: trendFigure(view, ATA_TONNAGE_SA, "index 2015=100", used),
     industrial_production: trendFigure(view, "INDPRO", "index 2017=100", used),
     area_share: {
-      truck_driver_employment_percent:
-        area.kind !== "NATIONAL" && areaDrivers && nationalDrivers ? round((areaDrivers.value / nationalDrivers.value) * 100, 2) : null,
+      truck_driver_employment_percent: area.kind !== "NATIONAL" && areaDrivers && nationalDrivers ? round((areaDrivers.value / nationalDrivers.value) * 100, 2) : null,
       census_power_units_percent:
         nationalUnits && supply.census && nationalUnits.total.POWER_UNITS > 0
           ? round((supply.census.for_hire.power_units / nationalUnits.total.POWER_UNITS) * 100, 2)

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { startTestServer, type TestServer } from "../../support/server.ts";
+import { testInstance, type TestInstance } from "../../support/instance.ts";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer(); // clock: 2026-10-15
+let server: TestInstance;
+beforeAll(() => {
+  server = testInstance({ listen: true }); // a real port, for the MCP client; clock: 2026-10-15
 });
 afterAll(() => server.stop());
 
@@ -37,9 +37,7 @@ test("a starter key gets the same answer over REST, invoke and MCP, each with it
   expect(invoked.capacity_pressure).toEqual(body.capacity_pressure);
 
   const client = new Client({ name: "waybill-test", version: "1.0.0" });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${starter.key}` } } }),
-  );
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${starter.key}` } } }));
   const tool = await client.callTool({ name: "carrier-capacity", arguments: REQUEST });
   expect(tool.isError).toBe(false);
   expect((tool.structuredContent as typeof body).capacity_pressure).toEqual(body.capacity_pressure);

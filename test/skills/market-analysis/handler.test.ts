@@ -92,11 +92,22 @@ describe("signals over the cycle and over time", () => {
   });
 
   test("stale indicators are left out; with under half the weight fresh the signal is INSUFFICIENT_DATA", () => {
-    const { answer } = analyse({}); // today: 2026-11-22; PPI ends 2025-12, TSI 2025-11
+    // A named as_of long after the data: the signal for that day, which cannot be read.
+    const { answer } = analyse({ as_of: "2026-11-22" }); // PPI ends 2025-12
     expect(answer.signal).toMatchObject({ value: "INSUFFICIENT_DATA", score: null });
     expect(answer.signal.coverage).toBeLessThan(MARKET_MODEL.signal.value.minCoverage);
     expect(answer.signal.reasons).toContain("PPI truck transportation of freight left out: latest observation 2025-12-01 is 356 days old (limit 150)");
     expect(answer.indicators.find((i) => i.id === "truck_freight_ppi")).toMatchObject({ fresh: false, contribution: null });
+  });
+
+  test("without as_of, the signal comes from the newest month-end with enough fresh indicators, labelled with it", () => {
+    const { answer, factorVersions } = analyse({}); // today: 2026-11-22
+    expect(answer.as_of).toBe("2026-11-22");
+    expect(answer.signal.value).not.toBe("INSUFFICIENT_DATA");
+    expect(answer.signal.coverage).toBeGreaterThanOrEqual(MARKET_MODEL.signal.value.minCoverage);
+    expect(answer.signal_as_of).toMatch(/^2026-\d{2}-(28|29|30|31)$/);
+    expect(answer.signal.reasons[0]).toStartWith(`Read as of ${answer.signal_as_of}, the newest month-end with enough fresh indicators`);
+    expect(factorVersions.every((f) => f.observation_date <= answer.signal_as_of!)).toBe(true);
   });
 
   test("the diesel indicator follows the region, falling back when the regional series lags", () => {
