@@ -33,6 +33,8 @@ export function seriesTitle(id: string): string {
   const ams = parseAmsFvwtrkSeries(id);
   if (ams) return `USDA AMS FVWTRK reefer rate, ${ams.kind === "LOW" ? "low" : "high"} end, ${ams.district} to ${ams.destination}`;
   let match: RegExpExecArray | null;
+  if (id === "OEUN000000000000053303201") return "BLS OEWS heavy and tractor-trailer truck drivers (53-3032), employment, U.S.";
+  if ((match = /^OEUS(\d{2})\d+01$/.exec(id))) return `BLS OEWS heavy and tractor-trailer truck drivers (53-3032), employment, ${stateName(FIPS_STATE.get(match[1]!) ?? match[1]!)}`;
   if ((match = /^OEUS(\d{2})/.exec(id))) return `BLS OEWS heavy and tractor-trailer truck drivers (53-3032), hourly median wage, ${stateName(FIPS_STATE.get(match[1]!) ?? match[1]!)}`;
   if ((match = /^FHWA_MF121T_DIESEL_([A-Z]{2})$/.exec(id))) return `State diesel excise tax, ${match[1]}`;
   if ((match = /^FMCSA_NEW_CARRIERS_([A-Z]{2})$/.exec(id))) return `New carriers (USDOT registrations), ${stateName(match[1]!)}`;
