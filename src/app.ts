@@ -1,6 +1,8 @@
 import { Elysia } from "elysia";
-import { authenticate } from "./access/authenticate.ts";
+import { authenticate, recognise } from "./access/authenticate.ts";
 import { dashboardRoutes } from "./dashboard/index.ts";
+import { allowedMethodsFor, type RouteEntry } from "./http/allowed-methods.ts";
+import { corsPolicy } from "./http/cors.ts";
 import { healthRoutes } from "./http/health.ts";
 import { mcpRoutes } from "./http/mcp.ts";
 import { openApiRoutes } from "./http/openapi.ts";
@@ -10,10 +12,28 @@ import { usageApiRoutes } from "./metering/routes.ts";
 import { receiptRoutes } from "./receipts/routes.ts";
 import type { Runtime } from "./runtime.ts";
 
+export interface HttpOptions {
+  /** Origins whose browsers may call the API (`--cors-origins`); none by default. */
+  corsOrigins?: readonly string[];
+  /** The address callers use (`--public-url`), for the OpenAPI `servers` and the docs; else the request's own origin. */
+  publicUrl?: string;
+}
+
 /** The whole HTTP surface, without listening: tests call app.handle(), the server listens. */
-export function createApp(runtime: Runtime) {
-  return new Elysia()
-    .use(requestContext(runtime.metrics))
+export function createApp(runtime: Runtime, options: HttpOptions = {}) {
+  let routeTable: () => readonly RouteEntry[] = () => [];
+  const app = new Elysia()
+    .use(
+      requestContext({
+        metrics: runtime.metrics,
+        cors: corsPolicy(options.corsOrigins ?? []),
+        allowedMethods: allowedMethodsFor(() => routeTable()),
+        recognise: (request) => {
+          runtime.refreshCaches();
+          return recognise(runtime.keys, request.headers.get("authorization"))?.authObjId;
+        },
+      }),
+    )
     .use(healthRoutes(runtime))
     .use(receiptRoutes(runtime))
     .use(skillRoutes(runtime, runtime.skills))
@@ -26,6 +46,8 @@ export function createApp(runtime: Runtime) {
     .use(mcpRoutes(runtime, runtime.skills))
     .use(openApiRoutes(runtime.skills))
     .use(dashboardRoutes(runtime));
+  routeTable = () => app.routes;
+  return app;
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { parseCorsOrigins } from "./http/cors.ts";
 import { DEFAULT_LIMITS, parseLimits, type LimitsTable } from "./metering/limits.ts";
 
 /** A configuration value the operator got wrong: printed as one line, and the process stops. */
@@ -14,6 +15,10 @@ export interface ServeConfig {
   host: string;
   dbFile: string;
   limits: LimitsTable;
+  /** Browser origins allowed to call the API cross-origin; none by default. */
+  corsOrigins: string[];
+  /** Where callers reach this instance (behind a proxy, its public address); the listen address otherwise. */
+  publicUrl?: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -47,12 +52,30 @@ function readLimits(file: string | undefined, env: Env): LimitsTable {
   }
 }
 
+function readCorsOrigins(raw: string | undefined): string[] {
+  try {
+    return parseCorsOrigins(raw);
+  } catch (error) {
+    throw new ConfigError(`--cors-origins: ${(error as Error).message}.`);
+  }
+}
+
+function readPublicUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === "") return undefined;
+  if (!URL.canParse(raw) || !/^https?:$/.test(new URL(raw).protocol)) throw new ConfigError(`--public-url: '${raw}' is not an http(s) URL.`);
+  return raw.replace(/\/+$/, "");
+}
+
+type ServeFlags = { port?: string; host?: string; db?: string; limits?: string; "cors-origins"?: string; "public-url"?: string };
+
 /** Flags win over the environment, which wins over the embedded defaults. */
-export function serveConfig(flags: { port?: string; host?: string; db?: string; limits?: string }, env: Env): ServeConfig {
+export function serveConfig(flags: ServeFlags, env: Env): ServeConfig {
   return {
     port: parsePort(flags.port ?? env.WAYBILL_PORT ?? String(DEFAULT_PORT)),
     host: flags.host ?? env.WAYBILL_HOST ?? DEFAULT_HOST,
     dbFile: resolveDbFile(flags.db, env),
     limits: readLimits(flags.limits, env),
+    corsOrigins: readCorsOrigins(flags["cors-origins"] ?? env.WAYBILL_CORS_ORIGINS),
+    publicUrl: readPublicUrl(flags["public-url"] ?? env.WAYBILL_PUBLIC_URL),
   };
 }

@@ -11,7 +11,13 @@ const COMMON: Options = {
 
 /** Flags each command accepts beyond --db, --json and --help. Anything else is refused. */
 export const COMMAND_OPTIONS: Record<string, Options> = {
-  serve: { port: { type: "string" }, host: { type: "string" }, limits: { type: "string" } },
+  serve: {
+    port: { type: "string" },
+    host: { type: "string" },
+    limits: { type: "string" },
+    "cors-origins": { type: "string" },
+    "public-url": { type: "string" },
+  },
   "accounts create": {
     email: { type: "string" },
     tier: { type: "string" },
@@ -33,6 +39,7 @@ export const USAGE = `waybill — freight cost-basis rates with signed receipts
 usage: waybill [command] [flags]
 
   serve                      start the server (default)  --port P --host H --limits FILE
+                             --cors-origins https://a.example,https://b.example --public-url URL
   accounts create            --email E [--tier T] [--admin] [--password-stdin]
   accounts set-tier          --email E --tier T
   accounts list

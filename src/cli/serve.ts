@@ -13,7 +13,7 @@ export async function serve(config: ServeConfig): Promise<void> {
   const db = openDatabaseFile(config.dbFile);
   const runtime = createRuntime({ db, clock: systemClock, limits: config.limits });
   warmGazetteer(); // build the place index now, not inside the first requests (0.2–0.3 s)
-  const app = createApp(runtime);
+  const app = createApp(runtime, { corsOrigins: config.corsOrigins, publicUrl: config.publicUrl });
   try {
     app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: SOCKET_BODY_LIMIT, development: false });
   } catch (error) {

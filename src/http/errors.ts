@@ -13,9 +13,11 @@ export type ErrorCode =
   | "TIER_REQUIRED"
   | "SCOPE_REQUIRED"
   | "NOT_FOUND"
+  | "METHOD_NOT_ALLOWED"
   | "PAYLOAD_TOO_LARGE"
   | "UNSUPPORTED_MEDIA_TYPE"
   | "UNRESOLVED_LOCATION"
+  | "IDEMPOTENCY_KEY_REUSED"
   | "RATE_LIMITED"
   | "INTERNAL_ERROR";
 
@@ -28,9 +30,11 @@ const STATUS: Record<ErrorCode, number> = {
   TIER_REQUIRED: 403,
   SCOPE_REQUIRED: 403,
   NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   UNRESOLVED_LOCATION: 422,
+  IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
 };
@@ -89,6 +93,13 @@ export const errors = {
       key_scopes: keyScopes,
     }),
   notFound: (what = "No such resource.") => new ApiError("NOT_FOUND", what),
+  methodNotAllowed: (method: string, allowed: readonly string[]) =>
+    new ApiError("METHOD_NOT_ALLOWED", `${method} is not served here; use ${allowed.join(", ")}.`, { allowed }, { Allow: allowed.join(", ") }),
+  idempotencyKeyReused: () =>
+    new ApiError(
+      "IDEMPOTENCY_KEY_REUSED",
+      "This Idempotency-Key was already used with a different request in the last 24 hours; use a new key for a new request.",
+    ),
   payloadTooLarge: (limitBytes: number) =>
     new ApiError("PAYLOAD_TOO_LARGE", `The request body is larger than ${limitBytes} bytes.`),
   unsupportedMediaType: () =>
@@ -121,6 +132,6 @@ export function errorResponse(
   const apiError = error instanceof ApiError ? error : errors.internal();
   return Response.json(apiError.body(requestId, authObjId), {
     status: apiError.status,
-    headers: { ...apiError.headers, ...extraHeaders, "X-Request-Id": requestId },
+    headers: { ...apiError.headers, ...extraHeaders, "Cache-Control": "no-store", "X-Request-Id": requestId },
   });
 }

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { SCOPES } from "../access/tiers.ts";
 import type { AnySkill } from "../skills/types.ts";
+import { PUBLIC_DOCUMENT_CACHE_CONTROL } from "./cache.ts";
 
 const ERROR_SCHEMA = {
   type: "object",
@@ -90,5 +91,7 @@ export function openApiDocument(skills: readonly AnySkill[]) {
 
 export function openApiRoutes(skills: readonly AnySkill[]) {
   const document = openApiDocument(skills);
-  return new Elysia({ name: "openapi" }).get("/openapi.json", () => document);
+  return new Elysia({ name: "openapi" }).get("/openapi.json", () =>
+    Response.json(document, { headers: { "Cache-Control": PUBLIC_DOCUMENT_CACHE_CONTROL } }),
+  );
 }

@@ -33,6 +33,11 @@ export interface SkillCall {
   /** Read lazily, after authentication: a caller without a key learns nothing about input rules. */
   readInput(): Promise<unknown>;
   inputSource: "body" | "query";
+  /**
+   * A write that must commit with the answer or not at all (the transport's idempotency record).
+   * Throwing rolls the answer back, receipt and month count included.
+   */
+  alsoInAnswerTransaction?(tx: Db, principal: Principal, body: Record<string, unknown>): void;
 }
 
 export interface SkillReply {
@@ -116,11 +121,12 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
         latencyMs: performance.now() - started,
         receiptId: receipt.id,
       });
+      call.alsoInAnswerTransaction?.(deps.db, principal, answeredBody(answer, receipt.id, principal));
       return receipt.id;
     });
     return {
       status: 200,
-      body: { ...answer, receipt_id: receiptId, auth_obj_id: principal.authObjId },
+      body: answeredBody(answer, receiptId, principal),
       headers: admission.headers,
       principal,
     };
@@ -129,6 +135,12 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
     return refuse(error, admission.headers);
   }
 }
+
+const answeredBody = (answer: Record<string, unknown>, receiptId: string, principal: Principal) => ({
+  ...answer,
+  receipt_id: receiptId,
+  auth_obj_id: principal.authObjId,
+});
 
 function refusal(error: unknown, requestId: string, principal: Principal | null, headers: Record<string, string>): SkillReply {
   if (!(error instanceof ApiError)) console.error(`[${requestId}] skill call failed:`, error);

@@ -1,7 +1,7 @@
 import { createAccount } from "../../src/access/accounts.ts";
 import { issueKey } from "../../src/access/keys.ts";
 import type { Scope, Tier } from "../../src/access/tiers.ts";
-import { createApp } from "../../src/app.ts";
+import { createApp, type HttpOptions } from "../../src/app.ts";
 import { ManualClock, type Clock } from "../../src/clock.ts";
 import { openMemoryDatabase } from "../../src/db/client.ts";
 import { DEFAULT_LIMITS, type LimitsTable } from "../../src/metering/limits.ts";
@@ -20,11 +20,11 @@ export interface TestServer {
 }
 
 /** The real app on a real loopback port over a fresh in-memory database. */
-export async function startTestServer(options: { limits?: LimitsTable; clock?: Clock } = {}): Promise<TestServer> {
+export async function startTestServer(options: { limits?: LimitsTable; clock?: Clock; http?: HttpOptions } = {}): Promise<TestServer> {
   const db = openMemoryDatabase();
   const clock = options.clock ?? new ManualClock(Date.parse("2026-10-15T12:00:00Z"));
   const runtime = createRuntime({ db, clock, limits: options.limits ?? DEFAULT_LIMITS });
-  const app = createApp(runtime).listen({ port: 0, hostname: "127.0.0.1" });
+  const app = createApp(runtime, options.http).listen({ port: 0, hostname: "127.0.0.1" });
   const url = `http://127.0.0.1:${app.server!.port}`;
   return {
     url,
