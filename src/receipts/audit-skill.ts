@@ -4,7 +4,7 @@ import type { ReferenceData } from "../reference/view.ts";
 import type { AnySkill, SkillDeclaration } from "../skills/types.ts";
 import { receiptTrace, ReceiptTraceSchema } from "./audit-trace.ts";
 import { dataSources, DataSourcesSchema } from "./data-sources.ts";
-import { laneHistory, LaneHistorySchema } from "./lane-history.ts";
+import { LANE_HISTORY_DEFAULT_PAGE, LANE_HISTORY_LIMIT, laneHistory, LaneHistorySchema } from "./lane-history.ts";
 import { findOwnReceipt } from "./store.ts";
 
 const DATE = "^\\d{4}-\\d{2}-\\d{2}$";
@@ -18,9 +18,15 @@ const AuditInput = t.Object({
   destination: t.Optional(t.String({ minLength: 1, description: "LANE_HISTORY: destination; defaults to the receipt's." })),
   from: t.Optional(t.String({ pattern: DATE, description: "LANE_HISTORY: first UTC issue date (inclusive); defaults to 90 days before `to`." })),
   to: t.Optional(t.String({ pattern: DATE, description: "LANE_HISTORY: last UTC issue date (inclusive); defaults to today." })),
+  cursor: t.Optional(t.String({ minLength: 1, description: "LANE_HISTORY: next_cursor of the previous page, for older receipts." })),
+  limit: t.Optional(
+    t.Integer({ minimum: 1, maximum: LANE_HISTORY_LIMIT, description: `LANE_HISTORY: receipts per page, newest first (default ${LANE_HISTORY_DEFAULT_PAGE}).` }),
+  ),
 });
 
-const AuditOutput = t.Union([ReceiptTraceSchema, LaneHistorySchema, DataSourcesSchema]);
+/** Every report names the receipt it is about at its top level, beside the audit call's own receipt_id. */
+const Audited = t.Object({ audited_receipt_id: t.String({ description: "The receipt this report is about (the request's receipt_id)." }) });
+const AuditOutput = t.Union([t.Composite([Audited, ReceiptTraceSchema]), t.Composite([Audited, LaneHistorySchema]), t.Composite([Audited, DataSourcesSchema])]);
 
 export interface AuditReportDeps {
   db: Db;
@@ -49,7 +55,7 @@ export function createAuditReportSkill(deps: AuditReportDeps): SkillDeclaration<
     output: AuditOutput,
     handler(input, context) {
       const anchor = findOwnReceipt(deps.db, input.receipt_id, context.caller.accountId);
-      const answer: Static<typeof AuditOutput> = (() => {
+      const report = (() => {
         switch (input.report_type ?? "RECEIPT_TRACE") {
           case "RECEIPT_TRACE":
             return receiptTrace(deps, anchor);
@@ -59,6 +65,7 @@ export function createAuditReportSkill(deps: AuditReportDeps): SkillDeclaration<
             return dataSources(deps.db, context.data, anchor);
         }
       })();
+      const answer: Static<typeof AuditOutput> = { audited_receipt_id: anchor.row.id, ...report };
       return { answer, factorVersions: [], modelVersion: "audit-report/1" };
     },
   };

@@ -1,4 +1,5 @@
 import { t, type Static } from "elysia";
+import { decodeCursor, encodeCursor } from "../cursor.ts";
 import type { Db } from "../db/client.ts";
 import { errors } from "../http/errors.ts";
 import type { ReferenceData } from "../reference/view.ts";
@@ -7,7 +8,9 @@ import type { ReceiptBody } from "./format.ts";
 import { replay } from "./replay.ts";
 import { parseBody, type OwnReceipt } from "./store.ts";
 
+/** The largest page; `limit` chooses a smaller one. */
 export const LANE_HISTORY_LIMIT = 500;
+export const LANE_HISTORY_DEFAULT_PAGE = 100;
 const DEFAULT_WINDOW_DAYS = 90;
 const DAY_MS = 86_400_000;
 
@@ -36,9 +39,10 @@ export const LaneHistorySchema = t.Object({
       answer_reproduced: t.Union([t.Boolean(), t.Null()]),
     }),
   ),
-  count: t.Integer(),
-  /** More receipts matched than LANE_HISTORY_LIMIT; narrow the date range. */
-  truncated: t.Boolean(),
+  count: t.Integer({ description: "Receipts on this page." }),
+  next_cursor: t.Union([t.String(), t.Null()], {
+    description: "Pass as `cursor` to get the next (older) page; null on the last page.",
+  }),
 });
 export type LaneHistory = Static<typeof LaneHistorySchema>;
 type LaneReceipt = LaneHistory["receipts"][number];
@@ -48,6 +52,8 @@ export interface LaneQuery {
   destination?: string;
   from?: string;
   to?: string;
+  cursor?: string;
+  limit?: number;
 }
 
 export interface LaneHistoryDeps {
@@ -64,7 +70,8 @@ const stringField = (value: unknown) => (typeof value === "string" ? value : und
 
 /**
  * The caller's receipts whose request named this lane (origin and destination as typed, compared
- * case-insensitively), issued between `from` and `to` inclusive (UTC dates), oldest first.
+ * case-insensitively), issued between `from` and `to` inclusive (UTC dates), newest first, one
+ * page at a time.
  * The lane defaults to the anchor receipt's; the range to the 90 days up to `today`.
  */
 export function laneHistory(deps: LaneHistoryDeps, anchor: OwnReceipt, query: LaneQuery, today: string): LaneHistory {
@@ -81,20 +88,24 @@ export function laneHistory(deps: LaneHistoryDeps, anchor: OwnReceipt, query: La
   const from = query.from ?? new Date(Date.parse(to) - DEFAULT_WINDOW_DAYS * DAY_MS).toISOString().slice(0, 10);
   if (from > to) throw errors.invalidRequest([{ field: "from", problem: "must not be after to" }]);
 
+  const pageSize = query.limit ?? LANE_HISTORY_DEFAULT_PAGE;
+  const beforeSeq = query.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(query.cursor);
   const rows = deps.db.$client
-    .query<LaneRow, [string, number, number, string, string, number]>(
+    .query<LaneRow, [string, number, number, string, string, number, number]>(
       `SELECT id, seq, issued_at AS issuedAt, skill, body
          FROM receipts
         WHERE account_id = ? AND issued_at >= ? AND issued_at < ?
           AND lower(trim(json_extract(body, '$.request.origin'))) = ?
           AND lower(trim(json_extract(body, '$.request.destination'))) = ?
-        ORDER BY seq
+          AND seq < ?
+        ORDER BY seq DESC
         LIMIT ?`,
     )
-    .all(anchor.row.accountId, Date.parse(from), Date.parse(to) + DAY_MS, normalizePlace(origin), normalizePlace(destination), LANE_HISTORY_LIMIT + 1);
+    .all(anchor.row.accountId, Date.parse(from), Date.parse(to) + DAY_MS, normalizePlace(origin), normalizePlace(destination), beforeSeq, pageSize + 1);
 
   const skills = deps.skills();
-  const receipts = rows.slice(0, LANE_HISTORY_LIMIT).map((row): LaneReceipt => {
+  const page = rows.slice(0, pageSize);
+  const receipts = page.map((row): LaneReceipt => {
     const body = parseBody(row.body);
     return {
       receipt_id: row.id,
@@ -107,7 +118,8 @@ export function laneHistory(deps: LaneHistoryDeps, anchor: OwnReceipt, query: La
       ...laneFigures(body, skills, deps.reference),
     };
   });
-  return { report_type: "LANE_HISTORY", lane: { origin, destination }, from, to, receipts, count: receipts.length, truncated: rows.length > LANE_HISTORY_LIMIT };
+  const next_cursor = rows.length > pageSize ? encodeCursor(page.at(-1)!.seq) : null;
+  return { report_type: "LANE_HISTORY", lane: { origin, destination }, from, to, receipts, count: receipts.length, next_cursor };
 }
 
 /**
