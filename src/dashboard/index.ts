@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { ProblemPage } from "../../views/errors.tsx";
 import { PricingPage } from "../../views/pricing-page.tsx";
 import { adminRoutes } from "./admin-routes.ts";
 import { authRoutes } from "./auth-routes.ts";
@@ -30,5 +31,9 @@ export function dashboardRoutes(deps: DashboardDeps, options: DashboardOptions =
     .use(keysRoutes(context))
     .use(usageRoutes(context))
     .use(receiptRoutes(context))
-    .use(adminRoutes(context));
+    .use(adminRoutes(context))
+    // Any other dashboard address: a page in the dashboard's own look, not the API's JSON 404.
+    .get("/dashboard/*", () =>
+      pageResponse(ProblemPage({ title: "Page not found", message: "There is no such page in the dashboard." }), { status: 404 }),
+    );
 }

@@ -223,7 +223,7 @@ describe("audit-report: LANE_HISTORY and DATA_SOURCES", () => {
 
   test("lists every series with its freshness today and marks those the receipt used", () => {
     const { receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
-    const report = audit(owner, { receipt_id: receipt.id, report_type: "DATA_SOURCES" }).answer as DataSources;
+    const report = audit(owner, { receipt_id: receipt.id, report_type: "DATA_SOURCES" }).answer as DataSources & { audited_receipt_id: string };
     expect(report).toEqual({
       audited_receipt_id: receipt.id,
       report_type: "DATA_SOURCES",
