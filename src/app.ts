@@ -3,6 +3,7 @@ import { authenticate, recognise } from "./access/authenticate.ts";
 import { dashboardRoutes } from "./dashboard/index.ts";
 import { allowedMethodsFor, type RouteEntry } from "./http/allowed-methods.ts";
 import { corsPolicy } from "./http/cors.ts";
+import { docsRoutes } from "./http/docs/routes.ts";
 import { healthRoutes } from "./http/health.ts";
 import { mcpRoutes } from "./http/mcp.ts";
 import { openApiRoutes } from "./http/openapi.ts";
@@ -45,6 +46,7 @@ export function createApp(runtime: Runtime, options: HttpOptions = {}) {
     )
     .use(mcpRoutes(runtime, runtime.skills))
     .use(openApiRoutes(runtime.skills))
+    .use(docsRoutes(runtime.skills, { publicUrl: options.publicUrl }))
     .use(dashboardRoutes(runtime));
   routeTable = () => app.routes;
   return app;

@@ -21,7 +21,8 @@ export type ErrorCode =
   | "RATE_LIMITED"
   | "INTERNAL_ERROR";
 
-const STATUS: Record<ErrorCode, number> = {
+/** Every code of the error table with its HTTP status (the OpenAPI document and the agent guide list them from here). */
+export const ERROR_STATUS: Record<ErrorCode, number> = {
   INVALID_REQUEST: 400,
   MISSING_API_KEY: 401,
   MALFORMED_API_KEY: 401,
@@ -55,7 +56,7 @@ export class ApiError extends Error {
     readonly headers: Record<string, string> = {},
   ) {
     super(message);
-    this.status = STATUS[errorCode];
+    this.status = ERROR_STATUS[errorCode];
   }
 
   body(requestId: string, authObjId?: string): Record<string, unknown> {
