@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { authenticate, recognise } from "./access/authenticate.ts";
+import { recognise } from "./access/authenticate.ts";
 import { dashboardRoutes } from "./dashboard/index.ts";
 import { allowedMethodsFor, type RouteEntry } from "./http/allowed-methods.ts";
 import { corsPolicy } from "./http/cors.ts";
@@ -8,9 +8,7 @@ import { healthRoutes } from "./http/health.ts";
 import { mcpRoutes } from "./http/mcp.ts";
 import { openApiRoutes } from "./http/openapi.ts";
 import { requestContext } from "./http/request-context.ts";
-import { skillRoutes } from "./http/skill-routes.ts";
-import { usageApiRoutes } from "./metering/routes.ts";
-import { receiptRoutes } from "./receipts/routes.ts";
+import { v1Routes } from "./http/v1/index.ts";
 import type { Runtime } from "./runtime.ts";
 
 export interface HttpOptions {
@@ -36,14 +34,7 @@ export function createApp(runtime: Runtime, options: HttpOptions = {}) {
       }),
     )
     .use(healthRoutes(runtime))
-    .use(receiptRoutes(runtime))
-    .use(skillRoutes(runtime, runtime.skills))
-    .use(
-      usageApiRoutes(runtime, (authorization: string | undefined) => {
-        runtime.refreshCaches();
-        return authenticate(runtime.keys, authorization);
-      }),
-    )
+    .use(v1Routes(runtime))
     .use(mcpRoutes(runtime, runtime.skills))
     .use(openApiRoutes(runtime.skills))
     .use(docsRoutes(runtime.skills, { publicUrl: options.publicUrl }))

@@ -1,4 +1,4 @@
-import { errors } from "./http/errors.ts";
+import { errors } from "./errors.ts";
 
 /**
  * Opaque page cursors for lists that run newest first: a cursor names the position after the last

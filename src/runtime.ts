@@ -9,20 +9,24 @@ import type { LimitsTable } from "./metering/limits.ts";
 import { createUsageLog } from "./metering/usage-log.ts";
 import { createReceiptLedger } from "./receipts/chain.ts";
 import { createReferenceData } from "./reference/index.ts";
-import type { PipelineDeps } from "./skills/pipeline.ts";
-import { buildSkillRegistry } from "./skills/registry.ts";
+import type { PipelineDeps } from "./pipeline/run-skill.ts";
+import { SkillCatalog } from "./skills/catalog.ts";
+import { SKILLS } from "./skills/registry.ts";
 import type { AnySkill } from "./skills/types.ts";
 
 export interface RuntimeOptions {
   db: Db;
   clock: Clock;
   limits: LimitsTable;
+  /** The skills to serve; every registered one unless a test adds its own. */
+  skills?: readonly AnySkill[];
 }
 
 /** Everything a running Waybill holds, built once from one database: the composition root. */
 export interface Runtime extends PipelineDeps {
   limits: LimitsTable;
-  skills: AnySkill[];
+  /** The scope list and tier table of the skills served (plus the announced ones). */
+  catalog: SkillCatalog;
   metrics: Metrics;
   ledger: ReturnType<typeof createReceiptLedger>;
   reference: ReturnType<typeof createReferenceData>;
@@ -30,7 +34,7 @@ export interface Runtime extends PipelineDeps {
   close(): void;
 }
 
-export function createRuntime({ db, clock, limits }: RuntimeOptions): Runtime {
+export function createRuntime({ db, clock, limits, skills = SKILLS }: RuntimeOptions): Runtime {
   const reference = createReferenceData(db);
   reference.loadSnapshot(clock.now());
   const keys = new KeyIndex(db);
@@ -40,8 +44,6 @@ export function createRuntime({ db, clock, limits }: RuntimeOptions): Runtime {
   const watcher = new ChangeWatcher(db);
 
   const committer = new GroupCommitter(db);
-  const skills: AnySkill[] = [];
-  skills.push(...buildSkillRegistry({ db, reference, skills: () => skills }));
 
   return {
     db,
@@ -54,6 +56,7 @@ export function createRuntime({ db, clock, limits }: RuntimeOptions): Runtime {
     ledger,
     reference,
     skills,
+    catalog: new SkillCatalog(skills),
     metrics: createMetrics(),
     refreshCaches() {
       const changed = watcher.poll();

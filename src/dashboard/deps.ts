@@ -3,6 +3,7 @@ import type { Db } from "../db/client.ts";
 import type { LimitsTable } from "../metering/limits.ts";
 import type { Meter } from "../metering/meter.ts";
 import type { ReferenceData } from "../reference/view.ts";
+import type { SkillCatalog } from "../skills/catalog.ts";
 import type { AnySkill } from "../skills/types.ts";
 
 /** What the dashboard needs from the running instance; the lead's Runtime satisfies it structurally. */
@@ -15,6 +16,8 @@ export interface DashboardDeps {
   /** For the receipt viewer's audit provenance (re-running a skill on the recorded factors). */
   reference: ReferenceData;
   skills: readonly AnySkill[];
+  /** The scope picker, /pricing and the receipt page's audit gate read the served skills' tiers here. */
+  catalog: SkillCatalog;
 }
 
 export interface DashboardOptions {

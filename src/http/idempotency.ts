@@ -2,9 +2,9 @@ import { authenticate } from "../access/authenticate.ts";
 import type { Principal } from "../access/principal.ts";
 import type { Db } from "../db/client.ts";
 import { canonicalJson, sha256Hex } from "../receipts/canonical.ts";
-import type { PipelineDeps, SkillCall, SkillReply } from "../skills/pipeline.ts";
+import type { PipelineDeps, SkillCall, SkillReply } from "../pipeline/run-skill.ts";
 import type { AnySkill } from "../skills/types.ts";
-import { errors } from "./errors.ts";
+import { errors } from "../errors.ts";
 
 /**
  * `Idempotency-Key` on POST skill calls (docs/api.md): the first answer under a key is stored with

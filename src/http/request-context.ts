@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { ApiError, errorResponse, errors } from "./errors.ts";
+import { ApiError, errorResponse, errors } from "../errors.ts";
 import type { CorsPolicy } from "./cors.ts";
 import { finishResponse, isFinished } from "./finish-response.ts";
 import type { Metrics } from "./metrics.ts";

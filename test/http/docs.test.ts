@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { t } from "elysia";
-import { ERROR_STATUS } from "../../src/http/errors.ts";
+import { ERROR_STATUS } from "../../src/errors.ts";
 import { agentGuide } from "../../src/http/docs/agent-guide.ts";
 import { llmsTxt } from "../../src/http/docs/llms-txt.ts";
 import type { AnySkill } from "../../src/skills/types.ts";

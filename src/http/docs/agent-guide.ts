@@ -1,5 +1,5 @@
 import type { AnySkill } from "../../skills/types.ts";
-import { ERROR_STATUS } from "../errors.ts";
+import { ERROR_STATUS } from "../../errors.ts";
 import { skillLines } from "./skill-lines.ts";
 
 /**

@@ -1,12 +1,12 @@
 import { Elysia } from "elysia";
-import { authenticate, recognise } from "../access/authenticate.ts";
-import { decide } from "../access/authorize.ts";
-import { runSkill, type PipelineDeps, type SkillCall, type SkillReply } from "../skills/pipeline.ts";
-import type { AnySkill } from "../skills/types.ts";
-import { NEVER_STORE } from "./cache.ts";
-import { errorResponse, errors } from "./errors.ts";
-import { createIdempotencyStore } from "./idempotency.ts";
-import { readJsonBody, requestIdOf } from "./request-context.ts";
+import { authenticate, recognise } from "../../access/authenticate.ts";
+import { decide } from "../../access/authorize.ts";
+import { runSkill, type PipelineDeps, type SkillCall, type SkillReply } from "../../pipeline/run-skill.ts";
+import type { AnySkill } from "../../skills/types.ts";
+import { errorResponse, errors } from "../../errors.ts";
+import { NEVER_STORE } from "../cache.ts";
+import { createIdempotencyStore } from "../idempotency.ts";
+import { readJsonBody, requestIdOf } from "../request-context.ts";
 
 /** Every skill reply is one metered event with its own receipt: never to be reused from a cache. */
 function toResponse(reply: SkillReply, requestId: string): Response {
@@ -83,7 +83,7 @@ export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
       return Response.json({
         skills: skills.map((skill) => ({
           name: skill.name,
-          scope: skill.scope,
+          scope: skill.name,
           minimum_tier: skill.minimumTier,
           description: skill.description,
           method: skill.rest.method,
