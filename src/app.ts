@@ -6,7 +6,7 @@ import { corsPolicy } from "./http/cors.ts";
 import { docsRoutes } from "./http/docs/routes.ts";
 import { healthRoutes } from "./http/health.ts";
 import { mcpRoutes } from "./http/mcp.ts";
-import { openApiRoutes } from "./http/openapi.ts";
+import { openApiRoutes } from "./http/openapi/routes.ts";
 import { requestContext } from "./http/request-context.ts";
 import { v1Routes } from "./http/v1/index.ts";
 import type { Runtime } from "./runtime.ts";
@@ -36,7 +36,7 @@ export function createApp(runtime: Runtime, options: HttpOptions = {}) {
     .use(healthRoutes(runtime))
     .use(v1Routes(runtime))
     .use(mcpRoutes(runtime, runtime.skills))
-    .use(openApiRoutes(runtime.skills))
+    .use(openApiRoutes(runtime, () => routeTable(), options.publicUrl))
     .use(docsRoutes(runtime.skills, { publicUrl: options.publicUrl }))
     .use(dashboardRoutes(runtime));
   routeTable = () => app.routes;

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Value } from "@sinclair/typebox/value";
+import { ERROR_STATUS, type ErrorCode } from "../../src/errors.ts";
+import { isDocumentedRoute } from "../../src/http/openapi/document.ts";
+import { errorSchema, errorSchemaName } from "../../src/http/openapi/error-schemas.ts";
+import { createApp } from "../../src/app.ts";
+import { CHICAGO_TO_DALLAS, startTestServer, type TestServer } from "../support/server.ts";
+
+type Operation = { responses: Record<string, { content?: Record<string, { schema?: unknown; example?: unknown; examples?: unknown }> }>; requestBody?: { content: Record<string, { example?: unknown; examples?: unknown }> } };
+type Document = {
+  openapi: string;
+  servers: { url: string }[];
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[]; anyOf?: { required?: string[] }[] }> };
+};
+
+let server: TestServer;
+let document: Document;
+beforeAll(async () => {
+  server = await startTestServer({ http: { publicUrl: "https://rates.example.com" } });
+  document = (await (await server.call("/openapi.json")).json()) as Document;
+});
+afterAll(() => server.stop());
+
+const openApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, "{$1}");
+
+describe("/openapi.json", () => {
+  test("is OpenAPI 3.1 with the public URL as its server", () => {
+    expect(document.openapi).toBe("3.1.0");
+    expect(document.servers).toEqual([{ url: "https://rates.example.com", description: "This instance." } as never]);
+  });
+
+  test("documents every route the app serves under /v1, plus /mcp, /healthz and /readyz", () => {
+    const served = createApp(server.runtime).routes.filter((route) => isDocumentedRoute(route.path));
+    const missing = served
+      .filter((route) => {
+        const item = document.paths[openApiPath(route.path)];
+        return !item || (route.method === "ALL" ? Object.keys(item).length === 0 : !item[route.method.toLowerCase()]);
+      })
+      .map((route) => `${route.method} ${route.path}`);
+    expect(missing).toEqual([]);
+    expect(served.length).toBeGreaterThanOrEqual(server.runtime.skills.length + 6);
+  });
+
+  test("every answer schema requires receipt_id and auth_obj_id", () => {
+    for (const skill of server.runtime.skills) {
+      const answer = document.components.schemas[`${skill.name.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase())}Answer`]!;
+      const forms = answer.anyOf ?? [answer];
+      for (const form of forms) expect(form.required).toEqual(expect.arrayContaining(["receipt_id", "auth_obj_id"]));
+    }
+  });
+
+  test("every error of the error table has a schema, and real error bodies match it", async () => {
+    for (const code of Object.keys(ERROR_STATUS) as ErrorCode[]) expect(document.components.schemas[errorSchemaName(code)]).toBeDefined();
+    const { key } = server.accountWithKey("explorer", ["rate-lookup"]);
+    const unscoped = server.accountWithKey("explorer").key;
+    const refusals: [ErrorCode, Response][] = [
+      ["MISSING_API_KEY", await server.call("/v1/usage")],
+      ["INVALID_REQUEST", await server.call("/v1/rates/lookup", { method: "POST", key, json: { ...CHICAGO_TO_DALLAS, equipment: "SPACESHIP" } })],
+      ["TIER_REQUIRED", await server.call("/v1/reports/audit?receipt_id=rcpt_01JD2ZQ8W6Y3K7M1N4P5R8T0VX", { key: unscoped })],
+      ["SCOPE_REQUIRED", await server.call("/v1/fuel/surcharge", { method: "POST", key, json: { origin: "Chicago, IL" } })],
+      ["METHOD_NOT_ALLOWED", await server.call("/v1/rates/lookup", { key })],
+      ["UNRESOLVED_LOCATION", await server.call("/v1/rates/lookup", { method: "POST", key, json: { ...CHICAGO_TO_DALLAS, origin: "Qxzv Wpty, ZZ" } })],
+    ];
+    for (const [code, response] of refusals) {
+      const body = await response.json();
+      expect({ code, status: response.status }).toEqual({ code, status: ERROR_STATUS[code] });
+      expect({ code, valid: Value.Check(errorSchema(code), body) }).toEqual({ code, valid: true });
+    }
+  });
+
+  test("every operation has an example for its request and its answer", () => {
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const answer = operation.responses["200"]?.content?.["application/json"];
+        expect({ path, method, answer: answer?.example !== undefined || answer?.examples !== undefined }).toEqual({ path, method, answer: true });
+        const request = operation.requestBody?.content["application/json"];
+        if (request) expect({ path, method, request: request.example !== undefined || request.examples !== undefined }).toEqual({ path, method, request: true });
+      }
+    }
+  });
+});
