@@ -3,6 +3,7 @@ import type { AnySkill } from "../../skills/types.ts";
 import type { RouteEntry } from "../allowed-methods.ts";
 import { codesByStatus, errorExample, errorSchema, errorSchemaName } from "./error-schemas.ts";
 import { exampleOf } from "./examples.ts";
+import { describeFields } from "./field-glossary.ts";
 import { ROUTE_DOCS, type RouteDoc } from "./route-docs.ts";
 
 type Json = Record<string, unknown>;
@@ -254,6 +255,8 @@ export function openApiDocument(source: DocumentSource): Json {
     const name = pascal(skill.name);
     const input = plain(skill.input);
     const answer = answerSchema(plain(skill.output));
+    describeFields(input);
+    describeFields(answer);
     schemas[`${name}Input`] = { ...input, description: (input.description as string | undefined) ?? `Input of ${skill.name}.` };
     schemas[`${name}Answer`] = { ...answer, description: (answer.description as string | undefined) ?? `Answer of ${skill.name}.` };
     const exampleInput = exampleOf(input);

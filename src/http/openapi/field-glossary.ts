@@ -1,0 +1,98 @@
+/**
+ * Descriptions for answer fields that recur across skills, used in the OpenAPI document where a
+ * skill's schema gives none. A schema's own description always wins.
+ */
+export const FIELD_GLOSSARY: Readonly<Record<string, string>> = {
+  value: "The figure, in the series' unit.",
+  series_id: "Waybill's id of the data series (docs/data-sources.md).",
+  observation_date: "The date the figure is for (YYYY-MM-DD).",
+  import_id: "The import that stored the figure (`imp_…`; `imp_snapshot_…` for the embedded snapshot).",
+  as_of: "The date the answer is as of: only figures dated on or before it were used (YYYY-MM-DD).",
+  model_version: "Version of the model that computed the answer.",
+  factor_versions: "Every stored figure the answer used, precise enough to find it again.",
+  equipment: "Trailer type: DRY_VAN, REEFER or FLATBED.",
+  mode: "Service mode: FTL, LTL or INTERMODAL.",
+  miles: "Lane distance in miles.",
+  input: "The place as it was given.",
+  city: "City name.",
+  state: "Two-letter US state code.",
+  lat: "Latitude, degrees.",
+  lon: "Longitude, degrees.",
+  padd: "EIA diesel price area (PADD or sub-area) of the place.",
+  resolution: "How the place was matched (zip code, exact name, corrected spelling…).",
+  origin: "Where the lane starts.",
+  destination: "Where the lane ends.",
+  score: "Numeric score behind the level (0 to 1).",
+  level: "The confidence level.",
+  reasons: "Why the level is what it is, one reason per entry.",
+  confidence: "How much to trust the answer, with reasons.",
+  source: "Where the figure comes from (publisher and series).",
+  area_name: "Name of the EIA price area.",
+  region: "EIA diesel region.",
+  date: "Date (YYYY-MM-DD).",
+  label: "Your name for the lane, echoed back.",
+  weeks: "Number of weeks.",
+  report_type: "Which audit report this is.",
+  distance_method: "How the distance was obtained (great circle × circuity, or your miles).",
+  rate_per_mile: "Cost basis in USD per mile.",
+  total_cost: "Cost basis for the whole lane in USD.",
+  data_sources: "The inputs the answer was computed from.",
+  latest: "The newest observation.",
+  from_date: "First date of the comparison (YYYY-MM-DD).",
+  signal: "The overall market signal.",
+  method: "How the figure was computed.",
+  name: "Name.",
+  position: "Rank, 1 for the first.",
+  skill: "Skill name.",
+  issued_at: "When the receipt was issued (ISO 8601, UTC).",
+  known_at: "The latest import time the answer could see (ISO 8601, UTC).",
+  fetched_at: "When the figure was fetched from its publisher (ISO 8601, UTC).",
+  seq: "Position of the receipt in the hash chain.",
+  lane: "The lane.",
+  from: "First date of the range (YYYY-MM-DD).",
+  to: "Last date of the range (YYYY-MM-DD).",
+  lower: "Lower bound.",
+  upper: "Upper bound.",
+  description: "Plain-language description.",
+  type: "The kind of answer.",
+  multipliers: "Factors applied to the per-mile sum.",
+  diesel: "Diesel price used, USD per gallon.",
+  price: "Price, USD per gallon.",
+  direction: "RISING, FALLING or FLAT.",
+  unit: "Unit of the figures.",
+  frequency: "How often the series is published.",
+  trend: "Direction over the lookback.",
+  z_score: "How many standard deviations the latest value is from its 3-year mean.",
+  mean: "Mean over the window.",
+  standard_deviation: "Standard deviation over the window.",
+  observations: "Number of observations used.",
+  weight: "Weight in the combined signal.",
+  contribution: "Weighted contribution to the combined signal.",
+  account_id: "The account.",
+  tier: "The account's tier.",
+  scopes: "The key's scopes (null: every skill the tier allows).",
+  request: "The input as recorded.",
+  hash: "SHA-256 of the canonical receipt body (hex).",
+  prev_hash: "Hash of the previous receipt in the chain.",
+  signature: "Ed25519 signature of the canonical receipt body (base64url).",
+  kid: "Id of the signing key.",
+  body: "The signed receipt body.",
+  receipts: "The receipts, newest first.",
+  receipt_id: "A receipt id (`rcpt_…`).",
+  auth_obj_id: "The key grant.",
+  window: "The window the figures cover.",
+  min: "Minimum.",
+  max: "Maximum.",
+};
+
+type Schema = { description?: string; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; oneOf?: Schema[] };
+
+/** Fill in missing field descriptions from the glossary, in place (the schema is a private copy). */
+export function describeFields(schema: Schema): void {
+  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+    if (!property.description && FIELD_GLOSSARY[name]) property.description = FIELD_GLOSSARY[name];
+    describeFields(property);
+  }
+  if (schema.items) describeFields(schema.items);
+  for (const member of [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])]) describeFields(member);
+}
