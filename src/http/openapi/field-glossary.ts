@@ -4,7 +4,7 @@
  */
 export const FIELD_GLOSSARY: Readonly<Record<string, string>> = {
   value: "The figure, in the series' unit.",
-  series_id: "Waybill's id of the data series (docs/data-sources.md).",
+  series_id: "Waybill's id of the data series.",
   observation_date: "The date the figure is for (YYYY-MM-DD).",
   import_id: "The import that stored the figure (`imp_…`; `imp_snapshot_…` for the embedded snapshot).",
   as_of: "The date the answer is as of: only figures dated on or before it were used (YYYY-MM-DD).",
