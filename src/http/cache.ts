@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
  * metered answers are `no-store`); a GET that states none is per caller and must be revalidated
  * (`private, no-cache`). Nothing marked `no-store` gets an ETag: it is never reused.
  */
-export const DEFAULT_GET_CACHE_CONTROL = "private, no-cache";
+const DEFAULT_GET_CACHE_CONTROL = "private, no-cache";
 /** Documents every caller sees the same way (OpenAPI, docs, llms.txt). */
 export const PUBLIC_DOCUMENT_CACHE_CONTROL = "public, max-age=300";
 /** Metered answers and error bodies: each one is its own event. */
@@ -16,7 +16,7 @@ const isCacheableRequest = (request: Request) => request.method === "GET" || req
 const opaque = (tag: string) => tag.trim().replace(/^W\//, "");
 
 /** RFC 9110 weak comparison: any listed tag (or `*`) matching the current one, W/ or not. */
-export function ifNoneMatchHits(ifNoneMatch: string | null, etag: string): boolean {
+function ifNoneMatchHits(ifNoneMatch: string | null, etag: string): boolean {
   if (!ifNoneMatch) return false;
   if (ifNoneMatch.trim() === "*") return true;
   return ifNoneMatch.split(",").some((tag) => opaque(tag) === opaque(etag));

@@ -6,7 +6,7 @@ import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
  * they are. Bodies of public, versioned responses (the docs bundle, the OpenAPI document) are
  * compressed once per ETag and kept, since they are the same for every caller.
  */
-export const COMPRESS_ABOVE_BYTES = 1024;
+const COMPRESS_ABOVE_BYTES = 1024;
 const COMPRESSIBLE = /^(application\/(json|[\w.+-]+\+json|javascript|xml)|text\/(?!event-stream)[\w.+-]+|image\/svg\+xml)/i;
 const BROTLI_QUALITY = 5; // fast enough per request; the kept variants could afford more, the gain is small
 const KEPT_VARIANTS_MAX = 32;
@@ -14,7 +14,7 @@ const KEPT_VARIANTS_MAX = 32;
 type Encoding = "br" | "gzip";
 
 /** The best encoding the Accept-Encoding header allows (q=0 refuses), or undefined. */
-export function chooseEncoding(acceptEncoding: string | null): Encoding | undefined {
+function chooseEncoding(acceptEncoding: string | null): Encoding | undefined {
   if (!acceptEncoding) return undefined;
   const weights = new Map<string, number>();
   for (const part of acceptEncoding.split(",")) {

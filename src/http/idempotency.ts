@@ -23,7 +23,7 @@ interface StoredAnswer {
   body: string;
 }
 
-export interface IdempotencyStore {
+interface IdempotencyStore {
   /** Run a POST skill call under the caller's Idempotency-Key. */
   run(skill: AnySkill, key: string, call: SkillCall, execute: (call: SkillCall) => Promise<SkillReply>): Promise<SkillReply>;
 }

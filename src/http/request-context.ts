@@ -20,7 +20,7 @@ export function requestIdOf(request: Request): string {
   return states.get(request)?.id ?? "req_unknown";
 }
 
-export interface RequestContextOptions {
+interface RequestContextOptions {
   metrics: Metrics;
   cors: CorsPolicy;
   /** Methods the path is served under (empty: no such path), from the app's route table. */

@@ -1,7 +1,7 @@
 import type { AnySkill } from "../../skills/types.ts";
 
 /** One skill as the plain-text documents list it: how to call it and who may. */
-export interface SkillLine {
+interface SkillLine {
   name: string;
   method: string;
   path: string;

@@ -2,7 +2,7 @@
  * Descriptions for answer fields that recur across skills, used in the OpenAPI document where a
  * skill's schema gives none. A schema's own description always wins.
  */
-export const FIELD_GLOSSARY: Readonly<Record<string, string>> = {
+const FIELD_GLOSSARY: Readonly<Record<string, string>> = {
   value: "The figure, in the series' unit.",
   series_id: "Waybill's id of the data series.",
   observation_date: "The date the figure is for (YYYY-MM-DD).",
