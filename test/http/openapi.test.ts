@@ -69,6 +69,24 @@ describe("/openapi.json", () => {
     }
   });
 
+  test("every field of every schema has a description", () => {
+    const undescribed: string[] = [];
+    const walk = (schema: unknown, at: string) => {
+      if (!schema || typeof schema !== "object") return;
+      const node = schema as { properties?: Record<string, { description?: string; $ref?: string }>; items?: unknown; anyOf?: unknown[]; oneOf?: unknown[] };
+      for (const [name, property] of Object.entries(node.properties ?? {})) {
+        if (!property.description && !property.$ref) undescribed.push(`${at}.${name}`);
+        walk(property, `${at}.${name}`);
+      }
+      walk(node.items, `${at}[]`);
+      for (const member of [...(node.anyOf ?? []), ...(node.oneOf ?? [])]) walk(member, at);
+    };
+    for (const [name, schema] of Object.entries(document.components.schemas)) walk(schema, name);
+    for (const [path, item] of Object.entries(document.paths))
+      for (const operation of Object.values(item)) walk(operation.responses["200"]?.content?.["application/json"]?.schema, path);
+    expect(undescribed).toEqual([]);
+  });
+
   test("every operation has an example for its request and its answer", () => {
     for (const [path, item] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(item)) {
