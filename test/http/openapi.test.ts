@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
 import { ERROR_STATUS, type ErrorCode } from "../../src/errors.ts";
-import { isDocumentedRoute } from "../../src/http/openapi/document.ts";
+import { isDocumentedRoute, openApiDocument } from "../../src/http/openapi/document.ts";
 import { errorSchema, errorSchemaName } from "../../src/http/openapi/error-schemas.ts";
 import { createApp } from "../../src/app.ts";
 import { CHICAGO_TO_DALLAS, startTestServer, type TestServer } from "../support/server.ts";
@@ -96,5 +96,24 @@ describe("/openapi.json", () => {
         if (request) expect({ path, method, request: request.example !== undefined || request.examples !== undefined }).toEqual({ path, method, request: true });
       }
     }
+  });
+});
+
+describe("routes added outside the skill registry", () => {
+  test("a route with an Elysia `detail` is documented from it; one without any documentation is left out for the completeness test to name", () => {
+    const generated = openApiDocument({
+      skills: [],
+      serverUrl: "http://x",
+      routes: [
+        {
+          method: "GET",
+          path: "/v1/alerts/:id",
+          hooks: { detail: { summary: "Read an alert", description: "One of your rate alerts.", responses: { "200": { description: "The alert." } } } },
+        },
+        { method: "GET", path: "/v1/undocumented" },
+      ],
+    }) as Document;
+    expect(generated.paths["/v1/alerts/{id}"]?.get).toMatchObject({ summary: "Read an alert", responses: { "200": { description: "The alert." } } });
+    expect(generated.paths["/v1/undocumented"]).toBeUndefined();
   });
 });
