@@ -55,6 +55,8 @@ export function createIdempotencyStore(deps: Pick<PipelineDeps, "db" | "clock" |
       )
       .run({ ...row, expiredBefore: row.now - IDEMPOTENCY_WINDOW_MS });
     if (result.changes === 0) throw new KeyAlreadyTaken();
+    // Records past the window are never replayed again: drop them as new ones arrive (indexed on created_at).
+    tx.$client.query("DELETE FROM idempotent_answers WHERE created_at <= ?").run(row.now - IDEMPOTENCY_WINDOW_MS);
   };
 
   const replay = (stored: StoredAnswer, requestSha256: string, skill: AnySkill, principal: Principal, requestId: string, now: number): SkillReply => {

@@ -84,6 +84,10 @@ describe("Idempotency-Key on POST skills", () => {
     (server.clock as ManualClock).advance(IDEMPOTENCY_WINDOW_MS + 1000);
     const later = (await (await lookup(key, "day-old")).json()) as Body;
     expect(later.receipt_id).not.toBe(first.receipt_id);
+    const stale = server.runtime.db.$client
+      .query<{ n: number }, [number]>("SELECT count(*) AS n FROM idempotent_answers WHERE created_at <= ?")
+      .get(server.clock.now() - IDEMPOTENCY_WINDOW_MS)!.n;
+    expect(stale).toBe(0);
     const malformed = await lookup(key, "has spaces in it");
     expect(malformed.status).toBe(400);
     expect(await malformed.json()).toMatchObject({ error: "INVALID_REQUEST", details: [{ field: "Idempotency-Key" }] });
