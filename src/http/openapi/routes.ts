@@ -7,6 +7,8 @@ import type { AnySkill } from "../../skills/types.ts";
 import { PUBLIC_DOCUMENT_CACHE_CONTROL } from "../cache.ts";
 import { type DocumentSource, openApiDocument } from "./document.ts";
 
+const KEPT_DOCUMENTS_MAX = 8;
+
 /** Who the document's example answers are computed for: no account, every skill. */
 const EXAMPLE_CALLER: Principal = {
   accountId: "acct_01JD2ZNZX0A1B2C3D4E5F6G7H8",
@@ -48,6 +50,8 @@ export function openApiRoutes(deps: PipelineDeps & { skills: readonly AnySkill[]
       body = JSON.stringify(
         openApiDocument({ skills: deps.skills, routes: routes(), serverUrl, answerExample: answerExample(deps, deps.clock.now()) }),
       );
+      // The Host header is the caller's to choose: keep only a few origins' documents.
+      if (built.size >= KEPT_DOCUMENTS_MAX) built.delete(built.keys().next().value!);
       built.set(serverUrl, body);
     }
     return new Response(body, { headers: { "content-type": "application/json", "cache-control": PUBLIC_DOCUMENT_CACHE_CONTROL } });
