@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { recognise } from "./access/authenticate.ts";
-import { dashboardRoutes } from "./dashboard/index.ts";
+import { dashboardRoutes, type DashboardOptions } from "./dashboard/index.ts";
 import { allowedMethodsFor, type RouteEntry } from "./http/allowed-methods.ts";
 import { corsPolicy } from "./http/cors.ts";
 import { docsRoutes } from "./http/docs/routes.ts";
@@ -12,6 +12,7 @@ import { v1Routes } from "./http/v1/index.ts";
 import type { Runtime } from "./runtime.ts";
 
 export interface HttpOptions {
+  dashboard?: DashboardOptions;
   /** Origins whose browsers may call the API (`--cors-origins`); none by default. */
   corsOrigins?: readonly string[];
   /** The address callers use (`--public-url`), for the OpenAPI `servers` and the docs; else the request's own origin. */
@@ -38,9 +39,7 @@ export function createApp(runtime: Runtime, options: HttpOptions = {}) {
     .use(mcpRoutes(runtime, runtime.skills))
     .use(openApiRoutes(runtime, () => routeTable(), options.publicUrl))
     .use(docsRoutes(runtime.skills, { publicUrl: options.publicUrl }))
-    .use(dashboardRoutes(runtime));
+    .use(dashboardRoutes(runtime, options.dashboard));
   routeTable = () => app.routes;
   return app;
 }
-
-export type App = ReturnType<typeof createApp>;

@@ -8,10 +8,14 @@ import { GroupCommitter } from "./db/group-commit.ts";
 import type { LimitsTable } from "./metering/limits.ts";
 import { createUsageLog } from "./metering/usage-log.ts";
 import { createReceiptLedger } from "./receipts/chain.ts";
+import { utcDateOf } from "./dates.ts";
+import { DataEvents } from "./reference/data-events.ts";
+import { type SeriesFreshness, seriesFreshness } from "./reference/freshness.ts";
 import { createReferenceData } from "./reference/index.ts";
 import type { PipelineDeps } from "./pipeline/run-skill.ts";
 import { SkillCatalog } from "./skills/catalog.ts";
 import { SKILLS } from "./skills/registry.ts";
+import { createReadiness, type ReadinessProbe } from "./ops/readiness.ts";
 import type { AnySkill } from "./skills/types.ts";
 
 export interface RuntimeOptions {
@@ -30,6 +34,12 @@ export interface Runtime extends PipelineDeps {
   metrics: Metrics;
   ledger: ReturnType<typeof createReceiptLedger>;
   reference: ReturnType<typeof createReferenceData>;
+  /** A real write probe plus the outcome of recent commits: what /readyz and `serve` report. */
+  readiness: ReadinessProbe;
+  /** Subscribe here to react after new figures are stored (sync, or another process's import). */
+  dataEvents: DataEvents;
+  /** Each stored series' newest figure, cadence and whether it is overdue, as of today. */
+  dataFreshness(): SeriesFreshness[];
   /** Flush buffered usage rows and stop timers; the caller closes the database. */
   close(): void;
 }
@@ -43,7 +53,19 @@ export function createRuntime({ db, clock, limits, skills = SKILLS }: RuntimeOpt
   const ledger = createReceiptLedger(db, clock);
   const watcher = new ChangeWatcher(db);
 
-  const committer = new GroupCommitter(db);
+  const dataFreshness = () => seriesFreshness(reference.summary(), utcDateOf(clock.now()));
+  const dataEvents = new DataEvents();
+  // First listener: whatever else reacts to new figures reads them through a fresh index.
+  dataEvents.subscribe(() => reference.reload());
+  const metrics = createMetrics({ seriesDates: () => reference.summary(), freshness: dataFreshness, now: () => clock.now() });
+  const readiness = createReadiness(db, clock);
+  const committer = new GroupCommitter(db, {
+    committed(writes, seconds, failedWrites) {
+      metrics.groupCommitted(writes, seconds);
+      if (failedWrites === 0) readiness.commitSucceeded();
+    },
+    failed: (error) => readiness.commitFailed(error),
+  });
 
   return {
     db,
@@ -55,16 +77,19 @@ export function createRuntime({ db, clock, limits, skills = SKILLS }: RuntimeOpt
     usage,
     ledger,
     reference,
+    dataEvents,
     skills,
     catalog: new SkillCatalog(skills),
-    metrics: createMetrics(),
+    metrics,
+    readiness,
+    dataFreshness,
     refreshCaches() {
       const changed = watcher.poll();
       if (changed.local || changed.external) keys.reload();
       if (changed.external) {
         // Another process committed: maybe a revoke or tier change (above), a month count, or an import.
         meter.invalidate();
-        reference.reload();
+        if (reference.reload()) dataEvents.publish({ importId: null, source: "external", added: 0, at: clock.now() });
       }
     },
     close() {

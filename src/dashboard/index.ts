@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { ProblemPage } from "../../views/errors.tsx";
+import { cappedBodyParser } from "../http/body-cap.ts";
 import { PricingPage } from "../../views/pricing-page.tsx";
 import { adminRoutes } from "./admin-routes.ts";
 import { authRoutes } from "./auth-routes.ts";
@@ -7,6 +8,7 @@ import { createDashboardContext } from "./context.ts";
 import type { DashboardDeps, DashboardOptions } from "./deps.ts";
 import { keysRoutes } from "./keys-routes.ts";
 import { overviewRoutes } from "./overview-routes.ts";
+import { passwordRoutes } from "./password-routes.ts";
 import { receiptPageRoutes } from "./receipt-page-routes.ts";
 import { pageResponse } from "./render.ts";
 import { setupRoutes } from "./setup-routes.ts";
@@ -17,12 +19,13 @@ export type { DashboardDeps, DashboardOptions } from "./deps.ts";
 export { setupUrlOnFirstStart } from "./setup.ts";
 
 /**
- * The account holder's dashboard (SPEC §9): `/`, `/signin`, `/signout`, `/setup/:token`,
+ * The account holder's dashboard (docs/api.md, Dashboard): `/`, `/signin`, `/signout`, `/setup/:token`,
  * `/pricing`, `/dashboard/**` and the static assets under `/public/*`.
  */
 export function dashboardRoutes(deps: DashboardDeps, options: DashboardOptions = {}) {
   const context = createDashboardContext(deps, options);
   return new Elysia({ name: "dashboard" })
+    .use(cappedBodyParser())
     .use(staticRoutes())
     .use(setupRoutes(context))
     .use(authRoutes(context))
@@ -32,6 +35,7 @@ export function dashboardRoutes(deps: DashboardDeps, options: DashboardOptions =
     .use(usageRoutes(context))
     .use(receiptPageRoutes(context))
     .use(adminRoutes(context))
+    .use(passwordRoutes(context))
     // Any other dashboard address: a page in the dashboard's own look, not the API's JSON 404.
     .get("/dashboard/*", () =>
       pageResponse(ProblemPage({ title: "Page not found", message: "There is no such page in the dashboard." }), { status: 404 }),

@@ -3,14 +3,19 @@ import { ApiError, errorResponse, errors } from "../errors.ts";
 import type { CorsPolicy } from "./cors.ts";
 import { finishResponse, isFinished } from "./finish-response.ts";
 import type { Metrics } from "./metrics.ts";
+import { MAX_BODY_BYTES, readCappedBody } from "./body-cap.ts";
 import { requestIdFor } from "./request-id.ts";
+import { log } from "../ops/log.ts";
+import { logAccess, keyDisplayIdOf, type RequestActor } from "./access-log.ts";
+import { CLIENT_GONE_STATUS, isClientGone } from "../client-gone.ts";
 
-export const MAX_BODY_BYTES = 64 * 1024;
+export { MAX_BODY_BYTES } from "./body-cap.ts";
 
 interface RequestState {
   id: string;
   startedAt: number;
   errorStatus?: number;
+  actor?: RequestActor;
 }
 
 const states = new WeakMap<Request, RequestState>();
@@ -18,6 +23,12 @@ const states = new WeakMap<Request, RequestState>();
 /** The id every response and log line of this request carries. */
 export function requestIdOf(request: Request): string {
   return states.get(request)?.id ?? "req_unknown";
+}
+
+/** Name who a request ran as, for its access-log line (a key's display id is read from its header). */
+export function attributeRequest(request: Request, accountId: string, viaKey: boolean): void {
+  const state = states.get(request);
+  if (state) state.actor = { accountId, keyDisplayId: viaKey ? keyDisplayIdOf(request) : undefined };
 }
 
 interface RequestContextOptions {
@@ -34,8 +45,9 @@ const isPlainBody = (value: unknown): value is Record<string, unknown> =>
 
 /**
  * Global concerns of every request: an X-Request-Id (the caller's, when well formed), the body
- * size cap, OPTIONS and 405, metrics, turning framework errors (unknown route, unparseable body)
- * into rows of the error table, and finishing every response (CORS, ETag, compression).
+ * size cap, OPTIONS and 405, metrics and the access log, turning framework errors (unknown route,
+ * unparseable body) into rows of the error table, and finishing every response (CORS, ETag,
+ * compression; docs/api.md).
  */
 export function requestContext({ metrics, cors, allowedMethods, recognise }: RequestContextOptions) {
   const finish = (request: Request, response: Response) => finishResponse(request, response, requestIdOf(request), cors);
@@ -61,14 +73,19 @@ export function requestContext({ metrics, cors, allowedMethods, recognise }: Req
     })
     .onError({ as: "global" }, ({ code, error, request }) => {
       const state = states.get(request) ?? { id: requestIdFor(request), startedAt: performance.now() };
+      if (isClientGone(error, request.signal)) {
+        state.errorStatus = CLIENT_GONE_STATUS;
+        return new Response(null, { status: CLIENT_GONE_STATUS }); // nobody is left to read it
+      }
       let apiError: ApiError;
       if (error instanceof ApiError) apiError = error;
+      else if (code === "PARSE" && (error as Error).cause instanceof ApiError) apiError = (error as Error).cause as ApiError; // a refusal from a parse hook (the body cap)
       else if (code === "NOT_FOUND") {
         const allowed = allowedMethods(new URL(request.url).pathname);
         apiError = allowed.length > 0 ? errors.methodNotAllowed(request.method, allowed) : errors.notFound("No such route.");
       } else if (code === "PARSE") apiError = errors.invalidRequest([{ field: "(body)", problem: "is not valid JSON" }]);
       else {
-        console.error(`[${state.id}] unhandled error:`, error);
+        log.failure("unhandled_error", error, { request_id: state.id });
         apiError = errors.internal();
       }
       return refuse(request, state, apiError);
@@ -85,9 +102,12 @@ export function requestContext({ metrics, cors, allowedMethods, recognise }: Req
       const state = states.get(request);
       if (!state) return;
       const response = "responseValue" in context ? context.responseValue : undefined;
-      const status = state.errorStatus ?? (response instanceof Response ? response.status : Number(set.status ?? 200));
+      const answered = state.errorStatus ?? (response instanceof Response ? response.status : Number(set.status ?? 200));
+      const status = request.signal.aborted ? CLIENT_GONE_STATUS : answered;
       const route = ("route" in context && typeof context.route === "string" && context.route) || "unmatched";
-      metrics.observe(request.method, route, status, (performance.now() - state.startedAt) / 1000);
+      const latencyMs = performance.now() - state.startedAt;
+      metrics.observe(request.method, route, status, latencyMs / 1000);
+      logAccess({ requestId: state.id, method: request.method, route, status, latencyMs, actor: state.actor });
     });
 }
 
@@ -98,8 +118,7 @@ export function requestContext({ metrics, cors, allowedMethods, recognise }: Req
 export async function readJsonBody(request: Request): Promise<unknown> {
   const contentType = request.headers.get("content-type") ?? "";
   if (!/^application\/(.+\+)?json\b/i.test(contentType)) throw errors.unsupportedMediaType();
-  const bytes = await request.arrayBuffer();
-  if (bytes.byteLength > MAX_BODY_BYTES) throw errors.payloadTooLarge(MAX_BODY_BYTES);
+  const bytes = await readCappedBody(request);
   if (bytes.byteLength === 0) return undefined;
   try {
     return JSON.parse(new TextDecoder().decode(bytes));

@@ -12,6 +12,7 @@ import { rateLookupSkill } from "./rate-lookup/skill.ts";
  * declaration) and one line here; the scope list, the tier table, every transport, the dashboard's
  * scope picker and /pricing follow from this list.
  */
+// biome-ignore format: one skill per line, so adding a skill is adding a line
 export const SKILLS = [
   rateLookupSkill,
   fuelSurchargeSkill,

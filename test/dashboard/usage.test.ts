@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import { issueKey } from "../../src/access/keys.ts";
-import { accountWithPassword, dashboardApp, form, ORIGIN, PASSWORD, sessionCookieFrom } from "./support.ts";
+import { accountWithPassword, PASSWORD } from "../support/accounts.ts";
+import { dashboardApp, form, ORIGIN, sessionCookieFrom } from "./support.ts";
 
 const LANE = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" };
 

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
-import { startTestServer, type TestServer } from "../support/server.ts";
+import { testInstance, type TestInstance } from "../support/instance.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 
 describe.skipIf(!existsSync(CHROMIUM))("/docs renders the API reference in Chromium, from this origin only", () => {
-  let server: TestServer;
+  let server: TestInstance;
   let browser: Browser;
   beforeAll(async () => {
-    server = await startTestServer();
+    server = testInstance({ listen: true });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
   }, 60_000);
   afterAll(async () => {

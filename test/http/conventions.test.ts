@@ -1,16 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { CHICAGO_TO_DALLAS, startTestServer, type TestServer } from "../support/server.ts";
+import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../support/instance.ts";
 
 const APP_ORIGIN = "https://app.example.com";
-let server: TestServer;
+let server: TestInstance;
 beforeAll(async () => {
-  server = await startTestServer({ http: { corsOrigins: [APP_ORIGIN] } });
+  server = testInstance({ http: { corsOrigins: [APP_ORIGIN] }, listen: true });
 });
 afterAll(() => server.stop());
 
 /** Bun's fetch decompresses by itself; these tests look at the bytes on the wire. */
-const raw = (path: string, init: RequestInit & { key?: string; json?: unknown } = {}) =>
-  server.call(path, { ...init, decompress: false } as RequestInit);
+const raw = (path: string, init: RequestInit = {}) => fetch(server.url + path, { ...init, decompress: false } as RequestInit);
 
 describe("X-Request-Id", () => {
   test("a well-formed incoming id is kept; anything else is replaced", async () => {

@@ -4,11 +4,11 @@ import { ERROR_STATUS } from "../../src/errors.ts";
 import { agentGuide } from "../../src/http/docs/agent-guide.ts";
 import { llmsTxt } from "../../src/http/docs/llms-txt.ts";
 import type { AnySkill } from "../../src/skills/types.ts";
-import { startTestServer, type TestServer } from "../support/server.ts";
+import { testInstance, type TestInstance } from "../support/instance.ts";
 
-let server: TestServer;
+let server: TestInstance;
 beforeAll(async () => {
-  server = await startTestServer({ http: { publicUrl: "https://rates.example.com" } });
+  server = testInstance({ http: { publicUrl: "https://rates.example.com" } });
 });
 afterAll(() => server.stop());
 

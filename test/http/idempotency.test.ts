@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { ManualClock } from "../../src/clock.ts";
 import { IDEMPOTENCY_WINDOW_MS } from "../../src/http/idempotency.ts";
-import { CHICAGO_TO_DALLAS, startTestServer, type TestServer } from "../support/server.ts";
+import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../support/instance.ts";
 
-let server: TestServer;
+let server: TestInstance;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = testInstance();
 });
 afterAll(() => server.stop());
 

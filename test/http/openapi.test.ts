@@ -4,7 +4,7 @@ import { ERROR_STATUS, type ErrorCode } from "../../src/errors.ts";
 import { isDocumentedRoute, openApiDocument } from "../../src/http/openapi/document.ts";
 import { errorSchema, errorSchemaName } from "../../src/http/openapi/error-schemas.ts";
 import { createApp } from "../../src/app.ts";
-import { CHICAGO_TO_DALLAS, startTestServer, type TestServer } from "../support/server.ts";
+import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../support/instance.ts";
 
 type Operation = { responses: Record<string, { content?: Record<string, { schema?: unknown; example?: unknown; examples?: unknown }> }>; requestBody?: { content: Record<string, { example?: unknown; examples?: unknown }> } };
 type Document = {
@@ -14,10 +14,10 @@ type Document = {
   components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[]; anyOf?: { required?: string[] }[] }> };
 };
 
-let server: TestServer;
+let server: TestInstance;
 let document: Document;
 beforeAll(async () => {
-  server = await startTestServer({ http: { publicUrl: "https://rates.example.com" } });
+  server = testInstance({ http: { publicUrl: "https://rates.example.com" } });
   document = (await (await server.call("/openapi.json")).json()) as Document;
 });
 afterAll(() => server.stop());

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startTestServer, type TestServer } from "../support/server.ts";
+import { testInstance, type TestInstance } from "../support/instance.ts";
 
 /**
  * What an integrator does with /openapi.json: generate types with openapi-typescript, write a
@@ -33,9 +33,9 @@ const TSCONFIG = {
   files: ["program.ts"],
 };
 
-let server: TestServer;
+let server: TestInstance;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = testInstance({ listen: true });
   rmSync(WORK, { recursive: true, force: true });
   mkdirSync(WORK, { recursive: true });
 });

@@ -46,6 +46,15 @@ const EXTRA_FIELDS: Record<ErrorCode, Record<string, TSchema>> = {
     input: Type.String({ description: "The place as it was given." }),
     suggestions: Type.Array(Type.String(), { description: "The closest known places, best first." }),
   },
+  AMBIGUOUS_LOCATION: {
+    field: Type.String({ description: "The input field that named the place." }),
+    input: Type.String({ description: "The place as it was given." }),
+    candidates: Type.Array(Type.String(), { description: "The places it could mean; add the state to pick one." }),
+  },
+  NOT_ROAD_CONNECTED: {
+    field: Type.String({ description: "The input field that named the place." }),
+    input: Type.String({ description: "The place as it was given." }),
+  },
   IDEMPOTENCY_KEY_REUSED: {},
   RATE_LIMITED: {
     window: Type.Union([Type.Literal("minute"), Type.Literal("month")], { description: "Which limit refused the call." }),
@@ -71,6 +80,8 @@ const EXAMPLES: Record<ErrorCode, ApiError> = {
   PAYLOAD_TOO_LARGE: errors.payloadTooLarge(65536),
   UNSUPPORTED_MEDIA_TYPE: errors.unsupportedMediaType(),
   UNRESOLVED_LOCATION: errors.unresolvedLocation("origin", "Chicgo, IK", ["Chicago, IL", "Chico, CA"]),
+  AMBIGUOUS_LOCATION: errors.ambiguousLocation("origin", "Springfield", ["Springfield, IL", "Springfield, MO", "Springfield, MA"]),
+  NOT_ROAD_CONNECTED: errors.notRoadConnected("destination", "Honolulu, HI", "it is not on the North American road network"),
   IDEMPOTENCY_KEY_REUSED: errors.idempotencyKeyReused(),
   RATE_LIMITED: errors.rateLimited("minute", 10, 1792065780, 42),
   INTERNAL_ERROR: errors.internal(),

@@ -6,10 +6,11 @@ import type { AnySkill } from "../../skills/types.ts";
 import { errorResponse, errors } from "../../errors.ts";
 import { NEVER_STORE } from "../cache.ts";
 import { createIdempotencyStore } from "../idempotency.ts";
-import { readJsonBody, requestIdOf } from "../request-context.ts";
+import { attributeRequest, readJsonBody, requestIdOf } from "../request-context.ts";
 
 /** Every skill reply is one metered event with its own receipt: never to be reused from a cache. */
-function toResponse(reply: SkillReply, requestId: string): Response {
+function toResponse(reply: SkillReply, requestId: string, request: Request): Response {
+  if (reply.principal) attributeRequest(request, reply.principal.accountId, true);
   return Response.json(reply.body, {
     status: reply.status,
     headers: { ...reply.headers, "Cache-Control": NEVER_STORE, "X-Request-Id": requestId },
@@ -47,8 +48,9 @@ export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
           authorization: request.headers.get("authorization"),
           readInput: async () => (fromQuery ? queryOf(request) : readJsonBody(request)),
           inputSource: fromQuery ? "query" : "body",
+          signal: request.signal,
         });
-        return toResponse(reply, requestId);
+        return toResponse(reply, requestId, request);
       },
       { parse: "none" },
     );
@@ -69,8 +71,9 @@ export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
         authorization: request.headers.get("authorization"),
         readInput: () => readJsonBody(request),
         inputSource: "body",
+        signal: request.signal,
       });
-      return toResponse(reply, requestId);
+      return toResponse(reply, requestId, request);
     },
     { parse: "none" },
   );
@@ -80,6 +83,7 @@ export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
     deps.refreshCaches();
     try {
       const principal = authenticate(deps.keys, request.headers.get("authorization"));
+      attributeRequest(request, principal.accountId, true);
       return Response.json({
         skills: skills.map((skill) => ({
           name: skill.name,
