@@ -110,7 +110,8 @@ export function helpFor(words: readonly string[]): string {
   const help = name ? COMMAND_HELP[name] : undefined;
   if (help && name) return `usage: waybill ${name} ${help.synopsis}\n\n${help.details}\n\n${FOOTER}`;
   const group = Object.keys(COMMAND_HELP).filter((command) => command.startsWith(`${words[0]} `));
-  if (group.length > 0) return `waybill ${words[0]} commands:\n\n${group.map((command) => `  ${command.padEnd(24)} ${COMMAND_HELP[command]!.synopsis}`).join("\n")}\n\n${FOOTER}`;
+  if (group.length > 0)
+    return `waybill ${words[0]} commands:\n\n${group.map((command) => `  ${command.padEnd(24)} ${COMMAND_HELP[command]!.synopsis}`).join("\n")}\n\n${FOOTER}`;
   return USAGE;
 }
 

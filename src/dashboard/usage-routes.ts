@@ -12,8 +12,7 @@ export function usageRoutes(context: DashboardContext) {
     .use(sessionGuard(context))
     .get(
       "/dashboard/usage",
-      ({ signedIn: { account, viewer, now } }) =>
-        pageResponse(UsagePage({ viewer, ...accountUsage(context.db, account.id, now, context.limits[account.tier]) })),
+      ({ signedIn: { account, viewer, now } }) => pageResponse(UsagePage({ viewer, ...accountUsage(context.db, account.id, now, context.limits[account.tier]) })),
       { signedIn: "account" },
     )
     .get(

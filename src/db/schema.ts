@@ -7,7 +7,9 @@ export const accounts = sqliteTable("accounts", {
   id: text("id").primaryKey(), // acct_<ulid>
   email: text("email").notNull().unique(),
   passwordHash: text("password_hash"), // argon2id (Bun.password); null until a password is set
-  tier: text("tier", { enum: ["explorer", "starter", "professional", "enterprise"] }).notNull().default("explorer"),
+  tier: text("tier", { enum: ["explorer", "starter", "professional", "enterprise"] })
+    .notNull()
+    .default("explorer"),
   isAdmin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
   createdAt: integer("created_at").notNull(),
 });
@@ -131,10 +133,7 @@ export const observations = sqliteTable(
     /** The day the figure was first public (docs/data-sources.md); null only on rows stored before it was recorded. */
     publishedOn: text("published_on"),
   },
-  (t) => [
-    uniqueIndex("observations_series_date_import").on(t.seriesId, t.observedOn, t.importId),
-    index("observations_series_date").on(t.seriesId, t.observedOn),
-  ],
+  (t) => [uniqueIndex("observations_series_date_import").on(t.seriesId, t.observedOn, t.importId), index("observations_series_date").on(t.seriesId, t.observedOn)],
 );
 
 /** Dashboard sessions; the cookie carries a random token, the table only its SHA-256. */

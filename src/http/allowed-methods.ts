@@ -22,7 +22,7 @@ export function allowedMethodsFor(routes: () => readonly RouteEntry[]): (pathnam
     const methods = new Set<string>();
     for (const route of compiled) {
       if (!route.pattern.test(pathname)) continue;
-      if (route.method === "ALL") ["GET", "POST", "DELETE"].forEach((m) => methods.add(m));
+      if (route.method === "ALL") for (const method of ["GET", "POST", "DELETE"]) methods.add(method);
       else methods.add(route.method);
     }
     if (methods.has("GET")) methods.add("HEAD");

@@ -82,9 +82,7 @@ export function createIdempotencyStore(deps: Pick<PipelineDeps, "db" | "clock" |
         return execute(call); // the pipeline gives the 401
       }
       if (!WELL_FORMED_KEY.test(key)) {
-        const error = errors.invalidRequest([
-          { field: "Idempotency-Key", problem: "must be 1 to 255 visible ASCII characters (a UUID is a good choice)" },
-        ]);
+        const error = errors.invalidRequest([{ field: "Idempotency-Key", problem: "must be 1 to 255 visible ASCII characters (a UUID is a good choice)" }]);
         return { status: 400, body: error.body(call.requestId, principal.authObjId), headers: {}, principal };
       }
       let input: unknown;

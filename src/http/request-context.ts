@@ -9,8 +9,6 @@ import { log } from "../ops/log.ts";
 import { logAccess, keyDisplayIdOf, type RequestActor } from "./access-log.ts";
 import { CLIENT_GONE_STATUS, isClientGone } from "../client-gone.ts";
 
-export { MAX_BODY_BYTES } from "./body-cap.ts";
-
 interface RequestState {
   id: string;
   startedAt: number;
@@ -40,8 +38,9 @@ interface RequestContextOptions {
   recognise(request: Request): string | undefined;
 }
 
+/** A JSON body Elysia would serialize itself: a plain object or an array (not a Response, stream, file or promise). */
 const isPlainBody = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !(value instanceof Response) && !(value instanceof Blob) && !(value instanceof ReadableStream);
+  Array.isArray(value) || (typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype);
 
 /**
  * Global concerns of every request: an X-Request-Id (the caller's, when well formed), the body
@@ -79,7 +78,8 @@ export function requestContext({ metrics, cors, allowedMethods, recognise }: Req
       }
       let apiError: ApiError;
       if (error instanceof ApiError) apiError = error;
-      else if (code === "PARSE" && (error as Error).cause instanceof ApiError) apiError = (error as Error).cause as ApiError; // a refusal from a parse hook (the body cap)
+      else if (code === "PARSE" && (error as Error).cause instanceof ApiError)
+        apiError = (error as Error).cause as ApiError; // a refusal from a parse hook (the body cap)
       else if (code === "NOT_FOUND") {
         const allowed = allowedMethods(new URL(request.url).pathname);
         apiError = allowed.length > 0 ? errors.methodNotAllowed(request.method, allowed) : errors.notFound("No such route.");

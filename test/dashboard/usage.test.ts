@@ -37,7 +37,7 @@ test("usage separates answered from refused, and the answered total is the quota
   const { get, runtime } = await signedInWithCalls();
   for (const path of ["/dashboard/usage", "/dashboard"]) {
     const html = await (await get(path)).text();
-    expect(html).toContain("2</span><span class=\"of\"> of 2,000 answered");
+    expect(html).toContain('2</span><span class="of"> of 2,000 answered');
     expect(html).toContain("1 refused call this month, not counted toward the quota");
   }
   const usage = await (await get("/dashboard/usage")).text();

@@ -54,7 +54,7 @@ describe("the compiled binary, alone in an empty folder", () => {
     expect(JSON.parse(key.stdout).key).toMatch(/^wbk_[0-9a-f]{64}$/);
 
     const badScope = runCli(exe, ["keys", "create", "--email", "ops@example.com", "--scopes", "teleport", "--db", "cli.db"], dir);
-    expect(badScope.exitCode).toBe(2) // an unknown scope is a bad argument;
+    expect(badScope.exitCode).toBe(2); // an unknown scope is a bad argument;
     expect(badScope.stderr).toContain("valid scopes: rate-lookup");
 
     const tier = runCli(exe, ["accounts", "set-tier", "--email", "ops@example.com", "--tier", "professional", "--db", "cli.db"], dir);
@@ -146,7 +146,15 @@ const ROADS = {
     {
       type: "Feature",
       properties: { name: "test corridor" },
-      geometry: { type: "LineString", coordinates: [[-87.65, 41.85], [-90.2, 38.63], [-97.52, 35.47], [-96.8, 32.78]] },
+      geometry: {
+        type: "LineString",
+        coordinates: [
+          [-87.65, 41.85],
+          [-90.2, 38.63],
+          [-97.52, 35.47],
+          [-96.8, 32.78],
+        ],
+      },
     },
   ],
 };
@@ -154,7 +162,10 @@ const ROADS = {
 test("an operator imports a road network with the CLI and the next lookup is priced on it and names it", async () => {
   const db = "roads.db";
   writeFileSync(join(dir, "roads.geojson"), JSON.stringify(ROADS));
-  writeFileSync(join(dir, "points.geojson"), JSON.stringify({ type: "FeatureCollection", features: [{ type: "Feature", geometry: { type: "Point", coordinates: [-90, 40] } }] }));
+  writeFileSync(
+    join(dir, "points.geojson"),
+    JSON.stringify({ type: "FeatureCollection", features: [{ type: "Feature", geometry: { type: "Point", coordinates: [-90, 40] } }] }),
+  );
 
   const refused = runCli(exe, ["data", "import", "roads", "points.geojson", "--db", db], dir);
   expect(refused.exitCode).toBe(1);

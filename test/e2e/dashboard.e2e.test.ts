@@ -316,7 +316,10 @@ describe.skipIf(!haveChromium)("the dashboard in a real Chromium against the com
     const anonymous = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 800 } });
     await audited.addCookies(await desktop.cookies());
     const findings: string[] = [];
-    for (const [context, paths] of [[audited, signedIn], [anonymous, signedOut]] as const) {
+    for (const [context, paths] of [
+      [audited, signedIn],
+      [anonymous, signedOut],
+    ] as const) {
       const target = await context.newPage();
       for (const path of paths) {
         await target.goto(base + path);

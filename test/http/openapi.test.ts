@@ -6,7 +6,10 @@ import { errorSchema, errorSchemaName } from "../../src/http/openapi/error-schem
 import { createApp } from "../../src/app.ts";
 import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../support/instance.ts";
 
-type Operation = { responses: Record<string, { content?: Record<string, { schema?: unknown; example?: unknown; examples?: unknown }> }>; requestBody?: { content: Record<string, { example?: unknown; examples?: unknown }> } };
+type Operation = {
+  responses: Record<string, { content?: Record<string, { schema?: unknown; example?: unknown; examples?: unknown }> }>;
+  requestBody?: { content: Record<string, { example?: unknown; examples?: unknown }> };
+};
 type Document = {
   openapi: string;
   servers: { url: string }[];

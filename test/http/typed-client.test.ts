@@ -55,7 +55,11 @@ test("a client generated from /openapi.json compiles, reads receipt_id from a ra
   writeFileSync(join(WORK, "openapi.json"), await (await server.call("/openapi.json")).text());
   // Optional inputs with a default stay optional for the caller (openapi-typescript 7 would make them required).
   const generate = await run([join(BIN, "openapi-typescript"), "openapi.json", "-o", "schema.d.ts", "--default-non-nullable=false"]);
-  expect({ step: "openapi-typescript", ...generate, output: generate.exitCode === 0 ? "" : generate.output }).toEqual({ step: "openapi-typescript", exitCode: 0, output: "" });
+  expect({ step: "openapi-typescript", ...generate, output: generate.exitCode === 0 ? "" : generate.output }).toEqual({
+    step: "openapi-typescript",
+    exitCode: 0,
+    output: "",
+  });
 
   writeFileSync(join(WORK, "program.ts"), PROGRAM);
   writeFileSync(join(WORK, "tsconfig.json"), JSON.stringify(TSCONFIG));

@@ -223,7 +223,11 @@ describe("audit-report: LANE_HISTORY and DATA_SOURCES", () => {
   test("does not re-run a receipt whose skill answers without lane figures", () => {
     let runs = 0;
     const rateSkill = dieselRateSkill();
-    const figureless = { ...rateSkill, output: t.Object({ diesel: t.Number() }), handler: (...args: Parameters<AnySkill["handler"]>) => (runs++, rateSkill.handler(...args)) };
+    const figureless = {
+      ...rateSkill,
+      output: t.Object({ diesel: t.Number() }),
+      handler: (...args: Parameters<AnySkill["handler"]>) => (runs++, rateSkill.handler(...args)),
+    };
     skills = [figureless];
     const { receipt } = answerAndRecord(db, ledger, reference, figureless, owner, LANE, FEB);
     runs = 0;
@@ -241,8 +245,26 @@ describe("audit-report: LANE_HISTORY and DATA_SOURCES", () => {
       as_of: "2026-03-10",
       known_at: new Date(MAR).toISOString(),
       series: [
-        { series_id: "DIESEL", source: "eia", latest_observation_date: "2026-02-02", latest_value: 3.8, import_id: "imp_feb", fetched_at: new Date(FEB - 3600_000).toISOString(), age_days: 36, used_by_receipt: true },
-        { series_id: "PPI_TRUCK", source: "eia", latest_observation_date: "2025-12-01", latest_value: 181.2, import_id: "imp_jan", fetched_at: new Date(JAN - 3600_000).toISOString(), age_days: 99, used_by_receipt: false },
+        {
+          series_id: "DIESEL",
+          source: "eia",
+          latest_observation_date: "2026-02-02",
+          latest_value: 3.8,
+          import_id: "imp_feb",
+          fetched_at: new Date(FEB - 3600_000).toISOString(),
+          age_days: 36,
+          used_by_receipt: true,
+        },
+        {
+          series_id: "PPI_TRUCK",
+          source: "eia",
+          latest_observation_date: "2025-12-01",
+          latest_value: 181.2,
+          import_id: "imp_jan",
+          fetched_at: new Date(JAN - 3600_000).toISOString(),
+          age_days: 99,
+          used_by_receipt: false,
+        },
       ],
     });
   });

@@ -72,8 +72,7 @@ function javascript(asset: Asset): Response {
   });
 }
 
-const markdown = (text: string) =>
-  new Response(text, { headers: { "content-type": "text/markdown; charset=utf-8", "cache-control": PUBLIC_DOCUMENT_CACHE_CONTROL } });
+const markdown = (text: string) => new Response(text, { headers: { "content-type": "text/markdown; charset=utf-8", "cache-control": PUBLIC_DOCUMENT_CACHE_CONTROL } });
 
 /**
  * The documentation a person or an agent starts from, all derived from the skill registry:

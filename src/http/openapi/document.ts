@@ -48,7 +48,11 @@ const HEADERS: Record<string, Json> = {
   },
   "X-RateLimit-Limit": { description: "Calls per minute for this key.", schema: { type: "integer", description: "A count." }, example: 10 },
   "X-RateLimit-Remaining": { description: "Calls left in the key's current minute window.", schema: { type: "integer", description: "A count." }, example: 9 },
-  "X-RateLimit-Reset": { description: "Unix epoch seconds when the minute window resets.", schema: { type: "integer", description: "Epoch seconds." }, example: 1792065780 },
+  "X-RateLimit-Reset": {
+    description: "Unix epoch seconds when the minute window resets.",
+    schema: { type: "integer", description: "Epoch seconds." },
+    example: 1792065780,
+  },
   "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer", description: "Seconds." }, example: 42 },
   "WWW-Authenticate": { description: "The bearer challenge.", schema: { type: "string", description: "RFC 6750 challenge." }, example: 'Bearer realm="waybill"' },
   "Idempotency-Replayed": {
@@ -332,4 +336,3 @@ export function openApiDocument(source: DocumentSource): Json {
     },
   };
 }
-

@@ -117,7 +117,6 @@ export function errorSchema(code: ErrorCode): TObject {
   );
 }
 
-
 /** The codes answered with each status, in table order. */
 export function codesByStatus(): Map<number, ErrorCode[]> {
   const byStatus = new Map<number, ErrorCode[]>();

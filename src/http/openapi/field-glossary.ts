@@ -151,6 +151,12 @@ const FIELD_GLOSSARY: Readonly<Record<string, string>> = {
   mape_percent: "Mean absolute percentage error, percent.",
   coverage_80: "Share of outcomes inside the 80% interval (0 to 1).",
   coverage_95: "Share of outcomes inside the 95% interval (0 to 1).",
+  distance: "How the lane distance was obtained, and from what.",
+  fuel_surcharge_source: "The diesel series and baseline the fuel surcharge used.",
+  band: "The range of the USDA AMS rate the answer is compared with.",
+  retraction: "Set when the import was retracted: when and why (null otherwise).",
+  retracted_at: "When the import was retracted (ISO 8601, UTC).",
+  reason: "Why, in words.",
 };
 
 type Schema = { description?: string; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; oneOf?: Schema[] };

@@ -47,9 +47,7 @@ export function openApiRoutes(deps: PipelineDeps & { skills: readonly AnySkill[]
     const serverUrl = publicUrl ?? new URL(request.url).origin;
     let body = built.get(serverUrl);
     if (body === undefined) {
-      body = JSON.stringify(
-        openApiDocument({ skills: deps.skills, routes: routes(), serverUrl, answerExample: answerExample(deps, deps.clock.now()) }),
-      );
+      body = JSON.stringify(openApiDocument({ skills: deps.skills, routes: routes(), serverUrl, answerExample: answerExample(deps, deps.clock.now()) }));
       // The Host header is the caller's to choose: keep only a few origins' documents.
       if (built.size >= KEPT_DOCUMENTS_MAX) built.delete(built.keys().next().value!);
       built.set(serverUrl, body);
@@ -57,4 +55,3 @@ export function openApiRoutes(deps: PipelineDeps & { skills: readonly AnySkill[]
     return new Response(body, { headers: { "content-type": "application/json", "cache-control": PUBLIC_DOCUMENT_CACHE_CONTROL } });
   });
 }
-
