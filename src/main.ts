@@ -2,6 +2,7 @@ import { systemClock } from "./clock.ts";
 import { accountsCreate, accountsList, accountsSetPassword, accountsSetTier } from "./cli/accounts.ts";
 import { helpFor, parseCommand } from "./cli/args.ts";
 import { backup } from "./cli/backup.ts";
+import { dataImportCensus } from "./cli/census.ts";
 import { dataImport, dataRetract, dataStatus } from "./cli/data.ts";
 import { dataSync } from "./cli/data-sync.ts";
 import { keysCreate, keysRevoke } from "./cli/keys.ts";
@@ -56,6 +57,7 @@ async function runCommand(db: Db, name: string, values: Record<string, string | 
     case "data import": {
       const [source, file] = positionals;
       if (!source || !file) throw new UsageError("data import needs SOURCE and FILE: waybill data import eia FILE");
+      if (source === "fmcsa") return dataImportCensus(db, file, { json, date: str("date") });
       const maxMb = str("max-mb") ?? process.env.WAYBILL_IMPORT_MAX_MB;
       if (maxMb !== undefined && !(Number(maxMb) > 0)) throw new UsageError(`--max-mb must be a positive number of MiB, not '${maxMb}'`);
       return dataImport(db, source, file, { json, maxMb: maxMb === undefined ? undefined : Number(maxMb) });

@@ -35,7 +35,7 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
   "keys create": { email: { type: "string" }, scopes: { type: "string" } },
   "keys revoke": { email: { type: "string" } },
   "data status": {},
-  "data import": { "max-mb": { type: "string" } },
+  "data import": { "max-mb": { type: "string" }, date: { type: "string" } },
   "data retract": { reason: { type: "string" } },
   "data sync": { source: { type: "string" }, since: { type: "string" } },
   "receipts verify": {},
@@ -76,7 +76,9 @@ Signs the account out everywhere.`,
     synopsis: "SOURCE FILE [--max-mb N]",
     details: `add figures from an official download, all or nothing; refused rows are named.
   SOURCE                eia | fred | bls | ams | fhwa | cass | ata | fmcsa-authority | fmcsa-new-carriers | roads
-  --max-mb N            WAYBILL_IMPORT_MAX_MB, default 512: a larger file is refused before it is read`,
+                        | fmcsa: FMCSA's Company Census File, streamed into carrier counts by state and operation
+  --max-mb N            WAYBILL_IMPORT_MAX_MB, default 512: a larger file is refused before it is read (not fmcsa)
+  --date YYYY-MM-DD     fmcsa only: the census's snapshot date when its file name carries none`,
   },
   "data retract": { synopsis: "IMPORT_ID --reason TEXT", details: "hide an import from every view from now on; receipts signed before keep reproducing." },
   "data sync": {

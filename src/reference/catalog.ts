@@ -128,6 +128,19 @@ const PATTERNS: [RegExp, SeriesRule][] = [
     },
   ],
   [
+    /^OEU[NS]\d{7}00000053303201$/,
+    {
+      family: "BLS OEWS truck driver employment",
+      unit: "jobs",
+      min: 0,
+      max: 5_000_000,
+      cadence: "annual",
+      firstDate: "1997-05-01",
+      published: oewsPublished,
+      graceDays: 60,
+    },
+  ],
+  [
     /^FHWA_MF121T_DIESEL_[A-Z]{2}$/,
     { ...EXACT[FEDERAL_DIESEL_EXCISE_SERIES]!, family: "FHWA diesel excise" },
   ],
@@ -158,6 +171,4 @@ export function seriesRule(seriesId: string): SeriesRule | undefined {
   if (DIESEL_IDS.has(seriesId)) return DIESEL;
   return EXACT[seriesId] ?? PATTERNS.find(([pattern]) => pattern.test(seriesId))?.[1];
 }
-
-export const CADENCE_DAYS: Record<Cadence, number> = { daily: 1, weekly: 7, monthly: 31, annual: 366, irregular: Number.POSITIVE_INFINITY };
 

@@ -23,7 +23,8 @@ export type DieselArea = (typeof DIESEL_AREAS)[number];
 
 export const dieselSeriesId = (area: DieselArea): string => `EMD_EPD2D_PTE_${area}_DPG`;
 
-const OEWS_TRUCK_DRIVERS_HOURLY_MEDIAN = "000000" + "533032" + "08";
+const OEWS_TRUCK_DRIVERS = "000000" + "533032"; // cross-industry, SOC 53-3032
+const OEWS_TRUCK_DRIVERS_HOURLY_MEDIAN = `${OEWS_TRUCK_DRIVERS}08`;
 
 export const NATIONAL_TRUCK_DRIVER_WAGE_SERIES = `OEUN0000000${OEWS_TRUCK_DRIVERS_HOURLY_MEDIAN}`;
 
@@ -64,3 +65,22 @@ export const FMCSA_NET_CHANGE_CARRIERS = "FMCSA_NET_CHANGE_CARRIERS";
 export const fmcsaNewCarriersSeries = (state: string): string => `FMCSA_NEW_CARRIERS_${state}`;
 /** New MC operating authorities granted in a state: a different measure from new USDOT registrations. */
 export const fmcsaNewAuthoritiesSeries = (state: string): string => `FMCSA_NEW_AUTHORITIES_${state}`;
+
+/**
+ * FMCSA Company Census aggregates, written by `waybill data import fmcsa` (docs/carrier-capacity.md):
+ * for-hire carriers, their power units and drivers by physical state and FMCSA `CARRIER_OPERATION`
+ * code (A interstate, B intrastate hazmat, C intrastate non-hazmat), dated by the census snapshot.
+ */
+export const CARRIER_OPERATIONS = ["A", "B", "C"] as const;
+export type CarrierOperation = (typeof CARRIER_OPERATIONS)[number];
+export const CENSUS_MEASURES = ["CARRIERS", "POWER_UNITS", "DRIVERS"] as const;
+export type CensusMeasure = (typeof CENSUS_MEASURES)[number];
+
+export const fmcsaCensusSeries = (measure: CensusMeasure, state: string, operation: CarrierOperation): string =>
+  `FMCSA_CENSUS_${measure}_${state}_${operation}`;
+
+/** OEWS 53-3032 employment (datatype 01), national and by state, beside the hourly median wage above. */
+export const NATIONAL_TRUCK_DRIVER_EMPLOYMENT_SERIES = `OEUN0000000${OEWS_TRUCK_DRIVERS}01`;
+export const stateTruckDriverEmploymentSeries = (stateFips: string): string =>
+  `OEUS${stateFips.padStart(2, "0")}00000${OEWS_TRUCK_DRIVERS}01`;
+

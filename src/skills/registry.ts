@@ -1,5 +1,6 @@
 import type { Tier } from "../access/tiers.ts";
 import { auditReportSkill } from "./audit-report/skill.ts";
+import { carrierCapacitySkill } from "./carrier-capacity/skill.ts";
 import { dieselTrendsSkill } from "./diesel-trends/skill.ts";
 import { fuelSurchargeSkill } from "./fuel-surcharge/skill.ts";
 import { laneComparisonSkill } from "./lane-comparison/skill.ts";
@@ -21,6 +22,7 @@ export const SKILLS = [
   laneComparisonSkill,
   auditReportSkill,
   rateForecastSkill,
+  carrierCapacitySkill,
 ] as const;
 
 /**
@@ -31,5 +33,4 @@ export const SKILLS = [
  */
 export const ANNOUNCED_SKILLS = [
   { name: "rate-alerts", minimumTier: "starter" },
-  { name: "carrier-capacity", minimumTier: "starter" },
 ] as const satisfies readonly { name: string; minimumTier: Tier }[];
