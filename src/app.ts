@@ -1,21 +1,47 @@
 import { Elysia } from "elysia";
+import { recognise } from "./access/authenticate.ts";
 import { dashboardRoutes, type DashboardOptions } from "./dashboard/index.ts";
+import { allowedMethodsFor, type RouteEntry } from "./http/allowed-methods.ts";
+import { corsPolicy } from "./http/cors.ts";
+import { docsRoutes } from "./http/docs/routes.ts";
 import { healthRoutes } from "./http/health.ts";
 import { logTileRoutes } from "./http/log-tiles.ts";
 import { mcpRoutes } from "./http/mcp.ts";
-import { openApiRoutes } from "./http/openapi.ts";
+import { openApiRoutes } from "./http/openapi/routes.ts";
 import { requestContext } from "./http/request-context.ts";
 import { v1Routes } from "./http/v1/index.ts";
 import type { Runtime } from "./runtime.ts";
 
+export interface HttpOptions {
+  dashboard?: DashboardOptions;
+  /** Origins whose browsers may call the API (`--cors-origins`); none by default. */
+  corsOrigins?: readonly string[];
+  /** The address callers use (`--public-url`), for the OpenAPI `servers` and the docs; else the request's own origin. */
+  publicUrl?: string;
+}
+
 /** The whole HTTP surface, without listening: tests call app.handle(), the server listens. */
-export function createApp(runtime: Runtime, options: { dashboard?: DashboardOptions } = {}) {
-  return new Elysia()
-    .use(requestContext(runtime.metrics))
+export function createApp(runtime: Runtime, options: HttpOptions = {}) {
+  let routeTable: () => readonly RouteEntry[] = () => [];
+  const app = new Elysia()
+    .use(
+      requestContext({
+        metrics: runtime.metrics,
+        cors: corsPolicy(options.corsOrigins ?? []),
+        allowedMethods: allowedMethodsFor(() => routeTable()),
+        recognise: (request) => {
+          runtime.refreshCaches();
+          return recognise(runtime.keys, request.headers.get("authorization"))?.authObjId;
+        },
+      }),
+    )
     .use(healthRoutes(runtime))
     .use(v1Routes(runtime))
     .use(logTileRoutes(runtime))
     .use(mcpRoutes(runtime, runtime.skills))
-    .use(openApiRoutes(runtime.skills))
+    .use(openApiRoutes(runtime, () => routeTable(), options.publicUrl))
+    .use(docsRoutes(runtime.skills, { publicUrl: options.publicUrl }))
     .use(dashboardRoutes(runtime, options.dashboard));
+  routeTable = () => app.routes;
+  return app;
 }

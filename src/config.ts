@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { ConfigError } from "./errors.ts";
+import { parseCorsOrigins } from "./http/cors.ts";
 import { DEFAULT_LIMITS, parseLimits, type LimitsTable } from "./metering/limits.ts";
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from "./ops/log.ts";
 
@@ -26,6 +27,8 @@ export interface ServeConfig {
   syncEveryMs?: number;
   /** WAYBILL_LOG_ORIGIN: the receipt log's origin line (docs/receipts.md); else from the public URL. */
   logOrigin?: string;
+  /** Browser origins allowed to call the API cross-origin (docs/api.md); none by default. */
+  corsOrigins: string[];
 }
 
 type Env = Record<string, string | undefined>;
@@ -103,6 +106,15 @@ export interface ServeFlags {
   "trust-proxy"?: boolean;
   "public-url"?: string;
   "sync-every"?: string;
+  "cors-origins"?: string;
+}
+
+function readCorsOrigins(raw: string | undefined): string[] {
+  try {
+    return parseCorsOrigins(raw);
+  } catch (error) {
+    throw new ArgumentError(`--cors-origins: ${(error as Error).message}.`);
+  }
 }
 
 /** Flags win over the environment, which wins over the embedded defaults. */
@@ -119,5 +131,6 @@ export function serveConfig(flags: ServeFlags, env: Env): ServeConfig {
     trustProxy: flags["trust-proxy"] === true || parseFlag(env.WAYBILL_TRUST_PROXY),
     publicUrl: parsePublicUrl(flags["public-url"] ?? env.WAYBILL_PUBLIC_URL),
     logOrigin: env.WAYBILL_LOG_ORIGIN || undefined,
+    corsOrigins: readCorsOrigins(flags["cors-origins"] ?? env.WAYBILL_CORS_ORIGINS),
   };
 }

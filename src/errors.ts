@@ -13,15 +13,18 @@ export type ErrorCode =
   | "TIER_REQUIRED"
   | "SCOPE_REQUIRED"
   | "NOT_FOUND"
+  | "METHOD_NOT_ALLOWED"
   | "PAYLOAD_TOO_LARGE"
   | "UNSUPPORTED_MEDIA_TYPE"
   | "UNRESOLVED_LOCATION"
+  | "IDEMPOTENCY_KEY_REUSED"
   | "AMBIGUOUS_LOCATION"
   | "NOT_ROAD_CONNECTED"
   | "RATE_LIMITED"
   | "INTERNAL_ERROR";
 
-const STATUS: Record<ErrorCode, number> = {
+/** Every code of the error table with its HTTP status (the OpenAPI document and the agent guide list them from here). */
+export const ERROR_STATUS: Record<ErrorCode, number> = {
   INVALID_REQUEST: 400,
   MISSING_API_KEY: 401,
   MALFORMED_API_KEY: 401,
@@ -30,9 +33,11 @@ const STATUS: Record<ErrorCode, number> = {
   TIER_REQUIRED: 403,
   SCOPE_REQUIRED: 403,
   NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   UNRESOLVED_LOCATION: 422,
+  IDEMPOTENCY_KEY_REUSED: 422,
   AMBIGUOUS_LOCATION: 422,
   NOT_ROAD_CONNECTED: 422,
   RATE_LIMITED: 429,
@@ -55,7 +60,7 @@ export class ApiError extends Error {
     readonly headers: Record<string, string> = {},
   ) {
     super(message);
-    this.status = STATUS[errorCode];
+    this.status = ERROR_STATUS[errorCode];
   }
 
   body(requestId: string, authObjId?: string): Record<string, unknown> {
@@ -72,15 +77,17 @@ export class ApiError extends Error {
 const BEARER = { "WWW-Authenticate": 'Bearer realm="waybill"' };
 
 export const errors = {
-  invalidRequest: (details: FieldProblem[], message = "The request is not valid; see details.") =>
-    new ApiError("INVALID_REQUEST", message, { details }),
-  missingKey: () =>
-    new ApiError("MISSING_API_KEY", "Send your API key as 'Authorization: Bearer wbk_…'.", {}, BEARER),
-  malformedKey: () =>
-    new ApiError("MALFORMED_API_KEY", "The API key is not of the form wbk_ followed by 64 hex characters.", {}, BEARER),
+  invalidRequest: (details: FieldProblem[], message = "The request is not valid; see details.") => new ApiError("INVALID_REQUEST", message, { details }),
+  missingKey: () => new ApiError("MISSING_API_KEY", "Send your API key as 'Authorization: Bearer wbk_…'.", {}, BEARER),
+  malformedKey: () => new ApiError("MALFORMED_API_KEY", "The API key is not of the form wbk_ followed by 64 hex characters.", {}, BEARER),
   invalidKey: () => new ApiError("INVALID_API_KEY", "The API key is not valid.", {}, { ...BEARER, "WWW-Authenticate": 'Bearer realm="waybill", error="invalid_token"' }),
   revokedKey: () =>
-    new ApiError("REVOKED_API_KEY", "The API key was revoked; create a new one in the dashboard.", {}, { ...BEARER, "WWW-Authenticate": 'Bearer realm="waybill", error="invalid_token"' }),
+    new ApiError(
+      "REVOKED_API_KEY",
+      "The API key was revoked; create a new one in the dashboard.",
+      {},
+      { ...BEARER, "WWW-Authenticate": 'Bearer realm="waybill", error="invalid_token"' },
+    ),
   tierRequired: (required: Tier, current: Tier) =>
     new ApiError("TIER_REQUIRED", `This skill needs the ${required} tier; the account is on ${current}.`, {
       required_tier: required,
@@ -93,10 +100,12 @@ export const errors = {
       key_scopes: keyScopes,
     }),
   notFound: (what = "No such resource.") => new ApiError("NOT_FOUND", what),
-  payloadTooLarge: (limitBytes: number) =>
-    new ApiError("PAYLOAD_TOO_LARGE", `The request body is larger than ${limitBytes} bytes.`),
-  unsupportedMediaType: () =>
-    new ApiError("UNSUPPORTED_MEDIA_TYPE", "Send the request body as JSON with 'Content-Type: application/json'."),
+  methodNotAllowed: (method: string, allowed: readonly string[]) =>
+    new ApiError("METHOD_NOT_ALLOWED", `${method} is not served here; use ${allowed.join(", ")}.`, { allowed }, { Allow: allowed.join(", ") }),
+  idempotencyKeyReused: () =>
+    new ApiError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used with a different request in the last 24 hours; use a new key for a new request."),
+  payloadTooLarge: (limitBytes: number) => new ApiError("PAYLOAD_TOO_LARGE", `The request body is larger than ${limitBytes} bytes.`),
+  unsupportedMediaType: () => new ApiError("UNSUPPORTED_MEDIA_TYPE", "Send the request body as JSON with 'Content-Type: application/json'."),
   unresolvedLocation: (field: string, input: string, suggestions: string[]) =>
     new ApiError("UNRESOLVED_LOCATION", `Could not find a US place for ${field} '${input}'.`, {
       field,
@@ -127,15 +136,10 @@ export const errors = {
 export class ConfigError extends Error {}
 
 /** Turn any thrown value into a response. Unknown errors become INTERNAL_ERROR; nothing internal leaks. */
-export function errorResponse(
-  error: unknown,
-  requestId: string,
-  authObjId?: string,
-  extraHeaders: Record<string, string> = {},
-): Response {
+export function errorResponse(error: unknown, requestId: string, authObjId?: string, extraHeaders: Record<string, string> = {}): Response {
   const apiError = error instanceof ApiError ? error : errors.internal();
   return Response.json(apiError.body(requestId, authObjId), {
     status: apiError.status,
-    headers: { ...apiError.headers, ...extraHeaders, "X-Request-Id": requestId },
+    headers: { ...apiError.headers, ...extraHeaders, "Cache-Control": "no-store", "X-Request-Id": requestId },
   });
 }

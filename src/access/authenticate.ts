@@ -19,3 +19,12 @@ export function authenticate(index: KeyIndex, authorization: string | null | und
   if (grant.revoked) throw errors.revokedKey();
   return grant.principal;
 }
+
+/** The grant of a valid, unrevoked key, or undefined: to name the caller on answers that are not skill calls. */
+export function recognise(index: KeyIndex, authorization: string | null | undefined): Principal | undefined {
+  try {
+    return authenticate(index, authorization);
+  } catch {
+    return undefined;
+  }
+}

@@ -20,6 +20,7 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
     "trust-proxy": { type: "boolean" },
     "public-url": { type: "string" },
     "sync-every": { type: "string" },
+    "cors-origins": { type: "string" },
   },
   "accounts create": {
     email: { type: "string" },
@@ -46,7 +47,7 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
 /** One line of `waybill --help` and the body of `waybill COMMAND --help`. */
 export const COMMAND_HELP: Record<string, { synopsis: string; details: string }> = {
   serve: {
-    synopsis: "[--port P] [--host H] [--limits FILE] [--log-format text|json] [--log-level L] [--trust-proxy] [--public-url URL] [--sync-every 6h]",
+    synopsis: "[--port P] [--host H] [--limits FILE] [--log-format text|json] [--log-level L] [--trust-proxy] [--public-url URL] [--sync-every 6h] [--cors-origins A,B]",
     details: `start the server (the default command); one server per database file.
   --port P              WAYBILL_PORT, default 8080 (0: any free port)
   --host H              WAYBILL_HOST, default 127.0.0.1
@@ -55,7 +56,8 @@ export const COMMAND_HELP: Record<string, { synopsis: string; details: string }>
   --log-level L         WAYBILL_LOG_LEVEL, debug | info (default) | warn | error; access lines are info
   --trust-proxy         WAYBILL_TRUST_PROXY=1: believe X-Forwarded-For/-Proto from the proxy in front
   --public-url URL      WAYBILL_PUBLIC_URL: the https origin users reach (cookies, links, origin checks)
-  --sync-every D        WAYBILL_SYNC_EVERY (30m, 6h, 1d; at least 5 minutes): run \`data sync\` inside the server`,
+  --sync-every D        WAYBILL_SYNC_EVERY (30m, 6h, 1d; at least 5 minutes): run \`data sync\` inside the server
+  --cors-origins A,B    WAYBILL_CORS_ORIGINS: browser origins allowed to call the API (none by default)`,
   },
   "accounts create": {
     synopsis: "--email E [--tier T] [--admin] [--password-stdin] [--public-url URL]",

@@ -37,7 +37,11 @@ export async function serve(config: ServeConfig): Promise<void> {
   }
   warmGazetteer(); // build the place index now, not inside the first requests (0.2–0.3 s)
   embeddedRoadNetwork(); // and the road network with its landmark distances
-  const app = createApp(runtime, { dashboard: { trustProxy: config.trustProxy, publicUrl: config.publicUrl } });
+  const app = createApp(runtime, {
+    dashboard: { trustProxy: config.trustProxy, publicUrl: config.publicUrl },
+    corsOrigins: config.corsOrigins,
+    publicUrl: config.publicUrl?.origin,
+  });
   try {
     // reusePort off (Elysia turns it on): with it, a second server on this port would start silently
     // and the kernel would split connections between the two.

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { ProblemPage } from "../../views/errors.tsx";
 import { cappedBodyParser } from "../http/body-cap.ts";
 import { PricingPage } from "../../views/pricing-page.tsx";
 import { adminRoutes } from "./admin-routes.ts";
@@ -23,16 +24,20 @@ export { setupUrlOnFirstStart } from "./setup.ts";
  */
 export function dashboardRoutes(deps: DashboardDeps, options: DashboardOptions = {}) {
   const context = createDashboardContext(deps, options);
-  return new Elysia({ name: "dashboard" })
-    .use(cappedBodyParser())
-    .use(staticRoutes())
-    .use(setupRoutes(context))
-    .use(authRoutes(context))
-    .get("/pricing", () => pageResponse(PricingPage({ limits: deps.limits, skills: deps.catalog.entries })))
-    .use(overviewRoutes(context))
-    .use(keysRoutes(context))
-    .use(usageRoutes(context))
-    .use(receiptPageRoutes(context))
-    .use(adminRoutes(context))
-    .use(passwordRoutes(context));
+  return (
+    new Elysia({ name: "dashboard" })
+      .use(cappedBodyParser())
+      .use(staticRoutes())
+      .use(setupRoutes(context))
+      .use(authRoutes(context))
+      .get("/pricing", () => pageResponse(PricingPage({ limits: deps.limits, skills: deps.catalog.entries })))
+      .use(overviewRoutes(context))
+      .use(keysRoutes(context))
+      .use(usageRoutes(context))
+      .use(receiptPageRoutes(context))
+      .use(adminRoutes(context))
+      .use(passwordRoutes(context))
+      // Any other dashboard address: a page in the dashboard's own look, not the API's JSON 404.
+      .get("/dashboard/*", () => pageResponse(ProblemPage({ title: "Page not found", message: "There is no such page in the dashboard." }), { status: 404 }))
+  );
 }

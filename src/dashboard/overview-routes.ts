@@ -28,6 +28,7 @@ export function overviewRoutes(context: DashboardContext) {
           perMonth: limits.perMonth,
           month: report.month,
           usedThisMonth: report.quota.used,
+          refusedThisMonth: report.totals.refused,
           monthResetsAt: report.reset * 1000,
           minuteRemaining: minute?.remaining ?? limits.perMinute,
           minuteResetsAt: minute?.resetAt ?? now,

@@ -7,20 +7,24 @@ import { DAY_MS, utcDateOf } from "../dates.ts";
 
 export const RECENT_CALLS_SHOWN = 50;
 
-/** Every day of the current UTC month on the x axis, one series per skill called (answered + refused). */
+/** Every day of the current UTC month on the x axis; per skill called, its answered and its refused calls. */
 export function monthChart(db: Db, accountId: string, now: number): DailyChart {
   const { start, end } = monthRange(now);
   const days: string[] = [];
   for (let at = start; at < end; at += DAY_MS) days.push(utcDateOf(at));
   const position = new Map(days.map((day, index) => [day, index]));
-  const series = new Map<string, number[]>();
+  const series = new Map<string, { answered: number[]; refused: number[] }>();
+  const emptyMonth = () => new Array<number>(days.length).fill(0);
   for (const row of dailyCallsBySkill(db, accountId, start, end)) {
-    const counts = series.get(row.skill) ?? new Array<number>(days.length).fill(0);
+    const counts = series.get(row.skill) ?? { answered: emptyMonth(), refused: emptyMonth() };
     const index = position.get(row.day);
-    if (index !== undefined) counts[index] = row.answered + row.refused;
+    if (index !== undefined) {
+      counts.answered[index] = row.answered;
+      counts.refused[index] = row.refused;
+    }
     series.set(row.skill, counts);
   }
-  return { days, series: [...series].map(([skill, counts]) => ({ skill, counts })) };
+  return { days, series: [...series].map(([skill, counts]) => ({ skill, ...counts })) };
 }
 
 /** What the usage page (own or, for an admin, anyone's) shows. */
@@ -29,6 +33,7 @@ export function accountUsage(db: Db, accountId: string, now: number, limits: Tie
   return {
     month: report.month,
     used: report.quota.used,
+    refused: report.totals.refused,
     perMonth: limits.perMonth,
     chart: monthChart(db, accountId, now),
     calls: recentCalls(db, accountId, RECENT_CALLS_SHOWN),

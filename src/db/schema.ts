@@ -224,3 +224,25 @@ export const logCheckpoints = sqliteTable("log_checkpoints", {
   note: text("note").notNull(),
   signedAt: integer("signed_at").notNull(),
 });
+
+/**
+ * Answers given under an `Idempotency-Key` (docs/api.md): a retry within 24 hours gets the stored
+ * answer back instead of a second call. Written in the answer's own transaction.
+ */
+export const idempotentAnswers = sqliteTable(
+  "idempotent_answers",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    key: text("key").notNull(),
+    skill: text("skill").notNull(),
+    /** SHA-256 of the skill name and the canonical request, to tell a retry from a different request. */
+    requestSha256: text("request_sha256").notNull(),
+    /** The answer as sent: the skill's answer with receipt_id and auth_obj_id. */
+    body: text("body").notNull(),
+    receiptId: text("receipt_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.key] }), index("idempotent_answers_created").on(t.createdAt)],
+);

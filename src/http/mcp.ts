@@ -3,28 +3,28 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Elysia } from "elysia";
 import { authenticate } from "../access/authenticate.ts";
+import type { Principal } from "../access/principal.ts";
 import { runSkill, type PipelineDeps } from "../pipeline/run-skill.ts";
 import type { AnySkill } from "../skills/types.ts";
 import { readCappedBody } from "./body-cap.ts";
 import { errorResponse, errors } from "../errors.ts";
 import { CLIENT_GONE_STATUS, isClientGone } from "../client-gone.ts";
+import { toolResult, toolsFor } from "./mcp-tools.ts";
 import { attributeRequest, requestIdOf } from "./request-context.ts";
 
 export const MCP_SERVER_INFO = { name: "waybill", version: "0.1.0" };
 
 /**
- * The MCP transport at /mcp (Streamable HTTP, stateless, JSON responses): one tool per skill,
- * named after it, with the skill's input schema. A tool call is a skill call like any other:
+ * The MCP transport at /mcp (Streamable HTTP, stateless, JSON responses): one tool per skill the
+ * key may call, named after it (mcp-tools.ts). A tool call is a skill call like any other:
  * the same pipeline, the same limits, a receipt. The bearer key travels on the HTTP request.
  */
 export function mcpRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
   const byName = new Map(skills.map((skill) => [skill.name as string, skill]));
 
-  function serverFor(requestId: string, authorization: string | null, httpRequest: Request): Server {
+  function serverFor(requestId: string, authorization: string | null, httpRequest: Request, principal: Principal): Server {
     const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({
-      tools: skills.map((skill) => ({ name: skill.name, description: skill.description, inputSchema: skill.input as unknown as { type: "object" } })),
-    }));
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolsFor(principal, skills) }));
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
       const skill = byName.get(request.params.name);
       const reply = skill
@@ -35,12 +35,8 @@ export function mcpRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
             inputSource: "body",
             signal: httpRequest.signal,
           })
-        : { status: 404, body: errors.notFound(`No tool named '${request.params.name}'.`).body(requestId) };
-      return {
-        content: [{ type: "text" as const, text: JSON.stringify(reply.body) }],
-        structuredContent: reply.body,
-        isError: reply.status >= 400,
-      };
+        : { status: 404, body: errors.notFound(`No tool named '${request.params.name}'.`).body(requestId, principal.authObjId), headers: {} };
+      return toolResult(reply);
     });
     return server;
   }
@@ -51,8 +47,9 @@ export function mcpRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
       const requestId = requestIdOf(request);
       const authorization = request.headers.get("authorization");
       deps.refreshCaches();
+      let principal: Principal;
       try {
-        const principal = authenticate(deps.keys, authorization); // listing tools needs a key too
+        principal = authenticate(deps.keys, authorization); // listing tools needs a key too
         attributeRequest(request, principal.accountId, true);
       } catch (error) {
         return errorResponse(error, requestId);
@@ -64,7 +61,7 @@ export function mcpRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
         if (isClientGone(error, request.signal)) return new Response(null, { status: CLIENT_GONE_STATUS });
         return errorResponse(error, requestId);
       }
-      const server = serverFor(requestId, authorization, request);
+      const server = serverFor(requestId, authorization, request, principal);
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);
       try {

@@ -1,13 +1,13 @@
 import { Elysia } from "elysia";
-import { newId } from "../ids.ts";
 import { ApiError, errorResponse, errors } from "../errors.ts";
+import type { CorsPolicy } from "./cors.ts";
+import { finishResponse, isFinished } from "./finish-response.ts";
 import type { Metrics } from "./metrics.ts";
 import { MAX_BODY_BYTES, readCappedBody } from "./body-cap.ts";
+import { requestIdFor } from "./request-id.ts";
 import { log } from "../ops/log.ts";
 import { logAccess, keyDisplayIdOf, type RequestActor } from "./access-log.ts";
 import { CLIENT_GONE_STATUS, isClientGone } from "../client-gone.ts";
-
-export { MAX_BODY_BYTES } from "./body-cap.ts";
 
 interface RequestState {
   id: string;
@@ -29,40 +29,73 @@ export function attributeRequest(request: Request, accountId: string, viaKey: bo
   if (state) state.actor = { accountId, keyDisplayId: viaKey ? keyDisplayIdOf(request) : undefined };
 }
 
+interface RequestContextOptions {
+  metrics: Metrics;
+  cors: CorsPolicy;
+  /** Methods the path is served under (empty: no such path), from the app's route table. */
+  allowedMethods(pathname: string): string[];
+  /** The auth_obj_id of a valid key on the request, without refusing: for answers given before any route ran. */
+  recognise(request: Request): string | undefined;
+}
+
+/** A JSON body Elysia would serialize itself: a plain object or an array (not a Response, stream, file or promise). */
+const isPlainBody = (value: unknown): value is Record<string, unknown> =>
+  Array.isArray(value) || (typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype);
+
 /**
- * Global concerns of every request: an X-Request-Id, the body size cap, metrics, and turning
- * framework errors (unknown route, unparseable body) into rows of the error table.
+ * Global concerns of every request: an X-Request-Id (the caller's, when well formed), the body
+ * size cap, OPTIONS and 405, metrics and the access log, turning framework errors (unknown route,
+ * unparseable body) into rows of the error table, and finishing every response (CORS, ETag,
+ * compression; docs/api.md).
  */
-export function requestContext(metrics: Metrics) {
+export function requestContext({ metrics, cors, allowedMethods, recognise }: RequestContextOptions) {
+  const finish = (request: Request, response: Response) => finishResponse(request, response, requestIdOf(request), cors);
+  const refuse = (request: Request, state: RequestState, error: ApiError) => {
+    state.errorStatus = error.status;
+    return finish(request, errorResponse(error, state.id, recognise(request)));
+  };
+
   return new Elysia({ name: "request-context" })
     .onRequest(({ request, set }) => {
-      const state: RequestState = { id: newId("req"), startedAt: performance.now() };
+      const state: RequestState = { id: requestIdFor(request), startedAt: performance.now() };
       states.set(request, state);
       set.headers["x-request-id"] = state.id;
-      const declaredLength = Number(request.headers.get("content-length") ?? 0);
-      if (declaredLength > MAX_BODY_BYTES) {
-        state.errorStatus = 413;
-        return errorResponse(errors.payloadTooLarge(MAX_BODY_BYTES), state.id);
+      if (request.method === "OPTIONS") {
+        const allowed = allowedMethods(new URL(request.url).pathname);
+        if (allowed.length > 0) {
+          const preflight = cors.preflight(request, allowed);
+          return finish(request, preflight ?? new Response(null, { status: 204, headers: { Allow: allowed.join(", ") } }));
+        }
       }
+      const declaredLength = Number(request.headers.get("content-length") ?? 0);
+      if (declaredLength > MAX_BODY_BYTES) return refuse(request, state, errors.payloadTooLarge(MAX_BODY_BYTES));
     })
     .onError({ as: "global" }, ({ code, error, request }) => {
-      const state = states.get(request);
-      const requestId = state?.id ?? "req_unknown";
+      const state = states.get(request) ?? { id: requestIdFor(request), startedAt: performance.now() };
       if (isClientGone(error, request.signal)) {
-        if (state) state.errorStatus = CLIENT_GONE_STATUS;
+        state.errorStatus = CLIENT_GONE_STATUS;
         return new Response(null, { status: CLIENT_GONE_STATUS }); // nobody is left to read it
       }
       let apiError: ApiError;
       if (error instanceof ApiError) apiError = error;
-      else if (code === "PARSE" && (error as Error).cause instanceof ApiError) apiError = (error as Error).cause as ApiError; // a refusal from a parse hook (the body cap)
-      else if (code === "NOT_FOUND") apiError = errors.notFound("No such route.");
-      else if (code === "PARSE") apiError = errors.invalidRequest([{ field: "(body)", problem: "is not valid JSON" }]);
+      else if (code === "PARSE" && (error as Error).cause instanceof ApiError)
+        apiError = (error as Error).cause as ApiError; // a refusal from a parse hook (the body cap)
+      else if (code === "NOT_FOUND") {
+        const allowed = allowedMethods(new URL(request.url).pathname);
+        apiError = allowed.length > 0 ? errors.methodNotAllowed(request.method, allowed) : errors.notFound("No such route.");
+      } else if (code === "PARSE") apiError = errors.invalidRequest([{ field: "(body)", problem: "is not valid JSON" }]);
       else {
-        log.failure("unhandled_error", error, { request_id: requestId });
+        log.failure("unhandled_error", error, { request_id: state.id });
         apiError = errors.internal();
       }
-      if (state) state.errorStatus = apiError.status;
-      return errorResponse(apiError, requestId);
+      return refuse(request, state, apiError);
+    })
+    .mapResponse({ as: "global" }, ({ request, responseValue, set }) => {
+      if (responseValue instanceof Response) return isFinished(responseValue) ? responseValue : finish(request, responseValue);
+      if (isPlainBody(responseValue)) {
+        const status = typeof set.status === "number" ? set.status : 200;
+        return finish(request, Response.json(responseValue, { status, headers: set.headers as Record<string, string> }));
+      }
     })
     .onAfterResponse({ as: "global" }, (context) => {
       const { request, set } = context;

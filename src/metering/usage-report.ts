@@ -87,22 +87,36 @@ export interface RecentCall {
   keyDisplayId: string;
 }
 
+const CALL_COLUMNS = {
+  at: usageEvents.at,
+  requestId: usageEvents.requestId,
+  skill: usageEvents.skill,
+  status: usageEvents.status,
+  latencyMs: usageEvents.latencyMs,
+  receiptId: usageEvents.receiptId,
+  keyDisplayId: apiKeys.displayId,
+};
+
 /** The account's latest calls, newest first. */
 export function recentCalls(db: Db, accountId: string, limit: number): RecentCall[] {
   return db
-    .select({
-      at: usageEvents.at,
-      requestId: usageEvents.requestId,
-      skill: usageEvents.skill,
-      status: usageEvents.status,
-      latencyMs: usageEvents.latencyMs,
-      receiptId: usageEvents.receiptId,
-      keyDisplayId: apiKeys.displayId,
-    })
+    .select(CALL_COLUMNS)
     .from(usageEvents)
     .innerJoin(apiKeys, eq(apiKeys.id, usageEvents.keyId))
     .where(eq(usageEvents.accountId, accountId))
     .orderBy(desc(usageEvents.at), desc(usageEvents.id))
     .limit(limit)
+    .all();
+}
+
+/** Every call of the account in the UTC month containing `now`, oldest first (the usage CSV export). */
+export function monthCalls(db: Db, accountId: string, now: number): RecentCall[] {
+  const { start, end } = monthRange(now);
+  return db
+    .select(CALL_COLUMNS)
+    .from(usageEvents)
+    .innerJoin(apiKeys, eq(apiKeys.id, usageEvents.keyId))
+    .where(and(eq(usageEvents.accountId, accountId), gte(usageEvents.at, start), lt(usageEvents.at, end)))
+    .orderBy(usageEvents.at, usageEvents.id)
     .all();
 }

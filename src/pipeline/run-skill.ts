@@ -45,6 +45,11 @@ export interface SkillCall {
   /** Read lazily, after authentication: a caller without a key learns nothing about input rules. */
   readInput(): Promise<unknown>;
   inputSource: "body" | "query";
+  /**
+   * A write that must commit with the answer or not at all (the transport's idempotency record).
+   * Throwing rolls the answer back, receipt and month count included.
+   */
+  alsoInAnswerTransaction?(tx: Db, principal: Principal, body: Record<string, unknown>): void;
   /** The request's abort signal: a call whose client went away is not a server error and leaves no usage row. */
   signal?: AbortSignal;
 }
@@ -134,9 +139,10 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
         latencyMs: performance.now() - started,
         receiptId: receipt.id,
       });
+      call.alsoInAnswerTransaction?.(deps.db, principal, { ...answer, ...answerEnvelope(receipt, principal) });
       return receipt;
     });
-    const envelope = { receipt_id: receipt.id, log_index: receipt.logIndex, auth_obj_id: principal.authObjId };
+    const envelope = answerEnvelope(receipt, principal);
     deps.metrics?.answered(skill.name);
     return {
       status: 200,
@@ -151,6 +157,13 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
     return refuse(error, admission.headers);
   }
 }
+
+/** What every answer carries beside the skill's own fields: its receipt, its place in the log, its key grant. */
+const answerEnvelope = (receipt: { id: string; logIndex: number }, principal: Principal) => ({
+  receipt_id: receipt.id,
+  log_index: receipt.logIndex,
+  auth_obj_id: principal.authObjId,
+});
 
 function refusal(error: unknown, requestId: string, principal: Principal | null, headers: Record<string, string>): SkillReply {
   if (!(error instanceof ApiError)) log.failure("skill_call_failed", error, { request_id: requestId });

@@ -54,7 +54,7 @@ describe("the compiled binary, alone in an empty folder", () => {
     expect(JSON.parse(key.stdout).key).toMatch(/^wbk_[0-9a-f]{64}$/);
 
     const badScope = runCli(exe, ["keys", "create", "--email", "ops@example.com", "--scopes", "teleport", "--db", "cli.db"], dir);
-    expect(badScope.exitCode).toBe(2) // an unknown scope is a bad argument;
+    expect(badScope.exitCode).toBe(2); // an unknown scope is a bad argument;
     expect(badScope.stderr).toContain("valid scopes: rate-lookup");
 
     const tier = runCli(exe, ["accounts", "set-tier", "--email", "ops@example.com", "--tier", "professional", "--db", "cli.db"], dir);
@@ -98,6 +98,45 @@ describe("the compiled binary, alone in an empty folder", () => {
       blocker.stop(true);
     }
   });
+
+  const APP = "https://app.example.com";
+
+  test("serves the docs from inside itself and keeps the HTTP conventions", async () => {
+    expect(runCli(exe, ["accounts", "create", "--email", "api@example.com", "--tier", "starter", "--db", "api.db"], dir).exitCode).toBe(0);
+    const key = JSON.parse(runCli(exe, ["keys", "create", "--email", "api@example.com", "--json", "--db", "api.db"], dir).stdout).key as string;
+    const server = await startBinary(exe, ["--db", "api.db", "--cors-origins", APP, "--public-url", "https://rates.example.com"], { cwd: dir });
+    try {
+      const bundle = await fetch(`${server.url}/docs/assets/scalar.js`);
+      expect(bundle.status).toBe(200);
+      expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(1_000_000);
+      expect(await (await fetch(`${server.url}/llms.txt`)).text()).toContain("https://rates.example.com/v1/rates/lookup");
+
+      const preflight = await fetch(`${server.url}/v1/rates/lookup`, { method: "OPTIONS", headers: { origin: APP, "access-control-request-method": "POST" } });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get("access-control-allow-origin")).toBe(APP);
+
+      const call = () =>
+        fetch(`${server.url}/v1/rates/lookup`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "idempotency-key": "binary-retry", "x-request-id": "binary-test-1" },
+          body: JSON.stringify({ origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" }),
+        });
+      const first = await call();
+      expect(first.status).toBe(200);
+      expect(first.headers.get("x-request-id")).toBe("binary-test-1");
+      const retry = await call();
+      expect(retry.headers.get("idempotency-replayed")).toBe("true");
+      expect(((await retry.json()) as { receipt_id: string }).receipt_id).toBe(((await first.json()) as { receipt_id: string }).receipt_id);
+      const usage = (await (await fetch(`${server.url}/v1/usage`, { headers: { authorization: `Bearer ${key}` } })).json()) as { quota: { used: number } };
+      expect(usage.quota.used).toBe(1);
+
+      const wrongMethod = await fetch(`${server.url}/v1/rates/lookup`, { headers: { authorization: `Bearer ${key}` } });
+      expect(wrongMethod.status).toBe(405);
+      expect(wrongMethod.headers.get("allow")).toContain("POST");
+    } finally {
+      await server.stop("SIGTERM");
+    }
+  }, 120_000);
 });
 
 // One hand-drawn road Chicago - St. Louis - Oklahoma City - Dallas: an operator's own network.
@@ -107,7 +146,15 @@ const ROADS = {
     {
       type: "Feature",
       properties: { name: "test corridor" },
-      geometry: { type: "LineString", coordinates: [[-87.65, 41.85], [-90.2, 38.63], [-97.52, 35.47], [-96.8, 32.78]] },
+      geometry: {
+        type: "LineString",
+        coordinates: [
+          [-87.65, 41.85],
+          [-90.2, 38.63],
+          [-97.52, 35.47],
+          [-96.8, 32.78],
+        ],
+      },
     },
   ],
 };
@@ -115,7 +162,10 @@ const ROADS = {
 test("an operator imports a road network with the CLI and the next lookup is priced on it and names it", async () => {
   const db = "roads.db";
   writeFileSync(join(dir, "roads.geojson"), JSON.stringify(ROADS));
-  writeFileSync(join(dir, "points.geojson"), JSON.stringify({ type: "FeatureCollection", features: [{ type: "Feature", geometry: { type: "Point", coordinates: [-90, 40] } }] }));
+  writeFileSync(
+    join(dir, "points.geojson"),
+    JSON.stringify({ type: "FeatureCollection", features: [{ type: "Feature", geometry: { type: "Point", coordinates: [-90, 40] } }] }),
+  );
 
   const refused = runCli(exe, ["data", "import", "roads", "points.geojson", "--db", db], dir);
   expect(refused.exitCode).toBe(1);

@@ -7,6 +7,7 @@ import { ensureDebianTool } from "../support/debian.ts";
 import { binaryInEmptyFolder, runCli, startBinary, type RunningServer } from "../support/binary.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
+const AXE_SOURCE = join(import.meta.dir, "../../node_modules/axe-core/axe.min.js");
 const SHOTS = join(import.meta.dir, "../../test-results/dashboard");
 const ADMIN = { email: "ops@example.com", password: "a long admin passphrase" };
 // Passes the email shape check, so an account really can carry it.
@@ -293,6 +294,47 @@ describe.skipIf(!haveChromium)("the dashboard in a real Chromium against the com
     await plainSignIn(again, { email: HOSTILE.email, password: "a changed hostile passphrase" });
     await again.close();
   }, 60_000);
+
+  test("axe-core finds nothing serious or critical on any page", async () => {
+    const ownReceipt = query<{ id: string }>("SELECT id FROM receipts WHERE account_id = ?", accountRow(ADMIN.email)!.id)!;
+    const hostileAccount = accountRow(HOSTILE.email)!;
+    const signedIn = [
+      "/dashboard",
+      "/dashboard/keys",
+      "/dashboard/usage",
+      "/dashboard/password",
+      `/dashboard/receipts/${ownReceipt.id}`,
+      "/dashboard/receipts/rcpt_01ARZ3NDEKTSV4RRFFQ69G5FAV",
+      "/dashboard/admin",
+      `/dashboard/admin/accounts/${hostileAccount.id}`,
+      "/dashboard/no-such-page",
+      "/pricing",
+    ];
+    const signedOut = ["/signin", "/pricing", "/setup/not-a-token"];
+    // The pages forbid inline script; this context lets the axe-core bundle in, and only this one.
+    const audited = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 800 } });
+    const anonymous = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 800 } });
+    await audited.addCookies(await desktop.cookies());
+    const findings: string[] = [];
+    for (const [context, paths] of [
+      [audited, signedIn],
+      [anonymous, signedOut],
+    ] as const) {
+      const target = await context.newPage();
+      for (const path of paths) {
+        await target.goto(base + path);
+        await target.addScriptTag({ path: AXE_SOURCE });
+        const violations = await target.evaluate(async () => {
+          const axe = (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+          return (await axe.run()).violations.map((v) => ({ id: v.id, impact: v.impact, where: v.nodes.map((n) => n.target.join(" ")).slice(0, 3) }));
+        });
+        for (const v of violations) if (v.impact === "serious" || v.impact === "critical") findings.push(`${path}: ${v.impact} ${v.id} at ${v.where.join(", ")}`);
+      }
+    }
+    await audited.close();
+    await anonymous.close();
+    expect(findings).toEqual([]);
+  }, 120_000);
 
   test("no script error, CSP violation or dialog happened on any page", () => {
     expect(problems).toEqual([]);

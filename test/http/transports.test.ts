@@ -19,28 +19,45 @@ async function mcpClient(key: string) {
 }
 
 describe("MCP at /mcp, with the official client over real HTTP", () => {
-  test("lists one tool per skill with the skill's input schema", async () => {
-    const { key } = server.accountWithKey("explorer");
-    const client = await mcpClient(key);
-    const { tools } = await client.listTools();
-    const lookup = tools.find((t) => t.name === "rate-lookup");
-    expect(lookup?.inputSchema.properties).toHaveProperty("origin");
-    expect(tools.map((t) => t.name)).toContain("audit-report");
-    await client.close();
+  test("lists only the tools the key may call, with input and output schemas, hints and the tier", async () => {
+    const explorer = await mcpClient(server.accountWithKey("explorer").key);
+    const { tools } = await explorer.listTools();
+    const explorerSkills = server.runtime.skills.filter((skill) => skill.minimumTier === "explorer").map((skill) => skill.name);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...explorerSkills].sort());
+    const lookup = tools.find((tool) => tool.name === "rate-lookup")!;
+    expect(lookup.inputSchema.properties).toHaveProperty("origin");
+    expect(lookup.outputSchema?.properties).toHaveProperty("rate_per_mile");
+    expect(lookup.outputSchema?.required).toEqual(expect.arrayContaining(["receipt_id", "auth_obj_id"]));
+    expect(lookup.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
+    expect(lookup._meta).toMatchObject({ "waybill/minimum_tier": "explorer" });
+    await explorer.close();
+
+    const scoped = await mcpClient(server.accountWithKey("professional", ["rate-lookup", "audit-report"]).key);
+    const scopedTools = (await scoped.listTools()).tools;
+    expect(scopedTools.map((tool) => tool.name).sort()).toEqual(["audit-report", "rate-lookup"]);
+    expect(scopedTools.find((tool) => tool.name === "audit-report")!.annotations?.idempotentHint).toBeUndefined();
+    await scoped.close();
   });
 
-  test("a tool call runs the pipeline: answer with a receipt, and the same tier gate", async () => {
+  test("a tool call runs the pipeline: structured answer with a receipt and the minute window; refusals carry the REST codes", async () => {
     const { key, authObjId } = server.accountWithKey("explorer");
     const client = await mcpClient(key);
+    await client.listTools(); // the SDK client checks structuredContent against the listed output schema
     const answered = await client.callTool({ name: "rate-lookup", arguments: CHICAGO_TO_DALLAS });
     expect(answered.isError).toBe(false);
     const body = answered.structuredContent as Record<string, unknown>;
     expect(body.receipt_id).toMatch(/^rcpt_/);
     expect(body.auth_obj_id).toBe(authObjId);
+    expect(answered._meta?.["waybill/rate_limit"]).toMatchObject({ limit: expect.any(Number), remaining: expect.any(Number) });
 
     const refused = await client.callTool({ name: "audit-report", arguments: { receipt_id: String(body.receipt_id) } });
     expect(refused.isError).toBe(true);
-    expect(refused.structuredContent).toMatchObject({ error: "TIER_REQUIRED", required_tier: "professional", current_tier: "explorer" });
+    const error = JSON.parse((refused.content as { text: string }[])[0]!.text);
+    expect(error).toMatchObject({ error: "TIER_REQUIRED", required_tier: "professional", current_tier: "explorer", auth_obj_id: authObjId });
+    expect(refused._meta?.["waybill/error"]).toEqual(error);
+
+    const invalid = await client.callTool({ name: "rate-lookup", arguments: { ...CHICAGO_TO_DALLAS, equipment: "SPACESHIP" } });
+    expect(JSON.parse((invalid.content as { text: string }[])[0]!.text)).toMatchObject({ error: "INVALID_REQUEST" });
     await client.close();
   });
 

@@ -171,16 +171,16 @@ describe("audit-report: RECEIPT_TRACE", () => {
 });
 
 describe("audit-report: LANE_HISTORY and DATA_SOURCES", () => {
-  test("lists the caller's receipts for the receipt's lane within the date range, oldest first", () => {
+  test("lists the caller's receipts for the receipt's lane within the date range, newest first", () => {
     const jan = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN).receipt;
     const feb = answerAndRecord(db, ledger, reference, skills[0]!, owner, { ...LANE, origin: "  chicago, il " }, FEB).receipt;
     answerAndRecord(db, ledger, reference, skills[0]!, owner, { ...LANE, destination: "Denver, CO" }, FEB);
     answerAndRecord(db, ledger, reference, skills[0]!, stranger, LANE, FEB);
 
     const all = audit(owner, { receipt_id: jan.id, report_type: "LANE_HISTORY", from: "2026-01-01" }).answer as LaneHistory;
-    expect(all).toMatchObject({ lane: { origin: "Chicago, IL", destination: "Dallas, TX" }, from: "2026-01-01", to: "2026-03-10", count: 2, truncated: false });
-    expect(all.receipts.map((r) => r.receipt_id)).toEqual([jan.id, feb.id]);
-    expect(all.receipts[1]).toMatchObject({ seq: 2, skill: "rate-lookup", rate_per_mile: 2.9, equipment: "DRY_VAN", as_of: "2026-02-10", answer_reproduced: true });
+    expect(all).toMatchObject({ lane: { origin: "Chicago, IL", destination: "Dallas, TX" }, from: "2026-01-01", to: "2026-03-10", count: 2, next_cursor: null });
+    expect(all.receipts.map((r) => r.receipt_id)).toEqual([feb.id, jan.id]);
+    expect(all.receipts[0]).toMatchObject({ seq: 2, skill: "rate-lookup", rate_per_mile: 2.9, equipment: "DRY_VAN", as_of: "2026-02-10", answer_reproduced: true });
 
     const februaryOnly = audit(owner, { receipt_id: jan.id, report_type: "LANE_HISTORY", from: "2026-02-10", to: "2026-02-10" }).answer as LaneHistory;
     expect(februaryOnly.receipts.map((r) => r.receipt_id)).toEqual([feb.id]);
@@ -188,6 +188,29 @@ describe("audit-report: LANE_HISTORY and DATA_SOURCES", () => {
     const denver = audit(owner, { receipt_id: jan.id, report_type: "LANE_HISTORY", destination: "Denver, CO", from: "2026-01-01" }).answer as LaneHistory;
     expect(denver.count).toBe(1);
     expect(() => audit(owner, { receipt_id: jan.id, report_type: "LANE_HISTORY", from: "2026-03-01", to: "2026-02-01" })).toThrow(ApiError);
+  });
+
+  test("pages from the newest receipt to the oldest with next_cursor", () => {
+    const ids = [JAN, FEB, MAR, MAR + 1000, MAR + 2000].map((at) => answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, at).receipt.id);
+    const page = (cursor?: string) =>
+      audit(owner, { receipt_id: ids[0]!, report_type: "LANE_HISTORY", from: "2026-01-01", limit: 2, ...(cursor ? { cursor } : {}) }).answer as LaneHistory;
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const current = page(cursor);
+      expect(current.count).toBeLessThanOrEqual(2);
+      seen.push(...current.receipts.map((r) => r.receipt_id));
+      cursor = current.next_cursor ?? undefined;
+    } while (cursor);
+    expect(seen).toEqual([...ids].reverse());
+    expect(() => page("not-a-cursor")).toThrow(ApiError);
+  });
+
+  test("every report names the audited receipt at its top level", () => {
+    const { receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, FEB);
+    for (const report_type of ["RECEIPT_TRACE", "LANE_HISTORY", "DATA_SOURCES"]) {
+      expect(audit(owner, { receipt_id: receipt.id, report_type }).answer).toMatchObject({ audited_receipt_id: receipt.id });
+    }
   });
 
   test("shows a receipt's figures only while re-running it reproduces the signed answer", () => {
@@ -217,8 +240,9 @@ describe("audit-report: LANE_HISTORY and DATA_SOURCES", () => {
 
   test("lists every series with its freshness today and marks those the receipt used", () => {
     const { receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
-    const report = audit(owner, { receipt_id: receipt.id, report_type: "DATA_SOURCES" }).answer as DataSources;
+    const report = audit(owner, { receipt_id: receipt.id, report_type: "DATA_SOURCES" }).answer as DataSources & { audited_receipt_id: string };
     expect(report).toEqual({
+      audited_receipt_id: receipt.id,
       report_type: "DATA_SOURCES",
       as_of: "2026-03-10",
       known_at: new Date(MAR).toISOString(),

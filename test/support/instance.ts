@@ -1,5 +1,5 @@
 import type { Tier } from "../../src/access/tiers.ts";
-import { createApp } from "../../src/app.ts";
+import { createApp, type HttpOptions } from "../../src/app.ts";
 import { ManualClock } from "../../src/clock.ts";
 import type { DashboardOptions } from "../../src/dashboard/index.ts";
 import { openMemoryDatabase } from "../../src/db/client.ts";
@@ -14,6 +14,8 @@ export interface InstanceOptions {
   clock?: ManualClock;
   skills?: readonly AnySkill[];
   dashboard?: DashboardOptions;
+  /** CORS origins and public URL, as `serve` passes them. */
+  http?: Pick<HttpOptions, "corsOrigins" | "publicUrl">;
   /** Listen on a real loopback port (port 0): only for tests about HTTP itself or an outside client. */
   listen?: boolean;
 }
@@ -26,7 +28,7 @@ export function testInstance(options: InstanceOptions = {}) {
   const db = openMemoryDatabase();
   const clock = options.clock ?? new ManualClock(Date.parse("2026-10-15T12:00:00Z"));
   const runtime = createRuntime({ db, clock, limits: options.limits ?? DEFAULT_LIMITS, skills: options.skills });
-  const app = createApp(runtime, { dashboard: options.dashboard });
+  const app = createApp(runtime, { dashboard: options.dashboard, ...options.http });
   if (options.listen) app.listen({ port: 0, hostname: "127.0.0.1" });
   const url = options.listen ? `http://127.0.0.1:${app.server?.port}` : "http://localhost";
   return {

@@ -12,6 +12,7 @@ export interface AccountUsageProps {
   tier: Tier;
   month: string;
   used: number;
+  refused: number;
   perMonth: number;
   chart: DailyChart;
   calls: readonly RecentCall[];
@@ -34,7 +35,7 @@ export function AccountUsagePage(props: AccountUsageProps) {
         </p>
       </div>
       <section class="card">
-        <QuotaMeter used={props.used} limit={props.perMonth} label="Answered calls this month" />
+        <QuotaMeter used={props.used} refused={props.refused} limit={props.perMonth} label="Answered calls this month" />
       </section>
       <DailyCallsChart chart={props.chart} title="Calls per day" />
       <RecentCallsTable calls={props.calls} receiptLinks={false} />

@@ -11,6 +11,7 @@ export interface OverviewProps {
   perMonth: number;
   month: string;
   usedThisMonth: number;
+  refusedThisMonth: number;
   /** Epoch ms: 00:00 UTC on the 1st of next month. */
   monthResetsAt: number;
   /** Calls the active key could make right now in its minute window (the full limit without a key). */
@@ -35,7 +36,7 @@ export function OverviewPage(props: OverviewProps) {
           <h2>
             This month <span class="muted" safe>{`· ${props.month}`}</span>
           </h2>
-          <QuotaMeter used={props.usedThisMonth} limit={props.perMonth} label="Answered calls this month" />
+          <QuotaMeter used={props.usedThisMonth} refused={props.refusedThisMonth} limit={props.perMonth} label="Answered calls this month" />
           <p class="muted" safe>
             {`Resets ${formatDateTime(props.monthResetsAt)}.`}
           </p>

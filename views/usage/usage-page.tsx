@@ -8,6 +8,7 @@ export interface UsagePageProps {
   viewer: Viewer;
   month: string;
   used: number;
+  refused: number;
   perMonth: number;
   chart: DailyChart;
   calls: readonly RecentCall[];
@@ -35,10 +36,13 @@ export function UsagePage(props: UsagePageProps) {
         </p>
       </div>
       <section class="card">
-        <QuotaMeter used={props.used} limit={props.perMonth} label="Answered calls this month" />
+        <QuotaMeter used={props.used} refused={props.refused} limit={props.perMonth} label="Answered calls this month" />
       </section>
       <DailyCallsChart chart={props.chart} title="Calls per day" />
       <RecentCallsTable calls={props.calls} receiptLinks />
+      <p>
+        <a href="/dashboard/usage.csv" download="" safe>{`Download this month's calls (CSV, ${props.month})`}</a>
+      </p>
     </AppLayout>
   );
 }

@@ -1,10 +1,22 @@
 import type { RecentCall } from "../../src/metering/usage-report.ts";
 import { formatCount, formatDateTime, formatLatency } from "../format.ts";
 
-/** The chart's data: one count per day of the month for each skill called (answered and refused). */
+/** The chart's data: per skill called, its answered and its refused calls on each day of the month. */
 export interface DailyChart {
   days: string[];
-  series: { skill: string; counts: number[] }[];
+  series: { skill: string; answered: number[]; refused: number[] }[];
+}
+
+const sum = (counts: readonly number[]) => counts.reduce((a, b) => a + b, 0);
+
+/**
+ * What the chart script draws: answered calls stacked by skill (they are what the quota counts),
+ * and all refusals as one more band, so the answered bands add up to the quota line.
+ */
+function chartSeries(chart: DailyChart): { skill: string; counts: number[] }[] {
+  const answered = chart.series.map((s) => ({ skill: s.skill, counts: s.answered }));
+  const refused = chart.days.map((_, day) => chart.series.reduce((total, s) => total + (s.refused[day] ?? 0), 0));
+  return sum(refused) > 0 ? [...answered, { skill: "refused (any skill)", counts: refused }] : answered;
 }
 
 /**
@@ -18,7 +30,9 @@ function jsonIsland(id: string, data: unknown): JSX.Element {
 }
 
 export function DailyCallsChart({ chart, title }: { chart: DailyChart; title: string }) {
-  const total = chart.series.reduce((sum, s) => sum + s.counts.reduce((a, b) => a + b, 0), 0);
+  const answered = chart.series.reduce((total, s) => total + sum(s.answered), 0);
+  const refused = chart.series.reduce((total, s) => total + sum(s.refused), 0);
+  const total = answered + refused;
   return (
     <section class="card">
       <h2 safe>{title}</h2>
@@ -26,15 +40,16 @@ export function DailyCallsChart({ chart, title }: { chart: DailyChart; title: st
         <p class="muted">No calls yet this month.</p>
       ) : (
         <>
-          {jsonIsland("daily-calls-data", chart)}
-          <div id="daily-calls-chart" class="chart" data-island="daily-calls-data" role="img" aria-label="Calls per day by skill">
+          {jsonIsland("daily-calls-data", { days: chart.days, series: chartSeries(chart) })}
+          <div id="daily-calls-chart" class="chart" data-island="daily-calls-data" role="img" aria-label="Answered calls per day by skill, and refused calls">
             <noscript>The chart needs JavaScript; the table below lists the calls.</noscript>
           </div>
           <table class="compact">
             <thead>
               <tr>
                 <th>Skill</th>
-                <th class="num">Calls this month</th>
+                <th class="num">Answered</th>
+                <th class="num">Refused</th>
               </tr>
             </thead>
             <tbody>
@@ -42,11 +57,25 @@ export function DailyCallsChart({ chart, title }: { chart: DailyChart; title: st
                 <tr>
                   <td safe>{s.skill}</td>
                   <td class="num" safe>
-                    {formatCount(s.counts.reduce((a, b) => a + b, 0))}
+                    {formatCount(sum(s.answered))}
+                  </td>
+                  <td class="num" safe>
+                    {formatCount(sum(s.refused))}
                   </td>
                 </tr>
               ))}
             </tbody>
+            <tfoot>
+              <tr>
+                <th scope="row">Total</th>
+                <td class="num total-answered" safe>
+                  {formatCount(answered)}
+                </td>
+                <td class="num total-refused" safe>
+                  {formatCount(refused)}
+                </td>
+              </tr>
+            </tfoot>
           </table>
         </>
       )}

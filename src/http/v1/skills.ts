@@ -1,14 +1,17 @@
 import { Elysia } from "elysia";
-import { authenticate } from "../../access/authenticate.ts";
+import { authenticate, recognise } from "../../access/authenticate.ts";
 import { decide } from "../../access/authorize.ts";
-import { runSkill, type PipelineDeps, type SkillReply } from "../../pipeline/run-skill.ts";
+import { runSkill, type PipelineDeps, type SkillCall, type SkillReply } from "../../pipeline/run-skill.ts";
 import type { AnySkill } from "../../skills/types.ts";
 import { errorResponse, errors } from "../../errors.ts";
+import { NEVER_STORE } from "../cache.ts";
+import { createIdempotencyStore } from "../idempotency.ts";
 import { attributeRequest, readJsonBody, requestIdOf } from "../request-context.ts";
 
+/** Every skill reply is one metered event with its own receipt: never to be reused from a cache. */
 function toResponse(reply: SkillReply, requestId: string, request: Request): Response {
   if (reply.principal) attributeRequest(request, reply.principal.accountId, true);
-  const headers = { ...reply.headers, "X-Request-Id": requestId };
+  const headers = { ...reply.headers, "Cache-Control": NEVER_STORE, "X-Request-Id": requestId };
   // An answer goes out as the exact bytes its receipt hashed (plus its envelope), serialized once.
   if (reply.bodyText !== undefined) return new Response(reply.bodyText, { status: reply.status, headers: { ...headers, "content-type": "application/json" } });
   return Response.json(reply.body, { status: reply.status, headers });
@@ -26,6 +29,12 @@ function queryOf(request: Request): Record<string, string> {
 export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
   const byName = new Map(skills.map((skill) => [skill.name as string, skill]));
   const app = new Elysia({ name: "skills" });
+  const idempotency = createIdempotencyStore(deps);
+  /** POST calls may carry an Idempotency-Key; GET calls are safe to retry as they are. */
+  const run = (skill: AnySkill, request: Request, call: SkillCall) => {
+    const key = request.method === "POST" ? request.headers.get("idempotency-key") : null;
+    return key === null ? runSkill(deps, skill, call) : idempotency.run(skill, key, call, (keyed) => runSkill(deps, skill, keyed));
+  };
 
   for (const skill of skills) {
     const fromQuery = skill.rest.method === "GET";
@@ -34,7 +43,7 @@ export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
       skill.rest.path,
       async ({ request }) => {
         const requestId = requestIdOf(request);
-        const reply = await runSkill(deps, skill, {
+        const reply = await run(skill, request, {
           requestId,
           authorization: request.headers.get("authorization"),
           readInput: async () => (fromQuery ? queryOf(request) : readJsonBody(request)),
@@ -52,8 +61,12 @@ export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
     async ({ request, params }) => {
       const requestId = requestIdOf(request);
       const skill = byName.get(params.skill);
-      if (!skill) return errorResponse(errors.notFound(`No skill named '${params.skill}'.`), requestId);
-      const reply = await runSkill(deps, skill, {
+      if (!skill) {
+        deps.refreshCaches();
+        const caller = recognise(deps.keys, request.headers.get("authorization"));
+        return errorResponse(errors.notFound(`No skill named '${params.skill}'.`), requestId, caller?.authObjId);
+      }
+      const reply = await run(skill, request, {
         requestId,
         authorization: request.headers.get("authorization"),
         readInput: () => readJsonBody(request),

@@ -1,4 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { decodeCursor, encodeCursor } from "../../cursor.ts";
 import { errors } from "../../errors.ts";
 import type { AnySkill, SkillInstance } from "../types.ts";
 import type { AnyReceiptBody } from "../../receipts/format.ts";
@@ -7,7 +8,9 @@ import { laneKey } from "../../receipts/lane-key.ts";
 import { parseBody, type OwnReceipt } from "../../receipts/store.ts";
 import { DAY_MS, utcDateOf } from "../../dates.ts";
 
+/** The largest page; `limit` chooses a smaller one. */
 export const LANE_HISTORY_LIMIT = 500;
+export const LANE_HISTORY_DEFAULT_PAGE = 100;
 const DEFAULT_WINDOW_DAYS = 90;
 
 export const LaneHistorySchema = Type.Object({
@@ -35,9 +38,10 @@ export const LaneHistorySchema = Type.Object({
       answer_reproduced: Type.Union([Type.Boolean(), Type.Null()]),
     }),
   ),
-  count: Type.Integer(),
-  /** More receipts matched than LANE_HISTORY_LIMIT; narrow the date range. */
-  truncated: Type.Boolean(),
+  count: Type.Integer({ description: "Receipts on this page." }),
+  next_cursor: Type.Union([Type.String(), Type.Null()], {
+    description: "Pass as `cursor` to get the next (older) page; null on the last page.",
+  }),
 });
 export type LaneHistory = Static<typeof LaneHistorySchema>;
 type LaneReceipt = LaneHistory["receipts"][number];
@@ -47,6 +51,8 @@ export interface LaneQuery {
   destination?: string;
   from?: string;
   to?: string;
+  cursor?: string;
+  limit?: number;
 }
 
 const LANE_FIGURES = ["rate_per_mile", "total_cost", "miles"] as const;
@@ -56,7 +62,8 @@ const stringField = (value: unknown) => (typeof value === "string" ? value : und
 
 /**
  * The caller's receipts whose request named this lane (origin and destination as typed, compared
- * case-insensitively), issued between `from` and `to` inclusive (UTC dates), oldest first.
+ * case-insensitively), issued between `from` and `to` inclusive (UTC dates), newest first, one
+ * page at a time.
  * The lane defaults to the anchor receipt's; the range to the 90 days up to `today`.
  */
 export function laneHistory(deps: SkillInstance, anchor: OwnReceipt, query: LaneQuery, today: string): LaneHistory {
@@ -73,18 +80,21 @@ export function laneHistory(deps: SkillInstance, anchor: OwnReceipt, query: Lane
   const from = query.from ?? utcDateOf(Date.parse(to) - DEFAULT_WINDOW_DAYS * DAY_MS);
   if (from > to) throw errors.invalidRequest([{ field: "from", problem: "must not be after to" }]);
 
-  // One range of the (account_id, lane, issued_at) index: no scan of the account's other receipts.
+  // One range of the (account_id, lane, issued_at) index, newest first (issue times follow seq), one page.
+  const pageSize = query.limit ?? LANE_HISTORY_DEFAULT_PAGE;
+  const beforeSeq = query.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(query.cursor);
   const rows = deps.db.$client
-    .query<LaneRow, [string, string, number, number, number]>(
+    .query<LaneRow, [string, string, number, number, number, number]>(
       `SELECT id, seq, issued_at AS issuedAt, skill, body
          FROM receipts
-        WHERE account_id = ? AND lane = ? AND issued_at >= ? AND issued_at < ?
-        ORDER BY issued_at, seq
+        WHERE account_id = ? AND lane = ? AND issued_at >= ? AND issued_at < ? AND seq < ?
+        ORDER BY issued_at DESC, seq DESC
         LIMIT ?`,
     )
-    .all(anchor.row.accountId, laneKey(origin, destination)!, Date.parse(from), Date.parse(to) + DAY_MS, LANE_HISTORY_LIMIT + 1);
+    .all(anchor.row.accountId, laneKey(origin, destination)!, Date.parse(from), Date.parse(to) + DAY_MS, beforeSeq, pageSize + 1);
 
-  const receipts = rows.slice(0, LANE_HISTORY_LIMIT).map((row): LaneReceipt => {
+  const page = rows.slice(0, pageSize);
+  const receipts = page.map((row): LaneReceipt => {
     const body = parseBody(row.body);
     return {
       receipt_id: row.id,
@@ -97,7 +107,8 @@ export function laneHistory(deps: SkillInstance, anchor: OwnReceipt, query: Lane
       ...laneFigures(body, deps),
     };
   });
-  return { report_type: "LANE_HISTORY", lane: { origin, destination }, from, to, receipts, count: receipts.length, truncated: rows.length > LANE_HISTORY_LIMIT };
+  const next_cursor = rows.length > pageSize ? encodeCursor(page.at(-1)!.seq) : null;
+  return { report_type: "LANE_HISTORY", lane: { origin, destination }, from, to, receipts, count: receipts.length, next_cursor };
 }
 
 /**

@@ -3,7 +3,7 @@ import { findOwnReceipt } from "../../receipts/store.ts";
 import { enumOf, isoDate } from "../schema-kit.ts";
 import { defineSkill } from "../types.ts";
 import { dataSources, DataSourcesSchema } from "./data-sources.ts";
-import { laneHistory, LaneHistorySchema } from "./lane-history.ts";
+import { LANE_HISTORY_DEFAULT_PAGE, LANE_HISTORY_LIMIT, laneHistory, LaneHistorySchema } from "./lane-history.ts";
 import { receiptTrace, ReceiptTraceSchema } from "./trace.ts";
 
 const REPORT_TYPES = ["RECEIPT_TRACE", "LANE_HISTORY", "DATA_SOURCES"] as const;
@@ -15,9 +15,19 @@ const AuditInput = Type.Object({
   destination: Type.Optional(Type.String({ minLength: 1, description: "LANE_HISTORY: destination; defaults to the receipt's." })),
   from: Type.Optional(isoDate("LANE_HISTORY: first UTC issue date (inclusive); defaults to 90 days before `to`.")),
   to: Type.Optional(isoDate("LANE_HISTORY: last UTC issue date (inclusive); defaults to today.")),
+  cursor: Type.Optional(Type.String({ minLength: 1, description: "LANE_HISTORY: next_cursor of the previous page, for older receipts." })),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: LANE_HISTORY_LIMIT, description: `LANE_HISTORY: receipts per page, newest first (default ${LANE_HISTORY_DEFAULT_PAGE}).` }),
+  ),
 });
 
-const AuditOutput = Type.Union([ReceiptTraceSchema, LaneHistorySchema, DataSourcesSchema]);
+/** Every report names the receipt it is about at its top level, beside the audit call's own receipt_id. */
+const Audited = Type.Object({ audited_receipt_id: Type.String({ description: "The receipt this report is about (the request's receipt_id)." }) });
+const AuditOutput = Type.Union([
+  Type.Composite([Audited, ReceiptTraceSchema]),
+  Type.Composite([Audited, LaneHistorySchema]),
+  Type.Composite([Audited, DataSourcesSchema]),
+]);
 
 /**
  * GET /v1/reports/audit: provenance of the caller's own receipt. Only the caller's receipts are
@@ -38,7 +48,7 @@ export const auditReportSkill = defineSkill({
   replayable: false,
   handler(input, { caller, data, instance }) {
     const anchor = findOwnReceipt(instance.db, input.receipt_id, caller.accountId);
-    const answer: Static<typeof AuditOutput> = (() => {
+    const report = (() => {
       switch (input.report_type ?? "RECEIPT_TRACE") {
         case "RECEIPT_TRACE":
           return receiptTrace(instance, anchor);
@@ -48,6 +58,7 @@ export const auditReportSkill = defineSkill({
           return dataSources(instance.db, data, anchor);
       }
     })();
+    const answer: Static<typeof AuditOutput> = { audited_receipt_id: anchor.row.id, ...report };
     return { answer, factorVersions: [], modelVersion: "audit-report/1" };
   },
 });

@@ -1,0 +1,71 @@
+import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
+
+/**
+ * gzip or brotli for responses over COMPRESS_ABOVE_BYTES when the client accepts one (brotli
+ * preferred). Streams (Server-Sent Events), already-encoded bodies and bodiless statuses pass as
+ * they are. Bodies of public, versioned responses (the docs bundle, the OpenAPI document) are
+ * compressed once per ETag and kept, since they are the same for every caller.
+ */
+const COMPRESS_ABOVE_BYTES = 1024;
+const COMPRESSIBLE = /^(application\/(json|[\w.+-]+\+json|javascript|xml)|text\/(?!event-stream)[\w.+-]+|image\/svg\+xml)/i;
+const BROTLI_QUALITY = 5; // fast enough per request; the kept variants could afford more, the gain is small
+const KEPT_VARIANTS_MAX = 32;
+
+type Encoding = "br" | "gzip";
+
+/** The best encoding the Accept-Encoding header allows (q=0 refuses), or undefined. */
+function chooseEncoding(acceptEncoding: string | null): Encoding | undefined {
+  if (!acceptEncoding) return undefined;
+  const weights = new Map<string, number>();
+  for (const part of acceptEncoding.split(",")) {
+    const [name = "", ...params] = part.trim().toLowerCase().split(";");
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    weights.set(name.trim(), q ? Number(q.slice(2)) : 1);
+  }
+  const weight = (name: Encoding) => weights.get(name) ?? (weights.has("*") ? weights.get("*")! : 0);
+  if (weight("br") > 0) return "br";
+  if (weight("gzip") > 0) return "gzip";
+  return undefined;
+}
+
+function encode(bytes: Uint8Array, encoding: Encoding): Uint8Array {
+  return encoding === "br"
+    ? brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength } })
+    : gzipSync(bytes);
+}
+
+const keptVariants = new Map<string, Uint8Array>();
+
+function compressedBody(bytes: Uint8Array, encoding: Encoding, keepAs: string | undefined): Uint8Array {
+  if (!keepAs) return encode(bytes, encoding);
+  const key = `${encoding} ${keepAs}`;
+  let body = keptVariants.get(key);
+  if (!body) {
+    body = encode(bytes, encoding);
+    if (keptVariants.size >= KEPT_VARIANTS_MAX) keptVariants.delete(keptVariants.keys().next().value!);
+    keptVariants.set(key, body);
+  }
+  return body;
+}
+
+/** The same response, compressed when that is worth it and the client accepts it. */
+export async function compressResponse(request: Request, response: Response): Promise<Response> {
+  const contentType = response.headers.get("content-type") ?? "";
+  if (!response.body || request.method === "HEAD" || response.status === 204 || response.status === 304) return response;
+  if (response.headers.has("content-encoding") || !COMPRESSIBLE.test(contentType)) return response;
+  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+  if (declared <= COMPRESS_ABOVE_BYTES) return response;
+  const headers = new Headers(response.headers);
+  headers.append("Vary", "Accept-Encoding");
+  const encoding = chooseEncoding(request.headers.get("accept-encoding"));
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (!encoding || bytes.byteLength <= COMPRESS_ABOVE_BYTES) {
+    return new Response(bytes, { status: response.status, statusText: response.statusText, headers });
+  }
+  const etag = headers.get("etag");
+  const isPublic = /\bpublic\b/.test(headers.get("cache-control") ?? "");
+  const body = compressedBody(bytes, encoding, etag && isPublic ? etag : undefined);
+  headers.set("Content-Encoding", encoding);
+  headers.delete("Content-Length");
+  return new Response(body as Uint8Array<ArrayBuffer>, { status: response.status, statusText: response.statusText, headers });
+}

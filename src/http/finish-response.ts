@@ -1,0 +1,24 @@
+import { compressResponse } from "./compression.ts";
+import type { CorsPolicy } from "./cors.ts";
+import { withCacheValidators } from "./cache.ts";
+
+const finished = new WeakSet<Response>();
+
+/**
+ * The last step of every response, whichever way it was produced (a route, a refusal before any
+ * route ran, the error handler): the request id, CORS, cache validators (or a 304), compression.
+ * Running it twice on the same response is a no-op.
+ */
+export async function finishResponse(request: Request, response: Response, requestId: string, cors: CorsPolicy): Promise<Response> {
+  if (finished.has(response)) return response;
+  const headers = new Headers(response.headers);
+  headers.set("X-Request-Id", requestId);
+  cors.decorate(request, headers);
+  let result = new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  result = await withCacheValidators(request, result);
+  result = await compressResponse(request, result);
+  finished.add(result);
+  return result;
+}
+
+export const isFinished = (response: Response) => finished.has(response);

@@ -1,0 +1,127 @@
+import { authenticate } from "../access/authenticate.ts";
+import type { Principal } from "../access/principal.ts";
+import type { Db } from "../db/client.ts";
+import { canonicalJson, sha256Hex } from "../receipts/canonical.ts";
+import type { PipelineDeps, SkillCall, SkillReply } from "../pipeline/run-skill.ts";
+import type { AnySkill } from "../skills/types.ts";
+import { errors } from "../errors.ts";
+
+/**
+ * `Idempotency-Key` on POST skill calls (docs/api.md): the first answer under a key is stored with
+ * its receipt in the answer's own transaction; a retry with the same request within 24 hours gets
+ * that answer back (same receipt_id, `Idempotency-Replayed: true`) without being metered again; a
+ * different request under the same key is IDEMPOTENCY_KEY_REUSED. Only answers are stored: a
+ * refused call (429, 403, 400…) may be retried under the same key. Duplicates arriving while the
+ * first is still running wait for it, so they never reach the meter.
+ */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+const WELL_FORMED_KEY = /^[\x21-\x7E]{1,255}$/;
+
+interface StoredAnswer {
+  skill: string;
+  requestSha256: string;
+  body: string;
+}
+
+interface IdempotencyStore {
+  /** Run a POST skill call under the caller's Idempotency-Key. */
+  run(skill: AnySkill, key: string, call: SkillCall, execute: (call: SkillCall) => Promise<SkillReply>): Promise<SkillReply>;
+}
+
+class KeyAlreadyTaken extends Error {}
+
+export function createIdempotencyStore(deps: Pick<PipelineDeps, "db" | "clock" | "keys" | "meter" | "refreshCaches">): IdempotencyStore {
+  const inFlight = new Map<string, Promise<unknown>>();
+  const sqlite = deps.db.$client;
+
+  const find = (accountId: string, key: string, now: number) =>
+    sqlite
+      .query<StoredAnswer, [string, string, number]>(
+        `SELECT skill, request_sha256 AS requestSha256, body FROM idempotent_answers
+          WHERE account_id = ? AND key = ? AND created_at > ?`,
+      )
+      .get(accountId, key, now - IDEMPOTENCY_WINDOW_MS);
+
+  /** An expired record under the same key is replaced; a live one means another process answered first. */
+  const insert = (tx: Db, row: { accountId: string; key: string; skill: string; requestSha256: string; body: string; receiptId: string; now: number }) => {
+    const result = tx.$client
+      .query(
+        `INSERT INTO idempotent_answers (account_id, key, skill, request_sha256, body, receipt_id, created_at)
+         VALUES ($accountId, $key, $skill, $requestSha256, $body, $receiptId, $now)
+         ON CONFLICT (account_id, key) DO UPDATE SET
+           skill = excluded.skill, request_sha256 = excluded.request_sha256, body = excluded.body,
+           receipt_id = excluded.receipt_id, created_at = excluded.created_at
+         WHERE idempotent_answers.created_at <= $expiredBefore`,
+      )
+      .run({ ...row, expiredBefore: row.now - IDEMPOTENCY_WINDOW_MS });
+    if (result.changes === 0) throw new KeyAlreadyTaken();
+    // Records past the window are never replayed again: drop them as new ones arrive (indexed on created_at).
+    tx.$client.query("DELETE FROM idempotent_answers WHERE created_at <= ?").run(row.now - IDEMPOTENCY_WINDOW_MS);
+  };
+
+  const replay = (stored: StoredAnswer, requestSha256: string, skill: AnySkill, principal: Principal, requestId: string, now: number): SkillReply => {
+    if (stored.skill !== skill.name || stored.requestSha256 !== requestSha256) {
+      const error = errors.idempotencyKeyReused();
+      return { status: error.status, body: error.body(requestId, principal.authObjId), headers: { ...error.headers }, principal };
+    }
+    return {
+      status: 200,
+      body: JSON.parse(stored.body) as Record<string, unknown>,
+      headers: { ...deps.meter.peek(principal, now), "Idempotency-Replayed": "true" },
+      principal,
+    };
+  };
+
+  return {
+    async run(skill, key, call, execute) {
+      let principal: Principal;
+      deps.refreshCaches();
+      try {
+        principal = authenticate(deps.keys, call.authorization);
+      } catch {
+        return execute(call); // the pipeline gives the 401
+      }
+      if (!WELL_FORMED_KEY.test(key)) {
+        const error = errors.invalidRequest([{ field: "Idempotency-Key", problem: "must be 1 to 255 visible ASCII characters (a UUID is a good choice)" }]);
+        return { status: 400, body: error.body(call.requestId, principal.authObjId), headers: {}, principal };
+      }
+      let input: unknown;
+      try {
+        input = await call.readInput();
+      } catch (error) {
+        return execute({ ...call, readInput: () => Promise.reject(error) });
+      }
+      const requestSha256 = sha256Hex(canonicalJson({ skill: skill.name, input: input ?? null }));
+      const slot = `${principal.accountId} ${key}`;
+      for (let waiting = inFlight.get(slot); waiting; waiting = inFlight.get(slot)) await waiting.catch(() => undefined);
+
+      const stored = find(principal.accountId, key, deps.clock.now());
+      if (stored) return replay(stored, requestSha256, skill, principal, call.requestId, deps.clock.now());
+
+      const pending = execute({
+        ...call,
+        readInput: async () => input,
+        alsoInAnswerTransaction: (tx, answeredAs, body) =>
+          insert(tx, {
+            accountId: answeredAs.accountId,
+            key,
+            skill: skill.name,
+            requestSha256,
+            body: JSON.stringify(body),
+            receiptId: String(body.receipt_id),
+            now: deps.clock.now(),
+          }),
+      });
+      inFlight.set(slot, pending);
+      try {
+        const reply = await pending;
+        if (reply.status === 200) return reply;
+        // Another process may have answered under this key between our look-up and our commit.
+        const answeredElsewhere = find(principal.accountId, key, deps.clock.now());
+        return answeredElsewhere ? replay(answeredElsewhere, requestSha256, skill, principal, call.requestId, deps.clock.now()) : reply;
+      } finally {
+        inFlight.delete(slot);
+      }
+    },
+  };
+}
