@@ -5,6 +5,7 @@ import type { Principal } from "../access/principal.ts";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/client.ts";
 import type { GroupCommitter } from "../db/group-commit.ts";
+import { recordQuotaThreshold } from "../events/quota-threshold.ts";
 import { ApiError, errors } from "../http/errors.ts";
 import type { Admission, Meter, RateLimitHeaders, UsageLog } from "../metering/meter.ts";
 import type { ReceiptLedger } from "../receipts/ledger.ts";
@@ -94,7 +95,7 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
     // Answered means durable: the month count, the receipt and the usage row commit together
     // (with other requests' rows, in one group transaction) before the response is sent.
     const receiptId = await deps.committer.commit(() => {
-      admission.commit(deps.db);
+      recordQuotaThreshold(deps.db, principal, admission.commit(deps.db), now);
       const receipt = deps.ledger.append(deps.db, {
         issuedAt: now,
         skill: skill.name,

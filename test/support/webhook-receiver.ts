@@ -38,7 +38,7 @@ export function startWebhookReceiver(port = 0): WebhookReceiver {
     hostname: "127.0.0.1",
     async fetch(request) {
       const body = await request.text();
-      const headers = Object.fromEntries(request.headers);
+      const headers = request.headers.toJSON();
       let verified: unknown = null;
       try {
         verified = receiver.secret ? new Webhook(receiver.secret).verify(body, headers) : null;
