@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { authenticate } from "./access/authenticate.ts";
 import { dashboardRoutes } from "./dashboard/index.ts";
+import { eventApiRoutes } from "./events/routes.ts";
 import { healthRoutes } from "./http/health.ts";
 import { mcpRoutes } from "./http/mcp.ts";
 import { openApiRoutes } from "./http/openapi.ts";
@@ -19,6 +20,12 @@ export function createApp(runtime: Runtime) {
     .use(skillRoutes(runtime, runtime.skills))
     .use(
       usageApiRoutes(runtime, (authorization: string | undefined) => {
+        runtime.refreshCaches();
+        return authenticate(runtime.keys, authorization);
+      }),
+    )
+    .use(
+      eventApiRoutes(runtime.db, (authorization: string | undefined) => {
         runtime.refreshCaches();
         return authenticate(runtime.keys, authorization);
       }),

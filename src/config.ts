@@ -14,6 +14,8 @@ export interface ServeConfig {
   host: string;
   dbFile: string;
   limits: LimitsTable;
+  /** Let webhooks go to loopback and private addresses, and over plain http (docs/alerts-and-webhooks.md). */
+  allowPrivateWebhooks: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -48,11 +50,15 @@ function readLimits(file: string | undefined, env: Env): LimitsTable {
 }
 
 /** Flags win over the environment, which wins over the embedded defaults. */
-export function serveConfig(flags: { port?: string; host?: string; db?: string; limits?: string }, env: Env): ServeConfig {
+export function serveConfig(
+  flags: { port?: string; host?: string; db?: string; limits?: string; "allow-private-webhooks"?: boolean },
+  env: Env,
+): ServeConfig {
   return {
     port: parsePort(flags.port ?? env.WAYBILL_PORT ?? String(DEFAULT_PORT)),
     host: flags.host ?? env.WAYBILL_HOST ?? DEFAULT_HOST,
     dbFile: resolveDbFile(flags.db, env),
     limits: readLimits(flags.limits, env),
+    allowPrivateWebhooks: flags["allow-private-webhooks"] === true || env.WAYBILL_ALLOW_PRIVATE_WEBHOOKS === "1",
   };
 }

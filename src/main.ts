@@ -63,7 +63,7 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   if (command.name === "serve") {
-    await serve(serveConfig(command.values as Record<string, string | undefined>, process.env));
+    await serve(serveConfig(command.values as Parameters<typeof serveConfig>[0], process.env));
     return -1; // keeps running until a signal
   }
   const db = openDatabaseFile(resolveDbFile(command.values.db as string | undefined, process.env));

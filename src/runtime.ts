@@ -10,13 +10,18 @@ import { createUsageLog } from "./metering/usage-log.ts";
 import { createReceiptLedger } from "./receipts/chain.ts";
 import { createReferenceData } from "./reference/index.ts";
 import type { PipelineDeps } from "./skills/pipeline.ts";
+import { AlertBackground } from "./skills/rate-alerts/background.ts";
 import { buildSkillRegistry } from "./skills/registry.ts";
 import type { AnySkill } from "./skills/types.ts";
+import { systemResolver, type TargetPolicy } from "./webhooks/target-policy.ts";
+import { DeliveryWorker } from "./webhooks/worker.ts";
 
 export interface RuntimeOptions {
   db: Db;
   clock: Clock;
   limits: LimitsTable;
+  /** Deliver webhooks to loopback and private addresses too (`--allow-private-webhooks`). */
+  allowPrivateWebhooks?: boolean;
 }
 
 /** Everything a running Waybill holds, built once from one database: the composition root. */
@@ -26,11 +31,16 @@ export interface Runtime extends PipelineDeps {
   metrics: Metrics;
   ledger: ReturnType<typeof createReceiptLedger>;
   reference: ReturnType<typeof createReferenceData>;
+  webhookPolicy: TargetPolicy;
+  /** Sends the webhook outbox; started by `serve`. */
+  webhooks: DeliveryWorker;
+  /** Alert evaluation when data arrives and on a schedule; started by `serve`. */
+  alertBackground: AlertBackground;
   /** Flush buffered usage rows and stop timers; the caller closes the database. */
   close(): void;
 }
 
-export function createRuntime({ db, clock, limits }: RuntimeOptions): Runtime {
+export function createRuntime({ db, clock, limits, allowPrivateWebhooks = false }: RuntimeOptions): Runtime {
   const reference = createReferenceData(db);
   reference.loadSnapshot(clock.now());
   const keys = new KeyIndex(db);
@@ -43,7 +53,22 @@ export function createRuntime({ db, clock, limits }: RuntimeOptions): Runtime {
   const skills: AnySkill[] = [];
   skills.push(...buildSkillRegistry({ db, reference, skills: () => skills }));
 
-  return {
+  const webhookPolicy: TargetPolicy = { allowPrivate: allowPrivateWebhooks, resolve: systemResolver };
+  const webhooks = new DeliveryWorker(db, clock, webhookPolicy);
+
+  const alertBackground = new AlertBackground(db, clock, reference, () => refreshCaches());
+  function refreshCaches(): void {
+    const changed = watcher.poll();
+    if (changed.local || changed.external) keys.reload();
+    if (changed.external) {
+      // Another process committed: maybe a revoke or tier change (above), a month count, or an import.
+      meter.invalidate();
+      reference.reload();
+      alertBackground.dataMayHaveChanged();
+    }
+  }
+
+  const runtime: Runtime = {
     db,
     clock,
     limits,
@@ -54,19 +79,17 @@ export function createRuntime({ db, clock, limits }: RuntimeOptions): Runtime {
     ledger,
     reference,
     skills,
+    webhookPolicy,
+    webhooks,
+    alertBackground,
     metrics: createMetrics(),
-    refreshCaches() {
-      const changed = watcher.poll();
-      if (changed.local || changed.external) keys.reload();
-      if (changed.external) {
-        // Another process committed: maybe a revoke or tier change (above), a month count, or an import.
-        meter.invalidate();
-        reference.reload();
-      }
-    },
+    refreshCaches,
     close() {
+      webhooks.stop();
+      alertBackground.stop();
       committer.flush();
       usage.close();
     },
   };
+  return runtime;
 }

@@ -11,7 +11,7 @@ const COMMON: Options = {
 
 /** Flags each command accepts beyond --db, --json and --help. Anything else is refused. */
 export const COMMAND_OPTIONS: Record<string, Options> = {
-  serve: { port: { type: "string" }, host: { type: "string" }, limits: { type: "string" } },
+  serve: { port: { type: "string" }, host: { type: "string" }, limits: { type: "string" }, "allow-private-webhooks": { type: "boolean" } },
   "accounts create": {
     email: { type: "string" },
     tier: { type: "string" },
@@ -32,7 +32,7 @@ export const USAGE = `waybill — freight cost-basis rates with signed receipts
 
 usage: waybill [command] [flags]
 
-  serve                      start the server (default)  --port P --host H --limits FILE
+  serve                      start the server (default)  --port P --host H --limits FILE [--allow-private-webhooks]
   accounts create            --email E [--tier T] [--admin] [--password-stdin]
   accounts set-tier          --email E --tier T
   accounts list

@@ -11,7 +11,7 @@ const SOCKET_BODY_LIMIT = 1024 * 1024;
 
 export async function serve(config: ServeConfig): Promise<void> {
   const db = openDatabaseFile(config.dbFile);
-  const runtime = createRuntime({ db, clock: systemClock, limits: config.limits });
+  const runtime = createRuntime({ db, clock: systemClock, limits: config.limits, allowPrivateWebhooks: config.allowPrivateWebhooks });
   warmGazetteer(); // build the place index now, not inside the first requests (0.2–0.3 s)
   const app = createApp(runtime);
   try {
@@ -38,6 +38,9 @@ export async function serve(config: ServeConfig): Promise<void> {
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
+
+  runtime.webhooks.start();
+  runtime.alertBackground.start();
 
   // Announce only once everything is in place: scripts treat this line as "ready".
   const url = `http://${config.host}:${app.server!.port}`;

@@ -6,7 +6,7 @@ import { newId } from "../ids.ts";
 import type { EventType } from "./types.ts";
 
 /** A database handle or an open transaction: appends join whatever transaction the caller is in. */
-export type Writer = Pick<Db, "select" | "insert" | "update" | "delete">;
+export type Writer = Pick<Db, "select" | "selectDistinct" | "insert" | "update" | "delete">;
 
 export type EventRecord = typeof events.$inferSelect;
 
