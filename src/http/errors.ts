@@ -17,6 +17,7 @@ export type ErrorCode =
   | "UNSUPPORTED_MEDIA_TYPE"
   | "UNRESOLVED_LOCATION"
   | "RATE_LIMITED"
+  | "ALERT_LIMIT_REACHED"
   | "INTERNAL_ERROR";
 
 const STATUS: Record<ErrorCode, number> = {
@@ -32,6 +33,7 @@ const STATUS: Record<ErrorCode, number> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   UNRESOLVED_LOCATION: 422,
   RATE_LIMITED: 429,
+  ALERT_LIMIT_REACHED: 409,
   INTERNAL_ERROR: 500,
 };
 

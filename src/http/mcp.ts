@@ -4,7 +4,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprot
 import { Elysia } from "elysia";
 import { authenticate } from "../access/authenticate.ts";
 import { runSkill, type PipelineDeps } from "../skills/pipeline.ts";
-import type { AnySkill } from "../skills/types.ts";
+import { callName, type AnySkill } from "../skills/types.ts";
 import { errorResponse, errors } from "./errors.ts";
 import { requestIdOf } from "./request-context.ts";
 
@@ -16,12 +16,12 @@ export const MCP_SERVER_INFO = { name: "waybill", version: "0.1.0" };
  * the same pipeline, the same limits, a receipt. The bearer key travels on the HTTP request.
  */
 export function mcpRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
-  const byName = new Map(skills.map((skill) => [skill.name as string, skill]));
+  const byName = new Map(skills.map((skill) => [callName(skill), skill]));
 
   function serverFor(requestId: string, authorization: string | null): Server {
     const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({
-      tools: skills.map((skill) => ({ name: skill.name, description: skill.description, inputSchema: skill.input as unknown as { type: "object" } })),
+      tools: skills.map((skill) => ({ name: callName(skill), description: skill.description, inputSchema: skill.input as unknown as { type: "object" } })),
     }));
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
       const skill = byName.get(request.params.name);

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { SCOPES } from "../access/tiers.ts";
-import type { AnySkill } from "../skills/types.ts";
+import { callName, type AnySkill } from "../skills/types.ts";
 
 const ERROR_SCHEMA = {
   type: "object",
@@ -21,6 +21,8 @@ const REFUSALS = {
   "413": "PAYLOAD_TOO_LARGE",
   "415": "UNSUPPORTED_MEDIA_TYPE",
   "422": "UNRESOLVED_LOCATION (and other inputs that parse but cannot be answered)",
+  "404": "NOT_FOUND (an id that is not the caller's is the same as a missing one)",
+  "409": "ALERT_LIMIT_REACHED (rate-alerts.create past the tier's cap)",
   "429": "RATE_LIMITED",
   "500": "INTERNAL_ERROR",
 };
@@ -28,8 +30,24 @@ const REFUSALS = {
 /** TypeBox schemas are JSON Schema already; JSON round-tripping drops TypeBox's symbol markers. */
 const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema));
 
+/** `/v1/alerts/:id` → `/v1/alerts/{id}` and the names of its path parameters. */
+function openApiPath(path: string): { path: string; params: string[] } {
+  const params = [...path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
+  return { path: path.replace(/:(\w+)/g, "{$1}"), params };
+}
+
 function operationOf(skill: AnySkill) {
   const input = plain(skill.input) as { properties?: Record<string, unknown>; required?: string[] };
+  const pathParams = openApiPath(skill.rest.path).params;
+  const parameter = (name: string, where: "query" | "path") => ({
+    name,
+    in: where,
+    required: where === "path" || (input.required?.includes(name) ?? false),
+    schema: input.properties?.[name],
+  });
+  const bodyProperties = Object.fromEntries(Object.entries(input.properties ?? {}).filter(([name]) => !pathParams.includes(name)));
+  const body = { ...input, properties: bodyProperties, required: input.required?.filter((name) => !pathParams.includes(name)) };
+  const name = callName(skill);
   const refusals = Object.fromEntries(
     Object.entries(REFUSALS).map(([status, description]) => [
       status,
@@ -37,21 +55,17 @@ function operationOf(skill: AnySkill) {
     ]),
   );
   return {
-    operationId: skill.name,
+    operationId: name,
     summary: skill.description,
-    description: `Skill '${skill.name}': scope ${skill.scope}, minimum tier ${skill.minimumTier}. Also callable as POST /v1/agent/invoke/${skill.name} and as the MCP tool '${skill.name}'.`,
+    description: `Skill '${skill.name}': scope ${skill.scope}, minimum tier ${skill.minimumTier}. Also callable as POST /v1/agent/invoke/${name} and as the MCP tool '${name}'.`,
     tags: [skill.minimumTier],
     security: [{ bearer: [] }],
-    ...(skill.rest.method === "GET"
-      ? {
-          parameters: Object.entries(input.properties ?? {}).map(([name, schema]) => ({
-            name,
-            in: "query",
-            required: input.required?.includes(name) ?? false,
-            schema,
-          })),
-        }
-      : { requestBody: { required: true, content: { "application/json": { schema: input } } } }),
+    ...(skill.rest.method === "GET" || skill.rest.method === "DELETE"
+      ? { parameters: Object.keys(input.properties ?? {}).map((field) => parameter(field, pathParams.includes(field) ? "path" : "query")) }
+      : {
+          parameters: pathParams.map((field) => parameter(field, "path")),
+          requestBody: { required: true, content: { "application/json": { schema: body } } },
+        }),
     responses: {
       "200": {
         description: "Answered, with receipt_id and auth_obj_id",
@@ -71,7 +85,8 @@ function operationOf(skill: AnySkill) {
 export function openApiDocument(skills: readonly AnySkill[]) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const skill of skills) {
-    paths[skill.rest.path] = { ...paths[skill.rest.path], [skill.rest.method.toLowerCase()]: operationOf(skill) };
+    const { path } = openApiPath(skill.rest.path);
+    paths[path] = { ...paths[path], [skill.rest.method.toLowerCase()]: operationOf(skill) };
   }
   return {
     openapi: "3.1.0",

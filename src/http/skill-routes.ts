@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { authenticate } from "../access/authenticate.ts";
 import { decide } from "../access/authorize.ts";
 import { runSkill, type PipelineDeps, type SkillReply } from "../skills/pipeline.ts";
-import type { AnySkill } from "../skills/types.ts";
+import { callName, type AnySkill } from "../skills/types.ts";
 import { errorResponse, errors } from "./errors.ts";
 import { readJsonBody, requestIdOf } from "./request-context.ts";
 
@@ -14,27 +14,34 @@ function queryOf(request: Request): Record<string, string> {
   return Object.fromEntries(new URL(request.url).searchParams);
 }
 
+/** GET and DELETE carry their input in the query string; path parameters (`:id`) are input fields either way. */
+const readsQuery = (skill: AnySkill) => skill.rest.method === "GET" || skill.rest.method === "DELETE";
+
+async function restInput(skill: AnySkill, request: Request, params: Record<string, string>): Promise<unknown> {
+  const base = readsQuery(skill) ? queryOf(request) : await readJsonBody(request);
+  return typeof base === "object" && base !== null && !Array.isArray(base) ? { ...base, ...params } : base;
+}
+
 /**
  * The HTTP transports generated from the skill declarations: each skill's own REST route and
  * POST /v1/agent/invoke/:skill (the body is the skill's input, whatever its REST method), plus
  * GET /v1/skills. All of them go through runSkill, so the rules cannot differ between them.
  */
 export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
-  const byName = new Map(skills.map((skill) => [skill.name as string, skill]));
+  const byName = new Map(skills.map((skill) => [callName(skill), skill]));
   const app = new Elysia({ name: "skills" });
 
   for (const skill of skills) {
-    const fromQuery = skill.rest.method === "GET";
     app.route(
       skill.rest.method,
       skill.rest.path,
-      async ({ request }) => {
+      async ({ request, params }) => {
         const requestId = requestIdOf(request);
         const reply = await runSkill(deps, skill, {
           requestId,
           authorization: request.headers.get("authorization"),
-          readInput: async () => (fromQuery ? queryOf(request) : readJsonBody(request)),
-          inputSource: fromQuery ? "query" : "body",
+          readInput: () => restInput(skill, request, params as Record<string, string>),
+          inputSource: readsQuery(skill) ? "query" : "body",
         });
         return toResponse(reply, requestId);
       },
@@ -67,12 +74,13 @@ export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
       return Response.json({
         skills: skills.map((skill) => ({
           name: skill.name,
+          ...(skill.operation && { operation: skill.operation }),
           scope: skill.scope,
           minimum_tier: skill.minimumTier,
           description: skill.description,
           method: skill.rest.method,
           path: skill.rest.path,
-          invoke_path: `/v1/agent/invoke/${skill.name}`,
+          invoke_path: `/v1/agent/invoke/${callName(skill)}`,
           available_to_this_key: decide(principal.tier, principal.scopes, skill).allowed,
           input_schema: skill.input,
         })),

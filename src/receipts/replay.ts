@@ -1,7 +1,7 @@
 import type { Principal } from "../access/principal.ts";
 import { ApiError } from "../http/errors.ts";
 import type { ReferenceData } from "../reference/view.ts";
-import type { AnySkill } from "../skills/types.ts";
+import { callName, type AnySkill } from "../skills/types.ts";
 import { canonicalJson, sha256Hex } from "./canonical.ts";
 import type { ReceiptBody } from "./format.ts";
 
@@ -28,8 +28,9 @@ export function replay(body: ReceiptBody, skills: readonly AnySkill[], reference
   if (NOT_REPLAYABLE.has(body.skill)) {
     return notReplayed(null, `${body.skill} answers are read from the live receipt ledger, so they are not re-run.`);
   }
-  const skill = skills.find((candidate) => candidate.name === body.skill);
+  const skill = skills.find((candidate) => callName(candidate) === body.skill);
   if (!skill) return notReplayed(false, `This instance no longer serves the skill ${body.skill}.`);
+  if (skill.writes) return notReplayed(null, `${body.skill} changes the account's own records, so it is not re-run.`);
 
   const caller: Principal = {
     accountId: body.account_id,

@@ -11,7 +11,7 @@ import type { Admission, Meter, RateLimitHeaders, UsageLog } from "../metering/m
 import type { ReceiptLedger } from "../receipts/ledger.ts";
 import type { ReferenceData } from "../reference/view.ts";
 import { checkAsOf } from "./as-of.ts";
-import type { AnySkill } from "./types.ts";
+import { callName, type AnySkill } from "./types.ts";
 import { validateInput } from "./validate.ts";
 
 export interface PipelineDeps {
@@ -90,15 +90,18 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
     const asOf = skill.asOf?.(input) ?? utcDate(now);
     checkAsOf(asOf, utcDate(now));
     const data = deps.reference.view(asOf, now);
-    const result = skill.handler(input, { data, caller: principal });
-    const answer = result.answer as Record<string, unknown>;
+    const context = { data, caller: principal };
+    // A writing operation runs inside the commit below, so its writes and its receipt commit together.
+    const computed = skill.writes ? undefined : skill.handler(input, context);
     // Answered means durable: the month count, the receipt and the usage row commit together
     // (with other requests' rows, in one group transaction) before the response is sent.
-    const receiptId = await deps.committer.commit(() => {
+    const { receiptId, answer } = await deps.committer.commit(() => {
+      const result = computed ?? skill.handler(input, { ...context, store: { tx: deps.db, now } });
+      const answer = result.answer as Record<string, unknown>;
       recordQuotaThreshold(deps.db, principal, admission.commit(deps.db), now);
       const receipt = deps.ledger.append(deps.db, {
         issuedAt: now,
-        skill: skill.name,
+        skill: callName(skill),
         principal,
         request: input,
         response: answer,
@@ -117,7 +120,7 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
         latencyMs: performance.now() - started,
         receiptId: receipt.id,
       });
-      return receipt.id;
+      return { receiptId: receipt.id, answer };
     });
     return {
       status: 200,

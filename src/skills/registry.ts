@@ -6,6 +6,7 @@ import { fuelSurchargeSkill } from "./fuel-surcharge/skill.ts";
 import { laneComparisonSkill } from "./lane-comparison/skill.ts";
 import { marketAnalysisSkill } from "./market-analysis/skill.ts";
 import { rateForecastSkill } from "./rate-forecast/skill.ts";
+import { rateAlertsSkill } from "./rate-alerts/skill.ts";
 import { rateLookupSkill } from "./rate-lookup/skill.ts";
 import type { AnySkill } from "./types.ts";
 
@@ -25,6 +26,7 @@ export function buildSkillRegistry(deps: RegistryDeps): AnySkill[] {
     marketAnalysisSkill,
     laneComparisonSkill,
     rateForecastSkill,
+    ...rateAlertsSkill,
     createAuditReportSkill(deps),
   ] as unknown as AnySkill[];
 }
