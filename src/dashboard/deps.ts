@@ -4,6 +4,7 @@ import type { LimitsTable } from "../metering/limits.ts";
 import type { Meter } from "../metering/meter.ts";
 import type { ReferenceData } from "../reference/view.ts";
 import type { AnySkill } from "../skills/types.ts";
+import type { TargetPolicy } from "../webhooks/target-policy.ts";
 
 /** What the dashboard needs from the running instance; the lead's Runtime satisfies it structurally. */
 export interface DashboardDeps {
@@ -15,6 +16,8 @@ export interface DashboardDeps {
   /** For the receipt viewer's audit provenance (re-running a skill on the recorded factors). */
   reference: ReferenceData;
   skills: readonly AnySkill[];
+  /** Which webhook URLs the instance accepts (`--allow-private-webhooks`). */
+  webhookPolicy: Pick<TargetPolicy, "allowPrivate">;
 }
 
 export interface DashboardOptions {

@@ -1,8 +1,10 @@
 import { Elysia } from "elysia";
 import { PricingPage } from "../../views/pricing-page.tsx";
 import { adminRoutes } from "./admin-routes.ts";
+import { alertsRoutes } from "./alerts-routes.ts";
 import { authRoutes } from "./auth-routes.ts";
 import { createDashboardContext } from "./context.ts";
+import { eventsRoutes } from "./events-routes.ts";
 import type { DashboardDeps, DashboardOptions } from "./deps.ts";
 import { keysRoutes } from "./keys-routes.ts";
 import { overviewRoutes } from "./overview-routes.ts";
@@ -11,6 +13,7 @@ import { pageResponse } from "./render.ts";
 import { setupRoutes } from "./setup-routes.ts";
 import { staticRoutes } from "./static.ts";
 import { usageRoutes } from "./usage-routes.ts";
+import { webhooksRoutes } from "./webhooks-routes.ts";
 
 export type { DashboardDeps, DashboardOptions } from "./deps.ts";
 export { setupUrlOnFirstStart } from "./setup.ts";
@@ -30,5 +33,8 @@ export function dashboardRoutes(deps: DashboardDeps, options: DashboardOptions =
     .use(keysRoutes(context))
     .use(usageRoutes(context))
     .use(receiptRoutes(context))
+    .use(alertsRoutes(context))
+    .use(eventsRoutes(context))
+    .use(webhooksRoutes(context))
     .use(adminRoutes(context));
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { events, webhookDeliveries, webhookEndpoints } from "../db/schema.ts";
 import { errors } from "../http/errors.ts";
@@ -70,4 +70,11 @@ export function listEvents(db: Db, accountId: string, options: { after?: string;
 /** An event as the API and webhooks show it. */
 export function eventJson(event: EventRecord) {
   return { id: event.id, type: event.type, created_at: new Date(event.createdAt).toISOString(), data: event.payload };
+}
+
+/** The newest events first, for the dashboard's feed. */
+export function recentEvents(db: Db, accountId: string, options: { types?: string[]; limit: number }): EventRecord[] {
+  const conditions = [eq(events.accountId, accountId)];
+  if (options.types && options.types.length > 0) conditions.push(inArray(events.type, options.types));
+  return db.select().from(events).where(and(...conditions)).orderBy(desc(events.seq)).limit(options.limit).all();
 }

@@ -1,0 +1,71 @@
+import type { eventJson } from "../../src/events/log.ts";
+import { EVENT_TYPES } from "../../src/events/types.ts";
+import { AppLayout, type Viewer } from "../layout.tsx";
+
+export interface EventsPageProps {
+  viewer: Viewer;
+  events: ReturnType<typeof eventJson>[];
+  type: string | undefined;
+}
+
+/** The account's event log, newest first, filterable by type (a GET form: works without JavaScript). */
+export function EventsPage(props: EventsPageProps) {
+  return (
+    <AppLayout title="Events" viewer={props.viewer} section="events">
+      <div class="page-head">
+        <h1>Events</h1>
+        <p class="muted">
+          What happened in your account, newest first. The same log is at <code>GET /v1/events</code> and is sent to your webhooks.
+        </p>
+      </div>
+      <form method="get" action="/dashboard/events" class="card">
+        <label>
+          Type
+          <select name="type">
+            <option value="">all</option>
+            {EVENT_TYPES.map((type) => (
+              <option value={type} selected={type === props.type}>
+                {type}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" class="secondary">
+          Show
+        </button>
+      </form>
+      <section class="card" id="event-feed">
+        {props.events.length === 0 ? (
+          <p class="muted">No events yet.</p>
+        ) : (
+          <div class="table-scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th>Time</th>
+                  <th>Type</th>
+                  <th>Details</th>
+                </tr>
+              </thead>
+              <tbody>
+                {props.events.map((event) => (
+                  <tr data-event-id={event.id}>
+                    <td class="nowrap" safe>
+                      {event.created_at.slice(0, 19).replace("T", " ")}
+                    </td>
+                    <td safe>{event.type}</td>
+                    <td>
+                      <code class="break" safe>
+                        {JSON.stringify(event.data)}
+                      </code>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </AppLayout>
+  );
+}
