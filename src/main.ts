@@ -7,6 +7,7 @@ import { keysCreate, keysRevoke } from "./cli/keys.ts";
 import { receiptsVerifyCommand } from "./cli/receipts.ts";
 import { EXIT, UsageError, type CommandResult } from "./cli/result.ts";
 import { serve } from "./cli/serve.ts";
+import { webhooksAdd, webhooksList } from "./cli/webhooks.ts";
 import { AccessError } from "./access/accounts.ts";
 import { ConfigError, resolveDbFile, serveConfig } from "./config.ts";
 import { openDatabaseFile } from "./db/open.ts";
@@ -45,6 +46,10 @@ async function runCommand(db: Db, name: string, values: Record<string, string | 
     }
     case "receipts verify":
       return receiptsVerifyCommand(db, { json });
+    case "webhooks add":
+      return webhooksAdd(db, systemClock, { email: str("email"), url: str("url"), events: str("events"), allowPrivate: values["allow-private-webhooks"] === true, json });
+    case "webhooks list":
+      return webhooksList(db, { email: str("email"), json });
     case "backup":
       return backup(db, positionals[0], { json });
     default:

@@ -26,6 +26,8 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
   "data import": {},
   "receipts verify": {},
   backup: {},
+  "webhooks add": { email: { type: "string" }, url: { type: "string" }, events: { type: "string" }, "allow-private-webhooks": { type: "boolean" } },
+  "webhooks list": { email: { type: "string" } },
 };
 
 export const USAGE = `waybill — freight cost-basis rates with signed receipts
@@ -42,6 +44,8 @@ usage: waybill [command] [flags]
   data import SOURCE FILE    SOURCE: eia | fred | bls | ams
   receipts verify            walk the whole receipt chain
   backup FILE                consistent copy of the live database
+  webhooks add               --email E --url U [--events alert.triggered,...] [--allow-private-webhooks]  (prints the secret once)
+  webhooks list              --email E
 
 every command: --db FILE (env WAYBILL_DB, default ./waybill.db), --json
 exit codes: 0 done, 1 refused or failed, 2 bad arguments`;
