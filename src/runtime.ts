@@ -9,10 +9,11 @@ import type { LimitsTable } from "./metering/limits.ts";
 import { createUsageLog } from "./metering/usage-log.ts";
 import { createReceiptLedger } from "./receipts/chain.ts";
 import { createReferenceData } from "./reference/index.ts";
-import type { PipelineDeps } from "./skills/pipeline.ts";
+import type { PipelineDeps } from "./pipeline/run-skill.ts";
 import { AlertBackground } from "./skills/rate-alerts/background.ts";
-import { buildSkillRegistry } from "./skills/registry.ts";
-import type { AnySkill } from "./skills/types.ts";
+import { SkillCatalog } from "./skills/catalog.ts";
+import { SKILLS } from "./skills/registry.ts";
+import { servedDeclarations, type RegisteredSkill } from "./skills/types.ts";
 import { systemResolver, type TargetPolicy } from "./webhooks/target-policy.ts";
 import { DeliveryWorker } from "./webhooks/worker.ts";
 
@@ -22,12 +23,15 @@ export interface RuntimeOptions {
   limits: LimitsTable;
   /** Deliver webhooks to loopback and private addresses too (`--allow-private-webhooks`). */
   allowPrivateWebhooks?: boolean;
+  /** The skills to serve; every registered one unless a test adds its own. */
+  skills?: readonly RegisteredSkill[];
 }
 
 /** Everything a running Waybill holds, built once from one database: the composition root. */
 export interface Runtime extends PipelineDeps {
   limits: LimitsTable;
-  skills: AnySkill[];
+  /** The scope list and tier table of the skills served (plus the announced ones). */
+  catalog: SkillCatalog;
   metrics: Metrics;
   ledger: ReturnType<typeof createReceiptLedger>;
   reference: ReturnType<typeof createReferenceData>;
@@ -40,7 +44,7 @@ export interface Runtime extends PipelineDeps {
   close(): void;
 }
 
-export function createRuntime({ db, clock, limits, allowPrivateWebhooks = false }: RuntimeOptions): Runtime {
+export function createRuntime({ db, clock, limits, skills = SKILLS, allowPrivateWebhooks = false }: RuntimeOptions): Runtime {
   const reference = createReferenceData(db);
   reference.loadSnapshot(clock.now());
   const keys = new KeyIndex(db);
@@ -50,8 +54,6 @@ export function createRuntime({ db, clock, limits, allowPrivateWebhooks = false 
   const watcher = new ChangeWatcher(db);
 
   const committer = new GroupCommitter(db);
-  const skills: AnySkill[] = [];
-  skills.push(...buildSkillRegistry({ db, reference, skills: () => skills }));
 
   const webhookPolicy: TargetPolicy = { allowPrivate: allowPrivateWebhooks, resolve: systemResolver };
   const webhooks = new DeliveryWorker(db, clock, webhookPolicy);
@@ -78,10 +80,11 @@ export function createRuntime({ db, clock, limits, allowPrivateWebhooks = false 
     usage,
     ledger,
     reference,
-    skills,
+    skills: servedDeclarations(skills),
     webhookPolicy,
     webhooks,
     alertBackground,
+    catalog: new SkillCatalog(skills),
     metrics: createMetrics(),
     refreshCaches,
     close() {

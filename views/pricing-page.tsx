@@ -1,10 +1,11 @@
-import { SCOPES, SKILL_MINIMUM_TIER, tierAtLeast, TIERS } from "../src/access/tiers.ts";
+import { tierAtLeast, TIERS } from "../src/access/tiers.ts";
+import type { CatalogEntry } from "../src/skills/catalog.ts";
 import type { LimitsTable } from "../src/metering/limits.ts";
 import { capitalize, formatCount } from "./format.ts";
 import { PlainLayout } from "./layout.tsx";
 
 /** /pricing: where TIER_REQUIRED's upgrade_url points. Tiers are set by the instance's admin. */
-export function PricingPage({ limits }: { limits: LimitsTable }) {
+export function PricingPage({ limits, skills }: { limits: LimitsTable; skills: readonly CatalogEntry[] }) {
   return (
     <PlainLayout title="Tiers">
       <section class="card wide">
@@ -37,13 +38,13 @@ export function PricingPage({ limits }: { limits: LimitsTable }) {
                   </td>
                 ))}
               </tr>
-              {SCOPES.map((skill) => (
+              {skills.map((skill) => (
                 <tr>
-                  <th class="mono">
-                    {skill}
+                  <th class="mono" safe>
+                    {skill.name}
                   </th>
                   {TIERS.map((tier) => (
-                    <td>{tierAtLeast(tier, SKILL_MINIMUM_TIER[skill]) ? "✓" : <span class="muted">—</span>}</td>
+                    <td>{tierAtLeast(tier, skill.minimumTier) ? "✓" : <span class="muted">—</span>}</td>
                   ))}
                 </tr>
               ))}

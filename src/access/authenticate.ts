@@ -1,4 +1,4 @@
-import { errors } from "../http/errors.ts";
+import { errors } from "../errors.ts";
 import { digestApiKey, isWellFormedApiKey } from "./api-key.ts";
 import type { KeyIndex } from "./key-index.ts";
 import type { Principal } from "./principal.ts";

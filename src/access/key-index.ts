@@ -1,6 +1,6 @@
 import type { Db } from "../db/client.ts";
 import type { Principal } from "./principal.ts";
-import type { Scope, Tier } from "./tiers.ts";
+import type { Tier } from "./tiers.ts";
 
 export type KeyGrant = { revoked: false; principal: Principal } | { revoked: true; principal: Principal };
 
@@ -40,7 +40,7 @@ export class KeyIndex {
         keyId: row.key_id,
         authObjId: row.auth_obj_id,
         tier: row.tier,
-        scopes: row.scopes === null ? null : (JSON.parse(row.scopes) as Scope[]),
+        scopes: row.scopes === null ? null : (JSON.parse(row.scopes) as string[]),
       };
       grants.set(row.digest, { revoked: row.revoked_at !== null, principal });
     }

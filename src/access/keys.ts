@@ -6,7 +6,7 @@ import { appendEvent, type NewEvent } from "../events/log.ts";
 import { newId } from "../ids.ts";
 import { AccessError } from "./accounts.ts";
 import { digestApiKey, displayIdOf, generateApiKey } from "./api-key.ts";
-import { isScope, SCOPES, type Scope } from "./tiers.ts";
+import { CATALOG, type Scope, type SkillCatalog } from "../skills/catalog.ts";
 
 export type KeyRecord = typeof apiKeys.$inferSelect;
 
@@ -19,11 +19,11 @@ export interface IssuedKey {
 }
 
 /** Accept a list of scope names; refuse unknown ones with the full list. Empty means unscoped. */
-export function parseScopes(names: readonly string[] | null | undefined): Scope[] | null {
+export function parseScopes(names: readonly string[] | null | undefined, catalog: SkillCatalog = CATALOG): Scope[] | null {
   if (!names || names.length === 0) return null;
-  const unknown = names.filter((name) => !isScope(name));
+  const unknown = names.filter((name) => !catalog.isScope(name));
   if (unknown.length > 0) {
-    throw new AccessError(`Unknown scope ${unknown.map((n) => `'${n}'`).join(", ")}; valid scopes: ${SCOPES.join(", ")}.`);
+    throw new AccessError(`Unknown scope ${unknown.map((n) => `'${n}'`).join(", ")}; valid scopes: ${catalog.scopes.join(", ")}.`);
   }
   return [...new Set(names as Scope[])];
 }

@@ -1,4 +1,4 @@
-import type { Scope, Tier } from "./tiers.ts";
+import type { Tier } from "./tiers.ts";
 
 /** Who a skill call runs as: the key grant (authorization object) resolved from a bearer key. */
 export interface Principal {
@@ -7,5 +7,5 @@ export interface Principal {
   authObjId: string;
   tier: Tier;
   /** null: every skill the tier allows. */
-  scopes: readonly Scope[] | null;
+  scopes: readonly string[] | null;
 }

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import type { Db } from "../db/client.ts";
-import { daysBetween } from "../reference/diesel.ts";
 import { createReferenceStore } from "../reference/store.ts";
 import { snapshotSeriesInfo } from "../reference/snapshot/index.ts";
 import { IMPORT_SOURCES, ImportFormatError, importFile, isImportSource } from "../reference/importers/index.ts";
+import { daysBetween, utcDateOf } from "../dates.ts";
 
 export interface CommandResult {
   exitCode: number;
@@ -17,7 +17,6 @@ interface Options {
   now?: number;
 }
 
-const today = (now: number) => new Date(now).toISOString().slice(0, 10);
 
 /** `waybill data status`: every series with its newest observation and how old it is. */
 export function dataStatus(db: Db, options: Options = {}): CommandResult {
@@ -31,7 +30,7 @@ export function dataStatus(db: Db, options: Options = {}): CommandResult {
       first: s.first,
       latest: s.latest,
       latest_value: s.latestValue,
-      age_days: daysBetween(s.latest, today(now)),
+      age_days: daysBetween(s.latest, utcDateOf(now)),
       observations: s.observations,
     }));
   const imports = db.$client

@@ -1,12 +1,12 @@
 import { Elysia } from "elysia";
 import { AlertsPage } from "../../views/alerts/alerts-page.tsx";
 import type { Writer } from "../events/log.ts";
-import { ApiError } from "../http/errors.ts";
+import { ApiError } from "../errors.ts";
 import { alertJson, AlertStore } from "../skills/rate-alerts/alert-store.ts";
 import { MAX_ALERTS_BY_TIER } from "../skills/rate-alerts/constants.ts";
 import { createAlert, deleteAlert, evaluateNow, getAlert, updateAlert, type AlertCaller } from "../skills/rate-alerts/operations.ts";
 import { createInput } from "../skills/rate-alerts/schema.ts";
-import { validateInput } from "../skills/validate.ts";
+import { validateInput } from "../pipeline/validate.ts";
 import type { DashboardContext } from "./context.ts";
 import { sessionGuard, type SignedIn } from "./guard.ts";
 import { pageResponse } from "./render.ts";

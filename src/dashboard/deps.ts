@@ -3,6 +3,7 @@ import type { Db } from "../db/client.ts";
 import type { LimitsTable } from "../metering/limits.ts";
 import type { Meter } from "../metering/meter.ts";
 import type { ReferenceData } from "../reference/view.ts";
+import type { SkillCatalog } from "../skills/catalog.ts";
 import type { AnySkill } from "../skills/types.ts";
 import type { TargetPolicy } from "../webhooks/target-policy.ts";
 
@@ -18,6 +19,8 @@ export interface DashboardDeps {
   skills: readonly AnySkill[];
   /** Which webhook URLs the instance accepts (`--allow-private-webhooks`). */
   webhookPolicy: Pick<TargetPolicy, "allowPrivate">;
+  /** The scope picker, /pricing and the receipt page's audit gate read the served skills' tiers here. */
+  catalog: SkillCatalog;
 }
 
 export interface DashboardOptions {

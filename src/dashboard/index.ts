@@ -8,7 +8,7 @@ import { eventsRoutes } from "./events-routes.ts";
 import type { DashboardDeps, DashboardOptions } from "./deps.ts";
 import { keysRoutes } from "./keys-routes.ts";
 import { overviewRoutes } from "./overview-routes.ts";
-import { receiptRoutes } from "./receipt-routes.ts";
+import { receiptPageRoutes } from "./receipt-page-routes.ts";
 import { pageResponse } from "./render.ts";
 import { setupRoutes } from "./setup-routes.ts";
 import { staticRoutes } from "./static.ts";
@@ -28,11 +28,11 @@ export function dashboardRoutes(deps: DashboardDeps, options: DashboardOptions =
     .use(staticRoutes())
     .use(setupRoutes(context))
     .use(authRoutes(context))
-    .get("/pricing", () => pageResponse(PricingPage({ limits: deps.limits })))
+    .get("/pricing", () => pageResponse(PricingPage({ limits: deps.limits, skills: deps.catalog.entries })))
     .use(overviewRoutes(context))
     .use(keysRoutes(context))
     .use(usageRoutes(context))
-    .use(receiptRoutes(context))
+    .use(receiptPageRoutes(context))
     .use(alertsRoutes(context))
     .use(eventsRoutes(context))
     .use(webhooksRoutes(context))

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { AccessError } from "../access/accounts.ts";
 import { activeKeyOf, issueKey, parseScopes, revokeActiveKey } from "../access/keys.ts";
-import { scopesForTier, type Scope } from "../access/tiers.ts";
+import type { Scope } from "../skills/catalog.ts";
 import { KeyPanel, type KeyPanelProps } from "../../views/keys/key-panel.tsx";
 import { KeysPage } from "../../views/keys/keys-page.tsx";
 import type { DashboardContext } from "./context.ts";
@@ -17,7 +17,7 @@ export function keysRoutes(context: DashboardContext) {
     const key = activeKeyOf(context.db, account.id);
     return {
       csrfToken: viewer.csrfToken,
-      allowedScopes: scopesForTier(account.tier),
+      allowedScopes: context.catalog.scopesForTier(account.tier),
       activeKey: key ? { displayId: key.displayId, scopes: key.scopes ?? null, createdAt: key.createdAt, lastUsedAt: lastUseOfKey(context.db, key.id) } : null,
       ...outcome,
     };
@@ -39,10 +39,10 @@ export function keysRoutes(context: DashboardContext) {
       "/dashboard/keys",
       ({ request, body, signedIn }) => {
         const requested = scopeList(body);
-        const allowed = scopesForTier(signedIn.account.tier);
+        const allowed = context.catalog.scopesForTier(signedIn.account.tier);
         let scopes: Scope[] | null;
         try {
-          scopes = parseScopes(requested);
+          scopes = parseScopes(requested, context.catalog);
         } catch (error) {
           if (error instanceof AccessError) return respond(request, signedIn, { error: error.message }, 422);
           throw error;

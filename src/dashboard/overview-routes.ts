@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { activeKeyOf } from "../access/keys.ts";
 import type { Principal } from "../access/principal.ts";
-import { scopesForTier, TIERS } from "../access/tiers.ts";
+import { TIERS } from "../access/tiers.ts";
 import { usageReport } from "../metering/usage-report.ts";
 import { OverviewPage } from "../../views/overview/overview-page.tsx";
 import type { DashboardContext } from "./context.ts";
@@ -32,7 +32,7 @@ export function overviewRoutes(context: DashboardContext) {
           minuteRemaining: minute?.remaining ?? limits.perMinute,
           minuteResetsAt: minute?.resetAt ?? now,
           activeKeyDisplayId: key?.displayId ?? null,
-          skills: scopesForTier(account.tier),
+          skills: context.catalog.scopesForTier(account.tier),
           nextTier: TIERS[TIERS.indexOf(account.tier) + 1] ?? null,
         }),
       );

@@ -1,17 +1,17 @@
 import type { Db } from "../db/client.ts";
-import { dayOf, monthRange } from "../metering/calendar.ts";
+import { monthRange } from "../metering/calendar.ts";
 import type { TierLimits } from "../metering/limits.ts";
 import { dailyCallsBySkill, recentCalls, usageReport } from "../metering/usage-report.ts";
 import type { DailyChart } from "../../views/usage/usage-sections.tsx";
+import { DAY_MS, utcDateOf } from "../dates.ts";
 
-const DAY_MS = 86_400_000;
 export const RECENT_CALLS_SHOWN = 50;
 
 /** Every day of the current UTC month on the x axis, one series per skill called (answered + refused). */
 export function monthChart(db: Db, accountId: string, now: number): DailyChart {
   const { start, end } = monthRange(now);
   const days: string[] = [];
-  for (let at = start; at < end; at += DAY_MS) days.push(dayOf(at));
+  for (let at = start; at < end; at += DAY_MS) days.push(utcDateOf(at));
   const position = new Map(days.map((day, index) => [day, index]));
   const series = new Map<string, number[]>();
   for (const row of dailyCallsBySkill(db, accountId, start, end)) {

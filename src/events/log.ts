@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, inArray } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { events, webhookDeliveries, webhookEndpoints } from "../db/schema.ts";
-import { errors } from "../http/errors.ts";
+import { errors } from "../errors.ts";
 import { newId } from "../ids.ts";
 import type { EventType } from "./types.ts";
 

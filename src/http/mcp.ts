@@ -3,9 +3,9 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Elysia } from "elysia";
 import { authenticate } from "../access/authenticate.ts";
-import { runSkill, type PipelineDeps } from "../skills/pipeline.ts";
+import { runSkill, type PipelineDeps } from "../pipeline/run-skill.ts";
 import { callName, type AnySkill } from "../skills/types.ts";
-import { errorResponse, errors } from "./errors.ts";
+import { errorResponse, errors } from "../errors.ts";
 import { requestIdOf } from "./request-context.ts";
 
 export const MCP_SERVER_INFO = { name: "waybill", version: "0.1.0" };

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { SCOPES } from "../access/tiers.ts";
+import { SkillCatalog } from "../skills/catalog.ts";
 import { callName, type AnySkill } from "../skills/types.ts";
 
 const ERROR_SCHEMA = {
@@ -57,7 +57,7 @@ function operationOf(skill: AnySkill) {
   return {
     operationId: name,
     summary: skill.description,
-    description: `Skill '${skill.name}': scope ${skill.scope}, minimum tier ${skill.minimumTier}. Also callable as POST /v1/agent/invoke/${name} and as the MCP tool '${name}'.`,
+    description: `Skill '${skill.name}': scope ${skill.name}, minimum tier ${skill.minimumTier}. Also callable as POST /v1/agent/invoke/${name} and as the MCP tool '${name}'.`,
     tags: [skill.minimumTier],
     security: [{ bearer: [] }],
     ...(skill.rest.method === "GET" || skill.rest.method === "DELETE"
@@ -93,7 +93,7 @@ export function openApiDocument(skills: readonly AnySkill[]) {
     info: {
       title: "Waybill",
       version: "0.1.0",
-      description: `Cost-basis truckload rates from public US data, metered per key and proven by signed, hash-chained receipts. Scopes: ${SCOPES.join(", ")}.`,
+      description: `Cost-basis truckload rates from public US data, metered per key and proven by signed, hash-chained receipts. Scopes: ${new SkillCatalog(skills).scopes.join(", ")}.`,
     },
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "wbk_ followed by 64 hex characters" } },

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { newId } from "../ids.ts";
-import { ApiError, errorResponse, errors } from "./errors.ts";
+import { ApiError, errorResponse, errors } from "../errors.ts";
 import type { Metrics } from "./metrics.ts";
 
 export const MAX_BODY_BYTES = 64 * 1024;

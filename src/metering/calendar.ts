@@ -24,8 +24,3 @@ export function monthRange(at: number): MonthRange {
   const month = date.getUTCMonth();
   return { month: monthOf(at), start: Date.UTC(year, month, 1), end: Date.UTC(year, month + 1, 1) };
 }
-
-/** `YYYY-MM-DD` of an instant, in UTC. */
-export function dayOf(at: number): string {
-  return new Date(at).toISOString().slice(0, 10);
-}

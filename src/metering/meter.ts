@@ -1,9 +1,8 @@
 import type { Principal } from "../access/principal.ts";
 import type { Db } from "../db/client.ts";
-import type { WindowStatus } from "./window-status.ts";
+import type { RateLimitHeaders, WindowStatus } from "./window-status.ts";
 
 /** X-RateLimit-Limit / -Remaining / -Reset for the window closest to exhaustion. */
-export type RateLimitHeaders = Record<string, string>;
 
 /** A call let through the minute window and the month quota. */
 export interface Admission {

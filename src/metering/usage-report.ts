@@ -1,8 +1,9 @@
 import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { apiKeys, monthlyUsage, usageEvents } from "../db/schema.ts";
-import { dayOf, monthRange } from "./calendar.ts";
+import { monthRange } from "./calendar.ts";
 import type { TierLimits } from "./limits.ts";
+import { DAY_MS, utcDateOf } from "../dates.ts";
 
 const answered = sql<number>`coalesce(sum(case when ${usageEvents.status} between 200 and 299 then 1 else 0 end), 0)`;
 const refused = sql<number>`coalesce(sum(case when ${usageEvents.status} between 200 and 299 then 0 else 1 end), 0)`;
@@ -72,7 +73,7 @@ export function dailyCallsBySkill(db: Db, accountId: string, from: number, to: n
     .groupBy(dayIndex, usageEvents.skill)
     .orderBy(dayIndex, usageEvents.skill)
     .all()
-    .map(({ dayIndex, ...counts }) => ({ day: dayOf(dayIndex * 86_400_000), ...counts }));
+    .map(({ dayIndex, ...counts }) => ({ day: utcDateOf(dayIndex * DAY_MS), ...counts }));
 }
 
 export interface RecentCall {

@@ -1,5 +1,6 @@
-import { errors, type ApiError } from "../http/errors.ts";
-import type { RateLimitHeaders } from "./meter.ts";
+import { errors, type ApiError } from "../errors.ts";
+
+export type RateLimitHeaders = Record<string, string>;
 
 export type WindowName = "minute" | "month";
 

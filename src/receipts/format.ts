@@ -1,5 +1,12 @@
-import type { Scope, Tier } from "../access/tiers.ts";
-import type { FactorVersion } from "../skills/types.ts";
+import type { Tier } from "../access/tiers.ts";
+
+/** A figure an answer used, precise enough to find the exact stored observation again. */
+export interface FactorVersion {
+  series_id: string;
+  value: number;
+  observation_date: string;
+  import_id: string;
+}
 
 /** Names the body layout; a verifier refuses versions it does not know. It is inside the signed bytes. */
 export const RECEIPT_FORMAT = "waybill.receipt/2";
@@ -24,7 +31,8 @@ export interface ReceiptBody {
   key_id: string;
   auth_obj_id: string;
   tier: Tier;
-  scopes: Scope[] | null;
+  /** Skill names; null: every skill of the tier. */
+  scopes: string[] | null;
   /** The validated input, enough to re-run the skill. */
   request: unknown;
   request_sha256: string;

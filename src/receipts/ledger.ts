@@ -1,6 +1,6 @@
 import type { Principal } from "../access/principal.ts";
 import type { Db } from "../db/client.ts";
-import type { FactorVersion } from "../skills/types.ts";
+import type { FactorVersion } from "./format.ts";
 
 /** What the pipeline knows about an answered call when it asks for a receipt. */
 export interface ReceiptEntry {

@@ -1,5 +1,5 @@
 import type { Db } from "../db/client.ts";
-import { errors } from "../http/errors.ts";
+import { errors } from "../errors.ts";
 import { STORED_RECEIPT_COLUMNS, type ReceiptBody, type StoredReceipt } from "./format.ts";
 
 export interface OwnReceipt {

@@ -1,6 +1,7 @@
 import { parentDieselArea, DIESEL_AREA_NAMES, stateInfo, type StateCode } from "./regions.ts";
 import { dieselSeriesId, type DieselArea } from "./series-ids.ts";
 import type { Observation, ReferenceView } from "./view.ts";
+import { daysBetween } from "../dates.ts";
 
 export interface DieselReading {
   /** The area the caller asked for. */
@@ -16,10 +17,6 @@ export interface DieselReading {
  * Older than the newest U.S. week by more than this, a regional price is staler than it is specific.
  */
 const MAX_LAG_BEHIND_NATIONAL_DAYS = 7;
-const DAY_MS = 86_400_000;
-
-export const daysBetween = (from: string, to: string): number =>
-  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
 
 /** The weekly retail diesel price for an EIA area as of the view, falling back to broader areas. */
 export function dieselPrice(view: ReferenceView, requestedArea: DieselArea): DieselReading | undefined {

@@ -1,7 +1,7 @@
 import type { ResolvedPlace } from "./places.ts";
 import { amsReeferLaneSeries } from "./series-ids.ts";
-import { daysBetween } from "./diesel.ts";
 import type { Observation, ReferenceView } from "./view.ts";
+import { daysBetween } from "../dates.ts";
 
 /** A USDA AMS reefer spot observation counts as current for this many days (the report is weekly). */
 export const AMS_ANCHOR_WINDOW_DAYS = 35;

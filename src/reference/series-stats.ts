@@ -1,4 +1,5 @@
 import type { Observation } from "./view.ts";
+import { utcDateOf } from "../dates.ts";
 
 /**
  * Arithmetic over one series' history (oldest first, as ReferenceView.history returns it):
@@ -28,7 +29,7 @@ export function shiftDate(date: string, by: { days?: number; months?: number }):
   const targetMonth = month - 1 + (by.months ?? 0);
   const lastDayOfTarget = new Date(Date.UTC(year, targetMonth + 1, 0)).getUTCDate();
   const shifted = new Date(Date.UTC(year, targetMonth, Math.min(day, lastDayOfTarget) + (by.days ?? 0)));
-  return shifted.toISOString().slice(0, 10);
+  return utcDateOf(shifted.getTime());
 }
 
 /** The newest observation dated on or before `date`. */

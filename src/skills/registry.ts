@@ -1,6 +1,5 @@
-import type { Db } from "../db/client.ts";
-import { createAuditReportSkill } from "../receipts/audit-skill.ts";
-import type { ReferenceData } from "../reference/view.ts";
+import type { Tier } from "../access/tiers.ts";
+import { auditReportSkill } from "./audit-report/skill.ts";
 import { dieselTrendsSkill } from "./diesel-trends/skill.ts";
 import { fuelSurchargeSkill } from "./fuel-surcharge/skill.ts";
 import { laneComparisonSkill } from "./lane-comparison/skill.ts";
@@ -8,25 +7,29 @@ import { marketAnalysisSkill } from "./market-analysis/skill.ts";
 import { rateForecastSkill } from "./rate-forecast/skill.ts";
 import { rateAlertsSkill } from "./rate-alerts/skill.ts";
 import { rateLookupSkill } from "./rate-lookup/skill.ts";
-import type { AnySkill } from "./types.ts";
 
-interface RegistryDeps {
-  db: Db;
-  reference: ReferenceData;
-  /** The finished list, for skills that re-run others (audit-report reproduces answers). */
-  skills: () => readonly AnySkill[];
-}
+/**
+ * Every skill Waybill answers. Adding a skill is one folder under src/skills/ (a `defineSkill`
+ * declaration) and one line here; the scope list, the tier table, every transport, the dashboard's
+ * scope picker and /pricing follow from this list.
+ */
+export const SKILLS = [
+  rateLookupSkill,
+  fuelSurchargeSkill,
+  dieselTrendsSkill,
+  marketAnalysisSkill,
+  laneComparisonSkill,
+  auditReportSkill,
+  rateForecastSkill,
+  rateAlertsSkill,
+] as const;
 
-/** Every skill Waybill answers. Adding a skill is one folder and one line here. */
-export function buildSkillRegistry(deps: RegistryDeps): AnySkill[] {
-  return [
-    rateLookupSkill,
-    fuelSurchargeSkill,
-    dieselTrendsSkill,
-    marketAnalysisSkill,
-    laneComparisonSkill,
-    rateForecastSkill,
-    ...rateAlertsSkill,
-    createAuditReportSkill(deps),
-  ] as unknown as AnySkill[];
-}
+/**
+ * Skills promised in the contract but not built yet: their names are valid scopes (a key may be
+ * created for them ahead of time) and /pricing lists them, but no transport serves them. When a
+ * skill's folder lands, its line in SKILLS takes over and its line here should be deleted (a
+ * registered skill of the same name always wins).
+ */
+export const ANNOUNCED_SKILLS = [
+  { name: "carrier-capacity", minimumTier: "starter" },
+] as const satisfies readonly { name: string; minimumTier: Tier }[];

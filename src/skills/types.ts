@@ -1,16 +1,10 @@
-import type { Static, TSchema } from "elysia";
+import type { Static, TSchema } from "@sinclair/typebox";
 import type { Principal } from "../access/principal.ts";
-import type { Scope, Tier } from "../access/tiers.ts";
+import type { Tier } from "../access/tiers.ts";
+import type { Db } from "../db/client.ts";
 import type { Writer } from "../events/log.ts";
-import type { ReferenceView } from "../reference/view.ts";
-
-/** A figure an answer used, precise enough to find the exact stored observation again. */
-export interface FactorVersion {
-  series_id: string;
-  value: number;
-  observation_date: string;
-  import_id: string;
-}
+import type { FactorVersion } from "../receipts/format.ts";
+import type { ReferenceData, ReferenceView } from "../reference/view.ts";
 
 export interface SkillResult<Answer> {
   answer: Answer;
@@ -18,10 +12,19 @@ export interface SkillResult<Answer> {
   modelVersion: string;
 }
 
+/** The running instance as a skill may read it: only skills that report on earlier answers (audit-report) need it. */
+export interface SkillInstance {
+  db: Db;
+  reference: ReferenceData;
+  /** Every skill this instance serves, so an audit can re-run the one a receipt names. */
+  skills: readonly AnySkill[];
+}
+
 export interface SkillContext {
   /** Reference data as of the call (or as of the request's own `as_of`, when a skill supports one). */
   data: ReferenceView;
   caller: Principal;
+  instance: SkillInstance;
   /**
    * Only for declarations with `writes`: the answer's group-commit transaction, for the skill's own
    * tables, and the call's time. What the handler writes commits with the receipt, or not at all.
@@ -31,17 +34,13 @@ export interface SkillContext {
 
 /**
  * One declaration per skill drives every transport: the REST route, /v1/agent/invoke/:skill,
- * the MCP tool, GET /v1/skills and the OpenAPI document.
- * Handlers are synchronous and pure in (input, context): no HTTP, no clock, no writes, except
- * that a declaration with `writes` may write its own tables through `context.store`.
- *
- * A skill with several operations (rate-alerts: create, list, get, update, delete, evaluate) is one
- * declaration per operation, all with the skill's name, scope and tier, each with its own
- * `operation`, route, input and handler (docs/alerts-and-webhooks.md, "One skill, several operations").
+ * the MCP tool, GET /v1/skills, the OpenAPI document, the scope list, the dashboard's scope
+ * picker and /pricing. Handlers are synchronous: no HTTP, no clock, no writes, except that a
+ * declaration with `writes` may write its own tables through `context.store`.
  */
-export interface SkillDeclaration<I extends TSchema = TSchema, O extends TSchema = TSchema> {
-  name: Scope;
-  scope: Scope;
+export interface SkillDeclaration<Name extends string = string, I extends TSchema = TSchema, O extends TSchema = TSchema> {
+  /** The skill's name, which is also the scope a key needs to call it. */
+  name: Name;
   minimumTier: Tier;
   description: string;
   /**
@@ -49,12 +48,17 @@ export interface SkillDeclaration<I extends TSchema = TSchema, O extends TSchema
    * `:param` path segments are input fields too.
    */
   rest: { method: "GET" | "POST" | "PATCH" | "DELETE"; path: `/v1/${string}` };
-  /** Set when this declaration is one operation of a multi-operation skill. */
+  /** Set when this declaration is one operation of a skill with several (see OperationsSkill). */
   operation?: string;
-  /** The handler writes through `context.store`, inside the answer's transaction (never re-run by an audit). */
+  /** The handler writes through `context.store`, inside the answer's transaction. */
   writes?: true;
   input: I;
   output: O;
+  /**
+   * May an audit re-run it on a receipt's recorded input and data view? True when the answer
+   * depends only on the input and the reference data; false when it reads the live ledger.
+   */
+  replayable: boolean;
   /**
    * The date the skill's data view is pinned to, when the input carries one (rate-lookup's `as_of`).
    * Defaults to the call's date.
@@ -63,7 +67,41 @@ export interface SkillDeclaration<I extends TSchema = TSchema, O extends TSchema
   handler(input: Static<I>, context: SkillContext): SkillResult<Static<O>>;
 }
 
-export type AnySkill = SkillDeclaration<TSchema, TSchema>;
+// biome-ignore lint/suspicious/noExplicitAny: the registry holds skills of every input and output type
+export type AnySkill = SkillDeclaration<string, any, any>;
+
+/** Declare a skill: its folder's one export, listed once in registry.ts. */
+export function defineSkill<const Name extends string, I extends TSchema, O extends TSchema>(
+  declaration: SkillDeclaration<Name, I, O>,
+): SkillDeclaration<Name, I, O> {
+  return declaration;
+}
+
+/**
+ * A skill with several operations (rate-alerts: create, list, get, update, delete, evaluate): one
+ * name (its scope), one tier and one description; each operation has its own route, input, output
+ * and handler, and shares the skill's gates, limits and receipts (docs/alerts-and-webhooks.md).
+ */
+export interface OperationsSkill<Name extends string = string> {
+  name: Name;
+  minimumTier: Tier;
+  description: string;
+  operations: readonly (Omit<AnySkill, "name" | "minimumTier"> & { operation: string })[];
+}
+
+/** What registry.ts lists: a single-operation skill or a skill with several. */
+export type RegisteredSkill = AnySkill | OperationsSkill;
+
+export function defineOperationsSkill<const Name extends string>(declaration: OperationsSkill<Name>): OperationsSkill<Name> {
+  return declaration;
+}
+
+/** What the transports serve: each skill, or each operation of a skill with several as a declaration of its own. */
+export function servedDeclarations(skills: readonly RegisteredSkill[]): AnySkill[] {
+  return skills.flatMap((skill) =>
+    "operations" in skill ? skill.operations.map((operation) => ({ ...operation, name: skill.name, minimumTier: skill.minimumTier })) : [skill],
+  );
+}
 
 /** The name transports call a declaration by: the skill's, or `skill.operation` for one of several operations. */
 export const callName = (skill: Pick<AnySkill, "name" | "operation">): string => (skill.operation ? `${skill.name}.${skill.operation}` : skill.name);

@@ -1,7 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { decide } from "../../src/access/authorize.ts";
-import { SCOPES, SKILL_MINIMUM_TIER, TIERS, type Scope } from "../../src/access/tiers.ts";
+import { TIERS } from "../../src/access/tiers.ts";
+import { CATALOG } from "../../src/skills/catalog.ts";
+
+const SCOPES = CATALOG.scopes;
+const minimumTierOf = (name: (typeof SCOPES)[number]) => CATALOG.minimumTierOf(name);
 
 const tier = fc.constantFrom(...TIERS);
 const scope = fc.constantFrom(...SCOPES);
@@ -12,7 +16,7 @@ describe("scope × tier decisions over all nine scopes", () => {
   test("a call is allowed exactly when the key holds the scope (or is unscoped) and the tier reaches the skill's minimum", () => {
     fc.assert(
       fc.property(tier, keyScopes, scope, (accountTier, scopes, skillScope) => {
-        const skill = { scope: skillScope, minimumTier: SKILL_MINIMUM_TIER[skillScope] };
+        const skill = { name: skillScope, minimumTier: minimumTierOf(skillScope) };
         const decision = decide(accountTier, scopes, skill);
         const scopeOk = scopes === null || scopes.includes(skillScope);
         const tierOk = rank(accountTier) >= rank(skill.minimumTier);
@@ -28,14 +32,14 @@ describe("scope × tier decisions over all nine scopes", () => {
     fc.assert(
       fc.property(tier, tier, keyScopes, scope, (a, b, scopes, skillScope) => {
         const [low, high] = rank(a) <= rank(b) ? [a, b] : [b, a];
-        const skill = { scope: skillScope as Scope, minimumTier: SKILL_MINIMUM_TIER[skillScope] };
+        const skill = { name: skillScope, minimumTier: minimumTierOf(skillScope) };
         if (decide(low, scopes, skill).allowed) expect(decide(high, scopes, skill).allowed).toBe(true);
       }),
     );
   });
 
   test("the tier table matches the product contract", () => {
-    expect(SKILL_MINIMUM_TIER).toEqual({
+    expect(Object.fromEntries(CATALOG.entries.map((entry) => [entry.name, entry.minimumTier]))).toEqual({
       "rate-lookup": "explorer",
       "fuel-surcharge": "explorer",
       "diesel-trends": "explorer",

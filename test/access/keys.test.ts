@@ -1,7 +1,7 @@
 import { describe, expect, spyOn, test } from "bun:test";
 import { AccessError, createAccount } from "../../src/access/accounts.ts";
 import { activeKeyOf, issueKey, keysOf, parseScopes, revokeActiveKey } from "../../src/access/keys.ts";
-import { SCOPES } from "../../src/access/tiers.ts";
+import { CATALOG } from "../../src/skills/catalog.ts";
 import { openMemoryDatabase } from "../../src/db/client.ts";
 import { CHICAGO_TO_DALLAS, startTestServer } from "../support/server.ts";
 
@@ -35,7 +35,7 @@ describe("key rotation and revocation", () => {
     try {
       parseScopes(["teleport"]);
     } catch (error) {
-      for (const scope of SCOPES) expect((error as Error).message).toContain(scope);
+      for (const scope of CATALOG.scopes) expect((error as Error).message).toContain(scope);
     }
     expect(parseScopes([])).toBeNull();
     expect(parseScopes(["rate-lookup", "rate-lookup"])).toEqual(["rate-lookup"]);

@@ -15,7 +15,7 @@ import { parseLimits } from "../../src/metering/limits.ts";
 import { canonicalJson, sha256Hex } from "../../src/receipts/canonical.ts";
 import { ensureSigningKey, signText } from "../../src/receipts/signer.ts";
 import { createRuntime } from "../../src/runtime.ts";
-import { validateInput } from "../../src/skills/validate.ts";
+import { validateInput } from "../../src/pipeline/validate.ts";
 
 const CALLS = Number(process.env.CALLS ?? 5000);
 const BATCH = 32; // writes per group transaction, as under 32 connections
@@ -65,7 +65,7 @@ try {
   const now = Date.now();
   const input = validateInput(skill.input, structuredClone(BODY), "body");
   const asOf = new Date(now).toISOString().slice(0, 10);
-  const result = skill.handler(input, { data: runtime.reference.view(asOf, now), caller: principal });
+  const result = skill.handler(input, { data: runtime.reference.view(asOf, now), caller: principal, instance: runtime });
   const entry = {
     issuedAt: now,
     skill: skill.name,
@@ -88,7 +88,7 @@ try {
   measure("meter.admit + release", CALLS, () => runtime.meter.admit(principal, Date.now()).release());
   measure("JSON.parse body + validateInput", CALLS, () => validateInput(skill.input, JSON.parse(JSON.stringify(BODY)), "body"));
   measure("reference.view + rate-lookup handler", CALLS, () =>
-    skill.handler(input, { data: runtime.reference.view(asOf, Date.now()), caller: principal }),
+    skill.handler(input, { data: runtime.reference.view(asOf, Date.now()), caller: principal, instance: runtime }),
   );
   // As appendReceipt does: the request and the answer once each for their digests, then the body
   // (which carries the request and only the answer's digest).

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { dayOf, monthOf, monthRange } from "../../src/metering/calendar.ts";
+import { monthOf, monthRange } from "../../src/metering/calendar.ts";
+import { utcDateOf } from "../../src/dates.ts";
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -23,7 +24,7 @@ describe("calendar months in UTC", () => {
   });
 
   test("a day is the UTC date", () => {
-    expect(dayOf(at("2026-03-01T00:30:00Z"))).toBe("2026-03-01");
-    expect(dayOf(at("2026-02-28T23:59:59.999Z"))).toBe("2026-02-28");
+    expect(utcDateOf(at("2026-03-01T00:30:00Z"))).toBe("2026-03-01");
+    expect(utcDateOf(at("2026-02-28T23:59:59.999Z"))).toBe("2026-02-28");
   });
 });

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { Principal } from "../../src/access/principal.ts";
 import { ManualClock } from "../../src/clock.ts";
 import { openDatabase, openMemoryDatabase, type Db } from "../../src/db/client.ts";
-import { ApiError } from "../../src/http/errors.ts";
+import { ApiError } from "../../src/errors.ts";
 import { createMeter } from "../../src/metering/create-meter.ts";
 import { DEFAULT_LIMITS, parseLimits, type LimitsTable } from "../../src/metering/limits.ts";
 import type { Admission, Meter } from "../../src/metering/meter.ts";

@@ -3,16 +3,17 @@ import { t } from "elysia";
 import type { Principal } from "../../src/access/principal.ts";
 import { ManualClock } from "../../src/clock.ts";
 import { openMemoryDatabase, type Db } from "../../src/db/client.ts";
-import { ApiError } from "../../src/http/errors.ts";
-import { createAuditReportSkill } from "../../src/receipts/audit-skill.ts";
+import { ApiError } from "../../src/errors.ts";
+import { auditReportSkill } from "../../src/skills/audit-report/skill.ts";
 import { canonicalJson, sha256Hex } from "../../src/receipts/canonical.ts";
-import type { ReceiptTrace } from "../../src/receipts/audit-trace.ts";
+import type { ReceiptTrace } from "../../src/skills/audit-report/trace.ts";
 import { createReceiptLedger, type WaybillReceiptLedger } from "../../src/receipts/chain.ts";
-import type { DataSources } from "../../src/receipts/data-sources.ts";
-import type { LaneHistory } from "../../src/receipts/lane-history.ts";
+import type { DataSources } from "../../src/skills/audit-report/data-sources.ts";
+import type { LaneHistory } from "../../src/skills/audit-report/lane-history.ts";
 import type { ReferenceData } from "../../src/reference/view.ts";
 import type { AnySkill } from "../../src/skills/types.ts";
-import { validateInput } from "../../src/skills/validate.ts";
+import { validateInput } from "../../src/pipeline/validate.ts";
+import { utcDateOf } from "../../src/dates.ts";
 import { seedPrincipal } from "./fixtures.ts";
 import { answerAndRecord, dieselRateSkill, seedReference } from "./reference-fixture.ts";
 
@@ -44,9 +45,9 @@ beforeEach(() => {
 });
 
 function audit(caller: Principal, input: Record<string, unknown>, at = MAR) {
-  const skill = createAuditReportSkill({ db, reference, skills: () => skills });
-  const validated = validateInput(skill.input, input, "query") as never;
-  return skill.handler(validated, { data: reference.view(new Date(at).toISOString().slice(0, 10), at), caller });
+  const validated = validateInput(auditReportSkill.input, input, "query") as never;
+  const instance = { db, reference, skills: [...skills, auditReportSkill] };
+  return auditReportSkill.handler(validated, { data: reference.view(utcDateOf(at), at), caller, instance });
 }
 const digestOf = (answer: unknown) => sha256Hex(canonicalJson(answer));
 const trace = (caller: Principal, receiptId: string) => audit(caller, { receipt_id: receiptId }).answer as ReceiptTrace;
@@ -138,22 +139,21 @@ describe("audit-report: RECEIPT_TRACE", () => {
 
   test("an audit's own receipt is listed but not re-run", () => {
     const { receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
-    const auditSkill = createAuditReportSkill({ db, reference, skills: () => skills }) as unknown as AnySkill;
-    const auditReceipt = answerAndRecord(db, ledger, reference, auditSkill, owner, { receipt_id: receipt.id, report_type: "RECEIPT_TRACE" }, FEB).receipt;
+    const auditReceipt = answerAndRecord(db, ledger, reference, auditReportSkill, owner, { receipt_id: receipt.id, report_type: "RECEIPT_TRACE" }, FEB).receipt;
     const report = trace(owner, auditReceipt.id);
     expect(report.skill).toBe("audit-report");
     expect(report.verification).toMatchObject({ hash_valid: true, signature_valid: true, link_valid: true, reproducible: null });
   });
 
   test("the input schema defaults the report type and refuses unknown ones and malformed ids", () => {
-    const skill = createAuditReportSkill({ db, reference, skills: () => skills });
+    const skill = auditReportSkill;
     expect(validateInput(skill.input, { receipt_id: "rcpt_01ARZ3NDEKTSV4RRFFQ69G5FAV" }, "query")).toEqual({
       receipt_id: "rcpt_01ARZ3NDEKTSV4RRFFQ69G5FAV",
       report_type: "RECEIPT_TRACE",
     });
     expect(() => validateInput(skill.input, { receipt_id: "rcpt_01ARZ3NDEKTSV4RRFFQ69G5FAV", report_type: "EVERYTHING" }, "query")).toThrow(ApiError);
     expect(() => validateInput(skill.input, { receipt_id: "rcpt_1" }, "query")).toThrow(ApiError);
-    expect(skill).toMatchObject({ name: "audit-report", scope: "audit-report", minimumTier: "professional", rest: { method: "GET", path: "/v1/reports/audit" } });
+    expect(skill).toMatchObject({ name: "audit-report", replayable: false, minimumTier: "professional", rest: { method: "GET", path: "/v1/reports/audit" } });
   });
 });
 

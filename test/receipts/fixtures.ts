@@ -1,5 +1,6 @@
 import type { Principal } from "../../src/access/principal.ts";
-import type { Scope, Tier } from "../../src/access/tiers.ts";
+import type { Tier } from "../../src/access/tiers.ts";
+import type { Scope } from "../../src/skills/catalog.ts";
 import type { Db } from "../../src/db/client.ts";
 import type { ReceiptEntry } from "../../src/receipts/ledger.ts";
 

@@ -5,11 +5,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ManualClock } from "../../src/clock.ts";
 import { openMemoryDatabase } from "../../src/db/client.ts";
-import { createAuditReportSkill } from "../../src/receipts/audit-skill.ts";
-import type { ReceiptTrace } from "../../src/receipts/audit-trace.ts";
+import { auditReportSkill } from "../../src/skills/audit-report/skill.ts";
+import type { ReceiptTrace } from "../../src/skills/audit-report/trace.ts";
 import { canonicalJson } from "../../src/receipts/canonical.ts";
 import { createReceiptLedger } from "../../src/receipts/chain.ts";
-import { receiptRoutes } from "../../src/receipts/routes.ts";
+import { publicKeyRoute } from "../../src/http/v1/public-key.ts";
 import { seedPrincipal, T0 } from "./fixtures.ts";
 
 const SCRIPT = join(import.meta.dir, "../../scripts/verify-receipt.ts");
@@ -62,10 +62,10 @@ beforeAll(async () => {
     )
     .immediate();
   receivedResponse = { ...AWKWARD_RESPONSE, receipt_id: receipt.id, auth_obj_id: principal.authObjId };
-  const audit = createAuditReportSkill({ db, reference: { view: () => ({}) as never, coverage: () => undefined }, skills: () => [] });
-  auditReport = audit.handler({ receipt_id: receipt.id }, { data: {} as never, caller: principal }).answer as ReceiptTrace;
+  const instance = { db, reference: { view: () => ({}) as never, coverage: () => undefined }, skills: [] };
+  auditReport = auditReportSkill.handler({ receipt_id: receipt.id }, { data: {} as never, caller: principal, instance }).answer as ReceiptTrace;
 
-  const response = await receiptRoutes({ ledger }).handle(new Request("http://localhost/v1/receipts/public-key"));
+  const response = await publicKeyRoute({ ledger }).handle(new Request("http://localhost/v1/receipts/public-key"));
   expect(response.status).toBe(200);
   publicKeyFile = write("public-key.json", await response.text());
 });

@@ -1,9 +1,9 @@
-import { t } from "elysia";
+import { Type } from "@sinclair/typebox";
 import type { Principal } from "../../src/access/principal.ts";
 import type { Db } from "../../src/db/client.ts";
 import type { ReceiptLedger, AppendedReceipt } from "../../src/receipts/ledger.ts";
 import type { Observation, ReferenceData, ReferenceView } from "../../src/reference/view.ts";
-import type { AnySkill, SkillDeclaration } from "../../src/skills/types.ts";
+import { defineSkill, type AnySkill } from "../../src/skills/types.ts";
 
 /** Store observations the way imports do (data_imports + observations rows), and serve them as ReferenceData. */
 export function seedReference(db: Db, observations: Observation[]): ReferenceData {
@@ -42,19 +42,19 @@ export function seedReference(db: Db, observations: Observation[]): ReferenceDat
   };
 }
 
-const LaneInput = t.Object({ origin: t.String(), destination: t.String(), equipment: t.String() });
-const LaneOutput = t.Object({ rate_per_mile: t.Number(), diesel: t.Number(), origin: t.String(), destination: t.String() });
+const LaneInput = Type.Object({ origin: Type.String(), destination: Type.String(), equipment: Type.String() });
+const LaneOutput = Type.Object({ rate_per_mile: Type.Number(), diesel: Type.Number(), origin: Type.String(), destination: Type.String() });
 
 /** A rate-lookup stand-in whose answer depends on the diesel figure in its data view, and on `perGallon`. */
 export function dieselRateSkill(perGallon = 0.5): AnySkill {
-  const skill: SkillDeclaration<typeof LaneInput, typeof LaneOutput> = {
+  return defineSkill({
     name: "rate-lookup",
-    scope: "rate-lookup",
     minimumTier: "explorer",
     description: "test stand-in",
     rest: { method: "POST", path: "/v1/rates/lookup" },
     input: LaneInput,
     output: LaneOutput,
+    replayable: true,
     handler(input, { data }) {
       const diesel = data.latest("DIESEL");
       if (!diesel) throw new Error("no diesel figure");
@@ -64,8 +64,7 @@ export function dieselRateSkill(perGallon = 0.5): AnySkill {
         modelVersion: `diesel-rate/${perGallon}`,
       };
     },
-  };
-  return skill as unknown as AnySkill;
+  });
 }
 
 /** What the pipeline does for an answered call, minus HTTP and metering: run the handler, then append in one write transaction. */
@@ -79,7 +78,7 @@ export function answerAndRecord(
   at: number,
 ): { answer: unknown; receipt: AppendedReceipt } {
   const asOf = new Date(at).toISOString().slice(0, 10);
-  const result = skill.handler(request as never, { data: reference.view(asOf, at), caller: principal });
+  const result = skill.handler(request as never, { data: reference.view(asOf, at), caller: principal, instance: { db, reference, skills: [skill] } });
   const receipt = db.$client
     .transaction(() =>
       ledger.append(db, {

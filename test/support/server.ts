@@ -1,6 +1,7 @@
 import { createAccount } from "../../src/access/accounts.ts";
 import { issueKey } from "../../src/access/keys.ts";
-import type { Scope, Tier } from "../../src/access/tiers.ts";
+import type { Tier } from "../../src/access/tiers.ts";
+import type { Scope } from "../../src/skills/catalog.ts";
 import { createApp } from "../../src/app.ts";
 import { ManualClock, type Clock } from "../../src/clock.ts";
 import { openMemoryDatabase } from "../../src/db/client.ts";

@@ -1,7 +1,7 @@
 import { DIESEL_REGION_NAMES } from "../../src/reference/regions.ts";
 import type { alertJson } from "../../src/skills/rate-alerts/alert-store.ts";
 import { DIRECTIONS, WATCHED_METRICS } from "../../src/skills/rate-alerts/constants.ts";
-import { EQUIPMENT_TYPES } from "../../src/skills/rate-lookup/constants.ts";
+import { EQUIPMENT_TYPES } from "../../src/skills/kit.ts";
 import { Flash } from "../flash.tsx";
 import { AppLayout, type Viewer } from "../layout.tsx";
 

@@ -1,5 +1,5 @@
 import { Flash } from "../flash.tsx";
-import type { Scope } from "../../src/access/tiers.ts";
+import type { Scope } from "../../src/skills/catalog.ts";
 import { formatDateTime } from "../format.ts";
 
 export interface ActiveKeyView {

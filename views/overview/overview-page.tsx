@@ -1,4 +1,5 @@
-import type { Scope, Tier } from "../../src/access/tiers.ts";
+import type { Tier } from "../../src/access/tiers.ts";
+import type { Scope } from "../../src/skills/catalog.ts";
 import { capitalize, formatCount, formatDateTime } from "../format.ts";
 import { AppLayout, type Viewer } from "../layout.tsx";
 import { QuotaMeter } from "../usage/quota-meter.tsx";

@@ -1,5 +1,5 @@
 import type { Tier } from "../../src/access/tiers.ts";
-import type { ReceiptTrace } from "../../src/receipts/audit-trace.ts";
+import type { ReceiptTrace } from "../../src/skills/audit-report/index.ts";
 import { capitalize, formatDateTime } from "../format.ts";
 import { AppLayout, type Viewer } from "../layout.tsx";
 

@@ -1,4 +1,5 @@
 import type { ParsedObservation } from "../append.ts";
+import { isCalendarDate } from "../../dates.ts";
 
 /** A file that is not in the expected format; the message is one line the operator can act on. */
 export class ImportFormatError extends Error {
@@ -18,8 +19,7 @@ export function isoDate(text: string): string | undefined {
     [year, month, day] = [+match[3]!, MONTHS.indexOf(match[1]!.toLowerCase()) + 1, +match[2]!];
   else return undefined;
   const iso = `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
-  const date = new Date(`${iso}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === iso ? iso : undefined;
+  return isCalendarDate(iso) ? iso : undefined;
 }
 
 /** Splits one CSV line, honouring double quotes. */

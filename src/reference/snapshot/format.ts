@@ -1,3 +1,4 @@
+import { utcDateOf } from "../../dates.ts";
 /**
  * The embedded snapshot's file format. Regular series are stored as a start date, a step and the
  * values (null where the series had not started), irregular ones as [date, value] pairs. Each
@@ -25,7 +26,7 @@ function addStep(isoDate: string, every: "week" | "month", steps: number): strin
   const date = new Date(`${isoDate}T00:00:00Z`);
   if (every === "week") date.setUTCDate(date.getUTCDate() + 7 * steps);
   else date.setUTCMonth(date.getUTCMonth() + steps);
-  return date.toISOString().slice(0, 10);
+  return utcDateOf(date.getTime());
 }
 
 /** Every (date, value) of a snapshot series, oldest first. */

@@ -1,16 +1,15 @@
-import type { Static } from "elysia";
-import { daysBetween } from "../../reference/diesel.ts";
+import type { Static } from "@sinclair/typebox";
 import { DIESEL_AREA_NAMES, DIESEL_REGION_NAMES, DIESEL_REGIONS, type DieselRegion } from "../../reference/regions.ts";
 import { dieselSeriesId } from "../../reference/series-ids.ts";
 import type { Change } from "../../reference/series-stats.ts";
 import type { Observation, ReferenceView } from "../../reference/view.ts";
-import { round } from "../rate-lookup/model.ts";
-import { beforeData } from "../as-of.ts";
-import { distinctFactors } from "../rate-lookup/skill.ts";
-import type { SkillDeclaration } from "../types.ts";
+import { beforeData, round } from "../kit.ts";
+import { distinctFactors } from "../kit.ts";
+import { defineSkill } from "../types.ts";
 import { DIESEL_TRENDS_MODEL } from "./constants.ts";
 import { dieselTrendsInput, dieselTrendsOutput } from "./schema.ts";
 import { latestWithChange, seriesTrend } from "./trend.ts";
+import { daysBetween } from "../../dates.ts";
 
 type Output = Static<typeof dieselTrendsOutput>;
 
@@ -46,9 +45,8 @@ function lagNote(view: ReferenceView, latest: Observation): string | undefined {
   return `The newest week for this region is ${latest.observedOn}; the U.S. average runs to ${national.observedOn}.`;
 }
 
-export const dieselTrendsSkill: SkillDeclaration<typeof dieselTrendsInput, typeof dieselTrendsOutput> = {
+export const dieselTrendsSkill = defineSkill({
   name: "diesel-trends",
-  scope: "diesel-trends",
   minimumTier: "explorer",
   description:
     "EIA weekly retail diesel for a region: the last N weeks, changes over 1/4/13/52 weeks, 4- and 13-week moving averages, " +
@@ -56,6 +54,7 @@ export const dieselTrendsSkill: SkillDeclaration<typeof dieselTrendsInput, typeo
   rest: { method: "GET", path: "/v1/diesel/trends" },
   input: dieselTrendsInput,
   output: dieselTrendsOutput,
+  replayable: true,
   asOf: (input) => input.as_of,
   handler(input, { data: view }) {
     const region: DieselRegion = input.region ?? "NATIONAL";
@@ -95,4 +94,4 @@ export const dieselTrendsSkill: SkillDeclaration<typeof dieselTrendsInput, typeo
     };
     return { answer, factorVersions: answer.factor_versions, modelVersion: DIESEL_TRENDS_MODEL.version };
   },
-};
+});

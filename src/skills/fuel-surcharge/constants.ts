@@ -1,4 +1,4 @@
-import { RATE_MODEL } from "../rate-lookup/constants.ts";
+import { RATE_MODEL } from "../rate-lookup/index.ts";
 
 /**
  * The fuel-surcharge skill's terms. Its defaults come from the rate-lookup constants table (one source

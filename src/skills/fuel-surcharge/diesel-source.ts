@@ -1,9 +1,9 @@
-import { errors } from "../../http/errors.ts";
+import { errors } from "../../errors.ts";
 import { dieselPrice, dieselPriceForState, type DieselReading } from "../../reference/diesel.ts";
 import { resolvePlace, type ResolvedPlace } from "../../reference/places.ts";
 import { DIESEL_REGIONS, type DieselRegion } from "../../reference/regions.ts";
 import type { ReferenceView } from "../../reference/view.ts";
-import { beforeData } from "../as-of.ts";
+import { beforeData } from "../kit.ts";
 
 export interface SurchargeDiesel {
   reading: DieselReading;

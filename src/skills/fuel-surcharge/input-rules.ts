@@ -1,5 +1,5 @@
-import type { Static } from "elysia";
-import { errors, type FieldProblem } from "../../http/errors.ts";
+import type { Static } from "@sinclair/typebox";
+import { errors, type FieldProblem } from "../../errors.ts";
 import { DIESEL_REGION_NAMES } from "../../reference/regions.ts";
 import { FUEL_SURCHARGE_MODEL } from "./constants.ts";
 import type { fuelSurchargeInput } from "./schema.ts";

@@ -1,8 +1,8 @@
-import type { Static } from "elysia";
+import type { Static } from "@sinclair/typebox";
 import { dieselFallbackReason } from "../../reference/diesel.ts";
 import { dieselRegionOf } from "../../reference/regions.ts";
-import { factor } from "../rate-lookup/skill.ts";
-import type { SkillDeclaration } from "../types.ts";
+import { factor } from "../kit.ts";
+import { defineSkill } from "../types.ts";
 import { FUEL_SURCHARGE_MODEL } from "./constants.ts";
 import { surchargeDiesel } from "./diesel-source.ts";
 import { refuseInvalidInput } from "./input-rules.ts";
@@ -11,9 +11,8 @@ import { quoteSurcharge } from "./surcharge.ts";
 
 type Output = Static<typeof fuelSurchargeOutput>;
 
-export const fuelSurchargeSkill: SkillDeclaration<typeof fuelSurchargeInput, typeof fuelSurchargeOutput> = {
+export const fuelSurchargeSkill = defineSkill({
   name: "fuel-surcharge",
-  scope: "fuel-surcharge",
   minimumTier: "explorer",
   description:
     "ATA/DOE fuel surcharge from EIA weekly diesel for an origin's PADD area or a named region: " +
@@ -21,6 +20,7 @@ export const fuelSurchargeSkill: SkillDeclaration<typeof fuelSurchargeInput, typ
   rest: { method: "POST", path: "/v1/fuel/surcharge" },
   input: fuelSurchargeInput,
   output: fuelSurchargeOutput,
+  replayable: true,
   asOf: (input) => input.as_of,
   handler(input, { data: view }) {
     refuseInvalidInput(input);
@@ -65,4 +65,4 @@ export const fuelSurchargeSkill: SkillDeclaration<typeof fuelSurchargeInput, typ
     };
     return { answer, factorVersions: answer.factor_versions, modelVersion: FUEL_SURCHARGE_MODEL.version };
   },
-};
+});

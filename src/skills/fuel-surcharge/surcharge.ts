@@ -1,4 +1,5 @@
-import { fuelSurchargePerMile, round, type FuelSurchargeTerms } from "../rate-lookup/model.ts";
+import { round } from "../kit.ts";
+import { fuelSurchargePerMile, type FuelSurchargeTerms } from "../rate-lookup/index.ts";
 
 export interface SurchargeQuote {
   perMile: number;

@@ -1,4 +1,4 @@
-import { RATE_MODEL } from "../rate-lookup/constants.ts";
+import { RATE_MODEL } from "../rate-lookup/index.ts";
 
 /**
  * The lane-comparison skill's constants. Each lane is priced by the rate-lookup model, so the

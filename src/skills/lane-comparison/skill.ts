@@ -1,9 +1,9 @@
-import type { Static } from "elysia";
+import type { Static } from "@sinclair/typebox";
 import type { Observation } from "../../reference/view.ts";
-import { distinctFactors } from "../rate-lookup/factor-versions.ts";
-import { round } from "../rate-lookup/model.ts";
-import { priceLane, type RateLookupAnswer } from "../rate-lookup/price-lane.ts";
-import type { SkillDeclaration } from "../types.ts";
+import { distinctFactors } from "../kit.ts";
+import { round } from "../kit.ts";
+import { priceLane, type RateLookupAnswer } from "../rate-lookup/index.ts";
+import { defineSkill } from "../types.ts";
 import { LANE_COMPARISON_MODEL, type SortMetric } from "./constants.ts";
 import { rankCosts, type Delta, type RankedFigure } from "./ranking.ts";
 import { laneComparisonInput, laneComparisonOutput } from "./schema.ts";
@@ -15,9 +15,8 @@ type Output = Static<typeof laneComparisonOutput>;
 const DECIMALS: Record<SortMetric, number> = { rate_per_mile: 3, total_cost: 2 };
 const PERCENT_DECIMALS = 2;
 
-export const laneComparisonSkill: SkillDeclaration<typeof laneComparisonInput, typeof laneComparisonOutput> = {
+export const laneComparisonSkill = defineSkill({
   name: "lane-comparison",
-  scope: "lane-comparison",
   minimumTier: "starter",
   description:
     "Compare 2 to 25 lanes, each priced exactly as rate-lookup prices it: ranked cheapest first by rate per mile or total cost, " +
@@ -25,6 +24,7 @@ export const laneComparisonSkill: SkillDeclaration<typeof laneComparisonInput, t
   rest: { method: "POST", path: "/v1/lanes/compare" },
   input: laneComparisonInput,
   output: laneComparisonOutput,
+  replayable: true,
   asOf: (input) => input.as_of,
   handler(input: Input, { data: view }) {
     const sortBy: SortMetric = input.sort_by ?? "rate_per_mile";
@@ -79,4 +79,4 @@ export const laneComparisonSkill: SkillDeclaration<typeof laneComparisonInput, t
     };
     return { answer, factorVersions: answer.factor_versions, modelVersion: LANE_COMPARISON_MODEL.version };
   },
-};
+});

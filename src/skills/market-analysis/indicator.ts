@@ -1,7 +1,7 @@
-import { daysBetween } from "../../reference/diesel.ts";
 import { changeSince, shiftDate, zScore, type Change, type ZScore } from "../../reference/series-stats.ts";
 import type { Observation, ReferenceView } from "../../reference/view.ts";
 import { MARKET_MODEL, type IndicatorId, type IndicatorSpec } from "./constants.ts";
+import { daysBetween } from "../../dates.ts";
 
 export interface IndicatorReading {
   id: IndicatorId;

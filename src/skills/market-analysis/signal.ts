@@ -1,4 +1,4 @@
-import { round } from "../rate-lookup/model.ts";
+import { round } from "../kit.ts";
 import { INDICATOR_IDS, MARKET_MODEL, type IndicatorId, type MarketSignal } from "./constants.ts";
 import type { IndicatorReading } from "./indicator.ts";
 

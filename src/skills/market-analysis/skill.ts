@@ -1,12 +1,11 @@
-import type { Static } from "elysia";
+import type { Static } from "@sinclair/typebox";
 import { dieselFallbackReason, dieselPrice } from "../../reference/diesel.ts";
 import { DIESEL_REGIONS, type DieselRegion } from "../../reference/regions.ts";
 import { dieselSeriesId } from "../../reference/series-ids.ts";
 import type { ReferenceView } from "../../reference/view.ts";
-import { round } from "../rate-lookup/model.ts";
-import { beforeData } from "../as-of.ts";
-import { distinctFactors } from "../rate-lookup/skill.ts";
-import type { SkillDeclaration } from "../types.ts";
+import { beforeData, round } from "../kit.ts";
+import { distinctFactors } from "../kit.ts";
+import { defineSkill } from "../types.ts";
 import { INDICATOR_IDS, MARKET_MODEL, type IndicatorId } from "./constants.ts";
 import { readIndicator, type IndicatorReading } from "./indicator.ts";
 import { marketAnalysisInput, marketAnalysisOutput } from "./schema.ts";
@@ -64,9 +63,8 @@ function indicatorOut(reading: IndicatorReading, contribution: number | undefine
   };
 }
 
-export const marketAnalysisSkill: SkillDeclaration<typeof marketAnalysisInput, typeof marketAnalysisOutput> = {
+export const marketAnalysisSkill = defineSkill({
   name: "market-analysis",
-  scope: "market-analysis",
   minimumTier: "starter",
   description:
     "Truck-market indicators (EIA diesel, PPI truck freight, freight TSI, WTI, fed funds, industrial production, truck employment), " +
@@ -74,6 +72,7 @@ export const marketAnalysisSkill: SkillDeclaration<typeof marketAnalysisInput, t
   rest: { method: "POST", path: "/v1/market/analysis" },
   input: marketAnalysisInput,
   output: marketAnalysisOutput,
+  replayable: true,
   asOf: (input) => input.as_of,
   handler(input, { data: view }) {
     const region = input.region ?? "NATIONAL";
@@ -99,4 +98,4 @@ export const marketAnalysisSkill: SkillDeclaration<typeof marketAnalysisInput, t
     };
     return { answer, factorVersions: answer.factor_versions, modelVersion: MARKET_MODEL.version };
   },
-};
+});

@@ -1,14 +1,11 @@
 import type { Static } from "@sinclair/typebox";
-import { errors, type FieldProblem } from "../../http/errors.ts";
+import { errors, type FieldProblem } from "../../errors.ts";
 import { dieselPrice } from "../../reference/diesel.ts";
 import { DIESEL_REGIONS } from "../../reference/regions.ts";
 import type { Observation, ReferenceView } from "../../reference/view.ts";
-import { beforeData } from "../as-of.ts";
-import type { Equipment, Mode } from "../rate-lookup/constants.ts";
-import { distinctFactors } from "../rate-lookup/factor-versions.ts";
-import { round } from "../rate-lookup/model.ts";
-import { priceLane } from "../rate-lookup/price-lane.ts";
-import type { FactorVersion } from "../types.ts";
+import type { FactorVersion } from "../../receipts/format.ts";
+import { beforeData, distinctFactors, round, type Equipment } from "../kit.ts";
+import { priceLane, type Mode } from "../rate-lookup/index.ts";
 import { LANE_METRICS } from "./constants.ts";
 import type { conditionSchema } from "./schema.ts";
 

@@ -1,4 +1,4 @@
-import { ApiError } from "../../http/errors.ts";
+import { ApiError } from "../../errors.ts";
 import { appendEvent, type Writer } from "../../events/log.ts";
 import type { ReferenceView } from "../../reference/view.ts";
 import type { AlertRecord, AlertStore } from "./alert-store.ts";

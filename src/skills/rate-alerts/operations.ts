@@ -1,6 +1,6 @@
 import type { Static } from "@sinclair/typebox";
 import type { Tier } from "../../access/tiers.ts";
-import { ApiError, errors } from "../../http/errors.ts";
+import { ApiError, errors } from "../../errors.ts";
 import type { Writer } from "../../events/log.ts";
 import type { ReferenceView } from "../../reference/view.ts";
 import { alertJson, AlertStore, type AlertDefinition, type AlertRecord } from "./alert-store.ts";

@@ -1,11 +1,9 @@
 import { Type as T } from "@sinclair/typebox";
 import { DIESEL_REGION_NAMES } from "../../reference/regions.ts";
-import { EQUIPMENT_TYPES, MODES } from "../rate-lookup/constants.ts";
-import { factorVersionSchema } from "../rate-lookup/schema.ts";
+import { EQUIPMENT_TYPES } from "../kit.ts";
+import { MODES } from "../rate-lookup/index.ts";
+import { enumOf, factorVersionSchema, nullable } from "../schema-kit.ts";
 import { DIRECTIONS, MAX_COOLDOWN_SECONDS, MAX_PAGE_SIZE, WATCHED_METRICS } from "./constants.ts";
-
-const enumOf = <V extends string>(values: readonly V[], description: string) =>
-  T.Union(values.map((value) => T.Literal(value)), { description });
 
 /**
  * The watched figure. Lane metrics need origin, destination and equipment (priced exactly as
@@ -13,14 +11,14 @@ const enumOf = <V extends string>(values: readonly V[], description: string) =>
  */
 export const conditionSchema = T.Object(
   {
-    metric: enumOf(WATCHED_METRICS, `One of ${WATCHED_METRICS.join(", ")}; diesel_change_percent is the week-over-week change of the region's weekly price`),
+    metric: enumOf(WATCHED_METRICS, { description: `One of ${WATCHED_METRICS.join(", ")}; diesel_change_percent is the week-over-week change of the region's weekly price` }),
     origin: T.Optional(T.String({ minLength: 1, maxLength: 120, description: 'Lane metrics: "City, ST" or a ZIP code' })),
     destination: T.Optional(T.String({ minLength: 1, maxLength: 120, description: "Lane metrics: same form as origin" })),
-    equipment: T.Optional(enumOf(EQUIPMENT_TYPES, `Lane metrics: one of ${EQUIPMENT_TYPES.join(", ")}`)),
-    mode: T.Optional(enumOf(MODES, `Lane metrics: one of ${MODES.join(", ")}; default FTL`)),
+    equipment: T.Optional(enumOf(EQUIPMENT_TYPES, { description: `Lane metrics: one of ${EQUIPMENT_TYPES.join(", ")}` })),
+    mode: T.Optional(enumOf(MODES, { description: `Lane metrics: one of ${MODES.join(", ")}; default FTL` })),
     miles: T.Optional(T.Number({ description: "Lane metrics: the lane's miles instead of the estimated road distance" })),
     include_fuel_surcharge: T.Optional(T.Boolean({ description: "Lane metrics: price with the fuel surcharge" })),
-    region: T.Optional(enumOf(DIESEL_REGION_NAMES, `Diesel metrics: one of ${DIESEL_REGION_NAMES.join(", ")}`)),
+    region: T.Optional(enumOf(DIESEL_REGION_NAMES, { description: `Diesel metrics: one of ${DIESEL_REGION_NAMES.join(", ")}` })),
   },
   { additionalProperties: false },
 );
@@ -28,7 +26,7 @@ export const conditionSchema = T.Object(
 const alertFields = {
   name: T.Optional(T.String({ minLength: 1, maxLength: 100, description: "A label for the alert" })),
   condition: conditionSchema,
-  direction: enumOf(DIRECTIONS, "ABOVE and BELOW fire when the figure moves past the threshold and resolve when it moves back; CROSSES fires on every crossing"),
+  direction: enumOf(DIRECTIONS, { description: "ABOVE and BELOW fire when the figure moves past the threshold and resolve when it moves back; CROSSES fires on every crossing" }),
   threshold: T.Number({ description: "USD per mile, USD per load, USD per gallon, or percent, by metric" }),
   cooldown_seconds: T.Optional(T.Integer({ minimum: 0, maximum: MAX_COOLDOWN_SECONDS, description: "After firing, stay quiet this long" })),
 };
@@ -65,20 +63,20 @@ export const alertSchema = T.Object({
   condition: conditionSchema,
   direction: T.String(),
   threshold: T.Number(),
-  cooldown_seconds: T.Union([T.Integer(), T.Null()]),
+  cooldown_seconds: nullable(T.Integer()),
   enabled: T.Boolean(),
   state: T.Object({
     firing: T.Boolean(),
-    last_value: T.Union([T.Number(), T.Null()]),
-    last_evaluated_at: T.Union([T.String(), T.Null()]),
-    last_fired_at: T.Union([T.String(), T.Null()]),
+    last_value: nullable(T.Number()),
+    last_evaluated_at: nullable(T.String()),
+    last_fired_at: nullable(T.String()),
   }),
   created_at: T.String(),
   updated_at: T.String(),
 });
 
 export const alertOutput = T.Object({ alert: alertSchema, measurement: T.Optional(measurementSchema) });
-export const listOutput = T.Object({ alerts: T.Array(alertSchema), next_cursor: T.Union([T.String(), T.Null()]) });
+export const listOutput = T.Object({ alerts: T.Array(alertSchema), next_cursor: nullable(T.String()) });
 export const deleteOutput = T.Object({ deleted: T.String() });
 export const evaluateOutput = T.Object({
   evaluated: T.Integer(),

@@ -1,4 +1,4 @@
-import { RATE_MODEL } from "../rate-lookup/constants.ts";
+import { RATE_MODEL } from "../rate-lookup/index.ts";
 
 /**
  * The rate-forecast skill's constants: one versioned table, each figure with why it was chosen.

@@ -1,6 +1,7 @@
 import { shiftDate, quantile } from "../../reference/series-stats.ts";
 import { QUANTILE_NAMES, RATE_FORECAST_MODEL, type Quantiles } from "./constants.ts";
 import type { WeeklyPrice } from "./lane-diesel-history.ts";
+import { WEEK_MS } from "../../dates.ts";
 
 const { quantiles: LEVELS, windowWeeks, minimumChanges } = RATE_FORECAST_MODEL;
 
@@ -20,7 +21,6 @@ export function forecastWindow(history: readonly WeeklyPrice[], originDate: stri
   return history.filter((week) => week.date > start && week.date <= originDate);
 }
 
-const WEEK_MS = 7 * 86_400_000;
 /** Whole weeks since the epoch: EIA weeks are all Mondays, so a week and the next differ by exactly 1. */
 const weekNumber = (date: string) => Math.round(Date.parse(`${date}T00:00:00Z`) / WEEK_MS);
 

@@ -1,20 +1,19 @@
 import { Type } from "@sinclair/typebox";
-import { t } from "elysia";
-import { factorVersionSchema, rateLookupInput, rateLookupOutput } from "../rate-lookup/schema.ts";
+import { rateLookupInput, rateLookupOutput } from "../rate-lookup/index.ts";
+import { factorVersionSchema, nullable } from "../schema-kit.ts";
 import { RATE_FORECAST_MODEL } from "./constants.ts";
 
 const lookupField = rateLookupInput.properties;
 const { horizonWeeks } = RATE_FORECAST_MODEL;
 
-export const rateForecastInput = t.Object({
+export const rateForecastInput = Type.Object({
   origin: lookupField.origin,
   destination: lookupField.destination,
   equipment: lookupField.equipment,
   mode: lookupField.mode,
   miles: lookupField.miles,
   include_fuel_surcharge: lookupField.include_fuel_surcharge,
-  // TypeBox's own Integer (as diesel-trends): Elysia's t.Integer would also take numeric strings.
-  horizon_weeks: t.Optional(
+  horizon_weeks: Type.Optional(
     Type.Integer({
       minimum: horizonWeeks.value.min,
       maximum: horizonWeeks.value.max,
@@ -26,66 +25,66 @@ export const rateForecastInput = t.Object({
 });
 
 const interval = (level: string) =>
-  t.Object({ lower: t.Number(), upper: t.Number() }, { description: `Central ${level} interval of rate_per_mile, USD per mile` });
+  Type.Object({ lower: Type.Number(), upper: Type.Number() }, { description: `Central ${level} interval of rate_per_mile, USD per mile` });
 
-const nullableNumber = (description: string) => t.Nullable(t.Number({ description }));
+const nullableNumber = (description: string) => nullable(Type.Number({ description }));
 const lookupAnswer = rateLookupOutput.properties;
 
-export const rateForecastOutput = t.Object({
-  as_of: t.String(),
-  horizon_weeks: t.Integer(),
-  lane: t.Object({
-    origin: t.String({ description: '"City, ST" as resolved' }),
-    destination: t.String(),
+export const rateForecastOutput = Type.Object({
+  as_of: Type.String(),
+  horizon_weeks: Type.Integer(),
+  lane: Type.Object({
+    origin: Type.String({ description: '"City, ST" as resolved' }),
+    destination: Type.String(),
     equipment: lookupAnswer.equipment,
     mode: lookupAnswer.mode,
-    miles: t.Number(),
+    miles: Type.Number(),
   }),
-  starting_rate: t.Object(
+  starting_rate: Type.Object(
     {
       rate_per_mile: lookupAnswer.rate_per_mile,
       total_cost: lookupAnswer.total_cost,
-      diesel_price: t.Number({ description: "The lane's diesel, USD per gallon" }),
-      diesel_week: t.String({ description: "The newest EIA week in that price" }),
+      diesel_price: Type.Number({ description: "The lane's diesel, USD per gallon" }),
+      diesel_week: Type.String({ description: "The newest EIA week in that price" }),
       confidence: lookupAnswer.confidence,
     },
     { description: "rate-lookup's answer for the lane as of as_of" },
   ),
-  forecast: t.Array(
-    t.Object({
-      week: t.Integer({ minimum: 1 }),
-      date: t.String({ description: "The EIA survey Monday this point forecasts" }),
-      weeks_after_last_observation: t.Integer({ description: "The forecast step: weeks from the newest diesel week to this one" }),
-      diesel_p50: t.Number({ description: "Median lane diesel price, USD per gallon" }),
-      p50: t.Number({ description: "Median rate_per_mile, USD per mile" }),
+  forecast: Type.Array(
+    Type.Object({
+      week: Type.Integer({ minimum: 1 }),
+      date: Type.String({ description: "The EIA survey Monday this point forecasts" }),
+      weeks_after_last_observation: Type.Integer({ description: "The forecast step: weeks from the newest diesel week to this one" }),
+      diesel_p50: Type.Number({ description: "Median lane diesel price, USD per gallon" }),
+      p50: Type.Number({ description: "Median rate_per_mile, USD per mile" }),
       interval_80: interval("80%"),
       interval_95: interval("95%"),
     }),
     { description: "Week k is the k-th EIA survey Monday after as_of" },
   ),
-  method: t.Object({
-    name: t.String(),
-    description: t.String(),
-    diesel_series: t.Array(t.String(), { description: "EIA series averaged into the lane's diesel, as rate-lookup does" }),
-    window: t.Object({ weeks: t.Integer(), from: t.String(), to: t.String() }),
-    changes_per_horizon: t.Object({ min: t.Integer(), max: t.Integer() }, { description: "h-week log changes the window held" }),
-    held_at_as_of: t.Array(t.String(), { description: "Cost inputs carried at their as-of values" }),
+  method: Type.Object({
+    name: Type.String(),
+    description: Type.String(),
+    diesel_series: Type.Array(Type.String(), { description: "EIA series averaged into the lane's diesel, as rate-lookup does" }),
+    window: Type.Object({ weeks: Type.Integer(), from: Type.String(), to: Type.String() }),
+    changes_per_horizon: Type.Object({ min: Type.Integer(), max: Type.Integer() }, { description: "h-week log changes the window held" }),
+    held_at_as_of: Type.Array(Type.String(), { description: "Cost inputs carried at their as-of values" }),
   }),
-  backtest: t.Object({
-    description: t.String(),
-    origins: t.Integer({ description: "Forecast origins scored" }),
-    first_origin: t.Nullable(t.String()),
-    last_origin: t.Nullable(t.String()),
-    horizons: t.Array(
-      t.Object({
-        weeks: t.Integer(),
-        forecasts: t.Integer(),
+  backtest: Type.Object({
+    description: Type.String(),
+    origins: Type.Integer({ description: "Forecast origins scored" }),
+    first_origin: nullable(Type.String()),
+    last_origin: nullable(Type.String()),
+    horizons: Type.Array(
+      Type.Object({
+        weeks: Type.Integer(),
+        forecasts: Type.Integer(),
         mape_percent: nullableNumber("Mean absolute percentage error of the median rate_per_mile"),
         coverage_80: nullableNumber("Share of outcomes inside the 80% interval (0..1)"),
         coverage_95: nullableNumber("Share of outcomes inside the 95% interval (0..1)"),
       }),
     ),
   }),
-  factor_versions: t.Array(factorVersionSchema),
-  model_version: t.String(),
+  factor_versions: Type.Array(factorVersionSchema),
+  model_version: Type.String(),
 });

@@ -1,16 +1,15 @@
-import type { Static } from "elysia";
-import { daysBetween } from "../../reference/diesel.ts";
+import type { Static } from "@sinclair/typebox";
 import type { Observation } from "../../reference/view.ts";
-import { beforeData } from "../as-of.ts";
-import { distinctFactors } from "../rate-lookup/factor-versions.ts";
-import { round } from "../rate-lookup/model.ts";
-import { costAtDiesel, priceLane, type LaneFactors } from "../rate-lookup/price-lane.ts";
-import type { SkillDeclaration } from "../types.ts";
+import { beforeData, distinctFactors } from "../kit.ts";
+import { round } from "../kit.ts";
+import { costAtDiesel, priceLane, type LaneFactors } from "../rate-lookup/index.ts";
+import { defineSkill } from "../types.ts";
 import { backtestRates } from "./backtest.ts";
 import { RATE_FORECAST_MODEL } from "./constants.ts";
 import { laneDieselHistory } from "./lane-diesel-history.ts";
 import { forecastLogChanges, forecastWindow, priceQuantiles, weeksAfter } from "./method.ts";
 import { rateForecastInput, rateForecastOutput } from "./schema.ts";
+import { daysBetween } from "../../dates.ts";
 
 type Output = Static<typeof rateForecastOutput>;
 
@@ -30,9 +29,8 @@ function historyBounds(bySeries: readonly Observation[][], windowStart: string):
   return bySeries.flatMap((series) => [series.find((o) => o.observedOn >= windowStart), series[0]]).filter((o) => o !== undefined);
 }
 
-export const rateForecastSkill: SkillDeclaration<typeof rateForecastInput, typeof rateForecastOutput> = {
+export const rateForecastSkill = defineSkill({
   name: "rate-forecast",
-  scope: "rate-forecast",
   minimumTier: "professional",
   description:
     "Weekly forecast of a lane's cost-basis rate per mile for 1 to 26 weeks, with 80% and 95% intervals: the lane's EIA diesel " +
@@ -41,6 +39,7 @@ export const rateForecastSkill: SkillDeclaration<typeof rateForecastInput, typeo
   rest: { method: "POST", path: "/v1/rates/forecast" },
   input: rateForecastInput,
   output: rateForecastOutput,
+  replayable: true,
   asOf: (input) => input.as_of,
   handler(input, { data: view }) {
     const horizon = input.horizon_weeks ?? horizonWeeks.value.default;
@@ -119,4 +118,4 @@ export const rateForecastSkill: SkillDeclaration<typeof rateForecastInput, typeo
     };
     return { answer, factorVersions: answer.factor_versions, modelVersion: RATE_FORECAST_MODEL.version };
   },
-};
+});

@@ -1,8 +1,9 @@
 import type { ResolvedPlace } from "../../reference/places.ts";
-import { daysBetween, type DieselReading } from "../../reference/diesel.ts";
+import type { DieselReading } from "../../reference/diesel.ts";
 import type { WageReading } from "../../reference/labor.ts";
 import type { Observation } from "../../reference/view.ts";
 import type { Mode } from "./constants.ts";
+import { daysBetween } from "../../dates.ts";
 
 export type ConfidenceLevel = "AMS_ANCHORED" | "HIGH" | "MEDIUM" | "LOW";
 

@@ -3,8 +3,7 @@
  * Changing any value means a new `version`; receipts name it as `model_version`.
  */
 
-export const EQUIPMENT_TYPES = ["DRY_VAN", "REEFER", "FLATBED"] as const;
-export type Equipment = (typeof EQUIPMENT_TYPES)[number];
+import type { Equipment } from "../kit.ts";
 
 export const MODES = ["FTL", "LTL", "INTERMODAL"] as const;
 export type Mode = (typeof MODES)[number];

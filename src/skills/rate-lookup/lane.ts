@@ -1,4 +1,4 @@
-import { errors } from "../../http/errors.ts";
+import { errors } from "../../errors.ts";
 import { greatCircleMiles } from "../../reference/distance.ts";
 import { resolvePlace, type ResolvedPlace } from "../../reference/places.ts";
 import { circuityFactor, RATE_MODEL } from "./constants.ts";

@@ -1,4 +1,5 @@
-import { RATE_MODEL, type AtriEdition, type Equipment, type Mode } from "./constants.ts";
+import { round, type Equipment } from "../kit.ts";
+import { RATE_MODEL, type AtriEdition, type Mode } from "./constants.ts";
 
 /** The figures a rate is computed from, already read from the reference data. */
 export interface CostInputs {
@@ -65,8 +66,3 @@ export function costBasis(inputs: CostInputs): CostBasis {
   const ratePerMile = Object.values(parts).reduce((sum, perMile) => sum + perMile, 0) * multiplier;
   return { ratePerMile, breakdown, operatingCostPerMile: fuel + reeferFuel + labor + equipment, multiplier };
 }
-
-export const round = (value: number, decimals: number): number => {
-  const factor = 10 ** decimals;
-  return Math.round(value * factor) / factor;
-};

@@ -1,17 +1,16 @@
-import type { Static } from "elysia";
-import { errors } from "../../http/errors.ts";
+import type { Static } from "@sinclair/typebox";
+import { errors } from "../../errors.ts";
 import { dieselPriceForState, type DieselReading } from "../../reference/diesel.ts";
 import { dieselExcise } from "../../reference/excise.ts";
 import { truckDriverWage, type WageReading } from "../../reference/labor.ts";
 import { amsReeferRate } from "../../reference/market-anchor.ts";
 import type { ResolvedPlace } from "../../reference/places.ts";
 import type { Observation, ReferenceView } from "../../reference/view.ts";
-import { beforeData } from "../as-of.ts";
 import { assessConfidence } from "./confidence.ts";
-import { atriEditionAsOf, EQUIPMENT_TYPES, MODES, RATE_MODEL, type AtriEdition, type Equipment, type Mode } from "./constants.ts";
-import { factor } from "./factor-versions.ts";
+import { beforeData, EQUIPMENT_TYPES, factor, round, type Equipment } from "../kit.ts";
+import { atriEditionAsOf, MODES, RATE_MODEL, type AtriEdition, type Mode } from "./constants.ts";
 import { fieldAsIs, resolveLane, type Lane, type LaneFieldName } from "./lane.ts";
-import { costBasis, round, type CostBasis } from "./model.ts";
+import { costBasis, type CostBasis } from "./model.ts";
 import type { rateLookupOutput } from "./schema.ts";
 
 export type RateLookupAnswer = Static<typeof rateLookupOutput>;

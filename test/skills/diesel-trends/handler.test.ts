@@ -4,7 +4,7 @@ import { DIESEL_REGION_NAMES } from "../../../src/reference/regions.ts";
 import { dieselTrendsSkill } from "../../../src/skills/diesel-trends/skill.ts";
 import type { AnySkill } from "../../../src/skills/types.ts";
 import { snapshotReferenceData } from "../../reference/helpers.ts";
-import { callSkill, detailsOf, refusalOf } from "../fuel-surcharge/call-skill.ts";
+import { callSkill, detailsOf, refusalOf } from "../../support/skill-call.ts";
 
 const { data } = snapshotReferenceData();
 const skill = dieselTrendsSkill as unknown as AnySkill;

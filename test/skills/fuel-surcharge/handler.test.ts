@@ -4,7 +4,7 @@ import { fuelSurchargeSkill } from "../../../src/skills/fuel-surcharge/skill.ts"
 import { RATE_MODEL } from "../../../src/skills/rate-lookup/constants.ts";
 import type { AnySkill } from "../../../src/skills/types.ts";
 import { snapshotReferenceData } from "../../reference/helpers.ts";
-import { callSkill, detailsOf, refusalOf } from "./call-skill.ts";
+import { callSkill, detailsOf, refusalOf } from "../../support/skill-call.ts";
 
 const { data } = snapshotReferenceData();
 const skill = fuelSurchargeSkill as unknown as AnySkill;

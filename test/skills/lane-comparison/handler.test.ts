@@ -4,13 +4,13 @@ import { laneComparisonSkill } from "../../../src/skills/lane-comparison/skill.t
 import { rateLookupSkill } from "../../../src/skills/rate-lookup/skill.ts";
 import type { AnySkill } from "../../../src/skills/types.ts";
 import { LOADED_AT, snapshotReferenceData } from "../../reference/helpers.ts";
-import { callSkill, detailsOf, refusalOf } from "../fuel-surcharge/call-skill.ts";
+import { callSkill, detailsOf, refusalOf, skillContext } from "../../support/skill-call.ts";
 
 const { data } = snapshotReferenceData();
 const compare = (raw: unknown) => callSkill(laneComparisonSkill as unknown as AnySkill, data, raw) as ReturnType<typeof laneComparisonSkill.handler>;
 type LookupInput = Parameters<typeof rateLookupSkill.handler>[0];
 const lookup = (input: LookupInput) =>
-  rateLookupSkill.handler(input, { data: data.view(input.as_of!, LOADED_AT), caller: {} as Principal }).answer;
+  rateLookupSkill.handler(input, skillContext(data, data.view(input.as_of!, LOADED_AT))).answer;
 
 const AS_OF = "2025-06-30";
 const CHICAGO_DALLAS = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" } as const;

@@ -5,7 +5,7 @@ import { MARKET_MODEL } from "../../../src/skills/market-analysis/constants.ts";
 import { marketAnalysisSkill } from "../../../src/skills/market-analysis/skill.ts";
 import type { AnySkill } from "../../../src/skills/types.ts";
 import { snapshotReferenceData } from "../../reference/helpers.ts";
-import { callSkill, detailsOf, refusalOf } from "../fuel-surcharge/call-skill.ts";
+import { callSkill, detailsOf, refusalOf } from "../../support/skill-call.ts";
 
 const { data } = snapshotReferenceData();
 const skill = marketAnalysisSkill as unknown as AnySkill;

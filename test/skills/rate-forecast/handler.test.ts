@@ -1,10 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import type { Principal } from "../../../src/access/principal.ts";
 import { rateForecastSkill } from "../../../src/skills/rate-forecast/skill.ts";
 import { rateLookupSkill } from "../../../src/skills/rate-lookup/skill.ts";
 import type { AnySkill } from "../../../src/skills/types.ts";
 import { LOADED_AT, snapshotReferenceData } from "../../reference/helpers.ts";
-import { callSkill, detailsOf, refusalOf } from "../fuel-surcharge/call-skill.ts";
+import { callSkill, detailsOf, refusalOf, skillContext } from "../../support/skill-call.ts";
 
 const { data } = snapshotReferenceData();
 const forecast = (raw: Record<string, unknown>) =>
@@ -17,7 +16,7 @@ describe("Chicago -> Dallas dry van, 26 weeks from 2025-06-30", () => {
   const width = (interval: { lower: number; upper: number }) => interval.upper - interval.lower;
 
   test("the starting rate is rate-lookup's answer as of as_of", () => {
-    const lookup = rateLookupSkill.handler({ ...CHICAGO_DALLAS, as_of: AS_OF }, { data: data.view(AS_OF, LOADED_AT), caller: {} as Principal });
+    const lookup = rateLookupSkill.handler({ ...CHICAGO_DALLAS, as_of: AS_OF }, skillContext(data, data.view(AS_OF, LOADED_AT)));
     expect(answer.starting_rate).toMatchObject({
       rate_per_mile: lookup.answer.rate_per_mile,
       total_cost: lookup.answer.total_cost,

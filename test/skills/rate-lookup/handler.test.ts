@@ -1,19 +1,18 @@
 import { describe, expect, test } from "bun:test";
-import type { Principal } from "../../../src/access/principal.ts";
-import { ApiError } from "../../../src/http/errors.ts";
+import { ApiError } from "../../../src/errors.ts";
 import { dataImport } from "../../../src/cli/data.ts";
 import { rateLookupSkill } from "../../../src/skills/rate-lookup/skill.ts";
 import { RATE_MODEL } from "../../../src/skills/rate-lookup/constants.ts";
 import { fixture, LOADED_AT, snapshotReferenceData } from "../../reference/helpers.ts";
+import { skillContext } from "../../support/skill-call.ts";
 
 const { db, data } = snapshotReferenceData();
-const caller = {} as Principal;
 type Input = Parameters<typeof rateLookupSkill.handler>[0];
 
 /** The pipeline's call: a view pinned to the request's as_of (or today), known as of now. */
 function lookup(input: Input, now = LOADED_AT) {
   const asOf = rateLookupSkill.asOf?.(input) ?? new Date(now).toISOString().slice(0, 10);
-  return rateLookupSkill.handler(input, { data: data.view(asOf, now), caller });
+  return rateLookupSkill.handler(input, skillContext(data, data.view(asOf, now)));
 }
 
 function refusal(input: Input, now = LOADED_AT): ApiError {
@@ -144,15 +143,15 @@ describe("diesel fallback and confidence", () => {
     const importedAt = Date.parse("2026-09-21T06:00:00Z");
     expect(dataImport(amsDb, "ams", fixture("ams_mymarketnews_reefer.json"), { now: importedAt }).exitCode).toBe(0);
     const input = { origin: "Fresno, CA", destination: "Chicago, IL", equipment: "REEFER", as_of: "2026-09-21" } as const;
-    const anchored = rateLookupSkill.handler(input, { data: amsData.view("2026-09-21", importedAt + 1), caller }).answer;
+    const anchored = rateLookupSkill.handler(input, skillContext(amsData, amsData.view("2026-09-21", importedAt + 1))).answer;
     expect(anchored.confidence.level).toBe("AMS_ANCHORED");
     expect(anchored.market_anchor).toMatchObject({ rate_per_mile: 3.397, observation_date: "2026-09-18" });
     expect(anchored.factor_versions.map((f) => f.series_id)).toContain("AMS_REEFER_RPM_CA_CHICAGO_IL");
     // Known only after the import, and only for reefer: no anchor otherwise.
-    expect(rateLookupSkill.handler(input, { data: amsData.view("2026-09-21", importedAt - 1), caller }).answer.confidence.level).not.toBe("AMS_ANCHORED");
-    expect(rateLookupSkill.handler({ ...input, equipment: "DRY_VAN" }, { data: amsData.view("2026-09-21", importedAt + 1), caller }).answer.confidence.level).not.toBe("AMS_ANCHORED");
+    expect(rateLookupSkill.handler(input, skillContext(amsData, amsData.view("2026-09-21", importedAt - 1))).answer.confidence.level).not.toBe("AMS_ANCHORED");
+    expect(rateLookupSkill.handler({ ...input, equipment: "DRY_VAN" }, skillContext(amsData, amsData.view("2026-09-21", importedAt + 1))).answer.confidence.level).not.toBe("AMS_ANCHORED");
     // Observations older than the anchor window do not anchor.
-    expect(rateLookupSkill.handler({ ...input, as_of: "2026-11-20" }, { data: amsData.view("2026-11-20", LOADED_AT), caller }).answer.market_anchor).toBeUndefined();
+    expect(rateLookupSkill.handler({ ...input, as_of: "2026-11-20" }, skillContext(amsData, amsData.view("2026-11-20", LOADED_AT))).answer.market_anchor).toBeUndefined();
   });
 });
 

@@ -1,9 +1,9 @@
 import { Elysia } from "elysia";
-import type { Principal } from "../access/principal.ts";
-import type { Db } from "../db/client.ts";
-import { errors } from "../http/errors.ts";
-import { eventJson, listEvents } from "./log.ts";
-import { EVENT_TYPES, isEventType } from "./types.ts";
+import type { Principal } from "../../access/principal.ts";
+import type { Db } from "../../db/client.ts";
+import { errors } from "../../errors.ts";
+import { eventJson, listEvents } from "../../events/log.ts";
+import { EVENT_TYPES, isEventType } from "../../events/types.ts";
 
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 500;
@@ -31,7 +31,7 @@ function parseTypes(raw: string | undefined): string[] {
  * cursor, for clients without a webhook. Like /v1/usage it is the account's own record, so any valid
  * key reads it and it is not metered.
  */
-export function eventApiRoutes(db: Db, authenticate: (authorization: string | undefined) => Principal) {
+export function eventsRoute(db: Db, authenticate: (authorization: string | undefined) => Principal) {
   return new Elysia({ name: "waybill.events" }).get("/v1/events", ({ headers, query }) => {
     const principal = authenticate(headers.authorization);
     const page = listEvents(db, principal.accountId, {

@@ -1,44 +1,42 @@
-import { t, type Static } from "elysia";
-import type { Db } from "../db/client.ts";
-import { errors } from "../http/errors.ts";
-import type { ReferenceData } from "../reference/view.ts";
-import type { AnySkill } from "../skills/types.ts";
-import type { ReceiptBody } from "./format.ts";
+import { Type, type Static } from "@sinclair/typebox";
+import { errors } from "../../errors.ts";
+import type { AnySkill, SkillInstance } from "../types.ts";
+import type { ReceiptBody } from "../../receipts/format.ts";
 import { replay } from "./replay.ts";
-import { parseBody, type OwnReceipt } from "./store.ts";
+import { parseBody, type OwnReceipt } from "../../receipts/store.ts";
+import { DAY_MS, utcDateOf } from "../../dates.ts";
 
 export const LANE_HISTORY_LIMIT = 500;
 const DEFAULT_WINDOW_DAYS = 90;
-const DAY_MS = 86_400_000;
 
-export const LaneHistorySchema = t.Object({
-  report_type: t.Literal("LANE_HISTORY"),
-  lane: t.Object({ origin: t.String(), destination: t.String() }),
-  from: t.String(),
-  to: t.String(),
-  receipts: t.Array(
-    t.Object({
-      receipt_id: t.String(),
-      seq: t.Integer(),
-      issued_at: t.String(),
-      skill: t.String(),
-      as_of: t.Union([t.String(), t.Null()]),
-      model_version: t.Union([t.String(), t.Null()]),
-      equipment: t.Union([t.String(), t.Null()]),
-      rate_per_mile: t.Union([t.Number(), t.Null()]),
-      total_cost: t.Union([t.Number(), t.Null()]),
-      miles: t.Union([t.Number(), t.Null()]),
+export const LaneHistorySchema = Type.Object({
+  report_type: Type.Literal("LANE_HISTORY"),
+  lane: Type.Object({ origin: Type.String(), destination: Type.String() }),
+  from: Type.String(),
+  to: Type.String(),
+  receipts: Type.Array(
+    Type.Object({
+      receipt_id: Type.String(),
+      seq: Type.Integer(),
+      issued_at: Type.String(),
+      skill: Type.String(),
+      as_of: Type.Union([Type.String(), Type.Null()]),
+      model_version: Type.Union([Type.String(), Type.Null()]),
+      equipment: Type.Union([Type.String(), Type.Null()]),
+      rate_per_mile: Type.Union([Type.Number(), Type.Null()]),
+      total_cost: Type.Union([Type.Number(), Type.Null()]),
+      miles: Type.Union([Type.Number(), Type.Null()]),
       /**
        * Receipts keep only the answer's digest, so the figures come from re-running the skill: true when
        * the re-run answer matched the signed digest; false when it did not (figures null); null when
        * the skill's answer carries no lane figures.
        */
-      answer_reproduced: t.Union([t.Boolean(), t.Null()]),
+      answer_reproduced: Type.Union([Type.Boolean(), Type.Null()]),
     }),
   ),
-  count: t.Integer(),
+  count: Type.Integer(),
   /** More receipts matched than LANE_HISTORY_LIMIT; narrow the date range. */
-  truncated: t.Boolean(),
+  truncated: Type.Boolean(),
 });
 export type LaneHistory = Static<typeof LaneHistorySchema>;
 type LaneReceipt = LaneHistory["receipts"][number];
@@ -48,12 +46,6 @@ export interface LaneQuery {
   destination?: string;
   from?: string;
   to?: string;
-}
-
-export interface LaneHistoryDeps {
-  db: Db;
-  reference: ReferenceData;
-  skills: () => readonly AnySkill[];
 }
 
 const LANE_FIGURES = ["rate_per_mile", "total_cost", "miles"] as const;
@@ -67,7 +59,7 @@ const stringField = (value: unknown) => (typeof value === "string" ? value : und
  * case-insensitively), issued between `from` and `to` inclusive (UTC dates), oldest first.
  * The lane defaults to the anchor receipt's; the range to the 90 days up to `today`.
  */
-export function laneHistory(deps: LaneHistoryDeps, anchor: OwnReceipt, query: LaneQuery, today: string): LaneHistory {
+export function laneHistory(deps: SkillInstance, anchor: OwnReceipt, query: LaneQuery, today: string): LaneHistory {
   const anchorRequest = (anchor.body?.request ?? {}) as Record<string, unknown>;
   const origin = query.origin ?? stringField(anchorRequest.origin);
   const destination = query.destination ?? stringField(anchorRequest.destination);
@@ -78,7 +70,7 @@ export function laneHistory(deps: LaneHistoryDeps, anchor: OwnReceipt, query: La
   if (!origin || !destination) throw errors.invalidRequest(missing);
 
   const to = query.to ?? today;
-  const from = query.from ?? new Date(Date.parse(to) - DEFAULT_WINDOW_DAYS * DAY_MS).toISOString().slice(0, 10);
+  const from = query.from ?? utcDateOf(Date.parse(to) - DEFAULT_WINDOW_DAYS * DAY_MS);
   if (from > to) throw errors.invalidRequest([{ field: "from", problem: "must not be after to" }]);
 
   const rows = deps.db.$client
@@ -93,7 +85,6 @@ export function laneHistory(deps: LaneHistoryDeps, anchor: OwnReceipt, query: La
     )
     .all(anchor.row.accountId, Date.parse(from), Date.parse(to) + DAY_MS, normalizePlace(origin), normalizePlace(destination), LANE_HISTORY_LIMIT + 1);
 
-  const skills = deps.skills();
   const receipts = rows.slice(0, LANE_HISTORY_LIMIT).map((row): LaneReceipt => {
     const body = parseBody(row.body);
     return {
@@ -104,7 +95,7 @@ export function laneHistory(deps: LaneHistoryDeps, anchor: OwnReceipt, query: La
       as_of: stringField(body?.as_of) ?? null,
       model_version: stringField(body?.model_version) ?? null,
       equipment: stringField((body?.request as Record<string, unknown> | undefined)?.equipment) ?? null,
-      ...laneFigures(body, skills, deps.reference),
+      ...laneFigures(body, deps),
     };
   });
   return { report_type: "LANE_HISTORY", lane: { origin, destination }, from, to, receipts, count: receipts.length, truncated: rows.length > LANE_HISTORY_LIMIT };
@@ -114,11 +105,11 @@ export function laneHistory(deps: LaneHistoryDeps, anchor: OwnReceipt, query: La
  * Re-run only the receipts of skills whose answers declare lane figures at the top level (rate-lookup):
  * a forecast on the same lane would cost milliseconds to re-run and has no such figures to show.
  */
-function laneFigures(body: ReceiptBody | null, skills: readonly AnySkill[], reference: ReferenceData): LaneFigures {
+function laneFigures(body: ReceiptBody | null, instance: SkillInstance): LaneFigures {
   const none: LaneFigures = { rate_per_mile: null, total_cost: null, miles: null, answer_reproduced: null };
-  const skill = body && skills.find((candidate) => candidate.name === body.skill);
+  const skill = body && instance.skills.find((candidate) => candidate.name === body.skill);
   if (!body || !skill || !declaresLaneFigures(skill)) return none;
-  const { answer_matches, reproducedAnswer } = replay(body, skills, reference);
+  const { answer_matches, reproducedAnswer } = replay(body, instance);
   if (answer_matches !== true) return { ...none, answer_reproduced: false };
   const answer = reproducedAnswer as Record<string, unknown>;
   return {

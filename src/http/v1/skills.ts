@@ -1,10 +1,10 @@
 import { Elysia } from "elysia";
-import { authenticate } from "../access/authenticate.ts";
-import { decide } from "../access/authorize.ts";
-import { runSkill, type PipelineDeps, type SkillReply } from "../skills/pipeline.ts";
-import { callName, type AnySkill } from "../skills/types.ts";
-import { errorResponse, errors } from "./errors.ts";
-import { readJsonBody, requestIdOf } from "./request-context.ts";
+import { authenticate } from "../../access/authenticate.ts";
+import { decide } from "../../access/authorize.ts";
+import { runSkill, type PipelineDeps, type SkillReply } from "../../pipeline/run-skill.ts";
+import { callName, type AnySkill } from "../../skills/types.ts";
+import { errorResponse, errors } from "../../errors.ts";
+import { readJsonBody, requestIdOf } from "../request-context.ts";
 
 function toResponse(reply: SkillReply, requestId: string): Response {
   return Response.json(reply.body, { status: reply.status, headers: { ...reply.headers, "X-Request-Id": requestId } });
@@ -75,7 +75,7 @@ export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
         skills: skills.map((skill) => ({
           name: skill.name,
           ...(skill.operation && { operation: skill.operation }),
-          scope: skill.scope,
+          scope: skill.name,
           minimum_tier: skill.minimumTier,
           description: skill.description,
           method: skill.rest.method,

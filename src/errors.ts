@@ -1,4 +1,4 @@
-import type { Tier, Scope } from "../access/tiers.ts";
+import type { Tier } from "./access/tiers.ts";
 
 /**
  * The error table (SPEC §5). Every error body the service sends is built here and nowhere else:
@@ -85,7 +85,7 @@ export const errors = {
       current_tier: current,
       upgrade_url: "/pricing",
     }),
-  scopeRequired: (required: Scope, keyScopes: readonly string[]) =>
+  scopeRequired: (required: string, keyScopes: readonly string[]) =>
     new ApiError("SCOPE_REQUIRED", `This key was not created with the '${required}' scope.`, {
       required_scope: required,
       key_scopes: keyScopes,

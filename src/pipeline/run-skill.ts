@@ -6,13 +6,15 @@ import type { Clock } from "../clock.ts";
 import type { Db } from "../db/client.ts";
 import type { GroupCommitter } from "../db/group-commit.ts";
 import { recordQuotaThreshold } from "../events/quota-threshold.ts";
-import { ApiError, errors } from "../http/errors.ts";
-import type { Admission, Meter, RateLimitHeaders, UsageLog } from "../metering/meter.ts";
+import { ApiError, errors } from "../errors.ts";
+import type { Admission, Meter, UsageLog } from "../metering/meter.ts";
+import type { RateLimitHeaders } from "../metering/window-status.ts";
 import type { ReceiptLedger } from "../receipts/ledger.ts";
 import type { ReferenceData } from "../reference/view.ts";
 import { checkAsOf } from "./as-of.ts";
-import { callName, type AnySkill } from "./types.ts";
+import { callName, type AnySkill } from "../skills/types.ts";
 import { validateInput } from "./validate.ts";
+import { utcDateOf } from "../dates.ts";
 
 export interface PipelineDeps {
   db: Db;
@@ -23,6 +25,8 @@ export interface PipelineDeps {
   usage: UsageLog;
   ledger: ReceiptLedger;
   reference: ReferenceData;
+  /** Every skill served: audit-report re-runs the one a receipt names. */
+  skills: readonly AnySkill[];
   /** Called first on every call: drops caches that a write (here or in another process) made stale. */
   refreshCaches(): void;
 }
@@ -43,8 +47,6 @@ export interface SkillReply {
   /** The call was refused before a key grant was found (401): nothing is metered or logged. */
   principal: Principal | null;
 }
-
-const utcDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /**
  * authenticate → scope → tier → minute limit → month quota → validate → handler →
@@ -87,10 +89,10 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
 
   try {
     const input = validateInput(skill.input, await call.readInput(), call.inputSource);
-    const asOf = skill.asOf?.(input) ?? utcDate(now);
-    checkAsOf(asOf, utcDate(now));
+    const asOf = skill.asOf?.(input) ?? utcDateOf(now);
+    checkAsOf(asOf, utcDateOf(now));
     const data = deps.reference.view(asOf, now);
-    const context = { data, caller: principal };
+    const context = { data, caller: principal, instance: deps };
     // A writing operation runs inside the commit below, so its writes and its receipt commit together.
     const computed = skill.writes ? undefined : skill.handler(input, context);
     // Answered means durable: the month count, the receipt and the usage row commit together

@@ -1,89 +1,77 @@
-import { t, type Static } from "elysia";
-import type { Db } from "../db/client.ts";
-import type { ReferenceData } from "../reference/view.ts";
-import type { AnySkill, FactorVersion } from "../skills/types.ts";
-import type { OwnReceipt } from "./store.ts";
+import { Type, type Static } from "@sinclair/typebox";
+import type { Db } from "../../db/client.ts";
+import type { FactorVersion } from "../../receipts/format.ts";
+import type { SkillInstance } from "../types.ts";
+import type { OwnReceipt } from "../../receipts/store.ts";
+import { factorVersionSchema } from "../schema-kit.ts";
 import { notReplayed, replay } from "./replay.ts";
-import { checkStoredReceipt } from "./verify.ts";
+import { checkStoredReceipt } from "../../receipts/verify.ts";
 
-const FactorVersionSchema = t.Object({
-  series_id: t.String(),
-  value: t.Number(),
-  observation_date: t.String(),
-  import_id: t.String(),
-});
-
-const DataSourceSchema = t.Object({
-  ...FactorVersionSchema.properties,
+const DataSourceSchema = Type.Object({
+  ...factorVersionSchema.properties,
   /** The import's source (eia, bls, fred, ams, fmcsa, snapshot); null when the observation is not stored. */
-  source: t.Union([t.String(), t.Null()]),
-  file_name: t.Union([t.String(), t.Null()]),
-  fetched_at: t.Union([t.String(), t.Null()]),
-  imported_at: t.Union([t.String(), t.Null()]),
+  source: Type.Union([Type.String(), Type.Null()]),
+  file_name: Type.Union([Type.String(), Type.Null()]),
+  fetched_at: Type.Union([Type.String(), Type.Null()]),
+  imported_at: Type.Union([Type.String(), Type.Null()]),
   /** The stored observation (series, date, import) exists and holds the recorded value. */
-  matches_stored_observation: t.Boolean(),
+  matches_stored_observation: Type.Boolean(),
 });
 
-export const ReceiptTraceSchema = t.Object({
-  report_type: t.Literal("RECEIPT_TRACE"),
-  receipt_id: t.String(),
-  skill: t.String(),
-  model_version: t.Union([t.String(), t.Null()]),
-  timestamps: t.Object({
-    issued_at: t.String(),
-    as_of: t.Union([t.String(), t.Null()]),
-    known_at: t.Union([t.String(), t.Null()]),
+export const ReceiptTraceSchema = Type.Object({
+  report_type: Type.Literal("RECEIPT_TRACE"),
+  receipt_id: Type.String(),
+  skill: Type.String(),
+  model_version: Type.Union([Type.String(), Type.Null()]),
+  timestamps: Type.Object({
+    issued_at: Type.String(),
+    as_of: Type.Union([Type.String(), Type.Null()]),
+    known_at: Type.Union([Type.String(), Type.Null()]),
   }),
-  authorization: t.Object({
-    auth_obj_id: t.String(),
-    account_id: t.String(),
-    tier: t.String(),
-    scopes: t.Union([t.Array(t.String()), t.Null()]),
+  authorization: Type.Object({
+    auth_obj_id: Type.String(),
+    account_id: Type.String(),
+    tier: Type.String(),
+    scopes: Type.Union([Type.Array(Type.String()), Type.Null()]),
   }),
-  request: t.Unknown(),
+  request: Type.Unknown(),
   /** The signed digest of the answer; the receipt does not keep the answer itself. */
-  response_sha256: t.Union([t.String(), t.Null()]),
+  response_sha256: Type.Union([Type.String(), Type.Null()]),
   /** The answer re-computed from the request and the pinned data; its digest is checked in `verification`. Null when not re-run. */
-  reproduced_response: t.Unknown(),
-  data_sources: t.Array(DataSourceSchema),
-  factor_versions: t.Array(FactorVersionSchema),
-  chain: t.Object({
-    seq: t.Integer(),
-    prev_hash: t.String(),
-    hash: t.String(),
-    signature: t.String(),
-    kid: t.String(),
-    algorithm: t.Literal("Ed25519"),
+  reproduced_response: Type.Unknown(),
+  data_sources: Type.Array(DataSourceSchema),
+  factor_versions: Type.Array(factorVersionSchema),
+  chain: Type.Object({
+    seq: Type.Integer(),
+    prev_hash: Type.String(),
+    hash: Type.String(),
+    signature: Type.String(),
+    kid: Type.String(),
+    algorithm: Type.Literal("Ed25519"),
     /** The signed record itself: hash = SHA-256(JCS(body)); feed this block to scripts/verify-receipt.ts. */
-    body: t.Unknown(),
+    body: Type.Unknown(),
   }),
-  verification: t.Object({
-    hash_valid: t.Boolean(),
-    signature_valid: t.Boolean(),
-    link_valid: t.Boolean(),
-    record_matches_body: t.Boolean(),
-    reproducible: t.Union([t.Boolean(), t.Null()]),
-    reproduction: t.Object({
-      answer_matches: t.Union([t.Boolean(), t.Null()]),
-      factor_versions_match: t.Union([t.Boolean(), t.Null()]),
-      detail: t.String(),
+  verification: Type.Object({
+    hash_valid: Type.Boolean(),
+    signature_valid: Type.Boolean(),
+    link_valid: Type.Boolean(),
+    record_matches_body: Type.Boolean(),
+    reproducible: Type.Union([Type.Boolean(), Type.Null()]),
+    reproduction: Type.Object({
+      answer_matches: Type.Union([Type.Boolean(), Type.Null()]),
+      factor_versions_match: Type.Union([Type.Boolean(), Type.Null()]),
+      detail: Type.String(),
     }),
-    problems: t.Array(t.String()),
+    problems: Type.Array(Type.String()),
   }),
 });
 export type ReceiptTrace = Static<typeof ReceiptTraceSchema>;
 
-export interface TraceDeps {
-  db: Db;
-  reference: ReferenceData;
-  skills: () => readonly AnySkill[];
-}
-
 /** The full provenance of one receipt: what was asked, from which figures, under which grant, and what still checks out. */
-export function receiptTrace(deps: TraceDeps, { row, body }: OwnReceipt): ReceiptTrace {
+export function receiptTrace(deps: SkillInstance, { row, body }: OwnReceipt): ReceiptTrace {
   const check = checkStoredReceipt(deps.db, row);
   const reproduction = body
-    ? replay(body, deps.skills(), deps.reference)
+    ? replay(body, deps)
     : notReplayed(false, "The stored body is not readable JSON.");
   const factorVersions = body?.factor_versions ?? [];
   const { reproducible, reproducedAnswer, ...reproductionDetail } = reproduction;

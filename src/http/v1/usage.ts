@@ -1,11 +1,11 @@
 import { Elysia } from "elysia";
-import type { Principal } from "../access/principal.ts";
-import type { Clock } from "../clock.ts";
-import type { Db } from "../db/client.ts";
-import type { LimitsTable } from "./limits.ts";
-import type { Meter } from "./meter.ts";
-import { usageReport } from "./usage-report.ts";
-import { resetSeconds } from "./window-status.ts";
+import type { Principal } from "../../access/principal.ts";
+import type { Clock } from "../../clock.ts";
+import type { Db } from "../../db/client.ts";
+import type { LimitsTable } from "../../metering/limits.ts";
+import type { Meter } from "../../metering/meter.ts";
+import { usageReport } from "../../metering/usage-report.ts";
+import { resetSeconds } from "../../metering/window-status.ts";
 
 export interface UsageRouteDeps {
   db: Db;
@@ -18,7 +18,7 @@ export interface UsageRouteDeps {
  * GET /v1/usage: any valid key reads its own account's month to date and the key's minute headroom.
  * Not a skill, so it is neither metered nor logged. `authenticate` throws the error table's 401s.
  */
-export function usageApiRoutes(deps: UsageRouteDeps, authenticate: (authorization: string | undefined) => Principal) {
+export function usageRoute(deps: UsageRouteDeps, authenticate: (authorization: string | undefined) => Principal) {
   return new Elysia({ name: "waybill.usage" }).get("/v1/usage", ({ headers }) => {
     const principal = authenticate(headers.authorization);
     const now = deps.clock.now();

@@ -1,26 +1,25 @@
-import { t, type Static } from "elysia";
-import type { Db } from "../db/client.ts";
-import type { ReferenceView } from "../reference/view.ts";
-import type { OwnReceipt } from "./store.ts";
+import { Type, type Static } from "@sinclair/typebox";
+import type { Db } from "../../db/client.ts";
+import type { ReferenceView } from "../../reference/view.ts";
+import type { OwnReceipt } from "../../receipts/store.ts";
+import { DAY_MS } from "../../dates.ts";
 
-const DAY_MS = 86_400_000;
-
-export const DataSourcesSchema = t.Object({
-  report_type: t.Literal("DATA_SOURCES"),
-  as_of: t.String(),
-  known_at: t.String(),
-  series: t.Array(
-    t.Object({
-      series_id: t.String(),
-      source: t.Union([t.String(), t.Null()]),
-      latest_observation_date: t.Union([t.String(), t.Null()]),
-      latest_value: t.Union([t.Number(), t.Null()]),
-      import_id: t.Union([t.String(), t.Null()]),
-      fetched_at: t.Union([t.String(), t.Null()]),
+export const DataSourcesSchema = Type.Object({
+  report_type: Type.Literal("DATA_SOURCES"),
+  as_of: Type.String(),
+  known_at: Type.String(),
+  series: Type.Array(
+    Type.Object({
+      series_id: Type.String(),
+      source: Type.Union([Type.String(), Type.Null()]),
+      latest_observation_date: Type.Union([Type.String(), Type.Null()]),
+      latest_value: Type.Union([Type.Number(), Type.Null()]),
+      import_id: Type.Union([Type.String(), Type.Null()]),
+      fetched_at: Type.Union([Type.String(), Type.Null()]),
       /** Whole days from the latest observation to as_of: how stale the series is today. */
-      age_days: t.Union([t.Integer(), t.Null()]),
+      age_days: Type.Union([Type.Integer(), Type.Null()]),
       /** The anchor receipt's answer used a figure of this series. */
-      used_by_receipt: t.Boolean(),
+      used_by_receipt: Type.Boolean(),
     }),
   ),
 });

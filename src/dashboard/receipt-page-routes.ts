@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
-import { SKILL_MINIMUM_TIER, tierAtLeast } from "../access/tiers.ts";
-import { ApiError } from "../http/errors.ts";
-import { receiptTrace } from "../receipts/audit-trace.ts";
+import { tierAtLeast } from "../access/tiers.ts";
+import { ApiError } from "../errors.ts";
+import { receiptTrace } from "../skills/audit-report/index.ts";
 import { findOwnReceipt, type OwnReceipt } from "../receipts/store.ts";
 import { ProblemPage } from "../../views/errors.tsx";
 import { ReceiptPage, type Provenance } from "../../views/receipts/receipt-page.tsx";
@@ -14,8 +14,8 @@ import { pageResponse } from "./render.ts";
  * one). The provenance is what the audit-report skill returns, so it is shown on the tiers that
  * have that skill, and the others are told why not.
  */
-export function receiptRoutes(context: DashboardContext) {
-  const traceDeps = { db: context.db, reference: context.reference, skills: () => context.skills };
+export function receiptPageRoutes(context: DashboardContext) {
+  const instance = { db: context.db, reference: context.reference, skills: context.skills };
   return new Elysia({ name: "dashboard-receipts" }).use(sessionGuard(context)).get(
     "/dashboard/receipts/:id",
     ({ params, signedIn: { account, viewer } }) => {
@@ -26,9 +26,9 @@ export function receiptRoutes(context: DashboardContext) {
         if (!(error instanceof ApiError) || error.errorCode !== "NOT_FOUND") throw error;
         return pageResponse(ProblemPage({ title: "Receipt not found", message: "No receipt with that id exists for this account." }), { status: 404 });
       }
-      const requiredTier = SKILL_MINIMUM_TIER["audit-report"];
+      const requiredTier = context.catalog.minimumTierOf("audit-report");
       const provenance: Provenance = tierAtLeast(account.tier, requiredTier)
-        ? { kind: "trace", trace: receiptTrace(traceDeps, own) }
+        ? { kind: "trace", trace: receiptTrace(instance, own) }
         : { kind: "locked", currentTier: account.tier, requiredTier };
       const { row } = own;
       return pageResponse(

@@ -1,12 +1,8 @@
-import type { Principal } from "../access/principal.ts";
-import { ApiError } from "../http/errors.ts";
-import type { ReferenceData } from "../reference/view.ts";
-import { callName, type AnySkill } from "../skills/types.ts";
-import { canonicalJson, sha256Hex } from "./canonical.ts";
-import type { ReceiptBody } from "./format.ts";
-
-/** Skills whose answers depend on the live ledger rather than on reference data; they are never re-run. */
-const NOT_REPLAYABLE = new Set(["audit-report"]);
+import type { Principal } from "../../access/principal.ts";
+import { ApiError } from "../../errors.ts";
+import { callName, type SkillInstance } from "../types.ts";
+import { canonicalJson, sha256Hex } from "../../receipts/canonical.ts";
+import type { ReceiptBody } from "../../receipts/format.ts";
 
 export interface Reproduction {
   /** true: same answer and same factor versions; false: different or could not run; null: not a replayable skill. */
@@ -24,13 +20,12 @@ export interface Reproduction {
  * compare: the SHA-256 of the answer's canonical JSON with the signed response_sha256, the factor
  * versions (canonical JSON) with the recorded ones.
  */
-export function replay(body: ReceiptBody, skills: readonly AnySkill[], reference: ReferenceData): Reproduction {
-  if (NOT_REPLAYABLE.has(body.skill)) {
-    return notReplayed(null, `${body.skill} answers are read from the live receipt ledger, so they are not re-run.`);
-  }
-  const skill = skills.find((candidate) => callName(candidate) === body.skill);
+export function replay(body: ReceiptBody, instance: SkillInstance): Reproduction {
+  const skill = instance.skills.find((candidate) => callName(candidate) === body.skill);
   if (!skill) return notReplayed(false, `This instance no longer serves the skill ${body.skill}.`);
-  if (skill.writes) return notReplayed(null, `${body.skill} changes the account's own records, so it is not re-run.`);
+  if (!skill.replayable) {
+    return notReplayed(null, `${body.skill} answers depend on the instance's own records (the receipt ledger, an account's alerts), not only on reference data, so they are not re-run.`);
+  }
 
   const caller: Principal = {
     accountId: body.account_id,
@@ -41,7 +36,7 @@ export function replay(body: ReceiptBody, skills: readonly AnySkill[], reference
   };
   let result;
   try {
-    result = skill.handler(body.request as never, { data: reference.view(body.as_of, Date.parse(body.known_at)), caller });
+    result = skill.handler(body.request, { data: instance.reference.view(body.as_of, Date.parse(body.known_at)), caller, instance });
   } catch (error) {
     const reason = error instanceof ApiError ? `${error.errorCode}: ${error.message}` : "the handler failed";
     return notReplayed(false, `Re-running ${body.skill} on the recorded input failed (${reason}).`);

@@ -1,7 +1,7 @@
-import type { TSchema } from "elysia";
+import type { TSchema } from "@sinclair/typebox";
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { Value, type ValueError } from "@sinclair/typebox/value";
-import { errors, type FieldProblem } from "../http/errors.ts";
+import { errors, type FieldProblem } from "../errors.ts";
 
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
 
@@ -54,11 +54,7 @@ export function validateInput(schema: TSchema, raw: unknown, source: "body" | "q
   }
   let value: unknown = structuredClone(raw);
   if (source === "query") value = Value.Convert(schema, value);
-  // Defaults fill optional fields only: some schema builders (Elysia's UnionEnum) give every enum a
-  // default, which would silently answer a request that left out a required field.
-  const missingRequired = ((schema.required as string[] | undefined) ?? []).filter((name) => !(name in (value as object)));
   value = Value.Default(schema, value);
-  for (const name of missingRequired) delete (value as Record<string, unknown>)[name];
   const unknownFields = Object.keys(value as object).filter((name) => !(name in (schema.properties ?? {})));
   const problems: FieldProblem[] = unknownFields.map((field) => ({ field, problem: "is not a known field" }));
   const check = checkerFor(schema);
