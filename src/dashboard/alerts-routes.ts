@@ -74,8 +74,10 @@ export function alertsRoutes(context: DashboardContext) {
     )
     .post(
       "/dashboard/alerts/evaluate",
-      ({ signedIn }) =>
+      ({ body, signedIn }) =>
         change(signedIn, (tx, caller) => {
+          void body; // Elysia parses a form body only for handlers that read it; the session guard needs its CSRF field.
+
           const outcome = evaluateNow(tx, caller, view(signedIn.now), signedIn.now);
           return `Evaluated ${outcome.evaluated} alert(s); ${outcome.fired.length} fired.`;
         }),
@@ -83,7 +85,9 @@ export function alertsRoutes(context: DashboardContext) {
     )
     .post(
       "/dashboard/alerts/:id/:action",
-      ({ params, signedIn, status }) => {
+      ({ body, params, signedIn, status }) => {
+        void body; // Elysia parses a form body only for handlers that read it; the session guard needs its CSRF field.
+
         if (!["pause", "resume", "delete"].includes(params.action)) return status(404, "");
         return change(signedIn, (tx, caller) => {
           if (params.action === "delete") {

@@ -61,8 +61,10 @@ export function webhooksRoutes(context: DashboardContext) {
     )
     .post(
       "/dashboard/webhooks/deliveries/:id/resend",
-      ({ params, signedIn }) =>
+      ({ body, params, signedIn }) =>
         change(signedIn, () => {
+          void body; // Elysia parses a form body only for handlers that read it; the session guard needs its CSRF field.
+
           resendDelivery(context.db, accountOf(signedIn), params.id, signedIn.now);
           return { notice: "The delivery is queued again under the same webhook-id." };
         }),
@@ -70,7 +72,9 @@ export function webhooksRoutes(context: DashboardContext) {
     )
     .post(
       "/dashboard/webhooks/:id/:action",
-      ({ params, signedIn, status }) => {
+      ({ body, params, signedIn, status }) => {
+        void body; // Elysia parses a form body only for handlers that read it; the session guard needs its CSRF field.
+
         const account = accountOf(signedIn);
         const actions: Record<string, () => Outcome> = {
           enable: () => (setEndpointEnabled(context.db, account, params.id, true), { notice: "Endpoint enabled; pending deliveries go out now." }),
