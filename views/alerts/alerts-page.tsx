@@ -2,6 +2,7 @@ import { DIESEL_REGION_NAMES } from "../../src/reference/regions.ts";
 import type { alertJson } from "../../src/skills/rate-alerts/alert-store.ts";
 import { DIRECTIONS, WATCHED_METRICS } from "../../src/skills/rate-alerts/constants.ts";
 import { EQUIPMENT_TYPES } from "../../src/skills/kit.ts";
+import { DataTable, PostButton } from "../data-table.tsx";
 import { Flash } from "../flash.tsx";
 import { AppLayout, type Viewer } from "../layout.tsx";
 
@@ -55,60 +56,29 @@ function AlertList({ alerts, cap, csrfToken }: { alerts: AlertView[]; cap: numbe
     <section class="card stack" id="alert-list">
       <div class="card-head">
         <h2 safe>{`Your alerts (${alerts.length} of ${cap})`}</h2>
-        <form method="post" action="/dashboard/alerts/evaluate">
-          <input type="hidden" name="_csrf" value={csrfToken} />
-          <button type="submit" class="secondary">
-            Evaluate now
-          </button>
-        </form>
+        <PostButton csrfToken={csrfToken} action="/dashboard/alerts/evaluate" label="Evaluate now" />
       </div>
-      {alerts.length === 0 ? (
-        <p class="muted">No alerts yet.</p>
-      ) : (
-        <div class="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Watches</th>
-                <th>Rule</th>
-                <th class="num">Last value</th>
-                <th>State</th>
-                <th></th>
-              </tr>
-            </thead>
-            <tbody>
-              {alerts.map((alert) => (
-                <tr data-alert-id={alert.id}>
-                  <td safe>{alert.name}</td>
-                  <td safe>{conditionText(alert)}</td>
-                  <td safe>{`${alert.direction} ${alert.threshold}${alert.cooldown_seconds ? `, quiet ${alert.cooldown_seconds} s after firing` : ""}`}</td>
-                  <td class="num" safe>
-                    {alert.state.last_value === null ? "–" : String(alert.state.last_value)}
-                  </td>
-                  <td>
-                    {!alert.enabled ? <span class="badge">paused</span> : alert.state.firing ? <span class="badge warn">firing</span> : <span class="badge ok">watching</span>}
-                  </td>
-                  <td class="actions">
-                    <form method="post" action={`/dashboard/alerts/${alert.id}/${alert.enabled ? "pause" : "resume"}`}>
-                      <input type="hidden" name="_csrf" value={csrfToken} />
-                      <button type="submit" class="secondary">
-                        {alert.enabled ? "Pause" : "Resume"}
-                      </button>
-                    </form>
-                    <form method="post" action={`/dashboard/alerts/${alert.id}/delete`}>
-                      <input type="hidden" name="_csrf" value={csrfToken} />
-                      <button type="submit" class="danger">
-                        Delete
-                      </button>
-                    </form>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        empty="No alerts yet."
+        columns={[{ label: "Name" }, { label: "Watches" }, { label: "Rule" }, { label: "Last value", class: "num" }, { label: "State" }, { label: "" }]}
+        rows={alerts.map((alert) => (
+          <tr data-alert-id={alert.id}>
+            <td safe>{alert.name}</td>
+            <td safe>{conditionText(alert)}</td>
+            <td safe>{`${alert.direction} ${alert.threshold}${alert.cooldown_seconds ? `, quiet ${alert.cooldown_seconds} s after firing` : ""}`}</td>
+            <td class="num" safe>
+              {alert.state.last_value === null ? "–" : String(alert.state.last_value)}
+            </td>
+            <td>
+              {!alert.enabled ? <span class="badge">paused</span> : alert.state.firing ? <span class="badge warn">firing</span> : <span class="badge ok">watching</span>}
+            </td>
+            <td class="actions">
+              <PostButton csrfToken={csrfToken} action={`/dashboard/alerts/${alert.id}/${alert.enabled ? "pause" : "resume"}`} label={alert.enabled ? "Pause" : "Resume"} />
+              <PostButton csrfToken={csrfToken} action={`/dashboard/alerts/${alert.id}/delete`} label="Delete" kind="danger" />
+            </td>
+          </tr>
+        ))}
+      />
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import type { eventJson } from "../../src/events/log.ts";
 import { EVENT_TYPES } from "../../src/events/types.ts";
+import { DataTable } from "../data-table.tsx";
 import { AppLayout, type Viewer } from "../layout.tsx";
 
 export interface EventsPageProps {
@@ -35,36 +36,23 @@ export function EventsPage(props: EventsPageProps) {
         </button>
       </form>
       <section class="card" id="event-feed">
-        {props.events.length === 0 ? (
-          <p class="muted">No events yet.</p>
-        ) : (
-          <div class="table-scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th>Time</th>
-                  <th>Type</th>
-                  <th>Details</th>
-                </tr>
-              </thead>
-              <tbody>
-                {props.events.map((event) => (
-                  <tr data-event-id={event.id}>
-                    <td class="nowrap" safe>
-                      {event.created_at.slice(0, 19).replace("T", " ")}
-                    </td>
-                    <td safe>{event.type}</td>
-                    <td>
-                      <code class="break" safe>
-                        {JSON.stringify(event.data)}
-                      </code>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable
+          empty="No events yet."
+          columns={[{ label: "Time" }, { label: "Type" }, { label: "Details" }]}
+          rows={props.events.map((event) => (
+            <tr data-event-id={event.id}>
+              <td class="nowrap" safe>
+                {event.created_at.slice(0, 19).replace("T", " ")}
+              </td>
+              <td safe>{event.type}</td>
+              <td>
+                <code class="break" safe>
+                  {JSON.stringify(event.data)}
+                </code>
+              </td>
+            </tr>
+          ))}
+        />
       </section>
     </AppLayout>
   );

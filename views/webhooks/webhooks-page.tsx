@@ -1,5 +1,6 @@
 import { SUBSCRIBABLE_EVENT_TYPES } from "../../src/events/types.ts";
 import type { DeliveryLogEntry, WebhookEndpoint } from "../../src/webhooks/endpoints.ts";
+import { DataTable, PostButton } from "../data-table.tsx";
 import { Flash } from "../flash.tsx";
 import { formatDateTime } from "../format.ts";
 import { AppLayout, type Viewer } from "../layout.tsx";
@@ -50,17 +51,6 @@ export function WebhooksPage(props: WebhooksPageProps) {
   );
 }
 
-function Action({ csrf, action, label, kind = "secondary" }: { csrf: string; action: string; label: string; kind?: string }) {
-  return (
-    <form method="post" action={action}>
-      <input type="hidden" name="_csrf" value={csrf} />
-      <button type="submit" class={kind} safe>
-        {label}
-      </button>
-    </form>
-  );
-}
-
 function Endpoint({ view, csrf }: { view: EndpointView; csrf: string }) {
   const { endpoint, deliveries } = view;
   const base = `/dashboard/webhooks/${endpoint.id}`;
@@ -81,48 +71,33 @@ function Endpoint({ view, csrf }: { view: EndpointView; csrf: string }) {
         {`Events: ${endpoint.eventTypes.length === 0 ? "all" : endpoint.eventTypes.join(", ")}`}
       </p>
       <div class="actions">
-        <Action csrf={csrf} action={`${base}/${endpoint.enabled ? "disable" : "enable"}`} label={endpoint.enabled ? "Disable" : "Enable"} />
-        <Action csrf={csrf} action={`${base}/test`} label="Send test event" />
-        <Action csrf={csrf} action={`${base}/rotate`} label="Rotate secret" />
-        <Action csrf={csrf} action={`${base}/delete`} label="Delete" kind="danger" />
+        <PostButton csrfToken={csrf} action={`${base}/${endpoint.enabled ? "disable" : "enable"}`} label={endpoint.enabled ? "Disable" : "Enable"} />
+        <PostButton csrfToken={csrf} action={`${base}/test`} label="Send test event" />
+        <PostButton csrfToken={csrf} action={`${base}/rotate`} label="Rotate secret" />
+        <PostButton csrfToken={csrf} action={`${base}/delete`} label="Delete" kind="danger" />
       </div>
       <h3>Deliveries</h3>
-      {deliveries.length === 0 ? (
-        <p class="muted">Nothing sent yet.</p>
-      ) : (
-        <div class="table-scroll">
-          <table class="compact">
-            <thead>
-              <tr>
-                <th>Event</th>
-                <th>Status</th>
-                <th class="num">Attempts</th>
-                <th class="num">Response</th>
-                <th>Last attempt</th>
-                <th></th>
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.map((delivery) => (
-                <tr data-delivery-id={delivery.id}>
-                  <td safe>{delivery.eventType}</td>
-                  <td safe>{delivery.status + (delivery.lastError ? ` (${delivery.lastError})` : "")}</td>
-                  <td class="num" safe>
-                    {String(delivery.attempts)}
-                  </td>
-                  <td class="num" safe>
-                    {delivery.lastStatusCode === null ? "–" : String(delivery.lastStatusCode)}
-                  </td>
-                  <td safe>{formatDateTime(delivery.lastAttemptAt)}</td>
-                  <td>
-                    <Action csrf={csrf} action={`/dashboard/webhooks/deliveries/${delivery.id}/resend`} label="Resend" />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        compact
+        empty="Nothing sent yet."
+        columns={[{ label: "Event" }, { label: "Status" }, { label: "Attempts", class: "num" }, { label: "Response", class: "num" }, { label: "Last attempt" }, { label: "" }]}
+        rows={deliveries.map((delivery) => (
+          <tr data-delivery-id={delivery.id}>
+            <td safe>{delivery.eventType}</td>
+            <td safe>{delivery.status + (delivery.lastError ? ` (${delivery.lastError})` : "")}</td>
+            <td class="num" safe>
+              {String(delivery.attempts)}
+            </td>
+            <td class="num" safe>
+              {delivery.lastStatusCode === null ? "–" : String(delivery.lastStatusCode)}
+            </td>
+            <td safe>{formatDateTime(delivery.lastAttemptAt)}</td>
+            <td>
+              <PostButton csrfToken={csrf} action={`/dashboard/webhooks/deliveries/${delivery.id}/resend`} label="Resend" />
+            </td>
+          </tr>
+        ))}
+      />
     </section>
   );
 }
