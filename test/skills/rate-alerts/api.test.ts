@@ -90,6 +90,15 @@ describe("rate-alerts over REST", () => {
     expect(alert.body.measurement.factor_versions).toEqual(quote.body.factor_versions);
   });
 
+  test("diesel_change_percent is the week-over-week change of the region's weekly price, from both weeks' figures", async () => {
+    const { key } = server.accountWithKey("starter");
+    const view = server.runtime.reference.view("2026-10-15", server.clock.now());
+    const [before, latest] = view.history(dieselSeriesId("NUS")).slice(-2);
+    const created = await json(await server.call("/v1/alerts", { method: "POST", key, json: { condition: { metric: "diesel_change_percent", region: "NATIONAL" }, direction: "ABOVE", threshold: 5 } }));
+    expect(created.body.measurement.value).toBeCloseTo(((latest!.value - before!.value) / before!.value) * 100, 2);
+    expect(created.body.measurement.factor_versions.map((f: { observation_date: string }) => f.observation_date)).toEqual([before!.observedOn, latest!.observedOn]);
+  });
+
   test(`the tier caps the number of alerts (starter ${MAX_ALERTS_BY_TIER.starter}) with a 409`, async () => {
     const { key } = server.accountWithKey("starter");
     for (let i = 0; i < MAX_ALERTS_BY_TIER.starter; i++) {
