@@ -1,9 +1,9 @@
 import { and, desc, eq, lt, sql } from "drizzle-orm";
-import { alerts } from "../../db/schema.ts";
+import { accounts, alerts } from "../../db/schema.ts";
 import type { Writer } from "../../events/log.ts";
 import { newId } from "../../ids.ts";
 import type { Condition } from "./condition.ts";
-import type { Direction } from "./constants.ts";
+import { MAX_ALERTS_BY_TIER, type Direction } from "./constants.ts";
 
 export type AlertRecord = typeof alerts.$inferSelect;
 
@@ -82,12 +82,17 @@ export class AlertStore {
   }
 }
 
-/** Accounts with at least one enabled alert (scheduled and data-driven evaluation walk these). */
+/**
+ * Accounts with at least one enabled alert and a tier that still has alerts (scheduled and
+ * data-driven evaluation walk these): an account moved below Starter keeps its alerts, unevaluated.
+ */
 export function accountsWithAlerts(tx: Writer): string[] {
   return tx
-    .selectDistinct({ accountId: alerts.accountId })
+    .selectDistinct({ accountId: alerts.accountId, tier: accounts.tier })
     .from(alerts)
+    .innerJoin(accounts, eq(accounts.id, alerts.accountId))
     .where(eq(alerts.enabled, true))
     .all()
+    .filter((row) => MAX_ALERTS_BY_TIER[row.tier] > 0)
     .map((row) => row.accountId);
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { setTier } from "../../../src/access/accounts.ts";
 import { appendObservations } from "../../../src/reference/append.ts";
 import { dieselSeriesId } from "../../../src/reference/series-ids.ts";
 import { MAX_ALERTS_BY_TIER } from "../../../src/skills/rate-alerts/constants.ts";
@@ -163,6 +164,10 @@ describe("evaluation and events", () => {
     const run = server.runtime.alertBackground.run(false);
     expect(run.dataUpdated).toBe(true);
     expect(run.outcomes.get(accountId)!.fired).toEqual([expect.objectContaining({ alert_id: alert.id, type: "alert.triggered", value: raised })]);
+
+    setTier(server.runtime.db, accountId, "explorer"); // below Starter: kept, not evaluated
+    expect(server.runtime.alertBackground.run(true).outcomes.has(accountId)).toBe(false);
+    setTier(server.runtime.db, accountId, "starter");
 
     const onDemand = await json(await server.call("/v1/alerts/evaluate", { method: "POST", key, json: {} }));
     expect(onDemand.body).toMatchObject({ evaluated: 1, fired: [], failed: [] }); // still above: no second trigger
