@@ -48,10 +48,10 @@ export class DeliveryWorker {
     this.wake();
   }
 
-  /** Look for due deliveries now (after an event was appended). */
-  wake(): void {
+  /** Look for due deliveries now: on every poll, and whenever an attempt frees a slot. */
+  private wake(): void {
     if (!this.timer) return;
-    void this.tick();
+    this.tick().catch((error) => console.error("webhook delivery worker:", error));
   }
 
   /** Attempt every due delivery, up to the concurrency; resolves when those attempts are recorded. */
@@ -66,11 +66,6 @@ export class DeliveryWorker {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
-  }
-
-  /** Attempts still running (tests wait for them). */
-  busy(): boolean {
-    return this.inFlight.size > 0;
   }
 
   private due(limit: number): DueDelivery[] {
@@ -104,6 +99,7 @@ export class DeliveryWorker {
       console.error(`webhook delivery ${delivery.id} failed unexpectedly:`, error);
     } finally {
       this.inFlight.delete(delivery.id);
+      this.wake(); // a backlog drains at the concurrency, not at one batch per poll
     }
   }
 
