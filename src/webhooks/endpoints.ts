@@ -66,11 +66,18 @@ function ownEndpoint(db: Db, accountId: string, endpointId: string): WebhookEndp
   return endpoint;
 }
 
+/** Endpoints Waybill disabled because they kept failing (not those the holder switched off), for a dashboard notice. */
+export function disabledForFailing(db: Db, accountId: string): { url: string; reason: string }[] {
+  return endpointsOf(db, accountId)
+    .filter((endpoint) => !endpoint.enabled && endpoint.failingSince !== null && endpoint.disabledReason !== null)
+    .map((endpoint) => ({ url: endpoint.url, reason: endpoint.disabledReason! }));
+}
+
 /** Enabling clears the failure streak, so a fixed receiver gets its pending deliveries at once. */
 export function setEndpointEnabled(db: Db, accountId: string, endpointId: string, enabled: boolean): void {
   ownEndpoint(db, accountId, endpointId);
   db.update(webhookEndpoints)
-    .set(enabled ? { enabled, disabledReason: null, failingSince: null } : { enabled, disabledReason: "Disabled by the account holder." })
+    .set(enabled ? { enabled, disabledReason: null, failingSince: null } : { enabled, disabledReason: "Disabled by the account holder.", failingSince: null })
     .where(eq(webhookEndpoints.id, endpointId))
     .run();
 }

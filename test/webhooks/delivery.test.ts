@@ -5,7 +5,7 @@ import { ManualClock } from "../../src/clock.ts";
 import { openMemoryDatabase } from "../../src/db/client.ts";
 import { events, webhookDeliveries, webhookEndpoints } from "../../src/db/schema.ts";
 import { appendEvent } from "../../src/events/log.ts";
-import { createEndpoint, deliveryLog, resendDelivery, rotateSecret, WebhookSettingsError } from "../../src/webhooks/endpoints.ts";
+import { createEndpoint, deliveryLog, disabledForFailing, resendDelivery, rotateSecret, setEndpointEnabled, WebhookSettingsError } from "../../src/webhooks/endpoints.ts";
 import { postWebhook } from "../../src/webhooks/http-post.ts";
 import { DISABLE_AFTER_FAILING_MS, RETRY_DELAYS_MS, retryDelay } from "../../src/webhooks/retry-schedule.ts";
 import { parseWebhookUrl, resolveTarget, type TargetPolicy } from "../../src/webhooks/target-policy.ts";
@@ -85,6 +85,10 @@ describe("webhook delivery", () => {
     const disabled = db.select().from(events).where(eq(events.type, "webhook.disabled")).all();
     expect(disabled).toHaveLength(1);
     expect(disabled[0]!.accountId).toBe(account.id);
+    expect(disabledForFailing(db, account.id)).toEqual([{ url: endpoint.url, reason: stored.disabledReason! }]);
+    setEndpointEnabled(db, account.id, endpoint.id, true);
+    setEndpointEnabled(db, account.id, endpoint.id, false); // switched off by its holder: no failure notice
+    expect(disabledForFailing(db, account.id)).toEqual([]);
     const before = receiver.received.length;
     append();
     clock.advance(DISABLE_AFTER_FAILING_MS);
