@@ -9,7 +9,15 @@ const result = await Bun.build({
     autoloadDotenv: false,
     assets: ["./migrations", "./public"],
   },
-  minify: true,
+  // Only syntax minification: Elysia decides per route whether to parse the body and read the query,
+  // headers or cookies by reading its handlers' and hooks' source text (Function#toString,
+  // "sucrose"). With whitespace minified, a method-shorthand hook such as the dashboard guard's
+  // `async resolve({ body })` loses the newline after its parameter list and sucrose misreads it;
+  // with identifiers minified, a nested destructuring (`({ query, signedIn: { viewer } })`) becomes
+  // `({query:e,signedIn:{viewer:t}})` and sucrose loses `query`. Either way the binary alone gets no
+  // form body or query on some routes (elysiajs/elysia#1280). Kept as written, sucrose reads the
+  // same text as from source; the browser suite runs against this build to keep it so.
+  minify: { whitespace: false, syntax: true, identifiers: false },
   bytecode: true,
   format: "esm",
   sourcemap: "linked",

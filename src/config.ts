@@ -1,8 +1,10 @@
 import { readFileSync } from "node:fs";
+import { ConfigError } from "./errors.ts";
 import { DEFAULT_LIMITS, parseLimits, type LimitsTable } from "./metering/limits.ts";
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from "./ops/log.ts";
 
-/** A configuration value the operator got wrong: printed as one line, and the process stops. */
-export class ConfigError extends Error {}
+/** A flag or variable whose value is not of the right shape (a port that is not a number): exit 2, like any bad argument. */
+export class ArgumentError extends ConfigError {}
 
 export const DEFAULT_PORT = 8080;
 export const DEFAULT_DB = "./waybill.db";
@@ -14,6 +16,14 @@ export interface ServeConfig {
   host: string;
   dbFile: string;
   limits: LimitsTable;
+  logFormat: LogFormat;
+  logLevel: LogLevel;
+  /** Believe X-Forwarded-For / X-Forwarded-Proto from the reverse proxy in front (docs/operations.md). */
+  trustProxy: boolean;
+  /** The URL users reach the service at (behind a proxy): links, setup URLs, cookie security, origin checks. */
+  publicUrl?: URL;
+  /** Run `data sync` inside the server this often (ms); undefined: never. */
+  syncEveryMs?: number;
   /** Let webhooks go to loopback and private addresses, and over plain http (docs/alerts-and-webhooks.md). */
   allowPrivateWebhooks: boolean;
 }
@@ -26,7 +36,7 @@ export function resolveDbFile(flag: string | undefined, env: Env): string {
 
 function parsePort(raw: string): number {
   const port = Number(raw);
-  if (!/^\d+$/.test(raw) || port > 65535) throw new ConfigError(`'${raw}' is not a port number (0-65535).`);
+  if (!/^\d+$/.test(raw) || port > 65535) throw new ArgumentError(`'${raw}' is not a port number (0-65535).`);
   return port;
 }
 
@@ -49,16 +59,66 @@ function readLimits(file: string | undefined, env: Env): LimitsTable {
   }
 }
 
+const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** "30m", "6h", "1d" -> ms; at least 5 minutes, so a typo cannot hammer the sources. */
+export function parseSyncEvery(raw: string): number {
+  const match = /^(\d+)([mhd])$/.exec(raw.trim());
+  const ms = match ? Number(match[1]) * UNIT_MS[match[2]!]! : Number.NaN;
+  if (!(ms >= 5 * 60_000)) throw new ArgumentError(`--sync-every '${raw}' must be a duration of at least 5 minutes, like 30m, 6h or 1d.`);
+  return ms;
+}
+
+function oneOf<T extends string>(what: string, allowed: readonly T[], raw: string): T {
+  if (!(allowed as readonly string[]).includes(raw)) throw new ArgumentError(`'${raw}' is not a ${what}; use one of ${allowed.join(", ")}.`);
+  return raw as T;
+}
+
+export function parsePublicUrl(raw: string | undefined): URL | undefined {
+  if (raw === undefined || raw === "") return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ArgumentError(`'${raw}' is not a URL (e.g. https://rates.example.com).`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw new ArgumentError(`the public URL '${raw}' must be http:// or https://.`);
+  if (url.pathname !== "/" || url.search || url.hash) throw new ArgumentError(`the public URL '${raw}' must be an origin, without a path.`);
+  return url;
+}
+
+function parseFlag(raw: string | boolean | undefined): boolean {
+  if (raw === undefined || raw === false || raw === "" || raw === "0" || raw === "false") return false;
+  if (raw === true || raw === "1" || raw === "true") return true;
+  throw new ArgumentError(`'${raw}' is not a yes/no value; use 1 or 0.`);
+}
+
+export interface ServeFlags {
+  port?: string;
+  host?: string;
+  db?: string;
+  limits?: string;
+  "log-format"?: string;
+  "log-level"?: string;
+  "trust-proxy"?: boolean;
+  "public-url"?: string;
+  "sync-every"?: string;
+  "allow-private-webhooks"?: boolean;
+}
+
 /** Flags win over the environment, which wins over the embedded defaults. */
-export function serveConfig(
-  flags: { port?: string; host?: string; db?: string; limits?: string; "allow-private-webhooks"?: boolean },
-  env: Env,
-): ServeConfig {
+export function serveConfig(flags: ServeFlags, env: Env): ServeConfig {
+  const syncEvery = flags["sync-every"] ?? env.WAYBILL_SYNC_EVERY;
   return {
     port: parsePort(flags.port ?? env.WAYBILL_PORT ?? String(DEFAULT_PORT)),
     host: flags.host ?? env.WAYBILL_HOST ?? DEFAULT_HOST,
     dbFile: resolveDbFile(flags.db, env),
     limits: readLimits(flags.limits, env),
+    syncEveryMs: syncEvery === undefined || syncEvery === "" ? undefined : parseSyncEvery(syncEvery),
+    logFormat: oneOf("log format", LOG_FORMATS, flags["log-format"] ?? env.WAYBILL_LOG_FORMAT ?? "text"),
+    logLevel: oneOf("log level", LOG_LEVELS, flags["log-level"] ?? env.WAYBILL_LOG_LEVEL ?? "info"),
+    trustProxy: flags["trust-proxy"] === true || parseFlag(env.WAYBILL_TRUST_PROXY),
+    publicUrl: parsePublicUrl(flags["public-url"] ?? env.WAYBILL_PUBLIC_URL),
     allowPrivateWebhooks: flags["allow-private-webhooks"] === true || env.WAYBILL_ALLOW_PRIVATE_WEBHOOKS === "1",
   };
 }

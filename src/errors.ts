@@ -1,7 +1,7 @@
 import type { Tier } from "./access/tiers.ts";
 
 /**
- * The error table (SPEC §5). Every error body the service sends is built here and nowhere else:
+ * The error table (docs/api.md, Errors). Every error body the service sends is built here and nowhere else:
  * `{ error, message, request_id, [auth_obj_id], ...extra }`.
  */
 export type ErrorCode =
@@ -16,6 +16,8 @@ export type ErrorCode =
   | "PAYLOAD_TOO_LARGE"
   | "UNSUPPORTED_MEDIA_TYPE"
   | "UNRESOLVED_LOCATION"
+  | "AMBIGUOUS_LOCATION"
+  | "NOT_ROAD_CONNECTED"
   | "RATE_LIMITED"
   | "ALERT_LIMIT_REACHED"
   | "INTERNAL_ERROR";
@@ -32,6 +34,8 @@ const STATUS: Record<ErrorCode, number> = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   UNRESOLVED_LOCATION: 422,
+  AMBIGUOUS_LOCATION: 422,
+  NOT_ROAD_CONNECTED: 422,
   RATE_LIMITED: 429,
   ALERT_LIMIT_REACHED: 409,
   INTERNAL_ERROR: 500,
@@ -101,6 +105,14 @@ export const errors = {
       input,
       suggestions,
     }),
+  ambiguousLocation: (field: string, input: string, candidates: string[]) =>
+    new ApiError("AMBIGUOUS_LOCATION", `${field} '${input}' fits several US places of comparable size; add the state.`, {
+      field,
+      input,
+      candidates,
+    }),
+  notRoadConnected: (field: string, input: string, reason: string) =>
+    new ApiError("NOT_ROAD_CONNECTED", `No truck can drive to ${field} '${input}': ${reason}.`, { field, input }),
   rateLimited: (window: "minute" | "month", limit: number, reset: number, retryAfter: number) =>
     new ApiError(
       "RATE_LIMITED",
@@ -112,6 +124,9 @@ export const errors = {
     ),
   internal: () => new ApiError("INTERNAL_ERROR", "Something went wrong on our side; the request was not answered."),
 };
+
+/** A configuration value or start-up condition the operator got wrong: printed as one line, and the process stops. */
+export class ConfigError extends Error {}
 
 /** Turn any thrown value into a response. Unknown errors become INTERNAL_ERROR; nothing internal leaks. */
 export function errorResponse(

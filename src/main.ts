@@ -1,15 +1,19 @@
 import { systemClock } from "./clock.ts";
-import { accountsCreate, accountsList, accountsSetTier } from "./cli/accounts.ts";
-import { parseCommand, USAGE } from "./cli/args.ts";
+import { accountsCreate, accountsList, accountsSetPassword, accountsSetTier } from "./cli/accounts.ts";
+import { helpFor, parseCommand } from "./cli/args.ts";
 import { backup } from "./cli/backup.ts";
-import { dataImport, dataStatus } from "./cli/data.ts";
+import { dataImportCensus } from "./cli/census.ts";
+import { dataImport, dataRetract, dataStatus } from "./cli/data.ts";
+import { dataSync } from "./cli/data-sync.ts";
 import { keysCreate, keysRevoke } from "./cli/keys.ts";
 import { receiptsVerifyCommand } from "./cli/receipts.ts";
-import { EXIT, UsageError, type CommandResult } from "./cli/result.ts";
-import { serve } from "./cli/serve.ts";
+import { errorOutput, EXIT, UsageError, type CommandResult } from "./cli/result.ts";
 import { webhooksAdd, webhooksList } from "./cli/webhooks.ts";
 import { AccessError } from "./access/accounts.ts";
-import { ConfigError, resolveDbFile, serveConfig } from "./config.ts";
+import { ArgumentError, DEFAULT_HOST, DEFAULT_PORT, parsePublicUrl, resolveDbFile, serveConfig } from "./config.ts";
+import { ConfigError } from "./errors.ts";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { openDatabaseFile } from "./db/open.ts";
 import type { Db } from "./db/client.ts";
 
@@ -20,6 +24,10 @@ async function readStdin(): Promise<string> {
 async function runCommand(db: Db, name: string, values: Record<string, string | boolean | undefined>, positionals: string[]): Promise<CommandResult> {
   const json = values.json === true;
   const str = (flag: string) => (typeof values[flag] === "string" ? (values[flag] as string) : undefined);
+  // Where printed links point: --public-url, WAYBILL_PUBLIC_URL, or the server's default address.
+  const publicUrl =
+    parsePublicUrl(str("public-url") ?? process.env.WAYBILL_PUBLIC_URL)?.origin ??
+    `http://${process.env.WAYBILL_HOST ?? DEFAULT_HOST}:${process.env.WAYBILL_PORT ?? DEFAULT_PORT}`;
   switch (name) {
     case "accounts create":
       return accountsCreate(db, systemClock, {
@@ -27,6 +35,14 @@ async function runCommand(db: Db, name: string, values: Record<string, string | 
         tier: str("tier"),
         admin: values.admin === true,
         password: values["password-stdin"] ? await readStdin() : undefined,
+        publicUrl,
+        json,
+      });
+    case "accounts set-password":
+      return accountsSetPassword(db, systemClock, {
+        email: str("email"),
+        password: values["password-stdin"] ? await readStdin() : undefined,
+        publicUrl,
         json,
       });
     case "accounts set-tier":
@@ -42,7 +58,17 @@ async function runCommand(db: Db, name: string, values: Record<string, string | 
     case "data import": {
       const [source, file] = positionals;
       if (!source || !file) throw new UsageError("data import needs SOURCE and FILE: waybill data import eia FILE");
-      return dataImport(db, source, file, { json });
+      if (source === "fmcsa") return dataImportCensus(db, file, { json, date: str("date") });
+      const maxMb = str("max-mb") ?? process.env.WAYBILL_IMPORT_MAX_MB;
+      if (maxMb !== undefined && !(Number(maxMb) > 0)) throw new UsageError(`--max-mb must be a positive number of MiB, not '${maxMb}'`);
+      return dataImport(db, source, file, { json, maxMb: maxMb === undefined ? undefined : Number(maxMb) });
+    }
+    case "data sync":
+      return dataSync(db, { source: str("source"), since: str("since"), json, env: process.env });
+    case "data retract": {
+      const [importId] = positionals;
+      if (!importId || str("reason") === undefined) throw new UsageError("data retract needs IMPORT_ID and --reason TEXT");
+      return dataRetract(db, importId, str("reason")!, { json });
     }
     case "receipts verify":
       return receiptsVerifyCommand(db, { json });
@@ -57,21 +83,39 @@ async function runCommand(db: Db, name: string, values: Record<string, string | 
   }
 }
 
+/** Commands that only read or change what exists: a mistyped --db must not create an empty database for them. */
+const NEEDS_EXISTING_DATABASE = new Set([
+  "accounts list",
+  "accounts set-tier",
+  "accounts set-password",
+  "keys create",
+  "keys revoke",
+  "data status",
+  "receipts verify",
+  "backup",
+]);
+
 async function main(argv: string[]): Promise<number> {
   if (argv.includes("--version")) {
     console.log("waybill 0.1.0");
     return EXIT.ok;
   }
-  const command = parseCommand(argv);
-  if (command.values.help) {
-    console.log(USAGE);
+  if (argv.includes("--help") || argv.includes("-h")) {
+    console.log(helpFor(argv.filter((arg) => !arg.startsWith("-"))));
     return EXIT.ok;
   }
+  const command = parseCommand(argv);
   if (command.name === "serve") {
-    await serve(serveConfig(command.values as Parameters<typeof serveConfig>[0], process.env));
+    // Loaded only to serve: the server's modules (place index, skills) are heavy for a one-shot command.
+    const { serve } = await import("./cli/serve.ts");
+    await serve(serveConfig(command.values as Record<string, string | undefined>, process.env));
     return -1; // keeps running until a signal
   }
-  const db = openDatabaseFile(resolveDbFile(command.values.db as string | undefined, process.env));
+  const dbFile = resolveDbFile(command.values.db as string | undefined, process.env);
+  if (NEEDS_EXISTING_DATABASE.has(command.name) && !existsSync(dbFile)) {
+    throw new ConfigError(`there is no database at ${resolve(dbFile)}; check --db or WAYBILL_DB.`);
+  }
+  const db = openDatabaseFile(dbFile);
   try {
     const result = await runCommand(db, command.name, command.values, command.positionals);
     (result.exitCode === EXIT.ok ? console.log : console.error)(result.output);
@@ -81,18 +125,19 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+const json = Bun.argv.includes("--json");
 try {
   const exitCode = await main(Bun.argv.slice(2));
   if (exitCode >= 0) process.exit(exitCode);
 } catch (error) {
-  if (error instanceof UsageError) {
-    console.error(`waybill: ${error.message}`);
+  if (error instanceof UsageError || error instanceof ArgumentError) {
+    console.error(errorOutput(json, "bad_arguments", error.message));
     process.exit(EXIT.usage);
   }
   if (error instanceof ConfigError || error instanceof AccessError) {
-    console.error(`waybill: ${error.message}`);
+    console.error(errorOutput(json, "refused", error.message));
     process.exit(EXIT.failed);
   }
-  console.error(`waybill: unexpected error: ${(error as Error).message}`);
+  console.error(errorOutput(json, "failed", `unexpected error: ${(error as Error).message}`));
   process.exit(EXIT.failed);
 }

@@ -8,11 +8,15 @@ import { GroupCommitter } from "./db/group-commit.ts";
 import type { LimitsTable } from "./metering/limits.ts";
 import { createUsageLog } from "./metering/usage-log.ts";
 import { createReceiptLedger } from "./receipts/chain.ts";
+import { utcDateOf } from "./dates.ts";
+import { DataEvents } from "./reference/data-events.ts";
+import { type SeriesFreshness, seriesFreshness } from "./reference/freshness.ts";
 import { createReferenceData } from "./reference/index.ts";
 import type { PipelineDeps } from "./pipeline/run-skill.ts";
 import { AlertBackground } from "./skills/rate-alerts/background.ts";
 import { SkillCatalog } from "./skills/catalog.ts";
 import { SKILLS } from "./skills/registry.ts";
+import { createReadiness, type ReadinessProbe } from "./ops/readiness.ts";
 import { servedDeclarations, type RegisteredSkill } from "./skills/types.ts";
 import { systemResolver, type TargetPolicy } from "./webhooks/target-policy.ts";
 import { DeliveryWorker } from "./webhooks/worker.ts";
@@ -40,6 +44,12 @@ export interface Runtime extends PipelineDeps {
   webhooks: DeliveryWorker;
   /** Alert evaluation when data arrives and on a schedule; started by `serve`. */
   alertBackground: AlertBackground;
+  /** A real write probe plus the outcome of recent commits: what /readyz and `serve` report. */
+  readiness: ReadinessProbe;
+  /** Subscribe here to react after new figures are stored (sync, or another process's import). */
+  dataEvents: DataEvents;
+  /** Each stored series' newest figure, cadence and whether it is overdue, as of today. */
+  dataFreshness(): SeriesFreshness[];
   /** Flush buffered usage rows and stop timers; the caller closes the database. */
   close(): void;
 }
@@ -53,20 +63,33 @@ export function createRuntime({ db, clock, limits, skills = SKILLS, allowPrivate
   const ledger = createReceiptLedger(db, clock);
   const watcher = new ChangeWatcher(db);
 
-  const committer = new GroupCommitter(db);
+  const dataFreshness = () => seriesFreshness(reference.summary(), utcDateOf(clock.now()));
+  const dataEvents = new DataEvents();
+  // First listener: whatever else reacts to new figures reads them through a fresh index.
+  dataEvents.subscribe(() => reference.reload());
+  const metrics = createMetrics({ seriesDates: () => reference.summary(), freshness: dataFreshness, now: () => clock.now() });
+  const readiness = createReadiness(db, clock);
+  const committer = new GroupCommitter(db, {
+    committed(writes, seconds, failedWrites) {
+      metrics.groupCommitted(writes, seconds);
+      if (failedWrites === 0) readiness.commitSucceeded();
+    },
+    failed: (error) => readiness.commitFailed(error),
+  });
 
   const webhookPolicy: TargetPolicy = { allowPrivate: allowPrivateWebhooks, resolve: systemResolver };
   const webhooks = new DeliveryWorker(db, clock, webhookPolicy);
 
   const alertBackground = new AlertBackground(db, clock, reference, () => refreshCaches());
+  // New figures (a sync, or another process's import seen below) are evaluated against the alerts soon.
+  dataEvents.subscribe(() => alertBackground.dataMayHaveChanged());
   function refreshCaches(): void {
     const changed = watcher.poll();
     if (changed.local || changed.external) keys.reload();
     if (changed.external) {
       // Another process committed: maybe a revoke or tier change (above), a month count, or an import.
       meter.invalidate();
-      reference.reload();
-      alertBackground.dataMayHaveChanged();
+      if (reference.reload()) dataEvents.publish({ importId: null, source: "external", added: 0, at: clock.now() });
     }
   }
 
@@ -80,12 +103,15 @@ export function createRuntime({ db, clock, limits, skills = SKILLS, allowPrivate
     usage,
     ledger,
     reference,
+    dataEvents,
     skills: servedDeclarations(skills),
     webhookPolicy,
     webhooks,
     alertBackground,
     catalog: new SkillCatalog(skills),
-    metrics: createMetrics(),
+    metrics,
+    readiness,
+    dataFreshness,
     refreshCaches,
     close() {
       webhooks.stop();

@@ -65,6 +65,9 @@ export function AppLayout(props: { title: string; viewer: Viewer; section?: Sect
               <span class="email" title={props.viewer.email} safe>
                 {props.viewer.email}
               </span>
+              <a href="/dashboard/password" class="small">
+                Password
+              </a>
               <form method="post" action="/signout">
                 <input type="hidden" name="_csrf" value={props.viewer.csrfToken} />
                 <button type="submit" class="link">

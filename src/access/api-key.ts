@@ -1,5 +1,5 @@
 /**
- * The key format: `wbk_` + 56 random hex + 8 hex CRC32 of those 56 (SPEC §3). The checksum lets
+ * The key format: `wbk_` + 56 random hex + 8 hex CRC32 of those 56 (docs/api.md). The checksum lets
  * clients and secret scanners reject a mistyped key offline, and lets the server refuse it
  * without touching the key index. 224 random bits remain.
  */

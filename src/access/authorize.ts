@@ -13,7 +13,7 @@ export type Decision =
   | { allowed: false; refusal: "SCOPE_REQUIRED" }
   | { allowed: false; refusal: "TIER_REQUIRED" };
 
-/** Scope before tier (SPEC §4): a key that may not call the skill at all is told so first. */
+/** Scope before tier (docs/api.md): a key that may not call the skill at all is told so first. */
 export function decide(tier: Tier, keyScopes: readonly string[] | null, skill: GatedSkill): Decision {
   if (keyScopes !== null && !keyScopes.includes(skill.name)) return { allowed: false, refusal: "SCOPE_REQUIRED" };
   if (!tierAtLeast(tier, skill.minimumTier)) return { allowed: false, refusal: "TIER_REQUIRED" };

@@ -1,29 +1,43 @@
-import { createAccount, hashPassword, listAccounts, parseTier, requireAccountByEmail, setTier } from "../access/accounts.ts";
+import { createAccount, hashPassword, listAccounts, normalizeEmail, parseTier, requireAccountByEmail, setTier } from "../access/accounts.ts";
+import { issuePasswordLink, setAccountPassword } from "../access/passwords.ts";
 import type { Clock } from "../clock.ts";
+import { recordAccountEvent } from "../ops/audit-log.ts";
 import type { Db } from "../db/client.ts";
-import { ok, UsageError, type CommandResult } from "./result.ts";
+import { argument, ok, UsageError, type CommandResult } from "./result.ts";
 
 export interface AccountsCreateOptions {
   email?: string;
   tier?: string;
   admin?: boolean;
   password?: string;
+  /** Origin the printed one-time password link points at. */
+  publicUrl: string;
   json: boolean;
 }
 
+const passwordLinkUrl = (publicUrl: string, token: string) => `${publicUrl.replace(/\/+$/, "")}/password/${token}`;
+
 export async function accountsCreate(db: Db, clock: Clock, options: AccountsCreateOptions): Promise<CommandResult> {
   if (!options.email) throw new UsageError("accounts create needs --email.");
-  const tier = parseTier(options.tier ?? "explorer");
-  const passwordHash = options.password === undefined ? null : await hashPassword(options.password);
-  const account = createAccount(db, { email: options.email, tier, isAdmin: options.admin ?? false, passwordHash }, clock.now());
-  const view = { id: account.id, email: account.email, tier: account.tier, admin: account.isAdmin };
-  return ok(options.json, view, `created account ${account.email} (${account.id}), tier ${account.tier}${account.isAdmin ? ", admin" : ""}`);
+  argument(() => normalizeEmail(options.email!));
+  const tier = argument(() => parseTier(options.tier ?? "explorer"));
+  const passwordHash = options.password === undefined ? null : await argumentAsync(() => hashPassword(options.password!));
+  const now = clock.now();
+  const account = createAccount(db, { email: options.email, tier, isAdmin: options.admin ?? false, passwordHash }, now);
+  recordAccountEvent(db, { at: now, accountId: account.id, action: "account_created", actor: "cli", detail: `${account.tier}${account.isAdmin ? ", admin" : ""}` });
+  // Without a password nobody could sign in as this account: hand out a one-time link to set one.
+  const link = passwordHash === null ? passwordLinkUrl(options.publicUrl, issuePasswordLink(db, account.id, now)) : undefined;
+  const view = { id: account.id, email: account.email, tier: account.tier, admin: account.isAdmin, ...(link ? { password_link: link } : {}) };
+  const text = `created account ${account.email} (${account.id}), tier ${account.tier}${account.isAdmin ? ", admin" : ""}`;
+  return ok(options.json, view, link ? `${text}\nno password yet: open ${link} once (valid 24 h) to set one` : text);
 }
 
 export function accountsSetTier(db: Db, options: { email?: string; tier?: string; json: boolean }): CommandResult {
   if (!options.email || !options.tier) throw new UsageError("accounts set-tier needs --email and --tier.");
-  const tier = parseTier(options.tier);
-  const account = setTier(db, requireAccountByEmail(db, options.email).id, tier);
+  const tier = argument(() => parseTier(options.tier!));
+  const before = requireAccountByEmail(db, options.email);
+  const account = setTier(db, before.id, tier);
+  recordAccountEvent(db, { at: Date.now(), accountId: account.id, action: "tier_changed", actor: "cli", detail: `${before.tier} → ${account.tier}` });
   return ok(options.json, { id: account.id, email: account.email, tier: account.tier }, `${account.email} is now on ${account.tier}`);
 }
 
@@ -37,4 +51,32 @@ export function accountsList(db: Db, options: { json: boolean }): CommandResult 
   }));
   const text = rows.length === 0 ? "no accounts" : rows.map((r) => `${r.email}\t${r.tier}${r.admin ? "\tadmin" : ""}\t${r.id}`).join("\n");
   return ok(options.json, { accounts: rows }, text);
+}
+
+/** `accounts set-password`: from stdin, or a one-time link for the account's owner. Signs the account out everywhere. */
+export async function accountsSetPassword(
+  db: Db,
+  clock: Clock,
+  options: { email?: string; password?: string; publicUrl: string; json: boolean },
+): Promise<CommandResult> {
+  if (!options.email) throw new UsageError("accounts set-password needs --email.");
+  const account = requireAccountByEmail(db, options.email);
+  const now = clock.now();
+  if (options.password === undefined) {
+    const link = passwordLinkUrl(options.publicUrl, issuePasswordLink(db, account.id, now));
+    recordAccountEvent(db, { at: now, accountId: account.id, action: "password_link_issued", actor: "cli" });
+    return ok(options.json, { email: account.email, password_link: link }, `open ${link} once (valid 24 h) to set the password of ${account.email}`);
+  }
+  await argumentAsync(() => setAccountPassword(db, account.id, options.password!));
+  recordAccountEvent(db, { at: now, accountId: account.id, action: "password_changed", actor: "cli" });
+  return ok(options.json, { email: account.email, password_set: true }, `password of ${account.email} set; its sessions are signed out`);
+}
+
+/** A too-short password is a bad argument (exit 2), like an unknown tier. */
+async function argumentAsync<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }

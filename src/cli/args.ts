@@ -11,44 +11,116 @@ const COMMON: Options = {
 
 /** Flags each command accepts beyond --db, --json and --help. Anything else is refused. */
 export const COMMAND_OPTIONS: Record<string, Options> = {
-  serve: { port: { type: "string" }, host: { type: "string" }, limits: { type: "string" }, "allow-private-webhooks": { type: "boolean" } },
+  serve: {
+    port: { type: "string" },
+    host: { type: "string" },
+    limits: { type: "string" },
+    "log-format": { type: "string" },
+    "log-level": { type: "string" },
+    "trust-proxy": { type: "boolean" },
+    "public-url": { type: "string" },
+    "sync-every": { type: "string" },
+    "allow-private-webhooks": { type: "boolean" },
+  },
   "accounts create": {
     email: { type: "string" },
     tier: { type: "string" },
     admin: { type: "boolean" },
     "password-stdin": { type: "boolean" },
+    "public-url": { type: "string" },
   },
   "accounts set-tier": { email: { type: "string" }, tier: { type: "string" } },
+  "accounts set-password": { email: { type: "string" }, "password-stdin": { type: "boolean" }, "public-url": { type: "string" } },
   "accounts list": {},
   "keys create": { email: { type: "string" }, scopes: { type: "string" } },
   "keys revoke": { email: { type: "string" } },
   "data status": {},
-  "data import": {},
+  "data import": { "max-mb": { type: "string" }, date: { type: "string" } },
+  "data retract": { reason: { type: "string" } },
+  "data sync": { source: { type: "string" }, since: { type: "string" } },
   "receipts verify": {},
   backup: {},
   "webhooks add": { email: { type: "string" }, url: { type: "string" }, events: { type: "string" }, "allow-private-webhooks": { type: "boolean" } },
   "webhooks list": { email: { type: "string" } },
 };
 
+/** One line of `waybill --help` and the body of `waybill COMMAND --help`. */
+export const COMMAND_HELP: Record<string, { synopsis: string; details: string }> = {
+  serve: {
+    synopsis: "[--port P] [--host H] [--limits FILE] [--log-format text|json] [--log-level L] [--trust-proxy] [--public-url URL] [--sync-every 6h] [--allow-private-webhooks]",
+    details: `start the server (the default command); one server per database file.
+  --port P              WAYBILL_PORT, default 8080 (0: any free port)
+  --host H              WAYBILL_HOST, default 127.0.0.1
+  --limits FILE         WAYBILL_LIMITS (JSON), tier limits overriding the defaults
+  --log-format F        WAYBILL_LOG_FORMAT, text (default) or json: one line per request and event
+  --log-level L         WAYBILL_LOG_LEVEL, debug | info (default) | warn | error; access lines are info
+  --trust-proxy         WAYBILL_TRUST_PROXY=1: believe X-Forwarded-For/-Proto from the proxy in front
+  --public-url URL      WAYBILL_PUBLIC_URL: the https origin users reach (cookies, links, origin checks)
+  --sync-every D        WAYBILL_SYNC_EVERY (30m, 6h, 1d; at least 5 minutes): run \`data sync\` inside the server`,
+  },
+  "accounts create": {
+    synopsis: "--email E [--tier T] [--admin] [--password-stdin] [--public-url URL]",
+    details: `create an account (tier explorer unless given). Without --password-stdin the account has no
+password yet and a one-time link to set one is printed (for --admin too, so no one is locked out).`,
+  },
+  "accounts set-tier": { synopsis: "--email E --tier T", details: "move an account to another tier; takes effect on its next call." },
+  "accounts set-password": {
+    synopsis: "--email E [--password-stdin] [--public-url URL]",
+    details: `set an account's password from stdin, or print a one-time link (valid 24 h) where its owner sets one.
+Signs the account out everywhere.`,
+  },
+  "accounts list": { synopsis: "", details: "every account with its tier." },
+  "keys create": { synopsis: "--email E [--scopes rate-lookup,fuel-surcharge]", details: "issue a key (printed once); revokes the account's previous key." },
+  "keys revoke": { synopsis: "--email E", details: "revoke the account's active key; refused on its very next call." },
+  "data status": { synopsis: "", details: "every reference series with its newest figure and age, and every import." },
+  "data import": {
+    synopsis: "SOURCE FILE [--max-mb N]",
+    details: `add figures from an official download, all or nothing; refused rows are named.
+  SOURCE                eia | fred | bls | ams | fhwa | cass | ata | fmcsa-authority | fmcsa-new-carriers | roads
+                        | fmcsa: FMCSA's Company Census File, streamed into carrier counts by state and operation
+  --max-mb N            WAYBILL_IMPORT_MAX_MB, default 512: a larger file is refused before it is read (not fmcsa)
+  --date YYYY-MM-DD     fmcsa only: the census's snapshot date when its file name carries none`,
+  },
+  "data retract": { synopsis: "IMPORT_ID --reason TEXT", details: "hide an import from every view from now on; receipts signed before keep reproducing." },
+  "data sync": {
+    synopsis: "[--source eia|fred|bls|ams|fmcsa] [--since DATE]",
+    details: `fetch new figures from the official APIs, all or nothing per source; a source without its key is skipped.
+  keys                  WAYBILL_EIA_API_KEY, WAYBILL_FRED_API_KEY, WAYBILL_BLS_API_KEY, WAYBILL_AMS_API_KEY
+  base URLs             WAYBILL_EIA_URL, WAYBILL_FRED_URL, WAYBILL_BLS_URL, WAYBILL_AMS_URL, WAYBILL_FMCSA_URL`,
+  },
+  "receipts verify": { synopsis: "", details: "walk the whole receipt chain; exit 1 naming the first broken seq." },
+  backup: { synopsis: "FILE", details: "a consistent copy of the live database (VACUUM INTO), safe while the server runs." },
+  "webhooks add": {
+    synopsis: "--email E --url U [--events alert.triggered,...] [--allow-private-webhooks]",
+    details: "add a webhook endpoint to the account and print its signing secret once (docs/alerts-and-webhooks.md).",
+  },
+  "webhooks list": { synopsis: "--email E", details: "the account's webhook endpoints and whether each is enabled." },
+};
+
+const FOOTER = `every command: --db FILE (env WAYBILL_DB, default ./waybill.db), --json, --help
+exit codes: 0 done, 1 refused or failed, 2 bad arguments; errors are one line on stderr
+(with --json: {"error": CODE, "message": TEXT})`;
+
 export const USAGE = `waybill — freight cost-basis rates with signed receipts
 
 usage: waybill [command] [flags]
 
-  serve                      start the server (default)  --port P --host H --limits FILE [--allow-private-webhooks]
-  accounts create            --email E [--tier T] [--admin] [--password-stdin]
-  accounts set-tier          --email E --tier T
-  accounts list
-  keys create                --email E [--scopes rate-lookup,fuel-surcharge]   (prints the key once)
-  keys revoke                --email E
-  data status
-  data import SOURCE FILE    SOURCE: eia | fred | bls | ams
-  receipts verify            walk the whole receipt chain
-  backup FILE                consistent copy of the live database
-  webhooks add               --email E --url U [--events alert.triggered,...] [--allow-private-webhooks]  (prints the secret once)
-  webhooks list              --email E
+${Object.entries(COMMAND_HELP)
+  .map(([name, help]) => `  ${name.padEnd(24)} ${help.synopsis}`)
+  .join("\n")}
 
-every command: --db FILE (env WAYBILL_DB, default ./waybill.db), --json
-exit codes: 0 done, 1 refused or failed, 2 bad arguments`;
+${FOOTER}`;
+
+/** `waybill NAME --help`: a command's flags, or a group's commands (`waybill keys --help`). */
+export function helpFor(words: readonly string[]): string {
+  const pair = words.slice(0, 2).join(" ");
+  const name = COMMAND_HELP[pair] ? pair : words[0];
+  const help = name ? COMMAND_HELP[name] : undefined;
+  if (help && name) return `usage: waybill ${name} ${help.synopsis}\n\n${help.details}\n\n${FOOTER}`;
+  const group = Object.keys(COMMAND_HELP).filter((command) => command.startsWith(`${words[0]} `));
+  if (group.length > 0) return `waybill ${words[0]} commands:\n\n${group.map((command) => `  ${command.padEnd(24)} ${COMMAND_HELP[command]!.synopsis}`).join("\n")}\n\n${FOOTER}`;
+  return USAGE;
+}
 
 export interface ParsedCommand {
   name: string;

@@ -1,28 +1,66 @@
 import { createApp } from "../app.ts";
 import { systemClock } from "../clock.ts";
-import { ConfigError, type ServeConfig } from "../config.ts";
+import type { ServeConfig } from "../config.ts";
+import { ConfigError } from "../errors.ts";
 import { openDatabaseFile } from "../db/open.ts";
 import { setupUrlOnFirstStart } from "../dashboard/index.ts";
 import { warmGazetteer } from "../reference/index.ts";
+import { acquireInstanceLock } from "../ops/instance-lock.ts";
+import { configureLog } from "../ops/log.ts";
+import { MonotonicClock, newestRecordedInstant } from "../ops/monotonic-clock.ts";
+import { embeddedRoadNetwork } from "../reference/roads/index.ts";
+import { startSyncSchedule } from "../reference/sync/schedule.ts";
 import { createRuntime } from "../runtime.ts";
 
-/** Bigger than the 64 KiB API cap so the app answers 413 in its own words; bounds memory per request. */
-const SOCKET_BODY_LIMIT = 1024 * 1024;
+/**
+ * Far above the 64 KiB cap on purpose: the app reads every body through its own cap and answers
+ * 413 from the error table (with a request id); at Bun's limit Bun would answer a bare 413 itself.
+ * Bun does not buffer a body nobody reads, so this does not grow memory per request.
+ */
+const SOCKET_BODY_LIMIT = 1024 * 1024 * 1024;
 
 export async function serve(config: ServeConfig): Promise<void> {
+  configureLog({ format: config.logFormat, level: config.logLevel });
+  const lock = acquireInstanceLock(config.dbFile); // before migrating: a second server must not touch the file
   const db = openDatabaseFile(config.dbFile);
-  const runtime = createRuntime({ db, clock: systemClock, limits: config.limits, allowPrivateWebhooks: config.allowPrivateWebhooks });
-  warmGazetteer(); // build the place index now, not inside the first requests (0.2–0.3 s)
-  const app = createApp(runtime);
-  try {
-    app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: SOCKET_BODY_LIMIT, development: false });
-  } catch (error) {
+  const clock = new MonotonicClock(systemClock, newestRecordedInstant(db));
+  const runtime = createRuntime({ db, clock, limits: config.limits, allowPrivateWebhooks: config.allowPrivateWebhooks });
+  const abandon = () => {
     runtime.close();
     db.$client.close();
+    lock.release();
+  };
+  const writable = runtime.readiness.check();
+  if (!writable.ok) {
+    abandon();
+    throw new ConfigError(`database ${db.$client.filename} does not take writes: ${writable.reason}.`);
+  }
+  warmGazetteer(); // build the place index now, not inside the first requests (0.2–0.3 s)
+  embeddedRoadNetwork(); // and the road network with its landmark distances
+  const app = createApp(runtime, { dashboard: { trustProxy: config.trustProxy, publicUrl: config.publicUrl } });
+  try {
+    // reusePort off (Elysia turns it on): with it, a second server on this port would start silently
+    // and the kernel would split connections between the two.
+    app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: SOCKET_BODY_LIMIT, development: false, reusePort: false });
+  } catch (error) {
+    abandon();
     const code = (error as { code?: string }).code;
     if (code === "EADDRINUSE") throw new ConfigError(`port ${config.port} on ${config.host} is already in use.`);
     throw new ConfigError(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
   }
+
+  const stopSync = config.syncEveryMs
+    ? startSyncSchedule({
+        db,
+        everyMs: config.syncEveryMs,
+        env: process.env,
+        now: () => systemClock.now(),
+        events: runtime.dataEvents,
+        report: (outcomes) => {
+          for (const outcome of outcomes) console.log(`data sync ${outcome.message}`);
+        },
+      })
+    : undefined;
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -30,9 +68,11 @@ export async function serve(config: ServeConfig): Promise<void> {
     stopping = true;
     console.log(`${signal}: finishing in-flight requests`);
     await app.stop(false); // stop accepting; in-flight requests finish
+    stopSync?.();
     runtime.close();
     db.$client.run("PRAGMA wal_checkpoint(TRUNCATE)");
     db.$client.close();
+    lock.release();
     console.log("stopped");
     process.exit(0);
   };
@@ -42,10 +82,11 @@ export async function serve(config: ServeConfig): Promise<void> {
   runtime.webhooks.start();
   runtime.alertBackground.start();
 
-  // Announce only once everything is in place: scripts treat this line as "ready".
+  // Announce only once everything is in place (the database took a write, the socket answers):
+  // scripts treat this line as "ready".
   const url = `http://${config.host}:${app.server!.port}`;
+  const setupUrl = setupUrlOnFirstStart(db, config.publicUrl?.origin ?? url);
   console.log(`listening on ${url}`);
   console.log(`database ${db.$client.filename}`);
-  const setupUrl = setupUrlOnFirstStart(db, url);
   if (setupUrl) console.log(`no admin yet: open ${setupUrl} once to create the admin account`);
 }

@@ -4,12 +4,15 @@ import { activeKeyOf } from "../access/keys.ts";
 import { monthOf } from "../metering/calendar.ts";
 import { AccountUsagePage } from "../../views/admin/account-usage-page.tsx";
 import { AccountRowView, AccountsPage, type AccountRow } from "../../views/admin/accounts-page.tsx";
+import { dataFamilies } from "../../views/admin/data-freshness.tsx";
 import { ProblemPage } from "../../views/errors.tsx";
 import type { DashboardContext } from "./context.ts";
 import { fieldOf, sessionGuard } from "./guard.ts";
 import { answeredThisMonthByAccount } from "./queries.ts";
 import { htmlResponse, isHtmxRequest, pageResponse } from "./render.ts";
 import { accountUsage } from "./usage-data.ts";
+import { recentAccountEvents, recordAccountEvent } from "../ops/audit-log.ts";
+import { AuditPage } from "../../views/admin/audit-page.tsx";
 
 /** Admin pages (is_admin accounts only; everyone else gets the 404 of a page that does not exist). */
 export function adminRoutes(context: DashboardContext) {
@@ -32,20 +35,24 @@ export function adminRoutes(context: DashboardContext) {
       ({ signedIn: { viewer, now } }) => {
         const used = answeredThisMonthByAccount(context.db, monthOf(now));
         const rows = listAccounts(context.db).map((account) => rowOf(account, used));
-        return pageResponse(AccountsPage({ viewer, month: monthOf(now), rows }));
+        return pageResponse(AccountsPage({ viewer, month: monthOf(now), rows, data: dataFamilies(context.dataFreshness()) }));
       },
       { signedIn: "admin" },
     )
     .post(
       "/dashboard/admin/accounts/:id/tier",
-      ({ params, body, request, signedIn: { viewer, now } }) => {
-        if (!findAccountById(context.db, params.id)) return noSuchAccount();
+      ({ params, body, request, signedIn: { account, viewer, now } }) => {
+        const before = findAccountById(context.db, params.id);
+        if (!before) return noSuchAccount();
         let updated: Account;
         try {
           updated = setTier(context.db, params.id, parseTier(fieldOf(body, "tier") ?? ""));
         } catch (error) {
           if (!(error instanceof AccessError)) throw error;
           return pageResponse(ProblemPage({ title: "Tier not changed", message: error.message }), { status: 422 });
+        }
+        if (updated.tier !== before.tier) {
+          recordAccountEvent(context.db, { at: now, accountId: updated.id, action: "tier_changed", actor: { accountId: account.id }, detail: `${before.tier} → ${updated.tier}` });
         }
         const used = answeredThisMonthByAccount(context.db, monthOf(now));
         if (isHtmxRequest(request)) return htmlResponse(AccountRowView({ row: rowOf(updated, used), csrfToken: viewer.csrfToken, saved: true }));
@@ -54,6 +61,9 @@ export function adminRoutes(context: DashboardContext) {
       },
       { signedIn: "admin" },
     )
+    .get("/dashboard/admin/audit", ({ signedIn: { viewer } }) => pageResponse(AuditPage({ viewer, entries: recentAccountEvents(context.db) })), {
+      signedIn: "admin",
+    })
     .get(
       "/dashboard/admin/accounts/:id",
       ({ params, signedIn: { viewer, now } }) => {

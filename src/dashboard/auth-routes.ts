@@ -8,9 +8,9 @@ import { clearedSessionCookieHeader, readSessionToken, sessionCookieHeader, sess
 import { isCrossSiteRequest } from "./csrf.ts";
 import { fieldOf, safeNextPath, sessionGuard } from "./guard.ts";
 import { pageResponse } from "./render.ts";
+import { recordAccountEvent } from "../ops/audit-log.ts";
 import { randomToken } from "./secrets.ts";
 import { endSession, startSession } from "./sessions.ts";
-import type { ThrottleSubject } from "./throttle.ts";
 
 /** Verifying against this when the email is unknown makes "no such account" cost as long as "wrong password". */
 let decoyHash: Promise<string> | undefined;
@@ -33,32 +33,34 @@ export function authRoutes(context: DashboardContext) {
       signInPage({ next: safeNextPath(query.next), notice: query.signed_out !== undefined ? SIGNED_OUT_NOTICE : undefined }),
     )
     .post("/signin", async ({ request, body, query, server }) => {
-      if (isCrossSiteRequest(request)) {
+      if (isCrossSiteRequest(request, context.options.publicUrl)) {
         return pageResponse(ProblemPage({ title: "Request refused", message: "Sign in from this site's own sign-in page." }), { status: 403 });
       }
       const now = context.clock.now();
       const email = (fieldOf(body, "email") ?? "").trim().toLowerCase();
       const password = fieldOf(body, "password") ?? "";
       const next = safeNextPath(query.next);
-      const subjects: ThrottleSubject[] = [
-        { kind: "email", value: email },
-        { kind: "address", value: clientAddressOf(server, request, context.options) },
-      ];
+      const address = clientAddressOf(server, request, context.options);
 
-      const wait = context.throttle.waitFor(subjects, now);
+      const wait = context.throttle.addressWait(address, now);
       if (wait > 0) {
         const seconds = Math.ceil(wait / 1000);
-        return signInPage({ email, next, error: `Too many failed sign-ins. Try again in ${seconds} s.` }, 429, { "retry-after": String(seconds) });
+        return signInPage({ email, next, error: `Too many failed sign-ins from your address. Try again in ${seconds} s.` }, 429, {
+          "retry-after": String(seconds),
+        });
       }
+      const delay = context.throttle.accountDelay(email);
+      if (delay > 0) await context.sleep(delay);
 
       const account = email ? findAccountByEmail(context.db, email) : undefined;
       const passwordMatches = await Bun.password.verify(password, account?.passwordHash ?? (await decoyPasswordHash()));
       if (!account?.passwordHash || !passwordMatches) {
-        context.throttle.recordFailure(subjects, now);
+        context.throttle.recordFailure(email, address, now);
         return signInPage({ email, next, error: "That email and password do not match an account." }, 401);
       }
 
       context.throttle.recordSuccess(email);
+      recordAccountEvent(context.db, { at: now, accountId: account.id, action: "signed_in", actor: { accountId: account.id }, detail: `from ${address}` });
       const policy = sessionCookiePolicy(request, context.options);
       const { token } = startSession(context.db, account.id, now, readSessionToken(request, policy));
       return new Response(null, {

@@ -7,8 +7,10 @@ export interface DashboardContext extends DashboardDeps {
   options: DashboardOptions;
   csrf: CsrfTokens;
   throttle: SignInThrottle;
+  /** How the sign-in slow-down waits (tests pass one that records instead of sleeping). */
+  sleep(ms: number): Promise<void>;
 }
 
 export function createDashboardContext(deps: DashboardDeps, options: DashboardOptions): DashboardContext {
-  return { ...deps, options, csrf: new CsrfTokens(deps.db), throttle: new SignInThrottle() };
+  return { ...deps, options, csrf: new CsrfTokens(deps.db), throttle: new SignInThrottle(), sleep: options.sleep ?? ((ms) => Bun.sleep(ms)) };
 }

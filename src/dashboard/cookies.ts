@@ -32,7 +32,9 @@ export function requestIsHttps(request: Request, options: DashboardOptions): boo
 }
 
 export function sessionCookiePolicy(request: Request, options: DashboardOptions): SessionCookiePolicy {
-  const secureContext = requestIsHttps(request, options) || isLoopbackHost(new URL(request.url).hostname);
+  const secureContext = options.publicUrl
+    ? options.publicUrl.protocol === "https:" || isLoopbackHost(options.publicUrl.hostname)
+    : requestIsHttps(request, options) || isLoopbackHost(new URL(request.url).hostname);
   return secureContext ? { name: "__Host-waybill_session", secure: true } : { name: "waybill_session", secure: false };
 }
 
@@ -42,9 +44,18 @@ export function readSessionToken(request: Request, policy: SessionCookiePolicy):
   for (const part of header.split(";")) {
     const separator = part.indexOf("=");
     if (separator < 0) continue;
-    if (part.slice(0, separator).trim() === policy.name) return decodeURIComponent(part.slice(separator + 1).trim());
+    if (part.slice(0, separator).trim() === policy.name) return decodedOrNothing(part.slice(separator + 1).trim());
   }
   return undefined;
+}
+
+/** A malformed percent-escape (`%E0%A4%A`) is no session at all, never an error: the visitor is simply signed out. */
+function decodedOrNothing(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Set-Cookie for a fresh session. Max-Age follows the absolute timeout; the server enforces both timeouts anyway. */

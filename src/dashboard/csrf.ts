@@ -38,13 +38,14 @@ export class CsrfTokens {
  * exists (sign-in, setup): a browser marks a cross-site request, and we refuse it. Requests from
  * non-browser clients carry neither header and fall through to the token check.
  */
-export function isCrossSiteRequest(request: Request): boolean {
+export function isCrossSiteRequest(request: Request, publicUrl?: URL): boolean {
   const site = request.headers.get("sec-fetch-site");
   if (site !== null && site !== "same-origin") return true;
   const origin = request.headers.get("origin");
   if (origin === null) return false;
   try {
-    return new URL(origin).host !== new URL(request.url).host;
+    const host = new URL(origin).host;
+    return host !== new URL(request.url).host && host !== publicUrl?.host;
   } catch {
     return true; // "null" (sandboxed or privacy-sensitive contexts) or garbage
   }

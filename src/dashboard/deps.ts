@@ -2,6 +2,7 @@ import type { Clock } from "../clock.ts";
 import type { Db } from "../db/client.ts";
 import type { LimitsTable } from "../metering/limits.ts";
 import type { Meter } from "../metering/meter.ts";
+import type { SeriesFreshness } from "../reference/freshness.ts";
 import type { ReferenceData } from "../reference/view.ts";
 import type { SkillCatalog } from "../skills/catalog.ts";
 import type { AnySkill } from "../skills/types.ts";
@@ -21,6 +22,8 @@ export interface DashboardDeps {
   webhookPolicy: Pick<TargetPolicy, "allowPrivate">;
   /** The scope picker, /pricing and the receipt page's audit gate read the served skills' tiers here. */
   catalog: SkillCatalog;
+  /** The admin page's reference-data table: each series' newest figure and whether it is overdue. */
+  dataFreshness(): SeriesFreshness[];
 }
 
 export interface DashboardOptions {
@@ -30,4 +33,12 @@ export interface DashboardOptions {
    * throttle) or make the server believe it speaks HTTPS.
    */
   trustProxy?: boolean;
+  /**
+   * Where users reach the service (`--public-url`), when a proxy stands in front: an https URL makes
+   * the session cookie Secure (`__Host-`) whatever the proxy forwards, and a form posted from this
+   * origin is same-site even when the proxy rewrites Host.
+   */
+  publicUrl?: URL;
+  /** The sign-in slow-down's wait; Bun.sleep unless a test replaces it. */
+  sleep?: (ms: number) => Promise<void>;
 }

@@ -7,6 +7,7 @@ import { readSessionToken, sessionCookiePolicy } from "./cookies.ts";
 import { CSRF_FIELD, CSRF_HEADER, isCrossSiteRequest } from "./csrf.ts";
 import { isHtmxRequest, PAGE_HEADERS } from "./render.ts";
 import { resumeSession, type Session } from "./sessions.ts";
+import { attributeRequest } from "../http/request-context.ts";
 
 export type Access = "account" | "admin";
 
@@ -57,11 +58,12 @@ export function sessionGuard(context: DashboardContext) {
 
         if (STATE_CHANGING.has(request.method)) {
           const presented = request.headers.get(CSRF_HEADER) ?? fieldOf(body, CSRF_FIELD);
-          if (isCrossSiteRequest(request) || !context.csrf.verify(session.digest, presented)) {
+          if (isCrossSiteRequest(request, context.options.publicUrl) || !context.csrf.verify(session.digest, presented)) {
             return refuse(403, "Request refused", "This form was out of date or came from another site. Reload the page and try again.");
           }
         }
 
+        attributeRequest(request, account.id, false);
         const viewer: Viewer = { email: account.email, isAdmin: account.isAdmin, csrfToken: context.csrf.tokenFor(session.digest) };
         return { signedIn: { account, session, viewer, now } satisfies SignedIn };
       },
@@ -70,7 +72,7 @@ export function sessionGuard(context: DashboardContext) {
 }
 
 export function fieldOf(body: unknown, name: string): string | undefined {
-  if (typeof body !== "object" || body === null) return undefined;
+  if (typeof body !== "object" || body === null || !Object.hasOwn(body, name)) return undefined;
   const value = (body as Record<string, unknown>)[name];
   return typeof value === "string" ? value : undefined;
 }

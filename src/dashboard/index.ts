@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { cappedBodyParser } from "../http/body-cap.ts";
 import { PricingPage } from "../../views/pricing-page.tsx";
 import { adminRoutes } from "./admin-routes.ts";
 import { alertsRoutes } from "./alerts-routes.ts";
@@ -8,6 +9,7 @@ import { eventsRoutes } from "./events-routes.ts";
 import type { DashboardDeps, DashboardOptions } from "./deps.ts";
 import { keysRoutes } from "./keys-routes.ts";
 import { overviewRoutes } from "./overview-routes.ts";
+import { passwordRoutes } from "./password-routes.ts";
 import { receiptPageRoutes } from "./receipt-page-routes.ts";
 import { pageResponse } from "./render.ts";
 import { setupRoutes } from "./setup-routes.ts";
@@ -19,12 +21,13 @@ export type { DashboardDeps, DashboardOptions } from "./deps.ts";
 export { setupUrlOnFirstStart } from "./setup.ts";
 
 /**
- * The account holder's dashboard (SPEC §9): `/`, `/signin`, `/signout`, `/setup/:token`,
+ * The account holder's dashboard (docs/api.md, Dashboard): `/`, `/signin`, `/signout`, `/setup/:token`,
  * `/pricing`, `/dashboard/**` and the static assets under `/public/*`.
  */
 export function dashboardRoutes(deps: DashboardDeps, options: DashboardOptions = {}) {
   const context = createDashboardContext(deps, options);
   return new Elysia({ name: "dashboard" })
+    .use(cappedBodyParser())
     .use(staticRoutes())
     .use(setupRoutes(context))
     .use(authRoutes(context))
@@ -36,5 +39,6 @@ export function dashboardRoutes(deps: DashboardDeps, options: DashboardOptions =
     .use(alertsRoutes(context))
     .use(eventsRoutes(context))
     .use(webhooksRoutes(context))
-    .use(adminRoutes(context));
+    .use(adminRoutes(context))
+    .use(passwordRoutes(context));
 }

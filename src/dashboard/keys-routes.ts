@@ -7,6 +7,7 @@ import { KeysPage } from "../../views/keys/keys-page.tsx";
 import type { DashboardContext } from "./context.ts";
 import { sessionGuard, type SignedIn } from "./guard.ts";
 import { lastUseOfKey } from "./queries.ts";
+import { recordAccountEvent } from "../ops/audit-log.ts";
 import { htmlResponse, isHtmxRequest, pageResponse } from "./render.ts";
 
 type PanelOutcome = Pick<KeyPanelProps, "newKey" | "confirmRevoke" | "notice" | "error">;
@@ -52,6 +53,7 @@ export function keysRoutes(context: DashboardContext) {
           return respond(request, signedIn, { error: `Your ${signedIn.account.tier} tier cannot use ${beyondTier.join(", ")}.` }, 422);
         }
         const issued = issueKey(context.db, signedIn.account.id, scopes, signedIn.now);
+        recordAccountEvent(context.db, { at: signedIn.now, accountId: signedIn.account.id, action: "key_created", actor: { accountId: signedIn.account.id }, detail: issued.record.displayId });
         return respond(request, signedIn, { newKey: issued.key }, 201);
       },
       { signedIn: "account" },
@@ -60,6 +62,7 @@ export function keysRoutes(context: DashboardContext) {
       "/dashboard/keys/revoke",
       ({ request, signedIn }) => {
         const revoked = revokeActiveKey(context.db, signedIn.account.id, signedIn.now);
+        if (revoked) recordAccountEvent(context.db, { at: signedIn.now, accountId: signedIn.account.id, action: "key_revoked", actor: { accountId: signedIn.account.id }, detail: revoked.displayId });
         const notice = revoked ? `Key ${revoked.displayId} is revoked.` : "There was no active key to revoke.";
         return respond(request, signedIn, { notice });
       },

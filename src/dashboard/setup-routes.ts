@@ -23,7 +23,7 @@ export function setupRoutes(context: DashboardContext) {
     )
     .post("/setup/:token", async ({ params, body, request }) => {
       // The token in the path is the secret a forged cross-site post would lack; the origin check is belt and braces.
-      if (isCrossSiteRequest(request) || !isLiveSetupToken(context.db, params.token)) return deadLink();
+      if (isCrossSiteRequest(request, context.options.publicUrl) || !isLiveSetupToken(context.db, params.token)) return deadLink();
       const email = fieldOf(body, "email") ?? "";
       const password = fieldOf(body, "password") ?? "";
       const again = (error: string) => pageResponse(SetupPage({ token: params.token, email, error }), { status: 422 });

@@ -1,68 +1,80 @@
 /**
- * Failed sign-ins, throttled per email and per client address with exponential backoff
- * (NIST SP 800-63B prefers growing delays to hard lockouts). The first FREE_FAILURES failures
- * cost nothing; each further one doubles the wait, from 1 s up to 15 min. A successful sign-in
- * clears the email's record (not the address's: one address may be guessing many accounts).
+ * Failed sign-ins, throttled without ever locking an account (docs/operations.md, "Sign-in
+ * throttling"). Two records, both in memory:
  *
- * Kept in memory: a restart forgets the counters, which an attacker cannot trigger, and keeps
- * the database free of writes from unauthenticated traffic. Records fade a day after their last
- * failure.
+ * - Per client address: the first ADDRESS_FREE_FAILURES failures cost nothing; after that the
+ *   address is refused (429) for a wait that doubles from 1 s up to 15 min. This stops one address
+ *   guessing, across any number of accounts, and touches only that address.
+ * - Per account (email): never refused. After ACCOUNT_FREE_FAILURES failures, every further attempt
+ *   on that account, from anywhere, is answered only after a delay that doubles from 0.5 s up to
+ *   8 s, which makes guessing one account slow while its owner can still sign in from their own
+ *   address (waiting at most 8 s). A successful sign-in clears the account's record.
+ *
+ * An attacker failing on purpose can therefore slow an account down but not lock its owner out,
+ * and can only lock out their own address. A restart forgets the counters (an attacker cannot
+ * trigger one), and the database stays free of writes from unauthenticated traffic.
  */
-const FREE_FAILURES = 5;
-const BASE_DELAY_MS = 1000;
-const MAX_DELAY_MS = 15 * 60 * 1000;
+export const ADDRESS_FREE_FAILURES = 20;
+export const ADDRESS_BASE_WAIT_MS = 1000;
+export const ADDRESS_MAX_WAIT_MS = 15 * 60 * 1000;
+export const ACCOUNT_FREE_FAILURES = 5;
+export const ACCOUNT_BASE_DELAY_MS = 500;
+export const ACCOUNT_MAX_DELAY_MS = 8000;
+/** Records fade this long after their last failure. */
 const FORGET_AFTER_MS = 24 * 60 * 60 * 1000;
-/** One address may hold many accounts' worth of honest typos (an office behind NAT), so it gets more slack. */
-const ADDRESS_FREE_FAILURES = 20;
 
 interface FailureRecord {
   failures: number;
   lastFailureAt: number;
-  blockedUntil: number;
 }
 
-export type ThrottleSubject = { kind: "email"; value: string } | { kind: "address"; value: string };
+const backoff = (excess: number, base: number, max: number) => (excess > 0 ? Math.min(max, base * 2 ** (excess - 1)) : 0);
 
 export class SignInThrottle {
-  private readonly records = new Map<string, FailureRecord>();
+  private readonly addresses = new Map<string, FailureRecord>();
+  private readonly accounts = new Map<string, FailureRecord>();
   private lastSweepAt = 0;
 
-  /** Milliseconds until any of the subjects may try again; 0 when all may. */
-  waitFor(subjects: readonly ThrottleSubject[], now: number): number {
-    let wait = 0;
-    for (const subject of subjects) {
-      const record = this.records.get(keyOf(subject));
-      if (record) wait = Math.max(wait, record.blockedUntil - now);
-    }
-    return Math.max(0, wait);
+  /** Milliseconds until this address may try again (a 429 meanwhile); 0 when it may. */
+  addressWait(address: string, now: number): number {
+    const record = this.addresses.get(address);
+    if (!record) return 0;
+    const until = record.lastFailureAt + backoff(record.failures - ADDRESS_FREE_FAILURES, ADDRESS_BASE_WAIT_MS, ADDRESS_MAX_WAIT_MS);
+    return Math.max(0, until - now);
   }
 
-  recordFailure(subjects: readonly ThrottleSubject[], now: number): void {
+  /** How long to hold this attempt on the account before checking its password; never a refusal. */
+  accountDelay(email: string): number {
+    const record = this.accounts.get(normalized(email));
+    return record ? backoff(record.failures - ACCOUNT_FREE_FAILURES, ACCOUNT_BASE_DELAY_MS, ACCOUNT_MAX_DELAY_MS) : 0;
+  }
+
+  recordFailure(email: string, address: string, now: number): void {
     this.forgetStale(now);
-    for (const subject of subjects) {
-      const key = keyOf(subject);
-      const record = this.records.get(key) ?? { failures: 0, lastFailureAt: now, blockedUntil: 0 };
+    for (const [records, key] of [
+      [this.accounts, normalized(email)],
+      [this.addresses, address],
+    ] as const) {
+      const record = records.get(key) ?? { failures: 0, lastFailureAt: now };
       record.failures += 1;
       record.lastFailureAt = now;
-      const excess = record.failures - (subject.kind === "email" ? FREE_FAILURES : ADDRESS_FREE_FAILURES);
-      if (excess > 0) record.blockedUntil = now + Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** (excess - 1));
-      this.records.set(key, record);
+      records.set(key, record);
     }
   }
 
   recordSuccess(email: string): void {
-    this.records.delete(keyOf({ kind: "email", value: email }));
+    this.accounts.delete(normalized(email));
   }
 
   private forgetStale(now: number): void {
     if (now - this.lastSweepAt < 60_000) return;
     this.lastSweepAt = now;
-    for (const [key, record] of this.records) {
-      if (now - record.lastFailureAt > FORGET_AFTER_MS) this.records.delete(key);
+    for (const records of [this.addresses, this.accounts]) {
+      for (const [key, record] of records) if (now - record.lastFailureAt > FORGET_AFTER_MS) records.delete(key);
     }
   }
 }
 
-function keyOf(subject: ThrottleSubject): string {
-  return `${subject.kind}:${subject.value.trim().toLowerCase()}`;
+function normalized(email: string): string {
+  return email.trim().toLowerCase();
 }

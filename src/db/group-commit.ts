@@ -8,6 +8,14 @@ interface PendingWrite<T> {
   reject: (error: unknown) => void;
 }
 
+/** Told how each group transaction went (readiness, metrics); optional. */
+export interface CommitObserver {
+  /** `failedWrites` of the `writes` rolled back alone in their savepoints. */
+  committed(writes: number, seconds: number, failedWrites: number): void;
+  /** A whole batch, or one write in its savepoint, failed. */
+  failed(error: unknown): void;
+}
+
 /**
  * Group commit: the writes of every request that reached the commit step during one turn of
  * the event loop go into one transaction, so one fsync (synchronous=FULL) makes all of them
@@ -23,7 +31,10 @@ export class GroupCommitter {
   // more per write than the savepoint itself.
   private readonly sql;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly observer?: CommitObserver,
+  ) {
     const prepare = (text: string) => db.$client.prepare(text);
     this.sql = {
       begin: prepare("BEGIN IMMEDIATE"),
@@ -54,6 +65,7 @@ export class GroupCommitter {
     this.queue = [];
     const { sql } = this;
     const outcomes: Outcome[] = [];
+    const started = performance.now();
     try {
       sql.begin.run();
       try {
@@ -64,9 +76,11 @@ export class GroupCommitter {
         throw error;
       }
     } catch (error) {
+      this.observer?.failed(error);
       for (const pending of batch) pending.reject(error);
       return;
     }
+    this.observer?.committed(batch.length, (performance.now() - started) / 1000, outcomes.filter((outcome) => !outcome.ok).length);
     this.batches.count += 1;
     this.batches.writes += batch.length;
     batch.forEach((pending, index) => {
@@ -84,13 +98,16 @@ export class GroupCommitter {
       sql.release.run();
       return { ok: true, value };
     } catch (error) {
+      // SQLITE_FULL and some I/O errors roll the whole transaction back: the batch fails with this error.
+      if (!this.db.$client.inTransaction) throw error;
       sql.rollbackTo.run();
       sql.release.run();
+      this.observer?.failed(error);
       return { ok: false, error };
     }
   }
 
-  /** How many transactions and writes so far (for /metrics and the benchmark). */
+  /** How many transactions and writes so far (read by /metrics and the benchmark). */
   stats(): { batches: number; writes: number } {
     return { batches: this.batches.count, writes: this.batches.writes };
   }

@@ -128,6 +128,8 @@ export const observations = sqliteTable(
       .notNull()
       .references(() => dataImports.id),
     fetchedAt: integer("fetched_at").notNull(),
+    /** The day the figure was first public (docs/data-sources.md); null only on rows stored before it was recorded. */
+    publishedOn: text("published_on"),
   },
   (t) => [
     uniqueIndex("observations_series_date_import").on(t.seriesId, t.observedOn, t.importId),
@@ -151,6 +153,48 @@ export const settings = sqliteTable("settings", {
   key: text("key").primaryKey(),
   value: text("value").notNull(),
 });
+
+/** `waybill data retract`: an import hidden from every view known at or after `retracted_at`. */
+export const dataRetractions = sqliteTable("data_retractions", {
+  importId: text("import_id")
+    .primaryKey()
+    .references(() => dataImports.id),
+  reason: text("reason").notNull(),
+  retractedAt: integer("retracted_at").notNull(),
+});
+
+/**
+ * Road networks imported with `waybill data import roads FILE`, in Waybill's network format
+ * (src/reference/roads/format.ts). A lookup uses the newest one imported by the time its data view is
+ * known at, else the embedded Interstate network; answers name the version that priced them.
+ */
+export const roadNetworks = sqliteTable("road_networks", {
+  version: text("version").primaryKey(),
+  fileName: text("file_name").notNull(),
+  fileSha256: text("file_sha256").notNull(),
+  importedAt: integer("imported_at").notNull(),
+  network: text("network").notNull(), // JSON
+});
+
+/**
+ * What happened to an account and who did it (docs/operations.md, "Account audit log"): sign-ins,
+ * keys created and revoked, tier and password changes. `actor` is "cli" or the account id of the
+ * dashboard user who acted; `detail` never holds a secret (a key's display id at most).
+ */
+export const accountAudit = sqliteTable(
+  "account_audit",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    at: integer("at").notNull(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    action: text("action").notNull(),
+    actor: text("actor").notNull(),
+    detail: text("detail"),
+  },
+  (table) => [index("account_audit_at").on(table.at), index("account_audit_account_at").on(table.accountId, table.at)],
+);
 
 /** Per-account event log, append-only (docs/alerts-and-webhooks.md). `seq` orders it and is the list cursor. */
 export const events = sqliteTable(

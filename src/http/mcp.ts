@@ -5,8 +5,10 @@ import { Elysia } from "elysia";
 import { authenticate } from "../access/authenticate.ts";
 import { runSkill, type PipelineDeps } from "../pipeline/run-skill.ts";
 import { callName, type AnySkill } from "../skills/types.ts";
+import { readCappedBody } from "./body-cap.ts";
 import { errorResponse, errors } from "../errors.ts";
-import { requestIdOf } from "./request-context.ts";
+import { CLIENT_GONE_STATUS, isClientGone } from "../client-gone.ts";
+import { attributeRequest, requestIdOf } from "./request-context.ts";
 
 export const MCP_SERVER_INFO = { name: "waybill", version: "0.1.0" };
 
@@ -18,7 +20,7 @@ export const MCP_SERVER_INFO = { name: "waybill", version: "0.1.0" };
 export function mcpRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
   const byName = new Map(skills.map((skill) => [callName(skill), skill]));
 
-  function serverFor(requestId: string, authorization: string | null): Server {
+  function serverFor(requestId: string, authorization: string | null, httpRequest: Request): Server {
     const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({
       tools: skills.map((skill) => ({ name: callName(skill), description: skill.description, inputSchema: skill.input as unknown as { type: "object" } })),
@@ -31,6 +33,7 @@ export function mcpRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
             authorization,
             readInput: async () => request.params.arguments ?? {},
             inputSource: "body",
+            signal: httpRequest.signal,
           })
         : { status: 404, body: errors.notFound(`No tool named '${request.params.name}'.`).body(requestId) };
       return {
@@ -49,19 +52,37 @@ export function mcpRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
       const authorization = request.headers.get("authorization");
       deps.refreshCaches();
       try {
-        authenticate(deps.keys, authorization); // listing tools needs a key too
+        const principal = authenticate(deps.keys, authorization); // listing tools needs a key too
+        attributeRequest(request, principal.accountId, true);
       } catch (error) {
         return errorResponse(error, requestId);
       }
-      const server = serverFor(requestId, authorization);
+      let parsedBody: unknown;
+      try {
+        parsedBody = request.method === "POST" ? await jsonRpcBody(request) : undefined;
+      } catch (error) {
+        if (isClientGone(error, request.signal)) return new Response(null, { status: CLIENT_GONE_STATUS });
+        return errorResponse(error, requestId);
+      }
+      const server = serverFor(requestId, authorization, request);
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);
       try {
-        return await transport.handleRequest(request);
+        return await transport.handleRequest(request, { parsedBody });
       } finally {
         await server.close();
       }
     },
     { parse: "none" },
   );
+}
+
+/** The JSON-RPC message, read under the same cap as every other body (the SDK's own reader allows 4 MB). */
+async function jsonRpcBody(request: Request): Promise<unknown> {
+  const text = new TextDecoder().decode(await readCappedBody(request));
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw errors.invalidRequest([{ field: "(body)", problem: "is not valid JSON" }]);
+  }
 }

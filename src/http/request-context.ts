@@ -2,13 +2,18 @@ import { Elysia } from "elysia";
 import { newId } from "../ids.ts";
 import { ApiError, errorResponse, errors } from "../errors.ts";
 import type { Metrics } from "./metrics.ts";
+import { MAX_BODY_BYTES, readCappedBody } from "./body-cap.ts";
+import { log } from "../ops/log.ts";
+import { logAccess, keyDisplayIdOf, type RequestActor } from "./access-log.ts";
+import { CLIENT_GONE_STATUS, isClientGone } from "../client-gone.ts";
 
-export const MAX_BODY_BYTES = 64 * 1024;
+export { MAX_BODY_BYTES } from "./body-cap.ts";
 
 interface RequestState {
   id: string;
   startedAt: number;
   errorStatus?: number;
+  actor?: RequestActor;
 }
 
 const states = new WeakMap<Request, RequestState>();
@@ -16,6 +21,12 @@ const states = new WeakMap<Request, RequestState>();
 /** The id every response and log line of this request carries. */
 export function requestIdOf(request: Request): string {
   return states.get(request)?.id ?? "req_unknown";
+}
+
+/** Name who a request ran as, for its access-log line (a key's display id is read from its header). */
+export function attributeRequest(request: Request, accountId: string, viaKey: boolean): void {
+  const state = states.get(request);
+  if (state) state.actor = { accountId, keyDisplayId: viaKey ? keyDisplayIdOf(request) : undefined };
 }
 
 /**
@@ -37,12 +48,17 @@ export function requestContext(metrics: Metrics) {
     .onError({ as: "global" }, ({ code, error, request }) => {
       const state = states.get(request);
       const requestId = state?.id ?? "req_unknown";
+      if (isClientGone(error, request.signal)) {
+        if (state) state.errorStatus = CLIENT_GONE_STATUS;
+        return new Response(null, { status: CLIENT_GONE_STATUS }); // nobody is left to read it
+      }
       let apiError: ApiError;
       if (error instanceof ApiError) apiError = error;
+      else if (code === "PARSE" && (error as Error).cause instanceof ApiError) apiError = (error as Error).cause as ApiError; // a refusal from a parse hook (the body cap)
       else if (code === "NOT_FOUND") apiError = errors.notFound("No such route.");
       else if (code === "PARSE") apiError = errors.invalidRequest([{ field: "(body)", problem: "is not valid JSON" }]);
       else {
-        console.error(`[${requestId}] unhandled error:`, error);
+        log.failure("unhandled_error", error, { request_id: requestId });
         apiError = errors.internal();
       }
       if (state) state.errorStatus = apiError.status;
@@ -53,9 +69,12 @@ export function requestContext(metrics: Metrics) {
       const state = states.get(request);
       if (!state) return;
       const response = "responseValue" in context ? context.responseValue : undefined;
-      const status = state.errorStatus ?? (response instanceof Response ? response.status : Number(set.status ?? 200));
+      const answered = state.errorStatus ?? (response instanceof Response ? response.status : Number(set.status ?? 200));
+      const status = request.signal.aborted ? CLIENT_GONE_STATUS : answered;
       const route = ("route" in context && typeof context.route === "string" && context.route) || "unmatched";
-      metrics.observe(request.method, route, status, (performance.now() - state.startedAt) / 1000);
+      const latencyMs = performance.now() - state.startedAt;
+      metrics.observe(request.method, route, status, latencyMs / 1000);
+      logAccess({ requestId: state.id, method: request.method, route, status, latencyMs, actor: state.actor });
     });
 }
 
@@ -66,8 +85,7 @@ export function requestContext(metrics: Metrics) {
 export async function readJsonBody(request: Request): Promise<unknown> {
   const contentType = request.headers.get("content-type") ?? "";
   if (!/^application\/(.+\+)?json\b/i.test(contentType)) throw errors.unsupportedMediaType();
-  const bytes = await request.arrayBuffer();
-  if (bytes.byteLength > MAX_BODY_BYTES) throw errors.payloadTooLarge(MAX_BODY_BYTES);
+  const bytes = await readCappedBody(request);
   if (bytes.byteLength === 0) return undefined;
   try {
     return JSON.parse(new TextDecoder().decode(bytes));

@@ -17,7 +17,7 @@ export interface MeterOptions {
 }
 
 /**
- * The limiter of SPEC §6: a sliding minute per key (minute-window.ts) and a calendar month per
+ * The limiter of docs/api.md (Limits): a sliding minute per key (minute-window.ts) and a calendar month per
  * account (month-quota.ts), both in memory.
  *
  * admit() touches the database only to fill an account's month from monthly_usage the first time it

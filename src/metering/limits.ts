@@ -9,7 +9,7 @@ export interface TierLimits {
 
 export type LimitsTable = Readonly<Record<Tier, Readonly<TierLimits>>>;
 
-/** SPEC §6 / seed §8: the table an operator gets unless WAYBILL_LIMITS or --limits overrides it. */
+/** docs/api.md (Limits): the table an operator gets unless WAYBILL_LIMITS or --limits overrides it. */
 export const DEFAULT_LIMITS: LimitsTable = Object.freeze({
   explorer: Object.freeze({ perMinute: 3, perMonth: 25 }),
   starter: Object.freeze({ perMinute: 20, perMonth: 2_000 }),

@@ -30,7 +30,7 @@ export interface RateWindows {
 }
 
 /**
- * Per-minute window per key and calendar-month quota per account (SPEC §6).
+ * Per-minute window per key and calendar-month quota per account (docs/api.md, Limits).
  * admit() does no database I/O: refusals by the minute window cost no round trip.
  */
 export interface Meter {

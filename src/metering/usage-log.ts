@@ -1,5 +1,6 @@
 import type { Db } from "../db/client.ts";
 import type { UsageEvent, UsageLog } from "./meter.ts";
+import { log } from "../ops/log.ts";
 
 const INSERT_EVENT = `INSERT INTO usage_events (at, request_id, account_id, key_id, skill, status, latency_ms, receipt_id)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
@@ -53,9 +54,9 @@ export function createUsageLog(db: Db, { flushAfterMs = 250, maxBuffered = 200 }
     buffered = [];
     try {
       const failed = writeBatch(events);
-      if (failed > 0) console.error(`usage log: ${failed} of ${events.length} refused-call rows could not be written`);
+      if (failed > 0) log.warn("usage_rows_not_written", { failed, of: events.length });
     } catch (error) {
-      console.error(`usage log: ${events.length} refused-call rows lost:`, error);
+      log.failure("usage_rows_lost", error, { rows: events.length }); // rate-limited: a full disk fails every flush
     }
   };
 

@@ -1,3 +1,5 @@
+import { CLIENT_GONE_STATUS, isClientGone } from "../client-gone.ts";
+import { log } from "../ops/log.ts";
 import type { KeyIndex } from "../access/key-index.ts";
 import { authenticate } from "../access/authenticate.ts";
 import { authorize } from "../access/authorize.ts";
@@ -29,6 +31,8 @@ export interface PipelineDeps {
   skills: readonly AnySkill[];
   /** Called first on every call: drops caches that a write (here or in another process) made stale. */
   refreshCaches(): void;
+  /** Counts answers and refusals for /metrics. */
+  metrics?: { answered(skill: string): void; refused(skill: string, reason: string): void };
 }
 
 /** One skill call as any transport sees it. */
@@ -38,6 +42,8 @@ export interface SkillCall {
   /** Read lazily, after authentication: a caller without a key learns nothing about input rules. */
   readInput(): Promise<unknown>;
   inputSource: "body" | "query";
+  /** The request's abort signal: a call whose client went away is not a server error and leaves no usage row. */
+  signal?: AbortSignal;
 }
 
 export interface SkillReply {
@@ -66,6 +72,7 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
   /** A refusal after authentication: answered with the caller's rate-limit headers, and logged. */
   const refuse = (error: unknown, headers: RateLimitHeaders): SkillReply => {
     const reply = refusal(error, call.requestId, principal, headers);
+    deps.metrics?.refused(skill.name, String(reply.body.error));
     deps.usage.recordRefused({
       at: now,
       requestId: call.requestId,
@@ -102,7 +109,8 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
       const answer = result.answer as Record<string, unknown>;
       recordQuotaThreshold(deps.db, principal, admission.commit(deps.db), now);
       const receipt = deps.ledger.append(deps.db, {
-        issuedAt: now,
+        // Read here, in commit order, so issue times never run backwards against seq (the clock is monotonic).
+        issuedAt: deps.clock.now(),
         skill: callName(skill),
         principal,
         request: input,
@@ -124,6 +132,7 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
       });
       return { receiptId: receipt.id, answer };
     });
+    deps.metrics?.answered(skill.name);
     return {
       status: 200,
       body: { ...answer, receipt_id: receiptId, auth_obj_id: principal.authObjId },
@@ -132,12 +141,13 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
     };
   } catch (error) {
     admission.release();
+    if (isClientGone(error, call.signal)) return { status: CLIENT_GONE_STATUS, body: {}, headers: {}, principal };
     return refuse(error, admission.headers);
   }
 }
 
 function refusal(error: unknown, requestId: string, principal: Principal | null, headers: Record<string, string>): SkillReply {
-  if (!(error instanceof ApiError)) console.error(`[${requestId}] skill call failed:`, error);
+  if (!(error instanceof ApiError)) log.failure("skill_call_failed", error, { request_id: requestId });
   const apiError = error instanceof ApiError ? error : errors.internal();
   return {
     status: apiError.status,

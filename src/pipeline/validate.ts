@@ -55,7 +55,8 @@ export function validateInput(schema: TSchema, raw: unknown, source: "body" | "q
   let value: unknown = structuredClone(raw);
   if (source === "query") value = Value.Convert(schema, value);
   value = Value.Default(schema, value);
-  const unknownFields = Object.keys(value as object).filter((name) => !(name in (schema.properties ?? {})));
+  // Own properties only: `constructor`, `toString` or `__proto__` are unknown fields like any other.
+  const unknownFields = Object.keys(value as object).filter((name) => !Object.hasOwn(schema.properties ?? {}, name));
   const problems: FieldProblem[] = unknownFields.map((field) => ({ field, problem: "is not a known field" }));
   const check = checkerFor(schema);
   if (!check.Check(value)) {
@@ -70,3 +71,4 @@ export function validateInput(schema: TSchema, raw: unknown, source: "body" | "q
   if (problems.length > 0) throw errors.invalidRequest(problems);
   return value;
 }
+

@@ -1,8 +1,9 @@
 import type { Db } from "../db/client.ts";
+import { createRoadNetworks } from "./roads/store.ts";
 import { loadSnapshot } from "./snapshot/index.ts";
 import { createReferenceStore, type ReferenceStore } from "./store.ts";
 
-export type { ReferenceStore, SeriesSummary } from "./store.ts";
+export type { ReferenceStore } from "./store.ts";
 export { warmGazetteer } from "./places.ts";
 
 export interface ReferenceDataService extends ReferenceStore {
@@ -18,8 +19,15 @@ export interface ReferenceDataService extends ReferenceStore {
  */
 export function createReferenceData(db: Db): ReferenceDataService {
   const store = createReferenceStore(db);
+  const roads = createRoadNetworks(db);
   return {
     ...store,
+    // Each view carries the road network known at its moment, so a replayed receipt routes on the same network.
+    view: (asOf, knownAt) => Object.assign(store.view(asOf, knownAt), { roads: roads.knownAt(knownAt) }),
+    reload() {
+      roads.reload();
+      return store.reload();
+    },
     loadSnapshot(now) {
       const result = loadSnapshot(db, now);
       if (!result.alreadyLoaded) store.reload();

@@ -1,14 +1,35 @@
-import type { ResolvedPlace } from "./places.ts";
-import { amsReeferLaneSeries } from "./series-ids.ts";
+import { amsDestinationOf, amsDistrictsOf } from "./ams-districts.ts";
+import type { Point } from "./distance.ts";
+import { amsFvwtrkSeries } from "./series-ids.ts";
 import type { Observation, ReferenceView } from "./view.ts";
 import { daysBetween } from "../dates.ts";
 
-/** A USDA AMS reefer spot observation counts as current for this many days (the report is weekly). */
-export const AMS_ANCHOR_WINDOW_DAYS = 35;
+/** A USDA AMS FVWTRK observation anchors a lane for this many days (four weekly reports). */
+export const AMS_ANCHOR_WINDOW_DAYS = 28;
 
-/** The USDA AMS reefer truck rate (USD/mile) for the lane origin state -> destination city, if recent. */
-export function amsReeferRate(view: ReferenceView, origin: ResolvedPlace, destination: ResolvedPlace): Observation | undefined {
-  const observation = view.latest(amsReeferLaneSeries(origin.state, destination.city, destination.state));
-  if (!observation) return undefined;
-  return daysBetween(observation.observedOn, view.asOf) <= AMS_ANCHOR_WINDOW_DAYS ? observation : undefined;
+export interface AmsMarketRate {
+  district: string;
+  destination: string;
+  low: Observation;
+  high: Observation;
+  /** Midpoint of the range, USD per load. */
+  midpoint: number;
+}
+
+/**
+ * The USDA AMS reefer truck rate range (USD per load) for a lane whose origin lies in a reported shipping district
+ * and whose destination is a reported city, from a report no older than four weeks as of the view. When the origin
+ * lies in several districts, the nearest district with a current report wins.
+ */
+export function amsMarketRate(view: ReferenceView, origin: Point, destination: Point): AmsMarketRate | undefined {
+  const city = amsDestinationOf(destination);
+  if (!city) return undefined;
+  for (const district of amsDistrictsOf(origin)) {
+    const low = view.latest(amsFvwtrkSeries("LOW", district, city));
+    const high = view.latest(amsFvwtrkSeries("HIGH", district, city));
+    if (!low || !high || low.observedOn !== high.observedOn) continue;
+    if (daysBetween(low.observedOn, view.asOf) > AMS_ANCHOR_WINDOW_DAYS) continue;
+    return { district, destination: city, low, high, midpoint: (low.value + high.value) / 2 };
+  }
+  return undefined;
 }

@@ -21,7 +21,13 @@ export interface ResolvedPlace {
   editDistance: number;
 }
 
-export type PlaceResolution = { ok: true; place: ResolvedPlace } | { ok: false; suggestions: string[] };
+export type PlaceResolution =
+  | { ok: true; place: ResolvedPlace }
+  | { ok: false; reason: "unresolved"; suggestions: string[] }
+  | { ok: false; reason: "ambiguous"; candidates: string[] }
+  | { ok: false; reason: "not_road_connected"; message: string };
+
+const unresolved = (suggestions: string[]): PlaceResolution => ({ ok: false, reason: "unresolved", suggestions });
 
 const ABBREVIATIONS: Record<string, string> = { st: "saint", ste: "sainte", ft: "fort", mt: "mount" };
 
@@ -66,11 +72,15 @@ class Gazetteer {
     const stateKey = `${key}|${place.state}`;
     if (this.byNameAndState.has(stateKey)) return;
     this.byNameAndState.set(stateKey, place);
-    if (!this.byName.has(key)) this.byName.set(key, place);
+    const known = this.byName.get(key);
+    if (!known || known.population < place.population) this.byName.set(key, place);
     const entry = { key, place };
     this.allEntries.push(entry);
     let list = this.entriesByState.get(place.state);
-    if (!list) this.entriesByState.set(place.state, (list = []));
+    if (!list) {
+      list = [];
+      this.entriesByState.set(place.state, list);
+    }
     list.push(entry);
   }
 
@@ -88,6 +98,11 @@ class Gazetteer {
     });
     scored.sort((a, b) => a.distance - b.distance || a.order - b.order);
     return scored.slice(0, limit);
+  }
+
+  /** Every place of exactly this name, most populous first. */
+  named(name: string): GazetteerPlace[] {
+    return this.allEntries.filter((entry) => entry.key === name).map((entry) => entry.place).sort((a, b) => b.population - a.population);
   }
 
   /** The same city name in other states, most populous first. */
@@ -149,7 +164,9 @@ export function splitCityState(text: string): { city: string; state?: StateCode 
 
 function resolveZip(zip: string): PlaceResolution {
   const record = zipcodes.lookup(zip.slice(0, 5));
-  if (!record || !isStateCode(record.state)) return { ok: false, suggestions: [] };
+  const offRoad = record && offRoadArea(record.state);
+  if (offRoad) return { ok: false, reason: "not_road_connected", message: offRoad };
+  if (!record || !isStateCode(record.state)) return unresolved([]);
   return {
     ok: true,
     place: {
@@ -164,20 +181,86 @@ function resolveZip(zip: string): PlaceResolution {
   };
 }
 
-/** "City, ST" free text (forgiving) or a 5-digit ZIP, to one US place; the most populous wins ties. */
+/**
+ * Places no truck can reach over the road network: islands and territories, and Alaska, whose only road
+ * link runs through Canada, which the network does not hold (docs/rate-model.md, "Places").
+ */
+const OFF_ROAD_AREAS: Record<string, string> = {
+  HI: "Hawaii has no road link to the mainland",
+  AK: "Alaska is reached by road only through Canada, which the road network does not cover",
+  PR: "Puerto Rico has no road link to the mainland",
+  VI: "the U.S. Virgin Islands have no road link to the mainland",
+  GU: "Guam has no road link to the mainland",
+  AS: "American Samoa has no road link to the mainland",
+  MP: "the Northern Mariana Islands have no road link to the mainland",
+};
+const TERRITORY_NAMES: Record<string, string> = {
+  "puerto rico": "PR",
+  "virgin islands": "VI",
+  "us virgin islands": "VI",
+  guam: "GU",
+  "american samoa": "AS",
+  "northern mariana islands": "MP",
+};
+
+function offRoadArea(code: string | undefined): string | undefined {
+  return code ? OFF_ROAD_AREAS[code.toUpperCase()] : undefined;
+}
+
+/** The territory or off-road state a text names after its last comma (or as a whole), if any. */
+function offRoadIn(text: string): string | undefined {
+  const tail = text.slice(text.lastIndexOf(",") + 1).trim();
+  const name = normalizePlaceName(tail);
+  const code = TERRITORY_NAMES[name] ?? (tail.replace(/\./g, "").length === 2 ? tail.replace(/\./g, "").toUpperCase() : stateByName(name));
+  return offRoadArea(code);
+}
+
+/** Common shorthand for big metros. */
+const ALIASES: Record<string, string> = {
+  nyc: "New York, NY",
+  "new york city": "New York, NY",
+  la: "Los Angeles, CA",
+  philly: "Philadelphia, PA",
+  dc: "Washington, DC",
+  sf: "San Francisco, CA",
+};
+
+/** A trailing country ("City, ST, USA") says nothing more. */
+const withoutCountry = (text: string): string => text.replace(/,\s*(u\.?s\.?(a\.?)?|united states( of america)?)\s*$/i, "").trim();
+
+/**
+ * A bare name is ambiguous when another place of that name is at least this share of the largest one's
+ * population and a city in its own right (Portland OR and ME, Kansas City MO and KS); otherwise the largest wins.
+ */
+const AMBIGUOUS_SHARE = 0.1;
+const AMBIGUOUS_MIN_POPULATION = 50_000;
+
+/** "City, ST" free text (forgiving) or a ZIP / ZIP+4 code, to one US place a truck can drive to. */
 export function resolvePlace(text: string): PlaceResolution {
-  const trimmed = text.trim();
+  const trimmed = withoutCountry(text.trim());
   if (/^\d{5}(-\d{4})?$/.test(trimmed)) return resolveZip(trimmed);
+  return resolveCityState(ALIASES[normalizePlaceName(trimmed)] ?? trimmed);
+}
+
+function resolveCityState(trimmed: string): PlaceResolution {
+  const offRoadTail = trimmed.includes(",") || TERRITORY_NAMES[normalizePlaceName(trimmed)] ? offRoadIn(trimmed) : undefined;
+  if (offRoadTail) return { ok: false, reason: "not_road_connected", message: offRoadTail };
   const { city, state } = splitCityState(trimmed);
-  if (!city) return { ok: false, suggestions: [] };
+  if (!city) return unresolved([]);
   const places = index();
   const exact = places.exact(city, state);
-  if (exact) return { ok: true, place: toResolved(exact, state ? "exact" : "city_only") };
-
-  const nearest = places.nearest(city, state, 5);
+  if (exact && !state) {
+    const rivals = places.named(city).filter((p) => p !== exact && p.population >= Math.max(AMBIGUOUS_MIN_POPULATION, exact.population * AMBIGUOUS_SHARE));
+    if (rivals.length > 0) return { ok: false, reason: "ambiguous", candidates: [exact, ...rivals].slice(0, 5).map(label) };
+  }
+  const found = exact ? toResolved(exact, state ? "exact" : "city_only") : undefined;
+  const nearest = found ? [] : places.nearest(city, state, 5);
   const best = nearest[0];
-  if (best && best.distance <= allowedEdits(city)) return { ok: true, place: toResolved(best.place, "fuzzy", best.distance) };
-
-  const suggestions = [...places.elsewhere(city, 3), ...nearest.map((n) => n.place)].map(label);
-  return { ok: false, suggestions: [...new Set(suggestions)].slice(0, 5) };
+  const place = found ?? (best && best.distance <= allowedEdits(city) ? toResolved(best.place, "fuzzy", best.distance) : undefined);
+  if (place) {
+    const offRoad = offRoadArea(place.state);
+    return offRoad ? { ok: false, reason: "not_road_connected", message: offRoad } : { ok: true, place };
+  }
+  const suggestions = [...places.elsewhere(city, 3), ...nearest.map((n) => n.place)].filter((p) => !offRoadArea(p.state)).map(label);
+  return unresolved([...new Set(suggestions)].slice(0, 5));
 }

@@ -13,7 +13,11 @@ interface ObservationRow {
   value: number;
   import_id: string;
   fetched_at: number;
+  published_on: string | null;
 }
+
+/** Import id -> when it was retracted (ms epoch). */
+type Retractions = ReadonlyMap<string, number>;
 
 /** Index of the last element <= key in a sorted array, or -1. */
 function lastAtOrBefore(sorted: readonly string[], key: string): number {
@@ -30,9 +34,18 @@ function lastAtOrBefore(sorted: readonly string[], key: string): number {
   return found;
 }
 
-/** The version of a date known at `knownAt`: the latest fetched on or before it. */
-function versionKnownAt(versions: readonly Observation[], knownAt: number): Observation | undefined {
-  for (let i = versions.length - 1; i >= 0; i--) if (versions[i]!.fetchedAt <= knownAt) return versions[i];
+/**
+ * The version of a date a view sees: the latest fetched by `knownAt`, published by `asOf`, and not
+ * from an import retracted by `knownAt` (so a receipt pinned before a retraction still sees it).
+ */
+function visibleVersion(versions: readonly Observation[], asOf: string, knownAt: number, retractions: Retractions): Observation | undefined {
+  for (let i = versions.length - 1; i >= 0; i--) {
+    const version = versions[i]!;
+    if (version.fetchedAt > knownAt || version.publishedOn > asOf) continue;
+    const retractedAt = retractions.get(version.importId);
+    if (retractedAt !== undefined && retractedAt <= knownAt) continue;
+    return version;
+  }
   return undefined;
 }
 
@@ -41,13 +54,17 @@ function buildIndex(rows: ObservationRow[]): Map<string, SeriesIndex> {
   // Rows arrive ordered by series, date, fetch time, id.
   for (const row of rows) {
     let series = bySeries.get(row.series_id);
-    if (!series) bySeries.set(row.series_id, (series = { dates: [], versions: [] }));
+    if (!series) {
+      series = { dates: [], versions: [] };
+      bySeries.set(row.series_id, series);
+    }
     const observation: Observation = {
       seriesId: row.series_id,
       observedOn: row.observed_on,
       value: row.value,
       importId: row.import_id,
       fetchedAt: row.fetched_at,
+      publishedOn: row.published_on ?? row.observed_on,
     };
     if (series.dates.at(-1) === row.observed_on) series.versions.at(-1)!.push(observation);
     else {
@@ -61,15 +78,24 @@ function buildIndex(rows: ObservationRow[]): Map<string, SeriesIndex> {
 class IndexedView implements ReferenceView {
   constructor(
     private readonly index: Map<string, SeriesIndex>,
+    private readonly retractions: Retractions,
     readonly asOf: string,
     readonly knownAt: number,
   ) {}
+
+  private visible(versions: readonly Observation[]): Observation | undefined {
+    return visibleVersion(versions, this.asOf, this.knownAt, this.retractions);
+  }
+
+  seriesIds(prefix: string): string[] {
+    return [...this.index.keys()].filter((id) => id.startsWith(prefix)).sort();
+  }
 
   latest(seriesId: string): Observation | undefined {
     const series = this.index.get(seriesId);
     if (!series) return undefined;
     for (let i = lastAtOrBefore(series.dates, this.asOf); i >= 0; i--) {
-      const known = versionKnownAt(series.versions[i]!, this.knownAt);
+      const known = this.visible(series.versions[i]!);
       if (known) return known;
     }
     return undefined;
@@ -82,7 +108,7 @@ class IndexedView implements ReferenceView {
     const first = from === undefined ? 0 : lastAtOrBefore(series.dates, from) + (series.dates.includes(from) ? 0 : 1);
     const last = lastAtOrBefore(series.dates, this.asOf);
     for (let i = Math.max(0, first); i <= last; i++) {
-      const known = versionKnownAt(series.versions[i]!, this.knownAt);
+      const known = this.visible(series.versions[i]!);
       if (known) result.push(known);
     }
     return result;
@@ -94,12 +120,14 @@ export interface SeriesSummary {
   first: string;
   latest: string;
   latestValue: number;
+  /** Publication date of the newest version of the newest observation. */
+  latestPublishedOn: string;
   observations: number;
 }
 
 export interface ReferenceStore extends ReferenceData {
-  /** Rebuild the in-memory index on next use if observations were added since it was built. */
-  reload(): void;
+  /** Rebuild the in-memory index on next use if observations or retractions were added since it was built; true if so. */
+  reload(): boolean;
   /** Every series id with its first and newest observation (all imports, no time filter). */
   summary(): SeriesSummary[];
   seriesIds(): string[];
@@ -114,22 +142,29 @@ export interface ReferenceStore extends ReferenceData {
  */
 export function createReferenceStore(db: Db): ReferenceStore {
   const loadAll = db.$client.prepare<ObservationRow, []>(
-    "SELECT series_id, observed_on, value, import_id, fetched_at FROM observations ORDER BY series_id, observed_on, fetched_at, id",
+    "SELECT series_id, observed_on, value, import_id, fetched_at, published_on FROM observations ORDER BY series_id, observed_on, fetched_at, id",
   );
-  const highestId = db.$client.prepare<{ id: number | null }, []>("SELECT max(id) AS id FROM observations");
+  const loadRetractions = db.$client.prepare<{ import_id: string; retracted_at: number }, []>(
+    "SELECT import_id, retracted_at FROM data_retractions",
+  );
+  const stateOfTables = db.$client.prepare<{ state: string }, []>(
+    "SELECT (SELECT coalesce(max(id), 0) FROM observations) || '/' || (SELECT count(*) FROM data_retractions) AS state",
+  );
   let index: Map<string, SeriesIndex> | undefined;
-  let indexedUpTo: number | null = null;
+  let retractions: Retractions = new Map();
+  let indexedState: string | undefined;
 
   function current(): Map<string, SeriesIndex> {
     if (!index) {
-      indexedUpTo = highestId.get()?.id ?? null;
+      indexedState = stateOfTables.get()?.state;
       index = buildIndex(loadAll.all());
+      retractions = new Map(loadRetractions.all().map((row) => [row.import_id, row.retracted_at]));
     }
     return index;
   }
 
   return {
-    view: (asOf, knownAt) => new IndexedView(current(), asOf, knownAt),
+    view: (asOf, knownAt) => new IndexedView(current(), retractions, asOf, knownAt),
     coverage() {
       let first: string | undefined;
       let last: string | undefined;
@@ -142,7 +177,9 @@ export function createReferenceStore(db: Db): ReferenceStore {
       return first && last ? { first, last } : undefined;
     },
     reload() {
-      if ((highestId.get()?.id ?? null) !== indexedUpTo) index = undefined;
+      if (stateOfTables.get()?.state === indexedState) return false;
+      index = undefined;
+      return true;
     },
     seriesIds: () => [...current().keys()],
     summary: () =>
@@ -153,6 +190,7 @@ export function createReferenceStore(db: Db): ReferenceStore {
           first: series.dates[0]!,
           latest: series.dates.at(-1)!,
           latestValue: newest.at(-1)!.value,
+          latestPublishedOn: newest.at(-1)!.publishedOn,
           observations: series.versions.reduce((sum, versions) => sum + versions.length, 0),
         };
       }),

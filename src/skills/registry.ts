@@ -1,5 +1,6 @@
 import type { Tier } from "../access/tiers.ts";
 import { auditReportSkill } from "./audit-report/skill.ts";
+import { carrierCapacitySkill } from "./carrier-capacity/skill.ts";
 import { dieselTrendsSkill } from "./diesel-trends/skill.ts";
 import { fuelSurchargeSkill } from "./fuel-surcharge/skill.ts";
 import { laneComparisonSkill } from "./lane-comparison/skill.ts";
@@ -13,6 +14,7 @@ import { rateLookupSkill } from "./rate-lookup/skill.ts";
  * declaration) and one line here; the scope list, the tier table, every transport, the dashboard's
  * scope picker and /pricing follow from this list.
  */
+// biome-ignore format: one skill per line, so adding a skill is adding a line
 export const SKILLS = [
   rateLookupSkill,
   fuelSurchargeSkill,
@@ -22,6 +24,7 @@ export const SKILLS = [
   auditReportSkill,
   rateForecastSkill,
   rateAlertsSkill,
+  carrierCapacitySkill,
 ] as const;
 
 /**
@@ -31,5 +34,4 @@ export const SKILLS = [
  * registered skill of the same name always wins).
  */
 export const ANNOUNCED_SKILLS = [
-  { name: "carrier-capacity", minimumTier: "starter" },
 ] as const satisfies readonly { name: string; minimumTier: Tier }[];

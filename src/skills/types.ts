@@ -71,9 +71,7 @@ export interface SkillDeclaration<Name extends string = string, I extends TSchem
 export type AnySkill = SkillDeclaration<string, any, any>;
 
 /** Declare a skill: its folder's one export, listed once in registry.ts. */
-export function defineSkill<const Name extends string, I extends TSchema, O extends TSchema>(
-  declaration: SkillDeclaration<Name, I, O>,
-): SkillDeclaration<Name, I, O> {
+export function defineSkill<const Name extends string, I extends TSchema, O extends TSchema>(declaration: SkillDeclaration<Name, I, O>): SkillDeclaration<Name, I, O> {
   return declaration;
 }
 

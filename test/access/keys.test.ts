@@ -3,7 +3,7 @@ import { AccessError, createAccount } from "../../src/access/accounts.ts";
 import { activeKeyOf, issueKey, keysOf, parseScopes, revokeActiveKey } from "../../src/access/keys.ts";
 import { CATALOG } from "../../src/skills/catalog.ts";
 import { openMemoryDatabase } from "../../src/db/client.ts";
-import { CHICAGO_TO_DALLAS, startTestServer } from "../support/server.ts";
+import { CHICAGO_TO_DALLAS, testInstance } from "../support/instance.ts";
 
 const NOW = Date.parse("2026-11-02T09:00:00Z");
 
@@ -83,7 +83,7 @@ describe("a key never appears in clear", () => {
         logged.push(args.map(String).join(" "));
       }),
     );
-    const server = await startTestServer();
+    const server = testInstance();
     try {
       const { key } = server.accountWithKey("explorer", ["fuel-surcharge"]);
       const secret = key.slice(4);

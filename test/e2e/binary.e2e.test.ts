@@ -21,10 +21,10 @@ describe("the compiled binary, alone in an empty folder", () => {
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     expect(metrics).toContain('waybill_http_requests_total{method="GET",route="/healthz",status="200"} 1');
     expect(metrics).toContain("waybill_http_request_duration_seconds_bucket");
-    expect(metrics).toContain("waybill_process_resident_memory_bytes");
+    expect(metrics).toContain("process_resident_memory_bytes");
     expect(await server.stop("SIGTERM")).toBe(0);
     expect(server.output()).toContain("stopped");
-    expect(readdirSync(dir).sort()).toEqual(["waybill", "waybill.db"].sort());
+    expect(readdirSync(dir).sort()).toEqual(["waybill", "waybill.db", "waybill.db.lock"].sort());
   }, 60_000);
 
   test("a second start on the same file works (migrations are idempotent)", async () => {
@@ -54,7 +54,7 @@ describe("the compiled binary, alone in an empty folder", () => {
     expect(JSON.parse(key.stdout).key).toMatch(/^wbk_[0-9a-f]{64}$/);
 
     const badScope = runCli(exe, ["keys", "create", "--email", "ops@example.com", "--scopes", "teleport", "--db", "cli.db"], dir);
-    expect(badScope.exitCode).toBe(1);
+    expect(badScope.exitCode).toBe(2) // an unknown scope is a bad argument;
     expect(badScope.stderr).toContain("valid scopes: rate-lookup");
 
     const tier = runCli(exe, ["accounts", "set-tier", "--email", "ops@example.com", "--tier", "professional", "--db", "cli.db"], dir);
@@ -71,10 +71,12 @@ describe("the compiled binary, alone in an empty folder", () => {
     const cases = [
       { args: ["serve", "--colour", "blue"], code: 2, says: "colour" },
       { args: ["frobnicate"], code: 2, says: "unknown command" },
-      { args: ["serve", "--port", "99999"], code: 1, says: "not a port" },
+      { args: ["serve", "--port", "99999"], code: 2, says: "not a port" },
       { args: ["serve", "--db", "./missing/folder/w.db", "--port", "0"], code: 1, says: "does not exist" },
       { args: ["serve", "--db", "/proc/waybill.db", "--port", "0"], code: 1, says: "cannot open database" },
-      { args: ["accounts", "create", "--email", "x@y.io", "--tier", "platinum", "--db", "bad.db"], code: 1, says: "Unknown tier" },
+      { args: ["accounts", "create", "--email", "x@y.io", "--tier", "platinum", "--db", "bad.db"], code: 2, says: "Unknown tier" },
+      { args: ["accounts", "create", "--email", "not-an-email", "--db", "bad.db"], code: 2, says: "not an email address" },
+      { args: ["serve", "--log-format", "xml", "--port", "0"], code: 2, says: "not a log format" },
     ];
     for (const { args, code, says } of cases) {
       const result = runCli(exe, args, dir);
@@ -83,7 +85,7 @@ describe("the compiled binary, alone in an empty folder", () => {
       expect(result.stderr.trim().split("\n")).toHaveLength(1);
       expect(result.stderr).not.toMatch(/\bat .*:\d+:\d+/);
     }
-  });
+  }, 60_000);
 
   test("a port already in use is refused in one line", async () => {
     const blocker = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("busy") });
@@ -97,3 +99,58 @@ describe("the compiled binary, alone in an empty folder", () => {
     }
   });
 });
+
+// One hand-drawn road Chicago - St. Louis - Oklahoma City - Dallas: an operator's own network.
+const ROADS = {
+  type: "FeatureCollection",
+  features: [
+    {
+      type: "Feature",
+      properties: { name: "test corridor" },
+      geometry: { type: "LineString", coordinates: [[-87.65, 41.85], [-90.2, 38.63], [-97.52, 35.47], [-96.8, 32.78]] },
+    },
+  ],
+};
+
+test("an operator imports a road network with the CLI and the next lookup is priced on it and names it", async () => {
+  const db = "roads.db";
+  writeFileSync(join(dir, "roads.geojson"), JSON.stringify(ROADS));
+  writeFileSync(join(dir, "points.geojson"), JSON.stringify({ type: "FeatureCollection", features: [{ type: "Feature", geometry: { type: "Point", coordinates: [-90, 40] } }] }));
+
+  const refused = runCli(exe, ["data", "import", "roads", "points.geojson", "--db", db], dir);
+  expect(refused.exitCode).toBe(1);
+  expect(refused.stderr.trim().split("\n")).toHaveLength(1);
+  expect(refused.stderr).toContain("points.geojson is not a usable road network: feature 0: geometry must be a LineString");
+
+  const imported = runCli(exe, ["data", "import", "roads", "roads.geojson", "--json", "--db", db], dir);
+  expect(imported.exitCode).toBe(0);
+  const { network, added } = JSON.parse(imported.stdout) as { network: string; added: boolean };
+  expect(network).toMatch(/^imported-[0-9a-f]{12}$/);
+  expect(added).toBe(true);
+  expect(JSON.parse(runCli(exe, ["data", "import", "roads", "roads.geojson", "--json", "--db", db], dir).stdout).added).toBe(false);
+
+  expect(runCli(exe, ["accounts", "create", "--email", "ops@example.com", "--tier", "starter", "--db", db], dir).exitCode).toBe(0);
+  const key = JSON.parse(runCli(exe, ["keys", "create", "--email", "ops@example.com", "--json", "--db", db], dir).stdout).key as string;
+  const server = await startBinary(exe, ["--db", db], { cwd: dir });
+  try {
+    const response = await fetch(`${server.url}/v1/rates/lookup`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" }),
+    });
+    expect(response.status).toBe(200);
+    const answer = (await response.json()) as { distance_method: string; distance: { road_network: string }; miles: number };
+    expect(answer.distance_method).toBe("ROAD_NETWORK");
+    expect(answer.distance.road_network).toBe(network);
+
+    const island = await fetch(`${server.url}/v1/rates/lookup`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ origin: "Honolulu, HI", destination: "Los Angeles, CA", equipment: "DRY_VAN" }),
+    });
+    expect(island.status).toBe(422);
+    expect(await island.json()).toMatchObject({ error: "NOT_ROAD_CONNECTED", field: "origin" });
+  } finally {
+    await server.stop();
+  }
+}, 120_000);

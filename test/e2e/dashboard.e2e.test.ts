@@ -1,15 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync } from "node:fs";
+import { Database } from "bun:sqlite";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { createAccount, findAccountByEmail, hashPassword } from "../../src/access/accounts.ts";
-import { issueKey } from "../../src/access/keys.ts";
-import { createApp } from "../../src/app.ts";
-import { ManualClock } from "../../src/clock.ts";
-import { setupUrlOnFirstStart } from "../../src/dashboard/index.ts";
-import { openMemoryDatabase } from "../../src/db/client.ts";
-import { DEFAULT_LIMITS } from "../../src/metering/limits.ts";
-import { createRuntime } from "../../src/runtime.ts";
+import { ensureDebianTool } from "../support/debian.ts";
+import { binaryInEmptyFolder, runCli, startBinary, type RunningServer } from "../support/binary.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const SHOTS = join(import.meta.dir, "../../test-results/dashboard");
@@ -18,30 +13,33 @@ const ADMIN = { email: "ops@example.com", password: "a long admin passphrase" };
 const HOSTILE = { email: '"><img/src=x/onerror=alert(1)>@x.io', password: "hostile but valid" };
 const LANE = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" };
 
-/** The lead's test script installs Chromium when missing; try the same here, and skip only if that fails too. */
-function ensureChromium(): boolean {
-  if (existsSync(CHROMIUM)) return true;
-  const install = Bun.spawnSync(["bash", "-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium"], {
-    stdout: "ignore",
-    stderr: "ignore",
-  });
-  return install.exitCode === 0 && existsSync(CHROMIUM);
-}
-
-const haveChromium = ensureChromium();
+// The test script installs Chromium when missing; try the same here, and skip only if that fails too.
+const haveChromium = ensureDebianTool(CHROMIUM, "chromium");
 if (!haveChromium) console.warn(`SKIPPING the dashboard browser suite: ${CHROMIUM} is absent and apt-get could not install Debian's chromium.`);
 
-describe.skipIf(!haveChromium)("the dashboard in a real Chromium against the real app on a loopback port", () => {
-  const db = openMemoryDatabase();
-  const clock = new ManualClock(Date.parse("2026-10-15T12:00:00Z"));
-  const runtime = createRuntime({ db, clock, limits: DEFAULT_LIMITS });
-  let stopServer: (() => Promise<void>) | undefined;
+describe.skipIf(!haveChromium)("the dashboard in a real Chromium against the compiled binary on a loopback port", () => {
+  let dir: string;
+  let exe: string;
+  let server: RunningServer;
   let base: string;
   let browser: Browser;
   let desktop: BrowserContext;
   let page: Page;
   const problems: string[] = [];
   let apiKey = "";
+
+  const cli = (...args: string[]) => runCli(exe, [...args, "--db", "waybill.db"], dir);
+  /** Read-only look at the server's database file (WAL lets a reader in beside the running writer). */
+  function query<T>(sql: string, ...params: string[]): T | null {
+    const db = new Database(join(dir, "waybill.db"), { readonly: true });
+    try {
+      return db.query<T, string[]>(sql).get(...params);
+    } finally {
+      db.close();
+    }
+  }
+  const accountRow = (email: string) =>
+    query<{ id: string; tier: string; is_admin: number }>("SELECT id, tier, is_admin FROM accounts WHERE email = ?", email.toLowerCase());
 
   async function shoot(target: Page, name: string) {
     await target.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
@@ -64,14 +62,21 @@ describe.skipIf(!haveChromium)("the dashboard in a real Chromium against the rea
       body: JSON.stringify(LANE),
     });
   }
+  async function plainSignIn(context: BrowserContext, who: { email: string; password: string }): Promise<Page> {
+    const plain = await context.newPage();
+    await plain.goto(`${base}/signin`);
+    await plain.fill("input[name=email]", who.email);
+    await plain.fill("input[name=password]", who.password);
+    await plain.click("button[type=submit]");
+    await plain.waitForURL(`${base}/dashboard`);
+    return plain;
+  }
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    const app = createApp(runtime).listen({ port: 0, hostname: "127.0.0.1" });
-    base = `http://127.0.0.1:${app.server!.port}`;
-    stopServer = async () => {
-      await app.stop(true);
-    };
+    ({ dir, exe } = await binaryInEmptyFolder());
+    server = await startBinary(exe, ["--db", "waybill.db"], { cwd: dir });
+    base = server.url;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
@@ -79,16 +84,16 @@ describe.skipIf(!haveChromium)("the dashboard in a real Chromium against the rea
     desktop = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     page = await desktop.newPage();
     watch(page);
-  }, 60_000);
+  }, 240_000);
 
   afterAll(async () => {
     await browser?.close();
-    await stopServer?.();
-    runtime.close();
+    await server?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   test("the one-time setup URL creates the admin, and is dead afterwards", async () => {
-    const setupUrl = setupUrlOnFirstStart(db, base)!;
+    const setupUrl = /open (http:\/\/\S+\/setup\/\S+) once/.exec(server.output())![1]!;
     await page.goto(setupUrl);
     await shoot(page, "setup-desktop");
     await page.fill("input[name=email]", ADMIN.email);
@@ -96,24 +101,24 @@ describe.skipIf(!haveChromium)("the dashboard in a real Chromium against the rea
     await page.fill("input[name=password_again]", ADMIN.password);
     await page.click("button[type=submit]");
     await page.waitForURL(`${base}/dashboard`);
-    expect(findAccountByEmail(db, ADMIN.email)?.isAdmin).toBe(true);
+    expect(accountRow(ADMIN.email)?.is_admin).toBe(1);
     const again = await fetch(setupUrl);
     expect(again.status).toBe(404);
   }, 30_000);
 
   test("the admin lists accounts, sees hostile data escaped, and changes a tier without a reload", async () => {
-    createAccount(db, { email: HOSTILE.email, passwordHash: await hashPassword(HOSTILE.password) }, clock.now());
+    expect(runCli(exe, ["accounts", "create", "--email", HOSTILE.email, "--password-stdin", "--db", "waybill.db"], dir, HOSTILE.password).exitCode).toBe(0);
     await page.goto(`${base}/dashboard/admin`);
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
     expect(await page.locator("img[src=x]").count()).toBe(0);
     await expect(page.locator("table.accounts").textContent()).resolves.toContain(HOSTILE.email);
 
-    const adminId = findAccountByEmail(db, ADMIN.email)!.id;
+    const adminId = accountRow(ADMIN.email)!.id;
     const row = page.locator(`#account-${adminId}`);
     await row.locator("select").selectOption("professional");
     await row.locator("button[type=submit]").click();
     await expect(row.locator(".badge.ok").textContent()).resolves.toContain("saved");
-    expect(findAccountByEmail(db, ADMIN.email)!.tier).toBe("professional");
+    expect(accountRow(ADMIN.email)!.tier).toBe("professional");
     // the same document: htmx swapped the row, the page did not reload
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
     await shoot(page, "admin-desktop");
@@ -138,13 +143,12 @@ describe.skipIf(!haveChromium)("the dashboard in a real Chromium against the rea
     expect(answer.status).toBe(200);
     const body = (await answer.json()) as { receipt_id: string };
     expect(body.receipt_id).toMatch(/^rcpt_/);
-    runtime.usage.flush();
 
     await page.reload();
     const html = await page.content();
     expect(html).not.toContain(apiKey);
     await expect(page.locator(".key-id").textContent()).resolves.toBe(`${apiKey.slice(0, 12)}…`);
-    await expect(page.locator("dl.facts").textContent()).resolves.toContain("2026-10-15 12:00 UTC");
+    await expect(page.locator("dl.facts").textContent()).resolves.toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d UTC/);
     expect(await page.locator("dl.facts dd").nth(3).textContent()).not.toBe("never");
     await shoot(page, "keys-desktop");
   }, 30_000);
@@ -217,28 +221,24 @@ describe.skipIf(!haveChromium)("the dashboard in a real Chromium against the rea
     }
 
     // an explorer account's receipt: the viewer explains why there is no provenance and where to look
-    const explorer = findAccountByEmail(db, HOSTILE.email)!;
-    const answer = await callApi(issueKey(db, explorer.id, null, clock.now()).key);
+    const issued = cli("keys", "create", "--email", HOSTILE.email, "--json");
+    expect(issued.exitCode).toBe(0);
+    const answer = await callApi(JSON.parse(issued.stdout).key);
     const { receipt_id } = (await answer.json()) as { receipt_id: string };
     await hostilePage.goto(`${base}/dashboard/receipts/${receipt_id}`);
     await expect(hostilePage.locator(".locked").textContent()).resolves.toContain("starts at the Professional tier");
     expect(await hostilePage.locator(".locked a[href='/pricing']").count()).toBe(1);
     await shoot(hostilePage, "receipt-locked-desktop");
     // someone else's receipt is the same 404 as a missing one
-    const adminsReceipt = db.$client.query<{ id: string }, [string]>("SELECT id FROM receipts WHERE account_id = ?").get(findAccountByEmail(db, ADMIN.email)!.id)!;
+    const adminsReceipt = query<{ id: string }>("SELECT id FROM receipts WHERE account_id = ?", accountRow(ADMIN.email)!.id)!;
     const foreign = await context.request.get(`${base}/dashboard/receipts/${adminsReceipt.id}`);
     expect(foreign.status()).toBe(404);
     await context.close();
   }, 30_000);
 
-  test("without JavaScript the plain forms still work: sign in, create a key, see it once", async () => {
+  test("without JavaScript every form works: sign in, create a key, revoke it, change a tier, sign out", async () => {
     const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 800 } });
-    const plain = await context.newPage();
-    await plain.goto(`${base}/signin`);
-    await plain.fill("input[name=email]", ADMIN.email);
-    await plain.fill("input[name=password]", ADMIN.password);
-    await plain.click("button[type=submit]");
-    await plain.waitForURL(`${base}/dashboard`);
+    const plain = await plainSignIn(context, ADMIN);
     await plain.goto(`${base}/dashboard/keys`);
     await plain.check("input[name=scopes][value=rate-lookup]");
     await plain.click("#key-panel form[action='/dashboard/keys'] button[type=submit]");
@@ -246,8 +246,53 @@ describe.skipIf(!haveChromium)("the dashboard in a real Chromium against the rea
     const key = (await plain.locator("#new-key-value").textContent())!.trim();
     expect(key).toMatch(/^wbk_[0-9a-f]{64}$/);
     expect((await callApi(key)).status).toBe(200);
+
+    await plain.goto(`${base}/dashboard/keys?confirm=revoke`);
+    const revoked = await Promise.all([plain.waitForNavigation(), plain.locator("form.confirm button[type=submit]").click()]);
+    expect(revoked[0]?.status()).toBe(200);
+    await expect(plain.locator("#key-panel .notice").textContent()).resolves.toContain("is revoked");
+    expect((await callApi(key)).status).toBe(401);
+
+    const hostileId = accountRow(HOSTILE.email)!.id;
+    await plain.goto(`${base}/dashboard/admin`);
+    await plain.locator(`#account-${hostileId} select`).selectOption("starter");
+    const saved = await Promise.all([plain.waitForNavigation(), plain.locator(`#account-${hostileId} button[type=submit]`).click()]);
+    expect(saved[0]?.status()).toBe(200);
+    expect(accountRow(HOSTILE.email)!.tier).toBe("starter");
+
+    const out = await Promise.all([plain.waitForNavigation(), plain.locator("header form[action='/signout'] button").click()]);
+    expect(out[0]?.url()).toBe(`${base}/signin?signed_out`);
+    await plain.goto(`${base}/dashboard`);
+    expect(plain.url()).toStartWith(`${base}/signin`);
+    await context.close();
+  }, 60_000);
+
+  test("with JavaScript, signing out ends the session", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const signedIn = await plainSignIn(context, ADMIN);
+    watch(signedIn);
+    await Promise.all([signedIn.waitForURL(`${base}/signin?signed_out`), signedIn.locator("header form[action='/signout'] button").click()]);
+    await signedIn.goto(`${base}/dashboard/keys`);
+    expect(signedIn.url()).toStartWith(`${base}/signin`);
     await context.close();
   }, 30_000);
+
+  test("the change-password page: the header link, the form, and the new password signs in", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const signedIn = await plainSignIn(context, HOSTILE);
+    watch(signedIn);
+    await Promise.all([signedIn.waitForURL(`${base}/dashboard/password`), signedIn.locator("header a[href='/dashboard/password']").click()]);
+    await signedIn.fill("input[name=current_password]", HOSTILE.password);
+    await signedIn.fill("input[name=password]", "a changed hostile passphrase");
+    await signedIn.fill("input[name=password_again]", "a changed hostile passphrase");
+    await Promise.all([signedIn.waitForURL(`${base}/dashboard/password?changed`), signedIn.locator("main button[type=submit]").click()]);
+    await expect(signedIn.locator("main .notice").textContent()).resolves.toContain("changed");
+    await shoot(signedIn, "password-desktop");
+    await context.close();
+    const again = await browser.newContext();
+    await plainSignIn(again, { email: HOSTILE.email, password: "a changed hostile passphrase" });
+    await again.close();
+  }, 60_000);
 
   test("no script error, CSP violation or dialog happened on any page", () => {
     expect(problems).toEqual([]);

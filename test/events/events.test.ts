@@ -8,7 +8,7 @@ import { recordDataUpdates } from "../../src/events/data-updates.ts";
 import { thresholdReached } from "../../src/events/quota-threshold.ts";
 import { DEFAULT_LIMITS } from "../../src/metering/limits.ts";
 import { appendObservations } from "../../src/reference/append.ts";
-import { startTestServer } from "../support/server.ts";
+import { testInstance } from "../support/instance.ts";
 
 describe("the event log", () => {
   test("keys: created and revoked, in the key's own transaction, without the key itself", () => {
@@ -52,7 +52,7 @@ describe("the event log", () => {
   });
 
   test("quota.threshold over HTTP: listed in /v1/events at 80 % and 100 %", async () => {
-    const server = await startTestServer({ limits: { ...DEFAULT_LIMITS, explorer: { perMinute: 100, perMonth: 5 } } });
+    const server = testInstance({ listen: true, limits: { ...DEFAULT_LIMITS, explorer: { perMinute: 100, perMonth: 5 } } });
     try {
       const { key } = server.accountWithKey("explorer");
       for (let i = 0; i < 5; i++) {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { generateApiKey } from "../../src/access/api-key.ts";
-import { CHICAGO_TO_DALLAS, startTestServer, type TestServer } from "../support/server.ts";
+import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../support/instance.ts";
 
-let server: TestServer;
+let server: TestInstance;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = testInstance({ listen: true });
 });
 afterAll(() => server.stop());
 
@@ -57,7 +57,7 @@ describe("every row of the error table, over real HTTP", () => {
     expect((await server.call("/v1/rates/lookup", { method: "POST", json: CHICAGO_TO_DALLAS, key: second.key })).status).toBe(200);
   });
 
-  test("403 TIER_REQUIRED with exactly the seed's fields", async () => {
+  test("403 TIER_REQUIRED with exactly the contract's fields", async () => {
     const { key, authObjId } = server.accountWithKey("starter");
     const response = await server.call("/v1/reports/audit?receipt_id=rcpt_01JAAAAAAAAAAAAAAAAAAAAAAA", { key });
     const body = await expectError(response, 403, "TIER_REQUIRED");
@@ -118,6 +118,16 @@ describe("every row of the error table, over real HTTP", () => {
     const body = await expectError(response, 422, "UNRESOLVED_LOCATION");
     expect(body).toMatchObject({ field: "origin", input: "Qxzwvy, ZZ" });
     expect(Array.isArray(body.suggestions)).toBe(true);
+  });
+
+  test("422 AMBIGUOUS_LOCATION lists the candidates with their states; 422 NOT_ROAD_CONNECTED says why", async () => {
+    const { key } = server.accountWithKey("starter");
+    const ambiguous = await server.call("/v1/rates/lookup", { method: "POST", key, json: { ...CHICAGO_TO_DALLAS, origin: "Portland" } });
+    expect(await expectError(ambiguous, 422, "AMBIGUOUS_LOCATION")).toMatchObject({ field: "origin", input: "Portland", candidates: ["Portland, OR", "Portland, ME"] });
+    const island = await server.call("/v1/rates/lookup", { method: "POST", key, json: { ...CHICAGO_TO_DALLAS, destination: "Honolulu, HI" } });
+    const body = await expectError(island, 422, "NOT_ROAD_CONNECTED");
+    expect(body).toMatchObject({ field: "destination", input: "Honolulu, HI" });
+    expect(body.message).toContain("Hawaii has no road link to the mainland");
   });
 
   test("429 RATE_LIMITED with Retry-After and the window fields", async () => {

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { CHICAGO_TO_DALLAS, startTestServer, type TestServer } from "../support/server.ts";
+import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../support/instance.ts";
 
-let server: TestServer;
+let server: TestInstance;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = testInstance({ listen: true });
 });
 afterAll(() => server.stop());
 

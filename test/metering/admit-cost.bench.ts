@@ -2,7 +2,7 @@
 import { openMemoryDatabase } from "../../src/db/client.ts";
 import { createMeter } from "../../src/metering/create-meter.ts";
 import { parseLimits } from "../../src/metering/limits.ts";
-import { seedAccount } from "./fixtures.ts";
+import { seedPrincipal } from "../support/accounts.ts";
 
 const db = openMemoryDatabase();
 const now = Date.parse("2026-03-10T12:00:30Z");
@@ -16,11 +16,11 @@ function measure(name: string, calls: number, run: (i: number) => void): void {
 }
 
 const roomy = createMeter({ db, limits: parseLimits('{"enterprise":{"per_minute":1000000000,"per_month":1000000000}}') });
-const principals = Array.from({ length: 100 }, () => seedAccount(db, "enterprise"));
+const principals = Array.from({ length: 100 }, () => seedPrincipal(db, { tier: "enterprise" }));
 measure("admit, let through (100 keys), + release", 1_000_000, (i) => roomy.admit(principals[i % 100]!, now + (i % 1000)).release());
 
 const tight = createMeter({ db, limits: parseLimits('{"explorer":{"per_minute":3,"per_month":1000}}') });
-const throttled = seedAccount(db, "explorer");
+const throttled = seedPrincipal(db, { tier: "explorer" });
 for (let i = 0; i < 3; i++) tight.admit(throttled, now);
 measure("admit, refused by the minute window (throws the 429)", 200_000, () => {
   try {

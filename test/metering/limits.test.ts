@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { DEFAULT_LIMITS, LimitsError, parseLimits } from "../../src/metering/limits.ts";
 
 describe("limits table", () => {
-  test("the default is the seed's table", () => {
+  test("the default is the contract's table (docs/api.md)", () => {
     expect(DEFAULT_LIMITS).toEqual({
       explorer: { perMinute: 3, perMonth: 25 },
       starter: { perMinute: 20, perMonth: 2000 },

@@ -10,7 +10,9 @@ import { ApiError } from "../../src/errors.ts";
 import { createMeter } from "../../src/metering/create-meter.ts";
 import { DEFAULT_LIMITS, parseLimits, type LimitsTable } from "../../src/metering/limits.ts";
 import type { Admission, Meter } from "../../src/metering/meter.ts";
-import { answeredInDb, rotateKey, seedAccount } from "./fixtures.ts";
+import { answeredInDb } from "./fixtures.ts";
+import { testInstance } from "../support/instance.ts";
+import { rotateKey, seedPrincipal } from "../support/accounts.ts";
 
 const at = (iso: string) => Date.parse(iso);
 const epochSeconds = (iso: string) => at(iso) / 1000;
@@ -35,7 +37,7 @@ function answer(db: Db, meter: Meter, principal: Principal, now: number): Admiss
 function setup(limits: LimitsTable = DEFAULT_LIMITS, tier: Principal["tier"] = "explorer") {
   const db = openMemoryDatabase();
   const meter = createMeter({ db, limits });
-  return { db, meter, principal: seedAccount(db, tier) };
+  return { db, meter, principal: seedPrincipal(db, { tier: tier }) };
 }
 
 /** Explorer with a month large enough to stay out of the way of minute tests, and the reverse. */
@@ -55,16 +57,16 @@ function countThenRollBack(db: Db, admission: Admission): void {
   ).toThrow(failure.message);
 }
 
-describe("minute window (sliding, two weighted cells)", () => {
-  test("a burst at the end of a minute still weighs on the start of the next", () => {
+describe("minute window (exact sliding log)", () => {
+  test("a burst at the end of a minute still counts at the start of the next, until each call is 60 s old", () => {
     const { meter, principal } = setup(ROOMY_MONTH);
     for (let i = 0; i < 3; i++) meter.admit(principal, at("2026-03-10T12:00:50Z"));
     expect(refusal(() => meter.admit(principal, at("2026-03-10T12:00:59.999Z"))).extra.window).toBe("minute");
-    // A fixed window would let three more through here; the previous minute still weighs 3 × 1.
+    // A fixed window would let three more through here.
     expect(refusal(() => meter.admit(principal, at("2026-03-10T12:01:00.000Z"))).extra.window).toBe("minute");
-    // 20 s in, the previous minute weighs 3 × 40/60 = 2: exactly one more fits (integer math, no rounding refusal).
-    meter.admit(principal, at("2026-03-10T12:01:20.000Z"));
-    expect(refusal(() => meter.admit(principal, at("2026-03-10T12:01:20.000Z"))).extra.window).toBe("minute");
+    expect(refusal(() => meter.admit(principal, at("2026-03-10T12:01:49.999Z"))).extra.window).toBe("minute");
+    for (let i = 0; i < 3; i++) meter.admit(principal, at("2026-03-10T12:01:50.000Z"));
+    expect(refusal(() => meter.admit(principal, at("2026-03-10T12:01:50.000Z"))).extra.window).toBe("minute");
   });
 
   test("the 429 names the window, its limit, reset and a Retry-After that lets the retry through", () => {
@@ -72,17 +74,17 @@ describe("minute window (sliding, two weighted cells)", () => {
     for (let i = 0; i < 3; i++) meter.admit(principal, at("2026-03-10T12:00:50Z"));
     const refused = refusal(() => meter.admit(principal, at("2026-03-10T12:00:50.400Z")));
     expect(refused.status).toBe(429);
-    // Three calls in the 12:00 cell fade below 3 at 12:01:20 (3 × 40/60 + 1 = 3).
-    const reset = epochSeconds("2026-03-10T12:01:20Z");
-    expect(refused.extra).toEqual({ window: "minute", limit: 3, remaining: 0, reset, retry_after: 30 });
+    // The oldest of the three turns 60 s old at 12:01:50.
+    const reset = epochSeconds("2026-03-10T12:01:50Z");
+    expect(refused.extra).toEqual({ window: "minute", limit: 3, remaining: 0, reset, retry_after: 60 });
     expect(refused.headers).toMatchObject({
-      "Retry-After": "30",
+      "Retry-After": "60",
       "X-RateLimit-Limit": "3",
       "X-RateLimit-Remaining": "0",
       "X-RateLimit-Reset": String(reset),
     });
     expect(refusal(() => meter.admit(principal, reset * 1000 - 1)).extra.window).toBe("minute");
-    expect(meter.admit(principal, reset * 1000).headers["X-RateLimit-Remaining"]).toBe("0");
+    expect(meter.admit(principal, reset * 1000).headers["X-RateLimit-Remaining"]).toBe("2");
   });
 
   test("Retry-After is a whole number ≥ 1 that never points before the reset, and the reset lets a call through", () => {
@@ -111,7 +113,7 @@ describe("minute window (sliding, two weighted cells)", () => {
 
   test("the window is per key: another key of another account is not slowed down", () => {
     const { db, meter, principal } = setup(ROOMY_MONTH);
-    const other = seedAccount(db, "explorer");
+    const other = seedPrincipal(db, { tier: "explorer" });
     for (let i = 0; i < 3; i++) meter.admit(principal, at("2026-03-10T12:00:00Z"));
     expect(() => meter.admit(other, at("2026-03-10T12:00:00Z"))).not.toThrow();
   });
@@ -129,8 +131,8 @@ describe("headers", () => {
   test("they describe the window closest to exhaustion: fewer remaining, then the sooner reset", () => {
     const { db, meter, principal } = setup(parseLimits('{"explorer":{"per_minute":3,"per_month":4}}'));
     const first = meter.admit(principal, at("2026-03-10T12:00:00Z")).headers;
-    // minute: 2 left (back to 3 when the call fades, at 12:02); month: 3 left until April → minute.
-    expect(first).toEqual({ "X-RateLimit-Limit": "3", "X-RateLimit-Remaining": "2", "X-RateLimit-Reset": String(epochSeconds("2026-03-10T12:02:00Z")) });
+    // minute: 2 left (back to 3 when the call is 60 s old, at 12:01); month: 3 left until April → minute.
+    expect(first).toEqual({ "X-RateLimit-Limit": "3", "X-RateLimit-Remaining": "2", "X-RateLimit-Reset": String(epochSeconds("2026-03-10T12:01:00Z")) });
     db.$client.run("INSERT INTO monthly_usage (account_id, month, answered) VALUES (?, '2026-03', 2)", [principal.accountId]);
     meter.invalidate();
     // month: 4 − 2 answered − 1 reserved − this one = 0; minute: 1 → month.
@@ -142,7 +144,7 @@ describe("headers", () => {
     const { meter, principal } = setup(parseLimits('{"explorer":{"per_minute":3,"per_month":3}}'));
     const headers = meter.admit(principal, at("2026-03-10T12:00:00Z")).headers;
     expect(headers["X-RateLimit-Remaining"]).toBe("2");
-    expect(headers["X-RateLimit-Reset"]).toBe(String(epochSeconds("2026-03-10T12:02:00Z")));
+    expect(headers["X-RateLimit-Reset"]).toBe(String(epochSeconds("2026-03-10T12:01:00Z")));
   });
 
   test("peek reports without counting", () => {
@@ -249,12 +251,19 @@ describe("monthly quota (calendar month in UTC, per account)", () => {
     expect(answeredInDb(db, principal.accountId, "2026-03")).toBe(1000);
   });
 
-  test("with L left, N simultaneous admits (none released) yield exactly L", async () => {
-    const { db, meter, principal } = setup(ROOMY_MINUTE(50));
-    db.$client.run("INSERT INTO monthly_usage (account_id, month, answered) VALUES (?, '2026-03', 38)", [principal.accountId]);
-    const now = at("2026-03-10T12:00:00Z");
-    const results = await Promise.allSettled(Array.from({ length: 100 }, async () => meter.admit(principal, now)));
-    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(12);
+  test("with L left, N simultaneous calls through the pipeline are answered exactly L times", async () => {
+    // 100 calls in flight at once: each is admitted, then waits for its body and for the group
+    // commit, so admissions and commits of different calls interleave.
+    const instance = testInstance({ limits: ROOMY_MINUTE(50), clock: new ManualClock(at("2026-03-10T12:00:00Z")) });
+    const { key, accountId } = instance.accountWithKey("explorer");
+    instance.db.$client.run("INSERT INTO monthly_usage (account_id, month, answered) VALUES (?, '2026-03', 38)", [accountId]);
+    const statuses = await Promise.all(
+      Array.from({ length: 100 }, () => instance.call("/v1/fuel/surcharge", { method: "POST", key, json: { region: "NATIONAL" } }).then((r) => r.status)),
+    );
+    expect(statuses.filter((status) => status === 200)).toHaveLength(12);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(88);
+    expect(answeredInDb(instance.db, accountId, "2026-03")).toBe(50);
+    await instance.stop();
   });
 
   test("a rolled-back transaction leaves the count right, in the database and in memory", () => {
@@ -289,7 +298,7 @@ describe("monthly quota (calendar month in UTC, per account)", () => {
     try {
       const file = join(dir, "w.db");
       const db = openDatabase(file);
-      const principal = seedAccount(db, "explorer");
+      const principal = seedPrincipal(db, { tier: "explorer" });
       const meter = createMeter({ db, limits: ROOMY_MINUTE(10) });
       const now = at("2026-03-10T12:00:00Z");
       expect(meter.windows(principal, now).month.remaining).toBe(10);

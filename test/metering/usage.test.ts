@@ -9,7 +9,7 @@ import type { UsageEvent } from "../../src/metering/meter.ts";
 import { usageRoute } from "../../src/http/v1/usage.ts";
 import { createUsageLog } from "../../src/metering/usage-log.ts";
 import { dailyCallsBySkill, recentCalls, usageReport } from "../../src/metering/usage-report.ts";
-import { rotateKey, seedAccount } from "./fixtures.ts";
+import { rotateKey, seedPrincipal } from "../support/accounts.ts";
 
 const at = (iso: string) => Date.parse(iso);
 let requests = 0;
@@ -25,7 +25,7 @@ function rowCount(db: Db): number {
 describe("usage log", () => {
   test("an answered call's row is part of the answer's transaction: a rollback takes it away", () => {
     const db = openMemoryDatabase();
-    const principal = seedAccount(db);
+    const principal = seedPrincipal(db, { tier: "explorer" });
     const usage = createUsageLog(db);
     db.$client.transaction(() => usage.recordAnswered(db, event(principal, "2026-03-10T12:00:00Z", "rate-lookup", 200, "rcpt_1"))).immediate();
     expect(() =>
@@ -41,7 +41,7 @@ describe("usage log", () => {
 
   test("refusals wait in memory and are written by flush()", () => {
     const db = openMemoryDatabase();
-    const principal = seedAccount(db);
+    const principal = seedPrincipal(db, { tier: "explorer" });
     const usage = createUsageLog(db, { flushAfterMs: 60_000 });
     for (let i = 0; i < 3; i++) usage.recordRefused(event(principal, "2026-03-10T12:00:00Z", "rate-lookup", 429));
     expect(rowCount(db)).toBe(0);
@@ -51,7 +51,7 @@ describe("usage log", () => {
 
   test("a full batch is written without waiting for the timer, and the timer writes the rest", async () => {
     const db = openMemoryDatabase();
-    const principal = seedAccount(db);
+    const principal = seedPrincipal(db, { tier: "explorer" });
     const usage = createUsageLog(db, { flushAfterMs: 20, maxBuffered: 4 });
     for (let i = 0; i < 4; i++) usage.recordRefused(event(principal, "2026-03-10T12:00:00Z", "rate-lookup", 403));
     await Bun.sleep(5);
@@ -64,7 +64,7 @@ describe("usage log", () => {
 
   test("a row that cannot be written does not take its batch down", () => {
     const db = openMemoryDatabase();
-    const principal = seedAccount(db);
+    const principal = seedPrincipal(db, { tier: "explorer" });
     const usage = createUsageLog(db);
     usage.recordRefused(event(principal, "2026-03-10T12:00:00Z", "rate-lookup", 429));
     usage.recordRefused({ ...event(principal, "2026-03-10T12:00:00Z", "rate-lookup", 429), keyId: "key_that_never_existed" });
@@ -76,8 +76,8 @@ describe("usage log", () => {
 
 function seededHistory() {
   const db = openMemoryDatabase();
-  const principal = seedAccount(db, "starter");
-  const stranger = seedAccount(db, "starter");
+  const principal = seedPrincipal(db, { tier: "starter" });
+  const stranger = seedPrincipal(db, { tier: "starter" });
   const usage = createUsageLog(db);
   const record = (e: UsageEvent) => (e.status < 300 ? usage.recordAnswered(db, e) : usage.recordRefused(e));
   record(event(principal, "2026-02-28T23:59:59.999Z", "rate-lookup", 200, "rcpt_feb")); // last month
@@ -157,7 +157,7 @@ describe("GET /v1/usage", () => {
     expect(response.status).toBe(200);
     const body = await response.json();
     expect(body.quota).toEqual({ per_month: 2000, per_minute: 20, used: 3, remaining: 1997 });
-    expect(body.minute).toEqual({ limit: 20, remaining: 19, reset: at("2026-03-15T10:02:00Z") / 1000 });
+    expect(body.minute).toEqual({ limit: 20, remaining: 19, reset: at("2026-03-15T10:01:00Z") / 1000 }); // the call turns 60 s old
     const refused = await app.handle(new Request("http://localhost/v1/usage", { headers: { authorization: "Bearer bad" } }));
     expect(refused.status).not.toBe(200);
   });

@@ -14,8 +14,9 @@ import type { ReferenceData } from "../../src/reference/view.ts";
 import type { AnySkill } from "../../src/skills/types.ts";
 import { validateInput } from "../../src/pipeline/validate.ts";
 import { utcDateOf } from "../../src/dates.ts";
-import { seedPrincipal } from "./fixtures.ts";
+import { seedPrincipal } from "../support/accounts.ts";
 import { answerAndRecord, dieselRateSkill, seedReference } from "./reference-fixture.ts";
+import { retractImport } from "../../src/reference/retract.ts";
 
 const JAN = Date.parse("2026-01-10T12:00:00Z");
 const FEB = Date.parse("2026-02-10T12:00:00Z");
@@ -80,6 +81,7 @@ describe("audit-report: RECEIPT_TRACE", () => {
           file_name: "imp_jan.csv",
           fetched_at: new Date(JAN - 3600_000).toISOString(),
           matches_stored_observation: true,
+          retraction: null,
         },
       ],
       chain: { seq: 2, prev_hash: row.prev_hash, hash: row.hash, signature: row.signature, kid: ledger.publishedKeys().kid, algorithm: "Ed25519" },
@@ -95,14 +97,23 @@ describe("audit-report: RECEIPT_TRACE", () => {
     expect(trace(owner, receipt.id).verification.reproducible).toBe(true);
   });
 
-  test("a changed model is reported as not reproducible, naming what differs", () => {
+  test("a retraction after the answer is shown with its reason; the receipt still reproduces", () => {
+    const { receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
+    retractImport(db, "imp_jan", "EIA corrected the week", FEB);
+    const report = trace(owner, receipt.id);
+    expect(report.data_sources[0]).toMatchObject({ import_id: "imp_jan", retraction: { retracted_at: new Date(FEB).toISOString(), reason: "EIA corrected the week" } });
+    expect(report.verification.reproducible).toBe(true);
+  });
+
+  test("a changed model is reported as a changed model naming the version that signed, not as a mismatch", () => {
     const { receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, FEB);
     skills = [dieselRateSkill(0.6)];
     const { verification, reproduced_response } = trace(owner, receipt.id);
     expect(reproduced_response).toEqual({ rate_per_mile: 3.28, diesel: 3.8, origin: LANE.origin, destination: LANE.destination });
-    expect(verification.reproducible).toBe(false);
-    expect(verification.reproduction).toMatchObject({ answer_matches: false, factor_versions_match: true });
-    expect(verification.reproduction.detail).toContain("diesel-rate/0.6");
+    expect(verification.reproducible).toBeNull();
+    expect(verification.reproduction).toMatchObject({ answer_matches: null, factor_versions_match: true });
+    expect(verification.reproduction.detail).toMatch(/model changed since this receipt was signed: it was signed under diesel-rate\/0\.5, .* now runs diesel-rate\/0\.6/);
+    expect(verification.problems).toEqual([]);
     expect(verification.hash_valid).toBe(true);
   });
 

@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { openDatabase, openMemoryDatabase, type Db } from "../../src/db/client.ts";
 import { createReceiptLedger } from "../../src/receipts/chain.ts";
 import { verifyChain } from "../../src/receipts/verify.ts";
-import { sampleEntry, seedPrincipal } from "./fixtures.ts";
+import { sampleEntry } from "./fixtures.ts";
+import { seedPrincipal } from "../support/accounts.ts";
 
 function measure(label: string, db: Db, perTransaction: number, transactions: number) {
   const ledger = createReceiptLedger(db);

@@ -10,7 +10,8 @@ import { canonicalJson } from "../../src/receipts/canonical.ts";
 import { GENESIS_PREV_HASH, RECEIPT_ID_PATTERN, STORED_RECEIPT_COLUMNS, type ReceiptBody, type StoredReceipt } from "../../src/receipts/format.ts";
 import { verifyChain } from "../../src/receipts/verify.ts";
 import type { WriterMessage } from "./concurrent-writer.ts";
-import { T0, sampleEntry, seedPrincipal } from "./fixtures.ts";
+import { T0, sampleEntry } from "./fixtures.ts";
+import { seedPrincipal } from "../support/accounts.ts";
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 const rows = (db: Db) => db.$client.query<StoredReceipt, []>(`SELECT ${STORED_RECEIPT_COLUMNS} FROM receipts ORDER BY seq`).all();

@@ -10,7 +10,8 @@ import type { ReceiptTrace } from "../../src/skills/audit-report/trace.ts";
 import { canonicalJson } from "../../src/receipts/canonical.ts";
 import { createReceiptLedger } from "../../src/receipts/chain.ts";
 import { publicKeyRoute } from "../../src/http/v1/public-key.ts";
-import { seedPrincipal, T0 } from "./fixtures.ts";
+import { T0 } from "./fixtures.ts";
+import { seedPrincipal } from "../support/accounts.ts";
 
 const SCRIPT = join(import.meta.dir, "../../scripts/verify-receipt.ts");
 const dir = mkdtempSync(join(tmpdir(), "waybill-offline-"));

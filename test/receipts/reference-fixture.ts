@@ -6,7 +6,8 @@ import type { Observation, ReferenceData, ReferenceView } from "../../src/refere
 import { defineSkill, type AnySkill } from "../../src/skills/types.ts";
 
 /** Store observations the way imports do (data_imports + observations rows), and serve them as ReferenceData. */
-export function seedReference(db: Db, observations: Observation[]): ReferenceData {
+export function seedReference(db: Db, seeded: (Omit<Observation, "publishedOn"> & { publishedOn?: string })[]): ReferenceData {
+  const observations: Observation[] = seeded.map((o) => ({ ...o, publishedOn: o.publishedOn ?? o.observedOn }));
   for (const importId of new Set(observations.map((o) => o.importId))) {
     const first = observations.find((o) => o.importId === importId)!;
     db.$client
@@ -36,6 +37,7 @@ export function seedReference(db: Db, observations: Observation[]): ReferenceDat
         knownAt,
         latest: (seriesId) => visible(seriesId).at(-1),
         history: (seriesId, from) => visible(seriesId).filter((o) => !from || o.observedOn >= from),
+        seriesIds: (prefix) => [...new Set(all.map((o) => o.seriesId))].filter((id) => id.startsWith(prefix)).sort(),
       };
     },
     coverage: () => undefined,

@@ -6,7 +6,8 @@ import { openMemoryDatabase, type Db } from "../../src/db/client.ts";
 import { canonicalJson } from "../../src/receipts/canonical.ts";
 import { createReceiptLedger } from "../../src/receipts/chain.ts";
 import { verifyChain } from "../../src/receipts/verify.ts";
-import { SAMPLE_RESPONSE, T0, sampleEntry, seedPrincipal } from "./fixtures.ts";
+import { SAMPLE_RESPONSE, T0, sampleEntry } from "./fixtures.ts";
+import { seedPrincipal } from "../support/accounts.ts";
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 

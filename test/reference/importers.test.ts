@@ -6,6 +6,7 @@ import { dataImport, dataStatus } from "../../src/cli/data.ts";
 import { openMemoryDatabase } from "../../src/db/client.ts";
 import { createReferenceData } from "../../src/reference/index.ts";
 import { fixture, LOADED_AT, snapshotReferenceData } from "./helpers.ts";
+import { snapshotImportId } from "../../src/reference/snapshot/index.ts";
 
 const NOW = Date.parse("2026-11-23T08:00:00Z");
 const count = (db: ReturnType<typeof openMemoryDatabase>, table: string) =>
@@ -57,39 +58,90 @@ describe("official file formats", () => {
 
   test("re-importing a file adds nothing", () => {
     const db = openMemoryDatabase();
-    expect(dataImport(db, "ams", fixture("ams_mymarketnews_reefer.json"), { now: NOW }).output).toContain("imported 3 new");
+    expect(dataImport(db, "ams", fixture("ams_mymarketnews_reefer.json"), { now: NOW }).output).toContain("imported 8 new");
     const again = dataImport(db, "ams", fixture("ams_mymarketnews_reefer.json"), { now: NOW + 1000 });
-    expect(again).toEqual({ exitCode: 0, output: expect.stringContaining("all 3 observations are already stored") });
-    expect(count(db, "observations")).toBe(3);
+    expect(again).toEqual({ exitCode: 0, output: expect.stringContaining("all 8 observations are already stored") });
+    expect(count(db, "observations")).toBe(8);
   });
 
   test("a revised value is added beside the old one; old views keep the old value", () => {
     const { db, data } = snapshotReferenceData();
     const revised = tempFile("revised.csv", "observation_date,WPU301\n2025-12-01,176.5\n");
     expect(JSON.parse(dataImport(db, "fred", revised, { json: true, now: NOW }).output)).toMatchObject({ added: 1, skipped: 0 });
-    expect(data.view("2026-01-01", NOW).latest("WPU301")?.value).toBe(176.5);
-    expect(data.view("2026-01-01", LOADED_AT).latest("WPU301")?.value).toBe(175.023);
+    expect(data.view("2026-01-15", NOW).latest("WPU301")?.value).toBe(176.5);
+    expect(data.view("2026-01-15", LOADED_AT).latest("WPU301")?.value).toBe(175.023);
+    // December's PPI is published on January 15: a view as of the day before does not see it.
+    expect(data.view("2026-01-14", NOW).latest("WPU301")?.observedOn).toBe("2025-11-01");
   });
 
-  test("USDA AMS lanes: origin district -> state, destination -> city, per-load rates -> per mile", () => {
+  test.each(["ams_mymarketnews_reefer.json", "ams_fvwtrk_report.csv"])("USDA AMS FVWTRK %s: low and high $/load per district and destination, by report date", (file) => {
     const db = openMemoryDatabase();
-    dataImport(db, "ams", fixture("ams_mymarketnews_reefer.json"), { now: NOW });
+    expect(dataImport(db, "ams", fixture(file), { now: NOW }).exitCode).toBe(0);
     const view = createReferenceData(db).view("2026-09-30", NOW);
-    expect(view.latest("AMS_REEFER_RPM_CA_CHICAGO_IL")).toMatchObject({ observedOn: "2026-09-18", value: 3.397 });
-    expect(view.latest("AMS_REEFER_RPM_TX_ATLANTA_GA")?.value).toBe(3.05);
-    expect(view.latest("AMS_REEFER_RPM_CA_NEW-YORK-CITY_NY")?.value).toBe(3.345);
+    const yakima = "YAKIMA-VALLEY-AND-WENATCHEE-DISTRICT-WASHINGTON__SEATTLE";
+    expect(view.latest(`AMS_FVWTRK_REEFER_LOW_${yakima}`)).toMatchObject({ observedOn: "2026-07-28", value: 900, publishedOn: "2026-07-28" });
+    expect(view.latest(`AMS_FVWTRK_REEFER_HIGH_${yakima}`)?.value).toBe(1200);
+    // One lane in two commodity blocks: the envelope of both ranges.
+    expect(view.latest("AMS_FVWTRK_REEFER_LOW_SOUTH-AND-CENTRAL-DISTRICT-CALIFORNIA__CHICAGO")?.value).toBe(6200);
+    expect(view.latest("AMS_FVWTRK_REEFER_HIGH_SOUTH-AND-CENTRAL-DISTRICT-CALIFORNIA__CHICAGO")?.value).toBe(7400);
+    // A season note printed where a district belongs is not a district.
+    expect(view.seriesIds("AMS_").some((id) => id.includes("FIRST-REPORT"))).toBe(false);
+  });
+});
+
+describe("monthly trade tables (Cass, ATA, FTR's FMCSA counts) as the releases print them", () => {
+  test.each([
+    [
+      "cass",
+      "month,shipments_index,expenditures_index,truckload_linehaul_index,source_id\n2025-11,1.004,3.163,142.2,CASS_2025_11\n2026-01,0.886,2.990,146.0,CASS_2026_01\n",
+      "CASS_TL_LINEHAUL_INDEX",
+      { observedOn: "2026-01-01", value: 146, publishedOn: "2026-02-15" },
+    ],
+    [
+      "ata",
+      "month,tonnage_index_sa_2015eq100,tonnage_index_nsa_2015eq100,source_id\n2025-06,113.0,114.6,TT_2025_08_20\n",
+      "ATA_TONNAGE_SA",
+      // Revised in the July release, dated 2025-08-20: that is when this figure became public.
+      { observedOn: "2025-06-01", value: 113, publishedOn: "2025-08-20" },
+    ],
+    [
+      "fmcsa-authority",
+      "month,new_forhire_authorities,net_revocations,net_change_carrier_population,source_id\n2025-12,4140,6427,-2287,FTR_TMU_2026_01_05\n2025-10,,4870,132,RYAN_2025_11\n",
+      "FMCSA_NET_CHANGE_CARRIERS",
+      { observedOn: "2025-12-01", value: -2287, publishedOn: "2026-01-10" },
+    ],
+    [
+      "fmcsa-new-carriers",
+      'month,state_abbr,state_name,count,measure,source_id\n2022-06,TX,Texas,1703,"new carriers (new USDOT registrations)",BLUEINK_2022_06\n2025-05,TX,Texas,900,new motor carrier (MC) operating authorities granted,SEARCHCARRIERS_2025_05\n',
+      "FMCSA_NEW_CARRIERS_TX",
+      { observedOn: "2022-06-01", value: 1703, publishedOn: "2022-07-10" },
+    ],
+  ] as const)("%s", (source, content, seriesId, expected) => {
+    const db = openMemoryDatabase();
+    const result = dataImport(db, source, tempFile(`${source}.csv`, content), { json: true, now: NOW });
+    expect(result.exitCode).toBe(0);
+    expect(createReferenceData(db).view("2026-11-23", NOW).latest(seriesId)).toMatchObject(expected);
+  });
+
+  test("new MC authorities by state are a different measure from new USDOT registrations", () => {
+    const db = openMemoryDatabase();
+    const file = tempFile("states.csv", "month,state_abbr,count,measure\n2025-05,TX,900,new motor carrier (MC) operating authorities granted\n");
+    expect(dataImport(db, "fmcsa-new-carriers", file, { now: NOW }).exitCode).toBe(0);
+    const view = createReferenceData(db).view("2026-11-23", NOW);
+    expect(view.latest("FMCSA_NEW_AUTHORITIES_TX")?.value).toBe(900);
+    expect(view.latest("FMCSA_NEW_CARRIERS_TX")).toBeUndefined();
   });
 });
 
 describe("bad files are refused whole, with one line", () => {
   const cases: [string, string, string, RegExp][] = [
     ["fred", "wrong-header.csv", "date;value\n2025-01-01;3\n", /observation_date/],
-    ["fred", "bad-value.csv", "observation_date,WPU301\n2025-01-01,170\n2025-02-01,abc\n", /line 3: 'abc' is not a number/],
+    ["fred", "bad-value.csv", "observation_date,WPU301\n2025-01-01,170\n2025-02-01,abc\n", /line 3: 'abc' is not a decimal number/],
     ["eia", "no-id.csv", '"Week of","Price"\n"09/14/2026","6.285"\n', /no EMD_\.\.\._DPG id/],
     ["eia", "broken.json", "{ not json", /not valid JSON/],
     ["bls", "bad-header.txt", "id year value\n", /series_id year period value/],
     ["ams", "no-results.json", '{"data": 1}', /no 'results' array/],
-    ["ams", "no-date.json", '{"results":[{"origin":"South Texas","destination":"Atlanta","rpm":"3"}]}', /no report date/],
+    ["ams", "no-date.json", '{"results":[{"district":"GEORGIA","destination":"Atlanta","low_price":"1000","high_price":"1200"}]}', /report date '' is not a date/],
   ];
   test.each(cases)("%s %s", (source, name, content, message) => {
     const { db } = snapshotReferenceData();
@@ -111,8 +163,56 @@ describe("bad files are refused whole, with one line", () => {
 
   test("unknown source and unreadable file", () => {
     const db = openMemoryDatabase();
-    expect(dataImport(db, "fmcsa", "x.csv").output).toBe("error: unknown source 'fmcsa'; use one of eia, fred, bls, ams");
-    expect(dataImport(db, "eia", "/nonexistent/file.csv")).toEqual({ exitCode: 1, output: "error: cannot read /nonexistent/file.csv: ENOENT" });
+    expect(dataImport(db, "fmcsa", "x.csv")).toEqual({ exitCode: 2, output: "waybill: unknown source 'fmcsa'; use one of eia, fred, bls, ams, fhwa, cass, ata, fmcsa-authority, fmcsa-new-carriers, roads" });
+    expect(dataImport(db, "eia", "/nonexistent/file.csv")).toEqual({ exitCode: 1, output: "waybill: cannot read /nonexistent/file.csv: ENOENT" });
+  });
+});
+
+describe("imports that scale", () => {
+  test("a BLS flat file keeps only the series the product uses; progress goes out as JSON lines", () => {
+    const db = openMemoryDatabase();
+    const rows = ["series_id\tyear\tperiod\tvalue\tfootnote_codes"];
+    for (let i = 0; i < 2000; i++) rows.push(`CEU${String(i).padStart(10, "0")}\t2025\tM01\t${i}.5\t`);
+    rows.push("CES4348400001\t2025\tM01\t1470.1\t");
+    const progress: string[] = [];
+    const result = dataImport(db, "bls", tempFile("ce.data.0.AllCESSeries", `${rows.join("\n")}\n`), {
+      json: true,
+      now: NOW,
+      progress: { isTTY: false, write: (text) => progress.push(text) },
+    });
+    expect(JSON.parse(result.output)).toMatchObject({ added: 1 });
+    expect(count(db, "observations")).toBe(1);
+    expect(progress.length).toBeGreaterThan(0);
+    expect(JSON.parse(progress.at(-1)!)).toMatchObject({ progress: { percent: 100 } });
+  });
+
+  test("a file over the size limit is refused before it is read", () => {
+    const db = openMemoryDatabase();
+    const big = tempFile("big.csv", `observation_date,WPU301\n${"2025-01-01,170\n".repeat(100_000)}`);
+    const result = dataImport(db, "fred", big, { now: NOW, maxMb: 1 });
+    expect(result.exitCode).toBe(1);
+    expect(result.output).toMatch(/over the import limit of 1048576 bytes/);
+    expect(count(db, "observations")).toBe(0);
+  });
+
+  test("hex, exponents, impossible values, future and pre-series dates and conflicting duplicates are refused with their row", () => {
+    const cases: [string, string, RegExp][] = [
+      ["observation_date,WPU301\n2025-01-01,0x10\n", "fred", /line 2: '0x10' is not a decimal number/],
+      ["observation_date,WPU301\n2025-01-01,1e300\n", "fred", /line 2: '1e300' is not a decimal number/],
+      ['"Week of","EMD_EPD2D_PTE_NUS_DPG"\n09/14/2026,-4.5\n', "eia", /line 2: EMD_EPD2D_PTE_NUS_DPG 2026-09-14 = -4.5 is outside 0.5..10 USD\/gal/],
+      ["observation_date,WPU301\n2027-01-01,170\n", "fred", /2027-01-01 = 170 is dated in the future/],
+      ["observation_date,WPU301\n2001-01-01,120\n", "fred", /dated before the series began \(2009-06-01\)/],
+      ["observation_date,WPU301\n2025-01-01,170\n2025-01-01,171\n", "fred", /line 3: WPU301 2025-01-01 = 171 conflicts with line 2 \(170\)/],
+      ["report_date,origin_district,destination,rate_low_usd_per_load,rate_high_usd_per_load\n2026-07-28,GEORGIA,Atlanta,-300,1200\n", "ams", /'-300'-'1200'|outside 100..30000/],
+    ];
+    for (const [content, source, message] of cases) {
+      const db = openMemoryDatabase();
+      const before = count(db, "observations");
+      const result = dataImport(db, source, tempFile("bad.csv", content), { now: NOW });
+      expect(result.exitCode).toBe(1);
+      expect(result.output).toMatch(message);
+      expect(count(db, "observations")).toBe(before);
+    }
   });
 });
 
@@ -121,10 +221,15 @@ describe("data status", () => {
     const { db } = snapshotReferenceData();
     const status = JSON.parse(dataStatus(db, { json: true, now: NOW }).output);
     const nus = status.series.find((s: { series_id: string }) => s.series_id === "EMD_EPD2D_PTE_NUS_DPG");
-    expect(nus).toMatchObject({ latest: "2026-10-05", latest_value: 6.199, age_days: 49, observations: 1699 });
-    expect(status.imports).toEqual([expect.objectContaining({ id: "imp_snapshot_2026-11-22", source: "snapshot" })]);
+    expect(nus).toMatchObject({ latest: "2026-10-05", latest_value: 6.199, published_on: "2026-10-05", age_days: 49, observations: 1699 });
+    // Weekly: the 2026-10-12 figure was due that day; five days' grace have long passed.
+    expect(nus).toMatchObject({ cadence: "weekly", next_due: "2026-10-12", overdue: true });
+    // A tax rate changes when a law does: never overdue.
+    const excise = status.series.find((s: { series_id: string }) => s.series_id === "FHWA_MF121T_DIESEL_CA");
+    expect(excise).toMatchObject({ cadence: "irregular", next_due: null, overdue: false });
+    expect(status.imports).toEqual([expect.objectContaining({ id: snapshotImportId(), source: "snapshot" })]);
     const text = dataStatus(db, { now: NOW }).output;
     expect(text).toContain("EMD_EPD2D_PTE_NUS_DPG");
-    expect(text).toContain("imp_snapshot_2026-11-22");
+    expect(text).toContain(snapshotImportId());
   });
 });

@@ -3,7 +3,7 @@ import { resolvePlace, splitCityState } from "../../src/reference/places.ts";
 
 const resolved = (text: string) => {
   const result = resolvePlace(text);
-  if (!result.ok) throw new Error(`${text} did not resolve: ${result.suggestions.join("; ")}`);
+  if (!result.ok) throw new Error(`${text} did not resolve: ${JSON.stringify(result)}`);
   return result.place;
 };
 
@@ -19,6 +19,14 @@ describe("forgiving place parsing", () => {
     ["Washington, DC", "Washington, D.C.", "DC", "exact"],
     ["Salt Lake City, UT", "Salt Lake City", "UT", "exact"],
     ["Dallas", "Dallas", "TX", "city_only"], // most populous Dallas, not Dallas GA
+    ["Washington", "Washington, D.C.", "DC", "city_only"], // not Washington, UT
+    ["NYC", "New York City", "NY", "exact"],
+    ["LA", "Los Angeles", "CA", "exact"],
+    ["Philly", "Philadelphia", "PA", "exact"],
+    ["DC", "Washington, D.C.", "DC", "exact"],
+    ["Chicago, IL, USA", "Chicago", "IL", "exact"],
+    ["Columbia, SC, United States", "Columbia", "SC", "exact"],
+    ["60601-4321", "Chicago", "IL", "zip"],
     ["Chicgo, IL", "Chicago", "IL", "fuzzy"],
     ["Sant Paul, MN", "Saint Paul", "MN", "fuzzy"],
     ["60601", "Chicago", "IL", "zip"],
@@ -36,13 +44,13 @@ describe("forgiving place parsing", () => {
   test("a name that is too far from any place fails with the closest real places", () => {
     const result = resolvePlace("Xyzzyville, TX");
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.suggestions.length).toBeGreaterThan(0);
+    expect(result.ok === false && result.reason === "unresolved" && result.suggestions.length > 0).toBe(true);
   });
 
   test("a city in the wrong state suggests the same city elsewhere first", () => {
     const result = resolvePlace("Chicago, TX");
-    expect(result).toEqual({ ok: false, suggestions: expect.arrayContaining(["Chicago, IL"]) });
-    if (!result.ok) expect(result.suggestions[0]).toBe("Chicago, IL");
+    expect(result).toEqual({ ok: false, reason: "unresolved", suggestions: expect.arrayContaining(["Chicago, IL"]) });
+    expect(result.ok === false && result.reason === "unresolved" && result.suggestions[0]).toBe("Chicago, IL");
   });
 
   test("unknown ZIP codes do not resolve", () => {
@@ -53,5 +61,27 @@ describe("forgiving place parsing", () => {
     expect(splitCityState("Raleigh North Carolina")).toEqual({ city: "raleigh", state: "NC" });
     expect(splitCityState("Kansas City MO")).toEqual({ city: "kansas city", state: "MO" });
     expect(splitCityState("Kansas City")).toEqual({ city: "kansas city" });
+  });
+});
+
+describe("places a truck cannot be priced to", () => {
+  test.each(["Honolulu, HI", "Honolulu", "96813", "San Juan, PR", "Ponce, Puerto Rico", "00901", "Anchorage, AK", "99501", "Hagatna, Guam"])(
+    "%s is not road-connected",
+    (text) => {
+      const result = resolvePlace(text);
+      expect(result.ok === false && result.reason).toBe("not_road_connected");
+    },
+  );
+
+  test("a bare name shared by places of comparable size is ambiguous and lists them with their states", () => {
+    expect(resolvePlace("Portland")).toEqual({ ok: false, reason: "ambiguous", candidates: ["Portland, OR", "Portland, ME"] });
+    const kansasCity = resolvePlace("Kansas City");
+    expect(kansasCity.ok === false && kansasCity.reason === "ambiguous" && kansasCity.candidates).toEqual(["Kansas City, MO", "Kansas City, KS"]);
+    expect(resolved("Portland, ME")).toMatchObject({ city: "Portland", state: "ME", quality: "exact" });
+  });
+
+  test("a refusal never suggests a place no truck can reach", () => {
+    const result = resolvePlace("Hilo Town, TX");
+    expect(result.ok === false && result.reason === "unresolved" && result.suggestions.some((s) => s.endsWith(", HI"))).toBe(false);
   });
 });

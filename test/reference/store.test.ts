@@ -3,9 +3,12 @@ import { openMemoryDatabase } from "../../src/db/client.ts";
 import { appendObservations } from "../../src/reference/append.ts";
 import { createReferenceData } from "../../src/reference/index.ts";
 import { LOADED_AT, snapshotReferenceData } from "./helpers.ts";
+import { snapshotImportId } from "../../src/reference/snapshot/index.ts";
 
 const T0 = Date.parse("2026-01-01T00:00:00Z");
 const DAY = 86_400_000;
+/** A series the door admits (values 1..7 are plausible $/gal). */
+const S = "EMD_EPD2D_PTE_NUS_DPG";
 
 function storeWith(imports: { id: string; at: number; rows: [string, number][] }[]) {
   const db = openMemoryDatabase();
@@ -14,7 +17,7 @@ function storeWith(imports: { id: string; at: number; rows: [string, number][] }
     appendObservations(
       db,
       { importId: id, source: "eia", fileName: `${id}.csv`, fileSha256: id },
-      rows.map(([observedOn, value]) => ({ seriesId: "S", observedOn, value })),
+      rows.map(([observedOn, value]) => ({ seriesId: S, observedOn, value })),
       at,
     );
   }
@@ -29,38 +32,38 @@ describe("as-of views", () => {
   ]);
 
   test("sees only observations dated on or before asOf", () => {
-    expect(data.view("2025-12-10", T0 + 20 * DAY).latest("S")?.value).toBe(2.5);
-    expect(data.view("2025-11-30", T0 + 20 * DAY).latest("S")).toBeUndefined();
+    expect(data.view("2025-12-10", T0 + 20 * DAY).latest(S)?.value).toBe(2.5);
+    expect(data.view("2025-11-30", T0 + 20 * DAY).latest(S)).toBeUndefined();
   });
 
   test("sees only imports fetched on or before knownAt", () => {
-    expect(data.view("2025-12-31", T0 + DAY).latest("S")).toMatchObject({ observedOn: "2025-12-15", value: 3, importId: "imp_a" });
-    expect(data.view("2025-12-10", T0 + DAY).latest("S")?.value).toBe(2);
-    expect(data.view("2025-12-31", T0 - 1).latest("S")).toBeUndefined();
+    expect(data.view("2025-12-31", T0 + DAY).latest(S)).toMatchObject({ observedOn: "2025-12-15", value: 3, importId: "imp_a" });
+    expect(data.view("2025-12-10", T0 + DAY).latest(S)?.value).toBe(2);
+    expect(data.view("2025-12-31", T0 - 1).latest(S)).toBeUndefined();
   });
 
   test("the latest fetched version of a date wins, and the old one stays stored", () => {
-    const history = data.view("2025-12-31", T0 + 20 * DAY).history("S");
+    const history = data.view("2025-12-31", T0 + 20 * DAY).history(S);
     expect(history.map((o) => [o.observedOn, o.value, o.importId])).toEqual([
       ["2025-12-01", 1, "imp_a"],
       ["2025-12-08", 2.5, "imp_b"],
       ["2025-12-15", 3, "imp_a"],
       ["2025-12-22", 4, "imp_b"],
     ]);
-    expect(data.view("2025-12-31", T0).history("S", "2025-12-08").map((o) => o.value)).toEqual([2, 3]);
-    expect(data.view("2025-12-31", T0 + 20 * DAY).history("S", "2025-12-09").map((o) => o.value)).toEqual([3, 4]);
+    expect(data.view("2025-12-31", T0).history(S, "2025-12-08").map((o) => o.value)).toEqual([2, 3]);
+    expect(data.view("2025-12-31", T0 + 20 * DAY).history(S, "2025-12-09").map((o) => o.value)).toEqual([3, 4]);
   });
 
   test("a write becomes visible at the next reload(); a reload with nothing new keeps the index", () => {
     const { db, data: fresh } = storeWith([{ id: "imp_a", at: T0, rows: [["2025-12-01", 1]] }]);
     const before = fresh.view("2026-12-31", T0 + DAY);
-    expect(before.latest("S")?.value).toBe(1);
+    expect(before.latest(S)?.value).toBe(1);
     fresh.reload(); // nothing was added: the index is kept, so views share it
-    expect(fresh.view("2026-12-31", T0 + DAY).latest("S")).toBe(before.latest("S"));
-    appendObservations(db, { importId: "imp_c", source: "fred", fileName: "c", fileSha256: "c" }, [{ seriesId: "S", observedOn: "2026-01-05", value: 7 }], T0);
-    expect(fresh.view("2026-12-31", T0 + DAY).latest("S")?.value).toBe(1); // no database read per view
+    expect(fresh.view("2026-12-31", T0 + DAY).latest(S)).toBe(before.latest(S));
+    appendObservations(db, { importId: "imp_c", source: "fred", fileName: "c", fileSha256: "c" }, [{ seriesId: S, observedOn: "2026-01-05", value: 7 }], T0 + 5 * DAY);
+    expect(fresh.view("2026-12-31", T0 + 6 * DAY).latest(S)?.value).toBe(1); // no database read per view
     fresh.reload();
-    expect(fresh.view("2026-12-31", T0 + DAY).latest("S")?.value).toBe(7);
+    expect(fresh.view("2026-12-31", T0 + 6 * DAY).latest(S)?.value).toBe(7);
   });
 
   test("coverage spans all series", () => {
@@ -72,7 +75,7 @@ describe("embedded snapshot", () => {
   test("loads once per version; a restart adds nothing", () => {
     const { db, data } = snapshotReferenceData();
     const again = data.loadSnapshot(LOADED_AT + DAY);
-    expect(again).toMatchObject({ importId: "imp_snapshot_2026-11-22", added: 0, alreadyLoaded: true });
+    expect(again).toMatchObject({ importId: snapshotImportId(), added: 0, alreadyLoaded: true });
     const imports = db.$client.prepare("SELECT id, rows_added FROM data_imports").all() as { id: string; rows_added: number }[];
     expect(imports).toHaveLength(1);
     const count = db.$client.prepare("SELECT count(*) AS n FROM observations").get() as { n: number };
@@ -100,7 +103,19 @@ describe("embedded snapshot", () => {
       expect(view.latest(id)).toBeDefined();
     }
     expect(view.latest("WPU301")).toMatchObject({ observedOn: "2025-12-01", value: 175.023 });
-    expect(data.seriesIds().some((id) => id.startsWith("AMS_"))).toBe(false);
+    // USDA AMS FVWTRK weeks, per district and destination, low and high end of the $/load range.
+    expect(view.latest("AMS_FVWTRK_REEFER_LOW_YAKIMA-VALLEY-AND-WENATCHEE-DISTRICT-WASHINGTON__SEATTLE")).toMatchObject({ observedOn: "2026-07-28", value: 900 });
+    expect(view.latest("AMS_FVWTRK_REEFER_HIGH_YAKIMA-VALLEY-AND-WENATCHEE-DISTRICT-WASHINGTON__SEATTLE")?.value).toBe(1200);
+    // Market and carrier series under the ids the skills read.
+    expect(view.latest("CASS_SHIPMENTS_INDEX")).toMatchObject({ observedOn: "2026-01-01", value: 0.886 });
+    expect(view.latest("CASS_TL_LINEHAUL_INDEX")).toMatchObject({ observedOn: "2026-01-01", value: 146 });
+    expect(view.latest("ATA_TONNAGE_SA")).toMatchObject({ observedOn: "2025-12-01", value: 112.9 });
+    expect(view.latest("FMCSA_NET_CHANGE_CARRIERS")).toMatchObject({ observedOn: "2025-12-01", value: -2287 });
+    expect(view.latest("FMCSA_NEW_CARRIERS_TX")).toMatchObject({ observedOn: "2022-06-01", value: 1703 });
+    expect(view.latest("TSIFRGHT")?.observedOn).toBe("2026-05-01");
+    expect(view.latest("INDPRO")?.observedOn).toBe("2026-07-01");
+    expect(view.latest("FEDFUNDS")?.observedOn).toBe("2026-07-01");
+    expect(view.history("FEDFUNDS")[0]?.observedOn).toBe("1970-01-01");
   });
 
   test("annual diesel averages match EIA's published ones", () => {
@@ -117,7 +132,7 @@ describe("embedded snapshot", () => {
   test("the snapshot file is this project's own format, not a copy of the research files", async () => {
     const text = await Bun.file(new URL("../../src/reference/snapshot/figures.json", import.meta.url)).text();
     const snapshot = JSON.parse(text);
-    expect(snapshot.version).toBe("2026-11-22");
+    expect(snapshot.version).toBe(snapshotImportId().replace("imp_snapshot_", ""));
     for (const series of snapshot.series) expect(series.source.length).toBeGreaterThan(5);
   });
 });

@@ -1,13 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { Type } from "@sinclair/typebox";
-import { createApp } from "../../src/app.ts";
-import { ManualClock } from "../../src/clock.ts";
-import { openMemoryDatabase } from "../../src/db/client.ts";
-import { DEFAULT_LIMITS } from "../../src/metering/limits.ts";
-import { createRuntime } from "../../src/runtime.ts";
 import { SKILLS } from "../../src/skills/registry.ts";
 import { defineSkill } from "../../src/skills/types.ts";
-import { accountWithPassword, csrfTokenIn, form, ORIGIN, PASSWORD, sessionCookieFrom } from "../dashboard/support.ts";
+import { accountWithPassword, PASSWORD } from "../support/accounts.ts";
+import { testInstance } from "../support/instance.ts";
+import { csrfTokenIn, form, ORIGIN, sessionCookieFrom } from "../dashboard/support.ts";
 
 /** A skill that exists only in this test: one declaration, added to the registry's list the way registry.ts lists skills. */
 const echoSkill = defineSkill({
@@ -25,9 +22,7 @@ const FORM = { "content-type": "application/x-www-form-urlencoded" };
 const JSON_BODY = { "content-type": "application/json" };
 
 async function instanceWithEchoSkill() {
-  const db = openMemoryDatabase();
-  const runtime = createRuntime({ db, clock: new ManualClock(Date.parse("2026-10-15T12:00:00Z")), limits: DEFAULT_LIMITS, skills: [...SKILLS, echoSkill] });
-  const app = createApp(runtime);
+  const { db, app } = testInstance({ skills: [...SKILLS, echoSkill] });
   const call = (path: string, init: RequestInit = {}) => app.handle(new Request(ORIGIN + path, init));
   await accountWithPassword(db, "ada@example.com", "starter");
   const signedIn = await call("/signin", { method: "POST", headers: FORM, body: form({ email: "ada@example.com", password: PASSWORD }) });
@@ -50,7 +45,7 @@ describe("adding a skill is one declaration and one registry entry", () => {
       body: form({ _csrf: csrfTokenIn(keysPage), scopes: "echo-words" }),
     });
     expect(created.status).toBe(201);
-    const key = /wbk_[0-9a-f]{64}/.exec(await created.text())![0];
+    const [key] = /wbk_[0-9a-f]{64}/.exec(await created.text()) ?? [];
     const auth = { authorization: `Bearer ${key}` };
 
     const rest = await call("/v1/test/echo", { method: "POST", headers: { ...JSON_BODY, ...auth }, body: JSON.stringify({ word: "freight" }) });

@@ -1,4 +1,5 @@
-import { copyFileSync, existsSync, mkdtempSync } from "node:fs";
+import { afterAll, beforeAll } from "bun:test";
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -21,6 +22,18 @@ export async function binaryInEmptyFolder(): Promise<{ dir: string; exe: string 
   copyFileSync(binary, exe);
   Bun.spawnSync(["chmod", "+x", exe]);
   return { dir, exe };
+}
+
+/** For a whole test file: a fresh folder with the binary, made before the first test and removed after the last. */
+export function binaryFolderForSuite(): { readonly dir: string; readonly exe: string } {
+  const folder = { dir: "", exe: "" };
+  beforeAll(async () => {
+    Object.assign(folder, await binaryInEmptyFolder());
+  }, 240_000);
+  afterAll(() => {
+    if (folder.dir) rmSync(folder.dir, { recursive: true, force: true });
+  });
+  return folder;
 }
 
 export interface RunningServer {

@@ -1,6 +1,7 @@
 import { TIERS, type Tier } from "../../src/access/tiers.ts";
 import { capitalize, formatCount, formatDate } from "../format.ts";
 import { AppLayout, type Viewer } from "../layout.tsx";
+import { type DataFamilyRow, DataFreshnessSection } from "./data-freshness.tsx";
 
 export interface AccountRow {
   id: string;
@@ -13,13 +14,16 @@ export interface AccountRow {
   activeKeyDisplayId: string | null;
 }
 
-export function AccountsPage(props: { viewer: Viewer; month: string; rows: readonly AccountRow[]; notice?: string }) {
+export function AccountsPage(props: { viewer: Viewer; month: string; rows: readonly AccountRow[]; data?: readonly DataFamilyRow[]; notice?: string }) {
   return (
     <AppLayout title="Accounts" viewer={props.viewer} section="admin">
       <div class="page-head">
         <h1>Accounts</h1>
         <p class="muted" safe>
           {`${formatCount(props.rows.length)} accounts · usage for ${props.month}`}
+        </p>
+        <p>
+          <a href="/dashboard/admin/audit">Account audit log</a>
         </p>
       </div>
       {props.notice ? (
@@ -47,6 +51,7 @@ export function AccountsPage(props: { viewer: Viewer; month: string; rows: reado
           </table>
         </div>
       </section>
+      {props.data ? <DataFreshnessSection families={props.data} /> : null}
     </AppLayout>
   );
 }

@@ -1,16 +1,16 @@
 import { Elysia } from "elysia";
 import { authenticate } from "../../access/authenticate.ts";
-import type { Runtime } from "../../runtime.ts";
+import type { PipelineDeps } from "../../pipeline/run-skill.ts";
+import { publicKeyRoute, type PublicKeyRouteDeps } from "./public-key.ts";
 import { eventsRoute } from "./events.ts";
-import { publicKeyRoute } from "./public-key.ts";
 import { skillRoutes } from "./skills.ts";
-import { usageRoute } from "./usage.ts";
+import { usageRoute, type UsageRouteDeps } from "./usage.ts";
 
 /**
  * Every /v1 route, mounted here and nowhere else: each skill's REST route, /v1/agent/invoke/:skill
  * and /v1/skills (from the skill declarations), /v1/usage, /v1/events and /v1/receipts/public-key.
  */
-export function v1Routes(runtime: Runtime) {
+export function v1Routes(runtime: PipelineDeps & UsageRouteDeps & PublicKeyRouteDeps) {
   const authenticateKey = (authorization: string | undefined) => {
     runtime.refreshCaches();
     return authenticate(runtime.keys, authorization);

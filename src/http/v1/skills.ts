@@ -4,9 +4,10 @@ import { decide } from "../../access/authorize.ts";
 import { runSkill, type PipelineDeps, type SkillReply } from "../../pipeline/run-skill.ts";
 import { callName, type AnySkill } from "../../skills/types.ts";
 import { errorResponse, errors } from "../../errors.ts";
-import { readJsonBody, requestIdOf } from "../request-context.ts";
+import { attributeRequest, readJsonBody, requestIdOf } from "../request-context.ts";
 
-function toResponse(reply: SkillReply, requestId: string): Response {
+function toResponse(reply: SkillReply, requestId: string, request: Request): Response {
+  if (reply.principal) attributeRequest(request, reply.principal.accountId, true);
   return Response.json(reply.body, { status: reply.status, headers: { ...reply.headers, "X-Request-Id": requestId } });
 }
 
@@ -42,8 +43,9 @@ export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
           authorization: request.headers.get("authorization"),
           readInput: () => restInput(skill, request, params as Record<string, string>),
           inputSource: readsQuery(skill) ? "query" : "body",
+          signal: request.signal,
         });
-        return toResponse(reply, requestId);
+        return toResponse(reply, requestId, request);
       },
       { parse: "none" },
     );
@@ -60,8 +62,9 @@ export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
         authorization: request.headers.get("authorization"),
         readInput: () => readJsonBody(request),
         inputSource: "body",
+        signal: request.signal,
       });
-      return toResponse(reply, requestId);
+      return toResponse(reply, requestId, request);
     },
     { parse: "none" },
   );
@@ -71,6 +74,7 @@ export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
     deps.refreshCaches();
     try {
       const principal = authenticate(deps.keys, request.headers.get("authorization"));
+      attributeRequest(request, principal.accountId, true);
       return Response.json({
         skills: skills.map((skill) => ({
           name: skill.name,

@@ -6,6 +6,7 @@ import type { LimitsTable } from "../../metering/limits.ts";
 import type { Meter } from "../../metering/meter.ts";
 import { usageReport } from "../../metering/usage-report.ts";
 import { resetSeconds } from "../../metering/window-status.ts";
+import { attributeRequest } from "../request-context.ts";
 
 export interface UsageRouteDeps {
   db: Db;
@@ -19,8 +20,9 @@ export interface UsageRouteDeps {
  * Not a skill, so it is neither metered nor logged. `authenticate` throws the error table's 401s.
  */
 export function usageRoute(deps: UsageRouteDeps, authenticate: (authorization: string | undefined) => Principal) {
-  return new Elysia({ name: "waybill.usage" }).get("/v1/usage", ({ headers }) => {
+  return new Elysia({ name: "waybill.usage" }).get("/v1/usage", ({ headers, request }) => {
     const principal = authenticate(headers.authorization);
+    attributeRequest(request, principal.accountId, true);
     const now = deps.clock.now();
     const { minute } = deps.meter.windows(principal, now);
     return {

@@ -1,60 +1,82 @@
-import type { ParsedObservation } from "../append.ts";
-import { normalizePlaceName, resolvePlace, splitCityState } from "../places.ts";
-import { isStateCode, STATE_CODES, stateInfo, type StateCode } from "../regions.ts";
-import { amsReeferLaneSeries } from "../series-ids.ts";
-import { ImportFormatError, isoDate, nonEmpty } from "./common.ts";
+import type { ParsedObservation } from "../admit.ts";
+import { type AmsRangeEnd, amsFvwtrkSeries } from "../series-ids.ts";
+import { csvRecords, ImportFormatError, isoDate, parseDecimal } from "./common.ts";
 
 /**
- * USDA AMS MyMarketNews (MARS API) JSON for the Specialty Crops National Truck Rate Report
- * (refrigerated trucks, weekly). Accepted: the API response `{ "results": [row, ...] }` or a bare
- * array of rows. Fields read from each row:
- *   date         report_end_date | report_date | report_begin_date   (MM/DD/YYYY or ISO)
- *   origin       origin district, e.g. "Central San Joaquin Valley, California" (its state is what counts)
- *   destination  destination city, e.g. "Chicago" or "Chicago, IL"
- *   rate         rpm | rate_per_mile (USD/mile), or a per-load price
- *                (avg_price | price_avg | midpoint | the mean of low_price/high_price or weeklow/weekhigh)
- *                divided by mileage | distance | miles
- *   equipment    truck_type | equipment (optional; a row that is not refrigerated is skipped)
- * Each lane becomes the series AMS_REEFER_RPM_<origin state>_<destination city>_<destination state>.
+ * USDA AMS Specialty Crops National Truck Rate Report (FVWTRK): refrigerated truckload rates in USD
+ * per load, a low-high range per shipping district and destination city, weekly. Read as published:
+ *   - a CSV table of the report (one row per district, destination and commodity block) with columns
+ *     report_date, origin_district (or district/origin), destination, rate_low_usd_per_load and
+ *     rate_high_usd_per_load (or low_price/high_price, weeklow/weekhigh);
+ *   - MyMarketNews (MARS API) JSON, `{ "results": [row, ...] }` or a bare array, with the same fields
+ *     (report_date | report_end_date | report_begin_date, district | origin, destination,
+ *     low_price | weeklow, high_price | weekhigh), optionally truck_type (non-refrigerated rows skipped).
+ * Each lane yields AMS_FVWTRK_REEFER_LOW_<district>__<destination> and ..._HIGH_..., dated by the
+ * report date. When the report prints one lane in several commodity blocks, the lane's range is their
+ * envelope (lowest low, highest high). Lines the report prints where a district belongs ("FIRST
+ * REPORT", "LAST REPORT": season notes) name no district and are skipped. docs/data-sources.md.
  */
 type Row = Record<string, unknown>;
 
-const field = (row: Row, ...names: string[]): unknown => names.map((name) => row[name]).find((v) => v !== undefined && v !== null && v !== "");
+const DATE_FIELDS = ["report_date", "report_end_date", "report_begin_date", "date"];
+const DISTRICT_FIELDS = ["origin_district", "district", "origin"];
+const DESTINATION_FIELDS = ["destination", "destination_city"];
+const LOW_FIELDS = ["rate_low_usd_per_load", "low_price", "weeklow"];
+const HIGH_FIELDS = ["rate_high_usd_per_load", "high_price", "weekhigh"];
 
-function numeric(value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  const number = typeof value === "number" ? value : Number(String(value).replace(/[$,]/g, ""));
-  return Number.isFinite(number) ? number : undefined;
+const field = (row: Row, names: string[]): string => {
+  const value = names.map((name) => row[name]).find((v) => v !== undefined && v !== null && v !== "");
+  return value === undefined ? "" : String(value).trim();
+};
+
+const SEASON_NOTE = /^(FIRST|LAST|FINAL) REPORT\b/i;
+
+interface Lane {
+  district: string;
+  destination: string;
+  reportDate: string;
+  low: number;
+  high: number;
+  where: string;
 }
 
-const STATE_NAMES_LONGEST_FIRST = [...STATE_CODES]
-  .map((code) => ({ code, name: normalizePlaceName(stateInfo(code).name) }))
-  .sort((a, b) => b.name.length - a.name.length);
-
-/** The state an AMS origin district lies in: a trailing code ("Salinas-Watsonville CA") or a state name anywhere. */
-function originState(text: string): StateCode | undefined {
-  const split = splitCityState(text);
-  if (split.state) return split.state;
-  const normalized = ` ${normalizePlaceName(text)} `;
-  const byName = STATE_NAMES_LONGEST_FIRST.find(({ name }) => normalized.includes(` ${name} `));
-  if (byName) return byName.code;
-  const code = text.match(/\b([A-Z]{2})\b/g)?.find(isStateCode);
-  return code as StateCode | undefined;
+function readLane(row: Row, where: string): Lane | undefined {
+  const equipment = field(row, ["truck_type", "equipment"]).toLowerCase();
+  if (equipment !== "" && !/refr|reefer/.test(equipment)) return undefined;
+  const district = field(row, DISTRICT_FIELDS);
+  if (district === "" || SEASON_NOTE.test(district)) return undefined;
+  const destination = field(row, DESTINATION_FIELDS);
+  if (destination === "") throw new ImportFormatError(`${where}: no destination`);
+  const dateText = field(row, DATE_FIELDS);
+  const reportDate = isoDate(dateText);
+  if (!reportDate) throw new ImportFormatError(`${where}: report date '${dateText}' is not a date`);
+  const lowText = field(row, LOW_FIELDS);
+  const highText = field(row, HIGH_FIELDS);
+  const low = parseDecimal(lowText);
+  const high = parseDecimal(highText);
+  if (low === undefined || high === undefined) {
+    throw new ImportFormatError(`${where}: rate range '${lowText}'-'${highText}' is not two decimal numbers (USD per load)`);
+  }
+  if (low > high) throw new ImportFormatError(`${where}: low rate ${low} is above high rate ${high}`);
+  return { district, destination, reportDate, low, high, where };
 }
 
-function perMile(row: Row, where: string): number {
-  const direct = numeric(field(row, "rpm", "rate_per_mile"));
-  if (direct !== undefined) return direct;
-  const low = numeric(field(row, "low_price", "weeklow"));
-  const high = numeric(field(row, "high_price", "weekhigh"));
-  const perLoad = numeric(field(row, "avg_price", "price_avg", "midpoint")) ?? (low !== undefined && high !== undefined ? (low + high) / 2 : undefined);
-  const miles = numeric(field(row, "mileage", "distance", "miles"));
-  if (perLoad === undefined) throw new ImportFormatError(`${where}: no rate (rpm, rate_per_mile, avg_price or low_price/high_price)`);
-  if (!miles || miles <= 0) throw new ImportFormatError(`${where}: a per-load rate needs mileage, distance or miles`);
-  return Math.round((perLoad / miles) * 1000) / 1000;
+function* laneObservations(lanes: Iterable<Lane>): Generator<ParsedObservation> {
+  const envelopes = new Map<string, Lane>();
+  for (const lane of lanes) {
+    const key = `${amsFvwtrkSeries("LOW", lane.district, lane.destination)}\u0000${lane.reportDate}`;
+    const seen = envelopes.get(key);
+    if (seen) envelopes.set(key, { ...seen, low: Math.min(seen.low, lane.low), high: Math.max(seen.high, lane.high) });
+    else envelopes.set(key, lane);
+  }
+  for (const lane of envelopes.values()) {
+    for (const [kind, value] of [["LOW", lane.low], ["HIGH", lane.high]] as [AmsRangeEnd, number][]) {
+      yield { seriesId: amsFvwtrkSeries(kind, lane.district, lane.destination), observedOn: lane.reportDate, value, where: lane.where };
+    }
+  }
 }
 
-export function parseAms(text: string): ParsedObservation[] {
+function jsonRows(text: string): Row[] {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -63,21 +85,26 @@ export function parseAms(text: string): ParsedObservation[] {
   }
   const rows = Array.isArray(body) ? body : (body as { results?: unknown })?.results;
   if (!Array.isArray(rows)) throw new ImportFormatError("JSON has no 'results' array (expected a USDA AMS MyMarketNews API response)");
-  const parsed: ParsedObservation[] = [];
-  rows.forEach((row: Row, i) => {
-    const where = `results[${i}]`;
-    const equipment = String(field(row, "truck_type", "equipment") ?? "refrigerated").toLowerCase();
-    if (!/refr|reefer/.test(equipment)) return;
-    const observedOn = isoDate(String(field(row, "report_end_date", "report_date", "report_begin_date", "date") ?? ""));
-    if (!observedOn) throw new ImportFormatError(`${where}: no report date (report_end_date, report_date or report_begin_date)`);
-    const origin = String(field(row, "origin") ?? "");
-    const state = originState(origin);
-    if (!state) throw new ImportFormatError(`${where}: cannot tell the state of origin '${origin}'`);
-    const destinationText = String(field(row, "destination") ?? "");
-    const destination = resolvePlace(destinationText);
-    if (!destination.ok) throw new ImportFormatError(`${where}: destination '${destinationText}' is not a known US city`);
-    const { city, state: destinationState } = destination.place;
-    parsed.push({ seriesId: amsReeferLaneSeries(state, city, destinationState), observedOn, value: perMile(row, where) });
+  return rows as Row[];
+}
+
+/** The FVWTRK report as a CSV table, line by line. */
+export function parseAmsCsv(lines: Iterable<string>): Iterable<ParsedObservation> {
+  const lanes: Lane[] = [];
+  const required = [DATE_FIELDS, DISTRICT_FIELDS, DESTINATION_FIELDS, LOW_FIELDS, HIGH_FIELDS];
+  for (const { row, where } of csvRecords(lines, required, "an FVWTRK table: report_date, origin_district, destination, rate_low_usd_per_load, rate_high_usd_per_load")) {
+    const lane = readLane(row, where);
+    if (lane) lanes.push(lane);
+  }
+  return laneObservations(lanes);
+}
+
+/** The FVWTRK report as MyMarketNews JSON. */
+export function parseAmsJson(text: string): Iterable<ParsedObservation> {
+  const lanes: Lane[] = [];
+  jsonRows(text).forEach((row, i) => {
+    const lane = readLane(row, `results[${i}]`);
+    if (lane) lanes.push(lane);
   });
-  return nonEmpty(parsed, "USDA AMS truck rate JSON");
+  return laneObservations(lanes);
 }

@@ -1,5 +1,6 @@
-import type { ParsedObservation } from "../append.ts";
-import { ImportFormatError, lines, nonEmpty, requireValue } from "./common.ts";
+import type { ParsedObservation } from "../admit.ts";
+import { seriesRule } from "../catalog.ts";
+import { ImportFormatError, requireValue } from "./common.ts";
 
 /**
  * The date a BLS period stands for. OEWS estimates (series ids starting OEU) are annual with
@@ -21,22 +22,29 @@ function periodDate(seriesId: string, year: string, period: string): string | un
   }
 }
 
-/** A BLS time-series flat file (download.bls.gov/pub/time.series/...): tab-separated `series_id year period value [footnote_codes]`. */
-export function parseBls(text: string): ParsedObservation[] {
-  const [headerLine, ...rowLines] = lines(text);
-  const header = (headerLine ?? "").trim().split(/\s+/);
-  if (header[0] !== "series_id" || header[1] !== "year" || header[2] !== "period" || header[3] !== "value") {
-    throw new ImportFormatError("first line must be 'series_id year period value' (a BLS time-series flat file)");
-  }
-  const rows: ParsedObservation[] = [];
-  rowLines.forEach((line, offset) => {
-    const where = `line ${offset + 2}`;
+/**
+ * A BLS time-series flat file (download.bls.gov/pub/time.series/...): tab-separated
+ * `series_id year period value [footnote_codes]`. Series the product does not use are passed over
+ * before their value is read, so a whole-survey file costs only the time to scan it.
+ */
+export function* parseBls(lines: Iterable<string>): Generator<ParsedObservation> {
+  let lineNo = 0;
+  for (const line of lines) {
+    lineNo++;
+    if (lineNo === 1) {
+      const header = line.trim().split(/\s+/);
+      if (header[0] !== "series_id" || header[1] !== "year" || header[2] !== "period" || header[3] !== "value") {
+        throw new ImportFormatError("first line must be 'series_id year period value' (a BLS time-series flat file)");
+      }
+      continue;
+    }
+    const where = `line ${lineNo}`;
     const [seriesId, year, period, value] = line.trim().split(/\s+/);
     if (!seriesId || !year || !period || value === undefined) throw new ImportFormatError(`${where}: expected 4 columns`);
+    if (!seriesRule(seriesId)) continue;
     if (!/^\d{4}$/.test(year)) throw new ImportFormatError(`${where}: year '${year}' is not a year`);
-    if (value === "-" || value === "(NA)") return;
+    if (value === "-" || value === "(NA)") continue;
     const observedOn = periodDate(seriesId, year, period);
-    if (observedOn) rows.push({ seriesId, observedOn, value: requireValue(value, where) });
-  });
-  return nonEmpty(rows, "BLS time-series");
+    if (observedOn) yield { seriesId, observedOn, value: requireValue(value, where), where };
+  }
 }

@@ -1,4 +1,3 @@
-import type { ParsedObservation } from "../append.ts";
 import { isCalendarDate } from "../../dates.ts";
 
 /** A file that is not in the expected format; the message is one line the operator can act on. */
@@ -8,16 +7,22 @@ export class ImportFormatError extends Error {
 
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 
+/** [year, month, day] of ISO (with or without time), MM/DD/YYYY or "Sep 28, 2026"; undefined for anything else. */
+function dateParts(text: string): [number, number, number] | undefined {
+  const iso = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
+  if (iso) return [+iso[1]!, +iso[2]!, +iso[3]!];
+  const us = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text);
+  if (us) return [+us[3]!, +us[1]!, +us[2]!];
+  const spelled = /^([A-Za-z]{3})[a-z]*\.? (\d{1,2}), (\d{4})$/.exec(text);
+  if (spelled) return [+spelled[3]!, MONTHS.indexOf(spelled[1]!.toLowerCase()) + 1, +spelled[2]!];
+  return undefined;
+}
+
 /** ISO `YYYY-MM-DD` from the date spellings official downloads use: ISO (with or without time), MM/DD/YYYY, "Sep 28, 2026". */
 export function isoDate(text: string): string | undefined {
-  const trimmed = text.trim();
-  let year: number, month: number, day: number;
-  let match: RegExpExecArray | null;
-  if ((match = /^(\d{4})-(\d{2})-(\d{2})/.exec(trimmed))) [year, month, day] = [+match[1]!, +match[2]!, +match[3]!];
-  else if ((match = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(trimmed))) [year, month, day] = [+match[3]!, +match[1]!, +match[2]!];
-  else if ((match = /^([A-Za-z]{3})[a-z]*\.? (\d{1,2}), (\d{4})$/.exec(trimmed)))
-    [year, month, day] = [+match[3]!, MONTHS.indexOf(match[1]!.toLowerCase()) + 1, +match[2]!];
-  else return undefined;
+  const parts = dateParts(text.trim());
+  if (!parts) return undefined;
+  const [year, month, day] = parts;
   const iso = `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
   return isCalendarDate(iso) ? iso : undefined;
 }
@@ -41,15 +46,40 @@ export function csvCells(line: string): string[] {
   return cells;
 }
 
-export const lines = (text: string): string[] => text.replace(/^\uFEFF/, "").split(/\r?\n/).filter((line) => line.trim() !== "");
+
+/**
+ * A plain decimal as official files print it ("3.456", "-12", "1,234.5", "$6,000"), or undefined.
+ * Hex, exponents, "Infinity" and the like are not figures any source publishes, so they are refused
+ * rather than read the way Number() would read them ("0x10" is 16 to Number()).
+ */
+export function parseDecimal(text: string): number | undefined {
+  const plain = text.trim().replace(/^\$/, "");
+  if (!/^[-+]?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$|^[-+]?\.\d+$/.test(plain)) return undefined;
+  return Number(plain.replace(/,/g, ""));
+}
 
 export function requireValue(text: string, where: string): number {
-  const value = Number(text);
-  if (text.trim() === "" || !Number.isFinite(value)) throw new ImportFormatError(`${where}: '${text}' is not a number`);
+  const value = parseDecimal(text);
+  if (value === undefined) throw new ImportFormatError(`${where}: '${text}' is not a decimal number`);
   return value;
 }
 
-export function nonEmpty(rows: ParsedObservation[], format: string): ParsedObservation[] {
-  if (rows.length === 0) throw new ImportFormatError(`no observations found; is this a ${format} file?`);
-  return rows;
+/**
+ * The records of a CSV table whose first line is its header: each row as a map of lower-cased
+ * column name to cell, with its line number. `required` columns must all be in the header.
+ */
+export function* csvRecords(lines: Iterable<string>, required: readonly (string | readonly string[])[], expected: string): Generator<{ row: Record<string, string>; where: string }> {
+  let header: string[] | undefined;
+  let lineNo = 0;
+  for (const line of lines) {
+    lineNo++;
+    const cells = csvCells(line);
+    if (!header) {
+      header = cells.map((cell) => cell.toLowerCase());
+      const missing = required.filter((names) => !(typeof names === "string" ? [names] : names).some((name) => header!.includes(name)));
+      if (missing.length > 0) throw new ImportFormatError(`header lacks ${missing.map((m) => (typeof m === "string" ? m : m.join(" or "))).join(", ")} (expected ${expected})`);
+      continue;
+    }
+    yield { row: Object.fromEntries(header.map((name, i) => [name, cells[i] ?? ""])), where: `line ${lineNo}` };
+  }
 }

@@ -1,5 +1,6 @@
-import type { ParsedObservation } from "../append.ts";
-import { csvCells, ImportFormatError, isoDate, lines, nonEmpty, requireValue } from "./common.ts";
+import type { ParsedObservation } from "../admit.ts";
+import { DIESEL_AREAS, type DieselArea, dieselSeriesId } from "../series-ids.ts";
+import { csvCells, ImportFormatError, isoDate, requireValue } from "./common.ts";
 
 const SERIES_ID = /EMD_[A-Z0-9]+_[A-Z0-9]+_[A-Z0-9]+_DPG/i;
 
@@ -27,45 +28,61 @@ function parseApiV2(text: string): ParsedObservation[] {
     if (!seriesId) throw new ImportFormatError(`${where}: no 'series' (or duoarea/product/process) field`);
     const observedOn = isoDate(String(row.period ?? ""));
     if (!observedOn) throw new ImportFormatError(`${where}: period '${row.period}' is not a date`);
-    return { seriesId, observedOn, value: requireValue(String(row.value ?? ""), where) };
+    return { seriesId, observedOn, value: requireValue(String(row.value ?? ""), where), where };
   });
+}
+
+/** A header cell that names a series: an EIA id, a diesel area code (NUS, R10, ... as EIA's workbook heads its columns), or the national price. */
+function columnSeries(cell: string): string | undefined {
+  const id = cell.match(SERIES_ID)?.[0];
+  if (id) return id.toUpperCase();
+  const code = cell.trim().toUpperCase();
+  if ((DIESEL_AREAS as readonly string[]).includes(code)) return dieselSeriesId(code as DieselArea);
+  return /^usd_per_gal$/i.test(cell.trim()) ? dieselSeriesId("NUS") : undefined;
 }
 
 /**
  * EIA's CSV download of a weekly series: a few quoted preamble lines (title, the series link with
  * `s=<series id>`, source), a header "Week of,<series name>", then "MM/DD/YYYY,value" rows. A header
- * whose columns are series ids (one column per series) is accepted too.
+ * whose columns are series ids or EIA's area codes (one column per series) is accepted too.
  */
-function parseCsv(text: string): ParsedObservation[] {
-  const all = lines(text);
-  const headerIndex = all.findIndex((line, i) => {
+function* parseCsv(lines: Iterable<string>): Generator<ParsedObservation> {
+  const preamble: string[] = [];
+  let columnIds: (string | undefined)[] | undefined;
+  let pending: string | undefined; // a candidate header, confirmed by a dated line after it
+  let lineNo = 0;
+  for (const line of lines) {
+    lineNo++;
     const cells = csvCells(line);
-    const next = all[i + 1];
-    return cells.length >= 2 && !isoDate(cells[0]!) && next !== undefined && isoDate(csvCells(next)[0]!) !== undefined;
-  });
-  if (headerIndex < 0) throw new ImportFormatError("no header row followed by dated rows (expected an EIA weekly CSV download)");
-  const header = csvCells(all[headerIndex]!);
-  const preambleId = all.slice(0, headerIndex).join(" ").match(SERIES_ID)?.[0];
-  const columnIds = header.slice(1).map((cell, i) => cell.match(SERIES_ID)?.[0] ?? (i === 0 ? preambleId : undefined));
-  if (columnIds.every((id) => id === undefined)) {
-    throw new ImportFormatError("cannot tell which EIA series this is: no EMD_..._DPG id in the link line or header");
-  }
-  const rows: ParsedObservation[] = [];
-  all.slice(headerIndex + 1).forEach((line, offset) => {
-    const cells = csvCells(line);
-    const observedOn = isoDate(cells[0]!);
-    const where = `line ${headerIndex + offset + 2}`;
-    if (!observedOn) throw new ImportFormatError(`${where}: '${cells[0]}' is not a date`);
-    columnIds.forEach((seriesId, i) => {
-      const cell = cells[i + 1] ?? "";
-      if (seriesId && cell !== "" && cell !== "NA" && cell !== "--") {
-        rows.push({ seriesId: seriesId.toUpperCase(), observedOn, value: requireValue(cell, where) });
+    if (!columnIds) {
+      if (pending !== undefined && isoDate(cells[0]!) !== undefined) {
+        const header = csvCells(pending);
+        const preambleId = preamble.join(" ").match(SERIES_ID)?.[0];
+        columnIds = header.slice(1).map((cell, i) => columnSeries(cell) ?? (i === 0 ? preambleId?.toUpperCase() : undefined));
+        if (columnIds.every((id) => id === undefined)) {
+          throw new ImportFormatError("cannot tell which EIA series this is: no EMD_..._DPG id in the link line or header");
+        }
+      } else {
+        if (pending !== undefined) preamble.push(pending);
+        pending = cells.length >= 2 && !isoDate(cells[0]!) ? line : undefined;
+        if (pending === undefined) preamble.push(line);
+        if (preamble.length > 50) break;
+        continue;
       }
-    });
-  });
-  return rows;
+    }
+    const observedOn = isoDate(cells[0]!);
+    const where = `line ${lineNo}`;
+    if (!observedOn) throw new ImportFormatError(`${where}: '${cells[0]}' is not a date`);
+    for (let i = 0; i < columnIds.length; i++) {
+      const seriesId = columnIds[i];
+      const cell = cells[i + 1] ?? "";
+      if (seriesId && cell !== "" && cell !== "NA" && cell !== "--") yield { seriesId, observedOn, value: requireValue(cell, where), where };
+    }
+  }
+  if (!columnIds) throw new ImportFormatError("no header row followed by dated rows (expected an EIA weekly CSV download)");
 }
 
-export function parseEia(text: string): ParsedObservation[] {
-  return nonEmpty(text.trimStart().startsWith("{") ? parseApiV2(text) : parseCsv(text), "EIA CSV or API v2 JSON");
-}
+/** EIA API v2 JSON, whole (responses are paged and small). */
+export const parseEiaJson = (text: string): ParsedObservation[] => parseApiV2(text);
+/** EIA's CSV downloads, line by line. */
+export const parseEiaCsv = (lines: Iterable<string>): Iterable<ParsedObservation> => parseCsv(lines);

@@ -1,11 +1,11 @@
 import type { Principal } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
-import { callName, type SkillInstance } from "../types.ts";
+import { callName, type SkillInstance, type SkillResult } from "../types.ts";
 import { canonicalJson, sha256Hex } from "../../receipts/canonical.ts";
 import type { ReceiptBody } from "../../receipts/format.ts";
 
 export interface Reproduction {
-  /** true: same answer and same factor versions; false: different or could not run; null: not a replayable skill. */
+  /** true: same answer and same factor versions; false: different or could not run; null: not replayable, or the model changed. */
   reproducible: boolean | null;
   /** The re-run answer's canonical SHA-256 equals the signed response_sha256. */
   answer_matches: boolean | null;
@@ -34,7 +34,7 @@ export function replay(body: ReceiptBody, instance: SkillInstance): Reproduction
     tier: body.tier,
     scopes: body.scopes,
   };
-  let result;
+  let result: SkillResult<unknown>;
   try {
     result = skill.handler(body.request, { data: instance.reference.view(body.as_of, Date.parse(body.known_at)), caller, instance });
   } catch (error) {
@@ -42,13 +42,25 @@ export function replay(body: ReceiptBody, instance: SkillInstance): Reproduction
     return notReplayed(false, `Re-running ${body.skill} on the recorded input failed (${reason}).`);
   }
 
-  const answerMatches = sha256Hex(canonicalJson(result.answer)) === body.response_sha256;
   const factorsMatch = canonicalJson(result.factorVersions) === canonicalJson(body.factor_versions);
-  const modelNote = result.modelVersion === body.model_version ? "" : ` The model is now ${result.modelVersion}, the receipt used ${body.model_version}.`;
+  if (result.modelVersion !== body.model_version) {
+    // A new model gives a different answer by design: that is not a mismatch, and the signed digest still proves the old answer.
+    return {
+      reproducible: null,
+      answer_matches: null,
+      factor_versions_match: factorsMatch,
+      detail:
+        `The model changed since this receipt was signed: it was signed under ${body.model_version}, and this instance now runs ` +
+        `${result.modelVersion}, so the answer is not compared. The signed response digest still proves the answer as it was given; ` +
+        "the reproduced response is what the current model answers for the same input and data view.",
+      reproducedAnswer: result.answer,
+    };
+  }
+  const answerMatches = sha256Hex(canonicalJson(result.answer)) === body.response_sha256;
   const detail =
     answerMatches && factorsMatch
       ? `Re-running ${body.skill} on the recorded input and data view gave the same answer from the same factor versions.`
-      : `Re-running ${body.skill} gave ${answerMatches ? "the same" : "a different"} answer from ${factorsMatch ? "the same" : "different"} factor versions.${modelNote}`;
+      : `Re-running ${body.skill} under the same model (${body.model_version}) gave ${answerMatches ? "the same" : "a different"} answer from ${factorsMatch ? "the same" : "different"} factor versions.`;
   return {
     reproducible: answerMatches && factorsMatch,
     answer_matches: answerMatches,

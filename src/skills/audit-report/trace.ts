@@ -16,6 +16,8 @@ const DataSourceSchema = Type.Object({
   imported_at: Type.Union([Type.String(), Type.Null()]),
   /** The stored observation (series, date, import) exists and holds the recorded value. */
   matches_stored_observation: Type.Boolean(),
+  /** Set when an operator retracted the import later (`waybill data retract`); the receipt keeps its figures. */
+  retraction: Type.Union([Type.Object({ retracted_at: Type.String(), reason: Type.String() }), Type.Null()]),
 });
 
 export const ReceiptTraceSchema = Type.Object({
@@ -107,13 +109,17 @@ interface StoredObservation {
   source: string;
   fileName: string;
   importedAt: number;
+  retractedAt: number | null;
+  retractionReason: string | null;
 }
 
 function dataSourceOf(db: Db, factor: FactorVersion): Static<typeof DataSourceSchema> {
   const stored = db.$client
     .query<StoredObservation, [string, string, string]>(
-      `SELECT o.value, o.fetched_at AS fetchedAt, i.source, i.file_name AS fileName, i.imported_at AS importedAt
+      `SELECT o.value, o.fetched_at AS fetchedAt, i.source, i.file_name AS fileName, i.imported_at AS importedAt,
+              r.retracted_at AS retractedAt, r.reason AS retractionReason
          FROM observations o JOIN data_imports i ON i.id = o.import_id
+         LEFT JOIN data_retractions r ON r.import_id = o.import_id
         WHERE o.series_id = ? AND o.observed_on = ? AND o.import_id = ?`,
     )
     .get(factor.series_id, factor.observation_date, factor.import_id);
@@ -125,5 +131,6 @@ function dataSourceOf(db: Db, factor: FactorVersion): Static<typeof DataSourceSc
     fetched_at: iso(stored?.fetchedAt),
     imported_at: iso(stored?.importedAt),
     matches_stored_observation: stored != null && stored.value === factor.value,
+    retraction: stored?.retractedAt != null ? { retracted_at: iso(stored.retractedAt)!, reason: stored.retractionReason! } : null,
   };
 }

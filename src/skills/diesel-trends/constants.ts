@@ -8,12 +8,12 @@ export const DIESEL_TRENDS_MODEL = {
 
   windowWeeks: {
     value: { default: 52, min: 4, max: 260 },
-    source: "SPEC §8: a year by default; at least one month, at most five years of weekly EIA prices.",
+    source: "docs/api.md (Skills): a year by default; at least one month, at most five years of weekly EIA prices.",
   },
 
   changeHorizonsWeeks: {
     value: [1, 4, 13, 52],
-    source: "SPEC §8: week, month, quarter and year over year, each against the EIA week on or before that many weeks earlier.",
+    source: "docs/api.md (Skills): week, month, quarter and year over year, each against the EIA week on or before that many weeks earlier.",
   },
 
   // The answer names them moving_averages.weeks_4 and weeks_13.

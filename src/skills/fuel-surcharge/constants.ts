@@ -6,14 +6,13 @@ import { RATE_MODEL } from "../rate-lookup/index.ts";
  */
 
 export const SURCHARGE_FORMULAS = ["PER_MILE", "PERCENTAGE"] as const;
-export type SurchargeFormula = (typeof SURCHARGE_FORMULAS)[number];
 
 export const FUEL_SURCHARGE_MODEL = {
   version: `fuel-surcharge-2026.11.1/${RATE_MODEL.version}`,
 
   defaultBaselinePerGallon: {
     value: RATE_MODEL.fuelSurcharge.value.baseDieselPerGallon,
-    source: "ATA/DOE convention: the diesel price already priced into the base rate is $1.25/gal (research note §7; FRI fuel-surcharge page).",
+    source: "ATA/DOE convention: the diesel price already priced into the base rate is $1.25/gal (docs/data-sources.md; FRI fuel-surcharge page).",
   },
 
   defaultMpgDivisor: {

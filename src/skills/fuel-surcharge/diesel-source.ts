@@ -1,6 +1,6 @@
-import { errors } from "../../errors.ts";
 import { dieselPrice, dieselPriceForState, type DieselReading } from "../../reference/diesel.ts";
-import { resolvePlace, type ResolvedPlace } from "../../reference/places.ts";
+import type { ResolvedPlace } from "../../reference/places.ts";
+import { placeOrRefuse } from "../rate-lookup/lane.ts";
 import { DIESEL_REGIONS, type DieselRegion } from "../../reference/regions.ts";
 import type { ReferenceView } from "../../reference/view.ts";
 import { beforeData } from "../kit.ts";
@@ -16,9 +16,7 @@ export function surchargeDiesel(view: ReferenceView, where: { origin?: string; r
   let origin: ResolvedPlace | undefined;
   let reading: DieselReading | undefined;
   if (where.origin !== undefined) {
-    const resolution = resolvePlace(where.origin);
-    if (!resolution.ok) throw errors.unresolvedLocation("origin", where.origin, resolution.suggestions);
-    origin = resolution.place;
+    origin = placeOrRefuse("origin", where.origin);
     reading = dieselPriceForState(view, origin.state);
   } else {
     reading = dieselPrice(view, DIESEL_REGIONS[where.region ?? "NATIONAL"]);

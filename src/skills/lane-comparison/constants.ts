@@ -9,7 +9,7 @@ export const LANE_COMPARISON_MODEL = {
 
   laneCount: {
     value: { min: 2, max: 25 },
-    source: "SPEC §8: 2 to 25 lanes; one request stays a few milliseconds and one receipt stays readable.",
+    source: "docs/api.md (Skills): 2 to 25 lanes; one request stays a few milliseconds and one receipt stays readable.",
   },
 
   sortMetrics: {

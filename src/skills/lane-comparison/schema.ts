@@ -1,5 +1,4 @@
 import { Type } from "@sinclair/typebox";
-import { EQUIPMENT_TYPES } from "../kit.ts";
 import { rateLookupInput, rateLookupOutput } from "../rate-lookup/index.ts";
 import { enumOf, factorVersionSchema } from "../schema-kit.ts";
 import { LANE_COMPARISON_MODEL, SORT_METRICS } from "./constants.ts";

@@ -49,6 +49,9 @@ const indicator = Type.Object({
 
 export const marketAnalysisOutput = Type.Object({
   as_of: Type.String(),
+  signal_as_of: Type.Optional(
+    Type.String({ description: "Without an as_of and with too little fresh today: the month-end the signal was read as of (newest with enough fresh indicators)" }),
+  ),
   region: enumOf(DIESEL_REGION_NAMES),
   signal: Type.Object({
     value: enumOf(MARKET_SIGNALS),

@@ -2,7 +2,8 @@ import type { Static } from "@sinclair/typebox";
 import { dieselFallbackReason, dieselPrice } from "../../reference/diesel.ts";
 import { DIESEL_REGIONS, type DieselRegion } from "../../reference/regions.ts";
 import { dieselSeriesId } from "../../reference/series-ids.ts";
-import type { ReferenceView } from "../../reference/view.ts";
+import { earlierView, type ReferenceView } from "../../reference/view.ts";
+import { daysBetween, utcDateOf } from "../../dates.ts";
 import { beforeData, round } from "../kit.ts";
 import { distinctFactors } from "../kit.ts";
 import { defineSkill } from "../types.ts";
@@ -12,6 +13,38 @@ import { marketAnalysisInput, marketAnalysisOutput } from "./schema.ts";
 import { compositeSignal } from "./signal.ts";
 
 type Output = Static<typeof marketAnalysisOutput>;
+
+const SEARCH_MONTHS = 12;
+
+/** The last day of the month `back` months before the month of `isoDate`. */
+const monthEndBefore = (isoDate: string, back: number): string => utcDateOf(Date.UTC(Number(isoDate.slice(0, 4)), Number(isoDate.slice(5, 7)) - back, 0));
+
+/**
+ * The signal as of the view, or, when the call named no as_of and too little is fresh today (shipped
+ * or synced figures lag), as of the newest month-end in the past year with enough fresh indicators.
+ * The answer says which day it was read as of and how old the figures are today.
+ */
+function newestReadableMonth(today: ReferenceView, region: DieselRegion, mayStepBack: boolean) {
+  const read = (view: ReferenceView) => {
+    const { readings, dieselFallback } = readIndicators(view, region);
+    return { view, readings, dieselFallback, signal: compositeSignal(readings) };
+  };
+  const current = read(today);
+  if (!mayStepBack || current.signal.value !== "INSUFFICIENT_DATA") return current;
+  for (let back = 0; back <= SEARCH_MONTHS; back++) {
+    const monthEnd = monthEndBefore(today.asOf, back);
+    if (monthEnd >= today.asOf) continue;
+    const earlier = read(earlierView(today, monthEnd));
+    if (earlier.signal.value !== "INSUFFICIENT_DATA") {
+      const ages = earlier.readings.map((r) => daysBetween(r.latest.observedOn, today.asOf));
+      earlier.signal.reasons.unshift(
+        `Read as of ${monthEnd}, the newest month-end with enough fresh indicators; today (${today.asOf}) the newest figures are ${Math.min(...ages)} to ${Math.max(...ages)} days old.`,
+      );
+      return earlier;
+    }
+  }
+  return current;
+}
 
 /** Every indicator observed as of the view; diesel from the region's EIA area (or a broader one, see dieselPrice). */
 function readIndicators(view: ReferenceView, region: DieselRegion) {
@@ -74,14 +107,14 @@ export const marketAnalysisSkill = defineSkill({
   output: marketAnalysisOutput,
   replayable: true,
   asOf: (input) => input.as_of,
-  handler(input, { data: view }) {
+  handler(input, { data: today }) {
     const region = input.region ?? "NATIONAL";
-    const { readings, dieselFallback } = readIndicators(view, region);
-    if (readings.length === 0) throw beforeData("market indicator", view.asOf);
-    const signal = compositeSignal(readings);
+    const { view, readings, dieselFallback, signal } = newestReadableMonth(today, region, input.as_of === undefined);
+    if (readings.length === 0) throw beforeData("market indicator", today.asOf);
 
     const answer: Output = {
-      as_of: view.asOf,
+      as_of: today.asOf,
+      ...(view !== today && { signal_as_of: view.asOf }),
       region,
       signal: {
         value: signal.value,

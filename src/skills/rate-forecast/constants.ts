@@ -45,7 +45,7 @@ export const RATE_FORECAST_MODEL = {
 
   horizonWeeks: {
     value: { min: 1, max: 26, default: 8 },
-    source: "SPEC §8: 1 to 26 weeks; 8 weeks covers a typical quarterly contract-rate review.",
+    source: "docs/api.md (Skills): 1 to 26 weeks; 8 weeks covers a typical quarterly contract-rate review.",
   },
 
   backtest: {

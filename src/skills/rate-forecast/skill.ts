@@ -19,7 +19,7 @@ const orNull = (value: number | undefined, decimals: number) => (value === undef
 
 const heldAtAsOf = (factors: LaneFactors): string[] => [
   `driver wage ${factors.wage.observation.value} USD/h (${factors.wage.observation.seriesId}, ${factors.wage.observation.observedOn})`,
-  `equipment ${factors.atri.equipmentPerMile} USD/mile (ATRI ${factors.atri.edition} edition)`,
+  `equipment ${round(factors.equipmentCost.perMile, 4)} USD/mile (ATRI ${factors.equipmentCost.edition.edition} edition${factors.equipmentCost.carriedForward ? ", carried forward by the truck-freight PPI" : ""})`,
   ...(factors.offRoadTaxRelief > 0 ? [`reefer fuel excise relief ${round(factors.offRoadTaxRelief, 4)} USD/gal`] : []),
   "margin and mode/equipment multipliers (rate-lookup constants)",
 ];

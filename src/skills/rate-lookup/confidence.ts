@@ -1,9 +1,21 @@
 import type { ResolvedPlace } from "../../reference/places.ts";
 import type { DieselReading } from "../../reference/diesel.ts";
 import type { WageReading } from "../../reference/labor.ts";
-import type { Observation } from "../../reference/view.ts";
+import type { AmsMarketRate } from "../../reference/market-anchor.ts";
 import type { Mode } from "./constants.ts";
 import { daysBetween } from "../../dates.ts";
+import type { Lane } from "./lane.ts";
+
+/** The cost basis and USDA's market midpoint agree when they are within this share of the midpoint. */
+export const AMS_AGREEMENT_BAND = 0.15;
+
+export interface MarketComparison {
+  rate: AmsMarketRate;
+  /** (cost basis per load - USDA midpoint) / USDA midpoint. */
+  spread: number;
+}
+
+export const agreesWithMarket = (comparison: MarketComparison): boolean => Math.abs(comparison.spread) <= AMS_AGREEMENT_BAND;
 
 export type ConfidenceLevel = "AMS_ANCHORED" | "HIGH" | "MEDIUM" | "LOW";
 
@@ -12,10 +24,9 @@ export interface ConfidenceInputs {
   diesel: DieselReading[];
   wage: WageReading;
   places: { field: "origin" | "destination"; place: ResolvedPlace }[];
-  distanceMethod: "GREAT_CIRCLE_X_CIRCUITY" | "CALLER_PROVIDED";
-  miles: number;
+  lane: Pick<Lane, "distanceMethod" | "fallbackReason" | "connectorMiles" | "miles">;
   mode: Mode;
-  marketAnchor?: { observation: Observation; deviation: number };
+  market?: MarketComparison;
 }
 
 export interface Confidence {
@@ -27,6 +38,8 @@ export interface Confidence {
 /** Score thresholds for the levels below AMS_ANCHORED. */
 const HIGH_FROM = 0.8;
 const MEDIUM_FROM = 0.6;
+/** Local-road legs longer than this are a guess worth a penalty. */
+const LONG_CONNECTOR_MILES = 25;
 
 /**
  * Starts from 1 and subtracts a stated penalty for every weakness; each penalty becomes a reason.
@@ -59,20 +72,32 @@ export function assessConfidence(inputs: ConfidenceInputs): Confidence {
     if (place.quality === "city_only") penalize(0.05, `${field} had no state; took the most populous ${place.city}`);
   }
 
-  if (inputs.distanceMethod === "GREAT_CIRCLE_X_CIRCUITY") penalize(0.05, "distance estimated from great-circle miles and a circuity factor");
-  if (inputs.miles < 150) penalize(0.15, "short lane: fixed per-load costs dominate and a per-mile cost basis understates them");
-  else if (inputs.miles > 2500) penalize(0.05, "very long lane: team drivers and backhaul pricing are outside the model");
+  const { lane } = inputs;
+  if (lane.distanceMethod === "GREAT_CIRCLE_X_CIRCUITY") {
+    penalize(0.15, `distance estimated from great-circle miles and a circuity factor: ${lane.fallbackReason ?? "road network not used"}`);
+  }
+  const connector = lane.connectorMiles && Math.max(lane.connectorMiles.origin, lane.connectorMiles.destination);
+  if (connector !== undefined && connector > LONG_CONNECTOR_MILES) {
+    penalize(0.05, `${Math.round(connector)} mi of local road to reach the Interstate network are estimated, not routed`);
+  }
+  if (lane.miles < 150) penalize(0.05, "short lane: the per-load cost is a large share of the rate and varies most between shippers");
+  else if (lane.miles > 2500) penalize(0.05, "very long lane: team drivers and backhaul pricing are outside the model");
   if (inputs.mode !== "FTL") penalize(0.1, `${inputs.mode} is priced with a fixed multiplier on the truckload cost basis`);
 
   score = Math.max(0, Math.min(1, score));
-  if (inputs.marketAnchor) {
-    const { observation, deviation } = inputs.marketAnchor;
-    // The market observation vouches for the answer in proportion to how closely the cost basis agrees with it.
-    score = Math.max(0, Math.min(1, 0.95 - Math.min(0.45, Math.abs(deviation))));
-    reasons.unshift(
-      `USDA AMS reefer rate for this lane on ${observation.observedOn}: $${observation.value.toFixed(2)}/mi; cost basis differs by ${(deviation * 100).toFixed(1)}%`,
-    );
-    return { level: "AMS_ANCHORED", score: round2(score), reasons };
+  const { market } = inputs;
+  if (market) {
+    const { rate, spread } = market;
+    const said =
+      `USDA AMS reefer rate ${rate.district} to ${rate.destination} on ${rate.low.observedOn}: $${rate.low.value}-${rate.high.value} per load; ` +
+      `cost basis differs from its midpoint by ${(spread * 100).toFixed(1)}%`;
+    if (agreesWithMarket(market)) {
+      // The market observation vouches for the answer in proportion to how closely the cost basis agrees with it.
+      reasons.unshift(`${said} (within the ${AMS_AGREEMENT_BAND * 100}% band)`);
+      return { level: "AMS_ANCHORED", score: round2(Math.max(0, 0.95 - Math.abs(spread))), reasons };
+    }
+    penalize(0.1, `${said}, outside the ${AMS_AGREEMENT_BAND * 100}% band`);
+    score = Math.max(0, score);
   }
   if (reasons.length === 0) reasons.push("current regional diesel, state wage, exact places and an interstate-length lane");
   const level: ConfidenceLevel = score >= HIGH_FROM ? "HIGH" : score >= MEDIUM_FROM ? "MEDIUM" : "LOW";

@@ -8,11 +8,6 @@ import type { Equipment } from "../kit.ts";
 export const MODES = ["FTL", "LTL", "INTERMODAL"] as const;
 export type Mode = (typeof MODES)[number];
 
-interface Sourced<T> {
-  value: T;
-  source: string;
-}
-
 /** ATRI "An Analysis of the Operational Costs of Trucking": non-fuel, non-driver cost per mile. */
 export interface AtriEdition {
   edition: number;
@@ -28,7 +23,7 @@ export interface AtriEdition {
 }
 
 export const RATE_MODEL = {
-  version: "rate-lookup-2026.11.1",
+  version: "rate-lookup-2026.11.2",
 
   fuelEconomyMpg: {
     value: { DRY_VAN: 6.9, REEFER: 6.33, FLATBED: 5.8 } satisfies Record<Equipment, number>,
@@ -39,7 +34,7 @@ export const RATE_MODEL = {
 
   reeferUnitGallonsPerHour: {
     value: 0.75,
-    source: "Trailer refrigeration units burn 0.5-1.0 gal/h (several operator guides, research note §7); midpoint.",
+    source: "Trailer refrigeration units burn 0.5-1.0 gal/h (several operator guides; docs/data-sources.md); midpoint.",
   },
 
   averageDrivingSpeedMph: {
@@ -70,14 +65,14 @@ export const RATE_MODEL = {
     ] satisfies AtriEdition[],
     source:
       "ATRI Operational Costs of Trucking, line items as quoted by FreightWaves, Truckinginfo, natcotransport and safecarriers " +
-      "(research note §3); equipment = non-fuel total minus driver wages and benefits.",
+      "(docs/data-sources.md); equipment = non-fuel total minus driver wages and benefits.",
   },
 
   marginPerMile: { value: 0.15, source: "Waybill product decision: a flat carrier margin of $0.15 per mile." },
 
   modeMultiplier: {
     value: { FTL: 1.0, LTL: 1.35, INTERMODAL: 0.82 } satisfies Record<Mode, number>,
-    source: "Waybill product decision (SPEC §8): LTL handling and consolidation premium; intermodal rail line-haul discount.",
+    source: "Waybill product decision (docs/api.md, Skills): LTL handling and consolidation premium; intermodal rail line-haul discount.",
   },
 
   equipmentMultiplier: {
@@ -87,22 +82,37 @@ export const RATE_MODEL = {
   },
 
   fuelSurcharge: {
-    value: { baseDieselPerGallon: 1.25, mpgDivisor: 6.0 },
-    source: "Common per-mile tariff: (DOE/EIA weekly diesel - $1.25 base) / 6 mpg, floored at zero (research note §7).",
+    value: { baseDieselPerGallon: 1.25 },
+    source:
+      "ATA/DOE per-mile tariff: (DOE/EIA weekly diesel of the origin's region - $1.25 base) / the equipment's mpg, floored at zero. " +
+      "The same rule and mpg serve rate-lookup and fuel-surcharge (docs/rate-model.md, 'Fuel counted once').",
+  },
+
+  perLoad: {
+    value: { dwellHours: 4, emptyMilesToPickup: 50, overheadPerLoad: 100 },
+    source:
+      "docs/rate-model.md, 'Per-load cost'. Dwell: two stops at the 2 hours of free time per stop the industry books (DOT OIG 2018, " +
+      "driver detention), paid at the driver's loaded hourly cost plus the equipment's hourly cost. Empty miles: ATRI puts non-revenue miles " +
+      "at 15-20% of all miles (Operational Costs of Trucking 2023-2025); 50 mi per load is the value of 0/25/50/75/100/150 that " +
+      "minimises the median absolute error on the USDA AMS fit weeks (test/bench/fidelity), below that share for any haul over 250 mi. Overhead: dispatch, billing and " +
+      "load booking, $100 per load (Waybill judgement; the USDA fit is insensitive to moving it against the empty miles).",
   },
 
   circuity: {
     value: { interstate: 1.12, shortTrip: 1.2, shortTripBelowMiles: 100 },
     source:
-      "Road miles / great-circle miles. 1.12 minimises the largest error over 15 metro-to-metro truck lanes whose ratios run 1.04 " +
-      "(Los Angeles-Phoenix) to 1.20 (Seattle-Portland); Boston-Dallas 1.15 (Wolfram). Trips under 100 great-circle miles rise " +
-      "linearly toward 1.20, the urban random-pair factor (Newell 1980; Ballou et al. 2002).",
+      "Fallback only, when the road network cannot serve a lane. Road miles / great-circle miles: 1.12 minimises the largest error over " +
+      "15 metro-to-metro truck lanes whose ratios run 1.04 (Los Angeles-Phoenix) to 1.20 (Seattle-Portland); Boston-Dallas 1.15 (Wolfram). " +
+      "Trips under 100 great-circle miles rise linearly toward 1.20, the urban random-pair factor (Newell 1980; Ballou et al. 2002).",
+  },
+
+  minLaneMiles: {
+    value: 5,
+    source: "Waybill input check: a caller's distance below 5 miles (or below 0.9x the straight line between the places) is a typing error, not a truckload lane.",
   },
 
   maxLaneMiles: { value: 5000, source: "Longest plausible US truck move (Key West to Anchorage is about 4,900 road miles)." },
 } as const;
-
-export type RateModel = typeof RATE_MODEL;
 
 /** The newest ATRI edition published on or before a date. */
 export function atriEditionAsOf(asOf: string): AtriEdition | undefined {

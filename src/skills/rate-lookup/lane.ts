@@ -1,13 +1,22 @@
 import { errors } from "../../errors.ts";
 import { greatCircleMiles } from "../../reference/distance.ts";
 import { resolvePlace, type ResolvedPlace } from "../../reference/places.ts";
+import { embeddedRoadNetwork, roadMiles, type RoadNetwork } from "../../reference/roads/index.ts";
 import { circuityFactor, RATE_MODEL } from "./constants.ts";
+
+export type DistanceMethod = "ROAD_NETWORK" | "GREAT_CIRCLE_X_CIRCUITY" | "CALLER_PROVIDED";
 
 export interface Lane {
   origin: ResolvedPlace;
   destination: ResolvedPlace;
   miles: number;
-  distanceMethod: "GREAT_CIRCLE_X_CIRCUITY" | "CALLER_PROVIDED";
+  distanceMethod: DistanceMethod;
+  /** The road network that was asked for the miles (receipts carry it). */
+  roadNetwork: string;
+  /** Miles of local road from each place to the network, when the network priced the lane. */
+  connectorMiles?: { origin: number; destination: number };
+  /** Why the network's answer was not used, when it was not. */
+  fallbackReason?: string;
 }
 
 export type LaneField = "origin" | "destination" | "miles" | "equipment" | "mode";
@@ -15,32 +24,56 @@ export type LaneField = "origin" | "destination" | "miles" | "equipment" | "mode
 export type LaneFieldName = (field: LaneField) => string;
 export const fieldAsIs: LaneFieldName = (field) => field;
 
-function resolveOrRefuse(field: "origin" | "destination", text: string, fieldName: LaneFieldName): ResolvedPlace {
+/** The place a text names, or the refusal that says why there is none (unknown, ambiguous, no road to it). */
+export function placeOrRefuse(field: string, text: string): ResolvedPlace {
   const resolution = resolvePlace(text);
-  if (!resolution.ok) throw errors.unresolvedLocation(fieldName(field), text, resolution.suggestions);
-  return resolution.place;
+  if (resolution.ok) return resolution.place;
+  if (resolution.reason === "not_road_connected") throw errors.notRoadConnected(field, text, resolution.message);
+  if (resolution.reason === "ambiguous") throw errors.ambiguousLocation(field, text, resolution.candidates);
+  throw errors.unresolvedLocation(field, text, resolution.suggestions);
 }
 
-/** Both ends resolved to places, and the miles to price: the caller's, or great-circle x circuity. */
+function checkCallerMiles(callerMiles: number, crowFlies: number, fieldName: LaneFieldName): void {
+  const { value: max } = RATE_MODEL.maxLaneMiles;
+  // A truck cannot drive a lane shorter than the straight line between its ends (a little slack for place centroids).
+  const min = Math.max(RATE_MODEL.minLaneMiles.value, crowFlies * 0.9);
+  if (!(callerMiles >= min && callerMiles <= max)) {
+    throw errors.invalidRequest([
+      {
+        field: fieldName("miles"),
+        problem: `must be at least ${Math.ceil(min)} (the places are ${Math.round(crowFlies)} mi apart in a straight line) and at most ${max}; got ${callerMiles}`,
+      },
+    ]);
+  }
+}
+
+/** Both ends resolved to places, and the miles to price: the caller's, the road network's, or great-circle x circuity. */
 export function resolveLane(
   originText: string,
   destinationText: string,
   callerMiles: number | undefined,
   fieldName: LaneFieldName = fieldAsIs,
+  network: RoadNetwork = embeddedRoadNetwork(),
 ): Lane {
-  if (callerMiles !== undefined && !(callerMiles > 0 && callerMiles <= RATE_MODEL.maxLaneMiles.value)) {
-    throw errors.invalidRequest([
-      { field: fieldName("miles"), problem: `must be greater than 0 and at most ${RATE_MODEL.maxLaneMiles.value}; got ${callerMiles}` },
-    ]);
+  if (callerMiles !== undefined && !Number.isFinite(callerMiles)) {
+    throw errors.invalidRequest([{ field: fieldName("miles"), problem: `must be a finite number; got ${callerMiles}` }]);
   }
-  const origin = resolveOrRefuse("origin", originText, fieldName);
-  const destination = resolveOrRefuse("destination", destinationText, fieldName);
+  const origin = placeOrRefuse(fieldName("origin"), originText);
+  const destination = placeOrRefuse(fieldName("destination"), destinationText);
   const crowFlies = greatCircleMiles(origin, destination);
   if (crowFlies < 1) {
     throw errors.invalidRequest([
       { field: fieldName("destination"), problem: `is the same place as origin (${origin.city}, ${origin.state}); a lane needs two places` },
     ]);
   }
-  if (callerMiles !== undefined) return { origin, destination, miles: callerMiles, distanceMethod: "CALLER_PROVIDED" };
-  return { origin, destination, miles: crowFlies * circuityFactor(crowFlies), distanceMethod: "GREAT_CIRCLE_X_CIRCUITY" };
+  const base = { origin, destination, roadNetwork: network.version };
+  if (callerMiles !== undefined) {
+    checkCallerMiles(callerMiles, crowFlies, fieldName);
+    return { ...base, miles: callerMiles, distanceMethod: "CALLER_PROVIDED" };
+  }
+  const road = roadMiles(network, origin, destination);
+  if (road.method === "ROAD_NETWORK") {
+    return { ...base, miles: road.miles, distanceMethod: "ROAD_NETWORK", connectorMiles: road.connectorMiles };
+  }
+  return { ...base, miles: crowFlies * circuityFactor(crowFlies), distanceMethod: "GREAT_CIRCLE_X_CIRCUITY", fallbackReason: road.reason };
 }

@@ -1,34 +1,48 @@
 import { round, type Equipment } from "../kit.ts";
-import { RATE_MODEL, type AtriEdition, type Mode } from "./constants.ts";
+import { RATE_MODEL, type Mode } from "./constants.ts";
 
 /** The figures a rate is computed from, already read from the reference data. */
 export interface CostInputs {
   equipment: Equipment;
   mode: Mode;
+  miles: number;
   /** Retail on-highway diesel for the lane, USD/gal (taxes included). */
   dieselPerGallon: number;
+  /** The diesel price the surcharge tariff reads: the origin's EIA area, USD/gal. */
+  surchargeDieselPerGallon: number;
   /** Road-tax-free diesel for the reefer unit, USD/gal. */
   offRoadDieselPerGallon: number;
   /** Driver hourly wage, USD/h. */
   driverHourlyWage: number;
-  atri: AtriEdition;
+  /** Truck, trailer, maintenance, insurance, tires, tolls and permits, USD/mile (ATRI, carried forward). */
+  equipmentPerMile: number;
   includeFuelSurcharge: boolean;
 }
 
-/** USD per mile, each part after the mode and equipment multipliers, so the parts add up to the rate. */
+/** USD per mile, so the parts add up to the rate. Linehaul and per-load parts are after the multipliers; the surcharge never is. */
 export interface CostBreakdown {
   fuel: number;
   reefer_fuel: number;
   labor: number;
   equipment: number;
   margin: number;
+  per_load: number;
   fuel_surcharge: number;
+}
+
+/** The fixed cost of one load in USD, before multipliers. */
+export interface PerLoadCost {
+  dwell: number;
+  empty_miles: number;
+  overhead: number;
+  total: number;
 }
 
 export interface CostBasis {
   ratePerMile: number;
   breakdown: CostBreakdown;
-  /** Per-mile cost before margin, surcharge and multipliers: the figure comparable with ATRI's. */
+  perLoad: PerLoadCost;
+  /** Per-mile cost before margin, per-load cost, surcharge and multipliers, fuel at retail: the figure comparable with ATRI's. */
   operatingCostPerMile: number;
   multiplier: number;
 }
@@ -41,28 +55,55 @@ export interface FuelSurchargeTerms {
   mpgDivisor: number;
 }
 
-/** ATA/DOE per-mile surcharge: (diesel - base) / mpg, never negative. Rate-lookup uses the tariff's fixed terms. */
-export function fuelSurchargePerMile(dieselPerGallon: number, terms: FuelSurchargeTerms = RATE_MODEL.fuelSurcharge.value): number {
+/** The surcharge terms for an equipment type: the tariff's base price and the equipment's fuel economy. */
+export const surchargeTerms = (equipment: Equipment): FuelSurchargeTerms => ({
+  baseDieselPerGallon: RATE_MODEL.fuelSurcharge.value.baseDieselPerGallon,
+  mpgDivisor: RATE_MODEL.fuelEconomyMpg.value[equipment],
+});
+
+/** ATA/DOE per-mile surcharge: (diesel - base) / mpg, never negative. The one surcharge function of rate-lookup and fuel-surcharge. */
+export function fuelSurchargePerMile(dieselPerGallon: number, terms: FuelSurchargeTerms): number {
   return Math.max(0, (dieselPerGallon - terms.baseDieselPerGallon) / terms.mpgDivisor);
 }
 
-/** (fuel + reefer fuel + labor + equipment + margin [+ surcharge]) x mode multiplier x equipment multiplier. */
+/** A load's fixed cost: dwell at two stops, the empty miles to the pickup, and booking overhead (docs/rate-model.md). */
+function perLoadCost(inputs: CostInputs, perMile: { tractorFuel: number; labor: number }): PerLoadCost {
+  const { dwellHours, emptyMilesToPickup, overheadPerLoad } = RATE_MODEL.perLoad.value;
+  const hoursToMiles = 1 / paidHoursPerMile();
+  // An hour standing costs the driver's hour and the equipment's hour (its per-mile cost over the miles it would have run).
+  const reeferUnitPerHour = inputs.equipment === "REEFER" ? RATE_MODEL.reeferUnitGallonsPerHour.value * inputs.offRoadDieselPerGallon : 0;
+  const hourly = (perMile.labor + inputs.equipmentPerMile) * hoursToMiles + reeferUnitPerHour;
+  const dwell = dwellHours * hourly;
+  const emptyMiles = emptyMilesToPickup * (perMile.tractorFuel + perMile.labor + inputs.equipmentPerMile);
+  return { dwell, empty_miles: emptyMiles, overhead: overheadPerLoad, total: dwell + emptyMiles + overheadPerLoad };
+}
+
+/**
+ * (fuel + reefer fuel + labor + equipment + margin + per-load cost / miles) x mode x equipment multiplier [+ surcharge].
+ * With the surcharge, linehaul fuel is priced at the surcharge's base price and the surcharge carries the rest,
+ * so fuel is counted once; the surcharge is a pass-through and no multiplier scales it.
+ */
 export function costBasis(inputs: CostInputs): CostBasis {
-  const fuel = inputs.dieselPerGallon / RATE_MODEL.fuelEconomyMpg.value[inputs.equipment];
+  const mpg = RATE_MODEL.fuelEconomyMpg.value[inputs.equipment];
+  const terms = surchargeTerms(inputs.equipment);
+  const tractorFuel = inputs.dieselPerGallon / mpg;
+  const fuel = inputs.includeFuelSurcharge ? Math.min(inputs.dieselPerGallon, terms.baseDieselPerGallon) / mpg : tractorFuel;
+  const surcharge = inputs.includeFuelSurcharge ? fuelSurchargePerMile(inputs.surchargeDieselPerGallon, terms) : 0;
   const reeferFuel =
     inputs.equipment === "REEFER"
       ? RATE_MODEL.reeferUnitGallonsPerHour.value * paidHoursPerMile() * inputs.offRoadDieselPerGallon
       : 0;
   const labor = inputs.driverHourlyWage * (1 + RATE_MODEL.driverBenefitsRatio.value) * paidHoursPerMile();
-  const equipment = inputs.atri.equipmentPerMile;
+  const equipment = inputs.equipmentPerMile;
   const margin = RATE_MODEL.marginPerMile.value;
-  const surcharge = inputs.includeFuelSurcharge ? fuelSurchargePerMile(inputs.dieselPerGallon) : 0;
+  const perLoad = perLoadCost(inputs, { tractorFuel, labor });
   const multiplier = RATE_MODEL.modeMultiplier.value[inputs.mode] * RATE_MODEL.equipmentMultiplier.value[inputs.equipment];
 
-  const parts = { fuel, reefer_fuel: reeferFuel, labor, equipment, margin, fuel_surcharge: surcharge };
-  const breakdown = Object.fromEntries(
-    Object.entries(parts).map(([name, perMile]) => [name, round(perMile * multiplier, 4)]),
-  ) as unknown as CostBreakdown;
-  const ratePerMile = Object.values(parts).reduce((sum, perMile) => sum + perMile, 0) * multiplier;
-  return { ratePerMile, breakdown, operatingCostPerMile: fuel + reeferFuel + labor + equipment, multiplier };
+  const multiplied = { fuel, reefer_fuel: reeferFuel, labor, equipment, margin, per_load: perLoad.total / inputs.miles };
+  const breakdown = {
+    ...Object.fromEntries(Object.entries(multiplied).map(([name, perMile]) => [name, round(perMile * multiplier, 4)])),
+    fuel_surcharge: round(surcharge, 4),
+  } as unknown as CostBreakdown;
+  const ratePerMile = Object.values(multiplied).reduce((sum, perMile) => sum + perMile, 0) * multiplier + surcharge;
+  return { ratePerMile, breakdown, perLoad, operatingCostPerMile: tractorFuel + reeferFuel + labor + equipment, multiplier };
 }

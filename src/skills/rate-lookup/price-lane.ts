@@ -3,12 +3,13 @@ import { errors } from "../../errors.ts";
 import { dieselPriceForState, type DieselReading } from "../../reference/diesel.ts";
 import { dieselExcise } from "../../reference/excise.ts";
 import { truckDriverWage, type WageReading } from "../../reference/labor.ts";
-import { amsReeferRate } from "../../reference/market-anchor.ts";
+import { amsMarketRate } from "../../reference/market-anchor.ts";
 import type { ResolvedPlace } from "../../reference/places.ts";
 import type { Observation, ReferenceView } from "../../reference/view.ts";
-import { assessConfidence } from "./confidence.ts";
+import { agreesWithMarket, AMS_AGREEMENT_BAND, assessConfidence, type MarketComparison } from "./confidence.ts";
 import { beforeData, EQUIPMENT_TYPES, factor, round, type Equipment } from "../kit.ts";
-import { atriEditionAsOf, MODES, RATE_MODEL, type AtriEdition, type Mode } from "./constants.ts";
+import { MODES, RATE_MODEL, type Mode } from "./constants.ts";
+import { equipmentCostAsOf, type EquipmentCost } from "./equipment-cost.ts";
 import { fieldAsIs, resolveLane, type Lane, type LaneFieldName } from "./lane.ts";
 import { costBasis, type CostBasis } from "./model.ts";
 import type { rateLookupOutput } from "./schema.ts";
@@ -38,7 +39,7 @@ export interface LaneFactors {
   /** Road-fuel excise (federal and origin state) a reefer unit's tax-free diesel does not pay, USD/gal; 0 for other equipment. */
   offRoadTaxRelief: number;
   wage: WageReading;
-  atri: AtriEdition;
+  equipmentCost: EquipmentCost;
   /** Diesel, wage and excise observations, in the order rate-lookup lists them. */
   used: Observation[];
 }
@@ -66,15 +67,16 @@ export function readLaneFactors(request: LaneRequest, view: ReferenceView, field
   checkAllowed(fieldName("equipment"), request.equipment, EQUIPMENT_TYPES);
   checkAllowed(fieldName("mode"), mode, MODES);
 
-  const lane = resolveLane(request.origin, request.destination, request.miles, fieldName);
+  const lane = resolveLane(request.origin, request.destination, request.miles, fieldName, view.roads);
   const diesel = laneDiesel(view, lane.origin, lane.destination);
   const dieselPerGallon = diesel.reduce((sum, r) => sum + r.observation.value, 0) / diesel.length;
   const wage = truckDriverWage(view, lane.origin.state);
   if (!wage) throw beforeData("truck-driver wage", view.asOf);
-  const atri = atriEditionAsOf(view.asOf);
-  if (!atri) throw beforeData("ATRI operating-cost edition", view.asOf);
+  const equipmentCost = equipmentCostAsOf(view);
+  if (!equipmentCost) throw beforeData("ATRI operating-cost edition", view.asOf);
 
   const used: Observation[] = [...diesel.map((r) => r.observation), wage.observation];
+  if (equipmentCost.carriedForward) used.push(equipmentCost.carriedForward.latest);
   // Reefer units run on road-tax-free diesel: retail minus the federal and origin-state excise.
   let offRoadTaxRelief = 0;
   if (request.equipment === "REEFER") {
@@ -86,20 +88,63 @@ export function readLaneFactors(request: LaneRequest, view: ReferenceView, field
     }
   }
   const includeFuelSurcharge = request.include_fuel_surcharge ?? false;
-  return { lane, equipment: request.equipment, mode, includeFuelSurcharge, diesel, dieselPerGallon, offRoadTaxRelief, wage, atri, used };
+  return { lane, equipment: request.equipment, mode, includeFuelSurcharge, diesel, dieselPerGallon, offRoadTaxRelief, wage, equipmentCost, used };
 }
 
-/** The lane's cost basis at a given retail diesel price, every other factor as read. */
+/**
+ * The lane's cost basis at a given retail diesel price, every other factor as read. The surcharge reads the
+ * origin's diesel area (the tariff's rule, shared with fuel-surcharge); a forecast moves both prices together.
+ */
 export function costAtDiesel(factors: LaneFactors, dieselPerGallon: number): CostBasis {
+  const originDiesel = factors.diesel[0]!.observation.value;
   return costBasis({
     equipment: factors.equipment,
     mode: factors.mode,
+    miles: factors.lane.miles,
     dieselPerGallon,
+    surchargeDieselPerGallon: originDiesel + (dieselPerGallon - factors.dieselPerGallon),
     offRoadDieselPerGallon: dieselPerGallon - factors.offRoadTaxRelief,
     driverHourlyWage: factors.wage.observation.value,
-    atri: factors.atri,
+    equipmentPerMile: factors.equipmentCost.perMile,
     includeFuelSurcharge: factors.includeFuelSurcharge,
   });
+}
+
+const placeOut = (text: string, place: ResolvedPlace) => ({
+  input: text,
+  city: place.city,
+  state: place.state,
+  lat: place.lat,
+  lon: place.lon,
+  padd: place.padd,
+  resolution: place.quality,
+});
+
+function distanceOut(lane: Lane): RateLookupAnswer["distance"] {
+  return {
+    road_network: lane.roadNetwork,
+    ...(lane.connectorMiles && {
+      connector_miles: { origin: round(lane.connectorMiles.origin, 1), destination: round(lane.connectorMiles.destination, 1) },
+    }),
+    ...(lane.fallbackReason && { fallback_reason: lane.fallbackReason }),
+  };
+}
+
+function marketOut(market: MarketComparison, costPerLoad: number): NonNullable<RateLookupAnswer["market_anchor"]> {
+  const { rate } = market;
+  return {
+    source: `USDA AMS Specialty Crops National Truck Rate Report (FVWTRK), ${rate.district} to ${rate.destination}, series ${rate.low.seriesId} and ${rate.high.seriesId}`,
+    district: rate.district,
+    destination: rate.destination,
+    observation_date: rate.low.observedOn,
+    low_per_load: rate.low.value,
+    high_per_load: rate.high.value,
+    midpoint_per_load: rate.midpoint,
+    cost_basis_per_load: round(costPerLoad, 2),
+    spread: round(market.spread, 4),
+    agrees: agreesWithMarket(market),
+    band: AMS_AGREEMENT_BAND,
+  };
 }
 
 /** Rate-lookup's answer for one lane as of the view, every observation it used, and the factors it was computed from. */
@@ -109,13 +154,14 @@ export function priceLane(
   fieldName: LaneFieldName = fieldAsIs,
 ): { answer: RateLookupAnswer; used: Observation[]; factors: LaneFactors } {
   const factors = readLaneFactors(request, view, fieldName);
-  const { lane, mode, equipment, diesel, dieselPerGallon, wage, atri } = factors;
+  const { lane, mode, equipment, diesel, dieselPerGallon, wage, equipmentCost } = factors;
   const cost = costAtDiesel(factors, dieselPerGallon);
+  const totalCost = cost.ratePerMile * lane.miles;
 
   const used = [...factors.used];
-  const ams = equipment === "REEFER" && mode === "FTL" ? amsReeferRate(view, lane.origin, lane.destination) : undefined;
-  if (ams) used.push(ams);
-  const marketAnchor = ams && { observation: ams, deviation: (cost.ratePerMile - ams.value) / ams.value };
+  const rate = equipment === "REEFER" && mode === "FTL" ? amsMarketRate(view, lane.origin, lane.destination) : undefined;
+  if (rate) used.push(rate.low, rate.high);
+  const market = rate && { rate, spread: (totalCost - rate.midpoint) / rate.midpoint };
 
   const confidence = assessConfidence({
     asOf: view.asOf,
@@ -125,34 +171,30 @@ export function priceLane(
       { field: "origin", place: lane.origin },
       { field: "destination", place: lane.destination },
     ],
-    distanceMethod: lane.distanceMethod,
-    miles: lane.miles,
+    lane,
     mode,
-    marketAnchor,
-  });
-
-  const placeOut = (text: string, place: ResolvedPlace) => ({
-    input: text,
-    city: place.city,
-    state: place.state,
-    lat: place.lat,
-    lon: place.lon,
-    padd: place.padd,
-    resolution: place.quality,
+    market,
   });
 
   const answer: RateLookupAnswer = {
     type: "COST_BASIS",
     rate_per_mile: round(cost.ratePerMile, 3),
-    total_cost: round(cost.ratePerMile * lane.miles, 2),
+    total_cost: round(totalCost, 2),
     miles: round(lane.miles, 1),
     distance_method: lane.distanceMethod,
+    distance: distanceOut(lane),
     equipment,
     mode,
     as_of: view.asOf,
     origin: placeOut(request.origin, lane.origin),
     destination: placeOut(request.destination, lane.destination),
     breakdown: cost.breakdown,
+    per_load_cost: {
+      dwell: round(cost.perLoad.dwell, 2),
+      empty_miles: round(cost.perLoad.empty_miles, 2),
+      overhead: round(cost.perLoad.overhead, 2),
+      total: round(cost.perLoad.total, 2),
+    },
     multipliers: {
       mode: RATE_MODEL.modeMultiplier.value[mode],
       equipment: RATE_MODEL.equipmentMultiplier.value[equipment],
@@ -163,16 +205,12 @@ export function priceLane(
       diesel_source: describeDiesel(diesel),
       labor_rate: wage.observation.value,
       labor_source: `BLS OEWS heavy and tractor-trailer truck drivers (53-3032) hourly median, ${wage.scope === "state" ? lane.origin.state : "U.S."}, series ${wage.observation.seriesId} (${wage.observation.observedOn})`,
-      equipment_source: `ATRI Operational Costs of Trucking ${atri.edition} edition (${atri.dataYear} data): $${atri.equipmentPerMile}/mile`,
+      equipment_source: equipmentCost.description,
+      ...(factors.includeFuelSurcharge && {
+        fuel_surcharge_source: `(${diesel[0]!.observation.seriesId} ${diesel[0]!.observation.value} - ${RATE_MODEL.fuelSurcharge.value.baseDieselPerGallon} base) / ${RATE_MODEL.fuelEconomyMpg.value[equipment]} mpg; linehaul fuel priced at the base`,
+      }),
     },
-    ...(marketAnchor && {
-      market_anchor: {
-        source: `USDA AMS Specialty Crops National Truck Rate Report, series ${marketAnchor.observation.seriesId}`,
-        rate_per_mile: marketAnchor.observation.value,
-        observation_date: marketAnchor.observation.observedOn,
-        deviation: round(marketAnchor.deviation, 4),
-      },
-    }),
+    ...(market && { market_anchor: marketOut(market, totalCost) }),
     factor_versions: used.map(factor),
     model_version: RATE_MODEL.version,
   };

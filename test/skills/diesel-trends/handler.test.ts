@@ -5,6 +5,7 @@ import { dieselTrendsSkill } from "../../../src/skills/diesel-trends/skill.ts";
 import type { AnySkill } from "../../../src/skills/types.ts";
 import { snapshotReferenceData } from "../../reference/helpers.ts";
 import { callSkill, detailsOf, refusalOf } from "../../support/skill-call.ts";
+import { snapshotImportId } from "../../../src/reference/snapshot/index.ts";
 
 const { data } = snapshotReferenceData();
 const skill = dieselTrendsSkill as unknown as AnySkill;
@@ -45,7 +46,7 @@ describe("U.S. average, 13 weeks to the week of 2026-10-05", () => {
     const dates = factorVersions.filter((f) => f.series_id === "EMD_EPD2D_PTE_NUS_DPG").map((f) => f.observation_date);
     expect(dates).toEqual(expect.arrayContaining([...answer.series.map((p) => p.date), "2026-07-06", "2025-10-06"]));
     expect(new Set(factorVersions.map((f) => `${f.series_id}|${f.observation_date}`)).size).toBe(factorVersions.length);
-    expect(factorVersions.every((f) => f.observation_date <= "2026-10-06" && f.import_id === "imp_snapshot_2026-11-22")).toBe(true);
+    expect(factorVersions.every((f) => f.observation_date <= "2026-10-06" && f.import_id === snapshotImportId())).toBe(true);
     expect(factorVersions.find((f) => f.observation_date === "2025-10-06" && f.series_id.includes("NUS"))?.value).toBe(3.711);
   });
 

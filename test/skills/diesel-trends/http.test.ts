@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { startTestServer, type TestServer } from "../../support/server.ts";
+import { testInstance, type TestInstance } from "../../support/instance.ts";
 
-let server: TestServer;
+let server: TestInstance;
 beforeAll(async () => {
-  server = await startTestServer(); // clock: 2026-10-15
+  server = testInstance(); // clock: 2026-10-15
 });
 afterAll(() => server.stop());
 

@@ -5,6 +5,7 @@ import { RATE_MODEL } from "../../../src/skills/rate-lookup/constants.ts";
 import type { AnySkill } from "../../../src/skills/types.ts";
 import { snapshotReferenceData } from "../../reference/helpers.ts";
 import { callSkill, detailsOf, refusalOf } from "../../support/skill-call.ts";
+import { snapshotImportId } from "../../../src/reference/snapshot/index.ts";
 
 const { data } = snapshotReferenceData();
 const skill = fuelSurchargeSkill as unknown as AnySkill;
@@ -12,7 +13,7 @@ const surcharge = (raw: Record<string, unknown>) => {
   const result = callSkill(skill, data, raw);
   return { ...result, answer: result.answer as ReturnType<typeof fuelSurchargeSkill.handler>["answer"] };
 };
-const SNAPSHOT_IMPORT = "imp_snapshot_2026-11-22";
+const SNAPSHOT_IMPORT = snapshotImportId();
 
 describe("per mile, from the snapshot's EIA weeks", () => {
   // U.S. average for the week of 2026-09-21: 6.529 $/gal; dry van 6.9 mpg.

@@ -15,8 +15,10 @@ const analyse = (raw: Record<string, unknown>) => {
 };
 const pct = (latest: number, earlier: number) => (latest / earlier - 1) * 100;
 
-describe("as of 2025-12-31, when every monthly series is current", () => {
-  const { answer, factorVersions, modelVersion } = analyse({ as_of: "2025-12-31" });
+describe("as of 2026-01-31, when every monthly series has a recent published figure", () => {
+  // A figure counts once published: PPI, industrial production, employment and fed funds for December;
+  // TSI (two months behind) for November; WTI a week behind the trading day.
+  const { answer, factorVersions, modelVersion } = analyse({ as_of: "2026-01-31" });
   const byId = (id: string) => answer.indicators.find((i) => i.id === id)!;
 
   test("each indicator's latest value, date and 3-month trend from the snapshot", () => {
@@ -26,10 +28,10 @@ describe("as of 2025-12-31, when every monthly series is current", () => {
       trend: { lookback_months: 3, from_date: "2025-09-01", from_value: 173.046, change: 1.977 },
       fresh: true,
     });
-    expect(byId("freight_tsi").latest).toEqual({ value: 138.5, date: "2025-11-01" });
+    expect(byId("freight_tsi").latest).toEqual({ value: 137.2, date: "2025-11-01" });
     expect(byId("fed_funds").trend).toMatchObject({ from_value: 4.22, change: -0.5 });
-    // Weekly diesel: the EIA week on or before 2025-09-29 (three months before the latest, 2025-12-29).
-    expect(byId("diesel")).toMatchObject({ series_id: "EMD_EPD2D_PTE_NUS_DPG", latest: { value: 3.5, date: "2025-12-29" }, trend: { from_date: "2025-09-29", from_value: 3.754 } });
+    // Weekly diesel: the EIA week on or before 2025-10-26 (three months before the latest, 2026-01-26).
+    expect(byId("diesel")).toMatchObject({ series_id: "EMD_EPD2D_PTE_NUS_DPG", latest: { value: 3.624, date: "2026-01-26" }, trend: { from_date: "2025-10-20", from_value: 3.62 } });
   });
 
   test("z-scores against the 36 monthly values before the latest (hand-computed)", () => {
@@ -40,10 +42,10 @@ describe("as of 2025-12-31, when every monthly series is current", () => {
   test("the composite is the weighted mean of the clamped, signed trends", () => {
     const signals = {
       truck_freight_ppi: pct(175.023, 173.046) / 2,
-      freight_tsi: pct(138.5, 139.1) / 2.5,
+      freight_tsi: pct(137.2, 139) / 2.5,
       industrial_production: pct(101.4941, 101.668) / 2,
       truck_employment: -pct(1467.2, 1472.3) / 1.5, // more jobs loosen
-      diesel: pct(3.5, 3.754) / 15,
+      diesel: pct(3.624, 3.62) / 15,
       fed_funds: -(3.72 - 4.22) / 0.75, // points; a cut tightens
     };
     const weights = { truck_freight_ppi: 0.25, freight_tsi: 0.2, industrial_production: 0.15, truck_employment: 0.15, diesel: 0.1, fed_funds: 0.1 };
@@ -56,7 +58,7 @@ describe("as of 2025-12-31, when every monthly series is current", () => {
 
   test("an indicator without a 3-month-old observation is shown but not counted, and the reasons say so", () => {
     // WTI in the snapshot starts 2025-12-01.
-    expect(byId("wti_crude")).toMatchObject({ latest: { value: 57.26, date: "2025-12-31" }, trend: null, contribution: null });
+    expect(byId("wti_crude")).toMatchObject({ latest: { value: 60.7, date: "2026-01-23" }, trend: null, contribution: null });
     expect(answer.signal.reasons.at(-1)).toBe("WTI crude oil spot left out: no observation 3 months before its latest");
     expect(answer.signal.reasons[0]).toStartWith("PPI truck transportation of freight up 1.14% over 3 months");
   });
@@ -68,7 +70,7 @@ describe("as of 2025-12-31, when every monthly series is current", () => {
     }
     expect(factorVersions.filter((f) => f.series_id === "FEDFUNDS")).toHaveLength(37);
     expect(new Set(factorVersions.map((f) => `${f.series_id}|${f.observation_date}`)).size).toBe(factorVersions.length);
-    expect(factorVersions.every((f) => f.observation_date <= "2025-12-31")).toBe(true);
+    expect(factorVersions.every((f) => f.observation_date <= "2026-01-31")).toBe(true);
     expect(modelVersion).toBe(MARKET_MODEL.version);
   });
 
@@ -83,18 +85,29 @@ describe("signals over the cycle and over time", () => {
     expect(analyse({ as_of: "2023-06-30" }).answer.signal.value).toBe("LOOSENING");
   });
 
-  test("as_of cuts every series: a month earlier, the PPI's latest is November", () => {
-    const { answer, factorVersions } = analyse({ as_of: "2025-11-30" });
+  test("as_of cuts every series by publication: on 2025-12-31 the PPI's latest is November's, published 2025-12-15", () => {
+    const { answer, factorVersions } = analyse({ as_of: "2025-12-31" });
     expect(answer.indicators.find((i) => i.id === "truck_freight_ppi")!.latest.date).toBe("2025-11-01");
-    expect(factorVersions.every((f) => f.observation_date <= "2025-11-30")).toBe(true);
+    expect(factorVersions.every((f) => f.observation_date <= "2025-12-31")).toBe(true);
   });
 
   test("stale indicators are left out; with under half the weight fresh the signal is INSUFFICIENT_DATA", () => {
-    const { answer } = analyse({}); // today: 2026-11-22; PPI ends 2025-12, TSI 2025-11
+    // A named as_of long after the data: the signal for that day, which cannot be read.
+    const { answer } = analyse({ as_of: "2026-11-22" }); // PPI ends 2025-12
     expect(answer.signal).toMatchObject({ value: "INSUFFICIENT_DATA", score: null });
     expect(answer.signal.coverage).toBeLessThan(MARKET_MODEL.signal.value.minCoverage);
     expect(answer.signal.reasons).toContain("PPI truck transportation of freight left out: latest observation 2025-12-01 is 356 days old (limit 150)");
     expect(answer.indicators.find((i) => i.id === "truck_freight_ppi")).toMatchObject({ fresh: false, contribution: null });
+  });
+
+  test("without as_of, the signal comes from the newest month-end with enough fresh indicators, labelled with it", () => {
+    const { answer, factorVersions } = analyse({}); // today: 2026-11-22
+    expect(answer.as_of).toBe("2026-11-22");
+    expect(answer.signal.value).not.toBe("INSUFFICIENT_DATA");
+    expect(answer.signal.coverage).toBeGreaterThanOrEqual(MARKET_MODEL.signal.value.minCoverage);
+    expect(answer.signal_as_of).toMatch(/^2026-\d{2}-(28|29|30|31)$/);
+    expect(answer.signal.reasons[0]).toStartWith(`Read as of ${answer.signal_as_of}, the newest month-end with enough fresh indicators`);
+    expect(factorVersions.every((f) => f.observation_date <= answer.signal_as_of!)).toBe(true);
   });
 
   test("the diesel indicator follows the region, falling back when the regional series lags", () => {
@@ -108,7 +121,7 @@ describe("signals over the cycle and over time", () => {
 describe("refusals", () => {
   test.each([
     [{ region: "EAST_COAST" }, "region", /must be one of NATIONAL/],
-    [{ as_of: "1980-01-01" }, "as_of", /before the data starts/],
+    [{ as_of: "1960-01-01" }, "as_of", /before the data starts/],
     [{ lane: "x" }, "lane", /not a known field/],
   ])("%o -> 400 on %s", (raw, field, problem) => {
     const error = refusalOf(() => analyse(raw));

@@ -4,11 +4,11 @@ import { appendObservations } from "../../../src/reference/append.ts";
 import { dieselSeriesId } from "../../../src/reference/series-ids.ts";
 import { MAX_ALERTS_BY_TIER } from "../../../src/skills/rate-alerts/constants.ts";
 import type { ManualClock } from "../../../src/clock.ts";
-import { startTestServer, type TestServer } from "../../support/server.ts";
+import { testInstance, type TestInstance } from "../../support/instance.ts";
 
-let server: TestServer;
+let server: TestInstance;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = testInstance({ listen: true });
 });
 afterAll(() => server.stop());
 

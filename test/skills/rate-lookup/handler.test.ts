@@ -1,10 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import { ApiError } from "../../../src/errors.ts";
-import { dataImport } from "../../../src/cli/data.ts";
 import { rateLookupSkill } from "../../../src/skills/rate-lookup/skill.ts";
 import { RATE_MODEL } from "../../../src/skills/rate-lookup/constants.ts";
-import { fixture, LOADED_AT, snapshotReferenceData } from "../../reference/helpers.ts";
+import { appendObservations } from "../../../src/reference/append.ts";
+import { embeddedRoadNetwork } from "../../../src/reference/roads/index.ts";
+import { amsFvwtrkSeries } from "../../../src/reference/series-ids.ts";
+import { fuelSurchargeSkill } from "../../../src/skills/fuel-surcharge/skill.ts";
+import { LOADED_AT, snapshotReferenceData } from "../../reference/helpers.ts";
 import { skillContext } from "../../support/skill-call.ts";
+import { snapshotImportId } from "../../../src/reference/snapshot/index.ts";
 
 const { db, data } = snapshotReferenceData();
 type Input = Parameters<typeof rateLookupSkill.handler>[0];
@@ -25,18 +29,30 @@ function refusal(input: Input, now = LOADED_AT): ApiError {
   throw new Error("expected a refusal");
 }
 
-describe("lane distances come out near real truck-route mileage", () => {
-  // Approximate truck-route miles of well-known lanes; the model should be within 8%.
-  test.each([
-    ["Chicago, IL", "Dallas, TX", 947],
-    ["Los Angeles, CA", "Phoenix, AZ", 372],
-    ["Atlanta, GA", "New York, NY", 870],
-    ["Chicago, IL", "Los Angeles, CA", 2015],
-    ["Denver, CO", "Chicago, IL", 1003],
-  ])("%s -> %s ~ %d mi", (origin, destination, roadMiles) => {
-    const { answer } = lookup({ origin, destination, equipment: "DRY_VAN" });
+describe("lane distances", () => {
+  test("come from the embedded road network, with the local legs to it and the network's version", () => {
+    const { answer } = lookup({ origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" });
+    expect(answer.distance_method).toBe("ROAD_NETWORK");
+    expect(answer.distance.road_network).toBe(embeddedRoadNetwork().version);
+    expect(answer.distance.connector_miles!.origin).toBeGreaterThanOrEqual(0);
+    expect(answer.distance.fallback_reason).toBeUndefined();
+    expect(answer.confidence.reasons.join(" ")).not.toContain("great-circle");
+  });
+
+  test("a place far from any Interstate falls back to great-circle x circuity, says why, and costs confidence", () => {
+    const onNetwork = lookup({ origin: "Miami, FL", destination: "Atlanta, GA", equipment: "DRY_VAN", as_of: "2026-09-22" }).answer;
+    const { answer } = lookup({ origin: "Key West, FL", destination: "Atlanta, GA", equipment: "DRY_VAN", as_of: "2026-09-22" });
+    expect(onNetwork.distance_method).toBe("ROAD_NETWORK");
     expect(answer.distance_method).toBe("GREAT_CIRCLE_X_CIRCUITY");
-    expect(Math.abs(answer.miles - roadMiles) / roadMiles).toBeLessThan(0.08);
+    expect(answer.distance.fallback_reason).toMatch(/origin is \d+ mi from the nearest Interstate/);
+    expect(answer.confidence.reasons.join(" ")).toContain("great-circle miles and a circuity factor");
+    expect(answer.confidence.score).toBeLessThan(onNetwork.confidence.score);
+  });
+
+  test("a lane the Interstates serve only by an implausible detour falls back (Miami-Orlando runs on the Turnpike)", () => {
+    const { answer } = lookup({ origin: "Miami, FL", destination: "Orlando, FL", equipment: "DRY_VAN", as_of: "2026-09-22" });
+    expect(answer.distance_method).toBe("GREAT_CIRCLE_X_CIRCUITY");
+    expect(answer.distance.fallback_reason).toMatch(/straight-line distance \(over 1.45x\)/);
   });
 
   test("miles overrides the estimate", () => {
@@ -50,7 +66,7 @@ describe("the answer", () => {
   const asOf = "2025-06-30";
   const { answer, factorVersions, modelVersion } = lookup({ origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN", as_of: asOf });
 
-  test("has the seed's fields and the product's additions", () => {
+  test("has the contract's fields and the product's additions", () => {
     expect(answer).toMatchObject({
       type: "COST_BASIS",
       as_of: asOf,
@@ -72,15 +88,25 @@ describe("the answer", () => {
     expect(answer.data_sources.diesel_price).toBeCloseTo((midwest.value + gulf.value) / 2, 4);
     expect(answer.data_sources.diesel_source).toContain("EMD_EPD2D_PTE_R20_DPG");
     expect(answer.data_sources.labor_rate).toBe(28.75); // Illinois OEWS May 2024 hourly median
-    expect(factorVersions.map((f) => f.series_id)).toEqual(["EMD_EPD2D_PTE_R20_DPG", "EMD_EPD2D_PTE_R30_DPG", "OEUS170000000000053303208"]);
-    expect(factorVersions.every((f) => f.import_id === "imp_snapshot_2026-11-22" && f.observation_date <= asOf)).toBe(true);
+    expect(factorVersions.map((f) => f.series_id)).toEqual(["EMD_EPD2D_PTE_R20_DPG", "EMD_EPD2D_PTE_R30_DPG", "OEUS170000000000053303208", "WPU301"]);
+    expect(factorVersions.every((f) => f.import_id === snapshotImportId() && f.observation_date <= asOf)).toBe(true);
   });
 
-  test("the breakdown adds up to the rate", () => {
+  test("the breakdown adds up to the rate, the per-load cost spread over the miles", () => {
     const sum = Object.values(answer.breakdown).reduce((a, b) => a + b, 0);
     expect(sum).toBeCloseTo(answer.rate_per_mile, 2);
     expect(answer.breakdown.reefer_fuel).toBe(0);
     expect(answer.breakdown.fuel_surcharge).toBe(0);
+    const { dwell, empty_miles, overhead, total } = answer.per_load_cost;
+    expect(dwell).toBeGreaterThan(0);
+    expect(empty_miles).toBeGreaterThan(0);
+    expect(overhead).toBe(RATE_MODEL.perLoad.value.overheadPerLoad);
+    expect(dwell + empty_miles + overhead).toBeCloseTo(total, 1);
+    expect(answer.breakdown.per_load).toBeCloseTo((total * answer.multipliers.equipment) / answer.miles, 3);
+  });
+
+  test("equipment cost is ATRI's newest published edition carried forward by the truck-freight PPI, and says so", () => {
+    expect(answer.data_sources.equipment_source).toMatch(/ATRI .* 2024 edition \(2023 data, published 2024-06-01\).* carried forward x\d\.\d{4} by the BLS truck-freight PPI/);
   });
 
   test("the same input and view give the same answer", () => {
@@ -109,10 +135,30 @@ describe("equipment, mode and surcharge", () => {
     expect(intermodal.rate_per_mile).toBeCloseTo(van.rate_per_mile * 0.82, 2);
   });
 
-  test("fuel surcharge = (diesel - 1.25) / 6 per mile", () => {
+  test("fuel is counted once: linehaul fuel at the surcharge base, the surcharge carries the rest, unmultiplied", () => {
+    const reefer = lookup({ ...base, equipment: "REEFER" }).answer;
+    const withFsc = lookup({ ...base, equipment: "REEFER", include_fuel_surcharge: true }).answer;
+    const mpg = RATE_MODEL.fuelEconomyMpg.value.REEFER;
+    const originDiesel = withFsc.factor_versions[0]!.value; // the origin's EIA area comes first
+    expect(withFsc.breakdown.fuel).toBeCloseTo((1.25 / mpg) * 1.18, 3);
+    expect(withFsc.breakdown.fuel_surcharge).toBeCloseTo((originDiesel - 1.25) / mpg, 3);
+    // Only the fuel line and the surcharge differ from the answer without it.
+    const { fuel, fuel_surcharge, ...rest } = withFsc.breakdown;
+    const { fuel: fullFuel, fuel_surcharge: none, ...restWithout } = reefer.breakdown;
+    expect(rest).toEqual(restWithout);
+    expect(none).toBe(0);
+    expect(fuel).toBeLessThan(fullFuel);
+    expect(withFsc.rate_per_mile).toBeCloseTo(reefer.rate_per_mile - fullFuel + fuel + fuel_surcharge, 2);
+    expect(withFsc.data_sources.fuel_surcharge_source).toContain("linehaul fuel priced at the base");
+  });
+
+  test("rate-lookup's surcharge is the fuel-surcharge skill's for the same origin, equipment and week", () => {
     const withFsc = lookup({ ...base, equipment: "DRY_VAN", include_fuel_surcharge: true }).answer;
-    expect(withFsc.breakdown.fuel_surcharge).toBeCloseTo((van.data_sources.diesel_price - 1.25) / 6, 3);
-    expect(withFsc.rate_per_mile - van.rate_per_mile).toBeCloseTo(withFsc.breakdown.fuel_surcharge, 2);
+    const skill = fuelSurchargeSkill.handler(
+      { origin: base.origin, equipment: "DRY_VAN", as_of: base.as_of },
+      skillContext(data, data.view(base.as_of, LOADED_AT)),
+    ).answer;
+    expect(withFsc.breakdown.fuel_surcharge).toBeCloseTo(skill.surcharge_per_mile, 4);
   });
 });
 
@@ -138,21 +184,50 @@ describe("diesel fallback and confidence", () => {
     expect(short.confidence.score).toBeLessThan(exact.confidence.score);
   });
 
-  test("a USDA AMS reefer observation for the lane anchors the answer", () => {
-    const { db: amsDb, data: amsData } = snapshotReferenceData(Date.parse("2026-09-01T00:00:00Z"));
-    const importedAt = Date.parse("2026-09-21T06:00:00Z");
-    expect(dataImport(amsDb, "ams", fixture("ams_mymarketnews_reefer.json"), { now: importedAt }).exitCode).toBe(0);
-    const input = { origin: "Fresno, CA", destination: "Chicago, IL", equipment: "REEFER", as_of: "2026-09-21" } as const;
-    const anchored = rateLookupSkill.handler(input, skillContext(amsData, amsData.view("2026-09-21", importedAt + 1))).answer;
+  test("a USDA AMS rate for the origin's shipping district and the destination city anchors the answer when it agrees", () => {
+    const { db: amsDb, data: amsData } = snapshotReferenceData();
+    const importedAt = LOADED_AT + 1000;
+    const district = "SOUTH AND CENTRAL DISTRICT CALIFORNIA";
+    const input = { origin: "Fresno, CA", destination: "Chicago, IL", equipment: "REEFER", as_of: "2026-07-28" } as const;
+    const costPerLoad = rateLookupSkill.handler(input, skillContext(amsData, amsData.view(input.as_of, LOADED_AT))).answer.total_cost;
+    const week = (date: string, mid: number) => [
+      { seriesId: amsFvwtrkSeries("LOW", district, "Chicago"), observedOn: date, value: Math.round(mid - 100) },
+      { seriesId: amsFvwtrkSeries("HIGH", district, "Chicago"), observedOn: date, value: Math.round(mid + 100) },
+    ];
+    appendObservations(
+      amsDb,
+      { importId: "imp_test_ams", source: "ams", fileName: "test", fileSha256: "0" },
+      [...week("2026-07-28", costPerLoad * 1.05), ...week("2026-06-30", costPerLoad * 1.6)],
+      importedAt,
+    );
+    amsData.reload();
+    const at = (as_of: string, origin: string = input.origin, equipment: "REEFER" | "DRY_VAN" = "REEFER") =>
+      rateLookupSkill.handler({ ...input, as_of, origin, equipment }, skillContext(amsData, amsData.view(as_of, importedAt))).answer;
+
+    const anchored = at("2026-07-28");
     expect(anchored.confidence.level).toBe("AMS_ANCHORED");
-    expect(anchored.market_anchor).toMatchObject({ rate_per_mile: 3.397, observation_date: "2026-09-18" });
-    expect(anchored.factor_versions.map((f) => f.series_id)).toContain("AMS_REEFER_RPM_CA_CHICAGO_IL");
-    // Known only after the import, and only for reefer: no anchor otherwise.
-    expect(rateLookupSkill.handler(input, skillContext(amsData, amsData.view("2026-09-21", importedAt - 1))).answer.confidence.level).not.toBe("AMS_ANCHORED");
-    expect(rateLookupSkill.handler({ ...input, equipment: "DRY_VAN" }, skillContext(amsData, amsData.view("2026-09-21", importedAt + 1))).answer.confidence.level).not.toBe("AMS_ANCHORED");
-    // Observations older than the anchor window do not anchor.
-    expect(rateLookupSkill.handler({ ...input, as_of: "2026-11-20" }, skillContext(amsData, amsData.view("2026-11-20", LOADED_AT))).answer.market_anchor).toBeUndefined();
+    expect(anchored.market_anchor).toMatchObject({ district, destination: "Chicago", observation_date: "2026-07-28", agrees: true });
+    expect(anchored.market_anchor!.spread).toBeCloseTo(-0.05, 2);
+    expect(anchored.factor_versions.map((f) => f.series_id)).toContain(amsFvwtrkSeries("HIGH", district, "Chicago"));
+    // A market 60 % above the cost basis is reported, not vouched for.
+    const apart = at("2026-07-02");
+    expect(apart.confidence.level).not.toBe("AMS_ANCHORED");
+    expect(apart.market_anchor).toMatchObject({ agrees: false, observation_date: "2026-06-30" });
+    expect(apart.confidence.reasons.join(" ")).toContain("outside the 15% band");
+    // Not for dry vans, not from outside the district, not with a report older than four weeks.
+    expect(at("2026-07-28", input.origin, "DRY_VAN").market_anchor).toBeUndefined();
+    expect(at("2026-07-28", "Sacramento, CA").market_anchor).toBeUndefined();
+    expect(at("2026-08-26").market_anchor).toBeUndefined();
   });
+});
+
+test("with the snapshot's USDA weeks, anchors follow the shipping district, not the origin's state", () => {
+  const at = (origin: string, destination: string) =>
+    lookup({ origin, destination, equipment: "REEFER", as_of: "2026-07-28" }).answer.market_anchor?.district;
+  expect(at("Yakima, WA", "Seattle, WA")).toBe("YAKIMA VALLEY AND WENATCHEE DISTRICT WASHINGTON");
+  expect(at("Spokane, WA", "Seattle, WA")).toBeUndefined(); // same state, 190 mi from the district
+  expect(at("McAllen, TX", "Chicago, IL")).toBe("MEXICO CROSSINGS THROUGH SOUTH TEXAS");
+  expect(at("Houston, TX", "Chicago, IL")).toBeUndefined();
 });
 
 describe("refusals", () => {
@@ -167,8 +242,10 @@ describe("refusals", () => {
 
   test.each([
     [{ ...base, destination: "chicago il" }, "destination", /same place as origin/],
-    [{ ...base, miles: 0 }, "miles", /greater than 0/],
-    [{ ...base, miles: -5 }, "miles", /greater than 0/],
+    [{ ...base, miles: 0 }, "miles", /at least 723/],
+    [{ ...base, miles: -5 }, "miles", /at least 723/],
+    [{ ...base, miles: 0.001 }, "miles", /at least 723/],
+    [{ ...base, origin: "New York, NY", destination: "Jersey City, NJ", miles: 1 }, "miles", /at least 5 /],
     [{ ...base, miles: 12000 }, "miles", /at most 5000/],
     [{ ...base, as_of: "2001-01-01" }, "as_of", /before the data starts/],
     [{ ...base, equipment: "TANKER" as "DRY_VAN" }, "equipment", /DRY_VAN, REEFER, FLATBED/],
@@ -179,6 +256,24 @@ describe("refusals", () => {
     const details = error.body("req").details as { field: string; problem: string }[];
     expect(details[0]!.field).toBe(field);
     expect(details[0]!.problem).toMatch(problem);
+  });
+
+  test("a lane no truck can drive: 422 NOT_ROAD_CONNECTED", () => {
+    for (const [field, text] of [
+      ["origin", "Honolulu, HI"],
+      ["destination", "San Juan, PR"],
+      ["destination", "Anchorage, AK"],
+    ] as const) {
+      const error = refusal({ ...base, [field]: text });
+      expect(error.status).toBe(422);
+      expect(error.body("req")).toMatchObject({ error: "NOT_ROAD_CONNECTED", field, input: text });
+    }
+  });
+
+  test("a bare name shared by comparable places: 422 AMBIGUOUS_LOCATION with candidates and their states", () => {
+    const error = refusal({ ...base, origin: "Portland" });
+    expect(error.status).toBe(422);
+    expect(error.body("req")).toMatchObject({ error: "AMBIGUOUS_LOCATION", field: "origin", candidates: ["Portland, OR", "Portland, ME"] });
   });
 
   test("a refused call writes nothing", () => {

@@ -1,0 +1,75 @@
+import { Elysia } from "elysia";
+import { AccessError, findAccountById } from "../access/accounts.ts";
+import { passwordLinkAccount, redeemPasswordLink, setAccountPassword } from "../access/passwords.ts";
+import { recordAccountEvent } from "../ops/audit-log.ts";
+import { ChangePasswordPage, SetPasswordPage } from "../../views/account/password-pages.tsx";
+import { ProblemPage } from "../../views/errors.tsx";
+import type { DashboardContext } from "./context.ts";
+import { sessionCookieHeader, sessionCookiePolicy } from "./cookies.ts";
+import { isCrossSiteRequest } from "./csrf.ts";
+import { fieldOf, sessionGuard } from "./guard.ts";
+import { pageResponse } from "./render.ts";
+import { startSession } from "./sessions.ts";
+
+const deadLink = () =>
+  pageResponse(ProblemPage({ title: "Not found", message: "This link has been used already, has expired, or a newer one was printed." }), {
+    status: 404,
+  });
+
+/** Set a password through a one-time link, or change one's own password when signed in. */
+export function passwordRoutes(context: DashboardContext) {
+  /** A new session for this browser after the password change signed the account out everywhere. */
+  const signedInAgain = (request: Request, accountId: string, now: number, location: string) => {
+    const policy = sessionCookiePolicy(request, context.options);
+    const { token } = startSession(context.db, accountId, now);
+    return new Response(null, { status: 303, headers: { location, "set-cookie": sessionCookieHeader(policy, token), "cache-control": "no-store" } });
+  };
+
+  return new Elysia({ name: "dashboard-password" })
+    .use(sessionGuard(context))
+    .get("/password/:token", ({ params }) => {
+      const accountId = passwordLinkAccount(context.db, params.token, context.clock.now());
+      const account = accountId ? findAccountById(context.db, accountId) : undefined;
+      return account ? pageResponse(SetPasswordPage({ token: params.token, email: account.email })) : deadLink();
+    })
+    .post("/password/:token", async ({ params, body, request }) => {
+      const now = context.clock.now();
+      const accountId = passwordLinkAccount(context.db, params.token, now);
+      const account = accountId ? findAccountById(context.db, accountId) : undefined;
+      if (isCrossSiteRequest(request, context.options.publicUrl) || !account) return deadLink();
+      const password = fieldOf(body, "password") ?? "";
+      const again = (error: string) => pageResponse(SetPasswordPage({ token: params.token, email: account.email, error }), { status: 422 });
+      if (password !== fieldOf(body, "password_again")) return again("The two passwords differ.");
+      try {
+        await redeemPasswordLink(context.db, params.token, password, now);
+      } catch (error) {
+        if (error instanceof AccessError) return again(error.message);
+        throw error;
+      }
+      recordAccountEvent(context.db, { at: now, accountId: account.id, action: "password_changed", actor: { accountId: account.id }, detail: "one-time link" });
+      return signedInAgain(request, account.id, now, "/dashboard");
+    })
+    .get("/dashboard/password", ({ query, signedIn: { viewer } }) =>
+      pageResponse(ChangePasswordPage({ viewer, notice: query.changed !== undefined ? "Your password is changed." : undefined })),
+      { signedIn: "account" },
+    )
+    .post(
+      "/dashboard/password",
+      async ({ body, request, signedIn: { account, viewer, now } }) => {
+        const refuse = (error: string, status: number) => pageResponse(ChangePasswordPage({ viewer, error }), { status });
+        const current = fieldOf(body, "current_password") ?? "";
+        const password = fieldOf(body, "password") ?? "";
+        if (!account.passwordHash || !(await Bun.password.verify(current, account.passwordHash))) return refuse("The current password is not right.", 403);
+        if (password !== fieldOf(body, "password_again")) return refuse("The two new passwords differ.", 422);
+        try {
+          await setAccountPassword(context.db, account.id, password);
+        } catch (error) {
+          if (error instanceof AccessError) return refuse(error.message, 422);
+          throw error;
+        }
+        recordAccountEvent(context.db, { at: now, accountId: account.id, action: "password_changed", actor: { accountId: account.id } });
+        return signedInAgain(request, account.id, now, "/dashboard/password?changed");
+      },
+      { signedIn: "account" },
+    );
+}

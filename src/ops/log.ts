@@ -1,0 +1,76 @@
+/**
+ * The server's log: one line per event on stdout (errors on stderr), as JSON (one object per line,
+ * for a log shipper) or as text (for a terminal), filtered by level. `--log-format` and
+ * `--log-level` configure it at start; tests may swap the writer.
+ *
+ * Repeated identical failures are rate-limited: the first of a kind is written in full (with its
+ * stack), then at most one line per kind every REPEAT_WINDOW_MS saying how many were suppressed,
+ * so a full disk or a flood of failing requests cannot fill the disk with copies of one trace.
+ */
+export type LogFormat = "text" | "json";
+export const LOG_FORMATS: readonly LogFormat[] = ["text", "json"];
+export type LogLevel = "debug" | "info" | "warn" | "error";
+export const LOG_LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error"];
+const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+const REPEAT_WINDOW_MS = 10_000;
+
+export type LogFields = Record<string, string | number | boolean | null | undefined>;
+
+export interface LogSettings {
+  format: LogFormat;
+  level: LogLevel;
+  write(line: string, level: LogLevel): void;
+  now(): number;
+}
+
+const defaultWrite = (line: string, level: LogLevel) => (level === "error" || level === "warn" ? process.stderr : process.stdout).write(`${line}\n`);
+
+let settings: LogSettings = { format: "text", level: "info", write: defaultWrite, now: () => Date.now() };
+const repeats = new Map<string, { windowStart: number; suppressed: number }>();
+
+export function configureLog(change: Partial<LogSettings>): void {
+  settings = { ...settings, ...change };
+  repeats.clear();
+}
+
+function render(level: LogLevel, event: string, fields: LogFields): string {
+  const time = new Date(settings.now()).toISOString();
+  if (settings.format === "json") return JSON.stringify({ time, level, event, ...fields });
+  const pairs = Object.entries(fields)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => `${name}=${typeof value === "string" && /[\s"=]/.test(value) ? JSON.stringify(value) : String(value)}`);
+  return [time, level.toUpperCase().padEnd(5), event, ...pairs].join(" ");
+}
+
+function emit(level: LogLevel, event: string, fields: LogFields): void {
+  if (RANK[level] < RANK[settings.level]) return;
+  settings.write(render(level, event, fields), level);
+}
+
+export const log = {
+  debug: (event: string, fields: LogFields = {}) => emit("debug", event, fields),
+  info: (event: string, fields: LogFields = {}) => emit("info", event, fields),
+  warn: (event: string, fields: LogFields = {}) => emit("warn", event, fields),
+  error: (event: string, fields: LogFields = {}) => emit("error", event, fields),
+
+  /**
+   * An unexpected error. The first of its kind (same event, error name and message) in a window is
+   * written with its stack; later ones in the window are only counted, and the next one after the
+   * window says how many were suppressed.
+   */
+  failure(event: string, error: unknown, fields: LogFields = {}): void {
+    const name = (error as Error)?.name ?? typeof error;
+    const message = String((error as Error)?.message ?? error).split("\n")[0]!;
+    const kind = `${event}\u0000${name}\u0000${message}`;
+    const now = settings.now();
+    const seen = repeats.get(kind);
+    if (seen && now - seen.windowStart < REPEAT_WINDOW_MS) {
+      seen.suppressed += 1;
+      return;
+    }
+    repeats.set(kind, { windowStart: now, suppressed: 0 });
+    if (repeats.size > 1000) repeats.delete(repeats.keys().next().value!);
+    const stack = seen ? undefined : (error as Error)?.stack;
+    emit("error", event, { ...fields, error: name, message, ...(seen ? { suppressed_since_last: seen.suppressed } : {}), ...(stack ? { stack } : {}) });
+  },
+};

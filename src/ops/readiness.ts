@@ -1,0 +1,76 @@
+import type { Clock } from "../clock.ts";
+import type { Db } from "../db/client.ts";
+
+export type Readiness = { ok: true } | { ok: false; reason: string };
+
+/** How long a probe may wait for another process's write lock before it counts as "cannot write". */
+const PROBE_BUSY_TIMEOUT_MS = 250;
+/** The connection's normal busy timeout (db/client.ts PRAGMAS). */
+const NORMAL_BUSY_TIMEOUT_MS = 5000;
+/** Probes closer together than this share one result, so a flood of /readyz costs one fsync a second. */
+const PROBE_CACHE_MS = 1000;
+/** A failed answer commit keeps the instance unready this long unless a later commit succeeds. */
+const COMMIT_FAILURE_MS = 60_000;
+
+/** SQLite's result code → what an operator should read. */
+export function describeWriteFailure(error: unknown): string {
+  const code = String((error as { code?: string }).code ?? "");
+  if (code.startsWith("SQLITE_FULL")) return "disk full: the database cannot grow";
+  if (code.startsWith("SQLITE_READONLY")) return "the database file or its folder is read-only";
+  if (code.startsWith("SQLITE_CORRUPT") || code.startsWith("SQLITE_NOTADB")) return "the database file is corrupted";
+  if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) return "another process holds the database's write lock";
+  if (code.startsWith("SQLITE_IOERR")) return `disk I/O error (${code})`;
+  return code ? `write failed (${code})` : `write failed: ${(error as Error)?.message ?? String(error)}`;
+}
+
+/**
+ * A real write, committed (and so fsynced) like an answer's: a row in `settings` rewritten, with a
+ * short busy timeout, plus a read of the receipt chain's head (the pages every answer appends
+ * beside). It fails the way answers would fail: on a full disk, a read-only file, a corrupted page
+ * on the way. A failed real commit (reported by the group committer) counts too for a minute
+ * unless a later one succeeds, since the probe's own row can sit on a healthy page.
+ */
+export function createReadiness(db: Db, clock: Clock = { now: () => Date.now() }) {
+  const sqlite = db.$client;
+  const write = sqlite.prepare("INSERT INTO settings (key, value) VALUES ('readiness_probe', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value");
+  const chainHead = sqlite.prepare("SELECT seq, length(body) FROM receipts ORDER BY seq DESC LIMIT 1");
+  let cached: { at: number; result: Readiness } | undefined;
+  let commitFailure: { reason: string; at: number } | undefined;
+
+  function probe(now: number): Readiness {
+    sqlite.run(`PRAGMA busy_timeout = ${PROBE_BUSY_TIMEOUT_MS}`);
+    try {
+      sqlite.run("BEGIN IMMEDIATE");
+      write.run(new Date(now).toISOString());
+      chainHead.get();
+      sqlite.run("COMMIT");
+      return { ok: true };
+    } catch (error) {
+      if (sqlite.inTransaction) sqlite.run("ROLLBACK");
+      return { ok: false, reason: describeWriteFailure(error) };
+    } finally {
+      sqlite.run(`PRAGMA busy_timeout = ${NORMAL_BUSY_TIMEOUT_MS}`);
+    }
+  }
+
+  return {
+    check(now: number = clock.now()): Readiness {
+      if (!cached || now - cached.at >= PROBE_CACHE_MS || now < cached.at) cached = { at: now, result: probe(now) };
+      if (!cached.result.ok) return cached.result;
+      if (commitFailure && now - commitFailure.at < COMMIT_FAILURE_MS) {
+        return { ok: false, reason: `the last answer could not be committed: ${commitFailure.reason}` };
+      }
+      return cached.result;
+    },
+    /** From the group committer: how the latest real transaction ended. */
+    commitSucceeded(): void {
+      commitFailure = undefined;
+    },
+    commitFailed(error: unknown, now: number = clock.now()): void {
+      if (!String((error as { code?: string })?.code ?? "").startsWith("SQLITE")) return; // not the database's fault
+      commitFailure = { reason: describeWriteFailure(error), at: now };
+    },
+  };
+}
+
+export type ReadinessProbe = ReturnType<typeof createReadiness>;

@@ -1,0 +1,94 @@
+/**
+ * `waybill data import fmcsa FILE`, as a function the CLI and the data sync both call: stream the
+ * census once, refuse it whole if it is mostly garbage or its date does not add up, then store the
+ * aggregates as one import in one transaction (docs/carrier-capacity.md#the-census-import).
+ */
+import { createReadStream, statSync } from "node:fs";
+import { basename } from "node:path";
+import { ulid } from "ulid";
+import type { Db } from "../../db/client.ts";
+import { appendObservations } from "../append.ts";
+import { ImportFormatError } from "./common.ts";
+import { aggregateCensus, censusObservations, checkCensusQuality, snapshotDateFromFileName, type CensusAggregate, type CensusProgress } from "./fmcsa-census.ts";
+
+/** A filing newer than the snapshot date by more than this means the date given (or read from the name) is wrong. */
+const FILING_AFTER_SNAPSHOT_DAYS = 31;
+const DAY_MS = 86_400_000;
+
+export interface CensusImportOptions {
+  /** YYYY-MM-DD the census describes; default: from the file name, else its newest filing. */
+  snapshotDate?: string;
+  /** ms epoch of the import. */
+  now: number;
+  /** Called every 65,536 rows and at the end, with the file's size for a progress bar. */
+  onProgress?: (progress: CensusProgress & { totalBytes: number }) => void;
+}
+
+/** The aggregate's counts (not its cells), the census's totals, its date and what was stored. */
+export interface CensusImportResult extends Omit<CensusAggregate, "cells" | "newestFiling"> {
+  importId: string | null;
+  file: string;
+  snapshotDate: string;
+  snapshotDateFrom: "option" | "file name" | "newest filing";
+  carriers: number;
+  powerUnits: number;
+  drivers: number;
+  added: number;
+  skipped: number;
+}
+
+const addDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+
+function resolveSnapshotDate(file: string, aggregate: CensusAggregate, options: CensusImportOptions) {
+  const fromName = snapshotDateFromFileName(basename(file));
+  const [date, from] = options.snapshotDate
+    ? [options.snapshotDate, "option" as const]
+    : fromName
+      ? [fromName, "file name" as const]
+      : [aggregate.newestFiling, "newest filing" as const];
+  if (!date) throw new ImportFormatError("no snapshot date: the file name carries none and no row has a filing date; pass --date YYYY-MM-DD");
+  const today = new Date(options.now).toISOString().slice(0, 10);
+  if (date > today) throw new ImportFormatError(`snapshot date ${date} is in the future`);
+  if (aggregate.newestFiling && aggregate.newestFiling > addDays(date, FILING_AFTER_SNAPSHOT_DAYS)) {
+    throw new ImportFormatError(
+      `a row was filed on ${aggregate.newestFiling}, after the snapshot date ${date} (${from}); pass the census's real date with --date YYYY-MM-DD`,
+    );
+  }
+  return { date, from };
+}
+
+export async function importFmcsaCensus(db: Db, file: string, options: CensusImportOptions): Promise<CensusImportResult> {
+  const totalBytes = statSync(file).size;
+  const input = createReadStream(file);
+  const hasher = new Bun.CryptoHasher("sha256");
+  input.on("data", (chunk) => hasher.update(chunk));
+  let aggregate: CensusAggregate;
+  try {
+    aggregate = await aggregateCensus(input, options.onProgress && ((progress) => options.onProgress!({ ...progress, totalBytes })));
+  } finally {
+    input.destroy();
+  }
+  checkCensusQuality(aggregate);
+  const snapshot = resolveSnapshotDate(file, aggregate, options);
+  const stored = appendObservations(
+    db,
+    { importId: `imp_${ulid(options.now)}`, source: "fmcsa", fileName: basename(file), fileSha256: hasher.digest("hex") },
+    censusObservations(aggregate, snapshot.date),
+    options.now,
+  );
+  const totals = [...aggregate.cells.values()].reduce(
+    (sum, cell) => ({ carriers: sum.carriers + cell.carriers, powerUnits: sum.powerUnits + cell.powerUnits, drivers: sum.drivers + cell.drivers }),
+    { carriers: 0, powerUnits: 0, drivers: 0 },
+  );
+  const { cells: _cells, newestFiling: _newest, ...counts } = aggregate;
+  return {
+    ...counts,
+    importId: stored.added > 0 ? stored.importId : null,
+    file: basename(file),
+    snapshotDate: snapshot.date,
+    snapshotDateFrom: snapshot.from,
+    ...totals,
+    added: stored.added,
+    skipped: stored.skipped,
+  };
+}

@@ -1,0 +1,398 @@
+import Flatbush from "flatbush";
+import FlatQueue from "flatqueue";
+import { greatCircleMiles } from "../distance.ts";
+import { COORDINATE_SCALE, LENGTH_SCALE, ROAD_NETWORK_FORMAT, type RoadNetworkFile, type RoadNetworkStats } from "./format.ts";
+import { closestOnSegment, project, segmentCrossing, type XY } from "./geometry.ts";
+
+/** One drawn road: its points as [lon, lat] and, when the source states it, the real road's length. */
+export interface RoadLine {
+  coordinates: [number, number][];
+  lengthMiles?: number;
+}
+
+/** How the drawn lines become a routable graph; the defaults are the ones docs/rate-model.md explains. */
+export const BUILD_RULES = {
+  /** Vertices closer than this are one junction (50 m): carriageway joins and state-line breaks. */
+  mergeMiles: 50 / 1609.344,
+  /** A line that ends this close to another road joins it there (interchanges drawn short). */
+  snapEndMiles: 2,
+  /** A separate piece of network this close to another is bridged (gaps in the drawing, e.g. I-95 at Trenton). */
+  bridgeGapMiles: 15,
+  /**
+   * Two loose ends this close whose road distance is over `detourFactor` x the gap + 5 mi are a gap inside one
+   * piece (a toll Interstate drawn in two parts, both joined elsewhere) and are bridged too.
+   */
+  detourFactor: 3,
+  /**
+   * The source's `length` is the real road's; the drawing is generalised and a little shorter. Each line's
+   * drawn miles are scaled to its stated length, within these bounds so that a bad attribute cannot stretch a road.
+   */
+  lengthScaleBounds: [0.98, 1.1] as const,
+};
+
+class Points {
+  readonly lon: number[] = [];
+  readonly lat: number[] = [];
+  readonly xy: XY[] = [];
+  private readonly grid = new Map<string, number[]>();
+
+  constructor(private readonly mergeMiles: number) {}
+
+  private cell(p: XY): [number, number] {
+    return [Math.floor(p.x / this.mergeMiles), Math.floor(p.y / this.mergeMiles)];
+  }
+
+  /** The id of an existing point within the merge distance, or of a new one. */
+  add(lon: number, lat: number): number {
+    const p = project(lon, lat);
+    const [cx, cy] = this.cell(p);
+    for (let dx = -1; dx <= 1; dx++) {
+      for (let dy = -1; dy <= 1; dy++) {
+        for (const id of this.grid.get(`${cx + dx},${cy + dy}`) ?? []) {
+          if (Math.hypot(this.xy[id]!.x - p.x, this.xy[id]!.y - p.y) <= this.mergeMiles) return id;
+        }
+      }
+    }
+    const id = this.lon.length;
+    this.lon.push(lon);
+    this.lat.push(lat);
+    this.xy.push(p);
+    const key = `${cx},${cy}`;
+    const list = this.grid.get(key);
+    if (list) list.push(id);
+    else this.grid.set(key, [id]);
+    return id;
+  }
+
+  miles(a: number, b: number): number {
+    return greatCircleMiles({ lat: this.lat[a]!, lon: this.lon[a]! }, { lat: this.lat[b]!, lon: this.lon[b]! });
+  }
+
+  /** The point at parameter t along a-b. */
+  between(a: number, b: number, t: number): number {
+    return this.add(this.lon[a]! + t * (this.lon[b]! - this.lon[a]!), this.lat[a]! + t * (this.lat[b]! - this.lat[a]!));
+  }
+}
+
+interface Segment {
+  a: number;
+  b: number;
+  scale: number;
+  /** Junctions found inside the segment, by parameter along it. */
+  splits: { t: number; point: number }[];
+}
+
+/** A spatial index of straight pieces of road (segments or edges between two points), by bounding box. */
+function segmentIndex(segments: readonly { a: number; b: number }[], points: Points): Flatbush {
+  const index = new Flatbush(Math.max(1, segments.length));
+  for (const { a, b } of segments) {
+    const pa = points.xy[a]!;
+    const pb = points.xy[b]!;
+    index.add(Math.min(pa.x, pb.x), Math.min(pa.y, pb.y), Math.max(pa.x, pb.x), Math.max(pa.y, pb.y));
+  }
+  index.finish();
+  return index;
+}
+
+/** Where two drawn roads cross, both get a junction: Interstates meet at interchanges. */
+function splitCrossings(segments: Segment[], points: Points): number {
+  const index = segmentIndex(segments, points);
+  let crossings = 0;
+  segments.forEach((s, i) => {
+    const pa = points.xy[s.a]!;
+    const pb = points.xy[s.b]!;
+    for (const j of index.search(Math.min(pa.x, pb.x), Math.min(pa.y, pb.y), Math.max(pa.x, pb.x), Math.max(pa.y, pb.y))) {
+      if (j <= i) continue;
+      const o = segments[j]!;
+      if (o.a === s.a || o.a === s.b || o.b === s.a || o.b === s.b) continue;
+      const hit = segmentCrossing(pa, pb, points.xy[o.a]!, points.xy[o.b]!);
+      if (!hit) continue;
+      const point = points.between(s.a, s.b, hit.t);
+      s.splits.push({ t: hit.t, point });
+      o.splits.push({ t: hit.u, point });
+      crossings++;
+    }
+  });
+  return crossings;
+}
+
+function neighbours(segments: Segment[], count: number): Set<number>[] {
+  const sets = Array.from({ length: count }, () => new Set<number>());
+  for (const s of segments) {
+    sets[s.a]!.add(s.b);
+    sets[s.b]!.add(s.a);
+  }
+  return sets;
+}
+
+/**
+ * Where a road ends: one neighbour, or two that lie the same way (the two carriageways of a divided
+ * highway ending together). A point between two neighbours on opposite sides is a road passing through.
+ */
+function isLooseEnd(v: number, neighbourIds: Iterable<number>, points: Points): boolean {
+  const around = [...new Set(neighbourIds)];
+  if (around.length === 1) return true;
+  if (around.length !== 2) return false;
+  const p = points.xy[v]!;
+  const [a, b] = around.map((w) => ({ x: points.xy[w]!.x - p.x, y: points.xy[w]!.y - p.y }));
+  const cosine = (a!.x * b!.x + a!.y * b!.y) / (Math.hypot(a!.x, a!.y) * Math.hypot(b!.x, b!.y) || 1);
+  return cosine > Math.cos(Math.PI / 4);
+}
+
+/** A line that stops short of another road is joined to the nearest point of that road. */
+function snapDanglingEnds(segments: Segment[], points: Points, snapMiles: number): number {
+  const index = segmentIndex(segments, points);
+  const adjacent = neighbours(segments, points.lon.length);
+  const joins: Segment[] = [];
+  adjacent.forEach((set, v) => {
+    if (!isLooseEnd(v, set, points)) return;
+    const near = new Set([v, ...set]);
+    const p = points.xy[v]!;
+    let best: { j: number; t: number; distance: number } | undefined;
+    for (const j of index.search(p.x - snapMiles, p.y - snapMiles, p.x + snapMiles, p.y + snapMiles)) {
+      const s = segments[j]!;
+      if (near.has(s.a) || near.has(s.b)) continue;
+      const hit = closestOnSegment(p, points.xy[s.a]!, points.xy[s.b]!);
+      if (hit.distance <= snapMiles && (!best || hit.distance < best.distance)) best = { j, ...hit };
+    }
+    if (!best) return;
+    const target = segments[best.j]!;
+    const point = points.between(target.a, target.b, best.t);
+    target.splits.push({ t: best.t, point });
+    if (point !== v) joins.push({ a: v, b: point, scale: 1, splits: [] });
+  });
+  segments.push(...joins);
+  return joins.length;
+}
+
+interface Edge {
+  a: number;
+  b: number;
+  miles: number;
+}
+
+function segmentsToEdges(segments: Segment[], points: Points): Edge[] {
+  const edges: Edge[] = [];
+  for (const s of segments) {
+    const chain = [s.a, ...s.splits.sort((x, y) => x.t - y.t).map((split) => split.point), s.b];
+    for (let k = 1; k < chain.length; k++) {
+      const a = chain[k - 1]!;
+      const b = chain[k]!;
+      if (a !== b) edges.push({ a, b, miles: points.miles(a, b) * s.scale });
+    }
+  }
+  return edges;
+}
+
+class Components {
+  private readonly parent: number[];
+  constructor(count: number) {
+    this.parent = Array.from({ length: count }, (_, i) => i);
+  }
+  find(v: number): number {
+    while (this.parent[v] !== v) v = this.parent[v] = this.parent[this.parent[v]!]!;
+    return v;
+  }
+  union(a: number, b: number): boolean {
+    const ra = this.find(a);
+    const rb = this.find(b);
+    if (ra === rb) return false;
+    this.parent[ra] = rb;
+    return true;
+  }
+}
+
+/** Separate pieces of network are joined at their closest loose ends, shortest gap first. */
+function bridgeGaps(edges: Edge[], points: Points, gapMiles: number): { components: Components; bridged: number } {
+  const count = points.lon.length;
+  const components = new Components(count);
+  const degree = new Array<number>(count).fill(0);
+  for (const e of edges) {
+    components.union(e.a, e.b);
+    degree[e.a]!++;
+    degree[e.b]!++;
+  }
+  const used: number[] = [];
+  const index = new Flatbush(Math.max(1, count));
+  for (let v = 0; v < count; v++) {
+    index.add(points.xy[v]!.x, points.xy[v]!.y);
+    if (degree[v]! > 0) used.push(v);
+  }
+  index.finish();
+  const candidates: Edge[] = [];
+  for (const v of used) {
+    if (degree[v] !== 1) continue;
+    const own = components.find(v);
+    const [nearest] = index.neighbors(points.xy[v]!.x, points.xy[v]!.y, 1, gapMiles, (w) => degree[w]! > 0 && components.find(w) !== own);
+    if (nearest !== undefined) candidates.push({ a: v, b: nearest, miles: points.miles(v, nearest) });
+  }
+  let bridged = 0;
+  for (const gap of candidates.sort((x, y) => x.miles - y.miles)) {
+    if (!components.union(gap.a, gap.b)) continue;
+    edges.push(gap);
+    bridged++;
+  }
+  return { components, bridged };
+}
+
+/** Road miles from one point to every point within `limit` (Dijkstra stopped at the limit). */
+function milesWithin(adjacency: Map<number, { to: number; miles: number }[]>, from: number, limit: number): Map<number, number> {
+  const reached = new Map<number, number>([[from, 0]]);
+  const queue = new FlatQueue<number>();
+  queue.push(from, 0);
+  while (queue.length > 0) {
+    const settled = queue.peekValue()!;
+    const v = queue.pop()!;
+    if (settled > (reached.get(v) ?? Infinity) || settled > limit) continue;
+    for (const { to, miles } of adjacency.get(v) ?? []) {
+      const total = settled + miles;
+      if (total <= limit && total < (reached.get(to) ?? Infinity)) {
+        reached.set(to, total);
+        queue.push(to, total);
+      }
+    }
+  }
+  return reached;
+}
+
+/**
+ * A loose end within a small gap of another road that the network joins only by a long way round (a line
+ * drawn short of an interchange, a toll Interstate drawn in two parts) is joined to that road's nearest point.
+ */
+function bridgeGapsWithinPieces(edges: Edge[], points: Points, gapMiles: number, detourFactor: number): number {
+  const adjacency = new Map<number, { to: number; miles: number }[]>();
+  const link = (a: number, b: number, miles: number) => {
+    const list = adjacency.get(a);
+    if (list) list.push({ to: b, miles });
+    else adjacency.set(a, [{ to: b, miles }]);
+  };
+  for (const e of edges) {
+    link(e.a, e.b, e.miles);
+    link(e.b, e.a, e.miles);
+  }
+  const ends = [...adjacency.entries()].filter(([v, list]) => isLooseEnd(v, list.map((n) => n.to), points)).map(([v]) => v);
+  const index = segmentIndex(edges, points);
+  const joins: Edge[] = [];
+  for (const v of ends) {
+    const p = points.xy[v]!;
+    let best: { edge: Edge; t: number; distance: number } | undefined;
+    for (const i of index.search(p.x - gapMiles, p.y - gapMiles, p.x + gapMiles, p.y + gapMiles)) {
+      const edge = edges[i]!;
+      if (edge.a === v || edge.b === v) continue;
+      const hit = closestOnSegment(p, points.xy[edge.a]!, points.xy[edge.b]!);
+      if (hit.distance <= gapMiles && (!best || hit.distance < best.distance)) best = { edge, ...hit };
+    }
+    if (!best) continue;
+    const reached = milesWithin(adjacency, v, detourFactor * best.distance + 5);
+    if (reached.has(best.edge.a) || reached.has(best.edge.b)) continue;
+    // Join the nearer end of that stretch of road: its points are a few miles apart at most.
+    const target = best.t < 0.5 ? best.edge.a : best.edge.b;
+    const miles = points.miles(v, target);
+    joins.push({ a: v, b: target, miles });
+    link(v, target, miles);
+    link(target, v, miles);
+  }
+  edges.push(...joins);
+  return joins.length;
+}
+
+/** Keeps the largest connected piece (the lower 48); islands and Alaska's pieces cannot be driven to from it. */
+function largestComponent(edges: Edge[], components: Components): { kept: Edge[]; dropped: number } {
+  const size = new Map<number, number>();
+  for (const e of edges) size.set(components.find(e.a), (size.get(components.find(e.a)) ?? 0) + 1);
+  const [largest] = [...size.entries()].sort((x, y) => y[1] - x[1])[0] ?? [undefined];
+  return { kept: edges.filter((e) => components.find(e.a) === largest), dropped: Math.max(0, size.size - 1) };
+}
+
+interface ContractedEdge extends Edge {
+  shape: number[];
+}
+
+/** Chains of points with exactly two roads become one edge that keeps their shape. */
+function contractChains(edges: Edge[], count: number): ContractedEdge[] {
+  const incident = Array.from({ length: count }, () => [] as number[]);
+  edges.forEach((e, i) => {
+    incident[e.a]!.push(i);
+    incident[e.b]!.push(i);
+  });
+  const isJunction = (v: number) => incident[v]!.length !== 2;
+  const used = new Uint8Array(edges.length);
+  const out: ContractedEdge[] = [];
+  for (let start = 0; start < count; start++) {
+    if (!isJunction(start)) continue;
+    for (const first of incident[start]!) {
+      if (used[first]) continue;
+      used[first] = 1;
+      let edge = edges[first]!;
+      let at = edge.a === start ? edge.b : edge.a;
+      let miles = edge.miles;
+      const shape: number[] = [];
+      let previous = first;
+      while (!isJunction(at)) {
+        shape.push(at);
+        const next = incident[at]!.find((i) => i !== previous)!;
+        used[next] = 1;
+        edge = edges[next]!;
+        at = edge.a === at ? edge.b : edge.a;
+        miles += edge.miles;
+        previous = next;
+      }
+      out.push({ a: start, b: at, miles, shape });
+    }
+  }
+  return out;
+}
+
+const scaled = (value: number) => Math.round(value * COORDINATE_SCALE);
+
+/** Turns drawn road lines into Waybill's network file (see format.ts). */
+export function buildRoadNetwork(lines: RoadLine[], label: string, sourceSha256: string, source: string): RoadNetworkFile {
+  const points = new Points(BUILD_RULES.mergeMiles);
+  const segments: Segment[] = [];
+  const [minScale, maxScale] = BUILD_RULES.lengthScaleBounds;
+  for (const line of lines) {
+    const ids = line.coordinates.map(([lon, lat]) => points.add(lon, lat)).filter((id, k, all) => k === 0 || id !== all[k - 1]);
+    let drawn = 0;
+    for (let k = 1; k < ids.length; k++) drawn += points.miles(ids[k - 1]!, ids[k]!);
+    const scale = line.lengthMiles && drawn > 0 ? Math.min(maxScale, Math.max(minScale, line.lengthMiles / drawn)) : 1;
+    for (let k = 1; k < ids.length; k++) segments.push({ a: ids[k - 1]!, b: ids[k]!, scale, splits: [] });
+  }
+  const crossings = splitCrossings(segments, points);
+  const snappedEnds = snapDanglingEnds(segments, points, BUILD_RULES.snapEndMiles);
+  const edges = segmentsToEdges(segments, points);
+  const { components, bridged } = bridgeGaps(edges, points, BUILD_RULES.bridgeGapMiles);
+  const bridgedWithin = bridgeGapsWithinPieces(edges, points, BUILD_RULES.bridgeGapMiles, BUILD_RULES.detourFactor);
+  const { kept, dropped } = largestComponent(edges, components);
+  const contracted = contractChains(kept, points.lon.length);
+
+  const junctionId = new Map<number, number>();
+  const nodes: number[] = [];
+  const idOf = (v: number) => {
+    let id = junctionId.get(v);
+    if (id === undefined) {
+      id = junctionId.size;
+      junctionId.set(v, id);
+      nodes.push(scaled(points.lon[v]!), scaled(points.lat[v]!));
+    }
+    return id;
+  };
+  const flatEdges: number[] = [];
+  const shapes: number[][] = [];
+  let lengthMiles = 0;
+  for (const e of contracted) {
+    flatEdges.push(idOf(e.a), idOf(e.b), Math.max(1, Math.round(e.miles * LENGTH_SCALE)));
+    shapes.push(e.shape.flatMap((v) => [scaled(points.lon[v]!), scaled(points.lat[v]!)]));
+    lengthMiles += e.miles;
+  }
+  const stats: RoadNetworkStats = {
+    features: lines.length,
+    junctions: junctionId.size,
+    edges: contracted.length,
+    crossings,
+    snappedEnds,
+    bridgedGaps: bridged + bridgedWithin,
+    droppedComponents: dropped,
+    lengthMiles: Math.round(lengthMiles),
+  };
+  return { format: ROAD_NETWORK_FORMAT, version: `${label}-${sourceSha256.slice(0, 12)}`, source, stats, nodes, edges: flatEdges, shapes };
+}

@@ -1,0 +1,69 @@
+import { greatCircleMiles, type Point } from "../distance.ts";
+import type { RoadNetwork } from "./network.ts";
+
+/** When the network's answer is used, and how a place reaches it (docs/rate-model.md, "Road miles"). */
+export const ROAD_RULES = {
+  connectorCircuity: {
+    value: 1.2,
+    source: "Local roads from a place to the Interstate: the urban random-pair circuity 1.2 (Newell 1980; Ballou et al. 2002).",
+  },
+  maxConnectorMiles: {
+    value: 60,
+    source: "Waybill judgement: a place farther than an hour's drive from any Interstate in the network is priced off-network.",
+  },
+  maxDetourRatio: {
+    value: 1.45,
+    source:
+      "Waybill judgement: US truck lanes run 1.04-1.3x the great-circle distance; a network path above 1.45x means the real route " +
+      "uses roads the network lacks (US highways, Canadian roads), so the estimate falls back.",
+  },
+} as const;
+
+/** Below this straight-line distance a lane may be local roads all the way. */
+const SHORT_LANE_MILES = 50;
+
+export type RoadMiles =
+  | {
+      method: "ROAD_NETWORK";
+      miles: number;
+      networkMiles: number;
+      connectorMiles: { origin: number; destination: number };
+      detourRatio: number;
+    }
+  | { method: "OFF_NETWORK"; reason: string; greatCircleMiles: number };
+
+/** Road miles between two places on the network, or why the network cannot serve the lane. */
+export function roadMiles(network: RoadNetwork, origin: Point, destination: Point): RoadMiles {
+  const crow = greatCircleMiles(origin, destination);
+  const route = network.route(origin, destination);
+  const { connectorCircuity, maxConnectorMiles, maxDetourRatio } = ROAD_RULES;
+  for (const [end, snap] of [
+    ["origin", route.origin],
+    ["destination", route.destination],
+  ] as const) {
+    if (snap.offsetMiles > maxConnectorMiles.value) {
+      return {
+        method: "OFF_NETWORK",
+        reason: `${end} is ${Math.round(snap.offsetMiles)} mi from the nearest Interstate in road network ${network.version}`,
+        greatCircleMiles: crow,
+      };
+    }
+  }
+  const connectorMiles = {
+    origin: route.origin.offsetMiles * connectorCircuity.value,
+    destination: route.destination.offsetMiles * connectorCircuity.value,
+  };
+  // Two places beside one stretch of road: the connectors overlap the road, so a short local trip is capped
+  // by the direct local-road estimate.
+  const viaNetwork = route.networkMiles + connectorMiles.origin + connectorMiles.destination;
+  const miles = crow < SHORT_LANE_MILES ? Math.min(viaNetwork, crow * connectorCircuity.value) : viaNetwork;
+  const detourRatio = miles / crow;
+  if (!Number.isFinite(miles) || detourRatio > maxDetourRatio.value) {
+    return {
+      method: "OFF_NETWORK",
+      reason: `the Interstate route is ${detourRatio.toFixed(2)}x the straight-line distance (over ${maxDetourRatio.value}x): the real route uses roads road network ${network.version} lacks`,
+      greatCircleMiles: crow,
+    };
+  }
+  return { method: "ROAD_NETWORK", miles, networkMiles: route.networkMiles, connectorMiles, detourRatio };
+}

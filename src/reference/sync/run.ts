@@ -1,0 +1,81 @@
+import { ulid } from "ulid";
+import type { Db } from "../../db/client.ts";
+import { appendObservations, RefusedDataError, sha256Hex } from "../append.ts";
+import type { DataEvents } from "../data-events.ts";
+import { ImportFormatError } from "../importers/common.ts";
+import { redact, SyncSourceError } from "./http.ts";
+import { SOURCES, SYNC_SOURCES, type SyncSourceName } from "./sources.ts";
+
+export interface SyncOptions {
+  /** Which sources; all of them when omitted. */
+  sources?: readonly SyncSourceName[];
+  /** First date to ask for; by default 400 days back, so a year of revisions is seen again. */
+  since?: string;
+  env: Record<string, string | undefined>;
+  now: number;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+  events?: DataEvents;
+}
+
+export interface SourceOutcome {
+  source: SyncSourceName;
+  status: "added" | "unchanged" | "skipped" | "failed";
+  added: number;
+  skipped: number;
+  importId: string | null;
+  /** One line for the operator. */
+  message: string;
+}
+
+const DAY_MS = 86_400_000;
+export const DEFAULT_SYNC_LOOKBACK_DAYS = 400;
+
+/**
+ * Fetches new figures from every configured source, one after another. Each source's batch passes
+ * the door and is stored as one import (all or nothing); a source that fails or has no key is
+ * reported and the others go on. Figures already stored are skipped, a changed value is added as a
+ * newer version of the same observation.
+ */
+export async function syncData(db: Db, options: SyncOptions): Promise<SourceOutcome[]> {
+  const today = new Date(options.now).toISOString().slice(0, 10);
+  const since = options.since ?? new Date(options.now - DEFAULT_SYNC_LOOKBACK_DAYS * DAY_MS).toISOString().slice(0, 10);
+  const http = { fetch: options.fetch ?? fetch, timeoutMs: options.timeoutMs ?? 30_000 };
+  const outcomes: SourceOutcome[] = [];
+  for (const name of options.sources ?? SYNC_SOURCES) {
+    const source = SOURCES[name];
+    const outcome = (status: SourceOutcome["status"], message: string, extra: Partial<SourceOutcome> = {}): SourceOutcome => ({
+      source: name,
+      status,
+      added: 0,
+      skipped: 0,
+      importId: null,
+      message: `${name}: ${message}`,
+      ...extra,
+    });
+    if (source.unavailable) {
+      outcomes.push(outcome("skipped", `skipped, ${source.unavailable}`));
+      continue;
+    }
+    const apiKey = source.keyEnv ? options.env[source.keyEnv] : "";
+    if (!apiKey && source.keyEnv) {
+      outcomes.push(outcome("skipped", `skipped, no API key (set ${source.keyEnv})`));
+      continue;
+    }
+    const baseUrl = (options.env[source.urlEnv] ?? source.defaultUrl).replace(/\/+$/, "");
+    try {
+      const rows = await source.fetch({ baseUrl, apiKey: apiKey ?? "", since, today, http });
+      const importId = `imp_${ulid(options.now)}`;
+      const fileName = `${redact(baseUrl)} since ${since}`;
+      const stored = appendObservations(db, { importId, source: `${name}-sync`, fileName, fileSha256: sha256Hex(JSON.stringify(rows)) }, rows, options.now);
+      if (stored.added > 0) {
+        options.events?.publish({ importId, source: `${name}-sync`, added: stored.added, at: options.now });
+        outcomes.push(outcome("added", `${stored.added} new observations as ${importId} (${stored.skipped} already stored)`, { added: stored.added, skipped: stored.skipped, importId }));
+      } else outcomes.push(outcome("unchanged", `nothing new (${stored.skipped} already stored)`, { skipped: stored.skipped }));
+    } catch (error) {
+      if (!(error instanceof SyncSourceError || error instanceof ImportFormatError || error instanceof RefusedDataError)) throw error;
+      outcomes.push(outcome("failed", `failed, ${error.message}; nothing from ${name} was stored`));
+    }
+  }
+  return outcomes;
+}

@@ -1,0 +1,180 @@
+/**
+ * The official APIs `waybill data sync` reads, each in its documented request and response format
+ * (docs/data-sources.md, "Sync"). Every source turns its answers into observations; the runner stores
+ * one source's batch as one import.
+ */
+import type { ParsedObservation } from "../admit.ts";
+import { parseAmsJson } from "../importers/ams.ts";
+import { ImportFormatError, isoDate, requireValue } from "../importers/common.ts";
+import { parseEiaJson } from "../importers/eia.ts";
+import { STATE_CODES, stateInfo } from "../regions.ts";
+import { DIESEL_AREAS, dieselSeriesId, NATIONAL_TRUCK_DRIVER_WAGE_SERIES, stateTruckDriverWageSeries } from "../series-ids.ts";
+import { type HttpOptions, requestJson } from "./http.ts";
+
+export const SYNC_SOURCES = ["eia", "fred", "bls", "ams", "fmcsa"] as const;
+export type SyncSourceName = (typeof SYNC_SOURCES)[number];
+
+export interface SyncRequest {
+  baseUrl: string;
+  apiKey: string;
+  /** First date to ask for (YYYY-MM-DD). */
+  since: string;
+  today: string;
+  http: HttpOptions;
+}
+
+export interface SyncSource {
+  name: SyncSourceName;
+  keyEnv?: string;
+  urlEnv: string;
+  defaultUrl: string;
+  /** Why this source cannot be synced by this build, if it cannot. */
+  unavailable?: string;
+  fetch(request: SyncRequest): Promise<ParsedObservation[]>;
+}
+
+/**
+ * Every page of an offset-paged API: asks for `pageSize` rows from offset 0 on, until a page comes
+ * back empty or the offset passes the total the answer reports.
+ */
+async function allPages<Row>(pageSize: number, page: (offset: number) => Promise<{ rows: Row[]; total: number }>): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (let offset = 0; ; offset += pageSize) {
+    const answer = await page(offset);
+    rows.push(...answer.rows);
+    if (answer.rows.length === 0 || offset + pageSize >= answer.total) return rows;
+  }
+}
+
+const EIA_PAGE = 5000;
+
+/** EIA API v2, weekly retail diesel (route petroleum/pri/gnd), every area the model uses, paged by offset. */
+const eia: SyncSource = {
+  name: "eia",
+  keyEnv: "WAYBILL_EIA_API_KEY",
+  urlEnv: "WAYBILL_EIA_URL",
+  defaultUrl: "https://api.eia.gov",
+  fetch: ({ baseUrl, apiKey, since, http }) =>
+    allPages(EIA_PAGE, async (offset) => {
+      const query = new URLSearchParams({ api_key: apiKey, frequency: "weekly", "data[0]": "value", start: since, offset: String(offset), length: String(EIA_PAGE) });
+      query.append("sort[0][column]", "period");
+      query.append("sort[0][direction]", "asc");
+      for (const area of DIESEL_AREAS) query.append("facets[series][]", dieselSeriesId(area));
+      const body = await requestJson(`${baseUrl}/v2/petroleum/pri/gnd/data/?${query}`, {}, http, (b) => {
+        const error = (b as { error?: unknown }).error;
+        return error === undefined ? undefined : typeof error === "string" ? error : JSON.stringify(error);
+      });
+      return { rows: parseEiaJson(JSON.stringify(body)), total: Number((body as { response?: { total?: unknown } }).response?.total ?? 0) };
+    }),
+};
+
+const FRED_SERIES = ["WPU301", "TSIFRGHT", "DCOILWTICO", "FEDFUNDS", "INDPRO"];
+const FRED_PAGE = 100_000;
+
+/** FRED `fred/series/observations` (file_type=json), one series at a time, paged by offset/limit. */
+const fred: SyncSource = {
+  name: "fred",
+  keyEnv: "WAYBILL_FRED_API_KEY",
+  urlEnv: "WAYBILL_FRED_URL",
+  defaultUrl: "https://api.stlouisfed.org",
+  async fetch({ baseUrl, apiKey, since, http }) {
+    const rows: ParsedObservation[] = [];
+    for (const seriesId of FRED_SERIES) {
+      const series = await allPages(FRED_PAGE, async (offset) => {
+        const query = new URLSearchParams({ series_id: seriesId, api_key: apiKey, file_type: "json", observation_start: since, offset: String(offset), limit: String(FRED_PAGE) });
+        const body = (await requestJson(`${baseUrl}/fred/series/observations?${query}`, {}, http, (b) => (b as { error_message?: string }).error_message)) as {
+          count?: number;
+          observations?: { date: string; value: string }[];
+        };
+        if (!Array.isArray(body.observations)) throw new ImportFormatError(`FRED ${seriesId}: no 'observations' array`);
+        return { rows: body.observations.map((o, i) => ({ ...o, where: `FRED ${seriesId} observations[${offset + i}]` })), total: body.count ?? 0 };
+      });
+      for (const { date, value, where } of series) {
+        const observedOn = isoDate(date);
+        if (!observedOn) throw new ImportFormatError(`${where}: '${date}' is not a date`);
+        if (value !== ".") rows.push({ seriesId, observedOn, value: requireValue(value, where), where });
+      }
+    }
+    return rows;
+  },
+};
+
+const BLS_BATCH = 50; // series per request (API v2 with a key)
+
+function blsPeriodDate(seriesId: string, year: string, period: string): string | undefined {
+  if (/^M(0[1-9]|1[0-2])$/.test(period)) return `${year}-${period.slice(1)}-01`;
+  if (period === "A01" && seriesId.startsWith("OEU")) return `${year}-05-01`;
+  return undefined;
+}
+
+/** BLS Public Data API v2 (POST timeseries/data): CES truck employment and OEWS 53-3032 by state, 50 series a request. */
+const bls: SyncSource = {
+  name: "bls",
+  keyEnv: "WAYBILL_BLS_API_KEY",
+  urlEnv: "WAYBILL_BLS_URL",
+  defaultUrl: "https://api.bls.gov",
+  async fetch({ baseUrl, apiKey, since, today, http }) {
+    const ids = ["CES4348400001", NATIONAL_TRUCK_DRIVER_WAGE_SERIES, ...STATE_CODES.map((state) => stateTruckDriverWageSeries(stateInfo(state).fips))];
+    const rows: ParsedObservation[] = [];
+    for (let i = 0; i < ids.length; i += BLS_BATCH) {
+      const payload = { seriesid: ids.slice(i, i + BLS_BATCH), startyear: since.slice(0, 4), endyear: today.slice(0, 4), registrationkey: apiKey };
+      const body = (await requestJson(
+        `${baseUrl}/publicAPI/v2/timeseries/data/`,
+        { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(payload) },
+        http,
+        (b) => {
+          const answer = b as { status?: string; message?: string[] };
+          return answer.status === "REQUEST_SUCCEEDED" ? undefined : (answer.message ?? []).join("; ") || answer.status || "no status";
+        },
+      )) as { Results?: { series?: { seriesID: string; data: { year: string; period: string; value: string }[] }[] } };
+      for (const series of body.Results?.series ?? []) {
+        series.data.forEach((point, n) => {
+          const observedOn = blsPeriodDate(series.seriesID, point.year, point.period);
+          if (observedOn && point.value !== "-") {
+            rows.push({ seriesId: series.seriesID, observedOn, value: requireValue(point.value, `BLS ${series.seriesID} data[${n}]`), where: `BLS ${series.seriesID} data[${n}]` });
+          }
+        });
+      }
+    }
+    return rows;
+  },
+};
+
+const mmddyyyy = (iso: string) => `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}`;
+
+/** USDA AMS MyMarketNews (MARS API v1.2), report 2375 (FVWTRK), basic auth with the key as user name. */
+const ams: SyncSource = {
+  name: "ams",
+  keyEnv: "WAYBILL_AMS_API_KEY",
+  urlEnv: "WAYBILL_AMS_URL",
+  defaultUrl: "https://marsapi.ams.usda.gov",
+  async fetch({ baseUrl, apiKey, since, today, http }) {
+    const query = new URLSearchParams({ q: `report_begin_date=${mmddyyyy(since)}:${mmddyyyy(today)}`, allSections: "true" });
+    const body = await requestJson(
+      `${baseUrl}/services/v1.2/reports/2375?${query}`,
+      { headers: { Authorization: `Basic ${btoa(`${apiKey}:`)}` } },
+      http,
+      (b) => (b as { message?: string; error?: string }).error ?? (Array.isArray((b as { results?: unknown }).results) || Array.isArray(b) ? undefined : (b as { message?: string }).message),
+    );
+    // With allSections the answer is a list of sections; the detail section carries the lanes.
+    const sections = Array.isArray(body) ? body : [body];
+    const results = sections.flatMap((section) => ((section as { results?: unknown[] }).results ?? []) as unknown[]);
+    return results.length === 0 ? [] : [...parseAmsJson(JSON.stringify({ results }))];
+  },
+};
+
+/**
+ * FMCSA census (data.transportation.gov): its aggregates come from the carrier census importer
+ * (`waybill data import fmcsa`); until that importer is part of the build, sync names it and moves on.
+ */
+const fmcsa: SyncSource = {
+  name: "fmcsa",
+  urlEnv: "WAYBILL_FMCSA_URL",
+  defaultUrl: "https://data.transportation.gov",
+  unavailable: "the carrier census importer is not in this build yet (docs/data-sources.md)",
+  async fetch() {
+    return [];
+  },
+};
+
+export const SOURCES: Record<SyncSourceName, SyncSource> = { eia, fred, bls, ams, fmcsa };

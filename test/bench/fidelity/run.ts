@@ -1,0 +1,199 @@
+/**
+ * `npm run fidelity`: the rate model against the project's own reference sets (docs/rate-model.md, "Fidelity").
+ *   1. road miles of well-known lanes (road-lanes.ts), tuning and held-out lanes apart, and query time;
+ *   2. total cost per mile as of mid-year 2019-2024 against ATRI's total for that year (atri-years.ts);
+ *   3. REEFER cost basis (no surcharge) against USDA AMS FVWTRK $/load ranges in the snapshot, fit and held-out weeks.
+ * Prints Markdown tables; with --readme, also writes them between the fidelity markers in README.md.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { openMemoryDatabase } from "../../../src/db/client.ts";
+import { AMS_DISTRICTS } from "../../../src/reference/ams-districts.ts";
+import { greatCircleMiles } from "../../../src/reference/distance.ts";
+import { createReferenceData } from "../../../src/reference/index.ts";
+import { resolvePlace, type ResolvedPlace } from "../../../src/reference/places.ts";
+import { embeddedRoadNetwork, roadMiles } from "../../../src/reference/roads/index.ts";
+import { amsFvwtrkSeries, NATIONAL_TRUCK_DRIVER_WAGE_SERIES } from "../../../src/reference/series-ids.ts";
+import { circuityFactor, RATE_MODEL } from "../../../src/skills/rate-lookup/constants.ts";
+import { equipmentCostAsOf } from "../../../src/skills/rate-lookup/equipment-cost.ts";
+import { costBasis } from "../../../src/skills/rate-lookup/model.ts";
+import { priceLane } from "../../../src/skills/rate-lookup/price-lane.ts";
+import { ATRI_SOURCE, ATRI_TOTAL_PER_MILE } from "./atri-years.ts";
+import { REFERENCE_LANES, ROAD_MILES_SOURCE } from "./road-lanes.ts";
+import { DESTINATION_PLACES, DISTRICT_TOWNS, FIT_WEEKS, HELD_OUT_WEEKS } from "./usda-weeks.ts";
+
+const KNOWN_AT = Date.parse("2026-11-22T12:00:00Z");
+const data = createReferenceData(openMemoryDatabase());
+data.loadSnapshot(KNOWN_AT);
+
+const pct = (x: number) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)} %`;
+const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+};
+const median = (values: number[]) => quantile(values, 0.5);
+const place = (text: string): ResolvedPlace => {
+  const result = resolvePlace(text);
+  if (!result.ok) throw new Error(`reference place ${text} does not resolve`);
+  return result.place;
+};
+
+function errorRow(label: string, errors: number[]): string {
+  const abs = errors.map(Math.abs);
+  const within5 = abs.filter((e) => e <= 0.05).length;
+  return `| ${label} | ${errors.length} | ${pct(median(abs)).slice(1)} | ${within5} (${Math.round((within5 / errors.length) * 100)} %) | ${pct(Math.max(...abs)).slice(1)} |`;
+}
+
+function roadSection(): string[] {
+  const network = embeddedRoadNetwork();
+  const bySet: Record<string, { road: number[]; crow: number[] }> = { tuning: { road: [], crow: [] }, holdout: { road: [], crow: [] } };
+  const worst: string[] = [];
+  for (const lane of REFERENCE_LANES) {
+    const origin = place(lane.origin);
+    const destination = place(lane.destination);
+    const crow = greatCircleMiles(origin, destination);
+    const road = roadMiles(network, origin, destination);
+    const miles = road.method === "ROAD_NETWORK" ? road.miles : crow * circuityFactor(crow);
+    const error = (miles - lane.roadMiles) / lane.roadMiles;
+    bySet[lane.set]!.road.push(error);
+    bySet[lane.set]!.crow.push((crow * circuityFactor(crow) - lane.roadMiles) / lane.roadMiles);
+    if (Math.abs(error) > 0.05) worst.push(`${lane.origin} - ${lane.destination}: ${Math.round(miles)} vs ${lane.roadMiles} (${pct(error)}, ${road.method})`);
+  }
+  // Query time: every reference lane routed 20 times after a warm-up pass.
+  const pairs = REFERENCE_LANES.map((lane) => [place(lane.origin), place(lane.destination)] as const);
+  for (const [a, b] of pairs) roadMiles(network, a, b);
+  const times: number[] = [];
+  const bestPerLane = pairs.map(() => Number.POSITIVE_INFINITY);
+  for (let round = 0; round < 20; round++) {
+    pairs.forEach(([a, b], lane) => {
+      const started = performance.now();
+      roadMiles(network, a, b);
+      const took = performance.now() - started;
+      times.push(took);
+      bestPerLane[lane] = Math.min(bestPerLane[lane]!, took);
+    });
+  }
+  return [
+    `### Road miles (${network.version}; reference: ${ROAD_MILES_SOURCE})`,
+    "",
+    "| lanes | n | median abs error | within 5 % | worst |",
+    "|---|---|---|---|---|",
+    errorRow("road network, tuning lanes", bySet.tuning!.road),
+    errorRow("road network, held-out lanes", bySet.holdout!.road),
+    errorRow("road network, all", [...bySet.tuning!.road, ...bySet.holdout!.road]),
+    errorRow("great-circle x 1.12 (old), all", [...bySet.tuning!.crow, ...bySet.holdout!.crow]),
+    "",
+    `Query (snap both places + A*): median ${median(times).toFixed(2)} ms, p99 ${quantile(times, 0.99).toFixed(2)} ms over ${times.length} routes; ` +
+      `the slowest lane's best of 20 runs ${Math.max(...bestPerLane).toFixed(2)} ms (p99 counts time lost to other processes on a shared CPU).`,
+    ...(worst.length ? ["", "Lanes beyond 5 %:", ...worst.map((w) => `- ${w}`)] : []),
+  ];
+}
+
+function atriSection(): string[] {
+  const rows: string[] = [];
+  for (const [yearText, atriTotal] of Object.entries(ATRI_TOTAL_PER_MILE)) {
+    const asOf = `${yearText}-07-01`;
+    const view = data.view(asOf, KNOWN_AT);
+    const diesel = view.latest("EMD_EPD2D_PTE_NUS_DPG");
+    const wage = view.latest(NATIONAL_TRUCK_DRIVER_WAGE_SERIES);
+    const equipment = equipmentCostAsOf(view);
+    if (!diesel || !wage || !equipment) {
+      rows.push(`| ${yearText} | ${atriTotal} | not answerable as of ${asOf} (no ${!diesel ? "diesel" : !wage ? "published wage" : "ATRI edition"}) | | | | |`);
+      continue;
+    }
+    const cost = costBasis({
+      equipment: "DRY_VAN",
+      mode: "FTL",
+      miles: 500,
+      dieselPerGallon: diesel.value,
+      surchargeDieselPerGallon: diesel.value,
+      offRoadDieselPerGallon: diesel.value,
+      driverHourlyWage: wage.value,
+      equipmentPerMile: equipment.perMile,
+      includeFuelSurcharge: false,
+    });
+    const error = (cost.operatingCostPerMile - atriTotal) / atriTotal;
+    rows.push(
+      `| ${yearText} | ${atriTotal} | ${cost.operatingCostPerMile.toFixed(3)} | ${pct(error)} | ${diesel.value} (${diesel.observedOn}) | ${wage.value} (${wage.observedOn}) | ` +
+        `${equipment.perMile.toFixed(3)} (ATRI ${equipment.edition.edition}${equipment.carriedForward ? ` x${equipment.carriedForward.ratio.toFixed(3)} PPI` : ""}) |`,
+    );
+  }
+  return [
+    `### Total cost per mile as of 1 July vs ATRI (${ATRI_SOURCE})`,
+    "",
+    "| year | ATRI | model | error | U.S. diesel | national wage | equipment |",
+    "|---|---|---|---|---|---|---|",
+    ...rows,
+  ];
+}
+
+interface UsdaLaneWeek {
+  week: string;
+  district: string;
+  destination: string;
+  low: number;
+  high: number;
+}
+
+function usdaLaneWeeks(): UsdaLaneWeek[] {
+  const out: UsdaLaneWeek[] = [];
+  const view = data.view("2100-01-01", KNOWN_AT);
+  for (const district of Object.keys(AMS_DISTRICTS)) {
+    for (const destination of Object.keys(DESTINATION_PLACES)) {
+      const lows = view.history(amsFvwtrkSeries("LOW", district, destination));
+      const highs = new Map(view.history(amsFvwtrkSeries("HIGH", district, destination)).map((o) => [o.observedOn, o.value]));
+      for (const low of lows) {
+        const high = highs.get(low.observedOn);
+        if (high !== undefined) out.push({ week: low.observedOn, district, destination, low: low.value, high });
+      }
+    }
+  }
+  return out;
+}
+
+function usdaSection(): string[] {
+  const weeks = usdaLaneWeeks();
+  if (weeks.length === 0) return ["### USDA AMS reefer lane-weeks", "", "The snapshot holds no USDA AMS FVWTRK weeks; nothing to compare."];
+  const rows: string[] = [];
+  for (const [label, set] of [
+    ["fit weeks", FIT_WEEKS],
+    ["held-out weeks", HELD_OUT_WEEKS],
+  ] as const) {
+    const errors: number[] = [];
+    const short: number[] = [];
+    let inside = 0;
+    for (const w of weeks.filter((w) => set.includes(w.week))) {
+      const origin = DISTRICT_TOWNS[w.district]!;
+      const { answer } = priceLane({ origin, destination: DESTINATION_PLACES[w.destination]!, equipment: "REEFER" }, data.view(w.week, KNOWN_AT));
+      const midpoint = (w.low + w.high) / 2;
+      const error = (answer.total_cost - midpoint) / midpoint;
+      errors.push(error);
+      if (answer.miles < 500) short.push(error);
+      if (answer.total_cost >= w.low && answer.total_cost <= w.high) inside++;
+    }
+    rows.push(
+      `| ${label} (${set.join(", ")}) | ${errors.length} | ${Math.round((inside / errors.length) * 100)} % | ${pct(median(errors))} | ` +
+        `${pct(quantile(errors, 0.1))} .. ${pct(quantile(errors, 0.9))} | ${short.length} | ${short.length ? pct(median(short)) : "-"} |`,
+    );
+  }
+  return [
+    `### REEFER cost basis (no surcharge, per-load cost ${JSON.stringify(RATE_MODEL.perLoad.value)}) vs USDA AMS FVWTRK $/load`,
+    "",
+    "| weeks | lane-weeks | inside USDA's range | median signed error vs midpoint | 10th..90th percentile | loads under 500 mi | their median error |",
+    "|---|---|---|---|---|---|---|",
+    ...rows,
+  ];
+}
+
+const report = [`## Fidelity (model ${RATE_MODEL.version})`, "", ...roadSection(), "", ...atriSection(), "", ...usdaSection()].join("\n");
+console.log(report);
+
+if (process.argv.includes("--readme")) {
+  const readme = new URL("../../../README.md", import.meta.url).pathname;
+  const text = readFileSync(readme, "utf8");
+  const start = "<!-- fidelity:start -->";
+  const end = "<!-- fidelity:end -->";
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  if (from < 0 || to < 0) throw new Error("README.md has no fidelity markers");
+  writeFileSync(readme, `${text.slice(0, from + start.length)}\n${report.replace(/^## .*\n\n/, "")}\n${text.slice(to)}`);
+}

@@ -1,0 +1,79 @@
+import { describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { COMMAND_HELP } from "../../src/cli/args.ts";
+import { binaryFolderForSuite, runCli, startBinary } from "../support/binary.ts";
+
+const suite = binaryFolderForSuite();
+
+describe("the compiled binary's command line", () => {
+  test("every command and every command group has --help, exit 0", () => {
+    for (const name of [...Object.keys(COMMAND_HELP), "accounts", "keys", "data", "receipts"]) {
+      const result = runCli(suite.exe, [...name.split(" "), "--help"], suite.dir);
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout).toContain(`waybill ${name}`);
+      expect(result.stderr).toBe("");
+    }
+    expect(runCli(suite.exe, ["--help"], suite.dir).stdout).toContain("accounts set-password");
+  }, 120_000);
+
+  test("read-only commands refuse a database file that does not exist, and create none", () => {
+    for (const args of [["accounts", "list"], ["data", "status"], ["receipts", "verify"], ["keys", "revoke", "--email", "a@b.io"], ["backup", "copy.db"]]) {
+      const result = runCli(suite.exe, [...args, "--db", "typo.db"], suite.dir);
+      expect(result.exitCode).toBe(1);
+      expect(result.stderr).toContain("there is no database at");
+      expect(existsSync(join(suite.dir, "typo.db"))).toBe(false);
+    }
+  }, 60_000);
+
+  test("under --json every failure is one line of the same shape on stderr, with the README's exit codes", () => {
+    runCli(suite.exe, ["accounts", "create", "--email", "j@example.com", "--db", "json.db"], suite.dir);
+    const cases = [
+      { args: ["accounts", "create", "--email", "j@example.com", "--tier", "gold"], code: 2, error: "bad_arguments" },
+      { args: ["accounts", "create", "--email", "j@example.com"], code: 1, error: "refused" },
+      { args: ["keys", "revoke", "--email", "j@example.com"], code: 1, error: "refused" },
+      { args: ["keys", "create", "--email", "j@example.com", "--scopes", "teleport"], code: 2, error: "bad_arguments" },
+      { args: ["data", "import", "nope", "x.csv"], code: 2, error: "bad_arguments" },
+      { args: ["data", "import", "eia", "missing.csv"], code: 1, error: "refused" },
+      { args: ["accounts", "frobnicate"], code: 2, error: "bad_arguments" },
+    ];
+    for (const { args, code, error } of cases) {
+      const result = runCli(suite.exe, [...args, "--json", "--db", "json.db"], suite.dir);
+      expect({ args, code: result.exitCode }).toEqual({ args, code });
+      const lines = result.stderr.trim().split("\n");
+      expect(lines).toHaveLength(1);
+      const body = JSON.parse(lines[0]!);
+      expect(Object.keys(body).sort()).toEqual(["error", "message"]);
+      expect(body.error).toBe(error);
+      expect(result.stdout).toBe("");
+    }
+  }, 60_000);
+
+  test("--admin without a password prints a one-time link that sets it; set-password works from stdin and audits", async () => {
+    const server = await startBinary(suite.exe, ["--db", "admin.db"], { cwd: suite.dir });
+    const created = runCli(suite.exe, ["accounts", "create", "--email", "root@example.com", "--admin", "--public-url", server.url, "--json", "--db", "admin.db"], suite.dir);
+    expect(created.exitCode).toBe(0);
+    const link = JSON.parse(created.stdout).password_link as string;
+    expect(link).toStartWith(`${server.url}/password/`);
+    expect((await fetch(link)).status).toBe(200);
+    const form = (fields: Record<string, string>) => ({
+      method: "POST",
+      redirect: "manual" as const,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields).toString(),
+    });
+    const set = await fetch(link, form({ password: "the admin's own passphrase", password_again: "the admin's own passphrase" }));
+    expect(set.status).toBe(303);
+    expect((await fetch(link)).status).toBe(404);
+    const signIn = (password: string) => fetch(`${server.url}/signin`, form({ email: "root@example.com", password }));
+    expect((await signIn("the admin's own passphrase")).status).toBe(303);
+
+    const fromStdin = runCli(suite.exe, ["accounts", "set-password", "--email", "root@example.com", "--password-stdin", "--db", "admin.db"], suite.dir, "a password from the shell\n");
+    expect(fromStdin.exitCode).toBe(0);
+    expect((await signIn("the admin's own passphrase")).status).toBe(401);
+    expect((await signIn("a password from the shell")).status).toBe(303);
+    const tooShort = runCli(suite.exe, ["accounts", "set-password", "--email", "root@example.com", "--password-stdin", "--db", "admin.db"], suite.dir, "short\n");
+    expect(tooShort.exitCode).toBe(2);
+    await server.stop();
+  }, 60_000);
+});

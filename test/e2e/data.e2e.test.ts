@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type FakeApi, startFakeApis, syncEnv } from "../reference/sync-server.ts";
+import { binaryInEmptyFolder, startBinary } from "../support/binary.ts";
+
+let dir: string;
+let exe: string;
+let api: FakeApi;
+beforeAll(async () => {
+  ({ dir, exe } = await binaryInEmptyFolder());
+  api = startFakeApis({ lastMonday: "2026-11-16" });
+}, 240_000);
+afterAll(() => {
+  api.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** One CLI command, run without blocking this process (the fake APIs answer from it). */
+async function cli(args: string[], env: Record<string, string | undefined> = {}) {
+  const child = Bun.spawn([exe, ...args, "--db", "./data.db"], { cwd: dir, env: { PATH: process.env.PATH ?? "", HOME: dir, ...env }, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  return { exitCode, stdout, stderr };
+}
+
+describe("data commands of the compiled binary", () => {
+  test("import the FVWTRK table as published, refuse a bad file whole, retract an import, and see it all in status", async () => {
+    const table = join(dir, "fvwtrk.csv");
+    writeFileSync(table, "report_date,origin_district,destination,rate_low_usd_per_load,rate_high_usd_per_load\n2026-07-28,GEORGIA,Atlanta,100,1300\n");
+    const imported = await cli(["data", "import", "ams", table, "--json"]);
+    expect(imported.exitCode).toBe(0);
+    const { import_id: importId, added } = JSON.parse(imported.stdout);
+    expect(added).toBe(2); // low and high end; the CLI alone loads no snapshot into a fresh database
+
+    writeFileSync(table, "report_date,origin_district,destination,rate_low_usd_per_load,rate_high_usd_per_load\n2026-07-28,GEORGIA,Atlanta,0x10,1300\n");
+    const refused = await cli(["data", "import", "ams", table]);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr.trim().split("\n")).toHaveLength(1);
+
+    expect((await cli(["data", "retract", importId])).exitCode).toBe(2); // --reason is required
+    const retracted = await cli(["data", "retract", importId, "--reason", "keyed from the wrong report"]);
+    expect(retracted.exitCode).toBe(0);
+
+    const status = JSON.parse((await cli(["data", "status", "--json"])).stdout);
+    const lane = status.series.find((s: { series_id: string }) => s.series_id === "AMS_FVWTRK_REEFER_LOW_GEORGIA__ATLANTA");
+    expect(lane).toMatchObject({ cadence: "weekly", latest: "2026-07-28", published_on: "2026-07-28", overdue: true });
+    expect(status.imports.find((i: { id: string }) => i.id === importId).retracted.reason).toBe("keyed from the wrong report");
+  }, 60_000);
+
+  test("data sync against the APIs' formats, and serve --sync-every exports data age in /metrics", async () => {
+    const synced = await cli(["data", "sync", "--source", "fred"], syncEnv(api.url));
+    expect(synced.exitCode).toBe(0);
+    expect(synced.stdout).toMatch(/^fred: \d+ new observations as imp_/);
+    const noKey = await cli(["data", "sync", "--source", "eia"], syncEnv(api.url, false));
+    expect(noKey.stdout.trim()).toBe("eia: skipped, no API key (set WAYBILL_EIA_API_KEY)");
+
+    const server = await startBinary(exe, ["--db", "./data.db", "--sync-every", "6h"], { cwd: dir, env: syncEnv(api.url) as Record<string, string> });
+    const deadline = Date.now() + 20_000;
+    while (!server.output().includes("data sync ams:") && Date.now() < deadline) await Bun.sleep(100);
+    expect(server.output()).toMatch(/data sync eia: \d+ new observations/);
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    expect(metrics).toMatch(/waybill_reference_data_age_seconds\{series="EMD_EPD2D_PTE_NUS_DPG"\} \d+/);
+    expect(metrics).toContain('waybill_reference_data_overdue{series="AMS_FVWTRK_REEFER_LOW_GEORGIA__ATLANTA",family="USDA AMS reefer truck rates"}');
+    expect(await server.stop("SIGTERM")).toBe(0);
+  }, 90_000);
+});

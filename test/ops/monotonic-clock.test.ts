@@ -1,0 +1,66 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { ManualClock } from "../../src/clock.ts";
+import { createApp } from "../../src/app.ts";
+import { openMemoryDatabase } from "../../src/db/client.ts";
+import { issueKey } from "../../src/access/keys.ts";
+import { createAccount } from "../../src/access/accounts.ts";
+import { DEFAULT_LIMITS } from "../../src/metering/limits.ts";
+import { configureLog } from "../../src/ops/log.ts";
+import { MonotonicClock, newestRecordedInstant } from "../../src/ops/monotonic-clock.ts";
+import { createRuntime } from "../../src/runtime.ts";
+import { CHICAGO_TO_DALLAS } from "../support/instance.ts";
+
+afterEach(() => configureLog({ level: "warn", write: (line) => console.error(line) }));
+
+describe("MonotonicClock", () => {
+  test("never goes back, logs a step back once, and follows the wall clock again once it catches up", () => {
+    const lines: string[] = [];
+    configureLog({ format: "json", level: "info", write: (line) => lines.push(line) });
+    const wall = new ManualClock(Date.parse("2026-11-20T12:00:00Z"));
+    const clock = new MonotonicClock(wall);
+    expect(clock.now()).toBe(wall.now());
+    wall.advance(-3_600_000);
+    expect(clock.now()).toBe(Date.parse("2026-11-20T12:00:00Z"));
+    expect(clock.now()).toBe(Date.parse("2026-11-20T12:00:00Z"));
+    expect(lines.map((l) => JSON.parse(l).event)).toEqual(["clock_stepped_back"]);
+    expect(JSON.parse(lines[0]!).behind_ms).toBe(3_600_000);
+    wall.advance(3_600_001);
+    expect(clock.now()).toBe(Date.parse("2026-11-20T12:00:00.001Z"));
+    expect(lines.map((l) => JSON.parse(l).event)).toEqual(["clock_stepped_back", "clock_caught_up"]);
+  });
+});
+
+describe("a restart with the wall clock before the newest import and receipt", () => {
+  test("calls are still answered, and receipt issue times never run backwards against seq", async () => {
+    const db = openMemoryDatabase();
+    const firstRun = new ManualClock(Date.parse("2026-11-20T12:00:00Z"));
+    const before = createRuntime({ db, clock: firstRun, limits: DEFAULT_LIMITS }); // loads the snapshot "now"
+    const account = createAccount(db, { email: "t@example.com", tier: "enterprise" }, firstRun.now());
+    const { key } = issueKey(db, account.id, null, firstRun.now());
+    const call = (app: ReturnType<typeof createApp>) =>
+      app.handle(
+        new Request("http://localhost/v1/rates/lookup", {
+          method: "POST",
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+          body: JSON.stringify(CHICAGO_TO_DALLAS),
+        }),
+      );
+    expect((await call(createApp(before))).status).toBe(200);
+    before.close();
+
+    // restart: the wall clock is now two days behind what the database already holds
+    const wall = new ManualClock(Date.parse("2026-11-18T12:00:00Z"));
+    const clock = new MonotonicClock(wall, newestRecordedInstant(db));
+    const after = createRuntime({ db, clock, limits: DEFAULT_LIMITS });
+    const app = createApp(after);
+    for (let i = 0; i < 3; i++) {
+      const response = await call(app);
+      expect(response.status).toBe(200);
+      wall.advance(1000);
+    }
+    const times = db.$client.query<{ seq: number; issued_at: number }, []>("SELECT seq, issued_at FROM receipts ORDER BY seq").all();
+    expect(times).toHaveLength(4);
+    for (let i = 1; i < times.length; i++) expect(times[i]!.issued_at).toBeGreaterThanOrEqual(times[i - 1]!.issued_at);
+    after.close();
+  });
+});

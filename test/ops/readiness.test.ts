@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import type { ManualClock } from "../../src/clock.ts";
+import { openDatabase } from "../../src/db/client.ts";
+import { createReadiness } from "../../src/ops/readiness.ts";
+import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../support/instance.ts";
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(import.meta.dir, "../../.tmp/readiness-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("/readyz makes a real write", () => {
+  let server: TestInstance;
+  beforeAll(async () => {
+    server = testInstance({ listen: true });
+  });
+  afterAll(() => server.stop());
+
+  test("ready on a healthy database", async () => {
+    const response = await fetch(`${server.url}/readyz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ status: "ready", checks: { database_writable: true } });
+  });
+
+  test("a full database (no page left to grow into) is 503 with the reason, and answers fail without a receipt", async () => {
+    const sqlite = server.runtime.db.$client;
+    const { page_count } = sqlite.query<{ page_count: number }, []>("PRAGMA page_count").get()!;
+    sqlite.run(`PRAGMA max_page_count = ${page_count}`);
+    const { key } = server.accountWithKey("enterprise");
+    // Fill the last free pages with answers until one cannot be committed.
+    let status = 200;
+    for (let i = 0; i < 200 && status === 200; i++) {
+      status = (await server.call("/v1/rates/lookup", { method: "POST", key, json: CHICAGO_TO_DALLAS })).status;
+    }
+    expect(status).toBe(500);
+    (server.clock as ManualClock).advance(1100); // past the probe's one-second cache
+    const response = await fetch(`${server.url}/readyz`);
+    expect(response.status).toBe(503);
+    const body = (await response.json()) as { checks: { database_writable: boolean }; reasons: string[] };
+    expect(body.checks.database_writable).toBe(false);
+    expect(body.reasons.join(" ")).toContain("disk full");
+    sqlite.run("PRAGMA max_page_count = 1073741823");
+  });
+});
+
+describe("the probe names the failure", () => {
+  test("a read-only database", () => {
+    const file = join(dir, "ro.db");
+    openDatabase(file).$client.close();
+    const readOnly = new Database(file, { readonly: true });
+    const probe = createReadiness({ $client: readOnly } as never);
+    const result = probe.check(1);
+    expect(result).toEqual({ ok: false, reason: "the database file or its folder is read-only" });
+    readOnly.close();
+  });
+
+  test("a corrupted receipts table", () => {
+    const file = join(dir, "corrupt.db");
+    const db = openDatabase(file);
+    const { rootpage } = db.$client.query<{ rootpage: number }, []>("SELECT rootpage FROM sqlite_schema WHERE name = 'receipts'").get()!;
+    const { page_size } = db.$client.query<{ page_size: number }, []>("PRAGMA page_size").get()!;
+    db.$client.run("PRAGMA wal_checkpoint(TRUNCATE)");
+    db.$client.close();
+    const fd = openSync(file, "r+");
+    writeSync(fd, Buffer.alloc(page_size, 0xa5), 0, page_size, (rootpage - 1) * page_size);
+    closeSync(fd);
+    const reopened = new Database(file);
+    const result = createReadiness({ $client: reopened } as never).check(1);
+    expect(result).toEqual({ ok: false, reason: "the database file is corrupted" });
+    reopened.close();
+  });
+
+  test("a failed answer commit keeps it unready for a minute unless a later commit succeeds", () => {
+    const db = openDatabase(":memory:");
+    const probe = createReadiness(db);
+    expect(probe.check(1_000).ok).toBe(true);
+    probe.commitFailed(Object.assign(new Error("disk I/O error"), { code: "SQLITE_IOERR_WRITE" }), 1_000);
+    expect(probe.check(2_000)).toEqual({ ok: false, reason: "the last answer could not be committed: disk I/O error (SQLITE_IOERR_WRITE)" });
+    expect(probe.check(61_001).ok).toBe(true);
+    probe.commitFailed(Object.assign(new Error("x"), { code: "SQLITE_FULL" }), 70_000);
+    probe.commitSucceeded();
+    expect(probe.check(70_001).ok).toBe(true);
+    probe.commitFailed(new Error("not a database error"), 80_000);
+    expect(probe.check(80_001).ok).toBe(true);
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * A local stand-in for the official APIs, answering in each one's documented response format:
+ * EIA API v2 (`response.total` + `response.data[]`, paged by offset/length), FRED
+ * series/observations JSON (`count`, `offset`, `limit`, `observations[]`; errors as
+ * `error_code`/`error_message`), BLS Public Data API v2 (`status`, `message[]`, `Results.series[]`),
+ * and MyMarketNews (a list of report sections with `results[]`).
+ */
+import { DIESEL_AREAS, dieselSeriesId } from "../../src/reference/series-ids.ts";
+
+export interface FakeApiOptions {
+  /** Weeks of EIA data per series (11 series): above 454 the answer needs two pages of 5,000. */
+  eiaWeeks?: number;
+  lastMonday?: string;
+  /** Value overrides: "SERIES|YYYY-MM-DD" -> value (a revision). */
+  revised?: Map<string, number>;
+  fredFailsOn?: string;
+  blsDelayMs?: number;
+}
+
+export interface FakeApi {
+  url: string;
+  requests: { path: string; search: URLSearchParams; method: string; authorization: string | null; body?: unknown }[];
+  stop(): void;
+}
+
+const addDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+export function startFakeApis(options: FakeApiOptions = {}): FakeApi {
+  const weeks = options.eiaWeeks ?? 460;
+  const lastMonday = options.lastMonday ?? "2026-11-16";
+  const revised = options.revised ?? new Map<string, number>();
+  const eiaRows = DIESEL_AREAS.flatMap((area, a) =>
+    Array.from({ length: weeks }, (_, w) => {
+      const period = addDays(lastMonday, -7 * (weeks - 1 - w));
+      const series = dieselSeriesId(area);
+      const value = revised.get(`${series}|${period}`) ?? Math.round((3 + a * 0.05 + w * 0.001) * 1000) / 1000;
+      return { period, duoarea: series.split("_")[3], "area-name": area, product: "EPD2D", "product-name": "No 2 Diesel", process: "PTE", "process-name": "Retail Sales", series, "series-description": `${area} diesel`, value: String(value), units: "$/GAL" };
+    }),
+  );
+  const requests: FakeApi["requests"] = [];
+  const server = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    async fetch(request) {
+      const url = new URL(request.url);
+      const body = request.method === "POST" ? await request.json() : undefined;
+      requests.push({ path: url.pathname, search: url.searchParams, method: request.method, authorization: request.headers.get("authorization"), body });
+      if (url.pathname === "/v2/petroleum/pri/gnd/data/") {
+        if (url.searchParams.get("api_key") !== "eia-key") return Response.json({ error: { code: "API_KEY_INVALID", message: "An invalid api_key was supplied." } }, { status: 403 });
+        const offset = Number(url.searchParams.get("offset"));
+        const length = Number(url.searchParams.get("length"));
+        return Response.json({
+          response: { total: eiaRows.length, dateFormat: "YYYY-MM-DD", frequency: "weekly", data: eiaRows.slice(offset, offset + length) },
+          request: { command: "/v2/petroleum/pri/gnd/data/" },
+          apiVersion: "2.1.8",
+        });
+      }
+      if (url.pathname === "/fred/series/observations") {
+        const seriesId = url.searchParams.get("series_id")!;
+        if (seriesId === options.fredFailsOn) {
+          return Response.json({ error_code: 400, error_message: `Bad Request.  The series ${seriesId} does not exist.` }, { status: 400 });
+        }
+        const monthly = seriesId !== "DCOILWTICO";
+        const values: Record<string, number> = { WPU301: 176, TSIFRGHT: 137, FEDFUNDS: 3.6, INDPRO: 103, DCOILWTICO: 62 };
+        const observations = Array.from({ length: 6 }, (_, i) => ({
+          realtime_start: "2026-11-23",
+          realtime_end: "2026-11-23",
+          date: monthly ? `2026-0${i + 3}-01` : addDays("2026-11-02", i),
+          value: i === 5 && !monthly ? "." : String(values[seriesId]! + i / 10),
+        }));
+        return Response.json({ realtime_start: "2026-11-23", realtime_end: "2026-11-23", observation_start: url.searchParams.get("observation_start"), observation_end: "9999-12-31", units: "lin", output_type: 1, file_type: "json", order_by: "observation_date", sort_order: "asc", count: observations.length, offset: 0, limit: 100000, observations });
+      }
+      if (url.pathname === "/publicAPI/v2/timeseries/data/") {
+        if (options.blsDelayMs) await Bun.sleep(options.blsDelayMs);
+        const ids = (body as { seriesid: string[] }).seriesid;
+        const series = ids.map((seriesID) => ({
+          seriesID,
+          data: seriesID.startsWith("OEU")
+            ? [{ year: "2025", period: "A01", periodName: "Annual", latest: "true", value: "28.40", footnotes: [{}] }]
+            : [
+                { year: "2026", period: "M09", periodName: "September", latest: "true", value: "1466.0", footnotes: [{ code: "P", text: "preliminary" }] },
+                { year: "2026", period: "M08", periodName: "August", value: "1465.5", footnotes: [{}] },
+              ],
+        }));
+        return Response.json({ status: "REQUEST_SUCCEEDED", responseTime: 120, message: [], Results: { series } });
+      }
+      if (url.pathname === "/services/v1.2/reports/2375") {
+        if (request.headers.get("authorization") !== `Basic ${btoa("ams-key:")}`) return Response.json({ message: "Unauthorized" }, { status: 401 });
+        return Response.json([
+          { reportSection: "Report Header", results: [{ report_date: "11/17/2026", slug_id: "2375", report_title: "Specialty Crops National Truck Rate Report" }] },
+          {
+            reportSection: "Report Detail",
+            results: [
+              { report_date: "11/17/2026", district: "GEORGIA", destination: "Atlanta", low_price: "1100", high_price: "1300", commodity: "SWEET POTATOES" },
+              { report_date: "11/17/2026", district: "YAKIMA VALLEY AND WENATCHEE DISTRICT WASHINGTON", destination: "Seattle", low_price: "950", high_price: "1250", commodity: "APPLES AND PEARS" },
+            ],
+          },
+        ]);
+      }
+      return Response.json({ error: "not found" }, { status: 404 });
+    },
+  });
+  return { url: `http://127.0.0.1:${server.port}`, requests, stop: () => server.stop(true) };
+}
+
+export const syncEnv = (url: string, keys = true): Record<string, string | undefined> => ({
+  ...(keys ? { WAYBILL_EIA_API_KEY: "eia-key", WAYBILL_FRED_API_KEY: "fred-key", WAYBILL_BLS_API_KEY: "bls-key", WAYBILL_AMS_API_KEY: "ams-key" } : {}),
+  WAYBILL_EIA_URL: url,
+  WAYBILL_FRED_URL: url,
+  WAYBILL_BLS_URL: url,
+  WAYBILL_AMS_URL: url,
+  WAYBILL_FMCSA_URL: url,
+});

@@ -1,0 +1,96 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { dataSync } from "../../src/cli/data-sync.ts";
+import { openMemoryDatabase } from "../../src/db/client.ts";
+import { DataEvents, type DataAddedEvent } from "../../src/reference/data-events.ts";
+import { createReferenceData } from "../../src/reference/index.ts";
+import { syncData } from "../../src/reference/sync/run.ts";
+import { type FakeApi, startFakeApis, syncEnv } from "./sync-server.ts";
+
+const NOW = Date.parse("2026-11-23T08:00:00Z");
+const LATER = NOW + 6 * 3_600_000;
+let api: FakeApi | undefined;
+afterEach(() => api?.stop());
+
+const count = (db: ReturnType<typeof openMemoryDatabase>, where = "1=1") =>
+  (db.$client.prepare(`SELECT count(*) AS n FROM observations WHERE ${where}`).get() as { n: number }).n;
+
+describe("waybill data sync against the sources' documented APIs", () => {
+  test("every source answers: EIA in two pages, FRED per series, BLS in batches of 50, AMS with basic auth", async () => {
+    api = startFakeApis();
+    const db = openMemoryDatabase();
+    const events = new DataEvents();
+    const seen: DataAddedEvent[] = [];
+    events.subscribe((event) => seen.push(event));
+    const outcomes = await syncData(db, { env: syncEnv(api.url), now: NOW, events });
+    expect(outcomes.map((o) => [o.source, o.status])).toEqual([
+      ["eia", "added"],
+      ["fred", "added"],
+      ["bls", "added"],
+      ["ams", "added"],
+      ["fmcsa", "skipped"],
+    ]);
+    const eiaPages = api.requests.filter((r) => r.path === "/v2/petroleum/pri/gnd/data/");
+    expect(eiaPages.map((r) => r.search.get("offset"))).toEqual(["0", "5000"]);
+    expect(eiaPages[0]!.search.getAll("facets[series][]")).toHaveLength(11);
+    expect(outcomes[0]!.added).toBe(11 * 460);
+    // FRED: "." is no value; WTI's last day is left out.
+    expect(count(db, "series_id = 'DCOILWTICO'")).toBe(5);
+    expect(api.requests.filter((r) => r.path === "/publicAPI/v2/timeseries/data/").map((r) => (r.body as { seriesid: string[] }).seriesid.length)).toEqual([50, 3]);
+    expect(count(db, "series_id = 'CES4348400001'")).toBe(2);
+    const view = createReferenceData(db).view("2026-11-23", NOW);
+    expect(view.latest("AMS_FVWTRK_REEFER_HIGH_GEORGIA__ATLANTA")).toMatchObject({ observedOn: "2026-11-17", value: 1300 });
+    // OEWS May 2025 is dated by its release rule, so a view as of early 2026 does not see it.
+    expect(createReferenceData(db).view("2026-03-01", NOW).latest("OEUS130000000000053303208")).toBeUndefined();
+    expect(view.latest("OEUS130000000000053303208")).toMatchObject({ observedOn: "2025-05-01", value: 28.4 });
+    expect(outcomes[4]!.message).toMatch(/^fmcsa: skipped, the carrier census importer is not in this build/);
+    expect(seen.map((e) => e.source)).toEqual(["eia-sync", "fred-sync", "bls-sync", "ams-sync"]);
+  });
+
+  test("one source's error body and another's timeout fail those sources whole; the rest are stored", async () => {
+    api = startFakeApis({ fredFailsOn: "DCOILWTICO", blsDelayMs: 1500 });
+    const db = openMemoryDatabase();
+    const result = await dataSync(db, { env: syncEnv(api.url), now: NOW, timeoutMs: 300 });
+    expect(result.exitCode).toBe(1);
+    const lines = result.output.split("\n");
+    expect(lines[1]).toBe("fred: failed, HTTP 400: Bad Request.  The series DCOILWTICO does not exist.; nothing from fred was stored");
+    expect(lines[2]).toBe("bls: failed, no answer within 300 ms; nothing from bls was stored");
+    expect(lines[0]).toMatch(/^eia: 5060 new observations as imp_/);
+    expect(lines[3]).toMatch(/^ams: 4 new observations/);
+    // WPU301 and TSIFRGHT came back before DCOILWTICO failed: none of FRED's batch was kept.
+    expect(count(db, "series_id IN ('WPU301', 'TSIFRGHT', 'CES4348400001')")).toBe(0);
+  });
+
+  test("a revised value is added as a newer version; views known before it keep the old one", async () => {
+    api = startFakeApis();
+    const db = openMemoryDatabase();
+    await syncData(db, { sources: ["eia"], env: syncEnv(api.url), now: NOW });
+    api.stop();
+    api = startFakeApis({ revised: new Map([["EMD_EPD2D_PTE_NUS_DPG|2026-09-21", 3.999]]) });
+    const [again] = await syncData(db, { sources: ["eia"], env: syncEnv(api.url), now: LATER });
+    expect(again).toMatchObject({ status: "added", added: 1, skipped: 11 * 460 - 1 });
+    const data = createReferenceData(db);
+    expect(data.view("2026-09-21", LATER).latest("EMD_EPD2D_PTE_NUS_DPG")?.value).toBe(3.999);
+    expect(data.view("2026-09-21", NOW).latest("EMD_EPD2D_PTE_NUS_DPG")?.value).not.toBe(3.999);
+    expect(count(db, "series_id = 'EMD_EPD2D_PTE_NUS_DPG' AND observed_on = '2026-09-21'")).toBe(2);
+  });
+
+  test("a source without a key is skipped with one line; --since is passed to every API", async () => {
+    api = startFakeApis();
+    const db = openMemoryDatabase();
+    const none = await dataSync(db, { env: syncEnv(api.url, false), now: NOW });
+    expect(none).toEqual({
+      exitCode: 0,
+      output: [
+        "eia: skipped, no API key (set WAYBILL_EIA_API_KEY)",
+        "fred: skipped, no API key (set WAYBILL_FRED_API_KEY)",
+        "bls: skipped, no API key (set WAYBILL_BLS_API_KEY)",
+        "ams: skipped, no API key (set WAYBILL_AMS_API_KEY)",
+        "fmcsa: skipped, the carrier census importer is not in this build yet (docs/data-sources.md)",
+      ].join("\n"),
+    });
+    expect(api.requests).toHaveLength(0);
+    await dataSync(db, { source: "fred", since: "2026-03-01", env: syncEnv(api.url), now: NOW, json: true });
+    expect(api.requests.every((r) => r.search.get("observation_start") === "2026-03-01")).toBe(true);
+    expect(() => dataSync(db, { source: "nope", env: {}, now: NOW })).toThrow(/unknown source 'nope'/);
+  });
+});
