@@ -27,7 +27,8 @@ describe("the event log", () => {
     const db = openMemoryDatabase();
     const a = createAccount(db, { email: "a@example.com" }, 1);
     const b = createAccount(db, { email: "b@example.com" }, 1);
-    expect(db.transaction((tx) => recordDataUpdates(tx, 5))).toBeUndefined();
+    const t = Date.parse("2026-11-20T12:00:00Z");
+    expect(db.transaction((tx) => recordDataUpdates(tx, t))).toBeUndefined();
     appendObservations(
       db,
       { importId: "imp_t1", source: "eia", fileName: "f", fileSha256: "0".repeat(64) },
@@ -35,15 +36,15 @@ describe("the event log", () => {
         { seriesId: "EMD_EPD2D_PTE_NUS_DPG", observedOn: "2026-11-16", value: 3.9 },
         { seriesId: "EMD_EPD2D_PTE_R20_DPG", observedOn: "2026-11-16", value: 3.8 },
       ],
-      6,
+      t + 1,
     );
-    const update = db.transaction((tx) => recordDataUpdates(tx, 7))!;
+    const update = db.transaction((tx) => recordDataUpdates(tx, t + 2))!;
     expect(update).toMatchObject({ observationsAdded: 2, importIds: ["imp_t1"] });
     for (const account of [a, b]) {
       const [event] = db.select().from(events).where(eq(events.accountId, account.id)).all();
       expect(event).toMatchObject({ type: "data.updated", payload: { observations_added: 2, series_count: 2 } });
     }
-    expect(db.transaction((tx) => recordDataUpdates(tx, 8))).toBeUndefined(); // nothing new since
+    expect(db.transaction((tx) => recordDataUpdates(tx, t + 3))).toBeUndefined(); // nothing new since
   });
 
   test("quota.threshold: the calls reaching 80 % and 100 % of the month", () => {
