@@ -5,18 +5,21 @@ import { createEndpoint, endpointsOf, WebhookSettingsError } from "../webhooks/e
 import { EXIT, ok, UsageError, type CommandResult } from "./result.ts";
 
 /** `waybill webhooks add`: the dashboard's "Add an endpoint" for scripts; prints the signing secret once. */
-export function webhooksAdd(
-  db: Db,
-  clock: Clock,
-  options: { email?: string; url?: string; events?: string; allowPrivate: boolean; json: boolean },
-): CommandResult {
+export function webhooksAdd(db: Db, clock: Clock, options: { email?: string; url?: string; events?: string; allowPrivate: boolean; json: boolean }): CommandResult {
   if (!options.email || !options.url) throw new UsageError("webhooks add needs --email and --url.");
   const account = requireAccountByEmail(db, options.email);
-  const eventTypes = (options.events ?? "").split(",").map((type) => type.trim()).filter(Boolean);
+  const eventTypes = (options.events ?? "")
+    .split(",")
+    .map((type) => type.trim())
+    .filter(Boolean);
   try {
     const { endpoint, secret } = createEndpoint(db, account.id, { url: options.url, eventTypes, allowPrivate: options.allowPrivate, now: clock.now() });
     const view = { endpoint_id: endpoint.id, url: endpoint.url, event_types: endpoint.eventTypes, secret };
-    return ok(options.json, view, `${secret}\nThis signing secret is shown once. Endpoint ${endpoint.id} receives ${eventTypes.length ? eventTypes.join(", ") : "every event type"}.`);
+    return ok(
+      options.json,
+      view,
+      `${secret}\nThis signing secret is shown once. Endpoint ${endpoint.id} receives ${eventTypes.length ? eventTypes.join(", ") : "every event type"}.`,
+    );
   } catch (error) {
     if (error instanceof WebhookSettingsError) return { exitCode: EXIT.failed, output: error.message };
     throw error;

@@ -79,7 +79,10 @@ export function webhooksRoutes(context: DashboardContext) {
         const actions: Record<string, () => Outcome> = {
           enable: () => (setEndpointEnabled(context.db, account, params.id, true), { notice: "Endpoint enabled; pending deliveries go out now." }),
           disable: () => (setEndpointEnabled(context.db, account, params.id, false), { notice: "Endpoint disabled; events are kept for it until you enable it." }),
-          rotate: () => ({ notice: "New secret made; the old one no longer signs anything.", newSecret: { endpointId: params.id, secret: rotateSecret(context.db, account, params.id) } }),
+          rotate: () => ({
+            notice: "New secret made; the old one no longer signs anything.",
+            newSecret: { endpointId: params.id, secret: rotateSecret(context.db, account, params.id) },
+          }),
           test: () => (sendTestEvent(context.db, account, params.id, signedIn.now), { notice: "Test event queued; see the delivery log below." }),
           delete: () => (deleteEndpoint(context.db, account, params.id), { notice: "Endpoint deleted." }),
         };

@@ -19,7 +19,11 @@ const readWatermark = (tx: Writer): number | undefined => {
 };
 
 const writeWatermark = (tx: Writer, value: number) =>
-  tx.insert(settings).values({ key: WATERMARK, value: String(value) }).onConflictDoUpdate({ target: settings.key, set: { value: String(value) } }).run();
+  tx
+    .insert(settings)
+    .values({ key: WATERMARK, value: String(value) })
+    .onConflictDoUpdate({ target: settings.key, set: { value: String(value) } })
+    .run();
 
 /**
  * Inside a transaction: if observations were added since the last call (by this process, the CLI's
@@ -28,7 +32,11 @@ const writeWatermark = (tx: Writer, value: number) =>
  * that was already there is not news.
  */
 export function recordDataUpdates(tx: Writer, now: number): DataUpdate | undefined {
-  const highest = tx.select({ id: sql<number | null>`max(${observations.id})` }).from(observations).get()?.id ?? 0;
+  const highest =
+    tx
+      .select({ id: sql<number | null>`max(${observations.id})` })
+      .from(observations)
+      .get()?.id ?? 0;
   const seen = readWatermark(tx);
   if (seen !== undefined && highest <= seen) return undefined;
   writeWatermark(tx, highest);

@@ -58,12 +58,22 @@ export interface EventPage {
 /** Oldest first after the cursor (an event id), optionally only some types. A cursor that is not one of the account's events is a 400. */
 export function listEvents(db: Db, accountId: string, options: { after?: string; types?: string[]; limit: number }): EventPage {
   const afterSeq = options.after
-    ? (db.select({ seq: events.seq }).from(events).where(and(eq(events.id, options.after), eq(events.accountId, accountId))).get()?.seq ?? null)
+    ? (db
+        .select({ seq: events.seq })
+        .from(events)
+        .where(and(eq(events.id, options.after), eq(events.accountId, accountId)))
+        .get()?.seq ?? null)
     : 0;
   if (afterSeq === null) throw errors.invalidRequest([{ field: "after", problem: "is not an event id of this account" }]);
   const conditions = [eq(events.accountId, accountId), gt(events.seq, afterSeq)];
   if (options.types && options.types.length > 0) conditions.push(inArray(events.type, options.types));
-  const rows = db.select().from(events).where(and(...conditions)).orderBy(asc(events.seq)).limit(options.limit).all();
+  const rows = db
+    .select()
+    .from(events)
+    .where(and(...conditions))
+    .orderBy(asc(events.seq))
+    .limit(options.limit)
+    .all();
   return { events: rows, nextCursor: rows.at(-1)?.id ?? options.after ?? null };
 }
 
@@ -76,5 +86,11 @@ export function eventJson(event: EventRecord) {
 export function recentEvents(db: Db, accountId: string, options: { types?: string[]; limit: number }): EventRecord[] {
   const conditions = [eq(events.accountId, accountId)];
   if (options.types && options.types.length > 0) conditions.push(inArray(events.type, options.types));
-  return db.select().from(events).where(and(...conditions)).orderBy(desc(events.seq)).limit(options.limit).all();
+  return db
+    .select()
+    .from(events)
+    .where(and(...conditions))
+    .orderBy(desc(events.seq))
+    .limit(options.limit)
+    .all();
 }

@@ -5,9 +5,7 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 /** Only the start of a receiver's answer is kept, for the delivery log. */
 export const MAX_RESPONSE_BYTES = 4096;
 
-export type PostOutcome =
-  | { ok: true; statusCode: number; responseExcerpt: string }
-  | { ok: false; statusCode: number | null; error: string };
+export type PostOutcome = { ok: true; statusCode: number; responseExcerpt: string } | { ok: false; statusCode: number | null; error: string };
 
 async function readBounded(response: Response, limit: number): Promise<string> {
   if (!response.body) return "";
@@ -32,13 +30,7 @@ async function readBounded(response: Response, limit: number): Promise<string> {
  * (the Host header and TLS server name stay the URL's host), redirects are not followed, the whole
  * exchange has a deadline and only the first few KiB of the answer are read. Any 2xx is success.
  */
-export async function postWebhook(
-  url: URL,
-  headers: Record<string, string>,
-  body: string,
-  policy: TargetPolicy,
-  timeoutMs = DELIVERY_TIMEOUT_MS,
-): Promise<PostOutcome> {
+export async function postWebhook(url: URL, headers: Record<string, string>, body: string, policy: TargetPolicy, timeoutMs = DELIVERY_TIMEOUT_MS): Promise<PostOutcome> {
   let address: string;
   try {
     address = await resolveTarget(url, policy);

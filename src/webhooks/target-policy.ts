@@ -15,8 +15,7 @@ export interface TargetPolicy {
 
 export class WebhookTargetError extends Error {}
 
-export const systemResolver = async (hostname: string): Promise<string[]> =>
-  (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
+export const systemResolver = async (hostname: string): Promise<string[]> => (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
 const MAX_URL_LENGTH = 2000;
 

@@ -111,7 +111,10 @@ export class DeliveryWorker {
       if (!endpoint) return; // deleted while the attempt ran
       const base = { attempts, lastAttemptAt: now, lastStatusCode: outcome.statusCode };
       if (outcome.ok) {
-        tx.update(webhookDeliveries).set({ ...base, status: "delivered", nextAttemptAt: null, lastError: null }).where(eq(webhookDeliveries.id, delivery.id)).run();
+        tx.update(webhookDeliveries)
+          .set({ ...base, status: "delivered", nextAttemptAt: null, lastError: null })
+          .where(eq(webhookDeliveries.id, delivery.id))
+          .run();
         tx.update(webhookEndpoints).set({ failingSince: null }).where(eq(webhookEndpoints.id, endpoint.id)).run();
         return;
       }

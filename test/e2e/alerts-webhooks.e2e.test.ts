@@ -57,7 +57,9 @@ describe("alerts and webhooks in the binary", () => {
     const call = (path: string, init: RequestInit = {}) =>
       fetch(server.url + path, { ...init, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" } });
 
-    const created = (await (await call("/v1/alerts", { method: "POST", body: JSON.stringify({ condition: { metric: "diesel_price", region: "NATIONAL" }, direction: "ABOVE", threshold: 9 }) })).json()) as any;
+    const created = (await (
+      await call("/v1/alerts", { method: "POST", body: JSON.stringify({ condition: { metric: "diesel_price", region: "NATIONAL" }, direction: "ABOVE", threshold: 9 }) })
+    ).json()) as any;
     expect(created.alert.state.firing).toBe(false);
 
     const file = join(dir, "eia-spike.json");

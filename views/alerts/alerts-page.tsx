@@ -30,8 +30,8 @@ export function AlertsPage(props: AlertsPageProps) {
       <div class="page-head">
         <h1>Alerts</h1>
         <p class="muted">
-          Thresholds on a lane's price or on diesel, checked whenever new data arrives, every 15 minutes, and on demand. Each trigger is an
-          event (see Events) and is sent to your webhooks.
+          Thresholds on a lane's price or on diesel, checked whenever new data arrives, every 15 minutes, and on demand. Each trigger is an event (see Events) and is sent
+          to your webhooks.
         </p>
       </div>
       <Flash notice={props.notice} error={props.error} />
@@ -73,7 +73,11 @@ function AlertList({ alerts, cap, csrfToken }: { alerts: AlertView[]; cap: numbe
               {!alert.enabled ? <span class="badge">paused</span> : alert.state.firing ? <span class="badge warn">firing</span> : <span class="badge ok">watching</span>}
             </td>
             <td class="actions">
-              <PostButton csrfToken={csrfToken} action={`/dashboard/alerts/${alert.id}/${alert.enabled ? "pause" : "resume"}`} label={alert.enabled ? "Pause" : "Resume"} />
+              <PostButton
+                csrfToken={csrfToken}
+                action={`/dashboard/alerts/${alert.id}/${alert.enabled ? "pause" : "resume"}`}
+                label={alert.enabled ? "Pause" : "Resume"}
+              />
               <PostButton csrfToken={csrfToken} action={`/dashboard/alerts/${alert.id}/delete`} label="Delete" kind="danger" />
             </td>
           </tr>
@@ -86,9 +90,11 @@ function AlertList({ alerts, cap, csrfToken }: { alerts: AlertView[]; cap: numbe
 function Options({ values, blank }: { values: readonly string[]; blank?: string }) {
   return (
     <>
-      {blank !== undefined ? <option value="" safe>
+      {blank !== undefined ? (
+        <option value="" safe>
           {blank}
-        </option> : null}
+        </option>
+      ) : null}
       {values.map((value) => (
         <option value={value} safe>
           {value}

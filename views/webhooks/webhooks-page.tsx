@@ -28,9 +28,8 @@ export function WebhooksPage(props: WebhooksPageProps) {
       <div class="page-head">
         <h1>Webhooks</h1>
         <p class="muted">
-          Events are POSTed to your endpoints, signed as Standard Webhooks (<code>webhook-id</code>, <code>webhook-timestamp</code>,{" "}
-          <code>webhook-signature</code>). Failed deliveries are retried for about 27 hours; an endpoint that keeps failing for 5 days is
-          disabled.
+          Events are POSTed to your endpoints, signed as Standard Webhooks (<code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>).
+          Failed deliveries are retried for about 27 hours; an endpoint that keeps failing for 5 days is disabled.
         </p>
       </div>
       <Flash notice={props.notice} error={props.error} />
@@ -80,7 +79,14 @@ function Endpoint({ view, csrf }: { view: EndpointView; csrf: string }) {
       <DataTable
         compact
         empty="Nothing sent yet."
-        columns={[{ label: "Event" }, { label: "Status" }, { label: "Attempts", class: "num" }, { label: "Response", class: "num" }, { label: "Last attempt" }, { label: "" }]}
+        columns={[
+          { label: "Event" },
+          { label: "Status" },
+          { label: "Attempts", class: "num" },
+          { label: "Response", class: "num" },
+          { label: "Last attempt" },
+          { label: "" },
+        ]}
         rows={deliveries.map((delivery) => (
           <tr data-delivery-id={delivery.id}>
             <td safe>{delivery.eventType}</td>

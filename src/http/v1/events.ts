@@ -18,7 +18,10 @@ function parseLimit(raw: string | undefined): number {
 }
 
 function parseTypes(raw: string | undefined): string[] {
-  const types = (raw ?? "").split(",").map((type) => type.trim()).filter(Boolean);
+  const types = (raw ?? "")
+    .split(",")
+    .map((type) => type.trim())
+    .filter(Boolean);
   const unknown = types.filter((type) => !isEventType(type));
   if (unknown.length > 0) {
     throw errors.invalidRequest([{ field: "type", problem: `must be one of ${EVENT_TYPES.join(", ")}`, allowed: EVENT_TYPES }]);

@@ -58,27 +58,53 @@ export class AlertStore {
   }
 
   find(id: string): AlertRecord | undefined {
-    return this.tx.select().from(alerts).where(and(eq(alerts.id, id), eq(alerts.accountId, this.accountId))).get();
+    return this.tx
+      .select()
+      .from(alerts)
+      .where(and(eq(alerts.id, id), eq(alerts.accountId, this.accountId)))
+      .get();
   }
 
   /** Newest first; the cursor is the last id of the previous page (ids are time-ordered). */
   page(limit: number, cursor?: string): { alerts: AlertRecord[]; nextCursor: string | null } {
     const where = cursor ? and(eq(alerts.accountId, this.accountId), lt(alerts.id, cursor)) : eq(alerts.accountId, this.accountId);
-    const rows = this.tx.select().from(alerts).where(where).orderBy(desc(alerts.id)).limit(limit + 1).all();
+    const rows = this.tx
+      .select()
+      .from(alerts)
+      .where(where)
+      .orderBy(desc(alerts.id))
+      .limit(limit + 1)
+      .all();
     const page = rows.slice(0, limit);
     return { alerts: page, nextCursor: rows.length > limit ? page.at(-1)!.id : null };
   }
 
   enabled(): AlertRecord[] {
-    return this.tx.select().from(alerts).where(and(eq(alerts.accountId, this.accountId), eq(alerts.enabled, true))).orderBy(alerts.id).all();
+    return this.tx
+      .select()
+      .from(alerts)
+      .where(and(eq(alerts.accountId, this.accountId), eq(alerts.enabled, true)))
+      .orderBy(alerts.id)
+      .all();
   }
 
   update(id: string, changes: Partial<typeof alerts.$inferInsert>): AlertRecord {
-    return this.tx.update(alerts).set(changes).where(and(eq(alerts.id, id), eq(alerts.accountId, this.accountId))).returning().get()!;
+    return this.tx
+      .update(alerts)
+      .set(changes)
+      .where(and(eq(alerts.id, id), eq(alerts.accountId, this.accountId)))
+      .returning()
+      .get()!;
   }
 
   delete(id: string): boolean {
-    return this.tx.delete(alerts).where(and(eq(alerts.id, id), eq(alerts.accountId, this.accountId))).returning({ id: alerts.id }).all().length > 0;
+    return (
+      this.tx
+        .delete(alerts)
+        .where(and(eq(alerts.id, id), eq(alerts.accountId, this.accountId)))
+        .returning({ id: alerts.id })
+        .all().length > 0
+    );
   }
 }
 

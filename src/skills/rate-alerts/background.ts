@@ -60,7 +60,10 @@ export class AlertBackground {
 
   start(): void {
     this.safely(false);
-    this.timers.push(setInterval(() => this.safely(false), DATA_CHECK_MS), setInterval(() => this.safely(true), SCHEDULED_EVALUATION_MS));
+    this.timers.push(
+      setInterval(() => this.safely(false), DATA_CHECK_MS),
+      setInterval(() => this.safely(true), SCHEDULED_EVALUATION_MS),
+    );
   }
 
   stop(): void {

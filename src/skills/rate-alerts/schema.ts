@@ -11,7 +11,9 @@ import { DIRECTIONS, MAX_COOLDOWN_SECONDS, MAX_PAGE_SIZE, WATCHED_METRICS } from
  */
 export const conditionSchema = T.Object(
   {
-    metric: enumOf(WATCHED_METRICS, { description: `One of ${WATCHED_METRICS.join(", ")}; diesel_change_percent is the week-over-week change of the region's weekly price` }),
+    metric: enumOf(WATCHED_METRICS, {
+      description: `One of ${WATCHED_METRICS.join(", ")}; diesel_change_percent is the week-over-week change of the region's weekly price`,
+    }),
     origin: T.Optional(T.String({ minLength: 1, maxLength: 120, description: 'Lane metrics: "City, ST" or a ZIP code' })),
     destination: T.Optional(T.String({ minLength: 1, maxLength: 120, description: "Lane metrics: same form as origin" })),
     equipment: T.Optional(enumOf(EQUIPMENT_TYPES, { description: `Lane metrics: one of ${EQUIPMENT_TYPES.join(", ")}` })),
@@ -26,7 +28,9 @@ export const conditionSchema = T.Object(
 const alertFields = {
   name: T.Optional(T.String({ minLength: 1, maxLength: 100, description: "A label for the alert" })),
   condition: conditionSchema,
-  direction: enumOf(DIRECTIONS, { description: "ABOVE and BELOW fire when the figure moves past the threshold and resolve when it moves back; CROSSES fires on every crossing" }),
+  direction: enumOf(DIRECTIONS, {
+    description: "ABOVE and BELOW fire when the figure moves past the threshold and resolve when it moves back; CROSSES fires on every crossing",
+  }),
   threshold: T.Number({ description: "USD per mile, USD per load, USD per gallon, or percent, by metric" }),
   cooldown_seconds: T.Optional(T.Integer({ minimum: 0, maximum: MAX_COOLDOWN_SECONDS, description: "After firing, stay quiet this long" })),
 };

@@ -74,10 +74,18 @@ describe("rate-alerts over REST", () => {
     const unresolved = await json(await server.call("/v1/alerts", { method: "POST", key, json: { condition: lane, direction: "BELOW", threshold: 2 } }));
     expect(unresolved.status).toBe(422);
     expect(unresolved.body).toMatchObject({ error: "UNRESOLVED_LOCATION", field: "condition.origin" });
-    const missing = await json(await server.call("/v1/alerts", { method: "POST", key, json: { condition: { metric: "total_cost", origin: "Chicago, IL" }, direction: "ABOVE", threshold: 2 } }));
+    const missing = await json(
+      await server.call("/v1/alerts", { method: "POST", key, json: { condition: { metric: "total_cost", origin: "Chicago, IL" }, direction: "ABOVE", threshold: 2 } }),
+    );
     expect(missing.status).toBe(400);
     expect(missing.body.details.map((d: { field: string }) => d.field).sort()).toEqual(["condition.destination", "condition.equipment"]);
-    const mixed = await json(await server.call("/v1/alerts", { method: "POST", key, json: { condition: { metric: "diesel_price", region: "PADD3", origin: "Chicago, IL" }, direction: "ABOVE", threshold: 2 } }));
+    const mixed = await json(
+      await server.call("/v1/alerts", {
+        method: "POST",
+        key,
+        json: { condition: { metric: "diesel_price", region: "PADD3", origin: "Chicago, IL" }, direction: "ABOVE", threshold: 2 },
+      }),
+    );
     expect(mixed.body.details).toEqual([{ field: "condition.origin", problem: "does not apply to diesel_price" }]);
     expect((await json(await server.call("/v1/alerts", { key }))).body.alerts).toEqual([]);
   });
@@ -86,7 +94,9 @@ describe("rate-alerts over REST", () => {
     const { key } = server.accountWithKey("starter");
     const lane = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "REEFER" };
     const quote = await json(await server.call("/v1/rates/lookup", { method: "POST", key, json: lane }));
-    const alert = await json(await server.call("/v1/alerts", { method: "POST", key, json: { condition: { metric: "total_cost", ...lane }, direction: "CROSSES", threshold: 2000 } }));
+    const alert = await json(
+      await server.call("/v1/alerts", { method: "POST", key, json: { condition: { metric: "total_cost", ...lane }, direction: "CROSSES", threshold: 2000 } }),
+    );
     expect(alert.body.measurement.value).toBe(quote.body.total_cost);
     expect(alert.body.measurement.factor_versions).toEqual(quote.body.factor_versions);
   });
@@ -95,7 +105,13 @@ describe("rate-alerts over REST", () => {
     const { key } = server.accountWithKey("starter");
     const view = server.runtime.reference.view("2026-10-15", server.clock.now());
     const [before, latest] = view.history(dieselSeriesId("NUS")).slice(-2);
-    const created = await json(await server.call("/v1/alerts", { method: "POST", key, json: { condition: { metric: "diesel_change_percent", region: "NATIONAL" }, direction: "ABOVE", threshold: 5 } }));
+    const created = await json(
+      await server.call("/v1/alerts", {
+        method: "POST",
+        key,
+        json: { condition: { metric: "diesel_change_percent", region: "NATIONAL" }, direction: "ABOVE", threshold: 5 },
+      }),
+    );
     expect(created.body.measurement.value).toBeCloseTo(((latest!.value - before!.value) / before!.value) * 100, 2);
     expect(created.body.measurement.factor_versions.map((f: { observation_date: string }) => f.observation_date)).toEqual([before!.observedOn, latest!.observedOn]);
   });
@@ -118,7 +134,13 @@ describe("rate-alerts over REST", () => {
     const explorer = server.accountWithKey("explorer");
     const tier = await json(await server.call("/v1/alerts", { method: "POST", key: explorer.key, json: dieselAlert(1) }));
     expect(tier.status).toBe(403);
-    expect(tier.body).toMatchObject({ error: "TIER_REQUIRED", required_tier: "starter", current_tier: "explorer", upgrade_url: "/pricing", auth_obj_id: explorer.authObjId });
+    expect(tier.body).toMatchObject({
+      error: "TIER_REQUIRED",
+      required_tier: "starter",
+      current_tier: "explorer",
+      upgrade_url: "/pricing",
+      auth_obj_id: explorer.authObjId,
+    });
   });
 
   test("the same operations through invoke, MCP and the OpenAPI document", async () => {
@@ -132,7 +154,9 @@ describe("rate-alerts over REST", () => {
       server.call("/mcp", { method: "POST", key, headers: { accept: "application/json, text/event-stream" }, json: body }).then((r) => r.json() as Promise<any>);
     const tools = await mcp({ jsonrpc: "2.0", id: 1, method: "tools/list" });
     const names = tools.result.tools.map((tool: { name: string }) => tool.name);
-    expect(names).toEqual(expect.arrayContaining(["rate-alerts.create", "rate-alerts.list", "rate-alerts.get", "rate-alerts.update", "rate-alerts.delete", "rate-alerts.evaluate"]));
+    expect(names).toEqual(
+      expect.arrayContaining(["rate-alerts.create", "rate-alerts.list", "rate-alerts.get", "rate-alerts.update", "rate-alerts.delete", "rate-alerts.evaluate"]),
+    );
     const got = await mcp({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "rate-alerts.get", arguments: { id: invoked.body.alert.id } } });
     expect(got.result.structuredContent.alert.id).toBe(invoked.body.alert.id);
 
