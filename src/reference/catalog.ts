@@ -172,5 +172,3 @@ export function seriesRule(seriesId: string): SeriesRule | undefined {
   return EXACT[seriesId] ?? PATTERNS.find(([pattern]) => pattern.test(seriesId))?.[1];
 }
 
-export const CADENCE_DAYS: Record<Cadence, number> = { daily: 1, weekly: 7, monthly: 31, annual: 366, irregular: Number.POSITIVE_INFINITY };
-

@@ -26,20 +26,31 @@ for (const area of DIESEL_AREAS) {
 const stateName = (code: string) => (isStateCode(code) ? stateInfo(code).name : code);
 const FIPS_STATE = new Map(STATE_CODES.map((code) => [stateInfo(code).fips, code]));
 
+const stateOfFips = (fips: string) => stateName(FIPS_STATE.get(fips) ?? fips);
+
+/** Titles of the families of series whose ids carry a state or a measure. */
+const PATTERN_TITLES: [RegExp, (parts: string[]) => string][] = [
+  [/^OEUS(\d{2})\d+01$/, ([fips]) => `BLS OEWS heavy and tractor-trailer truck drivers (53-3032), employment, ${stateOfFips(fips!)}`],
+  [/^OEUS(\d{2})/, ([fips]) => `BLS OEWS heavy and tractor-trailer truck drivers (53-3032), hourly median wage, ${stateOfFips(fips!)}`],
+  [/^FHWA_MF121T_DIESEL_([A-Z]{2})$/, ([state]) => `State diesel excise tax, ${state}`],
+  [/^FMCSA_NEW_CARRIERS_([A-Z]{2})$/, ([state]) => `New carriers (USDOT registrations), ${stateName(state!)}`],
+  [/^FMCSA_NEW_AUTHORITIES_([A-Z]{2})$/, ([state]) => `New MC operating authorities granted, ${stateName(state!)}`],
+  [
+    /^FMCSA_CENSUS_(CARRIERS|POWER_UNITS|DRIVERS)_([A-Z]{2})_([ABC])$/,
+    ([measure, state, operation]) => `FMCSA census ${measure!.toLowerCase().replace("_", " ")}, ${stateName(state!)}, operation ${operation}`,
+  ],
+];
+
 /** A human title for a series id, for `data status` and the snapshot. */
 export function seriesTitle(id: string): string {
   const fixed = FIXED[id];
   if (fixed) return fixed;
   const ams = parseAmsFvwtrkSeries(id);
   if (ams) return `USDA AMS FVWTRK reefer rate, ${ams.kind === "LOW" ? "low" : "high"} end, ${ams.district} to ${ams.destination}`;
-  let match: RegExpExecArray | null;
   if (id === "OEUN000000000000053303201") return "BLS OEWS heavy and tractor-trailer truck drivers (53-3032), employment, U.S.";
-  if ((match = /^OEUS(\d{2})\d+01$/.exec(id))) return `BLS OEWS heavy and tractor-trailer truck drivers (53-3032), employment, ${stateName(FIPS_STATE.get(match[1]!) ?? match[1]!)}`;
-  if ((match = /^OEUS(\d{2})/.exec(id))) return `BLS OEWS heavy and tractor-trailer truck drivers (53-3032), hourly median wage, ${stateName(FIPS_STATE.get(match[1]!) ?? match[1]!)}`;
-  if ((match = /^FHWA_MF121T_DIESEL_([A-Z]{2})$/.exec(id))) return `State diesel excise tax, ${match[1]}`;
-  if ((match = /^FMCSA_NEW_CARRIERS_([A-Z]{2})$/.exec(id))) return `New carriers (USDOT registrations), ${stateName(match[1]!)}`;
-  if ((match = /^FMCSA_NEW_AUTHORITIES_([A-Z]{2})$/.exec(id))) return `New MC operating authorities granted, ${stateName(match[1]!)}`;
-  if ((match = /^FMCSA_CENSUS_(CARRIERS|POWER_UNITS|DRIVERS)_([A-Z]{2})_([ABC])$/.exec(id)))
-    return `FMCSA census ${match[1]!.toLowerCase().replace("_", " ")}, ${stateName(match[2]!)}, operation ${match[3]}`;
+  for (const [pattern, title] of PATTERN_TITLES) {
+    const match = pattern.exec(id);
+    if (match) return title(match.slice(1) as string[]);
+  }
   return id;
 }

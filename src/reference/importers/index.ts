@@ -66,11 +66,6 @@ export function parseSource(source: ImportSourceName, content: string): Iterable
   return atLeastOne(rows, format.describe);
 }
 
-/** Parses and stores one text (an API response) as one import: all or nothing. */
-export function importText(db: Db, source: ImportSourceName, fileName: string, content: string, now: number): AppendResult {
-  return appendObservations(db, { importId: `imp_${ulid(now)}`, source, fileName, fileSha256: sha256Hex(content) }, parseSource(source, content), now);
-}
-
 export interface FileImportOptions {
   /** Refuse files larger than this many bytes before reading them. */
   maxBytes: number;

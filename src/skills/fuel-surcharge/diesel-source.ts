@@ -1,6 +1,6 @@
 import { dieselPrice, dieselPriceForState, type DieselReading } from "../../reference/diesel.ts";
 import type { ResolvedPlace } from "../../reference/places.ts";
-import { placeOrRefuse } from "../rate-lookup/lane.ts";
+import { placeOrRefuse } from "../rate-lookup/index.ts";
 import { DIESEL_REGIONS, type DieselRegion } from "../../reference/regions.ts";
 import type { ReferenceView } from "../../reference/view.ts";
 import { beforeData } from "../kit.ts";
