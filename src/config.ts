@@ -29,6 +29,8 @@ export interface ServeConfig {
   logOrigin?: string;
   /** Browser origins allowed to call the API cross-origin (docs/api.md); none by default. */
   corsOrigins: string[];
+  /** Let webhooks go to loopback and private addresses, and over plain http (docs/alerts-and-webhooks.md). */
+  allowPrivateWebhooks: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -107,6 +109,7 @@ export interface ServeFlags {
   "public-url"?: string;
   "sync-every"?: string;
   "cors-origins"?: string;
+  "allow-private-webhooks"?: boolean;
 }
 
 function readCorsOrigins(raw: string | undefined): string[] {
@@ -132,5 +135,6 @@ export function serveConfig(flags: ServeFlags, env: Env): ServeConfig {
     publicUrl: parsePublicUrl(flags["public-url"] ?? env.WAYBILL_PUBLIC_URL),
     logOrigin: env.WAYBILL_LOG_ORIGIN || undefined,
     corsOrigins: readCorsOrigins(flags["cors-origins"] ?? env.WAYBILL_CORS_ORIGINS),
+    allowPrivateWebhooks: flags["allow-private-webhooks"] === true || env.WAYBILL_ALLOW_PRIVATE_WEBHOOKS === "1",
   };
 }

@@ -21,6 +21,7 @@ export type ErrorCode =
   | "AMBIGUOUS_LOCATION"
   | "NOT_ROAD_CONNECTED"
   | "RATE_LIMITED"
+  | "ALERT_LIMIT_REACHED"
   | "INTERNAL_ERROR";
 
 /** Every code of the error table with its HTTP status (the OpenAPI document and the agent guide list them from here). */
@@ -41,6 +42,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   AMBIGUOUS_LOCATION: 422,
   NOT_ROAD_CONNECTED: 422,
   RATE_LIMITED: 429,
+  ALERT_LIMIT_REACHED: 409,
   INTERNAL_ERROR: 500,
 };
 
@@ -91,6 +93,12 @@ export const errors = {
   tierRequired: (required: Tier, current: Tier) =>
     new ApiError("TIER_REQUIRED", `This skill needs the ${required} tier; the account is on ${current}.`, {
       required_tier: required,
+      current_tier: current,
+      upgrade_url: "/pricing",
+    }),
+  alertLimitReached: (current: Tier, cap: number) =>
+    new ApiError("ALERT_LIMIT_REACHED", `The ${current} tier keeps at most ${cap} alerts; delete one or upgrade.`, {
+      limit: cap,
       current_tier: current,
       upgrade_url: "/pricing",
     }),

@@ -9,6 +9,7 @@ import { keysCreate, keysRevoke, keysRotateSigning } from "./cli/keys.ts";
 import { receiptsVerifyCommand } from "./cli/receipts.ts";
 import { errorOutput, EXIT, UsageError, type CommandResult } from "./cli/result.ts";
 import { verifyCommand } from "./cli/verify.ts";
+import { webhooksAdd, webhooksList } from "./cli/webhooks.ts";
 import { AccessError } from "./access/accounts.ts";
 import { ArgumentError, DEFAULT_HOST, DEFAULT_PORT, parsePublicUrl, resolveDbFile, serveConfig } from "./config.ts";
 import { ConfigError } from "./errors.ts";
@@ -74,6 +75,10 @@ async function runCommand(db: Db, name: string, values: Record<string, string | 
       return keysRotateSigning(db, systemClock, { json });
     case "receipts verify":
       return receiptsVerifyCommand(db, { json, checkpoint: str("checkpoint") });
+    case "webhooks add":
+      return webhooksAdd(db, systemClock, { email: str("email"), url: str("url"), events: str("events"), allowPrivate: values["allow-private-webhooks"] === true, json });
+    case "webhooks list":
+      return webhooksList(db, { email: str("email"), json });
     case "backup":
       return backup(db, positionals[0], { json });
     default:

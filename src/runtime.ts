@@ -13,17 +13,22 @@ import { DataEvents } from "./reference/data-events.ts";
 import { type SeriesFreshness, seriesFreshness } from "./reference/freshness.ts";
 import { createReferenceData } from "./reference/index.ts";
 import type { PipelineDeps } from "./pipeline/run-skill.ts";
+import { AlertBackground } from "./skills/rate-alerts/background.ts";
 import { SkillCatalog } from "./skills/catalog.ts";
 import { SKILLS } from "./skills/registry.ts";
 import { createReadiness, type ReadinessProbe } from "./ops/readiness.ts";
-import type { AnySkill } from "./skills/types.ts";
+import { servedDeclarations, type RegisteredSkill } from "./skills/types.ts";
+import { systemResolver, type TargetPolicy } from "./webhooks/target-policy.ts";
+import { DeliveryWorker } from "./webhooks/worker.ts";
 
 export interface RuntimeOptions {
   db: Db;
   clock: Clock;
   limits: LimitsTable;
+  /** Deliver webhooks to loopback and private addresses too (`--allow-private-webhooks`). */
+  allowPrivateWebhooks?: boolean;
   /** The skills to serve; every registered one unless a test adds its own. */
-  skills?: readonly AnySkill[];
+  skills?: readonly RegisteredSkill[];
   /** The transparency log's origin line, or the public URL it defaults from (docs/receipts.md). */
   log?: { origin?: string; publicUrl?: string };
 }
@@ -36,6 +41,11 @@ export interface Runtime extends PipelineDeps {
   metrics: Metrics;
   ledger: ReturnType<typeof createReceiptLedger>;
   reference: ReturnType<typeof createReferenceData>;
+  webhookPolicy: TargetPolicy;
+  /** Sends the webhook outbox; started by `serve`. */
+  webhooks: DeliveryWorker;
+  /** Alert evaluation when data arrives and on a schedule; started by `serve`. */
+  alertBackground: AlertBackground;
   /** A real write probe plus the outcome of recent commits: what /readyz and `serve` report. */
   readiness: ReadinessProbe;
   /** Subscribe here to react after new figures are stored (sync, or another process's import). */
@@ -46,7 +56,7 @@ export interface Runtime extends PipelineDeps {
   close(): void;
 }
 
-export function createRuntime({ db, clock, limits, skills = SKILLS, log }: RuntimeOptions): Runtime {
+export function createRuntime({ db, clock, limits, skills = SKILLS, log, allowPrivateWebhooks = false }: RuntimeOptions): Runtime {
   const reference = createReferenceData(db);
   reference.loadSnapshot(clock.now());
   const keys = new KeyIndex(db);
@@ -70,7 +80,24 @@ export function createRuntime({ db, clock, limits, skills = SKILLS, log }: Runti
   });
   committer.join(ledger.log);
 
-  return {
+  const webhookPolicy: TargetPolicy = { allowPrivate: allowPrivateWebhooks, resolve: systemResolver };
+  const webhooks = new DeliveryWorker(db, clock, webhookPolicy);
+
+  const alertBackground = new AlertBackground(db, clock, reference, () => refreshCaches());
+  // New figures (a sync, or another process's import seen below) are evaluated against the alerts soon.
+  dataEvents.subscribe(() => alertBackground.dataMayHaveChanged());
+  function refreshCaches(): void {
+    const changed = watcher.poll();
+    if (changed.local || changed.external) keys.reload();
+    if (changed.external) {
+      // Another process committed: maybe a revoke or tier change (above), a month count, or an import.
+      meter.invalidate();
+      ledger.reloadSigningKey();
+      if (reference.reload()) dataEvents.publish({ importId: null, source: "external", added: 0, at: clock.now() });
+    }
+  }
+
+  const runtime: Runtime = {
     db,
     clock,
     limits,
@@ -82,24 +109,21 @@ export function createRuntime({ db, clock, limits, skills = SKILLS, log }: Runti
     log: ledger.log,
     reference,
     dataEvents,
-    skills,
+    skills: servedDeclarations(skills),
+    webhookPolicy,
+    webhooks,
+    alertBackground,
     catalog: new SkillCatalog(skills),
     metrics,
     readiness,
     dataFreshness,
-    refreshCaches() {
-      const changed = watcher.poll();
-      if (changed.local || changed.external) keys.reload();
-      if (changed.external) {
-        // Another process committed: maybe a revoke or tier change (above), a month count, or an import.
-        meter.invalidate();
-        ledger.reloadSigningKey();
-        if (reference.reload()) dataEvents.publish({ importId: null, source: "external", added: 0, at: clock.now() });
-      }
-    },
+    refreshCaches,
     close() {
+      webhooks.stop();
+      alertBackground.stop();
       committer.flush();
       usage.close();
     },
   };
+  return runtime;
 }

@@ -1,7 +1,7 @@
 import type { Children } from "@kitajs/html";
 import { assetUrl } from "../src/dashboard/static.ts";
 
-export type Section = "overview" | "keys" | "usage" | "admin";
+export type Section = "overview" | "keys" | "usage" | "alerts" | "events" | "webhooks" | "admin";
 
 /** The signed-in viewer, as every page shows them. */
 export interface Viewer {
@@ -43,6 +43,9 @@ export function AppLayout(props: { title: string; viewer: Viewer; section?: Sect
     { section: "overview", href: "/dashboard", label: "Overview" },
     { section: "keys", href: "/dashboard/keys", label: "API key" },
     { section: "usage", href: "/dashboard/usage", label: "Usage" },
+    { section: "alerts", href: "/dashboard/alerts", label: "Alerts" },
+    { section: "events", href: "/dashboard/events", label: "Events" },
+    { section: "webhooks", href: "/dashboard/webhooks", label: "Webhooks" },
   ];
   if (props.viewer.isAdmin) links.push({ section: "admin", href: "/dashboard/admin", label: "Admin" });
   return (

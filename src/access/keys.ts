@@ -2,6 +2,7 @@ import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { markChanged } from "../db/changes.ts";
 import { apiKeys } from "../db/schema.ts";
+import { appendEvent, type NewEvent } from "../events/log.ts";
 import { newId } from "../ids.ts";
 import { AccessError } from "./accounts.ts";
 import { digestApiKey, displayIdOf, generateApiKey } from "./api-key.ts";
@@ -27,6 +28,11 @@ export function parseScopes(names: readonly string[] | null | undefined, catalog
   return [...new Set(names as Scope[])];
 }
 
+/** What the account's event log says about a key: never the key or its digest. */
+function keyEvent(type: "key.created" | "key.revoked", key: KeyRecord, at: number): NewEvent {
+  return { accountId: key.accountId, type, payload: { key_id: key.id, display_id: key.displayId, scopes: key.scopes }, at };
+}
+
 /** Issue a new key for an account; the previous active key is revoked in the same transaction. */
 export function issueKey(db: Db, accountId: string, scopes: Scope[] | null, now: number): IssuedKey {
   const key = generateApiKey();
@@ -36,8 +42,9 @@ export function issueKey(db: Db, accountId: string, scopes: Scope[] | null, now:
         .update(apiKeys)
         .set({ revokedAt: now })
         .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)))
-        .returning({ id: apiKeys.id })
+        .returning()
         .get();
+      if (previous) appendEvent(tx, keyEvent("key.revoked", previous, now));
       const record = tx
         .insert(apiKeys)
         .values({
@@ -51,6 +58,7 @@ export function issueKey(db: Db, accountId: string, scopes: Scope[] | null, now:
         })
         .returning()
         .get();
+      appendEvent(tx, keyEvent("key.created", record, now));
       return { key, record, revokedKeyId: previous?.id ?? null };
     },
     { behavior: "immediate" },
@@ -61,12 +69,16 @@ export function issueKey(db: Db, accountId: string, scopes: Scope[] | null, now:
 
 /** Revoke the account's active key; returns it, or undefined when there was none. */
 export function revokeActiveKey(db: Db, accountId: string, now: number): KeyRecord | undefined {
-  const revoked = db
-    .update(apiKeys)
-    .set({ revokedAt: now })
-    .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)))
-    .returning()
-    .get();
+  const revoked = db.transaction((tx) => {
+    const key = tx
+      .update(apiKeys)
+      .set({ revokedAt: now })
+      .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)))
+      .returning()
+      .get();
+    if (key) appendEvent(tx, keyEvent("key.revoked", key, now));
+    return key;
+  });
   markChanged(db);
   return revoked;
 }

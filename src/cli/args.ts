@@ -21,6 +21,7 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
     "public-url": { type: "string" },
     "sync-every": { type: "string" },
     "cors-origins": { type: "string" },
+    "allow-private-webhooks": { type: "boolean" },
   },
   "accounts create": {
     email: { type: "string" },
@@ -42,12 +43,14 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
   "receipts verify": { checkpoint: { type: "string" } },
   verify: { receipt: { type: "string" }, checkpoint: { type: "string" }, key: { type: "string" }, response: { type: "string" } },
   backup: {},
+  "webhooks add": { email: { type: "string" }, url: { type: "string" }, events: { type: "string" }, "allow-private-webhooks": { type: "boolean" } },
+  "webhooks list": { email: { type: "string" } },
 };
 
 /** One line of `waybill --help` and the body of `waybill COMMAND --help`. */
 export const COMMAND_HELP: Record<string, { synopsis: string; details: string }> = {
   serve: {
-    synopsis: "[--port P] [--host H] [--limits FILE] [--log-format text|json] [--log-level L] [--trust-proxy] [--public-url URL] [--sync-every 6h] [--cors-origins A,B]",
+    synopsis: "[--port P] [--host H] [--limits FILE] [--log-format text|json] [--log-level L] [--trust-proxy] [--public-url URL] [--sync-every 6h] [--cors-origins A,B] [--allow-private-webhooks]",
     details: `start the server (the default command); one server per database file.
   --port P              WAYBILL_PORT, default 8080 (0: any free port)
   --host H              WAYBILL_HOST, default 127.0.0.1
@@ -104,6 +107,11 @@ Signs the account out everywhere.`,
   --response ANSWER     the answer you received, checked against the receipt's response_sha256`,
   },
   backup: { synopsis: "FILE", details: "a consistent copy of the live database (VACUUM INTO), safe while the server runs." },
+  "webhooks add": {
+    synopsis: "--email E --url U [--events alert.triggered,...] [--allow-private-webhooks]",
+    details: "add a webhook endpoint to the account and print its signing secret once (docs/alerts-and-webhooks.md).",
+  },
+  "webhooks list": { synopsis: "--email E", details: "the account's webhook endpoints and whether each is enabled." },
 };
 
 const FOOTER = `every command: --db FILE (env WAYBILL_DB, default ./waybill.db), --json, --help

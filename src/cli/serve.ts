@@ -24,7 +24,13 @@ export async function serve(config: ServeConfig): Promise<void> {
   const lock = acquireInstanceLock(config.dbFile); // before migrating: a second server must not touch the file
   const db = openDatabaseFile(config.dbFile);
   const clock = new MonotonicClock(systemClock, newestRecordedInstant(db));
-  const runtime = createRuntime({ db, clock, limits: config.limits, log: { origin: config.logOrigin, publicUrl: config.publicUrl?.href } });
+  const runtime = createRuntime({
+    db,
+    clock,
+    limits: config.limits,
+    log: { origin: config.logOrigin, publicUrl: config.publicUrl?.href },
+    allowPrivateWebhooks: config.allowPrivateWebhooks,
+  });
   const abandon = () => {
     runtime.close();
     db.$client.close();
@@ -82,6 +88,9 @@ export async function serve(config: ServeConfig): Promise<void> {
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
+
+  runtime.webhooks.start();
+  runtime.alertBackground.start();
 
   // Announce only once everything is in place (the database took a write, the socket answers):
   // scripts treat this line as "ready".

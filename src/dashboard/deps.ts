@@ -7,6 +7,7 @@ import type { SeriesFreshness } from "../reference/freshness.ts";
 import type { ReferenceData } from "../reference/view.ts";
 import type { SkillCatalog } from "../skills/catalog.ts";
 import type { AnySkill } from "../skills/types.ts";
+import type { TargetPolicy } from "../webhooks/target-policy.ts";
 
 /** What the dashboard needs from the running instance; the lead's Runtime satisfies it structurally. */
 export interface DashboardDeps {
@@ -20,6 +21,8 @@ export interface DashboardDeps {
   skills: readonly AnySkill[];
   /** The receipt log, for the viewer's inclusion proof. */
   ledger: { log: ReceiptLog };
+  /** Which webhook URLs the instance accepts (`--allow-private-webhooks`). */
+  webhookPolicy: Pick<TargetPolicy, "allowPrivate">;
   /** The scope picker, /pricing and the receipt page's audit gate read the served skills' tiers here. */
   catalog: SkillCatalog;
   /** The admin page's reference-data table: each series' newest figure and whether it is overdue. */

@@ -3,8 +3,10 @@ import { ProblemPage } from "../../views/errors.tsx";
 import { cappedBodyParser } from "../http/body-cap.ts";
 import { PricingPage } from "../../views/pricing-page.tsx";
 import { adminRoutes } from "./admin-routes.ts";
+import { alertsRoutes } from "./alerts-routes.ts";
 import { authRoutes } from "./auth-routes.ts";
 import { createDashboardContext } from "./context.ts";
+import { eventsRoutes } from "./events-routes.ts";
 import type { DashboardDeps, DashboardOptions } from "./deps.ts";
 import { keysRoutes } from "./keys-routes.ts";
 import { overviewRoutes } from "./overview-routes.ts";
@@ -14,6 +16,7 @@ import { pageResponse } from "./render.ts";
 import { setupRoutes } from "./setup-routes.ts";
 import { staticRoutes } from "./static.ts";
 import { usageRoutes } from "./usage-routes.ts";
+import { webhooksRoutes } from "./webhooks-routes.ts";
 
 export type { DashboardDeps, DashboardOptions } from "./deps.ts";
 export { setupUrlOnFirstStart } from "./setup.ts";
@@ -35,6 +38,9 @@ export function dashboardRoutes(deps: DashboardDeps, options: DashboardOptions =
       .use(keysRoutes(context))
       .use(usageRoutes(context))
       .use(receiptPageRoutes(context))
+      .use(alertsRoutes(context))
+      .use(eventsRoutes(context))
+      .use(webhooksRoutes(context))
       .use(adminRoutes(context))
       .use(passwordRoutes(context))
       // Any other dashboard address: a page in the dashboard's own look, not the API's JSON 404.

@@ -3,6 +3,7 @@ import { activeKeyOf } from "../access/keys.ts";
 import type { Principal } from "../access/principal.ts";
 import { TIERS } from "../access/tiers.ts";
 import { usageReport } from "../metering/usage-report.ts";
+import { disabledForFailing } from "../webhooks/endpoints.ts";
 import { OverviewPage } from "../../views/overview/overview-page.tsx";
 import type { DashboardContext } from "./context.ts";
 import { sessionGuard } from "./guard.ts";
@@ -35,6 +36,7 @@ export function overviewRoutes(context: DashboardContext) {
           activeKeyDisplayId: key?.displayId ?? null,
           skills: context.catalog.scopesForTier(account.tier),
           nextTier: TIERS[TIERS.indexOf(account.tier) + 1] ?? null,
+          failedWebhooks: disabledForFailing(context.db, account.id),
         }),
       );
     },

@@ -246,3 +246,90 @@ export const idempotentAnswers = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.accountId, t.key] }), index("idempotent_answers_created").on(t.createdAt)],
 );
+
+/** Per-account event log, append-only (docs/alerts-and-webhooks.md). `seq` orders it and is the list cursor. */
+export const events = sqliteTable(
+  "events",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    id: text("id").notNull().unique(), // evt_<ulid>
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    type: text("type").notNull(),
+    payload: text("payload", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("events_account_seq").on(t.accountId, t.seq)],
+);
+
+/** Where an account's events are POSTed. The secret signs deliveries, so it is kept (shown to the holder once). */
+export const webhookEndpoints = sqliteTable(
+  "webhook_endpoints",
+  {
+    id: text("id").primaryKey(), // wh_<ulid>
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    url: text("url").notNull(),
+    /** Event types delivered here; an empty list means every type. */
+    eventTypes: text("event_types", { mode: "json" }).$type<string[]>().notNull(),
+    secret: text("secret").notNull(), // whsec_<base64>
+    enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+    disabledReason: text("disabled_reason"),
+    /** First failed attempt since the last success; the endpoint is disabled when this is days old. */
+    failingSince: integer("failing_since"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("webhook_endpoints_account").on(t.accountId)],
+);
+
+/** The outbox: one row per (event, endpoint), written in the event's transaction; `id` is the `webhook-id`. */
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(), // msg_<ulid>
+    endpointId: text("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    eventId: text("event_id")
+      .notNull()
+      .references(() => events.id),
+    status: text("status", { enum: ["pending", "delivered", "failed"] }).notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    /** When the next attempt is due; null once delivered or given up. */
+    nextAttemptAt: integer("next_attempt_at"),
+    lastAttemptAt: integer("last_attempt_at"),
+    lastStatusCode: integer("last_status_code"),
+    lastError: text("last_error"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("webhook_deliveries_due").on(t.status, t.nextAttemptAt), index("webhook_deliveries_endpoint").on(t.endpointId, t.createdAt)],
+);
+
+/** Threshold alerts on a lane's price or on diesel (docs/alerts-and-webhooks.md). */
+export const alerts = sqliteTable(
+  "alerts",
+  {
+    id: text("id").primaryKey(), // alrt_<ulid>
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    name: text("name").notNull(),
+    /** The watched figure: a lane metric, a region's weekly diesel, or its week-over-week change. */
+    condition: text("condition", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    direction: text("direction", { enum: ["ABOVE", "BELOW", "CROSSES"] }).notNull(),
+    threshold: real("threshold").notNull(),
+    cooldownSeconds: integer("cooldown_seconds"),
+    enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+    /** The last evaluation: its value and whether the condition held (for CROSSES, the side it was on). */
+    lastValue: real("last_value"),
+    lastState: text("last_state", { enum: ["above", "below", "at"] }),
+    firing: integer("firing", { mode: "boolean" }).notNull().default(false),
+    lastFiredAt: integer("last_fired_at"),
+    lastEvaluatedAt: integer("last_evaluated_at"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("alerts_account_created").on(t.accountId, t.createdAt)],
+);

@@ -2,7 +2,7 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { decide } from "../access/authorize.ts";
 import type { Principal } from "../access/principal.ts";
 import type { SkillReply } from "../pipeline/run-skill.ts";
-import type { AnySkill } from "../skills/types.ts";
+import { callName, type AnySkill } from "../skills/types.ts";
 
 type Json = Record<string, unknown>;
 const plain = (schema: unknown): Json => JSON.parse(JSON.stringify(schema)) as Json;
@@ -33,12 +33,12 @@ export function toolsFor(principal: Principal, skills: readonly AnySkill[]): Too
   return skills
     .filter((skill) => decide(principal.tier, principal.scopes, skill).allowed)
     .map((skill) => ({
-      name: skill.name,
-      title: skill.name,
+      name: callName(skill),
+      title: callName(skill),
       description: `${skill.description} (Tier: ${skill.minimumTier} and up. Each call is metered and returns a receipt_id.)`,
       inputSchema: plain(skill.input) as Tool["inputSchema"],
       outputSchema: outputSchemaOf(skill),
-      annotations: { readOnlyHint: true, ...(skill.replayable ? { idempotentHint: true } : {}), openWorldHint: false },
+      annotations: { readOnlyHint: !skill.writes, ...(skill.replayable && !skill.writes ? { idempotentHint: true } : {}), openWorldHint: false },
       _meta: { "waybill/minimum_tier": skill.minimumTier, "waybill/scope": skill.name, "waybill/rest": `${skill.rest.method} ${skill.rest.path}` },
     }));
 }

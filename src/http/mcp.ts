@@ -5,7 +5,7 @@ import { Elysia } from "elysia";
 import { authenticate } from "../access/authenticate.ts";
 import type { Principal } from "../access/principal.ts";
 import { runSkill, type PipelineDeps } from "../pipeline/run-skill.ts";
-import type { AnySkill } from "../skills/types.ts";
+import { callName, type AnySkill } from "../skills/types.ts";
 import { readCappedBody } from "./body-cap.ts";
 import { errorResponse, errors } from "../errors.ts";
 import { CLIENT_GONE_STATUS, isClientGone } from "../client-gone.ts";
@@ -20,7 +20,7 @@ export const MCP_SERVER_INFO = { name: "waybill", version: "0.1.0" };
  * the same pipeline, the same limits, a receipt. The bearer key travels on the HTTP request.
  */
 export function mcpRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
-  const byName = new Map(skills.map((skill) => [skill.name as string, skill]));
+  const byName = new Map(skills.map((skill) => [callName(skill), skill]));
 
   function serverFor(requestId: string, authorization: string | null, httpRequest: Request, principal: Principal): Server {
     const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} } });

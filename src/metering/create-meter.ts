@@ -9,7 +9,7 @@ import { closestToExhaustion, rateLimitedError, rateLimitHeaders } from "./windo
 
 const SELECT_ANSWERED = "SELECT answered FROM monthly_usage WHERE account_id = ? AND month = ?";
 const COUNT_ANSWERED = `INSERT INTO monthly_usage (account_id, month, answered) VALUES (?, ?, 1)
-  ON CONFLICT (account_id, month) DO UPDATE SET answered = answered + 1`;
+  ON CONFLICT (account_id, month) DO UPDATE SET answered = answered + 1 RETURNING answered`;
 
 export interface MeterOptions {
   db: Db;
@@ -37,9 +37,8 @@ export function createMeter({ db, limits }: MeterOptions): Meter {
     return row?.answered ?? 0;
   });
 
-  const countAnswered = (tx: Db, accountId: string, month: MonthKey) => {
-    tx.$client.query(COUNT_ANSWERED).run(accountId, month);
-  };
+  const countAnswered = (tx: Db, accountId: string, month: MonthKey): number =>
+    tx.$client.query<{ answered: number }, [string, MonthKey]>(COUNT_ANSWERED).get(accountId, month)!.answered;
 
   const windows = (principal: Principal, now: number): RateWindows => {
     const tierLimits = limits[principal.tier];
@@ -66,8 +65,9 @@ export function createMeter({ db, limits }: MeterOptions): Meter {
         headers: rateLimitHeaders(closestToExhaustion(minute.status, month.status)),
         release: () => slot.release(),
         commit(tx) {
-          countAnswered(tx, slot.accountId, slot.month);
+          const answered = countAnswered(tx, slot.accountId, slot.month);
           slot.commit();
+          return { month: slot.month, answered, limit: tierLimits.perMonth };
         },
       };
     },

@@ -13,7 +13,14 @@ export interface Admission {
    * Inside the answer's write transaction: make this call's month count durable. Because it knows
    * which call it counts, a release() after a rolled-back transaction takes back exactly this count.
    */
-  commit(tx: Db): void;
+  commit(tx: Db): MonthCount;
+}
+
+/** The account's durable count of answered calls for the month, this call included. */
+export interface MonthCount {
+  month: string;
+  answered: number;
+  limit: number;
 }
 
 /** Both windows of a caller, for the dashboard and GET /v1/usage. */

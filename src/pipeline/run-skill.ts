@@ -7,6 +7,7 @@ import type { Principal } from "../access/principal.ts";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/client.ts";
 import type { GroupCommitter } from "../db/group-commit.ts";
+import { recordQuotaThreshold } from "../events/quota-threshold.ts";
 import { ApiError, errors } from "../errors.ts";
 import type { Admission, Meter, UsageLog } from "../metering/meter.ts";
 import type { RateLimitHeaders } from "../metering/window-status.ts";
@@ -15,7 +16,7 @@ import type { ReceiptLedger } from "../receipts/ledger.ts";
 import type { ReceiptLog } from "../receipts/log/log.ts";
 import type { ReferenceData } from "../reference/view.ts";
 import { checkAsOf } from "./as-of.ts";
-import type { AnySkill } from "../skills/types.ts";
+import { callName, type AnySkill } from "../skills/types.ts";
 import { validateInput } from "./validate.ts";
 import { utcDateOf } from "../dates.ts";
 
@@ -109,17 +110,20 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
     const asOf = skill.asOf?.(input) ?? utcDateOf(now);
     checkAsOf(asOf, utcDateOf(now));
     const data = deps.reference.view(asOf, now);
-    const result = skill.handler(input, { data, caller: principal, instance: deps });
-    const answer = result.answer as Record<string, unknown>;
-    const answerBytes = new AnswerBytes(answer);
+    const context = { data, caller: principal, instance: deps };
+    // A writing operation runs inside the commit below, so its writes and its receipt commit together.
+    const computed = skill.writes ? undefined : skill.handler(input, context);
     // Answered means durable: the month count, the receipt and the usage row commit together
     // (with other requests' rows, in one group transaction) before the response is sent.
-    const receipt = await deps.committer.commit(() => {
-      admission.commit(deps.db);
+    const { receipt, answer, answerBytes } = await deps.committer.commit(() => {
+      const result = computed ?? skill.handler(input, { ...context, store: { tx: deps.db, now } });
+      const answer = result.answer as Record<string, unknown>;
+      const answerBytes = new AnswerBytes(answer);
+      recordQuotaThreshold(deps.db, principal, admission.commit(deps.db), now);
       const receipt = deps.ledger.append(deps.db, {
         // Read here, in commit order, so issue times never run backwards against seq (the clock is monotonic).
         issuedAt: deps.clock.now(),
-        skill: skill.name,
+        skill: callName(skill),
         principal,
         request: input,
         response: answer,
@@ -140,7 +144,7 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
         receiptId: receipt.id,
       });
       call.alsoInAnswerTransaction?.(deps.db, principal, { ...answer, ...answerEnvelope(receipt, principal) });
-      return receipt;
+      return { receipt, answer, answerBytes };
     });
     const envelope = answerEnvelope(receipt, principal);
     deps.metrics?.answered(skill.name);

@@ -6,6 +6,7 @@ import { fuelSurchargeSkill } from "./fuel-surcharge/skill.ts";
 import { laneComparisonSkill } from "./lane-comparison/skill.ts";
 import { marketAnalysisSkill } from "./market-analysis/skill.ts";
 import { rateForecastSkill } from "./rate-forecast/skill.ts";
+import { rateAlertsSkill } from "./rate-alerts/skill.ts";
 import { rateLookupSkill } from "./rate-lookup/skill.ts";
 
 /**
@@ -22,6 +23,7 @@ export const SKILLS = [
   laneComparisonSkill,
   auditReportSkill,
   rateForecastSkill,
+  rateAlertsSkill,
   carrierCapacitySkill,
 ] as const;
 
@@ -32,5 +34,4 @@ export const SKILLS = [
  * registered skill of the same name always wins).
  */
 export const ANNOUNCED_SKILLS = [
-  { name: "rate-alerts", minimumTier: "starter" },
 ] as const satisfies readonly { name: string; minimumTier: Tier }[];

@@ -2,6 +2,7 @@ import type { Static, TSchema } from "@sinclair/typebox";
 import type { Principal } from "../access/principal.ts";
 import type { Tier } from "../access/tiers.ts";
 import type { Db } from "../db/client.ts";
+import type { Writer } from "../events/log.ts";
 import type { FactorVersion } from "../receipts/format.ts";
 import type { ReceiptLog } from "../receipts/log/log.ts";
 import type { ReferenceData, ReferenceView } from "../reference/view.ts";
@@ -27,20 +28,33 @@ export interface SkillContext {
   data: ReferenceView;
   caller: Principal;
   instance: SkillInstance;
+  /**
+   * Only for declarations with `writes`: the answer's group-commit transaction, for the skill's own
+   * tables, and the call's time. What the handler writes commits with the receipt, or not at all.
+   */
+  store?: { tx: Writer; now: number };
 }
 
 /**
  * One declaration per skill drives every transport: the REST route, /v1/agent/invoke/:skill,
  * the MCP tool, GET /v1/skills, the OpenAPI document, the scope list, the dashboard's scope
- * picker and /pricing. Handlers are synchronous: no HTTP, no clock, no writes.
+ * picker and /pricing. Handlers are synchronous: no HTTP, no clock, no writes, except that a
+ * declaration with `writes` may write its own tables through `context.store`.
  */
 export interface SkillDeclaration<Name extends string = string, I extends TSchema = TSchema, O extends TSchema = TSchema> {
   /** The skill's name, which is also the scope a key needs to call it. */
   name: Name;
   minimumTier: Tier;
   description: string;
-  /** Where the REST transport mounts it; GET skills read their input from the query string. */
-  rest: { method: "GET" | "POST"; path: `/v1/${string}` };
+  /**
+   * Where the REST transport mounts it; GET and DELETE read their input from the query string, and
+   * `:param` path segments are input fields too.
+   */
+  rest: { method: "GET" | "POST" | "PATCH" | "DELETE"; path: `/v1/${string}` };
+  /** Set when this declaration is one operation of a skill with several (see OperationsSkill). */
+  operation?: string;
+  /** The handler writes through `context.store`, inside the answer's transaction. */
+  writes?: true;
   input: I;
   output: O;
   /**
@@ -63,3 +77,32 @@ export type AnySkill = SkillDeclaration<string, any, any>;
 export function defineSkill<const Name extends string, I extends TSchema, O extends TSchema>(declaration: SkillDeclaration<Name, I, O>): SkillDeclaration<Name, I, O> {
   return declaration;
 }
+
+/**
+ * A skill with several operations (rate-alerts: create, list, get, update, delete, evaluate): one
+ * name (its scope), one tier and one description; each operation has its own route, input, output
+ * and handler, and shares the skill's gates, limits and receipts (docs/alerts-and-webhooks.md).
+ */
+export interface OperationsSkill<Name extends string = string> {
+  name: Name;
+  minimumTier: Tier;
+  description: string;
+  operations: readonly (Omit<AnySkill, "name" | "minimumTier"> & { operation: string })[];
+}
+
+/** What registry.ts lists: a single-operation skill or a skill with several. */
+export type RegisteredSkill = AnySkill | OperationsSkill;
+
+export function defineOperationsSkill<const Name extends string>(declaration: OperationsSkill<Name>): OperationsSkill<Name> {
+  return declaration;
+}
+
+/** What the transports serve: each skill, or each operation of a skill with several as a declaration of its own. */
+export function servedDeclarations(skills: readonly RegisteredSkill[]): AnySkill[] {
+  return skills.flatMap((skill) =>
+    "operations" in skill ? skill.operations.map((operation) => ({ ...operation, name: skill.name, minimumTier: skill.minimumTier })) : [skill],
+  );
+}
+
+/** The name transports call a declaration by: the skill's, or `skill.operation` for one of several operations. */
+export const callName = (skill: Pick<AnySkill, "name" | "operation">): string => (skill.operation ? `${skill.name}.${skill.operation}` : skill.name);

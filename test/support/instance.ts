@@ -6,13 +6,13 @@ import { openMemoryDatabase } from "../../src/db/client.ts";
 import { DEFAULT_LIMITS, type LimitsTable } from "../../src/metering/limits.ts";
 import { createRuntime } from "../../src/runtime.ts";
 import type { Scope } from "../../src/skills/catalog.ts";
-import type { AnySkill } from "../../src/skills/types.ts";
+import type { RegisteredSkill } from "../../src/skills/types.ts";
 import { accountWithKey } from "./accounts.ts";
 
 export interface InstanceOptions {
   limits?: LimitsTable;
   clock?: ManualClock;
-  skills?: readonly AnySkill[];
+  skills?: readonly RegisteredSkill[];
   dashboard?: DashboardOptions;
   /** CORS origins and public URL, as `serve` passes them. */
   http?: Pick<HttpOptions, "corsOrigins" | "publicUrl">;

@@ -2,7 +2,7 @@ import type { Principal } from "../../src/access/principal.ts";
 import { ApiError } from "../../src/errors.ts";
 import type { ReferenceData, ReferenceView } from "../../src/reference/view.ts";
 import { SKILLS } from "../../src/skills/registry.ts";
-import type { AnySkill, SkillContext } from "../../src/skills/types.ts";
+import { servedDeclarations, type AnySkill, type SkillContext } from "../../src/skills/types.ts";
 import { utcDateOf } from "../../src/dates.ts";
 import { validateInput } from "../../src/pipeline/validate.ts";
 import { LOADED_AT } from "../reference/helpers.ts";
@@ -12,7 +12,7 @@ import { LOADED_AT } from "../reference/helpers.ts";
  * touch the instance's database, so none is given; audit-report tests go through the pipeline instead.
  */
 export function skillContext(data: ReferenceData, view: ReferenceView, caller: Principal = {} as Principal): SkillContext {
-  return { data: view, caller, instance: { db: undefined as never, reference: data, skills: SKILLS, log: undefined as never } };
+  return { data: view, caller, instance: { db: undefined as never, reference: data, skills: servedDeclarations(SKILLS), log: undefined as never } };
 }
 
 /**

@@ -20,6 +20,8 @@ export interface OverviewProps {
   activeKeyDisplayId: string | null;
   skills: readonly Scope[];
   nextTier: Tier | null;
+  /** Webhook endpoints Waybill disabled because their deliveries kept failing. */
+  failedWebhooks?: readonly { url: string; reason: string }[];
 }
 
 export function OverviewPage(props: OverviewProps) {
@@ -31,6 +33,11 @@ export function OverviewPage(props: OverviewProps) {
           You are on the <strong safe>{capitalize(props.tier)}</strong> tier.
         </p>
       </div>
+      {(props.failedWebhooks ?? []).map((hook) => (
+        <p class="warning" role="alert">
+          <span safe>{`Webhook ${hook.url} was disabled: ${hook.reason}`}</span> <a href="/dashboard/webhooks">Fix and enable it</a>.
+        </p>
+      ))}
       <div class="grid">
         <section class="card">
           <h2>

@@ -63,6 +63,11 @@ const EXTRA_FIELDS: Record<ErrorCode, Record<string, TSchema>> = {
     reset: Type.Integer({ description: "Unix epoch seconds when the window resets." }),
     retry_after: Type.Integer({ description: "Seconds to wait before retrying (also the Retry-After header)." }),
   },
+  ALERT_LIMIT_REACHED: {
+    limit: Type.Integer({ description: "How many alerts the account's tier keeps." }),
+    current_tier: Type.String({ description: "The account's tier." }),
+    upgrade_url: Type.String({ description: "Where to compare tiers." }),
+  },
   INTERNAL_ERROR: {},
 };
 
@@ -84,6 +89,7 @@ const EXAMPLES: Record<ErrorCode, ApiError> = {
   NOT_ROAD_CONNECTED: errors.notRoadConnected("destination", "Honolulu, HI", "it is not on the North American road network"),
   IDEMPOTENCY_KEY_REUSED: errors.idempotencyKeyReused(),
   RATE_LIMITED: errors.rateLimited("minute", 10, 1792065780, 42),
+  ALERT_LIMIT_REACHED: errors.alertLimitReached("starter", 10),
   INTERNAL_ERROR: errors.internal(),
 };
 

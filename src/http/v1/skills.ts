@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { authenticate, recognise } from "../../access/authenticate.ts";
 import { decide } from "../../access/authorize.ts";
 import { runSkill, type PipelineDeps, type SkillCall, type SkillReply } from "../../pipeline/run-skill.ts";
-import type { AnySkill } from "../../skills/types.ts";
+import { callName, type AnySkill } from "../../skills/types.ts";
 import { errorResponse, errors } from "../../errors.ts";
 import { NEVER_STORE } from "../cache.ts";
 import { createIdempotencyStore } from "../idempotency.ts";
@@ -21,13 +21,21 @@ function queryOf(request: Request): Record<string, string> {
   return Object.fromEntries(new URL(request.url).searchParams);
 }
 
+/** GET and DELETE carry their input in the query string; path parameters (`:id`) are input fields either way. */
+const readsQuery = (skill: AnySkill) => skill.rest.method === "GET" || skill.rest.method === "DELETE";
+
+async function restInput(skill: AnySkill, request: Request, params: Record<string, string>): Promise<unknown> {
+  const base = readsQuery(skill) ? queryOf(request) : await readJsonBody(request);
+  return typeof base === "object" && base !== null && !Array.isArray(base) ? { ...base, ...params } : base;
+}
+
 /**
  * The HTTP transports generated from the skill declarations: each skill's own REST route and
  * POST /v1/agent/invoke/:skill (the body is the skill's input, whatever its REST method), plus
  * GET /v1/skills. All of them go through runSkill, so the rules cannot differ between them.
  */
 export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
-  const byName = new Map(skills.map((skill) => [skill.name as string, skill]));
+  const byName = new Map(skills.map((skill) => [callName(skill), skill]));
   const app = new Elysia({ name: "skills" });
   const idempotency = createIdempotencyStore(deps);
   /** POST calls may carry an Idempotency-Key; GET calls are safe to retry as they are. */
@@ -37,17 +45,16 @@ export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
   };
 
   for (const skill of skills) {
-    const fromQuery = skill.rest.method === "GET";
     app.route(
       skill.rest.method,
       skill.rest.path,
-      async ({ request }) => {
+      async ({ request, params }) => {
         const requestId = requestIdOf(request);
         const reply = await run(skill, request, {
           requestId,
           authorization: request.headers.get("authorization"),
-          readInput: async () => (fromQuery ? queryOf(request) : readJsonBody(request)),
-          inputSource: fromQuery ? "query" : "body",
+          readInput: () => restInput(skill, request, params as Record<string, string>),
+          inputSource: readsQuery(skill) ? "query" : "body",
           signal: request.signal,
         });
         return toResponse(reply, requestId, request);
@@ -87,12 +94,13 @@ export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
       return Response.json({
         skills: skills.map((skill) => ({
           name: skill.name,
+          ...(skill.operation && { operation: skill.operation }),
           scope: skill.name,
           minimum_tier: skill.minimumTier,
           description: skill.description,
           method: skill.rest.method,
           path: skill.rest.path,
-          invoke_path: `/v1/agent/invoke/${skill.name}`,
+          invoke_path: `/v1/agent/invoke/${callName(skill)}`,
           available_to_this_key: decide(principal.tier, principal.scopes, skill).allowed,
           input_schema: skill.input,
         })),

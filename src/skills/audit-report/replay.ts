@@ -1,6 +1,6 @@
 import type { Principal } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
-import type { SkillInstance, SkillResult } from "../types.ts";
+import { callName, type SkillInstance, type SkillResult } from "../types.ts";
 import { canonicalJson, sha256Hex } from "../../receipts/canonical.ts";
 import type { AnyReceiptBody } from "../../receipts/format.ts";
 
@@ -21,10 +21,10 @@ export interface Reproduction {
  * versions (canonical JSON) with the recorded ones.
  */
 export function replay(body: AnyReceiptBody, instance: SkillInstance): Reproduction {
-  const skill = instance.skills.find((candidate) => candidate.name === body.skill);
+  const skill = instance.skills.find((candidate) => callName(candidate) === body.skill);
   if (!skill) return notReplayed(false, `This instance no longer serves the skill ${body.skill}.`);
   if (!skill.replayable) {
-    return notReplayed(null, `${body.skill} answers are read from the live receipt ledger, so they are not re-run.`);
+    return notReplayed(null, `${body.skill} answers depend on the instance's own records (the receipt ledger, an account's alerts), not only on reference data, so they are not re-run.`);
   }
 
   const caller: Principal = {

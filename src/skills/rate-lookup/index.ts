@@ -3,7 +3,7 @@
  * lane, rate-forecast re-prices one at forecast diesel prices, fuel-surcharge shares the surcharge
  * tariff and fuel economy). Other skills import from here, never from the folder's other modules.
  */
-export { RATE_MODEL } from "./constants.ts";
+export { MODES, RATE_MODEL, type Mode } from "./constants.ts";
 export { fuelSurchargePerMile, type FuelSurchargeTerms } from "./model.ts";
 export { costAtDiesel, priceLane, type LaneFactors, type RateLookupAnswer } from "./price-lane.ts";
 export { placeOrRefuse } from "./lane.ts";

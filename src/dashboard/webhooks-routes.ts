@@ -1,0 +1,94 @@
+import { Elysia } from "elysia";
+import { WebhooksPage, type WebhooksPageProps } from "../../views/webhooks/webhooks-page.tsx";
+import {
+  createEndpoint,
+  deleteEndpoint,
+  deliveryLog,
+  endpointsOf,
+  MAX_ENDPOINTS_PER_ACCOUNT,
+  resendDelivery,
+  rotateSecret,
+  sendTestEvent,
+  setEndpointEnabled,
+  WebhookSettingsError,
+} from "../webhooks/endpoints.ts";
+import type { DashboardContext } from "./context.ts";
+import { sessionGuard, type SignedIn } from "./guard.ts";
+import { pageResponse } from "./render.ts";
+
+type Outcome = Pick<WebhooksPageProps, "notice" | "error" | "newSecret">;
+
+/** A form posts one checkbox as a string and several as an array. */
+function checked(body: unknown, name: string): string[] {
+  const value = typeof body === "object" && body !== null ? (body as Record<string, unknown>)[name] : undefined;
+  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === "string");
+  return typeof value === "string" ? [value] : [];
+}
+
+/** Webhook settings: endpoints (secret shown once), enable/disable, rotate, test, delete, the delivery log and resend. */
+export function webhooksRoutes(context: DashboardContext) {
+  const render = ({ account, viewer }: SignedIn, outcome: Outcome, status = 200) => {
+    const endpoints = endpointsOf(context.db, account.id).map((endpoint) => ({ endpoint, deliveries: deliveryLog(context.db, account.id, endpoint.id, 20) }));
+    return pageResponse(WebhooksPage({ viewer, endpoints, maxEndpoints: MAX_ENDPOINTS_PER_ACCOUNT, ...outcome }), { status });
+  };
+  const change = (signedIn: SignedIn, run: () => Outcome) => {
+    try {
+      return render(signedIn, run());
+    } catch (error) {
+      if (error instanceof WebhookSettingsError) return render(signedIn, { error: error.message }, 422);
+      throw error;
+    }
+  };
+  const accountOf = (signedIn: SignedIn) => signedIn.account.id;
+
+  return new Elysia({ name: "dashboard-webhooks" })
+    .use(sessionGuard(context))
+    .get("/dashboard/webhooks", ({ signedIn }) => render(signedIn, {}), { signedIn: "account" })
+    .post(
+      "/dashboard/webhooks",
+      ({ body, signedIn }) =>
+        change(signedIn, () => {
+          const url = typeof (body as Record<string, unknown>)?.url === "string" ? ((body as Record<string, unknown>).url as string) : "";
+          const { endpoint, secret } = createEndpoint(context.db, accountOf(signedIn), {
+            url,
+            eventTypes: checked(body, "event_types"),
+            allowPrivate: context.webhookPolicy.allowPrivate,
+            now: signedIn.now,
+          });
+          return { notice: `Endpoint ${endpoint.url} added.`, newSecret: { endpointId: endpoint.id, secret } };
+        }),
+      { signedIn: "account" },
+    )
+    .post(
+      "/dashboard/webhooks/deliveries/:id/resend",
+      ({ body, params, signedIn }) =>
+        change(signedIn, () => {
+          void body; // Elysia parses a form body only for handlers that read it; the session guard needs its CSRF field.
+
+          resendDelivery(context.db, accountOf(signedIn), params.id, signedIn.now);
+          return { notice: "The delivery is queued again under the same webhook-id." };
+        }),
+      { signedIn: "account" },
+    )
+    .post(
+      "/dashboard/webhooks/:id/:action",
+      ({ body, params, signedIn, status }) => {
+        void body; // Elysia parses a form body only for handlers that read it; the session guard needs its CSRF field.
+
+        const account = accountOf(signedIn);
+        const actions: Record<string, () => Outcome> = {
+          enable: () => (setEndpointEnabled(context.db, account, params.id, true), { notice: "Endpoint enabled; pending deliveries go out now." }),
+          disable: () => (setEndpointEnabled(context.db, account, params.id, false), { notice: "Endpoint disabled; events are kept for it until you enable it." }),
+          rotate: () => ({
+            notice: "New secret made; the old one no longer signs anything.",
+            newSecret: { endpointId: params.id, secret: rotateSecret(context.db, account, params.id) },
+          }),
+          test: () => (sendTestEvent(context.db, account, params.id, signedIn.now), { notice: "Test event queued; see the delivery log below." }),
+          delete: () => (deleteEndpoint(context.db, account, params.id), { notice: "Endpoint deleted." }),
+        };
+        const action = actions[params.action];
+        return action ? change(signedIn, action) : status(404, "");
+      },
+      { signedIn: "account" },
+    );
+}

@@ -1,0 +1,124 @@
+import { and, desc, eq, lt, sql } from "drizzle-orm";
+import { accounts, alerts } from "../../db/schema.ts";
+import type { Writer } from "../../events/log.ts";
+import { newId } from "../../ids.ts";
+import type { Condition } from "./condition.ts";
+import { MAX_ALERTS_BY_TIER, type Direction } from "./constants.ts";
+
+export type AlertRecord = typeof alerts.$inferSelect;
+
+export interface AlertDefinition {
+  name: string;
+  condition: Condition;
+  direction: Direction;
+  threshold: number;
+  cooldownSeconds: number | null;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** An alert as every transport shows it. */
+export function alertJson(alert: AlertRecord) {
+  return {
+    id: alert.id,
+    name: alert.name,
+    condition: alert.condition as Condition,
+    direction: alert.direction,
+    threshold: alert.threshold,
+    cooldown_seconds: alert.cooldownSeconds,
+    enabled: alert.enabled,
+    state: {
+      firing: alert.firing,
+      last_value: alert.lastValue,
+      last_evaluated_at: iso(alert.lastEvaluatedAt),
+      last_fired_at: iso(alert.lastFiredAt),
+    },
+    created_at: iso(alert.createdAt)!,
+    updated_at: iso(alert.updatedAt)!,
+  };
+}
+
+/** One account's alerts: every read and write is scoped by account, so another account's alert is never found. */
+export class AlertStore {
+  constructor(
+    private readonly tx: Writer,
+    private readonly accountId: string,
+  ) {}
+
+  count(): number {
+    return this.tx.select({ n: sql<number>`count(*)` }).from(alerts).where(eq(alerts.accountId, this.accountId)).get()!.n;
+  }
+
+  insert(definition: AlertDefinition, now: number): AlertRecord {
+    return this.tx
+      .insert(alerts)
+      .values({ id: newId("alrt", now), accountId: this.accountId, ...definition, condition: definition.condition, createdAt: now, updatedAt: now })
+      .returning()
+      .get();
+  }
+
+  find(id: string): AlertRecord | undefined {
+    return this.tx
+      .select()
+      .from(alerts)
+      .where(and(eq(alerts.id, id), eq(alerts.accountId, this.accountId)))
+      .get();
+  }
+
+  /** Newest first; the cursor is the last id of the previous page (ids are time-ordered). */
+  page(limit: number, cursor?: string): { alerts: AlertRecord[]; nextCursor: string | null } {
+    const where = cursor ? and(eq(alerts.accountId, this.accountId), lt(alerts.id, cursor)) : eq(alerts.accountId, this.accountId);
+    const rows = this.tx
+      .select()
+      .from(alerts)
+      .where(where)
+      .orderBy(desc(alerts.id))
+      .limit(limit + 1)
+      .all();
+    const page = rows.slice(0, limit);
+    return { alerts: page, nextCursor: rows.length > limit ? page.at(-1)!.id : null };
+  }
+
+  enabled(): AlertRecord[] {
+    return this.tx
+      .select()
+      .from(alerts)
+      .where(and(eq(alerts.accountId, this.accountId), eq(alerts.enabled, true)))
+      .orderBy(alerts.id)
+      .all();
+  }
+
+  update(id: string, changes: Partial<typeof alerts.$inferInsert>): AlertRecord {
+    return this.tx
+      .update(alerts)
+      .set(changes)
+      .where(and(eq(alerts.id, id), eq(alerts.accountId, this.accountId)))
+      .returning()
+      .get()!;
+  }
+
+  delete(id: string): boolean {
+    return (
+      this.tx
+        .delete(alerts)
+        .where(and(eq(alerts.id, id), eq(alerts.accountId, this.accountId)))
+        .returning({ id: alerts.id })
+        .all().length > 0
+    );
+  }
+}
+
+/**
+ * Accounts with at least one enabled alert and a tier that still has alerts (scheduled and
+ * data-driven evaluation walk these): an account moved below Starter keeps its alerts, unevaluated.
+ */
+export function accountsWithAlerts(tx: Writer): string[] {
+  return tx
+    .selectDistinct({ accountId: alerts.accountId, tier: accounts.tier })
+    .from(alerts)
+    .innerJoin(accounts, eq(accounts.id, alerts.accountId))
+    .where(eq(alerts.enabled, true))
+    .all()
+    .filter((row) => MAX_ALERTS_BY_TIER[row.tier] > 0)
+    .map((row) => row.accountId);
+}

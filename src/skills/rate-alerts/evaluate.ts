@@ -1,0 +1,75 @@
+import { ApiError } from "../../errors.ts";
+import { appendEvent, type Writer } from "../../events/log.ts";
+import type { ReferenceView } from "../../reference/view.ts";
+import type { AlertRecord, AlertStore } from "./alert-store.ts";
+import { measure, type Condition, type Measurement } from "./condition.ts";
+import { RATE_ALERTS_MODEL } from "./constants.ts";
+import { transition } from "./transitions.ts";
+
+export interface Fired {
+  alert_id: string;
+  event_id: string;
+  type: string;
+  value: number;
+}
+
+export interface EvaluationOutcome {
+  evaluated: number;
+  fired: Fired[];
+  failed: { alert_id: string; error: string }[];
+}
+
+/** The figures an evaluation saw, as recorded in its event, so anyone can re-run it. */
+export function measurementJson(measurement: Measurement, view: ReferenceView) {
+  return {
+    value: measurement.value,
+    as_of: view.asOf,
+    known_at: new Date(view.knownAt).toISOString(),
+    factor_versions: measurement.factorVersions,
+    ...(measurement.laneRequest && { rate_lookup_request: measurement.laneRequest }),
+  };
+}
+
+/**
+ * Evaluate the account's enabled alerts against one data view, inside the caller's transaction: each
+ * alert's new state is stored and every trigger or resolution is appended to the event log (and so
+ * to the webhook outbox) in the same transaction. An alert whose figure cannot be priced any more
+ * (a series stopped) is reported, not fatal.
+ */
+export function evaluateAlerts(tx: Writer, store: AlertStore, accountId: string, view: ReferenceView, now: number): EvaluationOutcome {
+  const outcome: EvaluationOutcome = { evaluated: 0, fired: [], failed: [] };
+  for (const alert of store.enabled()) {
+    let measurement: Measurement;
+    try {
+      measurement = measure(alert.condition as Condition, view);
+    } catch (error) {
+      outcome.failed.push({ alert_id: alert.id, error: error instanceof ApiError ? error.message : "could not be evaluated" });
+      continue;
+    }
+    outcome.evaluated += 1;
+    const step = transition(alert, measurement.value, now);
+    store.update(alert.id, {
+      lastValue: measurement.value,
+      lastState: step.side,
+      firing: step.firing,
+      lastEvaluatedAt: now,
+      ...(step.event === "alert.triggered" && { lastFiredAt: now }),
+    });
+    if (!step.event) continue;
+    const event = appendEvent(tx, { accountId, type: step.event, payload: alertEventPayload(alert, measurement, view), at: now });
+    outcome.fired.push({ alert_id: alert.id, event_id: event.id, type: step.event, value: measurement.value });
+  }
+  return outcome;
+}
+
+function alertEventPayload(alert: AlertRecord, measurement: Measurement, view: ReferenceView) {
+  return {
+    alert_id: alert.id,
+    name: alert.name,
+    condition: alert.condition,
+    direction: alert.direction,
+    threshold: alert.threshold,
+    measurement: measurementJson(measurement, view),
+    model_version: RATE_ALERTS_MODEL.version,
+  };
+}

@@ -1,0 +1,211 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { setTier } from "../../../src/access/accounts.ts";
+import { appendObservations } from "../../../src/reference/append.ts";
+import { dieselSeriesId } from "../../../src/reference/series-ids.ts";
+import { MAX_ALERTS_BY_TIER } from "../../../src/skills/rate-alerts/constants.ts";
+import type { ManualClock } from "../../../src/clock.ts";
+import { testInstance, type TestInstance } from "../../support/instance.ts";
+
+let server: TestInstance;
+beforeAll(async () => {
+  server = testInstance({ listen: true });
+});
+afterAll(() => server.stop());
+
+const json = async (response: Response) => ({ status: response.status, body: (await response.json()) as Record<string, any> });
+const nationalDiesel = () => server.runtime.reference.view("2026-10-15", server.clock.now()).latest(dieselSeriesId("NUS"))!;
+
+function dieselAlert(threshold: number, direction = "ABOVE") {
+  return { name: "US diesel", condition: { metric: "diesel_price", region: "NATIONAL" }, direction, threshold };
+}
+
+describe("rate-alerts over REST", () => {
+  test("create answers with the alert, its baseline measurement and a receipt; get, patch and delete it", async () => {
+    const { key } = server.accountWithKey("starter");
+    const current = nationalDiesel();
+    const created = await json(await server.call("/v1/alerts", { method: "POST", key, json: dieselAlert(current.value + 1) }));
+    expect(created.status).toBe(200);
+    expect(created.body.receipt_id).toMatch(/^rcpt_/);
+    expect(created.body.alert).toMatchObject({ name: "US diesel", direction: "ABOVE", enabled: true, state: { firing: false, last_value: current.value } });
+    expect(created.body.measurement.factor_versions).toEqual([
+      { series_id: current.seriesId, value: current.value, observation_date: current.observedOn, import_id: current.importId },
+    ]);
+    const id = created.body.alert.id as string;
+
+    const fetched = await json(await server.call(`/v1/alerts/${id}`, { key }));
+    expect(fetched.body.alert.id).toBe(id);
+    const patched = await json(await server.call(`/v1/alerts/${id}`, { method: "PATCH", key, json: { threshold: current.value - 1, cooldown_seconds: 3600 } }));
+    expect(patched.status).toBe(200);
+    expect(patched.body.alert).toMatchObject({ threshold: current.value - 1, cooldown_seconds: 3600, state: { firing: true } });
+    const deleted = await json(await server.call(`/v1/alerts/${id}`, { method: "DELETE", key }));
+    expect(deleted.body.deleted).toBe(id);
+    expect((await server.call(`/v1/alerts/${id}`, { key })).status).toBe(404);
+  });
+
+  test("lists newest first, a page at a time", async () => {
+    const { key } = server.accountWithKey("starter");
+    const ids: string[] = [];
+    for (const threshold of [1, 2, 3]) {
+      ids.push((await json(await server.call("/v1/alerts", { method: "POST", key, json: dieselAlert(threshold) }))).body.alert.id);
+    }
+    const first = await json(await server.call("/v1/alerts?limit=2", { key }));
+    expect(first.body.alerts.map((a: { id: string }) => a.id)).toEqual([ids[2], ids[1]]);
+    const second = await json(await server.call(`/v1/alerts?limit=2&cursor=${first.body.next_cursor}`, { key }));
+    expect(second.body.alerts.map((a: { id: string }) => a.id)).toEqual([ids[0]]);
+    expect(second.body.next_cursor).toBeNull();
+  });
+
+  test("another account's alert is a 404, for reading, changing and deleting alike", async () => {
+    const owner = server.accountWithKey("starter");
+    const other = server.accountWithKey("professional");
+    const id = (await json(await server.call("/v1/alerts", { method: "POST", key: owner.key, json: dieselAlert(9) }))).body.alert.id;
+    for (const init of [{}, { method: "PATCH", json: { threshold: 1 } }, { method: "DELETE" }]) {
+      const reply = await json(await server.call(`/v1/alerts/${id}`, { ...init, key: other.key }));
+      expect(reply.status).toBe(404);
+      expect(reply.body.error).toBe("NOT_FOUND");
+    }
+    expect((await json(await server.call("/v1/alerts", { key: other.key }))).body.alerts).toEqual([]);
+    expect((await server.call(`/v1/alerts/${id}`, { key: owner.key })).status).toBe(200);
+  });
+
+  test("what can never be priced is refused at creation", async () => {
+    const { key } = server.accountWithKey("starter");
+    const lane = { metric: "rate_per_mile", origin: "Qzxv, ZZ", destination: "Dallas, TX", equipment: "DRY_VAN" };
+    const unresolved = await json(await server.call("/v1/alerts", { method: "POST", key, json: { condition: lane, direction: "BELOW", threshold: 2 } }));
+    expect(unresolved.status).toBe(422);
+    expect(unresolved.body).toMatchObject({ error: "UNRESOLVED_LOCATION", field: "condition.origin" });
+    const missing = await json(
+      await server.call("/v1/alerts", { method: "POST", key, json: { condition: { metric: "total_cost", origin: "Chicago, IL" }, direction: "ABOVE", threshold: 2 } }),
+    );
+    expect(missing.status).toBe(400);
+    expect(missing.body.details.map((d: { field: string }) => d.field).sort()).toEqual(["condition.destination", "condition.equipment"]);
+    const mixed = await json(
+      await server.call("/v1/alerts", {
+        method: "POST",
+        key,
+        json: { condition: { metric: "diesel_price", region: "PADD3", origin: "Chicago, IL" }, direction: "ABOVE", threshold: 2 },
+      }),
+    );
+    expect(mixed.body.details).toEqual([{ field: "condition.origin", problem: "does not apply to diesel_price" }]);
+    expect((await json(await server.call("/v1/alerts", { key }))).body.alerts).toEqual([]);
+  });
+
+  test("a lane alert is priced exactly as rate-lookup prices the lane", async () => {
+    const { key } = server.accountWithKey("starter");
+    const lane = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "REEFER" };
+    const quote = await json(await server.call("/v1/rates/lookup", { method: "POST", key, json: lane }));
+    const alert = await json(
+      await server.call("/v1/alerts", { method: "POST", key, json: { condition: { metric: "total_cost", ...lane }, direction: "CROSSES", threshold: 2000 } }),
+    );
+    expect(alert.body.measurement.value).toBe(quote.body.total_cost);
+    expect(alert.body.measurement.factor_versions).toEqual(quote.body.factor_versions);
+  });
+
+  test("diesel_change_percent is the week-over-week change of the region's weekly price, from both weeks' figures", async () => {
+    const { key } = server.accountWithKey("starter");
+    const view = server.runtime.reference.view("2026-10-15", server.clock.now());
+    const [before, latest] = view.history(dieselSeriesId("NUS")).slice(-2);
+    const created = await json(
+      await server.call("/v1/alerts", {
+        method: "POST",
+        key,
+        json: { condition: { metric: "diesel_change_percent", region: "NATIONAL" }, direction: "ABOVE", threshold: 5 },
+      }),
+    );
+    expect(created.body.measurement.value).toBeCloseTo(((latest!.value - before!.value) / before!.value) * 100, 2);
+    expect(created.body.measurement.factor_versions.map((f: { observation_date: string }) => f.observation_date)).toEqual([before!.observedOn, latest!.observedOn]);
+  });
+
+  test(`the tier caps the number of alerts (starter ${MAX_ALERTS_BY_TIER.starter}) with a 409`, async () => {
+    const { key } = server.accountWithKey("starter");
+    for (let i = 0; i < MAX_ALERTS_BY_TIER.starter; i++) {
+      expect((await server.call("/v1/alerts", { method: "POST", key, json: dieselAlert(i) })).status).toBe(200);
+    }
+    const refused = await json(await server.call("/v1/alerts", { method: "POST", key, json: dieselAlert(99) }));
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ error: "ALERT_LIMIT_REACHED", limit: MAX_ALERTS_BY_TIER.starter, current_tier: "starter", upgrade_url: "/pricing" });
+  });
+
+  test("a Starter key scoped to rate-lookup gets 403 SCOPE_REQUIRED; an Explorer key gets TIER_REQUIRED", async () => {
+    const scoped = server.accountWithKey("starter", ["rate-lookup"]);
+    const denied = await json(await server.call("/v1/alerts", { key: scoped.key }));
+    expect(denied.status).toBe(403);
+    expect(denied.body).toMatchObject({ error: "SCOPE_REQUIRED", required_scope: "rate-alerts", key_scopes: ["rate-lookup"] });
+    const explorer = server.accountWithKey("explorer");
+    const tier = await json(await server.call("/v1/alerts", { method: "POST", key: explorer.key, json: dieselAlert(1) }));
+    expect(tier.status).toBe(403);
+    expect(tier.body).toMatchObject({
+      error: "TIER_REQUIRED",
+      required_tier: "starter",
+      current_tier: "explorer",
+      upgrade_url: "/pricing",
+      auth_obj_id: explorer.authObjId,
+    });
+  });
+
+  test("the same operations through invoke, MCP and the OpenAPI document", async () => {
+    const { key } = server.accountWithKey("starter");
+    const invoked = await json(await server.call("/v1/agent/invoke/rate-alerts.create", { method: "POST", key, json: dieselAlert(7) }));
+    expect(invoked.status).toBe(200);
+    const listed = await json(await server.call("/v1/agent/invoke/rate-alerts.list", { method: "POST", key, json: {} }));
+    expect(listed.body.alerts).toHaveLength(1);
+
+    const mcp = (body: unknown) =>
+      server.call("/mcp", { method: "POST", key, headers: { accept: "application/json, text/event-stream" }, json: body }).then((r) => r.json() as Promise<any>);
+    const tools = await mcp({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+    const names = tools.result.tools.map((tool: { name: string }) => tool.name);
+    expect(names).toEqual(
+      expect.arrayContaining(["rate-alerts.create", "rate-alerts.list", "rate-alerts.get", "rate-alerts.update", "rate-alerts.delete", "rate-alerts.evaluate"]),
+    );
+    const got = await mcp({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "rate-alerts.get", arguments: { id: invoked.body.alert.id } } });
+    expect(got.result.structuredContent.alert.id).toBe(invoked.body.alert.id);
+
+    const openapi = (await (await server.call("/openapi.json")).json()) as any;
+    expect(Object.keys(openapi.paths["/v1/alerts/{id}"]).sort()).toEqual(["delete", "get", "patch"]);
+    expect(openapi.paths["/v1/alerts/{id}"].patch.parameters).toEqual([expect.objectContaining({ name: "id", in: "path", required: true })]);
+    expect(openapi.paths["/v1/alerts/{id}"].patch.requestBody.content["application/json"].schema.properties.id).toBeUndefined();
+    expect(openapi.paths["/v1/alerts/evaluate"].post.operationId).toBe("rate-alerts.evaluate");
+  });
+});
+
+describe("evaluation and events", () => {
+  test("new data crossing the threshold fires once, with the values and factor versions seen, listed in /v1/events", async () => {
+    const { key, accountId } = server.accountWithKey("starter");
+    const current = nationalDiesel();
+    const alert = (await json(await server.call("/v1/alerts", { method: "POST", key, json: dieselAlert(current.value + 0.5) }))).body.alert;
+    server.runtime.alertBackground.run(false); // sets the data watermark on a fresh database
+
+    (server.clock as ManualClock).advance(1000);
+    const raised = current.value + 0.75;
+    appendObservations(
+      server.runtime.db,
+      { importId: `imp_test_${Date.now()}`, source: "eia", fileName: "revision.csv", fileSha256: "0".repeat(64) },
+      [{ seriesId: current.seriesId, observedOn: current.observedOn, value: raised }],
+      server.clock.now(),
+    );
+    server.runtime.reference.reload();
+    (server.clock as ManualClock).advance(1000);
+    const run = server.runtime.alertBackground.run(false);
+    expect(run.dataUpdated).toBe(true);
+    expect(run.outcomes.get(accountId)!.fired).toEqual([expect.objectContaining({ alert_id: alert.id, type: "alert.triggered", value: raised })]);
+
+    setTier(server.runtime.db, accountId, "explorer"); // below Starter: kept, not evaluated
+    expect(server.runtime.alertBackground.run(true).outcomes.has(accountId)).toBe(false);
+    setTier(server.runtime.db, accountId, "starter");
+
+    const onDemand = await json(await server.call("/v1/alerts/evaluate", { method: "POST", key, json: {} }));
+    expect(onDemand.body).toMatchObject({ evaluated: 1, fired: [], failed: [] }); // still above: no second trigger
+
+    const listed = await json(await server.call("/v1/events?type=alert.triggered", { key }));
+    expect(listed.body.events).toHaveLength(1);
+    const [event] = listed.body.events;
+    expect(event.data).toMatchObject({ alert_id: alert.id, threshold: current.value + 0.5, measurement: { value: raised } });
+    expect(event.data.measurement.factor_versions).toEqual([expect.objectContaining({ series_id: current.seriesId, value: raised })]);
+    const all = await json(await server.call("/v1/events", { key }));
+    expect(all.body.events.map((e: { type: string }) => e.type)).toEqual(["key.created", "data.updated", "alert.triggered"]);
+    const after = await json(await server.call(`/v1/events?after=${all.body.next_cursor}`, { key }));
+    expect(after.body.events).toEqual([]);
+    const bad = await json(await server.call("/v1/events?type=nope", { key }));
+    expect(bad.status).toBe(400);
+  });
+});

@@ -1,0 +1,59 @@
+import type { eventJson } from "../../src/events/log.ts";
+import { EVENT_TYPES } from "../../src/events/types.ts";
+import { DataTable } from "../data-table.tsx";
+import { AppLayout, type Viewer } from "../layout.tsx";
+
+export interface EventsPageProps {
+  viewer: Viewer;
+  events: ReturnType<typeof eventJson>[];
+  type: string | undefined;
+}
+
+/** The account's event log, newest first, filterable by type (a GET form: works without JavaScript). */
+export function EventsPage(props: EventsPageProps) {
+  return (
+    <AppLayout title="Events" viewer={props.viewer} section="events">
+      <div class="page-head">
+        <h1>Events</h1>
+        <p class="muted">
+          What happened in your account, newest first. The same log is at <code>GET /v1/events</code> and is sent to your webhooks.
+        </p>
+      </div>
+      <form method="get" action="/dashboard/events" class="card">
+        <label>
+          Type
+          <select name="type">
+            <option value="">all</option>
+            {EVENT_TYPES.map((type) => (
+              <option value={type} selected={type === props.type}>
+                {type}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" class="secondary">
+          Show
+        </button>
+      </form>
+      <section class="card" id="event-feed">
+        <DataTable
+          empty="No events yet."
+          columns={[{ label: "Time" }, { label: "Type" }, { label: "Details" }]}
+          rows={props.events.map((event) => (
+            <tr data-event-id={event.id}>
+              <td class="nowrap" safe>
+                {event.created_at.slice(0, 19).replace("T", " ")}
+              </td>
+              <td safe>{event.type}</td>
+              <td>
+                <code class="break" safe>
+                  {JSON.stringify(event.data)}
+                </code>
+              </td>
+            </tr>
+          ))}
+        />
+      </section>
+    </AppLayout>
+  );
+}
