@@ -177,7 +177,7 @@ function TraceSections({ trace }: { trace: ReceiptTrace }) {
           <dd safe>{String(trace.log.tree_size)}</dd>
           <dt>Signed checkpoint</dt>
           <dd>
-            <pre class="mono break" tabindex="0" role="region" aria-label="Signed checkpoint note" safe>
+            <pre class="mono break" tabindex="0" safe>
               {trace.log.checkpoint}
             </pre>
           </dd>
@@ -190,7 +190,7 @@ function TraceSections({ trace }: { trace: ReceiptTrace }) {
         <h2>Request and answer</h2>
         <details>
           <summary>Request</summary>
-          <pre tabindex="0" role="region" aria-label="Request" safe>
+          <pre tabindex="0" safe>
             {JSON.stringify(trace.request, null, 2)}
           </pre>
         </details>
@@ -209,7 +209,7 @@ function TraceSections({ trace }: { trace: ReceiptTrace }) {
                 ? "Answer (re-computed; matches the signed digest)"
                 : "Re-computed answer (does NOT match the signed digest)"}
             </summary>
-            <pre tabindex="0" role="region" aria-label="Answer" safe>
+            <pre tabindex="0" safe>
               {JSON.stringify(trace.reproduced_response, null, 2)}
             </pre>
           </details>
