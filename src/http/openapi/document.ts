@@ -1,5 +1,5 @@
 import { ERROR_STATUS, type ErrorCode } from "../../errors.ts";
-import type { AnySkill } from "../../skills/types.ts";
+import { type AnySkill, callName } from "../../skills/types.ts";
 import type { RouteEntry } from "../allowed-methods.ts";
 import { codesByStatus, errorExample, errorSchema, errorSchemaName } from "./error-schemas.ts";
 import { exampleOf } from "./examples.ts";
@@ -25,13 +25,41 @@ const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${nam
 /** TypeBox schemas are JSON Schema already; JSON round-tripping drops TypeBox's symbol markers. */
 const plain = (schema: unknown): Json => JSON.parse(JSON.stringify(schema)) as Json;
 const openApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, "{$1}");
-const pascal = (name: string) => name.replace(/(^|[-_])([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
+const pascal = (name: string) => name.replace(/(^|[-_.])([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
+/** `/v1/alerts/:id` → ["id"]: path segments that are input fields. */
+const pathParamsOf = (path: string) => (path.match(/:[A-Za-z_]+/g) ?? []).map((segment) => segment.slice(1));
+/** Component schema names are per call name: each operation of rate-alerts has its own input and answer. */
+const schemaName = (skill: AnySkill, kind: "Input" | "Answer") => `${pascal(callName(skill))}${kind}`;
+
+type ObjectSchema = { properties?: Record<string, Json>; required?: string[] };
+/** Each named field of an object schema as a parameter (query string or path). */
+const parametersOf = (schema: ObjectSchema, fields: readonly string[], where: "query" | "path"): Json[] =>
+  fields.map((field) => {
+    const property = schema.properties?.[field] ?? {};
+    return {
+      name: field,
+      in: where,
+      required: where === "path" || (schema.required?.includes(field) ?? false),
+      description: (property.description as string | undefined) ?? field,
+      schema: property,
+      example: exampleOf(property),
+    };
+  });
+/** The schema without the given fields (a body without its path parameters). */
+const without = (schema: Json & ObjectSchema, fields: readonly string[]): Json => ({
+  ...schema,
+  properties: Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([field]) => !fields.includes(field))),
+  ...(schema.required ? { required: schema.required.filter((field) => !fields.includes(field)) } : {}),
+});
+const omitKeys = (value: unknown, fields: readonly string[]) =>
+  value && typeof value === "object" ? Object.fromEntries(Object.entries(value).filter(([field]) => !fields.includes(field))) : value;
 
 const STATUS_RESPONSE_NAMES: Record<number, string> = {
   400: "BadRequest",
   401: "Unauthorized",
   403: "Forbidden",
   404: "NotFound",
+  409: "Conflict",
   405: "MethodNotAllowed",
   413: "PayloadTooLarge",
   415: "UnsupportedMediaType",
@@ -87,7 +115,7 @@ function errorResponses(): Json {
 const errorRefs = (statuses: readonly number[]): Json =>
   Object.fromEntries([...new Set([...statuses, 405])].sort().map((status) => [String(status), ref("responses", STATUS_RESPONSE_NAMES[status]!)]));
 
-/** The answer as sent: the skill's output plus receipt_id and auth_obj_id, on every object form of it. */
+/** The answer as sent: the skill's output plus the envelope (receipt_id, log_index, auth_obj_id), on every object form of it. */
 function answerSchema(output: Json): Json {
   const members = (output.anyOf ?? output.oneOf) as Json[] | undefined;
   if (members) return { ...output, ...(output.anyOf ? { anyOf: members.map(answerSchema) } : { oneOf: members.map(answerSchema) }) };
@@ -96,9 +124,15 @@ function answerSchema(output: Json): Json {
     properties: {
       ...(output.properties as Json),
       receipt_id: { type: "string", description: "The signed receipt of this answer (see GET /v1/reports/audit).", examples: ["rcpt_01JD2ZQ8W6Y3K7M1N4P5R8T0VX"] },
+      log_index: {
+        type: "integer",
+        minimum: 0,
+        description: "The receipt's leaf index in the transparency log; GET /v1/log/inclusion?index= proves it.",
+        examples: [41],
+      },
       auth_obj_id: { type: "string", description: "The key grant that made the call.", examples: ["auth_obj_01JD2ZP1C4F7H9K2M5Q8S0V3XZ"] },
     },
-    required: [...new Set([...((output.required as string[]) ?? []), "receipt_id", "auth_obj_id"])],
+    required: [...new Set([...((output.required as string[]) ?? []), "receipt_id", "log_index", "auth_obj_id"])],
   };
 }
 
@@ -109,54 +143,57 @@ const RATE_LIMIT_HEADERS = {
   "X-RateLimit-Reset": ref("headers", "XRateLimitReset"),
 };
 
-function skillErrors(skill: AnySkill, viaPost: boolean): number[] {
-  return [400, 401, 403, 422, 429, 500, ...(viaPost ? [413, 415] : []), ...(skill.name === "audit-report" ? [404] : [])];
+/** An alert id that is not the caller's is a 404; creating past the tier's cap is 409 ALERT_LIMIT_REACHED. */
+function skillErrors(skill: AnySkill, withBody: boolean): number[] {
+  const notFound = skill.name === "audit-report" || pathParamsOf(skill.rest.path).length > 0;
+  const conflict = callName(skill) === "rate-alerts.create";
+  return [400, 401, 403, 422, 429, 500, ...(withBody ? [413, 415] : []), ...(notFound ? [404] : []), ...(conflict ? [409] : [])];
 }
 
-function skillOperation(skill: AnySkill, answerExample: unknown): Json {
-  const input = plain(skill.input) as { properties?: Record<string, Json>; required?: string[] };
-  const name = pascal(skill.name);
-  const viaGet = skill.rest.method === "GET";
-  const inputExample = exampleOf(input) as Json;
+function skillOperation(skill: AnySkill, example: { input: unknown; answer: unknown }): Json {
+  const input = plain(skill.input) as Json & ObjectSchema;
+  const name = callName(skill);
+  const pathParams = pathParamsOf(skill.rest.path);
+  // GET and DELETE read their input from the query string; the others from the body. Path segments are input fields too.
+  const inQuery = skill.rest.method === "GET" || skill.rest.method === "DELETE";
+  const queryFields = inQuery ? Object.keys(input.properties ?? {}).filter((field) => !pathParams.includes(field)) : [];
   return {
-    operationId: skill.name,
-    summary: skill.name,
+    operationId: name,
+    summary: name,
     description:
       `${skill.description}\n\nMinimum tier **${skill.minimumTier}**; the key needs the scope \`${skill.name}\`. ` +
-      `Also callable as \`POST /v1/agent/invoke/${skill.name}\` and as the MCP tool \`${skill.name}\`. Every answer is metered and carries a signed receipt.`,
+      `Also callable as \`POST /v1/agent/invoke/${name}\` and as the MCP tool \`${name}\`. Every answer is metered and carries a signed receipt.`,
     tags: ["skills"],
     "x-minimum-tier": skill.minimumTier,
     "x-scope": skill.name,
     security: [{ bearer: [] }],
     parameters: [
+      ...parametersOf(input, pathParams, "path"),
+      ...parametersOf(input, queryFields, "query"),
       ref("parameters", "RequestId"),
-      ...(viaGet
-        ? Object.entries(input.properties ?? {}).map(([field, schema]) => ({
-            name: field,
-            in: "query",
-            required: input.required?.includes(field) ?? false,
-            description: (schema.description as string | undefined) ?? field,
-            schema,
-            example: exampleOf(schema),
-          }))
-        : [ref("parameters", "IdempotencyKey")]),
+      ...(inQuery ? [] : [ref("parameters", "IdempotencyKey")]),
     ],
-    ...(viaGet
+    ...(inQuery
       ? {}
       : {
           requestBody: {
             required: true,
-            description: `The ${skill.name} input.`,
-            content: { "application/json": { schema: ref("schemas", `${name}Input`), example: inputExample } },
+            description: `The ${name} input${pathParams.length > 0 ? ` (${pathParams.join(", ")} from the path)` : ""}.`,
+            content: {
+              "application/json": {
+                schema: pathParams.length > 0 ? without(input, pathParams) : ref("schemas", schemaName(skill, "Input")),
+                example: omitKeys(example.input, pathParams),
+              },
+            },
           },
         }),
     responses: {
       "200": {
-        description: "Answered, with receipt_id and auth_obj_id.",
-        headers: { ...RATE_LIMIT_HEADERS, ...(viaGet ? {} : { "Idempotency-Replayed": ref("headers", "IdempotencyReplayed") }) },
-        content: { "application/json": { schema: ref("schemas", `${name}Answer`), example: answerExample } },
+        description: "Answered, with receipt_id, log_index and auth_obj_id.",
+        headers: { ...RATE_LIMIT_HEADERS, ...(inQuery ? {} : { "Idempotency-Replayed": ref("headers", "IdempotencyReplayed") }) },
+        content: { "application/json": { schema: ref("schemas", schemaName(skill, "Answer")), example: example.answer } },
       },
-      ...errorRefs(skillErrors(skill, !viaGet)),
+      ...errorRefs(skillErrors(skill, !inQuery)),
     },
   };
 }
@@ -175,9 +212,9 @@ function invokeOperation(skills: readonly AnySkill[], examples: Map<string, { in
         name: "skill",
         in: "path",
         required: true,
-        description: "The skill's name.",
-        schema: { type: "string", enum: skills.map((skill) => skill.name), description: "A skill name." },
-        example: skills[0]?.name,
+        description: "The skill's name, or `skill.operation` for one operation of a skill with several (`rate-alerts.create`).",
+        schema: { type: "string", enum: skills.map(callName), description: "A call name." },
+        example: skills[0] && callName(skills[0]),
       },
       ref("parameters", "RequestId"),
       ref("parameters", "IdempotencyKey"),
@@ -188,23 +225,23 @@ function invokeOperation(skills: readonly AnySkill[], examples: Map<string, { in
       content: {
         "application/json": {
           // anyOf: inputs of different skills may share a shape; the path names which one applies.
-          schema: { anyOf: skills.map((skill) => ref("schemas", `${pascal(skill.name)}Input`)) },
-          examples: Object.fromEntries(skills.map((skill) => [skill.name, { summary: skill.name, value: examples.get(skill.name)!.input }])),
+          schema: { anyOf: skills.map((skill) => ref("schemas", schemaName(skill, "Input"))) },
+          examples: Object.fromEntries(skills.map((skill) => [callName(skill), { summary: callName(skill), value: examples.get(callName(skill))!.input }])),
         },
       },
     },
     responses: {
       "200": {
-        description: "Answered, with receipt_id and auth_obj_id.",
+        description: "Answered, with receipt_id, log_index and auth_obj_id.",
         headers: { ...RATE_LIMIT_HEADERS, "Idempotency-Replayed": ref("headers", "IdempotencyReplayed") },
         content: {
           "application/json": {
-            schema: { anyOf: skills.map((skill) => ref("schemas", `${pascal(skill.name)}Answer`)) },
-            examples: Object.fromEntries(skills.map((skill) => [skill.name, { summary: skill.name, value: examples.get(skill.name)!.answer }])),
+            schema: { anyOf: skills.map((skill) => ref("schemas", schemaName(skill, "Answer"))) },
+            examples: Object.fromEntries(skills.map((skill) => [callName(skill), { summary: callName(skill), value: examples.get(callName(skill))!.answer }])),
           },
         },
       },
-      ...errorRefs([400, 401, 403, 404, 413, 415, 422, 429, 500]),
+      ...errorRefs([400, 401, 403, 404, 409, 413, 415, 422, 429, 500]),
     },
   };
 }
@@ -217,7 +254,7 @@ function documentedOperation(method: string, doc: RouteDoc): Json {
     description: doc.description,
     tags: [doc.tag],
     security: doc.authenticated ? [{ bearer: [] }] : [],
-    parameters: [ref("parameters", "RequestId")],
+    parameters: [...(doc.query ? parametersOf(plain(doc.query), Object.keys(doc.query.properties), "query") : []), ref("parameters", "RequestId")],
     ...(doc.requestBody
       ? {
           requestBody: {
@@ -256,16 +293,15 @@ export function openApiDocument(source: DocumentSource): Json {
   const schemas: Json = {};
   const examples = new Map<string, { input: unknown; answer: unknown }>();
   for (const skill of skills) {
-    const name = pascal(skill.name);
     const input = plain(skill.input);
     const answer = answerSchema(plain(skill.output));
     describeFields(input);
     describeFields(answer);
-    schemas[`${name}Input`] = { ...input, description: (input.description as string | undefined) ?? `Input of ${skill.name}.` };
-    schemas[`${name}Answer`] = { ...answer, description: (answer.description as string | undefined) ?? `Answer of ${skill.name}.` };
+    schemas[schemaName(skill, "Input")] = { ...input, description: (input.description as string | undefined) ?? `Input of ${callName(skill)}.` };
+    schemas[schemaName(skill, "Answer")] = { ...answer, description: (answer.description as string | undefined) ?? `Answer of ${callName(skill)}.` };
     const exampleInput = exampleOf(input);
     const computed = source.answerExample?.(skill, exampleInput);
-    examples.set(skill.name, { input: exampleInput, answer: computed ?? exampleOf(answer) });
+    examples.set(callName(skill), { input: exampleInput, answer: computed ?? exampleOf(answer) });
   }
   for (const code of Object.keys(ERROR_STATUS) as ErrorCode[]) schemas[errorSchemaName(code)] = plain(errorSchema(code));
 
@@ -280,7 +316,7 @@ export function openApiDocument(source: DocumentSource): Json {
     const key = `${route.method} ${route.path}`;
     const skill = skillByRoute.get(key);
     const method = route.method === "ALL" ? "POST" : route.method;
-    if (skill) add(method, route.path, skillOperation(skill, examples.get(skill.name)!.answer));
+    if (skill) add(method, route.path, skillOperation(skill, examples.get(callName(skill))!));
     else if (key === "POST /v1/agent/invoke/:skill") add(method, route.path, invokeOperation(skills, examples));
     else if (ROUTE_DOCS[key]) add(method, route.path, documentedOperation(method, ROUTE_DOCS[key]));
     else if (route.hooks?.detail && Object.keys(route.hooks.detail).length > 0) add(method, route.path, detailOperation(method, route.path, route.hooks.detail));

@@ -23,6 +23,7 @@ type Schema = {
 const PATTERN_EXAMPLES: [RegExp, string][] = [
   [/^\^\\d\{4\}-\\d\{2\}-\\d\{2\}\$$/, "2026-10-09"],
   [/rcpt_/, "rcpt_01JD2ZQ8W6Y3K7M1N4P5R8T0VX"],
+  [/alrt_/, "alrt_01JD2ZQZ1B4D6G9J2L5N8Q0S3V"],
 ];
 
 export function exampleOf(schema: Schema): unknown {

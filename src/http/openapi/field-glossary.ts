@@ -157,6 +157,15 @@ const FIELD_GLOSSARY: Readonly<Record<string, string>> = {
   retraction: "Set when the import was retracted: when and why (null otherwise).",
   retracted_at: "When the import was retracted (ISO 8601, UTC).",
   reason: "Why, in words.",
+  log: "The receipt as a leaf of the transparency log, with its inclusion proof and the signed checkpoint it verifies against.",
+  log_index: "The receipt's leaf index in the transparency log (seq - 1); GET /v1/log/inclusion?index= proves it.",
+  leaf_entry: "The leaf entry, hex: SHA-256 of the canonical receipt body (the leaf hash is SHA-256(0x00 || entry)).",
+  tree_size: "Size of the log tree the proof is against.",
+  inclusion_proof: "RFC 6962 inclusion proof of the leaf in the tree of `tree_size`, leaf side first, base64.",
+  checkpoint: "The signed C2SP checkpoint of `tree_size` the proof leads to.",
+  receipt: "The hashed receipt record itself: leaf_entry = SHA-256(JCS(receipt)). Feed the report to `waybill verify`.",
+  legacy: "Receipts written before the log (waybill.receipt/2): their chain link and own signature; null otherwise.",
+  included: "The inclusion proof leads from the leaf to the checkpoint's root.",
 };
 
 type Schema = { description?: string; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; oneOf?: Schema[] };

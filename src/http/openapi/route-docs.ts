@@ -1,4 +1,5 @@
-import { Type, type TSchema } from "@sinclair/typebox";
+import { type TObject, Type, type TSchema } from "@sinclair/typebox";
+import { EVENT_TYPES } from "../../events/types.ts";
 
 /**
  * The routes that are not skills, documented where the OpenAPI document is built. A route added
@@ -12,6 +13,8 @@ export interface RouteDoc {
   /** Needs the bearer key. */
   authenticated: boolean;
   response: { description: string; schema: TSchema; example: unknown };
+  /** Query string parameters, each field described. */
+  query?: TObject;
   /** A JSON request body (MCP's JSON-RPC message). */
   requestBody?: { description: string; schema: TSchema; example: unknown };
   /** Statuses of the error table this route can answer with, besides 401 for authenticated routes. */
@@ -123,6 +126,23 @@ const jsonRpc = Type.Object(
   { description: "A JSON-RPC 2.0 message of the Model Context Protocol." },
 );
 
+const size = (description: string) => Type.Integer({ minimum: 0, description });
+const proofHashes = Type.Array(Type.String({ description: "A node hash, base64." }), { description: "The RFC 6962 proof, base64 node hashes." });
+
+const eventsSchema = Type.Object({
+  events: Type.Array(
+    Type.Object({
+      id: Type.String({ description: "The event's id (`evt_…`), also the webhook's message id." }),
+      type: Type.String({ description: `What happened: ${EVENT_TYPES.join(", ")}.` }),
+      created_at: Type.String({ description: "When it happened (ISO 8601)." }),
+      data: Type.Object({}, { additionalProperties: true, description: "The event's payload, as its webhook delivers it (docs/alerts-and-webhooks.md)." }),
+    }),
+    { description: "The account's events after the cursor, oldest first." },
+  ),
+  next_cursor: Type.Union([Type.String(), Type.Null()], { description: "Pass as `after` for the next page; null when there are no events yet." }),
+  auth_obj_id: Type.String({ description: "The key grant that made the call." }),
+});
+
 const EXAMPLE_AUTH_OBJ_ID = "auth_obj_01JD2ZP1C4F7H9K2M5Q8S0V3XZ";
 
 /** Keyed `METHOD path` as the route table writes them (Elysia's `:param` form). */
@@ -200,6 +220,76 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
           genesis_prev_hash: "0".repeat(64),
         },
       },
+    },
+  },
+  "GET /v1/events": {
+    summary: "List events",
+    description:
+      "The account's events (key.created, data.updated, alert.triggered…), oldest first after a cursor: the same records webhooks deliver, " +
+      "for clients without a webhook. Any valid key of the account reads them. Not metered.",
+    tag: "account",
+    authenticated: true,
+    errors: [400],
+    query: Type.Object({
+      after: Type.Optional(Type.String({ description: "The `next_cursor` of the previous page; omit for the oldest events." })),
+      type: Type.Optional(Type.String({ description: `Only these event types, comma-separated: ${EVENT_TYPES.join(", ")}.` })),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100, description: "Events per page, 1 to 500 (default 100)." })),
+    }),
+    response: {
+      description: "A page of events.",
+      schema: eventsSchema,
+      example: {
+        events: [
+          {
+            id: "evt_01JD2ZR3F6H8K1M4P7R9T2W5Y8",
+            type: "alert.triggered",
+            created_at: "2026-10-14T15:02:11.000Z",
+            data: { alert_id: "alrt_01JD2ZQZ1B4D6G9J2L5N8Q0S3V", threshold: 4.25, measurement: { value: 4.31 } },
+          },
+        ],
+        next_cursor: "evt_01JD2ZR3F6H8K1M4P7R9T2W5Y8",
+        auth_obj_id: EXAMPLE_AUTH_OBJ_ID,
+      },
+    },
+  },
+  "GET /v1/log/inclusion": {
+    summary: "Inclusion proof",
+    description:
+      "Proves that the receipt at `index` (an answer's `log_index`) is a leaf of the transparency log of `tree_size`, " +
+      "against that size's signed checkpoint (docs/receipts.md). No key needed.",
+    tag: "receipts",
+    authenticated: false,
+    errors: [400],
+    query: Type.Object({
+      index: size("The leaf index: an answer's `log_index`."),
+      tree_size: Type.Optional(size("The tree size to prove against; defaults to the latest checkpoint's.")),
+    }),
+    response: {
+      description: "The inclusion proof.",
+      schema: Type.Object({
+        log_index: size("The leaf proved."),
+        tree_size: size("The tree size it is proved against."),
+        hashes: proofHashes,
+      }),
+      example: { log_index: 41, tree_size: 128, hashes: ["q2kS0v6D3cV9mN1bJ8pR4tW7yA0eH5uL2xK6fG9iC3o=", "Zm9vYmFyYmF6cXV4cXV1eGNvcmdlZ3JhdWx0Z2FycGx5Pw=="] },
+    },
+  },
+  "GET /v1/log/consistency": {
+    summary: "Consistency proof",
+    description:
+      "Proves that the log of size `to` extends the log of size `from` without changing it: a verifier that trusted the older checkpoint " +
+      "can trust the newer one (docs/receipts.md). No key needed.",
+    tag: "receipts",
+    authenticated: false,
+    errors: [400],
+    query: Type.Object({
+      from: size("The older tree size."),
+      to: Type.Optional(size("The newer tree size; defaults to the latest checkpoint's.")),
+    }),
+    response: {
+      description: "The consistency proof.",
+      schema: Type.Object({ from: size("The older tree size."), to: size("The newer tree size."), hashes: proofHashes }),
+      example: { from: 100, to: 128, hashes: ["q2kS0v6D3cV9mN1bJ8pR4tW7yA0eH5uL2xK6fG9iC3o="] },
     },
   },
   "GET /healthz": {

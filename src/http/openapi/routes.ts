@@ -30,7 +30,7 @@ function answerExample(deps: PipelineDeps & { skills: readonly AnySkill[] }, now
       const input = validateInput(skill.input, rawInput, "body");
       const asOf = skill.asOf?.(input) ?? utcDateOf(now);
       const { answer } = skill.handler(input, { data: deps.reference.view(asOf, now), caller: EXAMPLE_CALLER, instance: deps });
-      return { ...answer, receipt_id: "rcpt_01JD2ZQ8W6Y3K7M1N4P5R8T0VX", auth_obj_id: EXAMPLE_CALLER.authObjId };
+      return { ...answer, receipt_id: "rcpt_01JD2ZQ8W6Y3K7M1N4P5R8T0VX", log_index: 41, auth_obj_id: EXAMPLE_CALLER.authObjId };
     } catch {
       return undefined;
     }

@@ -22,7 +22,7 @@ export const conditionSchema = T.Object(
     include_fuel_surcharge: T.Optional(T.Boolean({ description: "Lane metrics: price with the fuel surcharge" })),
     region: T.Optional(enumOf(DIESEL_REGION_NAMES, { description: `Diesel metrics: one of ${DIESEL_REGION_NAMES.join(", ")}` })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: "The watched figure: a lane's rate or a region's diesel price" },
 );
 
 const alertFields = {
@@ -45,7 +45,7 @@ export const updateInput = T.Object({
   direction: T.Optional(alertFields.direction),
   threshold: T.Optional(alertFields.threshold),
   cooldown_seconds: T.Optional(T.Union([alertFields.cooldown_seconds, T.Null()])),
-  enabled: T.Optional(T.Boolean()),
+  enabled: T.Optional(T.Boolean({ description: "false pauses the alert: kept, not evaluated" })),
 });
 export const idInput = T.Object({ id: alertId });
 export const listInput = T.Object({
@@ -54,36 +54,58 @@ export const listInput = T.Object({
 });
 export const evaluateInput = T.Object({});
 
-const measurementSchema = T.Object({
-  value: T.Number(),
-  as_of: T.String(),
-  known_at: T.String(),
-  factor_versions: T.Array(factorVersionSchema),
-});
+const measurementSchema = T.Object(
+  {
+    value: T.Number({ description: "The watched figure, in the unit of the threshold" }),
+    as_of: T.String({ description: "The date of the data it was computed from (YYYY-MM-DD)" }),
+    known_at: T.String({ description: "When that data was known to this instance (ISO 8601)" }),
+    factor_versions: T.Array(factorVersionSchema, { description: "Every stored figure the measurement used" }),
+  },
+  { description: "The figure now, the baseline the alert starts from" },
+);
 
-export const alertSchema = T.Object({
-  id: T.String(),
-  name: T.String(),
-  condition: conditionSchema,
-  direction: T.String(),
-  threshold: T.Number(),
-  cooldown_seconds: nullable(T.Integer()),
-  enabled: T.Boolean(),
-  state: T.Object({
-    firing: T.Boolean(),
-    last_value: nullable(T.Number()),
-    last_evaluated_at: nullable(T.String()),
-    last_fired_at: nullable(T.String()),
-  }),
-  created_at: T.String(),
-  updated_at: T.String(),
-});
+export const alertSchema = T.Object(
+  {
+    id: alertId,
+    name: T.String({ description: "The alert's label" }),
+    condition: conditionSchema,
+    direction: T.String({ description: alertFields.direction.description }),
+    threshold: alertFields.threshold,
+    cooldown_seconds: nullable(T.Integer({ description: "Quiet period after firing, seconds; null for none" })),
+    enabled: T.Boolean({ description: "Whether it is evaluated" }),
+    state: T.Object(
+      {
+        firing: T.Boolean({ description: "The figure is past the threshold since the last trigger" }),
+        last_value: nullable(T.Number({ description: "The figure at the last evaluation; null before the first" })),
+        last_evaluated_at: nullable(T.String({ description: "When it was last evaluated (ISO 8601); null before the first" })),
+        last_fired_at: nullable(T.String({ description: "When it last fired (ISO 8601); null if never" })),
+      },
+      { description: "Where the alert stands" },
+    ),
+    created_at: T.String({ description: "When it was created (ISO 8601)" }),
+    updated_at: T.String({ description: "When it was last changed (ISO 8601)" }),
+  },
+  { description: "A rate alert" },
+);
 
 export const alertOutput = T.Object({ alert: alertSchema, measurement: T.Optional(measurementSchema) });
-export const listOutput = T.Object({ alerts: T.Array(alertSchema), next_cursor: nullable(T.String()) });
-export const deleteOutput = T.Object({ deleted: T.String() });
+export const listOutput = T.Object({
+  alerts: T.Array(alertSchema, { description: "Your alerts, newest first" }),
+  next_cursor: nullable(T.String({ description: "Pass as cursor for the next page; null on the last page" })),
+});
+export const deleteOutput = T.Object({ deleted: T.String({ description: "The id of the deleted alert" }) });
 export const evaluateOutput = T.Object({
-  evaluated: T.Integer(),
-  fired: T.Array(T.Object({ alert_id: T.String(), event_id: T.String(), type: T.String(), value: T.Number() })),
-  failed: T.Array(T.Object({ alert_id: T.String(), error: T.String() })),
+  evaluated: T.Integer({ description: "How many of your enabled alerts were evaluated" }),
+  fired: T.Array(
+    T.Object({
+      alert_id: T.String({ description: "The alert that fired" }),
+      event_id: T.String({ description: "The event it recorded (see GET /v1/events)" }),
+      type: T.String({ description: "The event type" }),
+      value: T.Number({ description: "The figure that crossed the threshold" }),
+    }),
+    { description: "Alerts that fired in this evaluation" },
+  ),
+  failed: T.Array(T.Object({ alert_id: T.String({ description: "The alert" }), error: T.String({ description: "Why it could not be evaluated" }) }), {
+    description: "Alerts that could not be evaluated",
+  }),
 });
