@@ -82,8 +82,8 @@ function TraceSections({ trace }: { trace: ReceiptTrace }) {
         <ul class="checks">
           <Check label="Leaf entry is the hash of the recorded body" value={v.hash_valid} />
           <Check label="Included in the signed log checkpoint" value={v.included} />
-          {trace.log.legacy && <Check label="Ed25519 signature of the pre-log receipt is valid" value={v.signature_valid} />}
-          {trace.log.legacy && <Check label="Links to the previous pre-log receipt" value={v.link_valid} />}
+          {trace.log.legacy !== null && <Check label="Ed25519 signature of the pre-log receipt is valid" value={v.signature_valid} />}
+          {trace.log.legacy !== null && <Check label="Links to the previous pre-log receipt" value={v.link_valid} />}
           <Check label="Stored columns match the recorded body" value={v.record_matches_body} />
           <Check label="Re-running the skill on the recorded figures reproduces the answer" value={v.reproducible} />
         </ul>
