@@ -1,33 +1,23 @@
 // Draws the "calls per day" chart from the JSON island the usage pages render:
 // {"days": ["YYYY-MM-DD", …], "series": [{"skill": "...", "counts": [n, …]}, …]}
 // as stacked bars, one colour per skill. Needs uPlot (loaded before this file).
-(function () {
-  "use strict";
-
+(() => {
   var COLORS = ["#1f6feb", "#2da44e", "#bf8700", "#cf222e", "#8250df", "#1b7c83", "#d1242f", "#6e7781", "#fb8500"];
 
   function draw(container) {
     var island = document.getElementById(container.getAttribute("data-island"));
     if (!island || typeof uPlot === "undefined") return;
     var data = JSON.parse(island.textContent);
-    var xs = data.days.map(function (day) {
-      return Date.parse(day + "T00:00:00Z") / 1000;
-    });
+    var xs = data.days.map((day) => Date.parse(day + "T00:00:00Z") / 1000);
 
     // Stack: series i is drawn from 0 up to the sum of series 0..i; drawing the tallest first
     // leaves each skill's own band visible. The legend shows each skill's own count.
-    var running = xs.map(function () {
-      return 0;
-    });
-    var stacked = data.series.map(function (s) {
-      running = running.map(function (sum, i) {
-        return sum + s.counts[i];
-      });
+    var running = xs.map(() => 0);
+    var stacked = data.series.map((s) => {
+      running = running.map((sum, i) => sum + s.counts[i]);
       return running.slice();
     });
-    var order = data.series.map(function (_, i) {
-      return i;
-    }).reverse();
+    var order = data.series.map((_, i) => i).reverse();
 
     var bars = uPlot.paths.bars({ size: [0.7, 40] });
     var opts = {
@@ -38,7 +28,7 @@
       legend: { live: true },
       cursor: { points: { show: false } },
       series: [{ value: "{YYYY}-{MM}-{DD}" }].concat(
-        order.map(function (index) {
+        order.map((index) => {
           var color = COLORS[index % COLORS.length];
           return {
             label: data.series[index].skill,
@@ -47,29 +37,19 @@
             width: 0,
             paths: bars,
             points: { show: false },
-            value: function (u, v, seriesIndex, idx) {
-              return idx == null ? "—" : data.series[index].counts[idx];
-            },
+            value: (u, v, seriesIndex, idx) => (idx == null ? "—" : data.series[index].counts[idx]),
           };
         }),
       ),
     };
     container.textContent = "";
-    var chart = new uPlot(
-      opts,
-      [xs].concat(
-        order.map(function (index) {
-          return stacked[index];
-        }),
-      ),
-      container,
-    );
-    window.addEventListener("resize", function () {
+    var chart = new uPlot(opts, [xs].concat(order.map((index) => stacked[index])), container);
+    window.addEventListener("resize", () => {
       chart.setSize({ width: container.clientWidth, height: 260 });
     });
   }
 
-  document.addEventListener("DOMContentLoaded", function () {
+  document.addEventListener("DOMContentLoaded", () => {
     document.querySelectorAll("[data-island]").forEach(draw);
   });
 })();

@@ -50,34 +50,34 @@ export function AppLayout(props: { title: string; viewer: Viewer; section?: Sect
   if (props.viewer.isAdmin) links.push({ section: "admin", href: "/dashboard/admin", label: "Admin" });
   return (
     <html lang="en">
-        <Head title={props.title} />
-        <body hx-headers:inherited={JSON.stringify({ "X-CSRF-Token": props.viewer.csrfToken })}>
-          <header class="topbar">
-            <Brand />
-            <nav aria-label="Dashboard">
-              {links.map((link) => (
-                <a href={link.href} aria-current={link.section === props.section ? "page" : undefined} safe>
-                  {link.label}
-                </a>
-              ))}
-            </nav>
-            <div class="who">
-              <span class="email" title={props.viewer.email} safe>
-                {props.viewer.email}
-              </span>
-              <a href="/dashboard/password" class="small">
-                Password
+      <Head title={props.title} />
+      <body hx-headers:inherited={JSON.stringify({ "X-CSRF-Token": props.viewer.csrfToken })}>
+        <header class="topbar">
+          <Brand />
+          <nav aria-label="Dashboard">
+            {links.map((link) => (
+              <a href={link.href} aria-current={link.section === props.section ? "page" : undefined} safe>
+                {link.label}
               </a>
-              <form method="post" action="/signout">
-                <input type="hidden" name="_csrf" value={props.viewer.csrfToken} />
-                <button type="submit" class="link">
-                  Sign out
-                </button>
-              </form>
-            </div>
-          </header>
-          <main>{props.children}</main>
-        </body>
+            ))}
+          </nav>
+          <div class="who">
+            <span class="email" title={props.viewer.email} safe>
+              {props.viewer.email}
+            </span>
+            <a href="/dashboard/password" class="small">
+              Password
+            </a>
+            <form method="post" action="/signout">
+              <input type="hidden" name="_csrf" value={props.viewer.csrfToken} />
+              <button type="submit" class="link">
+                Sign out
+              </button>
+            </form>
+          </div>
+        </header>
+        <main>{props.children}</main>
+      </body>
     </html>
   );
 }
@@ -86,13 +86,13 @@ export function AppLayout(props: { title: string; viewer: Viewer; section?: Sect
 export function PlainLayout(props: { title: string; children: Children }) {
   return (
     <html lang="en">
-        <Head title={props.title} />
-        <body class="plain">
-          <main class="narrow">
-            <Brand />
-            {props.children}
-          </main>
-        </body>
+      <Head title={props.title} />
+      <body class="plain">
+        <main class="narrow">
+          <Brand />
+          {props.children}
+        </main>
+      </body>
     </html>
   );
 }

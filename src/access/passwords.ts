@@ -33,7 +33,11 @@ export async function setAccountPassword(db: Db, accountId: string, password: st
 export function issuePasswordLink(db: Db, accountId: string, now: number): string {
   const token = randomToken();
   db.transaction((tx) => {
-    for (const row of tx.select().from(settings).where(like(settings.key, `${LINK_PREFIX}%`)).all()) {
+    for (const row of tx
+      .select()
+      .from(settings)
+      .where(like(settings.key, `${LINK_PREFIX}%`))
+      .all()) {
       const link = parseLink(row.value);
       if (!link || link.accountId === accountId || link.expiresAt <= now) tx.delete(settings).where(eq(settings.key, row.key)).run();
     }
@@ -46,7 +50,11 @@ export function issuePasswordLink(db: Db, accountId: string, now: number): strin
 
 /** The account a live link belongs to, or undefined (unknown, used or expired). */
 export function passwordLinkAccount(db: Db, token: string, now: number): string | undefined {
-  const row = db.select().from(settings).where(eq(settings.key, LINK_PREFIX + sha256Hex(token))).get();
+  const row = db
+    .select()
+    .from(settings)
+    .where(eq(settings.key, LINK_PREFIX + sha256Hex(token)))
+    .get();
   const link = row ? parseLink(row.value) : undefined;
   return link && link.expiresAt > now ? link.accountId : undefined;
 }

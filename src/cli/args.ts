@@ -50,7 +50,8 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
 /** One line of `waybill --help` and the body of `waybill COMMAND --help`. */
 export const COMMAND_HELP: Record<string, { synopsis: string; details: string }> = {
   serve: {
-    synopsis: "[--port P] [--host H] [--limits FILE] [--log-format text|json] [--log-level L] [--trust-proxy] [--public-url URL] [--sync-every 6h] [--cors-origins A,B] [--allow-private-webhooks]",
+    synopsis:
+      "[--port P] [--host H] [--limits FILE] [--log-format text|json] [--log-level L] [--trust-proxy] [--public-url URL] [--sync-every 6h] [--cors-origins A,B] [--allow-private-webhooks]",
     details: `start the server (the default command); one server per database file.
   --port P              WAYBILL_PORT, default 8080 (0: any free port)
   --host H              WAYBILL_HOST, default 127.0.0.1

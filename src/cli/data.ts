@@ -23,7 +23,6 @@ interface Options {
   now?: number;
 }
 
-
 /** `waybill data status`: every series with its newest observation and how old it is. */
 export function dataStatus(db: Db, options: Options = {}): CommandResult {
   const now = options.now ?? Date.now();
@@ -43,7 +42,16 @@ export function dataStatus(db: Db, options: Options = {}): CommandResult {
   }));
   const imports = db.$client
     .prepare<
-      { id: string; source: string; file_name: string; imported_at: number; rows_added: number; rows_skipped: number; retracted_at: number | null; reason: string | null },
+      {
+        id: string;
+        source: string;
+        file_name: string;
+        imported_at: number;
+        rows_added: number;
+        rows_skipped: number;
+        retracted_at: number | null;
+        reason: string | null;
+      },
       []
     >(
       `SELECT i.id, i.source, i.file_name, i.imported_at, i.rows_added, i.rows_skipped, r.retracted_at, r.reason

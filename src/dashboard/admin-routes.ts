@@ -52,7 +52,13 @@ export function adminRoutes(context: DashboardContext) {
           return pageResponse(ProblemPage({ title: "Tier not changed", message: error.message }), { status: 422 });
         }
         if (updated.tier !== before.tier) {
-          recordAccountEvent(context.db, { at: now, accountId: updated.id, action: "tier_changed", actor: { accountId: account.id }, detail: `${before.tier} → ${updated.tier}` });
+          recordAccountEvent(context.db, {
+            at: now,
+            accountId: updated.id,
+            action: "tier_changed",
+            actor: { accountId: account.id },
+            detail: `${before.tier} → ${updated.tier}`,
+          });
         }
         const used = answeredThisMonthByAccount(context.db, monthOf(now));
         if (isHtmxRequest(request)) return htmlResponse(AccountRowView({ row: rowOf(updated, used), csrfToken: viewer.csrfToken, saved: true }));

@@ -29,9 +29,7 @@ export function authRoutes(context: DashboardContext) {
   return new Elysia({ name: "dashboard-auth" })
     .use(sessionGuard(context))
     .get("/", () => new Response(null, { status: 303, headers: { location: "/dashboard" } }))
-    .get("/signin", ({ query }) =>
-      signInPage({ next: safeNextPath(query.next), notice: query.signed_out !== undefined ? SIGNED_OUT_NOTICE : undefined }),
-    )
+    .get("/signin", ({ query }) => signInPage({ next: safeNextPath(query.next), notice: query.signed_out !== undefined ? SIGNED_OUT_NOTICE : undefined }))
     .post("/signin", async ({ request, body, query, server }) => {
       if (isCrossSiteRequest(request, context.options.publicUrl)) {
         return pageResponse(ProblemPage({ title: "Request refused", message: "Sign in from this site's own sign-in page." }), { status: 403 });

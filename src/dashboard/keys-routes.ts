@@ -26,9 +26,7 @@ export function keysRoutes(context: DashboardContext) {
   /** htmx gets the panel alone; a plain request (JavaScript off) gets the whole page around it. */
   const respond = (request: Request, signedIn: SignedIn, outcome: PanelOutcome, status = 200) => {
     const panel = panelFor(signedIn, outcome);
-    return isHtmxRequest(request)
-      ? htmlResponse(KeyPanel(panel), { status })
-      : pageResponse(KeysPage({ viewer: signedIn.viewer, panel }), { status });
+    return isHtmxRequest(request) ? htmlResponse(KeyPanel(panel), { status }) : pageResponse(KeysPage({ viewer: signedIn.viewer, panel }), { status });
   };
 
   return new Elysia({ name: "dashboard-keys" })
@@ -53,7 +51,13 @@ export function keysRoutes(context: DashboardContext) {
           return respond(request, signedIn, { error: `Your ${signedIn.account.tier} tier cannot use ${beyondTier.join(", ")}.` }, 422);
         }
         const issued = issueKey(context.db, signedIn.account.id, scopes, signedIn.now);
-        recordAccountEvent(context.db, { at: signedIn.now, accountId: signedIn.account.id, action: "key_created", actor: { accountId: signedIn.account.id }, detail: issued.record.displayId });
+        recordAccountEvent(context.db, {
+          at: signedIn.now,
+          accountId: signedIn.account.id,
+          action: "key_created",
+          actor: { accountId: signedIn.account.id },
+          detail: issued.record.displayId,
+        });
         return respond(request, signedIn, { newKey: issued.key }, 201);
       },
       { signedIn: "account" },
@@ -62,7 +66,14 @@ export function keysRoutes(context: DashboardContext) {
       "/dashboard/keys/revoke",
       ({ request, signedIn }) => {
         const revoked = revokeActiveKey(context.db, signedIn.account.id, signedIn.now);
-        if (revoked) recordAccountEvent(context.db, { at: signedIn.now, accountId: signedIn.account.id, action: "key_revoked", actor: { accountId: signedIn.account.id }, detail: revoked.displayId });
+        if (revoked)
+          recordAccountEvent(context.db, {
+            at: signedIn.now,
+            accountId: signedIn.account.id,
+            action: "key_revoked",
+            actor: { accountId: signedIn.account.id },
+            detail: revoked.displayId,
+          });
         const notice = revoked ? `Key ${revoked.displayId} is revoked.` : "There was no active key to revoke.";
         return respond(request, signedIn, { notice });
       },

@@ -49,8 +49,9 @@ export function passwordRoutes(context: DashboardContext) {
       recordAccountEvent(context.db, { at: now, accountId: account.id, action: "password_changed", actor: { accountId: account.id }, detail: "one-time link" });
       return signedInAgain(request, account.id, now, "/dashboard");
     })
-    .get("/dashboard/password", ({ query, signedIn: { viewer } }) =>
-      pageResponse(ChangePasswordPage({ viewer, notice: query.changed !== undefined ? "Your password is changed." : undefined })),
+    .get(
+      "/dashboard/password",
+      ({ query, signedIn: { viewer } }) => pageResponse(ChangePasswordPage({ viewer, notice: query.changed !== undefined ? "Your password is changed." : undefined })),
       { signedIn: "account" },
     )
     .post(

@@ -32,7 +32,10 @@ export function startSession(db: Db, accountId: string, now: number, previousTok
   const digest = sha256Hex(token);
   const expiresAt = now + ABSOLUTE_TIMEOUT_MS;
   db.transaction((tx) => {
-    if (previousToken) tx.delete(sessions).where(eq(sessions.digest, sha256Hex(previousToken))).run();
+    if (previousToken)
+      tx.delete(sessions)
+        .where(eq(sessions.digest, sha256Hex(previousToken)))
+        .run();
     tx.delete(sessions)
       .where(or(lt(sessions.expiresAt, now), lt(sessions.lastSeenAt, now - IDLE_TIMEOUT_MS)))
       .run();
@@ -57,5 +60,7 @@ export function resumeSession(db: Db, token: string, now: number): Session | und
 }
 
 export function endSession(db: Db, token: string): void {
-  db.delete(sessions).where(eq(sessions.digest, sha256Hex(token))).run();
+  db.delete(sessions)
+    .where(eq(sessions.digest, sha256Hex(token)))
+    .run();
 }

@@ -23,10 +23,7 @@ interface AccountMonth {
 
 type LoadedMonth = AccountMonth & { committed: number };
 
-type SlotState =
-  | { kind: "reserved" }
-  | { kind: "committed"; generation: number | undefined }
-  | { kind: "released" };
+type SlotState = { kind: "reserved" } | { kind: "committed"; generation: number | undefined } | { kind: "released" };
 
 /**
  * One admitted call's place in its account's month: reserved → committed (inside the answer's

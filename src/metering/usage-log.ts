@@ -18,9 +18,7 @@ export interface ClosableUsageLog extends UsageLog {
 }
 
 function insertEvent(handle: Db, event: UsageEvent): void {
-  handle.$client
-    .query(INSERT_EVENT)
-    .run(event.at, event.requestId, event.accountId, event.keyId, event.skill, event.status, event.latencyMs, event.receiptId);
+  handle.$client.query(INSERT_EVENT).run(event.at, event.requestId, event.accountId, event.keyId, event.skill, event.status, event.latencyMs, event.receiptId);
 }
 
 /**

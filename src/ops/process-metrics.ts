@@ -13,7 +13,9 @@ function openFileDescriptors(): number | undefined {
 
 function maxFileDescriptors(): number | undefined {
   try {
-    const line = readFileSync("/proc/self/limits", "utf8").split("\n").find((l) => l.startsWith("Max open files"));
+    const line = readFileSync("/proc/self/limits", "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("Max open files"));
     const soft = Number(line?.split(/\s{2,}/)[1]);
     return Number.isFinite(soft) ? soft : undefined;
   } catch {

@@ -71,4 +71,3 @@ export function validateInput(schema: TSchema, raw: unknown, source: "body" | "q
   if (problems.length > 0) throw errors.invalidRequest(problems);
   return value;
 }
-

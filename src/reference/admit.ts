@@ -48,7 +48,6 @@ export interface Admitted {
   repeated: number;
 }
 
-
 export function admitObservations(rows: Iterable<ParsedObservation>, options: AdmitOptions = {}): Admitted {
   const problems: string[] = [];
   const accepted = new Map<string, AdmittedObservation & { where?: string }>();

@@ -26,7 +26,7 @@ export const AMS_DISTRICTS: Record<string, Area[]> = {
   "SANTA MARIA CALIFORNIA": [{ lat: 34.953, lon: -120.4357, radiusMiles: 25 }],
   "OXNARD DISTRICT CALIFORNIA": [{ lat: 34.1975, lon: -119.1771, radiusMiles: 25 }],
   "IMPERIAL, COACHELLA VALLEYS CA, CENTRAL AND WESTERN AZ, MEXICO CROSSINGS THROUGH CALEXICO AND SAN LUIS": [
-    { lat: 32.7920, lon: -115.5631, radiusMiles: 35 }, // El Centro, Imperial Valley, Calexico
+    { lat: 32.792, lon: -115.5631, radiusMiles: 35 }, // El Centro, Imperial Valley, Calexico
     { lat: 33.7206, lon: -116.2156, radiusMiles: 30 }, // Indio, Coachella Valley
     { lat: 32.6927, lon: -114.6277, radiusMiles: 35 }, // Yuma, San Luis
     { lat: 33.4484, lon: -112.074, radiusMiles: 60 }, // Phoenix, central Arizona

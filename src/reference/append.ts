@@ -41,9 +41,7 @@ export function appendObservations(
   const insertImport = sqlite.prepare(
     "INSERT INTO data_imports (id, source, file_name, file_sha256, imported_at, rows_added, rows_skipped) VALUES (?, ?, ?, ?, ?, ?, ?)",
   );
-  const insertObservation = sqlite.prepare(
-    "INSERT INTO observations (series_id, observed_on, value, import_id, fetched_at, published_on) VALUES (?, ?, ?, ?, ?, ?)",
-  );
+  const insertObservation = sqlite.prepare("INSERT INTO observations (series_id, observed_on, value, import_id, fetched_at, published_on) VALUES (?, ?, ?, ?, ?, ?)");
   return sqlite.transaction(() => {
     const fresh = admitted.rows.filter((row) => !alreadyStored.get(row.seriesId, row.observedOn, row.value));
     const skipped = admitted.rows.length + admitted.repeated - fresh.length;

@@ -51,8 +51,7 @@ const OEWS_RELEASES: Record<string, string> = {
   "2023": "2024-04-03",
   "2024": "2025-04-02",
 };
-const oewsPublished = (observedOn: string): string =>
-  OEWS_RELEASES[observedOn.slice(0, 4)] ?? `${Number(observedOn.slice(0, 4)) + 1}-04-01`;
+const oewsPublished = (observedOn: string): string => OEWS_RELEASES[observedOn.slice(0, 4)] ?? `${Number(observedOn.slice(0, 4)) + 1}-04-01`;
 
 const monthly = (family: string, unit: string, min: number, max: number, firstDate: string, published: (d: string) => string): SeriesRule => ({
   family,
@@ -140,10 +139,7 @@ const PATTERNS: [RegExp, SeriesRule][] = [
       graceDays: 60,
     },
   ],
-  [
-    /^FHWA_MF121T_DIESEL_[A-Z]{2}$/,
-    { ...EXACT[FEDERAL_DIESEL_EXCISE_SERIES]!, family: "FHWA diesel excise" },
-  ],
+  [/^FHWA_MF121T_DIESEL_[A-Z]{2}$/, { ...EXACT[FEDERAL_DIESEL_EXCISE_SERIES]!, family: "FHWA diesel excise" }],
   [
     new RegExp(`^${AMS_FVWTRK_PREFIX}(LOW|HIGH)_[A-Z0-9-]+__[A-Z0-9-]+$`),
     {
@@ -171,4 +167,3 @@ export function seriesRule(seriesId: string): SeriesRule | undefined {
   if (DIESEL_IDS.has(seriesId)) return DIESEL;
   return EXACT[seriesId] ?? PATTERNS.find(([pattern]) => pattern.test(seriesId))?.[1];
 }
-

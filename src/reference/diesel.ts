@@ -30,8 +30,7 @@ export function dieselPrice(view: ReferenceView, requestedArea: DieselArea): Die
   return undefined;
 }
 
-export const dieselPriceForState = (view: ReferenceView, state: StateCode): DieselReading | undefined =>
-  dieselPrice(view, stateInfo(state).dieselArea);
+export const dieselPriceForState = (view: ReferenceView, state: StateCode): DieselReading | undefined => dieselPrice(view, stateInfo(state).dieselArea);
 
 /** Why a broader area's price stands in, or undefined when the requested area's own price is used. */
 export function dieselFallbackReason(reading: DieselReading): string | undefined {

@@ -102,12 +102,18 @@ class Gazetteer {
 
   /** Every place of exactly this name, most populous first. */
   named(name: string): GazetteerPlace[] {
-    return this.allEntries.filter((entry) => entry.key === name).map((entry) => entry.place).sort((a, b) => b.population - a.population);
+    return this.allEntries
+      .filter((entry) => entry.key === name)
+      .map((entry) => entry.place)
+      .sort((a, b) => b.population - a.population);
   }
 
   /** The same city name in other states, most populous first. */
   elsewhere(name: string, limit: number): GazetteerPlace[] {
-    return this.allEntries.filter((entry) => entry.key === name).slice(0, limit).map((entry) => entry.place);
+    return this.allEntries
+      .filter((entry) => entry.key === name)
+      .slice(0, limit)
+      .map((entry) => entry.place);
   }
 }
 

@@ -28,8 +28,7 @@ const OEWS_TRUCK_DRIVERS_HOURLY_MEDIAN = `${OEWS_TRUCK_DRIVERS}08`;
 
 export const NATIONAL_TRUCK_DRIVER_WAGE_SERIES = `OEUN0000000${OEWS_TRUCK_DRIVERS_HOURLY_MEDIAN}`;
 
-export const stateTruckDriverWageSeries = (stateFips: string): string =>
-  `OEUS${stateFips.padStart(2, "0")}00000${OEWS_TRUCK_DRIVERS_HOURLY_MEDIAN}`;
+export const stateTruckDriverWageSeries = (stateFips: string): string => `OEUS${stateFips.padStart(2, "0")}00000${OEWS_TRUCK_DRIVERS_HOURLY_MEDIAN}`;
 
 export const FEDERAL_DIESEL_EXCISE_SERIES = "FHWA_MF121T_DIESEL_US_FEDERAL";
 export const stateDieselExciseSeries = (state: string): string => `FHWA_MF121T_DIESEL_${state}`;
@@ -76,11 +75,8 @@ export type CarrierOperation = (typeof CARRIER_OPERATIONS)[number];
 export const CENSUS_MEASURES = ["CARRIERS", "POWER_UNITS", "DRIVERS"] as const;
 export type CensusMeasure = (typeof CENSUS_MEASURES)[number];
 
-export const fmcsaCensusSeries = (measure: CensusMeasure, state: string, operation: CarrierOperation): string =>
-  `FMCSA_CENSUS_${measure}_${state}_${operation}`;
+export const fmcsaCensusSeries = (measure: CensusMeasure, state: string, operation: CarrierOperation): string => `FMCSA_CENSUS_${measure}_${state}_${operation}`;
 
 /** OEWS 53-3032 employment (datatype 01), national and by state, beside the hourly median wage above. */
 export const NATIONAL_TRUCK_DRIVER_EMPLOYMENT_SERIES = `OEUN0000000${OEWS_TRUCK_DRIVERS}01`;
-export const stateTruckDriverEmploymentSeries = (stateFips: string): string =>
-  `OEUS${stateFips.padStart(2, "0")}00000${OEWS_TRUCK_DRIVERS}01`;
-
+export const stateTruckDriverEmploymentSeries = (stateFips: string): string => `OEUS${stateFips.padStart(2, "0")}00000${OEWS_TRUCK_DRIVERS}01`;

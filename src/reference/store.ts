@@ -144,9 +144,7 @@ export function createReferenceStore(db: Db): ReferenceStore {
   const loadAll = db.$client.prepare<ObservationRow, []>(
     "SELECT series_id, observed_on, value, import_id, fetched_at, published_on FROM observations ORDER BY series_id, observed_on, fetched_at, id",
   );
-  const loadRetractions = db.$client.prepare<{ import_id: string; retracted_at: number }, []>(
-    "SELECT import_id, retracted_at FROM data_retractions",
-  );
+  const loadRetractions = db.$client.prepare<{ import_id: string; retracted_at: number }, []>("SELECT import_id, retracted_at FROM data_retractions");
   const stateOfTables = db.$client.prepare<{ state: string }, []>(
     "SELECT (SELECT coalesce(max(id), 0) FROM observations) || '/' || (SELECT count(*) FROM data_retractions) AS state",
   );

@@ -33,5 +33,4 @@ export const SKILLS = [
  * skill's folder lands, its line in SKILLS takes over and its line here should be deleted (a
  * registered skill of the same name always wins).
  */
-export const ANNOUNCED_SKILLS = [
-] as const satisfies readonly { name: string; minimumTier: Tier }[];
+export const ANNOUNCED_SKILLS = [] as const satisfies readonly { name: string; minimumTier: Tier }[];

@@ -16,9 +16,7 @@ describe("key rotation and revocation", () => {
     expect(second.revokedKeyId).toBe(first.record.id);
     expect(activeKeyOf(db, account.id)?.id).toBe(second.record.id);
     expect(keysOf(db, account.id).filter((k) => k.revokedAt === null)).toHaveLength(1);
-    expect(() =>
-      db.$client.run("UPDATE api_keys SET revoked_at = NULL WHERE id = ?", [first.record.id]),
-    ).toThrow(/UNIQUE/);
+    expect(() => db.$client.run("UPDATE api_keys SET revoked_at = NULL WHERE id = ?", [first.record.id])).toThrow(/UNIQUE/);
   });
 
   test("revoking leaves the account without an active key", () => {

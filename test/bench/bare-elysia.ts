@@ -10,7 +10,12 @@ const port = Number(process.env.PORT ?? 3000);
 new Elysia()
   .post("/v1/rates/lookup", ({ body, headers }) => {
     const { origin, destination } = body as { origin: string; destination: string };
-    return { ...answer, origin: { ...(answer.origin as object), input: origin }, destination: { ...(answer.destination as object), input: destination }, auth: headers.authorization ? "bearer" : "none" };
+    return {
+      ...answer,
+      origin: { ...(answer.origin as object), input: origin },
+      destination: { ...(answer.destination as object), input: destination },
+      auth: headers.authorization ? "bearer" : "none",
+    };
   })
   .listen({ port, hostname: "127.0.0.1" });
 console.log(`listening on http://127.0.0.1:${port}`);

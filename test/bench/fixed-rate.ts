@@ -48,4 +48,15 @@ while (inFlight > 0) await Bun.sleep(5);
 const elapsed = (performance.now() - start) / 1000;
 latencies.sort((a, b) => a - b);
 const at = (q: number) => +latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))]!.toFixed(2);
-console.log(JSON.stringify({ rate, requests: latencies.length, failures, achieved_per_s: Math.round(latencies.length / elapsed), p50_ms: at(0.5), p90_ms: at(0.9), p99_ms: at(0.99), max_ms: at(1) }));
+console.log(
+  JSON.stringify({
+    rate,
+    requests: latencies.length,
+    failures,
+    achieved_per_s: Math.round(latencies.length / elapsed),
+    p50_ms: at(0.5),
+    p90_ms: at(0.9),
+    p99_ms: at(0.99),
+    max_ms: at(1),
+  }),
+);

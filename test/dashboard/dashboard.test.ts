@@ -38,7 +38,11 @@ describe("sign-in and the session cookie", () => {
     const { app, db } = dashboardApp();
     await accountWithPassword(db, "lan@example.com");
     const response = await app.handle(
-      new Request("http://192.168.1.20:8080/signin", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form({ email: "lan@example.com", password: PASSWORD }) }),
+      new Request("http://192.168.1.20:8080/signin", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: form({ email: "lan@example.com", password: PASSWORD }),
+      }),
     );
     const cookie = response.headers.get("set-cookie")!;
     expect(cookie).toStartWith("waybill_session=");
@@ -212,7 +216,12 @@ describe("admin pages", () => {
     // The reference data table: each source family, its newest figure and how many series are overdue.
     expect(list).toContain("Reference data");
     expect(list).toContain("USDA AMS reefer truck rates");
-    const row = await post(app, `/dashboard/admin/accounts/${bob.id}/tier`, { tier: "professional" }, { cookie: admin.cookie, "x-csrf-token": admin.csrf, "hx-request": "true" });
+    const row = await post(
+      app,
+      `/dashboard/admin/accounts/${bob.id}/tier`,
+      { tier: "professional" },
+      { cookie: admin.cookie, "x-csrf-token": admin.csrf, "hx-request": "true" },
+    );
     expect(row.status).toBe(200);
     expect(await row.text()).toStartWith(`<tr id="account-${bob.id}"`);
     expect(findAccountByEmail(db, "bob@example.com")!.tier).toBe("professional");

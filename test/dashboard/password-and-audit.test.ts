@@ -14,12 +14,22 @@ describe("change password", () => {
     const elsewhere = await signIn(app, "ada@example.com");
     const here = await signIn(app, "ada@example.com");
 
-    const wrong = await post(app, "/dashboard/password", { _csrf: here.csrf, current_password: "not it at all", password: NEW_PASSWORD, password_again: NEW_PASSWORD }, { cookie: here.cookie });
+    const wrong = await post(
+      app,
+      "/dashboard/password",
+      { _csrf: here.csrf, current_password: "not it at all", password: NEW_PASSWORD, password_again: NEW_PASSWORD },
+      { cookie: here.cookie },
+    );
     expect(wrong.status).toBe(403);
     const noToken = await post(app, "/dashboard/password", { current_password: PASSWORD, password: NEW_PASSWORD, password_again: NEW_PASSWORD }, { cookie: here.cookie });
     expect(noToken.status).toBe(403);
 
-    const changed = await post(app, "/dashboard/password", { _csrf: here.csrf, current_password: PASSWORD, password: NEW_PASSWORD, password_again: NEW_PASSWORD }, { cookie: here.cookie });
+    const changed = await post(
+      app,
+      "/dashboard/password",
+      { _csrf: here.csrf, current_password: PASSWORD, password: NEW_PASSWORD, password_again: NEW_PASSWORD },
+      { cookie: here.cookie },
+    );
     expect(changed.status).toBe(303);
     expect(changed.headers.get("location")).toBe("/dashboard/password?changed");
     const fresh = sessionCookieFrom(changed);

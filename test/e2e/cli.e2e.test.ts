@@ -18,7 +18,13 @@ describe("the compiled binary's command line", () => {
   }, 120_000);
 
   test("read-only commands refuse a database file that does not exist, and create none", () => {
-    for (const args of [["accounts", "list"], ["data", "status"], ["receipts", "verify"], ["keys", "revoke", "--email", "a@b.io"], ["backup", "copy.db"]]) {
+    for (const args of [
+      ["accounts", "list"],
+      ["data", "status"],
+      ["receipts", "verify"],
+      ["keys", "revoke", "--email", "a@b.io"],
+      ["backup", "copy.db"],
+    ]) {
       const result = runCli(suite.exe, [...args, "--db", "typo.db"], suite.dir);
       expect(result.exitCode).toBe(1);
       expect(result.stderr).toContain("there is no database at");
@@ -51,7 +57,11 @@ describe("the compiled binary's command line", () => {
 
   test("--admin without a password prints a one-time link that sets it; set-password works from stdin and audits", async () => {
     const server = await startBinary(suite.exe, ["--db", "admin.db"], { cwd: suite.dir });
-    const created = runCli(suite.exe, ["accounts", "create", "--email", "root@example.com", "--admin", "--public-url", server.url, "--json", "--db", "admin.db"], suite.dir);
+    const created = runCli(
+      suite.exe,
+      ["accounts", "create", "--email", "root@example.com", "--admin", "--public-url", server.url, "--json", "--db", "admin.db"],
+      suite.dir,
+    );
     expect(created.exitCode).toBe(0);
     const link = JSON.parse(created.stdout).password_link as string;
     expect(link).toStartWith(`${server.url}/password/`);
@@ -68,7 +78,12 @@ describe("the compiled binary's command line", () => {
     const signIn = (password: string) => fetch(`${server.url}/signin`, form({ email: "root@example.com", password }));
     expect((await signIn("the admin's own passphrase")).status).toBe(303);
 
-    const fromStdin = runCli(suite.exe, ["accounts", "set-password", "--email", "root@example.com", "--password-stdin", "--db", "admin.db"], suite.dir, "a password from the shell\n");
+    const fromStdin = runCli(
+      suite.exe,
+      ["accounts", "set-password", "--email", "root@example.com", "--password-stdin", "--db", "admin.db"],
+      suite.dir,
+      "a password from the shell\n",
+    );
     expect(fromStdin.exitCode).toBe(0);
     expect((await signIn("the admin's own passphrase")).status).toBe(401);
     expect((await signIn("a password from the shell")).status).toBe(303);

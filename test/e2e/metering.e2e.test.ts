@@ -56,9 +56,7 @@ function monthCount(db: Database, accountId: string): number {
 }
 
 function answeredRows(db: Database, accountId: string): number {
-  return db
-    .query<{ n: number }, [string]>("SELECT count(*) AS n FROM usage_events WHERE account_id = ? AND status BETWEEN 200 AND 299")
-    .get(accountId)!.n;
+  return db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM usage_events WHERE account_id = ? AND status BETWEEN 200 AND 299").get(accountId)!.n;
 }
 
 describe("month count of the compiled binary", () => {

@@ -46,35 +46,39 @@ describe("one server per database, one per port", () => {
 });
 
 describe("/metrics", () => {
-  test.skipIf(!ensureDebianTool(PROMTOOL, "prometheus"))("passes promtool check metrics, with standard process names and domain metrics", async () => {
-    const server = await startBinary(suite.exe, ["--db", "metrics.db"], { cwd: suite.dir });
-    runCli(suite.exe, ["accounts", "create", "--email", "m@example.com", "--tier", "starter", "--db", "metrics.db"], suite.dir);
-    const key = JSON.parse(runCli(suite.exe, ["keys", "create", "--email", "m@example.com", "--json", "--db", "metrics.db"], suite.dir).stdout).key;
-    const call = (body: unknown) =>
-      fetch(`${server.url}/v1/rates/lookup`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
-    expect((await call({ origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" })).status).toBe(200);
-    expect((await call({ origin: "Chicago, IL" })).status).toBe(400);
-    const text = await (await fetch(`${server.url}/metrics`)).text();
-    await server.stop();
+  test.skipIf(!ensureDebianTool(PROMTOOL, "prometheus"))(
+    "passes promtool check metrics, with standard process names and domain metrics",
+    async () => {
+      const server = await startBinary(suite.exe, ["--db", "metrics.db"], { cwd: suite.dir });
+      runCli(suite.exe, ["accounts", "create", "--email", "m@example.com", "--tier", "starter", "--db", "metrics.db"], suite.dir);
+      const key = JSON.parse(runCli(suite.exe, ["keys", "create", "--email", "m@example.com", "--json", "--db", "metrics.db"], suite.dir).stdout).key;
+      const call = (body: unknown) =>
+        fetch(`${server.url}/v1/rates/lookup`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+      expect((await call({ origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" })).status).toBe(200);
+      expect((await call({ origin: "Chicago, IL" })).status).toBe(400);
+      const text = await (await fetch(`${server.url}/metrics`)).text();
+      await server.stop();
 
-    const check = Bun.spawnSync([PROMTOOL, "check", "metrics"], { stdin: Buffer.from(text) });
-    expect(check.stdout.toString() + check.stderr.toString()).toBe("");
-    expect(check.exitCode).toBe(0);
-    for (const name of ["process_cpu_seconds_total", "process_resident_memory_bytes", "process_start_time_seconds", "process_open_fds"]) {
-      expect(text).toMatch(new RegExp(`^${name} \\d`, "m"));
-    }
-    expect(text).not.toContain("waybill_process_");
-    expect(text).toContain('waybill_skill_answers_total{skill="rate-lookup"} 1');
-    expect(text).toContain('waybill_skill_refusals_total{skill="rate-lookup",reason="INVALID_REQUEST"} 1');
-    expect(text).toContain("waybill_receipts_appended_total 1");
-    expect(text).toContain("waybill_group_commit_batch_writes_count 1");
-    expect(text).toMatch(/^waybill_reference_data_age_seconds\{series="[A-Z0-9_]+"\} \d+/m);
-    const rss = Number(/^process_resident_memory_bytes (\d+)/m.exec(text)![1]);
-    const heap = Number(/^process_heap_bytes (\d+)/m.exec(text)![1]);
-    expect(heap).toBeLessThan(rss);
-  }, 60_000);
+      const check = Bun.spawnSync([PROMTOOL, "check", "metrics"], { stdin: Buffer.from(text) });
+      expect(check.stdout.toString() + check.stderr.toString()).toBe("");
+      expect(check.exitCode).toBe(0);
+      for (const name of ["process_cpu_seconds_total", "process_resident_memory_bytes", "process_start_time_seconds", "process_open_fds"]) {
+        expect(text).toMatch(new RegExp(`^${name} \\d`, "m"));
+      }
+      expect(text).not.toContain("waybill_process_");
+      expect(text).toContain('waybill_skill_answers_total{skill="rate-lookup"} 1');
+      expect(text).toContain('waybill_skill_refusals_total{skill="rate-lookup",reason="INVALID_REQUEST"} 1');
+      expect(text).toContain("waybill_receipts_appended_total 1");
+      expect(text).toContain("waybill_group_commit_batch_writes_count 1");
+      expect(text).toMatch(/^waybill_reference_data_age_seconds\{series="[A-Z0-9_]+"\} \d+/m);
+      const rss = Number(/^process_resident_memory_bytes (\d+)/m.exec(text)![1]);
+      const heap = Number(/^process_heap_bytes (\d+)/m.exec(text)![1]);
+      expect(heap).toBeLessThan(rss);
+    },
+    60_000,
+  );
 });

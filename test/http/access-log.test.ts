@@ -61,7 +61,9 @@ describe("access log", () => {
     capture("text");
     await fetch(`${server.url}/healthz`);
     await Bun.sleep(20);
-    expect(lines.at(-1)).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z INFO  request request_id=req_\w+ method=GET route=\/healthz status=200 latency_ms=[\d.]+ account_id=null key=null$/);
+    expect(lines.at(-1)).toMatch(
+      /^\d{4}-\d\d-\d\dT[\d:.]+Z INFO {2}request request_id=req_\w+ method=GET route=\/healthz status=200 latency_ms=[\d.]+ account_id=null key=null$/,
+    );
     capture("json", "warn");
     await fetch(`${server.url}/healthz`);
     await Bun.sleep(20);

@@ -95,7 +95,12 @@ describe("every row of the error table, over real HTTP", () => {
 
   test("415 UNSUPPORTED_MEDIA_TYPE for a non-JSON body", async () => {
     const { key } = server.accountWithKey("explorer");
-    const response = await server.call("/v1/rates/lookup", { method: "POST", body: "origin=Chicago", key, headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const response = await server.call("/v1/rates/lookup", {
+      method: "POST",
+      body: "origin=Chicago",
+      key,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     await expectError(response, 415, "UNSUPPORTED_MEDIA_TYPE");
   });
 
@@ -216,11 +221,12 @@ test("the pipeline refuses an as_of in the future or not a real date, for every 
     "/v1/lanes/compare": { lanes: [lane, lane] },
     "/v1/rates/forecast": lane,
   };
-  for (const [asOf, says] of [["2031-01-01", /in the future/], ["2025-02-30", /real date/]] as const) {
+  for (const [asOf, says] of [
+    ["2031-01-01", /in the future/],
+    ["2025-02-30", /real date/],
+  ] as const) {
     for (const [path, init, query] of calls) {
-      const response = query(asOf)
-        ? await server.call(query(asOf)!, { key })
-        : await server.call(path, { ...init, key, json: { ...bodies[path], as_of: asOf } });
+      const response = query(asOf) ? await server.call(query(asOf)!, { key }) : await server.call(path, { ...init, key, json: { ...bodies[path], as_of: asOf } });
       const body = await expectError(response, 400, "INVALID_REQUEST");
       const problem = (body.details as { field: string; problem: string }[]).find((d) => d.field === "as_of");
       expect(problem?.problem).toMatch(says);

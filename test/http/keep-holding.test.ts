@@ -42,17 +42,30 @@ const PROTOTYPE_NAMES = ["constructor", "toString", "__proto__", "hasOwnProperty
 
 const bodyArbitrary = fc.oneof(
   fc.jsonValue().map((value) => JSON.stringify(value)),
-  fc.dictionary(fc.oneof(fc.constantFrom(...PROTOTYPE_NAMES, "origin", "destination", "equipment", "as_of", "miles"), fc.string()), fc.jsonValue()).map((value) =>
-    JSON.stringify({ ...CHICAGO_TO_DALLAS, ...value }),
-  ),
+  fc
+    .dictionary(fc.oneof(fc.constantFrom(...PROTOTYPE_NAMES, "origin", "destination", "equipment", "as_of", "miles"), fc.string()), fc.jsonValue())
+    .map((value) => JSON.stringify({ ...CHICAGO_TO_DALLAS, ...value })),
   fc.string(),
   fc.constant(""),
 );
 const headerArbitrary = fc.record(
   {
-    "content-type": fc.constantFrom("application/json", "application/x-www-form-urlencoded", "text/plain", "application/json; charset=\u00ff", "multipart/form-data; boundary="),
-    authorization: fc.oneof(fc.constant(`Bearer ${"KEY"}`), fc.string().map((s) => `Bearer ${s.replace(/[\r\n\0]/g, "")}`), fc.constant("Basic Zm9vOmJhcg==")),
-    cookie: fc.oneof(fc.constant("__Host-waybill_session=%E0%A4%A"), fc.string().map((s) => `waybill_session=${encodeURIComponent(s)}`)),
+    "content-type": fc.constantFrom(
+      "application/json",
+      "application/x-www-form-urlencoded",
+      "text/plain",
+      "application/json; charset=\u00ff",
+      "multipart/form-data; boundary=",
+    ),
+    authorization: fc.oneof(
+      fc.constant(`Bearer ${"KEY"}`),
+      fc.string().map((s) => `Bearer ${s.replace(/[\r\n\0]/g, "")}`),
+      fc.constant("Basic Zm9vOmJhcg=="),
+    ),
+    cookie: fc.oneof(
+      fc.constant("__Host-waybill_session=%E0%A4%A"),
+      fc.string().map((s) => `waybill_session=${encodeURIComponent(s)}`),
+    ),
     origin: fc.constantFrom("null", "http://evil.example", "::::"),
     accept: fc.constantFrom("application/json, text/event-stream", "*/*"),
   },
@@ -62,23 +75,30 @@ const headerArbitrary = fc.record(
 describe("hostile requests", () => {
   test("no combination of path, method, body and headers gets a 5xx; every JSON error carries a request id", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...PATHS), fc.constantFrom("GET", "POST", "PUT", "DELETE"), bodyArbitrary, headerArbitrary, fc.string(), async (path, method, body, headers, query) => {
-        const realHeaders = { ...headers, ...(headers.authorization === "Bearer KEY" ? { authorization: `Bearer ${key}` } : {}) };
-        const response = await fetch(`${server.url}${path}?${encodeURIComponent(query)}=1`, {
-          method,
-          headers: realHeaders,
-          body: method === "GET" ? undefined : body,
-          redirect: "manual",
-        });
-        expect({ path, method, status: response.status }).toEqual({ path, method, status: expect.any(Number) });
-        expect(response.status).toBeLessThan(500);
-        if ((response.headers.get("content-type") ?? "").startsWith("application/json") && response.status >= 400 && path !== "/mcp") {
-          const answer = (await response.json()) as { request_id?: string };
-          expect(answer.request_id).toBe(response.headers.get("x-request-id")!);
-        } else {
-          await response.arrayBuffer();
-        }
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...PATHS),
+        fc.constantFrom("GET", "POST", "PUT", "DELETE"),
+        bodyArbitrary,
+        headerArbitrary,
+        fc.string(),
+        async (path, method, body, headers, query) => {
+          const realHeaders = { ...headers, ...(headers.authorization === "Bearer KEY" ? { authorization: `Bearer ${key}` } : {}) };
+          const response = await fetch(`${server.url}${path}?${encodeURIComponent(query)}=1`, {
+            method,
+            headers: realHeaders,
+            body: method === "GET" ? undefined : body,
+            redirect: "manual",
+          });
+          expect({ path, method, status: response.status }).toEqual({ path, method, status: expect.any(Number) });
+          expect(response.status).toBeLessThan(500);
+          if ((response.headers.get("content-type") ?? "").startsWith("application/json") && response.status >= 400 && path !== "/mcp") {
+            const answer = (await response.json()) as { request_id?: string };
+            expect(answer.request_id).toBe(response.headers.get("x-request-id")!);
+          } else {
+            await response.arrayBuffer();
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   }, 120_000);

@@ -321,4 +321,3 @@ describe("monthly quota (calendar month in UTC, per account)", () => {
     expect(() => meter.admit({ ...principal, tier: "starter" }, now)).not.toThrow();
   });
 });
-

@@ -9,8 +9,7 @@ import { fixture, LOADED_AT, snapshotReferenceData } from "./helpers.ts";
 import { snapshotImportId } from "../../src/reference/snapshot/index.ts";
 
 const NOW = Date.parse("2026-11-23T08:00:00Z");
-const count = (db: ReturnType<typeof openMemoryDatabase>, table: string) =>
-  (db.$client.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+const count = (db: ReturnType<typeof openMemoryDatabase>, table: string) => (db.$client.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
 
 function tempFile(name: string, content: string): string {
   const path = join(mkdtempSync(join(tmpdir(), "waybill-import-")), name);
@@ -48,7 +47,11 @@ describe("official file formats", () => {
   test("the same figures the snapshot already holds are skipped and counted", () => {
     const { db } = snapshotReferenceData();
     const before = count(db, "observations");
-    for (const [source, file] of [["eia", "eia_weekly_diesel_us.csv"], ["fred", "fred_wpu301.csv"], ["eia", "eia_api_v2_diesel_padd.json"]] as const) {
+    for (const [source, file] of [
+      ["eia", "eia_weekly_diesel_us.csv"],
+      ["fred", "fred_wpu301.csv"],
+      ["eia", "eia_api_v2_diesel_padd.json"],
+    ] as const) {
       const result = JSON.parse(dataImport(db, source, fixture(file), { json: true, now: NOW }).output);
       expect(result).toMatchObject({ added: 0, skipped: 4, import_id: null });
     }
@@ -163,7 +166,10 @@ describe("bad files are refused whole, with one line", () => {
 
   test("unknown source and unreadable file", () => {
     const db = openMemoryDatabase();
-    expect(dataImport(db, "fmcsa", "x.csv")).toEqual({ exitCode: 2, output: "waybill: unknown source 'fmcsa'; use one of eia, fred, bls, ams, fhwa, cass, ata, fmcsa-authority, fmcsa-new-carriers, roads" });
+    expect(dataImport(db, "fmcsa", "x.csv")).toEqual({
+      exitCode: 2,
+      output: "waybill: unknown source 'fmcsa'; use one of eia, fred, bls, ams, fhwa, cass, ata, fmcsa-authority, fmcsa-new-carriers, roads",
+    });
     expect(dataImport(db, "eia", "/nonexistent/file.csv")).toEqual({ exitCode: 1, output: "waybill: cannot read /nonexistent/file.csv: ENOENT" });
   });
 });
@@ -203,7 +209,11 @@ describe("imports that scale", () => {
       ["observation_date,WPU301\n2027-01-01,170\n", "fred", /2027-01-01 = 170 is dated in the future/],
       ["observation_date,WPU301\n2001-01-01,120\n", "fred", /dated before the series began \(2009-06-01\)/],
       ["observation_date,WPU301\n2025-01-01,170\n2025-01-01,171\n", "fred", /line 3: WPU301 2025-01-01 = 171 conflicts with line 2 \(170\)/],
-      ["report_date,origin_district,destination,rate_low_usd_per_load,rate_high_usd_per_load\n2026-07-28,GEORGIA,Atlanta,-300,1200\n", "ams", /'-300'-'1200'|outside 100..30000/],
+      [
+        "report_date,origin_district,destination,rate_low_usd_per_load,rate_high_usd_per_load\n2026-07-28,GEORGIA,Atlanta,-300,1200\n",
+        "ams",
+        /'-300'-'1200'|outside 100..30000/,
+      ],
     ];
     for (const [content, source, message] of cases) {
       const db = openMemoryDatabase();

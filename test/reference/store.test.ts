@@ -26,9 +26,24 @@ function storeWith(imports: { id: string; at: number; rows: [string, number][] }
 
 describe("as-of views", () => {
   const { data } = storeWith([
-    { id: "imp_a", at: T0, rows: [["2025-12-01", 1], ["2025-12-08", 2], ["2025-12-15", 3]] },
+    {
+      id: "imp_a",
+      at: T0,
+      rows: [
+        ["2025-12-01", 1],
+        ["2025-12-08", 2],
+        ["2025-12-15", 3],
+      ],
+    },
     // A later revision of 12-08 and a new week.
-    { id: "imp_b", at: T0 + 10 * DAY, rows: [["2025-12-08", 2.5], ["2025-12-22", 4]] },
+    {
+      id: "imp_b",
+      at: T0 + 10 * DAY,
+      rows: [
+        ["2025-12-08", 2.5],
+        ["2025-12-22", 4],
+      ],
+    },
   ]);
 
   test("sees only observations dated on or before asOf", () => {
@@ -50,8 +65,18 @@ describe("as-of views", () => {
       ["2025-12-15", 3, "imp_a"],
       ["2025-12-22", 4, "imp_b"],
     ]);
-    expect(data.view("2025-12-31", T0).history(S, "2025-12-08").map((o) => o.value)).toEqual([2, 3]);
-    expect(data.view("2025-12-31", T0 + 20 * DAY).history(S, "2025-12-09").map((o) => o.value)).toEqual([3, 4]);
+    expect(
+      data
+        .view("2025-12-31", T0)
+        .history(S, "2025-12-08")
+        .map((o) => o.value),
+    ).toEqual([2, 3]);
+    expect(
+      data
+        .view("2025-12-31", T0 + 20 * DAY)
+        .history(S, "2025-12-09")
+        .map((o) => o.value),
+    ).toEqual([3, 4]);
   });
 
   test("a write becomes visible at the next reload(); a reload with nothing new keeps the index", () => {

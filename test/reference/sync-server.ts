@@ -34,7 +34,19 @@ export function startFakeApis(options: FakeApiOptions = {}): FakeApi {
       const period = addDays(lastMonday, -7 * (weeks - 1 - w));
       const series = dieselSeriesId(area);
       const value = revised.get(`${series}|${period}`) ?? Math.round((3 + a * 0.05 + w * 0.001) * 1000) / 1000;
-      return { period, duoarea: series.split("_")[3], "area-name": area, product: "EPD2D", "product-name": "No 2 Diesel", process: "PTE", "process-name": "Retail Sales", series, "series-description": `${area} diesel`, value: String(value), units: "$/GAL" };
+      return {
+        period,
+        duoarea: series.split("_")[3],
+        "area-name": area,
+        product: "EPD2D",
+        "product-name": "No 2 Diesel",
+        process: "PTE",
+        "process-name": "Retail Sales",
+        series,
+        "series-description": `${area} diesel`,
+        value: String(value),
+        units: "$/GAL",
+      };
     }),
   );
   const requests: FakeApi["requests"] = [];
@@ -46,7 +58,8 @@ export function startFakeApis(options: FakeApiOptions = {}): FakeApi {
       const body = request.method === "POST" ? await request.json() : undefined;
       requests.push({ path: url.pathname, search: url.searchParams, method: request.method, authorization: request.headers.get("authorization"), body });
       if (url.pathname === "/v2/petroleum/pri/gnd/data/") {
-        if (url.searchParams.get("api_key") !== "eia-key") return Response.json({ error: { code: "API_KEY_INVALID", message: "An invalid api_key was supplied." } }, { status: 403 });
+        if (url.searchParams.get("api_key") !== "eia-key")
+          return Response.json({ error: { code: "API_KEY_INVALID", message: "An invalid api_key was supplied." } }, { status: 403 });
         const offset = Number(url.searchParams.get("offset"));
         const length = Number(url.searchParams.get("length"));
         return Response.json({
@@ -68,7 +81,21 @@ export function startFakeApis(options: FakeApiOptions = {}): FakeApi {
           date: monthly ? `2026-0${i + 3}-01` : addDays("2026-11-02", i),
           value: i === 5 && !monthly ? "." : String(values[seriesId]! + i / 10),
         }));
-        return Response.json({ realtime_start: "2026-11-23", realtime_end: "2026-11-23", observation_start: url.searchParams.get("observation_start"), observation_end: "9999-12-31", units: "lin", output_type: 1, file_type: "json", order_by: "observation_date", sort_order: "asc", count: observations.length, offset: 0, limit: 100000, observations });
+        return Response.json({
+          realtime_start: "2026-11-23",
+          realtime_end: "2026-11-23",
+          observation_start: url.searchParams.get("observation_start"),
+          observation_end: "9999-12-31",
+          units: "lin",
+          output_type: 1,
+          file_type: "json",
+          order_by: "observation_date",
+          sort_order: "asc",
+          count: observations.length,
+          offset: 0,
+          limit: 100000,
+          observations,
+        });
       }
       if (url.pathname === "/publicAPI/v2/timeseries/data/") {
         if (options.blsDelayMs) await Bun.sleep(options.blsDelayMs);
@@ -92,7 +119,14 @@ export function startFakeApis(options: FakeApiOptions = {}): FakeApi {
             reportSection: "Report Detail",
             results: [
               { report_date: "11/17/2026", district: "GEORGIA", destination: "Atlanta", low_price: "1100", high_price: "1300", commodity: "SWEET POTATOES" },
-              { report_date: "11/17/2026", district: "YAKIMA VALLEY AND WENATCHEE DISTRICT WASHINGTON", destination: "Seattle", low_price: "950", high_price: "1250", commodity: "APPLES AND PEARS" },
+              {
+                report_date: "11/17/2026",
+                district: "YAKIMA VALLEY AND WENATCHEE DISTRICT WASHINGTON",
+                destination: "Seattle",
+                low_price: "950",
+                high_price: "1250",
+                commodity: "APPLES AND PEARS",
+              },
             ],
           },
         ]);

@@ -16,7 +16,15 @@ export interface DataFamilyRow {
 export function dataFamilies(series: readonly SeriesFreshness[]): DataFamilyRow[] {
   const byFamily = new Map<string, DataFamilyRow>();
   for (const s of series) {
-    const row = byFamily.get(s.family) ?? { family: s.family, cadence: s.cadence, series: 0, latest: s.latest, publishedOn: s.publishedOn, oldestAgeDays: s.ageDays, overdue: 0 };
+    const row = byFamily.get(s.family) ?? {
+      family: s.family,
+      cadence: s.cadence,
+      series: 0,
+      latest: s.latest,
+      publishedOn: s.publishedOn,
+      oldestAgeDays: s.ageDays,
+      overdue: 0,
+    };
     row.series++;
     if (s.latest > row.latest) (row.latest = s.latest), (row.publishedOn = s.publishedOn);
     row.oldestAgeDays = Math.max(row.oldestAgeDays, s.ageDays);
@@ -49,11 +57,17 @@ export function DataFreshnessSection({ families }: { families: readonly DataFami
               <tr class={f.overdue > 0 ? "overdue" : undefined}>
                 <td safe>{f.family}</td>
                 <td safe>{f.cadence}</td>
-                <td class="num" safe>{formatCount(f.series)}</td>
+                <td class="num" safe>
+                  {formatCount(f.series)}
+                </td>
                 <td safe>{f.latest}</td>
                 <td safe>{f.publishedOn}</td>
-                <td class="num" safe>{formatCount(f.oldestAgeDays)}</td>
-                <td class="num" safe>{formatCount(f.overdue)}</td>
+                <td class="num" safe>
+                  {formatCount(f.oldestAgeDays)}
+                </td>
+                <td class="num" safe>
+                  {formatCount(f.overdue)}
+                </td>
               </tr>
             ))}
           </tbody>

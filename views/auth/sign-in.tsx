@@ -21,7 +21,17 @@ export function SignInPage(props: SignInProps) {
           <label>
             Email
             {/* text, not email: the server is the judge of which addresses exist, and the browser's stricter check would lock some out */}
-            <input type="text" inputmode="email" autocapitalize="none" spellcheck="false" name="email" autocomplete="username" required value={props.email ?? ""} autofocus />
+            <input
+              type="text"
+              inputmode="email"
+              autocapitalize="none"
+              spellcheck="false"
+              name="email"
+              autocomplete="username"
+              required
+              value={props.email ?? ""}
+              autofocus
+            />
           </label>
           <label>
             Password

@@ -70,7 +70,10 @@ function* laneObservations(lanes: Iterable<Lane>): Generator<ParsedObservation> 
     else envelopes.set(key, lane);
   }
   for (const lane of envelopes.values()) {
-    for (const [kind, value] of [["LOW", lane.low], ["HIGH", lane.high]] as [AmsRangeEnd, number][]) {
+    for (const [kind, value] of [
+      ["LOW", lane.low],
+      ["HIGH", lane.high],
+    ] as [AmsRangeEnd, number][]) {
       yield { seriesId: amsFvwtrkSeries(kind, lane.district, lane.destination), observedOn: lane.reportDate, value, where: lane.where };
     }
   }

@@ -46,7 +46,6 @@ export function csvCells(line: string): string[] {
   return cells;
 }
 
-
 /**
  * A plain decimal as official files print it ("3.456", "-12", "1,234.5", "$6,000"), or undefined.
  * Hex, exponents, "Infinity" and the like are not figures any source publishes, so they are refused
@@ -68,7 +67,11 @@ export function requireValue(text: string, where: string): number {
  * The records of a CSV table whose first line is its header: each row as a map of lower-cased
  * column name to cell, with its line number. `required` columns must all be in the header.
  */
-export function* csvRecords(lines: Iterable<string>, required: readonly (string | readonly string[])[], expected: string): Generator<{ row: Record<string, string>; where: string }> {
+export function* csvRecords(
+  lines: Iterable<string>,
+  required: readonly (string | readonly string[])[],
+  expected: string,
+): Generator<{ row: Record<string, string>; where: string }> {
   let header: string[] | undefined;
   let lineNo = 0;
   for (const line of lines) {
@@ -77,7 +80,8 @@ export function* csvRecords(lines: Iterable<string>, required: readonly (string 
     if (!header) {
       header = cells.map((cell) => cell.toLowerCase());
       const missing = required.filter((names) => !(typeof names === "string" ? [names] : names).some((name) => header!.includes(name)));
-      if (missing.length > 0) throw new ImportFormatError(`header lacks ${missing.map((m) => (typeof m === "string" ? m : m.join(" or "))).join(", ")} (expected ${expected})`);
+      if (missing.length > 0)
+        throw new ImportFormatError(`header lacks ${missing.map((m) => (typeof m === "string" ? m : m.join(" or "))).join(", ")} (expected ${expected})`);
       continue;
     }
     yield { row: Object.fromEntries(header.map((name, i) => [name, cells[i] ?? ""])), where: `line ${lineNo}` };

@@ -90,10 +90,5 @@ export function importFile(db: Db, source: ImportSourceName, path: string, fileN
     if (size > JSON_LIMIT_BYTES) throw new ImportFormatError(`a JSON file over ${JSON_LIMIT_BYTES} bytes is not read whole; split it`);
     rows = format.json(readFileSync(path, "utf8"));
   } else rows = format.lines(fileLines(path, options.onProgress));
-  return appendObservations(
-    db,
-    { importId: `imp_${ulid(now)}`, source, fileName, fileSha256: fileSha256(path) },
-    atLeastOne(rows, format.describe),
-    now,
-  );
+  return appendObservations(db, { importId: `imp_${ulid(now)}`, source, fileName, fileSha256: fileSha256(path) }, atLeastOne(rows, format.describe), now);
 }

@@ -3,12 +3,7 @@ import type { RoadLine } from "./network-build.ts";
 export class RoadFileError extends Error {}
 
 const isLonLat = (value: unknown): value is [number, number] =>
-  Array.isArray(value) &&
-  value.length >= 2 &&
-  typeof value[0] === "number" &&
-  typeof value[1] === "number" &&
-  Math.abs(value[0]) <= 180 &&
-  Math.abs(value[1]) <= 90;
+  Array.isArray(value) && value.length >= 2 && typeof value[0] === "number" && typeof value[1] === "number" && Math.abs(value[0]) <= 180 && Math.abs(value[1]) <= 90;
 
 function toLine(coordinates: unknown, lengthMiles: unknown, where: string): RoadLine {
   if (!Array.isArray(coordinates) || coordinates.length < 2 || !coordinates.every(isLonLat)) {

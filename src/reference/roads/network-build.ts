@@ -270,7 +270,15 @@ function bridgeGapsWithinPieces(edges: Edge[], points: Points, gapMiles: number,
     link(e.a, e.b, e.miles);
     link(e.b, e.a, e.miles);
   }
-  const ends = [...adjacency.entries()].filter(([v, list]) => isLooseEnd(v, list.map((n) => n.to), points)).map(([v]) => v);
+  const ends = [...adjacency.entries()]
+    .filter(([v, list]) =>
+      isLooseEnd(
+        v,
+        list.map((n) => n.to),
+        points,
+      ),
+    )
+    .map(([v]) => v);
   const index = segmentIndex(edges, points);
   const joins: Edge[] = [];
   for (const v of ends) {

@@ -38,9 +38,7 @@ export interface RoadNetworks {
 }
 
 export function createRoadNetworks(db: Db): RoadNetworks {
-  const list = db.$client.prepare<{ version: string; imported_at: number }, []>(
-    "SELECT version, imported_at FROM road_networks ORDER BY imported_at, version",
-  );
+  const list = db.$client.prepare<{ version: string; imported_at: number }, []>("SELECT version, imported_at FROM road_networks ORDER BY imported_at, version");
   const body = db.$client.prepare<{ network: string }, [string]>("SELECT network FROM road_networks WHERE version = ?");
   const built = new Map<string, RoadNetwork>();
   let imported = list.all();

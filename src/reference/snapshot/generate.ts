@@ -48,7 +48,9 @@ function snapshotSeries(id: string, source: string, rows: AdmittedObservation[])
 
 const series: SnapshotSeries[] = [];
 const sources: Record<string, string> = {};
-for (const file of readdirSync(dataDir).filter((name) => name.endsWith(".tsv")).sort()) {
+for (const file of readdirSync(dataDir)
+  .filter((name) => name.endsWith(".tsv"))
+  .sort()) {
   const figures = parseFiguresFile(readFileSync(join(dataDir, file), "utf8"), `data/${file}`);
   const about = (key: string) => figures.about.find((line) => line.startsWith(`${key}: `))?.slice(key.length + 2);
   sources[`data/${file}`] = [about("source"), about("license") && `License: ${about("license")}`, about("publication") && `Published: ${about("publication")}`]
@@ -60,7 +62,14 @@ for (const file of readdirSync(dataDir).filter((name) => name.endsWith(".tsv")).
     rows.push(row);
     bySeries.set(row.seriesId, rows);
   }
-  for (const [id, rows] of bySeries) series.push(snapshotSeries(id, `data/${file}`, rows.sort((a, b) => a.observedOn.localeCompare(b.observedOn))));
+  for (const [id, rows] of bySeries)
+    series.push(
+      snapshotSeries(
+        id,
+        `data/${file}`,
+        rows.sort((a, b) => a.observedOn.localeCompare(b.observedOn)),
+      ),
+    );
 }
 
 const snapshot: SnapshotFile = {

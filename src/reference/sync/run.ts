@@ -70,7 +70,13 @@ export async function syncData(db: Db, options: SyncOptions): Promise<SourceOutc
       const stored = appendObservations(db, { importId, source: `${name}-sync`, fileName, fileSha256: sha256Hex(JSON.stringify(rows)) }, rows, options.now);
       if (stored.added > 0) {
         options.events?.publish({ importId, source: `${name}-sync`, added: stored.added, at: options.now });
-        outcomes.push(outcome("added", `${stored.added} new observations as ${importId} (${stored.skipped} already stored)`, { added: stored.added, skipped: stored.skipped, importId }));
+        outcomes.push(
+          outcome("added", `${stored.added} new observations as ${importId} (${stored.skipped} already stored)`, {
+            added: stored.added,
+            skipped: stored.skipped,
+            importId,
+          }),
+        );
       } else outcomes.push(outcome("unchanged", `nothing new (${stored.skipped} already stored)`, { skipped: stored.skipped }));
     } catch (error) {
       if (!(error instanceof SyncSourceError || error instanceof ImportFormatError || error instanceof RefusedDataError)) throw error;

@@ -81,7 +81,14 @@ const fred: SyncSource = {
     const rows: ParsedObservation[] = [];
     for (const seriesId of FRED_SERIES) {
       const series = await allPages(FRED_PAGE, async (offset) => {
-        const query = new URLSearchParams({ series_id: seriesId, api_key: apiKey, file_type: "json", observation_start: since, offset: String(offset), limit: String(FRED_PAGE) });
+        const query = new URLSearchParams({
+          series_id: seriesId,
+          api_key: apiKey,
+          file_type: "json",
+          observation_start: since,
+          offset: String(offset),
+          limit: String(FRED_PAGE),
+        });
         const body = (await requestJson(`${baseUrl}/fred/series/observations?${query}`, {}, http, (b) => (b as { error_message?: string }).error_message)) as {
           count?: number;
           observations?: { date: string; value: string }[];
@@ -131,7 +138,12 @@ const bls: SyncSource = {
         series.data.forEach((point, n) => {
           const observedOn = blsPeriodDate(series.seriesID, point.year, point.period);
           if (observedOn && point.value !== "-") {
-            rows.push({ seriesId: series.seriesID, observedOn, value: requireValue(point.value, `BLS ${series.seriesID} data[${n}]`), where: `BLS ${series.seriesID} data[${n}]` });
+            rows.push({
+              seriesId: series.seriesID,
+              observedOn,
+              value: requireValue(point.value, `BLS ${series.seriesID} data[${n}]`),
+              where: `BLS ${series.seriesID} data[${n}]`,
+            });
           }
         });
       }
@@ -154,7 +166,9 @@ const ams: SyncSource = {
       `${baseUrl}/services/v1.2/reports/2375?${query}`,
       { headers: { Authorization: `Basic ${btoa(`${apiKey}:`)}` } },
       http,
-      (b) => (b as { message?: string; error?: string }).error ?? (Array.isArray((b as { results?: unknown }).results) || Array.isArray(b) ? undefined : (b as { message?: string }).message),
+      (b) =>
+        (b as { message?: string; error?: string }).error ??
+        (Array.isArray((b as { results?: unknown }).results) || Array.isArray(b) ? undefined : (b as { message?: string }).message),
     );
     // With allSections the answer is a list of sections; the detail section carries the lanes.
     const sections = Array.isArray(body) ? body : [body];

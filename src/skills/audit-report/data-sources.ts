@@ -29,7 +29,10 @@ export type DataSources = Static<typeof DataSourcesSchema>;
 export function dataSources(db: Db, view: ReferenceView, anchor: OwnReceipt): DataSources {
   const seriesIds = db.$client.query<{ seriesId: string }, []>("SELECT DISTINCT series_id AS seriesId FROM observations ORDER BY series_id").all();
   const sourceOfImport = new Map(
-    db.$client.query<{ id: string; source: string }, []>("SELECT id, source FROM data_imports").all().map((row) => [row.id, row.source]),
+    db.$client
+      .query<{ id: string; source: string }, []>("SELECT id, source FROM data_imports")
+      .all()
+      .map((row) => [row.id, row.source]),
   );
   const used = new Set((anchor.body?.factor_versions ?? []).map((factor) => factor.series_id));
   const asOfMs = Date.parse(view.asOf);

@@ -24,7 +24,10 @@ export function replay(body: AnyReceiptBody, instance: SkillInstance): Reproduct
   const skill = instance.skills.find((candidate) => callName(candidate) === body.skill);
   if (!skill) return notReplayed(false, `This instance no longer serves the skill ${body.skill}.`);
   if (!skill.replayable) {
-    return notReplayed(null, `${body.skill} answers depend on the instance's own records (the receipt ledger, an account's alerts), not only on reference data, so they are not re-run.`);
+    return notReplayed(
+      null,
+      `${body.skill} answers depend on the instance's own records (the receipt ledger, an account's alerts), not only on reference data, so they are not re-run.`,
+    );
   }
 
   const caller: Principal = {

@@ -47,11 +47,7 @@ export function seriesTrend(view: ReferenceView, seriesId: string, weeks: number
   const short = trailingMean(history, movingAverageWeeks.value.short);
   const long = trailingMean(history, movingAverageWeeks.value.long);
 
-  const used = [
-    ...window,
-    ...history.slice(-movingAverageWeeks.value.long),
-    ...changes.flatMap(({ change }) => (change ? [change.from] : [])),
-  ];
+  const used = [...window, ...history.slice(-movingAverageWeeks.value.long), ...changes.flatMap(({ change }) => (change ? [change.from] : []))];
   return { latest, window, changes, movingAverages: { short, long }, direction: trendDirection(short, long), used };
 }
 

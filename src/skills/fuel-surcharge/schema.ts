@@ -11,7 +11,12 @@ const mpgDefaults = Object.entries(defaultMpgDivisor.value)
 
 export const fuelSurchargeInput = Type.Object({
   origin: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 120, description: '"City, ST" or a 5-digit ZIP: its EIA diesel area is used. Give origin or region, not both.', examples: ["Chicago, IL"] }),
+    Type.String({
+      minLength: 1,
+      maxLength: 120,
+      description: '"City, ST" or a 5-digit ZIP: its EIA diesel area is used. Give origin or region, not both.',
+      examples: ["Chicago, IL"],
+    }),
   ),
   region: Type.Optional(
     enumOf(DIESEL_REGION_NAMES, {

@@ -31,10 +31,14 @@ export const fuelSurchargeSkill = defineSkill({
 
     const { reading, origin } = surchargeDiesel(view, input);
     const price = reading.observation.value;
-    const quote = quoteSurcharge(price, { baseDieselPerGallon: baseline, mpgDivisor }, {
-      miles: input.miles,
-      baseFreightCharge: formula === "PERCENTAGE" ? input.base_freight_charge : undefined,
-    });
+    const quote = quoteSurcharge(
+      price,
+      { baseDieselPerGallon: baseline, mpgDivisor },
+      {
+        miles: input.miles,
+        baseFreightCharge: formula === "PERCENTAGE" ? input.base_freight_charge : undefined,
+      },
+    );
     const fallback = dieselFallbackReason(reading);
 
     const answer: Output = {

@@ -15,11 +15,7 @@ export interface SurchargeQuote {
  * The ATA/DOE per-mile surcharge, and from it the total for a trip and its share of the base charge.
  * Totals and percentages come from the unrounded per-mile figure; only the answer is rounded.
  */
-export function quoteSurcharge(
-  dieselPerGallon: number,
-  terms: FuelSurchargeTerms,
-  trip: { miles?: number; baseFreightCharge?: number },
-): SurchargeQuote {
+export function quoteSurcharge(dieselPerGallon: number, terms: FuelSurchargeTerms, trip: { miles?: number; baseFreightCharge?: number }): SurchargeQuote {
   const perMile = fuelSurchargePerMile(dieselPerGallon, terms);
   const total = trip.miles === undefined ? undefined : perMile * trip.miles;
   const percent = total === undefined || trip.baseFreightCharge === undefined ? undefined : (total / trip.baseFreightCharge) * 100;

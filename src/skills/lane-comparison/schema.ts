@@ -21,9 +21,7 @@ const lane = Type.Object(
 export const laneComparisonInput = Type.Object({
   lanes: Type.Array(lane, { minItems: min, maxItems: max, description: `${min} to ${max} lanes; the same lane may appear more than once` }),
   include_fuel_surcharge: lookupField.include_fuel_surcharge,
-  sort_by: Type.Optional(
-    enumOf(SORT_METRICS, { default: "rate_per_mile", description: "Rank on rate_per_mile (default) or total_cost" }),
-  ),
+  sort_by: Type.Optional(enumOf(SORT_METRICS, { default: "rate_per_mile", description: "Rank on rate_per_mile (default) or total_cost" })),
   as_of: lookupField.as_of,
 });
 

@@ -8,15 +8,7 @@
  * TIGHTENING means capacity is getting scarcer relative to freight, so rates tend to rise.
  */
 
-export const INDICATOR_IDS = [
-  "truck_freight_ppi",
-  "freight_tsi",
-  "industrial_production",
-  "truck_employment",
-  "diesel",
-  "wti_crude",
-  "fed_funds",
-] as const;
+export const INDICATOR_IDS = ["truck_freight_ppi", "freight_tsi", "industrial_production", "truck_employment", "diesel", "wti_crude", "fed_funds"] as const;
 export type IndicatorId = (typeof INDICATOR_IDS)[number];
 
 export const MARKET_SIGNALS = ["TIGHTENING", "BALANCED", "LOOSENING", "INSUFFICIENT_DATA"] as const;

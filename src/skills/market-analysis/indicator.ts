@@ -35,7 +35,13 @@ export function readIndicator(view: ReferenceView, id: IndicatorId, seriesId: st
   const trend = changeSince(history, latest, shiftDate(latest.observedOn, { months: -MARKET_MODEL.trendLookbackMonths.value }));
   const trendValue = spec.trendMeasure === "percent" ? trend?.percent : trend?.absolute;
   const earlier = history.filter((observation) => observation.observedOn < latest.observedOn);
-  const score = earlier.length >= minObservations ? zScore(latest.value, earlier.map((o) => o.value)) : undefined;
+  const score =
+    earlier.length >= minObservations
+      ? zScore(
+          latest.value,
+          earlier.map((o) => o.value),
+        )
+      : undefined;
   const ageDays = daysBetween(latest.observedOn, view.asOf);
 
   return {

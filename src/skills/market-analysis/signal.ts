@@ -41,7 +41,10 @@ export function compositeSignal(readings: readonly IndicatorReading[]): Composit
     const reading = readings.find((r) => r.id === id);
     const { name, frequency } = MARKET_MODEL.indicators.value[id];
     if (!reading) reasons.push(`${name} left out: no observation on or before as_of`);
-    else if (!reading.fresh) reasons.push(`${name} left out: latest observation ${reading.latest.observedOn} is ${reading.ageDays} days old (limit ${MARKET_MODEL.maxAgeDays.value[frequency]})`);
+    else if (!reading.fresh)
+      reasons.push(
+        `${name} left out: latest observation ${reading.latest.observedOn} is ${reading.ageDays} days old (limit ${MARKET_MODEL.maxAgeDays.value[frequency]})`,
+      );
     else if (reading.signal === undefined) reasons.push(`${name} left out: no observation ${MARKET_MODEL.trendLookbackMonths.value} months before its latest`);
   }
 

@@ -49,8 +49,7 @@ function newestReadableMonth(today: ReferenceView, region: DieselRegion, mayStep
 /** Every indicator observed as of the view; diesel from the region's EIA area (or a broader one, see dieselPrice). */
 function readIndicators(view: ReferenceView, region: DieselRegion) {
   const diesel = dieselPrice(view, DIESEL_REGIONS[region]);
-  const seriesOf = (id: IndicatorId): string | undefined =>
-    id === "diesel" ? diesel && dieselSeriesId(diesel.area) : MARKET_MODEL.indicators.value[id].seriesId;
+  const seriesOf = (id: IndicatorId): string | undefined => (id === "diesel" ? diesel && dieselSeriesId(diesel.area) : MARKET_MODEL.indicators.value[id].seriesId);
   const readings = INDICATOR_IDS.flatMap((id) => {
     const seriesId = seriesOf(id);
     const reading = seriesId && readIndicator(view, id, seriesId);

@@ -94,4 +94,3 @@ export function deleteAlert(tx: Writer, caller: AlertCaller, id: string) {
 export function evaluateNow(tx: Writer, caller: AlertCaller, view: ReferenceView, now: number): EvaluationOutcome {
   return evaluateAlerts(tx, new AlertStore(tx, caller.accountId), caller.accountId, view, now);
 }
-

@@ -75,9 +75,7 @@ export function forecastLogChanges(history: readonly WeeklyPrice[], originDate: 
     if (changes.length < minimumChanges.value) return undefined;
     // Centred on the median change: the window's spread and skew are kept, its drift is not (see constants).
     const median = quantile(changes, 0.5);
-    const logChange = Object.fromEntries(
-      QUANTILE_NAMES.map((name) => [name, quantile(changes, LEVELS.value[name]) - median]),
-    ) as Quantiles;
+    const logChange = Object.fromEntries(QUANTILE_NAMES.map((name) => [name, quantile(changes, LEVELS.value[name]) - median])) as Quantiles;
     steps.push({ steps: h, logChange, changes: changes.length });
   }
   return widenMonotonically(steps);

@@ -49,7 +49,10 @@ export const rateForecastSkill = defineSkill({
 
     // The forecast starts from rate-lookup's diesel price, dated by its newest EIA week; the weeks between
     // that week and as_of are forecast too (they are not known yet), so week 1 is the first Monday after as_of.
-    const lastWeek = factors.diesel.map((reading) => reading.observation.observedOn).sort().at(-1)!;
+    const lastWeek = factors.diesel
+      .map((reading) => reading.observation.observedOn)
+      .sort()
+      .at(-1)!;
     const unseenWeeks = Math.floor(daysBetween(lastWeek, view.asOf) / 7);
     const history = laneDieselHistory(view, factors.diesel, weeksAfter(lastWeek, -(windowWeeks.value + backtestPlan.value.spanWeeks + 1)));
     const steps = forecastLogChanges(history.weeks, lastWeek, unseenWeeks + horizon);

@@ -77,8 +77,7 @@ export const RATE_MODEL = {
 
   equipmentMultiplier: {
     value: { DRY_VAN: 1.0, REEFER: 1.18, FLATBED: 1.12 } satisfies Record<Equipment, number>,
-    source:
-      "Waybill product decision, in line with DAT 2024-2025 national averages: reefer 1.17-1.21x and flatbed 1.20-1.27x the van linehaul rate.",
+    source: "Waybill product decision, in line with DAT 2024-2025 national averages: reefer 1.17-1.21x and flatbed 1.20-1.27x the van linehaul rate.",
   },
 
   fuelSurcharge: {

@@ -38,4 +38,3 @@ export function equipmentCostAsOf(view: ReferenceView): EquipmentCost | undefine
       `${latest.value} over the ${edition.dataYear} average ${base.toFixed(2)}) = $${(edition.equipmentPerMile * ratio).toFixed(3)}/mile`,
   };
 }
-

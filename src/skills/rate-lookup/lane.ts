@@ -62,9 +62,7 @@ export function resolveLane(
   const destination = placeOrRefuse(fieldName("destination"), destinationText);
   const crowFlies = greatCircleMiles(origin, destination);
   if (crowFlies < 1) {
-    throw errors.invalidRequest([
-      { field: fieldName("destination"), problem: `is the same place as origin (${origin.city}, ${origin.state}); a lane needs two places` },
-    ]);
+    throw errors.invalidRequest([{ field: fieldName("destination"), problem: `is the same place as origin (${origin.city}, ${origin.state}); a lane needs two places` }]);
   }
   const base = { origin, destination, roadNetwork: network.version };
   if (callerMiles !== undefined) {

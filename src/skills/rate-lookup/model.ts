@@ -47,8 +47,7 @@ export interface CostBasis {
   multiplier: number;
 }
 
-const paidHoursPerMile = (): number =>
-  1 / (RATE_MODEL.averageDrivingSpeedMph.value * RATE_MODEL.drivingShareOfPaidHours.value);
+const paidHoursPerMile = (): number => 1 / (RATE_MODEL.averageDrivingSpeedMph.value * RATE_MODEL.drivingShareOfPaidHours.value);
 
 export interface FuelSurchargeTerms {
   baseDieselPerGallon: number;
@@ -89,10 +88,7 @@ export function costBasis(inputs: CostInputs): CostBasis {
   const tractorFuel = inputs.dieselPerGallon / mpg;
   const fuel = inputs.includeFuelSurcharge ? Math.min(inputs.dieselPerGallon, terms.baseDieselPerGallon) / mpg : tractorFuel;
   const surcharge = inputs.includeFuelSurcharge ? fuelSurchargePerMile(inputs.surchargeDieselPerGallon, terms) : 0;
-  const reeferFuel =
-    inputs.equipment === "REEFER"
-      ? RATE_MODEL.reeferUnitGallonsPerHour.value * paidHoursPerMile() * inputs.offRoadDieselPerGallon
-      : 0;
+  const reeferFuel = inputs.equipment === "REEFER" ? RATE_MODEL.reeferUnitGallonsPerHour.value * paidHoursPerMile() * inputs.offRoadDieselPerGallon : 0;
   const labor = inputs.driverHourlyWage * (1 + RATE_MODEL.driverBenefitsRatio.value) * paidHoursPerMile();
   const equipment = inputs.equipmentPerMile;
   const margin = RATE_MODEL.marginPerMile.value;

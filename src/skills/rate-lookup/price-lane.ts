@@ -58,8 +58,7 @@ function laneDiesel(view: ReferenceView, origin: ResolvedPlace, destination: Res
 }
 
 const describeDiesel = (readings: DieselReading[]): string =>
-  "EIA weekly retail on-highway diesel, " +
-  readings.map((r) => `${r.observation.seriesId} (${r.areaName}, week of ${r.observation.observedOn})`).join(" averaged with ");
+  "EIA weekly retail on-highway diesel, " + readings.map((r) => `${r.observation.seriesId} (${r.areaName}, week of ${r.observation.observedOn})`).join(" averaged with ");
 
 /** Resolve the lane and read its diesel, wage, ATRI edition and (for reefers) excise as of the view. */
 export function readLaneFactors(request: LaneRequest, view: ReferenceView, fieldName: LaneFieldName = fieldAsIs): LaneFactors {

@@ -12,7 +12,21 @@ mkdirSync(TMP, { recursive: true });
 
 const corridor = {
   type: "FeatureCollection",
-  features: [{ type: "Feature", properties: {}, geometry: { type: "LineString", coordinates: [[-87.65, 41.85], [-90.2, 38.63], [-97.52, 35.47], [-96.8, 32.78]] } }],
+  features: [
+    {
+      type: "Feature",
+      properties: {},
+      geometry: {
+        type: "LineString",
+        coordinates: [
+          [-87.65, 41.85],
+          [-90.2, 38.63],
+          [-97.52, 35.47],
+          [-96.8, 32.78],
+        ],
+      },
+    },
+  ],
 };
 
 test("an imported network prices lookups known after the import; views known before keep the embedded one", () => {
@@ -36,6 +50,9 @@ test("a file that is not road lines is refused in one line and stores nothing", 
   const file = join(TMP, `waybill-not-roads-${process.pid}.geojson`);
   writeFileSync(file, JSON.stringify({ type: "FeatureCollection", features: [{ type: "Feature", geometry: { type: "Polygon", coordinates: [] } }] }));
   const result = dataImport(db, "roads", file);
-  expect(result).toEqual({ exitCode: 1, output: expect.stringMatching(/^waybill: .* is not a usable road network: feature 0: geometry must be a LineString or MultiLineString$/) });
+  expect(result).toEqual({
+    exitCode: 1,
+    output: expect.stringMatching(/^waybill: .* is not a usable road network: feature 0: geometry must be a LineString or MultiLineString$/),
+  });
   expect(db.$client.prepare("SELECT count(*) AS n FROM road_networks").get()).toEqual({ n: 0 });
 });

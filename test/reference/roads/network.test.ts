@@ -13,8 +13,18 @@ const miles = (a: [number, number], b: [number, number]) => greatCircleMiles(at(
 describe("building a network from drawn lines", () => {
   test("two roads that cross without a shared point meet at a junction there", () => {
     const net = network([
-      { coordinates: [[-101, 40], [-99, 40]] },
-      { coordinates: [[-100, 39], [-100, 41]] },
+      {
+        coordinates: [
+          [-101, 40],
+          [-99, 40],
+        ],
+      },
+      {
+        coordinates: [
+          [-100, 39],
+          [-100, 41],
+        ],
+      },
     ]);
     const viaCrossing = miles([-101, 40], [-100, 40]) + miles([-100, 40], [-100, 41]);
     // Within 1 %: the crossing is found on the drawn (projected) chords, a fraction of a mile from the true corner.
@@ -23,14 +33,34 @@ describe("building a network from drawn lines", () => {
 
   test("a small gap in the drawing is bridged; a road ending short of another joins it", () => {
     const gap = network([
-      { coordinates: [[-101, 40], [-100.05, 40]] },
-      { coordinates: [[-99.95, 40], [-99, 40]] },
+      {
+        coordinates: [
+          [-101, 40],
+          [-100.05, 40],
+        ],
+      },
+      {
+        coordinates: [
+          [-99.95, 40],
+          [-99, 40],
+        ],
+      },
     ]);
     expect(gap.route(at(-101, 40), at(-99, 40)).networkMiles).toBeCloseTo(miles([-101, 40], [-99, 40]), 0);
 
     const short = network([
-      { coordinates: [[-101, 40], [-99, 40]] },
-      { coordinates: [[-100, 40.01], [-100, 41]] }, // stops 0.7 mi short of the first road
+      {
+        coordinates: [
+          [-101, 40],
+          [-99, 40],
+        ],
+      },
+      {
+        coordinates: [
+          [-100, 40.01],
+          [-100, 41],
+        ],
+      }, // stops 0.7 mi short of the first road
     ]);
     expect(short.route(at(-101, 40), at(-100, 41)).networkMiles).toBeLessThan(miles([-101, 40], [-100, 40]) + miles([-100, 40], [-100, 41]) + 2);
   });
@@ -46,16 +76,42 @@ describe("building a network from drawn lines", () => {
 
   test("a line's stated real length scales its drawn miles, within bounds", () => {
     const drawn = miles([-101, 40], [-99, 40]);
-    const longer = network([{ coordinates: [[-101, 40], [-99, 40]], lengthMiles: drawn * 1.05 }]);
+    const longer = network([
+      {
+        coordinates: [
+          [-101, 40],
+          [-99, 40],
+        ],
+        lengthMiles: drawn * 1.05,
+      },
+    ]);
     expect(longer.route(at(-101, 40), at(-99, 40)).networkMiles).toBeCloseTo(drawn * 1.05, 0);
-    const absurd = network([{ coordinates: [[-101, 40], [-99, 40]], lengthMiles: drawn * 5 }]);
+    const absurd = network([
+      {
+        coordinates: [
+          [-101, 40],
+          [-99, 40],
+        ],
+        lengthMiles: drawn * 5,
+      },
+    ]);
     expect(absurd.route(at(-101, 40), at(-99, 40)).networkMiles).toBeCloseTo(drawn * 1.1, 0);
   });
 
   test("only the largest connected piece is kept", () => {
     const file = build([
-      { coordinates: [[-101, 40], [-99, 40]] },
-      { coordinates: [[-80, 30], [-79.9, 30]] }, // far away: an island
+      {
+        coordinates: [
+          [-101, 40],
+          [-99, 40],
+        ],
+      },
+      {
+        coordinates: [
+          [-80, 30],
+          [-79.9, 30],
+        ],
+      }, // far away: an island
     ]);
     expect(file.stats.droppedComponents).toBe(1);
     expect(file.stats.edges).toBe(1);
@@ -64,7 +120,16 @@ describe("building a network from drawn lines", () => {
 
 describe("road miles between places", () => {
   // A U-shaped road: the two tips are 69 mi apart as the crow flies, 2 x 138 + 53 mi by the road.
-  const uShape = network([{ coordinates: [[-101, 41], [-101, 39], [-100, 39], [-100, 41]] }]);
+  const uShape = network([
+    {
+      coordinates: [
+        [-101, 41],
+        [-101, 39],
+        [-100, 39],
+        [-100, 41],
+      ],
+    },
+  ]);
 
   test("places beside the road route along it, with local legs to it", () => {
     const result = roadMiles(uShape, at(-101.02, 40.5), at(-100.02, 39.1));
@@ -88,8 +153,34 @@ describe("reading GeoJSON road files", () => {
   test("LineStrings and MultiLineStrings, with a stated length when there is one", () => {
     const lines = parseRoadGeoJson(
       collection([
-        { type: "Feature", properties: { length: 12.5 }, geometry: { type: "LineString", coordinates: [[-100, 40], [-99.9, 40]] } },
-        { type: "Feature", properties: {}, geometry: { type: "MultiLineString", coordinates: [[[-100, 40], [-100, 40.1]], [[-99, 40], [-99, 40.1]]] } },
+        {
+          type: "Feature",
+          properties: { length: 12.5 },
+          geometry: {
+            type: "LineString",
+            coordinates: [
+              [-100, 40],
+              [-99.9, 40],
+            ],
+          },
+        },
+        {
+          type: "Feature",
+          properties: {},
+          geometry: {
+            type: "MultiLineString",
+            coordinates: [
+              [
+                [-100, 40],
+                [-100, 40.1],
+              ],
+              [
+                [-99, 40],
+                [-99, 40.1],
+              ],
+            ],
+          },
+        },
       ]),
     );
     expect(lines).toHaveLength(3);
@@ -101,7 +192,21 @@ describe("reading GeoJSON road files", () => {
     [JSON.stringify({ type: "Feature" }), /FeatureCollection/],
     [collection([]), /no road lines/],
     [collection([{ type: "Feature", geometry: { type: "Point", coordinates: [-100, 40] } }]), /feature 0: geometry must be/],
-    [collection([{ type: "Feature", geometry: { type: "LineString", coordinates: [[-100, 40], [-400, 40]] } }]), /feature 0: .*within range/],
+    [
+      collection([
+        {
+          type: "Feature",
+          geometry: {
+            type: "LineString",
+            coordinates: [
+              [-100, 40],
+              [-400, 40],
+            ],
+          },
+        },
+      ]),
+      /feature 0: .*within range/,
+    ],
   ])("refuses %s", (text, message) => {
     expect(() => parseRoadGeoJson(text)).toThrow(RoadFileError);
     expect(() => parseRoadGeoJson(text)).toThrow(message);

@@ -35,9 +35,7 @@ describe("per mile, from the snapshot's EIA weeks", () => {
   });
 
   test("the factor version is the one observation used; the model version names the rate-lookup table", () => {
-    expect(factorVersions).toEqual([
-      { series_id: "EMD_EPD2D_PTE_NUS_DPG", value: 6.529, observation_date: "2026-09-21", import_id: SNAPSHOT_IMPORT },
-    ]);
+    expect(factorVersions).toEqual([{ series_id: "EMD_EPD2D_PTE_NUS_DPG", value: 6.529, observation_date: "2026-09-21", import_id: SNAPSHOT_IMPORT }]);
     expect(answer.factor_versions).toEqual(factorVersions);
     expect(modelVersion).toContain(RATE_MODEL.version);
   });

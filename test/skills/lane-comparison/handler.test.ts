@@ -8,8 +8,7 @@ import { callSkill, detailsOf, refusalOf, skillContext } from "../../support/ski
 const { data } = snapshotReferenceData();
 const compare = (raw: unknown) => callSkill(laneComparisonSkill as unknown as AnySkill, data, raw) as ReturnType<typeof laneComparisonSkill.handler>;
 type LookupInput = Parameters<typeof rateLookupSkill.handler>[0];
-const lookup = (input: LookupInput) =>
-  rateLookupSkill.handler(input, skillContext(data, data.view(input.as_of!, LOADED_AT))).answer;
+const lookup = (input: LookupInput) => rateLookupSkill.handler(input, skillContext(data, data.view(input.as_of!, LOADED_AT))).answer;
 
 const AS_OF = "2025-06-30";
 const CHICAGO_DALLAS = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" } as const;

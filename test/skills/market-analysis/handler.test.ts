@@ -31,7 +31,11 @@ describe("as of 2026-01-31, when every monthly series has a recent published fig
     expect(byId("freight_tsi").latest).toEqual({ value: 137.2, date: "2025-11-01" });
     expect(byId("fed_funds").trend).toMatchObject({ from_value: 4.22, change: -0.5 });
     // Weekly diesel: the EIA week on or before 2025-10-26 (three months before the latest, 2026-01-26).
-    expect(byId("diesel")).toMatchObject({ series_id: "EMD_EPD2D_PTE_NUS_DPG", latest: { value: 3.624, date: "2026-01-26" }, trend: { from_date: "2025-10-20", from_value: 3.62 } });
+    expect(byId("diesel")).toMatchObject({
+      series_id: "EMD_EPD2D_PTE_NUS_DPG",
+      latest: { value: 3.624, date: "2026-01-26" },
+      trend: { from_date: "2025-10-20", from_value: 3.62 },
+    });
   });
 
   test("z-scores against the 36 monthly values before the latest (hand-computed)", () => {
@@ -65,8 +69,11 @@ describe("as of 2026-01-31, when every monthly series has a recent published fig
 
   test("factor versions: every latest, trend base and z-score window observation, once, none after as_of", () => {
     for (const indicator of answer.indicators) {
-      expect(factorVersions).toContainEqual(expect.objectContaining({ series_id: indicator.series_id, observation_date: indicator.latest.date, value: indicator.latest.value }));
-      if (indicator.trend) expect(factorVersions).toContainEqual(expect.objectContaining({ series_id: indicator.series_id, observation_date: indicator.trend.from_date }));
+      expect(factorVersions).toContainEqual(
+        expect.objectContaining({ series_id: indicator.series_id, observation_date: indicator.latest.date, value: indicator.latest.value }),
+      );
+      if (indicator.trend)
+        expect(factorVersions).toContainEqual(expect.objectContaining({ series_id: indicator.series_id, observation_date: indicator.trend.from_date }));
     }
     expect(factorVersions.filter((f) => f.series_id === "FEDFUNDS")).toHaveLength(37);
     expect(new Set(factorVersions.map((f) => `${f.series_id}|${f.observation_date}`)).size).toBe(factorVersions.length);

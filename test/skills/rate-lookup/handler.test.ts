@@ -106,7 +106,9 @@ describe("the answer", () => {
   });
 
   test("equipment cost is ATRI's newest published edition carried forward by the truck-freight PPI, and says so", () => {
-    expect(answer.data_sources.equipment_source).toMatch(/ATRI .* 2024 edition \(2023 data, published 2024-06-01\).* carried forward x\d\.\d{4} by the BLS truck-freight PPI/);
+    expect(answer.data_sources.equipment_source).toMatch(
+      /ATRI .* 2024 edition \(2023 data, published 2024-06-01\).* carried forward x\d\.\d{4} by the BLS truck-freight PPI/,
+    );
   });
 
   test("the same input and view give the same answer", () => {
@@ -222,8 +224,7 @@ describe("diesel fallback and confidence", () => {
 });
 
 test("with the snapshot's USDA weeks, anchors follow the shipping district, not the origin's state", () => {
-  const at = (origin: string, destination: string) =>
-    lookup({ origin, destination, equipment: "REEFER", as_of: "2026-07-28" }).answer.market_anchor?.district;
+  const at = (origin: string, destination: string) => lookup({ origin, destination, equipment: "REEFER", as_of: "2026-07-28" }).answer.market_anchor?.district;
   expect(at("Yakima, WA", "Seattle, WA")).toBe("YAKIMA VALLEY AND WENATCHEE DISTRICT WASHINGTON");
   expect(at("Spokane, WA", "Seattle, WA")).toBeUndefined(); // same state, 190 mi from the district
   expect(at("McAllen, TX", "Chicago, IL")).toBe("MEXICO CROSSINGS THROUGH SOUTH TEXAS");
