@@ -16,36 +16,29 @@ export const MINUTE_MS = 60_000;
  * newest one before it, so the log stays sorted and ages out no sooner than it would have.
  */
 export class MinuteWindows {
-  private readonly byKey = new Map<string, number[]>();
+  private readonly byKey = new Map<string, CallLog>();
   private lastSweepAt = 0;
 
   /** Count one call if it fits the limit; the status is taken after the decision. */
   tryCount(keyId: string, limit: number, now: number): { admitted: boolean; status: WindowStatus } {
     this.sweepIdle(now);
-    const log = this.liveLog(keyId, now);
-    const admitted = log.length < limit;
+    const log = this.byKey.get(keyId) ?? new CallLog();
+    log.dropOlderThan(now - MINUTE_MS);
+    const admitted = log.size < limit;
     if (admitted) {
-      log.push(Math.max(Math.floor(now), log.at(-1) ?? -Infinity));
+      log.push(Math.max(Math.floor(now), log.newest));
       this.byKey.set(keyId, log);
     }
     return { admitted, status: statusOf(log, limit, now) };
   }
 
+  /** A look that changes nothing: a status asked for a later instant frees nothing early. */
   status(keyId: string, limit: number, now: number): WindowStatus {
-    return statusOf(this.byKey.get(keyId)?.filter((at) => at > now - MINUTE_MS) ?? [], limit, now);
+    return statusOf(this.byKey.get(keyId)?.youngerThan(now - MINUTE_MS) ?? EMPTY, limit, now);
   }
 
   get size(): number {
     return this.byKey.size;
-  }
-
-  /** The key's log with calls older than 60 s dropped (in place: they never count again). */
-  private liveLog(keyId: string, now: number): number[] {
-    const log = this.byKey.get(keyId) ?? [];
-    let expired = 0;
-    while (expired < log.length && log[expired]! <= now - MINUTE_MS) expired += 1;
-    if (expired > 0) log.splice(0, expired);
-    return log;
   }
 
   /** Once a minute, drop keys whose newest call is older than 60 s: they are back to a full window. */
@@ -53,19 +46,72 @@ export class MinuteWindows {
     if (now - this.lastSweepAt < MINUTE_MS && now >= this.lastSweepAt) return;
     this.lastSweepAt = now;
     for (const [keyId, log] of this.byKey) {
-      if ((log.at(-1) ?? -Infinity) <= now - MINUTE_MS) this.byKey.delete(keyId);
+      if (log.newest <= now - MINUTE_MS) this.byKey.delete(keyId);
     }
   }
 }
+
+/**
+ * One key's admitted instants, oldest first. Expired entries are skipped by moving `head` and the
+ * array is compacted only once most of it is dead, so admitting a call costs O(1) amortized even
+ * when an operator sets a limit of millions a minute (a splice per call was O(limit)).
+ */
+class CallLog {
+  private times: number[] = [];
+  private head = 0;
+
+  get size(): number {
+    return this.times.length - this.head;
+  }
+
+  get newest(): number {
+    return this.times.length > this.head ? this.times[this.times.length - 1]! : Number.NEGATIVE_INFINITY;
+  }
+
+  /** The i-th live entry, oldest first. */
+  at(i: number): number {
+    return this.times[this.head + i]!;
+  }
+
+  push(at: number): void {
+    this.times.push(at);
+  }
+
+  /** The entries after `cutoff`, as a view that shares this log's array (the log itself is unchanged). */
+  youngerThan(cutoff: number): CallLog {
+    let low = this.head;
+    let high = this.times.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.times[middle]! <= cutoff) low = middle + 1;
+      else high = middle;
+    }
+    const view = new CallLog();
+    view.times = this.times;
+    view.head = low;
+    return view;
+  }
+
+  /** Forget every entry at or before `cutoff`: those calls never count again. */
+  dropOlderThan(cutoff: number): void {
+    while (this.head < this.times.length && this.times[this.head]! <= cutoff) this.head += 1;
+    if (this.head > 1024 && this.head * 2 > this.times.length) {
+      this.times = this.times.slice(this.head);
+      this.head = 0;
+    }
+  }
+}
+
+const EMPTY = new CallLog();
 
 /**
  * `resetAt`: when `remaining` next goes up, i.e. when the call that must age out for one more to
  * fit turns 60 s old (the oldest, unless a lowered limit left more calls in the log than fit);
  * with nothing used, 60 s from now.
  */
-function statusOf(log: readonly number[], limit: number, now: number): WindowStatus {
-  const remaining = Math.max(0, limit - log.length);
-  if (log.length === 0) return { window: "minute", limit, remaining, resetAt: Math.floor(now) + MINUTE_MS };
-  const mustAgeOut = log[Math.max(0, log.length - limit)]!;
+function statusOf(log: CallLog, limit: number, now: number): WindowStatus {
+  const remaining = Math.max(0, limit - log.size);
+  if (log.size === 0) return { window: "minute", limit, remaining, resetAt: Math.floor(now) + MINUTE_MS };
+  const mustAgeOut = log.at(Math.max(0, log.size - limit));
   return { window: "minute", limit, remaining, resetAt: Math.max(mustAgeOut + MINUTE_MS, Math.floor(now) + 1) };
 }
