@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { binaryInEmptyFolder, runCli, startBinary } from "../support/binary.ts";
+import { CORRIDOR_ROADS } from "../support/road-corridor.ts";
 
 let dir: string;
 let exe: string;
@@ -139,29 +140,9 @@ describe("the compiled binary, alone in an empty folder", () => {
   }, 120_000);
 });
 
-// One hand-drawn road Chicago - St. Louis - Oklahoma City - Dallas: an operator's own network.
-const ROADS = {
-  type: "FeatureCollection",
-  features: [
-    {
-      type: "Feature",
-      properties: { name: "test corridor" },
-      geometry: {
-        type: "LineString",
-        coordinates: [
-          [-87.65, 41.85],
-          [-90.2, 38.63],
-          [-97.52, 35.47],
-          [-96.8, 32.78],
-        ],
-      },
-    },
-  ],
-};
-
 test("an operator imports a road network with the CLI and the next lookup is priced on it and names it", async () => {
   const db = "roads.db";
-  writeFileSync(join(dir, "roads.geojson"), JSON.stringify(ROADS));
+  writeFileSync(join(dir, "roads.geojson"), JSON.stringify(CORRIDOR_ROADS));
   writeFileSync(
     join(dir, "points.geojson"),
     JSON.stringify({ type: "FeatureCollection", features: [{ type: "Feature", geometry: { type: "Point", coordinates: [-90, 40] } }] }),

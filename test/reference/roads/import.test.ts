@@ -6,33 +6,15 @@ import { embeddedRoadNetwork } from "../../../src/reference/roads/index.ts";
 import { rateLookupSkill } from "../../../src/skills/rate-lookup/skill.ts";
 import { skillContext } from "../../support/skill-call.ts";
 import { LOADED_AT, snapshotReferenceData } from "../helpers.ts";
+import { CORRIDOR_ROADS } from "../../support/road-corridor.ts";
 
 const TMP = resolve(import.meta.dir, "../../../.tmp");
 mkdirSync(TMP, { recursive: true });
 
-const corridor = {
-  type: "FeatureCollection",
-  features: [
-    {
-      type: "Feature",
-      properties: {},
-      geometry: {
-        type: "LineString",
-        coordinates: [
-          [-87.65, 41.85],
-          [-90.2, 38.63],
-          [-97.52, 35.47],
-          [-96.8, 32.78],
-        ],
-      },
-    },
-  ],
-};
-
 test("an imported network prices lookups known after the import; views known before keep the embedded one", () => {
   const { db, data } = snapshotReferenceData();
   const file = join(TMP, `waybill-roads-${process.pid}.geojson`);
-  writeFileSync(file, JSON.stringify(corridor));
+  writeFileSync(file, JSON.stringify(CORRIDOR_ROADS));
   const importedAt = LOADED_AT + 60_000;
   const result = dataImport(db, "roads", file, { json: true, now: importedAt });
   expect(result.exitCode).toBe(0);
