@@ -7,7 +7,7 @@ const result = await Bun.build({
     // The binary must behave the same from any folder: never pick up a bunfig.toml or .env there.
     autoloadBunfig: false,
     autoloadDotenv: false,
-    assets: ["./migrations", "./public"],
+    assets: ["./migrations", "./migrations-pg", "./public"],
   },
   // Only syntax minification: Elysia decides per route whether to parse the body and read the query,
   // headers or cookies by reading its handlers' and hooks' source text (Function#toString,

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { databaseLocation, type DatabaseLocation } from "./db/location.ts";
 import { ConfigError } from "./errors.ts";
 import { parseCorsOrigins } from "./http/cors.ts";
 import { DEFAULT_LIMITS, parseLimits, type LimitsTable } from "./metering/limits.ts";
@@ -15,7 +16,10 @@ export const DEFAULT_HOST = "127.0.0.1";
 export interface ServeConfig {
   port: number;
   host: string;
+  /** The SQLite file (DEFAULT_DB when the database is PostgreSQL). */
   dbFile: string;
+  /** Where the data lives: a SQLite file, or PostgreSQL by a postgres:// URL (docs/postgresql.md). */
+  database: DatabaseLocation;
   limits: LimitsTable;
   logFormat: LogFormat;
   logLevel: LogLevel;
@@ -35,8 +39,13 @@ export interface ServeConfig {
 
 type Env = Record<string, string | undefined>;
 
-export function resolveDbFile(flag: string | undefined, env: Env): string {
-  return flag ?? env.WAYBILL_DB ?? DEFAULT_DB;
+/** `--database postgres://…|FILE`, `--db FILE`, WAYBILL_DATABASE_URL, WAYBILL_DB (docs/postgresql.md). */
+export function resolveDatabase(flags: { database?: string; db?: string }, env: Env): DatabaseLocation {
+  try {
+    return databaseLocation(flags, env, DEFAULT_DB);
+  } catch (error) {
+    throw error instanceof ConfigError ? new ArgumentError(error.message) : error;
+  }
 }
 
 function parsePort(raw: string): number {
@@ -102,6 +111,7 @@ export interface ServeFlags {
   port?: string;
   host?: string;
   db?: string;
+  database?: string;
   limits?: string;
   "log-format"?: string;
   "log-level"?: string;
@@ -122,11 +132,13 @@ function readCorsOrigins(raw: string | undefined): string[] {
 
 /** Flags win over the environment, which wins over the embedded defaults. */
 export function serveConfig(flags: ServeFlags, env: Env): ServeConfig {
+  const database = resolveDatabase(flags, env);
   const syncEvery = flags["sync-every"] ?? env.WAYBILL_SYNC_EVERY;
   return {
     port: parsePort(flags.port ?? env.WAYBILL_PORT ?? String(DEFAULT_PORT)),
     host: flags.host ?? env.WAYBILL_HOST ?? DEFAULT_HOST,
-    dbFile: resolveDbFile(flags.db, env),
+    dbFile: database.dialect === "sqlite" ? database.file : DEFAULT_DB,
+    database,
     limits: readLimits(flags.limits, env),
     syncEveryMs: syncEvery === undefined || syncEvery === "" ? undefined : parseSyncEvery(syncEvery),
     logFormat: oneOf("log format", LOG_FORMATS, flags["log-format"] ?? env.WAYBILL_LOG_FORMAT ?? "text"),

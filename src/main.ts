@@ -7,23 +7,29 @@ import { dataImport, dataRetract, dataStatus } from "./cli/data.ts";
 import { dataSync } from "./cli/data-sync.ts";
 import { keysCreate, keysRevoke, keysRotateSigning } from "./cli/keys.ts";
 import { receiptsVerifyCommand } from "./cli/receipts.ts";
-import { errorOutput, EXIT, UsageError, type CommandResult } from "./cli/result.ts";
+import { migrateCommand } from "./cli/migrate.ts";
+import { errorOutput, EXIT, failure, UsageError, type CommandResult } from "./cli/result.ts";
 import { verifyCommand } from "./cli/verify.ts";
 import { webhooksAdd, webhooksList } from "./cli/webhooks.ts";
 import { AccessError } from "./access/accounts.ts";
-import { ArgumentError, DEFAULT_HOST, DEFAULT_PORT, parsePublicUrl, resolveDbFile, serveConfig } from "./config.ts";
+import { ArgumentError, DEFAULT_HOST, DEFAULT_PORT, parsePublicUrl, resolveDatabase, serveConfig } from "./config.ts";
 import { ConfigError } from "./errors.ts";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { openDatabaseFile } from "./db/open.ts";
+import { openStore, type OpenStore } from "./db/open.ts";
 import type { Db } from "./db/client.ts";
 
 async function readStdin(): Promise<string> {
   return (await Bun.stdin.text()).replace(/\r?\n$/, "");
 }
 
-async function runCommand(db: Db, name: string, values: Record<string, string | boolean | undefined>, positionals: string[]): Promise<CommandResult> {
+async function runCommand(opened: OpenStore, name: string, values: Record<string, string | boolean | undefined>, positionals: string[]): Promise<CommandResult> {
   const json = values.json === true;
+  // Commands not yet written against the portable Store run on the SQLite file only (docs/postgresql.md).
+  const db = (): Db => {
+    if (opened.sqlite) return opened.sqlite;
+    throw new ConfigError(`'waybill ${name}' does not run on PostgreSQL in this build yet (docs/postgresql.md).`);
+  };
   const str = (flag: string) => (typeof values[flag] === "string" ? (values[flag] as string) : undefined);
   // Where printed links point: --public-url, WAYBILL_PUBLIC_URL, or the server's default address.
   const publicUrl =
@@ -31,7 +37,7 @@ async function runCommand(db: Db, name: string, values: Record<string, string | 
     `http://${process.env.WAYBILL_HOST ?? DEFAULT_HOST}:${process.env.WAYBILL_PORT ?? DEFAULT_PORT}`;
   switch (name) {
     case "accounts create":
-      return accountsCreate(db, systemClock, {
+      return accountsCreate(db(), systemClock, {
         email: str("email"),
         tier: str("tier"),
         admin: values.admin === true,
@@ -40,47 +46,54 @@ async function runCommand(db: Db, name: string, values: Record<string, string | 
         json,
       });
     case "accounts set-password":
-      return accountsSetPassword(db, systemClock, {
+      return accountsSetPassword(db(), systemClock, {
         email: str("email"),
         password: values["password-stdin"] ? await readStdin() : undefined,
         publicUrl,
         json,
       });
     case "accounts set-tier":
-      return accountsSetTier(db, { email: str("email"), tier: str("tier"), json });
+      return accountsSetTier(db(), { email: str("email"), tier: str("tier"), json });
     case "accounts list":
-      return accountsList(db, { json });
+      return accountsList(db(), { json });
     case "keys create":
-      return keysCreate(db, systemClock, { email: str("email"), scopes: str("scopes"), json });
+      return keysCreate(db(), systemClock, { email: str("email"), scopes: str("scopes"), json });
     case "keys revoke":
-      return keysRevoke(db, systemClock, { email: str("email"), json });
+      return keysRevoke(db(), systemClock, { email: str("email"), json });
     case "data status":
-      return dataStatus(db, { json });
+      return dataStatus(db(), { json });
     case "data import": {
       const [source, file] = positionals;
       if (!source || !file) throw new UsageError("data import needs SOURCE and FILE: waybill data import eia FILE");
-      if (source === "fmcsa") return dataImportCensus(db, file, { json, date: str("date") });
+      if (source === "fmcsa") return dataImportCensus(db(), file, { json, date: str("date") });
       const maxMb = str("max-mb") ?? process.env.WAYBILL_IMPORT_MAX_MB;
       if (maxMb !== undefined && !(Number(maxMb) > 0)) throw new UsageError(`--max-mb must be a positive number of MiB, not '${maxMb}'`);
-      return dataImport(db, source, file, { json, maxMb: maxMb === undefined ? undefined : Number(maxMb) });
+      return dataImport(db(), source, file, { json, maxMb: maxMb === undefined ? undefined : Number(maxMb) });
     }
     case "data sync":
-      return dataSync(db, { source: str("source"), since: str("since"), json, env: process.env });
+      return dataSync(db(), { source: str("source"), since: str("since"), json, env: process.env });
     case "data retract": {
       const [importId] = positionals;
       if (!importId || str("reason") === undefined) throw new UsageError("data retract needs IMPORT_ID and --reason TEXT");
-      return dataRetract(db, importId, str("reason")!, { json });
+      return dataRetract(db(), importId, str("reason")!, { json });
     }
     case "keys rotate-signing":
-      return keysRotateSigning(db, systemClock, { json });
+      return keysRotateSigning(db(), systemClock, { json });
     case "receipts verify":
-      return receiptsVerifyCommand(db, { json, checkpoint: str("checkpoint") });
+      return receiptsVerifyCommand(db(), { json, checkpoint: str("checkpoint") });
     case "webhooks add":
-      return webhooksAdd(db, systemClock, { email: str("email"), url: str("url"), events: str("events"), allowPrivate: values["allow-private-webhooks"] === true, json });
+      return webhooksAdd(db(), systemClock, {
+        email: str("email"),
+        url: str("url"),
+        events: str("events"),
+        allowPrivate: values["allow-private-webhooks"] === true,
+        json,
+      });
     case "webhooks list":
-      return webhooksList(db, { email: str("email"), json });
+      return webhooksList(db(), { email: str("email"), json });
     case "backup":
-      return backup(db, positionals[0], { json });
+      if (!opened.sqlite) return failure(json, "on PostgreSQL, back up with pg_dump (docs/postgresql.md); waybill backup copies a SQLite file.");
+      return backup(opened.sqlite, positionals[0], { json });
     default:
       throw new UsageError(`unknown command '${name}'`);
   }
@@ -127,18 +140,22 @@ async function main(argv: string[]): Promise<number> {
     (result.exitCode === EXIT.ok ? console.log : console.error)(result.output);
     return result.exitCode;
   }
-  const dbFile = resolveDbFile(command.values.db as string | undefined, process.env);
-  if (NEEDS_EXISTING_DATABASE.has(command.name) && !existsSync(dbFile)) {
-    throw new ConfigError(`there is no database at ${resolve(dbFile)}; check --db or WAYBILL_DB.`);
+  const location = resolveDatabase(command.values as { db?: string; database?: string }, process.env);
+  if (command.name === "migrate") return printed(await migrateCommand(location, { json: command.values.json === true }));
+  if (location.dialect === "sqlite" && NEEDS_EXISTING_DATABASE.has(command.name) && !existsSync(location.file)) {
+    throw new ConfigError(`there is no database at ${resolve(location.file)}; check --db or WAYBILL_DB.`);
   }
-  const db = openDatabaseFile(dbFile);
+  const opened = await openStore(location);
   try {
-    const result = await runCommand(db, command.name, command.values, command.positionals);
-    (result.exitCode === EXIT.ok ? console.log : console.error)(result.output);
-    return result.exitCode;
+    return printed(await runCommand(opened, command.name, command.values, command.positionals));
   } finally {
-    db.$client.close();
+    await opened.close();
   }
+}
+
+function printed(result: CommandResult): number {
+  (result.exitCode === EXIT.ok ? console.log : console.error)(result.output);
+  return result.exitCode;
 }
 
 const json = Bun.argv.includes("--json");

@@ -7,4 +7,5 @@ import { join } from "node:path";
  */
 export const ASSET_ROOT = Bun.isStandaloneExecutable ? import.meta.dir : join(import.meta.dir, "..");
 export const MIGRATIONS_DIR = join(ASSET_ROOT, "migrations");
+export const PG_MIGRATIONS_DIR = join(ASSET_ROOT, "migrations-pg");
 export const PUBLIC_DIR = join(ASSET_ROOT, "public");

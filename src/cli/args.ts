@@ -5,6 +5,7 @@ type Options = NonNullable<ParseArgsConfig["options"]>;
 
 const COMMON: Options = {
   db: { type: "string" },
+  database: { type: "string" },
   json: { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false },
 };
@@ -43,6 +44,7 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
   "receipts verify": { checkpoint: { type: "string" } },
   verify: { receipt: { type: "string" }, checkpoint: { type: "string" }, key: { type: "string" }, response: { type: "string" } },
   backup: {},
+  migrate: {},
   "webhooks add": { email: { type: "string" }, url: { type: "string" }, events: { type: "string" }, "allow-private-webhooks": { type: "boolean" } },
   "webhooks list": { email: { type: "string" } },
 };
@@ -107,7 +109,14 @@ Signs the account out everywhere.`,
   --key KEY             a note verifier key, or a file with one or the saved GET /v1/receipts/public-key
   --response ANSWER     the answer you received, checked against the receipt's response_sha256`,
   },
-  backup: { synopsis: "FILE", details: "a consistent copy of the live database (VACUUM INTO), safe while the server runs." },
+  backup: {
+    synopsis: "FILE",
+    details: "a consistent copy of the live database (VACUUM INTO), safe while the server runs; on PostgreSQL use pg_dump.",
+  },
+  migrate: {
+    synopsis: "",
+    details: "apply this build's schema migrations and exit (serve also does at start); run it once before upgraded replicas start.",
+  },
   "webhooks add": {
     synopsis: "--email E --url U [--events alert.triggered,...] [--allow-private-webhooks]",
     details: "add a webhook endpoint to the account and print its signing secret once (docs/alerts-and-webhooks.md).",
@@ -115,7 +124,8 @@ Signs the account out everywhere.`,
   "webhooks list": { synopsis: "--email E", details: "the account's webhook endpoints and whether each is enabled." },
 };
 
-const FOOTER = `every command: --db FILE (env WAYBILL_DB, default ./waybill.db), --json, --help
+const FOOTER = `every command: --db FILE (env WAYBILL_DB, default ./waybill.db) or --database postgres://… (env
+WAYBILL_DATABASE_URL; docs/postgresql.md), --json, --help
 exit codes: 0 done, 1 refused or failed, 2 bad arguments; errors are one line on stderr
 (with --json: {"error": CODE, "message": TEXT})`;
 

@@ -21,6 +21,7 @@ const SOCKET_BODY_LIMIT = 1024 * 1024 * 1024;
 
 export async function serve(config: ServeConfig): Promise<void> {
   configureLog({ format: config.logFormat, level: config.logLevel });
+  if (config.database.dialect === "postgres") throw new ConfigError("serve does not run on PostgreSQL in this build yet (docs/postgresql.md).");
   const lock = acquireInstanceLock(config.dbFile); // before migrating: a second server must not touch the file
   const db = openDatabaseFile(config.dbFile);
   const clock = new MonotonicClock(systemClock, newestRecordedInstant(db));

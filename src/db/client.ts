@@ -4,7 +4,17 @@ import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { MIGRATIONS_DIR } from "../paths.ts";
 import * as schema from "./schema.ts";
 
-export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
+/**
+ * A database handle any dialect can stand behind (docs/postgresql.md): drizzle's query builders,
+ * awaited (never `.get()/.all()/.run()`, which only SQLite has), over the tables in `t`, which are
+ * that dialect's tables under the names of src/db/schema.ts. The builders are typed by the SQLite
+ * dialect; src/db/postgres.ts hands out PostgreSQL's behind the same type.
+ */
+export type Store = BunSQLiteDatabase<typeof schema> & { t: typeof schema; engine: Engine };
+export type Engine = "sqlite" | "postgres";
+
+/** An embedded SQLite file: a Store that also reaches bun:sqlite directly (prepared statements, pragmas). */
+export type Db = Store & { $client: Database };
 
 /**
  * Pragmas, and why:
@@ -23,7 +33,7 @@ export const PRAGMAS = ["journal_mode = WAL", "synchronous = FULL", "foreign_key
 export function openDatabase(file: string): Db {
   const sqlite = new Database(file, { create: true, strict: true });
   for (const pragma of PRAGMAS) sqlite.run(`PRAGMA ${pragma}`);
-  const db = drizzle({ client: sqlite, schema }) as Db;
+  const db = Object.assign(drizzle({ client: sqlite, schema }), { t: schema, engine: "sqlite" as const });
   migrate(db, { migrationsFolder: MIGRATIONS_DIR });
   return db;
 }

@@ -1,0 +1,54 @@
+import { SQL } from "bun";
+import { drizzle } from "drizzle-orm/bun-sql";
+import { migrate } from "drizzle-orm/bun-sql/migrator";
+import { PG_MIGRATIONS_DIR } from "../paths.ts";
+import type { Store } from "./client.ts";
+import * as pgSchema from "./pg-schema.ts";
+import type * as schema from "./schema.ts";
+
+/** A PostgreSQL store and the pool behind it (closed by whoever opened it). */
+export type PostgresStore = Store & { $client: SQL };
+
+/** Any number that names the migration lock: replicas starting together migrate one after another. */
+const MIGRATION_LOCK = 0x57a7_b111;
+
+/** Pool size per process unless the URL says otherwise (`?max=N`); docs/postgresql.md has the arithmetic. */
+const DEFAULT_POOL = 10;
+
+/** Connect, apply migrations-pg/ under an advisory lock, and hand back the store. */
+export async function openPostgres(url: string): Promise<PostgresStore> {
+  const client = new SQL({ url, max: poolSizeOf(url), bigint: false });
+  try {
+    await migrateUnderLock(client);
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+  return postgresStore(client);
+}
+
+function postgresStore(client: SQL): PostgresStore {
+  const db = drizzle({ client, schema: pgSchema });
+  // The builders of both dialects take the same calls (docs/postgresql.md), so queries are written
+  // once against the SQLite-typed Store; `t` is where they find this dialect's tables.
+  return Object.assign(db as unknown as Store, { t: pgSchema as unknown as typeof schema, engine: "postgres" as const, $client: client });
+}
+
+async function migrateUnderLock(client: SQL): Promise<void> {
+  const connection = await client.reserve();
+  try {
+    await connection`SELECT pg_advisory_lock(${MIGRATION_LOCK})`;
+    try {
+      await migrate(drizzle({ client: connection }), { migrationsFolder: PG_MIGRATIONS_DIR });
+    } finally {
+      await connection`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`;
+    }
+  } finally {
+    connection.release();
+  }
+}
+
+function poolSizeOf(url: string): number {
+  const max = Number(new URL(url).searchParams.get("max"));
+  return Number.isInteger(max) && max > 0 ? max : DEFAULT_POOL;
+}
