@@ -52,8 +52,8 @@ export interface Runtime extends PipelineDeps {
   dataEvents: DataEvents;
   /** Each stored series' newest figure, cadence and whether it is overdue, as of today. */
   dataFreshness(): SeriesFreshness[];
-  /** Flush buffered usage rows and stop timers; the caller closes the database. */
-  close(): void;
+  /** Commit what is queued, flush buffered usage rows and stop timers; the caller closes the database. */
+  close(): Promise<void>;
 }
 
 export function createRuntime({ db, clock, limits, skills = SKILLS, log, allowPrivateWebhooks = false }: RuntimeOptions): Runtime {
@@ -118,10 +118,10 @@ export function createRuntime({ db, clock, limits, skills = SKILLS, log, allowPr
     readiness,
     dataFreshness,
     refreshCaches,
-    close() {
+    async close() {
       webhooks.stop();
       alertBackground.stop();
-      committer.flush();
+      await committer.flush();
       usage.close();
     },
   };

@@ -32,14 +32,14 @@ export async function serve(config: ServeConfig): Promise<void> {
     log: { origin: config.logOrigin, publicUrl: config.publicUrl?.href },
     allowPrivateWebhooks: config.allowPrivateWebhooks,
   });
-  const abandon = () => {
-    runtime.close();
+  const abandon = async () => {
+    await runtime.close();
     db.$client.close();
     lock.release();
   };
   const writable = runtime.readiness.check();
   if (!writable.ok) {
-    abandon();
+    await abandon();
     throw new ConfigError(`database ${db.$client.filename} does not take writes: ${writable.reason}.`);
   }
   warmGazetteer(); // build the place index now, not inside the first requests (0.2–0.3 s)
@@ -54,7 +54,7 @@ export async function serve(config: ServeConfig): Promise<void> {
     // and the kernel would split connections between the two.
     app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: SOCKET_BODY_LIMIT, development: false, reusePort: false });
   } catch (error) {
-    abandon();
+    await abandon();
     const code = (error as { code?: string }).code;
     if (code === "EADDRINUSE") throw new ConfigError(`port ${config.port} on ${config.host} is already in use.`);
     throw new ConfigError(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
@@ -80,7 +80,7 @@ export async function serve(config: ServeConfig): Promise<void> {
     console.log(`${signal}: finishing in-flight requests`);
     await app.stop(false); // stop accepting; in-flight requests finish
     stopSync?.();
-    runtime.close();
+    await runtime.close();
     db.$client.run("PRAGMA wal_checkpoint(TRUNCATE)");
     db.$client.close();
     lock.release();

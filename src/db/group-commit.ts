@@ -1,9 +1,15 @@
-import type { Db } from "./client.ts";
+import type { Db, Store } from "./client.ts";
+import { andThen, eachInTurn, isPromise, type MaybePromise } from "./maybe-async.ts";
+import { exclusively, holdWhile, isLocked } from "./write-lock.ts";
+import { inTransaction, joinedTransaction } from "./transaction.ts";
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
+/** One request's writes: given the batch's transaction (on SQLite, the database itself). */
+export type GroupWrite<T> = (tx: Store) => T | Promise<T>;
+
 interface PendingWrite<T> {
-  write: () => T;
+  write: GroupWrite<T>;
   resolve: (value: T) => void;
   reject: (error: unknown) => void;
 }
@@ -17,48 +23,48 @@ export interface CommitObserver {
 }
 
 /**
- * Something that keeps state alongside a batch (the receipt log's head): told when each write
- * starts and rolls back, and allowed a last word inside the transaction before COMMIT (the log
- * signs its checkpoint there). Throwing from beforeCommit rolls the whole batch back.
+ * Something that keeps state alongside a batch (the receipt log's head): told when the batch's
+ * transaction opens (the log takes its lock and reads the head there), when each write starts and
+ * rolls back, and allowed a last word inside the transaction before COMMIT (the log signs its
+ * checkpoint there). Throwing from batchStarted or beforeCommit rolls the whole batch back.
  */
 export interface BatchParticipant {
+  batchStarted(tx: Store): void | Promise<void>;
   writeStarted(): void;
   writeRolledBack(): void;
-  beforeCommit(): void;
+  beforeCommit(tx: Store): void | Promise<void>;
   afterCommit(): void;
   afterRollback(): void;
 }
 
 /**
- * Group commit: the writes of every request that reached the commit step during one turn of
- * the event loop go into one transaction, so one fsync (synchronous=FULL) makes all of them
- * durable. Each request still waits for that commit before it answers; each write runs in its
- * own savepoint, so one failing write rolls back alone and its neighbours still commit.
+ * Group commit: the writes of every request that reached the commit step while the previous batch
+ * was committing (or during one turn of the event loop) go into one transaction, so one fsync makes
+ * all of them durable. Each request still waits for that commit before it answers.
+ * On SQLite each write runs in its own savepoint, so one failing write rolls back alone; savepoints
+ * are free there. On PostgreSQL a savepoint is a round trip per write, so a batch runs without them
+ * and, in the rare case a write fails, is rolled back and replayed one write per transaction.
  * Under light load a batch holds one write and this is an ordinary transaction.
  */
 export class GroupCommitter {
   private queue: PendingWrite<unknown>[] = [];
   private flushScheduled = false;
+  /** The batch being committed asynchronously, if any; the next waits for it. */
+  private inFlight: Promise<void> | null = null;
   private readonly batches = { count: 0, writes: 0 };
-  // Prepared once: bun:sqlite's transaction() builds four wrapper functions per call, which cost
-  // more per write than the savepoint itself.
-  private readonly sql;
-
   private readonly participants: BatchParticipant[] = [];
+  // SQLite: prepared once; bun:sqlite's transaction() builds four wrapper functions per call, which
+  // cost more per write than the savepoint itself.
+  private readonly sql;
+  /** SQLite: the handle writes get, inside the batch's transaction. */
+  private readonly batchTx: Store;
 
   constructor(
-    private readonly db: Db,
+    private readonly db: Store,
     private readonly observer?: CommitObserver,
   ) {
-    const prepare = (text: string) => db.$client.prepare(text);
-    this.sql = {
-      begin: prepare("BEGIN IMMEDIATE"),
-      commit: prepare("COMMIT"),
-      rollback: prepare("ROLLBACK"),
-      savepoint: prepare("SAVEPOINT group_write"),
-      release: prepare("RELEASE group_write"),
-      rollbackTo: prepare("ROLLBACK TO group_write"),
-    };
+    this.sql = db.engine === "sqlite" ? sqliteStatements(db as Db) : null;
+    this.batchTx = db.engine === "sqlite" ? joinedTransaction(db as Db) : db;
   }
 
   join(participant: BatchParticipant): void {
@@ -66,42 +72,47 @@ export class GroupCommitter {
   }
 
   /** Run `write` inside the next group transaction; settles after that transaction is durable. */
-  commit<T>(write: () => T): Promise<T> {
+  commit<T>(write: GroupWrite<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ write, resolve, reject } as PendingWrite<unknown>);
       if (!this.flushScheduled) {
         this.flushScheduled = true;
-        setImmediate(() => this.flush());
+        setImmediate(() => void this.flush());
       }
     });
   }
 
-  /** Commit whatever is queued now (shutdown, tests). */
-  flush(): void {
+  /**
+   * Commit whatever is queued now (shutdown, tests), one batch at a time. On SQLite, while no batch
+   * is in flight and every write is synchronous, this commits before it returns.
+   */
+  flush(): MaybePromise<void> {
+    const run = this.inFlight ? this.inFlight.then(() => this.flushQueued()) : this.flushQueued();
+    if (!isPromise(run)) return;
+    const tracked: Promise<void> = run.finally(() => {
+      if (this.inFlight === tracked) this.inFlight = null;
+    });
+    this.inFlight = tracked;
+    return tracked;
+  }
+
+  private flushQueued(): MaybePromise<void> {
     this.flushScheduled = false;
     const batch = this.queue;
     if (batch.length === 0) return;
     this.queue = [];
-    const { sql } = this;
-    const outcomes: Outcome[] = [];
     const started = performance.now();
-    try {
-      sql.begin.run();
-      try {
-        for (const pending of batch) outcomes.push(this.inSavepoint(pending.write));
-        for (const participant of this.participants) participant.beforeCommit();
-        sql.commit.run();
-      } catch (error) {
-        if (this.db.$client.inTransaction) sql.rollback.run();
-        for (const participant of this.participants) participant.afterRollback();
-        throw error;
-      }
-      for (const participant of this.participants) participant.afterCommit();
-    } catch (error) {
-      this.observer?.failed(error);
-      for (const pending of batch) pending.reject(error);
-      return;
-    }
+    return andThen(
+      undefined,
+      () => andThen(this.runBatch(batch), (outcomes) => this.settle(batch, outcomes, started)),
+      (error) => {
+        this.observer?.failed(error);
+        for (const pending of batch) pending.reject(error);
+      },
+    );
+  }
+
+  private settle(batch: PendingWrite<unknown>[], outcomes: Outcome[], started: number): void {
     this.observer?.committed(batch.length, (performance.now() - started) / 1000, outcomes.filter((outcome) => !outcome.ok).length);
     this.batches.count += 1;
     this.batches.writes += batch.length;
@@ -112,22 +123,109 @@ export class GroupCommitter {
     });
   }
 
-  private inSavepoint(write: () => unknown): Outcome {
-    const { sql } = this;
+  private runBatch(batch: PendingWrite<unknown>[]): MaybePromise<Outcome[]> {
+    if (!this.sql) return this.runPostgresBatch(batch);
+    const db = this.db as Db;
+    // Another transaction on this connection is awaiting something: take turns with it.
+    if (isLocked(db)) return exclusively(db, async () => this.runSqliteBatch(batch));
+    const outcomes = this.runSqliteBatch(batch);
+    // A write turned out asynchronous: nobody else may open a transaction here until this one ends.
+    if (isPromise(outcomes)) holdWhile(db, outcomes);
+    return outcomes;
+  }
+
+  private runSqliteBatch(batch: PendingWrite<unknown>[]): MaybePromise<Outcome[]> {
+    const sql = this.sql!;
+    const outcomes: Outcome[] = [];
+    const rollBack = (error: unknown): never => {
+      if ((this.db as Db).$client.inTransaction) sql.rollback.run();
+      for (const participant of this.participants) participant.afterRollback();
+      throw error;
+    };
+    sql.begin.run();
+    const written = andThen(
+      undefined,
+      () =>
+        andThen(
+          eachInTurn(this.participants, (participant) => participant.batchStarted(this.batchTx)),
+          () =>
+            andThen(
+              eachInTurn(batch, (pending) => andThen(this.inSavepoint(pending.write), (outcome) => void outcomes.push(outcome))),
+              () => eachInTurn(this.participants, (participant) => participant.beforeCommit(this.batchTx)),
+            ),
+        ),
+      rollBack,
+    );
+    return andThen(written, () => {
+      try {
+        sql.commit.run();
+      } catch (error) {
+        rollBack(error);
+      }
+      for (const participant of this.participants) participant.afterCommit();
+      return outcomes;
+    });
+  }
+
+  private inSavepoint(write: GroupWrite<unknown>): MaybePromise<Outcome> {
+    const sql = this.sql!;
     sql.savepoint.run();
     for (const participant of this.participants) participant.writeStarted();
+    return andThen(
+      undefined,
+      () =>
+        andThen(write(this.batchTx), (value): Outcome => {
+          sql.release.run();
+          return { ok: true, value };
+        }),
+      (error): Outcome => {
+        // SQLITE_FULL and some I/O errors roll the whole transaction back: the batch fails with this error.
+        if (!(this.db as Db).$client.inTransaction) throw error;
+        sql.rollbackTo.run();
+        sql.release.run();
+        for (const participant of this.participants) participant.writeRolledBack();
+        this.observer?.failed(error);
+        return { ok: false, error };
+      },
+    );
+  }
+
+  /** One transaction for the whole batch; if a write fails, each write again in its own. */
+  private async runPostgresBatch(batch: PendingWrite<unknown>[]): Promise<Outcome[]> {
     try {
-      const value = write();
-      sql.release.run();
-      return { ok: true, value };
+      return await this.postgresTransaction(batch.map((pending) => pending.write));
     } catch (error) {
-      // SQLITE_FULL and some I/O errors roll the whole transaction back: the batch fails with this error.
-      if (!this.db.$client.inTransaction) throw error;
-      sql.rollbackTo.run();
-      sql.release.run();
-      for (const participant of this.participants) participant.writeRolledBack();
+      if (batch.length === 1) return [{ ok: false, error }];
       this.observer?.failed(error);
-      return { ok: false, error };
+      const outcomes: Outcome[] = [];
+      for (const pending of batch) {
+        try {
+          outcomes.push(...(await this.postgresTransaction([pending.write])));
+        } catch (alone) {
+          outcomes.push({ ok: false, error: alone });
+        }
+      }
+      return outcomes;
+    }
+  }
+
+  private async postgresTransaction(writes: GroupWrite<unknown>[]): Promise<Outcome[]> {
+    try {
+      const outcomes = await inTransaction(this.db, async (tx) => {
+        for (const participant of this.participants) await participant.batchStarted(tx);
+        const values: Outcome[] = [];
+        for (const write of writes) {
+          for (const participant of this.participants) participant.writeStarted();
+          values.push({ ok: true, value: await write(tx) });
+        }
+        for (const participant of this.participants) await participant.beforeCommit(tx);
+        return values;
+      });
+      for (const participant of this.participants) participant.afterCommit();
+      return outcomes;
+    } catch (error) {
+      for (const participant of this.participants) participant.afterRollback();
+      throw error;
     }
   }
 
@@ -135,4 +233,16 @@ export class GroupCommitter {
   stats(): { batches: number; writes: number } {
     return { batches: this.batches.count, writes: this.batches.writes };
   }
+}
+
+function sqliteStatements(db: Db) {
+  const prepare = (text: string) => db.$client.prepare(text);
+  return {
+    begin: prepare("BEGIN IMMEDIATE"),
+    commit: prepare("COMMIT"),
+    rollback: prepare("ROLLBACK"),
+    savepoint: prepare("SAVEPOINT group_write"),
+    release: prepare("RELEASE group_write"),
+    rollbackTo: prepare("ROLLBACK TO group_write"),
+  };
 }

@@ -67,7 +67,7 @@ describe("key rotation and revocation", () => {
     const refused = await lookup();
     expect(refused.status).toBe(401);
     expect(((await refused.json()) as { error: string }).error).toBe("REVOKED_API_KEY");
-    runtime.close();
+    await runtime.close();
     serverDb.$client.close();
     cliDb.$client.close();
   });

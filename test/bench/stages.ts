@@ -167,7 +167,7 @@ try {
   await measureAsync("app.handle, whole answered call, 1 at a time", Math.min(CALLS, 2000), 1, request);
   console.log("group commit:", runtime.committer.stats());
 } finally {
-  runtime.close();
+  await runtime.close();
   db.$client.close();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -46,7 +46,7 @@ test("usage separates answered from refused, and the answered total is the quota
   const answeredBand = island.series.find((s) => s.skill === "rate-lookup")!;
   expect(answeredBand.counts.reduce((a, b) => a + b, 0)).toBe(2);
   expect(island.series.find((s) => s.skill.startsWith("refused"))!.counts.reduce((a, b) => a + b, 0)).toBe(1);
-  runtime.close();
+  await runtime.close();
 });
 
 test("the month's calls download as CSV, one row per call with its outcome", async () => {
@@ -63,7 +63,7 @@ test("the month's calls download as CSV, one row per call with its outcome", asy
     ["rate-lookup", "refused", "400"],
   ]);
   expect(rows[0]!.split(",")[7]).toMatch(/^rcpt_/);
-  runtime.close();
+  await runtime.close();
 });
 
 test("an unknown dashboard address is the dashboard's own 404 page", async () => {
@@ -74,5 +74,5 @@ test("an unknown dashboard address is the dashboard's own 404 page", async () =>
   expect(await response.text()).toContain("There is no such page in the dashboard.");
   // Real pages still win over the catch-all.
   expect((await get("/dashboard/keys")).status).toBe(200);
-  runtime.close();
+  await runtime.close();
 });

@@ -37,7 +37,7 @@ test("a figure imported by another process (the CLI) is used on the server's nex
     clock.advance(1000); // the view admits figures fetched on or before the call
     expect(await nationalDiesel()).toMatchObject({ date: "2026-10-12", price: 6.111 });
   } finally {
-    runtime.close();
+    await runtime.close();
     server.$client.close();
     cli.$client.close();
     rmSync(dir, { recursive: true, force: true });

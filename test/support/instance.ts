@@ -51,7 +51,7 @@ export function testInstance(options: InstanceOptions = {}) {
     },
     async stop() {
       if (options.listen) await app.stop(true);
-      runtime.close();
+      await runtime.close();
       db.$client.close();
     },
   };

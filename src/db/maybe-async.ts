@@ -1,0 +1,30 @@
+/**
+ * Steps that are synchronous unless one of them returns a promise: the SQLite group commit stays
+ * one synchronous call (no event-loop turn inside the transaction) while its writes are synchronous,
+ * and the same code awaits writes that are not.
+ */
+export type MaybePromise<T> = T | Promise<T>;
+
+export function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
+}
+
+/** `next(value)` now if `value` is ready, else once it is; a throw or rejection goes to `onError`. */
+export function andThen<T, U>(value: MaybePromise<T>, next: (value: T) => MaybePromise<U>, onError?: (error: unknown) => MaybePromise<U>): MaybePromise<U> {
+  if (isPromise(value)) return onError ? value.then(next, onError) : value.then(next);
+  if (!onError) return next(value);
+  try {
+    const result = next(value);
+    return isPromise(result) ? result.catch(onError) : result;
+  } catch (error) {
+    return onError(error);
+  }
+}
+
+/** Run `step` over `items` in order, each after the previous one finished. */
+export function eachInTurn<T>(items: readonly T[], step: (item: T) => MaybePromise<void>, from = 0): MaybePromise<void> {
+  for (let index = from; index < items.length; index++) {
+    const result = step(items[index]!);
+    if (isPromise(result)) return result.then(() => eachInTurn(items, step, index + 1));
+  }
+}

@@ -1,0 +1,40 @@
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import type { Db, Store } from "./client.ts";
+import { exclusively } from "./write-lock.ts";
+
+const OPEN = Symbol("open transaction");
+
+/** A handle inside an open SQLite transaction: work given it joins that transaction. */
+export function joinedTransaction(db: Db): Store {
+  return Object.assign(Object.create(db) as Db, { [OPEN]: true });
+}
+
+/**
+ * Run `work` in one transaction of whichever engine the store is: all of it commits or none.
+ * Called with a handle that is already inside a transaction (a group-commit write, or `work`'s own
+ * handle), it joins it on SQLite and nests as a savepoint on PostgreSQL.
+ */
+export async function inTransaction<T>(store: Store, work: (tx: Store) => Promise<T>): Promise<T> {
+  if (store.engine === "postgres") {
+    const pg = store as unknown as PgDatabase<PgQueryResultHKT, Record<string, unknown>>;
+    return pg.transaction((tx) => work(Object.assign(tx, { t: store.t, engine: store.engine }) as unknown as Store));
+  }
+  if ((store as Store & { [OPEN]?: boolean })[OPEN]) return work(store);
+  const db = store as Db;
+  return exclusively(db, async () => {
+    db.$client.run("BEGIN IMMEDIATE");
+    try {
+      const value = await work(joinedTransaction(db));
+      db.$client.run("COMMIT");
+      return value;
+    } catch (error) {
+      if (db.$client.inTransaction) db.$client.run("ROLLBACK");
+      throw error;
+    }
+  });
+}
+
+/** The first row of a query, or undefined: what SQLite's `.get()` gives, on any engine. */
+export async function first<T>(rows: PromiseLike<T[]>): Promise<T | undefined> {
+  return (await rows)[0];
+}

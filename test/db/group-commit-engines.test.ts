@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { count } from "drizzle-orm";
+import type { Store } from "../../src/db/client.ts";
+import { openMemoryDatabase } from "../../src/db/client.ts";
+import { GroupCommitter } from "../../src/db/group-commit.ts";
+import { openStore } from "../../src/db/open.ts";
+import { inTransaction } from "../../src/db/transaction.ts";
+import { startTestPostgres, type TestPostgres } from "../support/postgres.ts";
+
+let postgres: TestPostgres;
+beforeAll(async () => {
+  postgres = await startTestPostgres();
+}, 120_000);
+afterAll(async () => {
+  await postgres?.stop();
+});
+
+const engines: [string, () => Promise<{ store: Store; close(): Promise<void> }>][] = [
+  [
+    "sqlite",
+    async () => {
+      const db = openMemoryDatabase();
+      return { store: db, close: async () => db.$client.close() };
+    },
+  ],
+  ["postgres", async () => openStore({ dialect: "postgres", url: await postgres.freshDatabase() })],
+];
+
+/** A write as storage code writes it: awaited builders on the batch's transaction. */
+const insertSetting = (key: string) => async (tx: Store) => {
+  await tx.insert(tx.t.settings).values({ key, value: "v" });
+  return key;
+};
+
+const settingCount = async (store: Store) => (await store.select({ n: count() }).from(store.t.settings))[0]!.n;
+
+describe.each(engines)("group commit on %s", (_engine, open) => {
+  test("asynchronous writes queued together commit in one batch and settle after it", async () => {
+    const { store, close } = await open();
+    const committer = new GroupCommitter(store);
+    const keys = await Promise.all(Array.from({ length: 20 }, (_, n) => committer.commit(insertSetting(`k${n}`))));
+    expect(keys).toHaveLength(20);
+    expect(await settingCount(store)).toBe(20);
+    expect(committer.stats()).toEqual({ batches: 1, writes: 20 });
+    await close();
+  });
+
+  test("a failing write is refused alone; its neighbours commit", async () => {
+    const { store, close } = await open();
+    const committer = new GroupCommitter(store);
+    const outcomes = await Promise.allSettled([
+      committer.commit(insertSetting("a")),
+      committer.commit(async (tx) => {
+        await insertSetting("b")(tx);
+        await insertSetting("a")(tx); // duplicate key
+      }),
+      committer.commit(insertSetting("c")),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    const keys = (await store.select().from(store.t.settings)).map((row) => row.key).sort();
+    expect(keys).toEqual(["a", "c"]);
+    await close();
+  });
+
+  test("a transaction opened while a batch is in flight waits its turn instead of nesting", async () => {
+    const { store, close } = await open();
+    const committer = new GroupCommitter(store);
+    const batch = committer.commit(async (tx) => {
+      await Bun.sleep(20);
+      return insertSetting("in-batch")(tx);
+    });
+    await Bun.sleep(1);
+    const other = inTransaction(store, async (tx) => {
+      await insertSetting("other")(tx);
+      throw new Error("changed my mind");
+    });
+    await expect(other).rejects.toThrow("changed my mind");
+    await batch;
+    expect((await store.select().from(store.t.settings)).map((row) => row.key)).toEqual(["in-batch"]);
+    await close();
+  });
+});
