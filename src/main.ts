@@ -37,7 +37,7 @@ async function runCommand(opened: OpenStore, name: string, values: Record<string
     `http://${process.env.WAYBILL_HOST ?? DEFAULT_HOST}:${process.env.WAYBILL_PORT ?? DEFAULT_PORT}`;
   switch (name) {
     case "accounts create":
-      return accountsCreate(db(), systemClock, {
+      return accountsCreate(opened.store, systemClock, {
         email: str("email"),
         tier: str("tier"),
         admin: values.admin === true,
@@ -46,20 +46,20 @@ async function runCommand(opened: OpenStore, name: string, values: Record<string
         json,
       });
     case "accounts set-password":
-      return accountsSetPassword(db(), systemClock, {
+      return accountsSetPassword(opened.store, systemClock, {
         email: str("email"),
         password: values["password-stdin"] ? await readStdin() : undefined,
         publicUrl,
         json,
       });
     case "accounts set-tier":
-      return accountsSetTier(db(), { email: str("email"), tier: str("tier"), json });
+      return accountsSetTier(opened.store, { email: str("email"), tier: str("tier"), json });
     case "accounts list":
-      return accountsList(db(), { json });
+      return accountsList(opened.store, { json });
     case "keys create":
-      return keysCreate(db(), systemClock, { email: str("email"), scopes: str("scopes"), json });
+      return keysCreate(opened.store, systemClock, { email: str("email"), scopes: str("scopes"), json });
     case "keys revoke":
-      return keysRevoke(db(), systemClock, { email: str("email"), json });
+      return keysRevoke(opened.store, systemClock, { email: str("email"), json });
     case "data status":
       return dataStatus(db(), { json });
     case "data import": {
@@ -82,7 +82,7 @@ async function runCommand(opened: OpenStore, name: string, values: Record<string
     case "receipts verify":
       return receiptsVerifyCommand(db(), { json, checkpoint: str("checkpoint") });
     case "webhooks add":
-      return webhooksAdd(db(), systemClock, {
+      return webhooksAdd(opened.store, systemClock, {
         email: str("email"),
         url: str("url"),
         events: str("events"),
@@ -90,7 +90,7 @@ async function runCommand(opened: OpenStore, name: string, values: Record<string
         json,
       });
     case "webhooks list":
-      return webhooksList(db(), { email: str("email"), json });
+      return webhooksList(opened.store, { email: str("email"), json });
     case "backup":
       if (!opened.sqlite) return failure(json, "on PostgreSQL, back up with pg_dump (docs/postgresql.md); waybill backup copies a SQLite file.");
       return backup(opened.sqlite, positionals[0], { json });

@@ -1,7 +1,8 @@
 import { asc, eq } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
+import type { Store } from "../db/client.ts";
 import { markChanged } from "../db/changes.ts";
-import { accounts } from "../db/schema.ts";
+import type { accounts } from "../db/schema.ts";
+import { first } from "../db/transaction.ts";
 import { newId } from "../ids.ts";
 import { isTier, TIERS, type Tier } from "./tiers.ts";
 
@@ -35,11 +36,11 @@ export interface NewAccount {
   passwordHash?: string | null;
 }
 
-export function createAccount(db: Db, input: NewAccount, now: number): Account {
+export async function createAccount(db: Store, input: NewAccount, now: number): Promise<Account> {
   const email = normalizeEmail(input.email);
-  if (findAccountByEmail(db, email)) throw new AccessError(`An account for ${email} already exists.`);
-  return db
-    .insert(accounts)
+  if (await findAccountByEmail(db, email)) throw new AccessError(`An account for ${email} already exists.`);
+  const created = await db
+    .insert(db.t.accounts)
     .values({
       id: newId("acct", now),
       email,
@@ -48,35 +49,40 @@ export function createAccount(db: Db, input: NewAccount, now: number): Account {
       passwordHash: input.passwordHash ?? null,
       createdAt: now,
     })
-    .returning()
-    .get();
+    .returning();
+  return created[0]!;
 }
 
-export function findAccountByEmail(db: Db, email: string): Account | undefined {
-  return db.select().from(accounts).where(eq(accounts.email, email.trim().toLowerCase())).get();
+export function findAccountByEmail(db: Store, email: string): Promise<Account | undefined> {
+  const { accounts } = db.t;
+  return first(db.select().from(accounts).where(eq(accounts.email, email.trim().toLowerCase())));
 }
 
-export function findAccountById(db: Db, id: string): Account | undefined {
-  return db.select().from(accounts).where(eq(accounts.id, id)).get();
+export function findAccountById(db: Store, id: string): Promise<Account | undefined> {
+  const { accounts } = db.t;
+  return first(db.select().from(accounts).where(eq(accounts.id, id)));
 }
 
-export function requireAccountByEmail(db: Db, email: string): Account {
-  const account = findAccountByEmail(db, email);
+export async function requireAccountByEmail(db: Store, email: string): Promise<Account> {
+  const account = await findAccountByEmail(db, email);
   if (!account) throw new AccessError(`No account for ${email.trim().toLowerCase()}.`);
   return account;
 }
 
-export function setTier(db: Db, accountId: string, tier: Tier): Account {
-  const updated = db.update(accounts).set({ tier }).where(eq(accounts.id, accountId)).returning().get();
+export async function setTier(db: Store, accountId: string, tier: Tier): Promise<Account> {
+  const { accounts } = db.t;
+  const updated = await first(db.update(accounts).set({ tier }).where(eq(accounts.id, accountId)).returning());
   if (!updated) throw new AccessError(`No account ${accountId}.`);
   markChanged(db); // the key index carries each grant's tier
   return updated;
 }
 
-export function listAccounts(db: Db): Account[] {
-  return db.select().from(accounts).orderBy(asc(accounts.createdAt)).all();
+export function listAccounts(db: Store): Promise<Account[]> {
+  const { accounts } = db.t;
+  return db.select().from(accounts).orderBy(asc(accounts.createdAt));
 }
 
-export function hasAdmin(db: Db): boolean {
-  return db.select({ id: accounts.id }).from(accounts).where(eq(accounts.isAdmin, true)).limit(1).get() !== undefined;
+export async function hasAdmin(db: Store): Promise<boolean> {
+  const { accounts } = db.t;
+  return (await first(db.select({ id: accounts.id }).from(accounts).where(eq(accounts.isAdmin, true)).limit(1))) !== undefined;
 }

@@ -1,7 +1,8 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
+import type { Store } from "../db/client.ts";
 import { markChanged } from "../db/changes.ts";
-import { apiKeys } from "../db/schema.ts";
+import type { apiKeys } from "../db/schema.ts";
+import { first, inTransaction } from "../db/transaction.ts";
 import { appendEvent, type NewEvent } from "../events/log.ts";
 import { newId } from "../ids.ts";
 import { AccessError } from "./accounts.ts";
@@ -34,19 +35,20 @@ function keyEvent(type: "key.created" | "key.revoked", key: KeyRecord, at: numbe
 }
 
 /** Issue a new key for an account; the previous active key is revoked in the same transaction. */
-export function issueKey(db: Db, accountId: string, scopes: Scope[] | null, now: number): IssuedKey {
+export async function issueKey(db: Store, accountId: string, scopes: Scope[] | null, now: number): Promise<IssuedKey> {
   const key = generateApiKey();
-  const issued = db.transaction(
-    (tx) => {
-      const previous = tx
+  const { apiKeys } = db.t;
+  const issued = await inTransaction(db, async (tx) => {
+    const previous = await first(
+      tx
         .update(apiKeys)
         .set({ revokedAt: now })
         .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)))
-        .returning()
-        .get();
-      if (previous) appendEvent(tx, keyEvent("key.revoked", previous, now));
-      const record = tx
-        .insert(apiKeys)
+        .returning(),
+    );
+    if (previous) await appendEvent(tx, keyEvent("key.revoked", previous, now));
+    const [record] = await tx
+      .insert(apiKeys)
         .values({
           id: newId("key", now),
           accountId,
@@ -56,41 +58,43 @@ export function issueKey(db: Db, accountId: string, scopes: Scope[] | null, now:
           scopes,
           createdAt: now,
         })
-        .returning()
-        .get();
-      appendEvent(tx, keyEvent("key.created", record, now));
-      return { key, record, revokedKeyId: previous?.id ?? null };
-    },
-    { behavior: "immediate" },
-  );
+      .returning();
+    await appendEvent(tx, keyEvent("key.created", record!, now));
+    return { key, record: record!, revokedKeyId: previous?.id ?? null };
+  });
   markChanged(db);
   return issued;
 }
 
 /** Revoke the account's active key; returns it, or undefined when there was none. */
-export function revokeActiveKey(db: Db, accountId: string, now: number): KeyRecord | undefined {
-  const revoked = db.transaction((tx) => {
-    const key = tx
-      .update(apiKeys)
-      .set({ revokedAt: now })
-      .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)))
-      .returning()
-      .get();
-    if (key) appendEvent(tx, keyEvent("key.revoked", key, now));
+export async function revokeActiveKey(db: Store, accountId: string, now: number): Promise<KeyRecord | undefined> {
+  const { apiKeys } = db.t;
+  const revoked = await inTransaction(db, async (tx) => {
+    const key = await first(
+      tx
+        .update(apiKeys)
+        .set({ revokedAt: now })
+        .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)))
+        .returning(),
+    );
+    if (key) await appendEvent(tx, keyEvent("key.revoked", key, now));
     return key;
   });
   markChanged(db);
   return revoked;
 }
 
-export function activeKeyOf(db: Db, accountId: string): KeyRecord | undefined {
-  return db
-    .select()
-    .from(apiKeys)
-    .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)))
-    .get();
+export function activeKeyOf(db: Store, accountId: string): Promise<KeyRecord | undefined> {
+  const { apiKeys } = db.t;
+  return first(
+    db
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt))),
+  );
 }
 
-export function keysOf(db: Db, accountId: string): KeyRecord[] {
-  return db.select().from(apiKeys).where(eq(apiKeys.accountId, accountId)).orderBy(desc(apiKeys.createdAt)).all();
+export function keysOf(db: Store, accountId: string): Promise<KeyRecord[]> {
+  const { apiKeys } = db.t;
+  return db.select().from(apiKeys).where(eq(apiKeys.accountId, accountId)).orderBy(desc(apiKeys.createdAt));
 }

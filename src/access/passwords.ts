@@ -1,6 +1,6 @@
 import { eq, like } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
-import { accounts, sessions, settings } from "../db/schema.ts";
+import type { Store } from "../db/client.ts";
+import { first, inTransaction } from "../db/transaction.ts";
 import { createHash, randomBytes } from "node:crypto";
 import { AccessError, hashPassword } from "./accounts.ts";
 
@@ -15,12 +15,13 @@ const LINK_PREFIX = "password_link:";
  * Set an account's password (argon2id) and end every session it has, so whoever had the old
  * password is signed out everywhere. One transaction; nothing half-written.
  */
-export async function setAccountPassword(db: Db, accountId: string, password: string): Promise<void> {
+export async function setAccountPassword(db: Store, accountId: string, password: string): Promise<void> {
   const passwordHash = await hashPassword(password);
-  db.transaction((tx) => {
-    const updated = tx.update(accounts).set({ passwordHash }).where(eq(accounts.id, accountId)).returning({ id: accounts.id }).get();
+  const { accounts, sessions } = db.t;
+  await inTransaction(db, async (tx) => {
+    const updated = await first(tx.update(accounts).set({ passwordHash }).where(eq(accounts.id, accountId)).returning({ id: accounts.id }));
     if (!updated) throw new AccessError(`No account ${accountId}.`);
-    tx.delete(sessions).where(eq(sessions.accountId, accountId)).run();
+    await tx.delete(sessions).where(eq(sessions.accountId, accountId));
   });
 }
 
@@ -30,43 +31,41 @@ export async function setAccountPassword(db: Db, accountId: string, password: st
  * without stdin print, so an operator never has to type someone's password or locks anyone out.
  * Issuing a new link for an account kills its older ones.
  */
-export function issuePasswordLink(db: Db, accountId: string, now: number): string {
+export async function issuePasswordLink(db: Store, accountId: string, now: number): Promise<string> {
   const token = randomToken();
-  db.transaction((tx) => {
-    for (const row of tx
+  const { settings } = db.t;
+  await inTransaction(db, async (tx) => {
+    for (const row of await tx
       .select()
       .from(settings)
-      .where(like(settings.key, `${LINK_PREFIX}%`))
-      .all()) {
+      .where(like(settings.key, `${LINK_PREFIX}%`))) {
       const link = parseLink(row.value);
-      if (!link || link.accountId === accountId || link.expiresAt <= now) tx.delete(settings).where(eq(settings.key, row.key)).run();
+      if (!link || link.accountId === accountId || link.expiresAt <= now) await tx.delete(settings).where(eq(settings.key, row.key));
     }
-    tx.insert(settings)
-      .values({ key: LINK_PREFIX + sha256Hex(token), value: JSON.stringify({ accountId, expiresAt: now + PASSWORD_LINK_TTL_MS }) })
-      .run();
+    await tx.insert(settings).values({ key: LINK_PREFIX + sha256Hex(token), value: JSON.stringify({ accountId, expiresAt: now + PASSWORD_LINK_TTL_MS }) });
   });
   return token;
 }
 
 /** The account a live link belongs to, or undefined (unknown, used or expired). */
-export function passwordLinkAccount(db: Db, token: string, now: number): string | undefined {
-  const row = db
-    .select()
-    .from(settings)
-    .where(eq(settings.key, LINK_PREFIX + sha256Hex(token)))
-    .get();
+export async function passwordLinkAccount(db: Store, token: string, now: number): Promise<string | undefined> {
+  const { settings } = db.t;
+  const row = await first(
+    db
+      .select()
+      .from(settings)
+      .where(eq(settings.key, LINK_PREFIX + sha256Hex(token))),
+  );
   const link = row ? parseLink(row.value) : undefined;
   return link && link.expiresAt > now ? link.accountId : undefined;
 }
 
 /** Set the password through a link and kill the link; AccessError when the link is dead or the password too short. */
-export async function redeemPasswordLink(db: Db, token: string, password: string, now: number): Promise<string> {
-  const accountId = passwordLinkAccount(db, token, now);
+export async function redeemPasswordLink(db: Store, token: string, password: string, now: number): Promise<string> {
+  const accountId = await passwordLinkAccount(db, token, now);
   if (!accountId) throw new AccessError("This link has been used already or has expired.");
   await setAccountPassword(db, accountId, password);
-  db.delete(settings)
-    .where(eq(settings.key, LINK_PREFIX + sha256Hex(token)))
-    .run();
+  await db.delete(db.t.settings).where(eq(db.t.settings.key, LINK_PREFIX + sha256Hex(token)));
   return accountId;
 }
 

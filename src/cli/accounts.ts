@@ -2,7 +2,7 @@ import { createAccount, hashPassword, listAccounts, normalizeEmail, parseTier, r
 import { issuePasswordLink, setAccountPassword } from "../access/passwords.ts";
 import type { Clock } from "../clock.ts";
 import { recordAccountEvent } from "../ops/audit-log.ts";
-import type { Db } from "../db/client.ts";
+import type { Store } from "../db/client.ts";
 import { argument, ok, UsageError, type CommandResult } from "./result.ts";
 
 export interface AccountsCreateOptions {
@@ -17,32 +17,32 @@ export interface AccountsCreateOptions {
 
 const passwordLinkUrl = (publicUrl: string, token: string) => `${publicUrl.replace(/\/+$/, "")}/password/${token}`;
 
-export async function accountsCreate(db: Db, clock: Clock, options: AccountsCreateOptions): Promise<CommandResult> {
+export async function accountsCreate(db: Store, clock: Clock, options: AccountsCreateOptions): Promise<CommandResult> {
   if (!options.email) throw new UsageError("accounts create needs --email.");
   argument(() => normalizeEmail(options.email!));
   const tier = argument(() => parseTier(options.tier ?? "explorer"));
   const passwordHash = options.password === undefined ? null : await argumentAsync(() => hashPassword(options.password!));
   const now = clock.now();
-  const account = createAccount(db, { email: options.email, tier, isAdmin: options.admin ?? false, passwordHash }, now);
-  recordAccountEvent(db, { at: now, accountId: account.id, action: "account_created", actor: "cli", detail: `${account.tier}${account.isAdmin ? ", admin" : ""}` });
+  const account = await createAccount(db, { email: options.email, tier, isAdmin: options.admin ?? false, passwordHash }, now);
+  await recordAccountEvent(db, { at: now, accountId: account.id, action: "account_created", actor: "cli", detail: `${account.tier}${account.isAdmin ? ", admin" : ""}` });
   // Without a password nobody could sign in as this account: hand out a one-time link to set one.
-  const link = passwordHash === null ? passwordLinkUrl(options.publicUrl, issuePasswordLink(db, account.id, now)) : undefined;
+  const link = passwordHash === null ? passwordLinkUrl(options.publicUrl, await issuePasswordLink(db, account.id, now)) : undefined;
   const view = { id: account.id, email: account.email, tier: account.tier, admin: account.isAdmin, ...(link ? { password_link: link } : {}) };
   const text = `created account ${account.email} (${account.id}), tier ${account.tier}${account.isAdmin ? ", admin" : ""}`;
   return ok(options.json, view, link ? `${text}\nno password yet: open ${link} once (valid 24 h) to set one` : text);
 }
 
-export function accountsSetTier(db: Db, options: { email?: string; tier?: string; json: boolean }): CommandResult {
+export async function accountsSetTier(db: Store, options: { email?: string; tier?: string; json: boolean }): Promise<CommandResult> {
   if (!options.email || !options.tier) throw new UsageError("accounts set-tier needs --email and --tier.");
   const tier = argument(() => parseTier(options.tier!));
-  const before = requireAccountByEmail(db, options.email);
-  const account = setTier(db, before.id, tier);
-  recordAccountEvent(db, { at: Date.now(), accountId: account.id, action: "tier_changed", actor: "cli", detail: `${before.tier} → ${account.tier}` });
+  const before = await requireAccountByEmail(db, options.email);
+  const account = await setTier(db, before.id, tier);
+  await recordAccountEvent(db, { at: Date.now(), accountId: account.id, action: "tier_changed", actor: "cli", detail: `${before.tier} → ${account.tier}` });
   return ok(options.json, { id: account.id, email: account.email, tier: account.tier }, `${account.email} is now on ${account.tier}`);
 }
 
-export function accountsList(db: Db, options: { json: boolean }): CommandResult {
-  const rows = listAccounts(db).map((a) => ({
+export async function accountsList(db: Store, options: { json: boolean }): Promise<CommandResult> {
+  const rows = (await listAccounts(db)).map((a) => ({
     id: a.id,
     email: a.email,
     tier: a.tier,
@@ -55,20 +55,20 @@ export function accountsList(db: Db, options: { json: boolean }): CommandResult 
 
 /** `accounts set-password`: from stdin, or a one-time link for the account's owner. Signs the account out everywhere. */
 export async function accountsSetPassword(
-  db: Db,
+  db: Store,
   clock: Clock,
   options: { email?: string; password?: string; publicUrl: string; json: boolean },
 ): Promise<CommandResult> {
   if (!options.email) throw new UsageError("accounts set-password needs --email.");
-  const account = requireAccountByEmail(db, options.email);
+  const account = await requireAccountByEmail(db, options.email);
   const now = clock.now();
   if (options.password === undefined) {
-    const link = passwordLinkUrl(options.publicUrl, issuePasswordLink(db, account.id, now));
-    recordAccountEvent(db, { at: now, accountId: account.id, action: "password_link_issued", actor: "cli" });
+    const link = passwordLinkUrl(options.publicUrl, await issuePasswordLink(db, account.id, now));
+    await recordAccountEvent(db, { at: now, accountId: account.id, action: "password_link_issued", actor: "cli" });
     return ok(options.json, { email: account.email, password_link: link }, `open ${link} once (valid 24 h) to set the password of ${account.email}`);
   }
   await argumentAsync(() => setAccountPassword(db, account.id, options.password!));
-  recordAccountEvent(db, { at: now, accountId: account.id, action: "password_changed", actor: "cli" });
+  await recordAccountEvent(db, { at: now, accountId: account.id, action: "password_changed", actor: "cli" });
   return ok(options.json, { email: account.email, password_set: true }, `password of ${account.email} set; its sessions are signed out`);
 }
 

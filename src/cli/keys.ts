@@ -2,13 +2,13 @@ import { requireAccountByEmail } from "../access/accounts.ts";
 import { issueKey, parseScopes, revokeActiveKey } from "../access/keys.ts";
 import type { Clock } from "../clock.ts";
 import { recordAccountEvent } from "../ops/audit-log.ts";
-import type { Db } from "../db/client.ts";
+import type { Db, Store } from "../db/client.ts";
 import { verifierKey } from "../receipts/log/note.ts";
 import { storedLogOrigin } from "../receipts/log/origin.ts";
 import { createSigningKey } from "../receipts/signer.ts";
 import { argument, failure, ok, UsageError, type CommandResult } from "./result.ts";
 
-export function keysCreate(db: Db, clock: Clock, options: { email?: string; scopes?: string; json: boolean }): CommandResult {
+export async function keysCreate(db: Store, clock: Clock, options: { email?: string; scopes?: string; json: boolean }): Promise<CommandResult> {
   if (!options.email) throw new UsageError("keys create needs --email.");
   const scopes = argument(() =>
     parseScopes(
@@ -18,9 +18,9 @@ export function keysCreate(db: Db, clock: Clock, options: { email?: string; scop
         .filter(Boolean),
     ),
   );
-  const account = requireAccountByEmail(db, options.email);
-  const issued = issueKey(db, account.id, scopes, clock.now());
-  recordAccountEvent(db, { at: clock.now(), accountId: account.id, action: "key_created", actor: "cli", detail: issued.record.displayId });
+  const account = await requireAccountByEmail(db, options.email);
+  const issued = await issueKey(db, account.id, scopes, clock.now());
+  await recordAccountEvent(db, { at: clock.now(), accountId: account.id, action: "key_created", actor: "cli", detail: issued.record.displayId });
   const view = {
     key: issued.key,
     key_id: issued.record.id,
@@ -39,12 +39,12 @@ export function keysCreate(db: Db, clock: Clock, options: { email?: string; scop
   return ok(options.json, view, text);
 }
 
-export function keysRevoke(db: Db, clock: Clock, options: { email?: string; json: boolean }): CommandResult {
+export async function keysRevoke(db: Store, clock: Clock, options: { email?: string; json: boolean }): Promise<CommandResult> {
   if (!options.email) throw new UsageError("keys revoke needs --email.");
-  const account = requireAccountByEmail(db, options.email);
-  const revoked = revokeActiveKey(db, account.id, clock.now());
+  const account = await requireAccountByEmail(db, options.email);
+  const revoked = await revokeActiveKey(db, account.id, clock.now());
   if (!revoked) return failure(options.json, `${account.email} has no active key.`);
-  recordAccountEvent(db, { at: clock.now(), accountId: account.id, action: "key_revoked", actor: "cli", detail: revoked.displayId });
+  await recordAccountEvent(db, { at: clock.now(), accountId: account.id, action: "key_revoked", actor: "cli", detail: revoked.displayId });
   return ok(options.json, { revoked: revoked.id, display_id: revoked.displayId }, `revoked ${revoked.displayId} (${revoked.id})`);
 }
 

@@ -96,7 +96,7 @@ export async function serve(config: ServeConfig): Promise<void> {
   // Announce only once everything is in place (the database took a write, the socket answers):
   // scripts treat this line as "ready".
   const url = `http://${config.host}:${app.server!.port}`;
-  const setupUrl = setupUrlOnFirstStart(db, config.publicUrl?.origin ?? url);
+  const setupUrl = await setupUrlOnFirstStart(db, config.publicUrl?.origin ?? url);
   console.log(`listening on ${url}`);
   console.log(`database ${db.$client.filename}`);
   if (setupUrl) console.log(`no admin yet: open ${setupUrl} once to create the admin account`);

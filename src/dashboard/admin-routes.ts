@@ -16,7 +16,7 @@ import { AuditPage } from "../../views/admin/audit-page.tsx";
 
 /** Admin pages (is_admin accounts only; everyone else gets the 404 of a page that does not exist). */
 export function adminRoutes(context: DashboardContext) {
-  const rowOf = (account: Account, used: ReadonlyMap<string, number>): AccountRow => ({
+  const rowOf = async (account: Account, used: ReadonlyMap<string, number>): Promise<AccountRow> => ({
     id: account.id,
     email: account.email,
     tier: account.tier,
@@ -24,7 +24,7 @@ export function adminRoutes(context: DashboardContext) {
     createdAt: account.createdAt,
     usedThisMonth: used.get(account.id) ?? 0,
     perMonth: context.limits[account.tier].perMonth,
-    activeKeyDisplayId: activeKeyOf(context.db, account.id)?.displayId ?? null,
+    activeKeyDisplayId: (await activeKeyOf(context.db, account.id))?.displayId ?? null,
   });
   const noSuchAccount = () => pageResponse(ProblemPage({ title: "Not found", message: "There is no such account." }), { status: 404 });
 
@@ -32,27 +32,27 @@ export function adminRoutes(context: DashboardContext) {
     .use(sessionGuard(context))
     .get(
       "/dashboard/admin",
-      ({ signedIn: { viewer, now } }) => {
+      async ({ signedIn: { viewer, now } }) => {
         const used = answeredThisMonthByAccount(context.db, monthOf(now));
-        const rows = listAccounts(context.db).map((account) => rowOf(account, used));
+        const rows = await Promise.all((await listAccounts(context.db)).map((account) => rowOf(account, used)));
         return pageResponse(AccountsPage({ viewer, month: monthOf(now), rows, data: dataFamilies(context.dataFreshness()) }));
       },
       { signedIn: "admin" },
     )
     .post(
       "/dashboard/admin/accounts/:id/tier",
-      ({ params, body, request, signedIn: { account, viewer, now } }) => {
-        const before = findAccountById(context.db, params.id);
+      async ({ params, body, request, signedIn: { account, viewer, now } }) => {
+        const before = await findAccountById(context.db, params.id);
         if (!before) return noSuchAccount();
         let updated: Account;
         try {
-          updated = setTier(context.db, params.id, parseTier(fieldOf(body, "tier") ?? ""));
+          updated = await setTier(context.db, params.id, parseTier(fieldOf(body, "tier") ?? ""));
         } catch (error) {
           if (!(error instanceof AccessError)) throw error;
           return pageResponse(ProblemPage({ title: "Tier not changed", message: error.message }), { status: 422 });
         }
         if (updated.tier !== before.tier) {
-          recordAccountEvent(context.db, {
+          await recordAccountEvent(context.db, {
             at: now,
             accountId: updated.id,
             action: "tier_changed",
@@ -61,19 +61,19 @@ export function adminRoutes(context: DashboardContext) {
           });
         }
         const used = answeredThisMonthByAccount(context.db, monthOf(now));
-        if (isHtmxRequest(request)) return htmlResponse(AccountRowView({ row: rowOf(updated, used), csrfToken: viewer.csrfToken, saved: true }));
-        const rows = listAccounts(context.db).map((account) => rowOf(account, used));
+        if (isHtmxRequest(request)) return htmlResponse(AccountRowView({ row: await rowOf(updated, used), csrfToken: viewer.csrfToken, saved: true }));
+        const rows = await Promise.all((await listAccounts(context.db)).map((account) => rowOf(account, used)));
         return pageResponse(AccountsPage({ viewer, month: monthOf(now), rows, notice: `${updated.email} is now on the ${updated.tier} tier.` }));
       },
       { signedIn: "admin" },
     )
-    .get("/dashboard/admin/audit", ({ signedIn: { viewer } }) => pageResponse(AuditPage({ viewer, entries: recentAccountEvents(context.db) })), {
+    .get("/dashboard/admin/audit", async ({ signedIn: { viewer } }) => pageResponse(AuditPage({ viewer, entries: await recentAccountEvents(context.db) })), {
       signedIn: "admin",
     })
     .get(
       "/dashboard/admin/accounts/:id",
-      ({ params, signedIn: { viewer, now } }) => {
-        const account = findAccountById(context.db, params.id);
+      async ({ params, signedIn: { viewer, now } }) => {
+        const account = await findAccountById(context.db, params.id);
         if (!account) return noSuchAccount();
         const usage = accountUsage(context.db, account.id, now, context.limits[account.tier]);
         return pageResponse(AccountUsagePage({ viewer, email: account.email, tier: account.tier, ...usage }));

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { AlertsPage } from "../../views/alerts/alerts-page.tsx";
 import type { Writer } from "../events/log.ts";
+import { inTransaction } from "../db/transaction.ts";
 import { ApiError } from "../errors.ts";
 import { alertJson, AlertStore } from "../skills/rate-alerts/alert-store.ts";
 import { MAX_ALERTS_BY_TIER } from "../skills/rate-alerts/constants.ts";
@@ -42,16 +43,16 @@ function formToInput(body: Record<string, unknown>): Record<string, unknown> {
  * caps and events are identical; a dashboard change is the account holder's own, so it is not metered.
  */
 export function alertsRoutes(context: DashboardContext) {
-  const render = ({ account, viewer }: SignedIn, outcome: Outcome, status = 200) => {
-    const alerts = new AlertStore(context.db, account.id).page(MAX_ALERTS_BY_TIER[account.tier] || 1).alerts.map(alertJson);
+  const render = async ({ account, viewer }: SignedIn, outcome: Outcome, status = 200) => {
+    const alerts = (await new AlertStore(context.db, account.id).page(MAX_ALERTS_BY_TIER[account.tier] || 1)).alerts.map(alertJson);
     return pageResponse(AlertsPage({ viewer, alerts, cap: MAX_ALERTS_BY_TIER[account.tier], ...outcome }), { status });
   };
   /** Run one change in a transaction; an API refusal becomes a message on the page. */
-  const change = (signedIn: SignedIn, run: (tx: Writer, caller: AlertCaller) => string) => {
+  const change = async (signedIn: SignedIn, run: (tx: Writer, caller: AlertCaller) => Promise<string>) => {
     try {
       const caller: AlertCaller = { accountId: signedIn.account.id, tier: signedIn.account.tier };
-      const notice = context.db.transaction((tx) => run(tx, caller), { behavior: "immediate" });
-      return render(signedIn, { notice });
+      const notice = await inTransaction(context.db, (tx) => run(tx, caller));
+      return await render(signedIn, { notice });
     } catch (error) {
       if (error instanceof ApiError) return render(signedIn, { error: refusalText(error) }, error.status);
       throw error;
@@ -65,9 +66,9 @@ export function alertsRoutes(context: DashboardContext) {
     .post(
       "/dashboard/alerts",
       ({ body, signedIn }) =>
-        change(signedIn, (tx, caller) => {
+        change(signedIn, async (tx, caller) => {
           const input = validateInput(createInput, formToInput(body as Record<string, unknown>), "body") as Parameters<typeof createAlert>[2];
-          const created = createAlert(tx, caller, input, view(signedIn.now), signedIn.now);
+          const created = await createAlert(tx, caller, input, view(signedIn.now), signedIn.now);
           return `Alert “${created.alert.name}” added; the figure is ${created.measurement.value} now.`;
         }),
       { signedIn: "account" },
@@ -75,10 +76,10 @@ export function alertsRoutes(context: DashboardContext) {
     .post(
       "/dashboard/alerts/evaluate",
       ({ body, signedIn }) =>
-        change(signedIn, (tx, caller) => {
+        change(signedIn, async (tx, caller) => {
           void body; // Elysia parses a form body only for handlers that read it; the session guard needs its CSRF field.
 
-          const outcome = evaluateNow(tx, caller, view(signedIn.now), signedIn.now);
+          const outcome = await evaluateNow(tx, caller, view(signedIn.now), signedIn.now);
           return `Evaluated ${outcome.evaluated} alert(s); ${outcome.fired.length} fired.`;
         }),
       { signedIn: "account" },
@@ -89,14 +90,14 @@ export function alertsRoutes(context: DashboardContext) {
         void body; // Elysia parses a form body only for handlers that read it; the session guard needs its CSRF field.
 
         if (!["pause", "resume", "delete"].includes(params.action)) return status(404, "");
-        return change(signedIn, (tx, caller) => {
+        return change(signedIn, async (tx, caller) => {
           if (params.action === "delete") {
-            const name = getAlert(tx, caller, params.id).name;
-            deleteAlert(tx, caller, params.id);
+            const name = (await getAlert(tx, caller, params.id)).name;
+            await deleteAlert(tx, caller, params.id);
             return `Alert “${name}” deleted.`;
           }
           const enabled = params.action === "resume";
-          updateAlert(tx, caller, { id: params.id, enabled }, view(signedIn.now), signedIn.now);
+          await updateAlert(tx, caller, { id: params.id, enabled }, view(signedIn.now), signedIn.now);
           return enabled ? "Alert resumed." : "Alert paused.";
         });
       },

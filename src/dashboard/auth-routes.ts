@@ -50,7 +50,7 @@ export function authRoutes(context: DashboardContext) {
       const delay = context.throttle.accountDelay(email);
       if (delay > 0) await context.sleep(delay);
 
-      const account = email ? findAccountByEmail(context.db, email) : undefined;
+      const account = email ? await findAccountByEmail(context.db, email) : undefined;
       const passwordMatches = await Bun.password.verify(password, account?.passwordHash ?? (await decoyPasswordHash()));
       if (!account?.passwordHash || !passwordMatches) {
         context.throttle.recordFailure(email, address, now);
@@ -58,7 +58,7 @@ export function authRoutes(context: DashboardContext) {
       }
 
       context.throttle.recordSuccess(email);
-      recordAccountEvent(context.db, { at: now, accountId: account.id, action: "signed_in", actor: { accountId: account.id }, detail: `from ${address}` });
+      await recordAccountEvent(context.db, { at: now, accountId: account.id, action: "signed_in", actor: { accountId: account.id }, detail: `from ${address}` });
       const policy = sessionCookiePolicy(request, context.options);
       const { token } = startSession(context.db, account.id, now, readSessionToken(request, policy));
       return new Response(null, {

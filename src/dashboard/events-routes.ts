@@ -12,9 +12,9 @@ const FEED_LENGTH = 100;
 export function eventsRoutes(context: DashboardContext) {
   return new Elysia({ name: "dashboard-events" }).use(sessionGuard(context)).get(
     "/dashboard/events",
-    ({ query, signedIn }) => {
+    async ({ query, signedIn }) => {
       const type = typeof query.type === "string" && isEventType(query.type) ? query.type : undefined;
-      const events = recentEvents(context.db, signedIn.account.id, { types: type ? [type] : [], limit: FEED_LENGTH }).map(eventJson);
+      const events = (await recentEvents(context.db, signedIn.account.id, { types: type ? [type] : [], limit: FEED_LENGTH })).map(eventJson);
       return pageResponse(EventsPage({ viewer: signedIn.viewer, events, type }));
     },
     { signedIn: "account" },

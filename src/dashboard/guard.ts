@@ -43,7 +43,7 @@ export function sessionGuard(context: DashboardContext) {
 
         const token = readSessionToken(request, sessionCookiePolicy(request, context.options));
         const session = token ? resumeSession(context.db, token, now) : undefined;
-        const account = session ? findAccountById(context.db, session.accountId) : undefined;
+        const account = session ? await findAccountById(context.db, session.accountId) : undefined;
         if (!session || !account) {
           const here = new URL(request.url);
           const location = `/signin?next=${encodeURIComponent(here.pathname + here.search)}`;

@@ -14,8 +14,8 @@ type PanelOutcome = Pick<KeyPanelProps, "newKey" | "confirmRevoke" | "notice" | 
 
 /** Key page: see the active key, create a scoped one (shown once), revoke with confirmation. */
 export function keysRoutes(context: DashboardContext) {
-  const panelFor = ({ account, viewer }: SignedIn, outcome: PanelOutcome): KeyPanelProps => {
-    const key = activeKeyOf(context.db, account.id);
+  const panelFor = async ({ account, viewer }: SignedIn, outcome: PanelOutcome): Promise<KeyPanelProps> => {
+    const key = await activeKeyOf(context.db, account.id);
     return {
       csrfToken: viewer.csrfToken,
       allowedScopes: context.catalog.scopesForTier(account.tier),
@@ -24,8 +24,8 @@ export function keysRoutes(context: DashboardContext) {
     };
   };
   /** htmx gets the panel alone; a plain request (JavaScript off) gets the whole page around it. */
-  const respond = (request: Request, signedIn: SignedIn, outcome: PanelOutcome, status = 200) => {
-    const panel = panelFor(signedIn, outcome);
+  const respond = async (request: Request, signedIn: SignedIn, outcome: PanelOutcome, status = 200) => {
+    const panel = await panelFor(signedIn, outcome);
     return isHtmxRequest(request) ? htmlResponse(KeyPanel(panel), { status }) : pageResponse(KeysPage({ viewer: signedIn.viewer, panel }), { status });
   };
 
@@ -36,7 +36,7 @@ export function keysRoutes(context: DashboardContext) {
     })
     .post(
       "/dashboard/keys",
-      ({ request, body, signedIn }) => {
+      async ({ request, body, signedIn }) => {
         const requested = scopeList(body);
         const allowed = context.catalog.scopesForTier(signedIn.account.tier);
         let scopes: Scope[] | null;
@@ -50,8 +50,8 @@ export function keysRoutes(context: DashboardContext) {
         if (beyondTier.length > 0) {
           return respond(request, signedIn, { error: `Your ${signedIn.account.tier} tier cannot use ${beyondTier.join(", ")}.` }, 422);
         }
-        const issued = issueKey(context.db, signedIn.account.id, scopes, signedIn.now);
-        recordAccountEvent(context.db, {
+        const issued = await issueKey(context.db, signedIn.account.id, scopes, signedIn.now);
+        await recordAccountEvent(context.db, {
           at: signedIn.now,
           accountId: signedIn.account.id,
           action: "key_created",
@@ -64,10 +64,10 @@ export function keysRoutes(context: DashboardContext) {
     )
     .post(
       "/dashboard/keys/revoke",
-      ({ request, signedIn }) => {
-        const revoked = revokeActiveKey(context.db, signedIn.account.id, signedIn.now);
+      async ({ request, signedIn }) => {
+        const revoked = await revokeActiveKey(context.db, signedIn.account.id, signedIn.now);
         if (revoked)
-          recordAccountEvent(context.db, {
+          await recordAccountEvent(context.db, {
             at: signedIn.now,
             accountId: signedIn.account.id,
             action: "key_revoked",

@@ -13,10 +13,10 @@ import { pageResponse } from "./render.ts";
 export function overviewRoutes(context: DashboardContext) {
   return new Elysia({ name: "dashboard-overview" }).use(sessionGuard(context)).get(
     "/dashboard",
-    ({ signedIn: { account, viewer, now } }) => {
+    async ({ signedIn: { account, viewer, now } }) => {
       const limits = context.limits[account.tier];
       const report = usageReport(context.db, account.id, now, limits);
-      const key = activeKeyOf(context.db, account.id);
+      const key = await activeKeyOf(context.db, account.id);
       const principal: Principal | null = key
         ? { accountId: account.id, keyId: key.id, authObjId: key.authObjId, tier: account.tier, scopes: key.scopes as Principal["scopes"] }
         : null;
@@ -36,7 +36,7 @@ export function overviewRoutes(context: DashboardContext) {
           activeKeyDisplayId: key?.displayId ?? null,
           skills: context.catalog.scopesForTier(account.tier),
           nextTier: TIERS[TIERS.indexOf(account.tier) + 1] ?? null,
-          failedWebhooks: disabledForFailing(context.db, account.id),
+          failedWebhooks: await disabledForFailing(context.db, account.id),
         }),
       );
     },

@@ -27,15 +27,15 @@ export function passwordRoutes(context: DashboardContext) {
 
   return new Elysia({ name: "dashboard-password" })
     .use(sessionGuard(context))
-    .get("/password/:token", ({ params }) => {
-      const accountId = passwordLinkAccount(context.db, params.token, context.clock.now());
-      const account = accountId ? findAccountById(context.db, accountId) : undefined;
+    .get("/password/:token", async ({ params }) => {
+      const accountId = await passwordLinkAccount(context.db, params.token, context.clock.now());
+      const account = accountId ? await findAccountById(context.db, accountId) : undefined;
       return account ? pageResponse(SetPasswordPage({ token: params.token, email: account.email })) : deadLink();
     })
     .post("/password/:token", async ({ params, body, request }) => {
       const now = context.clock.now();
-      const accountId = passwordLinkAccount(context.db, params.token, now);
-      const account = accountId ? findAccountById(context.db, accountId) : undefined;
+      const accountId = await passwordLinkAccount(context.db, params.token, now);
+      const account = accountId ? await findAccountById(context.db, accountId) : undefined;
       if (isCrossSiteRequest(request, context.options.publicUrl) || !account) return deadLink();
       const password = fieldOf(body, "password") ?? "";
       const again = (error: string) => pageResponse(SetPasswordPage({ token: params.token, email: account.email, error }), { status: 422 });
@@ -46,7 +46,7 @@ export function passwordRoutes(context: DashboardContext) {
         if (error instanceof AccessError) return again(error.message);
         throw error;
       }
-      recordAccountEvent(context.db, { at: now, accountId: account.id, action: "password_changed", actor: { accountId: account.id }, detail: "one-time link" });
+      await recordAccountEvent(context.db, { at: now, accountId: account.id, action: "password_changed", actor: { accountId: account.id }, detail: "one-time link" });
       return signedInAgain(request, account.id, now, "/dashboard");
     })
     .get(
@@ -68,7 +68,7 @@ export function passwordRoutes(context: DashboardContext) {
           if (error instanceof AccessError) return refuse(error.message, 422);
           throw error;
         }
-        recordAccountEvent(context.db, { at: now, accountId: account.id, action: "password_changed", actor: { accountId: account.id } });
+        await recordAccountEvent(context.db, { at: now, accountId: account.id, action: "password_changed", actor: { accountId: account.id } });
         return signedInAgain(request, account.id, now, "/dashboard/password?changed");
       },
       { signedIn: "account" },

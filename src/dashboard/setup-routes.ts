@@ -18,10 +18,10 @@ const deadLink = () =>
 /** The one-time setup URL printed on first start: a form that creates the admin account, then the link is dead. */
 export function setupRoutes(context: DashboardContext) {
   return new Elysia({ name: "dashboard-setup" })
-    .get("/setup/:token", ({ params }) => (isLiveSetupToken(context.db, params.token) ? pageResponse(SetupPage({ token: params.token })) : deadLink()))
+    .get("/setup/:token", async ({ params }) => ((await isLiveSetupToken(context.db, params.token)) ? pageResponse(SetupPage({ token: params.token })) : deadLink()))
     .post("/setup/:token", async ({ params, body, request }) => {
       // The token in the path is the secret a forged cross-site post would lack; the origin check is belt and braces.
-      if (isCrossSiteRequest(request, context.options.publicUrl) || !isLiveSetupToken(context.db, params.token)) return deadLink();
+      if (isCrossSiteRequest(request, context.options.publicUrl) || !(await isLiveSetupToken(context.db, params.token))) return deadLink();
       const email = fieldOf(body, "email") ?? "";
       const password = fieldOf(body, "password") ?? "";
       const again = (error: string) => pageResponse(SetupPage({ token: params.token, email, error }), { status: 422 });

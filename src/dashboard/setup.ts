@@ -1,5 +1,6 @@
 import { createAccount, hasAdmin, hashPassword, type Account } from "../access/accounts.ts";
 import type { Db } from "../db/client.ts";
+import { inTransaction } from "../db/transaction.ts";
 import { randomToken, sameSecret, sha256Hex } from "./secrets.ts";
 import { deleteSetting, readSetting, writeSetting } from "./settings.ts";
 
@@ -9,8 +10,8 @@ import { deleteSetting, readSetting, writeSetting } from "./settings.ts";
  * cannot be recovered, by design), so only the most recently printed URL works. Once an admin
  * exists the stored digest is dropped and this returns null.
  */
-export function setupUrlOnFirstStart(db: Db, baseUrl: string): string | null {
-  if (hasAdmin(db)) {
+export async function setupUrlOnFirstStart(db: Db, baseUrl: string): Promise<string | null> {
+  if (await hasAdmin(db)) {
     deleteSetting(db, "setup_token_sha256");
     return null;
   }
@@ -20,9 +21,9 @@ export function setupUrlOnFirstStart(db: Db, baseUrl: string): string | null {
 }
 
 /** Whether a token from a setup URL is the live one: there is no admin yet and its digest matches. */
-export function isLiveSetupToken(db: Db, token: string): boolean {
+export async function isLiveSetupToken(db: Db, token: string): Promise<boolean> {
   const stored = readSetting(db, "setup_token_sha256");
-  return stored !== undefined && !hasAdmin(db) && sameSecret(sha256Hex(token), stored);
+  return stored !== undefined && !(await hasAdmin(db)) && sameSecret(sha256Hex(token), stored);
 }
 
 export class SetupRefused extends Error {}
@@ -33,14 +34,11 @@ export class SetupRefused extends Error {}
  */
 export async function completeSetup(db: Db, token: string, email: string, password: string, now: number): Promise<Account> {
   const passwordHash = await hashPassword(password);
-  // bun:sqlite has one connection, so the helpers' queries on `db` run inside this transaction.
-  return db.transaction(
-    () => {
-      if (!isLiveSetupToken(db, token)) throw new SetupRefused("This setup link has already been used or has expired.");
-      const admin = createAccount(db, { email, isAdmin: true, passwordHash }, now);
-      deleteSetting(db, "setup_token_sha256");
-      return admin;
-    },
-    { behavior: "immediate" },
-  );
+  // bun:sqlite has one connection, so the settings helpers' queries on `db` run inside this transaction.
+  return inTransaction(db, async (tx) => {
+    if (!(await isLiveSetupToken(db, token))) throw new SetupRefused("This setup link has already been used or has expired.");
+    const admin = await createAccount(tx, { email, isAdmin: true, passwordHash }, now);
+    deleteSetting(db, "setup_token_sha256");
+    return admin;
+  });
 }

@@ -27,13 +27,15 @@ function checked(body: unknown, name: string): string[] {
 
 /** Webhook settings: endpoints (secret shown once), enable/disable, rotate, test, delete, the delivery log and resend. */
 export function webhooksRoutes(context: DashboardContext) {
-  const render = ({ account, viewer }: SignedIn, outcome: Outcome, status = 200) => {
-    const endpoints = endpointsOf(context.db, account.id).map((endpoint) => ({ endpoint, deliveries: deliveryLog(context.db, account.id, endpoint.id, 20) }));
+  const render = async ({ account, viewer }: SignedIn, outcome: Outcome, status = 200) => {
+    const endpoints = await Promise.all(
+      (await endpointsOf(context.db, account.id)).map(async (endpoint) => ({ endpoint, deliveries: await deliveryLog(context.db, account.id, endpoint.id, 20) })),
+    );
     return pageResponse(WebhooksPage({ viewer, endpoints, maxEndpoints: MAX_ENDPOINTS_PER_ACCOUNT, ...outcome }), { status });
   };
-  const change = (signedIn: SignedIn, run: () => Outcome) => {
+  const change = async (signedIn: SignedIn, run: () => Promise<Outcome>) => {
     try {
-      return render(signedIn, run());
+      return await render(signedIn, await run());
     } catch (error) {
       if (error instanceof WebhookSettingsError) return render(signedIn, { error: error.message }, 422);
       throw error;
@@ -47,9 +49,9 @@ export function webhooksRoutes(context: DashboardContext) {
     .post(
       "/dashboard/webhooks",
       ({ body, signedIn }) =>
-        change(signedIn, () => {
+        change(signedIn, async () => {
           const url = typeof (body as Record<string, unknown>)?.url === "string" ? ((body as Record<string, unknown>).url as string) : "";
-          const { endpoint, secret } = createEndpoint(context.db, accountOf(signedIn), {
+          const { endpoint, secret } = await createEndpoint(context.db, accountOf(signedIn), {
             url,
             eventTypes: checked(body, "event_types"),
             allowPrivate: context.webhookPolicy.allowPrivate,
@@ -62,10 +64,10 @@ export function webhooksRoutes(context: DashboardContext) {
     .post(
       "/dashboard/webhooks/deliveries/:id/resend",
       ({ body, params, signedIn }) =>
-        change(signedIn, () => {
+        change(signedIn, async () => {
           void body; // Elysia parses a form body only for handlers that read it; the session guard needs its CSRF field.
 
-          resendDelivery(context.db, accountOf(signedIn), params.id, signedIn.now);
+          await resendDelivery(context.db, accountOf(signedIn), params.id, signedIn.now);
           return { notice: "The delivery is queued again under the same webhook-id." };
         }),
       { signedIn: "account" },
@@ -76,15 +78,17 @@ export function webhooksRoutes(context: DashboardContext) {
         void body; // Elysia parses a form body only for handlers that read it; the session guard needs its CSRF field.
 
         const account = accountOf(signedIn);
-        const actions: Record<string, () => Outcome> = {
-          enable: () => (setEndpointEnabled(context.db, account, params.id, true), { notice: "Endpoint enabled; pending deliveries go out now." }),
-          disable: () => (setEndpointEnabled(context.db, account, params.id, false), { notice: "Endpoint disabled; events are kept for it until you enable it." }),
-          rotate: () => ({
+        const actions: Record<string, () => Promise<Outcome>> = {
+          enable: async () => (await setEndpointEnabled(context.db, account, params.id, true), { notice: "Endpoint enabled; pending deliveries go out now." }),
+          disable: async () => (
+            await setEndpointEnabled(context.db, account, params.id, false), { notice: "Endpoint disabled; events are kept for it until you enable it." }
+          ),
+          rotate: async () => ({
             notice: "New secret made; the old one no longer signs anything.",
-            newSecret: { endpointId: params.id, secret: rotateSecret(context.db, account, params.id) },
+            newSecret: { endpointId: params.id, secret: await rotateSecret(context.db, account, params.id) },
           }),
-          test: () => (sendTestEvent(context.db, account, params.id, signedIn.now), { notice: "Test event queued; see the delivery log below." }),
-          delete: () => (deleteEndpoint(context.db, account, params.id), { notice: "Endpoint deleted." }),
+          test: async () => (await sendTestEvent(context.db, account, params.id, signedIn.now), { notice: "Test event queued; see the delivery log below." }),
+          delete: async () => (await deleteEndpoint(context.db, account, params.id), { notice: "Endpoint deleted." }),
         };
         const action = actions[params.action];
         return action ? change(signedIn, action) : status(404, "");

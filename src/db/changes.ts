@@ -1,4 +1,4 @@
-import type { Db } from "./client.ts";
+import type { Db, Store } from "./client.ts";
 
 /**
  * In-memory caches (the key index, month counters, reference figures) must drop what a write
@@ -7,8 +7,9 @@ import type { Db } from "./client.ts";
  */
 const localGenerations = new WeakMap<object, number>();
 
-export function markChanged(db: Db): void {
-  localGenerations.set(db.$client, (localGenerations.get(db.$client) ?? 0) + 1);
+export function markChanged(db: Store): void {
+  const connection = (db as Partial<Db>).$client ?? db;
+  localGenerations.set(connection, (localGenerations.get(connection) ?? 0) + 1);
 }
 
 export class ChangeWatcher {

@@ -1,5 +1,6 @@
-import { eq, gt, sql } from "drizzle-orm";
-import { accounts, observations, settings } from "../db/schema.ts";
+import { count, eq, gt, max, sql } from "drizzle-orm";
+import { distinctList } from "../db/sql-functions.ts";
+import { first } from "../db/transaction.ts";
 import { appendEvent, type Writer } from "./log.ts";
 
 /** The highest observation row id already announced: imports append rows, so anything above it is new. */
@@ -13,17 +14,17 @@ export interface DataUpdate {
   importIds: string[];
 }
 
-const readWatermark = (tx: Writer): number | undefined => {
-  const value = tx.select({ value: settings.value }).from(settings).where(eq(settings.key, WATERMARK)).get()?.value;
+const readWatermark = async (tx: Writer): Promise<number | undefined> => {
+  const { settings } = tx.t;
+  const value = (await first(tx.select({ value: settings.value }).from(settings).where(eq(settings.key, WATERMARK))))?.value;
   return value === undefined ? undefined : Number(value);
 };
 
 const writeWatermark = (tx: Writer, value: number) =>
   tx
-    .insert(settings)
+    .insert(tx.t.settings)
     .values({ key: WATERMARK, value: String(value) })
-    .onConflictDoUpdate({ target: settings.key, set: { value: String(value) } })
-    .run();
+    .onConflictDoUpdate({ target: tx.t.settings.key, set: { value: String(value) } });
 
 /**
  * Inside a transaction: if observations were added since the last call (by this process, the CLI's
@@ -31,29 +32,25 @@ const writeWatermark = (tx: Writer, value: number) =>
  * account and move the watermark. The first call on a database only sets the watermark: the data
  * that was already there is not news.
  */
-export function recordDataUpdates(tx: Writer, now: number): DataUpdate | undefined {
-  const highest =
-    tx
-      .select({ id: sql<number | null>`max(${observations.id})` })
-      .from(observations)
-      .get()?.id ?? 0;
-  const seen = readWatermark(tx);
+export async function recordDataUpdates(tx: Writer, now: number): Promise<DataUpdate | undefined> {
+  const { accounts, observations } = tx.t;
+  const highest = (await first(tx.select({ id: max(observations.id) }).from(observations)))?.id ?? 0;
+  const seen = await readWatermark(tx);
   if (seen !== undefined && highest <= seen) return undefined;
-  writeWatermark(tx, highest);
+  await writeWatermark(tx, highest);
   if (seen === undefined) return undefined;
 
-  const added = tx
+  const added = await tx
     .select({
       seriesId: observations.seriesId,
-      added: sql<number>`count(*)`,
+      added: count(),
       latestDate: sql<string>`max(${observations.observedOn})`,
-      importIds: sql<string>`group_concat(distinct ${observations.importId})`,
+      importIds: distinctList(tx, observations.importId),
     })
     .from(observations)
     .where(gt(observations.id, seen))
     .groupBy(observations.seriesId)
-    .orderBy(observations.seriesId)
-    .all();
+    .orderBy(observations.seriesId);
   const update: DataUpdate = {
     observationsAdded: added.reduce((sum, row) => sum + row.added, 0),
     series: added.slice(0, MAX_SERIES_LISTED).map((row) => ({ series_id: row.seriesId, added: row.added, latest_date: row.latestDate })),
@@ -65,8 +62,8 @@ export function recordDataUpdates(tx: Writer, now: number): DataUpdate | undefin
     series: update.series,
     import_ids: update.importIds,
   };
-  for (const account of tx.select({ id: accounts.id }).from(accounts).all()) {
-    appendEvent(tx, { accountId: account.id, type: "data.updated", payload, at: now });
+  for (const account of await tx.select({ id: accounts.id }).from(accounts)) {
+    await appendEvent(tx, { accountId: account.id, type: "data.updated", payload, at: now });
   }
   return update;
 }

@@ -1,12 +1,13 @@
 import { and, asc, desc, eq, gt, inArray } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
-import { events, webhookDeliveries, webhookEndpoints } from "../db/schema.ts";
+import type { Store } from "../db/client.ts";
+import type { events } from "../db/schema.ts";
+import { first } from "../db/transaction.ts";
 import { errors } from "../errors.ts";
 import { newId } from "../ids.ts";
 import type { EventType } from "./types.ts";
 
 /** A database handle or an open transaction: appends join whatever transaction the caller is in. */
-export type Writer = Pick<Db, "select" | "selectDistinct" | "insert" | "update" | "delete">;
+export type Writer = Store;
 
 export type EventRecord = typeof events.$inferSelect;
 
@@ -22,31 +23,29 @@ export interface NewEvent {
  * the account subscribed to its type: the outbox. A crash after the commit loses nothing, since the
  * delivery worker sends whatever is pending; a crash before it leaves neither the event nor a delivery.
  */
-export function appendEvent(tx: Writer, event: NewEvent, onlyEndpointId?: string): EventRecord {
-  const record = tx
+export async function appendEvent(tx: Writer, event: NewEvent, onlyEndpointId?: string): Promise<EventRecord> {
+  const { events, webhookDeliveries, webhookEndpoints } = tx.t;
+  const [record] = await tx
     .insert(events)
     .values({ id: newId("evt", event.at), accountId: event.accountId, type: event.type, payload: event.payload, createdAt: event.at })
-    .returning()
-    .get();
-  const endpoints = tx
-    .select({ id: webhookEndpoints.id, eventTypes: webhookEndpoints.eventTypes })
-    .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.accountId, event.accountId), eq(webhookEndpoints.enabled, true)))
-    .all()
-    .filter((endpoint) => (onlyEndpointId ? endpoint.id === onlyEndpointId : endpoint.eventTypes.length === 0 || endpoint.eventTypes.includes(event.type)));
+    .returning();
+  const endpoints = (
+    await tx
+      .select({ id: webhookEndpoints.id, eventTypes: webhookEndpoints.eventTypes })
+      .from(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.accountId, event.accountId), eq(webhookEndpoints.enabled, true)))
+  ).filter((endpoint) => (onlyEndpointId ? endpoint.id === onlyEndpointId : endpoint.eventTypes.length === 0 || endpoint.eventTypes.includes(event.type)));
   for (const endpoint of endpoints) {
-    tx.insert(webhookDeliveries)
-      .values({
-        id: newId("msg", event.at),
-        endpointId: endpoint.id,
-        eventId: record.id,
+    await tx.insert(webhookDeliveries).values({
+      id: newId("msg", event.at),
+      endpointId: endpoint.id,
+      eventId: record!.id,
         status: "pending",
-        nextAttemptAt: event.at,
-        createdAt: event.at,
-      })
-      .run();
+      nextAttemptAt: event.at,
+      createdAt: event.at,
+    });
   }
-  return record;
+  return record!;
 }
 
 export interface EventPage {
@@ -56,24 +55,20 @@ export interface EventPage {
 }
 
 /** Oldest first after the cursor (an event id), optionally only some types. A cursor that is not one of the account's events is a 400. */
-export function listEvents(db: Db, accountId: string, options: { after?: string; types?: string[]; limit: number }): EventPage {
+export async function listEvents(db: Store, accountId: string, options: { after?: string; types?: string[]; limit: number }): Promise<EventPage> {
+  const { events } = db.t;
   const afterSeq = options.after
-    ? (db
-        .select({ seq: events.seq })
-        .from(events)
-        .where(and(eq(events.id, options.after), eq(events.accountId, accountId)))
-        .get()?.seq ?? null)
+    ? ((await first(db.select({ seq: events.seq }).from(events).where(and(eq(events.id, options.after), eq(events.accountId, accountId)))))?.seq ?? null)
     : 0;
   if (afterSeq === null) throw errors.invalidRequest([{ field: "after", problem: "is not an event id of this account" }]);
   const conditions = [eq(events.accountId, accountId), gt(events.seq, afterSeq)];
   if (options.types && options.types.length > 0) conditions.push(inArray(events.type, options.types));
-  const rows = db
+  const rows = await db
     .select()
     .from(events)
     .where(and(...conditions))
     .orderBy(asc(events.seq))
-    .limit(options.limit)
-    .all();
+    .limit(options.limit);
   return { events: rows, nextCursor: rows.at(-1)?.id ?? options.after ?? null };
 }
 
@@ -83,7 +78,8 @@ export function eventJson(event: EventRecord) {
 }
 
 /** The newest events first, for the dashboard's feed. */
-export function recentEvents(db: Db, accountId: string, options: { types?: string[]; limit: number }): EventRecord[] {
+export function recentEvents(db: Store, accountId: string, options: { types?: string[]; limit: number }): Promise<EventRecord[]> {
+  const { events } = db.t;
   const conditions = [eq(events.accountId, accountId)];
   if (options.types && options.types.length > 0) conditions.push(inArray(events.type, options.types));
   return db
@@ -91,6 +87,5 @@ export function recentEvents(db: Db, accountId: string, options: { types?: strin
     .from(events)
     .where(and(...conditions))
     .orderBy(desc(events.seq))
-    .limit(options.limit)
-    .all();
+    .limit(options.limit);
 }

@@ -11,10 +11,10 @@ export function thresholdReached(count: MonthCount): number | undefined {
 }
 
 /** Inside the answer's transaction: append `quota.threshold` when this call reached 80 % or 100 % of the month. */
-export function recordQuotaThreshold(tx: Writer, principal: Principal, count: MonthCount, at: number): void {
+export async function recordQuotaThreshold(tx: Writer, principal: Principal, count: MonthCount, at: number): Promise<void> {
   const percent = thresholdReached(count);
   if (percent === undefined) return;
-  appendEvent(tx, {
+  await appendEvent(tx, {
     accountId: principal.accountId,
     type: "quota.threshold",
     payload: { month: count.month, percent, answered: count.answered, limit: count.limit },

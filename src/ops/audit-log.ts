@@ -1,6 +1,5 @@
 import { desc, eq } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
-import { accountAudit, accounts } from "../db/schema.ts";
+import type { Store } from "../db/client.ts";
 
 export type AuditAction = "account_created" | "signed_in" | "key_created" | "key_revoked" | "tier_changed" | "password_changed" | "password_link_issued";
 
@@ -17,20 +16,19 @@ export interface AuditEntry {
 }
 
 /** Append one line to the account audit log. Never pass a secret as `detail`. */
-export function recordAccountEvent(db: Db, event: { at: number; accountId: string; action: AuditAction; actor: AuditActor; detail?: string }): void {
-  db.insert(accountAudit)
-    .values({
+export async function recordAccountEvent(db: Store, event: { at: number; accountId: string; action: AuditAction; actor: AuditActor; detail?: string }): Promise<void> {
+  await db.insert(db.t.accountAudit).values({
       at: event.at,
       accountId: event.accountId,
       action: event.action,
       actor: event.actor === "cli" ? "cli" : event.actor.accountId,
-      detail: event.detail ?? null,
-    })
-    .run();
+    detail: event.detail ?? null,
+  });
 }
 
 /** The newest entries, for every account or one; with the account's email for display. */
-export function recentAccountEvents(db: Db, options: { accountId?: string; limit?: number } = {}): AuditEntry[] {
+export async function recentAccountEvents(db: Store, options: { accountId?: string; limit?: number } = {}): Promise<AuditEntry[]> {
+  const { accountAudit, accounts } = db.t;
   const query = db
     .select({
       at: accountAudit.at,
@@ -43,8 +41,5 @@ export function recentAccountEvents(db: Db, options: { accountId?: string; limit
     .from(accountAudit)
     .innerJoin(accounts, eq(accounts.id, accountAudit.accountId));
   const filtered = options.accountId ? query.where(eq(accountAudit.accountId, options.accountId)) : query;
-  return filtered
-    .orderBy(desc(accountAudit.at), desc(accountAudit.id))
-    .limit(options.limit ?? 200)
-    .all() as AuditEntry[];
+  return (await filtered.orderBy(desc(accountAudit.at), desc(accountAudit.id)).limit(options.limit ?? 200)) as AuditEntry[];
 }

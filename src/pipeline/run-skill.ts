@@ -115,11 +115,11 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
     const computed = skill.writes ? undefined : skill.handler(input, context);
     // Answered means durable: the month count, the receipt and the usage row commit together
     // (with other requests' rows, in one group transaction) before the response is sent.
-    const { receipt, answer, answerBytes } = await deps.committer.commit(() => {
-      const result = computed ?? skill.handler(input, { ...context, store: { tx: deps.db, now } });
+    const { receipt, answer, answerBytes } = await deps.committer.commit(async (tx) => {
+      const result = computed ?? (await skill.write!(input, { ...context, store: { tx, now } }));
       const answer = result.answer as Record<string, unknown>;
       const answerBytes = new AnswerBytes(answer);
-      recordQuotaThreshold(deps.db, principal, admission.commit(deps.db), now);
+      await recordQuotaThreshold(tx, principal, admission.commit(deps.db), now);
       const receipt = deps.ledger.append(deps.db, {
         // Read here, in commit order, so issue times never run backwards against seq (the clock is monotonic).
         issuedAt: deps.clock.now(),

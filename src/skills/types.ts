@@ -53,8 +53,13 @@ export interface SkillDeclaration<Name extends string = string, I extends TSchem
   rest: { method: "GET" | "POST" | "PATCH" | "DELETE"; path: `/v1/${string}` };
   /** Set when this declaration is one operation of a skill with several (see OperationsSkill). */
   operation?: string;
-  /** The handler writes through `context.store`, inside the answer's transaction. */
+  /** Set with `write`: the declaration writes its own tables inside the answer's transaction. */
   writes?: true;
+  /**
+   * A writing declaration's handler: awaited inside the answer's transaction, with `context.store`
+   * (reads and writes through the storage layer are asynchronous on every engine; docs/postgresql.md).
+   */
+  write?(input: Static<I>, context: SkillContext & Required<Pick<SkillContext, "store">>): Promise<SkillResult<Static<O>>>;
   input: I;
   output: O;
   /**

@@ -1,6 +1,7 @@
-import { and, desc, eq, sql } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
-import { events, webhookDeliveries, webhookEndpoints } from "../db/schema.ts";
+import { and, count, desc, eq } from "drizzle-orm";
+import type { Store } from "../db/client.ts";
+import type { webhookEndpoints } from "../db/schema.ts";
+import { first, inTransaction } from "../db/transaction.ts";
 import { appendEvent } from "../events/log.ts";
 import { isEventType, SUBSCRIBABLE_EVENT_TYPES } from "../events/types.ts";
 import { newId } from "../ids.ts";
@@ -22,7 +23,7 @@ function checkEventTypes(types: readonly string[]): string[] {
 }
 
 /** Add an endpoint; the returned secret is shown to the account holder once. */
-export function createEndpoint(db: Db, accountId: string, input: { url: string; eventTypes: string[]; allowPrivate: boolean; now: number }) {
+export async function createEndpoint(db: Store, accountId: string, input: { url: string; eventTypes: string[]; allowPrivate: boolean; now: number }) {
   let url: URL;
   try {
     url = parseWebhookUrl(input.url, input.allowPrivate);
@@ -31,89 +32,94 @@ export function createEndpoint(db: Db, accountId: string, input: { url: string; 
     throw error;
   }
   const eventTypes = checkEventTypes(input.eventTypes);
-  return db.transaction(
-    (tx) => {
-      const count = tx.select({ n: sql<number>`count(*)` }).from(webhookEndpoints).where(eq(webhookEndpoints.accountId, accountId)).get()!.n;
-      if (count >= MAX_ENDPOINTS_PER_ACCOUNT) throw new WebhookSettingsError(`An account can have at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints.`);
-      const secret = generateSecret();
-      const endpoint = tx
-        .insert(webhookEndpoints)
-        .values({ id: newId("wh", input.now), accountId, url: url.href, eventTypes, secret, createdAt: input.now })
-        .returning()
-        .get();
-      return { endpoint, secret };
-    },
-    { behavior: "immediate" },
-  );
+  const { webhookEndpoints } = db.t;
+  return inTransaction(db, async (tx) => {
+    const [existing] = await tx.select({ n: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.accountId, accountId));
+    if (existing!.n >= MAX_ENDPOINTS_PER_ACCOUNT) throw new WebhookSettingsError(`An account can have at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints.`);
+    const secret = generateSecret();
+    const [endpoint] = await tx
+      .insert(webhookEndpoints)
+      .values({ id: newId("wh", input.now), accountId, url: url.href, eventTypes, secret, createdAt: input.now })
+      .returning();
+    return { endpoint: endpoint!, secret };
+  });
 }
 
-export function endpointsOf(db: Db, accountId: string): WebhookEndpoint[] {
-  return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.accountId, accountId)).orderBy(desc(webhookEndpoints.createdAt)).all();
+export function endpointsOf(db: Store, accountId: string): Promise<WebhookEndpoint[]> {
+  const { webhookEndpoints } = db.t;
+  return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.accountId, accountId)).orderBy(desc(webhookEndpoints.createdAt));
 }
 
 /** The account's own endpoint, or undefined: another account's endpoint is never found. */
-export function endpointOf(db: Db, accountId: string, endpointId: string): WebhookEndpoint | undefined {
-  return db
-    .select()
-    .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.accountId, accountId)))
-    .get();
+export function endpointOf(db: Store, accountId: string, endpointId: string): Promise<WebhookEndpoint | undefined> {
+  const { webhookEndpoints } = db.t;
+  return first(
+    db
+      .select()
+      .from(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.accountId, accountId))),
+  );
 }
 
-function ownEndpoint(db: Db, accountId: string, endpointId: string): WebhookEndpoint {
-  const endpoint = endpointOf(db, accountId, endpointId);
+async function ownEndpoint(db: Store, accountId: string, endpointId: string): Promise<WebhookEndpoint> {
+  const endpoint = await endpointOf(db, accountId, endpointId);
   if (!endpoint) throw new WebhookSettingsError("No such webhook endpoint.");
   return endpoint;
 }
 
 /** Endpoints Waybill disabled because they kept failing (not those the holder switched off), for a dashboard notice. */
-export function disabledForFailing(db: Db, accountId: string): { url: string; reason: string }[] {
-  return endpointsOf(db, accountId)
+export async function disabledForFailing(db: Store, accountId: string): Promise<{ url: string; reason: string }[]> {
+  return (await endpointsOf(db, accountId))
     .filter((endpoint) => !endpoint.enabled && endpoint.failingSince !== null && endpoint.disabledReason !== null)
     .map((endpoint) => ({ url: endpoint.url, reason: endpoint.disabledReason! }));
 }
 
 /** Enabling clears the failure streak, so a fixed receiver gets its pending deliveries at once. */
-export function setEndpointEnabled(db: Db, accountId: string, endpointId: string, enabled: boolean): void {
-  ownEndpoint(db, accountId, endpointId);
-  db.update(webhookEndpoints)
+export async function setEndpointEnabled(db: Store, accountId: string, endpointId: string, enabled: boolean): Promise<void> {
+  const { webhookEndpoints } = db.t;
+  await ownEndpoint(db, accountId, endpointId);
+  await db
+    .update(webhookEndpoints)
     .set(enabled ? { enabled, disabledReason: null, failingSince: null } : { enabled, disabledReason: "Disabled by the account holder.", failingSince: null })
-    .where(eq(webhookEndpoints.id, endpointId))
-    .run();
+    .where(eq(webhookEndpoints.id, endpointId));
 }
 
 /** A new secret takes effect on the next attempt, retries included; the old one stops working at once. */
-export function rotateSecret(db: Db, accountId: string, endpointId: string): string {
-  ownEndpoint(db, accountId, endpointId);
+export async function rotateSecret(db: Store, accountId: string, endpointId: string): Promise<string> {
+  const { webhookEndpoints } = db.t;
+  await ownEndpoint(db, accountId, endpointId);
   const secret = generateSecret();
-  db.update(webhookEndpoints).set({ secret }).where(eq(webhookEndpoints.id, endpointId)).run();
+  await db.update(webhookEndpoints).set({ secret }).where(eq(webhookEndpoints.id, endpointId));
   return secret;
 }
 
-export function deleteEndpoint(db: Db, accountId: string, endpointId: string): void {
-  ownEndpoint(db, accountId, endpointId);
-  db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId)).run();
+export async function deleteEndpoint(db: Store, accountId: string, endpointId: string): Promise<void> {
+  const { webhookEndpoints } = db.t;
+  await ownEndpoint(db, accountId, endpointId);
+  await db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
 }
 
 /** A `webhook.test` event sent to this endpoint only, through the outbox like any other. */
-export function sendTestEvent(db: Db, accountId: string, endpointId: string, now: number) {
-  const endpoint = ownEndpoint(db, accountId, endpointId);
+export async function sendTestEvent(db: Store, accountId: string, endpointId: string, now: number) {
+  const endpoint = await ownEndpoint(db, accountId, endpointId);
   if (!endpoint.enabled) throw new WebhookSettingsError("Enable the endpoint before sending it a test event.");
-  return db.transaction((tx) =>
+  return inTransaction(db, (tx) =>
     appendEvent(tx, { accountId, type: "webhook.test", payload: { endpoint_id: endpointId, message: "A test event from Waybill." }, at: now }, endpointId),
   );
 }
 
 /** Send one delivery again from the start of the retry schedule, under the same `webhook-id`. */
-export function resendDelivery(db: Db, accountId: string, deliveryId: string, now: number): void {
-  const delivery = db
-    .select({ id: webhookDeliveries.id })
-    .from(webhookDeliveries)
-    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookEndpoints.accountId, accountId)))
-    .get();
+export async function resendDelivery(db: Store, accountId: string, deliveryId: string, now: number): Promise<void> {
+  const { webhookDeliveries, webhookEndpoints } = db.t;
+  const delivery = await first(
+    db
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+      .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookEndpoints.accountId, accountId))),
+  );
   if (!delivery) throw new WebhookSettingsError("No such delivery.");
-  db.update(webhookDeliveries).set({ status: "pending", attempts: 0, nextAttemptAt: now }).where(eq(webhookDeliveries.id, deliveryId)).run();
+  await db.update(webhookDeliveries).set({ status: "pending", attempts: 0, nextAttemptAt: now }).where(eq(webhookDeliveries.id, deliveryId));
 }
 
 export interface DeliveryLogEntry {
@@ -130,7 +136,8 @@ export interface DeliveryLogEntry {
 }
 
 /** The newest deliveries to one of the account's endpoints. */
-export function deliveryLog(db: Db, accountId: string, endpointId: string, limit = 50): DeliveryLogEntry[] {
+export function deliveryLog(db: Store, accountId: string, endpointId: string, limit = 50): Promise<DeliveryLogEntry[]> {
+  const { events, webhookDeliveries, webhookEndpoints } = db.t;
   return db
     .select({
       id: webhookDeliveries.id,
@@ -149,6 +156,5 @@ export function deliveryLog(db: Db, accountId: string, endpointId: string, limit
     .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
     .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookEndpoints.accountId, accountId)))
     .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
-    .limit(limit)
-    .all();
+    .limit(limit);
 }

@@ -1,7 +1,7 @@
 import { and, asc, eq, lte } from "drizzle-orm";
 import type { Clock } from "../clock.ts";
-import type { Db } from "../db/client.ts";
-import { events, webhookDeliveries, webhookEndpoints } from "../db/schema.ts";
+import type { Store } from "../db/client.ts";
+import { first, inTransaction } from "../db/transaction.ts";
 import { appendEvent, type EventRecord } from "../events/log.ts";
 import { postWebhook, type PostOutcome } from "./http-post.ts";
 import { DISABLE_AFTER_FAILING_MS, retryDelay } from "./retry-schedule.ts";
@@ -34,7 +34,7 @@ export class DeliveryWorker {
   private readonly random: () => number;
 
   constructor(
-    private readonly db: Db,
+    private readonly db: Store,
     private readonly clock: Clock,
     private readonly policy: TargetPolicy,
     private readonly options: DeliveryWorkerOptions = {},
@@ -58,7 +58,7 @@ export class DeliveryWorker {
   async tick(): Promise<void> {
     const free = this.concurrency - this.inFlight.size;
     if (free <= 0) return;
-    const due = this.due(free);
+    const due = await this.due(free);
     await Promise.all(due.map((delivery) => this.attempt(delivery)));
   }
 
@@ -68,8 +68,9 @@ export class DeliveryWorker {
     this.timer = undefined;
   }
 
-  private due(limit: number): DueDelivery[] {
-    const rows = this.db
+  private async due(limit: number): Promise<DueDelivery[]> {
+    const { events, webhookDeliveries, webhookEndpoints } = this.db.t;
+    const rows = await this.db
       .select({
         id: webhookDeliveries.id,
         attempts: webhookDeliveries.attempts,
@@ -83,8 +84,7 @@ export class DeliveryWorker {
       .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
       .where(and(eq(webhookDeliveries.status, "pending"), lte(webhookDeliveries.nextAttemptAt, this.clock.now()), eq(webhookEndpoints.enabled, true)))
       .orderBy(asc(webhookDeliveries.nextAttemptAt))
-      .limit(limit + this.inFlight.size)
-      .all();
+      .limit(limit + this.inFlight.size);
     return rows.filter((row) => !this.inFlight.has(row.id)).slice(0, limit);
   }
 
@@ -94,7 +94,7 @@ export class DeliveryWorker {
       const body = webhookBody(delivery.event);
       const headers = signedHeaders(delivery.secret, delivery.id, this.clock.now(), body);
       const outcome = await postWebhook(new URL(delivery.url), headers, body, this.policy);
-      this.record(delivery, outcome);
+      await this.record(delivery, outcome);
     } catch (error) {
       console.error(`webhook delivery ${delivery.id} failed unexpectedly:`, error);
     } finally {
@@ -103,34 +103,35 @@ export class DeliveryWorker {
     }
   }
 
-  private record(delivery: DueDelivery, outcome: PostOutcome): void {
+  private async record(delivery: DueDelivery, outcome: PostOutcome): Promise<void> {
     const now = this.clock.now();
     const attempts = delivery.attempts + 1;
-    this.db.transaction((tx) => {
-      const endpoint = tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpointId)).get();
+    const { webhookDeliveries, webhookEndpoints } = this.db.t;
+    await inTransaction(this.db, async (tx) => {
+      const endpoint = await first(tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpointId)));
       if (!endpoint) return; // deleted while the attempt ran
       const base = { attempts, lastAttemptAt: now, lastStatusCode: outcome.statusCode };
       if (outcome.ok) {
-        tx.update(webhookDeliveries)
+        await tx
+          .update(webhookDeliveries)
           .set({ ...base, status: "delivered", nextAttemptAt: null, lastError: null })
-          .where(eq(webhookDeliveries.id, delivery.id))
-          .run();
-        tx.update(webhookEndpoints).set({ failingSince: null }).where(eq(webhookEndpoints.id, endpoint.id)).run();
+          .where(eq(webhookDeliveries.id, delivery.id));
+        await tx.update(webhookEndpoints).set({ failingSince: null }).where(eq(webhookEndpoints.id, endpoint.id));
         return;
       }
       const delay = retryDelay(attempts, this.random);
-      tx.update(webhookDeliveries)
+      await tx
+        .update(webhookDeliveries)
         .set({ ...base, status: delay === null ? "failed" : "pending", nextAttemptAt: delay === null ? null : now + delay, lastError: outcome.error })
-        .where(eq(webhookDeliveries.id, delivery.id))
-        .run();
+        .where(eq(webhookDeliveries.id, delivery.id));
       const failingSince = endpoint.failingSince ?? now;
       if (!endpoint.enabled || now - failingSince < DISABLE_AFTER_FAILING_MS) {
-        tx.update(webhookEndpoints).set({ failingSince }).where(eq(webhookEndpoints.id, endpoint.id)).run();
+        await tx.update(webhookEndpoints).set({ failingSince }).where(eq(webhookEndpoints.id, endpoint.id));
         return;
       }
       const reason = `Every delivery since ${new Date(failingSince).toISOString()} failed (last: ${outcome.error}).`;
-      tx.update(webhookEndpoints).set({ enabled: false, disabledReason: reason, failingSince }).where(eq(webhookEndpoints.id, endpoint.id)).run();
-      appendEvent(tx, { accountId: endpoint.accountId, type: "webhook.disabled", payload: { endpoint_id: endpoint.id, url: endpoint.url, reason }, at: now });
+      await tx.update(webhookEndpoints).set({ enabled: false, disabledReason: reason, failingSince }).where(eq(webhookEndpoints.id, endpoint.id));
+      await appendEvent(tx, { accountId: endpoint.accountId, type: "webhook.disabled", payload: { endpoint_id: endpoint.id, url: endpoint.url, reason }, at: now });
     });
   }
 }

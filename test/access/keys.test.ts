@@ -8,27 +8,27 @@ import { CHICAGO_TO_DALLAS, testInstance } from "../support/instance.ts";
 const NOW = Date.parse("2026-11-02T09:00:00Z");
 
 describe("key rotation and revocation", () => {
-  test("issuing a key revokes the previous one in the same transaction; one active key per account", () => {
+  test("issuing a key revokes the previous one in the same transaction; one active key per account", async () => {
     const db = openMemoryDatabase();
-    const account = createAccount(db, { email: "ops@example.com" }, NOW);
-    const first = issueKey(db, account.id, null, NOW);
-    const second = issueKey(db, account.id, ["rate-lookup"], NOW + 1);
+    const account = await createAccount(db, { email: "ops@example.com" }, NOW);
+    const first = await issueKey(db, account.id, null, NOW);
+    const second = await issueKey(db, account.id, ["rate-lookup"], NOW + 1);
     expect(second.revokedKeyId).toBe(first.record.id);
-    expect(activeKeyOf(db, account.id)?.id).toBe(second.record.id);
-    expect(keysOf(db, account.id).filter((k) => k.revokedAt === null)).toHaveLength(1);
+    expect((await activeKeyOf(db, account.id))?.id).toBe(second.record.id);
+    expect((await keysOf(db, account.id)).filter((k) => k.revokedAt === null)).toHaveLength(1);
     expect(() => db.$client.run("UPDATE api_keys SET revoked_at = NULL WHERE id = ?", [first.record.id])).toThrow(/UNIQUE/);
   });
 
-  test("revoking leaves the account without an active key", () => {
+  test("revoking leaves the account without an active key", async () => {
     const db = openMemoryDatabase();
-    const account = createAccount(db, { email: "ops@example.com" }, NOW);
-    const issued = issueKey(db, account.id, null, NOW);
-    expect(revokeActiveKey(db, account.id, NOW + 5)?.id).toBe(issued.record.id);
-    expect(activeKeyOf(db, account.id)).toBeUndefined();
-    expect(revokeActiveKey(db, account.id, NOW + 6)).toBeUndefined();
+    const account = await createAccount(db, { email: "ops@example.com" }, NOW);
+    const issued = await issueKey(db, account.id, null, NOW);
+    expect((await revokeActiveKey(db, account.id, NOW + 5))?.id).toBe(issued.record.id);
+    expect(await activeKeyOf(db, account.id)).toBeUndefined();
+    expect(await revokeActiveKey(db, account.id, NOW + 6)).toBeUndefined();
   });
 
-  test("unknown scope names are refused with the list of valid ones", () => {
+  test("unknown scope names are refused with the list of valid ones", async () => {
     expect(() => parseScopes(["rate-lookup", "teleport"])).toThrow(AccessError);
     try {
       parseScopes(["teleport"]);
@@ -52,8 +52,8 @@ describe("key rotation and revocation", () => {
     const clock = new ManualClock(NOW);
     const runtime = createRuntime({ db: serverDb, clock, limits: DEFAULT_LIMITS });
     const app = createApp(runtime);
-    const account = createAccount(cliDb, { email: "cli@example.com" }, NOW);
-    const issued = issueKey(cliDb, account.id, null, NOW);
+    const account = await createAccount(cliDb, { email: "cli@example.com" }, NOW);
+    const issued = await issueKey(cliDb, account.id, null, NOW);
     const lookup = () =>
       app.handle(
         new Request("http://localhost/v1/rates/lookup", {
@@ -63,7 +63,7 @@ describe("key rotation and revocation", () => {
         }),
       );
     expect((await lookup()).status).toBe(200);
-    revokeActiveKey(cliDb, account.id, NOW + 1);
+    await revokeActiveKey(cliDb, account.id, NOW + 1);
     const refused = await lookup();
     expect(refused.status).toBe(401);
     expect(((await refused.json()) as { error: string }).error).toBe("REVOKED_API_KEY");
@@ -83,7 +83,7 @@ describe("a key never appears in clear", () => {
     );
     const server = testInstance();
     try {
-      const { key } = server.accountWithKey("explorer", ["fuel-surcharge"]);
+      const { key } = await server.accountWithKey("explorer", ["fuel-surcharge"]);
       const secret = key.slice(4);
       const bodies = [
         await (await server.call("/v1/rates/lookup", { method: "POST", json: CHICAGO_TO_DALLAS, key })).text(),

@@ -28,8 +28,8 @@ const runtime = createRuntime({
   clock: systemClock,
   limits: parseLimits('{"enterprise":{"per_minute":1000000000,"per_month":1000000000}}'),
 });
-const account = createAccount(db, { email: "bench@example.com", tier: "enterprise" }, Date.now());
-const { key } = issueKey(db, account.id, null, Date.now());
+const account = await createAccount(db, { email: "bench@example.com", tier: "enterprise" }, Date.now());
+const { key } = await issueKey(db, account.id, null, Date.now());
 const authorization = `Bearer ${key}`;
 const skill = runtime.skills.find((s) => s.name === "rate-lookup")!;
 

@@ -147,7 +147,7 @@ describe("CSRF", () => {
     expect((await post(app, "/dashboard/keys", { _csrf: "forged" }, { cookie })).status).toBe(403);
     expect((await post(app, "/dashboard/keys", { _csrf: csrf }, { cookie, "sec-fetch-site": "cross-site" })).status).toBe(403);
     expect((await post(app, "/dashboard/keys", { _csrf: csrf }, { cookie, origin: "https://evil.example" })).status).toBe(403);
-    expect(activeKeyOf(db, ada.id)).toBeUndefined();
+    expect(await activeKeyOf(db, ada.id)).toBeUndefined();
     // the header (as htmx sends it) or the hidden field both work
     expect((await post(app, "/dashboard/keys", {}, { cookie, "x-csrf-token": csrf, "sec-fetch-site": "same-origin" })).status).toBe(201);
     expect((await post(app, "/dashboard/keys", { _csrf: csrf }, { cookie })).status).toBe(201);
@@ -180,7 +180,7 @@ describe("keys through the dashboard", () => {
     expect(fragment).toStartWith('<section id="key-panel"');
     const key = /wbk_[0-9a-f]{64}/.exec(fragment)?.[0];
     expect(key).toBeDefined();
-    expect(activeKeyOf(db, ada.id)!.scopes).toEqual(["rate-lookup", "fuel-surcharge"]);
+    expect((await activeKeyOf(db, ada.id))!.scopes).toEqual(["rate-lookup", "fuel-surcharge"]);
 
     const page = await (await get(app, "/dashboard/keys", cookie)).text();
     expect(page).toStartWith("<!doctype html>");
@@ -190,12 +190,12 @@ describe("keys through the dashboard", () => {
     const beyond = await post(app, "/dashboard/keys", { _csrf: csrf, scopes: "audit-report" }, { cookie });
     expect(beyond.status).toBe(422);
     expect(await beyond.text()).toContain("explorer tier cannot use audit-report");
-    expect(activeKeyOf(db, ada.id)!.scopes).toEqual(["rate-lookup", "fuel-surcharge"]);
+    expect((await activeKeyOf(db, ada.id))!.scopes).toEqual(["rate-lookup", "fuel-surcharge"]);
 
     const revoke = await post(app, "/dashboard/keys/revoke", { _csrf: csrf }, { cookie });
     expect(revoke.status).toBe(200);
     expect(await revoke.text()).toStartWith("<!doctype html>");
-    expect(activeKeyOf(db, ada.id)).toBeUndefined();
+    expect(await activeKeyOf(db, ada.id)).toBeUndefined();
   });
 });
 
@@ -208,7 +208,7 @@ describe("admin pages", () => {
     expect((await get(app, "/dashboard/admin", user.cookie)).status).toBe(404);
     expect((await get(app, `/dashboard/admin/accounts/${bob.id}`, user.cookie)).status).toBe(404);
     expect((await post(app, `/dashboard/admin/accounts/${bob.id}/tier`, { _csrf: user.csrf, tier: "enterprise" }, { cookie: user.cookie })).status).toBe(404);
-    expect(findAccountByEmail(db, "bob@example.com")!.tier).toBe("explorer");
+    expect((await findAccountByEmail(db, "bob@example.com"))!.tier).toBe("explorer");
 
     const admin = await signIn(app, "root@example.com");
     const list = await (await get(app, "/dashboard/admin", admin.cookie)).text();
@@ -224,7 +224,7 @@ describe("admin pages", () => {
     );
     expect(row.status).toBe(200);
     expect(await row.text()).toStartWith(`<tr id="account-${bob.id}"`);
-    expect(findAccountByEmail(db, "bob@example.com")!.tier).toBe("professional");
+    expect((await findAccountByEmail(db, "bob@example.com"))!.tier).toBe("professional");
     expect((await get(app, `/dashboard/admin/accounts/${bob.id}`, admin.cookie)).status).toBe(200);
   });
 });
@@ -232,7 +232,7 @@ describe("admin pages", () => {
 describe("first start", () => {
   test("the setup URL creates the admin once; afterwards it is dead and no URL is printed", async () => {
     const { app, db } = dashboardApp();
-    const url = setupUrlOnFirstStart(db, "http://localhost:8080/");
+    const url = await setupUrlOnFirstStart(db, "http://localhost:8080/");
     expect(url).toMatch(/^http:\/\/localhost:8080\/setup\/[\w-]{43}$/);
     const path = new URL(url!).pathname;
     expect((await get(app, "/setup/not-the-token")).status).toBe(404);
@@ -242,17 +242,17 @@ describe("first start", () => {
     const created = await post(app, path, { email: "root@example.com", password: PASSWORD, password_again: PASSWORD });
     expect(created.status).toBe(303);
     expect(created.headers.get("set-cookie")).toStartWith("__Host-waybill_session=");
-    expect(findAccountByEmail(db, "root@example.com")!.isAdmin).toBe(true);
+    expect((await findAccountByEmail(db, "root@example.com"))!.isAdmin).toBe(true);
     expect((await get(app, path)).status).toBe(404);
     expect((await post(app, path, { email: "second@example.com", password: PASSWORD, password_again: PASSWORD })).status).toBe(404);
-    expect(setupUrlOnFirstStart(db, "http://localhost:8080")).toBeNull();
+    expect(await setupUrlOnFirstStart(db, "http://localhost:8080")).toBeNull();
     expect((await get(app, "/dashboard/admin", sessionCookieFrom(created))).status).toBe(200);
   });
 
   test("a restart before setup replaces the token: only the newest URL works", async () => {
     const { app, db } = dashboardApp();
-    const first = new URL(setupUrlOnFirstStart(db, "http://localhost")!).pathname;
-    const second = new URL(setupUrlOnFirstStart(db, "http://localhost")!).pathname;
+    const first = new URL((await setupUrlOnFirstStart(db, "http://localhost"))!).pathname;
+    const second = new URL((await setupUrlOnFirstStart(db, "http://localhost"))!).pathname;
     expect((await get(app, first)).status).toBe(404);
     expect((await get(app, second)).status).toBe(200);
   });

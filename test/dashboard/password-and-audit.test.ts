@@ -44,7 +44,7 @@ describe("one-time password links", () => {
   test("set the password once, sign in, and die", async () => {
     const { app, db, clock } = dashboardApp();
     const account = await accountWithPassword(db, "bo@example.com");
-    const token = issuePasswordLink(db, account.id, clock.now());
+    const token = await issuePasswordLink(db, account.id, clock.now());
     const page = await get(app, `/password/${token}`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("bo@example.com");
@@ -55,14 +55,14 @@ describe("one-time password links", () => {
     expect((await get(app, "/dashboard", sessionCookieFrom(set))).status).toBe(200);
     expect((await get(app, `/password/${token}`)).status).toBe(404);
     expect((await post(app, `/password/${token}`, { password: "yet another passphrase", password_again: "yet another passphrase" })).status).toBe(404);
-    expect(await Bun.password.verify(NEW_PASSWORD, findAccountByEmail(db, "bo@example.com")!.passwordHash!)).toBe(true);
+    expect(await Bun.password.verify(NEW_PASSWORD, (await findAccountByEmail(db, "bo@example.com"))!.passwordHash!)).toBe(true);
   }, 30_000);
 
   test("expire after 24 h, and a newer link kills the older one", async () => {
     const { app, db, clock } = dashboardApp();
     const account = await accountWithPassword(db, "cy@example.com");
-    const older = issuePasswordLink(db, account.id, clock.now());
-    const newer = issuePasswordLink(db, account.id, clock.now());
+    const older = await issuePasswordLink(db, account.id, clock.now());
+    const newer = await issuePasswordLink(db, account.id, clock.now());
     expect((await get(app, `/password/${older}`)).status).toBe(404);
     clock.advance(24 * 60 * 60 * 1000);
     expect((await get(app, `/password/${newer}`)).status).toBe(404);
@@ -82,7 +82,7 @@ describe("account audit log", () => {
     const root = await signIn(app, "root@example.com");
     expect((await post(app, `/dashboard/admin/accounts/${user.id}/tier`, { _csrf: root.csrf, tier: "starter" }, { cookie: root.cookie })).status).toBe(200);
 
-    const actions = recentAccountEvents(db, { accountId: user.id }).map((e) => [e.action, e.actor, e.detail?.replace(/wbk_\w+…/, "wbk_…")]);
+    const actions = (await recentAccountEvents(db, { accountId: user.id })).map((e) => [e.action, e.actor, e.detail?.replace(/wbk_\w+…/, "wbk_…")]);
     expect(actions).toEqual([
       ["tier_changed", admin.id, "explorer → starter"],
       ["key_revoked", user.id, "wbk_…"],

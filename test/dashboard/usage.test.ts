@@ -8,7 +8,7 @@ const LANE = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY
 async function signedInWithCalls() {
   const { db, clock, runtime, app } = dashboardApp();
   const account = await accountWithPassword(db, "usage@example.com", "starter");
-  const { key } = issueKey(db, account.id, null, clock.now());
+  const { key } = await issueKey(db, account.id, null, clock.now());
   const call = (body: unknown) =>
     app.handle(
       new Request(`${ORIGIN}/v1/rates/lookup`, {

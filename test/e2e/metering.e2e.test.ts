@@ -63,7 +63,7 @@ describe("month count of the compiled binary", () => {
   test("kill -9 under load loses no answered call: every 200 has its receipt and usage row, and the month count matches", async () => {
     const dbFile = join(dir, "crash.db");
     const email = "load@example.com";
-    const key = accountWithKey(dbFile, email, "enterprise");
+    const key = await accountWithKey(dbFile, email, "enterprise");
     const env = { WAYBILL_LIMITS: '{"enterprise":{"per_minute":100000,"per_month":1000000}}' };
     const server = await startBinary(exe, ["--db", dbFile], { cwd: dir, env });
 
@@ -116,7 +116,7 @@ describe("month count of the compiled binary", () => {
   test("N concurrent calls on a key with L calls left this month: exactly L answered, N − L refused by the month", async () => {
     const dbFile = join(dir, "quota.db");
     const email = "quota@example.com";
-    const key = accountWithKey(dbFile, email, "explorer");
+    const key = await accountWithKey(dbFile, email, "explorer");
     const perMonth = 30;
     const server = await startBinary(exe, ["--db", dbFile], {
       cwd: dir,

@@ -1,3 +1,4 @@
+import { inTransaction } from "../../src/db/transaction.ts";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { createAccount } from "../../src/access/accounts.ts";
@@ -11,24 +12,24 @@ import { appendObservations } from "../../src/reference/append.ts";
 import { testInstance } from "../support/instance.ts";
 
 describe("the event log", () => {
-  test("keys: created and revoked, in the key's own transaction, without the key itself", () => {
+  test("keys: created and revoked, in the key's own transaction, without the key itself", async () => {
     const db = openMemoryDatabase();
-    const account = createAccount(db, { email: "keys@example.com", tier: "starter" }, 1);
-    const first = issueKey(db, account.id, null, 2);
-    issueKey(db, account.id, ["rate-alerts"], 3);
-    revokeActiveKey(db, account.id, 4);
+    const account = await createAccount(db, { email: "keys@example.com", tier: "starter" }, 1);
+    const first = await issueKey(db, account.id, null, 2);
+    await issueKey(db, account.id, ["rate-alerts"], 3);
+    await revokeActiveKey(db, account.id, 4);
     const logged = db.select().from(events).where(eq(events.accountId, account.id)).orderBy(events.seq).all();
     expect(logged.map((e) => e.type)).toEqual(["key.created", "key.revoked", "key.created", "key.revoked"]);
     expect(logged[1]!.payload).toMatchObject({ key_id: first.record.id, display_id: first.record.displayId });
     expect(JSON.stringify(logged)).not.toContain(first.key);
   });
 
-  test("data.updated: silent on a fresh database, then one event per account naming what was added", () => {
+  test("data.updated: silent on a fresh database, then one event per account naming what was added", async () => {
     const db = openMemoryDatabase();
-    const a = createAccount(db, { email: "a@example.com" }, 1);
-    const b = createAccount(db, { email: "b@example.com" }, 1);
+    const a = await createAccount(db, { email: "a@example.com" }, 1);
+    const b = await createAccount(db, { email: "b@example.com" }, 1);
     const t = Date.parse("2026-11-20T12:00:00Z");
-    expect(db.transaction((tx) => recordDataUpdates(tx, t))).toBeUndefined();
+    expect((await inTransaction(db, (tx) => recordDataUpdates(tx, t)))).toBeUndefined();
     appendObservations(
       db,
       { importId: "imp_t1", source: "eia", fileName: "f", fileSha256: "0".repeat(64) },
@@ -38,16 +39,16 @@ describe("the event log", () => {
       ],
       t + 1,
     );
-    const update = db.transaction((tx) => recordDataUpdates(tx, t + 2))!;
+    const update = (await inTransaction(db, (tx) => recordDataUpdates(tx, t + 2)))!;
     expect(update).toMatchObject({ observationsAdded: 2, importIds: ["imp_t1"] });
     for (const account of [a, b]) {
       const [event] = db.select().from(events).where(eq(events.accountId, account.id)).all();
       expect(event).toMatchObject({ type: "data.updated", payload: { observations_added: 2, series_count: 2 } });
     }
-    expect(db.transaction((tx) => recordDataUpdates(tx, t + 3))).toBeUndefined(); // nothing new since
+    expect((await inTransaction(db, (tx) => recordDataUpdates(tx, t + 3)))).toBeUndefined(); // nothing new since
   });
 
-  test("quota.threshold: the calls reaching 80 % and 100 % of the month", () => {
+  test("quota.threshold: the calls reaching 80 % and 100 % of the month", async () => {
     const at = (answered: number) => thresholdReached({ month: "2026-10", answered, limit: 25 });
     expect([19, 20, 21, 24, 25].map(at)).toEqual([undefined, 80, undefined, undefined, 100]);
   });
@@ -55,7 +56,7 @@ describe("the event log", () => {
   test("quota.threshold over HTTP: listed in /v1/events at 80 % and 100 %", async () => {
     const server = testInstance({ listen: true, limits: { ...DEFAULT_LIMITS, explorer: { perMinute: 100, perMonth: 5 } } });
     try {
-      const { key } = server.accountWithKey("explorer");
+      const { key } = await server.accountWithKey("explorer");
       for (let i = 0; i < 5; i++) {
         const answered = await server.call("/v1/diesel/trends?region=NATIONAL&weeks=4", { key });
         expect(answered.status).toBe(200);

@@ -33,7 +33,7 @@ async function abortedUpload(key: string, chunked: boolean): Promise<void> {
 
 describe("access log", () => {
   test("one JSON line per request with id, route, status, latency, account and key display id, never the key", async () => {
-    const { key, accountId } = server.accountWithKey("enterprise");
+    const { key, accountId } = await server.accountWithKey("enterprise");
     capture("json");
     const response = await server.call("/v1/rates/lookup", { method: "POST", key, json: CHICAGO_TO_DALLAS });
     await server.call("/nowhere");
@@ -73,7 +73,7 @@ describe("access log", () => {
 
 describe("a client that goes away", () => {
   test("is logged and counted as 499, records no usage, and logs no stack trace", async () => {
-    const { key, accountId } = server.accountWithKey("enterprise");
+    const { key, accountId } = await server.accountWithKey("enterprise");
     capture("json");
     await abortedUpload(key, false);
     await abortedUpload(key, true);

@@ -15,7 +15,7 @@ describe("X-Request-Id", () => {
   test("a well-formed incoming id is kept; anything else is replaced", async () => {
     const kept = await server.call("/healthz", { headers: { "x-request-id": "trace-4bf92f3577b34da6" } });
     expect(kept.headers.get("x-request-id")).toBe("trace-4bf92f3577b34da6");
-    const { key } = server.accountWithKey("explorer");
+    const { key } = await server.accountWithKey("explorer");
     const refused = await server.call("/v1/rates/lookup", { method: "POST", key, json: {}, headers: { "x-request-id": "client:42" } });
     expect(refused.headers.get("x-request-id")).toBe("client:42");
     expect(((await refused.json()) as { request_id: string }).request_id).toBe("client:42");
@@ -28,7 +28,7 @@ describe("X-Request-Id", () => {
 
 describe("methods", () => {
   test("a known path under another method is 405 with Allow, named like every error", async () => {
-    const { key, authObjId } = server.accountWithKey("explorer");
+    const { key, authObjId } = await server.accountWithKey("explorer");
     const response = await server.call("/v1/rates/lookup", { key });
     expect(response.status).toBe(405);
     expect(response.headers.get("allow")).toContain("POST");
@@ -62,7 +62,7 @@ describe("CORS from the operator's allow-list", () => {
   });
 
   test("answers to a listed origin expose the rate-limit and request-id headers", async () => {
-    const { key } = server.accountWithKey("explorer");
+    const { key } = await server.accountWithKey("explorer");
     const response = await server.call("/v1/rates/lookup", { method: "POST", key, json: CHICAGO_TO_DALLAS, headers: { origin: APP_ORIGIN } });
     expect(response.status).toBe(200);
     expect(response.headers.get("access-control-allow-origin")).toBe(APP_ORIGIN);
@@ -102,7 +102,7 @@ describe("ETag and Cache-Control", () => {
     expect(again.status).toBe(304);
     expect(again.headers.get("etag")).toBe(etag);
 
-    const { key } = server.accountWithKey("explorer");
+    const { key } = await server.accountWithKey("explorer");
     const usage = await server.call("/v1/usage", { key });
     expect(usage.headers.get("cache-control")).toBe("private, no-cache");
     const usageAgain = await server.call("/v1/usage", { key, headers: { "if-none-match": usage.headers.get("etag")! } });
@@ -117,7 +117,7 @@ describe("ETag and Cache-Control", () => {
 
 describe("auth_obj_id on every answer after authentication", () => {
   test("413 before any route and 404 for an unknown skill name the key grant", async () => {
-    const { key, authObjId } = server.accountWithKey("explorer");
+    const { key, authObjId } = await server.accountWithKey("explorer");
     const tooLarge = await server.call("/v1/rates/lookup", {
       method: "POST",
       key,

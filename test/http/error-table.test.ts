@@ -45,20 +45,20 @@ describe("every row of the error table, over real HTTP", () => {
   });
 
   test("401 REVOKED_API_KEY on the very next request after rotation", async () => {
-    const { email } = server.accountWithKey("explorer");
+    const { email } = await server.accountWithKey("explorer");
     const { issueKey } = await import("../../src/access/keys.ts");
     const { findAccountByEmail } = await import("../../src/access/accounts.ts");
-    const account = findAccountByEmail(server.runtime.db, email)!;
-    const first = issueKey(server.runtime.db, account.id, null, server.clock.now());
+    const account = (await findAccountByEmail(server.runtime.db, email))!;
+    const first = await issueKey(server.runtime.db, account.id, null, server.clock.now());
     expect((await server.call("/v1/rates/lookup", { method: "POST", json: CHICAGO_TO_DALLAS, key: first.key })).status).toBe(200);
-    const second = issueKey(server.runtime.db, account.id, null, server.clock.now());
+    const second = await issueKey(server.runtime.db, account.id, null, server.clock.now());
     const refused = await server.call("/v1/rates/lookup", { method: "POST", json: CHICAGO_TO_DALLAS, key: first.key });
     await expectError(refused, 401, "REVOKED_API_KEY");
     expect((await server.call("/v1/rates/lookup", { method: "POST", json: CHICAGO_TO_DALLAS, key: second.key })).status).toBe(200);
   });
 
   test("403 TIER_REQUIRED with exactly the contract's fields", async () => {
-    const { key, authObjId } = server.accountWithKey("starter");
+    const { key, authObjId } = await server.accountWithKey("starter");
     const response = await server.call("/v1/reports/audit?receipt_id=rcpt_01JAAAAAAAAAAAAAAAAAAAAAAA", { key });
     const body = await expectError(response, 403, "TIER_REQUIRED");
     expect(body).toMatchObject({ required_tier: "professional", current_tier: "starter", upgrade_url: "/pricing", auth_obj_id: authObjId });
@@ -66,7 +66,7 @@ describe("every row of the error table, over real HTTP", () => {
   });
 
   test("403 SCOPE_REQUIRED names the scope and the key's scopes", async () => {
-    const { key, authObjId } = server.accountWithKey("professional", ["audit-report"]);
+    const { key, authObjId } = await server.accountWithKey("professional", ["audit-report"]);
     const response = await server.call("/v1/rates/lookup", { method: "POST", json: CHICAGO_TO_DALLAS, key });
     const body = await expectError(response, 403, "SCOPE_REQUIRED");
     expect(body).toMatchObject({ required_scope: "rate-lookup", key_scopes: ["audit-report"], auth_obj_id: authObjId });
@@ -74,12 +74,12 @@ describe("every row of the error table, over real HTTP", () => {
 
   test("404 NOT_FOUND for an unknown route and an unknown skill", async () => {
     await expectError(await server.call("/v1/nothing-here"), 404, "NOT_FOUND");
-    const { key } = server.accountWithKey("explorer");
+    const { key } = await server.accountWithKey("explorer");
     await expectError(await server.call("/v1/agent/invoke/teleport", { method: "POST", json: {}, key }), 404, "NOT_FOUND");
   });
 
   test("413 PAYLOAD_TOO_LARGE over 64 KiB, declared or streamed", async () => {
-    const { key } = server.accountWithKey("explorer");
+    const { key } = await server.accountWithKey("explorer");
     const big = JSON.stringify({ ...CHICAGO_TO_DALLAS, padding: "x".repeat(70 * 1024) });
     const declared = await server.call("/v1/rates/lookup", { method: "POST", body: big, key, headers: { "content-type": "application/json" } });
     await expectError(declared, 413, "PAYLOAD_TOO_LARGE");
@@ -94,7 +94,7 @@ describe("every row of the error table, over real HTTP", () => {
   });
 
   test("415 UNSUPPORTED_MEDIA_TYPE for a non-JSON body", async () => {
-    const { key } = server.accountWithKey("explorer");
+    const { key } = await server.accountWithKey("explorer");
     const response = await server.call("/v1/rates/lookup", {
       method: "POST",
       body: "origin=Chicago",
@@ -105,7 +105,7 @@ describe("every row of the error table, over real HTTP", () => {
   });
 
   test("400 INVALID_REQUEST: malformed JSON, wrong types, unknown enum values with the allowed list, unknown fields", async () => {
-    const { key, authObjId } = server.accountWithKey("explorer");
+    const { key, authObjId } = await server.accountWithKey("explorer");
     const malformed = await server.call("/v1/rates/lookup", { method: "POST", body: "{oops", key, headers: { "content-type": "application/json" } });
     expect((await expectError(malformed, 400, "INVALID_REQUEST")).auth_obj_id).toBe(authObjId);
 
@@ -118,7 +118,7 @@ describe("every row of the error table, over real HTTP", () => {
   });
 
   test("422 UNRESOLVED_LOCATION lists the closest real places", async () => {
-    const { key } = server.accountWithKey("explorer");
+    const { key } = await server.accountWithKey("explorer");
     const response = await server.call("/v1/rates/lookup", { method: "POST", key, json: { ...CHICAGO_TO_DALLAS, origin: "Qxzwvy, ZZ" } });
     const body = await expectError(response, 422, "UNRESOLVED_LOCATION");
     expect(body).toMatchObject({ field: "origin", input: "Qxzwvy, ZZ" });
@@ -126,7 +126,7 @@ describe("every row of the error table, over real HTTP", () => {
   });
 
   test("422 AMBIGUOUS_LOCATION lists the candidates with their states; 422 NOT_ROAD_CONNECTED says why", async () => {
-    const { key } = server.accountWithKey("starter");
+    const { key } = await server.accountWithKey("starter");
     const ambiguous = await server.call("/v1/rates/lookup", { method: "POST", key, json: { ...CHICAGO_TO_DALLAS, origin: "Portland" } });
     expect(await expectError(ambiguous, 422, "AMBIGUOUS_LOCATION")).toMatchObject({ field: "origin", input: "Portland", candidates: ["Portland, OR", "Portland, ME"] });
     const island = await server.call("/v1/rates/lookup", { method: "POST", key, json: { ...CHICAGO_TO_DALLAS, destination: "Honolulu, HI" } });
@@ -136,7 +136,7 @@ describe("every row of the error table, over real HTTP", () => {
   });
 
   test("429 RATE_LIMITED with Retry-After and the window fields", async () => {
-    const { key } = server.accountWithKey("explorer"); // 3 per minute
+    const { key } = await server.accountWithKey("explorer"); // 3 per minute
     for (let i = 0; i < 3; i++) {
       expect((await server.call("/v1/rates/lookup", { method: "POST", json: CHICAGO_TO_DALLAS, key })).status).toBe(200);
     }
@@ -148,7 +148,7 @@ describe("every row of the error table, over real HTTP", () => {
   });
 
   test("500 INTERNAL_ERROR leaks nothing", async () => {
-    const { key } = server.accountWithKey("explorer");
+    const { key } = await server.accountWithKey("explorer");
     const original = server.runtime.reference.view;
     server.runtime.reference.view = () => {
       throw new Error("secret internal detail /etc/passwd");
@@ -165,7 +165,7 @@ describe("every row of the error table, over real HTTP", () => {
   });
 
   test("every response carries X-Request-Id, and answers carry receipt_id and auth_obj_id", async () => {
-    const { key, authObjId } = server.accountWithKey("explorer");
+    const { key, authObjId } = await server.accountWithKey("explorer");
     const response = await server.call("/v1/rates/lookup", { method: "POST", json: CHICAGO_TO_DALLAS, key });
     expect(response.status).toBe(200);
     expect(response.headers.get("x-request-id")).toMatch(/^req_/);
@@ -180,14 +180,14 @@ describe("every row of the error table, over real HTTP", () => {
 
 describe("validation", () => {
   test("a required field left out is refused, never filled with a default", async () => {
-    const { key } = server.accountWithKey("explorer");
+    const { key } = await server.accountWithKey("explorer");
     const response = await server.call("/v1/rates/lookup", { method: "POST", key, json: { origin: "Chicago, IL", destination: "Dallas, TX" } });
     const body = await expectError(response, 400, "INVALID_REQUEST");
     expect(body.details).toContainEqual({ field: "equipment", problem: "is required", allowed: ["DRY_VAN", "REEFER", "FLATBED"] });
   });
 
   test("problems read as plain sentences", async () => {
-    const { key } = server.accountWithKey("explorer");
+    const { key } = await server.accountWithKey("explorer");
     const response = await server.call("/v1/diesel/trends?weeks=2", { key });
     const body = await expectError(response, 400, "INVALID_REQUEST");
     expect(body.details).toEqual([{ field: "weeks", problem: "must be greater or equal to 4" }]);
@@ -195,7 +195,7 @@ describe("validation", () => {
 });
 
 test("array bounds and unknown nested fields read as plain sentences", async () => {
-  const { key } = server.accountWithKey("starter");
+  const { key } = await server.accountWithKey("starter");
   const lane = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" };
   const tooFew = await server.call("/v1/lanes/compare", { method: "POST", key, json: { lanes: [lane] } });
   expect(((await tooFew.json()) as { details: unknown[] }).details).toContainEqual({ field: "lanes", problem: "must have at least 2 items" });
@@ -204,7 +204,7 @@ test("array bounds and unknown nested fields read as plain sentences", async () 
 });
 
 test("the pipeline refuses an as_of in the future or not a real date, for every skill that takes one", async () => {
-  const { key } = server.accountWithKey("enterprise");
+  const { key } = await server.accountWithKey("enterprise");
   const lane = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" };
   const calls: [string, RequestInit & { json?: unknown }, (asOf: string) => string | undefined][] = [
     ["/v1/rates/lookup", { method: "POST" }, () => undefined],

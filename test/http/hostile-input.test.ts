@@ -29,7 +29,7 @@ function chunked(total: number, prefix = "", fill = " "): ReadableStream<Uint8Ar
 describe("field names that are Object.prototype's own are unknown fields", () => {
   for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty"]) {
     test(`body field '${name}' is refused with 400 and never reaches a receipt`, async () => {
-      const { key } = server.accountWithKey("enterprise");
+      const { key } = await server.accountWithKey("enterprise");
       const body = `{${JSON.stringify(name)}:{"x":1},${JSON.stringify(CHICAGO_TO_DALLAS).slice(1)}`;
       const response = await server.call("/v1/rates/lookup", { method: "POST", key, body, headers: { "content-type": "application/json" } });
       expect(response.status).toBe(400);
@@ -40,7 +40,7 @@ describe("field names that are Object.prototype's own are unknown fields", () =>
   }
 
   test("query parameter 'constructor' is refused too", async () => {
-    const { key } = server.accountWithKey("enterprise");
+    const { key } = await server.accountWithKey("enterprise");
     const response = await server.call("/v1/diesel/trends?region=PADD3&constructor=1", { key });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { details: { field: string }[] }).details[0]!.field).toBe("constructor");
@@ -49,7 +49,7 @@ describe("field names that are Object.prototype's own are unknown fields", () =>
 
 describe("every body is capped at 64 KiB, chunked or not", () => {
   test("/mcp: a chunked JSON-RPC body over the cap is a 413 from the error table, not a stored receipt", async () => {
-    const { key } = server.accountWithKey("enterprise");
+    const { key } = await server.accountWithKey("enterprise");
     const prefix = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"rate-lookup","arguments":${JSON.stringify({ ...CHICAGO_TO_DALLAS, origin: "Chicago, IL" }).slice(0, -1)},"pad":"`;
     const response = await server.call("/mcp", {
       method: "POST",
@@ -65,7 +65,7 @@ describe("every body is capped at 64 KiB, chunked or not", () => {
   });
 
   test("/mcp: a small call still works", async () => {
-    const { key } = server.accountWithKey("enterprise");
+    const { key } = await server.accountWithKey("enterprise");
     const response = await server.call("/mcp", {
       method: "POST",
       key,
@@ -118,7 +118,7 @@ describe("malformed cookies and headers never cause a 500", () => {
       const response = await server.call("/v1/rates/lookup", { method: "POST", json: CHICAGO_TO_DALLAS, headers: { authorization } });
       expect(response.status).toBe(401);
     }
-    const { key } = server.accountWithKey("enterprise");
+    const { key } = await server.accountWithKey("enterprise");
     for (const contentType of ["application/json; charset=\u00ff", "multipart/form-data; boundary=", "application/json;;;"]) {
       const response = await server.call("/v1/rates/lookup", { method: "POST", key, body: "{}", headers: { "content-type": contentType } });
       expect(response.status).toBeLessThan(500);

@@ -23,7 +23,7 @@ const receiptCount = () => server.runtime.db.$client.query<{ n: number }, []>("S
 
 describe("Idempotency-Key on POST skills", () => {
   test("a retry returns the first answer and its receipt, and costs nothing", async () => {
-    const { key } = server.accountWithKey("explorer");
+    const { key } = await server.accountWithKey("explorer");
     const first = await lookup(key, "retry-1");
     expect(first.status).toBe(200);
     const firstBody = (await first.json()) as Body;
@@ -42,7 +42,7 @@ describe("Idempotency-Key on POST skills", () => {
   });
 
   test("a different request under a used key is 422 IDEMPOTENCY_KEY_REUSED", async () => {
-    const { key, authObjId } = server.accountWithKey("explorer");
+    const { key, authObjId } = await server.accountWithKey("explorer");
     expect((await lookup(key, "same-key")).status).toBe(200);
     const changed = await lookup(key, "same-key", { ...CHICAGO_TO_DALLAS, destination: "Houston, TX" });
     expect(changed.status).toBe(422);
@@ -51,8 +51,8 @@ describe("Idempotency-Key on POST skills", () => {
   });
 
   test("keys belong to one account: another account's same key is its own call", async () => {
-    const a = server.accountWithKey("explorer");
-    const b = server.accountWithKey("explorer");
+    const a = await server.accountWithKey("explorer");
+    const b = await server.accountWithKey("explorer");
     const first = (await (await lookup(a.key, "shared-name")).json()) as Body;
     const second = (await (await lookup(b.key, "shared-name")).json()) as Body;
     expect(second.receipt_id).not.toBe(first.receipt_id);
@@ -60,7 +60,7 @@ describe("Idempotency-Key on POST skills", () => {
   });
 
   test("concurrent duplicates are answered once", async () => {
-    const { key } = server.accountWithKey("explorer");
+    const { key } = await server.accountWithKey("explorer");
     const before = receiptCount();
     const replies = await Promise.all(Array.from({ length: 6 }, () => lookup(key, "burst")));
     const bodies = (await Promise.all(replies.map((reply) => reply.json()))) as Body[];
@@ -71,7 +71,7 @@ describe("Idempotency-Key on POST skills", () => {
   });
 
   test("a refusal is not stored: the same key may be retried once the cause is fixed", async () => {
-    const { key } = server.accountWithKey("explorer");
+    const { key } = await server.accountWithKey("explorer");
     const refused = await lookup(key, "fix-and-retry", { ...CHICAGO_TO_DALLAS, equipment: "SPACESHIP" });
     expect(refused.status).toBe(400);
     const fixed = await lookup(key, "fix-and-retry");
@@ -79,7 +79,7 @@ describe("Idempotency-Key on POST skills", () => {
   });
 
   test("after 24 hours the key is free again; a malformed key is a 400", async () => {
-    const { key } = server.accountWithKey("explorer");
+    const { key } = await server.accountWithKey("explorer");
     const first = (await (await lookup(key, "day-old")).json()) as Body;
     (server.clock as ManualClock).advance(IDEMPOTENCY_WINDOW_MS + 1000);
     const later = (await (await lookup(key, "day-old")).json()) as Body;

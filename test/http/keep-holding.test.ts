@@ -12,7 +12,7 @@ let key: string;
 const logLines: string[] = [];
 beforeAll(async () => {
   server = testInstance({ listen: true });
-  ({ key } = server.accountWithKey("enterprise"));
+  ({ key } = await server.accountWithKey("enterprise"));
   configureLog({ format: "json", level: "debug", write: (line) => logLines.push(line) });
 });
 afterAll(async () => {

@@ -12,7 +12,7 @@ const answers: { receipt_id: string; log_index: number }[] = [];
 
 beforeAll(async () => {
   server = testInstance({ limits: { ...DEFAULT_LIMITS, enterprise: { perMinute: 10_000, perMonth: 100_000 } } });
-  key = server.accountWithKey("enterprise").key;
+  key = (await server.accountWithKey("enterprise")).key;
   // Concurrent calls share group-commit batches, so several checkpoints cover several receipts each.
   for (let round = 0; round < 13; round++) {
     const responses = await Promise.all(Array.from({ length: 20 }, () => server.call("/v1/rates/lookup", { key, method: "POST", json: CHICAGO_TO_DALLAS })));

@@ -3,7 +3,7 @@ import { testInstance } from "../support/instance.ts";
 
 test("/metrics counts group-commit transactions and the writes they carried", async () => {
   const instance = testInstance();
-  const { key } = instance.accountWithKey("enterprise");
+  const { key } = await instance.accountWithKey("enterprise");
   const answers = await Promise.all(
     Array.from({ length: 5 }, () => instance.call("/v1/fuel/surcharge", { method: "POST", key, json: { region: "NATIONAL" } }).then((r) => r.status)),
   );

@@ -62,8 +62,8 @@ describe("/openapi.json", () => {
 
   test("every error of the error table has a schema, and real error bodies match it", async () => {
     for (const code of Object.keys(ERROR_STATUS) as ErrorCode[]) expect(document.components.schemas[errorSchemaName(code)]).toBeDefined();
-    const { key } = server.accountWithKey("explorer", ["rate-lookup"]);
-    const unscoped = server.accountWithKey("explorer").key;
+    const { key } = await server.accountWithKey("explorer", ["rate-lookup"]);
+    const unscoped = (await server.accountWithKey("explorer")).key;
     const refusals: [ErrorCode, Response][] = [
       ["MISSING_API_KEY", await server.call("/v1/usage")],
       ["INVALID_REQUEST", await server.call("/v1/rates/lookup", { method: "POST", key, json: { ...CHICAGO_TO_DALLAS, equipment: "SPACESHIP" } })],

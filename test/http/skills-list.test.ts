@@ -8,7 +8,7 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 test("GET /v1/skills lists every declared skill with scope, tier, description and input schema", async () => {
-  const { key, authObjId } = server.accountWithKey("explorer", ["rate-lookup"]);
+  const { key, authObjId } = await server.accountWithKey("explorer", ["rate-lookup"]);
   const response = await server.call("/v1/skills", { key });
   expect(response.status).toBe(200);
   const body = (await response.json()) as { skills: Record<string, unknown>[]; auth_obj_id: string };
@@ -27,14 +27,14 @@ test("GET /v1/skills needs a valid key", async () => {
 });
 
 test("the invoke transport answers exactly like the REST route", async () => {
-  const { key } = server.accountWithKey("starter");
+  const { key } = await server.accountWithKey("starter");
   const rest = (await (await server.call("/v1/rates/lookup", { method: "POST", json: CHICAGO_TO_DALLAS, key })).json()) as Record<string, unknown>;
   const invoked = (await (await server.call("/v1/agent/invoke/rate-lookup", { method: "POST", json: CHICAGO_TO_DALLAS, key })).json()) as Record<string, unknown>;
   const strip = ({ receipt_id, log_index, ...rest }: Record<string, unknown>) => rest;
   expect(strip(invoked)).toEqual(strip(rest));
   expect(invoked.receipt_id).not.toBe(rest.receipt_id);
 
-  const { key: scoped } = server.accountWithKey("explorer", ["fuel-surcharge"]);
+  const { key: scoped } = await server.accountWithKey("explorer", ["fuel-surcharge"]);
   const refused = await server.call("/v1/agent/invoke/rate-lookup", { method: "POST", json: CHICAGO_TO_DALLAS, key: scoped });
   expect(refused.status).toBe(403);
 });

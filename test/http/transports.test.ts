@@ -20,7 +20,7 @@ async function mcpClient(key: string) {
 
 describe("MCP at /mcp, with the official client over real HTTP", () => {
   test("lists only the tools the key may call, with input and output schemas, hints and the tier", async () => {
-    const explorer = await mcpClient(server.accountWithKey("explorer").key);
+    const explorer = await mcpClient((await server.accountWithKey("explorer")).key);
     const { tools } = await explorer.listTools();
     const explorerSkills = server.runtime.skills.filter((skill) => skill.minimumTier === "explorer").map((skill) => skill.name);
     expect(tools.map((tool) => tool.name).sort()).toEqual([...explorerSkills].sort());
@@ -32,7 +32,7 @@ describe("MCP at /mcp, with the official client over real HTTP", () => {
     expect(lookup._meta).toMatchObject({ "waybill/minimum_tier": "explorer" });
     await explorer.close();
 
-    const scoped = await mcpClient(server.accountWithKey("professional", ["rate-lookup", "audit-report"]).key);
+    const scoped = await mcpClient((await server.accountWithKey("professional", ["rate-lookup", "audit-report"])).key);
     const scopedTools = (await scoped.listTools()).tools;
     expect(scopedTools.map((tool) => tool.name).sort()).toEqual(["audit-report", "rate-lookup"]);
     expect(scopedTools.find((tool) => tool.name === "audit-report")!.annotations?.idempotentHint).toBeUndefined();
@@ -40,7 +40,7 @@ describe("MCP at /mcp, with the official client over real HTTP", () => {
   });
 
   test("a tool call runs the pipeline: structured answer with a receipt and the minute window; refusals carry the REST codes", async () => {
-    const { key, authObjId } = server.accountWithKey("explorer");
+    const { key, authObjId } = await server.accountWithKey("explorer");
     const client = await mcpClient(key);
     await client.listTools(); // the SDK client checks structuredContent against the listed output schema
     const answered = await client.callTool({ name: "rate-lookup", arguments: CHICAGO_TO_DALLAS });

@@ -66,7 +66,7 @@ test("a client generated from /openapi.json compiles, reads receipt_id from a ra
   const compile = await run([join(BIN, "tsc"), "-p", "tsconfig.json"]);
   expect({ step: "tsc", exitCode: compile.exitCode, output: compile.output }).toEqual({ step: "tsc", exitCode: 0, output: "" });
 
-  const { key } = server.accountWithKey("explorer");
+  const { key } = await server.accountWithKey("explorer");
   const execution = await run([process.execPath, "program.ts"], { BASE_URL: server.url, API_KEY: key });
   expect(execution.exitCode).toBe(0);
   expect(execution.output).toMatch(/^rcpt_[0-9A-Z]{26} \d+(\.\d+)?\n$/);

@@ -255,7 +255,7 @@ describe("monthly quota (calendar month in UTC, per account)", () => {
     // 100 calls in flight at once: each is admitted, then waits for its body and for the group
     // commit, so admissions and commits of different calls interleave.
     const instance = testInstance({ limits: ROOMY_MINUTE(50), clock: new ManualClock(at("2026-03-10T12:00:00Z")) });
-    const { key, accountId } = instance.accountWithKey("explorer");
+    const { key, accountId } = await instance.accountWithKey("explorer");
     instance.db.$client.run("INSERT INTO monthly_usage (account_id, month, answered) VALUES (?, '2026-03', 38)", [accountId]);
     const statuses = await Promise.all(
       Array.from({ length: 100 }, () => instance.call("/v1/fuel/surcharge", { method: "POST", key, json: { region: "NATIONAL" } }).then((r) => r.status)),

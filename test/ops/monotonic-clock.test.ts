@@ -35,8 +35,8 @@ describe("a restart with the wall clock before the newest import and receipt", (
     const db = openMemoryDatabase();
     const firstRun = new ManualClock(Date.parse("2026-11-20T12:00:00Z"));
     const before = createRuntime({ db, clock: firstRun, limits: DEFAULT_LIMITS }); // loads the snapshot "now"
-    const account = createAccount(db, { email: "t@example.com", tier: "enterprise" }, firstRun.now());
-    const { key } = issueKey(db, account.id, null, firstRun.now());
+    const account = await createAccount(db, { email: "t@example.com", tier: "enterprise" }, firstRun.now());
+    const { key } = await issueKey(db, account.id, null, firstRun.now());
     const call = (app: ReturnType<typeof createApp>) =>
       app.handle(
         new Request("http://localhost/v1/rates/lookup", {
@@ -46,7 +46,7 @@ describe("a restart with the wall clock before the newest import and receipt", (
         }),
       );
     expect((await call(createApp(before))).status).toBe(200);
-    before.close();
+    await before.close();
 
     // restart: the wall clock is now two days behind what the database already holds
     const wall = new ManualClock(Date.parse("2026-11-18T12:00:00Z"));
@@ -61,6 +61,6 @@ describe("a restart with the wall clock before the newest import and receipt", (
     const times = db.$client.query<{ seq: number; issued_at: number }, []>("SELECT seq, issued_at FROM receipts ORDER BY seq").all();
     expect(times).toHaveLength(4);
     for (let i = 1; i < times.length; i++) expect(times[i]!.issued_at).toBeGreaterThanOrEqual(times[i - 1]!.issued_at);
-    after.close();
+    await after.close();
   });
 });

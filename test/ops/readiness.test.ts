@@ -30,7 +30,7 @@ describe("/readyz makes a real write", () => {
     const sqlite = server.runtime.db.$client;
     const { page_count } = sqlite.query<{ page_count: number }, []>("PRAGMA page_count").get()!;
     sqlite.run(`PRAGMA max_page_count = ${page_count}`);
-    const { key } = server.accountWithKey("enterprise");
+    const { key } = await server.accountWithKey("enterprise");
     // Fill the last free pages with answers until one cannot be committed.
     let status = 200;
     for (let i = 0; i < 200 && status === 200; i++) {

@@ -2,7 +2,7 @@ import { createAccount, hashPassword, type Account } from "../../src/access/acco
 import { issueKey } from "../../src/access/keys.ts";
 import type { Principal } from "../../src/access/principal.ts";
 import type { Tier } from "../../src/access/tiers.ts";
-import type { Db } from "../../src/db/client.ts";
+import type { Db, Store } from "../../src/db/client.ts";
 import type { Scope } from "../../src/skills/catalog.ts";
 
 /**
@@ -17,15 +17,15 @@ const next = () => String(++sequence).padStart(4, "0");
 export const PASSWORD = "correct horse battery";
 
 /** A new account on the tier with a fresh key; returns the full key and its grant. */
-export function accountWithKey(db: Db, now: number, tier: Tier, scopes: Scope[] | null = null) {
+export async function accountWithKey(db: Store, now: number, tier: Tier, scopes: Scope[] | null = null) {
   const email = `user${next()}@example.com`;
-  const account = createAccount(db, { email, tier }, now);
-  const issued = issueKey(db, account.id, scopes, now);
+  const account = await createAccount(db, { email, tier }, now);
+  const issued = await issueKey(db, account.id, scopes, now);
   return { key: issued.key, accountId: account.id, authObjId: issued.record.authObjId, email };
 }
 
 /** An account that can sign in to the dashboard with PASSWORD. */
-export async function accountWithPassword(db: Db, email: string, tier: Tier = "explorer", isAdmin = false): Promise<Account> {
+export async function accountWithPassword(db: Store, email: string, tier: Tier = "explorer", isAdmin = false): Promise<Account> {
   return createAccount(db, { email, tier, isAdmin, passwordHash: await hashPassword(PASSWORD) }, Date.parse("2026-10-01T00:00:00Z"));
 }
 

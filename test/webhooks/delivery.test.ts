@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
+import { inTransaction } from "../../src/db/transaction.ts";
 import { createAccount } from "../../src/access/accounts.ts";
 import { ManualClock } from "../../src/clock.ts";
 import { openMemoryDatabase } from "../../src/db/client.ts";
@@ -16,38 +17,38 @@ const loopbackOnly: TargetPolicy = { allowPrivate: true, resolve: async () => ["
 let receiver: WebhookReceiver | undefined;
 afterEach(() => receiver?.stop());
 
-function setup() {
+async function setup() {
   const db = openMemoryDatabase();
   // Near the real time: receivers refuse signatures whose timestamp is more than five minutes off.
   const clock = new ManualClock(Date.now());
-  const account = createAccount(db, { email: `hooks${Math.random()}@example.com`, tier: "starter" }, clock.now());
+  const account = await createAccount(db, { email: `hooks${Math.random()}@example.com`, tier: "starter" }, clock.now());
   receiver = startWebhookReceiver();
-  const { endpoint, secret } = createEndpoint(db, account.id, { url: receiver.url, eventTypes: [], allowPrivate: true, now: clock.now() });
+  const { endpoint, secret } = await createEndpoint(db, account.id, { url: receiver.url, eventTypes: [], allowPrivate: true, now: clock.now() });
   receiver.secret = secret;
   const worker = new DeliveryWorker(db, clock, loopbackOnly, { random: () => 0.5 });
-  const append = () => db.transaction((tx) => appendEvent(tx, { accountId: account.id, type: "data.updated", payload: { series: 3 }, at: clock.now() }));
+  const append = () => inTransaction(db, (tx) => appendEvent(tx, { accountId: account.id, type: "data.updated", payload: { series: 3 }, at: clock.now() }));
   return { db, clock, account, endpoint, worker, append, receiver };
 }
 
 describe("webhook delivery", () => {
   test("an appended event is delivered once, signed so the standardwebhooks verifier accepts it", async () => {
-    const { db, worker, append, receiver, account, endpoint } = setup();
-    const event = append();
+    const { db, worker, append, receiver, account, endpoint } = await setup();
+    const event = await append();
     await worker.tick();
     expect(receiver.received).toHaveLength(1);
     const [delivery] = receiver.received;
     expect(delivery!.verified).toMatchObject({ type: "data.updated", data: { id: event.id, series: 3 } });
     expect(delivery!.headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/=]+$/);
-    const log = deliveryLog(db, account.id, endpoint.id);
+    const log = await deliveryLog(db, account.id, endpoint.id);
     expect(log[0]).toMatchObject({ status: "delivered", attempts: 1, lastStatusCode: 204, eventType: "data.updated" });
     await worker.tick();
     expect(receiver.received).toHaveLength(1); // delivered means not sent again
   });
 
   test("a receiver that is down is retried on the backoff schedule until it answers, under one webhook-id", async () => {
-    const { db, clock, worker, append, receiver } = setup();
+    const { db, clock, worker, append, receiver } = await setup();
     receiver.mode = 503;
-    append();
+    await append();
     await worker.tick();
     let row = db.select().from(webhookDeliveries).get()!;
     expect(row).toMatchObject({ status: "pending", attempts: 1, lastStatusCode: 503 });
@@ -63,7 +64,7 @@ describe("webhook delivery", () => {
     expect(receiver.received.every((r) => r.verified !== null)).toBe(true);
   });
 
-  test("the schedule spans more than a day with jitter, then gives up", () => {
+  test("the schedule spans more than a day with jitter, then gives up", async () => {
     const total = RETRY_DELAYS_MS.reduce((sum, ms) => sum + ms, 0);
     expect(total).toBeGreaterThan(24 * 3_600_000);
     expect(retryDelay(1, () => 0)).toBe(4_000);
@@ -72,12 +73,12 @@ describe("webhook delivery", () => {
   });
 
   test("an endpoint failing for days is disabled and the account gets a webhook.disabled event", async () => {
-    const { db, clock, worker, append, receiver, endpoint, account } = setup();
+    const { db, clock, worker, append, receiver, endpoint, account } = await setup();
     receiver.mode = 500;
-    append();
+    await append();
     await worker.tick();
     clock.advance(DISABLE_AFTER_FAILING_MS);
-    append();
+    await append();
     await worker.tick();
     const stored = db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id)).get()!;
     expect(stored.enabled).toBe(false);
@@ -85,28 +86,28 @@ describe("webhook delivery", () => {
     const disabled = db.select().from(events).where(eq(events.type, "webhook.disabled")).all();
     expect(disabled).toHaveLength(1);
     expect(disabled[0]!.accountId).toBe(account.id);
-    expect(disabledForFailing(db, account.id)).toEqual([{ url: endpoint.url, reason: stored.disabledReason! }]);
-    setEndpointEnabled(db, account.id, endpoint.id, true);
-    setEndpointEnabled(db, account.id, endpoint.id, false); // switched off by its holder: no failure notice
-    expect(disabledForFailing(db, account.id)).toEqual([]);
+    expect(await disabledForFailing(db, account.id)).toEqual([{ url: endpoint.url, reason: stored.disabledReason! }]);
+    await setEndpointEnabled(db, account.id, endpoint.id, true);
+    await setEndpointEnabled(db, account.id, endpoint.id, false); // switched off by its holder: no failure notice
+    expect(await disabledForFailing(db, account.id)).toEqual([]);
     const before = receiver.received.length;
-    append();
+    await append();
     clock.advance(DISABLE_AFTER_FAILING_MS);
     await worker.tick();
     expect(receiver.received.length).toBe(before);
   });
 
   test("resend sends a delivery again under the same id; a rotated secret signs the next attempt", async () => {
-    const { db, clock, worker, append, receiver, account, endpoint } = setup();
-    append();
+    const { db, clock, worker, append, receiver, account, endpoint } = await setup();
+    await append();
     await worker.tick();
     const id = receiver.received[0]!.id;
-    receiver.secret = rotateSecret(db, account.id, endpoint.id);
-    resendDelivery(db, account.id, id, clock.now());
+    receiver.secret = await rotateSecret(db, account.id, endpoint.id);
+    await resendDelivery(db, account.id, id, clock.now());
     await worker.tick();
     expect(receiver.received.map((r) => r.id)).toEqual([id, id]);
     expect(receiver.received[1]!.verified).not.toBeNull();
-    expect(() => resendDelivery(db, "acct_other", id, clock.now())).toThrow(WebhookSettingsError);
+    await expect(resendDelivery(db, "acct_other", id, clock.now())).rejects.toThrow(WebhookSettingsError);
   });
 
   test("a hanging receiver times out and the delivery stays pending", async () => {
@@ -133,7 +134,7 @@ describe("where webhooks may go", () => {
     return { allowPrivate: false, resolve: async () => answers[Math.min(call++, answers.length - 1)]! };
   };
 
-  test("https and public addresses only, unless private targets are allowed", () => {
+  test("https and public addresses only, unless private targets are allowed", async () => {
     expect(() => parseWebhookUrl("http://hooks.example.com/x", false)).toThrow("must be an https URL");
     expect(() => parseWebhookUrl("https://127.0.0.1/x", false)).toThrow("public address");
     expect(() => parseWebhookUrl("https://[::1]/x", false)).toThrow("public address");

@@ -1,5 +1,6 @@
-import { and, desc, eq, lt, sql } from "drizzle-orm";
-import { accounts, alerts } from "../../db/schema.ts";
+import { and, count, desc, eq, lt } from "drizzle-orm";
+import type { alerts } from "../../db/schema.ts";
+import { first } from "../../db/transaction.ts";
 import type { Writer } from "../../events/log.ts";
 import { newId } from "../../ids.ts";
 import type { Condition } from "./condition.ts";
@@ -45,66 +46,71 @@ export class AlertStore {
     private readonly accountId: string,
   ) {}
 
-  count(): number {
-    return this.tx.select({ n: sql<number>`count(*)` }).from(alerts).where(eq(alerts.accountId, this.accountId)).get()!.n;
+  async count(): Promise<number> {
+    const { alerts } = this.tx.t;
+    const [row] = await this.tx.select({ n: count() }).from(alerts).where(eq(alerts.accountId, this.accountId));
+    return row!.n;
   }
 
-  insert(definition: AlertDefinition, now: number): AlertRecord {
-    return this.tx
+  async insert(definition: AlertDefinition, now: number): Promise<AlertRecord> {
+    const { alerts } = this.tx.t;
+    const [row] = await this.tx
       .insert(alerts)
       .values({ id: newId("alrt", now), accountId: this.accountId, ...definition, condition: definition.condition, createdAt: now, updatedAt: now })
-      .returning()
-      .get();
+      .returning();
+    return row!;
   }
 
-  find(id: string): AlertRecord | undefined {
-    return this.tx
-      .select()
-      .from(alerts)
-      .where(and(eq(alerts.id, id), eq(alerts.accountId, this.accountId)))
-      .get();
+  find(id: string): Promise<AlertRecord | undefined> {
+    const { alerts } = this.tx.t;
+    return first(
+      this.tx
+        .select()
+        .from(alerts)
+        .where(and(eq(alerts.id, id), eq(alerts.accountId, this.accountId))),
+    );
   }
 
   /** Newest first; the cursor is the last id of the previous page (ids are time-ordered). */
-  page(limit: number, cursor?: string): { alerts: AlertRecord[]; nextCursor: string | null } {
+  async page(limit: number, cursor?: string): Promise<{ alerts: AlertRecord[]; nextCursor: string | null }> {
+    const { alerts } = this.tx.t;
     const where = cursor ? and(eq(alerts.accountId, this.accountId), lt(alerts.id, cursor)) : eq(alerts.accountId, this.accountId);
-    const rows = this.tx
+    const rows = await this.tx
       .select()
       .from(alerts)
       .where(where)
       .orderBy(desc(alerts.id))
-      .limit(limit + 1)
-      .all();
+      .limit(limit + 1);
     const page = rows.slice(0, limit);
     return { alerts: page, nextCursor: rows.length > limit ? page.at(-1)!.id : null };
   }
 
-  enabled(): AlertRecord[] {
+  enabled(): Promise<AlertRecord[]> {
+    const { alerts } = this.tx.t;
     return this.tx
       .select()
       .from(alerts)
       .where(and(eq(alerts.accountId, this.accountId), eq(alerts.enabled, true)))
-      .orderBy(alerts.id)
-      .all();
+      .orderBy(alerts.id);
   }
 
-  update(id: string, changes: Partial<typeof alerts.$inferInsert>): AlertRecord {
-    return this.tx
+  async update(id: string, changes: Partial<typeof alerts.$inferInsert>): Promise<AlertRecord> {
+    const { alerts } = this.tx.t;
+    const [row] = await this.tx
       .update(alerts)
       .set(changes)
       .where(and(eq(alerts.id, id), eq(alerts.accountId, this.accountId)))
-      .returning()
-      .get()!;
+      .returning();
+    return row!;
   }
 
-  delete(id: string): boolean {
-    return (
-      this.tx
-        .delete(alerts)
-        .where(and(eq(alerts.id, id), eq(alerts.accountId, this.accountId)))
-        .returning({ id: alerts.id })
-        .all().length > 0
-    );
+  async delete(id: string): Promise<boolean> {
+    const { alerts } = this.tx.t;
+    const deleted = await this.tx
+      .delete(alerts)
+      .where(and(eq(alerts.id, id), eq(alerts.accountId, this.accountId)))
+      .returning({ id: alerts.id });
+    return deleted.length > 0;
   }
 }
 
@@ -112,13 +118,15 @@ export class AlertStore {
  * Accounts with at least one enabled alert and a tier that still has alerts (scheduled and
  * data-driven evaluation walk these): an account moved below Starter keeps its alerts, unevaluated.
  */
-export function accountsWithAlerts(tx: Writer): string[] {
-  return tx
-    .selectDistinct({ accountId: alerts.accountId, tier: accounts.tier })
-    .from(alerts)
-    .innerJoin(accounts, eq(accounts.id, alerts.accountId))
-    .where(eq(alerts.enabled, true))
-    .all()
+export async function accountsWithAlerts(tx: Writer): Promise<string[]> {
+  const { alerts, accounts } = tx.t;
+  return (
+    await tx
+      .selectDistinct({ accountId: alerts.accountId, tier: accounts.tier })
+      .from(alerts)
+      .innerJoin(accounts, eq(accounts.id, alerts.accountId))
+      .where(eq(alerts.enabled, true))
+  )
     .filter((row) => MAX_ALERTS_BY_TIER[row.tier] > 0)
     .map((row) => row.accountId);
 }

@@ -1,5 +1,6 @@
 import type { Clock } from "../../clock.ts";
-import type { Db } from "../../db/client.ts";
+import type { Store } from "../../db/client.ts";
+import { inTransaction } from "../../db/transaction.ts";
 import { recordDataUpdates } from "../../events/data-updates.ts";
 import type { ReferenceData } from "../../reference/view.ts";
 import { accountsWithAlerts, AlertStore } from "./alert-store.ts";
@@ -23,7 +24,7 @@ export class AlertBackground {
   private pending: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
-    private readonly db: Db,
+    private readonly db: Store,
     private readonly clock: Clock,
     private readonly reference: ReferenceData,
     /** Before a run: lets the runtime reload what another process changed. */
@@ -31,22 +32,19 @@ export class AlertBackground {
   ) {}
 
   /** One run: announce new data if any, then evaluate every account's alerts if data arrived or `always`. */
-  run(always: boolean): { dataUpdated: boolean; outcomes: Map<string, EvaluationOutcome> } {
+  async run(always: boolean): Promise<{ dataUpdated: boolean; outcomes: Map<string, EvaluationOutcome> }> {
     this.refresh();
     const now = this.clock.now();
-    return this.db.transaction(
-      (tx) => {
-        const update = recordDataUpdates(tx, now);
-        const outcomes = new Map<string, EvaluationOutcome>();
-        if (!update && !always) return { dataUpdated: false, outcomes };
-        const view = this.reference.view(utcDate(now), now);
-        for (const accountId of accountsWithAlerts(tx)) {
-          outcomes.set(accountId, evaluateAlerts(tx, new AlertStore(tx, accountId), accountId, view, now));
-        }
-        return { dataUpdated: update !== undefined, outcomes };
-      },
-      { behavior: "immediate" },
-    );
+    return inTransaction(this.db, async (tx) => {
+      const update = await recordDataUpdates(tx, now);
+      const outcomes = new Map<string, EvaluationOutcome>();
+      if (!update && !always) return { dataUpdated: false, outcomes };
+      const view = this.reference.view(utcDate(now), now);
+      for (const accountId of await accountsWithAlerts(tx)) {
+        outcomes.set(accountId, await evaluateAlerts(tx, new AlertStore(tx, accountId), accountId, view, now));
+      }
+      return { dataUpdated: update !== undefined, outcomes };
+    });
   }
 
   /** Data may have been added (the reference store reloaded): check soon, off the caller's path. */
@@ -73,10 +71,6 @@ export class AlertBackground {
   }
 
   private safely(always: boolean): void {
-    try {
-      this.run(always);
-    } catch (error) {
-      console.error("alert evaluation failed:", error);
-    }
+    this.run(always).catch((error) => console.error("alert evaluation failed:", error));
   }
 }

@@ -36,9 +36,9 @@ export function measurementJson(measurement: Measurement, view: ReferenceView) {
  * to the webhook outbox) in the same transaction. An alert whose figure cannot be priced any more
  * (a series stopped) is reported, not fatal.
  */
-export function evaluateAlerts(tx: Writer, store: AlertStore, accountId: string, view: ReferenceView, now: number): EvaluationOutcome {
+export async function evaluateAlerts(tx: Writer, store: AlertStore, accountId: string, view: ReferenceView, now: number): Promise<EvaluationOutcome> {
   const outcome: EvaluationOutcome = { evaluated: 0, fired: [], failed: [] };
-  for (const alert of store.enabled()) {
+  for (const alert of await store.enabled()) {
     let measurement: Measurement;
     try {
       measurement = measure(alert.condition as Condition, view);
@@ -48,7 +48,7 @@ export function evaluateAlerts(tx: Writer, store: AlertStore, accountId: string,
     }
     outcome.evaluated += 1;
     const step = transition(alert, measurement.value, now);
-    store.update(alert.id, {
+    await store.update(alert.id, {
       lastValue: measurement.value,
       lastState: step.side,
       firing: step.firing,
@@ -56,7 +56,7 @@ export function evaluateAlerts(tx: Writer, store: AlertStore, accountId: string,
       ...(step.event === "alert.triggered" && { lastFiredAt: now }),
     });
     if (!step.event) continue;
-    const event = appendEvent(tx, { accountId, type: step.event, payload: alertEventPayload(alert, measurement, view), at: now });
+    const event = await appendEvent(tx, { accountId, type: step.event, payload: alertEventPayload(alert, measurement, view), at: now });
     outcome.fired.push({ alert_id: alert.id, event_id: event.id, type: step.event, value: measurement.value });
   }
   return outcome;

@@ -36,10 +36,10 @@ function baseline(definition: AlertDefinition, view: ReferenceView, now: number)
   return { measurement, state: { lastValue: measurement.value, lastState: side, firing, lastEvaluatedAt: now } };
 }
 
-export function createAlert(tx: Writer, caller: AlertCaller, input: Static<typeof createInput>, view: ReferenceView, now: number) {
+export async function createAlert(tx: Writer, caller: AlertCaller, input: Static<typeof createInput>, view: ReferenceView, now: number) {
   const store = new AlertStore(tx, caller.accountId);
   const cap = MAX_ALERTS_BY_TIER[caller.tier];
-  if (store.count() >= cap) throw errors.alertLimitReached(caller.tier, cap);
+  if ((await store.count()) >= cap) throw errors.alertLimitReached(caller.tier, cap);
   const definition: AlertDefinition = {
     name: input.name ?? describe(input.condition),
     condition: input.condition,
@@ -48,26 +48,26 @@ export function createAlert(tx: Writer, caller: AlertCaller, input: Static<typeo
     cooldownSeconds: input.cooldown_seconds ?? null,
   };
   const { measurement, state } = baseline(definition, view, now);
-  const created = store.insert(definition, now);
-  const alert = store.update(created.id, state);
+  const created = await store.insert(definition, now);
+  const alert = await store.update(created.id, state);
   return { alert: alertJson(alert), measurement: measurementJson(measurement, view) };
 }
 
-export function listAlerts(tx: Writer, caller: AlertCaller, input: Static<typeof listInput>) {
-  const page = new AlertStore(tx, caller.accountId).page(input.limit ?? DEFAULT_PAGE_SIZE, input.cursor);
+export async function listAlerts(tx: Writer, caller: AlertCaller, input: Static<typeof listInput>) {
+  const page = await new AlertStore(tx, caller.accountId).page(input.limit ?? DEFAULT_PAGE_SIZE, input.cursor);
   return { alerts: page.alerts.map(alertJson), next_cursor: page.nextCursor };
 }
 
-export function getAlert(tx: Writer, caller: AlertCaller, id: string): AlertRecord {
-  const alert = new AlertStore(tx, caller.accountId).find(id);
+export async function getAlert(tx: Writer, caller: AlertCaller, id: string): Promise<AlertRecord> {
+  const alert = await new AlertStore(tx, caller.accountId).find(id);
   if (!alert) throw notFound(id);
   return alert;
 }
 
 /** A changed condition, direction or threshold is priced again and starts from a fresh baseline. */
-export function updateAlert(tx: Writer, caller: AlertCaller, input: Static<typeof updateInput>, view: ReferenceView, now: number) {
+export async function updateAlert(tx: Writer, caller: AlertCaller, input: Static<typeof updateInput>, view: ReferenceView, now: number) {
   const store = new AlertStore(tx, caller.accountId);
-  const current = getAlert(tx, caller, input.id);
+  const current = await getAlert(tx, caller, input.id);
   const definition: AlertDefinition = {
     name: input.name ?? current.name,
     condition: input.condition ?? (current.condition as Condition),
@@ -77,7 +77,7 @@ export function updateAlert(tx: Writer, caller: AlertCaller, input: Static<typeo
   };
   const repriced = input.condition !== undefined || input.direction !== undefined || input.threshold !== undefined;
   const fresh = repriced ? baseline(definition, view, now) : undefined;
-  const alert = store.update(current.id, {
+  const alert = await store.update(current.id, {
     ...definition,
     ...(input.enabled !== undefined && { enabled: input.enabled }),
     ...fresh?.state,
@@ -86,11 +86,11 @@ export function updateAlert(tx: Writer, caller: AlertCaller, input: Static<typeo
   return { alert: alertJson(alert), ...(fresh && { measurement: measurementJson(fresh.measurement, view) }) };
 }
 
-export function deleteAlert(tx: Writer, caller: AlertCaller, id: string) {
-  if (!new AlertStore(tx, caller.accountId).delete(id)) throw notFound(id);
+export async function deleteAlert(tx: Writer, caller: AlertCaller, id: string) {
+  if (!(await new AlertStore(tx, caller.accountId).delete(id))) throw notFound(id);
   return { deleted: id };
 }
 
-export function evaluateNow(tx: Writer, caller: AlertCaller, view: ReferenceView, now: number): EvaluationOutcome {
+export function evaluateNow(tx: Writer, caller: AlertCaller, view: ReferenceView, now: number): Promise<EvaluationOutcome> {
   return evaluateAlerts(tx, new AlertStore(tx, caller.accountId), caller.accountId, view, now);
 }

@@ -16,7 +16,7 @@ interface Operation<I extends TSchema, O extends TSchema> {
   input: I;
   output: O;
   /** Returns the answer; runs inside the answer's transaction with the account's alerts at hand. */
-  handler(input: Static<I>, context: StoreContext, caller: AlertCaller): unknown;
+  handler(input: Static<I>, context: StoreContext, caller: AlertCaller): Promise<unknown>;
 }
 
 /**
@@ -29,10 +29,12 @@ function operation<I extends TSchema, O extends TSchema>(declaration: Operation<
     ...declaration,
     writes: true,
     replayable: false,
-    handler(input, context) {
-      if (!context.store) throw errors.internal(); // the pipeline always passes it to a writing declaration
+    handler() {
+      throw errors.internal(); // the pipeline runs a writing declaration through write(), never here
+    },
+    async write(input, context) {
       const caller: AlertCaller = { accountId: context.caller.accountId, tier: context.caller.tier };
-      const answer = declaration.handler(input as Static<I>, context as StoreContext, caller);
+      const answer = await declaration.handler(input as Static<I>, context, caller);
       const measured = (answer as { measurement?: { factor_versions: [] } }).measurement;
       return { answer, factorVersions: measured?.factor_versions ?? [], modelVersion: RATE_ALERTS_MODEL.version };
     },
@@ -71,7 +73,7 @@ export const rateAlertsSkill = defineOperationsSkill({
       rest: { method: "GET", path: "/v1/alerts/:id" },
       input: idInput,
       output: alertOutput,
-      handler: (input, { store }, caller) => ({ alert: alertJson(getAlert(store.tx, caller, input.id)) }),
+      handler: async (input, { store }, caller) => ({ alert: alertJson(await getAlert(store.tx, caller, input.id)) }),
     }),
     operation({
       operation: "update",

@@ -12,19 +12,19 @@ afterAll(() => server.stop());
 const REQUEST = { area: "PADD3", equipment: "REEFER", as_of: "2021-04-15" };
 
 test("explorer is refused with TIER_REQUIRED; a starter key without the scope with SCOPE_REQUIRED", async () => {
-  const explorer = server.accountWithKey("explorer");
+  const explorer = await server.accountWithKey("explorer");
   const refused = await server.call("/v1/carriers/capacity", { method: "POST", key: explorer.key, json: REQUEST });
   expect(refused.status).toBe(403);
   expect(await refused.json()).toMatchObject({ error: "TIER_REQUIRED", required_tier: "starter", current_tier: "explorer" });
 
-  const narrow = server.accountWithKey("starter", ["rate-lookup"]);
+  const narrow = await server.accountWithKey("starter", ["rate-lookup"]);
   const scoped = await server.call("/v1/carriers/capacity", { method: "POST", key: narrow.key, json: REQUEST });
   expect(scoped.status).toBe(403);
   expect(await scoped.json()).toMatchObject({ error: "SCOPE_REQUIRED", required_scope: "carrier-capacity" });
 });
 
 test("a starter key gets the same answer over REST, invoke and MCP, each with its own receipt", async () => {
-  const starter = server.accountWithKey("starter", ["carrier-capacity"]);
+  const starter = await server.accountWithKey("starter", ["carrier-capacity"]);
   const rest = await server.call("/v1/carriers/capacity", { method: "POST", key: starter.key, json: REQUEST });
   expect(rest.status).toBe(200);
   const body = await rest.json();
@@ -45,7 +45,7 @@ test("a starter key gets the same answer over REST, invoke and MCP, each with it
 });
 
 test("bad input is a 400 naming the field; the skill is listed and documented", async () => {
-  const { key } = server.accountWithKey("starter");
+  const { key } = await server.accountWithKey("starter");
   const bad = await server.call("/v1/carriers/capacity", { method: "POST", key, json: { area: "TX", states: ["OK"] } });
   expect(bad.status).toBe(400);
   expect(await bad.json()).toMatchObject({ error: "INVALID_REQUEST", details: [{ field: "states" }] });

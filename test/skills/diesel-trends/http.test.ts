@@ -8,7 +8,7 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 test("GET with a query string: an explorer key gets the trend with a receipt; weeks out of range is a 400", async () => {
-  const { key } = server.accountWithKey("explorer");
+  const { key } = await server.accountWithKey("explorer");
   const response = await server.call("/v1/diesel/trends?region=NATIONAL&weeks=8", { key });
   expect(response.status).toBe(200);
   const body = await response.json();

@@ -8,7 +8,7 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 test("an explorer key gets a surcharge with a receipt; a bad request gets the error table's 400", async () => {
-  const { key, authObjId } = server.accountWithKey("explorer", ["fuel-surcharge"]);
+  const { key, authObjId } = await server.accountWithKey("explorer", ["fuel-surcharge"]);
   const response = await server.call("/v1/fuel/surcharge", { method: "POST", key, json: { region: "NATIONAL", miles: 100 } });
   expect(response.status).toBe(200);
   const body = await response.json();

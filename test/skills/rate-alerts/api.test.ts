@@ -21,7 +21,7 @@ function dieselAlert(threshold: number, direction = "ABOVE") {
 
 describe("rate-alerts over REST", () => {
   test("create answers with the alert, its baseline measurement and a receipt; get, patch and delete it", async () => {
-    const { key } = server.accountWithKey("starter");
+    const { key } = await server.accountWithKey("starter");
     const current = nationalDiesel();
     const created = await json(await server.call("/v1/alerts", { method: "POST", key, json: dieselAlert(current.value + 1) }));
     expect(created.status).toBe(200);
@@ -43,7 +43,7 @@ describe("rate-alerts over REST", () => {
   });
 
   test("lists newest first, a page at a time", async () => {
-    const { key } = server.accountWithKey("starter");
+    const { key } = await server.accountWithKey("starter");
     const ids: string[] = [];
     for (const threshold of [1, 2, 3]) {
       ids.push((await json(await server.call("/v1/alerts", { method: "POST", key, json: dieselAlert(threshold) }))).body.alert.id);
@@ -56,8 +56,8 @@ describe("rate-alerts over REST", () => {
   });
 
   test("another account's alert is a 404, for reading, changing and deleting alike", async () => {
-    const owner = server.accountWithKey("starter");
-    const other = server.accountWithKey("professional");
+    const owner = await server.accountWithKey("starter");
+    const other = await server.accountWithKey("professional");
     const id = (await json(await server.call("/v1/alerts", { method: "POST", key: owner.key, json: dieselAlert(9) }))).body.alert.id;
     for (const init of [{}, { method: "PATCH", json: { threshold: 1 } }, { method: "DELETE" }]) {
       const reply = await json(await server.call(`/v1/alerts/${id}`, { ...init, key: other.key }));
@@ -69,7 +69,7 @@ describe("rate-alerts over REST", () => {
   });
 
   test("what can never be priced is refused at creation", async () => {
-    const { key } = server.accountWithKey("starter");
+    const { key } = await server.accountWithKey("starter");
     const lane = { metric: "rate_per_mile", origin: "Qzxv, ZZ", destination: "Dallas, TX", equipment: "DRY_VAN" };
     const unresolved = await json(await server.call("/v1/alerts", { method: "POST", key, json: { condition: lane, direction: "BELOW", threshold: 2 } }));
     expect(unresolved.status).toBe(422);
@@ -91,7 +91,7 @@ describe("rate-alerts over REST", () => {
   });
 
   test("a lane alert is priced exactly as rate-lookup prices the lane", async () => {
-    const { key } = server.accountWithKey("starter");
+    const { key } = await server.accountWithKey("starter");
     const lane = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "REEFER" };
     const quote = await json(await server.call("/v1/rates/lookup", { method: "POST", key, json: lane }));
     const alert = await json(
@@ -102,7 +102,7 @@ describe("rate-alerts over REST", () => {
   });
 
   test("diesel_change_percent is the week-over-week change of the region's weekly price, from both weeks' figures", async () => {
-    const { key } = server.accountWithKey("starter");
+    const { key } = await server.accountWithKey("starter");
     const view = server.runtime.reference.view("2026-10-15", server.clock.now());
     const [before, latest] = view.history(dieselSeriesId("NUS")).slice(-2);
     const created = await json(
@@ -117,7 +117,7 @@ describe("rate-alerts over REST", () => {
   });
 
   test(`the tier caps the number of alerts (starter ${MAX_ALERTS_BY_TIER.starter}) with a 409`, async () => {
-    const { key } = server.accountWithKey("starter");
+    const { key } = await server.accountWithKey("starter");
     for (let i = 0; i < MAX_ALERTS_BY_TIER.starter; i++) {
       expect((await server.call("/v1/alerts", { method: "POST", key, json: dieselAlert(i) })).status).toBe(200);
     }
@@ -127,11 +127,11 @@ describe("rate-alerts over REST", () => {
   });
 
   test("a Starter key scoped to rate-lookup gets 403 SCOPE_REQUIRED; an Explorer key gets TIER_REQUIRED", async () => {
-    const scoped = server.accountWithKey("starter", ["rate-lookup"]);
+    const scoped = await server.accountWithKey("starter", ["rate-lookup"]);
     const denied = await json(await server.call("/v1/alerts", { key: scoped.key }));
     expect(denied.status).toBe(403);
     expect(denied.body).toMatchObject({ error: "SCOPE_REQUIRED", required_scope: "rate-alerts", key_scopes: ["rate-lookup"] });
-    const explorer = server.accountWithKey("explorer");
+    const explorer = await server.accountWithKey("explorer");
     const tier = await json(await server.call("/v1/alerts", { method: "POST", key: explorer.key, json: dieselAlert(1) }));
     expect(tier.status).toBe(403);
     expect(tier.body).toMatchObject({
@@ -144,7 +144,7 @@ describe("rate-alerts over REST", () => {
   });
 
   test("the same operations through invoke, MCP and the OpenAPI document", async () => {
-    const { key } = server.accountWithKey("starter");
+    const { key } = await server.accountWithKey("starter");
     const invoked = await json(await server.call("/v1/agent/invoke/rate-alerts.create", { method: "POST", key, json: dieselAlert(7) }));
     expect(invoked.status).toBe(200);
     const listed = await json(await server.call("/v1/agent/invoke/rate-alerts.list", { method: "POST", key, json: {} }));
@@ -173,10 +173,10 @@ describe("rate-alerts over REST", () => {
 
 describe("evaluation and events", () => {
   test("new data crossing the threshold fires once, with the values and factor versions seen, listed in /v1/events", async () => {
-    const { key, accountId } = server.accountWithKey("starter");
+    const { key, accountId } = await server.accountWithKey("starter");
     const current = nationalDiesel();
     const alert = (await json(await server.call("/v1/alerts", { method: "POST", key, json: dieselAlert(current.value + 0.5) }))).body.alert;
-    server.runtime.alertBackground.run(false); // sets the data watermark on a fresh database
+    await server.runtime.alertBackground.run(false); // sets the data watermark on a fresh database
 
     (server.clock as ManualClock).advance(1000);
     const raised = current.value + 0.75;
@@ -188,13 +188,13 @@ describe("evaluation and events", () => {
     );
     server.runtime.reference.reload();
     (server.clock as ManualClock).advance(1000);
-    const run = server.runtime.alertBackground.run(false);
+    const run = await server.runtime.alertBackground.run(false);
     expect(run.dataUpdated).toBe(true);
     expect(run.outcomes.get(accountId)!.fired).toEqual([expect.objectContaining({ alert_id: alert.id, type: "alert.triggered", value: raised })]);
 
-    setTier(server.runtime.db, accountId, "explorer"); // below Starter: kept, not evaluated
-    expect(server.runtime.alertBackground.run(true).outcomes.has(accountId)).toBe(false);
-    setTier(server.runtime.db, accountId, "starter");
+    await setTier(server.runtime.db, accountId, "explorer"); // below Starter: kept, not evaluated
+    expect((await server.runtime.alertBackground.run(true)).outcomes.has(accountId)).toBe(false);
+    await setTier(server.runtime.db, accountId, "starter");
 
     const onDemand = await json(await server.call("/v1/alerts/evaluate", { method: "POST", key, json: {} }));
     expect(onDemand.body).toMatchObject({ evaluated: 1, fired: [], failed: [] }); // still above: no second trigger

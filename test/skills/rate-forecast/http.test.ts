@@ -8,12 +8,12 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 test("rate-forecast needs the professional tier", async () => {
-  const starter = server.accountWithKey("starter");
+  const starter = await server.accountWithKey("starter");
   const refused = await server.call("/v1/rates/forecast", { method: "POST", key: starter.key, json: CHICAGO_TO_DALLAS });
   expect(refused.status).toBe(403);
   expect(await refused.json()).toMatchObject({ error: "TIER_REQUIRED", required_tier: "professional", current_tier: "starter" });
 
-  const professional = server.accountWithKey("professional");
+  const professional = await server.accountWithKey("professional");
   const response = await server.call("/v1/rates/forecast", {
     method: "POST",
     key: professional.key,
