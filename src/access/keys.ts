@@ -49,15 +49,15 @@ export async function issueKey(db: Store, accountId: string, scopes: Scope[] | n
     if (previous) await appendEvent(tx, keyEvent("key.revoked", previous, now));
     const [record] = await tx
       .insert(apiKeys)
-        .values({
-          id: newId("key", now),
-          accountId,
-          digest: digestApiKey(key),
-          displayId: displayIdOf(key),
-          authObjId: newId("auth_obj", now),
-          scopes,
-          createdAt: now,
-        })
+      .values({
+        id: newId("key", now),
+        accountId,
+        digest: digestApiKey(key),
+        displayId: displayIdOf(key),
+        authObjId: newId("auth_obj", now),
+        scopes,
+        createdAt: now,
+      })
       .returning();
     await appendEvent(tx, keyEvent("key.created", record!, now));
     return { key, record: record!, revokedKeyId: previous?.id ?? null };

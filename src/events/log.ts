@@ -40,7 +40,7 @@ export async function appendEvent(tx: Writer, event: NewEvent, onlyEndpointId?: 
       id: newId("msg", event.at),
       endpointId: endpoint.id,
       eventId: record!.id,
-        status: "pending",
+      status: "pending",
       nextAttemptAt: event.at,
       createdAt: event.at,
     });
@@ -58,7 +58,14 @@ export interface EventPage {
 export async function listEvents(db: Store, accountId: string, options: { after?: string; types?: string[]; limit: number }): Promise<EventPage> {
   const { events } = db.t;
   const afterSeq = options.after
-    ? ((await first(db.select({ seq: events.seq }).from(events).where(and(eq(events.id, options.after), eq(events.accountId, accountId)))))?.seq ?? null)
+    ? ((
+        await first(
+          db
+            .select({ seq: events.seq })
+            .from(events)
+            .where(and(eq(events.id, options.after), eq(events.accountId, accountId))),
+        )
+      )?.seq ?? null)
     : 0;
   if (afterSeq === null) throw errors.invalidRequest([{ field: "after", problem: "is not an event id of this account" }]);
   const conditions = [eq(events.accountId, accountId), gt(events.seq, afterSeq)];

@@ -18,10 +18,10 @@ export interface AuditEntry {
 /** Append one line to the account audit log. Never pass a secret as `detail`. */
 export async function recordAccountEvent(db: Store, event: { at: number; accountId: string; action: AuditAction; actor: AuditActor; detail?: string }): Promise<void> {
   await db.insert(db.t.accountAudit).values({
-      at: event.at,
-      accountId: event.accountId,
-      action: event.action,
-      actor: event.actor === "cli" ? "cli" : event.actor.accountId,
+    at: event.at,
+    accountId: event.accountId,
+    action: event.action,
+    actor: event.actor === "cli" ? "cli" : event.actor.accountId,
     detail: event.detail ?? null,
   });
 }

@@ -29,7 +29,7 @@ describe("the event log", () => {
     const a = await createAccount(db, { email: "a@example.com" }, 1);
     const b = await createAccount(db, { email: "b@example.com" }, 1);
     const t = Date.parse("2026-11-20T12:00:00Z");
-    expect((await inTransaction(db, (tx) => recordDataUpdates(tx, t)))).toBeUndefined();
+    expect(await inTransaction(db, (tx) => recordDataUpdates(tx, t))).toBeUndefined();
     appendObservations(
       db,
       { importId: "imp_t1", source: "eia", fileName: "f", fileSha256: "0".repeat(64) },
@@ -45,7 +45,7 @@ describe("the event log", () => {
       const [event] = db.select().from(events).where(eq(events.accountId, account.id)).all();
       expect(event).toMatchObject({ type: "data.updated", payload: { observations_added: 2, series_count: 2 } });
     }
-    expect((await inTransaction(db, (tx) => recordDataUpdates(tx, t + 3)))).toBeUndefined(); // nothing new since
+    expect(await inTransaction(db, (tx) => recordDataUpdates(tx, t + 3))).toBeUndefined(); // nothing new since
   });
 
   test("quota.threshold: the calls reaching 80 % and 100 % of the month", async () => {
