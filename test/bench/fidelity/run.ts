@@ -14,6 +14,7 @@ import { resolvePlace, type ResolvedPlace } from "../../../src/reference/places.
 import { embeddedRoadNetwork, roadMiles } from "../../../src/reference/roads/index.ts";
 import { amsFvwtrkSeries, NATIONAL_TRUCK_DRIVER_WAGE_SERIES } from "../../../src/reference/series-ids.ts";
 import { circuityFactor, RATE_MODEL } from "../../../src/skills/rate-lookup/constants.ts";
+import { driverWageAsOf } from "../../../src/skills/rate-lookup/driver-wage.ts";
 import { equipmentCostAsOf } from "../../../src/skills/rate-lookup/equipment-cost.ts";
 import { costBasis } from "../../../src/skills/rate-lookup/model.ts";
 import { priceLane } from "../../../src/skills/rate-lookup/price-lane.ts";
@@ -112,13 +113,14 @@ function atriSection(): string[] {
       dieselPerGallon: diesel.value,
       surchargeDieselPerGallon: diesel.value,
       offRoadDieselPerGallon: diesel.value,
-      driverHourlyWage: wage.value,
+      driverHourlyWage: driverWageAsOf(wage, asOf).hourly,
       equipmentPerMile: equipment.perMile,
       includeFuelSurcharge: false,
     });
     const error = (cost.operatingCostPerMile - atriTotal) / atriTotal;
+    const carry = driverWageAsOf(wage, asOf).carriedForward;
     rows.push(
-      `| ${yearText} | ${atriTotal} | ${cost.operatingCostPerMile.toFixed(3)} | ${pct(error)} | ${diesel.value} (${diesel.observedOn}) | ${wage.value} (${wage.observedOn}) | ` +
+      `| ${yearText} | ${atriTotal} | ${cost.operatingCostPerMile.toFixed(3)} | ${pct(error)} | ${diesel.value} (${diesel.observedOn}) | ${wage.value} (${wage.observedOn})${carry ? ` x${carry.ratio.toFixed(3)} ATRI driver ${carry.from.dataYear}-${carry.to.dataYear}` : ""} | ` +
         `${equipment.perMile.toFixed(3)} (ATRI ${equipment.edition.edition}${equipment.carriedForward ? ` x${equipment.carriedForward.ratio.toFixed(3)} PPI` : ""}) |`,
     );
   }
