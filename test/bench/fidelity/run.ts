@@ -133,6 +133,14 @@ function atriSection(): string[] {
   ];
 }
 
+/** USDA's quarterly-dataset distance bands. */
+function distanceBand(miles: number): string {
+  if (miles <= 500) return "local (<= 500 mi)";
+  if (miles <= 1500) return "short (501-1,500 mi)";
+  if (miles <= 2500) return "medium (1,501-2,500 mi)";
+  return "long (> 2,500 mi)";
+}
+
 interface UsdaLaneWeek {
   week: string;
   district: string;
@@ -161,6 +169,13 @@ function usdaSection(): string[] {
   const weeks = usdaLaneWeeks();
   if (weeks.length === 0) return ["### USDA AMS reefer lane-weeks", "", "The snapshot holds no USDA AMS FVWTRK weeks; nothing to compare."];
   const rows: string[] = [];
+  const groups = new Map<string, { errors: number[]; inside: number }>();
+  const group = (key: string, error: number, inRange: boolean) => {
+    const entry = groups.get(key) ?? { errors: [], inside: 0 };
+    entry.errors.push(error);
+    if (inRange) entry.inside++;
+    groups.set(key, entry);
+  };
   for (const [label, set] of [
     ["fit weeks", FIT_WEEKS],
     ["held-out weeks", HELD_OUT_WEEKS],
@@ -175,19 +190,34 @@ function usdaSection(): string[] {
       const error = (answer.total_cost - midpoint) / midpoint;
       errors.push(error);
       if (answer.miles < 500) short.push(error);
-      if (answer.total_cost >= w.low && answer.total_cost <= w.high) inside++;
+      const inRange = answer.total_cost >= w.low && answer.total_cost <= w.high;
+      if (inRange) inside++;
+      if (set === FIT_WEEKS) {
+        group(`USDA band ${distanceBand(answer.miles)}`, error, inRange);
+        group(`to ${w.destination}`, error, inRange);
+        group(`week ${w.week}`, error, inRange);
+      }
     }
     rows.push(
       `| ${label} (${set.join(", ")}) | ${errors.length} | ${Math.round((inside / errors.length) * 100)} % | ${pct(median(errors))} | ` +
         `${pct(quantile(errors, 0.1))} .. ${pct(quantile(errors, 0.9))} | ${short.length} | ${short.length ? pct(median(short)) : "-"} |`,
     );
   }
+  const spread = [...groups.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, g]) => `| ${key} | ${g.errors.length} | ${Math.round((g.inside / g.errors.length) * 100)} % | ${pct(median(g.errors))} |`);
   return [
     `### REEFER cost basis (no surcharge, per-load cost ${JSON.stringify(RATE_MODEL.perLoad.value)}) vs USDA AMS FVWTRK $/load`,
     "",
     "| weeks | lane-weeks | inside USDA's range | median signed error vs midpoint | 10th..90th percentile | loads under 500 mi | their median error |",
     "|---|---|---|---|---|---|---|",
     ...rows,
+    "",
+    "Where the fit weeks fall out (by USDA's own distance bands, destination and week; the held-out weeks are not broken down):",
+    "",
+    "| fit lane-weeks | n | inside | median signed error |",
+    "|---|---|---|---|",
+    ...spread,
   ];
 }
 
