@@ -13,7 +13,7 @@ test("an ATRI edition counts from its publication date, not its data year", () =
   expect(equipmentCostAsOf(data.view(edition.publishedOn, LOADED_AT))!.edition.edition).toBe(2025);
 });
 
-test("between editions the figure is carried forward by the truck-freight PPI published by then, and says so", () => {
+test("between editions the figure is carried forward by the heavy-truck PPI published by then, and says so", () => {
   const view = data.view("2022-07-01", LOADED_AT);
   const cost = equipmentCostAsOf(view)!;
   const newest = editions.filter((e) => e.publishedOn <= "2022-07-01").at(-1)!;
