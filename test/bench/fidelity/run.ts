@@ -87,8 +87,14 @@ function roadSection(): string[] {
     errorRow("road network, held-out lanes", bySet.holdout!.road),
     errorRow("road network, second held-out lanes", bySet.holdout2!.road),
     errorRow("road network, unseen lanes", bySet.unseen!.road),
-    errorRow("road network, all", Object.values(bySet).flatMap((set) => set.road)),
-    errorRow("great-circle x 1.12 (old), all", Object.values(bySet).flatMap((set) => set.crow)),
+    errorRow(
+      "road network, all",
+      Object.values(bySet).flatMap((set) => set.road),
+    ),
+    errorRow(
+      "great-circle x 1.12 (old), all",
+      Object.values(bySet).flatMap((set) => set.crow),
+    ),
     "",
     `Query (snap both places + A*): median ${median(times).toFixed(2)} ms, p99 ${quantile(times, 0.99).toFixed(2)} ms over ${times.length} routes; ` +
       `the slowest lane's best of 20 runs ${Math.max(...bestPerLane).toFixed(2)} ms (p99 counts time lost to other processes on a shared CPU).`,
