@@ -154,22 +154,8 @@ function isLooseEnd(v: number, neighbourIds: Iterable<number>, points: Points): 
 
 /** Drawn points within `limit` road miles of v along the drawn segments: v's own road near v. */
 function ownRoadNear(adjacent: Set<number>[], points: Points, v: number, limit: number): Set<number> {
-  const reached = new Map<number, number>([[v, 0]]);
-  const queue = new FlatQueue<number>();
-  queue.push(v, 0);
-  while (queue.length > 0) {
-    const settled = queue.peekValue()!;
-    const at = queue.pop()!;
-    if (settled > reached.get(at)!) continue;
-    for (const next of adjacent[at]!) {
-      const total = settled + points.miles(at, next);
-      if (total <= limit && total < (reached.get(next) ?? Infinity)) {
-        reached.set(next, total);
-        queue.push(next, total);
-      }
-    }
-  }
-  return new Set(reached.keys());
+  const drawnFrom = (at: number) => [...adjacent[at]!].map((to) => ({ to, miles: points.miles(at, to) }));
+  return new Set(milesWithin(drawnFrom, v, limit).keys());
 }
 
 /** Unit vector from a loose end toward the road it ends (the mean of its neighbours' directions). */
@@ -300,7 +286,7 @@ function bridgeGaps(edges: Edge[], points: Points, gapMiles: number): { componen
 }
 
 /** Road miles from one point to every point within `limit` (Dijkstra stopped at the limit). */
-function milesWithin(adjacency: Map<number, { to: number; miles: number }[]>, from: number, limit: number): Map<number, number> {
+function milesWithin(roadsFrom: (v: number) => Iterable<{ to: number; miles: number }>, from: number, limit: number): Map<number, number> {
   const reached = new Map<number, number>([[from, 0]]);
   const queue = new FlatQueue<number>();
   queue.push(from, 0);
@@ -308,7 +294,7 @@ function milesWithin(adjacency: Map<number, { to: number; miles: number }[]>, fr
     const settled = queue.peekValue()!;
     const v = queue.pop()!;
     if (settled > (reached.get(v) ?? Infinity) || settled > limit) continue;
-    for (const { to, miles } of adjacency.get(v) ?? []) {
+    for (const { to, miles } of roadsFrom(v)) {
       const total = settled + miles;
       if (total <= limit && total < (reached.get(to) ?? Infinity)) {
         reached.set(to, total);
@@ -355,7 +341,7 @@ function bridgeGapsWithinPieces(edges: Edge[], points: Points, gapMiles: number,
       if (hit.distance <= gapMiles && (!best || hit.distance < best.distance)) best = { edge, ...hit };
     }
     if (!best) continue;
-    const reached = milesWithin(adjacency, v, detourFactor * best.distance + 5);
+    const reached = milesWithin((at) => adjacency.get(at) ?? [], v, detourFactor * best.distance + 5);
     if (reached.has(best.edge.a) || reached.has(best.edge.b)) continue;
     // Join the nearer end of that stretch of road: its points are a few miles apart at most.
     const target = best.t < 0.5 ? best.edge.a : best.edge.b;
