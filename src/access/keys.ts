@@ -39,14 +39,7 @@ export async function issueKey(db: Store, accountId: string, scopes: Scope[] | n
   const key = generateApiKey();
   const { apiKeys } = db.t;
   const issued = await inTransaction(db, async (tx) => {
-    const previous = await first(
-      tx
-        .update(apiKeys)
-        .set({ revokedAt: now })
-        .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)))
-        .returning(),
-    );
-    if (previous) await appendEvent(tx, keyEvent("key.revoked", previous, now));
+    const previous = await revokeInTransaction(tx, accountId, now);
     const [record] = await tx
       .insert(apiKeys)
       .values({
@@ -68,20 +61,23 @@ export async function issueKey(db: Store, accountId: string, scopes: Scope[] | n
 
 /** Revoke the account's active key; returns it, or undefined when there was none. */
 export async function revokeActiveKey(db: Store, accountId: string, now: number): Promise<KeyRecord | undefined> {
-  const { apiKeys } = db.t;
-  const revoked = await inTransaction(db, async (tx) => {
-    const key = await first(
-      tx
-        .update(apiKeys)
-        .set({ revokedAt: now })
-        .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)))
-        .returning(),
-    );
-    if (key) await appendEvent(tx, keyEvent("key.revoked", key, now));
-    return key;
-  });
+  const revoked = await inTransaction(db, (tx) => revokeInTransaction(tx, accountId, now));
   markChanged(db);
   return revoked;
+}
+
+/** Revoke the active key, if any, and log it, inside the caller's transaction. */
+async function revokeInTransaction(tx: Store, accountId: string, now: number): Promise<KeyRecord | undefined> {
+  const { apiKeys } = tx.t;
+  const key = await first(
+    tx
+      .update(apiKeys)
+      .set({ revokedAt: now })
+      .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)))
+      .returning(),
+  );
+  if (key) await appendEvent(tx, keyEvent("key.revoked", key, now));
+  return key;
 }
 
 export function activeKeyOf(db: Store, accountId: string): Promise<KeyRecord | undefined> {

@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { count } from "drizzle-orm";
 import type { Store } from "../../src/db/client.ts";
 import { openMemoryDatabase } from "../../src/db/client.ts";
 import { GroupCommitter } from "../../src/db/group-commit.ts";
 import { openStore } from "../../src/db/open.ts";
 import { inTransaction } from "../../src/db/transaction.ts";
-import { startTestPostgres, type TestPostgres } from "../support/postgres.ts";
+import { usePostgres } from "../support/postgres.ts";
 
-let postgres: TestPostgres;
-beforeAll(async () => {
-  postgres = await startTestPostgres();
-}, 120_000);
-afterAll(async () => {
-  await postgres?.stop();
-});
+const postgres = usePostgres();
 
 const engines: [string, () => Promise<{ store: Store; close(): Promise<void> }>][] = [
   [

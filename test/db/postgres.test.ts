@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { migrateCommand } from "../../src/cli/migrate.ts";
 import { databaseLocation } from "../../src/db/location.ts";
 import { appliedMigrations, openStore } from "../../src/db/open.ts";
 import { PG_MIGRATIONS_DIR } from "../../src/paths.ts";
-import { startTestPostgres, type TestPostgres } from "../support/postgres.ts";
+import { usePostgres } from "../support/postgres.ts";
 
 const PG_MIGRATIONS = readdirSync(PG_MIGRATIONS_DIR).filter((name) => name.endsWith(".sql")).length;
 
-let postgres: TestPostgres;
-beforeAll(async () => {
-  postgres = await startTestPostgres();
-}, 120_000);
-afterAll(async () => {
-  await postgres?.stop();
-});
+const postgres = usePostgres();
 
 describe("which database a command opens", () => {
   test("a postgres:// URL from --database or WAYBILL_DATABASE_URL selects PostgreSQL; flags win", () => {

@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { binaryFolderForSuite, runCli } from "../support/binary.ts";
-import { startTestPostgres, type TestPostgres } from "../support/postgres.ts";
+import { usePostgres } from "../support/postgres.ts";
 
 /**
  * The commands ported to the storage layer, run by the compiled binary against a real PostgreSQL
  * (docs/postgresql.md): migrate, accounts, keys and webhooks; backup points at pg_dump.
  */
 const suite = binaryFolderForSuite();
-let postgres: TestPostgres;
-beforeAll(async () => {
-  postgres = await startTestPostgres();
-}, 120_000);
-afterAll(async () => {
-  await postgres?.stop();
-});
+const postgres = usePostgres();
 
 const json = (result: { exitCode: number; stdout: string; stderr: string }) => {
   expect(result.stderr).toBe("");

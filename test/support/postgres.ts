@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from "bun:test";
 import { SQL } from "bun";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -33,7 +34,25 @@ function freePort(): number {
   return port;
 }
 
-export async function startTestPostgres(): Promise<TestPostgres> {
+/** For a test file: a PostgreSQL started before its tests and stopped after them; call freshDatabase() inside tests. */
+export function usePostgres(): TestPostgres {
+  let started: TestPostgres | undefined;
+  beforeAll(async () => {
+    started = await startTestPostgres();
+  }, 120_000);
+  afterAll(async () => {
+    await started?.stop();
+  });
+  return {
+    freshDatabase: () => {
+      if (!started) throw new Error("usePostgres(): PostgreSQL is not started yet (call it at the top of the file)");
+      return started.freshDatabase();
+    },
+    stop: async () => started?.stop(),
+  };
+}
+
+async function startTestPostgres(): Promise<TestPostgres> {
   const shared = process.env.WAYBILL_TEST_POSTGRES_URL;
   const { adminUrl, stopCluster } = shared ? { adminUrl: shared, stopCluster: async () => {} } : startCluster();
   const admin = new SQL({ url: adminUrl, max: 1 });
