@@ -53,6 +53,12 @@ describe("data commands of the compiled binary", () => {
     expect(synced.stdout).toMatch(/^fred: \d+ new observations as imp_/);
     const noKey = await cli(["data", "sync", "--source", "eia"], syncEnv(api.url, false));
     expect(noKey.stdout.trim()).toBe("eia: skipped, no API key (set WAYBILL_EIA_API_KEY)");
+    // FMCSA's census needs no key: read from the portal's CSV pages into carrier-capacity's aggregates.
+    const census = await cli(["data", "sync", "--source", "fmcsa", "--json"], syncEnv(api.url, false));
+    expect(census.exitCode).toBe(0);
+    expect(JSON.parse(census.stdout).sources).toEqual([expect.objectContaining({ source: "fmcsa", status: "added", added: 468 })]);
+    const status = await cli(["data", "status", "--json"]);
+    expect(status.stdout).toContain("FMCSA_CENSUS_CARRIERS_TX_A");
 
     const server = await startBinary(exe, ["--db", "./data.db", "--sync-every", "6h"], { cwd: dir, env: syncEnv(api.url) as Record<string, string> });
     const deadline = Date.now() + 20_000;
