@@ -15,8 +15,7 @@ const TMP = join(import.meta.dir, "../../.tmp/sync-fmcsa");
 let api: FakeApi | undefined;
 afterEach(() => api?.stop());
 
-const censusFigures = (db: Db) =>
-  (db.$client.prepare("SELECT count(*) AS n FROM observations WHERE series_id LIKE 'FMCSA_CENSUS_%'").get() as { n: number }).n;
+const censusFigures = (db: Db) => (db.$client.prepare("SELECT count(*) AS n FROM observations WHERE series_id LIKE 'FMCSA_CENSUS_%'").get() as { n: number }).n;
 
 /** 120,000 carriers in the published layout: three pages of at most 50,000 rows. */
 let census: string[][];
@@ -36,7 +35,9 @@ describe("data sync --source fmcsa: the census from data.transportation.gov's SO
     const pages = api.requests.filter((r) => r.path === "/resource/kjg3-diqy.csv");
     expect(pages.map((r) => r.search.get("$offset"))).toEqual(["0", "50000", "100000"]);
     expect(pages.every((r) => r.search.get("$limit") === "50000" && r.search.get("$order") === ":id" && r.appToken === "token-1")).toBe(true);
-    expect(pages[0]!.search.get("$select")).toBe("dot_number,carrier_operation,phy_state,nbr_power_unit,driver_total,mcs150_date,add_date,authorized_for_hire,exempt_for_hire");
+    expect(pages[0]!.search.get("$select")).toBe(
+      "dot_number,carrier_operation,phy_state,nbr_power_unit,driver_total,mcs150_date,add_date,authorized_for_hire,exempt_for_hire",
+    );
 
     const view = createReferenceData(db).view("2026-11-23", NOW);
     for (const [key, cell] of expected.cells) {

@@ -41,7 +41,17 @@ function sodaTimestamp(cell: string): string {
 /** Twelve carriers in three states, for runs that are not about the census. */
 export const SMALL_CENSUS: string[][] = [
   ["DOT_NUMBER", "CARRIER_OPERATION", "PHY_STATE", "NBR_POWER_UNIT", "DRIVER_TOTAL", "MCS150_DATE", "ADD_DATE", "AUTHORIZED_FOR_HIRE", "EXEMPT_FOR_HIRE"],
-  ...Array.from({ length: 12 }, (_, i) => [String(2_000_000 + i), "ABC"[i % 3]!, ["TX", "GA", "OH"][i % 3]!, String(1 + i), String(2 + i), "10-OCT-26", "01-MAR-19", i === 11 ? "N" : "Y", "N"]),
+  ...Array.from({ length: 12 }, (_, i) => [
+    String(2_000_000 + i),
+    "ABC"[i % 3]!,
+    ["TX", "GA", "OH"][i % 3]!,
+    String(1 + i),
+    String(2 + i),
+    "10-OCT-26",
+    "01-MAR-19",
+    i === 11 ? "N" : "Y",
+    "N",
+  ]),
 ];
 
 const sodaCsvRow = (cells: string[]) => `${cells.map((cell) => `"${cell.replaceAll('"', '""')}"`).join(",")}\n`;
@@ -119,7 +129,14 @@ export function startFakeApis(options: FakeApiOptions = {}): FakeApi {
     async fetch(request) {
       const url = new URL(request.url);
       const body = request.method === "POST" ? await request.json() : undefined;
-      requests.push({ path: url.pathname, search: url.searchParams, method: request.method, authorization: request.headers.get("authorization"), appToken: request.headers.get("x-app-token"), body });
+      requests.push({
+        path: url.pathname,
+        search: url.searchParams,
+        method: request.method,
+        authorization: request.headers.get("authorization"),
+        appToken: request.headers.get("x-app-token"),
+        body,
+      });
       if (url.pathname === "/v2/petroleum/pri/gnd/data/") {
         if (url.searchParams.get("api_key") !== "eia-key")
           return Response.json({ error: { code: "API_KEY_INVALID", message: "An invalid api_key was supplied." } }, { status: 403 });
