@@ -81,6 +81,47 @@ describe("every skill says how old its figures are, and answers months after the
     expect(audit.reproduced_response.data_as_of).toEqual(lookup.data_as_of);
   });
 
+  test("a receipt signed before answers carried data_as_of still reproduces; a different answer still does not", async () => {
+    const lookup = await answer("/v1/rates/lookup", { method: "POST", json: CHICAGO_TO_DALLAS });
+    const audited = (await answer(`/v1/reports/audit?receipt_id=${lookup.receipt_id}`)) as unknown as {
+      log: {
+        receipt: {
+          account_id: string;
+          key_id: string;
+          auth_obj_id: string;
+          tier: "enterprise";
+          scopes: null;
+          request: unknown;
+          factor_versions: [];
+          model_version: string;
+          as_of: string;
+          known_at: string;
+        };
+      };
+      reproduced_response: Record<string, unknown>;
+    };
+    const signed = audited.log.receipt;
+    const { data_as_of: _new, ...asSignedBefore } = audited.reproduced_response;
+    const signOld = (response: unknown) =>
+      server.runtime.committer.commit(() =>
+        server.runtime.ledger.append(server.db, {
+          issuedAt: server.clock.now(),
+          skill: "rate-lookup",
+          principal: { accountId: signed.account_id, keyId: signed.key_id, authObjId: signed.auth_obj_id, tier: signed.tier, scopes: signed.scopes },
+          request: signed.request,
+          response,
+          factorVersions: signed.factor_versions,
+          modelVersion: signed.model_version,
+          asOf: signed.as_of,
+          knownAt: Date.parse(signed.known_at),
+        }),
+      );
+    const verification = async (receiptId: string) =>
+      ((await answer(`/v1/reports/audit?receipt_id=${receiptId}`)) as unknown as { verification: { reproducible: boolean } }).verification.reproducible;
+    expect(await verification((await signOld(asSignedBefore)).id)).toBe(true);
+    expect(await verification((await signOld({ ...asSignedBefore, rate_per_mile: 0.01 })).id)).toBe(false);
+  });
+
   test("rate-alerts: an alert priced now says how old the figure is; a list that reads no figures lists no series", async () => {
     const created = await answer("/v1/alerts", {
       method: "POST",
