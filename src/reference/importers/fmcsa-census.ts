@@ -4,7 +4,8 @@
  * Only the aggregates leave this module; names, addresses and contact columns are never kept.
  * Rules and reasons: docs/carrier-capacity.md#the-census-import.
  */
-import type { Readable } from "node:stream";
+import { type Readable, Transform } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
 import { isCalendarDate } from "../../dates.ts";
 import Papa from "papaparse";
 import type { ParsedObservation } from "../append.ts";
@@ -247,13 +248,37 @@ export async function aggregateCensusPages(
   return counter.result;
 }
 
+const PIECE_CHARS = 65_536;
+
+/**
+ * The input as text in pieces of at most 64 K characters, never splitting a UTF-8 character. Papa's
+ * stream parser copies what is left of its current chunk each time its reader pauses (every few
+ * rows), so one chunk of megabytes (a whole page of an HTTP answer) would cost quadratic time.
+ */
+function inPieces(): Transform {
+  const decoder = new StringDecoder("utf8");
+  return new Transform({
+    readableObjectMode: true,
+    transform(chunk: Buffer | string, _encoding, done) {
+      const text = typeof chunk === "string" ? chunk : decoder.write(chunk);
+      for (let at = 0; at < text.length; at += PIECE_CHARS) this.push(text.slice(at, at + PIECE_CHARS));
+      done();
+    },
+    flush(done) {
+      const rest = decoder.end();
+      if (rest) this.push(rest);
+      done();
+    },
+  });
+}
+
 /**
  * Papa's Node stream hands over one row (an array of cells) per record, honouring quotes; rows are
  * taken from its 'data' events (an async iterator costs more than the parsing itself).
  */
 function feedCensus(input: Readable, counter: CensusCounter, progress: { bytesRead: number }, onProgress?: (progress: CensusProgress) => void): Promise<void> {
   input.on("data", (chunk: Buffer | string) => (progress.bytesRead += chunk.length));
-  const records = input.pipe(Papa.parse(Papa.NODE_STREAM_INPUT, { skipEmptyLines: true }));
+  const records = input.pipe(inPieces()).pipe(Papa.parse(Papa.NODE_STREAM_INPUT, { skipEmptyLines: true }));
   return new Promise((resolve, reject) => {
     const fail = (error: unknown) => {
       records.removeAllListeners("data");
