@@ -38,7 +38,7 @@ function sodaTimestamp(cell: string): string {
   return `${year}-${String(CENSUS_MONTHS.indexOf(match[2]!) + 1).padStart(2, "0")}-${match[1]}T00:00:00.000`;
 }
 
-/** Twelve carriers in three states, for runs that are not about the census. */
+/** Twelve carriers in three states, for runs that are not about the census; flags as a portal checkbox (`true`/`false`). */
 export const SMALL_CENSUS: string[][] = [
   ["DOT_NUMBER", "CARRIER_OPERATION", "PHY_STATE", "NBR_POWER_UNIT", "DRIVER_TOTAL", "MCS150_DATE", "ADD_DATE", "AUTHORIZED_FOR_HIRE", "EXEMPT_FOR_HIRE"],
   ...Array.from({ length: 12 }, (_, i) => [
@@ -49,8 +49,8 @@ export const SMALL_CENSUS: string[][] = [
     String(2 + i),
     "10-OCT-26",
     "01-MAR-19",
-    i === 11 ? "N" : "Y",
-    "N",
+    String(i !== 11),
+    "false",
   ]),
 ];
 

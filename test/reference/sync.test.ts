@@ -3,6 +3,7 @@ import { dataSync } from "../../src/cli/data-sync.ts";
 import { openMemoryDatabase } from "../../src/db/client.ts";
 import { DataEvents, type DataAddedEvent } from "../../src/reference/data-events.ts";
 import { createReferenceData } from "../../src/reference/index.ts";
+import { fmcsaCensusSeries } from "../../src/reference/series-ids.ts";
 import { syncData } from "../../src/reference/sync/run.ts";
 import { type FakeApi, startFakeApis, syncEnv } from "./sync-server.ts";
 
@@ -43,6 +44,9 @@ describe("waybill data sync against the sources' documented APIs", () => {
     expect(createReferenceData(db).view("2026-03-01", NOW).latest("OEUS130000000000053303208")).toBeUndefined();
     expect(view.latest("OEUS130000000000053303208")).toMatchObject({ observedOn: "2025-05-01", value: 28.4 });
     expect(outcomes[4]).toMatchObject({ added: 52 * 3 * 3 });
+    // The census's for-hire flags arrive as checkbox values: eleven of the twelve carriers count.
+    expect([view.latest(fmcsaCensusSeries("CARRIERS", "TX", "A"))?.value, view.latest(fmcsaCensusSeries("CARRIERS", "OH", "C"))?.value]).toEqual([4, 3]);
+    expect(view.latest(fmcsaCensusSeries("POWER_UNITS", "GA", "B"))).toMatchObject({ value: 2 + 5 + 8 + 11, observedOn: "2026-11-01" });
     expect(seen.map((e) => e.source)).toEqual(["eia-sync", "fred-sync", "bls-sync", "ams-sync", "fmcsa-sync"]);
   });
 
