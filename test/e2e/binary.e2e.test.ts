@@ -161,7 +161,7 @@ test("an operator imports a road network with the CLI and the next lookup is pri
   const imported = runCli(exe, ["data", "import", "roads", "roads.geojson", "--json", "--db", db], dir);
   expect(imported.exitCode).toBe(0);
   const { network, added } = JSON.parse(imported.stdout) as { network: string; added: boolean };
-  expect(network).toMatch(/^imported-[0-9a-f]{12}$/);
+  expect(network).toMatch(/^imported-r[0-9]+-[0-9a-f]{12}$/);
   expect(added).toBe(true);
   expect(JSON.parse(runCli(exe, ["data", "import", "roads", "roads.geojson", "--json", "--db", db], dir).stdout).added).toBe(false);
 
