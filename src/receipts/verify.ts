@@ -1,7 +1,9 @@
 import type { KeyObject } from "node:crypto";
 import type { Db } from "../db/client.ts";
 import { sha256Hex } from "./canonical.ts";
-import { GENESIS_PREV_HASH, LEGACY_RECEIPT_FORMAT, RECEIPT_FORMAT, STORED_RECEIPT_COLUMNS, type AnyReceiptBody, type StoredReceipt } from "./format.ts";
+import { GENESIS_PREV_HASH, LEGACY_RECEIPT_FORMAT, RECEIPT_FORMAT, type AnyReceiptBody, type StoredReceipt } from "./format.ts";
+import { ReceiptRebuilder, type CompactRow } from "./rebuild.ts";
+import { readStoredReceipts } from "./store.ts";
 import { CompactRange, hashesEqual, leafHash } from "./log/merkle.ts";
 import { checkpointText, noteKeyId, parseCheckpointText, parseNote, verifyNote, type NoteVerifier } from "./log/note.ts";
 import { TILE_HEIGHT as TILE_WIDTH_LOG2, TILE_WIDTH } from "./log/tiles.ts";
@@ -67,8 +69,8 @@ function columnsAgreeWithCanonicalBody(row: StoredReceipt): boolean {
   const body = row.body;
   return (
     body.startsWith(`{"account_id":${q(row.accountId)},"as_of":`) &&
-    body.endsWith(`,"skill":${q(row.skill)},"tier":${q(row.tier)},"v":"${RECEIPT_FORMAT}"}`) &&
-    body.includes(`,"auth_obj_id":${q(row.authObjId)},"factor_versions":[`) &&
+    body.endsWith(`,"tier":${q(row.tier)},"v":"${RECEIPT_FORMAT}"}`) &&
+    body.includes(`,"skill":${q(row.skill)},"tier":`) &&
     body.includes(`],"id":${q(row.id)},"issued_at":${q(new Date(row.issuedAt).toISOString())},"key_id":`) &&
     body.includes(`,"log_index":${row.seq - 1},"model_version":`)
   );
@@ -81,8 +83,6 @@ function recordMismatch(row: StoredReceipt, body: Partial<AnyReceiptBody>): stri
     ["issued_at", body.issued_at, new Date(row.issuedAt).toISOString()],
     ["skill", body.skill, row.skill],
     ["account_id", body.account_id, row.accountId],
-    ["auth_obj_id", body.auth_obj_id, row.authObjId],
-    ["tier", body.tier, row.tier],
   ];
   if (body.v === RECEIPT_FORMAT) pairs.unshift(["log_index", body.log_index, row.seq - 1]);
   else if (body.v === LEGACY_RECEIPT_FORMAT) pairs.unshift(["seq", body.seq, row.seq], ["prev_hash", body.prev_hash, row.prevHash], ["kid", body.kid, row.kid]);
@@ -97,7 +97,10 @@ function isIntact(check: ReceiptCheck): boolean {
 
 /** Check one stored receipt (the audit report's verification block). */
 export function checkStoredReceipt(db: Db, row: StoredReceipt): ReceiptCheck {
-  const previous = row.seq === 1 ? GENESIS_PREV_HASH : db.$client.query<{ hash: string }, [number]>("SELECT hash FROM receipts WHERE seq = ?").get(row.seq - 1)?.hash;
+  const previous =
+    row.seq === 1
+      ? GENESIS_PREV_HASH
+      : db.$client.query<{ hash: string }, [number]>("SELECT lower(hex(hash)) AS hash FROM receipts WHERE seq = ?").get(row.seq - 1)?.hash;
   return checkReceipt(row, previous, loadVerificationKeys(db));
 }
 
@@ -194,32 +197,40 @@ export function verifyLog(db: Db, kept: readonly KeptCheckpoint[] = []): LogVeri
   }));
   const checkpoints: (StoredCheckpoint & { kept?: boolean })[] = [...stored, ...keptAsStored].sort((a, b) => a.treeSize - b.treeSize);
   const tileQuery = db.$client.prepare<{ hashes: Uint8Array }, [number, number]>("SELECT hashes FROM log_tiles WHERE level = ? AND idx = ?");
-  const page = db.$client.prepare<StoredReceipt, [number]>(`SELECT ${STORED_RECEIPT_COLUMNS} FROM receipts WHERE seq > ? ORDER BY seq LIMIT 4096`);
+  const page = db.$client.prepare<CompactRow, [number]>(`${ReceiptRebuilder.SELECT} WHERE seq > ? ORDER BY seq LIMIT 4096`);
+  const rebuilder = new ReceiptRebuilder(db);
   // Pages of rows: .all() builds them at about half the cost of a row-by-row iterate().
-  function* pages(): Generator<StoredReceipt> {
+  function* pages(): Generator<CompactRow> {
     for (let rows = page.all(0); rows.length > 0; rows = page.all(rows[rows.length - 1]!.seq)) yield* rows;
   }
-  const rows = pages();
 
   const range = new CompactRange();
   const pendingTiles: Uint8Array[][] = [[]];
   let nextCheckpoint = 0;
-  let prevHash = GENESIS_PREV_HASH;
+  let prevEntry: Uint8Array | null = null;
   let checked = 0;
   let lastGoodSize = 0;
   const fail = (result: Partial<LogVerification>): LogVerification => ({ ok: false, checked, checkpoints: nextCheckpoint, ...result });
 
-  for (const row of rows) {
+  for (const row of pages()) {
     if (row.seq !== checked + 1) {
       return fail({ firstBrokenSeq: checked + 1, problem: `receipt seq ${checked + 1} is missing (the next stored receipt is seq ${row.seq})` });
     }
-    const check = checkReceipt(row, prevHash, keys);
-    if (!isIntact(check)) return fail({ firstBrokenSeq: row.seq, problem: check.problems.join("; ") });
-    const leaf = leafHash(Buffer.from(row.hash, "hex"));
+    // A compact row is its body: the entry rebuilt from it must be the stored one. A body stored
+    // whole (legacy receipts) gets the full per-receipt check, signature and chain link included.
+    if (row.whole) {
+      const prevHash = prevEntry === null ? GENESIS_PREV_HASH : Buffer.from(prevEntry).toString("hex");
+      const check = checkReceipt(readStoredReceipts(db, "WHERE r.seq = ?", row.seq)[0]!, prevHash, keys);
+      if (!isIntact(check)) return fail({ firstBrokenSeq: row.seq, problem: check.problems.join("; ") });
+    } else {
+      const problem = rebuilder.entryProblem(row);
+      if (problem) return fail({ firstBrokenSeq: row.seq, problem });
+    }
+    const leaf = leafHash(row.hash);
     range.append(leaf);
     const tileProblem = checkCompletedTiles(pendingTiles, leaf, range, (level, index) => tileQuery.get(level, index)?.hashes);
     if (tileProblem) return fail({ firstBrokenSeq: row.seq, problem: tileProblem });
-    prevHash = row.hash;
+    prevEntry = row.hash;
     checked += 1;
     while (nextCheckpoint < checkpoints.length && checkpoints[nextCheckpoint]!.treeSize === range.size) {
       const checkpoint = checkpoints[nextCheckpoint]!;

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { openMemoryDatabase } from "../../src/db/client.ts";
 import { canonicalJson, sha256Hex } from "../../src/receipts/canonical.ts";
-import { RECEIPT_FORMAT, RECEIPT_ID_PATTERN, STORED_RECEIPT_COLUMNS, type ReceiptBody, type StoredReceipt } from "../../src/receipts/format.ts";
+import { RECEIPT_FORMAT, RECEIPT_ID_PATTERN, type ReceiptBody } from "../../src/receipts/format.ts";
+import { readStoredReceipts } from "../../src/receipts/store.ts";
 import { verifyLog } from "../../src/receipts/verify.ts";
 import { openLedger, SAMPLE_RESPONSE, T0, sampleEntry, seedPrincipal } from "./fixtures.ts";
 import { writeLegacyReceipts } from "./legacy-fixture.ts";
@@ -17,7 +18,8 @@ describe("appending receipts", () => {
     expect([first.logIndex, second.logIndex]).toEqual([0, 1]);
     expect(second.seq).toBe(2);
     expect(second.id).toMatch(RECEIPT_ID_PATTERN);
-    const row = db.$client.query<StoredReceipt, []>(`SELECT ${STORED_RECEIPT_COLUMNS} FROM receipts WHERE seq = 2`).get()!;
+    const [row] = readStoredReceipts(db, "WHERE r.seq = 2");
+    if (!row) throw new Error("receipt 2 was not stored");
     const body = JSON.parse(row.body) as ReceiptBody;
     expect(body).toEqual({
       v: RECEIPT_FORMAT,
@@ -41,6 +43,9 @@ describe("appending receipts", () => {
     expect(row.body).toBe(canonicalJson(body));
     expect(row.hash).toBe(sha256Hex(row.body));
     expect([row.prevHash, row.signature, row.kid]).toEqual([null, null, null]);
+    // Stored compactly: no body text, the shared parts (grant, request, factors, model) once for both receipts.
+    expect(db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM receipts WHERE body IS NOT NULL").get()!.n).toBe(0);
+    expect(db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM receipt_parts").get()!.n).toBe(4);
   });
 
   test("the signing key is created once and every checkpoint names it; a rotated key signs from then on", () => {

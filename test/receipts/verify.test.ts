@@ -5,6 +5,7 @@ import { createHash } from "node:crypto";
 import { receiptsVerifyCommand } from "../../src/cli/receipts.ts";
 import { openMemoryDatabase, type Db } from "../../src/db/client.ts";
 import { canonicalJson } from "../../src/receipts/canonical.ts";
+import { readStoredReceipts } from "../../src/receipts/store.ts";
 import { verifyLog } from "../../src/receipts/verify.ts";
 import { openLedger, SAMPLE_RESPONSE, T0, sampleEntry, seedPrincipal } from "./fixtures.ts";
 
@@ -30,22 +31,31 @@ describe("verifyLog", () => {
     expect(verifyLog(logOf(600, 50))).toEqual({ ok: true, checked: 600, checkpoints: 12 });
   });
 
-  test("one changed byte in a body or its leaf entry is named at its seq", () => {
-    for (const column of ["body", "hash"] as const) {
+  test("a changed digit in a receipt's response digest or its leaf entry is named at its seq", () => {
+    for (const column of ["response_sha256", "hash"] as const) {
       const db = logOf(7);
-      db.$client.run(
-        `UPDATE receipts SET ${column} = replace(${column}, substr(${column}, 30, 1), CASE substr(${column}, 30, 1) WHEN 'a' THEN 'b' ELSE 'a' END) WHERE seq = 4`,
-      );
+      const digit = `substr(hex(${column}), 30, 1)`;
+      db.$client.run(`UPDATE receipts SET ${column} = unhex(replace(hex(${column}), ${digit}, CASE ${digit} WHEN 'A' THEN 'B' ELSE 'A' END)) WHERE seq = 4`);
       expect(verifyLog(db)).toMatchObject({ ok: false, checked: 3, firstBrokenSeq: 4 });
     }
   });
 
-  test("a body rewritten with another answer's digest and a fresh leaf entry is caught by the signed checkpoint", () => {
+  test("a shared part edited, or missing, is named at the first receipt that uses it", () => {
     const db = logOf(5);
-    const { body } = db.$client.query<{ body: string }, []>("SELECT body FROM receipts WHERE seq = 2").get()!;
-    const forged = body.replace(sha256(canonicalJson(SAMPLE_RESPONSE)), sha256(canonicalJson({ ...SAMPLE_RESPONSE, rate_per_mile: 1.999 })));
+    db.$client.run(`UPDATE receipt_parts SET text = replace(text, 'Dallas', 'Austin') WHERE text LIKE '%Dallas%'`);
+    expect(verifyLog(db)).toMatchObject({ ok: false, checked: 0, firstBrokenSeq: 1, problem: expect.stringContaining("rebuild") });
+    const missing = logOf(5);
+    missing.$client.run("UPDATE receipts SET factors_part = 999 WHERE seq = 3");
+    expect(verifyLog(missing)).toMatchObject({ ok: false, checked: 2, firstBrokenSeq: 3, problem: expect.stringContaining("is missing") });
+  });
+
+  test("a receipt rewritten with another answer's digest and a fresh leaf entry is caught by the signed checkpoint", () => {
+    const db = logOf(5);
+    const { body } = readStoredReceipts(db, "WHERE r.seq = 2")[0]!;
+    const forgedDigest = sha256(canonicalJson({ ...SAMPLE_RESPONSE, rate_per_mile: 1.999 }));
+    const forged = body.replace(sha256(canonicalJson(SAMPLE_RESPONSE)), forgedDigest);
     expect(forged).not.toBe(body);
-    db.$client.query("UPDATE receipts SET body = ?, hash = ? WHERE seq = 2").run(forged, sha256(forged));
+    db.$client.query("UPDATE receipts SET response_sha256 = unhex(?), hash = unhex(?) WHERE seq = 2").run(forgedDigest, sha256(forged));
     const result = verifyLog(db);
     expect(result).toMatchObject({ ok: false, failedCheckpoint: 2 });
     expect(result.problem).toContain("one of seq 2–2 was changed");
@@ -55,7 +65,7 @@ describe("verifyLog", () => {
     const db = logOf(3);
     const other = seedPrincipal(db);
     db.$client.query("UPDATE receipts SET account_id = ? WHERE seq = 3").run(other.accountId);
-    expect(verifyLog(db)).toMatchObject({ ok: false, checked: 2, firstBrokenSeq: 3, problem: "the account_id column differs from the hashed body" });
+    expect(verifyLog(db)).toMatchObject({ ok: false, checked: 2, firstBrokenSeq: 3, problem: expect.stringContaining("rebuild") });
   });
 
   test("a deleted receipt in the middle is named; swapped receipts break at the first", () => {
@@ -95,7 +105,7 @@ describe("waybill receipts verify", () => {
     const db = logOf(4);
     const intact = receiptsVerifyCommand(db, { json: false });
     expect(intact).toEqual({ exitCode: 0, output: expect.stringContaining("4 receipts and 4 signed checkpoints") });
-    db.$client.run("UPDATE receipts SET tier = 'enterprise' WHERE seq = 3");
+    db.$client.run("UPDATE receipts SET known_at = known_at + 1 WHERE seq = 3");
     const text = receiptsVerifyCommand(db, { json: false });
     expect(text.exitCode).toBe(1);
     expect(text.output).toContain("broken at receipt seq 3");

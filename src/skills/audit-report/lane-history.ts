@@ -5,7 +5,7 @@ import type { AnySkill, SkillInstance } from "../types.ts";
 import type { AnyReceiptBody } from "../../receipts/format.ts";
 import { replay } from "./replay.ts";
 import { laneKey } from "../../receipts/lane-key.ts";
-import { parseBody, type OwnReceipt } from "../../receipts/store.ts";
+import { parseBody, readStoredReceipts, type OwnReceipt } from "../../receipts/store.ts";
 import { DAY_MS, utcDateOf } from "../../dates.ts";
 
 /** The largest page; `limit` chooses a smaller one. */
@@ -83,15 +83,18 @@ export function laneHistory(deps: SkillInstance, anchor: OwnReceipt, query: Lane
   // One range of the (account_id, lane, issued_at) index, newest first (issue times follow seq), one page.
   const pageSize = query.limit ?? LANE_HISTORY_DEFAULT_PAGE;
   const beforeSeq = query.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(query.cursor);
-  const rows = deps.db.$client
-    .query<LaneRow, [string, string, number, number, number, number]>(
-      `SELECT id, seq, issued_at AS issuedAt, skill, body
-         FROM receipts
-        WHERE account_id = ? AND lane = ? AND issued_at >= ? AND issued_at < ? AND seq < ?
-        ORDER BY issued_at DESC, seq DESC
-        LIMIT ?`,
-    )
-    .all(anchor.row.accountId, laneKey(origin, destination)!, Date.parse(from), Date.parse(to) + DAY_MS, beforeSeq, pageSize + 1);
+  const rows = readStoredReceipts(
+    deps.db,
+    `WHERE r.account_id = ? AND r.lane = ? AND r.issued_at >= ? AND r.issued_at < ? AND r.seq < ?
+     ORDER BY r.issued_at DESC, r.seq DESC
+     LIMIT ?`,
+    anchor.row.accountId,
+    laneKey(origin, destination)!,
+    Date.parse(from),
+    Date.parse(to) + DAY_MS,
+    beforeSeq,
+    pageSize + 1,
+  );
 
   const page = rows.slice(0, pageSize);
   const receipts = page.map((row): LaneReceipt => {
@@ -133,14 +136,6 @@ function laneFigures(body: AnyReceiptBody | null, instance: SkillInstance): Lane
 function declaresLaneFigures(skill: AnySkill): boolean {
   const properties = (skill.output as { properties?: Record<string, unknown> }).properties ?? {};
   return LANE_FIGURES.some((figure) => figure in properties);
-}
-
-interface LaneRow {
-  id: string;
-  seq: number;
-  issuedAt: number;
-  skill: string;
-  body: string;
 }
 
 const numberOrNull = (value: unknown) => (typeof value === "number" ? value : null);
