@@ -66,6 +66,35 @@ describe("appending receipts", () => {
   });
 });
 
+describe("shared receipt parts", () => {
+  test("a part first stored by a write that rolls back, or by a batch that fails, is stored again by the next receipt that uses it", async () => {
+    const db = openMemoryDatabase();
+    const { ledger, committer } = openLedger(db);
+    const principal = seedPrincipal(db);
+    const withRequest = (destination: string) => sampleEntry(principal, { request: { origin: "Chicago, IL", destination, equipment: "DRY_VAN" } });
+    const failed = committer.commit(() => {
+      ledger.append(db, withRequest("Boise, ID"));
+      throw new Error("the usage row failed");
+    });
+    const after = committer.commit(() => ledger.append(db, withRequest("Boise, ID")));
+    committer.flush();
+    expect(failed).rejects.toThrow("the usage row failed");
+    await after;
+    db.$client.run("CREATE TRIGGER refuse BEFORE INSERT ON log_checkpoints BEGIN SELECT RAISE(ABORT, 'disk full'); END");
+    committer.commit(() => ledger.append(db, withRequest("Tulsa, OK"))).catch(() => {});
+    committer.flush();
+    db.$client.run("DROP TRIGGER refuse");
+    const retried = committer.commit(() => ledger.append(db, withRequest("Tulsa, OK")));
+    committer.flush();
+    await retried;
+    expect(readStoredReceipts(db, "ORDER BY r.seq").map((row) => (JSON.parse(row.body) as ReceiptBody).request)).toEqual([
+      withRequest("Boise, ID").request,
+      withRequest("Tulsa, OK").request,
+    ]);
+    expect(verifyLog(db)).toEqual({ ok: true, checked: 2, checkpoints: 2 });
+  });
+});
+
 describe("upgrading a database with receipts from before the log", () => {
   test("legacy receipts become the first leaves, stay verifiable with their own signatures, and new receipts follow", () => {
     const db = openMemoryDatabase();
