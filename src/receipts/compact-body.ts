@@ -58,7 +58,39 @@ function principalJson(text: string): PrincipalJson {
 export const principalPartText = (part: PrincipalPart): string =>
   canonicalJson({ auth_obj_id: part.auth_obj_id, key_id: part.key_id, scopes: part.scopes, tier: part.tier });
 
-const iso = (ms: number) => new Date(ms).toISOString();
+/**
+ * ISO 8601 of a time, with the text up to its second remembered: receipts rebuilt in log order share
+ * it most of the time, and Date formatting is a good part of rebuilding one otherwise.
+ */
+let isoSecond = Number.NaN;
+let isoPrefix = "";
+function iso(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  if (second !== isoSecond) {
+    const text = new Date(second * 1000).toISOString(); // YYYY-MM-DDTHH:mm:ss.000Z
+    if (text.length !== 24) return new Date(ms).toISOString(); // years outside 0000–9999
+    isoSecond = second;
+    isoPrefix = text.slice(0, 20);
+  }
+  const millis = ms - second * 1000;
+  return `${isoPrefix}${millis < 10 ? "00" : millis < 100 ? "0" : ""}${millis}Z`;
+}
+
+/** JSON of a string that is usually the same as the last one asked for (account, as_of, skill of a run). */
+function quoteMemo() {
+  let last: string | undefined;
+  let json = "";
+  return (value: string) => {
+    if (value !== last) {
+      last = value;
+      json = JSON.stringify(value);
+    }
+    return json;
+  };
+}
+const quoteAccount = quoteMemo();
+const quoteAsOf = quoteMemo();
+const quoteSkill = quoteMemo();
 
 /**
  * canonicalJson(body) without walking the body: the members in RFC 8785 order (UTF-16 order of the
@@ -69,11 +101,11 @@ export function composeBody(body: CompactBody): string {
   const q = JSON.stringify;
   const principal = principalJson(body.principal);
   return (
-    `{"account_id":${q(body.accountId)},"as_of":${q(body.asOf)},"auth_obj_id":${principal.authObjId},` +
+    `{"account_id":${quoteAccount(body.accountId)},"as_of":${quoteAsOf(body.asOf)},"auth_obj_id":${principal.authObjId},` +
     `"factor_versions":${body.factors},"id":${q(body.id)},"issued_at":"${iso(body.issuedAt)}",` +
     `"key_id":${principal.keyId},"known_at":"${iso(body.knownAt)}","log_index":${body.logIndex},` +
     `"model_version":${body.model},"request":${body.request},"request_sha256":"${body.requestSha256}",` +
-    `"response_sha256":"${body.responseSha256}","scopes":${principal.scopes},"skill":${q(body.skill)},` +
+    `"response_sha256":"${body.responseSha256}","scopes":${principal.scopes},"skill":${quoteSkill(body.skill)},` +
     `"tier":${principal.tier},"v":"${RECEIPT_FORMAT}"}`
   );
 }

@@ -14,7 +14,8 @@ export interface CompactRow {
   modelPart: number | null;
   asOf: string | null;
   knownAt: number | null;
-  responseSha256: Uint8Array | null;
+  /** Lowercase hex (SQLite's hex() is cheaper than a Buffer per row). */
+  responseSha256: string | null;
   hash: Uint8Array;
   /** 1 when the body is stored whole (legacy receipts): checked by the full per-receipt check instead. */
   whole: number;
@@ -32,7 +33,7 @@ interface Part {
 export class ReceiptRebuilder {
   static readonly SELECT = `SELECT seq, id, issued_at AS issuedAt, skill, account_id AS accountId, principal_part AS principalPart,
       request_part AS requestPart, factors_part AS factorsPart, model_part AS modelPart, as_of AS asOf, known_at AS knownAt,
-      response_sha256 AS responseSha256, hash, body IS NOT NULL AS whole
+      lower(hex(response_sha256)) AS responseSha256, hash, body IS NOT NULL AS whole
     FROM receipts`;
 
   private readonly parts = new Map<number, Part | null>();
@@ -63,7 +64,7 @@ export class ReceiptRebuilder {
       requestSha256: request.sha256Hex,
       factors: factors.text,
       model: model.text,
-      responseSha256: Buffer.from(row.responseSha256).toString("hex"),
+      responseSha256: row.responseSha256,
     });
     const entry = Bun.SHA256.hash(body) as Uint8Array;
     return sameBytes(entry, row.hash) ? null : "the stored leaf entry is not the SHA-256 of the body its columns rebuild";

@@ -6,8 +6,11 @@ import { canonicalJson, sha256Hex } from "../../src/receipts/canonical.ts";
 import { RECEIPT_FORMAT, type ReceiptBody } from "../../src/receipts/format.ts";
 
 const hex64 = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((bytes) => Buffer.from(bytes).toString("hex"));
-// Any millisecond time a Date can write as YYYY-MM-DDTHH:mm:ss.sssZ.
-const time = fc.integer({ min: 0, max: Date.parse("9999-12-31T23:59:59.999Z") });
+// Times of every year a Date can write, and runs of times within the same second.
+const time = fc.oneof(
+  fc.integer({ min: Date.parse("-010000-01-01T00:00:00.000Z"), max: Date.parse("+020000-12-31T23:59:59.999Z") }),
+  fc.integer({ min: Date.parse("2026-01-01T00:00:00.000Z"), max: Date.parse("2026-01-01T00:00:10.000Z") }), // many in one second
+);
 const factor = fc.record({ series_id: fc.string(), value: fc.double({ noNaN: true, noDefaultInfinity: true }), observation_date: fc.string(), import_id: fc.string() });
 
 /** Receipt bodies of every shape the format allows: any strings, any JSON request, any scopes. */
