@@ -97,6 +97,7 @@ export function laneHistory(deps: SkillInstance, anchor: OwnReceipt, query: Lane
   );
 
   const page = rows.slice(0, pageSize);
+  const reproduced = new Map<string, LaneFigures>();
   const receipts = page.map((row): LaneReceipt => {
     const body = parseBody(row.body);
     return {
@@ -107,7 +108,7 @@ export function laneHistory(deps: SkillInstance, anchor: OwnReceipt, query: Lane
       as_of: stringField(body?.as_of) ?? null,
       model_version: stringField(body?.model_version) ?? null,
       equipment: stringField((body?.request as Record<string, unknown> | undefined)?.equipment) ?? null,
-      ...laneFigures(body, deps),
+      ...laneFigures(body, deps, reproduced),
     };
   });
   const next_cursor = rows.length > pageSize ? encodeCursor(page.at(-1)!.seq) : null;
@@ -117,20 +118,29 @@ export function laneHistory(deps: SkillInstance, anchor: OwnReceipt, query: Lane
 /**
  * Re-run only the receipts of skills whose answers declare lane figures at the top level (rate-lookup):
  * a forecast on the same lane would cost milliseconds to re-run and has no such figures to show.
+ * A lane's receipts mostly repeat one question on one day's figures, so a page shares re-runs: a
+ * receipt with the same skill, model, request, as_of, factor versions and signed answer digest as
+ * one already reproduced on this page signed that very answer (equal digests), and its figures are
+ * that answer's. Only reproduced answers are shared; any other receipt is re-run on its own.
  */
-function laneFigures(body: AnyReceiptBody | null, instance: SkillInstance): LaneFigures {
+function laneFigures(body: AnyReceiptBody | null, instance: SkillInstance, reproduced: Map<string, LaneFigures>): LaneFigures {
   const none: LaneFigures = { rate_per_mile: null, total_cost: null, miles: null, answer_reproduced: null };
   const skill = body && instance.skills.find((candidate) => candidate.name === body.skill);
   if (!body || !skill || !declaresLaneFigures(skill)) return none;
+  const key = JSON.stringify([body.skill, body.model_version, body.as_of, body.response_sha256, body.request, body.factor_versions]);
+  const shared = reproduced.get(key);
+  if (shared) return shared;
   const { answer_matches, reproducedAnswer } = replay(body, instance);
   if (answer_matches !== true) return { ...none, answer_reproduced: false };
   const answer = reproducedAnswer as Record<string, unknown>;
-  return {
+  const figures = {
     rate_per_mile: numberOrNull(answer.rate_per_mile),
     total_cost: numberOrNull(answer.total_cost),
     miles: numberOrNull(answer.miles),
     answer_reproduced: true,
   };
+  reproduced.set(key, figures);
+  return figures;
 }
 
 function declaresLaneFigures(skill: AnySkill): boolean {
