@@ -15,6 +15,9 @@ import { composeBody } from "../../src/receipts/compact-body.ts";
 import { newId } from "../../src/ids.ts";
 import { createRuntime } from "../../src/runtime.ts";
 import { accountWithKey } from "../support/accounts.ts";
+import { findOwnReceipt } from "../../src/receipts/store.ts";
+import { laneHistory as laneHistoryReport } from "../../src/skills/audit-report/lane-history.ts";
+import { utcDateOf } from "../../src/dates.ts";
 
 const TOTAL = Number(process.argv[2] ?? 5_000_000);
 const ACCOUNTS = 20;
@@ -185,6 +188,19 @@ try {
     lane_history_page_100: await timed("", 30),
     lane_history_page_500: await timed("&limit=500", 10),
     lane_history_from_cursor: await timed(`&cursor=${firstPage.next_cursor}`, 30),
+    lane_history_report_only: (() => {
+      // The report itself (index range, bodies, shared re-runs), without the call's HTTP, metering and own receipt.
+      const instance = app.runtime;
+      const own = findOwnReceipt(app.db, anchor, keys[0]!.accountId);
+      const times: number[] = [];
+      for (let i = 0; i < 30; i++) {
+        const t0 = performance.now();
+        laneHistoryReport(instance, own, {}, utcDateOf(NOW));
+        times.push(performance.now() - t0);
+      }
+      times.sort((a, b) => a - b);
+      return { p50_ms: ms(quantile(times, 0.5)), p95_ms: ms(quantile(times, 0.95)) };
+    })(),
     lane_history_index_only_ms: (() => {
       // The index range alone (no re-run of the answers): what the page costs the database.
       const query = app.db.$client.prepare(
