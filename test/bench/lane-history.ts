@@ -157,9 +157,7 @@ try {
 
   // 3. LANE_HISTORY: the newest page of an account's lane (default 100 and the largest, 500), and a page from a cursor.
   const { key } = keys[0]!;
-  const anchor = app.db.$client
-    .query<{ id: string }, [string]>("SELECT id FROM receipts WHERE account_id = ? ORDER BY seq DESC LIMIT 1")
-    .get(keys[0]!.accountId)!.id;
+  const anchor = app.db.$client.query<{ id: string }, [string]>("SELECT id FROM receipts WHERE account_id = ? ORDER BY seq DESC LIMIT 1").get(keys[0]!.accountId)!.id;
   const laneHistory = async (query: string) => {
     const response = await app.app.handle(
       new Request(`http://localhost/v1/reports/audit?receipt_id=${anchor}&report_type=LANE_HISTORY${query}`, { headers: { authorization: `Bearer ${key}` } }),

@@ -21,4 +21,11 @@ const isUsage = (name: string) => name.startsWith("usage_events");
 const answeredOnly = rows.reduce((sum, row) => sum + (isUsage(row.name) ? row.bytes * answeredShare : row.bytes), 0);
 const total = rows.reduce((sum, row) => sum + row.bytes, 0);
 const perReceipt = (bytes: number) => Math.round(bytes / Math.max(1, receipts));
-console.log(JSON.stringify({ receipts, bytes_per_receipt: perReceipt(total), answered_only: perReceipt(answeredOnly), by_table: Object.fromEntries(rows.map((row) => [row.name, perReceipt(row.bytes)])) }));
+console.log(
+  JSON.stringify({
+    receipts,
+    bytes_per_receipt: perReceipt(total),
+    answered_only: perReceipt(answeredOnly),
+    by_table: Object.fromEntries(rows.map((row) => [row.name, perReceipt(row.bytes)])),
+  }),
+);

@@ -33,7 +33,7 @@ try {
   const appendMicros = ((performance.now() - started) * 1000) / COUNT;
   db.$client.run("PRAGMA wal_checkpoint(TRUNCATE)");
   started = performance.now();
-  const result = verifyLog(db);
+  const result = await verifyLog(db);
   const verifyMicros = ((performance.now() - started) * 1000) / COUNT;
   // What the pre-log chain walk did per receipt, in this same run: read, hash, parse, one Ed25519 verify.
   const { privateKey, publicKey } = generateKeyPairSync("ed25519");
@@ -59,9 +59,7 @@ try {
     `the pre-log chain walk's per-receipt work (signature check per receipt), same run: ${chainMicros.toFixed(2)} µs/receipt; ratio ${(chainMicros / verifyMicros).toFixed(1)}×`,
   );
   console.log(`inclusion proof: ${inclusionMicros.toFixed(1)} µs; consistency proof: ${consistencyMicros.toFixed(1)} µs (mean of 1000)`);
-  console.log(
-    `database file: ${Math.round(statSync(file).size / COUNT)} bytes per receipt (sample bodies of ${entryBody(db).length} bytes, stored compactly)`,
-  );
+  console.log(`database file: ${Math.round(statSync(file).size / COUNT)} bytes per receipt (sample bodies of ${entryBody(db).length} bytes, stored compactly)`);
   db.$client.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -91,16 +91,16 @@ describe("shared receipt parts", () => {
       withRequest("Boise, ID").request,
       withRequest("Tulsa, OK").request,
     ]);
-    expect(verifyLog(db)).toEqual({ ok: true, checked: 2, checkpoints: 2 });
+    expect(await verifyLog(db)).toEqual({ ok: true, checked: 2, checkpoints: 2 });
   });
 });
 
 describe("upgrading a database with receipts from before the log", () => {
-  test("legacy receipts become the first leaves, stay verifiable with their own signatures, and new receipts follow", () => {
+  test("legacy receipts become the first leaves, stay verifiable with their own signatures, and new receipts follow", async () => {
     const db = openMemoryDatabase();
     const principal = seedPrincipal(db);
     writeLegacyReceipts(db, principal, 300);
-    expect(verifyLog(db)).toMatchObject({ ok: false, firstBrokenSeq: 256, problem: expect.stringContaining("start the server once") });
+    expect(await verifyLog(db)).toMatchObject({ ok: false, firstBrokenSeq: 256, problem: expect.stringContaining("start the server once") });
     const { ledger, append } = openLedger(db);
     expect(ledger.log.latest()!.size).toBe(300);
     // LANE_HISTORY's index column is filled for them too.
@@ -110,9 +110,9 @@ describe("upgrading a database with receipts from before the log", () => {
     expect(db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM receipts WHERE lane IS NULL").get()!.n).toBe(0);
     const next = append(sampleEntry(principal));
     expect(next.logIndex).toBe(300);
-    expect(verifyLog(db)).toEqual({ ok: true, checked: 301, checkpoints: 2 });
+    expect(await verifyLog(db)).toEqual({ ok: true, checked: 301, checkpoints: 2 });
     // The legacy chain is still checked: breaking a link is named at its seq.
     db.$client.run("UPDATE receipts SET prev_hash = hash WHERE seq = 200");
-    expect(verifyLog(db)).toMatchObject({ ok: false, firstBrokenSeq: 200 });
+    expect(await verifyLog(db)).toMatchObject({ ok: false, firstBrokenSeq: 200 });
   });
 });

@@ -36,7 +36,7 @@ function oldDatabase(dir: string, upTo: string): { file: string; old: Database; 
 
 const BEFORE_COMPACT_RECEIPTS = "0004_alerts_events_webhooks";
 
-test("a pre-log database file upgrades: its chained receipts become the log's first leaves and still verify", () => {
+test("a pre-log database file upgrades: its chained receipts become the log's first leaves and still verify", async () => {
   const dir = mkdtempSync(join(process.cwd(), ".tmp", "upgrade-"));
   try {
     const { file, old, oldDb } = oldDatabase(dir, BEFORE_COMPACT_RECEIPTS);
@@ -48,7 +48,7 @@ test("a pre-log database file upgrades: its chained receipts become the log's fi
     const { ledger, append } = openLedger(db);
     expect(ledger.log.latest()?.size).toBe(40);
     append(sampleEntry(principal));
-    expect(verifyLog(db)).toEqual({ ok: true, checked: 41, checkpoints: 2 });
+    expect(await verifyLog(db)).toEqual({ ok: true, checked: 41, checkpoints: 2 });
     const legacy = db.$client.query<{ signature: string | null; prev_hash: string | null }, []>("SELECT signature, prev_hash FROM receipts WHERE seq = 40").get()!;
     expect(legacy.signature).toBeString();
     expect(legacy.prev_hash).toMatch(/^[0-9a-f]{64}$/);
@@ -70,7 +70,7 @@ test("a pre-log database file upgrades: its chained receipts become the log's fi
  * Receipts of the log era stored with their whole body text (before compact receipts): the upgrade
  * rewrites each as parts that rebuild the very same bytes, so leaf entries, tiles and checkpoints stay.
  */
-test("receipts stored with their body text are compacted at the first start and rebuild byte for byte", () => {
+test("receipts stored with their body text are compacted at the first start and rebuild byte for byte", async () => {
   const dir = mkdtempSync(join(process.cwd(), ".tmp", "upgrade-"));
   try {
     const { file, old, oldDb } = oldDatabase(dir, BEFORE_COMPACT_RECEIPTS);
@@ -91,10 +91,10 @@ test("receipts stored with their body text are compacted at the first start and 
       expect(row?.body).toBe(bodies[seq - 1]!);
     }
     append(sampleEntry(principal));
-    expect(verifyLog(db)).toEqual({ ok: true, checked: 301, checkpoints: 2 });
+    expect(await verifyLog(db)).toEqual({ ok: true, checked: 301, checkpoints: 2 });
     // A compacted receipt is still tamper-evident: its columns are its body.
     db.$client.run("UPDATE receipts SET as_of = '2026-03-01' WHERE seq = 7");
-    expect(verifyLog(db)).toMatchObject({ ok: false, firstBrokenSeq: 7 });
+    expect(await verifyLog(db)).toMatchObject({ ok: false, firstBrokenSeq: 7 });
     db.$client.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
