@@ -132,6 +132,25 @@ const BODY_KEYS = [
 
 const HEX_SHA256 = /^[0-9a-f]{64}$/;
 
+/** The compact form of a body (throws on a member JSON cannot carry). */
+export function compactOf(body: ReceiptBody): CompactBody {
+  return {
+    logIndex: body.log_index,
+    id: body.id,
+    issuedAt: Date.parse(body.issued_at),
+    knownAt: Date.parse(body.known_at),
+    skill: body.skill,
+    accountId: body.account_id,
+    asOf: body.as_of,
+    principal: principalPartText(body),
+    request: canonicalJson(body.request),
+    requestSha256: body.request_sha256,
+    factors: canonicalJson(body.factor_versions),
+    model: JSON.stringify(body.model_version),
+    responseSha256: body.response_sha256,
+  };
+}
+
 /**
  * The compact form of a stored canonical body, or null when the body cannot be rebuilt from one
  * byte for byte (another format, unknown members, a time not in the form Waybill writes): such a
@@ -150,26 +169,10 @@ export function decomposeBody(text: string): CompactBody | null {
   const strings = [body.id, body.issued_at, body.known_at, body.skill, body.account_id, body.as_of, body.auth_obj_id, body.key_id, body.tier, body.model_version];
   if (!strings.every((value) => typeof value === "string")) return null;
   if (!HEX_SHA256.test(String(body.request_sha256)) || !HEX_SHA256.test(String(body.response_sha256))) return null;
-  const issuedAt = Date.parse(body.issued_at);
-  const knownAt = Date.parse(body.known_at);
-  if (!Number.isFinite(issuedAt) || !Number.isFinite(knownAt) || !Number.isSafeInteger(body.log_index)) return null;
+  if (!Number.isFinite(Date.parse(body.issued_at)) || !Number.isFinite(Date.parse(body.known_at)) || !Number.isSafeInteger(body.log_index)) return null;
   let compact: CompactBody;
   try {
-    compact = {
-      logIndex: body.log_index,
-      id: body.id,
-      issuedAt,
-      knownAt,
-      skill: body.skill,
-      accountId: body.account_id,
-      asOf: body.as_of,
-      principal: principalPartText(body),
-      request: canonicalJson(body.request),
-      requestSha256: body.request_sha256,
-      factors: canonicalJson(body.factor_versions),
-      model: JSON.stringify(body.model_version),
-      responseSha256: body.response_sha256,
-    };
+    compact = compactOf(body);
   } catch {
     return null;
   }

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import canonicalize from "canonicalize";
 import fc from "fast-check";
-import { composeBody, decomposeBody, principalPartText, type CompactBody } from "../../src/receipts/compact-body.ts";
+import { compactOf, composeBody, decomposeBody } from "../../src/receipts/compact-body.ts";
 import { canonicalJson, sha256Hex } from "../../src/receipts/canonical.ts";
 import { RECEIPT_FORMAT, type ReceiptBody } from "../../src/receipts/format.ts";
 
@@ -42,35 +42,17 @@ const receiptBody = fc
     }),
   );
 
-function compactOf(body: ReceiptBody): CompactBody {
-  return {
-    logIndex: body.log_index,
-    id: body.id,
-    issuedAt: Date.parse(body.issued_at),
-    knownAt: Date.parse(body.known_at),
-    skill: body.skill,
-    accountId: body.account_id,
-    asOf: body.as_of,
-    principal: principalPartText(body),
-    request: canonicalJson(body.request),
-    requestSha256: body.request_sha256,
-    factors: canonicalJson(body.factor_versions),
-    model: JSON.stringify(body.model_version),
-    responseSha256: body.response_sha256,
-  };
-}
-
 describe("a compact receipt rebuilds the RFC 8785 bytes of its body", () => {
-  test("composeBody equals the canonicalize package's text of the same body, on every shape", () => {
+  test("composeBody equals the canonicalize package's text of the same body, on every shape", { timeout: 60_000 }, () => {
     fc.assert(
       fc.property(receiptBody, (body) => {
         expect(composeBody(compactOf(body))).toBe(canonicalize(body)!);
       }),
-      { numRuns: 3000 },
+      { numRuns: 2000 },
     );
   });
 
-  test("decomposing a canonical body and composing it again gives the same bytes", () => {
+  test("decomposing a canonical body and composing it again gives the same bytes", { timeout: 60_000 }, () => {
     fc.assert(
       fc.property(receiptBody, (body) => {
         const text = canonicalJson(body);

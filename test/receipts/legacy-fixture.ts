@@ -2,7 +2,7 @@ import { createPrivateKey, sign } from "node:crypto";
 import type { Principal } from "../../src/access/principal.ts";
 import type { Db } from "../../src/db/client.ts";
 import { canonicalJson, sha256Hex } from "../../src/receipts/canonical.ts";
-import { GENESIS_PREV_HASH, LEGACY_RECEIPT_FORMAT, RECEIPT_FORMAT, type LegacyReceiptBody, type ReceiptBody } from "../../src/receipts/format.ts";
+import { GENESIS_PREV_HASH, LEGACY_RECEIPT_FORMAT, RECEIPT_FORMAT, type LegacyReceiptBody, type ReceiptBody, type StoredReceipt } from "../../src/receipts/format.ts";
 import { ensureSigningKey } from "../../src/receipts/signer.ts";
 import { ManualClock } from "../../src/clock.ts";
 import { T0 } from "./fixtures.ts";
@@ -61,20 +61,8 @@ export function writeLegacyReceipts(db: Db, principal: Principal, count: number)
   }
 }
 
-interface WholeReceipt {
-  seq: number;
-  id: string;
-  issuedAt: number;
-  accountId: string;
-  authObjId: string;
-  tier: string;
-  body: string;
-  /** Hex. */
-  hash: string;
-  prevHash: string | null;
-  signature: string | null;
-  kid: string | null;
-}
+/** A receipts row with its text body (the skill is always rate-lookup here). */
+type WholeReceipt = Omit<StoredReceipt, "skill">;
 
 /**
  * A receipt row with its body stored whole, in whichever shape the database's receipts table has:
