@@ -1,11 +1,17 @@
 /**
  * A local stand-in for the official APIs, answering in each one's documented response format:
  * EIA API v2 (`response.total` + `response.data[]`, paged by offset/length), FRED
- * series/observations JSON (`count`, `offset`, `limit`, `observations[]`; errors as
- * `error_code`/`error_message`), BLS Public Data API v2 (`status`, `message[]`, `Results.series[]`),
- * and MyMarketNews (a list of report sections with `results[]`).
+ * series/observations JSON (`count`, `offset`, `limit`, `observations[]` from `observation_start`
+ * on; errors as `error_code`/`error_message`; the heavy-truck PPI from a recorded answer in
+ * test/fixtures), BLS Public Data API v2 (`status`, `message[]`, `Results.series[]`),
+ * MyMarketNews (a list of report sections with `results[]`), and FMCSA's census on a Socrata portal
+ * (SODA `/resource/<id>.csv`: `$select`, `$order`, `$limit`/`$offset` paging, a quoted header row on
+ * every page, `Last-Modified`, JSON error bodies with `code`, `error` and `message`).
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { DIESEL_AREAS, dieselSeriesId } from "../../src/reference/series-ids.ts";
+import { FMCSA_CENSUS_DATASET } from "../../src/reference/sync/fmcsa.ts";
 
 export interface FakeApiOptions {
   /** Weeks of EIA data per series (11 series): above 454 the answer needs two pages of 5,000. */
@@ -15,15 +21,108 @@ export interface FakeApiOptions {
   revised?: Map<string, number>;
   fredFailsOn?: string;
   blsDelayMs?: number;
+  /** The census the portal serves: a header row (upper-case, as FMCSA names the columns) and data rows; a small one by default. */
+  census?: string[][];
+  /** `Last-Modified` of the census dataset (an HTTP date). */
+  censusLastModified?: string;
+  /** The census page at this offset answers with a SODA error body. */
+  censusFailsAtOffset?: number;
+  /** The census page at this offset sends its header and then stalls. */
+  censusStallsAtOffset?: number;
+}
+
+const CENSUS_MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"];
+
+/** A published `DD-MON-YY` cell as SODA serves a floating timestamp (`YYYY-MM-DDT00:00:00.000`). */
+function sodaTimestamp(cell: string): string {
+  const match = /^(\d{2})-([A-Z]{3})-(\d{2})$/.exec(cell);
+  if (!match) return cell;
+  const year = Number(match[3]) >= 70 ? `19${match[3]}` : `20${match[3]}`;
+  return `${year}-${String(CENSUS_MONTHS.indexOf(match[2]!) + 1).padStart(2, "0")}-${match[1]}T00:00:00.000`;
+}
+
+/** Twelve carriers in three states, for runs that are not about the census; flags as a portal checkbox (`true`/`false`). */
+export const SMALL_CENSUS: string[][] = [
+  ["DOT_NUMBER", "CARRIER_OPERATION", "PHY_STATE", "NBR_POWER_UNIT", "DRIVER_TOTAL", "MCS150_DATE", "ADD_DATE", "AUTHORIZED_FOR_HIRE", "EXEMPT_FOR_HIRE"],
+  ...Array.from({ length: 12 }, (_, i) => [
+    String(2_000_000 + i),
+    "ABC"[i % 3]!,
+    ["TX", "GA", "OH"][i % 3]!,
+    String(1 + i),
+    String(2 + i),
+    "10-OCT-26",
+    "01-MAR-19",
+    String(i !== 11),
+    "false",
+  ]),
+];
+
+const sodaCsvRow = (cells: string[]) => `${cells.map((cell) => `"${cell.replaceAll('"', '""')}"`).join(",")}\n`;
+
+const addDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+interface FredObservationsAnswer {
+  realtime_start: string;
+  realtime_end: string;
+  observation_start: string;
+  count: number;
+  offset: number;
+  limit: number;
+  observations: { realtime_start: string; realtime_end: string; date: string; value: string }[];
+  [field: string]: unknown;
+}
+
+const readFredFixture = (name: string): FredObservationsAnswer => JSON.parse(readFileSync(join(import.meta.dir, "../fixtures", name), "utf8"));
+
+/** Series answered from a recorded FRED answer (real figures); the others get made-up figures. */
+const FRED_FIXTURES: Record<string, FredObservationsAnswer> = {
+  PCU336120336120: readFredFixture("fred_observations_pcu336120336120.json"),
+};
+
+/** Made-up figures for the series FRED answers without a fixture; undefined for a series it does not know. */
+const SYNTHETIC_FRED_LEVELS: Record<string, number> = { WPU301: 176, TSIFRGHT: 137, FEDFUNDS: 3.6, INDPRO: 103, DCOILWTICO: 62 };
+
+function syntheticFredAnswer(seriesId: string): FredObservationsAnswer | undefined {
+  const level = SYNTHETIC_FRED_LEVELS[seriesId];
+  if (level === undefined) return undefined;
+  const monthly = seriesId !== "DCOILWTICO";
+  const observations = Array.from({ length: 6 }, (_, i) => ({
+    realtime_start: "2026-11-23",
+    realtime_end: "2026-11-23",
+    date: monthly ? `2026-0${i + 3}-01` : addDays("2026-11-02", i),
+    value: i === 5 && !monthly ? "." : String(level + i / 10),
+  }));
+  return {
+    realtime_start: "2026-11-23",
+    realtime_end: "2026-11-23",
+    observation_start: "1776-07-04",
+    observation_end: "9999-12-31",
+    units: "lin",
+    output_type: 1,
+    file_type: "json",
+    order_by: "observation_date",
+    sort_order: "asc",
+    count: observations.length,
+    offset: 0,
+    limit: 100000,
+    observations,
+  };
+}
+
+/** FRED's answer to a request: observations from `observation_start` on, `limit` of them from `offset`, `count` before paging. */
+function fredObservations(answer: FredObservationsAnswer, search: URLSearchParams): FredObservationsAnswer {
+  const start = search.get("observation_start") ?? "1776-07-04";
+  const offset = Number(search.get("offset") ?? 0);
+  const limit = Number(search.get("limit") ?? 100_000);
+  const inPeriod = answer.observations.filter((o) => o.date >= start);
+  return { ...answer, observation_start: start, count: inPeriod.length, offset, limit, observations: inPeriod.slice(offset, offset + limit) };
 }
 
 export interface FakeApi {
   url: string;
-  requests: { path: string; search: URLSearchParams; method: string; authorization: string | null; body?: unknown }[];
+  requests: { path: string; search: URLSearchParams; method: string; authorization: string | null; appToken: string | null; body?: unknown }[];
   stop(): void;
 }
-
-const addDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 export function startFakeApis(options: FakeApiOptions = {}): FakeApi {
   const weeks = options.eiaWeeks ?? 460;
@@ -49,6 +148,40 @@ export function startFakeApis(options: FakeApiOptions = {}): FakeApi {
       };
     }),
   );
+  const census = options.census ?? SMALL_CENSUS;
+  const censusColumns = census[0]!.map((column) => column.toLowerCase());
+  const censusRows = census.slice(1);
+  /** One page of the census in SODA's CSV: only the `$select`ed columns, `$limit` rows from `$offset`. */
+  const censusPage = (search: URLSearchParams): Response => {
+    const offset = Number(search.get("$offset") ?? 0);
+    const limit = Number(search.get("$limit") ?? 1000);
+    const selected = (search.get("$select") ?? censusColumns.join(",")).split(",");
+    const missing = selected.find((column) => !censusColumns.includes(column));
+    if (missing || offset === options.censusFailsAtOffset) {
+      const message = missing ? `No such column: ${missing}` : "Internal error while reading the dataset";
+      return Response.json({ code: missing ? "query.soql.no-such-column" : "internal", error: true, message }, { status: missing ? 400 : 500 });
+    }
+    const at = selected.map((column) => censusColumns.indexOf(column));
+    const header = sodaCsvRow(selected);
+    const body = censusRows
+      .slice(offset, offset + limit)
+      .map((row) => sodaCsvRow(at.map((i) => (/_DATE$/i.test(censusColumns[i]!) ? sodaTimestamp(row[i] ?? "") : (row[i] ?? "")))))
+      .join("");
+    const headers = {
+      "Content-Type": "text/csv; charset=UTF-8",
+      "Last-Modified": options.censusLastModified ?? "Sun, 01 Nov 2026 06:12:40 GMT",
+      "X-SODA2-Fields": JSON.stringify(selected),
+    };
+    if (offset !== options.censusStallsAtOffset) return new Response(header + body, { headers });
+    const stalled = new ReadableStream({
+      async start(controller) {
+        controller.enqueue(new TextEncoder().encode(header));
+        await Bun.sleep(5_000);
+        controller.close();
+      },
+    });
+    return new Response(stalled, { headers });
+  };
   const requests: FakeApi["requests"] = [];
   const server = Bun.serve({
     port: 0,
@@ -56,7 +189,14 @@ export function startFakeApis(options: FakeApiOptions = {}): FakeApi {
     async fetch(request) {
       const url = new URL(request.url);
       const body = request.method === "POST" ? await request.json() : undefined;
-      requests.push({ path: url.pathname, search: url.searchParams, method: request.method, authorization: request.headers.get("authorization"), body });
+      requests.push({
+        path: url.pathname,
+        search: url.searchParams,
+        method: request.method,
+        authorization: request.headers.get("authorization"),
+        appToken: request.headers.get("x-app-token"),
+        body,
+      });
       if (url.pathname === "/v2/petroleum/pri/gnd/data/") {
         if (url.searchParams.get("api_key") !== "eia-key")
           return Response.json({ error: { code: "API_KEY_INVALID", message: "An invalid api_key was supplied." } }, { status: 403 });
@@ -70,32 +210,9 @@ export function startFakeApis(options: FakeApiOptions = {}): FakeApi {
       }
       if (url.pathname === "/fred/series/observations") {
         const seriesId = url.searchParams.get("series_id")!;
-        if (seriesId === options.fredFailsOn) {
-          return Response.json({ error_code: 400, error_message: `Bad Request.  The series ${seriesId} does not exist.` }, { status: 400 });
-        }
-        const monthly = seriesId !== "DCOILWTICO";
-        const values: Record<string, number> = { WPU301: 176, TSIFRGHT: 137, FEDFUNDS: 3.6, INDPRO: 103, DCOILWTICO: 62 };
-        const observations = Array.from({ length: 6 }, (_, i) => ({
-          realtime_start: "2026-11-23",
-          realtime_end: "2026-11-23",
-          date: monthly ? `2026-0${i + 3}-01` : addDays("2026-11-02", i),
-          value: i === 5 && !monthly ? "." : String(values[seriesId]! + i / 10),
-        }));
-        return Response.json({
-          realtime_start: "2026-11-23",
-          realtime_end: "2026-11-23",
-          observation_start: url.searchParams.get("observation_start"),
-          observation_end: "9999-12-31",
-          units: "lin",
-          output_type: 1,
-          file_type: "json",
-          order_by: "observation_date",
-          sort_order: "asc",
-          count: observations.length,
-          offset: 0,
-          limit: 100000,
-          observations,
-        });
+        const answer = seriesId === options.fredFailsOn ? undefined : (FRED_FIXTURES[seriesId] ?? syntheticFredAnswer(seriesId));
+        if (!answer) return Response.json({ error_code: 400, error_message: `Bad Request.  The series ${seriesId} does not exist.` }, { status: 400 });
+        return Response.json(fredObservations(answer, url.searchParams));
       }
       if (url.pathname === "/publicAPI/v2/timeseries/data/") {
         if (options.blsDelayMs) await Bun.sleep(options.blsDelayMs);
@@ -103,7 +220,7 @@ export function startFakeApis(options: FakeApiOptions = {}): FakeApi {
         const series = ids.map((seriesID) => ({
           seriesID,
           data: seriesID.startsWith("OEU")
-            ? [{ year: "2025", period: "A01", periodName: "Annual", latest: "true", value: "28.40", footnotes: [{}] }]
+            ? [{ year: "2025", period: "A01", periodName: "Annual", latest: "true", value: seriesID.endsWith("01") ? "37490" : "28.40", footnotes: [{}] }]
             : [
                 { year: "2026", period: "M09", periodName: "September", latest: "true", value: "1466.0", footnotes: [{ code: "P", text: "preliminary" }] },
                 { year: "2026", period: "M08", periodName: "August", value: "1465.5", footnotes: [{}] },
@@ -131,6 +248,7 @@ export function startFakeApis(options: FakeApiOptions = {}): FakeApi {
           },
         ]);
       }
+      if (url.pathname === `/resource/${FMCSA_CENSUS_DATASET}.csv`) return censusPage(url.searchParams);
       return Response.json({ error: "not found" }, { status: 404 });
     },
   });

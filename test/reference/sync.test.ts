@@ -3,6 +3,8 @@ import { dataSync } from "../../src/cli/data-sync.ts";
 import { openMemoryDatabase } from "../../src/db/client.ts";
 import { DataEvents, type DataAddedEvent } from "../../src/reference/data-events.ts";
 import { createReferenceData } from "../../src/reference/index.ts";
+import { dataStatus } from "../../src/cli/data.ts";
+import { fmcsaCensusSeries, NATIONAL_TRUCK_DRIVER_EMPLOYMENT_SERIES, stateTruckDriverEmploymentSeries } from "../../src/reference/series-ids.ts";
 import { syncData } from "../../src/reference/sync/run.ts";
 import { type FakeApi, startFakeApis, syncEnv } from "./sync-server.ts";
 
@@ -27,7 +29,7 @@ describe("waybill data sync against the sources' documented APIs", () => {
       ["fred", "added"],
       ["bls", "added"],
       ["ams", "added"],
-      ["fmcsa", "skipped"],
+      ["fmcsa", "added"],
     ]);
     const eiaPages = api.requests.filter((r) => r.path === "/v2/petroleum/pri/gnd/data/");
     expect(eiaPages.map((r) => r.search.get("offset"))).toEqual(["0", "5000"]);
@@ -35,15 +37,29 @@ describe("waybill data sync against the sources' documented APIs", () => {
     expect(outcomes[0]!.added).toBe(11 * 460);
     // FRED: "." is no value; WTI's last day is left out.
     expect(count(db, "series_id = 'DCOILWTICO'")).toBe(5);
-    expect(api.requests.filter((r) => r.path === "/publicAPI/v2/timeseries/data/").map((r) => (r.body as { seriesid: string[] }).seriesid.length)).toEqual([50, 3]);
+    expect(api.requests.filter((r) => r.path === "/fred/series/observations").map((r) => r.search.get("series_id"))).toEqual([
+      "WPU301",
+      "PCU336120336120",
+      "TSIFRGHT",
+      "DCOILWTICO",
+      "FEDFUNDS",
+      "INDPRO",
+    ]);
+    // CES, then the OEWS wage and the OEWS employment, each national and for 51 states.
+    expect(api.requests.filter((r) => r.path === "/publicAPI/v2/timeseries/data/").map((r) => (r.body as { seriesid: string[] }).seriesid.length)).toEqual([50, 50, 5]);
     expect(count(db, "series_id = 'CES4348400001'")).toBe(2);
     const view = createReferenceData(db).view("2026-11-23", NOW);
     expect(view.latest("AMS_FVWTRK_REEFER_HIGH_GEORGIA__ATLANTA")).toMatchObject({ observedOn: "2026-11-17", value: 1300 });
     // OEWS May 2025 is dated by its release rule, so a view as of early 2026 does not see it.
     expect(createReferenceData(db).view("2026-03-01", NOW).latest("OEUS130000000000053303208")).toBeUndefined();
     expect(view.latest("OEUS130000000000053303208")).toMatchObject({ observedOn: "2025-05-01", value: 28.4 });
-    expect(outcomes[4]!.message).toMatch(/^fmcsa: skipped, the carrier census importer is not in this build/);
-    expect(seen.map((e) => e.source)).toEqual(["eia-sync", "fred-sync", "bls-sync", "ams-sync"]);
+    expect(view.latest(stateTruckDriverEmploymentSeries("13"))).toMatchObject({ observedOn: "2025-05-01", value: 37490 });
+    expect(view.latest(NATIONAL_TRUCK_DRIVER_EMPLOYMENT_SERIES)).toMatchObject({ observedOn: "2025-05-01", value: 37490 });
+    expect(outcomes[4]).toMatchObject({ added: 52 * 3 * 3 });
+    // The census's for-hire flags arrive as checkbox values: eleven of the twelve carriers count.
+    expect([view.latest(fmcsaCensusSeries("CARRIERS", "TX", "A"))?.value, view.latest(fmcsaCensusSeries("CARRIERS", "OH", "C"))?.value]).toEqual([4, 3]);
+    expect(view.latest(fmcsaCensusSeries("POWER_UNITS", "GA", "B"))).toMatchObject({ value: 2 + 5 + 8 + 11, observedOn: "2026-11-01" });
+    expect(seen.map((e) => e.source)).toEqual(["eia-sync", "fred-sync", "bls-sync", "ams-sync", "fmcsa-sync"]);
   });
 
   test("one source's error body and another's timeout fail those sources whole; the rest are stored", async () => {
@@ -78,19 +94,44 @@ describe("waybill data sync against the sources' documented APIs", () => {
     api = startFakeApis();
     const db = openMemoryDatabase();
     const none = await dataSync(db, { env: syncEnv(api.url, false), now: NOW });
-    expect(none).toEqual({
-      exitCode: 0,
-      output: [
-        "eia: skipped, no API key (set WAYBILL_EIA_API_KEY)",
-        "fred: skipped, no API key (set WAYBILL_FRED_API_KEY)",
-        "bls: skipped, no API key (set WAYBILL_BLS_API_KEY)",
-        "ams: skipped, no API key (set WAYBILL_AMS_API_KEY)",
-        "fmcsa: skipped, the carrier census importer is not in this build yet (docs/data-sources.md)",
-      ].join("\n"),
-    });
-    expect(api.requests).toHaveLength(0);
+    expect(none.exitCode).toBe(0);
+    expect(none.output.split("\n")).toEqual([
+      "eia: skipped, no API key (set WAYBILL_EIA_API_KEY)",
+      "fred: skipped, no API key (set WAYBILL_FRED_API_KEY)",
+      "bls: skipped, no API key (set WAYBILL_BLS_API_KEY)",
+      "ams: skipped, no API key (set WAYBILL_AMS_API_KEY)",
+      expect.stringMatching(/^fmcsa: 468 new observations as imp_/),
+    ]);
+    // FMCSA's portal needs no key (an app token is optional): its census is the only thing asked for.
+    expect(api.requests.map((r) => [r.path, r.appToken])).toEqual([["/resource/kjg3-diqy.csv", null]]);
     await dataSync(db, { source: "fred", since: "2026-03-01", env: syncEnv(api.url), now: NOW, json: true });
-    expect(api.requests.every((r) => r.search.get("observation_start") === "2026-03-01")).toBe(true);
+    expect(api.requests.slice(1).every((r) => r.search.get("observation_start") === "2026-03-01")).toBe(true);
     expect(() => dataSync(db, { source: "nope", env: {}, now: NOW })).toThrow(/unknown source 'nope'/);
+  });
+  test("the heavy-truck PPI comes from FRED's recorded answer from --since on, dated by BLS's release rule, and data status lists it", async () => {
+    api = startFakeApis();
+    const db = openMemoryDatabase();
+    // The recorded answer ends 2025-08; the default 400 days back (2025-10-19) asks for it and gets nothing.
+    await syncData(db, { sources: ["fred"], env: syncEnv(api.url), now: NOW });
+    expect(count(db, "series_id = 'PCU336120336120'")).toBe(0);
+
+    const [fred] = await syncData(db, { sources: ["fred"], since: "2025-03-01", env: syncEnv(api.url), now: LATER });
+    expect(fred).toMatchObject({ status: "added", added: 6 });
+    const data = createReferenceData(db);
+    // August's index is public on 2025-09-15, so a view of the day before carries equipment cost by July's.
+    expect(data.view("2025-09-14", LATER).latest("PCU336120336120")).toMatchObject({ observedOn: "2025-07-01", value: 165.465 });
+    expect(data.view("2025-09-15", LATER).latest("PCU336120336120")).toMatchObject({ observedOn: "2025-08-01", value: 165.515, publishedOn: "2025-09-15" });
+
+    const status = JSON.parse(dataStatus(db, { json: true, now: LATER }).output) as { series: { series_id: string }[] };
+    expect(status.series.find((s) => s.series_id === "PCU336120336120")).toMatchObject({
+      unit: "index Dec 1984=100",
+      cadence: "monthly",
+      first: "2025-03-01",
+      latest: "2025-08-01",
+      published_on: "2025-09-15",
+      next_due: "2025-10-15",
+      overdue: true,
+      observations: 6,
+    });
   });
 });

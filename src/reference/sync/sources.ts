@@ -8,7 +8,16 @@ import { parseAmsJson } from "../importers/ams.ts";
 import { ImportFormatError, isoDate, requireValue } from "../importers/common.ts";
 import { parseEiaJson } from "../importers/eia.ts";
 import { STATE_CODES, stateInfo } from "../regions.ts";
-import { DIESEL_AREAS, dieselSeriesId, NATIONAL_TRUCK_DRIVER_WAGE_SERIES, stateTruckDriverWageSeries } from "../series-ids.ts";
+import {
+  DIESEL_AREAS,
+  dieselSeriesId,
+  fmcsaCensusSeries,
+  NATIONAL_TRUCK_DRIVER_EMPLOYMENT_SERIES,
+  NATIONAL_TRUCK_DRIVER_WAGE_SERIES,
+  stateTruckDriverEmploymentSeries,
+  stateTruckDriverWageSeries,
+} from "../series-ids.ts";
+import { fetchFmcsaCensus } from "./fmcsa.ts";
 import { type HttpOptions, requestJson } from "./http.ts";
 
 export const SYNC_SOURCES = ["eia", "fred", "bls", "ams", "fmcsa"] as const;
@@ -20,7 +29,11 @@ export interface SyncRequest {
   /** First date to ask for (YYYY-MM-DD). */
   since: string;
   today: string;
+  /** ms epoch of the sync. */
+  now: number;
   http: HttpOptions;
+  /** The newest date already stored for a series, so a source can tell it has nothing newer. */
+  newestStored(seriesId: string): string | undefined;
 }
 
 export interface SyncSource {
@@ -28,9 +41,10 @@ export interface SyncSource {
   keyEnv?: string;
   urlEnv: string;
   defaultUrl: string;
-  /** Why this source cannot be synced by this build, if it cannot. */
-  unavailable?: string;
-  fetch(request: SyncRequest): Promise<ParsedObservation[]>;
+  /** The key is sent when set, and the source is still asked without one. */
+  keyOptional?: true;
+  /** The observations to store, or why there is nothing to fetch (what is stored is as new as the source). */
+  fetch(request: SyncRequest): Promise<ParsedObservation[] | { upToDate: string }>;
 }
 
 /**
@@ -68,7 +82,8 @@ const eia: SyncSource = {
     }),
 };
 
-const FRED_SERIES = ["WPU301", "TSIFRGHT", "DCOILWTICO", "FEDFUNDS", "INDPRO"];
+/** PCU336120336120 (BLS PPI, heavy duty truck manufacturing) carries ATRI's equipment cost between editions. */
+const FRED_SERIES = ["WPU301", "PCU336120336120", "TSIFRGHT", "DCOILWTICO", "FEDFUNDS", "INDPRO"];
 const FRED_PAGE = 100_000;
 
 /** FRED `fred/series/observations` (file_type=json), one series at a time, paged by offset/limit. */
@@ -114,6 +129,18 @@ function blsPeriodDate(seriesId: string, year: string, period: string): string |
   return undefined;
 }
 
+/** CES truck employment, then OEWS 53-3032 hourly median wage and employment, national and by state. */
+const blsSeriesIds = (): string[] => {
+  const fips = STATE_CODES.map((state) => stateInfo(state).fips);
+  return [
+    "CES4348400001",
+    NATIONAL_TRUCK_DRIVER_WAGE_SERIES,
+    ...fips.map(stateTruckDriverWageSeries),
+    NATIONAL_TRUCK_DRIVER_EMPLOYMENT_SERIES,
+    ...fips.map(stateTruckDriverEmploymentSeries),
+  ];
+};
+
 /** BLS Public Data API v2 (POST timeseries/data): CES truck employment and OEWS 53-3032 by state, 50 series a request. */
 const bls: SyncSource = {
   name: "bls",
@@ -121,7 +148,7 @@ const bls: SyncSource = {
   urlEnv: "WAYBILL_BLS_URL",
   defaultUrl: "https://api.bls.gov",
   async fetch({ baseUrl, apiKey, since, today, http }) {
-    const ids = ["CES4348400001", NATIONAL_TRUCK_DRIVER_WAGE_SERIES, ...STATE_CODES.map((state) => stateTruckDriverWageSeries(stateInfo(state).fips))];
+    const ids = blsSeriesIds();
     const rows: ParsedObservation[] = [];
     for (let i = 0; i < ids.length; i += BLS_BATCH) {
       const payload = { seriesid: ids.slice(i, i + BLS_BATCH), startyear: since.slice(0, 4), endyear: today.slice(0, 4), registrationkey: apiKey };
@@ -177,18 +204,15 @@ const ams: SyncSource = {
   },
 };
 
-/**
- * FMCSA census (data.transportation.gov): its aggregates come from the carrier census importer
- * (`waybill data import fmcsa`); until that importer is part of the build, sync names it and moves on.
- */
+/** FMCSA's carrier census on its open-data portal (SODA API, CSV pages); an app token is optional. */
 const fmcsa: SyncSource = {
   name: "fmcsa",
+  keyEnv: "WAYBILL_FMCSA_APP_TOKEN",
+  keyOptional: true,
   urlEnv: "WAYBILL_FMCSA_URL",
   defaultUrl: "https://data.transportation.gov",
-  unavailable: "the carrier census importer is not in this build yet (docs/data-sources.md)",
-  async fetch() {
-    return [];
-  },
+  fetch: ({ baseUrl, apiKey, now, http, newestStored }) =>
+    fetchFmcsaCensus({ baseUrl, appToken: apiKey, now, http, storedCensus: newestStored(fmcsaCensusSeries("CARRIERS", "US", "A")) }),
 };
 
 export const SOURCES: Record<SyncSourceName, SyncSource> = { eia, fred, bls, ams, fmcsa };
