@@ -29,7 +29,7 @@ export interface CommitObserver {
  * checkpoint there). Throwing from batchStarted or beforeCommit rolls the whole batch back.
  */
 export interface BatchParticipant {
-  batchStarted(tx: Store): void | Promise<void>;
+  batchStarted?(tx: Store): void | Promise<void>;
   writeStarted(): void;
   writeRolledBack(): void;
   beforeCommit(tx: Store): void | Promise<void>;
@@ -147,7 +147,7 @@ export class GroupCommitter {
       undefined,
       () =>
         andThen(
-          eachInTurn(this.participants, (participant) => participant.batchStarted(this.batchTx)),
+          eachInTurn(this.participants, (participant) => participant.batchStarted?.(this.batchTx)),
           () =>
             andThen(
               eachInTurn(batch, (pending) => andThen(this.inSavepoint(pending.write), (outcome) => void outcomes.push(outcome))),
@@ -212,7 +212,7 @@ export class GroupCommitter {
   private async postgresTransaction(writes: GroupWrite<unknown>[]): Promise<Outcome[]> {
     try {
       const outcomes = await inTransaction(this.db, async (tx) => {
-        for (const participant of this.participants) await participant.batchStarted(tx);
+        for (const participant of this.participants) await participant.batchStarted?.(tx);
         const values: Outcome[] = [];
         for (const write of writes) {
           for (const participant of this.participants) participant.writeStarted();

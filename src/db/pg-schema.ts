@@ -93,11 +93,16 @@ export const receipts = pgTable(
     accountId: text("account_id")
       .notNull()
       .references(() => accounts.id),
-    authObjId: text("auth_obj_id").notNull(),
-    tier: text("tier").notNull(),
-    body: text("body").notNull(),
+    principalPart: bigint("principal_part", { mode: "number" }),
+    requestPart: bigint("request_part", { mode: "number" }),
+    factorsPart: bigint("factors_part", { mode: "number" }),
+    modelPart: bigint("model_part", { mode: "number" }),
+    asOf: text("as_of"),
+    knownAt: ms("known_at"),
+    responseSha256: bytea("response_sha256"),
+    body: text("body"),
     prevHash: text("prev_hash"),
-    hash: text("hash").notNull(),
+    hash: bytea("hash").notNull(),
     signature: text("signature"),
     kid: text("kid").references(() => signingKeys.kid),
     lane: text("lane"),
@@ -290,3 +295,9 @@ export const alerts = pgTable(
   },
   (t) => [index("alerts_account_created").on(t.accountId, t.createdAt)],
 );
+
+export const receiptParts = pgTable("receipt_parts", {
+  id: bigint("id", { mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+  sha256: bytea("sha256").notNull().unique(),
+  text: text("text").notNull(),
+});

@@ -64,9 +64,18 @@ function withDataAsOfField(schema: TSchema): TSchema {
   return { ...object, properties: { ...object.properties, data_as_of: DataAsOfSchema }, required: [...(object.required ?? []), "data_as_of"] };
 }
 
+type DeclaredResult = { answer: unknown; factorVersions: FactorVersion[]; dataView?: AnswerDataView };
+
 interface Declaration {
   output: TSchema;
-  handler(input: never, context: { data: { asOf: string } }): { answer: unknown; factorVersions: FactorVersion[]; dataView?: AnswerDataView };
+  handler(input: never, context: { data: { asOf: string } }): DeclaredResult;
+  /** A writing declaration's handler (types.ts): its answer carries `data_as_of` the same way. */
+  write?(input: never, context: never): Promise<DeclaredResult>;
+}
+
+function withAge<R extends DeclaredResult>(result: R, context: { data: { asOf: string } }): R {
+  const view = result.dataView ?? { asOf: context.data.asOf, factorVersions: result.factorVersions };
+  return { ...result, answer: { ...(result.answer as Record<string, unknown>), data_as_of: dataAsOf(view) } };
 }
 
 /**
@@ -79,9 +88,12 @@ export function withDataAsOf<D extends Declaration>(declaration: D): D {
     ...declaration,
     output: withDataAsOfField(declaration.output),
     handler(input: never, context: { data: { asOf: string } }) {
-      const result = declaration.handler(input, context);
-      const view = result.dataView ?? { asOf: context.data.asOf, factorVersions: result.factorVersions };
-      return { ...result, answer: { ...(result.answer as Record<string, unknown>), data_as_of: dataAsOf(view) } };
+      return withAge(declaration.handler(input, context), context);
     },
+    ...(declaration.write && {
+      async write(input: never, context: never) {
+        return withAge(await declaration.write!(input, context), context as { data: { asOf: string } });
+      },
+    }),
   };
 }

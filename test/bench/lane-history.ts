@@ -130,7 +130,7 @@ try {
   const clock = new ManualClock(START);
   // 1. Real receipts through the app: every account asks every lane once.
   let app = open(file, clock);
-  const keys = Array.from({ length: ACCOUNTS }, () => accountWithKey(app.db, clock.now(), "enterprise"));
+  const keys = await Promise.all(Array.from({ length: ACCOUNTS }, () => accountWithKey(app.db, clock.now(), "enterprise")));
   for (const { key } of keys) await answeredMicros(app.app, key, LANES.length);
   const seeds = app.db.$client
     .query<SeedRow, []>(
@@ -217,7 +217,7 @@ try {
     // Answered calls on this log and on an empty database, interleaved rounds, medians.
     ...(await (async () => {
       const empty = open(join(dir, "empty.db"), new ManualClock(NOW));
-      const { key: emptyKey } = accountWithKey(empty.db, NOW, "enterprise");
+      const { key: emptyKey } = await accountWithKey(empty.db, NOW, "enterprise");
       const withLog: number[] = [];
       const withoutLog: number[] = [];
       for (let round = 0; round < 5; round++) {

@@ -17,9 +17,9 @@ interface DataAsOf {
 const TODAY = "2027-05-20";
 let server: TestInstance;
 let key: string;
-beforeAll(() => {
+beforeAll(async () => {
   server = testInstance({ clock: new ManualClock(Date.parse(`${TODAY}T15:00:00Z`)), listen: true });
-  key = server.accountWithKey("enterprise").key;
+  key = (await server.accountWithKey("enterprise")).key;
 });
 afterAll(() => server.stop());
 

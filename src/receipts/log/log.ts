@@ -84,8 +84,6 @@ export class ReceiptLog implements BatchParticipant {
     this.staged.push(leafHash(entry));
   }
 
-  batchStarted(): void {}
-
   writeStarted(): void {
     this.stagedMark = this.staged.length;
   }
