@@ -1,8 +1,9 @@
 import { errors } from "../../errors.ts";
 import { greatCircleMiles } from "../../reference/distance.ts";
 import { resolvePlace, type ResolvedPlace } from "../../reference/places.ts";
-import { embeddedRoadNetwork, roadMiles, type RoadNetwork } from "../../reference/roads/index.ts";
+import { embeddedRoadNetwork, type RoadNetwork } from "../../reference/roads/index.ts";
 import { circuityFactor, RATE_MODEL } from "./constants.ts";
+import { cachedRoadMiles } from "./lane-miles-cache.ts";
 
 export type DistanceMethod = "ROAD_NETWORK" | "GREAT_CIRCLE_X_CIRCUITY" | "CALLER_PROVIDED";
 
@@ -69,7 +70,7 @@ export function resolveLane(
     checkCallerMiles(callerMiles, crowFlies, fieldName);
     return { ...base, miles: callerMiles, distanceMethod: "CALLER_PROVIDED" };
   }
-  const road = roadMiles(network, origin, destination);
+  const road = cachedRoadMiles(network, origin, destination);
   if (road.method === "ROAD_NETWORK") {
     return { ...base, miles: road.miles, distanceMethod: "ROAD_NETWORK", connectorMiles: road.connectorMiles };
   }
