@@ -121,7 +121,7 @@ export function createRuntime({ db, clock, limits, skills = SKILLS, log, allowPr
     close() {
       webhooks.stop();
       alertBackground.stop();
-      committer.flush();
+      committer.close();
       usage.close();
     },
   };
