@@ -3,7 +3,7 @@ import { resolvePlace, type ResolvedPlace } from "../../../src/reference/places.
 import { embeddedRoadNetwork, RoadNetwork, roadMiles } from "../../../src/reference/roads/index.ts";
 import { parseRoadGeoJson } from "../../../src/reference/roads/geojson.ts";
 import { buildRoadNetwork } from "../../../src/reference/roads/network-build.ts";
-import { cachedRoadMiles } from "../../../src/skills/rate-lookup/lane-miles-cache.ts";
+import { cachedPlaceResolution, cachedRoadMiles } from "../../../src/skills/rate-lookup/lane-cache.ts";
 import { CORRIDOR_ROADS } from "../../support/road-corridor.ts";
 
 const place = (text: string): ResolvedPlace => {
@@ -46,4 +46,17 @@ test("a remembered answer cannot be changed by whoever reads it", () => {
   const miles = cachedRoadMiles(embeddedRoadNetwork(), from, to);
   expect(Object.isFrozen(miles)).toBe(true);
   if (miles.method === "ROAD_NETWORK") expect(Object.isFrozen(miles.connectorMiles)).toBe(true);
+});
+
+test("a remembered place text resolves exactly as the gazetteer does, refusals included, and cannot be changed", () => {
+  for (const text of ["Chicago, IL", "chicago il", "Springfield", "Chicgo, IL", "Nowhereville, ZZ", "Honolulu, HI", "60601"]) {
+    const first = cachedPlaceResolution(text);
+    expect(first).toEqual(resolvePlace(text));
+    expect(cachedPlaceResolution(text)).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+  }
+  // A long text is resolved every time rather than kept.
+  const long = `Chicago, IL${" ".repeat(200)}`;
+  expect(cachedPlaceResolution(long)).toEqual(resolvePlace(long));
+  expect(cachedPlaceResolution(long)).not.toBe(cachedPlaceResolution(long));
 });
