@@ -29,7 +29,7 @@ export interface BatchParticipant {
   writeRolledBack(): void;
   beforeCommit(): void;
   afterCommit(): void;
-  afterDurable(): void;
+  afterDurable?(): void;
   afterRollback(): void;
 }
 
@@ -120,7 +120,7 @@ export class GroupCommitter {
       return;
     }
     const durable = () => {
-      for (const participant of this.participants) participant.afterDurable();
+      for (const participant of this.participants) participant.afterDurable?.();
       this.observer?.committed(batch.length, (performance.now() - started) / 1000, outcomes.filter((outcome) => !outcome.ok).length);
       this.batches.count += 1;
       this.batches.writes += batch.length;
