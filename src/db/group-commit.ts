@@ -1,5 +1,6 @@
 import type { Db, Store } from "./client.ts";
 import { andThen, eachInTurn, isPromise, type MaybePromise } from "./maybe-async.ts";
+import { WalSync } from "./wal-sync.ts";
 import { exclusively, holdWhile, isLocked } from "./write-lock.ts";
 import { inTransaction, joinedTransaction } from "./transaction.ts";
 
@@ -16,7 +17,7 @@ interface PendingWrite<T> {
 
 /** Told how each group transaction went (readiness, metrics); optional. */
 export interface CommitObserver {
-  /** `failedWrites` of the `writes` rolled back alone in their savepoints. */
+  /** `failedWrites` of the `writes` rolled back alone in their savepoints; `seconds` until durable. */
   committed(writes: number, seconds: number, failedWrites: number): void;
   /** A whole batch, or one write in its savepoint, failed. */
   failed(error: unknown): void;
@@ -27,6 +28,8 @@ export interface CommitObserver {
  * transaction opens (the log takes its lock and reads the head there), when each write starts and
  * rolls back, and allowed a last word inside the transaction before COMMIT (the log signs its
  * checkpoint there). Throwing from batchStarted or beforeCommit rolls the whole batch back.
+ * afterDurable runs once the committed batch is on disk, before any of its callers hear, in commit
+ * order (the log publishes its checkpoint there).
  */
 export interface BatchParticipant {
   batchStarted?(tx: Store): void | Promise<void>;
@@ -34,6 +37,7 @@ export interface BatchParticipant {
   writeRolledBack(): void;
   beforeCommit(tx: Store): void | Promise<void>;
   afterCommit(): void;
+  afterDurable?(): void;
   afterRollback(): void;
 }
 
@@ -45,6 +49,11 @@ export interface BatchParticipant {
  * are free there. On PostgreSQL a savepoint is a round trip per write, so a batch runs without them
  * and, in the rare case a write fails, is rolled back and replayed one write per transaction.
  * Under light load a batch holds one write and this is an ordinary transaction.
+ *
+ * On a WAL file the fsync runs off the event loop (wal-sync.ts): the next batch is parsed, priced
+ * and committed while the previous one reaches the disk. If an fsync ever fails, nothing written
+ * since can be trusted to be on disk (the kernel may have dropped the pages), so every later
+ * commit is refused with the same error until the server is restarted.
  */
 export class GroupCommitter {
   private queue: PendingWrite<unknown>[] = [];
@@ -53,6 +62,8 @@ export class GroupCommitter {
   private inFlight: Promise<void> | null = null;
   private readonly batches = { count: 0, writes: 0 };
   private readonly participants: BatchParticipant[] = [];
+  private walSync: WalSync | undefined | null = null;
+  private syncFailure: unknown = null;
   // SQLite: prepared once; bun:sqlite's transaction() builds four wrapper functions per call, which
   // cost more per write than the savepoint itself.
   private readonly sql;
@@ -77,7 +88,7 @@ export class GroupCommitter {
       this.queue.push({ write, resolve, reject } as PendingWrite<unknown>);
       if (!this.flushScheduled) {
         this.flushScheduled = true;
-        setImmediate(() => void this.flush());
+        setImmediate(() => void this.flush(true));
       }
     });
   }
@@ -86,8 +97,8 @@ export class GroupCommitter {
    * Commit whatever is queued now (shutdown, tests), one batch at a time. On SQLite, while no batch
    * is in flight and every write is synchronous, this commits before it returns.
    */
-  flush(): MaybePromise<void> {
-    const run = this.inFlight ? this.inFlight.then(() => this.flushQueued()) : this.flushQueued();
+  flush(offLoop = false): MaybePromise<void> {
+    const run = this.inFlight ? this.inFlight.then(() => this.flushQueued(offLoop)) : this.flushQueued(offLoop);
     if (!isPromise(run)) return;
     const tracked: Promise<void> = run.finally(() => {
       if (this.inFlight === tracked) this.inFlight = null;
@@ -96,23 +107,49 @@ export class GroupCommitter {
     return tracked;
   }
 
-  private flushQueued(): MaybePromise<void> {
+  /** Flush, and let go of the WAL file (shutdown, before the database closes). */
+  async close(): Promise<void> {
+    await this.flush();
+    this.walSync?.close();
+    this.walSync = undefined;
+  }
+
+  private flushQueued(offLoop: boolean): MaybePromise<void> {
     this.flushScheduled = false;
     const batch = this.queue;
     if (batch.length === 0) return;
     this.queue = [];
     const started = performance.now();
+    if (this.syncFailure !== null) return this.refuse(batch, this.syncFailure);
+    // SQLite: opened at the first batch (the WAL file exists once the database has been written).
+    if (this.walSync === null) this.walSync = this.sql ? WalSync.for((this.db as Db).$client) : undefined;
+    const walSync = offLoop ? this.walSync : undefined;
     return andThen(
       undefined,
-      () => andThen(this.runBatch(batch), (outcomes) => this.settle(batch, outcomes, started)),
-      (error) => {
-        this.observer?.failed(error);
-        for (const pending of batch) pending.reject(error);
-      },
+      () =>
+        andThen(walSync ? walSync.unsynced(() => this.runBatch(batch)) : this.runBatch(batch), (outcomes) => {
+          if (!walSync) return this.settle(batch, outcomes, started);
+          // Not awaited: the next batch commits while this one reaches the disk; durable() settles in commit order.
+          void walSync.durable().then(
+            () => (this.syncFailure === null ? this.settle(batch, outcomes, started) : this.refuse(batch, this.syncFailure)),
+            (error) => {
+              this.syncFailure ??= error;
+              this.refuse(batch, error);
+            },
+          );
+        }),
+      (error) => this.refuse(batch, error),
     );
   }
 
+  /** The whole batch failed (or can no longer be made durable): every caller hears the error. */
+  private refuse(batch: PendingWrite<unknown>[], error: unknown): void {
+    this.observer?.failed(error);
+    for (const pending of batch) pending.reject(error);
+  }
+
   private settle(batch: PendingWrite<unknown>[], outcomes: Outcome[], started: number): void {
+    for (const participant of this.participants) participant.afterDurable?.();
     this.observer?.committed(batch.length, (performance.now() - started) / 1000, outcomes.filter((outcome) => !outcome.ok).length);
     this.batches.count += 1;
     this.batches.writes += batch.length;
