@@ -1,5 +1,5 @@
 import { greatCircleMiles, type Point } from "../distance.ts";
-import type { RoadNetwork } from "./network.ts";
+import type { RoadNetwork, Snap } from "./network.ts";
 
 /** When the network's answer is used, and how a place reaches it (docs/rate-model.md, "Road miles"). */
 export const ROAD_RULES = {
@@ -10,6 +10,16 @@ export const ROAD_RULES = {
   maxConnectorMiles: {
     value: 60,
     source: "Waybill judgement: a place farther than an hour's drive from any Interstate in the network is priced off-network.",
+  },
+  joinCandidates: {
+    value: 4,
+    source:
+      "Waybill judgement: a city centre lies between several Interstates; its nearest one is often not the one a truck takes, " +
+      "so each place may join at the nearest point of any of its 4 nearest roads, and the cheapest whole route (local legs included) wins.",
+  },
+  joinReach: {
+    value: { times: 2, plusMiles: 2 },
+    source: "Waybill judgement: a road other than the nearest is a way onto the network if it is at most 2x as far from the place + 2 mi.",
   },
   maxDetourRatio: {
     value: 1.45,
@@ -35,20 +45,25 @@ export type RoadMiles =
 /** Road miles between two places on the network, or why the network cannot serve the lane. */
 export function roadMiles(network: RoadNetwork, origin: Point, destination: Point): RoadMiles {
   const crow = greatCircleMiles(origin, destination);
-  const route = network.route(origin, destination);
-  const { connectorCircuity, maxConnectorMiles, maxDetourRatio } = ROAD_RULES;
-  for (const [end, snap] of [
-    ["origin", route.origin],
-    ["destination", route.destination],
-  ] as const) {
-    if (snap.offsetMiles > maxConnectorMiles.value) {
+  const { connectorCircuity, maxConnectorMiles, maxDetourRatio, joinCandidates, joinReach } = ROAD_RULES;
+  const joins = { origin: network.snapCandidates(origin, joinCandidates.value), destination: network.snapCandidates(destination, joinCandidates.value) };
+  for (const end of ["origin", "destination"] as const) {
+    const nearest = joins[end][0]!;
+    if (nearest.offsetMiles > maxConnectorMiles.value) {
       return {
         method: "OFF_NETWORK",
-        reason: `${end} is ${Math.round(snap.offsetMiles)} mi from the nearest Interstate in road network ${network.version}`,
+        reason: `${end} is ${Math.round(nearest.offsetMiles)} mi from the nearest Interstate in road network ${network.version}`,
         greatCircleMiles: crow,
       };
     }
   }
+  // Another road counts as a way onto the network only when it is about as near as the nearest one: a far join's
+  // straight local leg would cut across what the road itself goes round.
+  const withinReach = ([nearest, ...others]: Snap[]) => [
+    nearest!,
+    ...others.filter((snap) => snap.offsetMiles <= Math.min(maxConnectorMiles.value, joinReach.value.times * nearest!.offsetMiles + joinReach.value.plusMiles)),
+  ];
+  const route = network.cheapestJoin(withinReach(joins.origin), withinReach(joins.destination), destination, connectorCircuity.value);
   const connectorMiles = {
     origin: route.origin.offsetMiles * connectorCircuity.value,
     destination: route.destination.offsetMiles * connectorCircuity.value,

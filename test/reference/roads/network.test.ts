@@ -236,3 +236,35 @@ describe("reading GeoJSON road files", () => {
     expect(() => parseRoadGeoJson(text)).toThrow(message);
   });
 });
+
+describe("joining the network where the route is cheapest", () => {
+  // The place lies 8 mi from a road that reaches the destination only by a 300-mile loop, and 10 mi from the
+  // start of the road that leads straight there.
+  const loop = network([
+    {
+      coordinates: [
+        [-100.6, 40.1],
+        [-99, 40.1],
+        [-99, 38],
+        [-100.85, 38],
+        [-100.85, 39.92],
+        [-102.5, 39.92],
+      ],
+    },
+  ]);
+  const place = at(-100.75, 40);
+  const destination = at(-99, 40.1);
+
+  test("a place may join a road farther than the nearest one when the whole route is shorter", () => {
+    expect(loop.snap(place).offsetMiles).toBeLessThan(9);
+    const result = roadMiles(loop, place, destination);
+    expect(result.method).toBe("ROAD_NETWORK");
+    if (result.method !== "ROAD_NETWORK") return;
+    expect(result.connectorMiles.origin).toBeGreaterThan(11);
+    expect(result.miles).toBeLessThan(miles([-100.75, 40], [-99, 40.1]) * 1.3);
+  });
+
+  test("the nearest road alone would be the long way round", () => {
+    expect(loop.route(place, destination).networkMiles).toBeGreaterThan(250);
+  });
+});
