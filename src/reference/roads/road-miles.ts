@@ -1,4 +1,5 @@
 import { greatCircleMiles, type Point } from "../distance.ts";
+import { longestOffLandMiles } from "../us-land.ts";
 import type { RoadNetwork, Snap } from "./network.ts";
 
 /** When the network's answer is used, and how a place reaches it (docs/rate-model.md, "Road miles"). */
@@ -27,7 +28,22 @@ export const ROAD_RULES = {
       "Waybill judgement: US truck lanes run 1.04-1.3x the great-circle distance; a network path above 1.45x means the real route " +
       "uses roads the network lacks (US highways, Canadian roads), so the estimate falls back.",
   },
+  waterDetour: {
+    value: { minOffLandMiles: 10, maxRatio: 3 },
+    source:
+      "Waybill judgement: a straight line that runs 10 mi or more off US land (Census nation outline, us-atlas: lakes, sea, abroad) " +
+      "explains a network route up to 3x it (Detroit-Cleveland runs round Lake Erie at 1.9x); the same detour over land means a missing road.",
+  },
 } as const;
+
+/**
+ * A long way round is the real road when the straight line crosses water (or leaves the country) for a stretch:
+ * no road takes the crow's line there, so the network's detour is not a road it lacks.
+ */
+function roundWater(origin: Point, destination: Point, detourRatio: number): boolean {
+  const { minOffLandMiles, maxRatio } = ROAD_RULES.waterDetour.value;
+  return detourRatio <= maxRatio && longestOffLandMiles(origin, destination) >= minOffLandMiles;
+}
 
 /** Below this straight-line distance a lane may be local roads all the way. */
 const SHORT_LANE_MILES = 50;
@@ -73,10 +89,10 @@ export function roadMiles(network: RoadNetwork, origin: Point, destination: Poin
   const viaNetwork = route.networkMiles + connectorMiles.origin + connectorMiles.destination;
   const miles = crow < SHORT_LANE_MILES ? Math.min(viaNetwork, crow * connectorCircuity.value) : viaNetwork;
   const detourRatio = miles / crow;
-  if (!Number.isFinite(miles) || detourRatio > maxDetourRatio.value) {
+  if (!Number.isFinite(miles) || (detourRatio > maxDetourRatio.value && !roundWater(origin, destination, detourRatio))) {
     return {
       method: "OFF_NETWORK",
-      reason: `the Interstate route is ${detourRatio.toFixed(2)}x the straight-line distance (over ${maxDetourRatio.value}x): the real route uses roads road network ${network.version} lacks`,
+      reason: `the Interstate route is ${detourRatio.toFixed(2)}x the straight-line distance (over ${maxDetourRatio.value}x) with land all the way: the real route uses roads road network ${network.version} lacks`,
       greatCircleMiles: crow,
     };
   }
