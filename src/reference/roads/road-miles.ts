@@ -55,6 +55,8 @@ export type RoadMiles =
       networkMiles: number;
       connectorMiles: { origin: number; destination: number };
       detourRatio: number;
+      /** The straight line crosses water (or leaves the country), so a long way round is the real road. */
+      roundWater: boolean;
     }
   | { method: "OFF_NETWORK"; reason: string; greatCircleMiles: number };
 
@@ -89,12 +91,13 @@ export function roadMiles(network: RoadNetwork, origin: Point, destination: Poin
   const viaNetwork = route.networkMiles + connectorMiles.origin + connectorMiles.destination;
   const miles = crow < SHORT_LANE_MILES ? Math.min(viaNetwork, crow * connectorCircuity.value) : viaNetwork;
   const detourRatio = miles / crow;
-  if (!Number.isFinite(miles) || (detourRatio > maxDetourRatio.value && !roundWater(origin, destination, detourRatio))) {
+  const water = detourRatio > maxDetourRatio.value && roundWater(origin, destination, detourRatio);
+  if (!Number.isFinite(miles) || (detourRatio > maxDetourRatio.value && !water)) {
     return {
       method: "OFF_NETWORK",
       reason: `the Interstate route is ${detourRatio.toFixed(2)}x the straight-line distance (over ${maxDetourRatio.value}x) with land all the way: the real route uses roads road network ${network.version} lacks`,
       greatCircleMiles: crow,
     };
   }
-  return { method: "ROAD_NETWORK", miles, networkMiles: route.networkMiles, connectorMiles, detourRatio };
+  return { method: "ROAD_NETWORK", miles, networkMiles: route.networkMiles, connectorMiles, detourRatio, roundWater: water };
 }
