@@ -16,6 +16,15 @@ export function project(lon: number, lat: number): XY {
   return { x: lon * Math.cos((lat * Math.PI) / 180) * MILES_PER_DEGREE_LON_AT_EQUATOR, y: lat * MILES_PER_DEGREE_LAT };
 }
 
+/**
+ * A projection centred on one place (equirectangular at its latitude): near that place it keeps distances in
+ * every direction, where the sinusoidal one shears north-south offsets far from its meridian (by 35 % at 85 deg W).
+ */
+export function projectAround(centre: { lon: number; lat: number }): (lon: number, lat: number) => XY {
+  const milesPerDegreeLon = Math.cos((centre.lat * Math.PI) / 180) * MILES_PER_DEGREE_LON_AT_EQUATOR;
+  return (lon, lat) => ({ x: (lon - centre.lon) * milesPerDegreeLon, y: (lat - centre.lat) * MILES_PER_DEGREE_LAT });
+}
+
 /** The point on segment a-b closest to p: its parameter t in [0, 1] and its distance in miles. */
 export function closestOnSegment(p: XY, a: XY, b: XY): { t: number; distance: number } {
   const dx = b.x - a.x;

@@ -1,5 +1,6 @@
 import { greatCircleMiles, type Point } from "../distance.ts";
-import type { RoadNetwork } from "./network.ts";
+import { longestOffLandMiles } from "../us-land.ts";
+import type { RoadNetwork, Snap } from "./network.ts";
 
 /** When the network's answer is used, and how a place reaches it (docs/rate-model.md, "Road miles"). */
 export const ROAD_RULES = {
@@ -11,13 +12,38 @@ export const ROAD_RULES = {
     value: 60,
     source: "Waybill judgement: a place farther than an hour's drive from any Interstate in the network is priced off-network.",
   },
+  joinCandidates: {
+    value: 4,
+    source:
+      "Waybill judgement: a city centre lies between several Interstates; its nearest one is often not the one a truck takes, " +
+      "so each place may join at the nearest point of any of its 4 nearest roads, and the cheapest whole route (local legs included) wins.",
+  },
+  joinReach: {
+    value: { times: 2, plusMiles: 2 },
+    source: "Waybill judgement: a road other than the nearest is a way onto the network if it is at most 2x as far from the place + 2 mi.",
+  },
   maxDetourRatio: {
     value: 1.45,
     source:
       "Waybill judgement: US truck lanes run 1.04-1.3x the great-circle distance; a network path above 1.45x means the real route " +
       "uses roads the network lacks (US highways, Canadian roads), so the estimate falls back.",
   },
+  waterDetour: {
+    value: { minOffLandMiles: 10, maxRatio: 3 },
+    source:
+      "Waybill judgement: a straight line that runs 10 mi or more off US land (Census nation outline, us-atlas: lakes, sea, abroad) " +
+      "explains a network route up to 3x it (Detroit-Cleveland runs round Lake Erie at 1.9x); the same detour over land means a missing road.",
+  },
 } as const;
+
+/**
+ * A long way round is the real road when the straight line crosses water (or leaves the country) for a stretch:
+ * no road takes the crow's line there, so the network's detour is not a road it lacks.
+ */
+function roundWater(origin: Point, destination: Point, detourRatio: number): boolean {
+  const { minOffLandMiles, maxRatio } = ROAD_RULES.waterDetour.value;
+  return detourRatio <= maxRatio && longestOffLandMiles(origin, destination) >= minOffLandMiles;
+}
 
 /** Below this straight-line distance a lane may be local roads all the way. */
 const SHORT_LANE_MILES = 50;
@@ -29,26 +55,33 @@ export type RoadMiles =
       networkMiles: number;
       connectorMiles: { origin: number; destination: number };
       detourRatio: number;
+      /** The straight line crosses water (or leaves the country), so a long way round is the real road. */
+      roundWater: boolean;
     }
   | { method: "OFF_NETWORK"; reason: string; greatCircleMiles: number };
 
 /** Road miles between two places on the network, or why the network cannot serve the lane. */
 export function roadMiles(network: RoadNetwork, origin: Point, destination: Point): RoadMiles {
   const crow = greatCircleMiles(origin, destination);
-  const route = network.route(origin, destination);
-  const { connectorCircuity, maxConnectorMiles, maxDetourRatio } = ROAD_RULES;
-  for (const [end, snap] of [
-    ["origin", route.origin],
-    ["destination", route.destination],
-  ] as const) {
-    if (snap.offsetMiles > maxConnectorMiles.value) {
+  const { connectorCircuity, maxConnectorMiles, maxDetourRatio, joinCandidates, joinReach } = ROAD_RULES;
+  const joins = { origin: network.snapCandidates(origin, joinCandidates.value), destination: network.snapCandidates(destination, joinCandidates.value) };
+  for (const end of ["origin", "destination"] as const) {
+    const nearest = joins[end][0]!;
+    if (nearest.offsetMiles > maxConnectorMiles.value) {
       return {
         method: "OFF_NETWORK",
-        reason: `${end} is ${Math.round(snap.offsetMiles)} mi from the nearest Interstate in road network ${network.version}`,
+        reason: `${end} is ${Math.round(nearest.offsetMiles)} mi from the nearest Interstate in road network ${network.version}`,
         greatCircleMiles: crow,
       };
     }
   }
+  // Another road counts as a way onto the network only when it is about as near as the nearest one: a far join's
+  // straight local leg would cut across what the road itself goes round.
+  const withinReach = ([nearest, ...others]: Snap[]) => [
+    nearest!,
+    ...others.filter((snap) => snap.offsetMiles <= Math.min(maxConnectorMiles.value, joinReach.value.times * nearest!.offsetMiles + joinReach.value.plusMiles)),
+  ];
+  const route = network.cheapestJoin(withinReach(joins.origin), withinReach(joins.destination), destination, connectorCircuity.value);
   const connectorMiles = {
     origin: route.origin.offsetMiles * connectorCircuity.value,
     destination: route.destination.offsetMiles * connectorCircuity.value,
@@ -58,12 +91,13 @@ export function roadMiles(network: RoadNetwork, origin: Point, destination: Poin
   const viaNetwork = route.networkMiles + connectorMiles.origin + connectorMiles.destination;
   const miles = crow < SHORT_LANE_MILES ? Math.min(viaNetwork, crow * connectorCircuity.value) : viaNetwork;
   const detourRatio = miles / crow;
-  if (!Number.isFinite(miles) || detourRatio > maxDetourRatio.value) {
+  const water = detourRatio > maxDetourRatio.value && roundWater(origin, destination, detourRatio);
+  if (!Number.isFinite(miles) || (detourRatio > maxDetourRatio.value && !water)) {
     return {
       method: "OFF_NETWORK",
-      reason: `the Interstate route is ${detourRatio.toFixed(2)}x the straight-line distance (over ${maxDetourRatio.value}x): the real route uses roads road network ${network.version} lacks`,
+      reason: `the Interstate route is ${detourRatio.toFixed(2)}x the straight-line distance (over ${maxDetourRatio.value}x) with land all the way: the real route uses roads road network ${network.version} lacks`,
       greatCircleMiles: crow,
     };
   }
-  return { method: "ROAD_NETWORK", miles, networkMiles: route.networkMiles, connectorMiles, detourRatio };
+  return { method: "ROAD_NETWORK", miles, networkMiles: route.networkMiles, connectorMiles, detourRatio, roundWater: water };
 }

@@ -24,7 +24,7 @@ export interface ConfidenceInputs {
   diesel: DieselReading[];
   wage: WageReading;
   places: { field: "origin" | "destination"; place: ResolvedPlace }[];
-  lane: Pick<Lane, "distanceMethod" | "fallbackReason" | "connectorMiles" | "miles">;
+  lane: Pick<Lane, "distanceMethod" | "fallbackReason" | "connectorMiles" | "miles" | "detour">;
   mode: Mode;
   market?: MarketComparison;
 }
@@ -40,6 +40,11 @@ const HIGH_FROM = 0.8;
 const MEDIUM_FROM = 0.6;
 /** Local-road legs longer than this are a guess worth a penalty. */
 const LONG_CONNECTOR_MILES = 25;
+/**
+ * Truck routes run 1.04-1.3x the straight line (docs/rate-model.md, "Road miles"); a network route longer than
+ * that, with no water in the way, may be going round a road the network lacks (Phoenix-San Diego without AZ-85).
+ */
+const LONG_ROUTE_RATIO = 1.3;
 
 /**
  * Starts from 1 and subtracts a stated penalty for every weakness; each penalty becomes a reason.
@@ -79,6 +84,12 @@ export function assessConfidence(inputs: ConfidenceInputs): Confidence {
   const connector = lane.connectorMiles && Math.max(lane.connectorMiles.origin, lane.connectorMiles.destination);
   if (connector !== undefined && connector > LONG_CONNECTOR_MILES) {
     penalize(0.05, `${Math.round(connector)} mi of local road to reach the Interstate network are estimated, not routed`);
+  }
+  if (lane.detour && lane.detour.ratio > LONG_ROUTE_RATIO && !lane.detour.roundWater) {
+    penalize(
+      0.05,
+      `the Interstate route is ${lane.detour.ratio.toFixed(2)}x the straight line (truck routes run up to ${LONG_ROUTE_RATIO}x): a shorter road the network lacks may exist`,
+    );
   }
   if (lane.miles < 150) penalize(0.05, "short lane: the per-load cost is a large share of the rate and varies most between shippers");
   else if (lane.miles > 2500) penalize(0.05, "very long lane: team drivers and backhaul pricing are outside the model");

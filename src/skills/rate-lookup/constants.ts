@@ -23,7 +23,7 @@ export interface AtriEdition {
 }
 
 export const RATE_MODEL = {
-  version: "rate-lookup-2026.11.3",
+  version: "rate-lookup-2026.11.4",
 
   fuelEconomyMpg: {
     value: { DRY_VAN: 6.9, REEFER: 6.33, FLATBED: 5.8 } satisfies Record<Equipment, number>,

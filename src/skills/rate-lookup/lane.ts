@@ -16,6 +16,8 @@ export interface Lane {
   roadNetwork: string;
   /** Miles of local road from each place to the network, when the network priced the lane. */
   connectorMiles?: { origin: number; destination: number };
+  /** The network route against the straight line, when the network priced the lane (roundWater: a lake or sea explains it). */
+  detour?: { ratio: number; roundWater: boolean };
   /** Why the network's answer was not used, when it was not. */
   fallbackReason?: string;
 }
@@ -72,7 +74,13 @@ export function resolveLane(
   }
   const road = cachedRoadMiles(network, origin, destination);
   if (road.method === "ROAD_NETWORK") {
-    return { ...base, miles: road.miles, distanceMethod: "ROAD_NETWORK", connectorMiles: road.connectorMiles };
+    return {
+      ...base,
+      miles: road.miles,
+      distanceMethod: "ROAD_NETWORK",
+      connectorMiles: road.connectorMiles,
+      detour: { ratio: road.detourRatio, roundWater: road.roundWater },
+    };
   }
   return { ...base, miles: crowFlies * circuityFactor(crowFlies), distanceMethod: "GREAT_CIRCLE_X_CIRCUITY", fallbackReason: road.reason };
 }

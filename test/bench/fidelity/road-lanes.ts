@@ -7,15 +7,17 @@
  * change, before the network was ever asked about them, and were never used to choose anything (except
  * Jackson-New Orleans, tuning since it chose the twin-carriageway rule). `holdout2` lanes were written down after that
  * rule, from the same kind of published figures, and measured once against the networks before and after it; two of
- * them (Lexington-Louisville, Columbia-Charlotte) then chose the several-candidate snap. `unseen` lanes were written
- * down before that snap was built and never used to choose anything.
+ * them (Lexington-Louisville, Columbia-Charlotte) then chose the several-candidate snap. `holdout3` lanes were written
+ * down before that snap was built; two of them (Detroit-Cleveland, Phoenix-San Diego) then chose the detour rule.
+ * `unseen` lanes were written down before the several-candidate snap and the detour rule were built, and never used
+ * to choose anything.
  */
 export interface ReferenceLane {
   origin: string;
   destination: string;
   roadMiles: number;
   route: string;
-  set: "tuning" | "holdout" | "holdout2" | "unseen";
+  set: "tuning" | "holdout" | "holdout2" | "holdout3" | "unseen";
 }
 
 const ATLAS = "published driving distance (road atlas / map service, fastest route)";
@@ -123,34 +125,64 @@ export const REFERENCE_LANES: ReferenceLane[] = [
   { origin: "Toledo, OH", destination: "Detroit, MI", roadMiles: 60, route: "I-75", set: "holdout2" },
   { origin: "Des Moines, IA", destination: "Kansas City, MO", roadMiles: 195, route: "I-35", set: "holdout2" },
   { origin: "Cheyenne, WY", destination: "Denver, CO", roadMiles: 100, route: "I-25", set: "holdout2" },
-  { origin: "Atlanta, GA", destination: "Savannah, GA", roadMiles: 248, route: "I-75, I-16", set: "unseen" },
-  { origin: "Atlanta, GA", destination: "Macon, GA", roadMiles: 84, route: "I-75", set: "unseen" },
-  { origin: "Raleigh, NC", destination: "Richmond, VA", roadMiles: 170, route: "I-85, I-95", set: "unseen" },
-  { origin: "Richmond, VA", destination: "Baltimore, MD", roadMiles: 152, route: "I-95", set: "unseen" },
-  { origin: "New York, NY", destination: "Philadelphia, PA", roadMiles: 95, route: "I-95", set: "unseen" },
-  { origin: "New York, NY", destination: "Albany, NY", roadMiles: 150, route: "I-87", set: "unseen" },
-  { origin: "Boston, MA", destination: "Portland, ME", roadMiles: 112, route: "I-95", set: "unseen" },
-  { origin: "Pittsburgh, PA", destination: "Columbus, OH", roadMiles: 185, route: "I-70", set: "unseen" },
-  { origin: "Indianapolis, IN", destination: "Cincinnati, OH", roadMiles: 112, route: "I-74", set: "unseen" },
-  { origin: "St. Louis, MO", destination: "Memphis, TN", roadMiles: 284, route: "I-55", set: "unseen" },
-  { origin: "Memphis, TN", destination: "Jackson, MS", roadMiles: 210, route: "I-55", set: "unseen" },
-  { origin: "San Antonio, TX", destination: "Austin, TX", roadMiles: 80, route: "I-35", set: "unseen" },
-  { origin: "El Paso, TX", destination: "Tucson, AZ", roadMiles: 317, route: "I-10", set: "unseen" },
-  { origin: "Phoenix, AZ", destination: "San Diego, CA", roadMiles: 355, route: "I-8", set: "unseen" },
-  { origin: "San Francisco, CA", destination: "Sacramento, CA", roadMiles: 88, route: "I-80", set: "unseen" },
-  { origin: "Denver, CO", destination: "Colorado Springs, CO", roadMiles: 70, route: "I-25", set: "unseen" },
-  { origin: "Kansas City, MO", destination: "Wichita, KS", roadMiles: 200, route: "I-35", set: "unseen" },
-  { origin: "Minneapolis, MN", destination: "Madison, WI", roadMiles: 270, route: "I-94, I-90", set: "unseen" },
-  { origin: "Detroit, MI", destination: "Cleveland, OH", roadMiles: 169, route: "I-75, I-280, I-80, I-90", set: "unseen" },
-  { origin: "Buffalo, NY", destination: "Cleveland, OH", roadMiles: 190, route: "I-90", set: "unseen" },
-  { origin: "Nashville, TN", destination: "Birmingham, AL", roadMiles: 191, route: "I-65", set: "unseen" },
-  { origin: "Jacksonville, FL", destination: "Atlanta, GA", roadMiles: 346, route: "I-95, I-16, I-75", set: "unseen" },
-  { origin: "Tallahassee, FL", destination: "Mobile, AL", roadMiles: 243, route: "I-10", set: "unseen" },
-  { origin: "Oklahoma City, OK", destination: "Kansas City, MO", roadMiles: 348, route: "I-35", set: "unseen" },
-  { origin: "Salt Lake City, UT", destination: "Cheyenne, WY", roadMiles: 440, route: "I-80", set: "unseen" },
-  { origin: "Albuquerque, NM", destination: "Flagstaff, AZ", roadMiles: 323, route: "I-40", set: "unseen" },
-  { origin: "Knoxville, TN", destination: "Chattanooga, TN", roadMiles: 112, route: "I-75", set: "unseen" },
-  { origin: "Louisville, KY", destination: "St. Louis, MO", roadMiles: 262, route: "I-64", set: "unseen" },
-  { origin: "Harrisburg, PA", destination: "Baltimore, MD", roadMiles: 80, route: "I-83", set: "unseen" },
-  { origin: "Scranton, PA", destination: "New York, NY", roadMiles: 121, route: "I-380, I-80", set: "unseen" },
+  { origin: "Atlanta, GA", destination: "Savannah, GA", roadMiles: 248, route: "I-75, I-16", set: "holdout3" },
+  { origin: "Atlanta, GA", destination: "Macon, GA", roadMiles: 84, route: "I-75", set: "holdout3" },
+  { origin: "Raleigh, NC", destination: "Richmond, VA", roadMiles: 170, route: "I-85, I-95", set: "holdout3" },
+  { origin: "Richmond, VA", destination: "Baltimore, MD", roadMiles: 152, route: "I-95", set: "holdout3" },
+  { origin: "New York, NY", destination: "Philadelphia, PA", roadMiles: 95, route: "I-95", set: "holdout3" },
+  { origin: "New York, NY", destination: "Albany, NY", roadMiles: 150, route: "I-87", set: "holdout3" },
+  { origin: "Boston, MA", destination: "Portland, ME", roadMiles: 112, route: "I-95", set: "holdout3" },
+  { origin: "Pittsburgh, PA", destination: "Columbus, OH", roadMiles: 185, route: "I-70", set: "holdout3" },
+  { origin: "Indianapolis, IN", destination: "Cincinnati, OH", roadMiles: 112, route: "I-74", set: "holdout3" },
+  { origin: "St. Louis, MO", destination: "Memphis, TN", roadMiles: 284, route: "I-55", set: "holdout3" },
+  { origin: "Memphis, TN", destination: "Jackson, MS", roadMiles: 210, route: "I-55", set: "holdout3" },
+  { origin: "San Antonio, TX", destination: "Austin, TX", roadMiles: 80, route: "I-35", set: "holdout3" },
+  { origin: "El Paso, TX", destination: "Tucson, AZ", roadMiles: 317, route: "I-10", set: "holdout3" },
+  { origin: "Phoenix, AZ", destination: "San Diego, CA", roadMiles: 355, route: "I-8", set: "holdout3" },
+  { origin: "San Francisco, CA", destination: "Sacramento, CA", roadMiles: 88, route: "I-80", set: "holdout3" },
+  { origin: "Denver, CO", destination: "Colorado Springs, CO", roadMiles: 70, route: "I-25", set: "holdout3" },
+  { origin: "Kansas City, MO", destination: "Wichita, KS", roadMiles: 200, route: "I-35", set: "holdout3" },
+  { origin: "Minneapolis, MN", destination: "Madison, WI", roadMiles: 270, route: "I-94, I-90", set: "holdout3" },
+  { origin: "Detroit, MI", destination: "Cleveland, OH", roadMiles: 169, route: "I-75, I-280, I-80, I-90", set: "holdout3" },
+  { origin: "Buffalo, NY", destination: "Cleveland, OH", roadMiles: 190, route: "I-90", set: "holdout3" },
+  { origin: "Nashville, TN", destination: "Birmingham, AL", roadMiles: 191, route: "I-65", set: "holdout3" },
+  { origin: "Jacksonville, FL", destination: "Atlanta, GA", roadMiles: 346, route: "I-95, I-16, I-75", set: "holdout3" },
+  { origin: "Tallahassee, FL", destination: "Mobile, AL", roadMiles: 243, route: "I-10", set: "holdout3" },
+  { origin: "Oklahoma City, OK", destination: "Kansas City, MO", roadMiles: 348, route: "I-35", set: "holdout3" },
+  { origin: "Salt Lake City, UT", destination: "Cheyenne, WY", roadMiles: 440, route: "I-80", set: "holdout3" },
+  { origin: "Albuquerque, NM", destination: "Flagstaff, AZ", roadMiles: 323, route: "I-40", set: "holdout3" },
+  { origin: "Knoxville, TN", destination: "Chattanooga, TN", roadMiles: 112, route: "I-75", set: "holdout3" },
+  { origin: "Louisville, KY", destination: "St. Louis, MO", roadMiles: 262, route: "I-64", set: "holdout3" },
+  { origin: "Harrisburg, PA", destination: "Baltimore, MD", roadMiles: 80, route: "I-83", set: "holdout3" },
+  { origin: "Scranton, PA", destination: "New York, NY", roadMiles: 121, route: "I-380, I-80", set: "holdout3" },
+  { origin: "Cincinnati, OH", destination: "Lexington, KY", roadMiles: 83, route: "I-71, I-75", set: "unseen" },
+  { origin: "Lexington, KY", destination: "Knoxville, TN", roadMiles: 172, route: "I-75", set: "unseen" },
+  { origin: "Charlotte, NC", destination: "Greensboro, NC", roadMiles: 92, route: "I-85", set: "unseen" },
+  { origin: "Washington, DC", destination: "Philadelphia, PA", roadMiles: 140, route: "I-95", set: "unseen" },
+  { origin: "Boston, MA", destination: "Albany, NY", roadMiles: 170, route: "I-90", set: "unseen" },
+  { origin: "Buffalo, NY", destination: "Pittsburgh, PA", roadMiles: 218, route: "I-90, I-79", set: "unseen" },
+  { origin: "Detroit, MI", destination: "Grand Rapids, MI", roadMiles: 157, route: "I-96", set: "unseen" },
+  { origin: "Milwaukee, WI", destination: "Minneapolis, MN", roadMiles: 337, route: "I-94", set: "unseen" },
+  { origin: "Minneapolis, MN", destination: "Duluth, MN", roadMiles: 154, route: "I-35", set: "unseen" },
+  { origin: "Des Moines, IA", destination: "Chicago, IL", roadMiles: 333, route: "I-80", set: "unseen" },
+  { origin: "St. Louis, MO", destination: "Springfield, MO", roadMiles: 216, route: "I-44", set: "unseen" },
+  { origin: "San Antonio, TX", destination: "Corpus Christi, TX", roadMiles: 143, route: "I-37", set: "unseen" },
+  { origin: "El Paso, TX", destination: "Phoenix, AZ", roadMiles: 430, route: "I-10", set: "unseen" },
+  { origin: "Denver, CO", destination: "Grand Junction, CO", roadMiles: 243, route: "I-70", set: "unseen" },
+  { origin: "Albuquerque, NM", destination: "Santa Fe, NM", roadMiles: 64, route: "I-25", set: "unseen" },
+  { origin: "Jackson, MS", destination: "Birmingham, AL", roadMiles: 240, route: "I-20", set: "unseen" },
+  { origin: "Montgomery, AL", destination: "Atlanta, GA", roadMiles: 160, route: "I-85", set: "unseen" },
+  { origin: "Mobile, AL", destination: "Montgomery, AL", roadMiles: 170, route: "I-65", set: "unseen" },
+  { origin: "Charleston, SC", destination: "Columbia, SC", roadMiles: 115, route: "I-26", set: "unseen" },
+  { origin: "Syracuse, NY", destination: "Buffalo, NY", roadMiles: 150, route: "I-90", set: "unseen" },
+  { origin: "Toledo, OH", destination: "Chicago, IL", roadMiles: 244, route: "I-80, I-90", set: "unseen" },
+  { origin: "Fort Wayne, IN", destination: "Indianapolis, IN", roadMiles: 125, route: "I-69", set: "unseen" },
+  { origin: "Nashville, TN", destination: "Chattanooga, TN", roadMiles: 134, route: "I-24", set: "unseen" },
+  { origin: "Houston, TX", destination: "Lafayette, LA", roadMiles: 217, route: "I-10", set: "unseen" },
+  { origin: "Reno, NV", destination: "Salt Lake City, UT", roadMiles: 518, route: "I-80", set: "unseen" },
+  { origin: "Chicago, IL", destination: "Grand Rapids, MI", roadMiles: 178, route: "I-94, I-196 (round Lake Michigan)", set: "unseen" },
+  { origin: "Milwaukee, WI", destination: "Grand Rapids, MI", roadMiles: 266, route: "I-94, I-294, I-94, I-196 (round Lake Michigan)", set: "unseen" },
+  { origin: "Toledo, OH", destination: "Cleveland, OH", roadMiles: 115, route: "I-80, I-90", set: "unseen" },
+  { origin: "Tampa, FL", destination: "Miami, FL", roadMiles: 280, route: "I-75", set: "unseen" },
+  { origin: "Erie, PA", destination: "Cleveland, OH", roadMiles: 101, route: "I-90", set: "unseen" },
 ];

@@ -50,6 +50,7 @@ function roadSection(): string[] {
     tuning: { road: [], crow: [] },
     holdout: { road: [], crow: [] },
     holdout2: { road: [], crow: [] },
+    holdout3: { road: [], crow: [] },
     unseen: { road: [], crow: [] },
   };
   const worst: string[] = [];
@@ -86,6 +87,7 @@ function roadSection(): string[] {
     errorRow("road network, tuning lanes", bySet.tuning!.road),
     errorRow("road network, held-out lanes", bySet.holdout!.road),
     errorRow("road network, second held-out lanes", bySet.holdout2!.road),
+    errorRow("road network, third held-out lanes", bySet.holdout3!.road),
     errorRow("road network, unseen lanes", bySet.unseen!.road),
     errorRow(
       "road network, all",

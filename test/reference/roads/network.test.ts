@@ -3,7 +3,7 @@ import { greatCircleMiles } from "../../../src/reference/distance.ts";
 import { parseRoadGeoJson, RoadFileError } from "../../../src/reference/roads/geojson.ts";
 import { buildRoadNetwork, type RoadLine } from "../../../src/reference/roads/network-build.ts";
 import { RoadNetwork } from "../../../src/reference/roads/network.ts";
-import { roadMiles } from "../../../src/reference/roads/road-miles.ts";
+import { ROAD_RULES, roadMiles } from "../../../src/reference/roads/road-miles.ts";
 
 const build = (lines: RoadLine[]) => buildRoadNetwork(lines, "test", "0".repeat(64), "hand-drawn test roads");
 const network = (lines: RoadLine[]) => new RoadNetwork(build(lines));
@@ -234,5 +234,62 @@ describe("reading GeoJSON road files", () => {
   ])("refuses %s", (text, message) => {
     expect(() => parseRoadGeoJson(text)).toThrow(RoadFileError);
     expect(() => parseRoadGeoJson(text)).toThrow(message);
+  });
+});
+
+describe("joining the network where the route is cheapest", () => {
+  // The place lies 8 mi from a road that reaches the destination only by a 300-mile loop, and 10 mi from the
+  // start of the road that leads straight there.
+  const loop = network([
+    {
+      coordinates: [
+        [-100.6, 40.1],
+        [-99, 40.1],
+        [-99, 38],
+        [-100.85, 38],
+        [-100.85, 39.92],
+        [-102.5, 39.92],
+      ],
+    },
+  ]);
+  const place = at(-100.75, 40);
+  const destination = at(-99, 40.1);
+
+  test("a place may join a road farther than the nearest one when the whole route is shorter", () => {
+    expect(loop.snap(place).offsetMiles).toBeLessThan(9);
+    const result = roadMiles(loop, place, destination);
+    expect(result.method).toBe("ROAD_NETWORK");
+    if (result.method !== "ROAD_NETWORK") return;
+    expect(result.connectorMiles.origin).toBeGreaterThan(11);
+    expect(result.miles).toBeLessThan(miles([-100.75, 40], [-99, 40.1]) * 1.3);
+  });
+
+  test("the nearest road alone would be the long way round", () => {
+    expect(loop.route(place, destination).networkMiles).toBeGreaterThan(250);
+  });
+});
+
+describe("a long way round water is the real road", () => {
+  // Detroit to Cleveland: 90 mi across Lake Erie, about 150 mi by a road round its western end.
+  const detroit = at(-83.05, 42.33);
+  const cleveland = at(-81.69, 41.5);
+  const roundTheLake: [number, number][] = [
+    [-83.05, 42.33],
+    [-83.55, 41.65],
+    [-81.69, 41.5],
+  ];
+
+  test("a detour the straight line explains by crossing a lake is priced on the network", () => {
+    const result = roadMiles(network([{ coordinates: roundTheLake }]), detroit, cleveland);
+    expect(result.method).toBe("ROAD_NETWORK");
+    if (result.method !== "ROAD_NETWORK") return;
+    expect(result.detourRatio).toBeGreaterThan(ROAD_RULES.maxDetourRatio.value);
+  });
+
+  test("the same detour with land all the way is a missing road", () => {
+    // The same shape moved 4 degrees south, into Ohio, Indiana and Kentucky.
+    const overLand = roundTheLake.map(([lon, lat]): [number, number] => [lon, lat - 4]);
+    const result = roadMiles(network([{ coordinates: overLand }]), at(-83.05, 38.33), at(-81.69, 37.5));
+    expect(result).toMatchObject({ method: "OFF_NETWORK", reason: expect.stringMatching(/with land all the way/) });
   });
 });

@@ -55,6 +55,16 @@ describe("lane distances", () => {
     expect(answer.distance.fallback_reason).toMatch(/straight-line distance \(over 1.45x\)/);
   });
 
+  test("a lane round a lake is priced on the network; a long route over land says a shorter road may be missing", () => {
+    const roundTheLake = lookup({ origin: "Detroit, MI", destination: "Cleveland, OH", equipment: "DRY_VAN", as_of: "2026-09-22" }).answer;
+    expect(roundTheLake.distance_method).toBe("ROAD_NETWORK");
+    expect(roundTheLake.confidence.reasons.join("; ")).not.toMatch(/shorter road the network lacks/);
+    // The network goes round by Casa Grande on I-8; trucks take AZ-85, which the Interstate network does not hold.
+    const withoutAz85 = lookup({ origin: "Phoenix, AZ", destination: "San Diego, CA", equipment: "DRY_VAN", as_of: "2026-09-22" }).answer;
+    expect(withoutAz85.distance_method).toBe("ROAD_NETWORK");
+    expect(withoutAz85.confidence.reasons.join("; ")).toMatch(/Interstate route is 1\.\d\dx the straight line .*shorter road the network lacks may exist/);
+  });
+
   test("miles overrides the estimate", () => {
     const { answer } = lookup({ origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN", miles: 967 });
     expect(answer).toMatchObject({ miles: 967, distance_method: "CALLER_PROVIDED" });
