@@ -1,0 +1,124 @@
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { SQL } from "bun";
+import { postgresForSuite, startPostgres } from "../support/postgres.ts";
+
+// The throw-away cluster every PostgreSQL suite relies on: reachable by its URL and nothing
+// else, and gone afterwards however the test process ends.
+
+const HELPER = resolve(import.meta.dir, "../support/postgres.ts");
+const SCRATCH = resolve(import.meta.dir, "../../.tmp");
+
+async function canConnect(port: number): Promise<boolean> {
+  try {
+    const socket = await Bun.connect({ hostname: "127.0.0.1", port, socket: { data() {} } });
+    socket.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Poll (bounded) until the cluster's port is closed and its folder removed. */
+async function waitUntilGone(port: number, folder: string): Promise<boolean> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (!existsSync(folder) && !(await canConnect(port))) return true;
+    await Bun.sleep(250);
+  }
+  return false;
+}
+
+describe("throw-away PostgreSQL cluster", () => {
+  test("answers SQL at its URL on loopback, with the password required, and removes everything on stop", async () => {
+    const cluster = await startPostgres();
+    try {
+      const url = new URL(cluster.url);
+      expect(url.hostname).toBe("127.0.0.1");
+      expect(cluster.major).toBeGreaterThanOrEqual(15);
+      expect(cluster.folder.startsWith(SCRATCH)).toBe(true);
+
+      const sql = new SQL(cluster.url);
+      const [row] = await sql`select current_database() as database, current_setting('listen_addresses') as listen, inet_server_addr()::text as address`;
+      await sql`create table probe (id integer primary key)`;
+      await sql`insert into probe values (1), (2)`;
+      const [{ count }] = await sql`select count(*)::int as count from probe`;
+      await sql.close();
+      expect(row).toEqual({ database: "waybill", listen: "127.0.0.1", address: "127.0.0.1/32" });
+      expect(count).toBe(2);
+
+      url.password = "wrong";
+      const intruder = new SQL(url.toString());
+      await expect(intruder`select 1`).rejects.toThrow(/password/i);
+      await intruder.close();
+
+      const otherUrl = cluster.createDatabase("second");
+      const other = new SQL(otherUrl);
+      const [{ tables }] = await other`select count(*)::int as tables from pg_tables where tablename = 'probe'`;
+      await other.close();
+      expect(tables).toBe(0);
+      expect(() => cluster.createDatabase("drop table; --")).toThrow(/not a plain database name/);
+    } finally {
+      await cluster.stop();
+    }
+    expect(existsSync(cluster.folder)).toBe(false);
+    expect(await canConnect(cluster.port)).toBe(false);
+    await cluster.stop();
+  }, 120_000);
+
+  test("a test file whose tests fail still stops its cluster", async () => {
+    mkdirSync(SCRATCH, { recursive: true });
+    const dir = mkdtempSync(join(SCRATCH, "pg-suite-"));
+    try {
+      const suite = join(dir, "failing.test.ts");
+      writeFileSync(
+        suite,
+        [
+          `import { expect, test } from "bun:test";`,
+          `import { postgresForSuite } from ${JSON.stringify(HELPER)};`,
+          "const pg = postgresForSuite();",
+          `test("fails on purpose", () => { console.log("CLUSTER " + JSON.stringify({ port: pg.cluster?.port, folder: pg.cluster?.folder })); expect(1).toBe(2); });`,
+        ].join("\n"),
+      );
+      const result = Bun.spawnSync([process.execPath, "test", suite], { cwd: dir, stdout: "pipe", stderr: "pipe" });
+      const output = result.stdout.toString() + result.stderr.toString();
+      expect(result.exitCode).not.toBe(0);
+      const match = /CLUSTER (\{.*\})/.exec(output);
+      expect(match).not.toBeNull();
+      const { port, folder } = JSON.parse(match?.[1] ?? "{}") as { port: number; folder: string };
+      expect(await waitUntilGone(port, folder)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  test("a test process killed with SIGKILL leaves no server or data directory behind", async () => {
+    const script = `const { startPostgres } = await import(${JSON.stringify(HELPER)}); const c = await startPostgres(); console.log(JSON.stringify({ port: c.port, folder: c.folder })); await Bun.sleep(600_000);`;
+    const child = Bun.spawn([process.execPath, "-e", script], { stdout: "pipe", stderr: "pipe" });
+    const reader = child.stdout.getReader();
+    let text = "";
+    const deadline = Date.now() + 90_000;
+    while (!text.includes("\n") && Date.now() < deadline) {
+      const chunk = await reader.read();
+      if (chunk.done) break;
+      text += new TextDecoder().decode(chunk.value);
+    }
+    const { port, folder } = JSON.parse(text) as { port: number; folder: string };
+    expect(await canConnect(port)).toBe(true);
+    child.kill("SIGKILL");
+    await child.exited;
+    expect(await waitUntilGone(port, folder)).toBe(true);
+  }, 120_000);
+});
+
+describe("a cluster for a whole test file", () => {
+  const pg = postgresForSuite({ database: "suite" });
+
+  test("is up with its database before the file's first test", async () => {
+    const sql = new SQL(pg.url);
+    const [{ database }] = await sql`select current_database() as database`;
+    await sql.close();
+    expect(database).toBe("suite");
+  });
+});
