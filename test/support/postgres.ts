@@ -26,6 +26,8 @@ export interface PostgresCluster {
   createDatabase(name: string): string;
   /** The server's log so far (for a failing test's message). */
   log(): string;
+  /** The postmaster's process id (the parent of one backend per connection). */
+  serverPid(): number;
   /** Stop the server and remove its folder; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -183,6 +185,7 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
       folder,
       createDatabase,
       log,
+      serverPid: () => Number(readFileSync(join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]),
       async stop() {
         if (stopped) return;
         stopped = true;

@@ -1,7 +1,7 @@
 import { runCli, startBinary, type RunningServer } from "./binary.ts";
 
 /**
- * N copies of `waybill serve --database URL` on loopback ports, as a load balancer without
+ * N copies of `waybill serve --database URL` (or `--db FILE`: then N must be 1) on loopback ports, as a load balancer without
  * affinity would see them (docs/deployment.md). Used by the replica suite and the replica bench.
  */
 export interface ReplicaSet {
@@ -24,8 +24,11 @@ export interface ReplicaOptions {
 
 const running = (replica: RunningServer | undefined) => replica !== undefined && replica.process.exitCode === null && replica.process.signalCode === null;
 
-export async function startReplicas(exe: string, count: number, databaseUrl: string, options: ReplicaOptions): Promise<ReplicaSet> {
-  const start = () => startBinary(exe, ["--database", databaseUrl, ...(options.args ?? [])], { cwd: options.cwd, env: options.env });
+/** The flag naming a database: `--database` for a postgres:// URL, `--db` for a SQLite file. */
+export const databaseFlag = (database: string) => (/^postgres(ql)?:\/\//.test(database) ? ["--database", database] : ["--db", database]);
+
+export async function startReplicas(exe: string, count: number, database: string, options: ReplicaOptions): Promise<ReplicaSet> {
+  const start = () => startBinary(exe, [...databaseFlag(database), ...(options.args ?? [])], { cwd: options.cwd, env: options.env });
   const started = await Promise.allSettled(Array.from({ length: count }, start));
   const replicas = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
   const failed = started.find((result): result is PromiseRejectedResult => result.status === "rejected");
@@ -48,16 +51,16 @@ export async function startReplicas(exe: string, count: number, databaseUrl: str
   };
 }
 
-/** A CLI command of the binary against the database at `databaseUrl`; throws with its stderr when it fails. */
-export function cliOn(exe: string, databaseUrl: string, cwd: string, args: string[], stdin?: string): string {
-  const result = runCli(exe, [...args, "--database", databaseUrl], cwd, stdin);
+/** A CLI command of the binary against `database` (URL or file); throws with its stderr when it fails. */
+export function cliOn(exe: string, database: string, cwd: string, args: string[], stdin?: string): string {
+  const result = runCli(exe, [...args, ...databaseFlag(database)], cwd, stdin);
   if (result.exitCode !== 0) throw new Error(`waybill ${args.join(" ")} exited ${result.exitCode}: ${result.stderr}`);
   return result.stdout;
 }
 
 /** An account of `tier` with a fresh key, made through the CLI as an operator would; returns the key. */
-export function accountKeyOn(exe: string, databaseUrl: string, cwd: string, email: string, tier: string, password?: string): string {
+export function accountKeyOn(exe: string, database: string, cwd: string, email: string, tier: string, password?: string): string {
   const passwordArgs = password === undefined ? [] : ["--password-stdin"];
-  cliOn(exe, databaseUrl, cwd, ["accounts", "create", "--email", email, "--tier", tier, ...passwordArgs, "--json"], password);
-  return (JSON.parse(cliOn(exe, databaseUrl, cwd, ["keys", "create", "--email", email, "--json"])) as { key: string }).key;
+  cliOn(exe, database, cwd, ["accounts", "create", "--email", email, "--tier", tier, ...passwordArgs, "--json"], password);
+  return (JSON.parse(cliOn(exe, database, cwd, ["keys", "create", "--email", email, "--json"])) as { key: string }).key;
 }
