@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { SQL } from "bun";
-import { postgresForSuite, startPostgres } from "../support/postgres.ts";
+import { postgresForSuite, startPostgres, startTestPostgres } from "../support/postgres.ts";
 
 // The throw-away cluster every PostgreSQL suite relies on: reachable by its URL and nothing
 // else, and gone afterwards however the test process ends.
@@ -38,6 +38,8 @@ describe("throw-away PostgreSQL cluster", () => {
       expect(url.hostname).toBe("127.0.0.1");
       expect(cluster.major).toBeGreaterThanOrEqual(15);
       expect(cluster.folder.startsWith(SCRATCH)).toBe(true);
+      const serverPid = cluster.serverPid();
+      expect(() => process.kill(serverPid, 0)).not.toThrow();
 
       const sql = new SQL(cluster.url);
       const [row] = await sql`select current_database() as database, current_setting('listen_addresses') as listen, inet_server_addr()::text as address`;
@@ -121,4 +123,26 @@ describe("a cluster for a whole test file", () => {
     await sql.close();
     expect(database).toBe("suite");
   });
+});
+
+describe("a database per test", () => {
+  test("each fresh database is empty and separate, and stop drops them with the cluster", async () => {
+    const postgres = await startTestPostgres();
+    let first = "";
+    try {
+      first = await postgres.freshDatabase();
+      const second = await postgres.freshDatabase();
+      expect(new URL(first).pathname).not.toBe(new URL(second).pathname);
+      const one = new SQL(first);
+      await one`create table marker (id integer)`;
+      await one.close();
+      const two = new SQL(second);
+      const [{ tables }] = await two`select count(*)::int as tables from pg_tables where tablename = 'marker'`;
+      await two.close();
+      expect(tables).toBe(0);
+    } finally {
+      await postgres.stop();
+    }
+    expect(await canConnect(Number(new URL(first).port))).toBe(false);
+  }, 120_000);
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll } from "bun:test";
+import { SQL } from "bun";
 import { randomBytes } from "node:crypto";
 import { appendFileSync, chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -216,4 +217,39 @@ export function postgresForSuite(options: PostgresOptions = {}): { url: string; 
     await holder.cluster?.stop();
   });
   return holder;
+}
+
+/** For in-process suites: one cluster per file and an empty database per test. */
+export interface TestPostgres {
+  /** A new empty database; returns its URL. */
+  freshDatabase(): Promise<string>;
+  /** Drop the databases made here and stop the cluster if this started it. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The cluster named by WAYBILL_TEST_POSTGRES_URL when the environment already runs one (its user
+ * must be allowed to create databases), else a throw-away cluster of startPostgres.
+ */
+export async function startTestPostgres(): Promise<TestPostgres> {
+  const shared = process.env.WAYBILL_TEST_POSTGRES_URL;
+  const cluster = shared ? undefined : await startPostgres();
+  const adminUrl = shared ?? cluster!.url;
+  const admin = new SQL({ url: adminUrl, max: 1 });
+  const created: string[] = [];
+  return {
+    async freshDatabase() {
+      const name = `waybill_test_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+      await admin.unsafe(`CREATE DATABASE ${name}`);
+      created.push(name);
+      const url = new URL(adminUrl);
+      url.pathname = `/${name}`;
+      return url.href;
+    },
+    async stop() {
+      for (const name of created) await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.close();
+      await cluster?.stop();
+    },
+  };
 }
