@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SQL } from "bun";
 import { binaryFolderForFile, runCli } from "../support/binary.ts";
 import { startPostgres, type PostgresCluster } from "../support/postgres.ts";
+import { type LookupOutcome, loadWithKill, rateLookupAt } from "../support/lookup-load.ts";
 import { accountKeyOn, cliOn, startReplicas, type ReplicaSet } from "../support/replicas.ts";
 
 const folder = binaryFolderForFile();
@@ -19,7 +20,6 @@ const LIMITS = {
   starter: { per_minute: MINUTE_LIMIT, per_month: 1_000_000 },
   enterprise: { per_minute: 100_000_000, per_month: 1_000_000_000 },
 };
-const LANE = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" };
 const PASSWORD = "replica suite passphrase";
 
 let cluster: PostgresCluster;
@@ -45,23 +45,13 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-type Outcome = { status: number; body: Record<string, unknown> } | { status: "no answer" };
+type Outcome = LookupOutcome;
 
-/** One rate lookup at `base`; "no answer" when the replica is gone (nothing was acknowledged). */
+/** One rate lookup at `base`, remembering every answer for the log check. */
 async function lookup(base: string, key: string): Promise<Outcome> {
-  try {
-    const response = await fetch(`${base}/v1/rates/lookup`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify(LANE),
-      signal: AbortSignal.timeout(20_000),
-    });
-    const body = (await response.json()) as Record<string, unknown>;
-    if (response.status === 200) answered.push({ receiptId: String(body.receipt_id), logIndex: Number(body.log_index) });
-    return { status: response.status, body };
-  } catch {
-    return { status: "no answer" };
-  }
+  const outcome = await rateLookupAt(base, key);
+  if (outcome.status === 200) answered.push({ receiptId: String(outcome.body.receipt_id), logIndex: Number(outcome.body.log_index) });
+  return outcome;
 }
 
 /** `count` calls at once, each to the next replica in turn. */
@@ -167,23 +157,13 @@ describe("three replicas on one PostgreSQL", () => {
     const email = "crash@example.com";
     const key = accountKeyOn(folder.exe, cluster.url, folder.dir, email, "enterprise");
     const victim = 1;
-    const total = 240;
-    const killAfterAnswers = 60;
-    const outcomes: Outcome[] = [];
-    let sent = 0;
-    let killed = false;
-    const worker = async () => {
-      while (sent < total) {
-        sent += 1;
-        const outcome = await lookup(set.next(), key);
-        outcomes.push(outcome);
-        if (!killed && withStatus(outcomes, 200).length >= killAfterAnswers) {
-          killed = true;
-          set.replicas[victim]!.process.kill("SIGKILL");
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: 16 }, worker));
+    const { outcomes, killed } = await loadWithKill({
+      total: 240,
+      workers: 16,
+      killAfter: 60,
+      call: () => lookup(set.next(), key),
+      kill: () => set.replicas[victim]!.process.kill("SIGKILL"),
+    });
     expect(killed).toBe(true);
     expect(outcomes.some((o) => o.status === "no answer")).toBe(true); // the kill landed with calls in flight
     expect(outcomes.every((o) => o.status === 200 || o.status === "no answer")).toBe(true);
