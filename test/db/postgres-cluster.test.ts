@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { SQL } from "bun";
-import { postgresForSuite, startPostgres, startTestPostgres } from "../support/postgres.ts";
+import { postgresForSuite, startPostgres, startTestPostgres, type TestPostgres } from "../support/postgres.ts";
 
 // The throw-away cluster every PostgreSQL suite relies on: reachable by its URL and nothing
 // else, and gone afterwards however the test process ends.
@@ -126,23 +126,62 @@ describe("a cluster for a whole test file", () => {
 });
 
 describe("a database per test", () => {
-  test("each fresh database is empty and separate, and stop drops them with the cluster", async () => {
-    const postgres = await startTestPostgres();
+  /** startTestPostgres with WAYBILL_TEST_POSTGRES_URL set to `shared` (or unset), restored afterwards. */
+  async function withSharedUrl<T>(shared: string | undefined, body: () => Promise<T>): Promise<T> {
+    const saved = process.env.WAYBILL_TEST_POSTGRES_URL;
+    if (shared === undefined) delete process.env.WAYBILL_TEST_POSTGRES_URL;
+    else process.env.WAYBILL_TEST_POSTGRES_URL = shared;
+    try {
+      return await body();
+    } finally {
+      if (saved === undefined) delete process.env.WAYBILL_TEST_POSTGRES_URL;
+      else process.env.WAYBILL_TEST_POSTGRES_URL = saved;
+    }
+  }
+
+  async function twoSeparateDatabases(postgres: TestPostgres): Promise<[string, string]> {
+    const first = await postgres.freshDatabase();
+    const second = await postgres.freshDatabase();
+    expect(new URL(first).pathname).not.toBe(new URL(second).pathname);
+    const one = new SQL(first);
+    await one`create table marker (id integer)`;
+    await one.close();
+    const two = new SQL(second);
+    const [{ tables }] = await two`select count(*)::int as tables from pg_tables where tablename = 'marker'`;
+    await two.close();
+    expect(tables).toBe(0);
+    return [first, second];
+  }
+
+  test("without a shared cluster: its own cluster, stopped by stop()", async () => {
+    const postgres = await withSharedUrl(undefined, startTestPostgres);
     let first = "";
     try {
-      first = await postgres.freshDatabase();
-      const second = await postgres.freshDatabase();
-      expect(new URL(first).pathname).not.toBe(new URL(second).pathname);
-      const one = new SQL(first);
-      await one`create table marker (id integer)`;
-      await one.close();
-      const two = new SQL(second);
-      const [{ tables }] = await two`select count(*)::int as tables from pg_tables where tablename = 'marker'`;
-      await two.close();
-      expect(tables).toBe(0);
+      [first] = await twoSeparateDatabases(postgres);
     } finally {
       await postgres.stop();
     }
     expect(await canConnect(Number(new URL(first).port))).toBe(false);
+  }, 120_000);
+
+  test("with WAYBILL_TEST_POSTGRES_URL: databases in that cluster, dropped by stop(), the cluster left running", async () => {
+    const shared = await startPostgres();
+    try {
+      const postgres = await withSharedUrl(shared.url, startTestPostgres);
+      let names: string[] = [];
+      try {
+        const urls = await twoSeparateDatabases(postgres);
+        names = urls.map((url) => new URL(url).pathname.slice(1));
+        expect(urls.every((url) => new URL(url).port === String(shared.port))).toBe(true);
+      } finally {
+        await postgres.stop();
+      }
+      const sql = new SQL(shared.url);
+      const [{ left }] = await sql`select count(*)::int as left from pg_database where datname in ${sql(names)}`;
+      await sql.close();
+      expect(left).toBe(0);
+    } finally {
+      await shared.stop();
+    }
   }, 120_000);
 });

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SQL } from "bun";
 import { binaryFolderForFile, runCli } from "../support/binary.ts";
-import { startPostgres, type PostgresCluster } from "../support/postgres.ts";
+import { startTestPostgres, type TestPostgres } from "../support/postgres.ts";
 import { type LookupOutcome, loadWithKill, rateLookupAt } from "../support/lookup-load.ts";
 import { accountKeyOn, cliOn, startReplicas, type ReplicaSet } from "../support/replicas.ts";
 
@@ -22,27 +22,30 @@ const LIMITS = {
 };
 const PASSWORD = "replica suite passphrase";
 
-let cluster: PostgresCluster;
+let postgres: TestPostgres;
+/** The replicas' database: a fresh one in the run's shared cluster, or in a cluster of this file's own. */
+let databaseUrl: string;
 let set: ReplicaSet;
 let sql: SQL;
 /** Every answer (200) any test got, with the log index it was given: the log must hold each exactly once. */
 const answered: { receiptId: string; logIndex: number }[] = [];
 
 beforeAll(async () => {
-  cluster = await startPostgres();
-  const migrated = runCli(folder.exe, ["migrate", "--database", cluster.url, "--json"], folder.dir);
+  postgres = await startTestPostgres();
+  databaseUrl = await postgres.freshDatabase();
+  const migrated = runCli(folder.exe, ["migrate", "--database", databaseUrl, "--json"], folder.dir);
   if (migrated.exitCode !== 0) throw new Error(`waybill migrate failed (${migrated.exitCode}): ${migrated.stderr}`);
-  set = await startReplicas(folder.exe, REPLICAS, cluster.url, {
+  set = await startReplicas(folder.exe, REPLICAS, databaseUrl, {
     cwd: folder.dir,
     env: { WAYBILL_LIMITS: JSON.stringify(LIMITS), WAYBILL_LOG_ORIGIN: "replicas.example.test/log" },
   });
-  sql = new SQL(cluster.url);
+  sql = new SQL(databaseUrl);
 }, 240_000);
 
 afterAll(async () => {
   await set?.stop();
   await sql?.close();
-  await cluster?.stop();
+  await postgres?.stop();
 });
 
 type Outcome = LookupOutcome;
@@ -65,7 +68,7 @@ async function accountIdOf(email: string): Promise<string> {
 
 describe("three replicas on one PostgreSQL", () => {
   test("the month quota never overshoots: N concurrent calls spread over the replicas with L left → exactly L answered", async () => {
-    const key = accountKeyOn(folder.exe, cluster.url, folder.dir, "month@example.com", "explorer");
+    const key = accountKeyOn(folder.exe, databaseUrl, folder.dir, "month@example.com", "explorer");
     const spentBefore = 5;
     for (let i = 0; i < spentBefore; i++) expect((await lookup(set.next(), key)).status).toBe(200);
     const left = MONTH_LIMIT - spentBefore;
@@ -84,7 +87,7 @@ describe("three replicas on one PostgreSQL", () => {
   }, 120_000);
 
   test("the per-minute limit holds across replicas: never more than the limit in any rolling minute per key", async () => {
-    const key = accountKeyOn(folder.exe, cluster.url, folder.dir, "minute@example.com", "starter");
+    const key = accountKeyOn(folder.exe, databaseUrl, folder.dir, "minute@example.com", "starter");
     const burst = () => spread(key, 3 * MINUTE_LIMIT);
 
     const first = await burst();
@@ -112,7 +115,7 @@ describe("three replicas on one PostgreSQL", () => {
 
   test("a key revoked on one replica's dashboard (signed in on any), or by the CLI, is refused by every replica on its next request", async () => {
     const email = "revoke@example.com";
-    const first = accountKeyOn(folder.exe, cluster.url, folder.dir, email, "enterprise", PASSWORD);
+    const first = accountKeyOn(folder.exe, databaseUrl, folder.dir, email, "enterprise", PASSWORD);
     // Each replica has seen the key answered, so each holds it as valid.
     for (const replica of set.replicas) expect((await lookup(replica.url, first)).status).toBe(200);
 
@@ -144,9 +147,9 @@ describe("three replicas on one PostgreSQL", () => {
       expect(outcome).toMatchObject({ status: 401, body: { error: "REVOKED_API_KEY" } });
     }
 
-    const second = (JSON.parse(cliOn(folder.exe, cluster.url, folder.dir, ["keys", "create", "--email", email, "--json"])) as { key: string }).key;
+    const second = (JSON.parse(cliOn(folder.exe, databaseUrl, folder.dir, ["keys", "create", "--email", email, "--json"])) as { key: string }).key;
     for (const replica of set.replicas) expect((await lookup(replica.url, second)).status).toBe(200);
-    cliOn(folder.exe, cluster.url, folder.dir, ["keys", "revoke", "--email", email]);
+    cliOn(folder.exe, databaseUrl, folder.dir, ["keys", "revoke", "--email", email]);
     for (const replica of set.replicas) {
       const outcome = await lookup(replica.url, second);
       expect(outcome).toMatchObject({ status: 401, body: { error: "REVOKED_API_KEY" } });
@@ -155,7 +158,7 @@ describe("three replicas on one PostgreSQL", () => {
 
   test("kill -9 of a replica under load loses no answered call: every 200 has its receipt and usage row after the restart", async () => {
     const email = "crash@example.com";
-    const key = accountKeyOn(folder.exe, cluster.url, folder.dir, email, "enterprise");
+    const key = accountKeyOn(folder.exe, databaseUrl, folder.dir, email, "enterprise");
     const victim = 1;
     const { outcomes, killed } = await loadWithKill({
       total: 240,
@@ -194,7 +197,7 @@ describe("three replicas on one PostgreSQL", () => {
     expect(answered.filter((a) => seqById.get(a.receiptId) !== a.logIndex + 1)).toEqual([]);
     expect(new Set(answered.map((a) => a.receiptId)).size).toBe(answered.length);
 
-    const verified = runCli(folder.exe, ["receipts", "verify", "--json", "--database", cluster.url], folder.dir);
+    const verified = runCli(folder.exe, ["receipts", "verify", "--json", "--database", databaseUrl], folder.dir);
     expect(verified.exitCode).toBe(0);
     expect(JSON.parse(verified.stdout)).toMatchObject({ ok: true, checked: log.length });
   }, 120_000);
