@@ -57,7 +57,8 @@ describe("deploy/waybill.service", () => {
     const copy = join(folder.dir, "waybill.service");
     writeFileSync(copy, unit.replace("/usr/local/bin/waybill", folder.exe));
     const verify = Bun.spawnSync([SYSTEMD_ANALYZE, "verify", copy], { stdout: "pipe", stderr: "pipe" });
-    expect(verify.stderr.toString()).toBe("");
+    // Warnings about the unit (an unknown key, a bad value) name its file; other noise from the host does not.
+    expect(verify.stderr.toString()).not.toContain("waybill.service:");
     expect(verify.exitCode).toBe(0);
     const security = Bun.spawnSync([SYSTEMD_ANALYZE, "security", "--offline=yes", `--threshold=${EXPOSURE_THRESHOLD}`, copy], { stdout: "pipe", stderr: "pipe" });
     expect(security.stdout.toString()).toContain("Overall exposure level for waybill.service");
