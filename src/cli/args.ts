@@ -92,6 +92,7 @@ Signs the account out everywhere.`,
     synopsis: "[--source eia|fred|bls|ams|fmcsa] [--since DATE]",
     details: `fetch new figures from the official APIs, all or nothing per source; a source without its key is skipped.
   keys                  WAYBILL_EIA_API_KEY, WAYBILL_FRED_API_KEY, WAYBILL_BLS_API_KEY, WAYBILL_AMS_API_KEY
+                        (fmcsa needs none; WAYBILL_FMCSA_APP_TOKEN is sent when set)
   base URLs             WAYBILL_EIA_URL, WAYBILL_FRED_URL, WAYBILL_BLS_URL, WAYBILL_AMS_URL, WAYBILL_FMCSA_URL`,
   },
   "receipts verify": {

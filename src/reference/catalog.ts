@@ -67,6 +67,7 @@ const monthly = (family: string, unit: string, min: number, max: number, firstDa
 const EXACT: Record<string, SeriesRule> = {
   CES4348400001: monthly("BLS CES truck employment", "thousands", 500, 3000, "1990-01-01", firstFridayOfNextMonth),
   WPU301: monthly("BLS PPI truck freight", "index Jun 2009=100", 50, 400, "2009-06-01", (d) => dayOfMonthAfter(d, 1, 15)),
+  PCU336120336120: monthly("BLS PPI heavy truck manufacturing", "index Dec 1984=100", 50, 400, "1984-12-01", (d) => dayOfMonthAfter(d, 1, 15)),
   TSIFRGHT: monthly("BTS freight TSI", "index 2000=100", 50, 250, "2000-01-01", (d) => dayOfMonthAfter(d, 2, 15)),
   INDPRO: monthly("FRB industrial production", "index 2017=100", 20, 250, "1919-01-01", (d) => dayOfMonthAfter(d, 1, 17)),
   FEDFUNDS: monthly("Effective fed funds rate", "percent", 0, 25, "1954-07-01", (d) => dayOfMonthAfter(d, 1, 2)),

@@ -4,6 +4,7 @@ import { DIESEL_AREAS, dieselSeriesId, parseAmsFvwtrkSeries } from "./series-ids
 const FIXED: Record<string, string> = {
   CES4348400001: "BLS CES all employees, truck transportation (NAICS 484), seasonally adjusted",
   WPU301: "BLS PPI truck transportation of freight",
+  PCU336120336120: "BLS PPI by industry, heavy duty truck manufacturing",
   TSIFRGHT: "BTS Freight Transportation Services Index, SA",
   FEDFUNDS: "Effective federal funds rate",
   INDPRO: "Industrial production index, SA",

@@ -6,11 +6,17 @@ import type { Writer } from "../events/log.ts";
 import type { FactorVersion } from "../receipts/format.ts";
 import type { ReceiptLog } from "../receipts/log/log.ts";
 import type { ReferenceData, ReferenceView } from "../reference/view.ts";
+import { type AnswerDataView, withDataAsOf } from "./data-age.ts";
 
 export interface SkillResult<Answer> {
   answer: Answer;
   factorVersions: FactorVersion[];
   modelVersion: string;
+  /**
+   * The data view the answer's figures come from, when it is not the call's own: audit-report
+   * reports on the audited receipt's pinned view. Its `data_as_of` is derived from it (data-age.ts).
+   */
+  dataView?: AnswerDataView;
 }
 
 /** The running instance as a skill may read it: only skills that report on earlier answers (audit-report) need it. */
@@ -97,11 +103,16 @@ export function defineOperationsSkill<const Name extends string>(declaration: Op
   return declaration;
 }
 
-/** What the transports serve: each skill, or each operation of a skill with several as a declaration of its own. */
+/**
+ * What the transports serve: each skill, or each operation of a skill with several as a declaration
+ * of its own; every answer carries `data_as_of` (data-age.ts).
+ */
 export function servedDeclarations(skills: readonly RegisteredSkill[]): AnySkill[] {
-  return skills.flatMap((skill) =>
-    "operations" in skill ? skill.operations.map((operation) => ({ ...operation, name: skill.name, minimumTier: skill.minimumTier })) : [skill],
-  );
+  return skills
+    .flatMap((skill): AnySkill[] =>
+      "operations" in skill ? skill.operations.map((operation) => ({ ...operation, name: skill.name, minimumTier: skill.minimumTier })) : [skill],
+    )
+    .map(withDataAsOf);
 }
 
 /** The name transports call a declaration by: the skill's, or `skill.operation` for one of several operations. */

@@ -127,7 +127,12 @@ describe("the compiled binary, alone in an empty folder", () => {
       expect(first.headers.get("x-request-id")).toBe("binary-test-1");
       const retry = await call();
       expect(retry.headers.get("idempotency-replayed")).toBe("true");
-      expect(((await retry.json()) as { receipt_id: string }).receipt_id).toBe(((await first.json()) as { receipt_id: string }).receipt_id);
+      const answered = (await first.json()) as { receipt_id: string; data_as_of: { as_of: string; series: { series_id: string; age_days: number }[] } };
+      expect(((await retry.json()) as { receipt_id: string }).receipt_id).toBe(answered.receipt_id);
+      // The answer says how old its figures are (docs/api.md#data-age).
+      expect(answered.data_as_of.as_of).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(answered.data_as_of.series.length).toBeGreaterThan(0);
+      expect(answered.data_as_of.series.every((series) => series.series_id.length > 0 && Number.isInteger(series.age_days))).toBe(true);
       const usage = (await (await fetch(`${server.url}/v1/usage`, { headers: { authorization: `Bearer ${key}` } })).json()) as { quota: { used: number } };
       expect(usage.quota.used).toBe(1);
 
@@ -156,7 +161,7 @@ test("an operator imports a road network with the CLI and the next lookup is pri
   const imported = runCli(exe, ["data", "import", "roads", "roads.geojson", "--json", "--db", db], dir);
   expect(imported.exitCode).toBe(0);
   const { network, added } = JSON.parse(imported.stdout) as { network: string; added: boolean };
-  expect(network).toMatch(/^imported-[0-9a-f]{12}$/);
+  expect(network).toMatch(/^imported-r[0-9]+-[0-9a-f]{12}$/);
   expect(added).toBe(true);
   expect(JSON.parse(runCli(exe, ["data", "import", "roads", "roads.geojson", "--json", "--db", db], dir).stdout).added).toBe(false);
 

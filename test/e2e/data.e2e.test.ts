@@ -53,11 +53,19 @@ describe("data commands of the compiled binary", () => {
     expect(synced.stdout).toMatch(/^fred: \d+ new observations as imp_/);
     const noKey = await cli(["data", "sync", "--source", "eia"], syncEnv(api.url, false));
     expect(noKey.stdout.trim()).toBe("eia: skipped, no API key (set WAYBILL_EIA_API_KEY)");
+    // FMCSA's census needs no key: read from the portal's CSV pages into carrier-capacity's aggregates.
+    const census = await cli(["data", "sync", "--source", "fmcsa", "--json"], syncEnv(api.url, false));
+    expect(census.exitCode).toBe(0);
+    expect(JSON.parse(census.stdout).sources).toEqual([expect.objectContaining({ source: "fmcsa", status: "added", added: 468 })]);
+    const status = await cli(["data", "status", "--json"]);
+    expect(status.stdout).toContain("FMCSA_CENSUS_CARRIERS_TX_A");
 
     const server = await startBinary(exe, ["--db", "./data.db", "--sync-every", "6h"], { cwd: dir, env: syncEnv(api.url) as Record<string, string> });
     const deadline = Date.now() + 20_000;
-    while (!server.output().includes("data sync ams:") && Date.now() < deadline) await Bun.sleep(100);
+    while (!server.output().includes("data sync fmcsa:") && Date.now() < deadline) await Bun.sleep(100);
     expect(server.output()).toMatch(/data sync eia: \d+ new observations/);
+    // The scheduled sync asks FMCSA too; the census stored above is as new as the portal's.
+    expect(server.output()).toContain("data sync fmcsa: nothing new (the census was last modified on 2026-11-01, the stored one is of 2026-11-01)");
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     expect(metrics).toMatch(/waybill_reference_data_age_seconds\{series="EMD_EPD2D_PTE_NUS_DPG"\} \d+/);
     expect(metrics).toContain('waybill_reference_data_overdue{series="AMS_FVWTRK_REEFER_LOW_GEORGIA__ATLANTA",family="USDA AMS reefer truck rates"}');

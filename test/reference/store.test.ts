@@ -123,7 +123,7 @@ describe("embedded snapshot", () => {
     expect(data.view("2008-07-14", LOADED_AT).latest("EMD_EPD2D_PTE_NUS_DPG")?.value).toBe(4.764);
     // OEWS May 2024: Texas from the official state file; national history.
     expect(view.latest("OEUS480000000000053303208")).toMatchObject({ observedOn: "2024-05-01", value: 25.51 });
-    expect(view.history("OEUN0000000000000533032" + "08").map((o) => o.value)).toEqual([21.76, 26.12, 27.62, 28.19]);
+    expect(view.history("OEUN0000000000000533032" + "08").map((o) => o.value)).toEqual([20.42, 21.76, 26.12, 27.62, 28.19]);
     for (const id of ["CES4348400001", "WPU301", "TSIFRGHT", "DCOILWTICO", "FEDFUNDS", "INDPRO", "FHWA_MF121T_DIESEL_CA"]) {
       expect(view.latest(id)).toBeDefined();
     }

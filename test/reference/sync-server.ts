@@ -3,9 +3,12 @@
  * EIA API v2 (`response.total` + `response.data[]`, paged by offset/length), FRED
  * series/observations JSON (`count`, `offset`, `limit`, `observations[]`; errors as
  * `error_code`/`error_message`), BLS Public Data API v2 (`status`, `message[]`, `Results.series[]`),
- * and MyMarketNews (a list of report sections with `results[]`).
+ * MyMarketNews (a list of report sections with `results[]`), and FMCSA's census on a Socrata portal
+ * (SODA `/resource/<id>.csv`: `$select`, `$order`, `$limit`/`$offset` paging, a quoted header row on
+ * every page, `Last-Modified`, JSON error bodies with `code`, `error` and `message`).
  */
 import { DIESEL_AREAS, dieselSeriesId } from "../../src/reference/series-ids.ts";
+import { FMCSA_CENSUS_DATASET } from "../../src/reference/sync/fmcsa.ts";
 
 export interface FakeApiOptions {
   /** Weeks of EIA data per series (11 series): above 454 the answer needs two pages of 5,000. */
@@ -15,11 +18,47 @@ export interface FakeApiOptions {
   revised?: Map<string, number>;
   fredFailsOn?: string;
   blsDelayMs?: number;
+  /** The census the portal serves: a header row (upper-case, as FMCSA names the columns) and data rows; a small one by default. */
+  census?: string[][];
+  /** `Last-Modified` of the census dataset (an HTTP date). */
+  censusLastModified?: string;
+  /** The census page at this offset answers with a SODA error body. */
+  censusFailsAtOffset?: number;
+  /** The census page at this offset sends its header and then stalls. */
+  censusStallsAtOffset?: number;
 }
+
+const CENSUS_MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"];
+
+/** A published `DD-MON-YY` cell as SODA serves a floating timestamp (`YYYY-MM-DDT00:00:00.000`). */
+function sodaTimestamp(cell: string): string {
+  const match = /^(\d{2})-([A-Z]{3})-(\d{2})$/.exec(cell);
+  if (!match) return cell;
+  const year = Number(match[3]) >= 70 ? `19${match[3]}` : `20${match[3]}`;
+  return `${year}-${String(CENSUS_MONTHS.indexOf(match[2]!) + 1).padStart(2, "0")}-${match[1]}T00:00:00.000`;
+}
+
+/** Twelve carriers in three states, for runs that are not about the census; flags as a portal checkbox (`true`/`false`). */
+export const SMALL_CENSUS: string[][] = [
+  ["DOT_NUMBER", "CARRIER_OPERATION", "PHY_STATE", "NBR_POWER_UNIT", "DRIVER_TOTAL", "MCS150_DATE", "ADD_DATE", "AUTHORIZED_FOR_HIRE", "EXEMPT_FOR_HIRE"],
+  ...Array.from({ length: 12 }, (_, i) => [
+    String(2_000_000 + i),
+    "ABC"[i % 3]!,
+    ["TX", "GA", "OH"][i % 3]!,
+    String(1 + i),
+    String(2 + i),
+    "10-OCT-26",
+    "01-MAR-19",
+    String(i !== 11),
+    "false",
+  ]),
+];
+
+const sodaCsvRow = (cells: string[]) => `${cells.map((cell) => `"${cell.replaceAll('"', '""')}"`).join(",")}\n`;
 
 export interface FakeApi {
   url: string;
-  requests: { path: string; search: URLSearchParams; method: string; authorization: string | null; body?: unknown }[];
+  requests: { path: string; search: URLSearchParams; method: string; authorization: string | null; appToken: string | null; body?: unknown }[];
   stop(): void;
 }
 
@@ -49,6 +88,40 @@ export function startFakeApis(options: FakeApiOptions = {}): FakeApi {
       };
     }),
   );
+  const census = options.census ?? SMALL_CENSUS;
+  const censusColumns = census[0]!.map((column) => column.toLowerCase());
+  const censusRows = census.slice(1);
+  /** One page of the census in SODA's CSV: only the `$select`ed columns, `$limit` rows from `$offset`. */
+  const censusPage = (search: URLSearchParams): Response => {
+    const offset = Number(search.get("$offset") ?? 0);
+    const limit = Number(search.get("$limit") ?? 1000);
+    const selected = (search.get("$select") ?? censusColumns.join(",")).split(",");
+    const missing = selected.find((column) => !censusColumns.includes(column));
+    if (missing || offset === options.censusFailsAtOffset) {
+      const message = missing ? `No such column: ${missing}` : "Internal error while reading the dataset";
+      return Response.json({ code: missing ? "query.soql.no-such-column" : "internal", error: true, message }, { status: missing ? 400 : 500 });
+    }
+    const at = selected.map((column) => censusColumns.indexOf(column));
+    const header = sodaCsvRow(selected);
+    const body = censusRows
+      .slice(offset, offset + limit)
+      .map((row) => sodaCsvRow(at.map((i) => (/_DATE$/i.test(censusColumns[i]!) ? sodaTimestamp(row[i] ?? "") : (row[i] ?? "")))))
+      .join("");
+    const headers = {
+      "Content-Type": "text/csv; charset=UTF-8",
+      "Last-Modified": options.censusLastModified ?? "Sun, 01 Nov 2026 06:12:40 GMT",
+      "X-SODA2-Fields": JSON.stringify(selected),
+    };
+    if (offset !== options.censusStallsAtOffset) return new Response(header + body, { headers });
+    const stalled = new ReadableStream({
+      async start(controller) {
+        controller.enqueue(new TextEncoder().encode(header));
+        await Bun.sleep(5_000);
+        controller.close();
+      },
+    });
+    return new Response(stalled, { headers });
+  };
   const requests: FakeApi["requests"] = [];
   const server = Bun.serve({
     port: 0,
@@ -56,7 +129,14 @@ export function startFakeApis(options: FakeApiOptions = {}): FakeApi {
     async fetch(request) {
       const url = new URL(request.url);
       const body = request.method === "POST" ? await request.json() : undefined;
-      requests.push({ path: url.pathname, search: url.searchParams, method: request.method, authorization: request.headers.get("authorization"), body });
+      requests.push({
+        path: url.pathname,
+        search: url.searchParams,
+        method: request.method,
+        authorization: request.headers.get("authorization"),
+        appToken: request.headers.get("x-app-token"),
+        body,
+      });
       if (url.pathname === "/v2/petroleum/pri/gnd/data/") {
         if (url.searchParams.get("api_key") !== "eia-key")
           return Response.json({ error: { code: "API_KEY_INVALID", message: "An invalid api_key was supplied." } }, { status: 403 });
@@ -131,6 +211,7 @@ export function startFakeApis(options: FakeApiOptions = {}): FakeApi {
           },
         ]);
       }
+      if (url.pathname === `/resource/${FMCSA_CENSUS_DATASET}.csv`) return censusPage(url.searchParams);
       return Response.json({ error: "not found" }, { status: 404 });
     },
   });

@@ -3,6 +3,7 @@ import { dataSync } from "../../src/cli/data-sync.ts";
 import { openMemoryDatabase } from "../../src/db/client.ts";
 import { DataEvents, type DataAddedEvent } from "../../src/reference/data-events.ts";
 import { createReferenceData } from "../../src/reference/index.ts";
+import { fmcsaCensusSeries } from "../../src/reference/series-ids.ts";
 import { syncData } from "../../src/reference/sync/run.ts";
 import { type FakeApi, startFakeApis, syncEnv } from "./sync-server.ts";
 
@@ -27,7 +28,7 @@ describe("waybill data sync against the sources' documented APIs", () => {
       ["fred", "added"],
       ["bls", "added"],
       ["ams", "added"],
-      ["fmcsa", "skipped"],
+      ["fmcsa", "added"],
     ]);
     const eiaPages = api.requests.filter((r) => r.path === "/v2/petroleum/pri/gnd/data/");
     expect(eiaPages.map((r) => r.search.get("offset"))).toEqual(["0", "5000"]);
@@ -42,8 +43,11 @@ describe("waybill data sync against the sources' documented APIs", () => {
     // OEWS May 2025 is dated by its release rule, so a view as of early 2026 does not see it.
     expect(createReferenceData(db).view("2026-03-01", NOW).latest("OEUS130000000000053303208")).toBeUndefined();
     expect(view.latest("OEUS130000000000053303208")).toMatchObject({ observedOn: "2025-05-01", value: 28.4 });
-    expect(outcomes[4]!.message).toMatch(/^fmcsa: skipped, the carrier census importer is not in this build/);
-    expect(seen.map((e) => e.source)).toEqual(["eia-sync", "fred-sync", "bls-sync", "ams-sync"]);
+    expect(outcomes[4]).toMatchObject({ added: 52 * 3 * 3 });
+    // The census's for-hire flags arrive as checkbox values: eleven of the twelve carriers count.
+    expect([view.latest(fmcsaCensusSeries("CARRIERS", "TX", "A"))?.value, view.latest(fmcsaCensusSeries("CARRIERS", "OH", "C"))?.value]).toEqual([4, 3]);
+    expect(view.latest(fmcsaCensusSeries("POWER_UNITS", "GA", "B"))).toMatchObject({ value: 2 + 5 + 8 + 11, observedOn: "2026-11-01" });
+    expect(seen.map((e) => e.source)).toEqual(["eia-sync", "fred-sync", "bls-sync", "ams-sync", "fmcsa-sync"]);
   });
 
   test("one source's error body and another's timeout fail those sources whole; the rest are stored", async () => {
@@ -78,19 +82,18 @@ describe("waybill data sync against the sources' documented APIs", () => {
     api = startFakeApis();
     const db = openMemoryDatabase();
     const none = await dataSync(db, { env: syncEnv(api.url, false), now: NOW });
-    expect(none).toEqual({
-      exitCode: 0,
-      output: [
-        "eia: skipped, no API key (set WAYBILL_EIA_API_KEY)",
-        "fred: skipped, no API key (set WAYBILL_FRED_API_KEY)",
-        "bls: skipped, no API key (set WAYBILL_BLS_API_KEY)",
-        "ams: skipped, no API key (set WAYBILL_AMS_API_KEY)",
-        "fmcsa: skipped, the carrier census importer is not in this build yet (docs/data-sources.md)",
-      ].join("\n"),
-    });
-    expect(api.requests).toHaveLength(0);
+    expect(none.exitCode).toBe(0);
+    expect(none.output.split("\n")).toEqual([
+      "eia: skipped, no API key (set WAYBILL_EIA_API_KEY)",
+      "fred: skipped, no API key (set WAYBILL_FRED_API_KEY)",
+      "bls: skipped, no API key (set WAYBILL_BLS_API_KEY)",
+      "ams: skipped, no API key (set WAYBILL_AMS_API_KEY)",
+      expect.stringMatching(/^fmcsa: 468 new observations as imp_/),
+    ]);
+    // FMCSA's portal needs no key (an app token is optional): its census is the only thing asked for.
+    expect(api.requests.map((r) => [r.path, r.appToken])).toEqual([["/resource/kjg3-diqy.csv", null]]);
     await dataSync(db, { source: "fred", since: "2026-03-01", env: syncEnv(api.url), now: NOW, json: true });
-    expect(api.requests.every((r) => r.search.get("observation_start") === "2026-03-01")).toBe(true);
+    expect(api.requests.slice(1).every((r) => r.search.get("observation_start") === "2026-03-01")).toBe(true);
     expect(() => dataSync(db, { source: "nope", env: {}, now: NOW })).toThrow(/unknown source 'nope'/);
   });
 });

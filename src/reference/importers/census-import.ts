@@ -9,7 +9,8 @@ import { ulid } from "ulid";
 import type { Db } from "../../db/client.ts";
 import { appendObservations } from "../append.ts";
 import { ImportFormatError } from "./common.ts";
-import { aggregateCensus, censusObservations, checkCensusQuality, snapshotDateFromFileName, type CensusAggregate, type CensusProgress } from "./fmcsa-census.ts";
+import type { ParsedObservation } from "../append.ts";
+import { aggregateCensusPages, censusObservations, checkCensusQuality, snapshotDateFromFileName, type CensusAggregate, type CensusProgress } from "./fmcsa-census.ts";
 
 /** A filing newer than the snapshot date by more than this means the date given (or read from the name) is wrong. */
 const FILING_AFTER_SNAPSHOT_DAYS = 31;
@@ -29,7 +30,7 @@ export interface CensusImportResult extends Omit<CensusAggregate, "cells" | "new
   importId: string | null;
   file: string;
   snapshotDate: string;
-  snapshotDateFrom: "option" | "file name" | "newest filing";
+  snapshotDateFrom: SnapshotDateFrom;
   carriers: number;
   powerUnits: number;
   drivers: number;
@@ -39,15 +40,14 @@ export interface CensusImportResult extends Omit<CensusAggregate, "cells" | "new
 
 const addDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 
-function resolveSnapshotDate(file: string, aggregate: CensusAggregate, options: CensusImportOptions) {
-  const fromName = snapshotDateFromFileName(basename(file));
-  const [date, from] = options.snapshotDate
-    ? [options.snapshotDate, "option" as const]
-    : fromName
-      ? [fromName, "file name" as const]
-      : [aggregate.newestFiling, "newest filing" as const];
+/** Where a census's snapshot date came from: given, the file name, the publisher's last-modified date, or its newest filing. */
+type SnapshotDateFrom = "option" | "file name" | "publisher" | "newest filing";
+
+function resolveSnapshotDate(name: string, aggregate: CensusAggregate, given: { date: string; from: SnapshotDateFrom } | undefined, now: number) {
+  const fromName = snapshotDateFromFileName(name);
+  const { date, from } = given ?? (fromName ? { date: fromName, from: "file name" as const } : { date: aggregate.newestFiling, from: "newest filing" as const });
   if (!date) throw new ImportFormatError("no snapshot date: the file name carries none and no row has a filing date; pass --date YYYY-MM-DD");
-  const today = new Date(options.now).toISOString().slice(0, 10);
+  const today = new Date(now).toISOString().slice(0, 10);
   if (date > today) throw new ImportFormatError(`snapshot date ${date} is in the future`);
   if (aggregate.newestFiling && aggregate.newestFiling > addDays(date, FILING_AFTER_SNAPSHOT_DAYS)) {
     throw new ImportFormatError(
@@ -57,23 +57,55 @@ function resolveSnapshotDate(file: string, aggregate: CensusAggregate, options: 
   return { date, from };
 }
 
+/** A census read and checked, not stored yet: its aggregate figures as observations, and what the summary reports. */
+export interface CensusReading {
+  observations: ParsedObservation[];
+  aggregate: CensusAggregate;
+  snapshotDate: string;
+  snapshotDateFrom: SnapshotDateFrom;
+}
+
+/**
+ * Aggregates a census (one file, or an export's pages), refuses it whole when it is mostly garbage or
+ * its date does not add up, and returns the figures to store. `name` is the file name, for its date.
+ */
+export async function readCensus(
+  pages: Parameters<typeof aggregateCensusPages>[0],
+  options: {
+    name: string;
+    /** The date given for the census, asked once every page was read (a paged source learns it from its first answer). */
+    givenDate?: () => { date: string; from: SnapshotDateFrom } | undefined;
+    now: number;
+    onProgress?: (progress: CensusProgress) => void;
+  },
+): Promise<CensusReading> {
+  const aggregate = await aggregateCensusPages(pages, options.onProgress);
+  checkCensusQuality(aggregate);
+  const snapshot = resolveSnapshotDate(options.name, aggregate, options.givenDate?.(), options.now);
+  return { observations: censusObservations(aggregate, snapshot.date), aggregate, snapshotDate: snapshot.date, snapshotDateFrom: snapshot.from };
+}
+
 export async function importFmcsaCensus(db: Db, file: string, options: CensusImportOptions): Promise<CensusImportResult> {
   const totalBytes = statSync(file).size;
   const input = createReadStream(file);
   const hasher = new Bun.CryptoHasher("sha256");
   input.on("data", (chunk) => hasher.update(chunk));
-  let aggregate: CensusAggregate;
+  let reading: CensusReading;
   try {
-    aggregate = await aggregateCensus(input, options.onProgress && ((progress) => options.onProgress!({ ...progress, totalBytes })));
+    reading = await readCensus(async (page) => (page === 0 ? input : undefined), {
+      name: basename(file),
+      givenDate: () => (options.snapshotDate ? { date: options.snapshotDate, from: "option" } : undefined),
+      now: options.now,
+      onProgress: options.onProgress && ((progress) => options.onProgress!({ ...progress, totalBytes })),
+    });
   } finally {
     input.destroy();
   }
-  checkCensusQuality(aggregate);
-  const snapshot = resolveSnapshotDate(file, aggregate, options);
+  const { aggregate } = reading;
   const stored = appendObservations(
     db,
     { importId: `imp_${ulid(options.now)}`, source: "fmcsa", fileName: basename(file), fileSha256: hasher.digest("hex") },
-    censusObservations(aggregate, snapshot.date),
+    reading.observations,
     options.now,
   );
   const totals = [...aggregate.cells.values()].reduce(
@@ -85,8 +117,8 @@ export async function importFmcsaCensus(db: Db, file: string, options: CensusImp
     ...counts,
     importId: stored.added > 0 ? stored.importId : null,
     file: basename(file),
-    snapshotDate: snapshot.date,
-    snapshotDateFrom: snapshot.from,
+    snapshotDate: reading.snapshotDate,
+    snapshotDateFrom: reading.snapshotDateFrom,
     ...totals,
     added: stored.added,
     skipped: stored.skipped,

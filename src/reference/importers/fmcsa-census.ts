@@ -4,7 +4,8 @@
  * Only the aggregates leave this module; names, addresses and contact columns are never kept.
  * Rules and reasons: docs/carrier-capacity.md#the-census-import.
  */
-import type { Readable } from "node:stream";
+import { type Readable, Transform } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
 import { isCalendarDate } from "../../dates.ts";
 import Papa from "papaparse";
 import type { ParsedObservation } from "../append.ts";
@@ -127,6 +128,9 @@ interface CarrierRow {
   filings: string[];
 }
 
+/** A flag cell: `Y` in FMCSA's file, `true` where the open-data portal serves the column as a checkbox. */
+const isYes = (text: string) => /^(y|true)$/i.test(text);
+
 /** One data row checked cell by cell: the carrier's figures, or what is wrong with it. */
 function readRow(record: string[], at: Record<CensusColumn, number>, width: number): CarrierRow | string {
   if (record.length !== width) return `${record.length} cells where the header has ${width}`;
@@ -149,7 +153,7 @@ function readRow(record: string[], at: Record<CensusColumn, number>, width: numb
     dot: Number(dot),
     operation: operation as CarrierOperation,
     state: cell("PHY_STATE").toUpperCase(),
-    forHire: cell("AUTHORIZED_FOR_HIRE").toUpperCase() === "Y" || cell("EXEMPT_FOR_HIRE").toUpperCase() === "Y",
+    forHire: isYes(cell("AUTHORIZED_FOR_HIRE")) || isYes(cell("EXEMPT_FOR_HIRE")),
     powerUnits,
     drivers,
     filings,
@@ -170,15 +174,30 @@ class CensusCounter {
   };
   private readonly seen = new DotNumberSet();
   private at: Record<CensusColumn, number> | undefined;
+  private header = "";
   private width = 0;
+  /** The next record is a later page's own header row, which must repeat the first page's. */
+  private pageHeaderDue = false;
 
   get sawHeader(): boolean {
     return this.at !== undefined;
   }
 
+  /** The records that follow come from the next page of a paged export, which starts with the header again. */
+  startPage(): void {
+    this.pageHeaderDue = this.at !== undefined;
+  }
+
   add(record: string[]): void {
-    if (!this.at) {
+    if (!this.at || this.pageHeaderDue) {
+      const header = record.map((cell, i) => (i === 0 ? cell.replace(/^\uFEFF/, "") : cell).trim().toUpperCase()).join(",");
+      if (this.pageHeaderDue) {
+        if (header !== this.header) throw new ImportFormatError(`a later page's header (${header.slice(0, 120)}) differs from the first page's`);
+        this.pageHeaderDue = false;
+        return;
+      }
       this.at = columnIndexes(record.map((cell, i) => (i === 0 ? cell.replace(/^\uFEFF/, "") : cell)));
+      this.header = header;
       this.width = record.length;
       return;
     }
@@ -208,16 +227,61 @@ class CensusCounter {
 
 /**
  * Streams a census CSV once and returns its aggregates; memory stays flat whatever the file's size.
+ * A paged export (the open-data API's pages of CSV, each with its header row) is read page after
+ * page until `nextPage` has none, and counts as one file. `nextPage` learns
+ * how many data rows were read so far, so it can tell a short (last) page.
+ */
+export async function aggregateCensusPages(
+  nextPage: (page: number, rowsSoFar: number) => Promise<Readable | undefined>,
+  onProgress?: (progress: CensusProgress) => void,
+): Promise<CensusAggregate> {
+  const counter = new CensusCounter();
+  const progress = { bytesRead: 0 };
+  for (let page = 0; ; page++) {
+    const input = await nextPage(page, counter.result.rows);
+    if (!input) break;
+    counter.startPage();
+    await feedCensus(input, counter, progress, onProgress);
+  }
+  if (!counter.sawHeader) throw new ImportFormatError("the file is empty");
+  onProgress?.({ bytesRead: progress.bytesRead, rows: counter.result.rows });
+  return counter.result;
+}
+
+const PIECE_CHARS = 65_536;
+
+/**
+ * The input as text in pieces of at most 64 K characters, never splitting a UTF-8 character. Papa's
+ * stream parser copies what is left of its current chunk each time its reader pauses (every few
+ * rows), so one chunk of megabytes (a whole page of an HTTP answer) would cost quadratic time.
+ */
+function inPieces(): Transform {
+  const decoder = new StringDecoder("utf8");
+  return new Transform({
+    readableObjectMode: true,
+    transform(chunk: Buffer | string, _encoding, done) {
+      const text = typeof chunk === "string" ? chunk : decoder.write(chunk);
+      for (let at = 0; at < text.length; at += PIECE_CHARS) this.push(text.slice(at, at + PIECE_CHARS));
+      done();
+    },
+    flush(done) {
+      const rest = decoder.end();
+      if (rest) this.push(rest);
+      done();
+    },
+  });
+}
+
+/**
  * Papa's Node stream hands over one row (an array of cells) per record, honouring quotes; rows are
  * taken from its 'data' events (an async iterator costs more than the parsing itself).
  */
-export function aggregateCensus(input: Readable, onProgress?: (progress: CensusProgress) => void): Promise<CensusAggregate> {
-  const counter = new CensusCounter();
-  let bytesRead = 0;
-  input.on("data", (chunk: Buffer | string) => (bytesRead += chunk.length));
-  const records = input.pipe(Papa.parse(Papa.NODE_STREAM_INPUT, { skipEmptyLines: true }));
+function feedCensus(input: Readable, counter: CensusCounter, progress: { bytesRead: number }, onProgress?: (progress: CensusProgress) => void): Promise<void> {
+  input.on("data", (chunk: Buffer | string) => (progress.bytesRead += chunk.length));
+  const records = input.pipe(inPieces()).pipe(Papa.parse(Papa.NODE_STREAM_INPUT, { skipEmptyLines: true }));
   return new Promise((resolve, reject) => {
     const fail = (error: unknown) => {
+      records.removeAllListeners("data");
       input.destroy();
       reject(error);
     };
@@ -226,17 +290,12 @@ export function aggregateCensus(input: Readable, onProgress?: (progress: CensusP
       try {
         counter.add(record);
       } catch (error) {
-        records.removeAllListeners("data");
         return fail(error);
       }
       const rows = counter.result.rows;
-      if (onProgress && rows > 0 && (rows & 0xffff) === 0) onProgress({ bytesRead, rows });
+      if (onProgress && rows > 0 && (rows & 0xffff) === 0) onProgress({ bytesRead: progress.bytesRead, rows });
     });
-    records.on("end", () => {
-      if (!counter.sawHeader) return reject(new ImportFormatError("the file is empty"));
-      onProgress?.({ bytesRead, rows: counter.result.rows });
-      resolve(counter.result);
-    });
+    records.on("end", () => resolve());
   });
 }
 

@@ -16,6 +16,13 @@ export const BUILD_RULES = {
   mergeMiles: 50 / 1609.344,
   /** A line that ends this close to another road joins it there (interchanges drawn short). */
   snapEndMiles: 2,
+  /**
+   * Two loose ends this close, leaving the same way, are the two carriageways of one divided highway ending
+   * side by side: each joins the nearest *other* road, never its twin (I-55 at LaPlace, drawn short of I-10).
+   */
+  twinEndMiles: 0.5,
+  /** A loose end never joins its own road within this many road miles of the end (or of its twin's end). */
+  ownRoadMiles: 3,
   /** A separate piece of network this close to another is bridged (gaps in the drawing, e.g. I-95 at Trenton). */
   bridgeGapMiles: 15,
   /**
@@ -29,6 +36,12 @@ export const BUILD_RULES = {
    */
   lengthScaleBounds: [0.98, 1.1] as const,
 };
+
+/**
+ * Moves whenever a build rule changes, so that a network built from the same file under other rules has another
+ * version (receipts name the version that priced a lane). Revision 1 had no twin-carriageway rule.
+ */
+const BUILD_REVISION = 2;
 
 class Points {
   readonly lon: number[] = [];
@@ -139,15 +152,52 @@ function isLooseEnd(v: number, neighbourIds: Iterable<number>, points: Points): 
   return cosine > Math.cos(Math.PI / 4);
 }
 
-/** A line that stops short of another road is joined to the nearest point of that road. */
-function snapDanglingEnds(segments: Segment[], points: Points, snapMiles: number): number {
+/** Drawn points within `limit` road miles of v along the drawn segments: v's own road near v. */
+function ownRoadNear(adjacent: Set<number>[], points: Points, v: number, limit: number): Set<number> {
+  const drawnFrom = (at: number) => [...adjacent[at]!].map((to) => ({ to, miles: points.miles(at, to) }));
+  return new Set(milesWithin(drawnFrom, v, limit).keys());
+}
+
+/** Unit vector from a loose end toward the road it ends (the mean of its neighbours' directions). */
+function leavingDirection(v: number, neighbourIds: Set<number>, points: Points): XY {
+  const p = points.xy[v]!;
+  let x = 0;
+  let y = 0;
+  for (const w of neighbourIds) {
+    const length = Math.hypot(points.xy[w]!.x - p.x, points.xy[w]!.y - p.y) || 1;
+    x += (points.xy[w]!.x - p.x) / length;
+    y += (points.xy[w]!.y - p.y) / length;
+  }
+  const length = Math.hypot(x, y) || 1;
+  return { x: x / length, y: y / length };
+}
+
+/**
+ * A line that stops short of another road is joined to the nearest point of that road. The end's own road
+ * near it, and the twin carriageway ending beside it, do not count as another road.
+ */
+function snapDanglingEnds(segments: Segment[], points: Points, rules: typeof BUILD_RULES): number {
+  const snapMiles = rules.snapEndMiles;
   const index = segmentIndex(segments, points);
   const adjacent = neighbours(segments, points.lon.length);
+  const ends = adjacent.flatMap((set, v) => (isLooseEnd(v, set, points) ? [v] : []));
+  const endIndex = new Flatbush(Math.max(1, ends.length));
+  for (const v of ends) endIndex.add(points.xy[v]!.x, points.xy[v]!.y);
+  endIndex.finish();
+  const direction = new Map(ends.map((v) => [v, leavingDirection(v, adjacent[v]!, points)]));
   const joins: Segment[] = [];
-  adjacent.forEach((set, v) => {
-    if (!isLooseEnd(v, set, points)) return;
-    const near = new Set([v, ...set]);
+  for (const v of ends) {
     const p = points.xy[v]!;
+    const own = direction.get(v)!;
+    const twins = endIndex
+      .neighbors(p.x, p.y, Infinity, rules.twinEndMiles, (k) => ends[k] !== v)
+      .map((k) => ends[k]!)
+      .filter((w) => {
+        const theirs = direction.get(w)!;
+        return own.x * theirs.x + own.y * theirs.y > Math.cos(Math.PI / 4);
+      });
+    const near = new Set<number>();
+    for (const end of [v, ...twins]) for (const point of ownRoadNear(adjacent, points, end, rules.ownRoadMiles)) near.add(point);
     let best: { j: number; t: number; distance: number } | undefined;
     for (const j of index.search(p.x - snapMiles, p.y - snapMiles, p.x + snapMiles, p.y + snapMiles)) {
       const s = segments[j]!;
@@ -155,12 +205,12 @@ function snapDanglingEnds(segments: Segment[], points: Points, snapMiles: number
       const hit = closestOnSegment(p, points.xy[s.a]!, points.xy[s.b]!);
       if (hit.distance <= snapMiles && (!best || hit.distance < best.distance)) best = { j, ...hit };
     }
-    if (!best) return;
+    if (!best) continue;
     const target = segments[best.j]!;
     const point = points.between(target.a, target.b, best.t);
     target.splits.push({ t: best.t, point });
     if (point !== v) joins.push({ a: v, b: point, scale: 1, splits: [] });
-  });
+  }
   segments.push(...joins);
   return joins.length;
 }
@@ -236,7 +286,7 @@ function bridgeGaps(edges: Edge[], points: Points, gapMiles: number): { componen
 }
 
 /** Road miles from one point to every point within `limit` (Dijkstra stopped at the limit). */
-function milesWithin(adjacency: Map<number, { to: number; miles: number }[]>, from: number, limit: number): Map<number, number> {
+function milesWithin(roadsFrom: (v: number) => Iterable<{ to: number; miles: number }>, from: number, limit: number): Map<number, number> {
   const reached = new Map<number, number>([[from, 0]]);
   const queue = new FlatQueue<number>();
   queue.push(from, 0);
@@ -244,7 +294,7 @@ function milesWithin(adjacency: Map<number, { to: number; miles: number }[]>, fr
     const settled = queue.peekValue()!;
     const v = queue.pop()!;
     if (settled > (reached.get(v) ?? Infinity) || settled > limit) continue;
-    for (const { to, miles } of adjacency.get(v) ?? []) {
+    for (const { to, miles } of roadsFrom(v)) {
       const total = settled + miles;
       if (total <= limit && total < (reached.get(to) ?? Infinity)) {
         reached.set(to, total);
@@ -291,7 +341,7 @@ function bridgeGapsWithinPieces(edges: Edge[], points: Points, gapMiles: number,
       if (hit.distance <= gapMiles && (!best || hit.distance < best.distance)) best = { edge, ...hit };
     }
     if (!best) continue;
-    const reached = milesWithin(adjacency, v, detourFactor * best.distance + 5);
+    const reached = milesWithin((at) => adjacency.get(at) ?? [], v, detourFactor * best.distance + 5);
     if (reached.has(best.edge.a) || reached.has(best.edge.b)) continue;
     // Join the nearer end of that stretch of road: its points are a few miles apart at most.
     const target = best.t < 0.5 ? best.edge.a : best.edge.b;
@@ -366,7 +416,7 @@ export function buildRoadNetwork(lines: RoadLine[], label: string, sourceSha256:
     for (let k = 1; k < ids.length; k++) segments.push({ a: ids[k - 1]!, b: ids[k]!, scale, splits: [] });
   }
   const crossings = splitCrossings(segments, points);
-  const snappedEnds = snapDanglingEnds(segments, points, BUILD_RULES.snapEndMiles);
+  const snappedEnds = snapDanglingEnds(segments, points, BUILD_RULES);
   const edges = segmentsToEdges(segments, points);
   const { components, bridged } = bridgeGaps(edges, points, BUILD_RULES.bridgeGapMiles);
   const bridgedWithin = bridgeGapsWithinPieces(edges, points, BUILD_RULES.bridgeGapMiles, BUILD_RULES.detourFactor);
@@ -402,5 +452,5 @@ export function buildRoadNetwork(lines: RoadLine[], label: string, sourceSha256:
     droppedComponents: dropped,
     lengthMiles: Math.round(lengthMiles),
   };
-  return { format: ROAD_NETWORK_FORMAT, version: `${label}-${sourceSha256.slice(0, 12)}`, source, stats, nodes, edges: flatEdges, shapes };
+  return { format: ROAD_NETWORK_FORMAT, version: `${label}-r${BUILD_REVISION}-${sourceSha256.slice(0, 12)}`, source, stats, nodes, edges: flatEdges, shapes };
 }

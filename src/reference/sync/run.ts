@@ -37,6 +37,14 @@ export const DEFAULT_SYNC_LOOKBACK_DAYS = 400;
  * reported and the others go on. Figures already stored are skipped, a changed value is added as a
  * newer version of the same observation.
  */
+/** The newest date stored for a series, retracted imports left out. */
+const newestStored = (db: Db) => {
+  const query = db.$client.prepare<{ newest: string | null }, [string]>(
+    "SELECT max(observed_on) AS newest FROM observations WHERE series_id = ? AND import_id NOT IN (SELECT import_id FROM data_retractions)",
+  );
+  return (seriesId: string) => query.get(seriesId)?.newest ?? undefined;
+};
+
 export async function syncData(db: Db, options: SyncOptions): Promise<SourceOutcome[]> {
   const today = new Date(options.now).toISOString().slice(0, 10);
   const since = options.since ?? new Date(options.now - DEFAULT_SYNC_LOOKBACK_DAYS * DAY_MS).toISOString().slice(0, 10);
@@ -53,18 +61,19 @@ export async function syncData(db: Db, options: SyncOptions): Promise<SourceOutc
       message: `${name}: ${message}`,
       ...extra,
     });
-    if (source.unavailable) {
-      outcomes.push(outcome("skipped", `skipped, ${source.unavailable}`));
-      continue;
-    }
     const apiKey = source.keyEnv ? options.env[source.keyEnv] : "";
-    if (!apiKey && source.keyEnv) {
+    if (!apiKey && source.keyEnv && !source.keyOptional) {
       outcomes.push(outcome("skipped", `skipped, no API key (set ${source.keyEnv})`));
       continue;
     }
     const baseUrl = (options.env[source.urlEnv] ?? source.defaultUrl).replace(/\/+$/, "");
     try {
-      const rows = await source.fetch({ baseUrl, apiKey: apiKey ?? "", since, today, http });
+      const fetched = await source.fetch({ baseUrl, apiKey: apiKey ?? "", since, today, now: options.now, http, newestStored: newestStored(db) });
+      if ("upToDate" in fetched) {
+        outcomes.push(outcome("unchanged", `nothing new (${fetched.upToDate})`));
+        continue;
+      }
+      const rows = fetched;
       const importId = `imp_${ulid(options.now)}`;
       const fileName = `${redact(baseUrl)} since ${since}`;
       const stored = appendObservations(db, { importId, source: `${name}-sync`, fileName, fileSha256: sha256Hex(JSON.stringify(rows)) }, rows, options.now);

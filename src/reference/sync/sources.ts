@@ -8,7 +8,8 @@ import { parseAmsJson } from "../importers/ams.ts";
 import { ImportFormatError, isoDate, requireValue } from "../importers/common.ts";
 import { parseEiaJson } from "../importers/eia.ts";
 import { STATE_CODES, stateInfo } from "../regions.ts";
-import { DIESEL_AREAS, dieselSeriesId, NATIONAL_TRUCK_DRIVER_WAGE_SERIES, stateTruckDriverWageSeries } from "../series-ids.ts";
+import { DIESEL_AREAS, dieselSeriesId, fmcsaCensusSeries, NATIONAL_TRUCK_DRIVER_WAGE_SERIES, stateTruckDriverWageSeries } from "../series-ids.ts";
+import { fetchFmcsaCensus } from "./fmcsa.ts";
 import { type HttpOptions, requestJson } from "./http.ts";
 
 export const SYNC_SOURCES = ["eia", "fred", "bls", "ams", "fmcsa"] as const;
@@ -20,7 +21,11 @@ export interface SyncRequest {
   /** First date to ask for (YYYY-MM-DD). */
   since: string;
   today: string;
+  /** ms epoch of the sync. */
+  now: number;
   http: HttpOptions;
+  /** The newest date already stored for a series, so a source can tell it has nothing newer. */
+  newestStored(seriesId: string): string | undefined;
 }
 
 export interface SyncSource {
@@ -28,9 +33,10 @@ export interface SyncSource {
   keyEnv?: string;
   urlEnv: string;
   defaultUrl: string;
-  /** Why this source cannot be synced by this build, if it cannot. */
-  unavailable?: string;
-  fetch(request: SyncRequest): Promise<ParsedObservation[]>;
+  /** The key is sent when set, and the source is still asked without one. */
+  keyOptional?: true;
+  /** The observations to store, or why there is nothing to fetch (what is stored is as new as the source). */
+  fetch(request: SyncRequest): Promise<ParsedObservation[] | { upToDate: string }>;
 }
 
 /**
@@ -177,18 +183,15 @@ const ams: SyncSource = {
   },
 };
 
-/**
- * FMCSA census (data.transportation.gov): its aggregates come from the carrier census importer
- * (`waybill data import fmcsa`); until that importer is part of the build, sync names it and moves on.
- */
+/** FMCSA's carrier census on its open-data portal (SODA API, CSV pages); an app token is optional. */
 const fmcsa: SyncSource = {
   name: "fmcsa",
+  keyEnv: "WAYBILL_FMCSA_APP_TOKEN",
+  keyOptional: true,
   urlEnv: "WAYBILL_FMCSA_URL",
   defaultUrl: "https://data.transportation.gov",
-  unavailable: "the carrier census importer is not in this build yet (docs/data-sources.md)",
-  async fetch() {
-    return [];
-  },
+  fetch: ({ baseUrl, apiKey, now, http, newestStored }) =>
+    fetchFmcsaCensus({ baseUrl, appToken: apiKey, now, http, storedCensus: newestStored(fmcsaCensusSeries("CARRIERS", "US", "A")) }),
 };
 
 export const SOURCES: Record<SyncSourceName, SyncSource> = { eia, fred, bls, ams, fmcsa };

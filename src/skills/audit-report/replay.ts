@@ -59,7 +59,7 @@ export function replay(body: AnyReceiptBody, instance: SkillInstance): Reproduct
       reproducedAnswer: result.answer,
     };
   }
-  const answerMatches = sha256Hex(canonicalJson(result.answer)) === body.response_sha256;
+  const answerMatches = sha256Hex(canonicalJson(result.answer)) === body.response_sha256 || signedBeforeDataAge(result.answer, body.response_sha256);
   const detail =
     answerMatches && factorsMatch
       ? `Re-running ${body.skill} on the recorded input and data view gave the same answer from the same factor versions.`
@@ -71,6 +71,17 @@ export function replay(body: AnyReceiptBody, instance: SkillInstance): Reproduct
     detail,
     reproducedAnswer: result.answer,
   };
+}
+
+/**
+ * Answers signed before they carried `data_as_of` (docs/api.md#data-age) reproduce when the re-run
+ * answer without it has the signed digest: the field is derived from the factor versions, which are
+ * compared on their own.
+ */
+function signedBeforeDataAge(answer: unknown, responseSha256: string): boolean {
+  if (typeof answer !== "object" || answer === null || !("data_as_of" in answer)) return false;
+  const { data_as_of: _derived, ...without } = answer as Record<string, unknown>;
+  return sha256Hex(canonicalJson(without)) === responseSha256;
 }
 
 export function notReplayed(reproducible: false | null, detail: string): Reproduction {

@@ -59,6 +59,8 @@ export const auditReportSkill = defineSkill({
       }
     })();
     const answer: Static<typeof AuditOutput> = { audited_receipt_id: anchor.row.id, ...report };
-    return { answer, factorVersions: [], modelVersion: "audit-report/1" };
+    // Its data is the audited receipt's pinned view: data_as_of tells how old that answer's figures were.
+    const dataView = anchor.body ? { asOf: anchor.body.as_of, factorVersions: anchor.body.factor_versions } : undefined;
+    return { answer, factorVersions: [], modelVersion: "audit-report/1", dataView };
   },
 });

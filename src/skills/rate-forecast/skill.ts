@@ -18,8 +18,8 @@ const perMile = (value: number) => round(value, 3);
 const orNull = (value: number | undefined, decimals: number) => (value === undefined ? null : round(value, decimals));
 
 const heldAtAsOf = (factors: LaneFactors): string[] => [
-  `driver wage ${factors.wage.observation.value} USD/h (${factors.wage.observation.seriesId}, ${factors.wage.observation.observedOn})`,
-  `equipment ${round(factors.equipmentCost.perMile, 4)} USD/mile (ATRI ${factors.equipmentCost.edition.edition} edition${factors.equipmentCost.carriedForward ? ", carried forward by the truck-freight PPI" : ""})`,
+  `driver wage ${round(factors.driverWage.hourly, 2)} USD/h (${factors.wage.observation.seriesId}, ${factors.wage.observation.observedOn}${factors.driverWage.carriedForward ? ", carried forward by ATRI driver cost per mile" : ""})`,
+  `equipment ${round(factors.equipmentCost.perMile, 4)} USD/mile (ATRI ${factors.equipmentCost.edition.edition} edition${factors.equipmentCost.carriedForward ? ", carried forward by the heavy-truck PPI" : ""})`,
   ...(factors.offRoadTaxRelief > 0 ? [`reefer fuel excise relief ${round(factors.offRoadTaxRelief, 4)} USD/gal`] : []),
   "margin and mode/equipment multipliers (rate-lookup constants)",
 ];

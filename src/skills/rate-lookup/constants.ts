@@ -23,7 +23,7 @@ export interface AtriEdition {
 }
 
 export const RATE_MODEL = {
-  version: "rate-lookup-2026.11.2",
+  version: "rate-lookup-2026.11.3",
 
   fuelEconomyMpg: {
     value: { DRY_VAN: 6.9, REEFER: 6.33, FLATBED: 5.8 } satisfies Record<Equipment, number>,
@@ -56,6 +56,13 @@ export const RATE_MODEL = {
     value: [
       // 2017 data from a chart (HDT, August 2019): truck/trailer .26, R&M .17, insurance .08, permits .02, tires .04, tolls .03.
       { edition: 2018, dataYear: 2017, publishedOn: "2018-10-01", equipmentPerMile: 0.6, totalPerMile: 1.691, fuelPerMile: 0.34, driverPerMile: 0.73 },
+      // 2020: total 1.646 (1.855 / 1.127, The Trucker), fuel .308 and driver compensation .737 (Minnesota Trucking Association and
+      // USDA Grain Transportation Report 2021-12-09, quoting the 2021 update released 2021-11-23); equipment = non-fuel 1.338
+      // (farmequip.org) minus .737, which the total minus fuel and driver confirms.
+      { edition: 2021, dataYear: 2020, publishedOn: "2021-11-23", equipmentPerMile: 0.601, totalPerMile: 1.646, fuelPerMile: 0.308, driverPerMile: 0.737 },
+      // 2021: non-fuel 1.438 (farmequip.org quoting the 2022 update) minus driver compensation .809 (The Trucker, 2022-08-12);
+      // fuel = total 1.855 - non-fuel. Published by 2022-08-12 (the press report's date; ATRI's own release day not carried).
+      { edition: 2022, dataYear: 2021, publishedOn: "2022-08-12", equipmentPerMile: 0.629, totalPerMile: 1.855, fuelPerMile: 0.417, driverPerMile: 0.809 },
       // 2022: truck/trailer .331, R&M .196, insurance .088, tires .045, tolls .028.
       { edition: 2023, dataYear: 2022, publishedOn: "2023-06-01", equipmentPerMile: 0.688, totalPerMile: 2.251, fuelPerMile: 0.641, driverPerMile: 0.922 },
       // 2023: non-fuel 1.716 minus wages .779 and benefits .188.
@@ -64,7 +71,7 @@ export const RATE_MODEL = {
       { edition: 2025, dataYear: 2024, publishedOn: "2025-07-01", equipmentPerMile: 0.784, totalPerMile: 2.26, fuelPerMile: 0.481, driverPerMile: 0.995 },
     ] satisfies AtriEdition[],
     source:
-      "ATRI Operational Costs of Trucking, line items as quoted by FreightWaves, Truckinginfo, natcotransport and safecarriers " +
+      "ATRI Operational Costs of Trucking, line items as quoted by FreightWaves, Truckinginfo, natcotransport, safecarriers, The Trucker, the Minnesota Trucking Association, USDA Grain Transportation Report and farmequip.org " +
       "(docs/data-sources.md); equipment = non-fuel total minus driver wages and benefits.",
   },
 

@@ -1,8 +1,12 @@
 import type { Observation, ReferenceView } from "../../reference/view.ts";
 import { atriEditionAsOf, type AtriEdition } from "./constants.ts";
 
-/** BLS PPI, truck transportation of freight (FRED WPU301): carries ATRI's equipment cost forward between editions. */
-export const EQUIPMENT_COST_INDEX = "WPU301";
+/**
+ * BLS PPI by industry, heavy duty truck manufacturing (FRED PCU336120336120): carries ATRI's equipment cost forward
+ * between editions. Equipment cost follows what trucks cost; the truck-freight PPI (WPU301) it replaced prices the
+ * trucking service, which fell in 2023 while equipment costs rose (docs/rate-model.md, "Point in time").
+ */
+export const EQUIPMENT_COST_INDEX = "PCU336120336120";
 
 export interface EquipmentCost {
   perMile: number;
@@ -15,7 +19,7 @@ export interface EquipmentCost {
 
 /**
  * ATRI's equipment cost per mile as of the view: the newest edition published by then (by its publication
- * date, not its data year), scaled by the truck-freight PPI from the edition's data year to the newest
+ * date, not its data year), scaled by the heavy-truck PPI from the edition's data year to the newest
  * month published by then (docs/rate-model.md, "Point in time").
  */
 export function equipmentCostAsOf(view: ReferenceView): EquipmentCost | undefined {
@@ -34,7 +38,7 @@ export function equipmentCostAsOf(view: ReferenceView): EquipmentCost | undefine
     edition,
     carriedForward: { base, latest, ratio },
     description:
-      `${label}, carried forward x${ratio.toFixed(4)} by the BLS truck-freight PPI (${EQUIPMENT_COST_INDEX} ${latest.observedOn.slice(0, 7)} ` +
+      `${label}, carried forward x${ratio.toFixed(4)} by the BLS heavy-truck manufacturing PPI (${EQUIPMENT_COST_INDEX} ${latest.observedOn.slice(0, 7)} ` +
       `${latest.value} over the ${edition.dataYear} average ${base.toFixed(2)}) = $${(edition.equipmentPerMile * ratio).toFixed(3)}/mile`,
   };
 }

@@ -9,6 +9,7 @@ import type { Observation, ReferenceView } from "../../reference/view.ts";
 import { agreesWithMarket, AMS_AGREEMENT_BAND, assessConfidence, type MarketComparison } from "./confidence.ts";
 import { beforeData, EQUIPMENT_TYPES, factor, round, type Equipment } from "../kit.ts";
 import { MODES, RATE_MODEL, type Mode } from "./constants.ts";
+import { describeCarry, driverWageAsOf, type DriverWage } from "./driver-wage.ts";
 import { equipmentCostAsOf, type EquipmentCost } from "./equipment-cost.ts";
 import { fieldAsIs, resolveLane, type Lane, type LaneFieldName } from "./lane.ts";
 import { costBasis, type CostBasis } from "./model.ts";
@@ -39,6 +40,8 @@ export interface LaneFactors {
   /** Road-fuel excise (federal and origin state) a reefer unit's tax-free diesel does not pay, USD/gal; 0 for other equipment. */
   offRoadTaxRelief: number;
   wage: WageReading;
+  /** The wage the model prices labor at: the OEWS reading, carried forward by ATRI when a later edition is out. */
+  driverWage: DriverWage;
   equipmentCost: EquipmentCost;
   /** Diesel, wage and excise observations, in the order rate-lookup lists them. */
   used: Observation[];
@@ -87,7 +90,8 @@ export function readLaneFactors(request: LaneRequest, view: ReferenceView, field
     }
   }
   const includeFuelSurcharge = request.include_fuel_surcharge ?? false;
-  return { lane, equipment: request.equipment, mode, includeFuelSurcharge, diesel, dieselPerGallon, offRoadTaxRelief, wage, equipmentCost, used };
+  const driverWage = driverWageAsOf(wage.observation, view.asOf);
+  return { lane, equipment: request.equipment, mode, includeFuelSurcharge, diesel, dieselPerGallon, offRoadTaxRelief, wage, driverWage, equipmentCost, used };
 }
 
 /**
@@ -103,7 +107,7 @@ export function costAtDiesel(factors: LaneFactors, dieselPerGallon: number): Cos
     dieselPerGallon,
     surchargeDieselPerGallon: originDiesel + (dieselPerGallon - factors.dieselPerGallon),
     offRoadDieselPerGallon: dieselPerGallon - factors.offRoadTaxRelief,
-    driverHourlyWage: factors.wage.observation.value,
+    driverHourlyWage: factors.driverWage.hourly,
     equipmentPerMile: factors.equipmentCost.perMile,
     includeFuelSurcharge: factors.includeFuelSurcharge,
   });
@@ -202,8 +206,8 @@ export function priceLane(
     data_sources: {
       diesel_price: round(dieselPerGallon, 4),
       diesel_source: describeDiesel(diesel),
-      labor_rate: wage.observation.value,
-      labor_source: `BLS OEWS heavy and tractor-trailer truck drivers (53-3032) hourly median, ${wage.scope === "state" ? lane.origin.state : "U.S."}, series ${wage.observation.seriesId} (${wage.observation.observedOn})`,
+      labor_rate: round(factors.driverWage.hourly, 2),
+      labor_source: `BLS OEWS heavy and tractor-trailer truck drivers (53-3032) hourly median, ${wage.scope === "state" ? lane.origin.state : "U.S."}, series ${wage.observation.seriesId} (${wage.observation.observedOn})${describeCarry(factors.driverWage)}`,
       equipment_source: equipmentCost.description,
       ...(factors.includeFuelSurcharge && {
         fuel_surcharge_source: `(${diesel[0]!.observation.seriesId} ${diesel[0]!.observation.value} - ${RATE_MODEL.fuelSurcharge.value.baseDieselPerGallon} base) / ${RATE_MODEL.fuelEconomyMpg.value[equipment]} mpg; linehaul fuel priced at the base`,

@@ -4,7 +4,9 @@
  * truckload as of mid-year with only what was published by then and compares it with these.
  */
 export const ATRI_TOTAL_PER_MILE: Record<number, number> = {
-  2019: 1.826,
+  // 2019 as the 2020 edition reported it ("decreased 9.3% to $1.65", quoted by Fresh Logistics); 1.826 stood here
+  // before, with no source, and matches no edition's 2019 figure (2018 was $1.82).
+  2019: 1.65,
   2020: 1.646,
   2021: 1.855,
   2022: 2.251,

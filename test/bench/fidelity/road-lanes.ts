@@ -4,14 +4,18 @@
  * down from those published figures, not computed from Waybill's network, and are not re-checked at run time.
  * `tuning` lanes were looked at while choosing the network's build and snapping rules (the first 22 for the
  * first build, all 45 for the same-piece gap rule); `holdout` lanes were written down after the last rule
- * change, before the network was ever asked about them, and were never used to choose anything.
+ * change, before the network was ever asked about them, and were never used to choose anything (except
+ * Jackson-New Orleans, tuning since it chose the twin-carriageway rule). `holdout2` lanes were written down after that
+ * rule, from the same kind of published figures, and measured once against the networks before and after it; two of
+ * them (Lexington-Louisville, Columbia-Charlotte) then chose the several-candidate snap. `unseen` lanes were written
+ * down before that snap was built and never used to choose anything.
  */
 export interface ReferenceLane {
   origin: string;
   destination: string;
   roadMiles: number;
   route: string;
-  set: "tuning" | "holdout";
+  set: "tuning" | "holdout" | "holdout2" | "unseen";
 }
 
 const ATLAS = "published driving distance (road atlas / map service, fastest route)";
@@ -63,6 +67,8 @@ export const REFERENCE_LANES: ReferenceLane[] = [
   { origin: "Oklahoma City, OK", destination: "Dallas, TX", roadMiles: 206, route: "I-35", set: "tuning" },
   { origin: "Portland, OR", destination: "Boise, ID", roadMiles: 430, route: "I-84", set: "tuning" },
   { origin: "Sacramento, CA", destination: "Reno, NV", roadMiles: 132, route: "I-80", set: "tuning" },
+  // Held out until it chose the twin-carriageway rule (I-55 drawn short of I-10 at LaPlace): tuning since.
+  { origin: "Jackson, MS", destination: "New Orleans, LA", roadMiles: 187, route: "I-55", set: "tuning" },
   { origin: "Indianapolis, IN", destination: "Louisville, KY", roadMiles: 114, route: "I-65", set: "holdout" },
   { origin: "Louisville, KY", destination: "Nashville, TN", roadMiles: 175, route: "I-65", set: "holdout" },
   { origin: "Birmingham, AL", destination: "Atlanta, GA", roadMiles: 147, route: "I-20", set: "holdout" },
@@ -80,7 +86,71 @@ export const REFERENCE_LANES: ReferenceLane[] = [
   { origin: "Billings, MT", destination: "Bozeman, MT", roadMiles: 142, route: "I-90", set: "holdout" },
   { origin: "Memphis, TN", destination: "Little Rock, AR", roadMiles: 137, route: "I-40", set: "holdout" },
   { origin: "Little Rock, AR", destination: "Dallas, TX", roadMiles: 319, route: "I-30", set: "holdout" },
-  { origin: "Jackson, MS", destination: "New Orleans, LA", roadMiles: 187, route: "I-55", set: "holdout" },
   { origin: "Savannah, GA", destination: "Jacksonville, FL", roadMiles: 139, route: "I-95", set: "holdout" },
   { origin: "Baltimore, MD", destination: "Pittsburgh, PA", roadMiles: 247, route: "I-70, I-76", set: "holdout" },
+  { origin: "Nashville, TN", destination: "Knoxville, TN", roadMiles: 180, route: "I-40", set: "holdout2" },
+  { origin: "Louisville, KY", destination: "Cincinnati, OH", roadMiles: 100, route: "I-71", set: "holdout2" },
+  { origin: "Cleveland, OH", destination: "Pittsburgh, PA", roadMiles: 134, route: "I-480, I-80, I-76", set: "holdout2" },
+  { origin: "Birmingham, AL", destination: "Montgomery, AL", roadMiles: 91, route: "I-65", set: "holdout2" },
+  { origin: "Mobile, AL", destination: "New Orleans, LA", roadMiles: 144, route: "I-10", set: "holdout2" },
+  { origin: "Baton Rouge, LA", destination: "New Orleans, LA", roadMiles: 80, route: "I-10", set: "holdout2" },
+  { origin: "Shreveport, LA", destination: "Dallas, TX", roadMiles: 189, route: "I-20", set: "holdout2" },
+  { origin: "Wichita, KS", destination: "Oklahoma City, OK", roadMiles: 161, route: "I-35", set: "holdout2" },
+  { origin: "Milwaukee, WI", destination: "Madison, WI", roadMiles: 79, route: "I-94", set: "holdout2" },
+  { origin: "Milwaukee, WI", destination: "Chicago, IL", roadMiles: 92, route: "I-94", set: "holdout2" },
+  { origin: "Boise, ID", destination: "Salt Lake City, UT", roadMiles: 340, route: "I-84", set: "holdout2" },
+  { origin: "El Paso, TX", destination: "Albuquerque, NM", roadMiles: 266, route: "I-25", set: "holdout2" },
+  { origin: "Amarillo, TX", destination: "Albuquerque, NM", roadMiles: 287, route: "I-40", set: "holdout2" },
+  { origin: "Amarillo, TX", destination: "Oklahoma City, OK", roadMiles: 259, route: "I-40", set: "holdout2" },
+  { origin: "Jacksonville, FL", destination: "Orlando, FL", roadMiles: 141, route: "I-95, I-4", set: "holdout2" },
+  { origin: "Tampa, FL", destination: "Orlando, FL", roadMiles: 84, route: "I-4", set: "holdout2" },
+  { origin: "Laredo, TX", destination: "San Antonio, TX", roadMiles: 157, route: "I-35", set: "holdout2" },
+  { origin: "Houston, TX", destination: "Beaumont, TX", roadMiles: 85, route: "I-10", set: "holdout2" },
+  { origin: "Flagstaff, AZ", destination: "Phoenix, AZ", roadMiles: 145, route: "I-17", set: "holdout2" },
+  { origin: "Portland, OR", destination: "Eugene, OR", roadMiles: 110, route: "I-5", set: "holdout2" },
+  { origin: "Sacramento, CA", destination: "Redding, CA", roadMiles: 162, route: "I-5", set: "holdout2" },
+  { origin: "Fargo, ND", destination: "Minneapolis, MN", roadMiles: 235, route: "I-94", set: "holdout2" },
+  { origin: "Sioux Falls, SD", destination: "Omaha, NE", roadMiles: 183, route: "I-29", set: "holdout2" },
+  { origin: "Kansas City, MO", destination: "Omaha, NE", roadMiles: 187, route: "I-29", set: "holdout2" },
+  { origin: "Columbia, SC", destination: "Charlotte, NC", roadMiles: 93, route: "I-77", set: "holdout2" },
+  { origin: "Greenville, SC", destination: "Atlanta, GA", roadMiles: 145, route: "I-85", set: "holdout2" },
+  { origin: "Chattanooga, TN", destination: "Atlanta, GA", roadMiles: 118, route: "I-75", set: "holdout2" },
+  { origin: "Lexington, KY", destination: "Louisville, KY", roadMiles: 77, route: "I-64", set: "holdout2" },
+  { origin: "Harrisburg, PA", destination: "Philadelphia, PA", roadMiles: 107, route: "I-76", set: "holdout2" },
+  { origin: "Hartford, CT", destination: "Boston, MA", roadMiles: 102, route: "I-84, I-90", set: "holdout2" },
+  { origin: "Syracuse, NY", destination: "Albany, NY", roadMiles: 145, route: "I-90", set: "holdout2" },
+  { origin: "Indianapolis, IN", destination: "St. Louis, MO", roadMiles: 243, route: "I-70", set: "holdout2" },
+  { origin: "Toledo, OH", destination: "Detroit, MI", roadMiles: 60, route: "I-75", set: "holdout2" },
+  { origin: "Des Moines, IA", destination: "Kansas City, MO", roadMiles: 195, route: "I-35", set: "holdout2" },
+  { origin: "Cheyenne, WY", destination: "Denver, CO", roadMiles: 100, route: "I-25", set: "holdout2" },
+  { origin: "Atlanta, GA", destination: "Savannah, GA", roadMiles: 248, route: "I-75, I-16", set: "unseen" },
+  { origin: "Atlanta, GA", destination: "Macon, GA", roadMiles: 84, route: "I-75", set: "unseen" },
+  { origin: "Raleigh, NC", destination: "Richmond, VA", roadMiles: 170, route: "I-85, I-95", set: "unseen" },
+  { origin: "Richmond, VA", destination: "Baltimore, MD", roadMiles: 152, route: "I-95", set: "unseen" },
+  { origin: "New York, NY", destination: "Philadelphia, PA", roadMiles: 95, route: "I-95", set: "unseen" },
+  { origin: "New York, NY", destination: "Albany, NY", roadMiles: 150, route: "I-87", set: "unseen" },
+  { origin: "Boston, MA", destination: "Portland, ME", roadMiles: 112, route: "I-95", set: "unseen" },
+  { origin: "Pittsburgh, PA", destination: "Columbus, OH", roadMiles: 185, route: "I-70", set: "unseen" },
+  { origin: "Indianapolis, IN", destination: "Cincinnati, OH", roadMiles: 112, route: "I-74", set: "unseen" },
+  { origin: "St. Louis, MO", destination: "Memphis, TN", roadMiles: 284, route: "I-55", set: "unseen" },
+  { origin: "Memphis, TN", destination: "Jackson, MS", roadMiles: 210, route: "I-55", set: "unseen" },
+  { origin: "San Antonio, TX", destination: "Austin, TX", roadMiles: 80, route: "I-35", set: "unseen" },
+  { origin: "El Paso, TX", destination: "Tucson, AZ", roadMiles: 317, route: "I-10", set: "unseen" },
+  { origin: "Phoenix, AZ", destination: "San Diego, CA", roadMiles: 355, route: "I-8", set: "unseen" },
+  { origin: "San Francisco, CA", destination: "Sacramento, CA", roadMiles: 88, route: "I-80", set: "unseen" },
+  { origin: "Denver, CO", destination: "Colorado Springs, CO", roadMiles: 70, route: "I-25", set: "unseen" },
+  { origin: "Kansas City, MO", destination: "Wichita, KS", roadMiles: 200, route: "I-35", set: "unseen" },
+  { origin: "Minneapolis, MN", destination: "Madison, WI", roadMiles: 270, route: "I-94, I-90", set: "unseen" },
+  { origin: "Detroit, MI", destination: "Cleveland, OH", roadMiles: 169, route: "I-75, I-280, I-80, I-90", set: "unseen" },
+  { origin: "Buffalo, NY", destination: "Cleveland, OH", roadMiles: 190, route: "I-90", set: "unseen" },
+  { origin: "Nashville, TN", destination: "Birmingham, AL", roadMiles: 191, route: "I-65", set: "unseen" },
+  { origin: "Jacksonville, FL", destination: "Atlanta, GA", roadMiles: 346, route: "I-95, I-16, I-75", set: "unseen" },
+  { origin: "Tallahassee, FL", destination: "Mobile, AL", roadMiles: 243, route: "I-10", set: "unseen" },
+  { origin: "Oklahoma City, OK", destination: "Kansas City, MO", roadMiles: 348, route: "I-35", set: "unseen" },
+  { origin: "Salt Lake City, UT", destination: "Cheyenne, WY", roadMiles: 440, route: "I-80", set: "unseen" },
+  { origin: "Albuquerque, NM", destination: "Flagstaff, AZ", roadMiles: 323, route: "I-40", set: "unseen" },
+  { origin: "Knoxville, TN", destination: "Chattanooga, TN", roadMiles: 112, route: "I-75", set: "unseen" },
+  { origin: "Louisville, KY", destination: "St. Louis, MO", roadMiles: 262, route: "I-64", set: "unseen" },
+  { origin: "Harrisburg, PA", destination: "Baltimore, MD", roadMiles: 80, route: "I-83", set: "unseen" },
+  { origin: "Scranton, PA", destination: "New York, NY", roadMiles: 121, route: "I-380, I-80", set: "unseen" },
 ];

@@ -14,6 +14,7 @@ import { resolvePlace, type ResolvedPlace } from "../../../src/reference/places.
 import { embeddedRoadNetwork, roadMiles } from "../../../src/reference/roads/index.ts";
 import { amsFvwtrkSeries, NATIONAL_TRUCK_DRIVER_WAGE_SERIES } from "../../../src/reference/series-ids.ts";
 import { circuityFactor, RATE_MODEL } from "../../../src/skills/rate-lookup/constants.ts";
+import { driverWageAsOf } from "../../../src/skills/rate-lookup/driver-wage.ts";
 import { equipmentCostAsOf } from "../../../src/skills/rate-lookup/equipment-cost.ts";
 import { costBasis } from "../../../src/skills/rate-lookup/model.ts";
 import { priceLane } from "../../../src/skills/rate-lookup/price-lane.ts";
@@ -45,7 +46,12 @@ function errorRow(label: string, errors: number[]): string {
 
 function roadSection(): string[] {
   const network = embeddedRoadNetwork();
-  const bySet: Record<string, { road: number[]; crow: number[] }> = { tuning: { road: [], crow: [] }, holdout: { road: [], crow: [] } };
+  const bySet: Record<string, { road: number[]; crow: number[] }> = {
+    tuning: { road: [], crow: [] },
+    holdout: { road: [], crow: [] },
+    holdout2: { road: [], crow: [] },
+    unseen: { road: [], crow: [] },
+  };
   const worst: string[] = [];
   for (const lane of REFERENCE_LANES) {
     const origin = place(lane.origin);
@@ -79,8 +85,16 @@ function roadSection(): string[] {
     "|---|---|---|---|---|",
     errorRow("road network, tuning lanes", bySet.tuning!.road),
     errorRow("road network, held-out lanes", bySet.holdout!.road),
-    errorRow("road network, all", [...bySet.tuning!.road, ...bySet.holdout!.road]),
-    errorRow("great-circle x 1.12 (old), all", [...bySet.tuning!.crow, ...bySet.holdout!.crow]),
+    errorRow("road network, second held-out lanes", bySet.holdout2!.road),
+    errorRow("road network, unseen lanes", bySet.unseen!.road),
+    errorRow(
+      "road network, all",
+      Object.values(bySet).flatMap((set) => set.road),
+    ),
+    errorRow(
+      "great-circle x 1.12 (old), all",
+      Object.values(bySet).flatMap((set) => set.crow),
+    ),
     "",
     `Query (snap both places + A*): median ${median(times).toFixed(2)} ms, p99 ${quantile(times, 0.99).toFixed(2)} ms over ${times.length} routes; ` +
       `the slowest lane's best of 20 runs ${Math.max(...bestPerLane).toFixed(2)} ms (p99 counts time lost to other processes on a shared CPU).`,
@@ -107,13 +121,14 @@ function atriSection(): string[] {
       dieselPerGallon: diesel.value,
       surchargeDieselPerGallon: diesel.value,
       offRoadDieselPerGallon: diesel.value,
-      driverHourlyWage: wage.value,
+      driverHourlyWage: driverWageAsOf(wage, asOf).hourly,
       equipmentPerMile: equipment.perMile,
       includeFuelSurcharge: false,
     });
     const error = (cost.operatingCostPerMile - atriTotal) / atriTotal;
+    const carry = driverWageAsOf(wage, asOf).carriedForward;
     rows.push(
-      `| ${yearText} | ${atriTotal} | ${cost.operatingCostPerMile.toFixed(3)} | ${pct(error)} | ${diesel.value} (${diesel.observedOn}) | ${wage.value} (${wage.observedOn}) | ` +
+      `| ${yearText} | ${atriTotal} | ${cost.operatingCostPerMile.toFixed(3)} | ${pct(error)} | ${diesel.value} (${diesel.observedOn}) | ${wage.value} (${wage.observedOn})${carry ? ` x${carry.ratio.toFixed(3)} ATRI driver ${carry.from.dataYear}-${carry.to.dataYear}` : ""} | ` +
         `${equipment.perMile.toFixed(3)} (ATRI ${equipment.edition.edition}${equipment.carriedForward ? ` x${equipment.carriedForward.ratio.toFixed(3)} PPI` : ""}) |`,
     );
   }
@@ -124,6 +139,14 @@ function atriSection(): string[] {
     "|---|---|---|---|---|---|---|",
     ...rows,
   ];
+}
+
+/** USDA's quarterly-dataset distance bands. */
+function distanceBand(miles: number): string {
+  if (miles <= 500) return "local (<= 500 mi)";
+  if (miles <= 1500) return "short (501-1,500 mi)";
+  if (miles <= 2500) return "medium (1,501-2,500 mi)";
+  return "long (> 2,500 mi)";
 }
 
 interface UsdaLaneWeek {
@@ -154,6 +177,13 @@ function usdaSection(): string[] {
   const weeks = usdaLaneWeeks();
   if (weeks.length === 0) return ["### USDA AMS reefer lane-weeks", "", "The snapshot holds no USDA AMS FVWTRK weeks; nothing to compare."];
   const rows: string[] = [];
+  const groups = new Map<string, { errors: number[]; inside: number }>();
+  const group = (key: string, error: number, inRange: boolean) => {
+    const entry = groups.get(key) ?? { errors: [], inside: 0 };
+    entry.errors.push(error);
+    if (inRange) entry.inside++;
+    groups.set(key, entry);
+  };
   for (const [label, set] of [
     ["fit weeks", FIT_WEEKS],
     ["held-out weeks", HELD_OUT_WEEKS],
@@ -168,19 +198,34 @@ function usdaSection(): string[] {
       const error = (answer.total_cost - midpoint) / midpoint;
       errors.push(error);
       if (answer.miles < 500) short.push(error);
-      if (answer.total_cost >= w.low && answer.total_cost <= w.high) inside++;
+      const inRange = answer.total_cost >= w.low && answer.total_cost <= w.high;
+      if (inRange) inside++;
+      if (set === FIT_WEEKS) {
+        group(`USDA band ${distanceBand(answer.miles)}`, error, inRange);
+        group(`to ${w.destination}`, error, inRange);
+        group(`week ${w.week}`, error, inRange);
+      }
     }
     rows.push(
       `| ${label} (${set.join(", ")}) | ${errors.length} | ${Math.round((inside / errors.length) * 100)} % | ${pct(median(errors))} | ` +
         `${pct(quantile(errors, 0.1))} .. ${pct(quantile(errors, 0.9))} | ${short.length} | ${short.length ? pct(median(short)) : "-"} |`,
     );
   }
+  const spread = [...groups.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, g]) => `| ${key} | ${g.errors.length} | ${Math.round((g.inside / g.errors.length) * 100)} % | ${pct(median(g.errors))} |`);
   return [
     `### REEFER cost basis (no surcharge, per-load cost ${JSON.stringify(RATE_MODEL.perLoad.value)}) vs USDA AMS FVWTRK $/load`,
     "",
     "| weeks | lane-weeks | inside USDA's range | median signed error vs midpoint | 10th..90th percentile | loads under 500 mi | their median error |",
     "|---|---|---|---|---|---|---|",
     ...rows,
+    "",
+    "Where the fit weeks fall out (by USDA's own distance bands, destination and week; the held-out weeks are not broken down):",
+    "",
+    "| fit lane-weeks | n | inside | median signed error |",
+    "|---|---|---|---|",
+    ...spread,
   ];
 }
 

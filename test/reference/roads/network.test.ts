@@ -65,6 +65,30 @@ describe("building a network from drawn lines", () => {
     expect(short.route(at(-101, 40), at(-100, 41)).networkMiles).toBeLessThan(miles([-101, 40], [-100, 40]) + miles([-100, 40], [-100, 41]) + 2);
   });
 
+  test("two carriageways ending side by side short of a road join that road, not each other", () => {
+    // A divided highway drawn as two lines 0.14 mi apart, joined at its far end, both stopping 0.7 mi short of a
+    // crossing road (I-55 at LaPlace): the nearest line to each loose end is its twin, but the twin is not a way on.
+    const road = (...coordinates: [number, number][]): RoadLine => ({ coordinates });
+    const net = network([road([-101, 40], [-99, 40]), road([-100, 40.01], [-100, 41]), road([-100, 41], [-99.9973, 40.9], [-99.9973, 40.01])]);
+    const route = net.route(at(-101, 40), at(-100, 41));
+    // Both places on the network (neither piece dropped as an island), joined at the end, not round the far end.
+    expect(route.origin.offsetMiles + route.destination.offsetMiles).toBeLessThan(0.1);
+    expect(route.networkMiles).toBeLessThan(miles([-101, 40], [-100, 40]) + miles([-100, 40], [-100, 41]) + 2);
+  });
+
+  test("a network built under other rules has another version", () => {
+    expect(
+      build([
+        {
+          coordinates: [
+            [-101, 40],
+            [-99, 40],
+          ],
+        },
+      ]).version,
+    ).toMatch(/^test-r\d+-000000000000$/);
+  });
+
   test("chains of points become one edge between junctions, keeping their length", () => {
     const coordinates: [number, number][] = Array.from({ length: 11 }, (_, i) => [-101 + i * 0.2, 40 + (i % 2) * 0.05]);
     const file = build([{ coordinates }]);

@@ -88,7 +88,7 @@ describe("the answer", () => {
     expect(answer.data_sources.diesel_price).toBeCloseTo((midwest.value + gulf.value) / 2, 4);
     expect(answer.data_sources.diesel_source).toContain("EMD_EPD2D_PTE_R20_DPG");
     expect(answer.data_sources.labor_rate).toBe(28.75); // Illinois OEWS May 2024 hourly median
-    expect(factorVersions.map((f) => f.series_id)).toEqual(["EMD_EPD2D_PTE_R20_DPG", "EMD_EPD2D_PTE_R30_DPG", "OEUS170000000000053303208", "WPU301"]);
+    expect(factorVersions.map((f) => f.series_id)).toEqual(["EMD_EPD2D_PTE_R20_DPG", "EMD_EPD2D_PTE_R30_DPG", "OEUS170000000000053303208", "PCU336120336120"]);
     expect(factorVersions.every((f) => f.import_id === snapshotImportId() && f.observation_date <= asOf)).toBe(true);
   });
 
@@ -105,9 +105,9 @@ describe("the answer", () => {
     expect(answer.breakdown.per_load).toBeCloseTo((total * answer.multipliers.equipment) / answer.miles, 3);
   });
 
-  test("equipment cost is ATRI's newest published edition carried forward by the truck-freight PPI, and says so", () => {
+  test("equipment cost is ATRI's newest published edition carried forward by the heavy-truck PPI, and says so", () => {
     expect(answer.data_sources.equipment_source).toMatch(
-      /ATRI .* 2024 edition \(2023 data, published 2024-06-01\).* carried forward x\d\.\d{4} by the BLS truck-freight PPI/,
+      /ATRI .* 2024 edition \(2023 data, published 2024-06-01\).* carried forward x\d\.\d{4} by the BLS heavy-truck manufacturing PPI/,
     );
   });
 
