@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { SQL } from "bun";
-import { postgresForSuite, startPostgres, startTestPostgres, type TestPostgres } from "../support/postgres.ts";
+import { startPostgres, startTestPostgres, type TestPostgres, usePostgres } from "../support/postgres.ts";
 
 // The throw-away cluster every PostgreSQL suite relies on: reachable by its URL and nothing
 // else, and gone afterwards however the test process ends.
@@ -72,24 +72,30 @@ describe("throw-away PostgreSQL cluster", () => {
   test("a test file whose tests fail still stops its cluster", async () => {
     mkdirSync(SCRATCH, { recursive: true });
     const dir = mkdtempSync(join(SCRATCH, "pg-suite-"));
+    const clustersBefore = new Set(readdirSync(SCRATCH));
     try {
       const suite = join(dir, "failing.test.ts");
       writeFileSync(
         suite,
         [
           `import { expect, test } from "bun:test";`,
-          `import { postgresForSuite } from ${JSON.stringify(HELPER)};`,
-          "const pg = postgresForSuite();",
-          `test("fails on purpose", () => { console.log("CLUSTER " + JSON.stringify({ port: pg.cluster?.port, folder: pg.cluster?.folder })); expect(1).toBe(2); });`,
+          `import { usePostgres } from ${JSON.stringify(HELPER)};`,
+          "const pg = usePostgres();",
+          `test("fails on purpose", async () => { console.log("DATABASE " + (await pg.freshDatabase())); expect(1).toBe(2); });`,
         ].join("\n"),
       );
-      const result = Bun.spawnSync([process.execPath, "test", suite], { cwd: dir, stdout: "pipe", stderr: "pipe" });
+      // Its own cluster, not the run's shared one, so that stopping it is visible.
+      const env = { ...process.env, WAYBILL_TEST_POSTGRES_URL: "" };
+      const result = Bun.spawnSync([process.execPath, "test", suite], { cwd: dir, env, stdout: "pipe", stderr: "pipe" });
       const output = result.stdout.toString() + result.stderr.toString();
       expect(result.exitCode).not.toBe(0);
-      const match = /CLUSTER (\{.*\})/.exec(output);
-      expect(match).not.toBeNull();
-      const { port, folder } = JSON.parse(match?.[1] ?? "{}") as { port: number; folder: string };
-      expect(await waitUntilGone(port, folder)).toBe(true);
+      const url = /DATABASE (\S+)/.exec(output)?.[1];
+      expect(url).toBeDefined();
+      const port = Number(new URL(url!).port);
+      const deadline = Date.now() + 30_000;
+      while ((await canConnect(port)) && Date.now() < deadline) await Bun.sleep(250);
+      expect(await canConnect(port)).toBe(false);
+      expect(readdirSync(SCRATCH).filter((name) => !clustersBefore.has(name))).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -114,14 +120,14 @@ describe("throw-away PostgreSQL cluster", () => {
   }, 120_000);
 });
 
-describe("a cluster for a whole test file", () => {
-  const pg = postgresForSuite({ database: "suite" });
+describe("a database per test, for a whole test file", () => {
+  const pg = usePostgres();
 
-  test("is up with its database before the file's first test", async () => {
-    const sql = new SQL(pg.url);
-    const [{ database }] = await sql`select current_database() as database`;
+  test("is up before the file's first test and gives each test an empty database", async () => {
+    const sql = new SQL(await pg.freshDatabase());
+    const [{ tables }] = await sql`select count(*)::int as tables from pg_tables where schemaname = 'public'`;
     await sql.close();
-    expect(database).toBe("suite");
+    expect(tables).toBe(0);
   });
 });
 

@@ -203,22 +203,6 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
   }
 }
 
-/**
- * For a test file: a cluster started before its first test and stopped after its last, failed
- * tests included. The returned object's fields are filled once the file's beforeAll has run.
- */
-export function postgresForSuite(options: PostgresOptions = {}): { url: string; cluster?: PostgresCluster } {
-  const holder: { url: string; cluster?: PostgresCluster } = { url: "" };
-  beforeAll(async () => {
-    holder.cluster = await startPostgres(options);
-    holder.url = holder.cluster.url;
-  }, 180_000);
-  afterAll(async () => {
-    await holder.cluster?.stop();
-  });
-  return holder;
-}
-
 /** For in-process suites: one cluster per file and an empty database per test. */
 export interface TestPostgres {
   /** A new empty database; returns its URL. */
@@ -232,7 +216,7 @@ export interface TestPostgres {
  * must be allowed to create databases), else a throw-away cluster of startPostgres.
  */
 export async function startTestPostgres(): Promise<TestPostgres> {
-  const shared = process.env.WAYBILL_TEST_POSTGRES_URL;
+  const shared = process.env.WAYBILL_TEST_POSTGRES_URL || undefined;
   const cluster = shared ? undefined : await startPostgres();
   const adminUrl = shared ?? cluster!.url;
   const admin = new SQL({ url: adminUrl, max: 1 });
@@ -251,5 +235,26 @@ export async function startTestPostgres(): Promise<TestPostgres> {
       await admin.close();
       await cluster?.stop();
     },
+  };
+}
+
+/**
+ * For a test file: startTestPostgres before its first test, stopped after its last (failed tests
+ * included); call freshDatabase() inside the tests.
+ */
+export function usePostgres(): TestPostgres {
+  let started: TestPostgres | undefined;
+  beforeAll(async () => {
+    started = await startTestPostgres();
+  }, 180_000);
+  afterAll(async () => {
+    await started?.stop();
+  });
+  return {
+    freshDatabase: () => {
+      if (!started) throw new Error("usePostgres(): PostgreSQL is not started yet (call it at the top of the test file)");
+      return started.freshDatabase();
+    },
+    stop: async () => started?.stop(),
   };
 }
