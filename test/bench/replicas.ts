@@ -132,7 +132,7 @@ function report(runId: string, results: Measured[], machine: { before: string; a
     ...rows,
     "",
     ...ratios,
-    `- What limits it here: every replica, the PostgreSQL server and the load generator share the same ${machine.cpus} cpus, so adding replicas on one machine adds processes competing for them rather than capacity; the CPU columns show where each answer's time goes. Replicas on their own machines scale until the PostgreSQL server's CPU or commit rate is the limit.`,
+    `- What limits it here: every replica, the PostgreSQL server and the load generator share the same ${machine.cpus} cpus, so adding replicas on one machine adds processes competing for them rather than capacity; the CPU columns show where each answer's time goes. Replicas on their own machines scale until the PostgreSQL server's CPU or commit rate is the limit, or the receipt log's lock, which takes every replica's batches one at a time (docs/postgresql.md).`,
   ].join("\n");
 }
 
