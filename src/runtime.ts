@@ -79,6 +79,7 @@ export function createRuntime({ db, clock, limits, skills = SKILLS, log, allowPr
     failed: (error) => readiness.commitFailed(error),
   });
   committer.join(ledger.log);
+  committer.join(ledger.parts);
 
   const webhookPolicy: TargetPolicy = { allowPrivate: allowPrivateWebhooks, resolve: systemResolver };
   const webhooks = new DeliveryWorker(db, clock, webhookPolicy);

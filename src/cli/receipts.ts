@@ -9,7 +9,7 @@ import { UsageError, type CommandResult } from "./result.ts";
  * intact, 1 naming the first failure. A checkpoint a client kept (FILE) must be a prefix of the
  * log too, which is what shows receipts deleted from the end together with the later checkpoints.
  */
-export function receiptsVerifyCommand(db: Db, options: { json: boolean; checkpoint?: string }): CommandResult {
+export async function receiptsVerifyCommand(db: Db, options: { json: boolean; checkpoint?: string }): Promise<CommandResult> {
   const kept: KeptCheckpoint[] = [];
   if (options.checkpoint) {
     let text: string;
@@ -25,7 +25,7 @@ export function receiptsVerifyCommand(db: Db, options: { json: boolean; checkpoi
       throw new UsageError(`${options.checkpoint} is not a signed checkpoint: ${(error as Error).message}`);
     }
   }
-  const result = verifyLog(db, kept);
+  const result = await verifyLog(db, kept);
   const exitCode = result.ok ? 0 : 1;
   if (options.json) {
     if (result.ok) return { exitCode, output: JSON.stringify(result) };

@@ -82,9 +82,10 @@ export const signingKeys = sqliteTable("signing_keys", {
 
 /**
  * Every receipt, one leaf of the transparency log (docs/receipts.md): log index = seq - 1, and the
- * leaf entry is the 32 bytes `hash` spells in hex, the SHA-256 of the canonical body.
- * prev_hash, signature and kid belong to the older hash-chained format (waybill.receipt/2) only;
- * newer receipts are signed through the checkpoints that cover them.
+ * leaf entry is `hash`, the 32-byte SHA-256 of the receipt's canonical body. The body is not stored
+ * as text: it is rebuilt, byte for byte, from these columns and the shared `receipt_parts` they name
+ * (src/receipts/compact-body.ts). `body` holds the text only for a receipt that cannot be rebuilt so
+ * (the older hash-chained format waybill.receipt/2, with its prev_hash, signature and kid).
  */
 export const receipts = sqliteTable(
   "receipts",
@@ -96,14 +97,19 @@ export const receipts = sqliteTable(
     accountId: text("account_id")
       .notNull()
       .references(() => accounts.id),
-    authObjId: text("auth_obj_id").notNull(),
-    tier: text("tier").notNull(),
-    /** The canonical JSON body that was hashed; everything else here is an index over it. */
-    body: text("body").notNull(),
+    /** receipt_parts ids (no foreign key: `receipts verify` finds a missing part): key grant, request, factors, model version. */
+    principalPart: integer("principal_part"),
+    requestPart: integer("request_part"),
+    factorsPart: integer("factors_part"),
+    modelPart: integer("model_part"),
+    asOf: text("as_of"),
+    knownAt: integer("known_at"),
+    responseSha256: blob("response_sha256", { mode: "buffer" }),
+    body: text("body"),
     prevHash: text("prev_hash"),
     // Not unique-indexed: seq is the primary key, so a second append at the same place fails anyway,
     // and an index on a random hash costs a random page write per answer.
-    hash: text("hash").notNull(),
+    hash: blob("hash", { mode: "buffer" }).notNull(),
     signature: text("signature"),
     kid: text("kid").references(() => signingKeys.kid),
     /** The request's lane (origin and destination, trimmed and lower-cased) when it names one: LANE_HISTORY's index. */
@@ -333,3 +339,13 @@ export const alerts = sqliteTable(
   },
   (t) => [index("alerts_account_created").on(t.accountId, t.createdAt)],
 );
+
+/**
+ * Canonical JSON texts that many receipts share, stored once (docs/receipts.md, "Storage"): a key
+ * grant, a request, a list of factor versions, a model version. `sha256` (of `text`) finds one again.
+ */
+export const receiptParts = sqliteTable("receipt_parts", {
+  id: integer("id").primaryKey(),
+  sha256: blob("sha256", { mode: "buffer" }).notNull().unique(),
+  text: text("text").notNull(),
+});

@@ -62,13 +62,18 @@ export interface LegacyReceiptBody extends Omit<ReceiptBody, "v" | "log_index"> 
 
 export type AnyReceiptBody = ReceiptBody | LegacyReceiptBody;
 
-/** One row of the receipts table, as every reader in this module sees it. Log index = seq - 1. */
+/**
+ * One receipt as every reader in this module sees it: the receipts row, with its body as the exact
+ * canonical text that was hashed (rebuilt from the compact columns, or the text stored whole).
+ * Log index = seq - 1.
+ */
 export interface StoredReceipt {
   seq: number;
   id: string;
   issuedAt: number;
   skill: string;
   accountId: string;
+  /** From the body (the key grant part, or the whole stored body). */
   authObjId: string;
   tier: string;
   body: string;
@@ -79,9 +84,5 @@ export interface StoredReceipt {
   signature: string | null;
   kid: string | null;
 }
-
-/** The column list that yields StoredReceipt from raw SQL. */
-export const STORED_RECEIPT_COLUMNS =
-  "seq, id, issued_at AS issuedAt, skill, account_id AS accountId, auth_obj_id AS authObjId, tier, body, " + "prev_hash AS prevHash, hash, signature, kid";
 
 export const RECEIPT_ID_PATTERN = /^rcpt_[0-9A-HJKMNP-TV-Z]{26}$/;

@@ -85,7 +85,7 @@ const ratio = (conns: string, base = "bare") => summary(`answered.${conns}`).rps
 const cpuRatio = (base: string) => summary(`${base}.c32`).cpu / summary("answered.c32").cpu;
 const storage = (() => {
   try {
-    return JSON.parse(readFileSync(join(outDir, "storage.json"), "utf8")) as { receipts: number; bytes_per_receipt: number };
+    return JSON.parse(readFileSync(join(outDir, "storage.json"), "utf8")) as { receipts: number; bytes_per_receipt: number; answered_only: number };
   } catch {
     return null;
   }
@@ -111,7 +111,7 @@ const table = [
   `- **ratio answered / durable floor: ${fmt(ratio("c32", "floor"), 3)} at 32 connections, ${fmt(ratio("c1", "floor"), 3)} at 1 connection** (server CPU per call: ${fmt(cpuRatio("floor"), 3)}).`,
   ...(storage
     ? [
-        `- **storage**: ${storage.bytes_per_receipt} bytes per receipt after the run (${storage.receipts} receipts; receipt, usage row, tiles, checkpoints and their indexes).`,
+        `- **storage**: ${storage.answered_only} bytes per receipt after the run (${storage.receipts} receipts; receipt, shared parts, usage row, tiles, checkpoints and their indexes); ${storage.bytes_per_receipt} counting the usage rows of the run's refused calls too.`,
       ]
     : []),
   `- **fixed ${fixed.rate} req/s of answered calls** (open loop, test/bench/fixed-rate.ts, ${fixed.requests} requests, ${fixed.failures} failed, ${fixed.achieved_per_s} req/s achieved): p50 ${fixed.p50_ms} ms, **p99 ${fixed.p99_ms} ms**, max ${fixed.max_ms} ms.`,

@@ -1,5 +1,7 @@
 // Stored bytes per receipt: every page of the tables and indexes an answered call writes (the
-// receipt, its usage row, the log's tiles and checkpoints), over the receipts the file holds.
+// receipt, the parts it shares, its usage row, the log's tiles and checkpoints), over the receipts
+// the file holds. Refused calls write usage rows too but no receipt: `answered_only` counts the
+// usage tables in proportion to the usage rows of answered calls.
 // The embedded reference snapshot is left out: it is the same size whatever the traffic.
 // `bun test/bench/storage.ts FILE` prints JSON.
 import { Database } from "bun:sqlite";
@@ -9,10 +11,21 @@ const receipts = db.query<{ n: number }, []>("SELECT count(*) AS n FROM receipts
 const rows = db
   .query<{ name: string; bytes: number }, []>(
     `SELECT name, sum(pgsize) AS bytes FROM dbstat
-      WHERE name IN (SELECT name FROM sqlite_schema WHERE tbl_name IN ('receipts', 'usage_events', 'log_tiles', 'log_checkpoints'))
+      WHERE name IN (SELECT name FROM sqlite_schema WHERE tbl_name IN ('receipts', 'receipt_parts', 'usage_events', 'log_tiles', 'log_checkpoints'))
       GROUP BY name`,
   )
   .all();
+const usage = db.query<{ answered: number; rows: number }, []>("SELECT count(receipt_id) AS answered, count(*) AS rows FROM usage_events").get()!;
+const answeredShare = usage.rows === 0 ? 1 : usage.answered / usage.rows;
+const isUsage = (name: string) => name.startsWith("usage_events");
+const answeredOnly = rows.reduce((sum, row) => sum + (isUsage(row.name) ? row.bytes * answeredShare : row.bytes), 0);
 const total = rows.reduce((sum, row) => sum + row.bytes, 0);
 const perReceipt = (bytes: number) => Math.round(bytes / Math.max(1, receipts));
-console.log(JSON.stringify({ receipts, bytes_per_receipt: perReceipt(total), by_table: Object.fromEntries(rows.map((row) => [row.name, perReceipt(row.bytes)])) }));
+console.log(
+  JSON.stringify({
+    receipts,
+    bytes_per_receipt: perReceipt(total),
+    answered_only: perReceipt(answeredOnly),
+    by_table: Object.fromEntries(rows.map((row) => [row.name, perReceipt(row.bytes)])),
+  }),
+);

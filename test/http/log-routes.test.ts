@@ -121,7 +121,9 @@ test("an answer is sent as the bytes its receipt hashed, with the envelope appen
   const { receipt_id } = JSON.parse(text) as { receipt_id: string };
   const envelope = text.lastIndexOf(',"receipt_id":');
   const hashedBytes = `${text.slice(0, envelope)}}`;
-  const { body } = server.runtime.db.$client.query<{ body: string }, [string]>("SELECT body FROM receipts WHERE id = ?").get(receipt_id)!;
-  expect(createHash("sha256").update(hashedBytes).digest("hex")).toBe((JSON.parse(body) as { response_sha256: string }).response_sha256);
+  const { responseSha256 } = server.runtime.db.$client
+    .query<{ responseSha256: string }, [string]>("SELECT lower(hex(response_sha256)) AS responseSha256 FROM receipts WHERE id = ?")
+    .get(receipt_id)!;
+  expect(createHash("sha256").update(hashedBytes).digest("hex")).toBe(responseSha256);
   expect(response.headers.get("content-type")).toContain("application/json");
 });

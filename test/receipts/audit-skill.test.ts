@@ -14,6 +14,7 @@ import type { AnySkill } from "../../src/skills/types.ts";
 import { validateInput } from "../../src/pipeline/validate.ts";
 import { utcDateOf } from "../../src/dates.ts";
 import { openLedger, seedPrincipal } from "./fixtures.ts";
+import { readStoredReceipts } from "../../src/receipts/store.ts";
 import { answerAndRecord, dieselRateSkill, seedReference } from "./reference-fixture.ts";
 import { retractImport } from "../../src/reference/retract.ts";
 
@@ -57,7 +58,7 @@ describe("audit-report: RECEIPT_TRACE", () => {
     answerAndRecord(db, ledger, reference, skills[0]!, stranger, LANE, JAN - 1000);
     const { answer, receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
     const report = trace(owner, receipt.id);
-    const row = db.$client.query<{ hash: string; body: string }, []>("SELECT hash, body FROM receipts WHERE seq = 2").get()!;
+    const row = readStoredReceipts(db, "WHERE r.seq = 2")[0]!;
     const checkpoint = db.$client.query<{ note: string }, []>("SELECT note FROM log_checkpoints WHERE tree_size = 2").get()!;
 
     expect(report).toMatchObject({
@@ -121,15 +122,15 @@ describe("audit-report: RECEIPT_TRACE", () => {
     const first = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
     const second = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, FEB).receipt;
     const doctored = digestOf({ ...(first.answer as object), rate_per_mile: 1.5 });
-    db.$client.query("UPDATE receipts SET body = replace(body, ?, ?) WHERE seq = 1").run(digestOf(first.answer), doctored);
+    db.$client.query("UPDATE receipts SET response_sha256 = unhex(?) WHERE seq = 1").run(doctored);
 
     const edited = trace(owner, first.receipt.id);
     expect(edited.response_sha256).toBe(doctored);
     expect(edited.verification).toMatchObject({ hash_valid: false, included: true, reproducible: false });
     expect(edited.verification.reproduction).toMatchObject({ answer_matches: false, factor_versions_match: true });
     // Recomputing the stored entry to match the edit takes the leaf out of the signed tree.
-    const body = db.$client.query<{ body: string }, []>("SELECT body FROM receipts WHERE seq = 1").get()!.body;
-    db.$client.query("UPDATE receipts SET hash = ? WHERE seq = 1").run(sha256Hex(body));
+    const { body } = readStoredReceipts(db, "WHERE r.seq = 1")[0]!;
+    db.$client.query("UPDATE receipts SET hash = unhex(?) WHERE seq = 1").run(sha256Hex(body));
     expect(trace(owner, first.receipt.id).verification).toMatchObject({ hash_valid: true, included: false });
     expect(trace(owner, second.id).verification).toMatchObject({ hash_valid: true, included: true, reproducible: true });
   });

@@ -32,6 +32,7 @@ export function openLedger(db: Db, options: LedgerOptions = {}) {
   const ledger = createReceiptLedger(db, { clock: new ManualClock(T0), origin: "waybill.test/log", ...options });
   const committer = new GroupCommitter(db);
   committer.join(ledger.log);
+  committer.join(ledger.parts);
   /** Append several receipts in one batch: one transaction, one checkpoint. */
   const appendBatch = (entries: ReceiptEntry[]): AppendedReceipt[] => {
     const appended: AppendedReceipt[] = [];

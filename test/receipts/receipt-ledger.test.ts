@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { openMemoryDatabase } from "../../src/db/client.ts";
 import { canonicalJson, sha256Hex } from "../../src/receipts/canonical.ts";
-import { RECEIPT_FORMAT, RECEIPT_ID_PATTERN, STORED_RECEIPT_COLUMNS, type ReceiptBody, type StoredReceipt } from "../../src/receipts/format.ts";
+import { RECEIPT_FORMAT, RECEIPT_ID_PATTERN, type ReceiptBody } from "../../src/receipts/format.ts";
+import { readStoredReceipts } from "../../src/receipts/store.ts";
 import { verifyLog } from "../../src/receipts/verify.ts";
 import { openLedger, SAMPLE_RESPONSE, T0, sampleEntry, seedPrincipal } from "./fixtures.ts";
 import { writeLegacyReceipts } from "./legacy-fixture.ts";
@@ -17,7 +18,8 @@ describe("appending receipts", () => {
     expect([first.logIndex, second.logIndex]).toEqual([0, 1]);
     expect(second.seq).toBe(2);
     expect(second.id).toMatch(RECEIPT_ID_PATTERN);
-    const row = db.$client.query<StoredReceipt, []>(`SELECT ${STORED_RECEIPT_COLUMNS} FROM receipts WHERE seq = 2`).get()!;
+    const [row] = readStoredReceipts(db, "WHERE r.seq = 2");
+    if (!row) throw new Error("receipt 2 was not stored");
     const body = JSON.parse(row.body) as ReceiptBody;
     expect(body).toEqual({
       v: RECEIPT_FORMAT,
@@ -41,6 +43,9 @@ describe("appending receipts", () => {
     expect(row.body).toBe(canonicalJson(body));
     expect(row.hash).toBe(sha256Hex(row.body));
     expect([row.prevHash, row.signature, row.kid]).toEqual([null, null, null]);
+    // Stored compactly: no body text, the shared parts (grant, request, factors, model) once for both receipts.
+    expect(db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM receipts WHERE body IS NOT NULL").get()!.n).toBe(0);
+    expect(db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM receipt_parts").get()!.n).toBe(4);
   });
 
   test("the signing key is created once and every checkpoint names it; a rotated key signs from then on", () => {
@@ -61,12 +66,41 @@ describe("appending receipts", () => {
   });
 });
 
+describe("shared receipt parts", () => {
+  test("a part first stored by a write that rolls back, or by a batch that fails, is stored again by the next receipt that uses it", async () => {
+    const db = openMemoryDatabase();
+    const { ledger, committer } = openLedger(db);
+    const principal = seedPrincipal(db);
+    const withRequest = (destination: string) => sampleEntry(principal, { request: { origin: "Chicago, IL", destination, equipment: "DRY_VAN" } });
+    const failed = committer.commit(() => {
+      ledger.append(db, withRequest("Boise, ID"));
+      throw new Error("the usage row failed");
+    });
+    const after = committer.commit(() => ledger.append(db, withRequest("Boise, ID")));
+    committer.flush();
+    expect(failed).rejects.toThrow("the usage row failed");
+    await after;
+    db.$client.run("CREATE TRIGGER refuse BEFORE INSERT ON log_checkpoints BEGIN SELECT RAISE(ABORT, 'disk full'); END");
+    committer.commit(() => ledger.append(db, withRequest("Tulsa, OK"))).catch(() => {});
+    committer.flush();
+    db.$client.run("DROP TRIGGER refuse");
+    const retried = committer.commit(() => ledger.append(db, withRequest("Tulsa, OK")));
+    committer.flush();
+    await retried;
+    expect(readStoredReceipts(db, "ORDER BY r.seq").map((row) => (JSON.parse(row.body) as ReceiptBody).request)).toEqual([
+      withRequest("Boise, ID").request,
+      withRequest("Tulsa, OK").request,
+    ]);
+    expect(await verifyLog(db)).toEqual({ ok: true, checked: 2, checkpoints: 2 });
+  });
+});
+
 describe("upgrading a database with receipts from before the log", () => {
-  test("legacy receipts become the first leaves, stay verifiable with their own signatures, and new receipts follow", () => {
+  test("legacy receipts become the first leaves, stay verifiable with their own signatures, and new receipts follow", async () => {
     const db = openMemoryDatabase();
     const principal = seedPrincipal(db);
     writeLegacyReceipts(db, principal, 300);
-    expect(verifyLog(db)).toMatchObject({ ok: false, firstBrokenSeq: 256, problem: expect.stringContaining("start the server once") });
+    expect(await verifyLog(db)).toMatchObject({ ok: false, firstBrokenSeq: 256, problem: expect.stringContaining("start the server once") });
     const { ledger, append } = openLedger(db);
     expect(ledger.log.latest()!.size).toBe(300);
     // LANE_HISTORY's index column is filled for them too.
@@ -76,9 +110,9 @@ describe("upgrading a database with receipts from before the log", () => {
     expect(db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM receipts WHERE lane IS NULL").get()!.n).toBe(0);
     const next = append(sampleEntry(principal));
     expect(next.logIndex).toBe(300);
-    expect(verifyLog(db)).toEqual({ ok: true, checked: 301, checkpoints: 2 });
+    expect(await verifyLog(db)).toEqual({ ok: true, checked: 301, checkpoints: 2 });
     // The legacy chain is still checked: breaking a link is named at its seq.
     db.$client.run("UPDATE receipts SET prev_hash = hash WHERE seq = 200");
-    expect(verifyLog(db)).toMatchObject({ ok: false, firstBrokenSeq: 200 });
+    expect(await verifyLog(db)).toMatchObject({ ok: false, firstBrokenSeq: 200 });
   });
 });

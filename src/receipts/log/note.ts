@@ -99,6 +99,33 @@ export function verifyNote(note: ParsedNote, verifiers: readonly NoteVerifier[])
   return verified;
 }
 
+const webCryptoKeys = new WeakMap<NoteVerifier, Promise<CryptoKey>>();
+
+function webCryptoKey(verifier: NoteVerifier): Promise<CryptoKey> {
+  let key = webCryptoKeys.get(verifier);
+  if (!key) {
+    key = crypto.subtle.importKey("raw", new Uint8Array(verifier.rawPublicKey), { name: "Ed25519" }, false, ["verify"]);
+    webCryptoKeys.set(verifier, key);
+  }
+  return key;
+}
+
+/**
+ * verifyNote with the Ed25519 checks on WebCrypto, which runs them off the JavaScript thread: a
+ * caller checking many notes (`receipts verify`) keeps hashing receipts while they run.
+ */
+export async function verifyNoteInParallel(note: ParsedNote, verifiers: readonly NoteVerifier[]): Promise<NoteVerifier[] | null> {
+  const message = new TextEncoder().encode(note.text);
+  const checks = note.signatures.flatMap((signature) => {
+    const known = verifiers.find((v) => v.name === signature.name && v.keyId.equals(signature.keyId));
+    if (!known) return [];
+    if (signature.signature.length !== 64) return [Promise.resolve({ known, valid: false })];
+    return [webCryptoKey(known).then(async (key) => ({ known, valid: await crypto.subtle.verify("Ed25519", key, new Uint8Array(signature.signature), message) }))];
+  });
+  const results = await Promise.all(checks);
+  return results.every((result) => result.valid) ? results.map((result) => result.known) : null;
+}
+
 export interface Checkpoint {
   origin: string;
   size: number;

@@ -70,7 +70,7 @@ export class TileStore {
     this.sql = {
       tile: sqlite.prepare<{ hashes: Uint8Array }, [number, number]>("SELECT hashes FROM log_tiles WHERE level = ? AND idx = ?"),
       putTile: sqlite.prepare("INSERT INTO log_tiles (level, idx, hashes) VALUES (?, ?, ?)"),
-      entries: sqlite.prepare<{ hash: string }, [number, number]>("SELECT hash FROM receipts WHERE seq > ? AND seq <= ? ORDER BY seq"),
+      entries: sqlite.prepare<{ hash: Uint8Array }, [number, number]>("SELECT hash FROM receipts WHERE seq > ? AND seq <= ? ORDER BY seq"),
       tileCount: sqlite.prepare<{ n: number }, [number]>("SELECT count(*) AS n FROM log_tiles WHERE level = ?"),
     };
   }
@@ -105,7 +105,7 @@ export class TileStore {
 
   /** Leaf entries (32 bytes each) of log indexes [from, to). */
   entries(from: number, to: number): Buffer[] {
-    return this.sql.entries.all(from, to).map((row) => Buffer.from(row.hash, "hex"));
+    return this.sql.entries.all(from, to).map((row) => Buffer.from(row.hash));
   }
 
   leafHashes(from: number, to: number): Hash[] {

@@ -5,7 +5,7 @@ import type { AnySkill, SkillInstance } from "../types.ts";
 import type { AnyReceiptBody } from "../../receipts/format.ts";
 import { replay } from "./replay.ts";
 import { laneKey } from "../../receipts/lane-key.ts";
-import { parseBody, type OwnReceipt } from "../../receipts/store.ts";
+import { parseBody, readStoredReceipts, type OwnReceipt } from "../../receipts/store.ts";
 import { DAY_MS, utcDateOf } from "../../dates.ts";
 
 /** The largest page; `limit` chooses a smaller one. */
@@ -83,17 +83,21 @@ export function laneHistory(deps: SkillInstance, anchor: OwnReceipt, query: Lane
   // One range of the (account_id, lane, issued_at) index, newest first (issue times follow seq), one page.
   const pageSize = query.limit ?? LANE_HISTORY_DEFAULT_PAGE;
   const beforeSeq = query.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(query.cursor);
-  const rows = deps.db.$client
-    .query<LaneRow, [string, string, number, number, number, number]>(
-      `SELECT id, seq, issued_at AS issuedAt, skill, body
-         FROM receipts
-        WHERE account_id = ? AND lane = ? AND issued_at >= ? AND issued_at < ? AND seq < ?
-        ORDER BY issued_at DESC, seq DESC
-        LIMIT ?`,
-    )
-    .all(anchor.row.accountId, laneKey(origin, destination)!, Date.parse(from), Date.parse(to) + DAY_MS, beforeSeq, pageSize + 1);
+  const rows = readStoredReceipts(
+    deps.db,
+    `WHERE r.account_id = ? AND r.lane = ? AND r.issued_at >= ? AND r.issued_at < ? AND r.seq < ?
+     ORDER BY r.issued_at DESC, r.seq DESC
+     LIMIT ?`,
+    anchor.row.accountId,
+    laneKey(origin, destination)!,
+    Date.parse(from),
+    Date.parse(to) + DAY_MS,
+    beforeSeq,
+    pageSize + 1,
+  );
 
   const page = rows.slice(0, pageSize);
+  const reproduced = new Map<string, LaneFigures>();
   const receipts = page.map((row): LaneReceipt => {
     const body = parseBody(row.body);
     return {
@@ -104,7 +108,7 @@ export function laneHistory(deps: SkillInstance, anchor: OwnReceipt, query: Lane
       as_of: stringField(body?.as_of) ?? null,
       model_version: stringField(body?.model_version) ?? null,
       equipment: stringField((body?.request as Record<string, unknown> | undefined)?.equipment) ?? null,
-      ...laneFigures(body, deps),
+      ...laneFigures(body, deps, reproduced),
     };
   });
   const next_cursor = rows.length > pageSize ? encodeCursor(page.at(-1)!.seq) : null;
@@ -114,33 +118,34 @@ export function laneHistory(deps: SkillInstance, anchor: OwnReceipt, query: Lane
 /**
  * Re-run only the receipts of skills whose answers declare lane figures at the top level (rate-lookup):
  * a forecast on the same lane would cost milliseconds to re-run and has no such figures to show.
+ * A lane's receipts mostly repeat one question on one day's figures, so a page shares re-runs: a
+ * receipt with the same skill, model, request, as_of, factor versions and signed answer digest as
+ * one already reproduced on this page signed that very answer (equal digests), and its figures are
+ * that answer's. Only reproduced answers are shared; any other receipt is re-run on its own.
  */
-function laneFigures(body: AnyReceiptBody | null, instance: SkillInstance): LaneFigures {
+function laneFigures(body: AnyReceiptBody | null, instance: SkillInstance, reproduced: Map<string, LaneFigures>): LaneFigures {
   const none: LaneFigures = { rate_per_mile: null, total_cost: null, miles: null, answer_reproduced: null };
   const skill = body && instance.skills.find((candidate) => candidate.name === body.skill);
   if (!body || !skill || !declaresLaneFigures(skill)) return none;
+  const key = JSON.stringify([body.skill, body.model_version, body.as_of, body.response_sha256, body.request, body.factor_versions]);
+  const shared = reproduced.get(key);
+  if (shared) return shared;
   const { answer_matches, reproducedAnswer } = replay(body, instance);
   if (answer_matches !== true) return { ...none, answer_reproduced: false };
   const answer = reproducedAnswer as Record<string, unknown>;
-  return {
+  const figures = {
     rate_per_mile: numberOrNull(answer.rate_per_mile),
     total_cost: numberOrNull(answer.total_cost),
     miles: numberOrNull(answer.miles),
     answer_reproduced: true,
   };
+  reproduced.set(key, figures);
+  return figures;
 }
 
 function declaresLaneFigures(skill: AnySkill): boolean {
   const properties = (skill.output as { properties?: Record<string, unknown> }).properties ?? {};
   return LANE_FIGURES.some((figure) => figure in properties);
-}
-
-interface LaneRow {
-  id: string;
-  seq: number;
-  issuedAt: number;
-  skill: string;
-  body: string;
 }
 
 const numberOrNull = (value: unknown) => (typeof value === "number" ? value : null);

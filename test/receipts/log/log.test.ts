@@ -15,16 +15,14 @@ const ORIGIN = "waybill.test/log";
 /** Receipts rows written straight into the table (as a pre-log database holds them), leaf entries given. */
 function insertRows(db: Db, count: number): Buffer[] {
   const principal = seedPrincipal(db);
-  const insert = db.$client.prepare(
-    "INSERT INTO receipts (seq, id, issued_at, skill, account_id, auth_obj_id, tier, body, hash) VALUES (?, ?, 0, 'rate-lookup', ?, ?, 'professional', ?, ?)",
-  );
+  const insert = db.$client.prepare("INSERT INTO receipts (seq, id, issued_at, skill, account_id, body, hash) VALUES (?, ?, 0, 'rate-lookup', ?, ?, ?)");
   const entries: Buffer[] = [];
   db.$client.transaction(() => {
     for (let i = 0; i < count; i++) {
       const body = `{"n":${i}}`;
       const entry = createHash("sha256").update(body).digest();
       entries.push(entry);
-      insert.run(i + 1, `rcpt_${String(i).padStart(26, "0")}`, principal.accountId, principal.authObjId, body, entry.toString("hex"));
+      insert.run(i + 1, `rcpt_${String(i).padStart(26, "0")}`, principal.accountId, body, entry);
     }
   })();
   return entries;
@@ -106,7 +104,7 @@ describe("receipt log", () => {
 
     const note = parseNote(checkpoints[1]!.note);
     const { root } = parseCheckpointText(note.text);
-    const entry = Buffer.from(db.$client.query<{ hash: string }, []>("SELECT hash FROM receipts WHERE seq = 300").get()!.hash, "hex");
+    const entry = Buffer.from(db.$client.query<{ hash: Uint8Array }, []>("SELECT hash FROM receipts WHERE seq = 300").get()!.hash);
     expect(verifyInclusion(299, 305, leafHash(entry), ledger.log.inclusionProof(299, 305), root)).toBe(true);
     expect(verifierKey(ORIGIN, verifier.rawPublicKey)).toBe(published.note_verifier_key);
   });
@@ -120,7 +118,7 @@ describe("receipt log", () => {
     const edited = openMemoryDatabase();
     insertRows(edited, 10);
     openLog(edited);
-    edited.$client.run(`UPDATE receipts SET hash = '${"ab".repeat(32)}' WHERE seq = 3`);
+    edited.$client.run(`UPDATE receipts SET hash = x'${"ab".repeat(32)}' WHERE seq = 3`);
     expect(() => openLog(edited)).toThrow("the receipts no longer hash to the root of the latest checkpoint");
   });
 
