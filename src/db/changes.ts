@@ -22,9 +22,12 @@ export class ChangeWatcher {
     this.seenLocal = this.readLocal();
   }
 
-  /** Which kinds of change happened since the last poll. Costs one pragma read, no disk I/O. */
-  poll(): { local: boolean; external: boolean } {
-    const external = this.readExternal();
+  /**
+   * Which kinds of change happened since the last poll. Costs one pragma read (a read transaction:
+   * shared-memory locks, no disk I/O); with `external: false` only this process's writes are looked at.
+   */
+  poll({ external: lookOutside = true }: { external?: boolean } = {}): { local: boolean; external: boolean } {
+    const external = lookOutside ? this.readExternal() : this.seenExternal;
     const local = this.readLocal();
     const changes = { local: local !== this.seenLocal, external: external !== this.seenExternal };
     this.seenExternal = external;

@@ -1,4 +1,5 @@
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
+import { withHeaders } from "./with-headers.ts";
 
 /**
  * gzip or brotli for responses over COMPRESS_ABOVE_BYTES when the client accepts one (brotli
@@ -55,11 +56,13 @@ export async function compressResponse(request: Request, response: Response): Pr
   if (response.headers.has("content-encoding") || !COMPRESSIBLE.test(contentType)) return response;
   const declared = Number(response.headers.get("content-length") ?? Number.NaN);
   if (declared <= COMPRESS_ABOVE_BYTES) return response;
+  const encoding = chooseEncoding(request.headers.get("accept-encoding"));
+  // The body is read only to compress it: a caller that accepts no encoding gets it untouched.
+  if (!encoding) return withHeaders(response, (headers) => headers.append("Vary", "Accept-Encoding"));
   const headers = new Headers(response.headers);
   headers.append("Vary", "Accept-Encoding");
-  const encoding = chooseEncoding(request.headers.get("accept-encoding"));
   const bytes = new Uint8Array(await response.arrayBuffer());
-  if (!encoding || bytes.byteLength <= COMPRESS_ABOVE_BYTES) {
+  if (bytes.byteLength <= COMPRESS_ABOVE_BYTES) {
     return new Response(bytes, { status: response.status, statusText: response.statusText, headers });
   }
   const etag = headers.get("etag");

@@ -1,6 +1,7 @@
 import { compressResponse } from "./compression.ts";
 import type { CorsPolicy } from "./cors.ts";
 import { withCacheValidators } from "./cache.ts";
+import { withHeaders } from "./with-headers.ts";
 
 const finished = new WeakSet<Response>();
 
@@ -11,10 +12,10 @@ const finished = new WeakSet<Response>();
  */
 export async function finishResponse(request: Request, response: Response, requestId: string, cors: CorsPolicy): Promise<Response> {
   if (finished.has(response)) return response;
-  const headers = new Headers(response.headers);
-  headers.set("X-Request-Id", requestId);
-  cors.decorate(request, headers);
-  let result = new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  let result = withHeaders(response, (headers) => {
+    headers.set("X-Request-Id", requestId);
+    cors.decorate(request, headers);
+  });
   result = await withCacheValidators(request, result);
   result = await compressResponse(request, result);
   finished.add(result);

@@ -23,7 +23,36 @@ export interface LogSettings {
   now(): number;
 }
 
-const defaultWrite = (line: string, level: LogLevel) => (level === "error" || level === "warn" ? process.stderr : process.stdout).write(`${line}\n`);
+/**
+ * stdout lines (the access log: one per request) wait until the end of the event-loop turn and go
+ * out in one write, instead of one write system call per request; warnings and errors go to stderr
+ * at once. Whatever is waiting is written before the process exits.
+ */
+const STDOUT_FLUSH_BYTES = 64 * 1024;
+let pendingStdout = "";
+let stdoutFlushScheduled = false;
+
+function flushStdout(): void {
+  stdoutFlushScheduled = false;
+  if (pendingStdout === "") return;
+  const text = pendingStdout;
+  pendingStdout = "";
+  process.stdout.write(text);
+}
+process.on("exit", flushStdout);
+
+function defaultWrite(line: string, level: LogLevel): void {
+  if (level === "error" || level === "warn") {
+    process.stderr.write(`${line}\n`);
+    return;
+  }
+  pendingStdout += `${line}\n`;
+  if (pendingStdout.length >= STDOUT_FLUSH_BYTES) flushStdout();
+  else if (!stdoutFlushScheduled) {
+    stdoutFlushScheduled = true;
+    setImmediate(flushStdout);
+  }
+}
 
 let settings: LogSettings = { format: "text", level: "info", write: defaultWrite, now: () => Date.now() };
 const repeats = new Map<string, { windowStart: number; suppressed: number }>();

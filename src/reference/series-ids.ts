@@ -5,7 +5,7 @@
  * - BLS OEWS, SOC 53-3032 heavy and tractor-trailer truck drivers, hourly median wage: the BLS OEWS
  *   series id `OEU` + area type (N national, S state) + 7-digit area (state FIPS + 00000) +
  *   6-digit industry (000000 = cross-industry) + occupation 533032 + datatype 08 (hourly median).
- * - BLS CES, FRED: their own ids (CES4348400001, WPU301, TSIFRGHT, DCOILWTICO, FEDFUNDS, INDPRO).
+ * - BLS CES, FRED: their own ids (CES4348400001, WPU301, PCU336120336120, TSIFRGHT, DCOILWTICO, FEDFUNDS, INDPRO).
  * - FHWA table MF-121T state diesel excise (cents/gal): `FHWA_MF121T_DIESEL_<ST>`, federal `..._US_FEDERAL`.
  * - USDA AMS FVWTRK reefer truck rates (USD per load, dated by report date), the low and high end of
  *   the printed range per shipping district and destination city:

@@ -1,7 +1,7 @@
 // The second denominator of the benchmark, the "durable floor": the least any receipted service must
 // do per answered call. An Elysia POST route on the same Bun that parses the same JSON body, hashes
 // it (SHA-256 of its JSON), appends one row per request through the same group commit as Waybill
-// (src/db/group-commit.ts: one transaction per event-loop turn, WAL, synchronous=FULL), answers only
+// (src/db/group-commit.ts: one transaction per event-loop turn, WAL, fsynced off the event loop), answers only
 // once that row is durable, and replies with the same answer bytes as the real route.
 // `PORT=3000 ANSWER_FILE=answer.json DB=floor.db bun test/bench/durable-floor.ts`
 import { Database } from "bun:sqlite";

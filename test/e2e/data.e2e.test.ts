@@ -48,9 +48,14 @@ describe("data commands of the compiled binary", () => {
   }, 60_000);
 
   test("data sync against the APIs' formats, and serve --sync-every exports data age in /metrics", async () => {
-    const synced = await cli(["data", "sync", "--source", "fred"], syncEnv(api.url));
+    // From 2024-09 on, so the heavy-truck PPI's recorded answer (to 2025-08) comes in with the other FRED series.
+    const synced = await cli(["data", "sync", "--source", "fred", "--since", "2024-09-01"], syncEnv(api.url));
     expect(synced.exitCode).toBe(0);
     expect(synced.stdout).toMatch(/^fred: \d+ new observations as imp_/);
+    const statusText = (await cli(["data", "status"])).stdout.split("\n");
+    expect(statusText.find((line) => line.startsWith("PCU336120336120 "))).toMatch(
+      /^PCU336120336120\s+2025-08-01\s+2025-09-15\s+\d+ d\s+monthly\s+OVERDUE\s+12 obs\s+BLS PPI by industry, heavy duty truck manufacturing$/,
+    );
     const noKey = await cli(["data", "sync", "--source", "eia"], syncEnv(api.url, false));
     expect(noKey.stdout.trim()).toBe("eia: skipped, no API key (set WAYBILL_EIA_API_KEY)");
     // FMCSA's census needs no key: read from the portal's CSV pages into carrier-capacity's aggregates.

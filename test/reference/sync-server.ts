@@ -1,12 +1,15 @@
 /**
  * A local stand-in for the official APIs, answering in each one's documented response format:
  * EIA API v2 (`response.total` + `response.data[]`, paged by offset/length), FRED
- * series/observations JSON (`count`, `offset`, `limit`, `observations[]`; errors as
- * `error_code`/`error_message`), BLS Public Data API v2 (`status`, `message[]`, `Results.series[]`),
+ * series/observations JSON (`count`, `offset`, `limit`, `observations[]` from `observation_start`
+ * on; errors as `error_code`/`error_message`; the heavy-truck PPI from a recorded answer in
+ * test/fixtures), BLS Public Data API v2 (`status`, `message[]`, `Results.series[]`),
  * MyMarketNews (a list of report sections with `results[]`), and FMCSA's census on a Socrata portal
  * (SODA `/resource/<id>.csv`: `$select`, `$order`, `$limit`/`$offset` paging, a quoted header row on
  * every page, `Last-Modified`, JSON error bodies with `code`, `error` and `message`).
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { DIESEL_AREAS, dieselSeriesId } from "../../src/reference/series-ids.ts";
 import { FMCSA_CENSUS_DATASET } from "../../src/reference/sync/fmcsa.ts";
 
@@ -56,13 +59,70 @@ export const SMALL_CENSUS: string[][] = [
 
 const sodaCsvRow = (cells: string[]) => `${cells.map((cell) => `"${cell.replaceAll('"', '""')}"`).join(",")}\n`;
 
+const addDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+interface FredObservationsAnswer {
+  realtime_start: string;
+  realtime_end: string;
+  observation_start: string;
+  count: number;
+  offset: number;
+  limit: number;
+  observations: { realtime_start: string; realtime_end: string; date: string; value: string }[];
+  [field: string]: unknown;
+}
+
+const readFredFixture = (name: string): FredObservationsAnswer => JSON.parse(readFileSync(join(import.meta.dir, "../fixtures", name), "utf8"));
+
+/** Series answered from a recorded FRED answer (real figures); the others get made-up figures. */
+const FRED_FIXTURES: Record<string, FredObservationsAnswer> = {
+  PCU336120336120: readFredFixture("fred_observations_pcu336120336120.json"),
+};
+
+/** Made-up figures for the series FRED answers without a fixture; undefined for a series it does not know. */
+const SYNTHETIC_FRED_LEVELS: Record<string, number> = { WPU301: 176, TSIFRGHT: 137, FEDFUNDS: 3.6, INDPRO: 103, DCOILWTICO: 62 };
+
+function syntheticFredAnswer(seriesId: string): FredObservationsAnswer | undefined {
+  const level = SYNTHETIC_FRED_LEVELS[seriesId];
+  if (level === undefined) return undefined;
+  const monthly = seriesId !== "DCOILWTICO";
+  const observations = Array.from({ length: 6 }, (_, i) => ({
+    realtime_start: "2026-11-23",
+    realtime_end: "2026-11-23",
+    date: monthly ? `2026-0${i + 3}-01` : addDays("2026-11-02", i),
+    value: i === 5 && !monthly ? "." : String(level + i / 10),
+  }));
+  return {
+    realtime_start: "2026-11-23",
+    realtime_end: "2026-11-23",
+    observation_start: "1776-07-04",
+    observation_end: "9999-12-31",
+    units: "lin",
+    output_type: 1,
+    file_type: "json",
+    order_by: "observation_date",
+    sort_order: "asc",
+    count: observations.length,
+    offset: 0,
+    limit: 100000,
+    observations,
+  };
+}
+
+/** FRED's answer to a request: observations from `observation_start` on, `limit` of them from `offset`, `count` before paging. */
+function fredObservations(answer: FredObservationsAnswer, search: URLSearchParams): FredObservationsAnswer {
+  const start = search.get("observation_start") ?? "1776-07-04";
+  const offset = Number(search.get("offset") ?? 0);
+  const limit = Number(search.get("limit") ?? 100_000);
+  const inPeriod = answer.observations.filter((o) => o.date >= start);
+  return { ...answer, observation_start: start, count: inPeriod.length, offset, limit, observations: inPeriod.slice(offset, offset + limit) };
+}
+
 export interface FakeApi {
   url: string;
   requests: { path: string; search: URLSearchParams; method: string; authorization: string | null; appToken: string | null; body?: unknown }[];
   stop(): void;
 }
-
-const addDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 export function startFakeApis(options: FakeApiOptions = {}): FakeApi {
   const weeks = options.eiaWeeks ?? 460;
@@ -150,32 +210,9 @@ export function startFakeApis(options: FakeApiOptions = {}): FakeApi {
       }
       if (url.pathname === "/fred/series/observations") {
         const seriesId = url.searchParams.get("series_id")!;
-        if (seriesId === options.fredFailsOn) {
-          return Response.json({ error_code: 400, error_message: `Bad Request.  The series ${seriesId} does not exist.` }, { status: 400 });
-        }
-        const monthly = seriesId !== "DCOILWTICO";
-        const values: Record<string, number> = { WPU301: 176, TSIFRGHT: 137, FEDFUNDS: 3.6, INDPRO: 103, DCOILWTICO: 62 };
-        const observations = Array.from({ length: 6 }, (_, i) => ({
-          realtime_start: "2026-11-23",
-          realtime_end: "2026-11-23",
-          date: monthly ? `2026-0${i + 3}-01` : addDays("2026-11-02", i),
-          value: i === 5 && !monthly ? "." : String(values[seriesId]! + i / 10),
-        }));
-        return Response.json({
-          realtime_start: "2026-11-23",
-          realtime_end: "2026-11-23",
-          observation_start: url.searchParams.get("observation_start"),
-          observation_end: "9999-12-31",
-          units: "lin",
-          output_type: 1,
-          file_type: "json",
-          order_by: "observation_date",
-          sort_order: "asc",
-          count: observations.length,
-          offset: 0,
-          limit: 100000,
-          observations,
-        });
+        const answer = seriesId === options.fredFailsOn ? undefined : (FRED_FIXTURES[seriesId] ?? syntheticFredAnswer(seriesId));
+        if (!answer) return Response.json({ error_code: 400, error_message: `Bad Request.  The series ${seriesId} does not exist.` }, { status: 400 });
+        return Response.json(fredObservations(answer, url.searchParams));
       }
       if (url.pathname === "/publicAPI/v2/timeseries/data/") {
         if (options.blsDelayMs) await Bun.sleep(options.blsDelayMs);
@@ -183,7 +220,7 @@ export function startFakeApis(options: FakeApiOptions = {}): FakeApi {
         const series = ids.map((seriesID) => ({
           seriesID,
           data: seriesID.startsWith("OEU")
-            ? [{ year: "2025", period: "A01", periodName: "Annual", latest: "true", value: "28.40", footnotes: [{}] }]
+            ? [{ year: "2025", period: "A01", periodName: "Annual", latest: "true", value: seriesID.endsWith("01") ? "37490" : "28.40", footnotes: [{}] }]
             : [
                 { year: "2026", period: "M09", periodName: "September", latest: "true", value: "1466.0", footnotes: [{ code: "P", text: "preliminary" }] },
                 { year: "2026", period: "M08", periodName: "August", value: "1465.5", footnotes: [{}] },

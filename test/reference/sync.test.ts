@@ -3,7 +3,8 @@ import { dataSync } from "../../src/cli/data-sync.ts";
 import { openMemoryDatabase } from "../../src/db/client.ts";
 import { DataEvents, type DataAddedEvent } from "../../src/reference/data-events.ts";
 import { createReferenceData } from "../../src/reference/index.ts";
-import { fmcsaCensusSeries } from "../../src/reference/series-ids.ts";
+import { dataStatus } from "../../src/cli/data.ts";
+import { fmcsaCensusSeries, NATIONAL_TRUCK_DRIVER_EMPLOYMENT_SERIES, stateTruckDriverEmploymentSeries } from "../../src/reference/series-ids.ts";
 import { syncData } from "../../src/reference/sync/run.ts";
 import { type FakeApi, startFakeApis, syncEnv } from "./sync-server.ts";
 
@@ -36,13 +37,24 @@ describe("waybill data sync against the sources' documented APIs", () => {
     expect(outcomes[0]!.added).toBe(11 * 460);
     // FRED: "." is no value; WTI's last day is left out.
     expect(count(db, "series_id = 'DCOILWTICO'")).toBe(5);
-    expect(api.requests.filter((r) => r.path === "/publicAPI/v2/timeseries/data/").map((r) => (r.body as { seriesid: string[] }).seriesid.length)).toEqual([50, 3]);
+    expect(api.requests.filter((r) => r.path === "/fred/series/observations").map((r) => r.search.get("series_id"))).toEqual([
+      "WPU301",
+      "PCU336120336120",
+      "TSIFRGHT",
+      "DCOILWTICO",
+      "FEDFUNDS",
+      "INDPRO",
+    ]);
+    // CES, then the OEWS wage and the OEWS employment, each national and for 51 states.
+    expect(api.requests.filter((r) => r.path === "/publicAPI/v2/timeseries/data/").map((r) => (r.body as { seriesid: string[] }).seriesid.length)).toEqual([50, 50, 5]);
     expect(count(db, "series_id = 'CES4348400001'")).toBe(2);
     const view = createReferenceData(db).view("2026-11-23", NOW);
     expect(view.latest("AMS_FVWTRK_REEFER_HIGH_GEORGIA__ATLANTA")).toMatchObject({ observedOn: "2026-11-17", value: 1300 });
     // OEWS May 2025 is dated by its release rule, so a view as of early 2026 does not see it.
     expect(createReferenceData(db).view("2026-03-01", NOW).latest("OEUS130000000000053303208")).toBeUndefined();
     expect(view.latest("OEUS130000000000053303208")).toMatchObject({ observedOn: "2025-05-01", value: 28.4 });
+    expect(view.latest(stateTruckDriverEmploymentSeries("13"))).toMatchObject({ observedOn: "2025-05-01", value: 37490 });
+    expect(view.latest(NATIONAL_TRUCK_DRIVER_EMPLOYMENT_SERIES)).toMatchObject({ observedOn: "2025-05-01", value: 37490 });
     expect(outcomes[4]).toMatchObject({ added: 52 * 3 * 3 });
     // The census's for-hire flags arrive as checkbox values: eleven of the twelve carriers count.
     expect([view.latest(fmcsaCensusSeries("CARRIERS", "TX", "A"))?.value, view.latest(fmcsaCensusSeries("CARRIERS", "OH", "C"))?.value]).toEqual([4, 3]);
@@ -95,5 +107,31 @@ describe("waybill data sync against the sources' documented APIs", () => {
     await dataSync(db, { source: "fred", since: "2026-03-01", env: syncEnv(api.url), now: NOW, json: true });
     expect(api.requests.slice(1).every((r) => r.search.get("observation_start") === "2026-03-01")).toBe(true);
     expect(() => dataSync(db, { source: "nope", env: {}, now: NOW })).toThrow(/unknown source 'nope'/);
+  });
+  test("the heavy-truck PPI comes from FRED's recorded answer from --since on, dated by BLS's release rule, and data status lists it", async () => {
+    api = startFakeApis();
+    const db = openMemoryDatabase();
+    // The recorded answer ends 2025-08; the default 400 days back (2025-10-19) asks for it and gets nothing.
+    await syncData(db, { sources: ["fred"], env: syncEnv(api.url), now: NOW });
+    expect(count(db, "series_id = 'PCU336120336120'")).toBe(0);
+
+    const [fred] = await syncData(db, { sources: ["fred"], since: "2025-03-01", env: syncEnv(api.url), now: LATER });
+    expect(fred).toMatchObject({ status: "added", added: 6 });
+    const data = createReferenceData(db);
+    // August's index is public on 2025-09-15, so a view of the day before carries equipment cost by July's.
+    expect(data.view("2025-09-14", LATER).latest("PCU336120336120")).toMatchObject({ observedOn: "2025-07-01", value: 165.465 });
+    expect(data.view("2025-09-15", LATER).latest("PCU336120336120")).toMatchObject({ observedOn: "2025-08-01", value: 165.515, publishedOn: "2025-09-15" });
+
+    const status = JSON.parse(dataStatus(db, { json: true, now: LATER }).output) as { series: { series_id: string }[] };
+    expect(status.series.find((s) => s.series_id === "PCU336120336120")).toMatchObject({
+      unit: "index Dec 1984=100",
+      cadence: "monthly",
+      first: "2025-03-01",
+      latest: "2025-08-01",
+      published_on: "2025-09-15",
+      next_due: "2025-10-15",
+      overdue: true,
+      observations: 6,
+    });
   });
 });

@@ -35,6 +35,8 @@ export class ReceiptLog implements BatchParticipant {
   private stagedMark = 0;
   private beforeBatch: Head | null = null;
   private sealed: SignedCheckpoint | null = null;
+  /** Checkpoints of committed batches, oldest first, published once their batch is on disk (null: a batch without receipts). */
+  private awaitingDurable: (SignedCheckpoint | null)[] = [];
   private latestCheckpoint: SignedCheckpoint | null;
   private readonly insertCheckpoint;
 
@@ -100,8 +102,14 @@ export class ReceiptLog implements BatchParticipant {
   }
 
   afterCommit(): void {
-    if (this.sealed) this.latestCheckpoint = this.sealed;
+    this.awaitingDurable.push(this.sealed);
     this.reset();
+  }
+
+  /** A checkpoint is served (and so are the tiles it covers) only once its batch is durable. */
+  afterDurable(): void {
+    const checkpoint = this.awaitingDurable.shift();
+    if (checkpoint) this.latestCheckpoint = checkpoint;
   }
 
   afterRollback(): void {
@@ -148,19 +156,24 @@ export class ReceiptLog implements BatchParticipant {
    * no such tile exists yet.
    */
   tile(level: number, index: number, width: number | null): Hash[] | null {
-    const fullTiles = Math.floor(this.head.size / tileSpan(level));
-    if (index < fullTiles) return this.store.fullTile(level, index)?.slice(0, width ?? TILE_WIDTH) ?? null;
-    if (width === null || index !== fullTiles) return null;
+    const count = width ?? TILE_WIDTH;
+    // Only hashes of the tree the latest checkpoint signs: leaves committed since may not be on disk yet.
+    if (!Number.isSafeInteger(index * TILE_WIDTH + count) || index * TILE_WIDTH + count > Math.floor(this.publishedSize() / TILE_WIDTH ** level)) return null;
+    if (index < Math.floor(this.head.size / tileSpan(level))) return this.store.fullTile(level, index)?.slice(0, count) ?? null;
     const partial = this.head.partial[level] ?? [];
-    return width <= partial.length ? partial.slice(0, width) : null;
+    return count <= partial.length ? partial.slice(0, count) : null;
   }
 
   /** Leaf entries of entry bundle `index`: the full bundle, or its first `width` entries. */
   entries(index: number, width: number | null): Buffer[] | null {
     const from = index * TILE_WIDTH;
     const to = from + (width ?? TILE_WIDTH);
-    if (!Number.isSafeInteger(to) || to > this.head.size) return null;
+    if (!Number.isSafeInteger(to) || to > this.publishedSize()) return null;
     return this.store.entries(from, to);
+  }
+
+  private publishedSize(): number {
+    return this.latestCheckpoint?.size ?? 0;
   }
 
   private checkSize(size: number): void {

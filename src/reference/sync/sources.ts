@@ -8,7 +8,15 @@ import { parseAmsJson } from "../importers/ams.ts";
 import { ImportFormatError, isoDate, requireValue } from "../importers/common.ts";
 import { parseEiaJson } from "../importers/eia.ts";
 import { STATE_CODES, stateInfo } from "../regions.ts";
-import { DIESEL_AREAS, dieselSeriesId, fmcsaCensusSeries, NATIONAL_TRUCK_DRIVER_WAGE_SERIES, stateTruckDriverWageSeries } from "../series-ids.ts";
+import {
+  DIESEL_AREAS,
+  dieselSeriesId,
+  fmcsaCensusSeries,
+  NATIONAL_TRUCK_DRIVER_EMPLOYMENT_SERIES,
+  NATIONAL_TRUCK_DRIVER_WAGE_SERIES,
+  stateTruckDriverEmploymentSeries,
+  stateTruckDriverWageSeries,
+} from "../series-ids.ts";
 import { fetchFmcsaCensus } from "./fmcsa.ts";
 import { type HttpOptions, requestJson } from "./http.ts";
 
@@ -74,7 +82,8 @@ const eia: SyncSource = {
     }),
 };
 
-const FRED_SERIES = ["WPU301", "TSIFRGHT", "DCOILWTICO", "FEDFUNDS", "INDPRO"];
+/** PCU336120336120 (BLS PPI, heavy duty truck manufacturing) carries ATRI's equipment cost between editions. */
+const FRED_SERIES = ["WPU301", "PCU336120336120", "TSIFRGHT", "DCOILWTICO", "FEDFUNDS", "INDPRO"];
 const FRED_PAGE = 100_000;
 
 /** FRED `fred/series/observations` (file_type=json), one series at a time, paged by offset/limit. */
@@ -120,6 +129,18 @@ function blsPeriodDate(seriesId: string, year: string, period: string): string |
   return undefined;
 }
 
+/** CES truck employment, then OEWS 53-3032 hourly median wage and employment, national and by state. */
+const blsSeriesIds = (): string[] => {
+  const fips = STATE_CODES.map((state) => stateInfo(state).fips);
+  return [
+    "CES4348400001",
+    NATIONAL_TRUCK_DRIVER_WAGE_SERIES,
+    ...fips.map(stateTruckDriverWageSeries),
+    NATIONAL_TRUCK_DRIVER_EMPLOYMENT_SERIES,
+    ...fips.map(stateTruckDriverEmploymentSeries),
+  ];
+};
+
 /** BLS Public Data API v2 (POST timeseries/data): CES truck employment and OEWS 53-3032 by state, 50 series a request. */
 const bls: SyncSource = {
   name: "bls",
@@ -127,7 +148,7 @@ const bls: SyncSource = {
   urlEnv: "WAYBILL_BLS_URL",
   defaultUrl: "https://api.bls.gov",
   async fetch({ baseUrl, apiKey, since, today, http }) {
-    const ids = ["CES4348400001", NATIONAL_TRUCK_DRIVER_WAGE_SERIES, ...STATE_CODES.map((state) => stateTruckDriverWageSeries(stateInfo(state).fips))];
+    const ids = blsSeriesIds();
     const rows: ParsedObservation[] = [];
     for (let i = 0; i < ids.length; i += BLS_BATCH) {
       const payload = { seriesid: ids.slice(i, i + BLS_BATCH), startyear: since.slice(0, 4), endyear: today.slice(0, 4), registrationkey: apiKey };

@@ -1,8 +1,9 @@
 import { errors } from "../../errors.ts";
 import { greatCircleMiles } from "../../reference/distance.ts";
-import { resolvePlace, type ResolvedPlace } from "../../reference/places.ts";
-import { embeddedRoadNetwork, roadMiles, type RoadNetwork } from "../../reference/roads/index.ts";
+import type { ResolvedPlace } from "../../reference/places.ts";
+import { embeddedRoadNetwork, type RoadNetwork } from "../../reference/roads/index.ts";
 import { circuityFactor, RATE_MODEL } from "./constants.ts";
+import { cachedPlaceResolution, cachedRoadMiles } from "./lane-cache.ts";
 
 export type DistanceMethod = "ROAD_NETWORK" | "GREAT_CIRCLE_X_CIRCUITY" | "CALLER_PROVIDED";
 
@@ -26,7 +27,7 @@ export const fieldAsIs: LaneFieldName = (field) => field;
 
 /** The place a text names, or the refusal that says why there is none (unknown, ambiguous, no road to it). */
 export function placeOrRefuse(field: string, text: string): ResolvedPlace {
-  const resolution = resolvePlace(text);
+  const resolution = cachedPlaceResolution(text);
   if (resolution.ok) return resolution.place;
   if (resolution.reason === "not_road_connected") throw errors.notRoadConnected(field, text, resolution.message);
   if (resolution.reason === "ambiguous") throw errors.ambiguousLocation(field, text, resolution.candidates);
@@ -69,7 +70,7 @@ export function resolveLane(
     checkCallerMiles(callerMiles, crowFlies, fieldName);
     return { ...base, miles: callerMiles, distanceMethod: "CALLER_PROVIDED" };
   }
-  const road = roadMiles(network, origin, destination);
+  const road = cachedRoadMiles(network, origin, destination);
   if (road.method === "ROAD_NETWORK") {
     return { ...base, miles: road.miles, distanceMethod: "ROAD_NETWORK", connectorMiles: road.connectorMiles };
   }

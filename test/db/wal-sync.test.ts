@@ -1,0 +1,100 @@
+import { expect, test } from "bun:test";
+import { mkdirSync } from "node:fs";
+import { openDatabase } from "../../src/db/client.ts";
+import { type BatchParticipant, GroupCommitter } from "../../src/db/group-commit.ts";
+import { openLedger, sampleEntry, seedPrincipal } from "../receipts/fixtures.ts";
+
+function fileDatabase() {
+  mkdirSync(`${process.cwd()}/.tmp`, { recursive: true });
+  const db = openDatabase(`${process.cwd()}/.tmp/wal-sync-${crypto.randomUUID()}.db`);
+  db.$client.run("CREATE TABLE t (n INTEGER PRIMARY KEY)");
+  const insert = db.$client.prepare("INSERT INTO t (n) VALUES (?)");
+  const synchronous = () => (db.$client.query("PRAGMA synchronous").get() as { synchronous: number }).synchronous;
+  return { db, insert, synchronous };
+}
+
+/** Records what happened to each batch, in order. */
+function recorder(events: string[]): BatchParticipant {
+  return {
+    writeStarted: () => {},
+    writeRolledBack: () => {},
+    beforeCommit: () => events.push("before commit"),
+    afterCommit: () => events.push("committed"),
+    afterDurable: () => events.push("durable"),
+    afterRollback: () => events.push("rolled back"),
+  };
+}
+
+test("on a WAL file, a batch's callers hear only after it is durable, and durable batches are announced in commit order", async () => {
+  const { db, insert } = fileDatabase();
+  const committer = new GroupCommitter(db);
+  const events: string[] = [];
+  committer.join(recorder(events));
+  const first = Array.from({ length: 10 }, (_, n) => committer.commit(() => insert.run(n)).then(() => events.push(`answered ${n}`)));
+  await new Promise((resolve) => setImmediate(resolve)); // the first batch commits in this turn
+  const second = committer.commit(() => insert.run(100)).then(() => events.push("answered 100"));
+  await Promise.all([...first, second]);
+  const answered = (n: number) => events.indexOf(`answered ${n}`);
+  // Batch one: committed, then durable, then its callers; batch two the same, after batch one was durable.
+  const [firstDurable, secondDurable] = events.flatMap((event, index) => (event === "durable" ? [index] : []));
+  expect(events.filter((event) => event === "committed")).toHaveLength(2);
+  expect(firstDurable).toBeLessThan(answered(0));
+  expect(firstDurable).toBeLessThan(secondDurable!);
+  expect(secondDurable).toBeLessThan(answered(100));
+  expect(committer.stats()).toEqual({ batches: 2, writes: 11 });
+  expect((db.$client.query("SELECT count(*) AS c FROM t").get() as { c: number }).c).toBe(11);
+  db.$client.close();
+});
+
+test("the connection is back to synchronous=FULL after every batch: writes outside the group commit stay fsynced in COMMIT", async () => {
+  const { db, insert, synchronous } = fileDatabase();
+  expect(synchronous()).toBe(2);
+  const committer = new GroupCommitter(db);
+  await Promise.all([committer.commit(() => insert.run(1)), committer.commit(() => insert.run(2))]);
+  expect(synchronous()).toBe(2);
+  // A failing batch (the write lock is taken elsewhere) restores it too.
+  db.$client.run("PRAGMA busy_timeout = 20");
+  const other = openDatabase(db.$client.filename);
+  other.$client.run("BEGIN IMMEDIATE");
+  expect(committer.commit(() => insert.run(3))).rejects.toThrow();
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  other.$client.run("ROLLBACK");
+  expect(synchronous()).toBe(2);
+  other.$client.close();
+  db.$client.close();
+});
+
+test("flush() commits what is queued durably before it returns (shutdown)", () => {
+  const { db, insert } = fileDatabase();
+  const committer = new GroupCommitter(db);
+  const events: string[] = [];
+  committer.join(recorder(events));
+  committer.commit(() => insert.run(1));
+  committer.flush();
+  expect(events).toEqual(["before commit", "committed", "durable"]);
+  db.$client.close();
+});
+
+test("the receipt log serves a batch's checkpoint, tiles and entries only once the batch is on disk", async () => {
+  const { db } = fileDatabase();
+  const { ledger, committer } = openLedger(db);
+  const principal = seedPrincipal(db);
+  const seen: { committed?: number | null; durable?: number | null; entriesAtCommit?: unknown } = {};
+  // Joined after the log: told after the log at each step.
+  committer.join({
+    ...recorder([]),
+    afterCommit: () => {
+      seen.committed = ledger.log.latest()?.size ?? null;
+      seen.entriesAtCommit = ledger.log.entries(0, 3);
+    },
+    afterDurable: () => {
+      seen.durable = ledger.log.latest()?.size ?? null;
+    },
+  });
+  await Promise.all([1, 2, 3].map(() => committer.commit(() => ledger.append(db, sampleEntry(principal)))));
+  expect(seen).toEqual({ committed: null, durable: 3, entriesAtCommit: null });
+  expect(ledger.log.entries(0, 3)).toHaveLength(3);
+  expect(ledger.log.tile(0, 0, 3)).toHaveLength(3);
+  expect(ledger.log.tile(0, 0, 4)).toBeNull();
+  db.$client.close();
+});
