@@ -14,6 +14,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH="$PWD/node_modules/.bin:$PATH"
+# `npm run bench -- --replicas 1,3`: the replica bench on PostgreSQL instead (test/bench/replicas.ts).
+if [ "${1:-}" = "--replicas" ]; then exec bun test/bench/replicas.ts "$@"; fi
 ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-8s}
 RATE=${RATE:-1000}

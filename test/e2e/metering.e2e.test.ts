@@ -8,8 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { binaryInEmptyFolder, runCli, startBinary } from "../support/binary.ts";
-
-const LANE = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" };
+import { loadWithKill, rateLookupAt } from "../support/lookup-load.ts";
 
 let dir: string;
 let exe: string;
@@ -29,18 +28,9 @@ function accountWithKey(dbFile: string, email: string, tier: string): string {
 type Outcome = { status: number; receiptId?: string; window?: string } | { status: "no answer" };
 
 async function lookup(url: string, key: string): Promise<Outcome> {
-  try {
-    const response = await fetch(`${url}/v1/rates/lookup`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify(LANE),
-      signal: AbortSignal.timeout(15_000),
-    });
-    const body = (await response.json()) as { receipt_id?: string; window?: string };
-    return { status: response.status, receiptId: body.receipt_id, window: body.window };
-  } catch {
-    return { status: "no answer" }; // the process died with the call in flight: nothing was acknowledged
-  }
+  const outcome = await rateLookupAt(url, key);
+  if (outcome.status === "no answer") return outcome;
+  return { status: outcome.status, receiptId: outcome.body.receipt_id as string | undefined, window: outcome.body.window as string | undefined };
 }
 
 function openReadOnly(dbFile: string) {
@@ -67,23 +57,14 @@ describe("month count of the compiled binary", () => {
     const env = { WAYBILL_LIMITS: '{"enterprise":{"per_minute":100000,"per_month":1000000}}' };
     const server = await startBinary(exe, ["--db", dbFile], { cwd: dir, env });
 
-    const total = 200;
     const killAfterAnswers = 80;
-    const outcomes: Outcome[] = [];
-    let next = 0;
-    let killed = false;
-    const worker = async () => {
-      while (next < total) {
-        next += 1;
-        const outcome = await lookup(server.url, key);
-        outcomes.push(outcome);
-        if (!killed && outcomes.filter((o) => o.status === 200).length >= killAfterAnswers) {
-          killed = true;
-          server.process.kill("SIGKILL");
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: 16 }, worker));
+    const { outcomes, killed } = await loadWithKill({
+      total: 200,
+      workers: 16,
+      killAfter: killAfterAnswers,
+      call: () => lookup(server.url, key),
+      kill: () => server.process.kill("SIGKILL"),
+    });
     await server.process.exited;
     expect(killed).toBe(true);
 
