@@ -38,7 +38,7 @@ export function toolsFor(principal: Principal, skills: readonly AnySkill[]): Too
       description: `${skill.description} (Tier: ${skill.minimumTier} and up. Each call is metered and returns a receipt_id.)`,
       inputSchema: plain(skill.input) as Tool["inputSchema"],
       outputSchema: outputSchemaOf(skill),
-      annotations: { readOnlyHint: !skill.writes, ...(skill.replayable && !skill.writes ? { idempotentHint: true } : {}), openWorldHint: false },
+      annotations: { readOnlyHint: !skill.write, ...(skill.replayable && !skill.write ? { idempotentHint: true } : {}), openWorldHint: false },
       _meta: { "waybill/minimum_tier": skill.minimumTier, "waybill/scope": skill.name, "waybill/rest": `${skill.rest.method} ${skill.rest.path}` },
     }));
 }

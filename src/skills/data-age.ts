@@ -66,14 +66,14 @@ function withDataAsOfField(schema: TSchema): TSchema {
 
 type DeclaredResult = { answer: unknown; factorVersions: FactorVersion[]; dataView?: AnswerDataView };
 
-interface Declaration {
-  output: TSchema;
-  handler(input: never, context: { data: { asOf: string } }): DeclaredResult;
-  /** A writing declaration's handler (types.ts): its answer carries `data_as_of` the same way. */
-  write?(input: never, context: never): Promise<DeclaredResult>;
-}
+type Context = { data: { asOf: string } };
 
-function withAge<R extends DeclaredResult>(result: R, context: { data: { asOf: string } }): R {
+/** A reading declaration answers through `handler`, a writing one through `write` (types.ts). */
+type Declaration =
+  | { output: TSchema; handler(input: never, context: Context): DeclaredResult; write?: never }
+  | { output: TSchema; write(input: never, context: Context): Promise<DeclaredResult>; handler?: never };
+
+function withAge<R extends DeclaredResult>(result: R, context: Context): R {
   const view = result.dataView ?? { asOf: context.data.asOf, factorVersions: result.factorVersions };
   return { ...result, answer: { ...(result.answer as Record<string, unknown>), data_as_of: dataAsOf(view) } };
 }
@@ -84,16 +84,8 @@ function withAge<R extends DeclaredResult>(result: R, context: { data: { asOf: s
  * call's view and the answer's factor versions.
  */
 export function withDataAsOf<D extends Declaration>(declaration: D): D {
-  return {
-    ...declaration,
-    output: withDataAsOfField(declaration.output),
-    handler(input: never, context: { data: { asOf: string } }) {
-      return withAge(declaration.handler(input, context), context);
-    },
-    ...(declaration.write && {
-      async write(input: never, context: never) {
-        return withAge(await declaration.write!(input, context), context as { data: { asOf: string } });
-      },
-    }),
-  };
+  const output = withDataAsOfField(declaration.output);
+  const { write, handler } = declaration;
+  if (write) return { ...declaration, output, write: async (input: never, context: Context) => withAge(await write(input, context), context) };
+  return { ...declaration, output, handler: (input: never, context: Context) => withAge(handler!(input, context), context) };
 }

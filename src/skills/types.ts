@@ -35,7 +35,7 @@ export interface SkillContext {
   caller: Principal;
   instance: SkillInstance;
   /**
-   * Only for declarations with `writes`: the answer's group-commit transaction, for the skill's own
+   * Only for writing declarations (`write`): the answer's group-commit transaction, for the skill's own
    * tables, and the call's time. What the handler writes commits with the receipt, or not at all.
    */
   store?: { tx: Writer; now: number };
@@ -44,10 +44,10 @@ export interface SkillContext {
 /**
  * One declaration per skill drives every transport: the REST route, /v1/agent/invoke/:skill,
  * the MCP tool, GET /v1/skills, the OpenAPI document, the scope list, the dashboard's scope
- * picker and /pricing. Handlers are synchronous: no HTTP, no clock, no writes, except that a
- * declaration with `writes` may write its own tables through `context.store`.
+ * picker and /pricing. A declaration either reads (`handler`: synchronous, no HTTP, no clock, no
+ * writes) or writes its own tables (`write`), never both.
  */
-export interface SkillDeclaration<Name extends string = string, I extends TSchema = TSchema, O extends TSchema = TSchema> {
+interface DeclarationBase<Name extends string, I extends TSchema, O extends TSchema> {
   /** The skill's name, which is also the scope a key needs to call it. */
   name: Name;
   minimumTier: Tier;
@@ -59,13 +59,6 @@ export interface SkillDeclaration<Name extends string = string, I extends TSchem
   rest: { method: "GET" | "POST" | "PATCH" | "DELETE"; path: `/v1/${string}` };
   /** Set when this declaration is one operation of a skill with several (see OperationsSkill). */
   operation?: string;
-  /** Set with `write`: the declaration writes its own tables inside the answer's transaction. */
-  writes?: true;
-  /**
-   * A writing declaration's handler: awaited inside the answer's transaction, with `context.store`
-   * (reads and writes through the storage layer are asynchronous on every engine; docs/postgresql.md).
-   */
-  write?(input: Static<I>, context: SkillContext & Required<Pick<SkillContext, "store">>): Promise<SkillResult<Static<O>>>;
   input: I;
   output: O;
   /**
@@ -78,14 +71,40 @@ export interface SkillDeclaration<Name extends string = string, I extends TSchem
    * Defaults to the call's date.
    */
   asOf?(input: Static<I>): string | undefined;
-  handler(input: Static<I>, context: SkillContext): SkillResult<Static<O>>;
 }
+
+/** Answers from its input and the reference data alone. */
+export interface ReadingDeclaration<Name extends string, I extends TSchema, O extends TSchema> extends DeclarationBase<Name, I, O> {
+  handler(input: Static<I>, context: SkillContext): SkillResult<Static<O>>;
+  write?: never;
+}
+
+/**
+ * Writes its own tables: awaited inside the answer's transaction, with `context.store`, so what it
+ * writes commits with the receipt or not at all (storage calls are asynchronous on every engine;
+ * docs/postgresql.md).
+ */
+interface WritingDeclaration<Name extends string, I extends TSchema, O extends TSchema> extends DeclarationBase<Name, I, O> {
+  write(input: Static<I>, context: SkillContext & Required<Pick<SkillContext, "store">>): Promise<SkillResult<Static<O>>>;
+  handler?: never;
+}
+
+export type SkillDeclaration<Name extends string = string, I extends TSchema = TSchema, O extends TSchema = TSchema> =
+  | ReadingDeclaration<Name, I, O>
+  | WritingDeclaration<Name, I, O>;
+
+/** Omit that keeps a union's members apart (plain Omit keeps only the keys all members share). */
+type OmitFromEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds skills of every input and output type
 export type AnySkill = SkillDeclaration<string, any, any>;
+// biome-ignore lint/suspicious/noExplicitAny: as AnySkill, for the declarations that only read
+export type AnyReadingSkill = ReadingDeclaration<string, any, any>;
 
-/** Declare a skill: its folder's one export, listed once in registry.ts. */
-export function defineSkill<const Name extends string, I extends TSchema, O extends TSchema>(declaration: SkillDeclaration<Name, I, O>): SkillDeclaration<Name, I, O> {
+/** Declare a skill: its folder's one export, listed once in registry.ts. (A skill that writes has operations: defineOperationsSkill.) */
+export function defineSkill<const Name extends string, I extends TSchema, O extends TSchema>(
+  declaration: ReadingDeclaration<Name, I, O>,
+): ReadingDeclaration<Name, I, O> {
   return declaration;
 }
 
@@ -98,7 +117,7 @@ export interface OperationsSkill<Name extends string = string> {
   name: Name;
   minimumTier: Tier;
   description: string;
-  operations: readonly (Omit<AnySkill, "name" | "minimumTier"> & { operation: string })[];
+  operations: readonly (OmitFromEach<AnySkill, "name" | "minimumTier"> & { operation: string })[];
 }
 
 /** What registry.ts lists: a single-operation skill or a skill with several. */
@@ -115,7 +134,7 @@ export function defineOperationsSkill<const Name extends string>(declaration: Op
 export function servedDeclarations(skills: readonly RegisteredSkill[]): AnySkill[] {
   return skills
     .flatMap((skill): AnySkill[] =>
-      "operations" in skill ? skill.operations.map((operation) => ({ ...operation, name: skill.name, minimumTier: skill.minimumTier })) : [skill],
+      "operations" in skill ? skill.operations.map((operation): AnySkill => ({ ...operation, name: skill.name, minimumTier: skill.minimumTier })) : [skill],
     )
     .map(withDataAsOf);
 }

@@ -31,7 +31,8 @@ const runtime = createRuntime({
 const account = await createAccount(db, { email: "bench@example.com", tier: "enterprise" }, Date.now());
 const { key } = await issueKey(db, account.id, null, Date.now());
 const authorization = `Bearer ${key}`;
-const skill = runtime.skills.find((s) => s.name === "rate-lookup")!;
+const skill = runtime.skills.find((s) => s.name === "rate-lookup");
+if (!skill?.handler) throw new Error("rate-lookup must be served as a reading skill");
 
 const threadMicros = () => {
   const { user, system } = process.threadCpuUsage();

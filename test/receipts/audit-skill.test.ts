@@ -10,7 +10,7 @@ import type { ReceiptTrace } from "../../src/skills/audit-report/trace.ts";
 import type { DataSources } from "../../src/skills/audit-report/data-sources.ts";
 import type { LaneHistory } from "../../src/skills/audit-report/lane-history.ts";
 import type { ReferenceData } from "../../src/reference/view.ts";
-import type { AnySkill } from "../../src/skills/types.ts";
+import type { AnyReadingSkill } from "../../src/skills/types.ts";
 import { validateInput } from "../../src/pipeline/validate.ts";
 import { utcDateOf } from "../../src/dates.ts";
 import { openLedger, seedPrincipal } from "./fixtures.ts";
@@ -26,7 +26,7 @@ const LANE = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY
 let db: Db;
 let ledger: ReturnType<typeof openLedger>;
 let reference: ReferenceData;
-let skills: AnySkill[];
+let skills: AnyReadingSkill[];
 let owner: Principal;
 let stranger: Principal;
 
@@ -229,7 +229,7 @@ describe("audit-report: LANE_HISTORY and DATA_SOURCES", () => {
     const figureless = {
       ...rateSkill,
       output: t.Object({ diesel: t.Number() }),
-      handler: (...args: Parameters<AnySkill["handler"]>) => (runs++, rateSkill.handler(...args)),
+      handler: (...args: Parameters<AnyReadingSkill["handler"]>) => (runs++, rateSkill.handler(...args)),
     };
     skills = [figureless];
     const { receipt } = answerAndRecord(db, ledger, reference, figureless, owner, LANE, FEB);

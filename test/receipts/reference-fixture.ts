@@ -4,7 +4,7 @@ import type { Db } from "../../src/db/client.ts";
 import type { AppendedReceipt, ReceiptEntry } from "../../src/receipts/ledger.ts";
 import type { ReceiptLog } from "../../src/receipts/log/log.ts";
 import type { Observation, ReferenceData, ReferenceView } from "../../src/reference/view.ts";
-import { defineSkill, type AnySkill } from "../../src/skills/types.ts";
+import { defineSkill, type AnyReadingSkill } from "../../src/skills/types.ts";
 
 /** Store observations the way imports do (data_imports + observations rows), and serve them as ReferenceData. */
 export function seedReference(db: Db, seeded: (Omit<Observation, "publishedOn"> & { publishedOn?: string })[]): ReferenceData {
@@ -49,7 +49,7 @@ const LaneInput = Type.Object({ origin: Type.String(), destination: Type.String(
 const LaneOutput = Type.Object({ rate_per_mile: Type.Number(), diesel: Type.Number(), origin: Type.String(), destination: Type.String() });
 
 /** A rate-lookup stand-in whose answer depends on the diesel figure in its data view, and on `perGallon`. */
-export function dieselRateSkill(perGallon = 0.5): AnySkill {
+export function dieselRateSkill(perGallon = 0.5): AnyReadingSkill {
   return defineSkill({
     name: "rate-lookup",
     minimumTier: "explorer",
@@ -75,7 +75,7 @@ export function answerAndRecord(
   db: Db,
   ledger: { append(entry: ReceiptEntry): AppendedReceipt; ledger: { log: ReceiptLog } },
   reference: ReferenceData,
-  skill: AnySkill,
+  skill: AnyReadingSkill,
   principal: Principal,
   request: Record<string, unknown>,
   at: number,

@@ -2,7 +2,7 @@ import type { Principal } from "../../src/access/principal.ts";
 import { ApiError } from "../../src/errors.ts";
 import type { ReferenceData, ReferenceView } from "../../src/reference/view.ts";
 import { SKILLS } from "../../src/skills/registry.ts";
-import { servedDeclarations, type AnySkill, type SkillContext } from "../../src/skills/types.ts";
+import { servedDeclarations, type AnyReadingSkill, type SkillContext } from "../../src/skills/types.ts";
 import { utcDateOf } from "../../src/dates.ts";
 import { validateInput } from "../../src/pipeline/validate.ts";
 import { LOADED_AT } from "../reference/helpers.ts";
@@ -20,7 +20,7 @@ export function skillContext(data: ReferenceData, view: ReferenceView, caller: P
  * against the declaration's schema (defaults, query coercion), pin the view to the skill's as_of
  * (or today), run the handler.
  */
-export function callSkill(skill: AnySkill, data: ReferenceData, raw: unknown, options: { now?: number; source?: "body" | "query" } = {}) {
+export function callSkill(skill: AnyReadingSkill, data: ReferenceData, raw: unknown, options: { now?: number; source?: "body" | "query" } = {}) {
   const now = options.now ?? LOADED_AT;
   const input = validateInput(skill.input, raw, options.source ?? (skill.rest.method === "GET" ? "query" : "body"));
   const asOf = skill.asOf?.(input) ?? utcDateOf(now);

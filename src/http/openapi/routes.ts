@@ -25,7 +25,7 @@ const EXAMPLE_CALLER: Principal = {
  */
 function answerExample(deps: PipelineDeps & { skills: readonly AnySkill[] }, now: number) {
   return (skill: AnySkill, rawInput: unknown): unknown => {
-    if (!skill.replayable) return undefined;
+    if (!skill.replayable || !skill.handler) return undefined;
     try {
       const input = validateInput(skill.input, rawInput, "body");
       const asOf = skill.asOf?.(input) ?? utcDateOf(now);

@@ -23,7 +23,7 @@ export interface Reproduction {
 export function replay(body: AnyReceiptBody, instance: SkillInstance): Reproduction {
   const skill = instance.skills.find((candidate) => callName(candidate) === body.skill);
   if (!skill) return notReplayed(false, `This instance no longer serves the skill ${body.skill}.`);
-  if (!skill.replayable) {
+  if (!skill.replayable || !skill.handler) {
     return notReplayed(
       null,
       `${body.skill} answers depend on the instance's own records (the receipt ledger, an account's alerts), not only on reference data, so they are not re-run.`,

@@ -1,5 +1,4 @@
 import type { Static, TSchema } from "@sinclair/typebox";
-import { errors } from "../../errors.ts";
 import { defineOperationsSkill, type AnySkill, type OperationsSkill, type SkillContext } from "../types.ts";
 import { alertJson } from "./alert-store.ts";
 import { RATE_ALERTS_MODEL } from "./constants.ts";
@@ -25,16 +24,13 @@ interface Operation<I extends TSchema, O extends TSchema> {
  * records the factor versions of the figure an answer priced (create, update).
  */
 function operation<I extends TSchema, O extends TSchema>(declaration: Operation<I, O>): OperationsSkill["operations"][number] {
+  const { handler, ...shared } = declaration;
   return {
-    ...declaration,
-    writes: true,
+    ...shared,
     replayable: false,
-    handler() {
-      throw errors.internal(); // the pipeline runs a writing declaration through write(), never here
-    },
     async write(input, context) {
       const caller: AlertCaller = { accountId: context.caller.accountId, tier: context.caller.tier };
-      const answer = await declaration.handler(input as Static<I>, context, caller);
+      const answer = await handler(input as Static<I>, context, caller);
       const measured = (answer as { measurement?: { factor_versions: [] } }).measurement;
       return { answer, factorVersions: measured?.factor_versions ?? [], modelVersion: RATE_ALERTS_MODEL.version };
     },

@@ -6,12 +6,12 @@ import { resolveArea } from "../../../src/skills/carrier-capacity/area.ts";
 import { earlierView } from "../../../src/skills/carrier-capacity/figures.ts";
 import { pressureIndex } from "../../../src/skills/carrier-capacity/pressure.ts";
 import { carrierCapacitySkill } from "../../../src/skills/carrier-capacity/skill.ts";
-import type { AnySkill } from "../../../src/skills/types.ts";
+import type { AnyReadingSkill } from "../../../src/skills/types.ts";
 import { writeCensusFile, type ExpectedCensus } from "../../reference/census-file.ts";
 import { LOADED_AT, snapshotReferenceData } from "../../reference/helpers.ts";
 import { callSkill, detailsOf, refusalOf } from "../../support/skill-call.ts";
 
-const skill = carrierCapacitySkill as unknown as AnySkill;
+const skill = carrierCapacitySkill as unknown as AnyReadingSkill;
 // biome-ignore lint/suspicious/noExplicitAny: the answer is checked field by field
 const answer = (data: ReturnType<typeof snapshotReferenceData>["data"], raw: unknown): any => callSkill(skill, data, raw).answer;
 

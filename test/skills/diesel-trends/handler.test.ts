@@ -2,13 +2,13 @@ import { describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
 import { DIESEL_REGION_NAMES } from "../../../src/reference/regions.ts";
 import { dieselTrendsSkill } from "../../../src/skills/diesel-trends/skill.ts";
-import type { AnySkill } from "../../../src/skills/types.ts";
+import type { AnyReadingSkill } from "../../../src/skills/types.ts";
 import { snapshotReferenceData } from "../../reference/helpers.ts";
 import { callSkill, detailsOf, refusalOf } from "../../support/skill-call.ts";
 import { snapshotImportId } from "../../../src/reference/snapshot/index.ts";
 
 const { data } = snapshotReferenceData();
-const skill = dieselTrendsSkill as unknown as AnySkill;
+const skill = dieselTrendsSkill as unknown as AnyReadingSkill;
 // GET skill: the raw input is a query string, every value a string.
 const trends = (query: Record<string, string>) => {
   const result = callSkill(skill, data, query);

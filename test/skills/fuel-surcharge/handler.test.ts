@@ -2,13 +2,13 @@ import { describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
 import { fuelSurchargeSkill } from "../../../src/skills/fuel-surcharge/skill.ts";
 import { RATE_MODEL } from "../../../src/skills/rate-lookup/constants.ts";
-import type { AnySkill } from "../../../src/skills/types.ts";
+import type { AnyReadingSkill } from "../../../src/skills/types.ts";
 import { snapshotReferenceData } from "../../reference/helpers.ts";
 import { callSkill, detailsOf, refusalOf } from "../../support/skill-call.ts";
 import { snapshotImportId } from "../../../src/reference/snapshot/index.ts";
 
 const { data } = snapshotReferenceData();
-const skill = fuelSurchargeSkill as unknown as AnySkill;
+const skill = fuelSurchargeSkill as unknown as AnyReadingSkill;
 const surcharge = (raw: Record<string, unknown>) => {
   const result = callSkill(skill, data, raw);
   return { ...result, answer: result.answer as ReturnType<typeof fuelSurchargeSkill.handler>["answer"] };

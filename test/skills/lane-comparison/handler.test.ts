@@ -1,12 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { laneComparisonSkill } from "../../../src/skills/lane-comparison/skill.ts";
 import { rateLookupSkill } from "../../../src/skills/rate-lookup/skill.ts";
-import type { AnySkill } from "../../../src/skills/types.ts";
+import type { AnyReadingSkill } from "../../../src/skills/types.ts";
 import { LOADED_AT, snapshotReferenceData } from "../../reference/helpers.ts";
 import { callSkill, detailsOf, refusalOf, skillContext } from "../../support/skill-call.ts";
 
 const { data } = snapshotReferenceData();
-const compare = (raw: unknown) => callSkill(laneComparisonSkill as unknown as AnySkill, data, raw) as ReturnType<typeof laneComparisonSkill.handler>;
+const compare = (raw: unknown) => callSkill(laneComparisonSkill as unknown as AnyReadingSkill, data, raw) as ReturnType<typeof laneComparisonSkill.handler>;
 type LookupInput = Parameters<typeof rateLookupSkill.handler>[0];
 const lookup = (input: LookupInput) => rateLookupSkill.handler(input, skillContext(data, data.view(input.as_of!, LOADED_AT))).answer;
 

@@ -3,12 +3,12 @@ import { Value } from "@sinclair/typebox/value";
 import { DIESEL_REGION_NAMES } from "../../../src/reference/regions.ts";
 import { MARKET_MODEL } from "../../../src/skills/market-analysis/constants.ts";
 import { marketAnalysisSkill } from "../../../src/skills/market-analysis/skill.ts";
-import type { AnySkill } from "../../../src/skills/types.ts";
+import type { AnyReadingSkill } from "../../../src/skills/types.ts";
 import { snapshotReferenceData } from "../../reference/helpers.ts";
 import { callSkill, detailsOf, refusalOf } from "../../support/skill-call.ts";
 
 const { data } = snapshotReferenceData();
-const skill = marketAnalysisSkill as unknown as AnySkill;
+const skill = marketAnalysisSkill as unknown as AnyReadingSkill;
 const analyse = (raw: Record<string, unknown>) => {
   const result = callSkill(skill, data, raw);
   return { ...result, answer: result.answer as ReturnType<typeof marketAnalysisSkill.handler>["answer"] };

@@ -1,12 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { rateForecastSkill } from "../../../src/skills/rate-forecast/skill.ts";
 import { rateLookupSkill } from "../../../src/skills/rate-lookup/skill.ts";
-import type { AnySkill } from "../../../src/skills/types.ts";
+import type { AnyReadingSkill } from "../../../src/skills/types.ts";
 import { LOADED_AT, snapshotReferenceData } from "../../reference/helpers.ts";
 import { callSkill, detailsOf, refusalOf, skillContext } from "../../support/skill-call.ts";
 
 const { data } = snapshotReferenceData();
-const forecast = (raw: Record<string, unknown>) => callSkill(rateForecastSkill as unknown as AnySkill, data, raw) as ReturnType<typeof rateForecastSkill.handler>;
+const forecast = (raw: Record<string, unknown>) => callSkill(rateForecastSkill as unknown as AnyReadingSkill, data, raw) as ReturnType<typeof rateForecastSkill.handler>;
 const CHICAGO_DALLAS = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" } as const;
 const AS_OF = "2025-06-30"; // an EIA survey Monday: the newest diesel week is as_of itself
 
