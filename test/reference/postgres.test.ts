@@ -38,7 +38,7 @@ describe("reference figures on PostgreSQL", () => {
   });
 
   test("data import, status and retract work against it, with the same refusals as on a file", async () => {
-    const [{ store, close }] = await replicas(1);
+    const [{ store, close }] = (await replicas(1)) as [Awaited<ReturnType<typeof openStore>>];
     try {
       const imported = JSON.parse((await dataImport(store, "fred", fixture("fred_wpu301.csv"), { json: true, now: NOW, progress: quiet })).output);
       expect(imported).toMatchObject({ source: "fred", added: 4, skipped: 0 });
