@@ -80,6 +80,8 @@ export function createIdempotencyStore(deps: Pick<PipelineDeps, "db" | "clock" |
     async run(skill, key, call, execute) {
       let principal: Principal;
       deps.refreshCaches();
+      const reloading = deps.keys.settled();
+      if (reloading) await reloading;
       try {
         principal = authenticate(deps.keys, call.authorization);
       } catch {

@@ -73,6 +73,8 @@ export interface SkillReply {
 export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillCall): Promise<SkillReply> {
   const started = performance.now();
   deps.refreshCaches();
+  const reloading = deps.keys.settled(); // a key change announced by another replica: in force before we look
+  if (reloading) await reloading;
   let principal: Principal;
   try {
     principal = authenticate(deps.keys, call.authorization);

@@ -47,7 +47,7 @@ async function principalOn(store: Store, tier: Tier = "starter"): Promise<Princi
   return { accountId: account.id, keyId: issued.record.id, authObjId: issued.record.authObjId, tier, scopes: null };
 }
 
-async function refusalOf(work: () => Promise<unknown>): Promise<ApiError> {
+async function refusalOf(work: () => unknown): Promise<ApiError> {
   try {
     await work();
   } catch (error) {
