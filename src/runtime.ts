@@ -132,7 +132,8 @@ export function createRuntime({ db, clock, limits, skills = SKILLS, log, allowPr
       webhooks.stop();
       alertBackground.stop();
       await committer.close();
-      usage.close();
+      await usage.close();
+      await meter.close();
     },
   };
   return runtime;

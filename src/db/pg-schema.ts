@@ -306,5 +306,5 @@ export const minuteWindows = pgTable("minute_windows", {
   keyId: text("key_id")
     .primaryKey()
     .references(() => apiKeys.id, { onDelete: "cascade" }),
-  admitted: jsonb("admitted").$type<number[]>().notNull(),
+  admitted: bigint("admitted", { mode: "number" }).array().notNull(),
 });

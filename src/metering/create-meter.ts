@@ -89,5 +89,7 @@ function createMemoryMeter({ db, limits }: MeterOptions<Db>): MemoryMeter {
     invalidate() {
       months.invalidate();
     },
+
+    async close() {},
   };
 }

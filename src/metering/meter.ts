@@ -45,6 +45,8 @@ export interface Meter {
   windows(principal: Principal, now: number): MaybePromise<RateWindows>;
   /** The database changed under this process (another process committed): drop the month mirror. */
   invalidate(): void;
+  /** Let go of what the meter holds open (PostgreSQL: its admission pool); the caller closes the database. */
+  close(): Promise<void>;
 }
 
 /** The single-writer meter of a SQLite file: the same contract, answered synchronously from memory. */

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Principal } from "../access/principal.ts";
 import type { Store } from "../db/client.ts";
 import { pgRows } from "../db/pg-execute.ts";
+import { sidePool, type PostgresStore } from "../db/postgres.ts";
 import { monthOf, monthRange, type MonthKey } from "./calendar.ts";
 import type { LimitsTable } from "./limits.ts";
 import type { Admission, Meter, MonthCount, RateWindows } from "./meter.ts";
@@ -9,20 +10,25 @@ import { MINUTE_MS, windowOfInstants } from "./minute-window.ts";
 import { MonthQuotas } from "./month-quota.ts";
 import { closestToExhaustion, rateLimitedError, rateLimitHeaders, type WindowStatus } from "./window-status.ts";
 
-/** One round trip's view of a caller: the key's admitted instants and the account's answered calls this month. */
+/**
+ * One round trip's view of a caller: the key's admitted instants and the account's answered calls
+ * this month. The driver hands bigint array elements over as text: `instants` reads them.
+ */
 interface Seen {
   /** The key's instants after this call was counted, or null when the minute was full (nothing written). */
-  counted: number[] | null;
+  counted: (string | number)[] | null;
   /** The key's instants as of the statement's snapshot (null before its first call). */
-  seen: number[] | null;
+  seen: (string | number)[] | null;
   answered: number | null;
 }
+
+const instants = (column: (string | number)[] | null): number[] => (column ?? []).map(Number);
 
 /**
  * The limiter shared by replicas on PostgreSQL (docs/postgresql.md, "Metering across replicas").
  *
  * Minute: one statement per call, before the handler runs. The key's `minute_windows` row holds the
- * instants of its calls admitted in the last 60 s; `INSERT … ON CONFLICT DO UPDATE … WHERE` locks
+ * instants of its latest admitted calls (as many as the limit); `INSERT … ON CONFLICT DO UPDATE … WHERE` locks
  * that row and evaluates the limit against its newest committed version (not the statement's
  * snapshot), so replicas admitting for one key take turns on the row and no rolling minute ever
  * holds more than the limit. A refused call writes nothing.
@@ -33,8 +39,13 @@ interface Seen {
  * only `WHERE answered < limit`; no row back means another replica took the last call, and that
  * write fails alone with the month's 429 (the group commit replays the others).
  */
-export function createPostgresMeter({ db, limits }: { db: Store; limits: LimitsTable }): Meter {
-  const { minuteWindows, monthlyUsage } = db.t;
+export function createPostgresMeter({ db: store, limits }: { db: Store; limits: LimitsTable }): Meter {
+  const { minuteWindows, monthlyUsage } = store.t;
+  // Admissions commit without waiting for the disk: a synchronous commit would cost an fsync per
+  // call before its handler runs. An answered call's admission is durable all the same, because
+  // its answer's batch commits synchronously later in the same write-ahead log; a database crash
+  // can only forget admissions of calls not answered yet (docs/postgresql.md).
+  const db = sidePool(store as PostgresStore, { synchronous_commit: "off" });
   const months = new MonthQuotas(() => {
     throw new Error("the PostgreSQL meter observes each month before using it");
   });
@@ -52,17 +63,16 @@ export function createPostgresMeter({ db, limits }: { db: Store; limits: LimitsT
   const countMinute = async (principal: Principal, limit: number, now: number, month: MonthKey): Promise<Seen> => {
     const stamp = Math.floor(now);
     const cutoff = stamp - MINUTE_MS;
-    // jsonb_array_elements keeps the array's order; the new instant is never before the newest (minute-window.ts).
+    // The row keeps the key's newest `limit` instants, oldest first: a call fits when there are fewer,
+    // or when the limit-th newest is at least a minute old. Slicing keeps the cost a copy of the row.
     const [row] = await pgRows<Seen>(
       db,
       sql`WITH counted AS (
-          INSERT INTO minute_windows AS w (key_id, admitted) VALUES (${principal.keyId}, jsonb_build_array(${stamp}::bigint))
+          INSERT INTO minute_windows AS w (key_id, admitted) VALUES (${principal.keyId}, ARRAY[${stamp}::bigint])
           ON CONFLICT (key_id) DO UPDATE SET admitted =
-            (SELECT coalesce(jsonb_agg(e.value ORDER BY e.ordinality), '[]'::jsonb)
-               FROM jsonb_array_elements(w.admitted) WITH ORDINALITY AS e(value, ordinality)
-              WHERE e.value::bigint > ${cutoff}::bigint)
-            || jsonb_build_array(greatest(${stamp}::bigint, (w.admitted->>-1)::bigint))
-          WHERE (SELECT count(*) FROM jsonb_array_elements(w.admitted) AS e(value) WHERE e.value::bigint > ${cutoff}::bigint) < ${limit}
+            w.admitted[greatest(1, cardinality(w.admitted) - ${limit}::int + 2):]
+            || greatest(${stamp}::bigint, w.admitted[cardinality(w.admitted)])
+          WHERE cardinality(w.admitted) < ${limit}::int OR w.admitted[cardinality(w.admitted) - ${limit}::int + 1] <= ${cutoff}::bigint
           RETURNING w.admitted)
         SELECT (SELECT admitted FROM counted) AS counted,
           (SELECT ${minuteWindows.admitted} FROM ${minuteWindows} WHERE ${minuteWindows.keyId} = ${principal.keyId}) AS seen,
@@ -76,11 +86,11 @@ export function createPostgresMeter({ db, limits }: { db: Store; limits: LimitsT
    * A refusal's window. The snapshot may predate the commit that filled the minute (the statement
    * waited for that row lock): then it is read again, so Retry-After points at a real opening.
    */
-  const fullMinute = async (principal: Principal, seen: number[] | null, limit: number, now: number, month: MonthKey): Promise<WindowStatus> => {
-    const status = windowOfInstants(seen ?? [], limit, now);
+  const fullMinute = async (principal: Principal, seen: Seen["seen"], limit: number, now: number, month: MonthKey): Promise<WindowStatus> => {
+    const status = windowOfInstants(instants(seen), limit, now);
     if (status.remaining === 0) return status;
     const again = await read(principal, month);
-    return { ...windowOfInstants(again.seen ?? [], limit, now), remaining: 0 };
+    return { ...windowOfInstants(instants(again.seen), limit, now), remaining: 0 };
   };
 
   const windowsOf = async (principal: Principal, now: number): Promise<RateWindows> => {
@@ -88,7 +98,7 @@ export function createPostgresMeter({ db, limits }: { db: Store; limits: LimitsT
     const { seen, answered } = await read(principal, monthOf(now));
     months.observe(principal.accountId, Number(answered ?? 0), now);
     return {
-      minute: windowOfInstants(seen ?? [], tierLimits.perMinute, now),
+      minute: windowOfInstants(instants(seen), tierLimits.perMinute, now),
       month: months.status(principal.accountId, tierLimits.perMonth, now),
     };
   };
@@ -104,7 +114,7 @@ export function createPostgresMeter({ db, limits }: { db: Store; limits: LimitsT
       const month = monthOf(now);
       const row = await countMinute(principal, tierLimits.perMinute, now, month);
       if (row.counted === null) throw rateLimitedError(await fullMinute(principal, row.seen, tierLimits.perMinute, now, month), now);
-      const minute = windowOfInstants(row.counted, tierLimits.perMinute, now);
+      const minute = windowOfInstants(instants(row.counted), tierLimits.perMinute, now);
       months.observe(principal.accountId, Number(row.answered ?? 0), now);
       const reserved = months.tryReserve(principal.accountId, tierLimits.perMonth, now);
       if (!reserved.slot) throw rateLimitedError(reserved.status, now);
@@ -127,6 +137,8 @@ export function createPostgresMeter({ db, limits }: { db: Store; limits: LimitsT
 
     // Every admission reads the month afresh: there is no mirror to drop.
     invalidate() {},
+
+    close: () => db.$client.close(),
   };
 }
 

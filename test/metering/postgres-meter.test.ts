@@ -11,7 +11,7 @@ import { openStore, type OpenStore } from "../../src/db/open.ts";
 import { ApiError } from "../../src/errors.ts";
 import { monthOf } from "../../src/metering/calendar.ts";
 import { createMeter } from "../../src/metering/create-meter.ts";
-import { parseLimits } from "../../src/metering/limits.ts";
+import { parseLimits, type LimitsTable } from "../../src/metering/limits.ts";
 import type { Meter } from "../../src/metering/meter.ts";
 import { MINUTE_MS } from "../../src/metering/minute-window.ts";
 import type { ReplicaOrder, ReplicaOutcome } from "../support/meter-replica.ts";
@@ -19,9 +19,18 @@ import { usePostgres } from "../support/postgres.ts";
 
 const postgres = usePostgres();
 const opened: OpenStore[] = [];
+const meters: Meter[] = [];
 afterEach(async () => {
+  for (const meter of meters.splice(0)) await meter.close();
   for (const handle of opened.splice(0)) await handle.close();
 });
+
+/** A replica's meter over `store`, closed after the test. */
+function meterOn(store: Store, limits: LimitsTable): Meter {
+  const meter = createMeter({ db: store, limits });
+  meters.push(meter);
+  return meter;
+}
 
 const at = (iso: string) => Date.parse(iso);
 const NOW = at("2026-03-10T12:00:00Z");
@@ -85,7 +94,7 @@ describe("the meter on PostgreSQL, in one process", () => {
   test("an answered call counts in the key's minute row and the account's month; the headers say so", async () => {
     const { store } = await database();
     const principal = await principalOn(store);
-    const meter = createMeter({ db: store, limits: parseLimits('{"starter":{"per_minute":5,"per_month":100}}') });
+    const meter = meterOn(store, parseLimits('{"starter":{"per_minute":5,"per_month":100}}'));
     const committer = new GroupCommitter(store);
     const admission = await meter.admit(principal, NOW);
     expect(admission.headers).toEqual({ "X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "4", "X-RateLimit-Reset": String((NOW + MINUTE_MS) / 1000) });
@@ -103,7 +112,7 @@ describe("the meter on PostgreSQL, in one process", () => {
     const other = await replicaOf(url);
     const limits = parseLimits('{"starter":{"per_minute":3,"per_month":1000}}');
     const principal = await principalOn(store);
-    const [first, second] = [createMeter({ db: store, limits }), createMeter({ db: other, limits })];
+    const [first, second] = [meterOn(store, limits), meterOn(other, limits)];
     await first.admit(principal, NOW);
     await second.admit(principal, NOW + 10_000);
     await first.admit(principal, NOW + 20_000);
@@ -122,7 +131,7 @@ describe("the meter on PostgreSQL, in one process", () => {
     const limits = parseLimits('{"starter":{"per_minute":100,"per_month":10}}');
     const principal = await principalOn(store);
     await setMonthUsed(store, principal, 9);
-    const [here, there] = [createMeter({ db: store, limits }), createMeter({ db: other, limits })];
+    const [here, there] = [meterOn(store, limits), meterOn(other, limits)];
     const late = await here.admit(principal, NOW); // both see one call left
     const early = await there.admit(principal, NOW);
     expect(await new GroupCommitter(other).commit((tx) => early.commit(tx))).toMatchObject({ answered: 10, limit: 10 });
@@ -143,9 +152,9 @@ describe("the meter on PostgreSQL, in one process", () => {
     const principal = await principalOn(store);
     await setMonthUsed(store, principal, 2);
     // Three meters stand for three replicas that each saw three calls left.
-    const meters = [0, 1, 2].map(() => createMeter({ db: store, limits }));
-    const admissions = await Promise.all(meters.map((meter) => meter.admit(principal, NOW)));
-    admissions.push(await meters[0]!.admit(principal, NOW), await meters[1]!.admit(principal, NOW));
+    const replicas = [0, 1, 2].map(() => meterOn(store, limits));
+    const admissions = await Promise.all(replicas.map((meter) => meter.admit(principal, NOW)));
+    admissions.push(await replicas[0]!.admit(principal, NOW), await replicas[1]!.admit(principal, NOW));
     const committer = new GroupCommitter(store);
     const outcomes = await Promise.allSettled(admissions.map((admission) => committer.commit((tx) => admission.commit(tx))));
     expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(3);

@@ -68,5 +68,6 @@ const oneCall = async (n: number) => {
 await Bun.sleep(Math.max(0, order.startAt - Date.now()));
 await Promise.all(Array.from({ length: order.calls }, (_, n) => oneCall(n)));
 await committer.close();
+await meter.close();
 await close();
 console.log(JSON.stringify(outcome));
