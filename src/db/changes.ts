@@ -1,4 +1,7 @@
+import { sql } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { Db, Store } from "./client.ts";
+import type { MaybePromise } from "./maybe-async.ts";
 
 /**
  * In-memory caches (the key index, month counters, reference figures) must drop what a write
@@ -7,9 +10,21 @@ import type { Db, Store } from "./client.ts";
  */
 const localGenerations = new WeakMap<object, number>();
 
+export const CHANGES_CHANNEL = "waybill_changes";
+
 export function markChanged(db: Store): void {
   const connection = (db as Partial<Db>).$client ?? db;
   localGenerations.set(connection, (localGenerations.get(connection) ?? 0) + 1);
+}
+
+/**
+ * After a write that other processes cache: marks this process now, and on PostgreSQL sends the
+ * NOTIFY inside `tx`'s transaction, so the other replicas hear of it when (and only if) it commits.
+ * On SQLite the file's data_version already tells the other processes.
+ */
+export function announceChange(tx: Store): MaybePromise<void> {
+  markChanged(tx);
+  if (tx.engine === "postgres") return (tx as unknown as PgDatabase<PgQueryResultHKT>).execute(sql`SELECT pg_notify(${CHANGES_CHANNEL}, '')`).then(() => undefined);
 }
 
 export class ChangeWatcher {
