@@ -16,7 +16,7 @@ if (!out) {
   process.exit(2);
 }
 const db = openMemoryDatabase();
-const runtime = createRuntime({ db, clock: systemClock, limits: DEFAULT_LIMITS });
+const runtime = await createRuntime({ db, clock: systemClock, limits: DEFAULT_LIMITS });
 const response = await createApp(runtime, { publicUrl: serverUrl }).handle(new Request("http://localhost/openapi.json"));
 writeFileSync(out, JSON.stringify(await response.json(), null, 2));
 runtime.close();

@@ -61,21 +61,21 @@ async function runCommand(opened: OpenStore, name: string, values: Record<string
     case "keys revoke":
       return keysRevoke(opened.store, systemClock, { email: str("email"), json });
     case "data status":
-      return dataStatus(db(), { json });
+      return dataStatus(opened.store, { json });
     case "data import": {
       const [source, file] = positionals;
       if (!source || !file) throw new UsageError("data import needs SOURCE and FILE: waybill data import eia FILE");
-      if (source === "fmcsa") return dataImportCensus(db(), file, { json, date: str("date") });
+      if (source === "fmcsa") return dataImportCensus(opened.store, file, { json, date: str("date") });
       const maxMb = str("max-mb") ?? process.env.WAYBILL_IMPORT_MAX_MB;
       if (maxMb !== undefined && !(Number(maxMb) > 0)) throw new UsageError(`--max-mb must be a positive number of MiB, not '${maxMb}'`);
-      return dataImport(db(), source, file, { json, maxMb: maxMb === undefined ? undefined : Number(maxMb) });
+      return dataImport(opened.store, source, file, { json, maxMb: maxMb === undefined ? undefined : Number(maxMb) });
     }
     case "data sync":
-      return dataSync(db(), { source: str("source"), since: str("since"), json, env: process.env });
+      return dataSync(opened.store, { source: str("source"), since: str("since"), json, env: process.env });
     case "data retract": {
       const [importId] = positionals;
       if (!importId || str("reason") === undefined) throw new UsageError("data retract needs IMPORT_ID and --reason TEXT");
-      return dataRetract(db(), importId, str("reason")!, { json });
+      return dataRetract(opened.store, importId, str("reason")!, { json });
     }
     case "keys rotate-signing":
       return keysRotateSigning(db(), systemClock, { json });

@@ -1,6 +1,7 @@
 import { KeyIndex } from "./access/key-index.ts";
 import type { Clock } from "./clock.ts";
-import { ChangeWatcher } from "./db/changes.ts";
+import { watchChanges } from "./db/changes.ts";
+import { andThen, isPromise } from "./db/maybe-async.ts";
 import type { Db } from "./db/client.ts";
 import { createMetrics, type Metrics } from "./http/metrics.ts";
 import { createMeter } from "./metering/create-meter.ts";
@@ -52,23 +53,24 @@ export interface Runtime extends PipelineDeps {
   dataEvents: DataEvents;
   /** Each stored series' newest figure, cadence and whether it is overdue, as of today. */
   dataFreshness(): SeriesFreshness[];
-  /** Commit what is queued, flush buffered usage rows and stop timers; the caller closes the database. */
+  /** Commit what is queued, flush buffered usage rows, stop timers and listening; the caller closes the database. */
   close(): Promise<void>;
 }
 
-export function createRuntime({ db, clock, limits, skills = SKILLS, log, allowPrivateWebhooks = false }: RuntimeOptions): Runtime {
+export async function createRuntime({ db, clock, limits, skills = SKILLS, log, allowPrivateWebhooks = false }: RuntimeOptions): Promise<Runtime> {
   const reference = createReferenceData(db);
-  reference.loadSnapshot(clock.now());
+  await reference.loadSnapshot(clock.now());
   const keys = new KeyIndex(db);
   const meter = createMeter({ db, limits });
   const usage = createUsageLog(db);
   const ledger = createReceiptLedger(db, { clock, ...log });
-  const watcher = new ChangeWatcher(db);
+  const watcher = await watchChanges(db);
 
   const dataFreshness = () => seriesFreshness(reference.summary(), utcDateOf(clock.now()));
   const dataEvents = new DataEvents();
-  // First listener: whatever else reacts to new figures reads them through a fresh index.
-  dataEvents.subscribe(() => reference.reload());
+  // First listener: whatever else reacts to new figures reads them through a fresh index (at once on
+  // SQLite; on PostgreSQL the alert evaluation it schedules runs after the read, src/db/changes.ts).
+  dataEvents.subscribe(() => void reloadReference(false));
   const metrics = createMetrics({ seriesDates: () => reference.summary(), freshness: dataFreshness, now: () => clock.now() });
   const readiness = createReadiness(db, clock);
   const committer = new GroupCommitter(db, {
@@ -103,8 +105,31 @@ export function createRuntime({ db, clock, limits, skills = SKILLS, log, allowPr
       // Another process committed: maybe a revoke or tier change (above), a month count, or an import.
       meter.invalidate();
       ledger.reloadSigningKey();
-      if (reference.reload()) dataEvents.publish({ importId: null, source: "external", added: 0, at: clock.now() });
+      reloadReference(true);
     }
+  }
+
+  // On PostgreSQL a reload is a read of the database: one at a time, and another after it when asked meanwhile.
+  let reloading: Promise<void> | undefined;
+  let reloadAgain = false;
+  function reloadReference(announce: boolean): void {
+    if (reloading) {
+      reloadAgain ||= announce;
+      return;
+    }
+    const done = andThen(reference.reload(), (changed) => {
+      if (changed && announce) dataEvents.publish({ importId: null, source: "external", added: 0, at: clock.now() });
+    });
+    if (!isPromise(done)) return;
+    reloading = done
+      .catch((error) => console.error(`reading new reference figures failed: ${(error as Error).message}`))
+      .finally(() => {
+        reloading = undefined;
+        if (reloadAgain) {
+          reloadAgain = false;
+          reloadReference(true);
+        }
+      });
   }
 
   const runtime: Runtime = {
@@ -134,6 +159,7 @@ export function createRuntime({ db, clock, limits, skills = SKILLS, log, allowPr
       await committer.close();
       await usage.close();
       await meter.close();
+      await watcher.close();
     },
   };
   return runtime;

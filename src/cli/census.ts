@@ -1,5 +1,5 @@
 import { existsSync, statSync } from "node:fs";
-import type { Db } from "../db/client.ts";
+import type { Store } from "../db/client.ts";
 import { importFmcsaCensus, type CensusImportResult } from "../reference/importers/census-import.ts";
 import { ImportFormatError } from "../reference/importers/common.ts";
 import { importProgress } from "./import-progress.ts";
@@ -28,7 +28,7 @@ function summaryText(result: CensusImportResult): string {
 }
 
 /** `waybill data import fmcsa FILE [--date YYYY-MM-DD]`: the census reduced to counts by state and operation. */
-export async function dataImportCensus(db: Db, file: string, options: Options = {}): Promise<CommandResult> {
+export async function dataImportCensus(db: Store, file: string, options: Options = {}): Promise<CommandResult> {
   if (options.date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(options.date)) throw new UsageError(`--date must be YYYY-MM-DD, not '${options.date}'`);
   const fail = (message: string): CommandResult => ({ exitCode: EXIT.failed, output: options.json ? JSON.stringify({ error: message }) : `error: ${message}` });
   if (!existsSync(file)) return fail(`cannot read ${file}: ENOENT`);

@@ -1,4 +1,4 @@
-import type { Db } from "../db/client.ts";
+import type { Store } from "../db/client.ts";
 import { isCalendarDate } from "../dates.ts";
 import { syncData } from "../reference/sync/run.ts";
 import { SYNC_SOURCES, type SyncSourceName } from "../reference/sync/sources.ts";
@@ -15,7 +15,7 @@ export interface DataSyncOptions {
 }
 
 /** `waybill data sync [--source eia|fred|bls|ams|fmcsa] [--since DATE]`: one line per source; exit 1 if any source failed. */
-export async function dataSync(db: Db, options: DataSyncOptions): Promise<CommandResult> {
+export async function dataSync(db: Store, options: DataSyncOptions): Promise<CommandResult> {
   if (options.source !== undefined && !(SYNC_SOURCES as readonly string[]).includes(options.source)) {
     throw new UsageError(`unknown source '${options.source}'; use one of ${SYNC_SOURCES.join(", ")}`);
   }

@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { basename } from "node:path";
-import type { Db } from "../db/client.ts";
+import { asc, eq } from "drizzle-orm";
+import type { Store } from "../db/client.ts";
 import { createReferenceStore } from "../reference/store.ts";
 import { seriesFreshness } from "../reference/freshness.ts";
 import { importProgress } from "./import-progress.ts";
@@ -24,9 +25,11 @@ interface Options {
 }
 
 /** `waybill data status`: every series with its newest observation and how old it is. */
-export function dataStatus(db: Db, options: Options = {}): CommandResult {
+export async function dataStatus(db: Store, options: Options = {}): Promise<CommandResult> {
   const now = options.now ?? Date.now();
-  const series = seriesFreshness(createReferenceStore(db).summary(), utcDateOf(now)).map((s) => ({
+  const figures = createReferenceStore(db);
+  await figures.reload();
+  const series = seriesFreshness(figures.summary(), utcDateOf(now)).map((s) => ({
     series_id: s.seriesId,
     title: s.title,
     unit: s.unit,
@@ -40,28 +43,26 @@ export function dataStatus(db: Db, options: Options = {}): CommandResult {
     overdue: s.overdue,
     observations: s.observations,
   }));
-  const imports = db.$client
-    .prepare<
-      {
-        id: string;
-        source: string;
-        file_name: string;
-        imported_at: number;
-        rows_added: number;
-        rows_skipped: number;
-        retracted_at: number | null;
-        reason: string | null;
-      },
-      []
-    >(
-      `SELECT i.id, i.source, i.file_name, i.imported_at, i.rows_added, i.rows_skipped, r.retracted_at, r.reason
-         FROM data_imports i LEFT JOIN data_retractions r ON r.import_id = i.id ORDER BY i.imported_at, i.id`,
-    )
-    .all()
-    .map(({ retracted_at, reason, ...row }) => ({
-      ...row,
-      retracted: retracted_at === null ? null : { at: new Date(retracted_at).toISOString(), reason: reason ?? "" },
-    }));
+  const { dataImports: i, dataRetractions: r } = db.t;
+  const imports = (
+    await db
+      .select({
+        id: i.id,
+        source: i.source,
+        file_name: i.fileName,
+        imported_at: i.importedAt,
+        rows_added: i.rowsAdded,
+        rows_skipped: i.rowsSkipped,
+        retracted_at: r.retractedAt,
+        reason: r.reason,
+      })
+      .from(i)
+      .leftJoin(r, eq(r.importId, i.id))
+      .orderBy(asc(i.importedAt), asc(i.id))
+  ).map(({ retracted_at, reason, ...row }) => ({
+    ...row,
+    retracted: retracted_at === null ? null : { at: new Date(retracted_at).toISOString(), reason: reason ?? "" },
+  }));
   if (options.json) return { exitCode: 0, output: JSON.stringify({ series, imports }, null, 2) };
   if (series.length === 0) return { exitCode: 0, output: "No reference data loaded yet; start the server once or run `waybill data import`." };
   const width = Math.max(...series.map((s) => s.series_id.length));
@@ -90,7 +91,7 @@ export function dataStatus(db: Db, options: Options = {}): CommandResult {
 }
 
 /** `waybill data import roads FILE`: a GeoJSON file of road LineStrings becomes the road network for lookups from now on. */
-function roadsImport(db: Db, file: string, options: Options, fail: (message: string) => CommandResult): CommandResult {
+async function roadsImport(db: Store, file: string, options: Options, fail: (message: string) => CommandResult): Promise<CommandResult> {
   let content: string;
   try {
     content = readFileSync(file, "utf8");
@@ -98,7 +99,7 @@ function roadsImport(db: Db, file: string, options: Options, fail: (message: str
     return fail(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
   try {
-    const result = importRoadNetwork(db, basename(file), content, options.now ?? Date.now());
+    const result = await importRoadNetwork(db, basename(file), content, options.now ?? Date.now());
     const summary = { network: result.version, added: result.added, ...result.stats };
     return {
       exitCode: 0,
@@ -117,7 +118,7 @@ function roadsImport(db: Db, file: string, options: Options, fail: (message: str
 export const DEFAULT_IMPORT_MAX_MB = 512;
 
 /** `waybill data import SOURCE FILE`: adds new observations (or, for `roads`, a road network), never overwrites; all or nothing. */
-export function dataImport(db: Db, source: string, file: string, options: Options = {}): CommandResult {
+export async function dataImport(db: Store, source: string, file: string, options: Options = {}): Promise<CommandResult> {
   const json = options.json ?? false;
   const fail = (message: string): CommandResult => failure(json, message);
   if (source === "roads") return roadsImport(db, file, options, fail);
@@ -130,7 +131,7 @@ export function dataImport(db: Db, source: string, file: string, options: Option
   }
   const sink = options.progress ?? { isTTY: process.stderr.isTTY === true, write: (text: string) => process.stderr.write(text) };
   try {
-    const result = importFile(db, source, file, basename(file), options.now ?? Date.now(), {
+    const result = await importFile(db, source, file, basename(file), options.now ?? Date.now(), {
       maxBytes: (options.maxMb ?? DEFAULT_IMPORT_MAX_MB) * 1024 * 1024,
       onProgress: importProgress(size, { json: options.json === true, ...sink }),
     });
@@ -152,9 +153,9 @@ export function dataImport(db: Db, source: string, file: string, options: Option
 }
 
 /** `waybill data retract IMPORT_ID --reason TEXT`: hides a bad import from every view from now on. */
-export function dataRetract(db: Db, importId: string, reason: string, options: Options = {}): CommandResult {
+export async function dataRetract(db: Store, importId: string, reason: string, options: Options = {}): Promise<CommandResult> {
   try {
-    const done = retractImport(db, importId, reason, options.now ?? Date.now());
+    const done = await retractImport(db, importId, reason, options.now ?? Date.now());
     const summary = { import_id: done.importId, reason: done.reason, retracted_at: new Date(done.retractedAt).toISOString(), observations: done.observations };
     return {
       exitCode: 0,

@@ -25,7 +25,7 @@ export async function serve(config: ServeConfig): Promise<void> {
   const lock = acquireInstanceLock(config.dbFile); // before migrating: a second server must not touch the file
   const db = openDatabaseFile(config.dbFile);
   const clock = new MonotonicClock(systemClock, newestRecordedInstant(db));
-  const runtime = createRuntime({
+  const runtime = await createRuntime({
     db,
     clock,
     limits: config.limits,

@@ -1,16 +1,22 @@
 import { sql } from "drizzle-orm";
+import type { SQL } from "bun";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { Db, Store } from "./client.ts";
 import type { MaybePromise } from "./maybe-async.ts";
 
 /**
  * In-memory caches (the key index, month counters, reference figures) must drop what a write
- * changed. Writes from this process announce themselves with markChanged(); commits by another
- * process on the same file (the CLI while the server runs) show up as a new PRAGMA data_version.
+ * changed. Writes from this process announce themselves with markChanged(). Commits by another
+ * process show up on SQLite as a new PRAGMA data_version, on PostgreSQL as a NOTIFY on
+ * CHANGES_CHANNEL sent by announceChange() in the writer's transaction, with a fallback poll of a
+ * fingerprint of the cached tables (docs/postgresql.md, "Seeing other replicas' writes").
  */
 const localGenerations = new WeakMap<object, number>();
 
 export const CHANGES_CHANNEL = "waybill_changes";
+
+/** How often a PostgreSQL replica looks at the fingerprint, whatever it heard: bounds a missed NOTIFY. */
+export const FALLBACK_POLL_MS = 1000;
 
 export function markChanged(db: Store): void {
   const connection = (db as Partial<Db>).$client ?? db;
@@ -27,35 +33,123 @@ export function announceChange(tx: Store): MaybePromise<void> {
   if (tx.engine === "postgres") return (tx as unknown as PgDatabase<PgQueryResultHKT>).execute(sql`SELECT pg_notify(${CHANGES_CHANNEL}, '')`).then(() => undefined);
 }
 
-export class ChangeWatcher {
-  private readonly dataVersion;
-  private seenExternal: number;
+export interface ChangeWatcher {
+  /**
+   * Which kinds of change happened since the last poll; synchronous, so a request pays at most a
+   * pragma read on SQLite and nothing on PostgreSQL. With `external: false` only this process's
+   * writes are looked at.
+   */
+  poll(options?: { external?: boolean }): { local: boolean; external: boolean };
+  /** Stop listening (PostgreSQL); the caller closes the database. */
+  close(): Promise<void>;
+}
+
+/** The watcher for whichever engine the store is. */
+export function watchChanges(store: Store): MaybePromise<ChangeWatcher> {
+  return store.engine === "sqlite" ? new SqliteChangeWatcher(store as Db) : PostgresChangeWatcher.start(store as Store & { $client: SQL });
+}
+
+abstract class LocalGenerations {
   private seenLocal: number;
 
-  constructor(private readonly db: Db) {
-    this.dataVersion = db.$client.prepare<{ data_version: number }, []>("PRAGMA data_version");
-    this.seenExternal = this.readExternal();
+  constructor(private readonly connection: object) {
     this.seenLocal = this.readLocal();
   }
 
-  /**
-   * Which kinds of change happened since the last poll. Costs one pragma read (a read transaction:
-   * shared-memory locks, no disk I/O); with `external: false` only this process's writes are looked at.
-   */
+  protected localChanged(): boolean {
+    const local = this.readLocal();
+    const changed = local !== this.seenLocal;
+    this.seenLocal = local;
+    return changed;
+  }
+
+  private readLocal(): number {
+    return localGenerations.get(this.connection) ?? 0;
+  }
+}
+
+export class SqliteChangeWatcher extends LocalGenerations implements ChangeWatcher {
+  private readonly dataVersion;
+  private seenExternal: number;
+
+  constructor(db: Db) {
+    super(db.$client);
+    this.dataVersion = db.$client.prepare<{ data_version: number }, []>("PRAGMA data_version");
+    this.seenExternal = this.readExternal();
+  }
+
+  /** Costs one pragma read (a read transaction: shared-memory locks, no disk I/O) when looking outside. */
   poll({ external: lookOutside = true }: { external?: boolean } = {}): { local: boolean; external: boolean } {
     const external = lookOutside ? this.readExternal() : this.seenExternal;
-    const local = this.readLocal();
-    const changes = { local: local !== this.seenLocal, external: external !== this.seenExternal };
+    const changes = { local: this.localChanged(), external: external !== this.seenExternal };
     this.seenExternal = external;
-    this.seenLocal = local;
     return changes;
   }
+
+  async close(): Promise<void> {}
 
   private readExternal(): number {
     return this.dataVersion.get()?.data_version ?? 0;
   }
+}
 
-  private readLocal(): number {
-    return localGenerations.get(this.db.$client) ?? 0;
+/**
+ * One LISTEN per replica (Bun keeps a dedicated connection for it and re-subscribes after a drop).
+ * A notification, a (re)subscription (anything may have been missed while it was down) or a changed
+ * fingerprint in the fallback poll each mark an external change, which the next poll() reports.
+ */
+class PostgresChangeWatcher extends LocalGenerations implements ChangeWatcher {
+  private heard = false;
+  private fingerprint = "";
+  private readonly timer: ReturnType<typeof setInterval>;
+  private subscription?: SQL.ListenSubscription;
+
+  static async start(store: Store & { $client: SQL }): Promise<PostgresChangeWatcher> {
+    const watcher = new PostgresChangeWatcher(store.$client);
+    watcher.fingerprint = await watcher.readFingerprint();
+    watcher.subscription = await store.$client.listen(CHANGES_CHANNEL, watcher.hear, watcher.hear);
+    watcher.heard = false; // the first subscription is not news
+    return watcher;
+  }
+
+  private constructor(private readonly client: SQL) {
+    super(client);
+    this.timer = setInterval(() => void this.checkFingerprint(), FALLBACK_POLL_MS);
+    this.timer.unref?.();
+  }
+
+  private readonly hear = () => {
+    this.heard = true;
+  };
+
+  poll({ external: lookOutside = true }: { external?: boolean } = {}): { local: boolean; external: boolean } {
+    const external = lookOutside && this.heard;
+    if (external) this.heard = false;
+    return { local: this.localChanged(), external };
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.subscription?.unlisten();
+  }
+
+  private async checkFingerprint(): Promise<void> {
+    try {
+      const now = await this.readFingerprint();
+      if (now !== this.fingerprint) this.heard = true;
+      this.fingerprint = now;
+    } catch {
+      this.heard = true; // the database is unreachable for now; look again when it answers
+    }
+  }
+
+  /** What replicas cache (grants and tiers, figures, signing keys) summed up in one cheap read of maxima and small counts. */
+  private async readFingerprint(): Promise<string> {
+    const [row] = await this.client`SELECT concat_ws('/',
+        (SELECT max(id) FROM account_audit), (SELECT max(id) FROM observations),
+        (SELECT count(*) FROM data_retractions), (SELECT count(*) FROM road_networks),
+        (SELECT count(*) FROM signing_keys), (SELECT count(*) FROM api_keys),
+        (SELECT count(*) FROM api_keys WHERE revoked_at IS NOT NULL)) AS fingerprint`;
+    return String(row.fingerprint);
   }
 }

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { Db, Store } from "./client.ts";
 import { exclusively } from "./write-lock.ts";
@@ -17,7 +18,9 @@ export function joinedTransaction(db: Db): Store {
 export async function inTransaction<T>(store: Store, work: (tx: Store) => Promise<T>): Promise<T> {
   if (store.engine === "postgres") {
     const pg = store as unknown as PgDatabase<PgQueryResultHKT, Record<string, unknown>>;
-    return pg.transaction((tx) => work(Object.assign(tx, { t: store.t, engine: store.engine }) as unknown as Store));
+    // `$client` names the pool the transaction came from, as on the store (markChanged counts per pool).
+    const { $client } = store as Store & { $client?: unknown };
+    return pg.transaction((tx) => work(Object.assign(tx, { t: store.t, engine: store.engine, $client }) as unknown as Store));
   }
   if ((store as Store & { [OPEN]?: boolean })[OPEN]) return work(store);
   const db = store as Db;
@@ -37,4 +40,13 @@ export async function inTransaction<T>(store: Store, work: (tx: Store) => Promis
 /** The first row of a query, or undefined: what SQLite's `.get()` gives, on any engine. */
 export async function first<T>(rows: PromiseLike<T[]>): Promise<T | undefined> {
   return (await rows)[0];
+}
+
+/**
+ * Inside a transaction: wait until no other transaction holding the same `lock` is open, as SQLite's
+ * BEGIN IMMEDIATE already guarantees for every write transaction there. On PostgreSQL this is a
+ * transaction-scoped advisory lock, released by COMMIT or ROLLBACK.
+ */
+export async function oneWriterAtATime(tx: Store, lock: number): Promise<void> {
+  if (tx.engine === "postgres") await (tx as unknown as PgDatabase<PgQueryResultHKT>).execute(sql`SELECT pg_advisory_xact_lock(${lock})`);
 }

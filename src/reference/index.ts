@@ -1,4 +1,5 @@
-import type { Db } from "../db/client.ts";
+import type { Store } from "../db/client.ts";
+import { andThen } from "../db/maybe-async.ts";
 import { createRoadNetworks } from "./roads/store.ts";
 import { loadSnapshot } from "./snapshot/index.ts";
 import { createReferenceStore, type ReferenceStore } from "./store.ts";
@@ -7,30 +8,28 @@ export type { ReferenceStore } from "./store.ts";
 export { warmGazetteer } from "./places.ts";
 
 export interface ReferenceDataService extends ReferenceStore {
-  /** Loads the embedded snapshot once per snapshot version (a no-op on restart), then refreshes the cache. */
-  loadSnapshot(now: number): { importId: string; added: number; alreadyLoaded: boolean };
+  /** Loads the embedded snapshot once per snapshot version (a no-op on restart), then reads the figures and road networks. */
+  loadSnapshot(now: number): Promise<{ importId: string; added: number; alreadyLoaded: boolean }>;
 }
 
 /**
  * The reference-data layer over one database. Use:
  *   const referenceData = createReferenceData(db);
- *   referenceData.loadSnapshot(clock.now());            // at start
+ *   await referenceData.loadSnapshot(clock.now());      // at start
  *   referenceData.view(asOf, clock.now())                // per call: ReferenceView for the handler
  */
-export function createReferenceData(db: Db): ReferenceDataService {
+export function createReferenceData(db: Store): ReferenceDataService {
   const store = createReferenceStore(db);
   const roads = createRoadNetworks(db);
   return {
     ...store,
     // Each view carries the road network known at its moment, so a replayed receipt routes on the same network.
     view: (asOf, knownAt) => Object.assign(store.view(asOf, knownAt), { roads: roads.knownAt(knownAt) }),
-    reload() {
-      roads.reload();
-      return store.reload();
-    },
-    loadSnapshot(now) {
-      const result = loadSnapshot(db, now);
-      if (!result.alreadyLoaded) store.reload();
+    reload: () => andThen(roads.reload(), () => store.reload()),
+    async loadSnapshot(now) {
+      const result = await loadSnapshot(db, now);
+      await roads.reload();
+      await store.reload();
       return result;
     },
   };

@@ -1,4 +1,7 @@
-import type { Db } from "../db/client.ts";
+import { asc, count, sql } from "drizzle-orm";
+import type { Store } from "../db/client.ts";
+import { andThen, isPromise, type MaybePromise } from "../db/maybe-async.ts";
+import { rowsNow } from "../db/read-now.ts";
 import type { Observation, ReferenceData, ReferenceView } from "./view.ts";
 
 /** All versions of one series in memory: distinct dates ascending, and each date's versions by fetch time. */
@@ -8,12 +11,12 @@ interface SeriesIndex {
 }
 
 interface ObservationRow {
-  series_id: string;
-  observed_on: string;
+  seriesId: string;
+  observedOn: string;
   value: number;
-  import_id: string;
-  fetched_at: number;
-  published_on: string | null;
+  importId: string;
+  fetchedAt: number;
+  publishedOn: string | null;
 }
 
 /** Import id -> when it was retracted (ms epoch). */
@@ -53,26 +56,20 @@ function buildIndex(rows: ObservationRow[]): Map<string, SeriesIndex> {
   const bySeries = new Map<string, SeriesIndex>();
   // Rows arrive ordered by series, date, fetch time, id.
   for (const row of rows) {
-    let series = bySeries.get(row.series_id);
+    let series = bySeries.get(row.seriesId);
     if (!series) {
       series = { dates: [], versions: [] };
-      bySeries.set(row.series_id, series);
+      bySeries.set(row.seriesId, series);
     }
-    const observation: Observation = {
-      seriesId: row.series_id,
-      observedOn: row.observed_on,
-      value: row.value,
-      importId: row.import_id,
-      fetchedAt: row.fetched_at,
-      publishedOn: row.published_on ?? row.observed_on,
-    };
-    if (series.dates.at(-1) === row.observed_on) series.versions.at(-1)!.push(observation);
+    const observation: Observation = { ...row, publishedOn: row.publishedOn ?? row.observedOn };
+    if (series.dates.at(-1) === row.observedOn) series.versions.at(-1)!.push(observation);
     else {
-      series.dates.push(row.observed_on);
+      series.dates.push(row.observedOn);
       series.versions.push([observation]);
     }
   }
-  return bySeries;
+  // Series in code-point order whatever the database's collation (PostgreSQL's may differ from SQLite's).
+  return new Map([...bySeries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 class IndexedView implements ReferenceView {
@@ -126,47 +123,85 @@ export interface SeriesSummary {
 }
 
 export interface ReferenceStore extends ReferenceData {
-  /** Rebuild the in-memory index on next use if observations or retractions were added since it was built; true if so. */
-  reload(): boolean;
+  /**
+   * Read the figures again if observations or retractions were added since they were read; true if
+   * so. Synchronous on SQLite; on PostgreSQL the figures in use stay until the new ones are read.
+   */
+  reload(): MaybePromise<boolean>;
   /** Every series id with its first and newest observation (all imports, no time filter). */
   summary(): SeriesSummary[];
   seriesIds(): string[];
 }
 
-/**
- * The read side of the observation table. Everything is loaded into memory once, grouped per series
- * and sorted, so an as-of read is a binary search and costs no database read. Whoever appends calls
- * reload(): this process after loading the snapshot, and the runtime when PRAGMA data_version shows
- * that another process (the CLI's `data import`) committed; reload() then compares the table's
- * highest row id, so a commit that added no observations rebuilds nothing.
- */
-export function createReferenceStore(db: Db): ReferenceStore {
-  const loadAll = db.$client.prepare<ObservationRow, []>(
-    "SELECT series_id, observed_on, value, import_id, fetched_at, published_on FROM observations ORDER BY series_id, observed_on, fetched_at, id",
-  );
-  const loadRetractions = db.$client.prepare<{ import_id: string; retracted_at: number }, []>("SELECT import_id, retracted_at FROM data_retractions");
-  const stateOfTables = db.$client.prepare<{ state: string }, []>(
-    "SELECT (SELECT coalesce(max(id), 0) FROM observations) || '/' || (SELECT count(*) FROM data_retractions) AS state",
-  );
-  let index: Map<string, SeriesIndex> | undefined;
-  let retractions: Retractions = new Map();
-  let indexedState: string | undefined;
+interface Loaded {
+  index: Map<string, SeriesIndex>;
+  retractions: Retractions;
+  state: string;
+}
 
-  function current(): Map<string, SeriesIndex> {
-    if (!index) {
-      indexedState = stateOfTables.get()?.state;
-      index = buildIndex(loadAll.all());
-      retractions = new Map(loadRetractions.all().map((row) => [row.import_id, row.retracted_at]));
-    }
-    return index;
+/**
+ * The read side of the observation table. Everything is loaded into memory, grouped per series and
+ * sorted, so an as-of read is a binary search and costs no database read. Whoever appends calls
+ * reload(): this process after loading the snapshot, and the runtime when the change watcher
+ * (src/db/changes.ts) shows that another process committed; reload() first compares the table's
+ * highest row id and the number of retractions, so a commit that added neither rebuilds nothing.
+ * On SQLite the first use loads the figures; on PostgreSQL `await reload()` once before it.
+ */
+export function createReferenceStore(db: Store): ReferenceStore {
+  const { observations: o, dataRetractions: r } = db.t;
+  const newestRow = sql<number>`coalesce(max(${o.id}), 0)`.mapWith(Number);
+  const readState = () =>
+    andThen(rowsNow(db, db.select({ newest: newestRow }).from(o)), ([figures]) =>
+      andThen(rowsNow(db, db.select({ retracted: count() }).from(r)), ([retractions]) => `${figures?.newest ?? 0}/${retractions?.retracted ?? 0}`),
+    );
+  let loaded: Loaded | undefined;
+
+  function load(state: string): MaybePromise<boolean> {
+    const figures = rowsNow(
+      db,
+      db
+        .select({ seriesId: o.seriesId, observedOn: o.observedOn, value: o.value, importId: o.importId, fetchedAt: o.fetchedAt, publishedOn: o.publishedOn })
+        .from(o)
+        .orderBy(asc(o.seriesId), asc(o.observedOn), asc(o.fetchedAt), asc(o.id)),
+    );
+    return andThen(figures, (rows) =>
+      andThen(rowsNow(db, db.select({ importId: r.importId, retractedAt: r.retractedAt }).from(r)), (retracted) => {
+        loaded = { index: buildIndex(rows), retractions: new Map(retracted.map((row) => [row.importId, row.retractedAt])), state };
+        return true;
+      }),
+    );
+  }
+
+  /**
+   * On SQLite the figures are read on first use after a change (synchronously, as before the
+   * PostgreSQL port: a store made before an import sees it without a reload); on PostgreSQL a read
+   * cannot happen inside a request, so it happens here and the old figures serve until it is done.
+   */
+  function reload(): MaybePromise<boolean> {
+    return andThen(readState(), (state) => {
+      if (state === loaded?.state) return false;
+      if (db.engine === "sqlite") {
+        loaded = undefined;
+        return true;
+      }
+      return load(state);
+    });
+  }
+
+  function current(): Loaded {
+    if (!loaded && isPromise(andThen(readState(), load))) throw new Error("the reference figures are still loading: await reload() before the first view");
+    return loaded!;
   }
 
   return {
-    view: (asOf, knownAt) => new IndexedView(current(), retractions, asOf, knownAt),
+    view(asOf, knownAt) {
+      const { index, retractions } = current();
+      return new IndexedView(index, retractions, asOf, knownAt);
+    },
     coverage() {
       let first: string | undefined;
       let last: string | undefined;
-      for (const series of current().values()) {
+      for (const series of current().index.values()) {
         const a = series.dates[0]!;
         const b = series.dates.at(-1)!;
         if (first === undefined || a < first) first = a;
@@ -174,14 +209,10 @@ export function createReferenceStore(db: Db): ReferenceStore {
       }
       return first && last ? { first, last } : undefined;
     },
-    reload() {
-      if (stateOfTables.get()?.state === indexedState) return false;
-      index = undefined;
-      return true;
-    },
-    seriesIds: () => [...current().keys()],
+    reload,
+    seriesIds: () => [...current().index.keys()],
     summary: () =>
-      [...current().entries()].map(([seriesId, series]) => {
+      [...current().index.entries()].map(([seriesId, series]) => {
         const newest = series.versions.at(-1)!;
         return {
           seriesId,

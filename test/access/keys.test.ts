@@ -50,7 +50,7 @@ describe("key rotation and revocation", () => {
     const serverDb = openDatabase(`${dir}/w.db`);
     const cliDb = openDatabase(`${dir}/w.db`);
     const clock = new ManualClock(NOW);
-    const runtime = createRuntime({ db: serverDb, clock, limits: DEFAULT_LIMITS });
+    const runtime = await createRuntime({ db: serverDb, clock, limits: DEFAULT_LIMITS });
     const app = createApp(runtime);
     const account = await createAccount(cliDb, { email: "cli@example.com" }, NOW);
     const issued = await issueKey(cliDb, account.id, null, NOW);
@@ -81,7 +81,7 @@ describe("a key never appears in clear", () => {
         logged.push(args.map(String).join(" "));
       }),
     );
-    const server = testInstance();
+    const server = await testInstance();
     try {
       const { key } = await server.accountWithKey("explorer", ["fuel-surcharge"]);
       const secret = key.slice(4);

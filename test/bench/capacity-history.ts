@@ -27,7 +27,7 @@ const phaseOf = (date: string) => PHASES.find(([from, to]) => date >= from && da
 const db = openMemoryDatabase();
 const data = createReferenceData(db);
 const loadedAt = Date.now();
-data.loadSnapshot(loadedAt);
+await data.loadSnapshot(loadedAt);
 const area = resolveArea("NATIONAL", undefined);
 
 const rows: string[] = [];

@@ -42,9 +42,9 @@ const dir = mkdtempSync(join(process.cwd(), ".tmp", "lane-history-"));
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 const ms = (value: number) => Math.round(value * 100) / 100;
 
-function open(file: string, clock: ManualClock) {
+async function open(file: string, clock: ManualClock) {
   const db = openDatabase(file);
-  const runtime = createRuntime({ db, clock, limits: LIMITS });
+  const runtime = await createRuntime({ db, clock, limits: LIMITS });
   const app = createApp(runtime, {});
   return { db, runtime, app, close: () => (runtime.close(), db.$client.close()) };
 }
@@ -57,7 +57,7 @@ const post = (key: string, json: unknown) =>
   });
 
 /** µs per answered call, `count` calls 32 at a time. */
-async function answeredMicros(app: ReturnType<typeof open>["app"], key: string, count: number): Promise<number> {
+async function answeredMicros(app: Awaited<ReturnType<typeof open>>["app"], key: string, count: number): Promise<number> {
   const started = performance.now();
   for (let i = 0; i < count; i += 32) {
     const calls = Array.from({ length: Math.min(32, count - i) }, (_, j) => {
@@ -129,7 +129,7 @@ try {
   const file = join(dir, "big.db");
   const clock = new ManualClock(START);
   // 1. Real receipts through the app: every account asks every lane once.
-  let app = open(file, clock);
+  let app = await open(file, clock);
   const keys = await Promise.all(Array.from({ length: ACCOUNTS }, () => accountWithKey(app.db, clock.now(), "enterprise")));
   for (const { key } of keys) await answeredMicros(app.app, key, LANES.length);
   const seeds = app.db.$client
@@ -152,7 +152,7 @@ try {
   const bulkSeconds = (performance.now() - started) / 1000;
   started = performance.now();
   clock.advance(NOW - START);
-  app = open(file, clock);
+  app = await open(file, clock);
   const startSeconds = (performance.now() - started) / 1000;
 
   // 3. LANE_HISTORY: the newest page of an account's lane (default 100 and the largest, 500), and a page from a cursor.
@@ -216,7 +216,7 @@ try {
       .map((row) => row.detail),
     // Answered calls on this log and on an empty database, interleaved rounds, medians.
     ...(await (async () => {
-      const empty = open(join(dir, "empty.db"), new ManualClock(NOW));
+      const empty = await open(join(dir, "empty.db"), new ManualClock(NOW));
       const { key: emptyKey } = await accountWithKey(empty.db, NOW, "enterprise");
       const withLog: number[] = [];
       const withoutLog: number[] = [];

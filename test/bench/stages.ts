@@ -24,7 +24,7 @@ const BODY = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY
 
 const dir = mkdtempSync(join(tmpdir(), "waybill-stages-"));
 const db = openDatabase(join(dir, "stages.db"));
-const runtime = createRuntime({
+const runtime = await createRuntime({
   db,
   clock: systemClock,
   limits: parseLimits('{"enterprise":{"per_minute":1000000000,"per_month":1000000000}}'),

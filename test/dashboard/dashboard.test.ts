@@ -13,7 +13,7 @@ import { csrfTokenIn, dashboardApp, form, get, ORIGIN, post, sessionCookieFrom, 
 
 describe("sign-in and the session cookie", () => {
   test("argon2id hashes; a __Host- cookie that is HttpOnly, Secure, SameSite=Lax on localhost", async () => {
-    const { app, db } = dashboardApp();
+    const { app, db } = await dashboardApp();
     const account = await accountWithPassword(db, "ada@example.com");
     expect(account.passwordHash).toStartWith("$argon2id$");
     const response = await post(app, "/signin", { email: "ada@example.com", password: PASSWORD });
@@ -35,7 +35,7 @@ describe("sign-in and the session cookie", () => {
   });
 
   test("plain HTTP to a non-loopback host falls back to waybill_session without Secure", async () => {
-    const { app, db } = dashboardApp();
+    const { app, db } = await dashboardApp();
     await accountWithPassword(db, "lan@example.com");
     const response = await app.handle(
       new Request("http://192.168.1.20:8080/signin", {
@@ -51,7 +51,7 @@ describe("sign-in and the session cookie", () => {
   });
 
   test("wrong password and unknown email get the same refusal, and no cookie", async () => {
-    const { app, db } = dashboardApp();
+    const { app, db } = await dashboardApp();
     await accountWithPassword(db, "ada@example.com");
     const wrong = await post(app, "/signin", { email: "ada@example.com", password: "not the password" });
     const unknown = await post(app, "/signin", { email: "nobody@example.com", password: PASSWORD });
@@ -63,7 +63,7 @@ describe("sign-in and the session cookie", () => {
   });
 
   test("signing in rotates the session: new token, the old row is gone", async () => {
-    const { app, db } = dashboardApp();
+    const { app, db } = await dashboardApp();
     await accountWithPassword(db, "ada@example.com");
     const first = await signIn(app, "ada@example.com");
     const second = await post(app, "/signin", { email: "ada@example.com", password: PASSWORD }, { cookie: first.cookie });
@@ -75,7 +75,7 @@ describe("sign-in and the session cookie", () => {
   });
 
   test("sign-out ends the session on the server", async () => {
-    const { app, db } = dashboardApp();
+    const { app, db } = await dashboardApp();
     await accountWithPassword(db, "ada@example.com");
     const { cookie, csrf } = await signIn(app, "ada@example.com");
     const out = await post(app, "/signout", { _csrf: csrf }, { cookie });
@@ -88,7 +88,7 @@ describe("sign-in and the session cookie", () => {
   });
 
   test("idle and absolute expiry (ManualClock)", async () => {
-    const { app, db, clock } = dashboardApp();
+    const { app, db, clock } = await dashboardApp();
     await accountWithPassword(db, "ada@example.com");
     const { cookie } = await signIn(app, "ada@example.com");
     clock.advance(IDLE_TIMEOUT_MS - 60_000);
@@ -110,7 +110,7 @@ describe("sign-in and the session cookie", () => {
 
   test("failed sign-ins on one account slow it down from anywhere, but never lock its owner out", async () => {
     const slept: number[] = [];
-    const { app, db } = dashboardApp({ trustProxy: true, sleep: async (ms) => void slept.push(ms) });
+    const { app, db } = await dashboardApp({ trustProxy: true, sleep: async (ms) => void slept.push(ms) });
     await accountWithPassword(db, "ada@example.com");
     // an attacker spreads guesses over many addresses so that no address is refused
     for (let i = 0; i < 12; i++) {
@@ -129,7 +129,7 @@ describe("sign-in and the session cookie", () => {
   }, 60_000); // 14 argon2id verifications
 
   test("failed sign-ins are throttled per client address across emails", async () => {
-    const { app, db } = dashboardApp({ trustProxy: true });
+    const { app, db } = await dashboardApp({ trustProxy: true });
     await accountWithPassword(db, "ada@example.com");
     const from = { "x-forwarded-for": "203.0.113.9" };
     for (let i = 0; i < 21; i++) await post(app, "/signin", { email: `guess${i}@example.com`, password: "wrong password" }, from);
@@ -140,7 +140,7 @@ describe("sign-in and the session cookie", () => {
 
 describe("CSRF", () => {
   test("a state change without the token, with a wrong one, or cross-site is refused with 403", async () => {
-    const { app, db } = dashboardApp();
+    const { app, db } = await dashboardApp();
     const ada = await accountWithPassword(db, "ada@example.com");
     const { cookie, csrf } = await signIn(app, "ada@example.com");
     expect((await post(app, "/dashboard/keys", {}, { cookie })).status).toBe(403);
@@ -154,7 +154,7 @@ describe("CSRF", () => {
   });
 
   test("a token from another session is worthless", async () => {
-    const { app, db } = dashboardApp();
+    const { app, db } = await dashboardApp();
     await accountWithPassword(db, "ada@example.com");
     await accountWithPassword(db, "bob@example.com");
     const ada = await signIn(app, "ada@example.com");
@@ -163,7 +163,7 @@ describe("CSRF", () => {
   });
 
   test("a cross-site sign-in post is refused", async () => {
-    const { app, db } = dashboardApp();
+    const { app, db } = await dashboardApp();
     await accountWithPassword(db, "ada@example.com");
     const response = await post(app, "/signin", { email: "ada@example.com", password: PASSWORD }, { "sec-fetch-site": "cross-site" });
     expect(response.status).toBe(403);
@@ -172,7 +172,7 @@ describe("CSRF", () => {
 
 describe("keys through the dashboard", () => {
   test("htmx gets the panel fragment with the key once; a plain post gets a full page; the tier bounds the scopes", async () => {
-    const { app, db } = dashboardApp();
+    const { app, db } = await dashboardApp();
     const ada = await accountWithPassword(db, "ada@example.com", "explorer");
     const { cookie, csrf } = await signIn(app, "ada@example.com");
     const htmx = await post(app, "/dashboard/keys", { scopes: ["rate-lookup", "fuel-surcharge"] }, { cookie, "x-csrf-token": csrf, "hx-request": "true" });
@@ -201,7 +201,7 @@ describe("keys through the dashboard", () => {
 
 describe("admin pages", () => {
   test("non-admins get 404; an admin lists accounts and changes a tier", async () => {
-    const { app, db } = dashboardApp();
+    const { app, db } = await dashboardApp();
     const bob = await accountWithPassword(db, "bob@example.com");
     await accountWithPassword(db, "root@example.com", "explorer", true);
     const user = await signIn(app, "bob@example.com");
@@ -231,7 +231,7 @@ describe("admin pages", () => {
 
 describe("first start", () => {
   test("the setup URL creates the admin once; afterwards it is dead and no URL is printed", async () => {
-    const { app, db } = dashboardApp();
+    const { app, db } = await dashboardApp();
     const url = await setupUrlOnFirstStart(db, "http://localhost:8080/");
     expect(url).toMatch(/^http:\/\/localhost:8080\/setup\/[\w-]{43}$/);
     const path = new URL(url!).pathname;
@@ -250,7 +250,7 @@ describe("first start", () => {
   });
 
   test("a restart before setup replaces the token: only the newest URL works", async () => {
-    const { app, db } = dashboardApp();
+    const { app, db } = await dashboardApp();
     const first = new URL((await setupUrlOnFirstStart(db, "http://localhost"))!).pathname;
     const second = new URL((await setupUrlOnFirstStart(db, "http://localhost"))!).pathname;
     expect((await get(app, first)).status).toBe(404);
@@ -260,7 +260,7 @@ describe("first start", () => {
 
 describe("escaping and static assets", () => {
   test("hostile account data is escaped on every page that shows it", async () => {
-    const { app, db } = dashboardApp();
+    const { app, db } = await dashboardApp();
     // Passes the email shape check (no spaces), so it is data an account really can carry.
     const hostile = '"><img/src=x/onerror=alert(1)>@x.io';
     await accountWithPassword(db, hostile, "explorer", true);
@@ -280,7 +280,7 @@ describe("escaping and static assets", () => {
     const uplot = readFileSync(join(import.meta.dir, "../../node_modules/uplot/dist/uPlot.iife.min.js"));
     expect(Buffer.compare(readFileSync(join(PUBLIC_DIR, "uPlot.iife.min.js")), uplot)).toBe(0);
 
-    const { app } = dashboardApp();
+    const { app } = await dashboardApp();
     const plain = await get(app, "/public/htmx.min.js");
     expect(plain.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
     expect(plain.headers.get("cache-control")).toBe("public, no-cache");
@@ -295,7 +295,7 @@ describe("escaping and static assets", () => {
   });
 
   test("pages load nothing from another origin and forbid inline script", async () => {
-    const { app, db } = dashboardApp();
+    const { app, db } = await dashboardApp();
     await accountWithPassword(db, "ada@example.com");
     const { cookie } = await signIn(app, "ada@example.com");
     const response = await get(app, "/dashboard/usage", cookie);

@@ -9,7 +9,7 @@ const NEW_PASSWORD = "a brand new passphrase";
 
 describe("change password", () => {
   test("needs the current password, signs every other session out, and keeps this browser signed in", async () => {
-    const { app, db } = dashboardApp();
+    const { app, db } = await dashboardApp();
     await accountWithPassword(db, "ada@example.com");
     const elsewhere = await signIn(app, "ada@example.com");
     const here = await signIn(app, "ada@example.com");
@@ -42,7 +42,7 @@ describe("change password", () => {
 
 describe("one-time password links", () => {
   test("set the password once, sign in, and die", async () => {
-    const { app, db, clock } = dashboardApp();
+    const { app, db, clock } = await dashboardApp();
     const account = await accountWithPassword(db, "bo@example.com");
     const token = await issuePasswordLink(db, account.id, clock.now());
     const page = await get(app, `/password/${token}`);
@@ -59,7 +59,7 @@ describe("one-time password links", () => {
   }, 30_000);
 
   test("expire after 24 h, and a newer link kills the older one", async () => {
-    const { app, db, clock } = dashboardApp();
+    const { app, db, clock } = await dashboardApp();
     const account = await accountWithPassword(db, "cy@example.com");
     const older = await issuePasswordLink(db, account.id, clock.now());
     const newer = await issuePasswordLink(db, account.id, clock.now());
@@ -71,7 +71,7 @@ describe("one-time password links", () => {
 
 describe("account audit log", () => {
   test("records sign-ins, keys, tier and password changes, and only admins see it", async () => {
-    const { app, db } = dashboardApp();
+    const { app, db } = await dashboardApp();
     const admin = await accountWithPassword(db, "root@example.com", "enterprise", true);
     const user = await accountWithPassword(db, "ann@example.com");
     const ann = await signIn(app, "ann@example.com");

@@ -5,8 +5,8 @@ import { testInstance } from "../support/instance.ts";
 export const ORIGIN = "http://localhost";
 
 /** The whole app with the dashboard options given, in-process over a fresh in-memory database. */
-export function dashboardApp(options: DashboardOptions = {}) {
-  const { db, clock, runtime, app } = testInstance({ dashboard: options });
+export async function dashboardApp(options: DashboardOptions = {}) {
+  const { db, clock, runtime, app } = await testInstance({ dashboard: options });
   return { db, clock, runtime, app };
 }
 
@@ -28,7 +28,7 @@ export function csrfTokenIn(html: string): string {
   return match[1];
 }
 
-type DashboardApp = ReturnType<typeof dashboardApp>["app"];
+type DashboardApp = Awaited<ReturnType<typeof dashboardApp>>["app"];
 const FORM_HEADERS = { "content-type": "application/x-www-form-urlencoded" };
 
 /** A form POST as a browser without JavaScript sends it. */

@@ -6,7 +6,7 @@ import { dashboardApp, form, ORIGIN, sessionCookieFrom } from "./support.ts";
 const LANE = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" };
 
 async function signedInWithCalls() {
-  const { db, clock, runtime, app } = dashboardApp();
+  const { db, clock, runtime, app } = await dashboardApp();
   const account = await accountWithPassword(db, "usage@example.com", "starter");
   const { key } = await issueKey(db, account.id, null, clock.now());
   const call = (body: unknown) =>

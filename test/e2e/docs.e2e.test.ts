@@ -9,7 +9,7 @@ describe.skipIf(!existsSync(CHROMIUM))("/docs renders the API reference in Chrom
   let server: TestInstance;
   let browser: Browser;
   beforeAll(async () => {
-    server = testInstance({ listen: true });
+    server = await testInstance({ listen: true });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
   }, 60_000);
   afterAll(async () => {

@@ -30,7 +30,7 @@ describe("the event log", () => {
     const b = await createAccount(db, { email: "b@example.com" }, 1);
     const t = Date.parse("2026-11-20T12:00:00Z");
     expect(await inTransaction(db, (tx) => recordDataUpdates(tx, t))).toBeUndefined();
-    appendObservations(
+    await appendObservations(
       db,
       { importId: "imp_t1", source: "eia", fileName: "f", fileSha256: "0".repeat(64) },
       [
@@ -54,7 +54,7 @@ describe("the event log", () => {
   });
 
   test("quota.threshold over HTTP: listed in /v1/events at 80 % and 100 %", async () => {
-    const server = testInstance({ listen: true, limits: { ...DEFAULT_LIMITS, explorer: { perMinute: 100, perMonth: 5 } } });
+    const server = await testInstance({ listen: true, limits: { ...DEFAULT_LIMITS, explorer: { perMinute: 100, perMonth: 5 } } });
     try {
       const { key } = await server.accountWithKey("explorer");
       for (let i = 0; i < 5; i++) {

@@ -6,7 +6,7 @@ import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../support/i
 let server: TestInstance;
 let lines: string[] = [];
 beforeAll(async () => {
-  server = testInstance({ listen: true });
+  server = await testInstance({ listen: true });
 });
 afterAll(() => server.stop());
 afterEach(() => configureLog({ level: "warn", format: "text", write: (line) => console.error(line) }));
@@ -89,7 +89,7 @@ describe("a client that goes away", () => {
 });
 
 describe("repeated identical failures", () => {
-  test("the first is written with its stack, the rest of the window only counted", () => {
+  test("the first is written with its stack, the rest of the window only counted", async () => {
     let now = 1_000_000;
     capture("json");
     configureLog({ now: () => now });

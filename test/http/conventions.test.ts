@@ -4,7 +4,7 @@ import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../support/i
 const APP_ORIGIN = "https://app.example.com";
 let server: TestInstance;
 beforeAll(async () => {
-  server = testInstance({ http: { corsOrigins: [APP_ORIGIN] }, listen: true });
+  server = await testInstance({ http: { corsOrigins: [APP_ORIGIN] }, listen: true });
 });
 afterAll(() => server.stop());
 

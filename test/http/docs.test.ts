@@ -8,7 +8,7 @@ import { testInstance, type TestInstance } from "../support/instance.ts";
 
 let server: TestInstance;
 beforeAll(async () => {
-  server = testInstance({ http: { publicUrl: "https://rates.example.com" } });
+  server = await testInstance({ http: { publicUrl: "https://rates.example.com" } });
 });
 afterAll(() => server.stop());
 
@@ -23,7 +23,7 @@ describe("/llms.txt and the agent guide follow the registry", () => {
     }
   });
 
-  test("a skill added to the registry appears without touching the documents", () => {
+  test("a skill added to the registry appears without touching the documents", async () => {
     const extra = { ...server.runtime.skills[0]!, name: "throwaway-skill", rest: { method: "POST", path: "/v1/throwaway" }, input: t.Object({}) } as unknown as AnySkill;
     const skills = [...server.runtime.skills, extra];
     expect(llmsTxt(skills, "http://x")).toContain("[throwaway-skill](http://x/v1/throwaway)");

@@ -16,7 +16,7 @@ test("a figure imported by another process (the CLI) is used on the server's nex
   const server = openDatabase(join(dir, "w.db"));
   const cli = openDatabase(join(dir, "w.db"));
   const clock = new ManualClock(Date.parse("2026-11-20T12:00:00Z"));
-  const runtime = createRuntime({ db: server, clock, limits: DEFAULT_LIMITS });
+  const runtime = await createRuntime({ db: server, clock, limits: DEFAULT_LIMITS });
   const app = createApp(runtime);
   try {
     const account = await createAccount(cli, { email: "ops@example.com" }, clock.now());
@@ -28,7 +28,7 @@ test("a figure imported by another process (the CLI) is used on the server's nex
     };
     expect((await nationalDiesel()).date).toBe("2026-10-05");
 
-    appendObservations(
+    await appendObservations(
       cli,
       { importId: "imp_test_eia", source: "eia", fileName: "pswrgvwall.csv", fileSha256: "0".repeat(64) },
       [{ seriesId: "EMD_EPD2D_PTE_NUS_DPG", observedOn: "2026-10-12", value: 6.111 }],

@@ -11,7 +11,7 @@ let server: TestInstance;
 let key: string;
 const logLines: string[] = [];
 beforeAll(async () => {
-  server = testInstance({ listen: true });
+  server = await testInstance({ listen: true });
   ({ key } = await server.accountWithKey("enterprise"));
   configureLog({ format: "json", level: "debug", write: (line) => logLines.push(line) });
 });

@@ -11,7 +11,7 @@ let key: string;
 const answers: { receipt_id: string; log_index: number }[] = [];
 
 beforeAll(async () => {
-  server = testInstance({ limits: { ...DEFAULT_LIMITS, enterprise: { perMinute: 10_000, perMonth: 100_000 } } });
+  server = await testInstance({ limits: { ...DEFAULT_LIMITS, enterprise: { perMinute: 10_000, perMonth: 100_000 } } });
   key = (await server.accountWithKey("enterprise")).key;
   // Concurrent calls share group-commit batches, so several checkpoints cover several receipts each.
   for (let round = 0; round < 13; round++) {
@@ -31,7 +31,7 @@ const bytes = async (path: string) => {
 };
 
 describe("the receipt log over HTTP, with no key", () => {
-  test("every answer names its log index, and the indexes are 0..n-1", () => {
+  test("every answer names its log index, and the indexes are 0..n-1", async () => {
     expect(answers.map((a) => a.log_index).sort((a, b) => a - b)).toEqual(Array.from({ length: 260 }, (_, i) => i));
   });
 

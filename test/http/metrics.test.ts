@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { testInstance } from "../support/instance.ts";
 
 test("/metrics counts group-commit transactions and the writes they carried", async () => {
-  const instance = testInstance();
+  const instance = await testInstance();
   const { key } = await instance.accountWithKey("enterprise");
   const answers = await Promise.all(
     Array.from({ length: 5 }, () => instance.call("/v1/fuel/surcharge", { method: "POST", key, json: { region: "NATIONAL" } }).then((r) => r.status)),

@@ -21,7 +21,7 @@ type Document = {
 let server: TestInstance;
 let document: Document;
 beforeAll(async () => {
-  server = testInstance({ http: { publicUrl: "https://rates.example.com" } });
+  server = await testInstance({ http: { publicUrl: "https://rates.example.com" } });
   document = (await (await server.call("/openapi.json")).json()) as Document;
 });
 afterAll(() => server.stop());
@@ -35,12 +35,12 @@ const KNOWN_GAPS = new Set<string>();
 const openApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, "{$1}");
 
 describe("/openapi.json", () => {
-  test("is OpenAPI 3.1 with the public URL as its server", () => {
+  test("is OpenAPI 3.1 with the public URL as its server", async () => {
     expect(document.openapi).toBe("3.1.0");
     expect(document.servers).toEqual([{ url: "https://rates.example.com", description: "This instance." } as never]);
   });
 
-  test("documents every route the app serves under /v1, plus /mcp, /healthz and /readyz", () => {
+  test("documents every route the app serves under /v1, plus /mcp, /healthz and /readyz", async () => {
     const served = createApp(server.runtime).routes.filter((route) => isDocumentedRoute(route.path));
     const missing = served
       .filter((route) => {
@@ -52,7 +52,7 @@ describe("/openapi.json", () => {
     expect(served.length).toBeGreaterThanOrEqual(server.runtime.skills.length + 6);
   });
 
-  test("every answer schema requires receipt_id, log_index and auth_obj_id", () => {
+  test("every answer schema requires receipt_id, log_index and auth_obj_id", async () => {
     for (const skill of server.runtime.skills) {
       const answer = document.components.schemas[`${callName(skill).replace(/(^|[-.])([a-z])/g, (_, __, c: string) => c.toUpperCase())}Answer`]!;
       const forms = answer.anyOf ?? [answer];
@@ -79,7 +79,7 @@ describe("/openapi.json", () => {
     }
   });
 
-  test("every field of every schema has a description (but the known gaps below)", () => {
+  test("every field of every schema has a description (but the known gaps below)", async () => {
     const undescribed: string[] = [];
     const walk = (schema: unknown, at: string) => {
       if (!schema || typeof schema !== "object") return;
@@ -98,7 +98,7 @@ describe("/openapi.json", () => {
     expect(undescribed).toEqual([]);
   });
 
-  test("every operation has an example for its request and its answer", () => {
+  test("every operation has an example for its request and its answer", async () => {
     for (const [path, item] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(item)) {
         const answer = operation.responses["200"]?.content?.["application/json"];
@@ -111,7 +111,7 @@ describe("/openapi.json", () => {
 });
 
 describe("routes added outside the skill registry", () => {
-  test("a route with an Elysia `detail` is documented from it; one without any documentation is left out for the completeness test to name", () => {
+  test("a route with an Elysia `detail` is documented from it; one without any documentation is left out for the completeness test to name", async () => {
     const generated = openApiDocument({
       skills: [],
       serverUrl: "http://x",

@@ -3,7 +3,7 @@ import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../support/i
 
 let server: TestInstance;
 beforeAll(async () => {
-  server = testInstance();
+  server = await testInstance();
 });
 afterAll(() => server.stop());
 

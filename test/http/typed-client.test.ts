@@ -35,7 +35,7 @@ const TSCONFIG = {
 
 let server: TestInstance;
 beforeAll(async () => {
-  server = testInstance({ listen: true });
+  server = await testInstance({ listen: true });
   rmSync(WORK, { recursive: true, force: true });
   mkdirSync(WORK, { recursive: true });
 });

@@ -58,7 +58,7 @@ function countThenRollBack(db: Db, admission: Admission): void {
 }
 
 describe("minute window (exact sliding log)", () => {
-  test("a burst at the end of a minute still counts at the start of the next, until each call is 60 s old", () => {
+  test("a burst at the end of a minute still counts at the start of the next, until each call is 60 s old", async () => {
     const { meter, principal } = setup(ROOMY_MONTH);
     for (let i = 0; i < 3; i++) meter.admit(principal, at("2026-03-10T12:00:50Z"));
     expect(refusal(() => meter.admit(principal, at("2026-03-10T12:00:59.999Z"))).extra.window).toBe("minute");
@@ -69,7 +69,7 @@ describe("minute window (exact sliding log)", () => {
     expect(refusal(() => meter.admit(principal, at("2026-03-10T12:01:50.000Z"))).extra.window).toBe("minute");
   });
 
-  test("the 429 names the window, its limit, reset and a Retry-After that lets the retry through", () => {
+  test("the 429 names the window, its limit, reset and a Retry-After that lets the retry through", async () => {
     const { meter, principal } = setup(ROOMY_MONTH);
     for (let i = 0; i < 3; i++) meter.admit(principal, at("2026-03-10T12:00:50Z"));
     const refused = refusal(() => meter.admit(principal, at("2026-03-10T12:00:50.400Z")));
@@ -87,7 +87,7 @@ describe("minute window (exact sliding log)", () => {
     expect(meter.admit(principal, reset * 1000).headers["X-RateLimit-Remaining"]).toBe("2");
   });
 
-  test("Retry-After is a whole number ≥ 1 that never points before the reset, and the reset lets a call through", () => {
+  test("Retry-After is a whole number ≥ 1 that never points before the reset, and the reset lets a call through", async () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 8 }), fc.array(fc.integer({ min: 0, max: 30_000 }), { minLength: 1, maxLength: 60 }), (perMinute, gaps) => {
         const limits = parseLimits(`{"explorer":{"per_minute":${perMinute},"per_month":100000}}`);
@@ -111,14 +111,14 @@ describe("minute window (exact sliding log)", () => {
     );
   });
 
-  test("the window is per key: another key of another account is not slowed down", () => {
+  test("the window is per key: another key of another account is not slowed down", async () => {
     const { db, meter, principal } = setup(ROOMY_MONTH);
     const other = seedPrincipal(db, { tier: "explorer" });
     for (let i = 0; i < 3; i++) meter.admit(principal, at("2026-03-10T12:00:00Z"));
     expect(() => meter.admit(other, at("2026-03-10T12:00:00Z"))).not.toThrow();
   });
 
-  test("a call refused by the minute window touches no database, even with the month mirror dropped", () => {
+  test("a call refused by the minute window touches no database, even with the month mirror dropped", async () => {
     const { db, meter, principal } = setup(ROOMY_MONTH);
     for (let i = 0; i < 3; i++) meter.admit(principal, at("2026-03-10T12:00:00Z"));
     meter.invalidate();
@@ -128,7 +128,7 @@ describe("minute window (exact sliding log)", () => {
 });
 
 describe("headers", () => {
-  test("they describe the window closest to exhaustion: fewer remaining, then the sooner reset", () => {
+  test("they describe the window closest to exhaustion: fewer remaining, then the sooner reset", async () => {
     const { db, meter, principal } = setup(parseLimits('{"explorer":{"per_minute":3,"per_month":4}}'));
     const first = meter.admit(principal, at("2026-03-10T12:00:00Z")).headers;
     // minute: 2 left (back to 3 when the call is 60 s old, at 12:01); month: 3 left until April → minute.
@@ -140,14 +140,14 @@ describe("headers", () => {
     expect(second).toEqual({ "X-RateLimit-Limit": "4", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": String(epochSeconds("2026-04-01T00:00:00Z")) });
   });
 
-  test("on a tie in remaining, the window that resets sooner", () => {
+  test("on a tie in remaining, the window that resets sooner", async () => {
     const { meter, principal } = setup(parseLimits('{"explorer":{"per_minute":3,"per_month":3}}'));
     const headers = meter.admit(principal, at("2026-03-10T12:00:00Z")).headers;
     expect(headers["X-RateLimit-Remaining"]).toBe("2");
     expect(headers["X-RateLimit-Reset"]).toBe(String(epochSeconds("2026-03-10T12:01:00Z")));
   });
 
-  test("peek reports without counting", () => {
+  test("peek reports without counting", async () => {
     const { meter, principal } = setup();
     const now = at("2026-03-10T12:00:00Z");
     for (let i = 0; i < 5; i++) meter.peek(principal, now);
@@ -173,14 +173,14 @@ describe("monthly quota (calendar month in UTC, per account)", () => {
     expect([answeredInDb(db, principal.accountId, month), answeredInDb(db, principal.accountId, nextMonth)]).toEqual([2, 1]);
   });
 
-  test("a month refusal's Retry-After points at 00:00 UTC on the 1st", () => {
+  test("a month refusal's Retry-After points at 00:00 UTC on the 1st", async () => {
     const { db, meter, principal } = setup(ROOMY_MINUTE(1));
     answer(db, meter, principal, at("2026-04-30T10:00:00Z"));
     const refused = refusal(() => meter.admit(principal, at("2026-04-30T10:00:00.250Z")));
     expect(refused.headers["Retry-After"]).toBe(String(14 * 3600));
   });
 
-  test("a new key for the same account does not reset the month", () => {
+  test("a new key for the same account does not reset the month", async () => {
     const { db, meter, principal } = setup(ROOMY_MINUTE(2));
     answer(db, meter, principal, at("2026-03-10T12:00:00Z"));
     answer(db, meter, principal, at("2026-03-10T12:00:01Z"));
@@ -188,7 +188,7 @@ describe("monthly quota (calendar month in UTC, per account)", () => {
     expect(refusal(() => meter.admit(rotated, at("2026-03-10T12:05:00Z"))).extra.window).toBe("month");
   });
 
-  test("the month survives a restart: a new meter reads monthly_usage", () => {
+  test("the month survives a restart: a new meter reads monthly_usage", async () => {
     const { db, meter, principal } = setup(ROOMY_MINUTE(2));
     answer(db, meter, principal, at("2026-03-10T12:00:00Z"));
     answer(db, meter, principal, at("2026-03-10T12:00:01Z"));
@@ -196,7 +196,7 @@ describe("monthly quota (calendar month in UTC, per account)", () => {
     expect(refusal(() => restarted.admit(principal, at("2026-03-10T12:00:02Z"))).extra.window).toBe("month");
   });
 
-  test("reservations hold slots for calls in flight; release gives them back; refusals never consume the month", () => {
+  test("reservations hold slots for calls in flight; release gives them back; refusals never consume the month", async () => {
     const { db, meter, principal } = setup(ROOMY_MINUTE(2));
     const now = at("2026-03-10T12:00:00Z");
     const first = meter.admit(principal, now);
@@ -254,7 +254,7 @@ describe("monthly quota (calendar month in UTC, per account)", () => {
   test("with L left, N simultaneous calls through the pipeline are answered exactly L times", async () => {
     // 100 calls in flight at once: each is admitted, then waits for its body and for the group
     // commit, so admissions and commits of different calls interleave.
-    const instance = testInstance({ limits: ROOMY_MINUTE(50), clock: new ManualClock(at("2026-03-10T12:00:00Z")) });
+    const instance = await testInstance({ limits: ROOMY_MINUTE(50), clock: new ManualClock(at("2026-03-10T12:00:00Z")) });
     const { key, accountId } = await instance.accountWithKey("explorer");
     instance.db.$client.run("INSERT INTO monthly_usage (account_id, month, answered) VALUES (?, '2026-03', 38)", [accountId]);
     const statuses = await Promise.all(
@@ -266,7 +266,7 @@ describe("monthly quota (calendar month in UTC, per account)", () => {
     await instance.stop();
   });
 
-  test("a rolled-back transaction leaves the count right, in the database and in memory", () => {
+  test("a rolled-back transaction leaves the count right, in the database and in memory", async () => {
     const { db, meter, principal } = setup(ROOMY_MINUTE(3));
     const now = at("2026-03-10T12:00:00Z");
     answer(db, meter, principal, now);
@@ -281,7 +281,7 @@ describe("monthly quota (calendar month in UTC, per account)", () => {
     expect(answeredInDb(db, principal.accountId, "2026-03")).toBe(3);
   });
 
-  test("a rollback released after the month was reloaded is not subtracted twice", () => {
+  test("a rollback released after the month was reloaded is not subtracted twice", async () => {
     const { db, meter, principal } = setup(ROOMY_MINUTE(3));
     const now = at("2026-03-10T12:00:00Z");
     answer(db, meter, principal, now);
@@ -293,7 +293,7 @@ describe("monthly quota (calendar month in UTC, per account)", () => {
     expect(meter.windows(principal, now).month.remaining).toBe(1);
   });
 
-  test("invalidate() picks up a count another process wrote", () => {
+  test("invalidate() picks up a count another process wrote", async () => {
     const dir = mkdtempSync(join(tmpdir(), "waybill-meter-"));
     try {
       const file = join(dir, "w.db");
@@ -314,7 +314,7 @@ describe("monthly quota (calendar month in UTC, per account)", () => {
     }
   });
 
-  test("the tier in force decides: an upgraded account gets the new limits at once", () => {
+  test("the tier in force decides: an upgraded account gets the new limits at once", async () => {
     const { meter, principal } = setup();
     const now = at("2026-03-10T12:00:00Z");
     for (let i = 0; i < 3; i++) meter.admit(principal, now);

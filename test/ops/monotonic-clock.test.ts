@@ -34,7 +34,7 @@ describe("a restart with the wall clock before the newest import and receipt", (
   test("calls are still answered, and receipt issue times never run backwards against seq", async () => {
     const db = openMemoryDatabase();
     const firstRun = new ManualClock(Date.parse("2026-11-20T12:00:00Z"));
-    const before = createRuntime({ db, clock: firstRun, limits: DEFAULT_LIMITS }); // loads the snapshot "now"
+    const before = await createRuntime({ db, clock: firstRun, limits: DEFAULT_LIMITS }); // loads the snapshot "now"
     const account = await createAccount(db, { email: "t@example.com", tier: "enterprise" }, firstRun.now());
     const { key } = await issueKey(db, account.id, null, firstRun.now());
     const call = (app: ReturnType<typeof createApp>) =>
@@ -51,7 +51,7 @@ describe("a restart with the wall clock before the newest import and receipt", (
     // restart: the wall clock is now two days behind what the database already holds
     const wall = new ManualClock(Date.parse("2026-11-18T12:00:00Z"));
     const clock = new MonotonicClock(wall, newestRecordedInstant(db));
-    const after = createRuntime({ db, clock, limits: DEFAULT_LIMITS });
+    const after = await createRuntime({ db, clock, limits: DEFAULT_LIMITS });
     const app = createApp(after);
     for (let i = 0; i < 3; i++) {
       const response = await call(app);

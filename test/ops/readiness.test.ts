@@ -8,7 +8,7 @@ import { createReadiness } from "../../src/ops/readiness.ts";
 import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../support/instance.ts";
 
 let dir: string;
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(join(import.meta.dir, "../../.tmp/readiness-"));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -16,7 +16,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe("/readyz makes a real write", () => {
   let server: TestInstance;
   beforeAll(async () => {
-    server = testInstance({ listen: true });
+    server = await testInstance({ listen: true });
   });
   afterAll(() => server.stop());
 
@@ -48,7 +48,7 @@ describe("/readyz makes a real write", () => {
 });
 
 describe("the probe names the failure", () => {
-  test("a read-only database", () => {
+  test("a read-only database", async () => {
     const file = join(dir, "ro.db");
     openDatabase(file).$client.close();
     const readOnly = new Database(file, { readonly: true });
@@ -58,7 +58,7 @@ describe("the probe names the failure", () => {
     readOnly.close();
   });
 
-  test("a corrupted receipts table", () => {
+  test("a corrupted receipts table", async () => {
     const file = join(dir, "corrupt.db");
     const db = openDatabase(file);
     const { rootpage } = db.$client.query<{ rootpage: number }, []>("SELECT rootpage FROM sqlite_schema WHERE name = 'receipts'").get()!;
@@ -74,7 +74,7 @@ describe("the probe names the failure", () => {
     reopened.close();
   });
 
-  test("a failed answer commit keeps it unready for a minute unless a later commit succeeds", () => {
+  test("a failed answer commit keeps it unready for a minute unless a later commit succeeds", async () => {
     const db = openDatabase(":memory:");
     const probe = createReadiness(db);
     expect(probe.check(1_000).ok).toBe(true);

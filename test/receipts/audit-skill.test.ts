@@ -30,7 +30,7 @@ let skills: AnyReadingSkill[];
 let owner: Principal;
 let stranger: Principal;
 
-beforeEach(() => {
+beforeEach(async () => {
   db = openMemoryDatabase();
   ledger = openLedger(db, { clock: new ManualClock(JAN) });
   reference = seedReference(db, [
@@ -54,7 +54,7 @@ const digestOf = (answer: unknown) => sha256Hex(canonicalJson(answer));
 const trace = (caller: Principal, receiptId: string) => audit(caller, { receipt_id: receiptId }).answer as ReceiptTrace;
 
 describe("audit-report: RECEIPT_TRACE", () => {
-  test("reports provenance, the receipt's leaf with its inclusion proof and signed checkpoint, and a fully valid verification", () => {
+  test("reports provenance, the receipt's leaf with its inclusion proof and signed checkpoint, and a fully valid verification", async () => {
     answerAndRecord(db, ledger, reference, skills[0]!, stranger, LANE, JAN - 1000);
     const { answer, receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
     const report = trace(owner, receipt.id);
@@ -91,22 +91,22 @@ describe("audit-report: RECEIPT_TRACE", () => {
     expect(report.verification.reproduction).toMatchObject({ answer_matches: true, factor_versions_match: true });
   });
 
-  test("a later revision of a figure does not change the replay: the receipt's known_at pins the data", () => {
+  test("a later revision of a figure does not change the replay: the receipt's known_at pins the data", async () => {
     const { receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
     // Today's view would pick the revised 3.55 (and February's 3.8); the audit replays January's.
     expect(reference.view("2026-01-10", MAR).latest("DIESEL")?.value).toBe(3.55);
     expect(trace(owner, receipt.id).verification.reproducible).toBe(true);
   });
 
-  test("a retraction after the answer is shown with its reason; the receipt still reproduces", () => {
+  test("a retraction after the answer is shown with its reason; the receipt still reproduces", async () => {
     const { receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
-    retractImport(db, "imp_jan", "EIA corrected the week", FEB);
+    await retractImport(db, "imp_jan", "EIA corrected the week", FEB);
     const report = trace(owner, receipt.id);
     expect(report.data_sources[0]).toMatchObject({ import_id: "imp_jan", retraction: { retracted_at: new Date(FEB).toISOString(), reason: "EIA corrected the week" } });
     expect(report.verification.reproducible).toBe(true);
   });
 
-  test("a changed model is reported as a changed model naming the version that signed, not as a mismatch", () => {
+  test("a changed model is reported as a changed model naming the version that signed, not as a mismatch", async () => {
     const { receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, FEB);
     skills = [dieselRateSkill(0.6)];
     const { verification, reproduced_response } = trace(owner, receipt.id);
@@ -118,7 +118,7 @@ describe("audit-report: RECEIPT_TRACE", () => {
     expect(verification.hash_valid).toBe(true);
   });
 
-  test("an edited response digest, with or without a recomputed leaf entry, shows up in the verification block", () => {
+  test("an edited response digest, with or without a recomputed leaf entry, shows up in the verification block", async () => {
     const first = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
     const second = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, FEB).receipt;
     const doctored = digestOf({ ...(first.answer as object), rate_per_mile: 1.5 });
@@ -135,7 +135,7 @@ describe("audit-report: RECEIPT_TRACE", () => {
     expect(trace(owner, second.id).verification).toMatchObject({ hash_valid: true, included: true, reproducible: true });
   });
 
-  test("another account's receipt is refused exactly like one that does not exist", () => {
+  test("another account's receipt is refused exactly like one that does not exist", async () => {
     const { receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
     const refusal = (receiptId: string) => {
       try {
@@ -151,7 +151,7 @@ describe("audit-report: RECEIPT_TRACE", () => {
     expect(missing).toEqual(foreign);
   });
 
-  test("an audit's own receipt is listed but not re-run", () => {
+  test("an audit's own receipt is listed but not re-run", async () => {
     const { receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
     const auditReceipt = answerAndRecord(db, ledger, reference, auditReportSkill, owner, { receipt_id: receipt.id, report_type: "RECEIPT_TRACE" }, FEB).receipt;
     const report = trace(owner, auditReceipt.id);
@@ -159,7 +159,7 @@ describe("audit-report: RECEIPT_TRACE", () => {
     expect(report.verification).toMatchObject({ hash_valid: true, included: true, reproducible: null });
   });
 
-  test("the input schema defaults the report type and refuses unknown ones and malformed ids", () => {
+  test("the input schema defaults the report type and refuses unknown ones and malformed ids", async () => {
     const skill = auditReportSkill;
     expect(validateInput(skill.input, { receipt_id: "rcpt_01ARZ3NDEKTSV4RRFFQ69G5FAV" }, "query")).toEqual({
       receipt_id: "rcpt_01ARZ3NDEKTSV4RRFFQ69G5FAV",
@@ -172,7 +172,7 @@ describe("audit-report: RECEIPT_TRACE", () => {
 });
 
 describe("audit-report: LANE_HISTORY and DATA_SOURCES", () => {
-  test("lists the caller's receipts for the receipt's lane within the date range, newest first", () => {
+  test("lists the caller's receipts for the receipt's lane within the date range, newest first", async () => {
     const jan = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN).receipt;
     const feb = answerAndRecord(db, ledger, reference, skills[0]!, owner, { ...LANE, origin: "  chicago, il " }, FEB).receipt;
     answerAndRecord(db, ledger, reference, skills[0]!, owner, { ...LANE, destination: "Denver, CO" }, FEB);
@@ -191,7 +191,7 @@ describe("audit-report: LANE_HISTORY and DATA_SOURCES", () => {
     expect(() => audit(owner, { receipt_id: jan.id, report_type: "LANE_HISTORY", from: "2026-03-01", to: "2026-02-01" })).toThrow(ApiError);
   });
 
-  test("pages from the newest receipt to the oldest with next_cursor", () => {
+  test("pages from the newest receipt to the oldest with next_cursor", async () => {
     const ids = [JAN, FEB, MAR, MAR + 1000, MAR + 2000].map((at) => answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, at).receipt.id);
     const page = (cursor?: string) =>
       audit(owner, { receipt_id: ids[0]!, report_type: "LANE_HISTORY", from: "2026-01-01", limit: 2, ...(cursor ? { cursor } : {}) }).answer as LaneHistory;
@@ -207,14 +207,14 @@ describe("audit-report: LANE_HISTORY and DATA_SOURCES", () => {
     expect(() => page("not-a-cursor")).toThrow(ApiError);
   });
 
-  test("every report names the audited receipt at its top level", () => {
+  test("every report names the audited receipt at its top level", async () => {
     const { receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, FEB);
     for (const report_type of ["RECEIPT_TRACE", "LANE_HISTORY", "DATA_SOURCES"]) {
       expect(audit(owner, { receipt_id: receipt.id, report_type }).answer).toMatchObject({ audited_receipt_id: receipt.id });
     }
   });
 
-  test("shows a receipt's figures only while re-running it reproduces the signed answer", () => {
+  test("shows a receipt's figures only while re-running it reproduces the signed answer", async () => {
     const { receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, FEB);
     const history = () => (audit(owner, { receipt_id: receipt.id, report_type: "LANE_HISTORY" }).answer as LaneHistory).receipts[0];
     expect(history()).toMatchObject({ rate_per_mile: 2.9, answer_reproduced: true });
@@ -223,7 +223,7 @@ describe("audit-report: LANE_HISTORY and DATA_SOURCES", () => {
     expect(history()).toMatchObject({ receipt_id: receipt.id, rate_per_mile: null, total_cost: null, miles: null, answer_reproduced: false });
   });
 
-  test("does not re-run a receipt whose skill answers without lane figures", () => {
+  test("does not re-run a receipt whose skill answers without lane figures", async () => {
     let runs = 0;
     const rateSkill = dieselRateSkill();
     const figureless = {
@@ -239,7 +239,7 @@ describe("audit-report: LANE_HISTORY and DATA_SOURCES", () => {
     expect(runs).toBe(0);
   });
 
-  test("lists every series with its freshness today and marks those the receipt used", () => {
+  test("lists every series with its freshness today and marks those the receipt used", async () => {
     const { receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
     const report = audit(owner, { receipt_id: receipt.id, report_type: "DATA_SOURCES" }).answer as DataSources & { audited_receipt_id: string };
     expect(report).toEqual({

@@ -36,7 +36,7 @@ describe("FMCSA census import, 200,000 rows in the published layout", () => {
     progressLines = sink.lines;
   }, 120_000);
 
-  test("every state × operation count equals the one computed while writing the file", () => {
+  test("every state × operation count equals the one computed while writing the file", async () => {
     const view = createReferenceData(db).view("2026-11-23", NOW);
     for (const [key, cell] of expected.cells) {
       const [state, operation] = key.split("_") as [string, "A" | "B" | "C"];
@@ -52,7 +52,7 @@ describe("FMCSA census import, 200,000 rows in the published layout", () => {
     expect(view.latest(fmcsaCensusSeries("CARRIERS", "MT", "A"))).toMatchObject({ value: 0, observedOn: "2026-10-01" });
   });
 
-  test("the summary counts rows, malformed rows with examples, private and foreign carriers", () => {
+  test("the summary counts rows, malformed rows with examples, private and foreign carriers", async () => {
     expect(output).toMatchObject({
       snapshot_date: "2026-10-01",
       snapshot_date_from: "file name",
@@ -72,7 +72,7 @@ describe("FMCSA census import, 200,000 rows in the published layout", () => {
     ]);
   });
 
-  test("only aggregates are stored: no carrier's name, address or contact reaches the database", () => {
+  test("only aggregates are stored: no carrier's name, address or contact reaches the database", async () => {
     const series = db.$client.prepare<{ series_id: string }, []>("SELECT DISTINCT series_id FROM observations").all();
     expect(series.every((row) => /^FMCSA_CENSUS_(CARRIERS|POWER_UNITS|DRIVERS)_[A-Z]{2}_[ABC]$/.test(row.series_id))).toBe(true);
     const dump = JSON.stringify(db.$client.prepare("SELECT * FROM data_imports").all());
@@ -80,7 +80,7 @@ describe("FMCSA census import, 200,000 rows in the published layout", () => {
     expect(dump).not.toContain("TRUCKING");
   });
 
-  test("progress is reported as JSON lines while the file streams, ending at its full size", () => {
+  test("progress is reported as JSON lines while the file streams, ending at its full size", async () => {
     const steps = progressLines.map((line) => JSON.parse(line).progress);
     expect(steps.length).toBeGreaterThanOrEqual(3);
     expect(steps.at(-1)).toMatchObject({ percent: 100 });

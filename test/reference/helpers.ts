@@ -8,9 +8,9 @@ export const fixture = (name: string) => join(FIXTURES, name);
 /** Load time of the snapshot in these tests; views use it (or later) as knownAt. */
 export const LOADED_AT = Date.parse("2026-11-22T12:00:00Z");
 
-export function snapshotReferenceData(loadedAt = LOADED_AT) {
+export async function snapshotReferenceData(loadedAt = LOADED_AT) {
   const db = openMemoryDatabase();
   const data = createReferenceData(db);
-  data.loadSnapshot(loadedAt);
+  await data.loadSnapshot(loadedAt);
   return { db, data };
 }

@@ -23,9 +23,9 @@ describe("official file formats", () => {
     ["eia", "eia_api_v2_diesel_padd.json", 4, "EMD_EPD2D_PTE_R30_DPG", "2026-09-21", 6.177],
     ["fred", "fred_wpu301.csv", 4, "WPU301", "2025-12-01", 175.023],
     ["bls", "bls_timeseries_truck.txt", 4, "OEUS170000000000053303208", "2024-05-01", 28.75],
-  ] as const)("%s %s into an empty database", (source, file, added, seriesId, date, value) => {
+  ] as const)("%s %s into an empty database", async (source, file, added, seriesId, date, value) => {
     const db = openMemoryDatabase();
-    const result = dataImport(db, source, fixture(file), { json: true, now: NOW });
+    const result = await dataImport(db, source, fixture(file), { json: true, now: NOW });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.output)).toMatchObject({ added, skipped: 0 });
     const latest = createReferenceData(db).view("2026-11-23", NOW).latest(seriesId);
@@ -33,9 +33,9 @@ describe("official file formats", () => {
     expect(latest!.importId).toMatch(/^imp_[0-9A-Z]{26}$/);
   });
 
-  test("BLS monthly periods become month dates; annual averages (M13) are left out", () => {
+  test("BLS monthly periods become month dates; annual averages (M13) are left out", async () => {
     const db = openMemoryDatabase();
-    dataImport(db, "bls", fixture("bls_timeseries_truck.txt"), { now: NOW });
+    await dataImport(db, "bls", fixture("bls_timeseries_truck.txt"), { now: NOW });
     const months = createReferenceData(db).view("2026-12-31", NOW).history("CES4348400001");
     expect(months.map((o) => [o.observedOn, o.value])).toEqual([
       ["2026-05-01", 1467.7],
@@ -44,52 +44,55 @@ describe("official file formats", () => {
     ]);
   });
 
-  test("the same figures the snapshot already holds are skipped and counted", () => {
-    const { db } = snapshotReferenceData();
+  test("the same figures the snapshot already holds are skipped and counted", async () => {
+    const { db } = await snapshotReferenceData();
     const before = count(db, "observations");
     for (const [source, file] of [
       ["eia", "eia_weekly_diesel_us.csv"],
       ["fred", "fred_wpu301.csv"],
       ["eia", "eia_api_v2_diesel_padd.json"],
     ] as const) {
-      const result = JSON.parse(dataImport(db, source, fixture(file), { json: true, now: NOW }).output);
+      const result = JSON.parse((await dataImport(db, source, fixture(file), { json: true, now: NOW })).output);
       expect(result).toMatchObject({ added: 0, skipped: 4, import_id: null });
     }
     expect(count(db, "observations")).toBe(before);
     expect(count(db, "data_imports")).toBe(1);
   });
 
-  test("re-importing a file adds nothing", () => {
+  test("re-importing a file adds nothing", async () => {
     const db = openMemoryDatabase();
-    expect(dataImport(db, "ams", fixture("ams_mymarketnews_reefer.json"), { now: NOW }).output).toContain("imported 8 new");
-    const again = dataImport(db, "ams", fixture("ams_mymarketnews_reefer.json"), { now: NOW + 1000 });
+    expect((await dataImport(db, "ams", fixture("ams_mymarketnews_reefer.json"), { now: NOW })).output).toContain("imported 8 new");
+    const again = await dataImport(db, "ams", fixture("ams_mymarketnews_reefer.json"), { now: NOW + 1000 });
     expect(again).toEqual({ exitCode: 0, output: expect.stringContaining("all 8 observations are already stored") });
     expect(count(db, "observations")).toBe(8);
   });
 
-  test("a revised value is added beside the old one; old views keep the old value", () => {
-    const { db, data } = snapshotReferenceData();
+  test("a revised value is added beside the old one; old views keep the old value", async () => {
+    const { db, data } = await snapshotReferenceData();
     const revised = tempFile("revised.csv", "observation_date,WPU301\n2025-12-01,176.5\n");
-    expect(JSON.parse(dataImport(db, "fred", revised, { json: true, now: NOW }).output)).toMatchObject({ added: 1, skipped: 0 });
+    expect(JSON.parse((await dataImport(db, "fred", revised, { json: true, now: NOW })).output)).toMatchObject({ added: 1, skipped: 0 });
     expect(data.view("2026-01-15", NOW).latest("WPU301")?.value).toBe(176.5);
     expect(data.view("2026-01-15", LOADED_AT).latest("WPU301")?.value).toBe(175.023);
     // December's PPI is published on January 15: a view as of the day before does not see it.
     expect(data.view("2026-01-14", NOW).latest("WPU301")?.observedOn).toBe("2025-11-01");
   });
 
-  test.each(["ams_mymarketnews_reefer.json", "ams_fvwtrk_report.csv"])("USDA AMS FVWTRK %s: low and high $/load per district and destination, by report date", (file) => {
-    const db = openMemoryDatabase();
-    expect(dataImport(db, "ams", fixture(file), { now: NOW }).exitCode).toBe(0);
-    const view = createReferenceData(db).view("2026-09-30", NOW);
-    const yakima = "YAKIMA-VALLEY-AND-WENATCHEE-DISTRICT-WASHINGTON__SEATTLE";
-    expect(view.latest(`AMS_FVWTRK_REEFER_LOW_${yakima}`)).toMatchObject({ observedOn: "2026-07-28", value: 900, publishedOn: "2026-07-28" });
-    expect(view.latest(`AMS_FVWTRK_REEFER_HIGH_${yakima}`)?.value).toBe(1200);
-    // One lane in two commodity blocks: the envelope of both ranges.
-    expect(view.latest("AMS_FVWTRK_REEFER_LOW_SOUTH-AND-CENTRAL-DISTRICT-CALIFORNIA__CHICAGO")?.value).toBe(6200);
-    expect(view.latest("AMS_FVWTRK_REEFER_HIGH_SOUTH-AND-CENTRAL-DISTRICT-CALIFORNIA__CHICAGO")?.value).toBe(7400);
-    // A season note printed where a district belongs is not a district.
-    expect(view.seriesIds("AMS_").some((id) => id.includes("FIRST-REPORT"))).toBe(false);
-  });
+  test.each(["ams_mymarketnews_reefer.json", "ams_fvwtrk_report.csv"])(
+    "USDA AMS FVWTRK %s: low and high $/load per district and destination, by report date",
+    async (file) => {
+      const db = openMemoryDatabase();
+      expect((await dataImport(db, "ams", fixture(file), { now: NOW })).exitCode).toBe(0);
+      const view = createReferenceData(db).view("2026-09-30", NOW);
+      const yakima = "YAKIMA-VALLEY-AND-WENATCHEE-DISTRICT-WASHINGTON__SEATTLE";
+      expect(view.latest(`AMS_FVWTRK_REEFER_LOW_${yakima}`)).toMatchObject({ observedOn: "2026-07-28", value: 900, publishedOn: "2026-07-28" });
+      expect(view.latest(`AMS_FVWTRK_REEFER_HIGH_${yakima}`)?.value).toBe(1200);
+      // One lane in two commodity blocks: the envelope of both ranges.
+      expect(view.latest("AMS_FVWTRK_REEFER_LOW_SOUTH-AND-CENTRAL-DISTRICT-CALIFORNIA__CHICAGO")?.value).toBe(6200);
+      expect(view.latest("AMS_FVWTRK_REEFER_HIGH_SOUTH-AND-CENTRAL-DISTRICT-CALIFORNIA__CHICAGO")?.value).toBe(7400);
+      // A season note printed where a district belongs is not a district.
+      expect(view.seriesIds("AMS_").some((id) => id.includes("FIRST-REPORT"))).toBe(false);
+    },
+  );
 });
 
 describe("monthly trade tables (Cass, ATA, FTR's FMCSA counts) as the releases print them", () => {
@@ -119,17 +122,17 @@ describe("monthly trade tables (Cass, ATA, FTR's FMCSA counts) as the releases p
       "FMCSA_NEW_CARRIERS_TX",
       { observedOn: "2022-06-01", value: 1703, publishedOn: "2022-07-10" },
     ],
-  ] as const)("%s", (source, content, seriesId, expected) => {
+  ] as const)("%s", async (source, content, seriesId, expected) => {
     const db = openMemoryDatabase();
-    const result = dataImport(db, source, tempFile(`${source}.csv`, content), { json: true, now: NOW });
+    const result = await dataImport(db, source, tempFile(`${source}.csv`, content), { json: true, now: NOW });
     expect(result.exitCode).toBe(0);
     expect(createReferenceData(db).view("2026-11-23", NOW).latest(seriesId)).toMatchObject(expected);
   });
 
-  test("new MC authorities by state are a different measure from new USDOT registrations", () => {
+  test("new MC authorities by state are a different measure from new USDOT registrations", async () => {
     const db = openMemoryDatabase();
     const file = tempFile("states.csv", "month,state_abbr,count,measure\n2025-05,TX,900,new motor carrier (MC) operating authorities granted\n");
-    expect(dataImport(db, "fmcsa-new-carriers", file, { now: NOW }).exitCode).toBe(0);
+    expect((await dataImport(db, "fmcsa-new-carriers", file, { now: NOW })).exitCode).toBe(0);
     const view = createReferenceData(db).view("2026-11-23", NOW);
     expect(view.latest("FMCSA_NEW_AUTHORITIES_TX")?.value).toBe(900);
     expect(view.latest("FMCSA_NEW_CARRIERS_TX")).toBeUndefined();
@@ -146,10 +149,10 @@ describe("bad files are refused whole, with one line", () => {
     ["ams", "no-results.json", '{"data": 1}', /no 'results' array/],
     ["ams", "no-date.json", '{"results":[{"district":"GEORGIA","destination":"Atlanta","low_price":"1000","high_price":"1200"}]}', /report date '' is not a date/],
   ];
-  test.each(cases)("%s %s", (source, name, content, message) => {
-    const { db } = snapshotReferenceData();
+  test.each(cases)("%s %s", async (source, name, content, message) => {
+    const { db } = await snapshotReferenceData();
     const before = count(db, "observations");
-    const result = dataImport(db, source, tempFile(name, content), { now: NOW });
+    const result = await dataImport(db, source, tempFile(name, content), { now: NOW });
     expect(result.exitCode).toBe(1);
     expect(result.output).toMatch(message);
     expect(result.output.split("\n")).toHaveLength(1);
@@ -157,31 +160,31 @@ describe("bad files are refused whole, with one line", () => {
     expect(count(db, "data_imports")).toBe(1);
   });
 
-  test("a file whose last row is bad writes none of its good rows", () => {
+  test("a file whose last row is bad writes none of its good rows", async () => {
     const db = openMemoryDatabase();
     const file = tempFile("half.csv", "observation_date,TSIFRGHT\n2025-12-01,139.0\n2026-01-01,140.1\nnot-a-date,1\n");
-    expect(dataImport(db, "fred", file, { now: NOW }).exitCode).toBe(1);
+    expect((await dataImport(db, "fred", file, { now: NOW })).exitCode).toBe(1);
     expect(count(db, "observations")).toBe(0);
   });
 
-  test("unknown source and unreadable file", () => {
+  test("unknown source and unreadable file", async () => {
     const db = openMemoryDatabase();
-    expect(dataImport(db, "fmcsa", "x.csv")).toEqual({
+    expect(await dataImport(db, "fmcsa", "x.csv")).toEqual({
       exitCode: 2,
       output: "waybill: unknown source 'fmcsa'; use one of eia, fred, bls, ams, fhwa, cass, ata, fmcsa-authority, fmcsa-new-carriers, roads",
     });
-    expect(dataImport(db, "eia", "/nonexistent/file.csv")).toEqual({ exitCode: 1, output: "waybill: cannot read /nonexistent/file.csv: ENOENT" });
+    expect(await dataImport(db, "eia", "/nonexistent/file.csv")).toEqual({ exitCode: 1, output: "waybill: cannot read /nonexistent/file.csv: ENOENT" });
   });
 });
 
 describe("imports that scale", () => {
-  test("a BLS flat file keeps only the series the product uses; progress goes out as JSON lines", () => {
+  test("a BLS flat file keeps only the series the product uses; progress goes out as JSON lines", async () => {
     const db = openMemoryDatabase();
     const rows = ["series_id\tyear\tperiod\tvalue\tfootnote_codes"];
     for (let i = 0; i < 2000; i++) rows.push(`CEU${String(i).padStart(10, "0")}\t2025\tM01\t${i}.5\t`);
     rows.push("CES4348400001\t2025\tM01\t1470.1\t");
     const progress: string[] = [];
-    const result = dataImport(db, "bls", tempFile("ce.data.0.AllCESSeries", `${rows.join("\n")}\n`), {
+    const result = await dataImport(db, "bls", tempFile("ce.data.0.AllCESSeries", `${rows.join("\n")}\n`), {
       json: true,
       now: NOW,
       progress: { isTTY: false, write: (text) => progress.push(text) },
@@ -192,16 +195,16 @@ describe("imports that scale", () => {
     expect(JSON.parse(progress.at(-1)!)).toMatchObject({ progress: { percent: 100 } });
   });
 
-  test("a file over the size limit is refused before it is read", () => {
+  test("a file over the size limit is refused before it is read", async () => {
     const db = openMemoryDatabase();
     const big = tempFile("big.csv", `observation_date,WPU301\n${"2025-01-01,170\n".repeat(100_000)}`);
-    const result = dataImport(db, "fred", big, { now: NOW, maxMb: 1 });
+    const result = await dataImport(db, "fred", big, { now: NOW, maxMb: 1 });
     expect(result.exitCode).toBe(1);
     expect(result.output).toMatch(/over the import limit of 1048576 bytes/);
     expect(count(db, "observations")).toBe(0);
   });
 
-  test("hex, exponents, impossible values, future and pre-series dates and conflicting duplicates are refused with their row", () => {
+  test("hex, exponents, impossible values, future and pre-series dates and conflicting duplicates are refused with their row", async () => {
     const cases: [string, string, RegExp][] = [
       ["observation_date,WPU301\n2025-01-01,0x10\n", "fred", /line 2: '0x10' is not a decimal number/],
       ["observation_date,WPU301\n2025-01-01,1e300\n", "fred", /line 2: '1e300' is not a decimal number/],
@@ -218,7 +221,7 @@ describe("imports that scale", () => {
     for (const [content, source, message] of cases) {
       const db = openMemoryDatabase();
       const before = count(db, "observations");
-      const result = dataImport(db, source, tempFile("bad.csv", content), { now: NOW });
+      const result = await dataImport(db, source, tempFile("bad.csv", content), { now: NOW });
       expect(result.exitCode).toBe(1);
       expect(result.output).toMatch(message);
       expect(count(db, "observations")).toBe(before);
@@ -227,9 +230,9 @@ describe("imports that scale", () => {
 });
 
 describe("data status", () => {
-  test("lists every series with its newest observation and age", () => {
-    const { db } = snapshotReferenceData();
-    const status = JSON.parse(dataStatus(db, { json: true, now: NOW }).output);
+  test("lists every series with its newest observation and age", async () => {
+    const { db } = await snapshotReferenceData();
+    const status = JSON.parse((await dataStatus(db, { json: true, now: NOW })).output);
     const nus = status.series.find((s: { series_id: string }) => s.series_id === "EMD_EPD2D_PTE_NUS_DPG");
     expect(nus).toMatchObject({ latest: "2026-10-05", latest_value: 6.199, published_on: "2026-10-05", age_days: 49, observations: 1699 });
     // Weekly: the 2026-10-12 figure was due that day; five days' grace have long passed.
@@ -238,7 +241,7 @@ describe("data status", () => {
     const excise = status.series.find((s: { series_id: string }) => s.series_id === "FHWA_MF121T_DIESEL_CA");
     expect(excise).toMatchObject({ cadence: "irregular", next_due: null, overdue: false });
     expect(status.imports).toEqual([expect.objectContaining({ id: snapshotImportId(), source: "snapshot" })]);
-    const text = dataStatus(db, { now: NOW }).output;
+    const text = (await dataStatus(db, { now: NOW })).output;
     expect(text).toContain("EMD_EPD2D_PTE_NUS_DPG");
     expect(text).toContain(snapshotImportId());
   });

@@ -9,21 +9,21 @@ const IMPORTED = Date.parse("2026-11-23T08:00:00Z");
 const RETRACTED = Date.parse("2026-11-24T08:00:00Z");
 const LANE = "AMS_FVWTRK_REEFER_LOW_GEORGIA__ATLANTA";
 
-function withBadImport() {
-  const { db, data } = snapshotReferenceData();
+async function withBadImport() {
+  const { db, data } = await snapshotReferenceData();
   // A table whose Georgia -> Atlanta range differs from the shipped week: a revision of 2026-07-28.
   const file = join(mkdtempSync(join(tmpdir(), "waybill-retract-")), "fvwtrk.csv");
   writeFileSync(file, "report_date,origin_district,destination,rate_low_usd_per_load,rate_high_usd_per_load\n2026-07-28,GEORGIA,Atlanta,100,1300\n");
-  const result = JSON.parse(dataImport(db, "ams", file, { json: true, now: IMPORTED }).output);
+  const result = JSON.parse((await dataImport(db, "ams", file, { json: true, now: IMPORTED })).output);
   data.reload();
   return { db, data, importId: result.import_id as string };
 }
 
 describe("waybill data retract", () => {
-  test("hides the import from views known after the retraction; views pinned before keep it", () => {
-    const { db, data, importId } = withBadImport();
+  test("hides the import from views known after the retraction; views pinned before keep it", async () => {
+    const { db, data, importId } = await withBadImport();
     expect(data.view("2026-08-01", IMPORTED + 1).latest(LANE)).toMatchObject({ value: 100, importId });
-    const done = dataRetract(db, importId, "figures keyed from the wrong week", { now: RETRACTED });
+    const done = await dataRetract(db, importId, "figures keyed from the wrong week", { now: RETRACTED });
     expect(done.exitCode).toBe(0);
     expect(done.output).toContain(`retracted ${importId}`);
     data.reload();
@@ -37,13 +37,13 @@ describe("waybill data retract", () => {
     expect(data.view("2026-08-01", LOADED_AT).latest(LANE)?.importId).toBe(after?.importId);
   });
 
-  test("refuses without a reason, an unknown import, and a second retraction; status lists it", () => {
-    const { db, importId } = withBadImport();
-    expect(dataRetract(db, importId, "  ", { now: RETRACTED })).toEqual({ exitCode: 1, output: "waybill: a retraction needs a reason (--reason TEXT)" });
-    expect(dataRetract(db, "imp_nope", "x", { now: RETRACTED }).output).toMatch(/no import 'imp_nope'/);
-    expect(dataRetract(db, importId, "first", { now: RETRACTED }).exitCode).toBe(0);
-    expect(dataRetract(db, importId, "again", { now: RETRACTED + 1 }).output).toMatch(/already retracted \(first\)/);
-    const status = JSON.parse(dataStatus(db, { json: true, now: RETRACTED }).output);
+  test("refuses without a reason, an unknown import, and a second retraction; status lists it", async () => {
+    const { db, importId } = await withBadImport();
+    expect(await dataRetract(db, importId, "  ", { now: RETRACTED })).toEqual({ exitCode: 1, output: "waybill: a retraction needs a reason (--reason TEXT)" });
+    expect((await dataRetract(db, "imp_nope", "x", { now: RETRACTED })).output).toMatch(/no import 'imp_nope'/);
+    expect((await dataRetract(db, importId, "first", { now: RETRACTED })).exitCode).toBe(0);
+    expect((await dataRetract(db, importId, "again", { now: RETRACTED + 1 })).output).toMatch(/already retracted \(first\)/);
+    const status = JSON.parse((await dataStatus(db, { json: true, now: RETRACTED })).output);
     expect(status.imports.find((i: { id: string }) => i.id === importId)).toMatchObject({ retracted: { reason: "first" } });
   });
 });

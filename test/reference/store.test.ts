@@ -10,11 +10,11 @@ const DAY = 86_400_000;
 /** A series the door admits (values 1..7 are plausible $/gal). */
 const S = "EMD_EPD2D_PTE_NUS_DPG";
 
-function storeWith(imports: { id: string; at: number; rows: [string, number][] }[]) {
+async function storeWith(imports: { id: string; at: number; rows: [string, number][] }[]) {
   const db = openMemoryDatabase();
   const data = createReferenceData(db);
   for (const { id, at, rows } of imports) {
-    appendObservations(
+    await appendObservations(
       db,
       { importId: id, source: "eia", fileName: `${id}.csv`, fileSha256: id },
       rows.map(([observedOn, value]) => ({ seriesId: S, observedOn, value })),
@@ -24,40 +24,42 @@ function storeWith(imports: { id: string; at: number; rows: [string, number][] }
   return { db, data };
 }
 
-describe("as-of views", () => {
-  const { data } = storeWith([
-    {
-      id: "imp_a",
-      at: T0,
-      rows: [
-        ["2025-12-01", 1],
-        ["2025-12-08", 2],
-        ["2025-12-15", 3],
-      ],
-    },
-    // A later revision of 12-08 and a new week.
-    {
-      id: "imp_b",
-      at: T0 + 10 * DAY,
-      rows: [
-        ["2025-12-08", 2.5],
-        ["2025-12-22", 4],
-      ],
-    },
-  ]);
+const asOfViews = await storeWith([
+  {
+    id: "imp_a",
+    at: T0,
+    rows: [
+      ["2025-12-01", 1],
+      ["2025-12-08", 2],
+      ["2025-12-15", 3],
+    ],
+  },
+  // A later revision of 12-08 and a new week.
+  {
+    id: "imp_b",
+    at: T0 + 10 * DAY,
+    rows: [
+      ["2025-12-08", 2.5],
+      ["2025-12-22", 4],
+    ],
+  },
+]);
 
-  test("sees only observations dated on or before asOf", () => {
+describe("as-of views", () => {
+  const { data } = asOfViews;
+
+  test("sees only observations dated on or before asOf", async () => {
     expect(data.view("2025-12-10", T0 + 20 * DAY).latest(S)?.value).toBe(2.5);
     expect(data.view("2025-11-30", T0 + 20 * DAY).latest(S)).toBeUndefined();
   });
 
-  test("sees only imports fetched on or before knownAt", () => {
+  test("sees only imports fetched on or before knownAt", async () => {
     expect(data.view("2025-12-31", T0 + DAY).latest(S)).toMatchObject({ observedOn: "2025-12-15", value: 3, importId: "imp_a" });
     expect(data.view("2025-12-10", T0 + DAY).latest(S)?.value).toBe(2);
     expect(data.view("2025-12-31", T0 - 1).latest(S)).toBeUndefined();
   });
 
-  test("the latest fetched version of a date wins, and the old one stays stored", () => {
+  test("the latest fetched version of a date wins, and the old one stays stored", async () => {
     const history = data.view("2025-12-31", T0 + 20 * DAY).history(S);
     expect(history.map((o) => [o.observedOn, o.value, o.importId])).toEqual([
       ["2025-12-01", 1, "imp_a"],
@@ -79,27 +81,32 @@ describe("as-of views", () => {
     ).toEqual([3, 4]);
   });
 
-  test("a write becomes visible at the next reload(); a reload with nothing new keeps the index", () => {
-    const { db, data: fresh } = storeWith([{ id: "imp_a", at: T0, rows: [["2025-12-01", 1]] }]);
+  test("a write becomes visible at the next reload(); a reload with nothing new keeps the index", async () => {
+    const { db, data: fresh } = await storeWith([{ id: "imp_a", at: T0, rows: [["2025-12-01", 1]] }]);
     const before = fresh.view("2026-12-31", T0 + DAY);
     expect(before.latest(S)?.value).toBe(1);
     fresh.reload(); // nothing was added: the index is kept, so views share it
     expect(fresh.view("2026-12-31", T0 + DAY).latest(S)).toBe(before.latest(S));
-    appendObservations(db, { importId: "imp_c", source: "fred", fileName: "c", fileSha256: "c" }, [{ seriesId: S, observedOn: "2026-01-05", value: 7 }], T0 + 5 * DAY);
+    await appendObservations(
+      db,
+      { importId: "imp_c", source: "fred", fileName: "c", fileSha256: "c" },
+      [{ seriesId: S, observedOn: "2026-01-05", value: 7 }],
+      T0 + 5 * DAY,
+    );
     expect(fresh.view("2026-12-31", T0 + 6 * DAY).latest(S)?.value).toBe(1); // no database read per view
     fresh.reload();
     expect(fresh.view("2026-12-31", T0 + 6 * DAY).latest(S)?.value).toBe(7);
   });
 
-  test("coverage spans all series", () => {
+  test("coverage spans all series", async () => {
     expect(data.coverage()).toEqual({ first: "2025-12-01", last: "2025-12-22" });
   });
 });
 
 describe("embedded snapshot", () => {
-  test("loads once per version; a restart adds nothing", () => {
-    const { db, data } = snapshotReferenceData();
-    const again = data.loadSnapshot(LOADED_AT + DAY);
+  test("loads once per version; a restart adds nothing", async () => {
+    const { db, data } = await snapshotReferenceData();
+    const again = await data.loadSnapshot(LOADED_AT + DAY);
     expect(again).toMatchObject({ importId: snapshotImportId(), added: 0, alreadyLoaded: true });
     const imports = db.$client.prepare("SELECT id, rows_added FROM data_imports").all() as { id: string; rows_added: number }[];
     expect(imports).toHaveLength(1);
@@ -107,8 +114,8 @@ describe("embedded snapshot", () => {
     expect(count.n).toBe(imports[0]!.rows_added);
   });
 
-  test("carries the published series with their full ranges", () => {
-    const { data } = snapshotReferenceData();
+  test("carries the published series with their full ranges", async () => {
+    const { data } = await snapshotReferenceData();
     const view = data.view("2026-11-22", LOADED_AT);
     const nus = view.history("EMD_EPD2D_PTE_NUS_DPG");
     expect(nus).toHaveLength(1699);
@@ -143,8 +150,8 @@ describe("embedded snapshot", () => {
     expect(view.history("FEDFUNDS")[0]?.observedOn).toBe("1970-01-01");
   });
 
-  test("annual diesel averages match EIA's published ones", () => {
-    const { data } = snapshotReferenceData();
+  test("annual diesel averages match EIA's published ones", async () => {
+    const { data } = await snapshotReferenceData();
     const average = (year: number) => {
       const weeks = data.view(`${year}-12-31`, LOADED_AT).history("EMD_EPD2D_PTE_NUS_DPG", `${year}-01-01`);
       return weeks.reduce((sum, o) => sum + o.value, 0) / weeks.length;

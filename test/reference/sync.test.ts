@@ -106,7 +106,7 @@ describe("waybill data sync against the sources' documented APIs", () => {
     expect(api.requests.map((r) => [r.path, r.appToken])).toEqual([["/resource/kjg3-diqy.csv", null]]);
     await dataSync(db, { source: "fred", since: "2026-03-01", env: syncEnv(api.url), now: NOW, json: true });
     expect(api.requests.slice(1).every((r) => r.search.get("observation_start") === "2026-03-01")).toBe(true);
-    expect(() => dataSync(db, { source: "nope", env: {}, now: NOW })).toThrow(/unknown source 'nope'/);
+    expect(dataSync(db, { source: "nope", env: {}, now: NOW })).rejects.toThrow(/unknown source 'nope'/);
   });
   test("the heavy-truck PPI comes from FRED's recorded answer from --since on, dated by BLS's release rule, and data status lists it", async () => {
     api = startFakeApis();
@@ -122,7 +122,7 @@ describe("waybill data sync against the sources' documented APIs", () => {
     expect(data.view("2025-09-14", LATER).latest("PCU336120336120")).toMatchObject({ observedOn: "2025-07-01", value: 165.465 });
     expect(data.view("2025-09-15", LATER).latest("PCU336120336120")).toMatchObject({ observedOn: "2025-08-01", value: 165.515, publishedOn: "2025-09-15" });
 
-    const status = JSON.parse(dataStatus(db, { json: true, now: LATER }).output) as { series: { series_id: string }[] };
+    const status = JSON.parse((await dataStatus(db, { json: true, now: LATER })).output) as { series: { series_id: string }[] };
     expect(status.series.find((s) => s.series_id === "PCU336120336120")).toMatchObject({
       unit: "index Dec 1984=100",
       cadence: "monthly",

@@ -22,7 +22,7 @@ const FORM = { "content-type": "application/x-www-form-urlencoded" };
 const JSON_BODY = { "content-type": "application/json" };
 
 async function instanceWithEchoSkill() {
-  const { db, app } = testInstance({ skills: [...SKILLS, echoSkill] });
+  const { db, app } = await testInstance({ skills: [...SKILLS, echoSkill] });
   const call = (path: string, init: RequestInit = {}) => app.handle(new Request(ORIGIN + path, init));
   await accountWithPassword(db, "ada@example.com", "starter");
   const signedIn = await call("/signin", { method: "POST", headers: FORM, body: form({ email: "ada@example.com", password: PASSWORD }) });

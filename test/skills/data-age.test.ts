@@ -18,7 +18,7 @@ const TODAY = "2027-05-20";
 let server: TestInstance;
 let key: string;
 beforeAll(async () => {
-  server = testInstance({ clock: new ManualClock(Date.parse(`${TODAY}T15:00:00Z`)), listen: true });
+  server = await testInstance({ clock: new ManualClock(Date.parse(`${TODAY}T15:00:00Z`)), listen: true });
   key = (await server.accountWithKey("enterprise")).key;
 });
 afterAll(() => server.stop());
@@ -44,7 +44,7 @@ function expectStaleButAnswered(dataAsOf: DataAsOf) {
 }
 
 describe("every skill says how old its figures are, and answers months after the shipped data ends", () => {
-  test("the snapshot's last figure is months before the clock", () => {
+  test("the snapshot's last figure is months before the clock", async () => {
     expect(daysBetween(server.runtime.reference.coverage()!.last, TODAY)).toBeGreaterThan(90);
   });
 

@@ -24,10 +24,10 @@ export interface InstanceOptions {
  * The whole app over a fresh in-memory database and a hand-moved clock. `call` goes through
  * `app.handle` in-process, or through fetch to the real port when listening.
  */
-export function testInstance(options: InstanceOptions = {}) {
+export async function testInstance(options: InstanceOptions = {}) {
   const db = openMemoryDatabase();
   const clock = options.clock ?? new ManualClock(Date.parse("2026-10-15T12:00:00Z"));
-  const runtime = createRuntime({ db, clock, limits: options.limits ?? DEFAULT_LIMITS, skills: options.skills });
+  const runtime = await createRuntime({ db, clock, limits: options.limits ?? DEFAULT_LIMITS, skills: options.skills });
   const app = createApp(runtime, { dashboard: options.dashboard, ...options.http });
   if (options.listen) app.listen({ port: 0, hostname: "127.0.0.1" });
   const url = options.listen ? `http://127.0.0.1:${app.server?.port}` : "http://localhost";
@@ -57,6 +57,6 @@ export function testInstance(options: InstanceOptions = {}) {
   };
 }
 
-export type TestInstance = ReturnType<typeof testInstance>;
+export type TestInstance = Awaited<ReturnType<typeof testInstance>>;
 
 export const CHICAGO_TO_DALLAS = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" };

@@ -6,7 +6,7 @@
 import { createReadStream, statSync } from "node:fs";
 import { basename } from "node:path";
 import { ulid } from "ulid";
-import type { Db } from "../../db/client.ts";
+import type { Store } from "../../db/client.ts";
 import { appendObservations } from "../append.ts";
 import { ImportFormatError } from "./common.ts";
 import type { ParsedObservation } from "../append.ts";
@@ -85,7 +85,7 @@ export async function readCensus(
   return { observations: censusObservations(aggregate, snapshot.date), aggregate, snapshotDate: snapshot.date, snapshotDateFrom: snapshot.from };
 }
 
-export async function importFmcsaCensus(db: Db, file: string, options: CensusImportOptions): Promise<CensusImportResult> {
+export async function importFmcsaCensus(db: Store, file: string, options: CensusImportOptions): Promise<CensusImportResult> {
   const totalBytes = statSync(file).size;
   const input = createReadStream(file);
   const hasher = new Bun.CryptoHasher("sha256");
@@ -102,7 +102,7 @@ export async function importFmcsaCensus(db: Db, file: string, options: CensusImp
     input.destroy();
   }
   const { aggregate } = reading;
-  const stored = appendObservations(
+  const stored = await appendObservations(
     db,
     { importId: `imp_${ulid(options.now)}`, source: "fmcsa", fileName: basename(file), fileSha256: hasher.digest("hex") },
     reading.observations,

@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
 import { ulid } from "ulid";
-import type { Db } from "../../db/client.ts";
+import type { Store } from "../../db/client.ts";
 import type { ParsedObservation } from "../admit.ts";
 import { appendObservations, sha256Hex, type AppendResult } from "../append.ts";
 import { parseAmsCsv, parseAmsJson } from "./ams.ts";
@@ -76,7 +76,7 @@ export interface FileImportOptions {
  * Streams a published file through its importer and the door, then stores it in one transaction.
  * Only figures of series the product uses are held in memory; a refusal anywhere writes nothing.
  */
-export function importFile(db: Db, source: ImportSourceName, path: string, fileName: string, now: number, options: FileImportOptions): AppendResult {
+export function importFile(db: Store, source: ImportSourceName, path: string, fileName: string, now: number, options: FileImportOptions): Promise<AppendResult> {
   const size = statSync(path).size;
   if (size > options.maxBytes) {
     throw new ImportFormatError(`${size} bytes is over the import limit of ${options.maxBytes} bytes (--max-mb or WAYBILL_IMPORT_MAX_MB)`);

@@ -1,5 +1,10 @@
 import { createHash } from "node:crypto";
-import type { Db } from "../../db/client.ts";
+import { asc, eq, inArray } from "drizzle-orm";
+import { announceChange } from "../../db/changes.ts";
+import type { Store } from "../../db/client.ts";
+import { andThen, isPromise, type MaybePromise } from "../../db/maybe-async.ts";
+import { rowsNow } from "../../db/read-now.ts";
+import { first, inTransaction } from "../../db/transaction.ts";
 import { embeddedRoadNetwork } from "./embedded.ts";
 import { isRoadNetworkFile, type RoadNetworkFile } from "./format.ts";
 import { parseRoadGeoJson, RoadFileError } from "./geojson.ts";
@@ -17,46 +22,72 @@ export interface RoadImportResult {
  * the file's content, so importing the same file again adds nothing. Refuses a file whose network is too
  * small to route on with RoadFileError.
  */
-export function importRoadNetwork(db: Db, fileName: string, text: string, now: number): RoadImportResult {
+export async function importRoadNetwork(db: Store, fileName: string, text: string, now: number): Promise<RoadImportResult> {
   const sha256 = createHash("sha256").update(text).digest("hex");
   const file = buildRoadNetwork(parseRoadGeoJson(text), "imported", sha256, `imported from ${fileName}`);
   if (file.stats.edges === 0) throw new RoadFileError("the file's roads do not form a network (no two junctions connected)");
-  const exists = db.$client.prepare("SELECT 1 FROM road_networks WHERE version = ?").get(file.version);
-  if (!exists) {
-    db.$client
-      .prepare("INSERT INTO road_networks (version, file_name, file_sha256, imported_at, network) VALUES (?, ?, ?, ?, ?)")
-      .run(file.version, fileName, sha256, now, JSON.stringify(file));
-  }
-  return { version: file.version, added: !exists, stats: file.stats };
+  const added = await inTransaction(db, async (tx) => {
+    const { roadNetworks } = tx.t;
+    if (await first(tx.select({ version: roadNetworks.version }).from(roadNetworks).where(eq(roadNetworks.version, file.version)))) return false;
+    await tx.insert(roadNetworks).values({ version: file.version, fileName, fileSha256: sha256, importedAt: now, network: JSON.stringify(file) });
+    await announceChange(tx);
+    return true;
+  });
+  return { version: file.version, added, stats: file.stats };
 }
 
 export interface RoadNetworks {
   /** The network a lookup known at this moment uses: the newest imported by then, else the embedded one. */
   knownAt(knownAt: number): RoadNetwork;
-  /** Re-read the list of imported networks (after another process imported one). */
-  reload(): void;
+  /** Re-read the imported networks (after another process imported one); synchronous on SQLite. */
+  reload(): MaybePromise<void>;
 }
 
-export function createRoadNetworks(db: Db): RoadNetworks {
-  const list = db.$client.prepare<{ version: string; imported_at: number }, []>("SELECT version, imported_at FROM road_networks ORDER BY imported_at, version");
-  const body = db.$client.prepare<{ network: string }, [string]>("SELECT network FROM road_networks WHERE version = ?");
+/**
+ * The list of imported networks is read at reload, and the text of each new one with it (lookups
+ * cannot wait for the database); a network is parsed and built the first time a lookup needs it.
+ * On SQLite the first lookup reads the list; on PostgreSQL `await reload()` once before it.
+ */
+export function createRoadNetworks(db: Store): RoadNetworks {
+  const { roadNetworks } = db.t;
+  const texts = new Map<string, string>();
   const built = new Map<string, RoadNetwork>();
-  let imported = list.all();
+  let imported: { version: string; importedAt: number }[] | undefined;
+
+  const readTexts = (versions: string[]) =>
+    versions.length === 0
+      ? []
+      : rowsNow(db, db.select({ version: roadNetworks.version, network: roadNetworks.network }).from(roadNetworks).where(inArray(roadNetworks.version, versions)));
+  const reload = (): MaybePromise<void> =>
+    andThen(
+      rowsNow(
+        db,
+        db
+          .select({ version: roadNetworks.version, importedAt: roadNetworks.importedAt })
+          .from(roadNetworks)
+          .orderBy(asc(roadNetworks.importedAt), asc(roadNetworks.version)),
+      ),
+      (rows) =>
+        andThen(readTexts(rows.filter((row) => !texts.has(row.version)).map((row) => row.version)), (fresh) => {
+          for (const row of fresh) texts.set(row.version, row.network);
+          imported = rows;
+        }),
+    );
+
   return {
     knownAt(knownAt) {
-      const newest = imported.filter((row) => row.imported_at <= knownAt).at(-1);
+      if (!imported && isPromise(reload())) throw new Error("the road networks are still loading: await reload() before the first lookup");
+      const newest = imported!.filter((row) => row.importedAt <= knownAt).at(-1);
       if (!newest) return embeddedRoadNetwork();
       let network = built.get(newest.version);
       if (!network) {
-        const parsed: unknown = JSON.parse(body.get(newest.version)!.network);
+        const parsed: unknown = JSON.parse(texts.get(newest.version)!);
         if (!isRoadNetworkFile(parsed)) throw new Error(`stored road network ${newest.version} is not in Waybill's format`);
         network = new RoadNetwork(parsed);
         built.set(newest.version, network);
       }
       return network;
     },
-    reload() {
-      imported = list.all();
-    },
+    reload,
   };
 }

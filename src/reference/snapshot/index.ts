@@ -1,4 +1,6 @@
-import type { Db } from "../../db/client.ts";
+import { and, count, eq, isNull } from "drizzle-orm";
+import type { Store } from "../../db/client.ts";
+import { first, inTransaction } from "../../db/transaction.ts";
 import type { ParsedObservation } from "../admit.ts";
 import { appendObservations, sha256Hex, type AppendResult } from "../append.ts";
 import { snapshotPoints, type SnapshotFile } from "./format.ts";
@@ -23,25 +25,32 @@ export const snapshotSeriesInfo = new Map(
  * Rows stored before publication dates were recorded have none; the snapshot knows them for the
  * figures it shipped, so they get them once (the only column ever filled in after the fact).
  */
-function backfillPublication(db: Db): void {
-  const missing = db.$client.prepare<{ n: number }, []>("SELECT count(*) AS n FROM observations WHERE published_on IS NULL").get();
+async function backfillPublication(db: Store): Promise<void> {
+  const { observations: o } = db.t;
+  const missing = await first(db.select({ n: count() }).from(o).where(isNull(o.publishedOn)));
   if (!missing?.n) return;
-  const fill = db.$client.prepare("UPDATE observations SET published_on = ? WHERE series_id = ? AND observed_on = ? AND published_on IS NULL");
-  db.$client.transaction(() => {
-    for (const row of snapshotObservations()) fill.run(row.publishedOn!, row.seriesId, row.observedOn);
-  })();
+  await inTransaction(db, async (tx) => {
+    for (const row of snapshotObservations()) {
+      await tx
+        .update(o)
+        .set({ publishedOn: row.publishedOn! })
+        .where(and(eq(o.seriesId, row.seriesId), eq(o.observedOn, row.observedOn), isNull(o.publishedOn)));
+    }
+  });
 }
 
 /**
  * Loads the embedded snapshot into the observation table under `imp_snapshot_<version>`.
  * Idempotent: once that import exists nothing happens, so restarts add nothing.
  */
-export function loadSnapshot(db: Db, now: number): AppendResult & { alreadyLoaded: boolean } {
+export async function loadSnapshot(db: Store, now: number): Promise<AppendResult & { alreadyLoaded: boolean }> {
   const importId = snapshotImportId();
-  const exists = db.$client.prepare("SELECT 1 FROM data_imports WHERE id = ?").get(importId);
-  if (exists) return { importId, added: 0, skipped: 0, ignored: 0, alreadyLoaded: true };
-  backfillPublication(db);
-  const result = appendObservations(
+  const { dataImports } = db.t;
+  if (await first(db.select({ id: dataImports.id }).from(dataImports).where(eq(dataImports.id, importId)))) {
+    return { importId, added: 0, skipped: 0, ignored: 0, alreadyLoaded: true };
+  }
+  await backfillPublication(db);
+  const result = await appendObservations(
     db,
     { importId, source: "snapshot", fileName: `embedded:figures.json@${snapshot.version}`, fileSha256: sha256Hex(JSON.stringify(snapshot)) },
     snapshotObservations(),

@@ -1,5 +1,7 @@
 import { ulid } from "ulid";
-import type { Db } from "../../db/client.ts";
+import { and, eq, max, notInArray } from "drizzle-orm";
+import type { Store } from "../../db/client.ts";
+import { first } from "../../db/transaction.ts";
 import { appendObservations, RefusedDataError, sha256Hex } from "../append.ts";
 import type { DataEvents } from "../data-events.ts";
 import { ImportFormatError } from "../importers/common.ts";
@@ -38,14 +40,19 @@ export const DEFAULT_SYNC_LOOKBACK_DAYS = 400;
  * newer version of the same observation.
  */
 /** The newest date stored for a series, retracted imports left out. */
-const newestStored = (db: Db) => {
-  const query = db.$client.prepare<{ newest: string | null }, [string]>(
-    "SELECT max(observed_on) AS newest FROM observations WHERE series_id = ? AND import_id NOT IN (SELECT import_id FROM data_retractions)",
+const newestStored = (db: Store) => async (seriesId: string) => {
+  const { observations: o, dataRetractions: r } = db.t;
+  const retracted = db.select({ importId: r.importId }).from(r);
+  const row = await first(
+    db
+      .select({ newest: max(o.observedOn) })
+      .from(o)
+      .where(and(eq(o.seriesId, seriesId), notInArray(o.importId, retracted))),
   );
-  return (seriesId: string) => query.get(seriesId)?.newest ?? undefined;
+  return row?.newest ?? undefined;
 };
 
-export async function syncData(db: Db, options: SyncOptions): Promise<SourceOutcome[]> {
+export async function syncData(db: Store, options: SyncOptions): Promise<SourceOutcome[]> {
   const today = new Date(options.now).toISOString().slice(0, 10);
   const since = options.since ?? new Date(options.now - DEFAULT_SYNC_LOOKBACK_DAYS * DAY_MS).toISOString().slice(0, 10);
   const http = { fetch: options.fetch ?? fetch, timeoutMs: options.timeoutMs ?? 30_000 };
@@ -76,7 +83,7 @@ export async function syncData(db: Db, options: SyncOptions): Promise<SourceOutc
       const rows = fetched;
       const importId = `imp_${ulid(options.now)}`;
       const fileName = `${redact(baseUrl)} since ${since}`;
-      const stored = appendObservations(db, { importId, source: `${name}-sync`, fileName, fileSha256: sha256Hex(JSON.stringify(rows)) }, rows, options.now);
+      const stored = await appendObservations(db, { importId, source: `${name}-sync`, fileName, fileSha256: sha256Hex(JSON.stringify(rows)) }, rows, options.now);
       if (stored.added > 0) {
         options.events?.publish({ importId, source: `${name}-sync`, added: stored.added, at: options.now });
         outcomes.push(

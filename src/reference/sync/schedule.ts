@@ -1,9 +1,9 @@
-import type { Db } from "../../db/client.ts";
+import type { Store } from "../../db/client.ts";
 import type { DataEvents } from "../data-events.ts";
 import { syncData, type SourceOutcome } from "./run.ts";
 
 export interface SyncScheduleOptions {
-  db: Db;
+  db: Store;
   everyMs: number;
   env: Record<string, string | undefined>;
   now: () => number;

@@ -33,7 +33,7 @@ export interface SyncRequest {
   now: number;
   http: HttpOptions;
   /** The newest date already stored for a series, so a source can tell it has nothing newer. */
-  newestStored(seriesId: string): string | undefined;
+  newestStored(seriesId: string): Promise<string | undefined>;
 }
 
 export interface SyncSource {
@@ -211,8 +211,8 @@ const fmcsa: SyncSource = {
   keyOptional: true,
   urlEnv: "WAYBILL_FMCSA_URL",
   defaultUrl: "https://data.transportation.gov",
-  fetch: ({ baseUrl, apiKey, now, http, newestStored }) =>
-    fetchFmcsaCensus({ baseUrl, appToken: apiKey, now, http, storedCensus: newestStored(fmcsaCensusSeries("CARRIERS", "US", "A")) }),
+  fetch: async ({ baseUrl, apiKey, now, http, newestStored }) =>
+    fetchFmcsaCensus({ baseUrl, appToken: apiKey, now, http, storedCensus: await newestStored(fmcsaCensusSeries("CARRIERS", "US", "A")) }),
 };
 
 export const SOURCES: Record<SyncSourceName, SyncSource> = { eia, fred, bls, ams, fmcsa };

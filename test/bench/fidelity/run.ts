@@ -24,7 +24,7 @@ import { DESTINATION_PLACES, DISTRICT_TOWNS, FIT_WEEKS, HELD_OUT_WEEKS } from ".
 
 const KNOWN_AT = Date.parse("2026-11-22T12:00:00Z");
 const data = createReferenceData(openMemoryDatabase());
-data.loadSnapshot(KNOWN_AT);
+await data.loadSnapshot(KNOWN_AT);
 
 const pct = (x: number) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)} %`;
 const quantile = (values: number[], q: number) => {

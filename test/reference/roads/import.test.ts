@@ -11,12 +11,12 @@ import { CORRIDOR_ROADS } from "../../support/road-corridor.ts";
 const TMP = resolve(import.meta.dir, "../../../.tmp");
 mkdirSync(TMP, { recursive: true });
 
-test("an imported network prices lookups known after the import; views known before keep the embedded one", () => {
-  const { db, data } = snapshotReferenceData();
+test("an imported network prices lookups known after the import; views known before keep the embedded one", async () => {
+  const { db, data } = await snapshotReferenceData();
   const file = join(TMP, `waybill-roads-${process.pid}.geojson`);
   writeFileSync(file, JSON.stringify(CORRIDOR_ROADS));
   const importedAt = LOADED_AT + 60_000;
-  const result = dataImport(db, "roads", file, { json: true, now: importedAt });
+  const result = await dataImport(db, "roads", file, { json: true, now: importedAt });
   expect(result.exitCode).toBe(0);
   const { network } = JSON.parse(result.output) as { network: string };
   data.reload();
@@ -27,11 +27,11 @@ test("an imported network prices lookups known after the import; views known bef
   expect(price(importedAt - 1).distance.road_network).toBe(embeddedRoadNetwork().version);
 });
 
-test("a file that is not road lines is refused in one line and stores nothing", () => {
-  const { db } = snapshotReferenceData();
+test("a file that is not road lines is refused in one line and stores nothing", async () => {
+  const { db } = await snapshotReferenceData();
   const file = join(TMP, `waybill-not-roads-${process.pid}.geojson`);
   writeFileSync(file, JSON.stringify({ type: "FeatureCollection", features: [{ type: "Feature", geometry: { type: "Polygon", coordinates: [] } }] }));
-  const result = dataImport(db, "roads", file);
+  const result = await dataImport(db, "roads", file);
   expect(result).toEqual({
     exitCode: 1,
     output: expect.stringMatching(/^waybill: .* is not a usable road network: feature 0: geometry must be a LineString or MultiLineString$/),

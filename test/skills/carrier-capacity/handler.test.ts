@@ -13,10 +13,13 @@ import { callSkill, detailsOf, refusalOf } from "../../support/skill-call.ts";
 
 const skill = carrierCapacitySkill as unknown as AnyReadingSkill;
 // biome-ignore lint/suspicious/noExplicitAny: the answer is checked field by field
-const answer = (data: ReturnType<typeof snapshotReferenceData>["data"], raw: unknown): any => callSkill(skill, data, raw).answer;
+const answer = (data: Awaited<ReturnType<typeof snapshotReferenceData>>["data"], raw: unknown): any => callSkill(skill, data, raw).answer;
+
+const embeddedOnly = await snapshotReferenceData();
+const withCensus = await snapshotReferenceData();
 
 describe("carrier-capacity from the embedded series only (no census)", () => {
-  const { data } = snapshotReferenceData();
+  const { data } = embeddedOnly;
 
   test.each(["2020-04-15", "2021-04-15", "2023-04-15", "2024-10-15"])("as of %s the label is the value read against ±20", (asOf) => {
     const { value, label } = answer(data, { as_of: asOf }).capacity_pressure;
@@ -24,7 +27,7 @@ describe("carrier-capacity from the embedded series only (no census)", () => {
     expect(label).toBe(value > 20 ? "TIGHT" : value < -20 ? "LOOSE" : "BALANCED");
   });
 
-  test("each counted input's contribution, weight and freshness add up to the index", () => {
+  test("each counted input's contribution, weight and freshness add up to the index", async () => {
     const { capacity_pressure: index } = answer(data, { as_of: "2021-04-15" });
     const counted = index.inputs.filter((input: { contribution: number | null }) => input.contribution !== null);
     expect(counted.length).toBeGreaterThanOrEqual(3);
@@ -37,7 +40,7 @@ describe("carrier-capacity from the embedded series only (no census)", () => {
     expect(index.reasons[0]).toMatch(/points$/);
   });
 
-  test("the history is the index recomputed as of 3, 6 and 12 months earlier", () => {
+  test("the history is the index recomputed as of 3, 6 and 12 months earlier", async () => {
     const { capacity_pressure: index } = answer(data, { as_of: "2021-04-15" });
     expect(index.history.map((h: { as_of: string }) => h.as_of)).toEqual(["2021-01-15", "2020-10-15", "2020-04-15"]);
     const view = data.view("2021-04-15", LOADED_AT);
@@ -47,7 +50,7 @@ describe("carrier-capacity from the embedded series only (no census)", () => {
     }
   });
 
-  test("without a census it answers, names what is missing, caps confidence and invents no count", () => {
+  test("without a census it answers, names what is missing, caps confidence and invents no count", async () => {
     const body = answer(data, { area: "TX", as_of: "2025-06-15" });
     expect(body.supply.census).toBeNull();
     expect(body.demand.area_share.census_power_units_percent).toBeNull();
@@ -62,7 +65,7 @@ describe("carrier-capacity from the embedded series only (no census)", () => {
     expect(body.supply.truck_drivers.employment).toMatchObject({ value: 212_700, series_id: "OEUS480000000000053303201", date: "2024-05-01" });
   });
 
-  test("an area total of driver jobs is given only when every state's figure is known", () => {
+  test("an area total of driver jobs is given only when every state's figure is known", async () => {
     const body = answer(data, { states: ["TX", "CA"], as_of: "2025-06-15" });
     expect(body.supply.truck_drivers.employment).toBeNull();
     expect(body.supply.truck_drivers.states_without_employment).toEqual(["CA"]);
@@ -72,7 +75,7 @@ describe("carrier-capacity from the embedded series only (no census)", () => {
     expect(share).toBeCloseTo((212_700 / 2_070_480) * 100, 2);
   });
 
-  test("carrier entries and exits and new carriers by state are the published monthly counts", () => {
+  test("carrier entries and exits and new carriers by state are the published monthly counts", async () => {
     const body = answer(data, { area: "TX", as_of: "2026-02-15" });
     expect(body.supply.carrier_population).toMatchObject({
       scope: "NATIONAL",
@@ -90,13 +93,13 @@ describe("carrier-capacity from the embedded series only (no census)", () => {
     ]);
   });
 
-  test("areas resolve to their states: a PADD, a census region, a list", () => {
+  test("areas resolve to their states: a PADD, a census region, a list", async () => {
     expect(answer(data, { area: "PADD3", as_of: "2024-01-15" }).area.states).toEqual(["AL", "AR", "LA", "MS", "NM", "TX"]);
     expect(answer(data, { area: "NORTHEAST", as_of: "2024-01-15" }).area).toMatchObject({ kind: "CENSUS_REGION", states: expect.arrayContaining(["NY", "PA", "ME"]) });
     expect(answer(data, { states: ["TX", "OK", "TX"], as_of: "2024-01-15" }).area).toEqual({ name: "TX+OK", kind: "STATES", states: ["TX", "OK"] });
   });
 
-  test("bad input is refused with the field and the allowed values", () => {
+  test("bad input is refused with the field and the allowed values", async () => {
     const both = refusalOf(() => callSkill(skill, data, { area: "TX", states: ["OK"] }));
     expect(detailsOf(both)).toEqual([{ field: "states", problem: "give either area or states, not both" }]);
     const unknown = detailsOf(refusalOf(() => callSkill(skill, data, { area: "ATLANTIS" })))[0]!;
@@ -106,7 +109,7 @@ describe("carrier-capacity from the embedded series only (no census)", () => {
 });
 
 describe("carrier-capacity with an imported census", () => {
-  const { db, data } = snapshotReferenceData();
+  const { db, data } = withCensus;
   const tmp = join(import.meta.dir, "../../../.tmp/capacity-census");
   let early: ExpectedCensus;
   let late: ExpectedCensus;
@@ -121,7 +124,7 @@ describe("carrier-capacity with an imported census", () => {
   const sumOf = (census: ExpectedCensus, states: string[], measure: "carriers" | "powerUnits" | "drivers") =>
     states.flatMap((state) => ["A", "B", "C"].map((op) => census.cells.get(`${state}_${op}`)?.[measure] ?? 0)).reduce((a, b) => a + b, 0);
 
-  test("the area's for-hire carriers, power units and drivers are the census counts, by operation too", () => {
+  test("the area's for-hire carriers, power units and drivers are the census counts, by operation too", async () => {
     const body = answer(data, { states: ["TX", "GA"], as_of: "2025-10-15" });
     expect(body.supply.census).toMatchObject({
       date: "2025-09-01",
@@ -133,7 +136,7 @@ describe("carrier-capacity with an imported census", () => {
     expect(body.missing.some((line: string) => line.startsWith("census"))).toBe(false);
   });
 
-  test("two censuses 8 months apart give the area's change in power units as a supply input", () => {
+  test("two censuses 8 months apart give the area's change in power units as a supply input", async () => {
     const body = answer(data, { area: "TX", as_of: "2025-10-15" });
     const input = body.capacity_pressure.inputs.find((i: { id: string }) => i.id === "census_power_units");
     const [before, after] = [sumOf(early, ["TX"], "powerUnits"), sumOf(late, ["TX"], "powerUnits")];
@@ -144,7 +147,7 @@ describe("carrier-capacity with an imported census", () => {
     expect(body.factor_versions.some((f: { series_id: string }) => f.series_id === "FMCSA_CENSUS_POWER_UNITS_TX_A")).toBe(true);
   });
 
-  test("as of a date before the first census, the census is not there", () => {
+  test("as of a date before the first census, the census is not there", async () => {
     expect(answer(data, { area: "TX", as_of: "2024-12-15" }).supply.census).toBeNull();
   });
 });

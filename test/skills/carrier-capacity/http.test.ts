@@ -4,8 +4,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { testInstance, type TestInstance } from "../../support/instance.ts";
 
 let server: TestInstance;
-beforeAll(() => {
-  server = testInstance({ listen: true }); // a real port, for the MCP client; clock: 2026-10-15
+beforeAll(async () => {
+  server = await testInstance({ listen: true }); // a real port, for the MCP client; clock: 2026-10-15
 });
 afterAll(() => server.stop());
 

@@ -5,7 +5,7 @@ import type { AnyReadingSkill } from "../../../src/skills/types.ts";
 import { LOADED_AT, snapshotReferenceData } from "../../reference/helpers.ts";
 import { callSkill, detailsOf, refusalOf, skillContext } from "../../support/skill-call.ts";
 
-const { data } = snapshotReferenceData();
+const { data } = await snapshotReferenceData();
 const compare = (raw: unknown) => callSkill(laneComparisonSkill as unknown as AnyReadingSkill, data, raw) as ReturnType<typeof laneComparisonSkill.handler>;
 type LookupInput = Parameters<typeof rateLookupSkill.handler>[0];
 const lookup = (input: LookupInput) => rateLookupSkill.handler(input, skillContext(data, data.view(input.as_of!, LOADED_AT))).answer;
@@ -20,14 +20,14 @@ describe("two lanes ranked against two rate-lookup answers", () => {
   const reefer = lookup({ ...LA_PHOENIX, as_of: AS_OF });
   const { answer, factorVersions } = compare({ lanes: [LA_PHOENIX, CHICAGO_DALLAS], as_of: AS_OF });
 
-  test("each lane carries rate-lookup's own figures", () => {
+  test("each lane carries rate-lookup's own figures", async () => {
     const byPosition = (position: number) => answer.lanes.find((lane) => lane.position === position)!;
     expect(byPosition(0)).toMatchObject({ rate_per_mile: reefer.rate_per_mile, total_cost: reefer.total_cost, miles: reefer.miles });
     expect(byPosition(1)).toMatchObject({ rate_per_mile: van.rate_per_mile, total_cost: van.total_cost, miles: van.miles });
     expect(byPosition(1).confidence).toEqual({ level: van.confidence.level, score: van.confidence.score });
   });
 
-  test("the cheaper rate per mile ranks first, with deltas worked out by hand", () => {
+  test("the cheaper rate per mile ranks first, with deltas worked out by hand", async () => {
     const [cheap, dear] = van.rate_per_mile < reefer.rate_per_mile ? [van, reefer] : [reefer, van];
     expect(cheap.rate_per_mile).not.toBe(dear.rate_per_mile);
     const mean = (cheap.rate_per_mile + dear.rate_per_mile) / 2;
@@ -47,7 +47,7 @@ describe("two lanes ranked against two rate-lookup answers", () => {
     expect(answer.summary.mean).toBeCloseTo(mean, 2); // the mean of unrounded rates vs of rounded ones
   });
 
-  test("factor versions are both lookups' factors, each once", () => {
+  test("factor versions are both lookups' factors, each once", async () => {
     const key = (f: { series_id: string; observation_date: string }) => `${f.series_id}|${f.observation_date}`;
     const expected = new Set([...van.factor_versions, ...reefer.factor_versions].map(key));
     expect(new Set(factorVersions.map(key))).toEqual(expected);
@@ -56,7 +56,7 @@ describe("two lanes ranked against two rate-lookup answers", () => {
   });
 });
 
-test("sort_by total_cost ranks on the load's cost and takes deltas in dollars", () => {
+test("sort_by total_cost ranks on the load's cost and takes deltas in dollars", async () => {
   const lanes = [CHICAGO_DALLAS, { origin: "Chicago, IL", destination: "Milwaukee, WI", equipment: "DRY_VAN" }];
   const { answer } = compare({ lanes, sort_by: "total_cost", as_of: AS_OF });
   const short = lookup({ ...lanes[1]!, equipment: "DRY_VAN", as_of: AS_OF });
@@ -67,7 +67,7 @@ test("sort_by total_cost ranks on the load's cost and takes deltas in dollars", 
   expect(answer.summary.cheapest).toEqual({ position: 1, value: short.total_cost });
 });
 
-test("a repeated lane shares its rank and labels are echoed", () => {
+test("a repeated lane shares its rank and labels are echoed", async () => {
   const { answer } = compare({ lanes: [ATLANTA_NEW_YORK, CHICAGO_DALLAS, ATLANTA_NEW_YORK], as_of: AS_OF });
   const twins = answer.lanes.filter((lane) => lane.label === "east");
   expect(twins).toHaveLength(2);
@@ -76,7 +76,7 @@ test("a repeated lane shares its rank and labels are echoed", () => {
   expect(answer.lanes.map((lane) => lane.rank).sort()).toEqual(twins[0]!.rank === 1 ? [1, 1, 3] : [1, 2, 2]);
 });
 
-test("the fuel surcharge option reaches every lane", () => {
+test("the fuel surcharge option reaches every lane", async () => {
   const lanes = [CHICAGO_DALLAS, LA_PHOENIX];
   const withSurcharge = compare({ lanes, as_of: AS_OF, include_fuel_surcharge: true }).answer;
   expect(withSurcharge.include_fuel_surcharge).toBe(true);
@@ -98,14 +98,14 @@ describe("refusals name the lane", () => {
     expect(error.body("req")).toMatchObject({ error: "UNRESOLVED_LOCATION", field: `lanes.${position}.${field}` });
   });
 
-  test("miles out of range and a lane from a place to itself", () => {
+  test("miles out of range and a lane from a place to itself", async () => {
     const miles = refusalOf(() => compare({ lanes: [CHICAGO_DALLAS, { ...CHICAGO_DALLAS, miles: 9000 }] }));
     expect(detailsOf(miles).map((d) => d.field)).toEqual(["lanes.1.miles"]);
     const sameCity = refusalOf(() => compare({ lanes: [{ ...CHICAGO_DALLAS, destination: "Chicago, IL" }, CHICAGO_DALLAS] }));
     expect(detailsOf(sameCity).map((d) => d.field)).toEqual(["lanes.0.destination"]);
   });
 
-  test("a lane without equipment is refused, not defaulted; unknown lane fields are refused", () => {
+  test("a lane without equipment is refused, not defaulted; unknown lane fields are refused", async () => {
     const { equipment: _, ...noEquipment } = CHICAGO_DALLAS;
     const missing = refusalOf(() => compare({ lanes: [CHICAGO_DALLAS, noEquipment] }));
     expect(detailsOf(missing)).toContainEqual(expect.objectContaining({ field: "lanes.1.equipment" }));

@@ -7,7 +7,7 @@ import type { AnyReadingSkill } from "../../../src/skills/types.ts";
 import { snapshotReferenceData } from "../../reference/helpers.ts";
 import { callSkill, detailsOf, refusalOf } from "../../support/skill-call.ts";
 
-const { data } = snapshotReferenceData();
+const { data } = await snapshotReferenceData();
 const skill = marketAnalysisSkill as unknown as AnyReadingSkill;
 const analyse = (raw: Record<string, unknown>) => {
   const result = callSkill(skill, data, raw);
@@ -21,7 +21,7 @@ describe("as of 2026-01-31, when every monthly series has a recent published fig
   const { answer, factorVersions, modelVersion } = analyse({ as_of: "2026-01-31" });
   const byId = (id: string) => answer.indicators.find((i) => i.id === id)!;
 
-  test("each indicator's latest value, date and 3-month trend from the snapshot", () => {
+  test("each indicator's latest value, date and 3-month trend from the snapshot", async () => {
     expect(byId("truck_freight_ppi")).toMatchObject({
       series_id: "WPU301",
       latest: { value: 175.023, date: "2025-12-01" },
@@ -38,12 +38,12 @@ describe("as of 2026-01-31, when every monthly series has a recent published fig
     });
   });
 
-  test("z-scores against the 36 monthly values before the latest (hand-computed)", () => {
+  test("z-scores against the 36 monthly values before the latest (hand-computed)", async () => {
     expect(byId("fed_funds").z_score).toMatchObject({ value: -2.22, observations: 36, window_start: "2022-12-01" });
     expect(byId("truck_freight_ppi").z_score).toMatchObject({ value: 2.23, observations: 36 });
   });
 
-  test("the composite is the weighted mean of the clamped, signed trends", () => {
+  test("the composite is the weighted mean of the clamped, signed trends", async () => {
     const signals = {
       truck_freight_ppi: pct(175.023, 173.046) / 2,
       freight_tsi: pct(137.2, 139) / 2.5,
@@ -60,14 +60,14 @@ describe("as of 2026-01-31, when every monthly series has a recent published fig
     for (const id of ids) expect(byId(id).contribution!).toBeCloseTo(weights[id] * signals[id], 3);
   });
 
-  test("an indicator without a 3-month-old observation is shown but not counted, and the reasons say so", () => {
+  test("an indicator without a 3-month-old observation is shown but not counted, and the reasons say so", async () => {
     // WTI in the snapshot starts 2025-12-01.
     expect(byId("wti_crude")).toMatchObject({ latest: { value: 60.7, date: "2026-01-23" }, trend: null, contribution: null });
     expect(answer.signal.reasons.at(-1)).toBe("WTI crude oil spot left out: no observation 3 months before its latest");
     expect(answer.signal.reasons[0]).toStartWith("PPI truck transportation of freight up 1.14% over 3 months");
   });
 
-  test("factor versions: every latest, trend base and z-score window observation, once, none after as_of", () => {
+  test("factor versions: every latest, trend base and z-score window observation, once, none after as_of", async () => {
     for (const indicator of answer.indicators) {
       expect(factorVersions).toContainEqual(
         expect.objectContaining({ series_id: indicator.series_id, observation_date: indicator.latest.date, value: indicator.latest.value }),
@@ -81,24 +81,24 @@ describe("as of 2026-01-31, when every monthly series has a recent published fig
     expect(modelVersion).toBe(MARKET_MODEL.version);
   });
 
-  test("the answer matches the declared output schema", () => {
+  test("the answer matches the declared output schema", async () => {
     expect(Value.Check(marketAnalysisSkill.output, answer)).toBe(true);
   });
 });
 
 describe("signals over the cycle and over time", () => {
-  test("2021's boom reads TIGHTENING, mid-2023's freight recession LOOSENING", () => {
+  test("2021's boom reads TIGHTENING, mid-2023's freight recession LOOSENING", async () => {
     expect(analyse({ as_of: "2021-12-31" }).answer.signal.value).toBe("TIGHTENING");
     expect(analyse({ as_of: "2023-06-30" }).answer.signal.value).toBe("LOOSENING");
   });
 
-  test("as_of cuts every series by publication: on 2025-12-31 the PPI's latest is November's, published 2025-12-15", () => {
+  test("as_of cuts every series by publication: on 2025-12-31 the PPI's latest is November's, published 2025-12-15", async () => {
     const { answer, factorVersions } = analyse({ as_of: "2025-12-31" });
     expect(answer.indicators.find((i) => i.id === "truck_freight_ppi")!.latest.date).toBe("2025-11-01");
     expect(factorVersions.every((f) => f.observation_date <= "2025-12-31")).toBe(true);
   });
 
-  test("stale indicators are left out; with under half the weight fresh the signal is INSUFFICIENT_DATA", () => {
+  test("stale indicators are left out; with under half the weight fresh the signal is INSUFFICIENT_DATA", async () => {
     // A named as_of long after the data: the signal for that day, which cannot be read.
     const { answer } = analyse({ as_of: "2026-11-22" }); // PPI ends 2025-12
     expect(answer.signal).toMatchObject({ value: "INSUFFICIENT_DATA", score: null });
@@ -107,7 +107,7 @@ describe("signals over the cycle and over time", () => {
     expect(answer.indicators.find((i) => i.id === "truck_freight_ppi")).toMatchObject({ fresh: false, contribution: null });
   });
 
-  test("without as_of, the signal comes from the newest month-end with enough fresh indicators, labelled with it", () => {
+  test("without as_of, the signal comes from the newest month-end with enough fresh indicators, labelled with it", async () => {
     const { answer, factorVersions } = analyse({}); // today: 2026-11-22
     expect(answer.as_of).toBe("2026-11-22");
     expect(answer.signal.value).not.toBe("INSUFFICIENT_DATA");
@@ -117,7 +117,7 @@ describe("signals over the cycle and over time", () => {
     expect(factorVersions.every((f) => f.observation_date <= answer.signal_as_of!)).toBe(true);
   });
 
-  test("the diesel indicator follows the region, falling back when the regional series lags", () => {
+  test("the diesel indicator follows the region, falling back when the regional series lags", async () => {
     expect(analyse({ as_of: "2025-12-31", region: "PADD2" }).answer.indicators.find((i) => i.id === "diesel")!.series_id).toBe("EMD_EPD2D_PTE_R20_DPG");
     const lagging = analyse({ as_of: "2026-10-06", region: "PADD2" }).answer;
     expect(lagging.indicators.find((i) => i.id === "diesel")!.series_id).toBe("EMD_EPD2D_PTE_NUS_DPG");
@@ -136,7 +136,7 @@ describe("refusals", () => {
     expect(detailsOf(error)[0]).toMatchObject({ field, problem: expect.stringMatching(problem) });
   });
 
-  test("an unknown region lists the allowed values", () => {
+  test("an unknown region lists the allowed values", async () => {
     expect(detailsOf(refusalOf(() => analyse({ region: "EAST_COAST" })))[0]!.allowed).toEqual(DIESEL_REGION_NAMES);
   });
 });

@@ -3,7 +3,7 @@ import { testInstance, type TestInstance } from "../../support/instance.ts";
 
 let server: TestInstance;
 beforeAll(async () => {
-  server = testInstance(); // clock: 2026-10-15
+  server = await testInstance(); // clock: 2026-10-15
 });
 afterAll(() => server.stop());
 

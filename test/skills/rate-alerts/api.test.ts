@@ -8,7 +8,7 @@ import { testInstance, type TestInstance } from "../../support/instance.ts";
 
 let server: TestInstance;
 beforeAll(async () => {
-  server = testInstance({ listen: true });
+  server = await testInstance({ listen: true });
 });
 afterAll(() => server.stop());
 
@@ -180,7 +180,7 @@ describe("evaluation and events", () => {
 
     (server.clock as ManualClock).advance(1000);
     const raised = current.value + 0.75;
-    appendObservations(
+    await appendObservations(
       server.runtime.db,
       { importId: `imp_test_${Date.now()}`, source: "eia", fileName: "revision.csv", fileSha256: "0".repeat(64) },
       [{ seriesId: current.seriesId, observedOn: current.observedOn, value: raised }],

@@ -5,7 +5,7 @@ import type { AnyReadingSkill } from "../../../src/skills/types.ts";
 import { LOADED_AT, snapshotReferenceData } from "../../reference/helpers.ts";
 import { callSkill, detailsOf, refusalOf, skillContext } from "../../support/skill-call.ts";
 
-const { data } = snapshotReferenceData();
+const { data } = await snapshotReferenceData();
 const forecast = (raw: Record<string, unknown>) => callSkill(rateForecastSkill as unknown as AnyReadingSkill, data, raw) as ReturnType<typeof rateForecastSkill.handler>;
 const CHICAGO_DALLAS = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" } as const;
 const AS_OF = "2025-06-30"; // an EIA survey Monday: the newest diesel week is as_of itself
@@ -14,7 +14,7 @@ describe("Chicago -> Dallas dry van, 26 weeks from 2025-06-30", () => {
   const { answer, factorVersions } = forecast({ ...CHICAGO_DALLAS, horizon_weeks: 26, as_of: AS_OF });
   const width = (interval: { lower: number; upper: number }) => interval.upper - interval.lower;
 
-  test("the starting rate is rate-lookup's answer as of as_of", () => {
+  test("the starting rate is rate-lookup's answer as of as_of", async () => {
     const lookup = rateLookupSkill.handler({ ...CHICAGO_DALLAS, as_of: AS_OF }, skillContext(data, data.view(AS_OF, LOADED_AT)));
     expect(answer.starting_rate).toMatchObject({
       rate_per_mile: lookup.answer.rate_per_mile,
@@ -25,13 +25,13 @@ describe("Chicago -> Dallas dry van, 26 weeks from 2025-06-30", () => {
     expect(answer.method.diesel_series).toEqual(["EMD_EPD2D_PTE_R20_DPG", "EMD_EPD2D_PTE_R30_DPG"]);
   });
 
-  test("one point a week for 26 Mondays after as_of", () => {
+  test("one point a week for 26 Mondays after as_of", async () => {
     expect(answer.forecast.map((point) => point.week)).toEqual(Array.from({ length: 26 }, (_, i) => i + 1));
     expect(answer.forecast[0]).toMatchObject({ date: "2025-07-07", weeks_after_last_observation: 1 });
     expect(answer.forecast.at(-1)!.date).toBe("2025-12-29");
   });
 
-  test("95% holds 80% holds the median, every week", () => {
+  test("95% holds 80% holds the median, every week", async () => {
     for (const { p50, interval_80: i80, interval_95: i95 } of answer.forecast) {
       expect(i95.lower).toBeLessThanOrEqual(i80.lower);
       expect(i80.lower).toBeLessThanOrEqual(p50);
@@ -40,7 +40,7 @@ describe("Chicago -> Dallas dry van, 26 weeks from 2025-06-30", () => {
     }
   });
 
-  test("intervals widen with the horizon", () => {
+  test("intervals widen with the horizon", async () => {
     const points = answer.forecast;
     for (let k = 1; k < points.length; k++) {
       // Rounded to a tenth of a cent, so a step may show a 0.001 dip.
@@ -50,12 +50,12 @@ describe("Chicago -> Dallas dry van, 26 weeks from 2025-06-30", () => {
     expect(width(points.at(-1)!.interval_95)).toBeGreaterThan(2 * width(points[0]!.interval_95));
   });
 
-  test("the median stays at the starting rate: a random walk without drift", () => {
+  test("the median stays at the starting rate: a random walk without drift", async () => {
     for (const point of answer.forecast) expect(point.p50).toBeCloseTo(answer.starting_rate.rate_per_mile, 3);
     expect(answer.forecast[0]!.diesel_p50).toBe(answer.starting_rate.diesel_price);
   });
 
-  test("the backtest scores weeks 1, 4 and 26 with finite errors and coverage in [0, 1]", () => {
+  test("the backtest scores weeks 1, 4 and 26 with finite errors and coverage in [0, 1]", async () => {
     expect(answer.backtest.horizons.map((h) => h.weeks)).toEqual([1, 4, 26]);
     expect(answer.backtest.origins).toBe(26);
     for (const horizon of answer.backtest.horizons) {
@@ -72,7 +72,7 @@ describe("Chicago -> Dallas dry van, 26 weeks from 2025-06-30", () => {
     expect(answer.backtest.last_origin! < AS_OF).toBe(true);
   });
 
-  test("no factor is dated after as_of; the window's bounds and the wage are listed once each", () => {
+  test("no factor is dated after as_of; the window's bounds and the wage are listed once each", async () => {
     expect(factorVersions.every((f) => f.observation_date <= AS_OF)).toBe(true);
     expect(answer.method.window).toEqual({ weeks: 156, from: "2022-07-11", to: AS_OF });
     const keys = factorVersions.map((f) => `${f.series_id}|${f.observation_date}`);
@@ -83,7 +83,7 @@ describe("Chicago -> Dallas dry van, 26 weeks from 2025-06-30", () => {
   });
 });
 
-test("diesel weeks not yet published by as_of are forecast too: week 1 is still the first Monday after as_of", () => {
+test("diesel weeks not yet published by as_of are forecast too: week 1 is still the first Monday after as_of", async () => {
   const { answer } = forecast({ ...CHICAGO_DALLAS, horizon_weeks: 2, as_of: "2025-07-10" }); // a Thursday
   expect(answer.starting_rate.diesel_week).toBe("2025-07-07");
   expect(answer.forecast.map((point) => [point.date, point.weeks_after_last_observation])).toEqual([
@@ -92,7 +92,7 @@ test("diesel weeks not yet published by as_of are forecast too: week 1 is still 
   ]);
 });
 
-test("horizon_weeks defaults to 8; the fuel surcharge raises every quantile", () => {
+test("horizon_weeks defaults to 8; the fuel surcharge raises every quantile", async () => {
   const plain = forecast({ ...CHICAGO_DALLAS, as_of: AS_OF }).answer;
   const surcharged = forecast({ ...CHICAGO_DALLAS, as_of: AS_OF, include_fuel_surcharge: true }).answer;
   expect(plain.horizon_weeks).toBe(8);
@@ -110,12 +110,12 @@ describe("refusals", () => {
     expect(detailsOf(error).map((d) => d.field)).toEqual(["horizon_weeks"]);
   });
 
-  test("an unknown place is a 422 on its field", () => {
+  test("an unknown place is a 422 on its field", async () => {
     const error = refusalOf(() => forecast({ ...CHICAGO_DALLAS, destination: "Qqzx, ZZ" }));
     expect(error.body("req")).toMatchObject({ error: "UNRESOLVED_LOCATION", field: "destination" });
   });
 
-  test("a lane whose diesel series is younger than the method needs is refused on as_of", () => {
+  test("a lane whose diesel series is younger than the method needs is refused on as_of", async () => {
     // EIA's West Coast except California series starts in December 2011.
     const error = refusalOf(() => forecast({ origin: "Seattle, WA", destination: "Boise, ID", equipment: "DRY_VAN", as_of: "2012-06-04" }));
     expect(detailsOf(error).map((d) => d.field)).toEqual(["as_of"]);

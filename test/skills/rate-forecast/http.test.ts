@@ -3,7 +3,7 @@ import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../../suppor
 
 let server: TestInstance;
 beforeAll(async () => {
-  server = testInstance(); // clock: 2026-10-15
+  server = await testInstance(); // clock: 2026-10-15
 });
 afterAll(() => server.stop());
 

@@ -3,17 +3,17 @@ import { RATE_MODEL } from "../../../src/skills/rate-lookup/constants.ts";
 import { EQUIPMENT_COST_INDEX, equipmentCostAsOf } from "../../../src/skills/rate-lookup/equipment-cost.ts";
 import { LOADED_AT, snapshotReferenceData } from "../../reference/helpers.ts";
 
-const { data } = snapshotReferenceData();
+const { data } = await snapshotReferenceData();
 const editions = RATE_MODEL.atriEditions.value;
 
-test("an ATRI edition counts from its publication date, not its data year", () => {
+test("an ATRI edition counts from its publication date, not its data year", async () => {
   const edition = editions.find((e) => e.edition === 2025)!;
   const dayBefore = new Date(Date.parse(edition.publishedOn) - 86_400_000).toISOString().slice(0, 10);
   expect(equipmentCostAsOf(data.view(dayBefore, LOADED_AT))!.edition.edition).toBe(2024);
   expect(equipmentCostAsOf(data.view(edition.publishedOn, LOADED_AT))!.edition.edition).toBe(2025);
 });
 
-test("between editions the figure is carried forward by the heavy-truck PPI published by then, and says so", () => {
+test("between editions the figure is carried forward by the heavy-truck PPI published by then, and says so", async () => {
   const view = data.view("2022-07-01", LOADED_AT);
   const cost = equipmentCostAsOf(view)!;
   const newest = editions.filter((e) => e.publishedOn <= "2022-07-01").at(-1)!;
@@ -27,6 +27,6 @@ test("between editions the figure is carried forward by the heavy-truck PPI publ
   expect(cost.description).toContain(`carried forward x${(latest.value / base).toFixed(4)}`);
 });
 
-test("before any edition was published there is no equipment cost", () => {
+test("before any edition was published there is no equipment cost", async () => {
   expect(equipmentCostAsOf(data.view("2018-09-30", LOADED_AT))).toBeUndefined();
 });

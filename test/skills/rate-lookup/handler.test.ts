@@ -10,7 +10,7 @@ import { LOADED_AT, snapshotReferenceData } from "../../reference/helpers.ts";
 import { skillContext } from "../../support/skill-call.ts";
 import { snapshotImportId } from "../../../src/reference/snapshot/index.ts";
 
-const { db, data } = snapshotReferenceData();
+const { db, data } = await snapshotReferenceData();
 type Input = Parameters<typeof rateLookupSkill.handler>[0];
 
 /** The pipeline's call: a view pinned to the request's as_of (or today), known as of now. */
@@ -30,7 +30,7 @@ function refusal(input: Input, now = LOADED_AT): ApiError {
 }
 
 describe("lane distances", () => {
-  test("come from the embedded road network, with the local legs to it and the network's version", () => {
+  test("come from the embedded road network, with the local legs to it and the network's version", async () => {
     const { answer } = lookup({ origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" });
     expect(answer.distance_method).toBe("ROAD_NETWORK");
     expect(answer.distance.road_network).toBe(embeddedRoadNetwork().version);
@@ -39,7 +39,7 @@ describe("lane distances", () => {
     expect(answer.confidence.reasons.join(" ")).not.toContain("great-circle");
   });
 
-  test("a place far from any Interstate falls back to great-circle x circuity, says why, and costs confidence", () => {
+  test("a place far from any Interstate falls back to great-circle x circuity, says why, and costs confidence", async () => {
     const onNetwork = lookup({ origin: "Miami, FL", destination: "Atlanta, GA", equipment: "DRY_VAN", as_of: "2026-09-22" }).answer;
     const { answer } = lookup({ origin: "Key West, FL", destination: "Atlanta, GA", equipment: "DRY_VAN", as_of: "2026-09-22" });
     expect(onNetwork.distance_method).toBe("ROAD_NETWORK");
@@ -49,13 +49,13 @@ describe("lane distances", () => {
     expect(answer.confidence.score).toBeLessThan(onNetwork.confidence.score);
   });
 
-  test("a lane the Interstates serve only by an implausible detour falls back (Miami-Orlando runs on the Turnpike)", () => {
+  test("a lane the Interstates serve only by an implausible detour falls back (Miami-Orlando runs on the Turnpike)", async () => {
     const { answer } = lookup({ origin: "Miami, FL", destination: "Orlando, FL", equipment: "DRY_VAN", as_of: "2026-09-22" });
     expect(answer.distance_method).toBe("GREAT_CIRCLE_X_CIRCUITY");
     expect(answer.distance.fallback_reason).toMatch(/straight-line distance \(over 1.45x\)/);
   });
 
-  test("a lane round a lake is priced on the network; a long route over land says a shorter road may be missing", () => {
+  test("a lane round a lake is priced on the network; a long route over land says a shorter road may be missing", async () => {
     const roundTheLake = lookup({ origin: "Detroit, MI", destination: "Cleveland, OH", equipment: "DRY_VAN", as_of: "2026-09-22" }).answer;
     expect(roundTheLake.distance_method).toBe("ROAD_NETWORK");
     expect(roundTheLake.confidence.reasons.join("; ")).not.toMatch(/shorter road the network lacks/);
@@ -65,7 +65,7 @@ describe("lane distances", () => {
     expect(withoutAz85.confidence.reasons.join("; ")).toMatch(/Interstate route is 1\.\d\dx the straight line .*shorter road the network lacks may exist/);
   });
 
-  test("miles overrides the estimate", () => {
+  test("miles overrides the estimate", async () => {
     const { answer } = lookup({ origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN", miles: 967 });
     expect(answer).toMatchObject({ miles: 967, distance_method: "CALLER_PROVIDED" });
     expect(answer.total_cost).toBeCloseTo(answer.rate_per_mile * 967, 0);
@@ -76,7 +76,7 @@ describe("the answer", () => {
   const asOf = "2025-06-30";
   const { answer, factorVersions, modelVersion } = lookup({ origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN", as_of: asOf });
 
-  test("has the contract's fields and the product's additions", () => {
+  test("has the contract's fields and the product's additions", async () => {
     expect(answer).toMatchObject({
       type: "COST_BASIS",
       as_of: asOf,
@@ -91,7 +91,7 @@ describe("the answer", () => {
     expect(modelVersion).toBe(RATE_MODEL.version);
   });
 
-  test("diesel is the average of the origin's and destination's PADD prices for the week", () => {
+  test("diesel is the average of the origin's and destination's PADD prices for the week", async () => {
     const midwest = data.view(asOf, LOADED_AT).latest("EMD_EPD2D_PTE_R20_DPG")!;
     const gulf = data.view(asOf, LOADED_AT).latest("EMD_EPD2D_PTE_R30_DPG")!;
     expect(midwest.observedOn).toBe("2025-06-30"); // an EIA survey Monday
@@ -102,7 +102,7 @@ describe("the answer", () => {
     expect(factorVersions.every((f) => f.import_id === snapshotImportId() && f.observation_date <= asOf)).toBe(true);
   });
 
-  test("the breakdown adds up to the rate, the per-load cost spread over the miles", () => {
+  test("the breakdown adds up to the rate, the per-load cost spread over the miles", async () => {
     const sum = Object.values(answer.breakdown).reduce((a, b) => a + b, 0);
     expect(sum).toBeCloseTo(answer.rate_per_mile, 2);
     expect(answer.breakdown.reefer_fuel).toBe(0);
@@ -115,13 +115,13 @@ describe("the answer", () => {
     expect(answer.breakdown.per_load).toBeCloseTo((total * answer.multipliers.equipment) / answer.miles, 3);
   });
 
-  test("equipment cost is ATRI's newest published edition carried forward by the heavy-truck PPI, and says so", () => {
+  test("equipment cost is ATRI's newest published edition carried forward by the heavy-truck PPI, and says so", async () => {
     expect(answer.data_sources.equipment_source).toMatch(
       /ATRI .* 2024 edition \(2023 data, published 2024-06-01\).* carried forward x\d\.\d{4} by the BLS heavy-truck manufacturing PPI/,
     );
   });
 
-  test("the same input and view give the same answer", () => {
+  test("the same input and view give the same answer", async () => {
     expect(lookup({ origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN", as_of: asOf }).answer).toEqual(answer);
   });
 });
@@ -130,7 +130,7 @@ describe("equipment, mode and surcharge", () => {
   const base = { origin: "Chicago, IL", destination: "Dallas, TX", as_of: "2025-06-30", miles: 950 } as const;
   const van = lookup({ ...base, equipment: "DRY_VAN" }).answer;
 
-  test("reefer adds unit fuel and the 1.18 multiplier; flatbed burns more fuel", () => {
+  test("reefer adds unit fuel and the 1.18 multiplier; flatbed burns more fuel", async () => {
     const reefer = lookup({ ...base, equipment: "REEFER" }).answer;
     const flatbed = lookup({ ...base, equipment: "FLATBED" }).answer;
     expect(reefer.breakdown.reefer_fuel).toBeGreaterThan(0.03);
@@ -140,14 +140,14 @@ describe("equipment, mode and surcharge", () => {
     expect(reefer.rate_per_mile).toBeGreaterThan(flatbed.rate_per_mile);
   });
 
-  test("mode multipliers", () => {
+  test("mode multipliers", async () => {
     const ltl = lookup({ ...base, equipment: "DRY_VAN", mode: "LTL" }).answer;
     const intermodal = lookup({ ...base, equipment: "DRY_VAN", mode: "INTERMODAL" }).answer;
     expect(ltl.rate_per_mile).toBeCloseTo(van.rate_per_mile * 1.35, 2);
     expect(intermodal.rate_per_mile).toBeCloseTo(van.rate_per_mile * 0.82, 2);
   });
 
-  test("fuel is counted once: linehaul fuel at the surcharge base, the surcharge carries the rest, unmultiplied", () => {
+  test("fuel is counted once: linehaul fuel at the surcharge base, the surcharge carries the rest, unmultiplied", async () => {
     const reefer = lookup({ ...base, equipment: "REEFER" }).answer;
     const withFsc = lookup({ ...base, equipment: "REEFER", include_fuel_surcharge: true }).answer;
     const mpg = RATE_MODEL.fuelEconomyMpg.value.REEFER;
@@ -164,7 +164,7 @@ describe("equipment, mode and surcharge", () => {
     expect(withFsc.data_sources.fuel_surcharge_source).toContain("linehaul fuel priced at the base");
   });
 
-  test("rate-lookup's surcharge is the fuel-surcharge skill's for the same origin, equipment and week", () => {
+  test("rate-lookup's surcharge is the fuel-surcharge skill's for the same origin, equipment and week", async () => {
     const withFsc = lookup({ ...base, equipment: "DRY_VAN", include_fuel_surcharge: true }).answer;
     const skill = fuelSurchargeSkill.handler(
       { origin: base.origin, equipment: "DRY_VAN", as_of: base.as_of },
@@ -175,19 +175,19 @@ describe("equipment, mode and surcharge", () => {
 });
 
 describe("diesel fallback and confidence", () => {
-  test("current regional data, exact places, interstate lane: HIGH", () => {
+  test("current regional data, exact places, interstate lane: HIGH", async () => {
     const { answer } = lookup({ origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN", as_of: "2026-09-22" });
     expect(answer.confidence.level).toBe("HIGH");
   });
 
-  test("when the regional series lags the national one, the U.S. price is used and confidence drops", () => {
+  test("when the regional series lags the national one, the U.S. price is used and confidence drops", async () => {
     // Regional weeks end 2026-09-21; the national series runs to 2026-10-05.
     const { answer, factorVersions } = lookup({ origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN", as_of: "2026-10-06" });
     expect(factorVersions[0]).toMatchObject({ series_id: "EMD_EPD2D_PTE_NUS_DPG", observation_date: "2026-10-05" });
     expect(answer.confidence.reasons.join(" ")).toContain("no current regional diesel price");
   });
 
-  test("a misspelt place and a short lane lower the score", () => {
+  test("a misspelt place and a short lane lower the score", async () => {
     const exact = lookup({ origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN", as_of: "2026-09-22" }).answer;
     const fuzzy = lookup({ origin: "Chicgo, IL", destination: "Dallas, TX", equipment: "DRY_VAN", as_of: "2026-09-22" }).answer;
     const short = lookup({ origin: "Dallas, TX", destination: "Fort Worth, TX", equipment: "DRY_VAN", as_of: "2026-09-22" }).answer;
@@ -196,8 +196,8 @@ describe("diesel fallback and confidence", () => {
     expect(short.confidence.score).toBeLessThan(exact.confidence.score);
   });
 
-  test("a USDA AMS rate for the origin's shipping district and the destination city anchors the answer when it agrees", () => {
-    const { db: amsDb, data: amsData } = snapshotReferenceData();
+  test("a USDA AMS rate for the origin's shipping district and the destination city anchors the answer when it agrees", async () => {
+    const { db: amsDb, data: amsData } = await snapshotReferenceData();
     const importedAt = LOADED_AT + 1000;
     const district = "SOUTH AND CENTRAL DISTRICT CALIFORNIA";
     const input = { origin: "Fresno, CA", destination: "Chicago, IL", equipment: "REEFER", as_of: "2026-07-28" } as const;
@@ -206,7 +206,7 @@ describe("diesel fallback and confidence", () => {
       { seriesId: amsFvwtrkSeries("LOW", district, "Chicago"), observedOn: date, value: Math.round(mid - 100) },
       { seriesId: amsFvwtrkSeries("HIGH", district, "Chicago"), observedOn: date, value: Math.round(mid + 100) },
     ];
-    appendObservations(
+    await appendObservations(
       amsDb,
       { importId: "imp_test_ams", source: "ams", fileName: "test", fileSha256: "0" },
       [...week("2026-07-28", costPerLoad * 1.05), ...week("2026-06-30", costPerLoad * 1.6)],
@@ -233,7 +233,7 @@ describe("diesel fallback and confidence", () => {
   });
 });
 
-test("with the snapshot's USDA weeks, anchors follow the shipping district, not the origin's state", () => {
+test("with the snapshot's USDA weeks, anchors follow the shipping district, not the origin's state", async () => {
   const at = (origin: string, destination: string) => lookup({ origin, destination, equipment: "REEFER", as_of: "2026-07-28" }).answer.market_anchor?.district;
   expect(at("Yakima, WA", "Seattle, WA")).toBe("YAKIMA VALLEY AND WENATCHEE DISTRICT WASHINGTON");
   expect(at("Spokane, WA", "Seattle, WA")).toBeUndefined(); // same state, 190 mi from the district
@@ -244,7 +244,7 @@ test("with the snapshot's USDA weeks, anchors follow the shipping district, not 
 describe("refusals", () => {
   const base = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" } as const;
 
-  test("unresolvable place: 422 with suggestions", () => {
+  test("unresolvable place: 422 with suggestions", async () => {
     const error = refusal({ ...base, destination: "Dalas, TZ" });
     expect(error.status).toBe(422);
     expect(error.body("req")).toMatchObject({ error: "UNRESOLVED_LOCATION", field: "destination", input: "Dalas, TZ" });
@@ -269,7 +269,7 @@ describe("refusals", () => {
     expect(details[0]!.problem).toMatch(problem);
   });
 
-  test("a lane no truck can drive: 422 NOT_ROAD_CONNECTED", () => {
+  test("a lane no truck can drive: 422 NOT_ROAD_CONNECTED", async () => {
     for (const [field, text] of [
       ["origin", "Honolulu, HI"],
       ["destination", "San Juan, PR"],
@@ -281,13 +281,13 @@ describe("refusals", () => {
     }
   });
 
-  test("a bare name shared by comparable places: 422 AMBIGUOUS_LOCATION with candidates and their states", () => {
+  test("a bare name shared by comparable places: 422 AMBIGUOUS_LOCATION with candidates and their states", async () => {
     const error = refusal({ ...base, origin: "Portland" });
     expect(error.status).toBe(422);
     expect(error.body("req")).toMatchObject({ error: "AMBIGUOUS_LOCATION", field: "origin", candidates: ["Portland, OR", "Portland, ME"] });
   });
 
-  test("a refused call writes nothing", () => {
+  test("a refused call writes nothing", async () => {
     const before = db.$client.prepare("SELECT count(*) AS n FROM observations").get();
     refusal({ ...base, miles: -1 });
     expect(db.$client.prepare("SELECT count(*) AS n FROM observations").get()).toEqual(before);
