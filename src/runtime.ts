@@ -157,7 +157,8 @@ export async function createRuntime({ db, clock, limits, skills = SKILLS, log, a
       webhooks.stop();
       alertBackground.stop();
       await committer.close();
-      usage.close();
+      await usage.close();
+      await meter.close();
       await watcher.close();
     },
   };

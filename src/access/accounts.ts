@@ -1,8 +1,8 @@
 import { asc, eq } from "drizzle-orm";
 import type { Store } from "../db/client.ts";
-import { markChanged } from "../db/changes.ts";
+import { announceChange, markChanged } from "../db/changes.ts";
 import type { accounts } from "../db/schema.ts";
-import { first } from "../db/transaction.ts";
+import { first, inTransaction } from "../db/transaction.ts";
 import { newId } from "../ids.ts";
 import { isTier, TIERS, type Tier } from "./tiers.ts";
 
@@ -71,9 +71,13 @@ export async function requireAccountByEmail(db: Store, email: string): Promise<A
 
 export async function setTier(db: Store, accountId: string, tier: Tier): Promise<Account> {
   const { accounts } = db.t;
-  const updated = await first(db.update(accounts).set({ tier }).where(eq(accounts.id, accountId)).returning());
+  const updated = await inTransaction(db, async (tx) => {
+    const row = await first(tx.update(accounts).set({ tier }).where(eq(accounts.id, accountId)).returning());
+    if (row) await announceChange(tx); // every replica's key index carries each grant's tier
+    return row;
+  });
   if (!updated) throw new AccessError(`No account ${accountId}.`);
-  markChanged(db); // the key index carries each grant's tier
+  markChanged(db);
   return updated;
 }
 

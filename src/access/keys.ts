@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Store } from "../db/client.ts";
-import { markChanged } from "../db/changes.ts";
+import { announceChange, markChanged } from "../db/changes.ts";
 import type { apiKeys } from "../db/schema.ts";
 import { first, inTransaction } from "../db/transaction.ts";
 import { appendEvent, type NewEvent } from "../events/log.ts";
@@ -53,6 +53,7 @@ export async function issueKey(db: Store, accountId: string, scopes: Scope[] | n
       })
       .returning();
     await appendEvent(tx, keyEvent("key.created", record!, now));
+    await announceChange(tx); // every replica's key index (docs/postgresql.md)
     return { key, record: record!, revokedKeyId: previous?.id ?? null };
   });
   markChanged(db);
@@ -76,7 +77,10 @@ async function revokeInTransaction(tx: Store, accountId: string, now: number): P
       .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)))
       .returning(),
   );
-  if (key) await appendEvent(tx, keyEvent("key.revoked", key, now));
+  if (key) {
+    await appendEvent(tx, keyEvent("key.revoked", key, now));
+    await announceChange(tx); // refused by every replica from its next request on (docs/postgresql.md)
+  }
   return key;
 }
 

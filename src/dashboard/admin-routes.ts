@@ -75,7 +75,7 @@ export function adminRoutes(context: DashboardContext) {
       async ({ params, signedIn: { viewer, now } }) => {
         const account = await findAccountById(context.db, params.id);
         if (!account) return noSuchAccount();
-        const usage = accountUsage(context.db, account.id, now, context.limits[account.tier]);
+        const usage = await accountUsage(context.db, account.id, now, context.limits[account.tier]);
         return pageResponse(AccountUsagePage({ viewer, email: account.email, tier: account.tier, ...usage }));
       },
       { signedIn: "admin" },

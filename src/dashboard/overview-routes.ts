@@ -15,12 +15,12 @@ export function overviewRoutes(context: DashboardContext) {
     "/dashboard",
     async ({ signedIn: { account, viewer, now } }) => {
       const limits = context.limits[account.tier];
-      const report = usageReport(context.db, account.id, now, limits);
+      const report = await usageReport(context.db, account.id, now, limits);
       const key = await activeKeyOf(context.db, account.id);
       const principal: Principal | null = key
         ? { accountId: account.id, keyId: key.id, authObjId: key.authObjId, tier: account.tier, scopes: key.scopes as Principal["scopes"] }
         : null;
-      const minute = principal ? context.meter.windows(principal, now).minute : null;
+      const minute = principal ? (await context.meter.windows(principal, now)).minute : null;
       return pageResponse(
         OverviewPage({
           viewer,

@@ -1,4 +1,4 @@
-import type { Db } from "../db/client.ts";
+import type { Store } from "../db/client.ts";
 import { monthRange } from "../metering/calendar.ts";
 import type { TierLimits } from "../metering/limits.ts";
 import { dailyCallsBySkill, recentCalls, usageReport } from "../metering/usage-report.ts";
@@ -8,14 +8,14 @@ import { DAY_MS, utcDateOf } from "../dates.ts";
 export const RECENT_CALLS_SHOWN = 50;
 
 /** Every day of the current UTC month on the x axis; per skill called, its answered and its refused calls. */
-export function monthChart(db: Db, accountId: string, now: number): DailyChart {
+export async function monthChart(db: Store, accountId: string, now: number): Promise<DailyChart> {
   const { start, end } = monthRange(now);
   const days: string[] = [];
   for (let at = start; at < end; at += DAY_MS) days.push(utcDateOf(at));
   const position = new Map(days.map((day, index) => [day, index]));
   const series = new Map<string, { answered: number[]; refused: number[] }>();
   const emptyMonth = () => new Array<number>(days.length).fill(0);
-  for (const row of dailyCallsBySkill(db, accountId, start, end)) {
+  for (const row of await dailyCallsBySkill(db, accountId, start, end)) {
     const counts = series.get(row.skill) ?? { answered: emptyMonth(), refused: emptyMonth() };
     const index = position.get(row.day);
     if (index !== undefined) {
@@ -28,14 +28,14 @@ export function monthChart(db: Db, accountId: string, now: number): DailyChart {
 }
 
 /** What the usage page (own or, for an admin, anyone's) shows. */
-export function accountUsage(db: Db, accountId: string, now: number, limits: TierLimits) {
-  const report = usageReport(db, accountId, now, limits);
+export async function accountUsage(db: Store, accountId: string, now: number, limits: TierLimits) {
+  const report = await usageReport(db, accountId, now, limits);
   return {
     month: report.month,
     used: report.quota.used,
     refused: report.totals.refused,
     perMonth: limits.perMonth,
-    chart: monthChart(db, accountId, now),
-    calls: recentCalls(db, accountId, RECENT_CALLS_SHOWN),
+    chart: await monthChart(db, accountId, now),
+    calls: await recentCalls(db, accountId, RECENT_CALLS_SHOWN),
   };
 }

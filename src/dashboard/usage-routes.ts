@@ -12,14 +12,15 @@ export function usageRoutes(context: DashboardContext) {
     .use(sessionGuard(context))
     .get(
       "/dashboard/usage",
-      ({ signedIn: { account, viewer, now } }) => pageResponse(UsagePage({ viewer, ...accountUsage(context.db, account.id, now, context.limits[account.tier]) })),
+      async ({ signedIn: { account, viewer, now } }) =>
+        pageResponse(UsagePage({ viewer, ...(await accountUsage(context.db, account.id, now, context.limits[account.tier])) })),
       { signedIn: "account" },
     )
     .get(
       "/dashboard/usage.csv",
-      ({ signedIn: { account, now } }) => {
+      async ({ signedIn: { account, now } }) => {
         const month = new Date(now).toISOString().slice(0, 7);
-        return new Response(usageCsv(monthCalls(context.db, account.id, now)), {
+        return new Response(usageCsv(await monthCalls(context.db, account.id, now)), {
           headers: {
             "content-type": "text/csv; charset=utf-8",
             "content-disposition": `attachment; filename="waybill-usage-${month}.csv"`,

@@ -301,3 +301,10 @@ export const receiptParts = pgTable("receipt_parts", {
   sha256: bytea("sha256").notNull().unique(),
   text: text("text").notNull(),
 });
+
+export const minuteWindows = pgTable("minute_windows", {
+  keyId: text("key_id")
+    .primaryKey()
+    .references(() => apiKeys.id, { onDelete: "cascade" }),
+  admitted: bigint("admitted", { mode: "number" }).array().notNull(),
+});

@@ -27,6 +27,16 @@ export async function openPostgres(url: string): Promise<PostgresStore> {
   return postgresStore(client);
 }
 
+/**
+ * A further pool on the same database whose sessions start with `settings` (PostgreSQL runtime
+ * parameters), e.g. the meter's, which commits admissions without waiting for the disk
+ * (docs/postgresql.md). Same size as the store's pool; closed by whoever asked for it.
+ */
+export function sidePool(store: PostgresStore, settings: Record<string, string>): PostgresStore {
+  const { options } = store.$client;
+  return postgresStore(new SQL({ ...options, bigint: false, connection: { ...settings } } as SQL.Options));
+}
+
 function postgresStore(client: SQL): PostgresStore {
   const db = drizzle({ client, schema: pgSchema });
   // The builders of both dialects take the same calls (docs/postgresql.md), so queries are written

@@ -349,3 +349,16 @@ export const receiptParts = sqliteTable("receipt_parts", {
   sha256: blob("sha256", { mode: "buffer" }).notNull().unique(),
   text: text("text").notNull(),
 });
+
+/**
+ * Per key, the instants (epoch ms, oldest first) of its latest admitted calls, as many as its
+ * per-minute limit, on PostgreSQL only (docs/postgresql.md, "Metering across replicas"): replicas
+ * decide admission on this row under its lock. A single SQLite writer keeps the same log in memory
+ * and leaves this table empty. PostgreSQL holds a bigint[] where this holds a JSON array.
+ */
+export const minuteWindows = sqliteTable("minute_windows", {
+  keyId: text("key_id")
+    .primaryKey()
+    .references(() => apiKeys.id, { onDelete: "cascade" }),
+  admitted: text("admitted", { mode: "json" }).$type<number[]>().notNull(),
+});

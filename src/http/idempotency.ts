@@ -1,6 +1,8 @@
+import { and, eq, gt, lte } from "drizzle-orm";
 import { authenticate } from "../access/authenticate.ts";
 import type { Principal } from "../access/principal.ts";
-import type { Db } from "../db/client.ts";
+import type { Store } from "../db/client.ts";
+import { first } from "../db/transaction.ts";
 import { canonicalJson, sha256Hex } from "../receipts/canonical.ts";
 import type { PipelineDeps, SkillCall, SkillReply } from "../pipeline/run-skill.ts";
 import type { AnySkill } from "../skills/types.ts";
@@ -32,34 +34,36 @@ class KeyAlreadyTaken extends Error {}
 
 export function createIdempotencyStore(deps: Pick<PipelineDeps, "db" | "clock" | "keys" | "meter" | "refreshCaches">): IdempotencyStore {
   const inFlight = new Map<string, Promise<unknown>>();
-  const sqlite = deps.db.$client;
+  const { idempotentAnswers } = deps.db.t;
 
-  const find = (accountId: string, key: string, now: number) =>
-    sqlite
-      .query<StoredAnswer, [string, string, number]>(
-        `SELECT skill, request_sha256 AS requestSha256, body FROM idempotent_answers
-          WHERE account_id = ? AND key = ? AND created_at > ?`,
-      )
-      .get(accountId, key, now - IDEMPOTENCY_WINDOW_MS);
+  const find = (accountId: string, key: string, now: number): Promise<StoredAnswer | undefined> =>
+    first(
+      deps.db
+        .select({ skill: idempotentAnswers.skill, requestSha256: idempotentAnswers.requestSha256, body: idempotentAnswers.body })
+        .from(idempotentAnswers)
+        .where(and(eq(idempotentAnswers.accountId, accountId), eq(idempotentAnswers.key, key), gt(idempotentAnswers.createdAt, now - IDEMPOTENCY_WINDOW_MS))),
+    );
 
-  /** An expired record under the same key is replaced; a live one means another process answered first. */
-  const insert = (tx: Db, row: { accountId: string; key: string; skill: string; requestSha256: string; body: string; receiptId: string; now: number }) => {
-    const result = tx.$client
-      .query(
-        `INSERT INTO idempotent_answers (account_id, key, skill, request_sha256, body, receipt_id, created_at)
-         VALUES ($accountId, $key, $skill, $requestSha256, $body, $receiptId, $now)
-         ON CONFLICT (account_id, key) DO UPDATE SET
-           skill = excluded.skill, request_sha256 = excluded.request_sha256, body = excluded.body,
-           receipt_id = excluded.receipt_id, created_at = excluded.created_at
-         WHERE idempotent_answers.created_at <= $expiredBefore`,
-      )
-      .run({ ...row, expiredBefore: row.now - IDEMPOTENCY_WINDOW_MS });
-    if (result.changes === 0) throw new KeyAlreadyTaken();
+  /** An expired record under the same key is replaced; a live one means another process (or replica) answered first. */
+  const insert = async (tx: Store, row: { accountId: string; key: string; skill: string; requestSha256: string; body: string; receiptId: string; now: number }) => {
+    const expiredBefore = row.now - IDEMPOTENCY_WINDOW_MS;
+    const { now, ...record } = row;
+    const replaced = { skill: record.skill, requestSha256: record.requestSha256, body: record.body, receiptId: record.receiptId, createdAt: now };
+    const written = await tx
+      .insert(idempotentAnswers)
+      .values({ ...record, createdAt: now })
+      .onConflictDoUpdate({
+        target: [idempotentAnswers.accountId, idempotentAnswers.key],
+        set: replaced,
+        setWhere: lte(idempotentAnswers.createdAt, expiredBefore),
+      })
+      .returning({ key: idempotentAnswers.key });
+    if (written.length === 0) throw new KeyAlreadyTaken();
     // Records past the window are never replayed again: drop them as new ones arrive (indexed on created_at).
-    tx.$client.query("DELETE FROM idempotent_answers WHERE created_at <= ?").run(row.now - IDEMPOTENCY_WINDOW_MS);
+    await tx.delete(idempotentAnswers).where(lte(idempotentAnswers.createdAt, expiredBefore));
   };
 
-  const replay = (stored: StoredAnswer, requestSha256: string, skill: AnySkill, principal: Principal, requestId: string, now: number): SkillReply => {
+  const replay = async (stored: StoredAnswer, requestSha256: string, skill: AnySkill, principal: Principal, requestId: string, now: number): Promise<SkillReply> => {
     if (stored.skill !== skill.name || stored.requestSha256 !== requestSha256) {
       const error = errors.idempotencyKeyReused();
       return { status: error.status, body: error.body(requestId, principal.authObjId), headers: { ...error.headers }, principal };
@@ -67,7 +71,7 @@ export function createIdempotencyStore(deps: Pick<PipelineDeps, "db" | "clock" |
     return {
       status: 200,
       body: JSON.parse(stored.body) as Record<string, unknown>,
-      headers: { ...deps.meter.peek(principal, now), "Idempotency-Replayed": "true" },
+      headers: { ...(await deps.meter.peek(principal, now)), "Idempotency-Replayed": "true" },
       principal,
     };
   };
@@ -76,6 +80,8 @@ export function createIdempotencyStore(deps: Pick<PipelineDeps, "db" | "clock" |
     async run(skill, key, call, execute) {
       let principal: Principal;
       deps.refreshCaches();
+      const reloading = deps.keys.settled();
+      if (reloading) await reloading;
       try {
         principal = authenticate(deps.keys, call.authorization);
       } catch {
@@ -93,32 +99,35 @@ export function createIdempotencyStore(deps: Pick<PipelineDeps, "db" | "clock" |
       }
       const requestSha256 = sha256Hex(canonicalJson({ skill: skill.name, input: input ?? null }));
       const slot = `${principal.accountId} ${key}`;
+      const answerOnce = async (): Promise<SkillReply> => {
+        const stored = await find(principal.accountId, key, deps.clock.now());
+        if (stored) return replay(stored, requestSha256, skill, principal, call.requestId, deps.clock.now());
+        const reply = await execute({
+          ...call,
+          readInput: async () => input,
+          alsoInAnswerTransaction: (tx, answeredAs, body) =>
+            insert(tx, {
+              accountId: answeredAs.accountId,
+              key,
+              skill: skill.name,
+              requestSha256,
+              body: JSON.stringify(body),
+              receiptId: String(body.receipt_id),
+              now: deps.clock.now(),
+            }),
+        });
+        if (reply.status === 200) return reply;
+        // Another process (or replica) may have answered under this key between our look-up and our commit.
+        const answeredElsewhere = await find(principal.accountId, key, deps.clock.now());
+        return answeredElsewhere ? replay(answeredElsewhere, requestSha256, skill, principal, call.requestId, deps.clock.now()) : reply;
+      };
       for (let waiting = inFlight.get(slot); waiting; waiting = inFlight.get(slot)) await waiting.catch(() => undefined);
 
-      const stored = find(principal.accountId, key, deps.clock.now());
-      if (stored) return replay(stored, requestSha256, skill, principal, call.requestId, deps.clock.now());
-
-      const pending = execute({
-        ...call,
-        readInput: async () => input,
-        alsoInAnswerTransaction: (tx, answeredAs, body) =>
-          insert(tx, {
-            accountId: answeredAs.accountId,
-            key,
-            skill: skill.name,
-            requestSha256,
-            body: JSON.stringify(body),
-            receiptId: String(body.receipt_id),
-            now: deps.clock.now(),
-          }),
-      });
-      inFlight.set(slot, pending);
+      // Taken before the first await, so duplicates arriving meanwhile wait in the loop above.
+      const answering = answerOnce();
+      inFlight.set(slot, answering);
       try {
-        const reply = await pending;
-        if (reply.status === 200) return reply;
-        // Another process may have answered under this key between our look-up and our commit.
-        const answeredElsewhere = find(principal.accountId, key, deps.clock.now());
-        return answeredElsewhere ? replay(answeredElsewhere, requestSha256, skill, principal, call.requestId, deps.clock.now()) : reply;
+        return await answering;
       } finally {
         inFlight.delete(slot);
       }

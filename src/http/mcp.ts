@@ -47,6 +47,8 @@ export function mcpRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
       const requestId = requestIdOf(request);
       const authorization = request.headers.get("authorization");
       deps.refreshCaches();
+      const reloading = deps.keys.settled();
+      if (reloading) await reloading;
       let principal: Principal;
       try {
         principal = authenticate(deps.keys, authorization); // listing tools needs a key too

@@ -1,23 +1,34 @@
 import type { Principal } from "../access/principal.ts";
-import type { Db } from "../db/client.ts";
+import type { Db, Store } from "../db/client.ts";
 import type { MonthKey } from "./calendar.ts";
 import type { LimitsTable } from "./limits.ts";
-import type { Admission, Meter, RateWindows } from "./meter.ts";
+import type { MemoryMeter, Meter, MonthCount, RateWindows } from "./meter.ts";
 import { MinuteWindows } from "./minute-window.ts";
 import { MonthQuotas, type MonthSlot } from "./month-quota.ts";
+import { createPostgresMeter } from "./postgres-meter.ts";
 import { closestToExhaustion, rateLimitedError, rateLimitHeaders } from "./window-status.ts";
 
 const SELECT_ANSWERED = "SELECT answered FROM monthly_usage WHERE account_id = ? AND month = ?";
 const COUNT_ANSWERED = `INSERT INTO monthly_usage (account_id, month, answered) VALUES (?, ?, 1)
   ON CONFLICT (account_id, month) DO UPDATE SET answered = answered + 1 RETURNING answered`;
 
-export interface MeterOptions {
-  db: Db;
+export interface MeterOptions<S extends Store = Store> {
+  db: S;
   limits: LimitsTable;
 }
 
 /**
- * The limiter of docs/api.md (Limits): a sliding minute per key (minute-window.ts) and a calendar month per
+ * The limiter of docs/api.md (Limits) for the database at hand: in memory over a SQLite file (one
+ * writer), in the database over PostgreSQL (replicas; docs/postgresql.md, "Metering across replicas").
+ */
+export function createMeter(options: MeterOptions<Db>): MemoryMeter;
+export function createMeter(options: MeterOptions): Meter;
+export function createMeter({ db, limits }: MeterOptions): Meter {
+  return db.engine === "postgres" ? createPostgresMeter({ db, limits }) : createMemoryMeter({ db: db as Db, limits });
+}
+
+/**
+ * The single-writer limiter: a sliding minute per key (minute-window.ts) and a calendar month per
  * account (month-quota.ts), both in memory.
  *
  * admit() touches the database only to fill an account's month from monthly_usage the first time it
@@ -30,15 +41,16 @@ export interface MeterOptions {
  * slot, knowing its state, subtracts from exactly the counter it sits in. bun:sqlite transactions
  * are synchronous, so nothing can read the mirror between commit() and the transaction's end.
  */
-export function createMeter({ db, limits }: MeterOptions): Meter {
+function createMemoryMeter({ db, limits }: MeterOptions<Db>): MemoryMeter {
   const minutes = new MinuteWindows();
   const months = new MonthQuotas((accountId: string, month: MonthKey) => {
     const row = db.$client.query<{ answered: number }, [string, string]>(SELECT_ANSWERED).get(accountId, month);
     return row?.answered ?? 0;
   });
 
-  const countAnswered = (tx: Db, accountId: string, month: MonthKey): number =>
-    tx.$client.query<{ answered: number }, [string, MonthKey]>(COUNT_ANSWERED).get(accountId, month)!.answered;
+  // On a SQLite file the batch's transaction handle is the database itself (db/transaction.ts).
+  const countAnswered = (tx: Store, accountId: string, month: MonthKey): number =>
+    (tx as Db).$client.query<{ answered: number }, [string, MonthKey]>(COUNT_ANSWERED).get(accountId, month)!.answered;
 
   const windows = (principal: Principal, now: number): RateWindows => {
     const tierLimits = limits[principal.tier];
@@ -54,7 +66,7 @@ export function createMeter({ db, limits }: MeterOptions): Meter {
       return rateLimitHeaders(closestToExhaustion(minute, month));
     },
 
-    admit(principal, now): Admission {
+    admit(principal, now) {
       const tierLimits = limits[principal.tier];
       const minute = minutes.tryCount(principal.keyId, tierLimits.perMinute, now);
       if (!minute.admitted) throw rateLimitedError(minute.status, now);
@@ -64,7 +76,7 @@ export function createMeter({ db, limits }: MeterOptions): Meter {
       return {
         headers: rateLimitHeaders(closestToExhaustion(minute.status, month.status)),
         release: () => slot.release(),
-        commit(tx) {
+        commit(tx): MonthCount {
           const answered = countAnswered(tx, slot.accountId, slot.month);
           slot.commit();
           return { month: slot.month, answered, limit: tierLimits.perMonth };
@@ -77,5 +89,7 @@ export function createMeter({ db, limits }: MeterOptions): Meter {
     invalidate() {
       months.invalidate();
     },
+
+    async close() {},
   };
 }

@@ -1,5 +1,6 @@
 import type { Principal } from "../access/principal.ts";
-import type { Db } from "../db/client.ts";
+import type { Store } from "../db/client.ts";
+import type { MaybePromise } from "../db/maybe-async.ts";
 import type { RateLimitHeaders, WindowStatus } from "./window-status.ts";
 
 /** X-RateLimit-Limit / -Remaining / -Reset for the window closest to exhaustion. */
@@ -13,7 +14,7 @@ export interface Admission {
    * Inside the answer's write transaction: make this call's month count durable. Because it knows
    * which call it counts, a release() after a rolled-back transaction takes back exactly this count.
    */
-  commit(tx: Db): MonthCount;
+  commit(tx: Store): MaybePromise<MonthCount>;
 }
 
 /** The account's durable count of answered calls for the month, this call included. */
@@ -31,17 +32,28 @@ export interface RateWindows {
 
 /**
  * Per-minute window per key and calendar-month quota per account (docs/api.md, Limits).
- * admit() does no database I/O: refusals by the minute window cost no round trip.
+ * On a SQLite file (one writer) every method is synchronous and admit() does no database I/O; on
+ * PostgreSQL the replicas share the windows in the database, so the methods return promises
+ * (docs/postgresql.md, "Metering across replicas").
  */
 export interface Meter {
   /** Current headers without counting anything, for refusals before the limiter (403). */
-  peek(principal: Principal, now: number): RateLimitHeaders;
-  /** Count the call in the minute window, then reserve one month slot; throws ApiError RATE_LIMITED. */
-  admit(principal: Principal, now: number): Admission;
+  peek(principal: Principal, now: number): MaybePromise<RateLimitHeaders>;
+  /** Count the call in the minute window, then reserve one month slot; throws (or rejects with) ApiError RATE_LIMITED. */
+  admit(principal: Principal, now: number): MaybePromise<Admission>;
   /** Where both windows stand, without counting anything. */
-  windows(principal: Principal, now: number): RateWindows;
+  windows(principal: Principal, now: number): MaybePromise<RateWindows>;
   /** The database changed under this process (another process committed): drop the month mirror. */
   invalidate(): void;
+  /** Let go of what the meter holds open (PostgreSQL: its admission pool); the caller closes the database. */
+  close(): Promise<void>;
+}
+
+/** The single-writer meter of a SQLite file: the same contract, answered synchronously from memory. */
+export interface MemoryMeter extends Meter {
+  peek(principal: Principal, now: number): RateLimitHeaders;
+  admit(principal: Principal, now: number): Admission & { commit(tx: Store): MonthCount };
+  windows(principal: Principal, now: number): RateWindows;
 }
 
 /** One authenticated skill call, answered or refused (feeds the dashboard and GET /v1/usage). */
@@ -58,9 +70,9 @@ export interface UsageEvent {
 
 export interface UsageLog {
   /** Inside the answer's write transaction. */
-  recordAnswered(tx: Db, event: UsageEvent): void;
+  recordAnswered(tx: Store, event: UsageEvent): MaybePromise<void>;
   /** Refusals are buffered and written in batches, off the request path. */
   recordRefused(event: UsageEvent): void;
   /** Write whatever is buffered (shutdown, tests). */
-  flush(): void;
+  flush(): MaybePromise<void>;
 }

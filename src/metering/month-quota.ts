@@ -85,6 +85,16 @@ export class MonthQuotas {
   }
 
   /**
+   * The durable count was just read (on PostgreSQL, with every admission): take it as the
+   * account's committed figure; this process's reservations still count on top of it.
+   */
+  observe(accountId: string, answered: number, now: number): void {
+    const entry = this.entryAt(accountId, now);
+    entry.committed = answered;
+    entry.generation += 1;
+  }
+
+  /**
    * Another process changed the database: forget every committed count (reloaded on next use).
    * Reservations stay, because the calls they stand for are still in flight here.
    */
@@ -92,7 +102,7 @@ export class MonthQuotas {
     for (const entry of this.byAccount.values()) entry.committed = undefined;
   }
 
-  private loadedAt(accountId: string, now: number): LoadedMonth {
+  private entryAt(accountId: string, now: number): AccountMonth {
     const month = monthOf(now);
     let entry = this.byAccount.get(accountId);
     // `<`, not `!==`: a clock that steps back across the 1st keeps counting in the newer month.
@@ -100,6 +110,11 @@ export class MonthQuotas {
       entry = { accountId, month, resetAt: monthRange(now).end, committed: undefined, reserved: new Set(), generation: 0 };
       this.byAccount.set(accountId, entry);
     }
+    return entry;
+  }
+
+  private loadedAt(accountId: string, now: number): LoadedMonth {
+    const entry = this.entryAt(accountId, now);
     if (entry.committed === undefined) {
       entry.committed = this.loadAnswered(accountId, entry.month);
       entry.generation += 1;

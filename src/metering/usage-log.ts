@@ -1,9 +1,9 @@
-import type { Db } from "../db/client.ts";
+import { sql } from "drizzle-orm";
+import type { Db, Store } from "../db/client.ts";
+import type { MaybePromise } from "../db/maybe-async.ts";
+import { inTransaction } from "../db/transaction.ts";
 import type { UsageEvent, UsageLog } from "./meter.ts";
 import { log } from "../ops/log.ts";
-
-const INSERT_EVENT = `INSERT INTO usage_events (at, request_id, account_id, key_id, skill, status, latency_ms, receipt_id)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
 
 export interface UsageLogOptions {
   /** Write buffered refusals at the latest this long after the first one arrived. */
@@ -14,11 +14,32 @@ export interface UsageLogOptions {
 
 export interface ClosableUsageLog extends UsageLog {
   /** Write what is buffered and stop the timer (shutdown). */
-  close(): void;
+  close(): MaybePromise<void>;
 }
 
-function insertEvent(handle: Db, event: UsageEvent): void {
-  handle.$client.query(INSERT_EVENT).run(event.at, event.requestId, event.accountId, event.keyId, event.skill, event.status, event.latencyMs, event.receiptId);
+type UsageColumns = { [K in keyof UsageEvent]: UsageEvent[K] | ReturnType<typeof sql.placeholder> };
+
+/** The one usage row insert, for both engines: prepared once on a SQLite file, built per call on PostgreSQL. */
+const insertUsage = (store: Store, rows: UsageColumns[]) => store.insert(store.t.usageEvents).values(rows);
+
+const PLACEHOLDERS = Object.fromEntries(
+  (["at", "requestId", "accountId", "keyId", "skill", "status", "latencyMs", "receiptId"] as const).map((name) => [name, sql.placeholder(name)]),
+) as UsageColumns;
+
+/** Writes one usage row on the handle given (a transaction's, or the database's). */
+type WriteRow = (tx: Store, event: UsageEvent) => MaybePromise<void>;
+
+function rowWriter(db: Store): WriteRow {
+  if (db.engine === "postgres") {
+    return async (tx, event) => {
+      await insertUsage(tx, [event]);
+    };
+  }
+  // Synchronous on the file's single connection: the answer's transaction stays one synchronous call.
+  const prepared = insertUsage(db as Db, [PLACEHOLDERS]).prepare();
+  return (_tx, event) => {
+    prepared.run(event as unknown as Record<string, unknown>);
+  };
 }
 
 /**
@@ -27,24 +48,44 @@ function insertEvent(handle: Db, event: UsageEvent): void {
  * database in one transaction per batch, off the request path, so a flood of refused calls costs
  * the writer one commit per batch instead of one each.
  */
-export function createUsageLog(db: Db, { flushAfterMs = 250, maxBuffered = 200 }: UsageLogOptions = {}): ClosableUsageLog {
+export function createUsageLog(db: Store, { flushAfterMs = 250, maxBuffered = 200 }: UsageLogOptions = {}): ClosableUsageLog {
   let buffered: UsageEvent[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const writeRow = rowWriter(db);
 
-  const writeBatch = db.$client.transaction((events: UsageEvent[]) => {
-    let failed = 0;
-    for (const event of events) {
-      // One bad row (say, a key deleted meanwhile) must not take the batch down with it.
-      try {
-        insertEvent(db, event);
-      } catch {
-        failed += 1;
-      }
+  const writeBatch = (events: UsageEvent[]): MaybePromise<number> => {
+    if (db.engine === "sqlite") return (db as Db).$client.transaction(() => events.reduce((failed, event) => failed + writeAlone(db, event), 0))();
+    // PostgreSQL: one statement for the batch; if it fails, a transaction per row (a failed statement aborts its transaction).
+    return inTransaction(db, async (tx) => {
+      await insertUsage(tx, events);
+      return 0;
+    }).catch(async () => {
+      let failed = 0;
+      for (const event of events)
+        failed += await inTransaction(db, async (tx) => writeRow(tx, event)).then(
+          () => 0,
+          () => 1,
+        );
+      return failed;
+    });
+  };
+
+  /** One bad row (say, a key deleted meanwhile) must not take the batch down with it. */
+  const writeAlone = (tx: Store, event: UsageEvent): number => {
+    try {
+      writeRow(tx, event);
+      return 0;
+    } catch {
+      return 1;
     }
-    return failed;
-  });
+  };
 
-  const flush = () => {
+  const report = (failed: number, of: number) => {
+    if (failed > 0) log.warn("usage_rows_not_written", { failed, of });
+  };
+  const lost = (error: unknown, rows: number) => log.failure("usage_rows_lost", error, { rows }); // rate-limited: a full disk fails every flush
+
+  const flush = (): MaybePromise<void> => {
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
     if (buffered.length === 0) return;
@@ -52,9 +93,13 @@ export function createUsageLog(db: Db, { flushAfterMs = 250, maxBuffered = 200 }
     buffered = [];
     try {
       const failed = writeBatch(events);
-      if (failed > 0) log.warn("usage_rows_not_written", { failed, of: events.length });
+      if (typeof failed === "number") return report(failed, events.length);
+      return failed.then(
+        (count) => report(count, events.length),
+        (error) => lost(error, events.length),
+      );
     } catch (error) {
-      log.failure("usage_rows_lost", error, { rows: events.length }); // rate-limited: a full disk fails every flush
+      lost(error, events.length);
     }
   };
 
@@ -66,9 +111,7 @@ export function createUsageLog(db: Db, { flushAfterMs = 250, maxBuffered = 200 }
   };
 
   return {
-    recordAnswered(tx, event) {
-      insertEvent(tx, event);
-    },
+    recordAnswered: writeRow,
     recordRefused(event) {
       buffered.push(event);
       schedule(buffered.length >= maxBuffered ? 0 : flushAfterMs);

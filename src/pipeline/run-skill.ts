@@ -5,8 +5,9 @@ import { authenticate } from "../access/authenticate.ts";
 import { authorize } from "../access/authorize.ts";
 import type { Principal } from "../access/principal.ts";
 import type { Clock } from "../clock.ts";
-import type { Db } from "../db/client.ts";
+import type { Db, Store } from "../db/client.ts";
 import type { GroupCommitter } from "../db/group-commit.ts";
+import { isPromise, type MaybePromise } from "../db/maybe-async.ts";
 import { recordQuotaThreshold } from "../events/quota-threshold.ts";
 import { ApiError, errors } from "../errors.ts";
 import type { Admission, Meter, UsageLog } from "../metering/meter.ts";
@@ -50,7 +51,7 @@ export interface SkillCall {
    * A write that must commit with the answer or not at all (the transport's idempotency record).
    * Throwing rolls the answer back, receipt and month count included.
    */
-  alsoInAnswerTransaction?(tx: Db, principal: Principal, body: Record<string, unknown>): void;
+  alsoInAnswerTransaction?(tx: Store, principal: Principal, body: Record<string, unknown>): MaybePromise<void>;
   /** The request's abort signal: a call whose client went away is not a server error and leaves no usage row. */
   signal?: AbortSignal;
 }
@@ -72,6 +73,8 @@ export interface SkillReply {
 export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillCall): Promise<SkillReply> {
   const started = performance.now();
   deps.refreshCaches();
+  const reloading = deps.keys.settled(); // a key change announced by another replica: in force before we look
+  if (reloading) await reloading;
   let principal: Principal;
   try {
     principal = authenticate(deps.keys, call.authorization);
@@ -100,9 +103,12 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
   let admission: Admission;
   try {
     authorize(principal, skill);
-    admission = deps.meter.admit(principal, now);
+    // Synchronous on a SQLite file; one round trip on PostgreSQL (docs/postgresql.md).
+    const admitted = deps.meter.admit(principal, now);
+    admission = isPromise(admitted) ? await admitted : admitted;
   } catch (error) {
-    return refuse(error, deps.meter.peek(principal, now));
+    const headers = settledHeaders(deps.meter.peek(principal, now));
+    return refuse(error, isPromise(headers) ? await headers : headers);
   }
 
   try {
@@ -116,10 +122,13 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
     // Answered means durable: the month count, the receipt and the usage row commit together
     // (with other requests' rows, in one group transaction) before the response is sent.
     const { receipt, answer, answerBytes } = await deps.committer.commit(async (tx) => {
+      // First in the write: on PostgreSQL a month used up by another replica refuses this call before it wrote anything.
+      const counted = admission.commit(tx);
+      const monthCount = isPromise(counted) ? await counted : counted;
       const result = computed ?? (await skill.write!(input, { ...context, store: { tx, now } }));
       const answer = result.answer as Record<string, unknown>;
       const answerBytes = new AnswerBytes(answer);
-      await recordQuotaThreshold(tx, principal, admission.commit(deps.db), now);
+      await recordQuotaThreshold(tx, principal, monthCount, now);
       const receipt = deps.ledger.append(deps.db, {
         // Read here, in commit order, so issue times never run backwards against seq (the clock is monotonic).
         issuedAt: deps.clock.now(),
@@ -133,7 +142,7 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
         asOf,
         knownAt: now,
       });
-      deps.usage.recordAnswered(deps.db, {
+      const usageRow = deps.usage.recordAnswered(tx, {
         at: now,
         requestId: call.requestId,
         accountId: principal.accountId,
@@ -143,7 +152,9 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
         latencyMs: performance.now() - started,
         receiptId: receipt.id,
       });
-      call.alsoInAnswerTransaction?.(deps.db, principal, { ...answer, ...answerEnvelope(receipt, principal) });
+      if (isPromise(usageRow)) await usageRow;
+      const stored = call.alsoInAnswerTransaction?.(tx, principal, { ...answer, ...answerEnvelope(receipt, principal) });
+      if (isPromise(stored)) await stored;
       return { receipt, answer, answerBytes };
     });
     const envelope = answerEnvelope(receipt, principal);
@@ -160,6 +171,11 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
     if (isClientGone(error, call.signal)) return { status: CLIENT_GONE_STATUS, body: {}, headers: {}, principal };
     return refuse(error, admission.headers);
   }
+}
+
+/** A refusal's headers: the meter's current ones, or none if it cannot tell (the database is unreachable). */
+function settledHeaders(headers: MaybePromise<RateLimitHeaders>): MaybePromise<RateLimitHeaders> {
+  return isPromise(headers) ? headers.catch(() => ({})) : headers;
 }
 
 /** What every answer carries beside the skill's own fields: its receipt, its place in the log, its key grant. */

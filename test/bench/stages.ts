@@ -12,6 +12,7 @@ import { createApp } from "../../src/app.ts";
 import { systemClock } from "../../src/clock.ts";
 import { openDatabase } from "../../src/db/client.ts";
 import { parseLimits } from "../../src/metering/limits.ts";
+import type { MemoryMeter } from "../../src/metering/meter.ts";
 import { canonicalJson, sha256Hex } from "../../src/receipts/canonical.ts";
 import { ensureSigningKey, signText } from "../../src/receipts/signer.ts";
 import { createRuntime } from "../../src/runtime.ts";
@@ -86,7 +87,8 @@ try {
     runtime.refreshCaches();
     authenticate(runtime.keys, authorization);
   });
-  measure("meter.admit + release", CALLS, () => runtime.meter.admit(principal, Date.now()).release());
+  const meter = runtime.meter as MemoryMeter; // a SQLite file: the synchronous meter
+  measure("meter.admit + release", CALLS, () => meter.admit(principal, Date.now()).release());
   measure("JSON.parse body + validateInput", CALLS, () => validateInput(skill.input, JSON.parse(JSON.stringify(BODY)), "body"));
   measure("reference.view + rate-lookup handler", CALLS, () =>
     skill.handler(input, { data: runtime.reference.view(asOf, Date.now()), caller: principal, instance: runtime }),
@@ -125,7 +127,7 @@ try {
     CALLS / BATCH,
     () =>
       batchedAppend(() => {
-        const admission = runtime.meter.admit(principal, Date.now());
+        const admission = meter.admit(principal, Date.now());
         admission.commit(db);
         const receipt = runtime.ledger.append(db, entry);
         runtime.usage.recordAnswered(db, {

@@ -7,6 +7,7 @@ import * as sqlite from "../../src/db/schema.ts";
 /** The JS value a column holds, which is what queries written once for both dialects rely on. */
 function family(column: { dataType: string; columnType: string }): string {
   if (column.columnType === "PgCustomColumn" || column.columnType === "SQLiteBlobBuffer") return "bytes";
+  if (column.columnType === "PgArray") return "json"; // a JavaScript array either way: SQLite keeps it as JSON text
   return column.dataType; // number | string | boolean | json
 }
 

@@ -9,7 +9,7 @@ import { openDatabase, openMemoryDatabase, type Db } from "../../src/db/client.t
 import { ApiError } from "../../src/errors.ts";
 import { createMeter } from "../../src/metering/create-meter.ts";
 import { DEFAULT_LIMITS, parseLimits, type LimitsTable } from "../../src/metering/limits.ts";
-import type { Admission, Meter } from "../../src/metering/meter.ts";
+import type { Admission, MemoryMeter } from "../../src/metering/meter.ts";
 import { answeredInDb } from "./fixtures.ts";
 import { testInstance } from "../support/instance.ts";
 import { rotateKey, seedPrincipal } from "../support/accounts.ts";
@@ -28,7 +28,7 @@ function refusal(run: () => unknown): ApiError {
 }
 
 /** Admit and answer one call the way the pipeline does: count it inside the answer's transaction. */
-function answer(db: Db, meter: Meter, principal: Principal, now: number): Admission {
+function answer(db: Db, meter: MemoryMeter, principal: Principal, now: number): Admission {
   const admission = meter.admit(principal, now);
   db.$client.transaction(() => admission.commit(db)).immediate();
   return admission;

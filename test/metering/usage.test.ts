@@ -98,9 +98,9 @@ function seededHistory() {
 }
 
 describe("usage report", () => {
-  test("month to date: per skill answered and refused, quota used and remaining, the reset", () => {
+  test("month to date: per skill answered and refused, quota used and remaining, the reset", async () => {
     const { db, principal } = seededHistory();
-    expect(usageReport(db, principal.accountId, at("2026-03-15T10:00:00Z"), DEFAULT_LIMITS.starter)).toEqual({
+    expect(await usageReport(db, principal.accountId, at("2026-03-15T10:00:00Z"), DEFAULT_LIMITS.starter)).toEqual({
       month: "2026-03",
       period_start: at("2026-03-01T00:00:00Z") / 1000,
       reset: at("2026-04-01T00:00:00Z") / 1000,
@@ -113,25 +113,25 @@ describe("usage report", () => {
     });
   });
 
-  test("an account without calls this month has its whole quota", () => {
+  test("an account without calls this month has its whole quota", async () => {
     const { db, principal } = seededHistory();
-    const report = usageReport(db, principal.accountId, at("2026-05-02T00:00:00Z"), DEFAULT_LIMITS.starter);
+    const report = await usageReport(db, principal.accountId, at("2026-05-02T00:00:00Z"), DEFAULT_LIMITS.starter);
     expect(report.quota).toEqual({ per_month: 2000, per_minute: 20, used: 0, remaining: 2000 });
     expect(report.skills).toEqual([]);
   });
 
-  test("daily calls by skill, split at UTC midnight", () => {
+  test("daily calls by skill, split at UTC midnight", async () => {
     const { db, principal } = seededHistory();
-    expect(dailyCallsBySkill(db, principal.accountId, at("2026-03-01T00:00:00Z"), at("2026-04-01T00:00:00Z"))).toEqual([
+    expect(await dailyCallsBySkill(db, principal.accountId, at("2026-03-01T00:00:00Z"), at("2026-04-01T00:00:00Z"))).toEqual([
       { day: "2026-03-01", skill: "fuel-surcharge", answered: 1, refused: 0 },
       { day: "2026-03-01", skill: "rate-lookup", answered: 1, refused: 0 },
       { day: "2026-03-02", skill: "rate-lookup", answered: 1, refused: 2 },
     ]);
   });
 
-  test("recent calls, newest first, with the key that made them", () => {
+  test("recent calls, newest first, with the key that made them", async () => {
     const { db, principal } = seededHistory();
-    const calls = recentCalls(db, principal.accountId, 3);
+    const calls = await recentCalls(db, principal.accountId, 3);
     expect(calls.map((c) => [c.status, c.receiptId])).toEqual([
       [200, "rcpt_c"],
       [400, null],

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { authenticate } from "../../access/authenticate.ts";
+import { whenSettled } from "../../access/key-index.ts";
 import type { ReceiptLog } from "../../receipts/log/log.ts";
 import { logProofRoutes } from "./log-proofs.ts";
 import type { PipelineDeps } from "../../pipeline/run-skill.ts";
@@ -16,7 +17,7 @@ import { usageRoute, type UsageRouteDeps } from "./usage.ts";
 export function v1Routes(runtime: PipelineDeps & UsageRouteDeps & PublicKeyRouteDeps & { log: ReceiptLog }) {
   const authenticateKey = (authorization: string | undefined) => {
     runtime.refreshCaches();
-    return authenticate(runtime.keys, authorization);
+    return whenSettled(runtime.keys, () => authenticate(runtime.keys, authorization));
   };
   return new Elysia({ name: "v1" })
     .use(publicKeyRoute(runtime))

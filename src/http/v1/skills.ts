@@ -85,9 +85,11 @@ export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
     { parse: "none" },
   );
 
-  app.get("/v1/skills", ({ request }) => {
+  app.get("/v1/skills", async ({ request }) => {
     const requestId = requestIdOf(request);
     deps.refreshCaches();
+    const reloading = deps.keys.settled();
+    if (reloading) await reloading;
     try {
       const principal = authenticate(deps.keys, request.headers.get("authorization"));
       attributeRequest(request, principal.accountId, true);

@@ -1,0 +1,73 @@
+// One "replica" of the metering suite (test/metering/postgres-meter.test.ts), as a process of its own:
+// `bun test/support/meter-replica.ts '<json>'` opens the PostgreSQL database, waits until `startAt`,
+// then makes `calls` concurrent calls for one principal at the instant `now`, each the way the
+// pipeline does (admit, a short handler, then the month count and a usage row in a group-commit
+// batch), and prints one JSON line: how many were answered and how many refused by which window.
+import type { Principal } from "../../src/access/principal.ts";
+import { openStore } from "../../src/db/open.ts";
+import { GroupCommitter } from "../../src/db/group-commit.ts";
+import { ApiError } from "../../src/errors.ts";
+import { createMeter } from "../../src/metering/create-meter.ts";
+import { parseLimits } from "../../src/metering/limits.ts";
+import { createUsageLog } from "../../src/metering/usage-log.ts";
+
+export interface ReplicaOrder {
+  url: string;
+  principal: Principal;
+  /** A WAYBILL_LIMITS override. */
+  limits: string;
+  calls: number;
+  /** The instant every call is made at (epoch ms). */
+  now: number;
+  /** Wall-clock epoch ms at which to start, so the processes fire together. */
+  startAt: number;
+}
+
+export interface ReplicaOutcome {
+  answered: number;
+  refused: { minute: number; month: number };
+  /** Anything else that went wrong (a test failure). */
+  errors: string[];
+}
+
+const order = JSON.parse(process.argv[2]!) as ReplicaOrder;
+const { store, close } = await openStore({ dialect: "postgres", url: order.url });
+const meter = createMeter({ db: store, limits: parseLimits(order.limits) });
+const usage = createUsageLog(store);
+const committer = new GroupCommitter(store);
+const outcome: ReplicaOutcome = { answered: 0, refused: { minute: 0, month: 0 }, errors: [] };
+
+const oneCall = async (n: number) => {
+  let admission: Awaited<ReturnType<typeof meter.admit>> | undefined;
+  try {
+    admission = await meter.admit(order.principal, order.now);
+    await Bun.sleep(n % 4); // the handler: calls of one process reach the commit at different turns
+    const granted = admission;
+    await committer.commit(async (tx) => {
+      await granted.commit(tx);
+      await usage.recordAnswered(tx, {
+        at: order.now,
+        requestId: `req_${process.pid}_${n}`,
+        accountId: order.principal.accountId,
+        keyId: order.principal.keyId,
+        skill: "meter-suite",
+        status: 200,
+        latencyMs: 1,
+        receiptId: null,
+      });
+    });
+    outcome.answered += 1;
+  } catch (error) {
+    admission?.release();
+    const window = error instanceof ApiError && error.errorCode === "RATE_LIMITED" ? (error.extra.window as "minute" | "month") : undefined;
+    if (window) outcome.refused[window] += 1;
+    else outcome.errors.push(String((error as Error).stack ?? error));
+  }
+};
+
+await Bun.sleep(Math.max(0, order.startAt - Date.now()));
+await Promise.all(Array.from({ length: order.calls }, (_, n) => oneCall(n)));
+await committer.close();
+await meter.close();
+await close();
+console.log(JSON.stringify(outcome));
