@@ -78,7 +78,7 @@ async function runCommand(opened: OpenStore, name: string, values: Record<string
       return dataRetract(db(), importId, str("reason")!, { json });
     }
     case "keys rotate-signing":
-      return keysRotateSigning(db(), systemClock, { json });
+      return keysRotateSigning(opened.store, systemClock, { json });
     case "receipts verify":
       return receiptsVerifyCommand(db(), { json, checkpoint: str("checkpoint") });
     case "webhooks add":

@@ -1,0 +1,77 @@
+import { and, count, desc, eq, gt, lte, max } from "drizzle-orm";
+import { lockUntilTransactionEnds } from "../../db/advisory-lock.ts";
+import type { Store } from "../../db/client.ts";
+import { first } from "../../db/transaction.ts";
+import type { ReceiptRows } from "./types.ts";
+
+/** Any number that names the receipt log's lock; distinct from the migration lock (src/db/postgres.ts). */
+const LOG_LOCK = 0x57a7_b10c;
+
+const bytes = (value: Uint8Array) => Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+
+/**
+ * The ledger's rows through drizzle's builders, awaited: the same queries on any engine
+ * (docs/postgresql.md). PostgreSQL runs these; several replicas append to one log there, so every
+ * batch takes the log's lock first (docs/receipts.md, "One log across replicas").
+ */
+export function portableReceiptRows(store: Store): ReceiptRows {
+  const t = store.t;
+  return {
+    shared: store.engine === "postgres",
+    async insertReceipt(tx, row) {
+      await tx.insert(t.receipts).values({ ...row, responseSha256: bytes(row.responseSha256), hash: bytes(row.hash) });
+    },
+    async findPart(tx, sha256) {
+      return (await first(tx.select({ id: t.receiptParts.id }).from(t.receiptParts).where(eq(t.receiptParts.sha256, bytes(sha256)))))?.id;
+    },
+    async insertPart(tx, sha256, text) {
+      const [row] = await tx.insert(t.receiptParts).values({ sha256: bytes(sha256), text }).returning({ id: t.receiptParts.id });
+      return row!.id;
+    },
+    async tile(level, index) {
+      return (await first(store.select({ hashes: t.logTiles.hashes }).from(t.logTiles).where(and(eq(t.logTiles.level, level), eq(t.logTiles.idx, index)))))
+        ?.hashes;
+    },
+    async putTile(tx, level, index, hashes) {
+      await tx.insert(t.logTiles).values({ level, idx: index, hashes: bytes(hashes) });
+    },
+    async tileCount(level) {
+      return (await first(store.select({ n: count() }).from(t.logTiles).where(eq(t.logTiles.level, level))))?.n ?? 0;
+    },
+    async entries(from, to, tx = store) {
+      const rows = await tx
+        .select({ hash: t.receipts.hash })
+        .from(t.receipts)
+        .where(and(gt(t.receipts.seq, from), lte(t.receipts.seq, to)))
+        .orderBy(t.receipts.seq);
+      return rows.map((row) => Buffer.from(row.hash));
+    },
+    async receiptCount() {
+      return Number((await first(store.select({ n: max(t.receipts.seq) }).from(t.receipts)))?.n ?? 0);
+    },
+    async latestCheckpoint(tx = store) {
+      const c = t.logCheckpoints;
+      return first(tx.select({ treeSize: c.treeSize, rootHash: c.rootHash, kid: c.kid, note: c.note }).from(c).orderBy(desc(c.treeSize)).limit(1));
+    },
+    async insertCheckpoint(tx, row) {
+      await tx.insert(t.logCheckpoints).values(row);
+    },
+    async newestSigningKey(tx = store) {
+      return first(tx.select().from(t.signingKeys).orderBy(desc(t.signingKeys.createdAt), t.signingKeys.kid).limit(1));
+    },
+    async publicKeys() {
+      const k = t.signingKeys;
+      return store.select({ kid: k.kid, publicKey: k.publicKey, createdAt: k.createdAt }).from(k).orderBy(desc(k.createdAt), k.kid);
+    },
+    async setting(key, tx = store) {
+      return (await first(tx.select({ value: t.settings.value }).from(t.settings).where(eq(t.settings.key, key))))?.value;
+    },
+    async putSetting(tx, key, value) {
+      await tx.insert(t.settings).values({ key, value }).onConflictDoUpdate({ target: t.settings.key, set: { value } });
+    },
+    async insertSigningKey(tx, row) {
+      await tx.insert(t.signingKeys).values(row);
+    },
+    lockLog: (tx) => lockUntilTransactionEnds(tx, LOG_LOCK),
+  };
+}
