@@ -80,7 +80,7 @@ async function runCommand(opened: OpenStore, name: string, values: Record<string
     case "keys rotate-signing":
       return keysRotateSigning(opened.store, systemClock, { json });
     case "receipts verify":
-      return receiptsVerifyCommand(db(), { json, checkpoint: str("checkpoint") });
+      return receiptsVerifyCommand(opened.store, { json, checkpoint: str("checkpoint") });
     case "webhooks add":
       return webhooksAdd(opened.store, systemClock, {
         email: str("email"),

@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
-import type { Db, Store } from "../../db/client.ts";
+import type { Store } from "../../db/client.ts";
 import { wait, type Steps } from "../../db/maybe-async.ts";
-import { sqliteReceiptRows } from "../rows/sqlite.ts";
 import type { ReceiptRows } from "../rows/types.ts";
 import { originFromUrl } from "./note.ts";
 
@@ -28,9 +27,4 @@ export function* resolveLogOrigin(rows: ReceiptRows, tx: Store, configured: { or
 /** The stored origin, for commands that read the log without starting it. */
 export function storedLogOrigin(rows: ReceiptRows): ReturnType<ReceiptRows["setting"]> {
   return rows.setting(SETTING);
-}
-
-/** storedLogOrigin on the SQLite file. */
-export function storedFileLogOrigin(db: Db): string | undefined {
-  return storedLogOrigin(sqliteReceiptRows(db)) as string | undefined;
 }

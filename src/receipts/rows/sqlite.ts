@@ -1,6 +1,7 @@
 import type { SQLQueryBindings } from "bun:sqlite";
 import type { Db, Store } from "../../db/client.ts";
-import type { CheckpointRow, ReceiptRow, ReceiptRows, SigningKeyRow } from "./types.ts";
+import { readStoredReceipts } from "../store.ts";
+import type { CheckpointRow, CompactRow, Part, ReceiptRow, ReceiptRows, SigningKeyRow } from "./types.ts";
 
 /**
  * The ledger's rows on the SQLite file: prepared once and run synchronously, so an append stays one
@@ -8,8 +9,10 @@ import type { CheckpointRow, ReceiptRow, ReceiptRows, SigningKeyRow } from "./ty
  * process appends to a file, so the log needs no lock of its own.
  */
 export function sqliteReceiptRows(db: Db): ReceiptRows {
-  let rows = prepared.get(db.$client);
-  if (!rows) prepared.set(db.$client, (rows = prepare(db)));
+  const known = prepared.get(db.$client);
+  if (known) return known;
+  const rows = prepare(db);
+  prepared.set(db.$client, rows);
   return rows;
 }
 
@@ -46,6 +49,14 @@ function prepare(db: Db): ReceiptRows {
   );
   const setting = lazily<{ value: string }, [string]>("SELECT value FROM settings WHERE key = ?");
   const putSetting = lazily("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value");
+  const checkpoints = lazily<CheckpointRow, []>("SELECT tree_size AS treeSize, root_hash AS rootHash, kid, note FROM log_checkpoints ORDER BY tree_size");
+  const receiptPage = lazily<CompactRow, [number, number]>(
+    `SELECT seq, id, issued_at AS issuedAt, skill, account_id AS accountId, principal_part AS principalPart,
+            request_part AS requestPart, factors_part AS factorsPart, model_part AS modelPart, as_of AS asOf, known_at AS knownAt,
+            lower(hex(response_sha256)) AS responseSha256, hash, body IS NOT NULL AS whole
+       FROM receipts WHERE seq > ? ORDER BY seq LIMIT ?`,
+  );
+  const part = lazily<Part, [number]>("SELECT text, lower(hex(sha256)) AS sha256Hex FROM receipt_parts WHERE id = ?");
   const insertKey = lazily("INSERT INTO signing_keys (kid, public_key, private_key, created_at) VALUES (?, ?, ?, ?)");
   return {
     shared: false,
@@ -74,7 +85,10 @@ function prepare(db: Db): ReceiptRows {
       putTile().run(level, index, hashes);
     },
     tileCount: (level) => tileCount().get(level)?.n ?? 0,
-    entries: (from, to) => entries().all(from, to).map((row) => Buffer.from(row.hash)),
+    entries: (from, to) =>
+      entries()
+        .all(from, to)
+        .map((row) => Buffer.from(row.hash)),
     receiptCount: () => receiptCount().get()?.n ?? 0,
     latestCheckpoint: () => latestCheckpoint().get() ?? undefined,
     insertCheckpoint(_tx, row) {
@@ -90,5 +104,16 @@ function prepare(db: Db): ReceiptRows {
       insertKey().run(row.kid, row.publicKey, row.privateKey, row.createdAt);
     },
     lockLog() {},
+    checkpoints: () => checkpoints().all(),
+    receiptPage: (afterSeq, limit) => receiptPage().all(afterSeq, limit),
+    parts(ids) {
+      const found = new Map<number, Part>();
+      for (const id of ids) {
+        const row = part().get(id);
+        if (row) found.set(id, row);
+      }
+      return found;
+    },
+    storedReceipt: (seq) => readStoredReceipts(db, "WHERE r.seq = ?", seq)[0],
   };
 }

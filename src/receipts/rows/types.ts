@@ -1,5 +1,6 @@
 import type { Store } from "../../db/client.ts";
 import type { MaybePromise } from "../../db/maybe-async.ts";
+import type { StoredReceipt } from "../format.ts";
 
 /** One receipts row as the ledger appends it (docs/receipts.md, "Storage"). */
 export interface ReceiptRow {
@@ -65,5 +66,38 @@ export interface ReceiptRows {
    */
   lockLog(tx: Store): MaybePromise<void>;
   setting(key: string, tx?: Store): MaybePromise<string | undefined>;
+  /** For `receipts verify`: every stored checkpoint, by tree size. */
+  checkpoints(): MaybePromise<CheckpointRow[]>;
+  /** For `receipts verify`: up to `limit` receipts after `afterSeq`, in order. */
+  receiptPage(afterSeq: number, limit: number): MaybePromise<CompactRow[]>;
+  /** Shared parts by id (missing ids are absent from the map). */
+  parts(ids: readonly number[]): MaybePromise<Map<number, Part>>;
+  /** One receipt as readers see it, its body rebuilt or as stored whole. */
+  storedReceipt(seq: number): MaybePromise<StoredReceipt | undefined>;
   putSetting(tx: Store, key: string, value: string): MaybePromise<void>;
+}
+
+/** A receipts row as the whole-log check reads it: ids of its parts, binary digests, no body text. */
+export interface CompactRow {
+  seq: number;
+  id: string;
+  issuedAt: number;
+  skill: string;
+  accountId: string;
+  principalPart: number | null;
+  requestPart: number | null;
+  factorsPart: number | null;
+  modelPart: number | null;
+  asOf: string | null;
+  knownAt: number | null;
+  /** Lowercase hex (SQLite's hex() is cheaper than a Buffer per row). */
+  responseSha256: string | null;
+  hash: Uint8Array;
+  /** 1 when the body is stored whole (legacy receipts): checked by the full per-receipt check instead. */
+  whole: number;
+}
+
+export interface Part {
+  text: string;
+  sha256Hex: string;
 }
