@@ -243,6 +243,24 @@ function fittedLaneBalance(fit: PricedLaneWeek[]) {
   );
 }
 
+/**
+ * Each district's held-out lane-weeks priced with a lane balance refitted without that district's fit lane-weeks:
+ * how the factor does on lanes it was not fitted on (a market only that district ships from gets no outbound figure).
+ */
+function leaveOneDistrictOut(fit: PricedLaneWeek[]): (w: PricedLaneWeek) => number {
+  const refits = new Map<string, ReturnType<typeof fittedLaneBalance>>();
+  return (w) => {
+    let refit = refits.get(w.district);
+    if (!refit) {
+      refit = fittedLaneBalance(fit.filter((other) => other.district !== w.district));
+      refits.set(w.district, refit);
+    }
+    const outbound = (w.originMarket && refit.outbound[w.originMarket]) || 1;
+    const inbound = (w.destinationMarket && refit.inbound[w.destinationMarket]) || 1;
+    return w.costWithoutBalance * outbound * inbound;
+  };
+}
+
 function usdaSection(): string[] {
   const all = usdaLaneWeeks().map(priceLaneWeek);
   if (all.length === 0) return ["### USDA AMS reefer lane-weeks", "", "The snapshot holds no USDA AMS FVWTRK weeks; nothing to compare."];
@@ -274,6 +292,7 @@ function usdaSection(): string[] {
     accuracyRow(`fit weeks (${FIT_WEEKS.join(", ")})`, fit, (w) => w.cost),
     accuracyRow(`held-out weeks (${HELD_OUT_WEEKS.join(", ")})`, heldOut, (w) => w.cost),
     accuracyRow("held-out weeks, without lane balance", heldOut, (w) => w.costWithoutBalance),
+    accuracyRow("held-out weeks, lane balance refitted without the lane's own district", heldOut, leaveOneDistrictOut(fit)),
     accuracyRow("held-out weeks, USDA's own midpoint a week earlier (a ceiling, not a model)", heldOut, previousWeekMidpoint(all)),
     "",
     `USDA's range is ${pct(median(widths)).slice(1)} of its midpoint wide at the median (10th..90th ${pct(quantile(widths, 0.1)).slice(1)} .. ${pct(quantile(widths, 0.9)).slice(1)}): ` +
