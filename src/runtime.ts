@@ -2,13 +2,13 @@ import { KeyIndex } from "./access/key-index.ts";
 import type { Clock } from "./clock.ts";
 import { watchChanges } from "./db/changes.ts";
 import { andThen, isPromise } from "./db/maybe-async.ts";
-import type { Db } from "./db/client.ts";
+import type { Db, Store } from "./db/client.ts";
 import { createMetrics, type Metrics } from "./http/metrics.ts";
 import { createMeter } from "./metering/create-meter.ts";
 import { GroupCommitter } from "./db/group-commit.ts";
 import type { LimitsTable } from "./metering/limits.ts";
 import { createUsageLog } from "./metering/usage-log.ts";
-import { createReceiptLedger } from "./receipts/receipt-ledger.ts";
+import { createReceiptLedger, openReceiptLedger, type WaybillReceiptLedger } from "./receipts/receipt-ledger.ts";
 import { utcDateOf } from "./dates.ts";
 import { DataEvents } from "./reference/data-events.ts";
 import { type SeriesFreshness, seriesFreshness } from "./reference/freshness.ts";
@@ -23,7 +23,7 @@ import { systemResolver, type TargetPolicy } from "./webhooks/target-policy.ts";
 import { DeliveryWorker } from "./webhooks/worker.ts";
 
 export interface RuntimeOptions {
-  db: Db;
+  db: Store;
   clock: Clock;
   limits: LimitsTable;
   /** Deliver webhooks to loopback and private addresses too (`--allow-private-webhooks`). */
@@ -40,7 +40,7 @@ export interface Runtime extends PipelineDeps {
   /** The scope list and tier table of the skills served (plus the announced ones). */
   catalog: SkillCatalog;
   metrics: Metrics;
-  ledger: ReturnType<typeof createReceiptLedger>;
+  ledger: WaybillReceiptLedger;
   reference: ReturnType<typeof createReferenceData>;
   webhookPolicy: TargetPolicy;
   /** Sends the webhook outbox; started by `serve`. */
@@ -63,7 +63,8 @@ export async function createRuntime({ db, clock, limits, skills = SKILLS, log, a
   const keys = new KeyIndex(db);
   const meter = createMeter({ db, limits });
   const usage = createUsageLog(db);
-  const ledger = createReceiptLedger(db, { clock, ...log });
+  // The SQLite file's ledger appends synchronously (the answered path's speed there); any Store's is awaited.
+  const ledger = db.engine === "postgres" ? await openReceiptLedger(db, { clock, ...log }) : createReceiptLedger(db as Db, { clock, ...log });
   const watcher = await watchChanges(db);
 
   const dataFreshness = () => seriesFreshness(reference.summary(), utcDateOf(clock.now()));

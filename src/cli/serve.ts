@@ -32,11 +32,7 @@ export async function serve(config: ServeConfig): Promise<void> {
     lock?.release();
     throw error;
   }
-  if (!opened.sqlite) {
-    await opened.close();
-    throw new ConfigError("serve does not run on PostgreSQL in this build yet: the metering and the receipt log still need a SQLite file (docs/postgresql.md).");
-  }
-  const db = opened.sqlite;
+  const db = opened.store;
   const where = describeLocation(config.database);
   const clock = new MonotonicClock(systemClock, await newestRecordedInstant(db));
   const runtime = await createRuntime({

@@ -1,5 +1,5 @@
 import type { Clock } from "../clock.ts";
-import type { Db } from "../db/client.ts";
+import type { Store } from "../db/client.ts";
 import type { LimitsTable } from "../metering/limits.ts";
 import type { Meter } from "../metering/meter.ts";
 import type { ReceiptLog } from "../receipts/log/log.ts";
@@ -11,7 +11,7 @@ import type { TargetPolicy } from "../webhooks/target-policy.ts";
 
 /** What the dashboard needs from the running instance; the lead's Runtime satisfies it structurally. */
 export interface DashboardDeps {
-  db: Db;
+  db: Store;
   clock: Clock;
   limits: LimitsTable;
   /** Read-only here: where the active key's minute window and the account's month stand. */

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { tierAtLeast } from "../access/tiers.ts";
 import { ApiError } from "../errors.ts";
 import { receiptTrace } from "../skills/audit-report/index.ts";
-import { findOwnReceipt, type OwnReceipt } from "../receipts/store.ts";
+import { findOwnReceipt, receiptFile, type OwnReceipt } from "../receipts/store.ts";
 import { ProblemPage } from "../../views/errors.tsx";
 import { ReceiptPage, type Provenance } from "../../views/receipts/receipt-page.tsx";
 import type { DashboardContext } from "./context.ts";
@@ -21,7 +21,7 @@ export function receiptPageRoutes(context: DashboardContext) {
     ({ params, signedIn: { account, viewer } }) => {
       let own: OwnReceipt;
       try {
-        own = findOwnReceipt(context.db, params.id, account.id);
+        own = findOwnReceipt(receiptFile(context.db), params.id, account.id);
       } catch (error) {
         if (!(error instanceof ApiError) || error.errorCode !== "NOT_FOUND") throw error;
         return pageResponse(ProblemPage({ title: "Receipt not found", message: "No receipt with that id exists for this account." }), { status: 404 });

@@ -22,7 +22,7 @@ import { validateInput } from "./validate.ts";
 import { utcDateOf } from "../dates.ts";
 
 export interface PipelineDeps {
-  db: Db;
+  db: Store;
   clock: Clock;
   keys: KeyIndex;
   committer: GroupCommitter;

@@ -1,4 +1,4 @@
-import type { Db } from "../db/client.ts";
+import type { Db, Store } from "../db/client.ts";
 import { errors } from "../errors.ts";
 import { composeBody, type PrincipalPart } from "./compact-body.ts";
 import type { AnyReceiptBody, StoredReceipt } from "./format.ts";
@@ -98,6 +98,16 @@ export function readStoredReceipts(db: Db, where: string, ...params: (string | n
     .query<JoinedRow, (string | number)[]>(`${SELECT_STORED_RECEIPTS} ${where}`)
     .all(...params)
     .map(toStoredReceipt);
+}
+
+/**
+ * The SQLite file behind a store, for the stored-receipt reads not yet written against the Store
+ * (the audit report and the receipt page); on PostgreSQL they answer 404 with this reason
+ * (docs/postgresql.md, "What runs on PostgreSQL").
+ */
+export function receiptFile(store: Store): Db {
+  if (store.engine === "sqlite" && "$client" in store) return store as Db;
+  throw errors.notFound("Stored receipts are not looked up on PostgreSQL in this build; verify receipts with `waybill receipts verify`.");
 }
 
 /**

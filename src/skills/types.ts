@@ -1,7 +1,7 @@
 import type { Static, TSchema } from "@sinclair/typebox";
 import type { Principal } from "../access/principal.ts";
 import type { Tier } from "../access/tiers.ts";
-import type { Db } from "../db/client.ts";
+import type { Store } from "../db/client.ts";
 import type { Writer } from "../events/log.ts";
 import type { FactorVersion } from "../receipts/format.ts";
 import type { ReceiptLog } from "../receipts/log/log.ts";
@@ -21,7 +21,7 @@ export interface SkillResult<Answer> {
 
 /** The running instance as a skill may read it: only skills that report on earlier answers (audit-report) need it. */
 export interface SkillInstance {
-  db: Db;
+  db: Store;
   reference: ReferenceData;
   /** Every skill this instance serves, so an audit can re-run the one a receipt names. */
   skills: readonly AnySkill[];

@@ -92,7 +92,7 @@ describe("a key never appears in clear", () => {
       ];
       for (const body of bodies) expect(body).not.toContain(secret.slice(0, 16));
       server.runtime.usage.flush();
-      const dump = server.runtime.db.$client.serialize();
+      const dump = server.db.$client.serialize();
       expect(Buffer.from(dump).includes(Buffer.from(secret.slice(8)))).toBe(false);
       expect(logged.join("\n")).not.toContain(secret.slice(8));
     } finally {

@@ -15,6 +15,7 @@ import { parseLimits } from "../../src/metering/limits.ts";
 import type { MemoryMeter } from "../../src/metering/meter.ts";
 import { canonicalJson, sha256Hex } from "../../src/receipts/canonical.ts";
 import { ensureSigningKey, signText } from "../../src/receipts/signer.ts";
+import type { AppendedReceipt } from "../../src/receipts/ledger.ts";
 import { createRuntime } from "../../src/runtime.ts";
 import { validateInput } from "../../src/pipeline/validate.ts";
 
@@ -129,7 +130,7 @@ try {
       batchedAppend(() => {
         const admission = meter.admit(principal, Date.now());
         admission.commit(db);
-        const receipt = runtime.ledger.append(db, entry);
+        const receipt = runtime.ledger.append(db, entry) as AppendedReceipt;
         runtime.usage.recordAnswered(db, {
           at: now,
           requestId: "req_bench",

@@ -78,7 +78,7 @@ describe("a client that goes away", () => {
     await abortedUpload(key, false);
     await abortedUpload(key, true);
     server.runtime.usage.flush();
-    const rows = server.runtime.db.$client.query<{ n: number }, [string]>("SELECT count(*) AS n FROM usage_events WHERE account_id = ?").get(accountId)!;
+    const rows = server.db.$client.query<{ n: number }, [string]>("SELECT count(*) AS n FROM usage_events WHERE account_id = ?").get(accountId)!;
     expect(rows.n).toBe(0);
     const requests = entries().filter((e) => e.event === "request");
     expect(requests.map((e) => e.status)).toEqual([499, 499]);

@@ -60,7 +60,7 @@ describe("every body is capped at 64 KiB, chunked or not", () => {
     expect(response.status).toBe(413);
     expect(((await response.json()) as { error: string }).error).toBe("PAYLOAD_TOO_LARGE");
     expect(response.headers.get("x-request-id")).toMatch(/^req_/);
-    const stored = server.runtime.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM receipts").get()!;
+    const stored = server.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM receipts").get()!;
     expect(stored.n).toBe(0);
   });
 

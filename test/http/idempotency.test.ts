@@ -19,7 +19,7 @@ async function monthUsed(key: string): Promise<number> {
   return usage.quota.used;
 }
 
-const receiptCount = () => server.runtime.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM receipts").get()!.n;
+const receiptCount = () => server.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM receipts").get()!.n;
 
 describe("Idempotency-Key on POST skills", () => {
   test("a retry returns the first answer and its receipt, and costs nothing", async () => {
@@ -84,7 +84,7 @@ describe("Idempotency-Key on POST skills", () => {
     (server.clock as ManualClock).advance(IDEMPOTENCY_WINDOW_MS + 1000);
     const later = (await (await lookup(key, "day-old")).json()) as Body;
     expect(later.receipt_id).not.toBe(first.receipt_id);
-    const stale = server.runtime.db.$client
+    const stale = server.db.$client
       .query<{ n: number }, [number]>("SELECT count(*) AS n FROM idempotent_answers WHERE created_at <= ?")
       .get(server.clock.now() - IDEMPOTENCY_WINDOW_MS)!.n;
     expect(stale).toBe(0);

@@ -109,7 +109,7 @@ describe("a key is shown once, then never again", () => {
     for (let i = 0; i < 3; i++) expect((await server.call("/v1/rates/lookup", { method: "POST", key, json: CHICAGO_TO_DALLAS })).status).toBe(200);
     await server.call("/v1/rates/lookup", { method: "POST", key, json: { origin: 1 } });
     server.runtime.usage.flush();
-    const sqlite = server.runtime.db.$client;
+    const sqlite = server.db.$client;
     const tables = sqlite.query<{ name: string }, []>("SELECT name FROM sqlite_schema WHERE type = 'table'").all();
     for (const { name } of tables) {
       const rows = sqlite.query<Record<string, unknown>, []>(`SELECT * FROM "${name}"`).all();

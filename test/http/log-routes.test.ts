@@ -90,9 +90,7 @@ describe("the receipt log over HTTP, with no key", () => {
   });
 
   test("consistency proofs between stored checkpoints verify; bad parameters are 400 with the contract's code", async () => {
-    const sizes = server.runtime.db.$client
-      .query<{ tree_size: number; root_hash: string }, []>("SELECT tree_size, root_hash FROM log_checkpoints ORDER BY tree_size")
-      .all();
+    const sizes = server.db.$client.query<{ tree_size: number; root_hash: string }, []>("SELECT tree_size, root_hash FROM log_checkpoints ORDER BY tree_size").all();
     expect(sizes.length).toBeGreaterThan(1);
     for (let i = 1; i < sizes.length; i++) {
       const [older, newer] = [sizes[i - 1]!, sizes[i]!];
@@ -121,7 +119,7 @@ test("an answer is sent as the bytes its receipt hashed, with the envelope appen
   const { receipt_id } = JSON.parse(text) as { receipt_id: string };
   const envelope = text.lastIndexOf(',"receipt_id":');
   const hashedBytes = `${text.slice(0, envelope)}}`;
-  const { responseSha256 } = server.runtime.db.$client
+  const { responseSha256 } = server.db.$client
     .query<{ responseSha256: string }, [string]>("SELECT lower(hex(response_sha256)) AS responseSha256 FROM receipts WHERE id = ?")
     .get(receipt_id)!;
   expect(createHash("sha256").update(hashedBytes).digest("hex")).toBe(responseSha256);

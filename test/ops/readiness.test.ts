@@ -27,7 +27,7 @@ describe("/readyz makes a real write", () => {
   });
 
   test("a full database (no page left to grow into) is 503 with the reason, and answers fail without a receipt", async () => {
-    const sqlite = server.runtime.db.$client;
+    const sqlite = server.db.$client;
     const { page_count } = sqlite.query<{ page_count: number }, []>("PRAGMA page_count").get()!;
     sqlite.run(`PRAGMA max_page_count = ${page_count}`);
     const { key } = await server.accountWithKey("enterprise");

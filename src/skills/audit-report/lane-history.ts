@@ -5,7 +5,7 @@ import type { AnySkill, SkillInstance } from "../types.ts";
 import type { AnyReceiptBody } from "../../receipts/format.ts";
 import { replay } from "./replay.ts";
 import { laneKey } from "../../receipts/lane-key.ts";
-import { parseBody, readStoredReceipts, type OwnReceipt } from "../../receipts/store.ts";
+import { parseBody, readStoredReceipts, receiptFile, type OwnReceipt } from "../../receipts/store.ts";
 import { DAY_MS, utcDateOf } from "../../dates.ts";
 
 /** The largest page; `limit` chooses a smaller one. */
@@ -84,7 +84,7 @@ export function laneHistory(deps: SkillInstance, anchor: OwnReceipt, query: Lane
   const pageSize = query.limit ?? LANE_HISTORY_DEFAULT_PAGE;
   const beforeSeq = query.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(query.cursor);
   const rows = readStoredReceipts(
-    deps.db,
+    receiptFile(deps.db),
     `WHERE r.account_id = ? AND r.lane = ? AND r.issued_at >= ? AND r.issued_at < ? AND r.seq < ?
      ORDER BY r.issued_at DESC, r.seq DESC
      LIMIT ?`,

@@ -1,5 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { findOwnReceipt } from "../../receipts/store.ts";
+import { findOwnReceipt, receiptFile } from "../../receipts/store.ts";
 import { enumOf, isoDate } from "../schema-kit.ts";
 import { defineSkill } from "../types.ts";
 import { dataSources, DataSourcesSchema } from "./data-sources.ts";
@@ -47,7 +47,8 @@ export const auditReportSkill = defineSkill({
   output: AuditOutput,
   replayable: false,
   handler(input, { caller, data, instance }) {
-    const anchor = findOwnReceipt(instance.db, input.receipt_id, caller.accountId);
+    const file = receiptFile(instance.db);
+    const anchor = findOwnReceipt(file, input.receipt_id, caller.accountId);
     const report = (() => {
       switch (input.report_type ?? "RECEIPT_TRACE") {
         case "RECEIPT_TRACE":
@@ -55,7 +56,7 @@ export const auditReportSkill = defineSkill({
         case "LANE_HISTORY":
           return laneHistory(instance, anchor, input, data.asOf);
         case "DATA_SOURCES":
-          return dataSources(instance.db, data, anchor);
+          return dataSources(file, data, anchor);
       }
     })();
     const answer: Static<typeof AuditOutput> = { audited_receipt_id: anchor.row.id, ...report };

@@ -2,7 +2,7 @@ import { Type, type Static } from "@sinclair/typebox";
 import type { Db } from "../../db/client.ts";
 import type { FactorVersion } from "../../receipts/format.ts";
 import type { SkillInstance } from "../types.ts";
-import type { OwnReceipt } from "../../receipts/store.ts";
+import { receiptFile, type OwnReceipt } from "../../receipts/store.ts";
 import { factorVersionSchema } from "../schema-kit.ts";
 import { notReplayed, replay } from "./replay.ts";
 import { receiptProof, ReceiptProofSchema } from "../../receipts/log/receipt-proof.ts";
@@ -76,7 +76,7 @@ export type ReceiptTrace = Static<typeof ReceiptTraceSchema>;
 
 /** The full provenance of one receipt: what was asked, from which figures, under which grant, and what still checks out. */
 export function receiptTrace(deps: SkillInstance, { row, body }: OwnReceipt): ReceiptTrace {
-  const check = checkStoredReceipt(deps.db, row);
+  const check = checkStoredReceipt(receiptFile(deps.db), row);
   const located = receiptProof(deps.log, row);
   const problems = [
     ...check.problems,
@@ -96,7 +96,7 @@ export function receiptTrace(deps: SkillInstance, { row, body }: OwnReceipt): Re
     request: body?.request ?? null,
     response_sha256: body?.response_sha256 ?? null,
     reproduced_response: reproducedAnswer ?? null,
-    data_sources: factorVersions.map((factor) => dataSourceOf(deps.db, factor)),
+    data_sources: factorVersions.map((factor) => dataSourceOf(receiptFile(deps.db), factor)),
     factor_versions: factorVersions,
     log: {
       ...(located?.proof ?? { log_index: row.seq - 1, leaf_entry: row.hash, tree_size: 0, inclusion_proof: [], checkpoint: "" }),
