@@ -1,0 +1,204 @@
+/**
+ * Three replicas of the compiled binary on one throw-away PostgreSQL cluster, reached round robin
+ * the way a load balancer without affinity spreads calls (docs/deployment.md). Every replica must
+ * agree exactly: the month quota, the per-minute window, a revoked key, and one receipt log that
+ * loses no answered call when a replica is killed with SIGKILL.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { SQL } from "bun";
+import { binaryFolderForFile, runCli } from "../support/binary.ts";
+import { startTestPostgres, type TestPostgres } from "../support/postgres.ts";
+import { type LookupOutcome, loadWithKill, rateLookupAt } from "../support/lookup-load.ts";
+import { accountKeyOn, cliOn, startReplicas, type ReplicaSet } from "../support/replicas.ts";
+
+const folder = binaryFolderForFile();
+const REPLICAS = 3;
+const MONTH_LIMIT = 30;
+const MINUTE_LIMIT = 12;
+const LIMITS = {
+  explorer: { per_minute: 100_000, per_month: MONTH_LIMIT },
+  starter: { per_minute: MINUTE_LIMIT, per_month: 1_000_000 },
+  enterprise: { per_minute: 100_000_000, per_month: 1_000_000_000 },
+};
+const PASSWORD = "replica suite passphrase";
+
+let postgres: TestPostgres;
+/** The replicas' database: a fresh one in the run's shared cluster, or in a cluster of this file's own. */
+let databaseUrl: string;
+let set: ReplicaSet;
+let sql: SQL;
+/** Every answer (200) any test got, with the log index it was given: the log must hold each exactly once. */
+const answered: { receiptId: string; logIndex: number }[] = [];
+
+beforeAll(async () => {
+  postgres = await startTestPostgres();
+  databaseUrl = await postgres.freshDatabase();
+  const migrated = runCli(folder.exe, ["migrate", "--database", databaseUrl, "--json"], folder.dir);
+  if (migrated.exitCode !== 0) throw new Error(`waybill migrate failed (${migrated.exitCode}): ${migrated.stderr}`);
+  set = await startReplicas(folder.exe, REPLICAS, databaseUrl, {
+    cwd: folder.dir,
+    env: { WAYBILL_LIMITS: JSON.stringify(LIMITS), WAYBILL_LOG_ORIGIN: "replicas.example.test/log" },
+  });
+  sql = new SQL(databaseUrl);
+}, 240_000);
+
+afterAll(async () => {
+  await set?.stop();
+  await sql?.close();
+  await postgres?.stop();
+});
+
+type Outcome = LookupOutcome;
+
+/** One rate lookup at `base`, remembering every answer for the log check. */
+async function lookup(base: string, key: string): Promise<Outcome> {
+  const outcome = await rateLookupAt(base, key);
+  if (outcome.status === 200) answered.push({ receiptId: String(outcome.body.receipt_id), logIndex: Number(outcome.body.log_index) });
+  return outcome;
+}
+
+/** `count` calls at once, each to the next replica in turn. */
+const spread = (key: string, count: number) => Promise.all(Array.from({ length: count }, () => lookup(set.next(), key)));
+const withStatus = (outcomes: Outcome[], status: number) => outcomes.filter((o): o is { status: number; body: Record<string, unknown> } => o.status === status);
+
+async function accountIdOf(email: string): Promise<string> {
+  const [row] = await sql`select id from accounts where email = ${email}`;
+  return row.id as string;
+}
+
+describe("three replicas on one PostgreSQL", () => {
+  test("the month quota never overshoots: N concurrent calls spread over the replicas with L left → exactly L answered", async () => {
+    const key = accountKeyOn(folder.exe, databaseUrl, folder.dir, "month@example.com", "explorer");
+    const spentBefore = 5;
+    for (let i = 0; i < spentBefore; i++) expect((await lookup(set.next(), key)).status).toBe(200);
+    const left = MONTH_LIMIT - spentBefore;
+    const n = 90;
+    const outcomes = await spread(key, n);
+    expect(withStatus(outcomes, 200)).toHaveLength(left);
+    const refused = withStatus(outcomes, 429);
+    expect(refused).toHaveLength(n - left);
+    expect(refused.every((o) => o.body.window === "month")).toBe(true);
+
+    const accountId = await accountIdOf("month@example.com");
+    const [month] = await sql`select coalesce(sum(answered), 0)::int as n from monthly_usage where account_id = ${accountId}`;
+    const [rows] = await sql`select count(*)::int as n from usage_events where account_id = ${accountId} and status = 200`;
+    expect(month.n).toBe(MONTH_LIMIT);
+    expect(rows.n).toBe(MONTH_LIMIT);
+  }, 120_000);
+
+  test("the per-minute limit holds across replicas: never more than the limit in any rolling minute per key", async () => {
+    const key = accountKeyOn(folder.exe, databaseUrl, folder.dir, "minute@example.com", "starter");
+    const burst = () => spread(key, 3 * MINUTE_LIMIT);
+
+    const first = await burst();
+    const firstDone = Date.now();
+    expect(withStatus(first, 200)).toHaveLength(MINUTE_LIMIT);
+    expect(withStatus(first, 429).every((o) => o.body.window === "minute")).toBe(true);
+
+    await Bun.sleep(25_000); // well inside the same minute: the window is still full on every replica
+    const second = await burst();
+    expect(withStatus(second, 200)).toHaveLength(0);
+    expect(withStatus(second, 429)).toHaveLength(3 * MINUTE_LIMIT);
+
+    await Bun.sleep(Math.max(0, firstDone + 61_000 - Date.now())); // the first burst has left the window
+    const third = await burst();
+    expect(withStatus(third, 200)).toHaveLength(MINUTE_LIMIT);
+
+    // Every answered call's recorded time, from every replica: no 60 s span holds more than the limit.
+    const accountId = await accountIdOf("minute@example.com");
+    const rows = await sql`select at::float8 as at from usage_events where account_id = ${accountId} and status = 200 order by at`;
+    const times = rows.map((row: { at: number }) => Number(row.at));
+    expect(times).toHaveLength(2 * MINUTE_LIMIT);
+    const busiest = Math.max(...times.map((t: number) => times.filter((u: number) => u >= t && u < t + 60_000).length));
+    expect(busiest).toBe(MINUTE_LIMIT);
+  }, 180_000);
+
+  test("a key revoked on one replica's dashboard (signed in on any), or by the CLI, is refused by every replica on its next request", async () => {
+    const email = "revoke@example.com";
+    const first = accountKeyOn(folder.exe, databaseUrl, folder.dir, email, "enterprise", PASSWORD);
+    // Each replica has seen the key answered, so each holds it as valid.
+    for (const replica of set.replicas) expect((await lookup(replica.url, first)).status).toBe(200);
+
+    const dashboard = set.replicas[0]!.url;
+    const form = (fields: Record<string, string>, cookie?: string) => ({
+      method: "POST",
+      redirect: "manual" as const,
+      headers: { "content-type": "application/x-www-form-urlencoded", ...(cookie ? { cookie } : {}) },
+      body: new URLSearchParams(fields).toString(),
+    });
+    const signedIn = await fetch(`${dashboard}/signin`, form({ email, password: PASSWORD }));
+    expect(signedIn.status).toBe(303);
+    const cookie = (signedIn.headers.get("set-cookie") ?? "").split(";")[0]!;
+    // The session lives in the database: every replica knows it, and hands out the same CSRF token for it.
+    const tokens = new Set<string | undefined>();
+    for (const replica of set.replicas) {
+      const page = await fetch(`${replica.url}/dashboard/keys`, { headers: { cookie } });
+      expect(page.status).toBe(200);
+      tokens.add(/name="_csrf" value="([^"]+)"/.exec(await page.text())?.[1]);
+    }
+    const [csrf] = tokens;
+    expect(tokens.size).toBe(1);
+    expect(csrf).toBeDefined();
+    const revoked = await fetch(`${dashboard}/dashboard/keys/revoke`, form({ _csrf: csrf! }, cookie));
+    expect(revoked.status).toBe(200);
+    expect(await revoked.text()).toContain("is revoked");
+    for (const replica of [...set.replicas].reverse()) {
+      const outcome = await lookup(replica.url, first);
+      expect(outcome).toMatchObject({ status: 401, body: { error: "REVOKED_API_KEY" } });
+    }
+
+    const second = (JSON.parse(cliOn(folder.exe, databaseUrl, folder.dir, ["keys", "create", "--email", email, "--json"])) as { key: string }).key;
+    for (const replica of set.replicas) expect((await lookup(replica.url, second)).status).toBe(200);
+    cliOn(folder.exe, databaseUrl, folder.dir, ["keys", "revoke", "--email", email]);
+    for (const replica of set.replicas) {
+      const outcome = await lookup(replica.url, second);
+      expect(outcome).toMatchObject({ status: 401, body: { error: "REVOKED_API_KEY" } });
+    }
+  }, 120_000);
+
+  test("kill -9 of a replica under load loses no answered call: every 200 has its receipt and usage row after the restart", async () => {
+    const email = "crash@example.com";
+    const key = accountKeyOn(folder.exe, databaseUrl, folder.dir, email, "enterprise");
+    const victim = 1;
+    const { outcomes, killed } = await loadWithKill({
+      total: 240,
+      workers: 16,
+      killAfter: 60,
+      call: () => lookup(set.next(), key),
+      kill: () => set.replicas[victim]!.process.kill("SIGKILL"),
+    });
+    expect(killed).toBe(true);
+    expect(outcomes.some((o) => o.status === "no answer")).toBe(true); // the kill landed with calls in flight
+    expect(outcomes.every((o) => o.status === 200 || o.status === "no answer")).toBe(true);
+
+    const restarted = await set.restart(victim);
+    expect((await fetch(`${restarted.url}/readyz`)).status).toBe(200);
+    expect((await lookup(restarted.url, key)).status).toBe(200);
+
+    const answeredHere = withStatus(outcomes, 200).map((o) => String(o.body.receipt_id));
+    const stored =
+      await sql`select r.id, count(u.id)::int as usage_rows from receipts r left join usage_events u on u.receipt_id = r.id and u.status = 200 where r.account_id = ${await accountIdOf(email)} group by r.id`;
+    const usageRowsById = new Map(stored.map((row: { id: string; usage_rows: number }) => [row.id, row.usage_rows]));
+    expect(answeredHere.filter((id) => usageRowsById.get(id) !== 1)).toEqual([]);
+    const accountId = await accountIdOf(email);
+    const [month] = await sql`select coalesce(sum(answered), 0)::int as n from monthly_usage where account_id = ${accountId}`;
+    const [rows] = await sql`select count(*)::int as n from usage_events where account_id = ${accountId} and status = 200`;
+    expect(rows.n).toBeGreaterThanOrEqual(answeredHere.length + 1); // calls committed just before the kill cut their answer count too
+    expect(month.n).toBe(rows.n);
+  }, 180_000);
+
+  test("receipts from every replica form one log: each answer exactly once, in one order, and `receipts verify` passes", async () => {
+    expect(answered.length).toBeGreaterThan(100);
+    const log = await sql`select id, seq::float8 as seq from receipts order by seq`;
+    const seqById = new Map<string, number>(log.map((row: { id: string; seq: number }) => [row.id, Number(row.seq)]));
+    expect(seqById.size).toBe(log.length); // no receipt id twice
+    // One total order with no gaps: seq 1..n, and log index = seq - 1 as each answer was told.
+    expect(log.map((row: { seq: number }) => Number(row.seq))).toEqual(Array.from({ length: log.length }, (_, i) => i + 1));
+    expect(answered.filter((a) => seqById.get(a.receiptId) !== a.logIndex + 1)).toEqual([]);
+    expect(new Set(answered.map((a) => a.receiptId)).size).toBe(answered.length);
+
+    const verified = runCli(folder.exe, ["receipts", "verify", "--json", "--database", databaseUrl], folder.dir);
+    expect(verified.exitCode).toBe(0);
+    expect(JSON.parse(verified.stdout)).toMatchObject({ ok: true, checked: log.length });
+  }, 120_000);
+});
