@@ -1,12 +1,16 @@
 import { describe, expect, test } from "bun:test";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { PG_MIGRATIONS_DIR } from "../../src/paths.ts";
 import { binaryFolderForSuite, runCli } from "../support/binary.ts";
 import { usePostgres } from "../support/postgres.ts";
 
 /**
  * The commands ported to the storage layer, run by the compiled binary against a real PostgreSQL
- * (docs/postgresql.md): migrate, accounts, keys and webhooks; backup points at pg_dump.
+ * (docs/postgresql.md): migrate, accounts, keys, webhooks and data; backup points at pg_dump.
  */
 const suite = binaryFolderForSuite();
+const PG_MIGRATIONS = readdirSync(PG_MIGRATIONS_DIR).filter((name) => name.endsWith(".sql")).length;
 const postgres = usePostgres();
 
 const json = (result: { exitCode: number; stdout: string; stderr: string }) => {
@@ -20,7 +24,7 @@ describe("the compiled binary on PostgreSQL", () => {
     const url = await postgres.freshDatabase();
     const cli = (...args: string[]) => runCli(suite.exe, [...args, "--database", url, "--json"], suite.dir);
 
-    expect(json(cli("migrate"))).toMatchObject({ dialect: "postgres", applied: 1 });
+    expect(json(cli("migrate"))).toMatchObject({ dialect: "postgres", applied: PG_MIGRATIONS });
     expect(json(cli("migrate"))).toMatchObject({ applied: 0 });
 
     const account = json(cli("accounts", "create", "--email", "ops@example.com", "--tier", "starter"));
@@ -49,15 +53,22 @@ describe("the compiled binary on PostgreSQL", () => {
     expect(backup.stderr).toContain("pg_dump");
   }, 120_000);
 
-  test("a command not yet ported, and serve, say so in one line (exit 1)", async () => {
+  test("data import, status and retract on PostgreSQL: figures stored once, listed, and hidden by a retraction", async () => {
     const url = await postgres.freshDatabase();
-    const status = runCli(suite.exe, ["data", "status", "--database", url], suite.dir);
-    expect(status.exitCode).toBe(1);
-    expect(status.stderr.trim().split("\n")).toEqual([expect.stringContaining("does not run on PostgreSQL in this build yet")]);
-    const serve = runCli(suite.exe, ["serve", "--port", "0", "--database", url], suite.dir);
-    expect(serve.exitCode).toBe(1);
-    expect(serve.stderr).toContain("serve does not run on PostgreSQL in this build yet");
-  }, 60_000);
+    const cli = (...args: string[]) => runCli(suite.exe, [...args, "--database", url, "--json"], suite.dir);
+    const file = join(import.meta.dir, "../fixtures/fred_wpu301.csv");
+    const imported = JSON.parse(cli("data", "import", "fred", file).stdout);
+    expect(imported).toMatchObject({ source: "fred", added: 4, skipped: 0 });
+    expect(imported.import_id).toStartWith("imp_");
+    expect(JSON.parse(cli("data", "import", "fred", file).stdout)).toMatchObject({ import_id: null, added: 0, skipped: 4 });
+    const refused = cli("data", "import", "eia", join(import.meta.dir, "../fixtures/fred_wpu301.csv"));
+    expect(refused.exitCode).toBe(1);
+    const status = json(cli("data", "status"));
+    expect(status.series).toEqual([expect.objectContaining({ series_id: "WPU301", observations: 4, latest: "2025-12-01" })]);
+    expect(status.imports).toEqual([expect.objectContaining({ id: imported.import_id, rows_added: 4, retracted: null })]);
+    expect(json(cli("data", "retract", imported.import_id, "--reason", "wrong file"))).toMatchObject({ import_id: imported.import_id, observations: 4 });
+    expect(json(cli("data", "status")).imports[0].retracted).toMatchObject({ reason: "wrong file" });
+  }, 120_000);
 
   test("a URL that is not a database Waybill opens is a bad argument, with its password hidden", () => {
     const result = runCli(suite.exe, ["accounts", "list", "--database", "mysql://root:secret@127.0.0.1/db"], suite.dir);
