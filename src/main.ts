@@ -78,9 +78,9 @@ async function runCommand(opened: OpenStore, name: string, values: Record<string
       return dataRetract(opened.store, importId, str("reason")!, { json });
     }
     case "keys rotate-signing":
-      return keysRotateSigning(db(), systemClock, { json });
+      return keysRotateSigning(opened.store, systemClock, { json });
     case "receipts verify":
-      return receiptsVerifyCommand(db(), { json, checkpoint: str("checkpoint") });
+      return receiptsVerifyCommand(opened.store, { json, checkpoint: str("checkpoint") });
     case "webhooks add":
       return webhooksAdd(opened.store, systemClock, {
         email: str("email"),

@@ -5,7 +5,10 @@ import { recordAccountEvent } from "../ops/audit-log.ts";
 import type { Db, Store } from "../db/client.ts";
 import { verifierKey } from "../receipts/log/note.ts";
 import { storedLogOrigin } from "../receipts/log/origin.ts";
-import { createSigningKey } from "../receipts/signer.ts";
+import { lockedNewSigningKey } from "../receipts/signer.ts";
+import { portableReceiptRows } from "../receipts/rows/portable.ts";
+import { runSteps } from "../db/maybe-async.ts";
+import { inTransaction } from "../db/transaction.ts";
 import { argument, failure, ok, UsageError, type CommandResult } from "./result.ts";
 
 export async function keysCreate(db: Store, clock: Clock, options: { email?: string; scopes?: string; json: boolean }): Promise<CommandResult> {
@@ -49,13 +52,15 @@ export async function keysRevoke(db: Store, clock: Clock, options: { email?: str
 }
 
 /** `waybill keys rotate-signing`: a new log key; checkpoints name the key that signed them. */
-export function keysRotateSigning(db: Db, clock: Clock, options: { json: boolean }): CommandResult {
-  const key = db.$client.transaction(() => createSigningKey(db, clock)).immediate();
-  const origin = storedLogOrigin(db);
+export async function keysRotateSigning(db: Store, clock: Clock, options: { json: boolean }): Promise<CommandResult> {
+  const rows = portableReceiptRows(db);
+  // Under the log's lock: replicas switch keys between batches, never inside one.
+  const key = await inTransaction(db, async (tx) => runSteps(lockedNewSigningKey(rows, tx, clock)));
+  const origin = await storedLogOrigin(rows);
   const noteKey = origin ? verifierKey(origin, Buffer.from(key.publicKey, "base64url")) : null;
   const view = { kid: key.kid, public_key: key.publicKey, note_verifier_key: noteKey };
   const text = [
-    `new signing key ${key.kid}; it signs every checkpoint from now on (a running server switches on its next call).`,
+    `new signing key ${key.kid}; it signs every checkpoint from now on (running servers switch before their next batch).`,
     noteKey ? `note verifier key: ${noteKey}` : "the log has no origin yet: the first start names it.",
     "older keys stay published at /v1/receipts/public-key, so what they signed stays verifiable.",
   ].join("\n");

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { Db } from "../db/client.ts";
+import type { Store } from "../db/client.ts";
 import { parseCheckpointText, parseNote } from "../receipts/log/note.ts";
 import { verifyLog, type KeptCheckpoint, type LogVerification } from "../receipts/verify.ts";
 import { UsageError, type CommandResult } from "./result.ts";
@@ -9,7 +9,7 @@ import { UsageError, type CommandResult } from "./result.ts";
  * intact, 1 naming the first failure. A checkpoint a client kept (FILE) must be a prefix of the
  * log too, which is what shows receipts deleted from the end together with the later checkpoints.
  */
-export async function receiptsVerifyCommand(db: Db, options: { json: boolean; checkpoint?: string }): Promise<CommandResult> {
+export async function receiptsVerifyCommand(db: Store, options: { json: boolean; checkpoint?: string }): Promise<CommandResult> {
   const kept: KeptCheckpoint[] = [];
   if (options.checkpoint) {
     let text: string;

@@ -2,7 +2,8 @@ import { createApp } from "../app.ts";
 import { systemClock } from "../clock.ts";
 import type { ServeConfig } from "../config.ts";
 import { ConfigError } from "../errors.ts";
-import { openDatabaseFile } from "../db/open.ts";
+import { describeLocation } from "../db/location.ts";
+import { openStore, type OpenStore } from "../db/open.ts";
 import { setupUrlOnFirstStart } from "../dashboard/index.ts";
 import { warmGazetteer } from "../reference/index.ts";
 import { acquireInstanceLock } from "../ops/instance-lock.ts";
@@ -21,10 +22,23 @@ const SOCKET_BODY_LIMIT = 1024 * 1024 * 1024;
 
 export async function serve(config: ServeConfig): Promise<void> {
   configureLog({ format: config.logFormat, level: config.logLevel });
-  if (config.database.dialect === "postgres") throw new ConfigError("serve does not run on PostgreSQL in this build yet (docs/postgresql.md).");
-  const lock = acquireInstanceLock(config.dbFile); // before migrating: a second server must not touch the file
-  const db = openDatabaseFile(config.dbFile);
-  const clock = new MonotonicClock(systemClock, newestRecordedInstant(db));
+  // One server per SQLite file, taken before migrating: a second server must not touch the file.
+  // Replicas on PostgreSQL share their database by design; its migration runs under an advisory lock.
+  const lock = config.database.dialect === "sqlite" ? acquireInstanceLock(config.database.file) : undefined;
+  let opened: OpenStore;
+  try {
+    opened = await openStore(config.database);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+  if (!opened.sqlite) {
+    await opened.close();
+    throw new ConfigError("serve does not run on PostgreSQL in this build yet: the metering and the receipt log still need a SQLite file (docs/postgresql.md).");
+  }
+  const db = opened.sqlite;
+  const where = describeLocation(config.database);
+  const clock = new MonotonicClock(systemClock, await newestRecordedInstant(db));
   const runtime = await createRuntime({
     db,
     clock,
@@ -34,13 +48,13 @@ export async function serve(config: ServeConfig): Promise<void> {
   });
   const abandon = async () => {
     await runtime.close();
-    db.$client.close();
-    lock.release();
+    await opened.close();
+    lock?.release();
   };
-  const writable = runtime.readiness.check();
+  const writable = await runtime.readiness.check();
   if (!writable.ok) {
     await abandon();
-    throw new ConfigError(`database ${db.$client.filename} does not take writes: ${writable.reason}.`);
+    throw new ConfigError(`database ${where} does not take writes: ${writable.reason}.`);
   }
   warmGazetteer(); // build the place index now, not inside the first requests (0.2–0.3 s)
   embeddedRoadNetwork(); // and the road network with its landmark distances
@@ -81,9 +95,9 @@ export async function serve(config: ServeConfig): Promise<void> {
     await app.stop(false); // stop accepting; in-flight requests finish
     stopSync?.();
     await runtime.close();
-    db.$client.run("PRAGMA wal_checkpoint(TRUNCATE)");
-    db.$client.close();
-    lock.release();
+    opened.sqlite?.$client.run("PRAGMA wal_checkpoint(TRUNCATE)");
+    await opened.close();
+    lock?.release();
     console.log("stopped");
     process.exit(0);
   };
@@ -98,6 +112,6 @@ export async function serve(config: ServeConfig): Promise<void> {
   const url = `http://${config.host}:${app.server!.port}`;
   const setupUrl = await setupUrlOnFirstStart(db, config.publicUrl?.origin ?? url);
   console.log(`listening on ${url}`);
-  console.log(`database ${db.$client.filename}`);
+  console.log(`database ${where}`);
   if (setupUrl) console.log(`no admin yet: open ${setupUrl} once to create the admin account`);
 }

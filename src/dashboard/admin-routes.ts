@@ -33,7 +33,7 @@ export function adminRoutes(context: DashboardContext) {
     .get(
       "/dashboard/admin",
       async ({ signedIn: { viewer, now } }) => {
-        const used = answeredThisMonthByAccount(context.db, monthOf(now));
+        const used = await answeredThisMonthByAccount(context.db, monthOf(now));
         const rows = await Promise.all((await listAccounts(context.db)).map((account) => rowOf(account, used)));
         return pageResponse(AccountsPage({ viewer, month: monthOf(now), rows, data: dataFamilies(context.dataFreshness()) }));
       },
@@ -60,7 +60,7 @@ export function adminRoutes(context: DashboardContext) {
             detail: `${before.tier} → ${updated.tier}`,
           });
         }
-        const used = answeredThisMonthByAccount(context.db, monthOf(now));
+        const used = await answeredThisMonthByAccount(context.db, monthOf(now));
         if (isHtmxRequest(request)) return htmlResponse(AccountRowView({ row: await rowOf(updated, used), csrfToken: viewer.csrfToken, saved: true }));
         const rows = await Promise.all((await listAccounts(context.db)).map((account) => rowOf(account, used)));
         return pageResponse(AccountsPage({ viewer, month: monthOf(now), rows, notice: `${updated.email} is now on the ${updated.tier} tier.` }));

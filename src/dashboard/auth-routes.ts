@@ -60,7 +60,7 @@ export function authRoutes(context: DashboardContext) {
       context.throttle.recordSuccess(email);
       await recordAccountEvent(context.db, { at: now, accountId: account.id, action: "signed_in", actor: { accountId: account.id }, detail: `from ${address}` });
       const policy = sessionCookiePolicy(request, context.options);
-      const { token } = startSession(context.db, account.id, now, readSessionToken(request, policy));
+      const { token } = await startSession(context.db, account.id, now, readSessionToken(request, policy));
       return new Response(null, {
         status: 303,
         headers: { location: next ?? "/dashboard", "set-cookie": sessionCookieHeader(policy, token), "cache-control": "no-store" },
@@ -68,10 +68,10 @@ export function authRoutes(context: DashboardContext) {
     })
     .post(
       "/signout",
-      ({ request }) => {
+      async ({ request }) => {
         const policy = sessionCookiePolicy(request, context.options);
         const token = readSessionToken(request, policy);
-        if (token) endSession(context.db, token);
+        if (token) await endSession(context.db, token);
         return new Response(null, {
           status: 303,
           headers: { location: "/signin?signed_out", "set-cookie": clearedSessionCookieHeader(policy) },

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
-import type { Db } from "../db/client.ts";
+import type { Store } from "../db/client.ts";
 import { randomToken, sameSecret } from "./secrets.ts";
-import { readSetting, writeSetting } from "./settings.ts";
+import { settingOnce } from "./settings.ts";
 
 /** Header htmx sends (from `hx-headers:inherited` on <body>) and the hidden field plain forms post. */
 export const CSRF_HEADER = "x-csrf-token";
@@ -10,26 +10,27 @@ export const CSRF_FIELD = "_csrf";
 /**
  * Synchronizer tokens without storage: HMAC-SHA256(instance secret, session digest). Bound to the
  * session, so a token from another session (or from before sign-in rotated the session) is
- * worthless; the secret lives in `settings` so tokens survive a restart like the sessions do.
+ * worthless; the secret lives in `settings` so tokens survive a restart like the sessions do, and
+ * every replica on one database uses the same one (the first stored wins), so a token from a page
+ * one replica served is accepted by the next.
  */
 export class CsrfTokens {
-  private readonly secret: string;
+  private secret?: Promise<string>;
 
-  constructor(db: Db) {
-    let secret = readSetting(db, "csrf_secret");
-    if (!secret) {
-      secret = randomToken();
-      writeSetting(db, "csrf_secret", secret);
-    }
-    this.secret = secret;
+  constructor(private readonly db: Store) {}
+
+  async tokenFor(sessionDigest: string): Promise<string> {
+    this.secret ??= settingOnce(this.db, "csrf_secret", randomToken()).catch((error) => {
+      this.secret = undefined; // the database was unreachable: ask again next time
+      throw error;
+    });
+    return createHmac("sha256", await this.secret)
+      .update(`csrf:${sessionDigest}`)
+      .digest("base64url");
   }
 
-  tokenFor(sessionDigest: string): string {
-    return createHmac("sha256", this.secret).update(`csrf:${sessionDigest}`).digest("base64url");
-  }
-
-  verify(sessionDigest: string, presented: string | undefined | null): boolean {
-    return typeof presented === "string" && presented.length > 0 && sameSecret(presented, this.tokenFor(sessionDigest));
+  async verify(sessionDigest: string, presented: string | undefined | null): Promise<boolean> {
+    return typeof presented === "string" && presented.length > 0 && sameSecret(presented, await this.tokenFor(sessionDigest));
   }
 }
 

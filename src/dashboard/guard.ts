@@ -42,7 +42,7 @@ export function sessionGuard(context: DashboardContext) {
         };
 
         const token = readSessionToken(request, sessionCookiePolicy(request, context.options));
-        const session = token ? resumeSession(context.db, token, now) : undefined;
+        const session = token ? await resumeSession(context.db, token, now) : undefined;
         const account = session ? await findAccountById(context.db, session.accountId) : undefined;
         if (!session || !account) {
           const here = new URL(request.url);
@@ -58,13 +58,13 @@ export function sessionGuard(context: DashboardContext) {
 
         if (STATE_CHANGING.has(request.method)) {
           const presented = request.headers.get(CSRF_HEADER) ?? fieldOf(body, CSRF_FIELD);
-          if (isCrossSiteRequest(request, context.options.publicUrl) || !context.csrf.verify(session.digest, presented)) {
+          if (isCrossSiteRequest(request, context.options.publicUrl) || !(await context.csrf.verify(session.digest, presented))) {
             return refuse(403, "Request refused", "This form was out of date or came from another site. Reload the page and try again.");
           }
         }
 
         attributeRequest(request, account.id, false);
-        const viewer: Viewer = { email: account.email, isAdmin: account.isAdmin, csrfToken: context.csrf.tokenFor(session.digest) };
+        const viewer: Viewer = { email: account.email, isAdmin: account.isAdmin, csrfToken: await context.csrf.tokenFor(session.digest) };
         return { signedIn: { account, session, viewer, now } satisfies SignedIn };
       },
     }),

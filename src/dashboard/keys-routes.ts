@@ -19,7 +19,7 @@ export function keysRoutes(context: DashboardContext) {
     return {
       csrfToken: viewer.csrfToken,
       allowedScopes: context.catalog.scopesForTier(account.tier),
-      activeKey: key ? { displayId: key.displayId, scopes: key.scopes ?? null, createdAt: key.createdAt, lastUsedAt: lastUseOfKey(context.db, key.id) } : null,
+      activeKey: key ? { displayId: key.displayId, scopes: key.scopes ?? null, createdAt: key.createdAt, lastUsedAt: await lastUseOfKey(context.db, key.id) } : null,
       ...outcome,
     };
   };

@@ -19,9 +19,9 @@ const deadLink = () =>
 /** Set a password through a one-time link, or change one's own password when signed in. */
 export function passwordRoutes(context: DashboardContext) {
   /** A new session for this browser after the password change signed the account out everywhere. */
-  const signedInAgain = (request: Request, accountId: string, now: number, location: string) => {
+  const signedInAgain = async (request: Request, accountId: string, now: number, location: string) => {
     const policy = sessionCookiePolicy(request, context.options);
-    const { token } = startSession(context.db, accountId, now);
+    const { token } = await startSession(context.db, accountId, now);
     return new Response(null, { status: 303, headers: { location, "set-cookie": sessionCookieHeader(policy, token), "cache-control": "no-store" } });
   };
 

@@ -1,6 +1,6 @@
 import { eq, lt, or } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
-import { sessions } from "../db/schema.ts";
+import type { Store } from "../db/client.ts";
+import { first, inTransaction } from "../db/transaction.ts";
 import { randomToken, sha256Hex } from "./secrets.ts";
 
 /** A session ends after this long without a request… */
@@ -27,40 +27,36 @@ export interface StartedSession {
  * Sign-in: a brand-new session, never a reused id. The session the browser came with (if any)
  * is deleted, and so is every expired row.
  */
-export function startSession(db: Db, accountId: string, now: number, previousToken?: string): StartedSession {
+export async function startSession(db: Store, accountId: string, now: number, previousToken?: string): Promise<StartedSession> {
   const token = randomToken();
   const digest = sha256Hex(token);
   const expiresAt = now + ABSOLUTE_TIMEOUT_MS;
-  db.transaction((tx) => {
-    if (previousToken)
-      tx.delete(sessions)
-        .where(eq(sessions.digest, sha256Hex(previousToken)))
-        .run();
-    tx.delete(sessions)
-      .where(or(lt(sessions.expiresAt, now), lt(sessions.lastSeenAt, now - IDLE_TIMEOUT_MS)))
-      .run();
-    tx.insert(sessions).values({ digest, accountId, createdAt: now, lastSeenAt: now, expiresAt }).run();
+  await inTransaction(db, async (tx) => {
+    const { sessions } = tx.t;
+    if (previousToken) await tx.delete(sessions).where(eq(sessions.digest, sha256Hex(previousToken)));
+    await tx.delete(sessions).where(or(lt(sessions.expiresAt, now), lt(sessions.lastSeenAt, now - IDLE_TIMEOUT_MS)));
+    await tx.insert(sessions).values({ digest, accountId, createdAt: now, lastSeenAt: now, expiresAt });
   });
   return { token, session: { digest, accountId, expiresAt } };
 }
 
 /** The live session for a cookie token, sliding its idle window; undefined (and the row gone) once expired. */
-export function resumeSession(db: Db, token: string, now: number): Session | undefined {
+export async function resumeSession(db: Store, token: string, now: number): Promise<Session | undefined> {
+  const { sessions } = db.t;
   const digest = sha256Hex(token);
-  const row = db.select().from(sessions).where(eq(sessions.digest, digest)).get();
+  const row = await first(db.select().from(sessions).where(eq(sessions.digest, digest)));
   if (!row) return undefined;
   if (now >= row.expiresAt || now - row.lastSeenAt >= IDLE_TIMEOUT_MS) {
-    db.delete(sessions).where(eq(sessions.digest, digest)).run();
+    await db.delete(sessions).where(eq(sessions.digest, digest));
     return undefined;
   }
   if (now - row.lastSeenAt >= TOUCH_EVERY_MS) {
-    db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.digest, digest)).run();
+    await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.digest, digest));
   }
   return { digest, accountId: row.accountId, expiresAt: row.expiresAt };
 }
 
-export function endSession(db: Db, token: string): void {
-  db.delete(sessions)
-    .where(eq(sessions.digest, sha256Hex(token)))
-    .run();
+export async function endSession(db: Store, token: string): Promise<void> {
+  const { sessions } = db.t;
+  await db.delete(sessions).where(eq(sessions.digest, sha256Hex(token)));
 }

@@ -1,17 +1,26 @@
 import { eq } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
-import { settings } from "../db/schema.ts";
+import type { Store } from "../db/client.ts";
+import { first } from "../db/transaction.ts";
 
 export type SettingName = "setup_token_sha256" | "csrf_secret";
 
-export function readSetting(db: Db, name: SettingName): string | undefined {
-  return db.select({ value: settings.value }).from(settings).where(eq(settings.key, name)).get()?.value;
+export async function readSetting(db: Store, name: SettingName): Promise<string | undefined> {
+  const { settings } = db.t;
+  return (await first(db.select({ value: settings.value }).from(settings).where(eq(settings.key, name))))?.value;
 }
 
-export function writeSetting(db: Db, name: SettingName, value: string): void {
-  db.insert(settings).values({ key: name, value }).onConflictDoUpdate({ target: settings.key, set: { value } }).run();
+export async function writeSetting(db: Store, name: SettingName, value: string): Promise<void> {
+  const { settings } = db.t;
+  await db.insert(settings).values({ key: name, value }).onConflictDoUpdate({ target: settings.key, set: { value } });
 }
 
-export function deleteSetting(db: Db, name: SettingName): void {
-  db.delete(settings).where(eq(settings.key, name)).run();
+/** The stored value, or `proposed` stored now if there was none: replicas starting together agree on one. */
+export async function settingOnce(db: Store, name: SettingName, proposed: string): Promise<string> {
+  await db.insert(db.t.settings).values({ key: name, value: proposed }).onConflictDoNothing();
+  return (await readSetting(db, name)) ?? proposed;
+}
+
+export async function deleteSetting(db: Store, name: SettingName): Promise<void> {
+  const { settings } = db.t;
+  await db.delete(settings).where(eq(settings.key, name));
 }

@@ -37,7 +37,7 @@ export function setupRoutes(context: DashboardContext) {
         throw error;
       }
       const policy = sessionCookiePolicy(request, context.options);
-      const { token } = startSession(context.db, adminId, now);
+      const { token } = await startSession(context.db, adminId, now);
       return new Response(null, { status: 303, headers: { location: "/dashboard", "set-cookie": sessionCookieHeader(policy, token) } });
     });
 }

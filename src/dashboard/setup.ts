@@ -1,8 +1,11 @@
 import { createAccount, hasAdmin, hashPassword, type Account } from "../access/accounts.ts";
-import type { Db } from "../db/client.ts";
-import { inTransaction } from "../db/transaction.ts";
+import type { Store } from "../db/client.ts";
+import { inTransaction, oneWriterAtATime } from "../db/transaction.ts";
 import { randomToken, sameSecret, sha256Hex } from "./secrets.ts";
 import { deleteSetting, readSetting, writeSetting } from "./settings.ts";
+
+/** Completing setup takes turns across replicas (src/db/transaction.ts). */
+const SETUP_LOCK = 0x57a7_5e70;
 
 /**
  * First start with no admin: a fresh one-time token, of which only the SHA-256 is kept, and the
@@ -10,19 +13,19 @@ import { deleteSetting, readSetting, writeSetting } from "./settings.ts";
  * cannot be recovered, by design), so only the most recently printed URL works. Once an admin
  * exists the stored digest is dropped and this returns null.
  */
-export async function setupUrlOnFirstStart(db: Db, baseUrl: string): Promise<string | null> {
+export async function setupUrlOnFirstStart(db: Store, baseUrl: string): Promise<string | null> {
   if (await hasAdmin(db)) {
-    deleteSetting(db, "setup_token_sha256");
+    await deleteSetting(db, "setup_token_sha256");
     return null;
   }
   const token = randomToken();
-  writeSetting(db, "setup_token_sha256", sha256Hex(token));
+  await writeSetting(db, "setup_token_sha256", sha256Hex(token));
   return `${baseUrl.replace(/\/+$/, "")}/setup/${token}`;
 }
 
 /** Whether a token from a setup URL is the live one: there is no admin yet and its digest matches. */
-export async function isLiveSetupToken(db: Db, token: string): Promise<boolean> {
-  const stored = readSetting(db, "setup_token_sha256");
+export async function isLiveSetupToken(db: Store, token: string): Promise<boolean> {
+  const stored = await readSetting(db, "setup_token_sha256");
   return stored !== undefined && !(await hasAdmin(db)) && sameSecret(sha256Hex(token), stored);
 }
 
@@ -32,13 +35,13 @@ export class SetupRefused extends Error {}
  * Create the admin account and kill the token in one transaction, so two racing submissions of
  * the same URL cannot both create an admin. Password rules and email checks are AccessError's.
  */
-export async function completeSetup(db: Db, token: string, email: string, password: string, now: number): Promise<Account> {
+export async function completeSetup(db: Store, token: string, email: string, password: string, now: number): Promise<Account> {
   const passwordHash = await hashPassword(password);
-  // bun:sqlite has one connection, so the settings helpers' queries on `db` run inside this transaction.
   return inTransaction(db, async (tx) => {
-    if (!(await isLiveSetupToken(db, token))) throw new SetupRefused("This setup link has already been used or has expired.");
+    await oneWriterAtATime(tx, SETUP_LOCK); // two replicas given the same link: one admin
+    if (!(await isLiveSetupToken(tx, token))) throw new SetupRefused("This setup link has already been used or has expired.");
     const admin = await createAccount(tx, { email, isAdmin: true, passwordHash }, now);
-    deleteSetting(db, "setup_token_sha256");
+    await deleteSetting(tx, "setup_token_sha256");
     return admin;
   });
 }

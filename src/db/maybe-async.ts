@@ -28,3 +28,34 @@ export function eachInTurn<T>(items: readonly T[], step: (item: T) => MaybePromi
     if (isPromise(result)) return result.then(() => eachInTurn(items, step, index + 1));
   }
 }
+
+/**
+ * Steps written once as a generator that `yield* wait(…)`s each storage call: run by `runSteps`,
+ * they stay synchronous while every call answers at once (the SQLite file) and continue
+ * asynchronously from the first call that returns a promise (PostgreSQL).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: each wait() types its own result; the generator passes values through
+export type Steps<R> = Generator<unknown, R, any>;
+
+export function* wait<T>(value: MaybePromise<T>): Generator<MaybePromise<T>, T, T> {
+  return yield value;
+}
+
+export function runSteps<R>(steps: Steps<R>): MaybePromise<R> {
+  return continueSteps(steps, () => steps.next());
+}
+
+function continueSteps<R>(steps: Steps<R>, resume: () => IteratorResult<unknown, R>): MaybePromise<R> {
+  let step = resume();
+  while (!step.done) {
+    const value = step.value;
+    if (isPromise(value)) {
+      return value.then(
+        (resolved) => continueSteps(steps, () => steps.next(resolved)),
+        (error) => continueSteps(steps, () => steps.throw(error)),
+      );
+    }
+    step = steps.next(value);
+  }
+  return step.value;
+}

@@ -7,8 +7,8 @@ import type { Metrics } from "./metrics.ts";
 export function healthRoutes(deps: { readiness: ReadinessProbe; reference: ReferenceData; metrics: Metrics }) {
   return new Elysia({ name: "health" })
     .get("/healthz", () => ({ status: "ok" }))
-    .get("/readyz", ({ set }) => {
-      const database = deps.readiness.check();
+    .get("/readyz", async ({ set }) => {
+      const database = await deps.readiness.check();
       const checks = { database_writable: database.ok, reference_data_loaded: deps.reference.coverage() !== undefined };
       const ready = checks.database_writable && checks.reference_data_loaded;
       set.status = ready ? 200 : 503;

@@ -14,12 +14,13 @@ const OCTETS = "application/octet-stream";
 export function logTileRoutes(deps: { log: ReceiptLog }) {
   const { log } = deps;
   return new Elysia({ name: "waybill.log-tiles" })
-    .get("/log/checkpoint", () => {
+    .get("/log/checkpoint", async () => {
+      await log.follow();
       const latest = log.latest();
       if (!latest) throw errors.notFound("The log is empty: no checkpoint has been signed yet.");
       return new Response(latest.note, { headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-cache, max-age=0" } });
     })
-    .get("/log/tile/*", ({ params }) => {
+    .get("/log/tile/*", async ({ params }) => {
       const elements = params["*"].split("/");
       const entries = elements[0] === "entries";
       const level = entries ? "0" : elements[0]!;
@@ -28,13 +29,15 @@ export function logTileRoutes(deps: { log: ReceiptLog }) {
       if (!parsed) throw errors.notFound("No such tile.");
       const cache = parsed.width === null ? IMMUTABLE : "public, max-age=3600";
       if (entries) {
-        const bundle = log.entries(parsed.index, parsed.width);
+        await log.follow();
+        const bundle = await log.entries(parsed.index, parsed.width);
         if (!bundle) throw errors.notFound("No such entry bundle.");
         // Each entry as a big-endian uint16 length and its bytes.
         const body = Buffer.concat(bundle.flatMap((entry) => [Buffer.from([entry.length >> 8, entry.length & 0xff]), entry]));
         return new Response(body, { headers: { "content-type": OCTETS, "cache-control": cache } });
       }
-      const hashes = log.tile(Number(level), parsed.index, parsed.width);
+      await log.follow();
+      const hashes = await log.reading(() => log.tile(Number(level), parsed.index, parsed.width));
       if (!hashes) throw errors.notFound("No such tile.");
       return new Response(Buffer.concat(hashes.map((hash) => Buffer.from(hash))), { headers: { "content-type": OCTETS, "cache-control": cache } });
     });

@@ -1,5 +1,7 @@
 import type { Clock } from "../clock.ts";
-import type { Db } from "../db/client.ts";
+import { max } from "drizzle-orm";
+import type { Store } from "../db/client.ts";
+import { first } from "../db/transaction.ts";
 import { log } from "./log.ts";
 
 /** A step back smaller than this is ordinary NTP slewing and is not worth a log line. */
@@ -45,12 +47,12 @@ export class MonotonicClock implements Clock {
 }
 
 /** The newest instant the database already holds: receipts issued and data imported. */
-export function newestRecordedInstant(db: Db): number {
-  const row = db.$client
-    .query<{ at: number | null }, []>(
-      `SELECT max(at) AS at FROM (SELECT max(issued_at) AS at FROM receipts
-         UNION ALL SELECT max(imported_at) FROM data_imports UNION ALL SELECT max(fetched_at) FROM observations)`,
-    )
-    .get();
-  return row?.at ?? 0;
+export async function newestRecordedInstant(db: Store): Promise<number> {
+  const { receipts, dataImports, observations } = db.t;
+  const newest = await Promise.all([
+    first(db.select({ at: max(receipts.issuedAt) }).from(receipts)),
+    first(db.select({ at: max(dataImports.importedAt) }).from(dataImports)),
+    first(db.select({ at: max(observations.fetchedAt) }).from(observations)),
+  ]);
+  return Math.max(0, ...newest.map((row) => Number(row?.at ?? 0)));
 }

@@ -1,5 +1,8 @@
+import { desc } from "drizzle-orm";
 import type { Clock } from "../clock.ts";
-import type { Db } from "../db/client.ts";
+import type { Db, Store } from "../db/client.ts";
+import { andThen, type MaybePromise } from "../db/maybe-async.ts";
+import { first, inTransaction } from "../db/transaction.ts";
 
 export type Readiness = { ok: true } | { ok: false; reason: string };
 
@@ -12,8 +15,23 @@ const PROBE_CACHE_MS = 1000;
 /** A failed answer commit keeps the instance unready this long unless a later commit succeeds. */
 const COMMIT_FAILURE_MS = 60_000;
 
-/** SQLite's result code → what an operator should read. */
+/** PostgreSQL's SQLSTATE classes (docs/postgresql.md) → what an operator should read. */
+const POSTGRES_STATES: [RegExp, string][] = [
+  [/^53/, "the database server is out of resources (disk, memory or connections)"],
+  [/^25006$/, "the database is read-only (a standby, or default_transaction_read_only)"],
+  [/^57P0[1-3]$|^08/, "the database server is shutting down or unreachable"],
+];
+
+/** Whether an error came from the database (rather than from a write's own logic). */
+export function isDatabaseFailure(error: unknown): boolean {
+  const code = String((error as { code?: string })?.code ?? "");
+  return code.startsWith("SQLITE") || code.startsWith("ERR_POSTGRES") || code === "ECONNREFUSED";
+}
+
+/** SQLite's result code, or PostgreSQL's SQLSTATE → what an operator should read. */
 export function describeWriteFailure(error: unknown): string {
+  const state = String((error as { errno?: unknown }).errno ?? "");
+  for (const [pattern, meaning] of POSTGRES_STATES) if (pattern.test(state)) return meaning;
   const code = String((error as { code?: string }).code ?? "");
   if (code.startsWith("SQLITE_FULL")) return "disk full: the database cannot grow";
   if (code.startsWith("SQLITE_READONLY")) return "the database file or its folder is read-only";
@@ -28,16 +46,41 @@ export function describeWriteFailure(error: unknown): string {
  * short busy timeout, plus a read of the receipt chain's head (the pages every answer appends
  * beside). It fails the way answers would fail: on a full disk, a read-only file, a corrupted page
  * on the way. A failed real commit (reported by the group committer) counts too for a minute
- * unless a later one succeeds, since the probe's own row can sit on a healthy page.
+ * unless a later one succeeds, since the probe's own row can sit on a healthy page. Synchronous on
+ * SQLite; on PostgreSQL the same write and read, in one transaction over the pool.
  */
-export function createReadiness(db: Db, clock: Clock = { now: () => Date.now() }) {
+export function createReadiness(db: Store, clock: Clock = { now: () => Date.now() }) {
+  const probe = db.engine === "postgres" ? storeProbe(db) : sqliteProbe(db as Db);
+  let cached: { at: number; result: MaybePromise<Readiness> } | undefined;
+  let commitFailure: { reason: string; at: number } | undefined;
+
+  return {
+    check(now: number = clock.now()): MaybePromise<Readiness> {
+      if (!cached || now - cached.at >= PROBE_CACHE_MS || now < cached.at) cached = { at: now, result: probe(now) };
+      return andThen(cached.result, (result) => {
+        if (!result.ok) return result;
+        if (commitFailure && now - commitFailure.at < COMMIT_FAILURE_MS) {
+          return { ok: false, reason: `the last answer could not be committed: ${commitFailure.reason}` };
+        }
+        return result;
+      });
+    },
+    /** From the group committer: how the latest real transaction ended. */
+    commitSucceeded(): void {
+      commitFailure = undefined;
+    },
+    commitFailed(error: unknown, now: number = clock.now()): void {
+      if (!isDatabaseFailure(error)) return; // not the database's fault
+      commitFailure = { reason: describeWriteFailure(error), at: now };
+    },
+  };
+}
+
+function sqliteProbe(db: Db): (now: number) => Readiness {
   const sqlite = db.$client;
   const write = sqlite.prepare("INSERT INTO settings (key, value) VALUES ('readiness_probe', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value");
   const chainHead = sqlite.prepare("SELECT seq, length(body) FROM receipts ORDER BY seq DESC LIMIT 1");
-  let cached: { at: number; result: Readiness } | undefined;
-  let commitFailure: { reason: string; at: number } | undefined;
-
-  function probe(now: number): Readiness {
+  return (now) => {
     sqlite.run(`PRAGMA busy_timeout = ${PROBE_BUSY_TIMEOUT_MS}`);
     try {
       sqlite.run("BEGIN IMMEDIATE");
@@ -51,25 +94,22 @@ export function createReadiness(db: Db, clock: Clock = { now: () => Date.now() }
     } finally {
       sqlite.run(`PRAGMA busy_timeout = ${NORMAL_BUSY_TIMEOUT_MS}`);
     }
-  }
+  };
+}
 
-  return {
-    check(now: number = clock.now()): Readiness {
-      if (!cached || now - cached.at >= PROBE_CACHE_MS || now < cached.at) cached = { at: now, result: probe(now) };
-      if (!cached.result.ok) return cached.result;
-      if (commitFailure && now - commitFailure.at < COMMIT_FAILURE_MS) {
-        return { ok: false, reason: `the last answer could not be committed: ${commitFailure.reason}` };
-      }
-      return cached.result;
-    },
-    /** From the group committer: how the latest real transaction ended. */
-    commitSucceeded(): void {
-      commitFailure = undefined;
-    },
-    commitFailed(error: unknown, now: number = clock.now()): void {
-      if (!String((error as { code?: string })?.code ?? "").startsWith("SQLITE")) return; // not the database's fault
-      commitFailure = { reason: describeWriteFailure(error), at: now };
-    },
+function storeProbe(db: Store): (now: number) => Promise<Readiness> {
+  return async (now) => {
+    try {
+      await inTransaction(db, async (tx) => {
+        const { settings, receipts } = tx.t;
+        const value = new Date(now).toISOString();
+        await tx.insert(settings).values({ key: "readiness_probe", value }).onConflictDoUpdate({ target: settings.key, set: { value } });
+        await first(tx.select({ seq: receipts.seq }).from(receipts).orderBy(desc(receipts.seq)).limit(1));
+      });
+      return { ok: true };
+    } catch (error) {
+      return { ok: false, reason: describeWriteFailure(error) };
+    }
   };
 }
 

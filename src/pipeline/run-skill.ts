@@ -129,7 +129,7 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
       const answer = result.answer as Record<string, unknown>;
       const answerBytes = new AnswerBytes(answer);
       await recordQuotaThreshold(tx, principal, monthCount, now);
-      const receipt = deps.ledger.append(deps.db, {
+      const receipt = await deps.ledger.append(tx, {
         // Read here, in commit order, so issue times never run backwards against seq (the clock is monotonic).
         issuedAt: deps.clock.now(),
         skill: callName(skill),

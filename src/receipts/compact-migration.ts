@@ -25,14 +25,15 @@ export function compactStoredBodies(db: Db, parts: ReceiptPartStore): void {
   const compactAll = sqlite.transaction(() => {
     for (let batch = rows.all(0); batch.length > 0; batch = rows.all(batch[batch.length - 1]!.seq)) {
       for (const row of batch) {
+        // SQLite rows are synchronous: idOf returns the id itself.
         const compact = decomposeBody(row.body);
         // The columns rebuild the body, so a body that disagrees with its row keeps its text.
         if (!compact || !agrees(compact, row)) continue;
         update.run(
-          parts.idOf(compact.principal),
-          parts.idOf(compact.request),
-          parts.idOf(compact.factors),
-          parts.idOf(compact.model),
+          parts.idOf(db, compact.principal) as number,
+          parts.idOf(db, compact.request) as number,
+          parts.idOf(db, compact.factors) as number,
+          parts.idOf(db, compact.model) as number,
           compact.asOf,
           compact.knownAt,
           Buffer.from(compact.responseSha256, "hex"),

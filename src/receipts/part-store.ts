@@ -1,5 +1,7 @@
-import type { Db } from "../db/client.ts";
+import type { Store } from "../db/client.ts";
 import type { BatchParticipant } from "../db/group-commit.ts";
+import { andThen, type MaybePromise } from "../db/maybe-async.ts";
+import type { ReceiptRows } from "./rows/types.ts";
 
 /** Ids of this many texts are remembered; past it the memory starts over (the table still finds them). */
 const MAX_REMEMBERED = 50_000;
@@ -16,25 +18,25 @@ export class ReceiptPartStore implements BatchParticipant {
   /** Texts added to `pending` in order, so a write rolled back in its savepoint forgets its own. */
   private pendingOrder: string[] = [];
   private writeMark = 0;
-  private readonly sql;
 
-  constructor(db: Db) {
-    const sqlite = db.$client;
-    this.sql = {
-      find: sqlite.prepare<{ id: number }, [Uint8Array]>("SELECT id FROM receipt_parts WHERE sha256 = ?"),
-      insert: sqlite.prepare<{ id: number }, [Uint8Array, string]>("INSERT INTO receipt_parts (sha256, text) VALUES (?, ?) RETURNING id"),
-    };
-  }
+  constructor(private readonly rows: ReceiptRows) {}
 
-  /** The id of this text, stored now if it is new; call inside the write that uses it. `sha256` of the text when known. */
-  idOf(text: string, sha256?: Uint8Array): number {
+  /**
+   * The id of this text, stored now if it is new; call inside the write that uses it (`tx`, its
+   * transaction). `sha256` of the text when known. Synchronous on the SQLite file. On a shared log
+   * the batch holds the log's lock, so no other replica inserts the same part meanwhile.
+   */
+  idOf(tx: Store, text: string, sha256?: Uint8Array): MaybePromise<number> {
     const known = this.committed.get(text) ?? this.pending.get(text);
     if (known !== undefined) return known;
     const digest = sha256 ?? (Bun.SHA256.hash(text) as Uint8Array);
-    const id = this.sql.find.get(digest)?.id ?? this.sql.insert.get(digest, text)!.id;
-    this.pending.set(text, id);
-    this.pendingOrder.push(text);
-    return id;
+    return andThen(this.rows.findPart(tx, digest), (found) =>
+      andThen(found ?? this.rows.insertPart(tx, digest, text), (id) => {
+        this.pending.set(text, id);
+        this.pendingOrder.push(text);
+        return id;
+      }),
+    );
   }
 
   writeStarted(): void {

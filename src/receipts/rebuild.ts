@@ -1,46 +1,30 @@
-import type { Db } from "../db/client.ts";
+import { isPromise, type MaybePromise } from "../db/maybe-async.ts";
 import { composeBody } from "./compact-body.ts";
-
-/** A receipts row as the whole-log check reads it: ids of its parts, binary digests, no body text. */
-export interface CompactRow {
-  seq: number;
-  id: string;
-  issuedAt: number;
-  skill: string;
-  accountId: string;
-  principalPart: number | null;
-  requestPart: number | null;
-  factorsPart: number | null;
-  modelPart: number | null;
-  asOf: string | null;
-  knownAt: number | null;
-  /** Lowercase hex (SQLite's hex() is cheaper than a Buffer per row). */
-  responseSha256: string | null;
-  hash: Uint8Array;
-  /** 1 when the body is stored whole (legacy receipts): checked by the full per-receipt check instead. */
-  whole: number;
-}
-
-interface Part {
-  text: string;
-  sha256Hex: string;
-}
+import type { CompactRow, Part, ReceiptRows } from "./rows/types.ts";
 
 /**
  * Rebuilds the leaf entries of compact receipts in bulk (`receipts verify`): each shared part is read
- * once and kept, so a receipt costs its splice and one SHA-256 of the rebuilt body.
+ * once and kept (`load` fetches a page's new ones), so a receipt costs its splice and one SHA-256 of
+ * the rebuilt body.
  */
 export class ReceiptRebuilder {
-  static readonly SELECT = `SELECT seq, id, issued_at AS issuedAt, skill, account_id AS accountId, principal_part AS principalPart,
-      request_part AS requestPart, factors_part AS factorsPart, model_part AS modelPart, as_of AS asOf, known_at AS knownAt,
-      lower(hex(response_sha256)) AS responseSha256, hash, body IS NOT NULL AS whole
-    FROM receipts`;
+  private readonly known = new Map<number, Part | null>();
 
-  private readonly parts = new Map<number, Part | null>();
-  private readonly findPart;
+  constructor(private readonly rows: ReceiptRows) {}
 
-  constructor(db: Db) {
-    this.findPart = db.$client.prepare<Part, [number]>("SELECT text, lower(hex(sha256)) AS sha256Hex FROM receipt_parts WHERE id = ?");
+  /** Read the parts these rows name that are not known yet. */
+  load(page: readonly CompactRow[]): MaybePromise<void> {
+    const missing = new Set<number>();
+    for (const row of page) {
+      for (const id of [row.principalPart, row.requestPart, row.factorsPart, row.modelPart]) if (id !== null && !this.known.has(id)) missing.add(id);
+    }
+    if (missing.size === 0) return;
+    if (this.known.size + missing.size >= 100_000) this.known.clear();
+    const remember = (found: Map<number, Part>) => {
+      for (const id of missing) this.known.set(id, found.get(id) ?? null);
+    };
+    const found = this.rows.parts([...missing]);
+    return isPromise(found) ? found.then(remember) : remember(found);
   }
 
   /** Why the row does not rebuild to its stored leaf entry, or null when it does. */
@@ -71,14 +55,7 @@ export class ReceiptRebuilder {
   }
 
   private part(id: number | null): Part | null {
-    if (id === null) return null;
-    let part = this.parts.get(id);
-    if (part === undefined) {
-      part = this.findPart.get(id) ?? null;
-      if (this.parts.size >= 100_000) this.parts.clear();
-      this.parts.set(id, part);
-    }
-    return part;
+    return id === null ? null : (this.known.get(id) ?? null);
   }
 }
 

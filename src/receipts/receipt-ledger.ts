@@ -1,25 +1,37 @@
 import { systemClock, type Clock } from "../clock.ts";
-import type { Db } from "../db/client.ts";
+import type { Db, Store } from "../db/client.ts";
+import { runSteps, wait, type MaybePromise, type Steps } from "../db/maybe-async.ts";
+import { inTransaction } from "../db/transaction.ts";
 import { newId } from "../ids.ts";
 import { canonicalJson, sha256Hex } from "./canonical.ts";
 import { compactStoredBodies } from "./compact-migration.ts";
 import { composeBody, principalPartText, type CompactBody } from "./compact-body.ts";
 import { backfillLanes, laneKeyOfRequest } from "./lane-key.ts";
 import type { AppendedReceipt, ReceiptEntry, ReceiptLedger } from "./ledger.ts";
-import { ReceiptLog } from "./log/log.ts";
+import { ReceiptLog, type LogKeys } from "./log/log.ts";
 import { resolveLogOrigin } from "./log/origin.ts";
 import { ReceiptPartStore } from "./part-store.ts";
 import { publishedKeySet, type PublishedKeySet } from "./public-key.ts";
-import { ensureSigningKey, listPublicKeys, type SigningKey } from "./signer.ts";
+import { portableReceiptRows } from "./rows/portable.ts";
+import { sqliteReceiptRows } from "./rows/sqlite.ts";
+import type { ReceiptRows } from "./rows/types.ts";
+import { ensureSigningKey, newestSigningKey, signingKeyOf, type PublicKeyRecord, type SigningKey } from "./signer.ts";
 
 export interface WaybillReceiptLedger extends ReceiptLedger {
   /** The keys a verifier needs, as GET /v1/receipts/public-key publishes them. */
-  publishedKeys(): PublishedKeySet;
+  publishedKeys(): MaybePromise<PublishedKeySet>;
   /** The transparency log every receipt is a leaf of; join it to the group committer. */
   readonly log: ReceiptLog;
   /** The shared receipt parts; join them to the group committer too. */
   readonly parts: ReceiptPartStore;
   /** Another process may have rotated the signing key: sign with the newest from now on. */
+  reloadSigningKey(): MaybePromise<void>;
+}
+
+/** The ledger of the SQLite file: every append is synchronous. */
+export interface FileReceiptLedger extends WaybillReceiptLedger {
+  append(tx: Store, entry: ReceiptEntry): AppendedReceipt;
+  publishedKeys(): PublishedKeySet;
   reloadSigningKey(): void;
 }
 
@@ -31,75 +43,144 @@ export interface LedgerOptions {
 }
 
 /**
- * The receipt ledger of one database. A receipt is a row whose body hash is the next leaf of the
+ * The receipt ledger of one SQLite file. A receipt is a row whose body hash is the next leaf of the
  * log; its index is known from the log's head in memory (no read per append), and the checkpoint
  * that signs it is written by the log just before the batch commits.
  */
-export function createReceiptLedger(db: Db, options: LedgerOptions = {}): WaybillReceiptLedger {
+export function createReceiptLedger(db: Db, options: LedgerOptions = {}): FileReceiptLedger {
   const clock = options.clock ?? systemClock;
-  let key: SigningKey = ensureSigningKey(db, clock);
-  const origin = resolveLogOrigin(db, { origin: options.origin, publicUrl: options.publicUrl });
+  const rows = sqliteReceiptRows(db);
+  const key = ensureSigningKey(db, clock);
+  const origin = db.$client.transaction(() => runSteps(resolveLogOrigin(rows, db, options)) as string).immediate();
   backfillLanes(db);
-  const parts = new ReceiptPartStore(db);
+  const parts = new ReceiptPartStore(rows);
   compactStoredBodies(db, parts);
-  const log = ReceiptLog.open(db, { origin, key: () => key, clock });
-  const insert = db.$client.prepare(
-    `INSERT INTO receipts (seq, id, issued_at, skill, account_id, principal_part, request_part, factors_part, model_part,
-                           as_of, known_at, response_sha256, hash, lane)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+  const keys = new SigningKeys(rows, key);
+  const log = ReceiptLog.open(rows, { origin, keys, clock, transaction: (work) => db.$client.transaction(() => work(db)).immediate() }) as ReceiptLog;
+  const ledger = ledgerOver(rows, { log, parts, keys, origin });
+  return {
+    ...ledger,
+    append: (tx, entry) => ledger.append(tx, entry) as AppendedReceipt,
+    publishedKeys: () => ledger.publishedKeys() as PublishedKeySet,
+    reloadSigningKey: () => void (keys.replace(ensureSigningKey(db, clock)) as undefined),
+  };
+}
 
+/**
+ * The receipt ledger of any Store; on PostgreSQL, one log shared by every replica: each batch takes
+ * the log's lock, catches up with the leaves other replicas appended, and signs with the newest key
+ * (docs/receipts.md, "One log across replicas").
+ */
+export async function openReceiptLedger(store: Store, options: LedgerOptions = {}): Promise<WaybillReceiptLedger> {
+  const clock = options.clock ?? systemClock;
+  const rows = portableReceiptRows(store);
+  const key = await inTransaction(store, async (tx) => runSteps(newestSigningKey(rows, tx, clock)));
+  const origin = await inTransaction(store, async (tx) => runSteps(resolveLogOrigin(rows, tx, options)));
+  const keys = new SigningKeys(rows, key);
+  const log = await ReceiptLog.open(rows, { origin, keys, clock, transaction: (work) => inTransaction(store, async (tx) => work(tx)) });
+  return ledgerOver(rows, { log, parts: new ReceiptPartStore(rows), keys, origin });
+}
+
+/** The key checkpoints are signed with; on a shared log, followed under the log's lock. */
+class SigningKeys implements LogKeys {
+  constructor(
+    private readonly rows: ReceiptRows,
+    private key: SigningKey,
+  ) {}
+
+  current(): SigningKey {
+    return this.key;
+  }
+
+  replace(key: SigningKey): void {
+    this.key = key;
+  }
+
+  follow(tx: Store, newestKid: string | undefined): MaybePromise<void> {
+    if (newestKid === undefined || newestKid === this.key.kid) return;
+    return runSteps(this.load(tx));
+  }
+
+  reload(): MaybePromise<void> {
+    return runSteps(this.load());
+  }
+
+  private *load(tx?: Store): Steps<void> {
+    const newest = yield* wait(this.rows.newestSigningKey(tx));
+    if (newest) this.key = signingKeyOf(newest);
+  }
+}
+
+interface LedgerParts {
+  log: ReceiptLog;
+  parts: ReceiptPartStore;
+  keys: SigningKeys;
+  origin: string;
+}
+
+function ledgerOver(rows: ReceiptRows, { log, parts, keys, origin }: LedgerParts): WaybillReceiptLedger {
   return {
     log,
     parts,
-    append(_tx: Db, entry: ReceiptEntry): AppendedReceipt {
-      const logIndex = log.nextIndex();
-      const { principal } = entry;
-      const request = canonicalJson(entry.request);
-      const requestDigest = Bun.SHA256.hash(request) as Uint8Array;
-      const body: CompactBody = {
-        logIndex,
-        id: newId("rcpt", entry.issuedAt),
-        issuedAt: entry.issuedAt,
-        knownAt: entry.knownAt,
-        skill: entry.skill,
-        accountId: principal.accountId,
-        asOf: entry.asOf,
-        principal: principalPartText({
-          auth_obj_id: principal.authObjId,
-          key_id: principal.keyId,
-          scopes: principal.scopes ? [...principal.scopes] : null,
-          tier: principal.tier,
-        }),
-        request,
-        requestSha256: Buffer.from(requestDigest).toString("hex"),
-        factors: canonicalJson(entry.factorVersions),
-        model: JSON.stringify(entry.modelVersion),
-        responseSha256: entry.responseSha256 ?? sha256Hex(canonicalJson(entry.response)),
-      };
-      const leafEntry = Bun.SHA256.hash(composeBody(body)) as Uint8Array;
-      insert.run(
-        logIndex + 1,
-        body.id,
-        entry.issuedAt,
-        entry.skill,
-        principal.accountId,
-        parts.idOf(body.principal),
-        parts.idOf(request, requestDigest),
-        parts.idOf(body.factors),
-        parts.idOf(body.model),
-        entry.asOf,
-        entry.knownAt,
-        Buffer.from(body.responseSha256, "hex"),
-        leafEntry,
-        laneKeyOfRequest(entry.request),
-      );
-      log.stage(leafEntry);
-      return { id: body.id, seq: logIndex + 1, logIndex, hash: Buffer.from(leafEntry).toString("hex") };
+    append: (tx, entry) => runSteps(appendReceipt(rows, tx, entry, log, parts)),
+    publishedKeys: () => {
+      const records = rows.publicKeys();
+      const published = (list: PublicKeyRecord[]) => publishedKeySet(list, keys.current().kid, origin);
+      return records instanceof Promise ? records.then(published) : published(records);
     },
-    publishedKeys: () => publishedKeySet(listPublicKeys(db), key.kid, origin),
-    reloadSigningKey() {
-      key = ensureSigningKey(db, clock);
-    },
+    reloadSigningKey: () => keys.reload(),
   };
+}
+
+/** One receipt: its parts stored (or found), its row inserted, its entry staged as the log's next leaf. */
+function* appendReceipt(rows: ReceiptRows, tx: Store, entry: ReceiptEntry, log: ReceiptLog, parts: ReceiptPartStore): Steps<AppendedReceipt> {
+  const logIndex = log.nextIndex();
+  const { principal } = entry;
+  const request = canonicalJson(entry.request);
+  const requestDigest = Bun.SHA256.hash(request) as Uint8Array;
+  const body: CompactBody = {
+    logIndex,
+    id: newId("rcpt", entry.issuedAt),
+    issuedAt: entry.issuedAt,
+    knownAt: entry.knownAt,
+    skill: entry.skill,
+    accountId: principal.accountId,
+    asOf: entry.asOf,
+    principal: principalPartText({
+      auth_obj_id: principal.authObjId,
+      key_id: principal.keyId,
+      scopes: principal.scopes ? [...principal.scopes] : null,
+      tier: principal.tier,
+    }),
+    request,
+    requestSha256: Buffer.from(requestDigest).toString("hex"),
+    factors: canonicalJson(entry.factorVersions),
+    model: JSON.stringify(entry.modelVersion),
+    responseSha256: entry.responseSha256 ?? sha256Hex(canonicalJson(entry.response)),
+  };
+  const leafEntry = Bun.SHA256.hash(composeBody(body)) as Uint8Array;
+  const principalPart = yield* wait(parts.idOf(tx, body.principal));
+  const requestPart = yield* wait(parts.idOf(tx, request, requestDigest));
+  const factorsPart = yield* wait(parts.idOf(tx, body.factors));
+  const modelPart = yield* wait(parts.idOf(tx, body.model));
+  yield* wait(
+    rows.insertReceipt(tx, {
+      seq: logIndex + 1,
+      id: body.id,
+      issuedAt: entry.issuedAt,
+      skill: entry.skill,
+      accountId: principal.accountId,
+      principalPart,
+      requestPart,
+      factorsPart,
+      modelPart,
+      asOf: entry.asOf,
+      knownAt: entry.knownAt,
+      responseSha256: Buffer.from(body.responseSha256, "hex"),
+      hash: leafEntry,
+      lane: laneKeyOfRequest(entry.request),
+    }),
+  );
+  log.stage(leafEntry);
+  return { id: body.id, seq: logIndex + 1, logIndex, hash: Buffer.from(leafEntry).toString("hex") };
 }

@@ -1,9 +1,12 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from "node:crypto";
 import type { Clock } from "../clock.ts";
-import type { Db } from "../db/client.ts";
+import type { Db, Store } from "../db/client.ts";
+import { runSteps, wait, type Steps } from "../db/maybe-async.ts";
+import { sqliteReceiptRows } from "./rows/sqlite.ts";
+import type { ReceiptRows, SigningKeyRow } from "./rows/types.ts";
 
 /**
- * The instance's Ed25519 log keys live in the same SQLite file as the log they sign
+ * The instance's Ed25519 log keys live in the same database as the log they sign
  * (table signing_keys). Why there:
  * - one file to back up: a copy of the database is a complete, verifiable unit (log + keys);
  * - restoring a backup never pairs a log with the wrong key.
@@ -48,7 +51,7 @@ export function signatureIsValid(publicKey: KeyObject, message: string, signatur
 
 /** Every key that ever signed receipts on this instance, newest first. */
 export function listPublicKeys(db: Db): PublicKeyRecord[] {
-  return db.$client.query<PublicKeyRecord, []>("SELECT kid, public_key AS publicKey, created_at AS createdAt FROM signing_keys ORDER BY created_at DESC, kid").all();
+  return sqliteReceiptRows(db).publicKeys() as PublicKeyRecord[];
 }
 
 /** kid → public key, for verifying receipts signed by any key this instance has used. */
@@ -57,42 +60,46 @@ export function loadVerificationKeys(db: Db): Map<string, KeyObject> {
 }
 
 /**
- * The newest signing key, created on first start. Runs in an IMMEDIATE transaction so two processes
- * starting on a fresh file do not both create one (and if they did, both keys would still verify).
+ * The newest signing key, created on first start. Runs under the log's lock (in an IMMEDIATE
+ * transaction on the SQLite file), so two processes starting on a fresh database do not both
+ * create one (and if they did, both keys would still verify).
  */
-export function ensureSigningKey(db: Db, clock: Clock): SigningKey {
-  return db.$client
-    .transaction(() => {
-      const existing = db.$client
-        .query<{ kid: string; publicKey: string; privateKey: string; createdAt: number }, []>(
-          "SELECT kid, public_key AS publicKey, private_key AS privateKey, created_at AS createdAt FROM signing_keys ORDER BY created_at DESC, kid LIMIT 1",
-        )
-        .get();
-      if (existing) {
-        const privateKey = createPrivateKey({ key: Buffer.from(existing.privateKey, "base64url"), format: "der", type: "pkcs8" });
-        return { kid: existing.kid, publicKey: existing.publicKey, createdAt: existing.createdAt, privateKey };
-      }
-      return createSigningKey(db, clock);
-    })
-    .immediate();
+export function* newestSigningKey(rows: ReceiptRows, tx: Store, clock: Clock): Steps<SigningKey> {
+  yield* wait(rows.lockLog(tx));
+  const existing = yield* wait(rows.newestSigningKey(tx));
+  return existing ? signingKeyOf(existing) : yield* newSigningKey(rows, tx, clock);
+}
+
+export function signingKeyOf(row: SigningKeyRow): SigningKey {
+  const privateKey = createPrivateKey({ key: Buffer.from(row.privateKey, "base64url"), format: "der", type: "pkcs8" });
+  return { kid: row.kid, publicKey: row.publicKey, createdAt: row.createdAt, privateKey };
 }
 
 /**
  * A new Ed25519 key, which signs every checkpoint from now on (`waybill keys rotate-signing`; a
- * running server picks it up on its next call). Older keys stay in the table, so the checkpoints
+ * running server picks it up on its next batch). Older keys stay in the table, so the checkpoints
  * and legacy receipts they signed stay verifiable, and stay published.
  */
-export function createSigningKey(db: Db, clock: Clock): SigningKey {
+export function* newSigningKey(rows: ReceiptRows, tx: Store, clock: Clock): Steps<SigningKey> {
   const pair = generateKeyPairSync("ed25519");
   const publicKey = pair.publicKey.export({ format: "jwk" }).x;
   if (!publicKey) throw new Error("Ed25519 key export returned no public key.");
   const kid = keyIdOf(Buffer.from(publicKey, "base64url"));
-  const newest = db.$client.query<{ createdAt: number }, []>("SELECT max(created_at) AS createdAt FROM signing_keys").get()?.createdAt ?? 0;
+  const newest = (yield* wait(rows.newestSigningKey(tx)))?.createdAt ?? 0;
   // Strictly newer than every key so far, so "the newest key" is never ambiguous.
   const createdAt = Math.max(clock.now(), newest + 1);
   const pkcs8 = pair.privateKey.export({ format: "der", type: "pkcs8" }).toString("base64url");
-  db.$client
-    .query("INSERT INTO signing_keys (kid, public_key, private_key, created_at) VALUES ($kid, $publicKey, $pkcs8, $createdAt)")
-    .run({ kid, publicKey, pkcs8, createdAt });
+  yield* wait(rows.insertSigningKey(tx, { kid, publicKey, privateKey: pkcs8, createdAt }));
   return { kid, publicKey, createdAt, privateKey: pair.privateKey };
+}
+
+/** newSigningKey under the log's lock (`waybill keys rotate-signing`). */
+export function* lockedNewSigningKey(rows: ReceiptRows, tx: Store, clock: Clock): Steps<SigningKey> {
+  yield* wait(rows.lockLog(tx));
+  return yield* newSigningKey(rows, tx, clock);
+}
+
+/** newestSigningKey on the SQLite file, synchronously, in its own IMMEDIATE transaction. */
+export function ensureSigningKey(db: Db, clock: Clock): SigningKey {
+  return db.$client.transaction(() => runSteps(newestSigningKey(sqliteReceiptRows(db), db, clock)) as SigningKey).immediate();
 }

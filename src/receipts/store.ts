@@ -10,7 +10,7 @@ export interface OwnReceipt {
 }
 
 /** A receipts row with the texts of the parts it names (null where a part is missing). */
-interface JoinedRow {
+export interface JoinedRow {
   seq: number;
   id: string;
   issuedAt: number;

@@ -1,13 +1,14 @@
 import type { KeyObject } from "node:crypto";
-import type { Db } from "../db/client.ts";
+import type { Db, Store } from "../db/client.ts";
 import { sha256Hex } from "./canonical.ts";
 import { GENESIS_PREV_HASH, LEGACY_RECEIPT_FORMAT, RECEIPT_FORMAT, type AnyReceiptBody, type StoredReceipt } from "./format.ts";
-import { ReceiptRebuilder, type CompactRow } from "./rebuild.ts";
-import { readStoredReceipts } from "./store.ts";
+import { ReceiptRebuilder } from "./rebuild.ts";
+import { receiptRowsOf } from "./rows/for-store.ts";
+import type { ReceiptRows } from "./rows/types.ts";
 import { CompactRange, hashesEqual, leafHash } from "./log/merkle.ts";
 import { checkpointText, noteKeyId, parseCheckpointText, parseNote, verifyNote, verifyNoteInParallel, type NoteVerifier } from "./log/note.ts";
 import { TILE_HEIGHT as TILE_WIDTH_LOG2, TILE_WIDTH } from "./log/tiles.ts";
-import { listPublicKeys, loadVerificationKeys, publicKeyObject, signatureIsValid } from "./signer.ts";
+import { loadVerificationKeys, publicKeyObject, signatureIsValid, type PublicKeyRecord } from "./signer.ts";
 
 /** What one stored receipt proves on its own (and, for a legacy receipt, against its predecessor). */
 export interface ReceiptCheck {
@@ -112,9 +113,9 @@ export interface StoredCheckpoint {
 }
 
 /** Every key that ever signed, as note verifiers under `name` (the checkpoint's origin), by kid. */
-function noteVerifiersFor(db: Db, name: string): Map<string, NoteVerifier> {
+function noteVerifiersFor(records: readonly PublicKeyRecord[], name: string): Map<string, NoteVerifier> {
   return new Map(
-    listPublicKeys(db).map((record) => {
+    records.map((record) => {
       const rawPublicKey = Buffer.from(record.publicKey, "base64url");
       return [record.kid, { name, keyId: noteKeyId(name, rawPublicKey), publicKey: publicKeyObject(record.publicKey), rawPublicKey }];
     }),
@@ -169,11 +170,13 @@ export interface LogVerification {
  * sequence, which is exactly the consistency of consecutive checkpoints. A checkpoint larger than
  * the log means receipts were deleted from its end.
  */
-export async function verifyLog(db: Db, kept: readonly KeptCheckpoint[] = []): Promise<LogVerification> {
-  const keys = loadVerificationKeys(db);
+export async function verifyLog(db: Store, kept: readonly KeptCheckpoint[] = []): Promise<LogVerification> {
+  const rows = receiptRowsOf(db);
+  const publicKeys = await rows.publicKeys();
+  const keys = new Map(publicKeys.map((record) => [record.kid, publicKeyObject(record.publicKey)]));
   const verifierCache = new Map<string, Map<string, NoteVerifier>>();
-  const verifiersFor = (name: string) => verifierCache.get(name) ?? verifierCache.set(name, noteVerifiersFor(db, name)).get(name)!;
-  const stored = db.$client.query<StoredCheckpoint, []>("SELECT tree_size AS treeSize, root_hash AS rootHash, kid, note FROM log_checkpoints ORDER BY tree_size").all();
+  const verifiersFor = (name: string) => verifierCache.get(name) ?? verifierCache.set(name, noteVerifiersFor(publicKeys, name)).get(name)!;
+  const stored: StoredCheckpoint[] = await rows.checkpoints();
   for (const checkpoint of kept) {
     const text = parseNote(checkpoint.note);
     const signed = verifyNote(text, [...verifiersFor(parseCheckpointText(text.text).origin).values()]);
@@ -195,9 +198,7 @@ export async function verifyLog(db: Db, kept: readonly KeptCheckpoint[] = []): P
     kept: true,
   }));
   const checkpoints: (StoredCheckpoint & { kept?: boolean })[] = [...stored, ...keptAsStored].sort((a, b) => a.treeSize - b.treeSize);
-  const tileQuery = db.$client.prepare<{ hashes: Uint8Array }, [number, number]>("SELECT hashes FROM log_tiles WHERE level = ? AND idx = ?");
-  const page = db.$client.prepare<CompactRow, [number]>(`${ReceiptRebuilder.SELECT} WHERE seq > ? ORDER BY seq LIMIT 4096`);
-  const rebuilder = new ReceiptRebuilder(db);
+  const rebuilder = new ReceiptRebuilder(rows);
 
   const range = new CompactRange();
   const pendingTiles: Uint8Array[][] = [[]];
@@ -225,8 +226,10 @@ export async function verifyLog(db: Db, kept: readonly KeptCheckpoint[] = []): P
   };
   const failAfterSignatures = async (result: Partial<LogVerification>) => (await firstSignatureFailure()) ?? fail(result);
 
-  for (let rows = page.all(0); rows.length > 0; rows = page.all(rows[rows.length - 1]!.seq)) {
-    for (const row of rows) {
+  for (let page = await rows.receiptPage(0, PAGE); page.length > 0; page = await rows.receiptPage(page[page.length - 1]!.seq, PAGE)) {
+    await rebuilder.load(page);
+    const tiles = await tilesCompletedWithin(rows, checked, page[page.length - 1]!.seq);
+    for (const row of page) {
       if (row.seq !== checked + 1) {
         return failAfterSignatures({ firstBrokenSeq: checked + 1, problem: `receipt seq ${checked + 1} is missing (the next stored receipt is seq ${row.seq})` });
       }
@@ -234,7 +237,7 @@ export async function verifyLog(db: Db, kept: readonly KeptCheckpoint[] = []): P
       // whole (legacy receipts) gets the full per-receipt check, signature and chain link included.
       if (row.whole) {
         const prevHash = prevEntry === null ? GENESIS_PREV_HASH : Buffer.from(prevEntry).toString("hex");
-        const check = checkReceipt(readStoredReceipts(db, "WHERE r.seq = ?", row.seq)[0]!, prevHash, keys);
+        const check = checkReceipt((await rows.storedReceipt(row.seq))!, prevHash, keys);
         if (!isIntact(check)) return failAfterSignatures({ firstBrokenSeq: row.seq, problem: check.problems.join("; ") });
       } else {
         const problem = rebuilder.entryProblem(row);
@@ -242,7 +245,7 @@ export async function verifyLog(db: Db, kept: readonly KeptCheckpoint[] = []): P
       }
       const leaf = leafHash(row.hash);
       range.append(leaf);
-      const tileProblem = checkCompletedTiles(pendingTiles, leaf, range, (level, index) => tileQuery.get(level, index)?.hashes);
+      const tileProblem = checkCompletedTiles(pendingTiles, leaf, range, (level, index) => tiles.get(`${level}/${index}`));
       if (tileProblem) return failAfterSignatures({ firstBrokenSeq: row.seq, problem: tileProblem });
       prevEntry = row.hash;
       checked += 1;
@@ -278,6 +281,17 @@ export async function verifyLog(db: Db, kept: readonly KeptCheckpoint[] = []): P
     });
   }
   return { ok: true, checked, checkpoints: nextCheckpoint };
+}
+
+const PAGE = 4096;
+
+/** The stored full tiles a log growing from `from` to `to` leaves completes (read before the page is walked). */
+async function tilesCompletedWithin(rows: ReceiptRows, from: number, to: number): Promise<Map<string, Uint8Array | undefined>> {
+  const tiles = new Map<string, Uint8Array | undefined>();
+  for (let level = 0, span = TILE_WIDTH; span <= to; level++, span *= TILE_WIDTH) {
+    for (let index = Math.floor(from / span); (index + 1) * span <= to; index++) tiles.set(`${level}/${index}`, await rows.tile(level, index));
+  }
+  return tiles;
 }
 
 /** Feed one leaf into the tiles being rebuilt; when a tile completes, compare it with the stored one. */

@@ -50,7 +50,7 @@ describe("a restart with the wall clock before the newest import and receipt", (
 
     // restart: the wall clock is now two days behind what the database already holds
     const wall = new ManualClock(Date.parse("2026-11-18T12:00:00Z"));
-    const clock = new MonotonicClock(wall, newestRecordedInstant(db));
+    const clock = new MonotonicClock(wall, await newestRecordedInstant(db));
     const after = await createRuntime({ db, clock, limits: DEFAULT_LIMITS });
     const app = createApp(after);
     for (let i = 0; i < 3; i++) {

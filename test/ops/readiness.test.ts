@@ -77,14 +77,14 @@ describe("the probe names the failure", () => {
   test("a failed answer commit keeps it unready for a minute unless a later commit succeeds", async () => {
     const db = openDatabase(":memory:");
     const probe = createReadiness(db);
-    expect(probe.check(1_000).ok).toBe(true);
+    expect((await probe.check(1_000)).ok).toBe(true);
     probe.commitFailed(Object.assign(new Error("disk I/O error"), { code: "SQLITE_IOERR_WRITE" }), 1_000);
-    expect(probe.check(2_000)).toEqual({ ok: false, reason: "the last answer could not be committed: disk I/O error (SQLITE_IOERR_WRITE)" });
-    expect(probe.check(61_001).ok).toBe(true);
+    expect(await probe.check(2_000)).toEqual({ ok: false, reason: "the last answer could not be committed: disk I/O error (SQLITE_IOERR_WRITE)" });
+    expect((await probe.check(61_001)).ok).toBe(true);
     probe.commitFailed(Object.assign(new Error("x"), { code: "SQLITE_FULL" }), 70_000);
     probe.commitSucceeded();
-    expect(probe.check(70_001).ok).toBe(true);
+    expect((await probe.check(70_001)).ok).toBe(true);
     probe.commitFailed(new Error("not a database error"), 80_000);
-    expect(probe.check(80_001).ok).toBe(true);
+    expect((await probe.check(80_001)).ok).toBe(true);
   });
 });

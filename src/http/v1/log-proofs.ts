@@ -23,18 +23,20 @@ export function logProofRoutes(deps: { log: ReceiptLog }) {
     if (size > latestSize()) throw errors.invalidRequest([{ field, problem: `is beyond the latest checkpoint (tree size ${latestSize()})` }]);
   };
   return new Elysia({ name: "waybill.log-proofs" })
-    .get("/v1/log/inclusion", ({ query }) => {
+    .get("/v1/log/inclusion", async ({ query }) => {
+      await log.follow();
       const treeSize = sizeParam(query.tree_size, "tree_size", latestSize());
       const index = sizeParam(query.index, "index", undefined);
       withinLog(treeSize, "tree_size");
       if (index >= treeSize) throw errors.invalidRequest([{ field: "index", problem: `must be below tree_size (${treeSize})` }]);
-      return { log_index: index, tree_size: treeSize, hashes: log.inclusionProof(index, treeSize).map(b64) };
+      return { log_index: index, tree_size: treeSize, hashes: (await log.reading(() => log.inclusionProof(index, treeSize))).map(b64) };
     })
-    .get("/v1/log/consistency", ({ query }) => {
+    .get("/v1/log/consistency", async ({ query }) => {
+      await log.follow();
       const to = sizeParam(query.to, "to", latestSize());
       const from = sizeParam(query.from, "from", undefined);
       withinLog(to, "to");
       if (from > to) throw errors.invalidRequest([{ field: "from", problem: "must not be above to" }]);
-      return { from, to, hashes: log.consistencyProof(from, to).map(b64) };
+      return { from, to, hashes: (await log.reading(() => log.consistencyProof(from, to))).map(b64) };
     });
 }

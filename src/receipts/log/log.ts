@@ -1,10 +1,12 @@
 import type { Clock } from "../../clock.ts";
-import type { Db } from "../../db/client.ts";
+import type { Store } from "../../db/client.ts";
 import type { BatchParticipant } from "../../db/group-commit.ts";
+import { runSteps, wait, type MaybePromise, type Steps } from "../../db/maybe-async.ts";
+import type { CheckpointRow, ReceiptRows } from "../rows/types.ts";
 import type { SigningKey } from "../signer.ts";
-import { CompactRange, consistencyProof, inclusionProof, leafHash, type Hash, type NodeSource } from "./merkle.ts";
+import { CompactRange, consistencyProof, hashesEqual, inclusionProof, leafHash, type Hash, type NodeSource } from "./merkle.ts";
 import { checkpointText, signNote } from "./note.ts";
-import { reduceHashes, TileStore, TILE_HEIGHT, TILE_WIDTH } from "./tiles.ts";
+import { leafHashesOf, reduceHashes, TileStore, TILE_HEIGHT, TILE_WIDTH } from "./tiles.ts";
 
 /** The committed tree in memory: its size, its right edge, and the partial tile of every level. */
 interface Head {
@@ -23,6 +25,23 @@ export interface SignedCheckpoint {
 
 const tileSpan = (level: number) => TILE_WIDTH ** (level + 1);
 
+/** The log's signing key, and (on a shared log) a way to pick up a key another process rotated in. */
+export interface LogKeys {
+  current(): SigningKey;
+  /** Called under the log's lock with the newest key's kid; loads it when it is not the current one. */
+  follow(tx: Store, newestKid: string | undefined): MaybePromise<void>;
+}
+
+export interface LogOptions {
+  origin: string;
+  keys: LogKeys;
+  clock: Clock;
+  /** Runs the opening catch-up in one transaction (it may sign the upgrade checkpoint). */
+  transaction<T>(work: (tx: Store) => MaybePromise<T>): MaybePromise<T>;
+}
+
+const toCheckpoint = (row: CheckpointRow): SignedCheckpoint => ({ size: row.treeSize, root: Buffer.from(row.rootHash, "hex"), kid: row.kid, note: row.note });
+
 /**
  * The receipt transparency log (docs/receipts.md). Receipts are appended inside a group-commit
  * batch; when the batch's writes are done and before its COMMIT, the new leaves go into the tree
@@ -38,16 +57,23 @@ export class ReceiptLog implements BatchParticipant {
   /** Checkpoints of committed batches, oldest first, published once their batch is on disk (null: a batch without receipts). */
   private awaitingDurable: (SignedCheckpoint | null)[] = [];
   private latestCheckpoint: SignedCheckpoint | null;
-  private readonly insertCheckpoint;
+  /** Full tiles the open batch completed, written just before its checkpoint. */
+  private tileWrites: { level: number; index: number; hashes: Uint8Array }[] = [];
+  /** A batch is between batchStarted and its outcome: the head is the batch's to change. */
+  private batchOpen = false;
+  private readonly store: TileStore;
+  private readonly origin: string;
+  private readonly keys: LogKeys;
+  private readonly clock: Clock;
 
   private constructor(
-    private readonly db: Db,
-    private readonly store: TileStore,
-    private readonly origin: string,
-    private readonly currentKey: () => SigningKey,
-    private readonly clock: Clock,
+    private readonly rows: ReceiptRows,
+    options: LogOptions,
   ) {
-    this.insertCheckpoint = db.$client.prepare("INSERT INTO log_checkpoints (tree_size, root_hash, kid, note, signed_at) VALUES (?, ?, ?, ?, ?)");
+    this.store = new TileStore(rows);
+    this.origin = options.origin;
+    this.keys = options.keys;
+    this.clock = options.clock;
     this.head = { size: 0, range: new CompactRange(), partial: [[]] };
     this.latestCheckpoint = null;
   }
@@ -55,12 +81,12 @@ export class ReceiptLog implements BatchParticipant {
   /**
    * Load the head from the stored tiles and receipts. Receipts not yet in the tiles (those written
    * before the log existed, format waybill.receipt/2) are added now, and a checkpoint covering them
-   * is signed: the upgrade migration, in one transaction.
+   * is signed: the upgrade migration, in one transaction. Synchronous on the SQLite file.
    */
-  static open(db: Db, options: { origin: string; key: () => SigningKey; clock: Clock }): ReceiptLog {
-    const log = new ReceiptLog(db, new TileStore(db), options.origin, options.key, options.clock);
-    db.$client.transaction(() => log.catchUp()).immediate();
-    return log;
+  static open(rows: ReceiptRows, options: LogOptions): MaybePromise<ReceiptLog> {
+    const log = new ReceiptLog(rows, options);
+    const opened = options.transaction((tx) => runSteps(log.catchUp(tx)));
+    return opened instanceof Promise ? opened.then(() => log) : log;
   }
 
   get size(): number {
@@ -94,11 +120,23 @@ export class ReceiptLog implements BatchParticipant {
     this.staged.length = this.stagedMark;
   }
 
-  beforeCommit(): void {
+  /**
+   * A shared log (PostgreSQL replicas): wait for the log's lock, then catch the head up with what
+   * other replicas appended since this one's last batch, and pick up a rotated signing key. Indexes
+   * handed out in this batch then follow every committed leaf of every replica. The SQLite file has
+   * one appending process: nothing to do.
+   */
+  batchStarted(tx: Store): MaybePromise<void> {
+    this.batchOpen = true;
+    if (!this.rows.shared) return;
+    return runSteps(this.followShared(tx));
+  }
+
+  beforeCommit(tx: Store): MaybePromise<void> {
     if (this.staged.length === 0) return;
     this.beforeBatch = cloneHead(this.head);
-    for (const leaf of this.staged) this.applyLeaf(leaf);
-    this.sealed = this.signCheckpoint();
+    for (const leaf of this.staged) this.applyLeaf(leaf, true);
+    return runSteps(this.writeAndSign(tx));
   }
 
   afterCommit(): void {
@@ -115,6 +153,16 @@ export class ReceiptLog implements BatchParticipant {
   afterRollback(): void {
     if (this.beforeBatch) this.head = this.beforeBatch;
     this.reset();
+  }
+
+  /**
+   * A shared log, outside batches (the log's routes, the audit report): catch up with checkpoints
+   * other replicas signed, so what is served is the newest. Skipped while this process's own batch
+   * holds the head; that batch catches up itself.
+   */
+  follow(): MaybePromise<void> {
+    if (!this.rows.shared || this.batchOpen) return;
+    return runSteps(this.followCommitted());
   }
 
   /** The committed tree's perfect subtrees, from tiles in the database and the head in memory. */
@@ -138,6 +186,14 @@ export class ReceiptLog implements BatchParticipant {
         return reduceHashes(slice);
       },
     };
+  }
+
+  /**
+   * Run work that reads the log's tiles (inclusionProof, consistencyProof, tile): at once on the
+   * SQLite file; where tiles are read asynchronously (PostgreSQL), once every tile it needs is loaded.
+   */
+  reading<T>(work: () => T): MaybePromise<T> {
+    return this.store.reading(work);
   }
 
   inclusionProof(index: number, size: number): Hash[] {
@@ -165,11 +221,11 @@ export class ReceiptLog implements BatchParticipant {
   }
 
   /** Leaf entries of entry bundle `index`: the full bundle, or its first `width` entries. */
-  entries(index: number, width: number | null): Buffer[] | null {
+  entries(index: number, width: number | null): MaybePromise<Buffer[] | null> {
     const from = index * TILE_WIDTH;
     const to = from + (width ?? TILE_WIDTH);
     if (!Number.isSafeInteger(to) || to > this.publishedSize()) return null;
-    return this.store.entries(from, to);
+    return this.rows.entries(from, to);
   }
 
   private publishedSize(): number {
@@ -187,16 +243,63 @@ export class ReceiptLog implements BatchParticipant {
     this.stagedMark = 0;
     this.beforeBatch = null;
     this.sealed = null;
+    this.tileWrites = [];
+    this.batchOpen = false;
   }
 
-  private applyLeaf(leaf: Hash): void {
+  private *writeAndSign(tx: Store): Steps<void> {
+    for (const tile of this.tileWrites) yield* wait(this.rows.putTile(tx, tile.level, tile.index, tile.hashes));
+    this.sealed = yield* wait(this.signCheckpoint(tx));
+  }
+
+  private *followShared(tx: Store): Steps<void> {
+    yield* wait(this.rows.lockLog(tx));
+    const latest = yield* wait(this.rows.latestCheckpoint(tx));
+    const newestKey = yield* wait(this.rows.newestSigningKey(tx));
+    yield* wait(this.keys.follow(tx, newestKey?.kid));
+    if (latest) yield* this.catchUpTo(latest, tx);
+    else if (this.head.size > 0) throw new Error("the receipt log's checkpoints are gone: run 'waybill receipts verify'");
+  }
+
+  private *followCommitted(): Steps<void> {
+    const latest = yield* wait(this.rows.latestCheckpoint());
+    // This process's own batch may have started (and caught up) while the read was on its way.
+    if (latest && !this.batchOpen && latest.treeSize > this.head.size) yield* this.catchUpTo(latest);
+  }
+
+  /**
+   * Bring the head to a checkpoint another replica signed: its leaves are read (their tiles are
+   * already stored) and the result must have the checkpoint's root, or the head stays as it was.
+   */
+  private *catchUpTo(checkpoint: CheckpointRow, tx?: Store): Steps<void> {
+    const from = this.head.size;
+    if (checkpoint.treeSize < from) {
+      throw new Error(`the receipt log shrank from ${from} to ${checkpoint.treeSize} leaves: run 'waybill receipts verify'`);
+    }
+    if (checkpoint.treeSize > from) {
+      const entries = yield* wait(this.rows.entries(from, checkpoint.treeSize, tx));
+      if (this.head.size !== from) return; // someone else caught up meanwhile (a follow() beside a batch)
+      const caughtUp = cloneHead(this.head);
+      const previous = this.head;
+      this.head = caughtUp;
+      for (const leaf of leafHashesOf(entries)) this.applyLeaf(leaf, false);
+      if (caughtUp.size !== checkpoint.treeSize || Buffer.from(caughtUp.range.root()).toString("hex") !== checkpoint.rootHash) {
+        this.head = previous;
+        throw new Error(`the receipts no longer hash to the root of the checkpoint at tree size ${checkpoint.treeSize}: run 'waybill receipts verify'`);
+      }
+    }
+    if (!this.latestCheckpoint || this.latestCheckpoint.size < checkpoint.treeSize) this.latestCheckpoint = toCheckpoint(checkpoint);
+  }
+
+  /** `write`: this process completes the tile, so it stores it (false when catching up with tiles others stored). */
+  private applyLeaf(leaf: Hash, write: boolean): void {
     const head = this.head;
     head.range.append(leaf);
     head.size += 1;
     head.partial[0]!.push(leaf);
     for (let level = 0; head.partial[level]!.length === TILE_WIDTH; level++) {
       const tileIndex = Math.floor(head.size / tileSpan(level)) - 1;
-      this.store.putTile(level, tileIndex, head.partial[level]!);
+      if (write) this.tileWrites.push({ level, index: tileIndex, hashes: Buffer.concat(head.partial[level]!) });
       const tileRoot = head.range.completed((level + 1) * TILE_HEIGHT);
       if (!tileRoot) throw new Error("the log's right edge lost a completed tile");
       head.partial[level] = [];
@@ -205,28 +308,27 @@ export class ReceiptLog implements BatchParticipant {
     }
   }
 
-  private signCheckpoint(): SignedCheckpoint {
-    const key = this.currentKey();
+  private signCheckpoint(tx: Store): MaybePromise<SignedCheckpoint> {
+    const key = this.keys.current();
     const root = this.head.range.root();
     const size = this.head.size;
     const note = signNote(checkpointText({ origin: this.origin, size, root: Buffer.from(root) }), this.origin, Buffer.from(key.publicKey, "base64url"), key.privateKey);
-    this.insertCheckpoint.run(size, Buffer.from(root).toString("hex"), key.kid, note, this.clock.now());
-    return { size, root, kid: key.kid, note };
+    const checkpoint = { size, root, kid: key.kid, note };
+    const stored = this.rows.insertCheckpoint(tx, { treeSize: size, rootHash: Buffer.from(root).toString("hex"), kid: key.kid, note, signedAt: this.clock.now() });
+    return stored instanceof Promise ? stored.then(() => checkpoint) : checkpoint;
   }
 
-  private catchUp(): void {
-    const sqlite = this.db.$client;
-    const receiptCount = sqlite.query<{ n: number | null }, []>("SELECT max(seq) AS n FROM receipts").get()?.n ?? 0;
-    const tiledSize = Math.min(this.store.tileCount(0) * TILE_WIDTH, receiptCount - (receiptCount % TILE_WIDTH));
-    this.head = this.loadHead(tiledSize);
+  private *catchUp(tx: Store): Steps<void> {
+    yield* wait(this.rows.lockLog(tx));
+    const receiptCount = yield* wait(this.rows.receiptCount());
+    const tileCount = yield* wait(this.rows.tileCount(0));
+    const tiledSize = Math.min(tileCount * TILE_WIDTH, receiptCount - (receiptCount % TILE_WIDTH));
+    this.head = yield* this.loadHead(tiledSize);
     for (let from = tiledSize; from < receiptCount; from += 10_000) {
-      for (const entry of this.store.entries(from, Math.min(receiptCount, from + 10_000))) this.applyLeaf(leafHash(entry));
+      const entries = yield* wait(this.rows.entries(from, Math.min(receiptCount, from + 10_000)));
+      for (const leaf of leafHashesOf(entries)) this.applyLeaf(leaf, true);
     }
-    const stored = sqlite
-      .query<{ treeSize: number; rootHash: string; kid: string; note: string }, []>(
-        "SELECT tree_size AS treeSize, root_hash AS rootHash, kid, note FROM log_checkpoints ORDER BY tree_size DESC LIMIT 1",
-      )
-      .get();
+    const stored = yield* wait(this.rows.latestCheckpoint());
     // Never sign a checkpoint inconsistent with one already signed (C2SP tlog-checkpoint): a log that
     // lost receipts, or whose receipts no longer hash to the signed root, is not served.
     if (stored && stored.treeSize > this.head.size) {
@@ -234,29 +336,37 @@ export class ReceiptLog implements BatchParticipant {
         `the receipt log holds ${this.head.size} receipts but a checkpoint of ${stored.treeSize} was signed: receipts were deleted (run 'waybill receipts verify')`,
       );
     }
-    if (stored && stored.treeSize === this.head.size && Buffer.from(this.head.range.root()).toString("hex") !== stored.rootHash) {
+    if (stored && stored.treeSize === this.head.size && !hashesEqual(this.head.range.root(), Buffer.from(stored.rootHash, "hex"))) {
       throw new Error(`the receipts no longer hash to the root of the latest checkpoint (tree size ${stored.treeSize}): run 'waybill receipts verify'`);
     }
     if (this.head.size > 0 && (!stored || stored.treeSize < this.head.size)) {
-      this.latestCheckpoint = this.signCheckpoint();
+      yield* this.writeAndSign(tx);
+      this.latestCheckpoint = this.sealed;
+      this.sealed = null;
     } else if (stored) {
-      this.latestCheckpoint = { size: stored.treeSize, root: Buffer.from(stored.rootHash, "hex"), kid: stored.kid, note: stored.note };
+      this.latestCheckpoint = toCheckpoint(stored);
     }
+    this.tileWrites = [];
   }
 
   /** The head of a tree whose full tiles are stored (size a multiple of 256, or below the first full tile). */
-  private loadHead(size: number): Head {
-    const partial: Hash[][] = [];
-    for (let level = 0; level === 0 || TILE_WIDTH ** level <= size; level++) {
-      const tileIndex = Math.floor(size / tileSpan(level));
-      const width = Math.floor(size / TILE_WIDTH ** level) % TILE_WIDTH;
-      const first = tileIndex * TILE_WIDTH;
-      partial[level] = level === 0 ? this.store.leafHashes(first, first + width) : Array.from({ length: width }, (_, j) => this.store.tileRoot(level - 1, first + j));
-    }
-    const head: Head = { size, range: new CompactRange(), partial };
-    this.head = head;
-    head.range = CompactRange.of(this.nodes(), size);
-    return head;
+  private *loadHead(size: number): Steps<Head> {
+    const lastTile = Math.floor(size / TILE_WIDTH);
+    const leaves = yield* wait(this.rows.entries(lastTile * TILE_WIDTH, size));
+    const loaded = this.store.reading(() => {
+      const partial: Hash[][] = [];
+      for (let level = 0; level === 0 || TILE_WIDTH ** level <= size; level++) {
+        const tileIndex = Math.floor(size / tileSpan(level));
+        const width = Math.floor(size / TILE_WIDTH ** level) % TILE_WIDTH;
+        const first = tileIndex * TILE_WIDTH;
+        partial[level] = level === 0 ? leafHashesOf(leaves) : Array.from({ length: width }, (_, j) => this.store.tileRoot(level - 1, first + j));
+      }
+      const head: Head = { size, range: new CompactRange(), partial };
+      this.head = head;
+      head.range = CompactRange.of(this.nodes(), size);
+      return head;
+    });
+    return yield* wait(loaded);
   }
 }
 

@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
-import type { Db } from "../../db/client.ts";
+import type { Store } from "../../db/client.ts";
+import { wait, type Steps } from "../../db/maybe-async.ts";
+import type { ReceiptRows } from "../rows/types.ts";
 import { originFromUrl } from "./note.ts";
 
 const SETTING = "log_origin";
@@ -10,20 +12,19 @@ const SETTING = "log_origin";
  * configured origin (WAYBILL_LOG_ORIGIN), else the public URL without its scheme plus `/log` (the tiles' URL prefix), else a random
  * name under `waybill.invalid/` (a reserved domain: the log is then only known by its key).
  * Configuring another origin later renames the log from then on; older checkpoints keep theirs.
+ * Replicas starting together take the log's lock first, so they agree on a random name.
  */
-export function resolveLogOrigin(db: Db, configured: { origin?: string; publicUrl?: string } = {}): string {
+export function* resolveLogOrigin(rows: ReceiptRows, tx: Store, configured: { origin?: string; publicUrl?: string } = {}): Steps<string> {
   const wanted = configured.origin ?? (configured.publicUrl ? `${originFromUrl(configured.publicUrl)}/log` : undefined);
-  const sqlite = db.$client;
-  const stored = sqlite.query<{ value: string }, [string]>("SELECT value FROM settings WHERE key = ?").get(SETTING)?.value;
+  yield* wait(rows.lockLog(tx));
+  const stored = yield* wait(rows.setting(SETTING, tx));
   const origin = wanted ?? stored ?? `waybill.invalid/${randomBytes(6).toString("hex")}`;
   if (!/^[^\s+]+$/.test(origin)) throw new Error(`the log origin '${origin}' must be non-empty, without spaces or '+'`);
-  if (origin !== stored) {
-    sqlite.query("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(SETTING, origin);
-  }
+  if (origin !== stored) yield* wait(rows.putSetting(tx, SETTING, origin));
   return origin;
 }
 
 /** The stored origin, for commands that read the log without starting it. */
-export function storedLogOrigin(db: Db): string | undefined {
-  return db.$client.query<{ value: string }, [string]>("SELECT value FROM settings WHERE key = ?").get(SETTING)?.value;
+export function storedLogOrigin(rows: ReceiptRows): ReturnType<ReceiptRows["setting"]> {
+  return rows.setting(SETTING);
 }

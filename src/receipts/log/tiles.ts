@@ -1,4 +1,5 @@
-import type { Db } from "../../db/client.ts";
+import { isPromise, type MaybePromise } from "../../db/maybe-async.ts";
+import type { ReceiptRows } from "../rows/types.ts";
 import { leafHash, nodeHash, type Hash } from "./merkle.ts";
 
 /** C2SP tlog-tiles geometry: tiles of height 8, so 256 hashes of 32 bytes. */
@@ -56,23 +57,47 @@ export function splitTile(bytes: Uint8Array): Hash[] {
   return hashes;
 }
 
-/** Database access for the log: full tiles, leaf entries (receipts.hash, seq = index + 1), checkpoints. */
+/**
+ * Thrown by a synchronous tile read whose row is still on its way (an engine read asynchronously):
+ * `TileStore.reading` loads it and runs the work again.
+ */
+class TileNotLoaded extends Error {
+  constructor(readonly loading: Promise<void>) {
+    super("a log tile is being loaded");
+  }
+}
+
+/** Database access for the log: full tiles and leaf entries (receipts.hash, seq = index + 1). */
 export class TileStore {
-  private readonly sql;
   /**
    * Full tiles never change, so recent ones are kept with every level inside them computed once
    * (levels[k] holds the 256 >> k subtree hashes of 2^k tile hashes): a proof then costs lookups.
    */
   private readonly cache = new Map<string, Hash[][]>();
+  /** Tiles loaded for the work `reading` runs now; kept whole however many it needs. */
+  private loaded: Map<string, Hash[][]> | null = null;
 
-  constructor(db: Db) {
-    const sqlite = db.$client;
-    this.sql = {
-      tile: sqlite.prepare<{ hashes: Uint8Array }, [number, number]>("SELECT hashes FROM log_tiles WHERE level = ? AND idx = ?"),
-      putTile: sqlite.prepare("INSERT INTO log_tiles (level, idx, hashes) VALUES (?, ?, ?)"),
-      entries: sqlite.prepare<{ hash: Uint8Array }, [number, number]>("SELECT hash FROM receipts WHERE seq > ? AND seq <= ? ORDER BY seq"),
-      tileCount: sqlite.prepare<{ n: number }, [number]>("SELECT count(*) AS n FROM log_tiles WHERE level = ?"),
+  constructor(private readonly rows: ReceiptRows) {}
+
+  /**
+   * Run synchronous work that reads tiles (proofs, loading the head). On the SQLite file it runs
+   * once, at once. Where tiles are read asynchronously, each tile it misses is loaded and the work
+   * runs again, until it finds every tile it needs (a proof needs a few).
+   */
+  reading<T>(work: () => T): MaybePromise<T> {
+    const loaded = new Map<string, Hash[][]>();
+    const attempt = (): MaybePromise<T> => {
+      this.loaded = loaded;
+      try {
+        return work();
+      } catch (error) {
+        if (!(error instanceof TileNotLoaded)) throw error;
+        return error.loading.then(attempt);
+      } finally {
+        this.loaded = null;
+      }
     };
+    return attempt();
   }
 
   fullTile(level: number, index: number): Hash[] | null {
@@ -81,11 +106,26 @@ export class TileStore {
 
   fullTileLevels(level: number, index: number): Hash[][] | null {
     const key = `${level}/${index}`;
-    const cached = this.cache.get(key);
+    const cached = this.cache.get(key) ?? this.loaded?.get(key);
     if (cached) return cached;
-    const row = this.sql.tile.get(level, index);
-    if (!row || row.hashes.length !== TILE_WIDTH * HASH_SIZE) return null;
-    const levels = [splitTile(row.hashes)];
+    const row = this.rows.tile(level, index);
+    if (isPromise(row)) {
+      const loaded = this.loaded;
+      if (!loaded) throw new Error("log tiles are read asynchronously here: read them inside TileStore.reading");
+      throw new TileNotLoaded(
+        row.then((bytes) => {
+          const levels = bytes ? this.remember(key, bytes) : null;
+          if (levels) loaded.set(key, levels);
+          else throw new Error(`log tile ${key} is not stored`);
+        }),
+      );
+    }
+    return row ? this.remember(key, row) : null;
+  }
+
+  private remember(key: string, bytes: Uint8Array): Hash[][] | null {
+    if (bytes.length !== TILE_WIDTH * HASH_SIZE) return null;
+    const levels = [splitTile(bytes)];
     while (levels[levels.length - 1]!.length > 1) {
       const below = levels[levels.length - 1]!;
       levels.push(Array.from({ length: below.length / 2 }, (_, i) => nodeHash(below[2 * i]!, below[2 * i + 1]!)));
@@ -95,23 +135,6 @@ export class TileStore {
     return levels;
   }
 
-  putTile(level: number, index: number, hashes: readonly Hash[]): void {
-    this.sql.putTile.run(level, index, Buffer.concat(hashes.map((h) => Buffer.from(h))));
-  }
-
-  tileCount(level: number): number {
-    return this.sql.tileCount.get(level)?.n ?? 0;
-  }
-
-  /** Leaf entries (32 bytes each) of log indexes [from, to). */
-  entries(from: number, to: number): Buffer[] {
-    return this.sql.entries.all(from, to).map((row) => Buffer.from(row.hash));
-  }
-
-  leafHashes(from: number, to: number): Hash[] {
-    return this.entries(from, to).map(leafHash);
-  }
-
   /** A full tile's own MTH: a hash of the tile level above. */
   tileRoot(level: number, index: number): Hash {
     const levels = this.fullTileLevels(level, index);
@@ -119,3 +142,6 @@ export class TileStore {
     return levels[TILE_HEIGHT]![0]!;
   }
 }
+
+/** The leaf hashes of these entries. */
+export const leafHashesOf = (entries: readonly Uint8Array[]): Hash[] => entries.map(leafHash);

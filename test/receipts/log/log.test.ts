@@ -8,6 +8,7 @@ import { ReceiptLog } from "../../../src/receipts/log/log.ts";
 import { consistencyProof, inclusionProof, leafHash, memoryNodes, rootHash, verifyConsistency, verifyInclusion } from "../../../src/receipts/log/merkle.ts";
 import { noteKeyId, parseCheckpointText, parseNote, parseVerifierKey, verifierKey } from "../../../src/receipts/log/note.ts";
 import { ensureSigningKey, publicKeyObject } from "../../../src/receipts/signer.ts";
+import { sqliteReceiptRows } from "../../../src/receipts/rows/sqlite.ts";
 import { openLedger, sampleEntry, seedPrincipal, T0 } from "../fixtures.ts";
 
 const ORIGIN = "waybill.test/log";
@@ -31,7 +32,8 @@ function insertRows(db: Db, count: number): Buffer[] {
 function openLog(db: Db): ReceiptLog {
   const clock = new ManualClock(T0);
   const key = ensureSigningKey(db, clock);
-  return ReceiptLog.open(db, { origin: ORIGIN, key: () => key, clock });
+  const keys = { current: () => key, follow: () => {} };
+  return ReceiptLog.open(sqliteReceiptRows(db), { origin: ORIGIN, keys, clock, transaction: (work) => db.$client.transaction(() => work(db)).immediate() }) as ReceiptLog;
 }
 
 describe("receipt log", () => {

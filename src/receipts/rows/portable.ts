@@ -1,0 +1,151 @@
+import { and, asc, count, desc, eq, gt, inArray, lte, max, sql } from "drizzle-orm";
+import { lockUntilTransactionEnds } from "../../db/advisory-lock.ts";
+import type { Store } from "../../db/client.ts";
+import { first } from "../../db/transaction.ts";
+import type { Part } from "./types.ts";
+import { toStoredReceipt } from "../store.ts";
+import type { ReceiptRows } from "./types.ts";
+
+/** Any number that names the receipt log's lock; distinct from the migration lock (src/db/postgres.ts). */
+const LOG_LOCK = 0x57a7_b10c;
+
+const hex = (value: Uint8Array | null) => (value === null ? null : Buffer.from(value).toString("hex"));
+const bytes = (value: Uint8Array) => Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+
+/**
+ * The ledger's rows through drizzle's builders, awaited: the same queries on any engine
+ * (docs/postgresql.md). PostgreSQL runs these; several replicas append to one log there, so every
+ * batch takes the log's lock first (docs/receipts.md, "One log across replicas").
+ */
+export function portableReceiptRows(store: Store): ReceiptRows {
+  const t = store.t;
+  const r = t.receipts;
+  async function parts(ids: readonly number[]): Promise<Map<number, Part>> {
+    if (ids.length === 0) return new Map();
+    const p = t.receiptParts;
+    const rows = await store
+      .select({ id: p.id, text: p.text, sha256: p.sha256 })
+      .from(p)
+      .where(inArray(p.id, [...ids]));
+    return new Map(rows.map((row) => [row.id, { text: row.text, sha256Hex: hex(row.sha256)! }]));
+  }
+  return {
+    parts,
+    async checkpoints() {
+      const c = t.logCheckpoints;
+      return store.select({ treeSize: c.treeSize, rootHash: c.rootHash, kid: c.kid, note: c.note }).from(c).orderBy(asc(c.treeSize));
+    },
+    async receiptPage(afterSeq, limit) {
+      const rows = await store
+        .select({
+          seq: r.seq,
+          id: r.id,
+          issuedAt: r.issuedAt,
+          skill: r.skill,
+          accountId: r.accountId,
+          principalPart: r.principalPart,
+          requestPart: r.requestPart,
+          factorsPart: r.factorsPart,
+          modelPart: r.modelPart,
+          asOf: r.asOf,
+          knownAt: r.knownAt,
+          responseSha256: r.responseSha256,
+          hash: r.hash,
+          whole: sql<boolean | number>`(${r.body} IS NOT NULL)`,
+        })
+        .from(r)
+        .where(gt(r.seq, afterSeq))
+        .orderBy(asc(r.seq))
+        .limit(limit);
+      return rows.map((row) => ({ ...row, responseSha256: hex(row.responseSha256), whole: Number(row.whole) }));
+    },
+    async storedReceipt(seq) {
+      const row = await first(store.select().from(r).where(eq(r.seq, seq)));
+      if (!row) return undefined;
+      const texts = await parts([row.principalPart, row.requestPart, row.factorsPart, row.modelPart].filter((id) => id !== null));
+      const text = (id: number | null) => (id === null ? null : (texts.get(id) ?? null));
+      return toStoredReceipt({
+        ...row,
+        responseSha256: hex(row.responseSha256),
+        hash: hex(row.hash)!,
+        principal: text(row.principalPart)?.text ?? null,
+        request: text(row.requestPart)?.text ?? null,
+        requestSha256: text(row.requestPart)?.sha256Hex ?? null,
+        factors: text(row.factorsPart)?.text ?? null,
+        model: text(row.modelPart)?.text ?? null,
+      });
+    },
+    shared: store.engine === "postgres",
+    async insertReceipt(tx, row) {
+      await tx.insert(t.receipts).values({ ...row, responseSha256: bytes(row.responseSha256), hash: bytes(row.hash) });
+    },
+    async findPart(tx, sha256) {
+      return (
+        await first(
+          tx
+            .select({ id: t.receiptParts.id })
+            .from(t.receiptParts)
+            .where(eq(t.receiptParts.sha256, bytes(sha256))),
+        )
+      )?.id;
+    },
+    async insertPart(tx, sha256, text) {
+      const [row] = await tx
+        .insert(t.receiptParts)
+        .values({ sha256: bytes(sha256), text })
+        .returning({ id: t.receiptParts.id });
+      return row!.id;
+    },
+    async tile(level, index) {
+      return (
+        await first(
+          store
+            .select({ hashes: t.logTiles.hashes })
+            .from(t.logTiles)
+            .where(and(eq(t.logTiles.level, level), eq(t.logTiles.idx, index))),
+        )
+      )?.hashes;
+    },
+    async putTile(tx, level, index, hashes) {
+      await tx.insert(t.logTiles).values({ level, idx: index, hashes: bytes(hashes) });
+    },
+    async tileCount(level) {
+      return (await first(store.select({ n: count() }).from(t.logTiles).where(eq(t.logTiles.level, level))))?.n ?? 0;
+    },
+    async entries(from, to, tx = store) {
+      const rows = await tx
+        .select({ hash: t.receipts.hash })
+        .from(t.receipts)
+        .where(and(gt(t.receipts.seq, from), lte(t.receipts.seq, to)))
+        .orderBy(t.receipts.seq);
+      return rows.map((row) => Buffer.from(row.hash));
+    },
+    async receiptCount() {
+      return Number((await first(store.select({ n: max(t.receipts.seq) }).from(t.receipts)))?.n ?? 0);
+    },
+    async latestCheckpoint(tx = store) {
+      const c = t.logCheckpoints;
+      return first(tx.select({ treeSize: c.treeSize, rootHash: c.rootHash, kid: c.kid, note: c.note }).from(c).orderBy(desc(c.treeSize)).limit(1));
+    },
+    async insertCheckpoint(tx, row) {
+      await tx.insert(t.logCheckpoints).values(row);
+    },
+    async newestSigningKey(tx = store) {
+      return first(tx.select().from(t.signingKeys).orderBy(desc(t.signingKeys.createdAt), t.signingKeys.kid).limit(1));
+    },
+    async publicKeys() {
+      const k = t.signingKeys;
+      return store.select({ kid: k.kid, publicKey: k.publicKey, createdAt: k.createdAt }).from(k).orderBy(desc(k.createdAt), k.kid);
+    },
+    async setting(key, tx = store) {
+      return (await first(tx.select({ value: t.settings.value }).from(t.settings).where(eq(t.settings.key, key))))?.value;
+    },
+    async putSetting(tx, key, value) {
+      await tx.insert(t.settings).values({ key, value }).onConflictDoUpdate({ target: t.settings.key, set: { value } });
+    },
+    async insertSigningKey(tx, row) {
+      await tx.insert(t.signingKeys).values(row);
+    },
+    lockLog: (tx) => lockUntilTransactionEnds(tx, LOG_LOCK),
+  };
+}

@@ -1,0 +1,103 @@
+import type { Store } from "../../db/client.ts";
+import type { MaybePromise } from "../../db/maybe-async.ts";
+import type { StoredReceipt } from "../format.ts";
+
+/** One receipts row as the ledger appends it (docs/receipts.md, "Storage"). */
+export interface ReceiptRow {
+  seq: number;
+  id: string;
+  issuedAt: number;
+  skill: string;
+  accountId: string;
+  principalPart: number;
+  requestPart: number;
+  factorsPart: number;
+  modelPart: number;
+  asOf: string;
+  knownAt: number;
+  responseSha256: Uint8Array;
+  hash: Uint8Array;
+  lane: string | null;
+}
+
+export interface CheckpointRow {
+  treeSize: number;
+  rootHash: string; // lowercase hex
+  kid: string;
+  note: string;
+}
+
+export interface SigningKeyRow {
+  kid: string;
+  publicKey: string;
+  privateKey: string;
+  createdAt: number;
+}
+
+/**
+ * Everything the receipt ledger and its log read and write, behind one port with two
+ * implementations: the SQLite file's prepared statements, synchronous, because the answered path
+ * runs them on every call (sqlite.ts); and drizzle's builders, awaited, for any other engine
+ * (portable.ts, which PostgreSQL runs). `tx` is the group-commit batch's transaction handle where
+ * the call belongs to a batch; reads without one see what is committed.
+ */
+export interface ReceiptRows {
+  /** Whether other processes append to the same log (PostgreSQL replicas): batches then take the log's lock. */
+  readonly shared: boolean;
+  insertReceipt(tx: Store, row: ReceiptRow): MaybePromise<void>;
+  findPart(tx: Store, sha256: Uint8Array): MaybePromise<number | undefined>;
+  insertPart(tx: Store, sha256: Uint8Array, text: string): MaybePromise<number>;
+  /** A full hash tile's bytes, if stored. */
+  tile(level: number, index: number): MaybePromise<Uint8Array | undefined>;
+  putTile(tx: Store, level: number, index: number, hashes: Uint8Array): MaybePromise<void>;
+  tileCount(level: number): MaybePromise<number>;
+  /** Leaf entries (receipts.hash) of log indexes [from, to), in order. */
+  entries(from: number, to: number, tx?: Store): MaybePromise<Buffer[]>;
+  receiptCount(): MaybePromise<number>;
+  latestCheckpoint(tx?: Store): MaybePromise<CheckpointRow | undefined>;
+  insertCheckpoint(tx: Store, row: CheckpointRow & { signedAt: number }): MaybePromise<void>;
+  newestSigningKey(tx?: Store): MaybePromise<SigningKeyRow | undefined>;
+  /** Every signing key's public half, newest first. */
+  publicKeys(): MaybePromise<{ kid: string; publicKey: string; createdAt: number }[]>;
+  insertSigningKey(tx: Store, row: SigningKeyRow): MaybePromise<void>;
+  /**
+   * Shared logs only: wait for the log's lock, held until `tx` ends, so batches of every process
+   * append one after another.
+   */
+  lockLog(tx: Store): MaybePromise<void>;
+  setting(key: string, tx?: Store): MaybePromise<string | undefined>;
+  /** For `receipts verify`: every stored checkpoint, by tree size. */
+  checkpoints(): MaybePromise<CheckpointRow[]>;
+  /** For `receipts verify`: up to `limit` receipts after `afterSeq`, in order. */
+  receiptPage(afterSeq: number, limit: number): MaybePromise<CompactRow[]>;
+  /** Shared parts by id (missing ids are absent from the map). */
+  parts(ids: readonly number[]): MaybePromise<Map<number, Part>>;
+  /** One receipt as readers see it, its body rebuilt or as stored whole. */
+  storedReceipt(seq: number): MaybePromise<StoredReceipt | undefined>;
+  putSetting(tx: Store, key: string, value: string): MaybePromise<void>;
+}
+
+/** A receipts row as the whole-log check reads it: ids of its parts, binary digests, no body text. */
+export interface CompactRow {
+  seq: number;
+  id: string;
+  issuedAt: number;
+  skill: string;
+  accountId: string;
+  principalPart: number | null;
+  requestPart: number | null;
+  factorsPart: number | null;
+  modelPart: number | null;
+  asOf: string | null;
+  knownAt: number | null;
+  /** Lowercase hex (SQLite's hex() is cheaper than a Buffer per row). */
+  responseSha256: string | null;
+  hash: Uint8Array;
+  /** 1 when the body is stored whole (legacy receipts): checked by the full per-receipt check instead. */
+  whole: number;
+}
+
+export interface Part {
+  text: string;
+  sha256Hex: string;
+}
