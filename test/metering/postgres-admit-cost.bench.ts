@@ -57,7 +57,9 @@ try {
       .then(() => meter.admit(principal, now(principal)))
       .then(
         (admission) => admission.release(),
-        () => void (refused += 1),
+        () => {
+          refused += 1;
+        },
       );
   const start = Date.now();
   const calls = new Map<string, number>();

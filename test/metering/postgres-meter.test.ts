@@ -171,7 +171,7 @@ describe("the meter on PostgreSQL, in one process", () => {
 async function wave(order: Omit<ReplicaOrder, "startAt" | "now">, processes: number, now: number): Promise<ReplicaOutcome[]> {
   const startAt = Date.now() + 1500; // every process connected and waiting by then
   const children = Array.from({ length: processes }, () =>
-    Bun.spawn(["bun", join(import.meta.dir, "../support/meter-replica.ts"), JSON.stringify({ ...order, now, startAt })], {
+    Bun.spawn([process.execPath, join(import.meta.dir, "../support/meter-replica.ts"), JSON.stringify({ ...order, now, startAt })], {
       stdout: "pipe",
       stderr: "pipe",
     }),
