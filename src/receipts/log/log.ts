@@ -278,7 +278,8 @@ export class ReceiptLog implements BatchParticipant {
     }
     if (checkpoint.treeSize > from) {
       const entries = yield* wait(this.rows.entries(from, checkpoint.treeSize, tx));
-      if (this.head.size !== from) return; // someone else caught up meanwhile (a follow() beside a batch)
+      // Moved meanwhile, or (following outside a batch) this process's batch now holds the head: it catches up itself.
+      if (this.head.size !== from || (tx === undefined && this.batchOpen)) return;
       const caughtUp = cloneHead(this.head);
       const previous = this.head;
       this.head = caughtUp;
