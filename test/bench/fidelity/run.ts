@@ -51,6 +51,7 @@ function roadSection(): string[] {
     holdout: { road: [], crow: [] },
     holdout2: { road: [], crow: [] },
     holdout3: { road: [], crow: [] },
+    holdout4: { road: [], crow: [] },
     unseen: { road: [], crow: [] },
   };
   const worst: string[] = [];
@@ -88,6 +89,7 @@ function roadSection(): string[] {
     errorRow("road network, held-out lanes", bySet.holdout!.road),
     errorRow("road network, second held-out lanes", bySet.holdout2!.road),
     errorRow("road network, third held-out lanes", bySet.holdout3!.road),
+    errorRow("road network, fourth held-out lanes", bySet.holdout4!.road),
     errorRow("road network, unseen lanes", bySet.unseen!.road),
     errorRow(
       "road network, all",
