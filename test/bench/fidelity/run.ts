@@ -55,6 +55,7 @@ function roadSection(): string[] {
     unseen: { road: [], crow: [] },
   };
   const worst: string[] = [];
+  const notPlain: string[] = [];
   for (const lane of REFERENCE_LANES) {
     const origin = place(lane.origin);
     const destination = place(lane.destination);
@@ -64,7 +65,10 @@ function roadSection(): string[] {
     const error = (miles - lane.roadMiles) / lane.roadMiles;
     bySet[lane.set]!.road.push(error);
     bySet[lane.set]!.crow.push((crow * circuityFactor(crow) - lane.roadMiles) / lane.roadMiles);
-    if (Math.abs(error) > 0.05) worst.push(`${lane.origin} - ${lane.destination}: ${Math.round(miles)} vs ${lane.roadMiles} (${pct(error)}, ${road.method})`);
+    const method = road.method === "ROAD_NETWORK" && road.missingRoad ? "ROAD_NETWORK_BOUNDED" : road.method;
+    if (method !== "ROAD_NETWORK")
+      notPlain.push(`${lane.origin} - ${lane.destination} (${lane.set}): ${Math.round(miles)} vs ${lane.roadMiles} (${pct(error)}, ${method})`);
+    if (Math.abs(error) > 0.05) worst.push(`${lane.origin} - ${lane.destination} (${lane.set}): ${Math.round(miles)} vs ${lane.roadMiles} (${pct(error)}, ${method})`);
   }
   // Query time: every reference lane routed 20 times after a warm-up pass.
   const pairs = REFERENCE_LANES.map((lane) => [place(lane.origin), place(lane.destination)] as const);
@@ -103,6 +107,7 @@ function roadSection(): string[] {
     `Query (snap both places + A*): median ${median(times).toFixed(2)} ms, p99 ${quantile(times, 0.99).toFixed(2)} ms over ${times.length} routes; ` +
       `the slowest lane's best of 20 runs ${Math.max(...bestPerLane).toFixed(2)} ms (p99 counts time lost to other processes on a shared CPU).`,
     ...(worst.length ? ["", "Lanes beyond 5 %:", ...worst.map((w) => `- ${w}`)] : []),
+    ...(notPlain.length ? ["", "Lanes not priced on the network's own route (bounded round a missing road, or fallen back):", ...notPlain.map((w) => `- ${w}`)] : []),
   ];
 }
 
