@@ -3,6 +3,13 @@ import { longestOffLandMiles } from "../us-land.ts";
 import { type MissingRoad, missingRoadShortcut } from "./missing-road.ts";
 import type { RoadNetwork, RoadRoute, Snap } from "./network.ts";
 
+/**
+ * Moves whenever a routing rule below changes: the same network then prices some lanes differently, so answers name it
+ * in their model version. roads-r2: several joins per place, the water rule; roads-r3: joins ahead of a place, the
+ * missing-road bound.
+ */
+export const ROAD_ROUTING_REVISION = "roads-r3";
+
 /** When the network's answer is used, and how a place reaches it (docs/rate-model.md, "Road miles"). */
 export const ROAD_RULES = {
   connectorCircuity: {
