@@ -52,6 +52,7 @@ function roadSection(): string[] {
     holdout2: { road: [], crow: [] },
     holdout3: { road: [], crow: [] },
     holdout4: { road: [], crow: [] },
+    holdout5: { road: [], crow: [] },
     unseen: { road: [], crow: [] },
   };
   const worst: string[] = [];
@@ -94,6 +95,7 @@ function roadSection(): string[] {
     errorRow("road network, second held-out lanes", bySet.holdout2!.road),
     errorRow("road network, third held-out lanes", bySet.holdout3!.road),
     errorRow("road network, fourth held-out lanes", bySet.holdout4!.road),
+    errorRow("road network, fifth held-out lanes", bySet.holdout5!.road),
     errorRow("road network, unseen lanes", bySet.unseen!.road),
     errorRow(
       "road network, all",
