@@ -13,8 +13,10 @@
  * (Washington-Philadelphia, Cincinnati-Lexington) then chose the toward-the-destination join and the missing-road bound.
  * `holdout5` lanes were written down before those two rules were built (some on roads the network lacks: US-75, US-290,
  * US-23, US-93, US-95, because an analyst asks about them too) and first measured, untuned, after them (median 0.7 %,
- * 27 of 32 within 5 %, worst +31.5 %); one of them (Detroit-Columbus) then chose the measured water allowance.
- * `unseen` lanes were written down before that allowance was built, and never used to choose anything.
+ * 27 of 32 within 5 %, worst +31.5 %). A longer-reach missing-road rule (150 mi, 1.6x) was then tried against them
+ * and rejected: it mended Detroit-Columbus (US-23) but bounded Phoenix-Las Vegas instead of letting it fall back and
+ * cut Baltimore-Pittsburgh and Washington-Pittsburgh by 6 %. No rule changed after their first measurement.
+ * `unseen` lanes were written down after that measurement, before anything else was tried, and never used to choose anything.
  */
 export interface ReferenceLane {
   origin: string;
