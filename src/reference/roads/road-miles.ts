@@ -126,7 +126,7 @@ export function roadMiles(network: RoadNetwork, origin: Point, destination: Poin
   let miles = crow < SHORT_LANE_MILES ? Math.min(viaNetwork, crow * connectorCircuity.value) : viaNetwork;
   // A long route may go round a road the network lacks: the real miles are then bounded by the route less that
   // road's saving (docs/rate-model.md, "Road miles").
-  const missingRoad = miles / crow > lookAgainAbove ? missingRoadShortcut(route.path) : undefined;
+  const missingRoad = miles / crow > lookAgainAbove ? missingRoadShortcut(route.path, miles) : undefined;
   if (missingRoad) miles -= missingRoad.savedMiles;
   const detourRatio = miles / crow;
   const water = detourRatio > maxDetourRatio.value && roundWater(origin, destination, detourRatio);

@@ -202,12 +202,19 @@ describe("a road the network lacks", () => {
   test("is assumed only over land: a shortcut across a lake is not a road", () => {
     // Detroit round the western end of Lake Erie to Sandusky, then back to a point across the lake from Detroit.
     const roundLakeErie = [point(-83.05, 42.33, 0), point(-83.55, 41.65, 50), point(-82.7, 41.45, 100), point(-82.5, 42.0, 140)];
-    expect(missingRoadShortcut(roundLakeErie)).toBeUndefined();
+    expect(missingRoadShortcut(roundLakeErie, 140)).toBeUndefined();
+  });
+
+  test("is assumed only where it saves a material share of the lane", () => {
+    // A 70-mile loop between two points 5 mi apart, over Nebraska: material on a 200-mile lane, not on a 2,000-mile one.
+    const loop = [point(-101, 41, 0), point(-101, 40.5, 35), point(-100.9, 40.5, 40), point(-100.9, 41, 75)];
+    expect(missingRoadShortcut(loop, 200)).toMatchObject({ from: loop[0], to: loop[3] });
+    expect(missingRoadShortcut(loop, 2000)).toBeUndefined();
   });
 
   test("is not assumed where the route runs as straight as roads do", () => {
     const straight = [point(-100, 40, 0), point(-99.5, 40, 30), point(-99, 40, 60), point(-98.5, 40, 90)];
-    expect(missingRoadShortcut(straight)).toBeUndefined();
+    expect(missingRoadShortcut(straight, 90)).toBeUndefined();
   });
 });
 
