@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { createApp } from "../app.ts";
 import { systemClock } from "../clock.ts";
 import type { ServeConfig } from "../config.ts";
@@ -33,7 +34,7 @@ export async function serve(config: ServeConfig): Promise<void> {
     throw error;
   }
   const db = opened.store;
-  const where = describeLocation(config.database);
+  const where = config.database.dialect === "sqlite" ? resolve(config.database.file) : describeLocation(config.database);
   const clock = new MonotonicClock(systemClock, await newestRecordedInstant(db));
   const runtime = await createRuntime({
     db,
