@@ -1,0 +1,48 @@
+import { LRUCache } from "lru-cache";
+import { AnswerBytes } from "../receipts/answer-bytes.ts";
+import { callName, type AnyReadingSkill, type SkillContext, type SkillResult } from "../skills/types.ts";
+
+/** A reading skill's result with its answer's canonical bytes and digest, as the receipt and the response use them. */
+export interface ComputedAnswer {
+  result: SkillResult<Record<string, unknown>>;
+  bytes: AnswerBytes;
+}
+
+/** Kept answers are bounded by their canonical text: about this many characters in all. */
+const KEPT_TEXT_CHARS = 8_000_000;
+
+const kept = new LRUCache<string, ComputedAnswer>({ maxSize: KEPT_TEXT_CHARS, sizeCalculation: (computed) => computed.bytes.text.length + 1 });
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const member of Object.values(value)) deepFreeze(member);
+  }
+  return value;
+}
+
+/**
+ * A reading skill's answer, and its canonical bytes, computed once per input and figures. A
+ * replayable skill's answer depends only on its input and the reference data (its declaration says
+ * so, and audit-report relies on it), and the view names its figures (`figures`), so the same lane
+ * asked on the same figures gets the same answer, the same bytes and the same digest without
+ * running the model, building data_as_of and canonicalizing again (docs/operations.md,
+ * "Answered-call CPU"). Anything else is computed every time. Kept answers are frozen: every
+ * caller shares them.
+ */
+export function computeAnswer(skill: AnyReadingSkill, input: unknown, context: SkillContext): ComputedAnswer {
+  const figures = context.data.figures;
+  if (!skill.replayable || figures === undefined) return fresh(skill, input, context);
+  const key = `${callName(skill)}\n${figures}\n${JSON.stringify(input)}`;
+  let computed = kept.get(key);
+  if (!computed) {
+    computed = deepFreeze(fresh(skill, input, context));
+    kept.set(key, computed);
+  }
+  return computed;
+}
+
+function fresh(skill: AnyReadingSkill, input: unknown, context: SkillContext): ComputedAnswer {
+  const result = skill.handler(input, context) as SkillResult<Record<string, unknown>>;
+  return { result, bytes: new AnswerBytes(result.answer) };
+}
