@@ -1,11 +1,14 @@
 import { LRUCache } from "lru-cache";
 import { AnswerBytes } from "../receipts/answer-bytes.ts";
+import { canonicalJson } from "../receipts/canonical.ts";
 import { callName, type AnyReadingSkill, type SkillContext, type SkillResult } from "../skills/types.ts";
 
 /** A reading skill's result with its answer's canonical bytes and digest, as the receipt and the response use them. */
 export interface ComputedAnswer {
   result: SkillResult<Record<string, unknown>>;
   bytes: AnswerBytes;
+  /** For a kept answer: the canonical JSON of its input and factor versions, which its receipts record. */
+  canonical?: { request: string; factors: string };
 }
 
 /** Kept answers are bounded by their canonical text: about this many characters in all. */
@@ -36,7 +39,8 @@ export function computeAnswer(skill: AnyReadingSkill, input: unknown, context: S
   const key = `${callName(skill)}\n${figures}\n${JSON.stringify(input)}`;
   let computed = kept.get(key);
   if (!computed) {
-    computed = deepFreeze(fresh(skill, input, context));
+    const { result, bytes } = fresh(skill, input, context);
+    computed = deepFreeze({ result, bytes, canonical: { request: canonicalJson(input), factors: canonicalJson(result.factorVersions) } });
     kept.set(key, computed);
   }
   return computed;

@@ -129,6 +129,7 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
         request: input,
         response: answer,
         responseSha256: answerBytes.sha256,
+        canonical: computed?.canonical,
         factorVersions: result.factorVersions,
         modelVersion: result.modelVersion,
         asOf,

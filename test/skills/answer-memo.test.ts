@@ -3,6 +3,7 @@ import { computeAnswer } from "../../src/pipeline/answer-memo.ts";
 import { appendObservations } from "../../src/reference/append.ts";
 import { retractImport } from "../../src/reference/retract.ts";
 import { AnswerBytes } from "../../src/receipts/answer-bytes.ts";
+import { canonicalJson } from "../../src/receipts/canonical.ts";
 import { SKILLS } from "../../src/skills/registry.ts";
 import { servedDeclarations, type AnyReadingSkill } from "../../src/skills/types.ts";
 import { LOADED_AT, snapshotReferenceData } from "../reference/helpers.ts";
@@ -57,6 +58,8 @@ describe("answers kept per input and figures", () => {
     const freshBytes = new AnswerBytes(fresh.answer);
     expect(first.bytes.text).toBe(freshBytes.text);
     expect(first.bytes.sha256).toBe(freshBytes.sha256);
+    // What its receipts record: the input and the factor versions as canonical JSON.
+    expect(first.canonical).toEqual({ request: canonicalJson(LANE), factors: canonicalJson(fresh.factorVersions) });
     expect(computeAnswer(rateLookup, { ...LANE, equipment: "REEFER" }, context(LOADED_AT + DAY))).not.toBe(first);
   });
 
