@@ -53,7 +53,6 @@ describe("answers kept per input and figures", () => {
     const first = computeAnswer(rateLookup, LANE, context(LOADED_AT + DAY));
     const again = computeAnswer(rateLookup, { ...LANE }, context(LOADED_AT + 2 * DAY));
     expect(again).toBe(first);
-    expect(Object.isFrozen(first.result.answer)).toBe(true);
     const fresh = rateLookup.handler(LANE, context(LOADED_AT + DAY));
     const freshBytes = new AnswerBytes(fresh.answer);
     expect(first.bytes.text).toBe(freshBytes.text);
