@@ -55,7 +55,7 @@ export function createReceiptLedger(db: Db, options: LedgerOptions = {}): Waybil
     append(_tx: Db, entry: ReceiptEntry): AppendedReceipt {
       const logIndex = log.nextIndex();
       const { principal } = entry;
-      const request = canonicalJson(entry.request);
+      const request = entry.canonical?.request ?? canonicalJson(entry.request);
       const requestDigest = Bun.SHA256.hash(request) as Uint8Array;
       const body: CompactBody = {
         logIndex,
@@ -73,7 +73,7 @@ export function createReceiptLedger(db: Db, options: LedgerOptions = {}): Waybil
         }),
         request,
         requestSha256: Buffer.from(requestDigest).toString("hex"),
-        factors: canonicalJson(entry.factorVersions),
+        factors: entry.canonical?.factors ?? canonicalJson(entry.factorVersions),
         model: JSON.stringify(entry.modelVersion),
         responseSha256: entry.responseSha256 ?? sha256Hex(canonicalJson(entry.response)),
       };
