@@ -1,5 +1,6 @@
 import type { Db, Store } from "./client.ts";
 import { andThen, eachInTurn, isPromise, type MaybePromise } from "./maybe-async.ts";
+import { WalCheckpointer } from "./wal-checkpointer.ts";
 import { WalSync } from "./wal-sync.ts";
 import { exclusively, holdWhile, isLocked } from "./write-lock.ts";
 import { inTransaction, joinedTransaction } from "./transaction.ts";
@@ -86,6 +87,7 @@ export class GroupCommitter {
   private readonly batches = { count: 0, writes: 0 };
   private readonly participants: BatchParticipant[] = [];
   private walSync: WalSync | undefined | null = null;
+  private checkpointer: WalCheckpointer | undefined;
   private syncFailure: unknown = null;
   // SQLite: prepared once; bun:sqlite's transaction() builds four wrapper functions per call, which
   // cost more per write than the savepoint itself.
@@ -135,6 +137,8 @@ export class GroupCommitter {
     await this.flush();
     this.walSync?.close();
     this.walSync = undefined;
+    await this.checkpointer?.close();
+    this.checkpointer = undefined;
   }
 
   private flushQueued(offLoop: boolean): MaybePromise<void> {
@@ -146,14 +150,19 @@ export class GroupCommitter {
     const clock: BatchClock = { started, commitStarted: started, committed: started };
     if (this.syncFailure !== null) return this.refuse(batch, this.syncFailure);
     // SQLite: opened at the first batch (the WAL file exists once the database has been written).
-    if (this.walSync === null) this.walSync = this.sql ? WalSync.for((this.db as Db).$client) : undefined;
+    if (this.walSync === null) {
+      this.walSync = this.sql ? WalSync.for((this.db as Db).$client) : undefined;
+      if (this.walSync) this.checkpointer = WalCheckpointer.for((this.db as Db).$client);
+    }
     const walSync = offLoop ? this.walSync : undefined;
+    const checkpointer = walSync ? this.checkpointer : undefined;
     return andThen(
       undefined,
       () =>
-        andThen(walSync ? walSync.unsynced(() => this.runBatch(batch, clock)) : this.runBatch(batch, clock), (outcomes) => {
+        andThen(walSync ? walSync.unsynced(() => checkpointer!.deferred(() => this.runBatch(batch, clock))) : this.runBatch(batch, clock), (outcomes) => {
           clock.committed = performance.now();
           if (!walSync) return this.settle(batch, outcomes, clock);
+          checkpointer!.committed((until) => this.holdBatchesUntil(until));
           // Not awaited: the next batch commits while this one reaches the disk; durable() settles in commit order.
           void walSync.durable().then(
             () => (this.syncFailure === null ? this.settle(batch, outcomes, clock) : this.refuse(batch, this.syncFailure)),
@@ -165,6 +174,15 @@ export class GroupCommitter {
         }),
       (error) => this.refuse(batch, error),
     );
+  }
+
+  /** Later batches wait for `until` (the WAL starting over); requests keep queuing meanwhile. */
+  private holdBatchesUntil(until: Promise<void>): void {
+    const previous = this.inFlight;
+    const tracked: Promise<void> = (previous ? previous.then(() => until) : until).finally(() => {
+      if (this.inFlight === tracked) this.inFlight = null;
+    });
+    this.inFlight = tracked;
   }
 
   /** The whole batch failed (or can no longer be made durable): every caller hears the error. */

@@ -1,4 +1,4 @@
-import { isPromise } from "./maybe-async.ts";
+import { bracketed } from "./maybe-async.ts";
 import type { Database } from "bun:sqlite";
 import { closeSync, existsSync, fdatasync, openSync } from "node:fs";
 
@@ -77,19 +77,11 @@ export class WalSync {
    * restored when it settles.
    */
   unsynced<T>(commit: () => T): T {
-    this.relax.run();
-    let result: T;
-    try {
-      result = commit();
-    } catch (error) {
-      this.restore.run();
-      throw error;
-    }
-    if (!isPromise(result)) {
-      this.restore.run();
-      return result;
-    }
-    return result.finally(() => this.restore.run()) as T;
+    return bracketed(
+      () => this.relax.run(),
+      commit,
+      () => this.restore.run(),
+    );
   }
 
   /** Resolves once everything committed before this call is on disk. */
