@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Counter, Gauge, type Registry } from "prom-client";
 
 const START_TIME_SECONDS = Math.round(Date.now() / 1000 - process.uptime());
@@ -31,6 +32,9 @@ function virtualMemoryBytes(): number | undefined {
     return undefined;
   }
 }
+
+/** One per process, started by the first scrape (a timer every 10 ms that never keeps the process alive). */
+let loopDelay: ReturnType<typeof monitorEventLoopDelay> | undefined;
 
 /**
  * The process metrics every Prometheus client library exports, under their standard names
@@ -69,4 +73,21 @@ export function processMetrics(registry: Registry): void {
   gauge("process_start_time_seconds", "Start time of the process since unix epoch in seconds.", () => START_TIME_SECONDS);
   gauge("process_open_fds", "Number of open file descriptors.", openFileDescriptors);
   gauge("process_max_fds", "Maximum number of open file descriptors.", maxFileDescriptors);
+  new Gauge({
+    name: "waybill_event_loop_delay_seconds",
+    help: "How late the event loop ran a 10 ms timer since the previous scrape (garbage collection, synchronous work), by quantile; quantile 1 is the longest stall (docs/performance.md).",
+    labelNames: ["quantile"] as const,
+    registers: [registry],
+    collect() {
+      if (!loopDelay) {
+        loopDelay = monitorEventLoopDelay({ resolution: 10 });
+        loopDelay.enable();
+      }
+      this.reset();
+      if (loopDelay.count === 0) return;
+      for (const quantile of [0.5, 0.9, 0.99]) this.set({ quantile: String(quantile) }, loopDelay.percentile(quantile * 100) / 1e9);
+      this.set({ quantile: "1" }, loopDelay.max / 1e9);
+      loopDelay.reset();
+    },
+  });
 }
