@@ -73,21 +73,38 @@ export function processMetrics(registry: Registry): void {
   gauge("process_start_time_seconds", "Start time of the process since unix epoch in seconds.", () => START_TIME_SECONDS);
   gauge("process_open_fds", "Number of open file descriptors.", openFileDescriptors);
   gauge("process_max_fds", "Maximum number of open file descriptors.", maxFileDescriptors);
-  new Gauge({
-    name: "waybill_event_loop_delay_seconds",
-    help: "How late the event loop ran a 10 ms timer since the previous scrape (garbage collection, synchronous work), by quantile; quantile 1 is the longest stall (docs/performance.md).",
-    labelNames: ["quantile"] as const,
-    registers: [registry],
-    collect() {
-      if (!loopDelay) {
-        loopDelay = monitorEventLoopDelay({ resolution: 10 });
-        loopDelay.enable();
-      }
-      this.reset();
-      if (loopDelay.count === 0) return;
-      for (const quantile of [0.5, 0.9, 0.99]) this.set({ quantile: String(quantile) }, loopDelay.percentile(quantile * 100) / 1e9);
-      this.set({ quantile: "1" }, loopDelay.max / 1e9);
-      loopDelay.reset();
-    },
-  });
+  // Four gauges, as prom-client names Node's event-loop lag: a "quantile" label is only for summaries.
+  const delays = { p50: 50, p90: 90, p99: 99, max: 100 } as const;
+  const readings = new Map<string, number>();
+  for (const [name, percentile] of Object.entries(delays)) {
+    new Gauge({
+      name: `waybill_event_loop_delay_${name}_seconds`,
+      help: `How late the event loop ran a ${LOOP_DELAY_RESOLUTION_MS} ms timer since the previous scrape, ${name === "max" ? "longest stall" : `${percentile}th percentile`} (garbage collection, synchronous work; docs/performance.md).`,
+      registers: [registry],
+      collect() {
+        // The p50 gauge is collected first: it takes the readings of the whole window and starts the next.
+        if (name === "p50") takeLoopDelays(readings, delays);
+        const value = readings.get(name);
+        if (value !== undefined) this.set(value);
+      },
+    });
+  }
+}
+
+const LOOP_DELAY_RESOLUTION_MS = 10;
+
+/** Read (and reset) the process's event-loop delay monitor, in seconds beyond the timer's own interval. */
+function takeLoopDelays(readings: Map<string, number>, delays: Record<string, number>): void {
+  readings.clear();
+  if (!loopDelay) {
+    loopDelay = monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS });
+    loopDelay.enable();
+    return;
+  }
+  if (loopDelay.count === 0) return;
+  for (const [name, percentile] of Object.entries(delays)) {
+    const nanoseconds = percentile === 100 ? loopDelay.max : loopDelay.percentile(percentile);
+    readings.set(name, Math.max(0, nanoseconds / 1e9 - LOOP_DELAY_RESOLUTION_MS / 1000));
+  }
+  loopDelay.reset();
 }

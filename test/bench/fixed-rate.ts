@@ -4,7 +4,7 @@
 // Bounded: RATE × SECONDS requests, at most MAX_IN_FLIGHT at once, loopback only.
 // `bun test/bench/fixed-rate.ts URL KEY [RATE=1000] [SECONDS=20]` → one JSON line, with the server's
 // group-commit stages during the run (from /metrics: waybill_group_commit_stage_seconds, bucket
-// upper bounds in ms) and its event-loop delay (waybill_event_loop_delay_seconds) when it exposes
+// upper bounds in ms) and its event-loop delay (waybill_event_loop_delay_*_seconds) when it exposes
 // them (docs/performance.md).
 export {};
 const [url, key, rateArg = "1000", secondsArg = "20"] = process.argv.slice(2);
@@ -19,7 +19,7 @@ const body = JSON.stringify({ origin: "Chicago, IL", destination: "Dallas, TX", 
 const headers = { "content-type": "application/json", authorization: `Bearer ${key}` };
 
 const STAGES = /^waybill_group_commit_stage_seconds_bucket\{le="([^"]+)",stage="(\w+)"\} (\d+)$/;
-const LOOP_DELAY = /^waybill_event_loop_delay_seconds\{quantile="([^"]+)"\} (\S+)$/;
+const LOOP_DELAY = /^waybill_event_loop_delay_(p50|p90|p99|max)_seconds (\S+)$/;
 
 /** The server's /metrics text, or null when it has none. */
 async function scrape(): Promise<string | null> {
@@ -39,12 +39,12 @@ function stageBuckets(metrics: string | null): Map<string, [number, number][]> |
   return stages.size > 0 ? stages : null;
 }
 
-/** How late the server's event loop ran since the previous scrape (ms by quantile; "1" is the longest stall). */
+/** How late the server's event loop ran since the previous scrape (ms: p50, p90, p99 and the longest stall). */
 function loopDelay(metrics: string | null): Record<string, number> | null {
   const delays = Object.fromEntries(
     (metrics?.split("\n") ?? []).flatMap((line) => {
       const match = LOOP_DELAY.exec(line);
-      return match ? [[`q${match[1]}_ms`, +(Number(match[2]) * 1000).toFixed(2)]] : [];
+      return match ? [[`${match[1]}_ms`, +(Number(match[2]) * 1000).toFixed(2)]] : [];
     }),
   );
   return Object.keys(delays).length > 0 ? delays : null;

@@ -21,16 +21,16 @@ test("/metrics shows where commit time went, per stage, and how late the event l
   const { key } = await instance.accountWithKey("enterprise");
   await Promise.all(Array.from({ length: 3 }, () => instance.call("/v1/fuel/surcharge", { method: "POST", key, json: { region: "NATIONAL" } })));
   await (await instance.call("/metrics")).text(); // the first scrape starts the event-loop monitor
-  const busyUntil = performance.now() + 60;
   await new Promise((resolve) => setTimeout(resolve, 30));
-  while (performance.now() < busyUntil); // a 30 ms stall of the loop
+  const busyUntil = performance.now() + 50;
+  while (performance.now() < busyUntil); // a 50 ms stall of the loop
   await new Promise((resolve) => setTimeout(resolve, 30));
   const metrics = await (await instance.call("/metrics")).text();
   expect(metrics).toMatch(/^waybill_group_commit_stage_seconds_count\{stage="queued"\} 3$/m);
   const batches = Number(/^waybill_group_commit_stage_seconds_count\{stage="commit"\} (\d+)$/m.exec(metrics)?.[1]);
   expect(batches).toBeGreaterThanOrEqual(1);
   for (const stage of ["writes", "sync"]) expect(metrics).toContain(`waybill_group_commit_stage_seconds_count{stage="${stage}"} ${batches}`);
-  const longest = Number(/^waybill_event_loop_delay_seconds\{quantile="1"\} (\S+)$/m.exec(metrics)?.[1]);
-  expect(longest).toBeGreaterThan(0.02);
+  const longest = Number(/^waybill_event_loop_delay_max_seconds (\S+)$/m.exec(metrics)?.[1]);
+  expect(longest).toBeGreaterThan(0.03);
   await instance.stop();
 });
