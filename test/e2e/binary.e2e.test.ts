@@ -127,7 +127,16 @@ describe("the compiled binary, alone in an empty folder", () => {
       expect(first.headers.get("x-request-id")).toBe("binary-test-1");
       const retry = await call();
       expect(retry.headers.get("idempotency-replayed")).toBe("true");
-      const answered = (await first.json()) as { receipt_id: string; data_as_of: { as_of: string; series: { series_id: string; age_days: number }[] } };
+      const answered = (await first.json()) as {
+        receipt_id: string;
+        data_as_of: { as_of: string; series: { series_id: string; age_days: number }[] };
+        lane_balance: { origin_market: string | null; destination_market: string | null; outbound: number; inbound: number; factor: number };
+        breakdown: { lane_balance: number };
+      };
+      // The lane-balance factor is in the answer and its breakdown (docs/rate-model.md, "Lane balance").
+      expect(answered.lane_balance).toMatchObject({ origin_market: "UPPER_MIDWEST", destination_market: "TEXAS" });
+      expect(answered.lane_balance.factor).toBeCloseTo(answered.lane_balance.outbound * answered.lane_balance.inbound, 4);
+      expect(Math.sign(answered.breakdown.lane_balance)).toBe(Math.sign(answered.lane_balance.factor - 1));
       expect(((await retry.json()) as { receipt_id: string }).receipt_id).toBe(answered.receipt_id);
       // The answer says how old its figures are (docs/api.md#data-age).
       expect(answered.data_as_of.as_of).toMatch(/^\d{4}-\d{2}-\d{2}$/);

@@ -55,6 +55,7 @@ export const rateLookupOutput = Type.Object({
       equipment: perMile("Truck, trailer, maintenance, insurance, tires, tolls, permits"),
       margin: perMile("Carrier margin"),
       per_load: perMile("Per-load cost (per_load_cost.total) spread over the lane's miles"),
+      lane_balance: perMile("What the lane-balance factor adds to (or, below 1, takes off) the parts above"),
       fuel_surcharge: perMile("Fuel surcharge above the base diesel price; never multiplied"),
     },
     { description: "Per-mile parts; all but the surcharge after the mode and equipment multipliers; they add up to rate_per_mile" },
@@ -69,6 +70,16 @@ export const rateLookupOutput = Type.Object({
     { description: "The fixed cost of one load, whatever its length" },
   ),
   multipliers: Type.Object({ mode: Type.Number(), equipment: Type.Number() }),
+  lane_balance: Type.Object(
+    {
+      origin_market: Type.Union([Type.String(), Type.Null()], { description: "Freight market the origin lies in, null when none is fitted" }),
+      destination_market: Type.Union([Type.String(), Type.Null()], { description: "Freight market the destination lies in, null when none is fitted" }),
+      outbound: Type.Number({ description: "Multiplier on loads leaving the origin's market" }),
+      inbound: Type.Number({ description: "Multiplier on loads entering the destination's market" }),
+      factor: Type.Number({ description: "outbound x inbound, applied to the linehaul and per-load cost (never the surcharge); 1 for LTL and intermodal" }),
+    },
+    { description: "Head-haul / back-haul: markets that receive more freight than they ship cost more to enter and less to leave" },
+  ),
   confidence: Type.Object({
     level: enumOf(["AMS_ANCHORED", "HIGH", "MEDIUM", "LOW"]),
     score: Type.Number({ minimum: 0, maximum: 1 }),
