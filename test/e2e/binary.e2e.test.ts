@@ -148,6 +148,18 @@ describe("the compiled binary, alone in an empty folder", () => {
       const wrongMethod = await fetch(`${server.url}/v1/rates/lookup`, { headers: { authorization: `Bearer ${key}` } });
       expect(wrongMethod.status).toBe(405);
       expect(wrongMethod.headers.get("allow")).toContain("POST");
+
+      // The Interstates go round by Casa Grande where trucks take AZ-85: the answer is bounded and says where (docs/rate-model.md).
+      const bounded = await fetch(`${server.url}/v1/rates/lookup`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ origin: "Phoenix, AZ", destination: "San Diego, CA", equipment: "DRY_VAN" }),
+      });
+      expect(bounded.status).toBe(200);
+      const boundedAnswer = (await bounded.json()) as { distance_method: string; distance: { bound_reason?: string }; confidence: { reasons: string[] } };
+      expect(boundedAnswer.distance_method).toBe("ROAD_NETWORK_BOUNDED");
+      expect(boundedAnswer.distance.bound_reason).toMatch(/goes \d+ mi round between/);
+      expect(boundedAnswer.confidence.reasons.join("; ")).toContain("road miles bounded");
     } finally {
       await server.stop("SIGTERM");
     }

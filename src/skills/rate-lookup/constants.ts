@@ -4,6 +4,7 @@
  */
 
 import type { StateCode } from "../../reference/regions.ts";
+import { ROAD_ROUTING_REVISION } from "../../reference/roads/index.ts";
 import type { Equipment } from "../kit.ts";
 
 export const MODES = ["FTL", "LTL", "INTERMODAL"] as const;
@@ -38,7 +39,8 @@ export interface AtriEdition {
 }
 
 export const RATE_MODEL = {
-  version: "rate-lookup-2026.11.5",
+  // The routing rules price a lane's miles, so their revision is part of the model's (docs/rate-model.md, "Model version").
+  version: `rate-lookup-2026.11.5+${ROAD_ROUTING_REVISION}`,
 
   fuelEconomyMpg: {
     value: { DRY_VAN: 6.9, REEFER: 6.33, FLATBED: 5.8 } satisfies Record<Equipment, number>,

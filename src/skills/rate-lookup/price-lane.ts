@@ -148,6 +148,7 @@ function distanceOut(lane: Lane): RateLookupAnswer["distance"] {
       connector_miles: { origin: round(lane.connectorMiles.origin, 1), destination: round(lane.connectorMiles.destination, 1) },
     }),
     ...(lane.fallbackReason && { fallback_reason: lane.fallbackReason }),
+    ...(lane.boundReason && { bound_reason: lane.boundReason }),
   };
 }
 

@@ -32,8 +32,10 @@ export const rateLookupOutput = Type.Object({
   rate_per_mile: Type.Number({ description: "Cost-basis rate, USD per mile" }),
   total_cost: Type.Number({ description: "rate_per_mile x miles, USD" }),
   miles: Type.Number(),
-  distance_method: enumOf(["ROAD_NETWORK", "GREAT_CIRCLE_X_CIRCUITY", "CALLER_PROVIDED"], {
-    description: "ROAD_NETWORK: shortest path on the road network plus local legs; GREAT_CIRCLE_X_CIRCUITY: fallback when the network cannot serve the lane",
+  distance_method: enumOf(["ROAD_NETWORK", "ROAD_NETWORK_BOUNDED", "GREAT_CIRCLE_X_CIRCUITY", "CALLER_PROVIDED"], {
+    description:
+      "ROAD_NETWORK: shortest path on the road network plus local legs; ROAD_NETWORK_BOUNDED: the network's route goes round a road it lacks, " +
+      "which is counted instead (distance.bound_reason); GREAT_CIRCLE_X_CIRCUITY: fallback when the network cannot serve the lane",
   }),
   distance: Type.Object({
     road_network: Type.String({ description: "Version of the road network asked for the miles" }),
@@ -41,6 +43,7 @@ export const rateLookupOutput = Type.Object({
       Type.Object({ origin: Type.Number(), destination: Type.Number() }, { description: "Local-road miles from each place to the network" }),
     ),
     fallback_reason: Type.Optional(Type.String({ description: "Why the network's route was not used" })),
+    bound_reason: Type.Optional(Type.String({ description: "Where the network's route goes round a road it lacks, and what was counted instead" })),
   }),
   equipment: enumOf(EQUIPMENT_TYPES),
   mode: enumOf(MODES),

@@ -53,9 +53,12 @@ function roadSection(): string[] {
     holdout: { road: [], crow: [] },
     holdout2: { road: [], crow: [] },
     holdout3: { road: [], crow: [] },
+    holdout4: { road: [], crow: [] },
+    holdout5: { road: [], crow: [] },
     unseen: { road: [], crow: [] },
   };
   const worst: string[] = [];
+  const notPlain: Record<"ROAD_NETWORK_BOUNDED" | "OFF_NETWORK", string[]> = { ROAD_NETWORK_BOUNDED: [], OFF_NETWORK: [] };
   for (const lane of REFERENCE_LANES) {
     const origin = place(lane.origin);
     const destination = place(lane.destination);
@@ -65,7 +68,9 @@ function roadSection(): string[] {
     const error = (miles - lane.roadMiles) / lane.roadMiles;
     bySet[lane.set]!.road.push(error);
     bySet[lane.set]!.crow.push((crow * circuityFactor(crow) - lane.roadMiles) / lane.roadMiles);
-    if (Math.abs(error) > 0.05) worst.push(`${lane.origin} - ${lane.destination}: ${Math.round(miles)} vs ${lane.roadMiles} (${pct(error)}, ${road.method})`);
+    const method = road.method === "ROAD_NETWORK" && road.missingRoad ? "ROAD_NETWORK_BOUNDED" : road.method;
+    if (method !== "ROAD_NETWORK") notPlain[method].push(`${lane.origin} - ${lane.destination} ${pct(error)}`);
+    if (Math.abs(error) > 0.05) worst.push(`${lane.origin} - ${lane.destination} (${lane.set}): ${Math.round(miles)} vs ${lane.roadMiles} (${pct(error)}, ${method})`);
   }
   // Query time: every reference lane routed 20 times after a warm-up pass.
   const pairs = REFERENCE_LANES.map((lane) => [place(lane.origin), place(lane.destination)] as const);
@@ -90,6 +95,8 @@ function roadSection(): string[] {
     errorRow("road network, held-out lanes", bySet.holdout!.road),
     errorRow("road network, second held-out lanes", bySet.holdout2!.road),
     errorRow("road network, third held-out lanes", bySet.holdout3!.road),
+    errorRow("road network, fourth held-out lanes", bySet.holdout4!.road),
+    errorRow("road network, fifth held-out lanes", bySet.holdout5!.road),
     errorRow("road network, unseen lanes", bySet.unseen!.road),
     errorRow(
       "road network, all",
@@ -103,6 +110,9 @@ function roadSection(): string[] {
     `Query (snap both places + A*): median ${median(times).toFixed(2)} ms, p99 ${quantile(times, 0.99).toFixed(2)} ms over ${times.length} routes; ` +
       `the slowest lane's best of 20 runs ${Math.max(...bestPerLane).toFixed(2)} ms (p99 counts time lost to other processes on a shared CPU).`,
     ...(worst.length ? ["", "Lanes beyond 5 %:", ...worst.map((w) => `- ${w}`)] : []),
+    "",
+    `Bounded round a road the network lacks (${notPlain.ROAD_NETWORK_BOUNDED.length}): ${notPlain.ROAD_NETWORK_BOUNDED.join("; ") || "none"}. ` +
+      `Fell back to great-circle x circuity (${notPlain.OFF_NETWORK.length}): ${notPlain.OFF_NETWORK.join("; ") || "none"}.`,
   ];
 }
 

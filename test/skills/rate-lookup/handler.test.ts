@@ -3,6 +3,7 @@ import { ApiError } from "../../../src/errors.ts";
 import { rateLookupSkill } from "../../../src/skills/rate-lookup/skill.ts";
 import { RATE_MODEL } from "../../../src/skills/rate-lookup/constants.ts";
 import { appendObservations } from "../../../src/reference/append.ts";
+import { greatCircleMiles } from "../../../src/reference/distance.ts";
 import { embeddedRoadNetwork } from "../../../src/reference/roads/index.ts";
 import { amsFvwtrkSeries } from "../../../src/reference/series-ids.ts";
 import { fuelSurchargeSkill } from "../../../src/skills/fuel-surcharge/skill.ts";
@@ -49,20 +50,30 @@ describe("lane distances", () => {
     expect(answer.confidence.score).toBeLessThan(onNetwork.confidence.score);
   });
 
-  test("a lane the Interstates serve only by an implausible detour falls back (Miami-Orlando runs on the Turnpike)", () => {
-    const { answer } = lookup({ origin: "Miami, FL", destination: "Orlando, FL", equipment: "DRY_VAN", as_of: "2026-09-22" });
+  test("a lane the Interstates serve only by an implausible detour falls back (Phoenix-Las Vegas runs on US-93)", () => {
+    const { answer } = lookup({ origin: "Phoenix, AZ", destination: "Las Vegas, NV", equipment: "DRY_VAN", as_of: "2026-09-22" });
     expect(answer.distance_method).toBe("GREAT_CIRCLE_X_CIRCUITY");
     expect(answer.distance.fallback_reason).toMatch(/straight-line distance \(over 1.45x\)/);
   });
 
-  test("a lane round a lake is priced on the network; a long route over land says a shorter road may be missing", () => {
+  test("a lane round a lake is priced on the network as it is", () => {
     const roundTheLake = lookup({ origin: "Detroit, MI", destination: "Cleveland, OH", equipment: "DRY_VAN", as_of: "2026-09-22" }).answer;
     expect(roundTheLake.distance_method).toBe("ROAD_NETWORK");
-    expect(roundTheLake.confidence.reasons.join("; ")).not.toMatch(/shorter road the network lacks/);
-    // The network goes round by Casa Grande on I-8; trucks take AZ-85, which the Interstate network does not hold.
+    expect(roundTheLake.distance.bound_reason).toBeUndefined();
+    expect(roundTheLake.confidence.reasons.join("; ")).not.toMatch(/shorter road the network lacks|road miles bounded/);
+  });
+
+  test("a route that goes round a road the network lacks is bounded, says where, and costs confidence", () => {
+    // The network goes round by Casa Grande on I-10 and I-8; trucks take AZ-85 from Buckeye to Gila Bend.
     const withoutAz85 = lookup({ origin: "Phoenix, AZ", destination: "San Diego, CA", equipment: "DRY_VAN", as_of: "2026-09-22" }).answer;
-    expect(withoutAz85.distance_method).toBe("ROAD_NETWORK");
-    expect(withoutAz85.confidence.reasons.join("; ")).toMatch(/Interstate route is 1\.\d\dx the straight line .*shorter road the network lacks may exist/);
+    const onNetwork = lookup({ origin: "Los Angeles, CA", destination: "Phoenix, AZ", equipment: "DRY_VAN", as_of: "2026-09-22" }).answer;
+    expect(withoutAz85.distance_method).toBe("ROAD_NETWORK_BOUNDED");
+    expect(withoutAz85.distance.bound_reason).toMatch(/goes \d+ mi round between .* \d+ mi apart in a straight line over land/);
+    expect(withoutAz85.confidence.reasons.join("; ")).toMatch(/road miles bounded: the Interstate route goes \d+ mi round/);
+    // Bounded: shorter than the network's own way round, never shorter than the straight line.
+    const crow = greatCircleMiles(withoutAz85.origin, withoutAz85.destination);
+    expect(withoutAz85.miles).toBeGreaterThan(crow);
+    expect(withoutAz85.confidence.score).toBeLessThan(onNetwork.confidence.score);
   });
 
   test("miles overrides the estimate", () => {
