@@ -77,6 +77,7 @@ export function createRuntime({ db, clock, limits, skills = SKILLS, log, allowPr
       if (failedWrites === 0) readiness.commitSucceeded();
     },
     failed: (error) => readiness.commitFailed(error),
+    stages: (stages) => metrics.groupCommitStages(stages),
   });
   committer.join(ledger.log);
   committer.join(ledger.parts);

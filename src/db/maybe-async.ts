@@ -28,3 +28,20 @@ export function eachInTurn<T>(items: readonly T[], step: (item: T) => MaybePromi
     if (isPromise(result)) return result.then(() => eachInTurn(items, step, index + 1));
   }
 }
+
+/** `run()` between `before()` and `after()`; `after` also runs when `run` throws, and only once it settles when it returns a promise. */
+export function bracketed<T>(before: () => void, run: () => T, after: () => void): T {
+  before();
+  let result: T;
+  try {
+    result = run();
+  } catch (error) {
+    after();
+    throw error;
+  }
+  if (!isPromise(result)) {
+    after();
+    return result;
+  }
+  return result.finally(after) as T;
+}
