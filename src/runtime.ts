@@ -80,6 +80,7 @@ export async function createRuntime({ db, clock, limits, skills = SKILLS, log, a
       if (failedWrites === 0) readiness.commitSucceeded();
     },
     failed: (error) => readiness.commitFailed(error),
+    stages: (stages) => metrics.groupCommitStages(stages),
   });
   committer.join(ledger.log);
   committer.join(ledger.parts);

@@ -23,8 +23,9 @@ export type Db = Store & { $client: Database };
  *   a process crash. NORMAL would lose the last commits on power loss, which would let a paid call
  *   vanish from the month and break the receipt chain's promise. The throughput cost is paid back by
  *   committing many requests per transaction (db/group-commit.ts), not by weakening durability.
- * - wal_autocheckpoint stays at its default (1000 pages): measured against a checkpoint Worker, the
- *   default kept the WAL near 4 MB and p99 near 10 ms at 1,000 req/s; the Worker gave ~100 ms.
+ * - wal_autocheckpoint stays at its default (1000 pages) for ordinary writes; group-commit batches turn
+ *   it off and a worker thread checkpoints instead, restarting the WAL at the same size
+ *   (db/wal-checkpointer.ts, docs/performance.md).
  * - foreign_keys: the schema's references are real constraints.
  * - busy_timeout: a CLI command (keys revoke, backup) may touch the file while the server runs.
  */

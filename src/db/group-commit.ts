@@ -1,5 +1,6 @@
 import type { Db, Store } from "./client.ts";
 import { andThen, eachInTurn, isPromise, type MaybePromise } from "./maybe-async.ts";
+import { WalCheckpointer } from "./wal-checkpointer.ts";
 import { WalSync } from "./wal-sync.ts";
 import { exclusively, holdWhile, isLocked } from "./write-lock.ts";
 import { inTransaction, joinedTransaction } from "./transaction.ts";
@@ -10,6 +11,8 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 export type GroupWrite<T> = (tx: Store) => T | Promise<T>;
 
 interface PendingWrite<T> {
+  /** performance.now() when the write was queued. */
+  queuedAt: number;
   write: GroupWrite<T>;
   resolve: (value: T) => void;
   reject: (error: unknown) => void;
@@ -21,6 +24,27 @@ export interface CommitObserver {
   committed(writes: number, seconds: number, failedWrites: number): void;
   /** A whole batch, or one write in its savepoint, failed. */
   failed(error: unknown): void;
+  /** Where a durable batch's time went (docs/performance.md); optional. */
+  stages?(stages: BatchStages): void;
+}
+
+/** One durable batch's time, stage by stage, in milliseconds. */
+export interface BatchStages {
+  /** Per write: from commit() to its batch starting (the wait for this turn of the loop, or for the batch before). */
+  queuedMs: readonly number[];
+  /** Running the writes and the participants' work (tiles, the checkpoint signature) up to COMMIT. */
+  writesMs: number;
+  /** The COMMIT statement; on SQLite a WAL checkpoint that falls due runs inside it. */
+  commitMs: number;
+  /** From COMMIT returning to the batch being on disk (the fsync off the event loop; 0 when COMMIT synced itself). */
+  syncMs: number;
+}
+
+/** Timestamps (performance.now()) of one batch, filled in as it goes. */
+interface BatchClock {
+  started: number;
+  commitStarted: number;
+  committed: number;
 }
 
 /**
@@ -63,6 +87,7 @@ export class GroupCommitter {
   private readonly batches = { count: 0, writes: 0 };
   private readonly participants: BatchParticipant[] = [];
   private walSync: WalSync | undefined | null = null;
+  private checkpointer: WalCheckpointer | undefined;
   private syncFailure: unknown = null;
   // SQLite: prepared once; bun:sqlite's transaction() builds four wrapper functions per call, which
   // cost more per write than the savepoint itself.
@@ -85,7 +110,7 @@ export class GroupCommitter {
   /** Run `write` inside the next group transaction; settles after that transaction is durable. */
   commit<T>(write: GroupWrite<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ write, resolve, reject } as PendingWrite<unknown>);
+      this.queue.push({ queuedAt: performance.now(), write, resolve, reject } as PendingWrite<unknown>);
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         setImmediate(() => void this.flush(true));
@@ -112,6 +137,8 @@ export class GroupCommitter {
     await this.flush();
     this.walSync?.close();
     this.walSync = undefined;
+    await this.checkpointer?.close();
+    this.checkpointer = undefined;
   }
 
   private flushQueued(offLoop: boolean): MaybePromise<void> {
@@ -120,18 +147,25 @@ export class GroupCommitter {
     if (batch.length === 0) return;
     this.queue = [];
     const started = performance.now();
+    const clock: BatchClock = { started, commitStarted: started, committed: started };
     if (this.syncFailure !== null) return this.refuse(batch, this.syncFailure);
     // SQLite: opened at the first batch (the WAL file exists once the database has been written).
-    if (this.walSync === null) this.walSync = this.sql ? WalSync.for((this.db as Db).$client) : undefined;
+    if (this.walSync === null) {
+      this.walSync = this.sql ? WalSync.for((this.db as Db).$client) : undefined;
+      if (this.walSync) this.checkpointer = WalCheckpointer.for((this.db as Db).$client);
+    }
     const walSync = offLoop ? this.walSync : undefined;
+    const checkpointer = walSync ? this.checkpointer : undefined;
     return andThen(
       undefined,
       () =>
-        andThen(walSync ? walSync.unsynced(() => this.runBatch(batch)) : this.runBatch(batch), (outcomes) => {
-          if (!walSync) return this.settle(batch, outcomes, started);
+        andThen(walSync ? walSync.unsynced(() => checkpointer!.deferred(() => this.runBatch(batch, clock))) : this.runBatch(batch, clock), (outcomes) => {
+          clock.committed = performance.now();
+          if (!walSync) return this.settle(batch, outcomes, clock);
+          checkpointer!.committed((until) => this.holdBatchesUntil(until));
           // Not awaited: the next batch commits while this one reaches the disk; durable() settles in commit order.
           void walSync.durable().then(
-            () => (this.syncFailure === null ? this.settle(batch, outcomes, started) : this.refuse(batch, this.syncFailure)),
+            () => (this.syncFailure === null ? this.settle(batch, outcomes, clock) : this.refuse(batch, this.syncFailure)),
             (error) => {
               this.syncFailure ??= error;
               this.refuse(batch, error);
@@ -142,15 +176,31 @@ export class GroupCommitter {
     );
   }
 
+  /** Later batches wait for `until` (the WAL starting over); requests keep queuing meanwhile. */
+  private holdBatchesUntil(until: Promise<void>): void {
+    const previous = this.inFlight;
+    const tracked: Promise<void> = (previous ? previous.then(() => until) : until).finally(() => {
+      if (this.inFlight === tracked) this.inFlight = null;
+    });
+    this.inFlight = tracked;
+  }
+
   /** The whole batch failed (or can no longer be made durable): every caller hears the error. */
   private refuse(batch: PendingWrite<unknown>[], error: unknown): void {
     this.observer?.failed(error);
     for (const pending of batch) pending.reject(error);
   }
 
-  private settle(batch: PendingWrite<unknown>[], outcomes: Outcome[], started: number): void {
+  private settle(batch: PendingWrite<unknown>[], outcomes: Outcome[], clock: BatchClock): void {
+    const durable = performance.now();
     for (const participant of this.participants) participant.afterDurable?.();
-    this.observer?.committed(batch.length, (performance.now() - started) / 1000, outcomes.filter((outcome) => !outcome.ok).length);
+    this.observer?.committed(batch.length, (durable - clock.started) / 1000, outcomes.filter((outcome) => !outcome.ok).length);
+    this.observer?.stages?.({
+      queuedMs: batch.map((pending) => clock.started - pending.queuedAt),
+      writesMs: clock.commitStarted - clock.started,
+      commitMs: clock.committed - clock.commitStarted,
+      syncMs: durable - clock.committed,
+    });
     this.batches.count += 1;
     this.batches.writes += batch.length;
     batch.forEach((pending, index) => {
@@ -160,18 +210,18 @@ export class GroupCommitter {
     });
   }
 
-  private runBatch(batch: PendingWrite<unknown>[]): MaybePromise<Outcome[]> {
-    if (!this.sql) return this.runPostgresBatch(batch);
+  private runBatch(batch: PendingWrite<unknown>[], clock: BatchClock): MaybePromise<Outcome[]> {
+    if (!this.sql) return this.runPostgresBatch(batch, clock);
     const db = this.db as Db;
     // Another transaction on this connection is awaiting something: take turns with it.
-    if (isLocked(db)) return exclusively(db, async () => this.runSqliteBatch(batch));
-    const outcomes = this.runSqliteBatch(batch);
+    if (isLocked(db)) return exclusively(db, async () => this.runSqliteBatch(batch, clock));
+    const outcomes = this.runSqliteBatch(batch, clock);
     // A write turned out asynchronous: nobody else may open a transaction here until this one ends.
     if (isPromise(outcomes)) holdWhile(db, outcomes);
     return outcomes;
   }
 
-  private runSqliteBatch(batch: PendingWrite<unknown>[]): MaybePromise<Outcome[]> {
+  private runSqliteBatch(batch: PendingWrite<unknown>[], clock: BatchClock): MaybePromise<Outcome[]> {
     const sql = this.sql!;
     const outcomes: Outcome[] = [];
     const rollBack = (error: unknown): never => {
@@ -195,6 +245,7 @@ export class GroupCommitter {
     );
     return andThen(written, () => {
       try {
+        clock.commitStarted = performance.now();
         sql.commit.run();
       } catch (error) {
         rollBack(error);
@@ -228,9 +279,12 @@ export class GroupCommitter {
   }
 
   /** One transaction for the whole batch; if a write fails, each write again in its own. */
-  private async runPostgresBatch(batch: PendingWrite<unknown>[]): Promise<Outcome[]> {
+  private async runPostgresBatch(batch: PendingWrite<unknown>[], clock: BatchClock): Promise<Outcome[]> {
     try {
-      return await this.postgresTransaction(batch.map((pending) => pending.write));
+      return await this.postgresTransaction(
+        batch.map((pending) => pending.write),
+        clock,
+      );
     } catch (error) {
       if (batch.length === 1) return [{ ok: false, error }];
       this.observer?.failed(error);
@@ -246,7 +300,7 @@ export class GroupCommitter {
     }
   }
 
-  private async postgresTransaction(writes: GroupWrite<unknown>[]): Promise<Outcome[]> {
+  private async postgresTransaction(writes: GroupWrite<unknown>[], clock?: BatchClock): Promise<Outcome[]> {
     try {
       const outcomes = await inTransaction(this.db, async (tx) => {
         for (const participant of this.participants) await participant.batchStarted?.(tx);
@@ -256,6 +310,7 @@ export class GroupCommitter {
           values.push({ ok: true, value: await write(tx) });
         }
         for (const participant of this.participants) await participant.beforeCommit(tx);
+        if (clock) clock.commitStarted = performance.now();
         return values;
       });
       for (const participant of this.participants) participant.afterCommit();

@@ -59,3 +59,20 @@ function continueSteps<R>(steps: Steps<R>, resume: () => IteratorResult<unknown,
   }
   return step.value;
 }
+
+/** `run()` between `before()` and `after()`; `after` also runs when `run` throws, and only once it settles when it returns a promise. */
+export function bracketed<T>(before: () => void, run: () => T, after: () => void): T {
+  before();
+  let result: T;
+  try {
+    result = run();
+  } catch (error) {
+    after();
+    throw error;
+  }
+  if (!isPromise(result)) {
+    after();
+    return result;
+  }
+  return result.finally(after) as T;
+}

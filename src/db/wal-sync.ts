@@ -1,4 +1,4 @@
-import { isPromise } from "./maybe-async.ts";
+import { bracketed } from "./maybe-async.ts";
 import type { Database } from "bun:sqlite";
 import { closeSync, existsSync, fdatasync, openSync } from "node:fs";
 
@@ -14,9 +14,14 @@ export class WalSyncError extends Error {
 }
 
 interface Waiter {
+  /** Commits up to this one (numbered by durable() calls) are covered by any fsync started after it. */
+  seq: number;
   resolve(): void;
   reject(error: unknown): void;
 }
+
+/** fsyncs of the WAL running at once; a commit never waits for a sync that started before it to end first. */
+const MAX_SYNCS_IN_FLIGHT = 4;
 
 /**
  * Makes the commits of a WAL database durable off the event loop (docs/operations.md, "Durability").
@@ -26,13 +31,24 @@ interface Waiter {
  * written, not yet synced: still crash-consistent, SQLite's documented WAL mode) and then this
  * fsyncs the same WAL file on Bun's I/O threads; the batch's callers hear only after that fsync,
  * so an acknowledged answer is exactly as durable as under FULL, while the event loop keeps
- * parsing and pricing the next requests. fsync is per file, so one sync covers every commit
- * written before it started; requests that arrive while one runs share the next.
+ * parsing and pricing the next requests.
+ *
+ * fsync is per file: a sync covers every commit written before it started. Each durable() starts
+ * its own sync at once (up to MAX_SYNCS_IN_FLIGHT; past that, commits share the next one), rather
+ * than waiting for the running sync to end and then for another: that wait was up to two fsyncs
+ * per commit. Whichever sync ends first settles every commit it covers, always oldest first, so
+ * batches are still announced in commit order (docs/performance.md).
  */
 export class WalSync {
-  private running = false;
+  private inFlight = 0;
   private closing = false;
+  private requested = 0;
+  /** Waiters oldest first (seq ascending). */
   private waiting: Waiter[] = [];
+  /** The newest seq a sync has been started for: later durable() calls need a sync of their own. */
+  private startedFor = 0;
+  /** Once a sync has failed, nothing written since can be trusted to reach the disk: every later caller hears it. */
+  private failure: WalSyncError | null = null;
   private readonly relax;
   private readonly restore;
 
@@ -61,47 +77,50 @@ export class WalSync {
    * restored when it settles.
    */
   unsynced<T>(commit: () => T): T {
-    this.relax.run();
-    let result: T;
-    try {
-      result = commit();
-    } catch (error) {
-      this.restore.run();
-      throw error;
-    }
-    if (!isPromise(result)) {
-      this.restore.run();
-      return result;
-    }
-    return result.finally(() => this.restore.run()) as T;
+    return bracketed(
+      () => this.relax.run(),
+      commit,
+      () => this.restore.run(),
+    );
   }
 
   /** Resolves once everything committed before this call is on disk. */
   durable(): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
     return new Promise<void>((resolve, reject) => {
-      this.waiting.push({ resolve, reject });
-      if (!this.running) this.start();
+      this.requested += 1;
+      this.waiting.push({ seq: this.requested, resolve, reject });
+      if (this.inFlight < MAX_SYNCS_IN_FLIGHT) this.start();
     });
   }
 
   /** Let go of the WAL file once no sync is running (shutdown; the database is being closed). */
   close(): void {
     this.closing = true;
-    if (!this.running && this.waiting.length === 0) closeSync(this.fd);
+    if (this.inFlight === 0 && this.waiting.length === 0) closeSync(this.fd);
   }
 
   private start(): void {
-    const covered = this.waiting;
-    this.waiting = [];
-    this.running = true;
+    const covers = this.requested;
+    this.startedFor = covers;
+    this.inFlight += 1;
     fdatasync(this.fd, (error) => {
-      this.running = false;
-      for (const waiter of covered) {
-        if (error) waiter.reject(new WalSyncError(error));
-        else waiter.resolve();
-      }
-      if (this.waiting.length > 0) this.start();
-      else if (this.closing) closeSync(this.fd);
+      this.inFlight -= 1;
+      if (error) this.failure ??= new WalSyncError(error);
+      // After a failure every waiter hears it, also those a sync still running would have covered.
+      this.settleUpTo(this.failure ? Number.POSITIVE_INFINITY : covers);
+      // Commits that arrived while every slot was busy: one sync for all of them.
+      if (!this.failure && this.requested > this.startedFor && this.inFlight < MAX_SYNCS_IN_FLIGHT) this.start();
+      else if (this.closing && this.inFlight === 0 && this.waiting.length === 0) closeSync(this.fd);
     });
+  }
+
+  private settleUpTo(seq: number): void {
+    let settled = 0;
+    while (settled < this.waiting.length && this.waiting[settled]!.seq <= seq) settled += 1;
+    for (const waiter of this.waiting.splice(0, settled)) {
+      if (this.failure) waiter.reject(this.failure);
+      else waiter.resolve();
+    }
   }
 }

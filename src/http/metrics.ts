@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { BatchStages } from "../db/group-commit.ts";
 import { processMetrics } from "../ops/process-metrics.ts";
 import type { SeriesFreshness } from "../reference/freshness.ts";
 
@@ -57,6 +58,13 @@ export function createMetrics(options: { seriesDates?: SeriesDates; freshness?: 
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
     registers: [registry],
   });
+  const batchStages = new Histogram({
+    name: "waybill_group_commit_stage_seconds",
+    help: "Where an answer's commit time goes (docs/performance.md): queued (per write, until its batch starts), writes (the batch's rows, tiles and checkpoint signature), commit (the COMMIT statement, with any WAL checkpoint), sync (until the batch is on disk).",
+    labelNames: ["stage"] as const,
+    buckets: [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [registry],
+  });
   const seriesDates = options.seriesDates;
   if (seriesDates) {
     new Gauge({
@@ -101,6 +109,12 @@ export function createMetrics(options: { seriesDates?: SeriesDates; freshness?: 
     groupCommitted(writes: number, seconds: number): void {
       batchSize.observe(writes);
       batchLatency.observe(seconds);
+    },
+    groupCommitStages(stages: BatchStages): void {
+      for (const waited of stages.queuedMs) batchStages.observe({ stage: "queued" }, waited / 1000);
+      batchStages.observe({ stage: "writes" }, stages.writesMs / 1000);
+      batchStages.observe({ stage: "commit" }, stages.commitMs / 1000);
+      batchStages.observe({ stage: "sync" }, stages.syncMs / 1000);
     },
     render: () => registry.metrics(),
     contentType: registry.contentType,

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Counter, Gauge, type Registry } from "prom-client";
 
 const START_TIME_SECONDS = Math.round(Date.now() / 1000 - process.uptime());
@@ -31,6 +32,9 @@ function virtualMemoryBytes(): number | undefined {
     return undefined;
   }
 }
+
+/** One per process, started by the first scrape (a timer every 10 ms that never keeps the process alive). */
+let loopDelay: ReturnType<typeof monitorEventLoopDelay> | undefined;
 
 /**
  * The process metrics every Prometheus client library exports, under their standard names
@@ -69,4 +73,38 @@ export function processMetrics(registry: Registry): void {
   gauge("process_start_time_seconds", "Start time of the process since unix epoch in seconds.", () => START_TIME_SECONDS);
   gauge("process_open_fds", "Number of open file descriptors.", openFileDescriptors);
   gauge("process_max_fds", "Maximum number of open file descriptors.", maxFileDescriptors);
+  // Four gauges, as prom-client names Node's event-loop lag: a "quantile" label is only for summaries.
+  const delays = { p50: 50, p90: 90, p99: 99, max: 100 } as const;
+  const readings = new Map<string, number>();
+  for (const [name, percentile] of Object.entries(delays)) {
+    new Gauge({
+      name: `waybill_event_loop_delay_${name}_seconds`,
+      help: `How late the event loop ran a ${LOOP_DELAY_RESOLUTION_MS} ms timer since the previous scrape, ${name === "max" ? "longest stall" : `${percentile}th percentile`} (garbage collection, synchronous work; docs/performance.md).`,
+      registers: [registry],
+      collect() {
+        // The p50 gauge is collected first: it takes the readings of the whole window and starts the next.
+        if (name === "p50") takeLoopDelays(readings, delays);
+        const value = readings.get(name);
+        if (value !== undefined) this.set(value);
+      },
+    });
+  }
+}
+
+const LOOP_DELAY_RESOLUTION_MS = 10;
+
+/** Read (and reset) the process's event-loop delay monitor, in seconds beyond the timer's own interval. */
+function takeLoopDelays(readings: Map<string, number>, delays: Record<string, number>): void {
+  readings.clear();
+  if (!loopDelay) {
+    loopDelay = monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS });
+    loopDelay.enable();
+    return;
+  }
+  if (loopDelay.count === 0) return;
+  for (const [name, percentile] of Object.entries(delays)) {
+    const nanoseconds = percentile === 100 ? loopDelay.max : loopDelay.percentile(percentile);
+    readings.set(name, Math.max(0, nanoseconds / 1e9 - LOOP_DELAY_RESOLUTION_MS / 1000));
+  }
+  loopDelay.reset();
 }

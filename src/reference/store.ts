@@ -78,6 +78,7 @@ class IndexedView implements ReferenceView {
     private readonly retractions: Retractions,
     readonly asOf: string,
     readonly knownAt: number,
+    readonly figures: string | undefined,
   ) {}
 
   private visible(versions: readonly Observation[]): Observation | undefined {
@@ -137,7 +138,14 @@ interface Loaded {
   index: Map<string, SeriesIndex>;
   retractions: Retractions;
   state: string;
+  /** This build's name: no other build (of any database) in this process shares it. */
+  build: string;
+  /** The latest fetch or retraction time in the index: a view known at or after it sees every version as it stands. */
+  newestStamp: number;
 }
+
+/** Index builds in this process, so each build's figures have a name no other build shares. */
+let indexBuilds = 0;
 
 /**
  * The read side of the observation table. Everything is loaded into memory, grouped per series and
@@ -166,7 +174,10 @@ export function createReferenceStore(db: Store): ReferenceStore {
     );
     return andThen(figures, (rows) =>
       andThen(rowsNow(db, db.select({ importId: r.importId, retractedAt: r.retractedAt }).from(r)), (retracted) => {
-        loaded = { index: buildIndex(rows), retractions: new Map(retracted.map((row) => [row.importId, row.retractedAt])), state };
+        const retractions: Retractions = new Map(retracted.map((row) => [row.importId, row.retractedAt]));
+        let newestStamp = Math.max(0, ...retractions.values());
+        for (const row of rows) if (row.fetchedAt > newestStamp) newestStamp = row.fetchedAt;
+        loaded = { index: buildIndex(rows), retractions, state, build: `figures-${++indexBuilds}`, newestStamp };
         return true;
       }),
     );
@@ -195,8 +206,9 @@ export function createReferenceStore(db: Store): ReferenceStore {
 
   return {
     view(asOf, knownAt) {
-      const { index, retractions } = current();
-      return new IndexedView(index, retractions, asOf, knownAt);
+      const { index, retractions, build, newestStamp } = current();
+      // Past every stamp, knownAt filters nothing: the figures are the build's as of asOf.
+      return new IndexedView(index, retractions, asOf, knownAt, knownAt >= newestStamp ? `${build}@${asOf}` : undefined);
     },
     coverage() {
       let first: string | undefined;

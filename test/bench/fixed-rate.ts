@@ -2,7 +2,10 @@
 // and its latency is measured from that due time, not from when it was sent, so a server stall is
 // charged to every request that should have gone out during it (no coordinated omission).
 // Bounded: RATE × SECONDS requests, at most MAX_IN_FLIGHT at once, loopback only.
-// `bun test/bench/fixed-rate.ts URL KEY [RATE=1000] [SECONDS=20]` → one JSON line.
+// `bun test/bench/fixed-rate.ts URL KEY [RATE=1000] [SECONDS=20]` → one JSON line, with the server's
+// group-commit stages during the run (from /metrics: waybill_group_commit_stage_seconds, bucket
+// upper bounds in ms) and its event-loop delay (waybill_event_loop_delay_*_seconds) when it exposes
+// them (docs/performance.md).
 export {};
 const [url, key, rateArg = "1000", secondsArg = "20"] = process.argv.slice(2);
 if (!url || !key || !new URL(url).hostname.match(/^(127\.0\.0\.1|localhost)$/)) {
@@ -15,6 +18,54 @@ const MAX_IN_FLIGHT = 256;
 const body = JSON.stringify({ origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" });
 const headers = { "content-type": "application/json", authorization: `Bearer ${key}` };
 
+const STAGES = /^waybill_group_commit_stage_seconds_bucket\{le="([^"]+)",stage="(\w+)"\} (\d+)$/;
+const LOOP_DELAY = /^waybill_event_loop_delay_(p50|p90|p99|max)_seconds (\S+)$/;
+
+/** The server's /metrics text, or null when it has none. */
+async function scrape(): Promise<string | null> {
+  const response = await fetch(new URL("/metrics", url)).catch(() => null);
+  return response?.ok ? response.text() : null;
+}
+
+/** Cumulative bucket counts per stage, or null when the server has no such metrics. */
+function stageBuckets(metrics: string | null): Map<string, [number, number][]> | null {
+  const stages = new Map<string, [number, number][]>();
+  for (const line of metrics?.split("\n") ?? []) {
+    const match = STAGES.exec(line);
+    if (!match) continue;
+    const bound = match[1] === "+Inf" ? Number.POSITIVE_INFINITY : Number(match[1]) * 1000;
+    stages.set(match[2]!, [...(stages.get(match[2]!) ?? []), [bound, Number(match[3])]]);
+  }
+  return stages.size > 0 ? stages : null;
+}
+
+/** How late the server's event loop ran since the previous scrape (ms: p50, p90, p99 and the longest stall). */
+function loopDelay(metrics: string | null): Record<string, number> | null {
+  const delays = Object.fromEntries(
+    (metrics?.split("\n") ?? []).flatMap((line) => {
+      const match = LOOP_DELAY.exec(line);
+      return match ? [[`${match[1]}_ms`, +(Number(match[2]) * 1000).toFixed(2)]] : [];
+    }),
+  );
+  return Object.keys(delays).length > 0 ? delays : null;
+}
+
+/** Per stage, the bucket bound (ms) under which 50/90/99 % of this run's observations fell. */
+function stageQuantiles(before: Map<string, [number, number][]>, after: Map<string, [number, number][]>) {
+  const out: Record<string, Record<string, number | string>> = {};
+  for (const [stage, buckets] of after) {
+    const counts = buckets.map(([bound, count], i) => [bound, count - (before.get(stage)?.[i]?.[1] ?? 0)] as const);
+    const n = counts.at(-1)![1];
+    const under = (q: number) => {
+      const bound = counts.find(([, count]) => count >= n * q)?.[0] ?? Number.POSITIVE_INFINITY;
+      return Number.isFinite(bound) ? bound : "inf";
+    };
+    out[stage] = { n, p50_le_ms: under(0.5), p90_le_ms: under(0.9), p99_le_ms: under(0.99) };
+  }
+  return out;
+}
+
+const stagesBefore = stageBuckets(await scrape()); // also resets the server's event-loop delay window
 const latencies: number[] = [];
 let sent = 0;
 let inFlight = 0;
@@ -46,6 +97,9 @@ while (sent < total) {
 while (inFlight > 0) await Bun.sleep(5);
 
 const elapsed = (performance.now() - start) / 1000;
+const metricsAfter = stagesBefore ? await scrape() : null;
+const stagesAfter = stageBuckets(metricsAfter);
+const loopDelayDuring = loopDelay(metricsAfter);
 latencies.sort((a, b) => a - b);
 const at = (q: number) => +latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))]!.toFixed(2);
 console.log(
@@ -58,5 +112,7 @@ console.log(
     p90_ms: at(0.9),
     p99_ms: at(0.99),
     max_ms: at(1),
+    ...(stagesBefore && stagesAfter ? { stages: stageQuantiles(stagesBefore, stagesAfter) } : {}),
+    ...(loopDelayDuring ? { event_loop_delay: loopDelayDuring } : {}),
   }),
 );

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { openDatabase } from "../../src/db/client.ts";
-import { type BatchParticipant, GroupCommitter } from "../../src/db/group-commit.ts";
+import { type BatchParticipant, type BatchStages, GroupCommitter } from "../../src/db/group-commit.ts";
 import { openLedger, sampleEntry, seedPrincipal } from "../receipts/fixtures.ts";
 
 function fileDatabase() {
@@ -96,5 +96,45 @@ test("the receipt log serves a batch's checkpoint, tiles and entries only once t
   expect(ledger.log.entries(0, 3)).toHaveLength(3);
   expect(ledger.log.tile(0, 0, 3)).toHaveLength(3);
   expect(ledger.log.tile(0, 0, 4)).toBeNull();
+  db.$client.close();
+});
+
+test("batches committed while earlier ones are still being synced get syncs of their own and are still announced in commit order", async () => {
+  const { db, insert } = fileDatabase();
+  const committer = new GroupCommitter(db);
+  const events: string[] = [];
+  committer.join(recorder(events));
+  const answered: number[] = [];
+  const calls: Promise<unknown>[] = [];
+  // One batch per turn of the loop, without waiting for any to be durable: up to 40 syncs overlap.
+  for (let n = 0; n < 40; n++) {
+    calls.push(committer.commit(() => insert.run(n)).then(() => answered.push(n)));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  await Promise.all(calls);
+  expect(answered).toEqual(Array.from({ length: 40 }, (_, n) => n));
+  const durable = events.filter((event) => event === "durable").length;
+  expect(durable).toBe(committer.stats().batches);
+  // Every batch was committed before it was announced durable.
+  let committed = 0;
+  let announced = 0;
+  for (const event of events) {
+    if (event === "committed") committed += 1;
+    if (event === "durable") expect(++announced).toBeLessThanOrEqual(committed);
+  }
+  db.$client.close();
+});
+
+test("the committer reports each durable batch's stages: every write's wait, the writes, COMMIT and the sync", async () => {
+  const { db, insert } = fileDatabase();
+  const reported: BatchStages[] = [];
+  const committer = new GroupCommitter(db, { committed: () => {}, failed: () => {}, stages: (stages) => reported.push(stages) });
+  await Promise.all([1, 2, 3].map((n) => committer.commit(() => insert.run(n))));
+  expect(reported).toHaveLength(1);
+  const [stages] = reported;
+  expect(stages!.queuedMs).toHaveLength(3);
+  for (const ms of [...stages!.queuedMs, stages!.writesMs, stages!.commitMs, stages!.syncMs]) expect(ms).toBeGreaterThanOrEqual(0);
+  // The fsync ran off the loop after COMMIT: it took some time of its own.
+  expect(stages!.syncMs).toBeGreaterThan(0);
   db.$client.close();
 });
