@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { round } from "../../../src/skills/kit.ts";
 import { laneComparisonSkill } from "../../../src/skills/lane-comparison/skill.ts";
 import { rateLookupSkill } from "../../../src/skills/rate-lookup/skill.ts";
 import type { AnyReadingSkill } from "../../../src/skills/types.ts";
@@ -36,9 +37,10 @@ describe("two lanes ranked against two rate-lookup answers", () => {
       [2, dear.rate_per_mile],
     ]);
     expect(answer.lanes[0]!.delta_vs_cheapest).toEqual({ absolute: 0, percent: 0 });
-    expect(answer.lanes[1]!.delta_vs_cheapest.absolute).toBeCloseTo(dear.rate_per_mile - cheap.rate_per_mile, 3);
+    expect(answer.lanes[1]!.delta_vs_cheapest.absolute).toBeCloseTo(round(dear.rate_per_mile - cheap.rate_per_mile, 3), 9);
     expect(answer.lanes[1]!.delta_vs_cheapest.percent).toBeCloseTo(((dear.rate_per_mile - cheap.rate_per_mile) / cheap.rate_per_mile) * 100, 2);
-    expect(answer.lanes[0]!.delta_vs_mean.absolute).toBeCloseTo(cheap.rate_per_mile - mean, 3);
+    // The answer rounds half up to 3 decimals: compare with the same rounding, not within 0.0005 of the raw delta.
+    expect(answer.lanes[0]!.delta_vs_mean.absolute).toBeCloseTo(round(cheap.rate_per_mile - mean, 3), 9);
     expect(answer.lanes[1]!.delta_vs_mean.percent).toBeCloseTo(((dear.rate_per_mile - mean) / mean) * 100, 2);
     expect(answer.summary).toMatchObject({
       cheapest: { value: cheap.rate_per_mile },
