@@ -127,7 +127,16 @@ describe("the compiled binary, alone in an empty folder", () => {
       expect(first.headers.get("x-request-id")).toBe("binary-test-1");
       const retry = await call();
       expect(retry.headers.get("idempotency-replayed")).toBe("true");
-      const answered = (await first.json()) as { receipt_id: string; data_as_of: { as_of: string; series: { series_id: string; age_days: number }[] } };
+      const answered = (await first.json()) as {
+        receipt_id: string;
+        data_as_of: { as_of: string; series: { series_id: string; age_days: number }[] };
+        lane_balance: { origin_market: string | null; destination_market: string | null; outbound: number; inbound: number; factor: number };
+        breakdown: { lane_balance: number };
+      };
+      // The lane-balance factor is in the answer and its breakdown (docs/rate-model.md, "Lane balance").
+      expect(answered.lane_balance).toMatchObject({ origin_market: "UPPER_MIDWEST", destination_market: "TEXAS" });
+      expect(answered.lane_balance.factor).toBeCloseTo(answered.lane_balance.outbound * answered.lane_balance.inbound, 4);
+      expect(Math.sign(answered.breakdown.lane_balance)).toBe(Math.sign(answered.lane_balance.factor - 1));
       expect(((await retry.json()) as { receipt_id: string }).receipt_id).toBe(answered.receipt_id);
       // The answer says how old its figures are (docs/api.md#data-age).
       expect(answered.data_as_of.as_of).toMatch(/^\d{4}-\d{2}-\d{2}$/);
@@ -139,6 +148,18 @@ describe("the compiled binary, alone in an empty folder", () => {
       const wrongMethod = await fetch(`${server.url}/v1/rates/lookup`, { headers: { authorization: `Bearer ${key}` } });
       expect(wrongMethod.status).toBe(405);
       expect(wrongMethod.headers.get("allow")).toContain("POST");
+
+      // The Interstates go round by Casa Grande where trucks take AZ-85: the answer is bounded and says where (docs/rate-model.md).
+      const bounded = await fetch(`${server.url}/v1/rates/lookup`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ origin: "Phoenix, AZ", destination: "San Diego, CA", equipment: "DRY_VAN" }),
+      });
+      expect(bounded.status).toBe(200);
+      const boundedAnswer = (await bounded.json()) as { distance_method: string; distance: { bound_reason?: string }; confidence: { reasons: string[] } };
+      expect(boundedAnswer.distance_method).toBe("ROAD_NETWORK_BOUNDED");
+      expect(boundedAnswer.distance.bound_reason).toMatch(/goes \d+ mi round between/);
+      expect(boundedAnswer.confidence.reasons.join("; ")).toContain("road miles bounded");
     } finally {
       await server.stop("SIGTERM");
     }

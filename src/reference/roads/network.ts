@@ -13,11 +13,25 @@ export interface Snap {
   offsetMiles: number;
 }
 
+/** Joins looked for ahead of a place only: within `withinMiles` and `coneDegrees` either side of the line to `point`. */
+export interface JoinToward {
+  point: Point;
+  withinMiles: number;
+  coneDegrees: number;
+}
+
+/** A point along a route and the miles driven to reach it (local leg from the origin included). */
+export interface RoutePoint extends Point {
+  miles: number;
+}
+
 export interface RoadRoute {
   /** Road miles between the two snapped points. */
   networkMiles: number;
   origin: Snap;
   destination: Snap;
+  /** The route from join to join: the joins, and every junction and shape point between, in driving order (cheapestJoin with `withPath`). */
+  path?: RoutePoint[];
 }
 
 /** A shape segment of one edge: its two points and the road miles along the edge where it starts and ends. */
@@ -57,12 +71,16 @@ export class RoadNetwork {
   private readonly neighbour: Uint32Array;
   private readonly viaEdge: Uint32Array;
   private readonly segments: ShapeSegment[] = [];
+  /** Each edge's shape segments are segments[edgeSegments[e]] .. segments[edgeSegments[e + 1] - 1], in drawn order. */
+  private readonly edgeSegments: Uint32Array;
   private readonly segmentIndex: Flatbush;
   private readonly distance: Float64Array;
   /** Junctions already expanded in the current query. */
   private readonly expanded: Uint8Array;
   /** Which origin join the current query's best path to each junction started from. */
   private readonly startedFrom: Uint32Array;
+  /** The edge the current query's best path reached each junction by (-1: an origin join's edge). */
+  private readonly arrivedBy: Int32Array;
   private readonly junctionLat: Float64Array;
   private readonly junctionLon: Float64Array;
   private readonly queue: FlatQueue<number>;
@@ -107,13 +125,19 @@ export class RoadNetwork {
       this.junctionLat[v] = file.nodes[2 * v + 1]! / COORDINATE_SCALE;
     }
     const junction = (v: number): Point => ({ lon: file.nodes[2 * v]! / COORDINATE_SCALE, lat: file.nodes[2 * v + 1]! / COORDINATE_SCALE });
-    for (let e = 0; e < edgeCount; e++) this.addShape(e, junction(this.from[e]!), file.shapes[e]!, junction(this.to[e]!));
+    this.edgeSegments = new Uint32Array(edgeCount + 1);
+    for (let e = 0; e < edgeCount; e++) {
+      this.edgeSegments[e] = this.segments.length;
+      this.addShape(e, junction(this.from[e]!), file.shapes[e]!, junction(this.to[e]!));
+    }
+    this.edgeSegments[edgeCount] = this.segments.length;
     this.segmentIndex = new Flatbush(this.segments.length);
     for (const { a, b } of this.segments) this.segmentIndex.add(Math.min(a.x, b.x), Math.min(a.y, b.y), Math.max(a.x, b.x), Math.max(a.y, b.y));
     this.segmentIndex.finish();
     this.distance = new Float64Array(junctions);
     this.expanded = new Uint8Array(junctions);
     this.startedFrom = new Uint32Array(junctions);
+    this.arrivedBy = new Int32Array(junctions);
     this.queue = new FlatQueue<number>();
     this.landmarks = this.chooseLandmarks(LANDMARK_COUNT);
   }
@@ -144,14 +168,14 @@ export class RoadNetwork {
    * Where a place may join the network: up to `count` points, nearest first, each the nearest point of a shape
    * segment, leaving out one within a few road miles of a point already chosen on the same edge (the next segment
    * of the same stretch) or at the same spot (the junction two edges share). A long edge that passes the place
-   * twice, or two roads near it, give separate joins.
+   * twice, or two roads near it, give separate joins. With `toward`, only points ahead of the place are looked at.
    */
-  snapCandidates(place: Point, count: number): Snap[] {
+  snapCandidates(place: Point, count: number, toward?: JoinToward): Snap[] {
     const p = project(place.lon, place.lat);
     // The index finds nearby segments; their offsets are measured in a frame centred on the place.
     const local = projectAround(place);
     const centre = { x: 0, y: 0 };
-    const hits = this.segmentIndex.neighbors(p.x, p.y, SNAP_CANDIDATES * count).map((i) => {
+    const hitOn = (i: number) => {
       const s = this.segments[i]!;
       const a = local(s.aDegrees.lon, s.aDegrees.lat);
       const b = local(s.bDegrees.lon, s.bDegrees.lat);
@@ -161,7 +185,23 @@ export class RoadNetwork {
         x: a.x + hit.t * (b.x - a.x),
         y: a.y + hit.t * (b.y - a.y),
       };
-    });
+    };
+    let hits: ReturnType<typeof hitOn>[];
+    if (toward) {
+      // Only segments whose nearest point lies ahead, within the cone and the reach; the index stops once it has enough.
+      const ahead = local(toward.point.lon, toward.point.lat);
+      const minCosine = Math.cos((toward.coneDegrees * Math.PI) / 180);
+      const seen = new Map<number, ReturnType<typeof hitOn>>();
+      const isAhead = (i: number) => {
+        const hit = hitOn(i);
+        seen.set(i, hit);
+        const cosine = (hit.x * ahead.x + hit.y * ahead.y) / (Math.hypot(hit.x, hit.y) * Math.hypot(ahead.x, ahead.y) || 1);
+        return hit.snap.offsetMiles <= toward.withinMiles && cosine >= minCosine;
+      };
+      hits = this.segmentIndex.neighbors(p.x, p.y, SNAP_CANDIDATES * count, toward.withinMiles, isAhead).map((i) => seen.get(i)!);
+    } else {
+      hits = this.segmentIndex.neighbors(p.x, p.y, SNAP_CANDIDATES * count).map(hitOn);
+    }
     const chosen: typeof hits = [];
     for (const hit of hits.sort((a, b) => a.snap.offsetMiles - b.snap.offsetMiles)) {
       if (chosen.length === count) break;
@@ -235,11 +275,13 @@ export class RoadNetwork {
    * bounds: landmark distances (ALT) and 0.98 x the straight line to the destination place, which neither the
    * road nor road plus connector can beat (connectorFactor >= 1).
    */
-  cheapestJoin(origins: readonly Snap[], destinations: readonly Snap[], toward: Point, connectorFactor: number): RoadRoute {
+  cheapestJoin(origins: readonly Snap[], destinations: readonly Snap[], toward: Point, connectorFactor: number, withPath = false): RoadRoute {
     const connector = (snap: Snap) => snap.offsetMiles * connectorFactor;
     let best = Number.POSITIVE_INFINITY;
     let bestOrigin = 0;
     let bestDestination = 0;
+    /** The junction the best route leaves the network's graph at (-1: both joins on one edge). */
+    let bestExit = -1;
     origins.forEach((o, i) => {
       destinations.forEach((d, j) => {
         const same = o.edge === d.edge ? Math.abs(o.along - d.along) + connector(o) + connector(d) : Number.POSITIVE_INFINITY;
@@ -268,16 +310,18 @@ export class RoadNetwork {
     queue.clear();
     const remaining = (v: number) =>
       Math.max(this.landmarkBound(v, targets), greatCircleMiles({ lat: this.junctionLat[v]!, lon: this.junctionLon[v]! }, toward) * LOWER_BOUND_FACTOR);
-    const reach = (v: number, miles: number, origin: number) => {
+    const arrivedBy = this.arrivedBy;
+    const reach = (v: number, miles: number, origin: number, edge: number) => {
       if (miles < distance[v]!) {
         distance[v] = miles;
         startedFrom[v] = origin;
+        arrivedBy[v] = edge;
         queue.push(v, miles + remaining(v));
       }
     };
     origins.forEach((o, i) => {
-      reach(this.from[o.edge]!, o.along + connector(o), i);
-      reach(this.to[o.edge]!, this.miles[o.edge]! - o.along + connector(o), i);
+      reach(this.from[o.edge]!, o.along + connector(o), i, -1);
+      reach(this.to[o.edge]!, this.miles[o.edge]! - o.along + connector(o), i, -1);
     });
 
     while (queue.length > 0) {
@@ -287,15 +331,69 @@ export class RoadNetwork {
       expanded[v] = 1;
       const settled = distance[v]!;
       for (const exit of exits.get(v) ?? []) {
-        if (settled + exit.miles < best) [best, bestOrigin, bestDestination] = [settled + exit.miles, startedFrom[v]!, exit.destination];
+        if (settled + exit.miles < best) [best, bestOrigin, bestDestination, bestExit] = [settled + exit.miles, startedFrom[v]!, exit.destination, v];
       }
       for (let slot = this.first[v]!; slot < this.first[v + 1]!; slot++) {
-        reach(this.neighbour[slot]!, settled + this.miles[this.viaEdge[slot]!]!, startedFrom[v]!);
+        reach(this.neighbour[slot]!, settled + this.miles[this.viaEdge[slot]!]!, startedFrom[v]!, this.viaEdge[slot]!);
       }
     }
     const origin = origins[bestOrigin]!;
     const destination = destinations[bestDestination]!;
-    return { networkMiles: best - connector(origin) - connector(destination), origin, destination };
+    const route: RoadRoute = { networkMiles: best - connector(origin) - connector(destination), origin, destination };
+    if (withPath) {
+      const between = bestExit >= 0 ? this.pathTo(bestExit) : this.pathAlong(origin, destination, connector(origin));
+      route.path = [{ ...this.pointAt(origin), miles: connector(origin) }, ...between, { ...this.pointAt(destination), miles: best - connector(destination) }];
+    }
+    return route;
+  }
+
+  /** Where a join lies, in degrees. */
+  private pointAt(snap: Snap): Point {
+    for (let k = this.edgeSegments[snap.edge]!; k < this.edgeSegments[snap.edge + 1]!; k++) {
+      const s = this.segments[k]!;
+      if (snap.along <= s.to || k === this.edgeSegments[snap.edge + 1]! - 1) {
+        const t = s.to > s.from ? Math.min(1, Math.max(0, (snap.along - s.from) / (s.to - s.from))) : 0;
+        return { lat: s.aDegrees.lat + t * (s.bDegrees.lat - s.aDegrees.lat), lon: s.aDegrees.lon + t * (s.bDegrees.lon - s.aDegrees.lon) };
+      }
+    }
+    return { lat: this.junctionLat[this.from[snap.edge]!]!, lon: this.junctionLon[this.from[snap.edge]!]! };
+  }
+
+  /** The shape points between two joins on one edge, in driving order. */
+  private pathAlong(origin: Snap, destination: Snap, startMiles: number): RoutePoint[] {
+    const forward = destination.along >= origin.along;
+    const path: RoutePoint[] = [];
+    for (let k = this.edgeSegments[origin.edge]!; k < this.edgeSegments[origin.edge + 1]!; k++) {
+      const s = this.segments[k]!;
+      if (s.to > Math.min(origin.along, destination.along) && s.to < Math.max(origin.along, destination.along)) {
+        path.push({ ...s.bDegrees, miles: startMiles + Math.abs(s.to - origin.along) });
+      }
+    }
+    return forward ? path : path.reverse();
+  }
+
+  /** The current query's best path from its origin join to junction v: every junction and shape point on the way. */
+  private pathTo(v: number): RoutePoint[] {
+    const reversed: RoutePoint[] = [];
+    for (let at = v; ; ) {
+      const miles = this.distance[at]!;
+      reversed.push({ lat: this.junctionLat[at]!, lon: this.junctionLon[at]!, miles });
+      const edge = this.arrivedBy[at]!;
+      if (edge < 0) break;
+      const forward = this.to[edge] === at;
+      const previous = forward ? this.from[edge]! : this.to[edge]!;
+      const start = miles - this.miles[edge]!;
+      // Shape points strictly between the edge's two junctions, last first.
+      const first = this.edgeSegments[edge]!;
+      const last = this.edgeSegments[edge + 1]! - 1;
+      for (let k = forward ? last : first; forward ? k > first : k < last; k += forward ? -1 : 1) {
+        const s = this.segments[k]!;
+        const point = forward ? s.aDegrees : s.bDegrees;
+        reversed.push({ ...point, miles: start + (forward ? s.from : this.miles[edge]! - s.to) });
+      }
+      at = previous;
+    }
+    return reversed.reverse();
   }
 
   /** Road miles between the nearest network points of two places (no connector legs counted). */

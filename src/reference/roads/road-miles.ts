@@ -1,6 +1,14 @@
 import { greatCircleMiles, type Point } from "../distance.ts";
 import { longestOffLandMiles } from "../us-land.ts";
-import type { RoadNetwork, Snap } from "./network.ts";
+import { type MissingRoad, missingRoadShortcut } from "./missing-road.ts";
+import type { RoadNetwork, RoadRoute, Snap } from "./network.ts";
+
+/**
+ * Moves whenever a routing rule below changes: the same network then prices some lanes differently, so answers name it
+ * in their model version. roads-r2: several joins per place, the water rule; roads-r3: joins ahead of a place, the
+ * missing-road bound.
+ */
+export const ROAD_ROUTING_REVISION = "roads-r3";
 
 /** When the network's answer is used, and how a place reaches it (docs/rate-model.md, "Road miles"). */
 export const ROAD_RULES = {
@@ -21,6 +29,13 @@ export const ROAD_RULES = {
   joinReach: {
     value: { times: 2, plusMiles: 2 },
     source: "Waybill judgement: a road other than the nearest is a way onto the network if it is at most 2x as far from the place + 2 mi.",
+  },
+  aheadJoins: {
+    value: { lookAgainAbove: 1.2, count: 4, reach: { miles: 15, shareOfLane: 0.1 }, coneDegrees: 30 },
+    source:
+      "Waybill judgement: when the route from the nearest joins runs over 1.2x the straight line, each place may also join at " +
+      "its 4 nearest points of road within 30 degrees of the line to the other place and within 15 mi (at most a tenth of the " +
+      "lane): city streets lead every way, so the Interstate ahead is reached directly rather than round by the nearest one.",
   },
   maxDetourRatio: {
     value: 1.45,
@@ -57,13 +72,15 @@ export type RoadMiles =
       detourRatio: number;
       /** The straight line crosses water (or leaves the country), so a long way round is the real road. */
       roundWater: boolean;
+      /** The route goes round a road the network lacks; `miles` already counts that road instead. */
+      missingRoad?: MissingRoad;
     }
   | { method: "OFF_NETWORK"; reason: string; greatCircleMiles: number };
 
 /** Road miles between two places on the network, or why the network cannot serve the lane. */
 export function roadMiles(network: RoadNetwork, origin: Point, destination: Point): RoadMiles {
   const crow = greatCircleMiles(origin, destination);
-  const { connectorCircuity, maxConnectorMiles, maxDetourRatio, joinCandidates, joinReach } = ROAD_RULES;
+  const { connectorCircuity, maxConnectorMiles, maxDetourRatio, joinCandidates, joinReach, aheadJoins } = ROAD_RULES;
   const joins = { origin: network.snapCandidates(origin, joinCandidates.value), destination: network.snapCandidates(destination, joinCandidates.value) };
   for (const end of ["origin", "destination"] as const) {
     const nearest = joins[end][0]!;
@@ -81,7 +98,24 @@ export function roadMiles(network: RoadNetwork, origin: Point, destination: Poin
     nearest!,
     ...others.filter((snap) => snap.offsetMiles <= Math.min(maxConnectorMiles.value, joinReach.value.times * nearest!.offsetMiles + joinReach.value.plusMiles)),
   ];
-  const route = network.cheapestJoin(withinReach(joins.origin), withinReach(joins.destination), destination, connectorCircuity.value);
+  // A long way round from the nearest joins may be a city's Interstate leading away from the destination while local
+  // roads run straight to another one ahead (Washington, DC has no Interstate north out of the centre): look again
+  // with joins ahead of each place.
+  const { reach: aheadReach, coneDegrees, count, lookAgainAbove } = aheadJoins.value;
+  const ahead = (place: Point, other: Point) =>
+    network.snapCandidates(place, count, { point: other, withinMiles: Math.min(aheadReach.miles, aheadReach.shareOfLane * crow), coneDegrees });
+  const byRoad = (r: RoadRoute) => r.networkMiles + (r.origin.offsetMiles + r.destination.offsetMiles) * connectorCircuity.value;
+  let route = network.cheapestJoin(withinReach(joins.origin), withinReach(joins.destination), destination, connectorCircuity.value, true);
+  if (byRoad(route) / crow > lookAgainAbove) {
+    const again = network.cheapestJoin(
+      [...withinReach(joins.origin), ...ahead(origin, destination)],
+      [...withinReach(joins.destination), ...ahead(destination, origin)],
+      destination,
+      connectorCircuity.value,
+      true,
+    );
+    if (byRoad(again) < byRoad(route)) route = again;
+  }
   const connectorMiles = {
     origin: route.origin.offsetMiles * connectorCircuity.value,
     destination: route.destination.offsetMiles * connectorCircuity.value,
@@ -89,7 +123,11 @@ export function roadMiles(network: RoadNetwork, origin: Point, destination: Poin
   // Two places beside one stretch of road: the connectors overlap the road, so a short local trip is capped
   // by the direct local-road estimate.
   const viaNetwork = route.networkMiles + connectorMiles.origin + connectorMiles.destination;
-  const miles = crow < SHORT_LANE_MILES ? Math.min(viaNetwork, crow * connectorCircuity.value) : viaNetwork;
+  let miles = crow < SHORT_LANE_MILES ? Math.min(viaNetwork, crow * connectorCircuity.value) : viaNetwork;
+  // A long route may go round a road the network lacks: the real miles are then bounded by the route less that
+  // road's saving (docs/rate-model.md, "Road miles").
+  const missingRoad = miles / crow > lookAgainAbove ? missingRoadShortcut(route.path, miles) : undefined;
+  if (missingRoad) miles -= missingRoad.savedMiles;
   const detourRatio = miles / crow;
   const water = detourRatio > maxDetourRatio.value && roundWater(origin, destination, detourRatio);
   if (!Number.isFinite(miles) || (detourRatio > maxDetourRatio.value && !water)) {
@@ -99,5 +137,13 @@ export function roadMiles(network: RoadNetwork, origin: Point, destination: Poin
       greatCircleMiles: crow,
     };
   }
-  return { method: "ROAD_NETWORK", miles, networkMiles: route.networkMiles, connectorMiles, detourRatio, roundWater: water };
+  return {
+    method: "ROAD_NETWORK",
+    miles,
+    networkMiles: route.networkMiles,
+    connectorMiles,
+    detourRatio,
+    roundWater: water,
+    ...(missingRoad && { missingRoad }),
+  };
 }

@@ -24,7 +24,7 @@ export interface ConfidenceInputs {
   diesel: DieselReading[];
   wage: WageReading;
   places: { field: "origin" | "destination"; place: ResolvedPlace }[];
-  lane: Pick<Lane, "distanceMethod" | "fallbackReason" | "connectorMiles" | "miles" | "detour">;
+  lane: Pick<Lane, "distanceMethod" | "fallbackReason" | "boundReason" | "connectorMiles" | "miles" | "detour">;
   mode: Mode;
   market?: MarketComparison;
 }
@@ -80,6 +80,9 @@ export function assessConfidence(inputs: ConfidenceInputs): Confidence {
   const { lane } = inputs;
   if (lane.distanceMethod === "GREAT_CIRCLE_X_CIRCUITY") {
     penalize(0.15, `distance estimated from great-circle miles and a circuity factor: ${lane.fallbackReason ?? "road network not used"}`);
+  }
+  if (lane.distanceMethod === "ROAD_NETWORK_BOUNDED") {
+    penalize(0.1, `road miles bounded: ${lane.boundReason ?? "the network's route goes round a road it lacks"}`);
   }
   const connector = lane.connectorMiles && Math.max(lane.connectorMiles.origin, lane.connectorMiles.destination);
   if (connector !== undefined && connector > LONG_CONNECTOR_MILES) {

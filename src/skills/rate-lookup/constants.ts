@@ -3,10 +3,26 @@
  * Changing any value means a new `version`; receipts name it as `model_version`.
  */
 
+import type { StateCode } from "../../reference/regions.ts";
+import { ROAD_ROUTING_REVISION } from "../../reference/roads/index.ts";
 import type { Equipment } from "../kit.ts";
 
 export const MODES = ["FTL", "LTL", "INTERMODAL"] as const;
 export type Mode = (typeof MODES)[number];
+
+/** Freight markets the lane-balance factor is fitted for (docs/rate-model.md, "Lane balance"). */
+export const FREIGHT_MARKETS = {
+  PACIFIC_NORTHWEST: ["WA", "OR", "ID"],
+  CALIFORNIA: ["CA"],
+  DESERT_SOUTHWEST: ["AZ", "NV", "NM"],
+  MOUNTAIN: ["CO", "UT", "WY"],
+  TEXAS: ["TX"],
+  UPPER_MIDWEST: ["IL", "IN", "WI"],
+  SOUTHEAST: ["GA", "AL", "SC", "NC", "TN"],
+  FLORIDA: ["FL"],
+  NORTHEAST: ["MA", "RI", "NH", "CT", "NY", "NJ", "PA", "DE", "MD", "DC"],
+} as const satisfies Record<string, readonly StateCode[]>;
+export type FreightMarket = keyof typeof FREIGHT_MARKETS;
 
 /** ATRI "An Analysis of the Operational Costs of Trucking": non-fuel, non-driver cost per mile. */
 export interface AtriEdition {
@@ -23,7 +39,8 @@ export interface AtriEdition {
 }
 
 export const RATE_MODEL = {
-  version: "rate-lookup-2026.11.4",
+  // The routing rules price a lane's miles, so their revision is part of the model's (docs/rate-model.md, "Model version").
+  version: `rate-lookup-2026.11.5+${ROAD_ROUTING_REVISION}`,
 
   fuelEconomyMpg: {
     value: { DRY_VAN: 6.9, REEFER: 6.33, FLATBED: 5.8 } satisfies Record<Equipment, number>,
@@ -102,6 +119,36 @@ export const RATE_MODEL = {
       "at 15-20% of all miles (Operational Costs of Trucking 2023-2025); 50 mi per load is the value of 0/25/50/75/100/150 that " +
       "minimises the median absolute error on the USDA AMS fit weeks (test/bench/fidelity), below that share for any haul over 250 mi. Overhead: dispatch, billing and " +
       "load booking, $100 per load (Waybill judgement; the USDA fit is insensitive to moving it against the empty miles).",
+  },
+
+  laneBalance: {
+    value: {
+      /** Multiplier on a load leaving the market (an origin there). */
+      outbound: {
+        CALIFORNIA: 0.99,
+        DESERT_SOUTHWEST: 0.97,
+        MOUNTAIN: 0.74,
+        PACIFIC_NORTHWEST: 0.8,
+        SOUTHEAST: 1.25,
+        TEXAS: 1.07,
+      } as Partial<Record<FreightMarket, number>>,
+      /** Multiplier on a load entering the market (a destination there). */
+      inbound: {
+        CALIFORNIA: 0.67,
+        FLORIDA: 1.06,
+        NORTHEAST: 1.03,
+        PACIFIC_NORTHWEST: 1.26,
+        SOUTHEAST: 1.08,
+        TEXAS: 0.97,
+        UPPER_MIDWEST: 0.9,
+      } as Partial<Record<FreightMarket, number>>,
+      modes: ["FTL"] as readonly Mode[],
+    },
+    source:
+      "Fitted, no published source: USDA AMS FVWTRK reefer $/load on the fit weeks 2026-04-29, 2026-06-30 and 2026-07-07 only (216 lane-weeks), " +
+      "Tukey median polish of log(USDA midpoint / cost basis) into destination-market, origin-market and week effects, week effects dropped, " +
+      "centred to average 1 over the fit lane-weeks; markets with fewer than 6 lane-weeks get none (test/bench/fidelity/fit-lane-balance.ts, " +
+      "docs/rate-model.md 'Lane balance'). Truckload only: LTL and intermodal networks consolidate and do not price the empty return per lane.",
   },
 
   circuity: {

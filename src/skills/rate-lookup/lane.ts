@@ -2,10 +2,11 @@ import { errors } from "../../errors.ts";
 import { greatCircleMiles } from "../../reference/distance.ts";
 import type { ResolvedPlace } from "../../reference/places.ts";
 import { embeddedRoadNetwork, type RoadNetwork } from "../../reference/roads/index.ts";
+import { MISSING_ROAD_RULES, type MissingRoad } from "../../reference/roads/missing-road.ts";
 import { circuityFactor, RATE_MODEL } from "./constants.ts";
 import { cachedPlaceResolution, cachedRoadMiles } from "./lane-cache.ts";
 
-export type DistanceMethod = "ROAD_NETWORK" | "GREAT_CIRCLE_X_CIRCUITY" | "CALLER_PROVIDED";
+export type DistanceMethod = "ROAD_NETWORK" | "ROAD_NETWORK_BOUNDED" | "GREAT_CIRCLE_X_CIRCUITY" | "CALLER_PROVIDED";
 
 export interface Lane {
   origin: ResolvedPlace;
@@ -20,6 +21,8 @@ export interface Lane {
   detour?: { ratio: number; roundWater: boolean };
   /** Why the network's answer was not used, when it was not. */
   fallbackReason?: string;
+  /** Which road the network lacks was counted instead of the network's way round, when one was (ROAD_NETWORK_BOUNDED). */
+  boundReason?: string;
 }
 
 export type LaneField = "origin" | "destination" | "miles" | "equipment" | "mode";
@@ -74,13 +77,25 @@ export function resolveLane(
   }
   const road = cachedRoadMiles(network, origin, destination);
   if (road.method === "ROAD_NETWORK") {
-    return {
+    const onNetwork = {
       ...base,
       miles: road.miles,
-      distanceMethod: "ROAD_NETWORK",
       connectorMiles: road.connectorMiles,
       detour: { ratio: road.detourRatio, roundWater: road.roundWater },
     };
+    if (!road.missingRoad) return { ...onNetwork, distanceMethod: "ROAD_NETWORK" };
+    return { ...onNetwork, distanceMethod: "ROAD_NETWORK_BOUNDED", boundReason: describeMissingRoad(road.missingRoad) };
   }
   return { ...base, miles: crowFlies * circuityFactor(crowFlies), distanceMethod: "GREAT_CIRCLE_X_CIRCUITY", fallbackReason: road.reason };
+}
+
+const at = (point: { lat: number; lon: number }) => `${point.lat.toFixed(2)},${point.lon.toFixed(2)}`;
+
+function describeMissingRoad(road: MissingRoad): string {
+  const byNetwork = road.to.miles - road.from.miles;
+  return (
+    `the Interstate route goes ${Math.round(byNetwork)} mi round between ${at(road.from)} and ${at(road.to)}, ` +
+    `${Math.round(road.straightMiles)} mi apart in a straight line over land: a road the network lacks is counted there at ` +
+    `${MISSING_ROAD_RULES.assumedCircuity.value}x the straight line (${Math.round(road.savedMiles)} mi less)`
+  );
 }

@@ -17,6 +17,8 @@ export interface CostInputs {
   /** Truck, trailer, maintenance, insurance, tires, tolls and permits, USD/mile (ATRI, carried forward). */
   equipmentPerMile: number;
   includeFuelSurcharge: boolean;
+  /** Head-haul / back-haul multiplier on the linehaul and per-load cost (lane-balance.ts); 1 for a balanced lane. */
+  laneBalanceFactor: number;
 }
 
 /** USD per mile, so the parts add up to the rate. Linehaul and per-load parts are after the multipliers; the surcharge never is. */
@@ -27,6 +29,8 @@ export interface CostBreakdown {
   equipment: number;
   margin: number;
   per_load: number;
+  /** What the lane-balance factor adds (or, below 1, takes off) the parts above. */
+  lane_balance: number;
   fuel_surcharge: number;
 }
 
@@ -78,7 +82,7 @@ function perLoadCost(inputs: CostInputs, perMile: { tractorFuel: number; labor: 
 }
 
 /**
- * (fuel + reefer fuel + labor + equipment + margin + per-load cost / miles) x mode x equipment multiplier [+ surcharge].
+ * (fuel + reefer fuel + labor + equipment + margin + per-load cost / miles) x mode x equipment multiplier x lane balance [+ surcharge].
  * With the surcharge, linehaul fuel is priced at the surcharge's base price and the surcharge carries the rest,
  * so fuel is counted once; the surcharge is a pass-through and no multiplier scales it.
  */
@@ -96,10 +100,13 @@ export function costBasis(inputs: CostInputs): CostBasis {
   const multiplier = RATE_MODEL.modeMultiplier.value[inputs.mode] * RATE_MODEL.equipmentMultiplier.value[inputs.equipment];
 
   const multiplied = { fuel, reefer_fuel: reeferFuel, labor, equipment, margin, per_load: perLoad.total / inputs.miles };
+  const linehaul = Object.values(multiplied).reduce((sum, perMile) => sum + perMile, 0) * multiplier;
+  const laneBalance = linehaul * (inputs.laneBalanceFactor - 1);
   const breakdown = {
     ...Object.fromEntries(Object.entries(multiplied).map(([name, perMile]) => [name, round(perMile * multiplier, 4)])),
+    lane_balance: round(laneBalance, 4),
     fuel_surcharge: round(surcharge, 4),
   } as unknown as CostBreakdown;
-  const ratePerMile = Object.values(multiplied).reduce((sum, perMile) => sum + perMile, 0) * multiplier + surcharge;
+  const ratePerMile = linehaul + laneBalance + surcharge;
   return { ratePerMile, breakdown, perLoad, operatingCostPerMile: tractorFuel + reeferFuel + labor + equipment, multiplier };
 }

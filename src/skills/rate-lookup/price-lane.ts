@@ -11,6 +11,7 @@ import { beforeData, EQUIPMENT_TYPES, factor, round, type Equipment } from "../k
 import { MODES, RATE_MODEL, type Mode } from "./constants.ts";
 import { describeCarry, driverWageAsOf, type DriverWage } from "./driver-wage.ts";
 import { equipmentCostAsOf, type EquipmentCost } from "./equipment-cost.ts";
+import { laneBalance, type LaneBalance } from "./lane-balance.ts";
 import { fieldAsIs, resolveLane, type Lane, type LaneFieldName } from "./lane.ts";
 import { costBasis, type CostBasis } from "./model.ts";
 import type { rateLookupOutput } from "./schema.ts";
@@ -43,6 +44,8 @@ export interface LaneFactors {
   /** The wage the model prices labor at: the OEWS reading, carried forward by ATRI when a later edition is out. */
   driverWage: DriverWage;
   equipmentCost: EquipmentCost;
+  /** Head-haul / back-haul multiplier of the lane's markets (model constants). */
+  laneBalance: LaneBalance;
   /** Diesel, wage and excise observations, in the order rate-lookup lists them. */
   used: Observation[];
 }
@@ -91,7 +94,21 @@ export function readLaneFactors(request: LaneRequest, view: ReferenceView, field
   }
   const includeFuelSurcharge = request.include_fuel_surcharge ?? false;
   const driverWage = driverWageAsOf(wage.observation, view.asOf);
-  return { lane, equipment: request.equipment, mode, includeFuelSurcharge, diesel, dieselPerGallon, offRoadTaxRelief, wage, driverWage, equipmentCost, used };
+  const balance = laneBalance(lane.origin.state, lane.destination.state, mode);
+  return {
+    lane,
+    equipment: request.equipment,
+    mode,
+    includeFuelSurcharge,
+    diesel,
+    dieselPerGallon,
+    offRoadTaxRelief,
+    wage,
+    driverWage,
+    equipmentCost,
+    laneBalance: balance,
+    used,
+  };
 }
 
 /**
@@ -110,6 +127,7 @@ export function costAtDiesel(factors: LaneFactors, dieselPerGallon: number): Cos
     driverHourlyWage: factors.driverWage.hourly,
     equipmentPerMile: factors.equipmentCost.perMile,
     includeFuelSurcharge: factors.includeFuelSurcharge,
+    laneBalanceFactor: factors.laneBalance.factor,
   });
 }
 
@@ -130,6 +148,7 @@ function distanceOut(lane: Lane): RateLookupAnswer["distance"] {
       connector_miles: { origin: round(lane.connectorMiles.origin, 1), destination: round(lane.connectorMiles.destination, 1) },
     }),
     ...(lane.fallbackReason && { fallback_reason: lane.fallbackReason }),
+    ...(lane.boundReason && { bound_reason: lane.boundReason }),
   };
 }
 
@@ -202,6 +221,7 @@ export function priceLane(
       mode: RATE_MODEL.modeMultiplier.value[mode],
       equipment: RATE_MODEL.equipmentMultiplier.value[equipment],
     },
+    lane_balance: { ...factors.laneBalance, factor: round(factors.laneBalance.factor, 4) },
     confidence,
     data_sources: {
       diesel_price: round(dieselPerGallon, 4),

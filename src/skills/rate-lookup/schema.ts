@@ -32,8 +32,10 @@ export const rateLookupOutput = Type.Object({
   rate_per_mile: Type.Number({ description: "Cost-basis rate, USD per mile" }),
   total_cost: Type.Number({ description: "rate_per_mile x miles, USD" }),
   miles: Type.Number(),
-  distance_method: enumOf(["ROAD_NETWORK", "GREAT_CIRCLE_X_CIRCUITY", "CALLER_PROVIDED"], {
-    description: "ROAD_NETWORK: shortest path on the road network plus local legs; GREAT_CIRCLE_X_CIRCUITY: fallback when the network cannot serve the lane",
+  distance_method: enumOf(["ROAD_NETWORK", "ROAD_NETWORK_BOUNDED", "GREAT_CIRCLE_X_CIRCUITY", "CALLER_PROVIDED"], {
+    description:
+      "ROAD_NETWORK: shortest path on the road network plus local legs; ROAD_NETWORK_BOUNDED: the network's route goes round a road it lacks, " +
+      "which is counted instead (distance.bound_reason); GREAT_CIRCLE_X_CIRCUITY: fallback when the network cannot serve the lane",
   }),
   distance: Type.Object({
     road_network: Type.String({ description: "Version of the road network asked for the miles" }),
@@ -41,6 +43,7 @@ export const rateLookupOutput = Type.Object({
       Type.Object({ origin: Type.Number(), destination: Type.Number() }, { description: "Local-road miles from each place to the network" }),
     ),
     fallback_reason: Type.Optional(Type.String({ description: "Why the network's route was not used" })),
+    bound_reason: Type.Optional(Type.String({ description: "Where the network's route goes round a road it lacks, and what was counted instead" })),
   }),
   equipment: enumOf(EQUIPMENT_TYPES),
   mode: enumOf(MODES),
@@ -55,6 +58,7 @@ export const rateLookupOutput = Type.Object({
       equipment: perMile("Truck, trailer, maintenance, insurance, tires, tolls, permits"),
       margin: perMile("Carrier margin"),
       per_load: perMile("Per-load cost (per_load_cost.total) spread over the lane's miles"),
+      lane_balance: perMile("What the lane-balance factor adds to (or, below 1, takes off) the parts above"),
       fuel_surcharge: perMile("Fuel surcharge above the base diesel price; never multiplied"),
     },
     { description: "Per-mile parts; all but the surcharge after the mode and equipment multipliers; they add up to rate_per_mile" },
@@ -69,6 +73,16 @@ export const rateLookupOutput = Type.Object({
     { description: "The fixed cost of one load, whatever its length" },
   ),
   multipliers: Type.Object({ mode: Type.Number(), equipment: Type.Number() }),
+  lane_balance: Type.Object(
+    {
+      origin_market: Type.Union([Type.String(), Type.Null()], { description: "Freight market the origin lies in, null when none is fitted" }),
+      destination_market: Type.Union([Type.String(), Type.Null()], { description: "Freight market the destination lies in, null when none is fitted" }),
+      outbound: Type.Number({ description: "Multiplier on loads leaving the origin's market" }),
+      inbound: Type.Number({ description: "Multiplier on loads entering the destination's market" }),
+      factor: Type.Number({ description: "outbound x inbound, applied to the linehaul and per-load cost (never the surcharge); 1 for LTL and intermodal" }),
+    },
+    { description: "Head-haul / back-haul: markets that receive more freight than they ship cost more to enter and less to leave" },
+  ),
   confidence: Type.Object({
     level: enumOf(["AMS_ANCHORED", "HIGH", "MEDIUM", "LOW"]),
     score: Type.Number({ minimum: 0, maximum: 1 }),

@@ -8,7 +8,7 @@ export const rateLookupSkill = defineSkill({
   minimumTier: "explorer",
   description:
     "Cost-basis truckload rate for a lane: diesel (EIA, by PADD), driver wages (BLS OEWS, by state), equipment costs (ATRI), " +
-    "a per-load cost, road miles on the Interstate network, per-mile breakdown, confidence (USDA AMS anchoring) and data sources.",
+    "a per-load cost, a head-haul / back-haul lane balance, road miles on the Interstate network, per-mile breakdown, confidence (USDA AMS anchoring) and data sources.",
   rest: { method: "POST", path: "/v1/rates/lookup" },
   input: rateLookupInput,
   output: rateLookupOutput,

@@ -3,7 +3,8 @@
  *   1. road miles of well-known lanes (road-lanes.ts), tuning and held-out lanes apart, and query time;
  *   2. total cost per mile as of mid-year 2019-2024 against ATRI's total for that year (atri-years.ts);
  *   3. REEFER cost basis (no surcharge) against USDA AMS FVWTRK $/load ranges in the snapshot, fit and held-out weeks.
- * Prints Markdown tables; with --readme, also writes them between the fidelity markers in README.md.
+ * Prints Markdown tables; with --readme, also writes them between the fidelity markers in README.md; with --fit, prints
+ * the lane-balance factors the fit weeks give (fit-lane-balance.ts) and nothing else.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { openMemoryDatabase } from "../../../src/db/client.ts";
@@ -13,12 +14,13 @@ import { createReferenceData } from "../../../src/reference/index.ts";
 import { resolvePlace, type ResolvedPlace } from "../../../src/reference/places.ts";
 import { embeddedRoadNetwork, roadMiles } from "../../../src/reference/roads/index.ts";
 import { amsFvwtrkSeries, NATIONAL_TRUCK_DRIVER_WAGE_SERIES } from "../../../src/reference/series-ids.ts";
-import { circuityFactor, RATE_MODEL } from "../../../src/skills/rate-lookup/constants.ts";
+import { circuityFactor, RATE_MODEL, type FreightMarket } from "../../../src/skills/rate-lookup/constants.ts";
 import { driverWageAsOf } from "../../../src/skills/rate-lookup/driver-wage.ts";
 import { equipmentCostAsOf } from "../../../src/skills/rate-lookup/equipment-cost.ts";
 import { costBasis } from "../../../src/skills/rate-lookup/model.ts";
 import { priceLane } from "../../../src/skills/rate-lookup/price-lane.ts";
 import { ATRI_SOURCE, ATRI_TOTAL_PER_MILE } from "./atri-years.ts";
+import { fitLaneBalance } from "./fit-lane-balance.ts";
 import { REFERENCE_LANES, ROAD_MILES_SOURCE } from "./road-lanes.ts";
 import { DESTINATION_PLACES, DISTRICT_TOWNS, FIT_WEEKS, HELD_OUT_WEEKS } from "./usda-weeks.ts";
 
@@ -51,9 +53,12 @@ function roadSection(): string[] {
     holdout: { road: [], crow: [] },
     holdout2: { road: [], crow: [] },
     holdout3: { road: [], crow: [] },
+    holdout4: { road: [], crow: [] },
+    holdout5: { road: [], crow: [] },
     unseen: { road: [], crow: [] },
   };
   const worst: string[] = [];
+  const notPlain: Record<"ROAD_NETWORK_BOUNDED" | "OFF_NETWORK", string[]> = { ROAD_NETWORK_BOUNDED: [], OFF_NETWORK: [] };
   for (const lane of REFERENCE_LANES) {
     const origin = place(lane.origin);
     const destination = place(lane.destination);
@@ -63,7 +68,9 @@ function roadSection(): string[] {
     const error = (miles - lane.roadMiles) / lane.roadMiles;
     bySet[lane.set]!.road.push(error);
     bySet[lane.set]!.crow.push((crow * circuityFactor(crow) - lane.roadMiles) / lane.roadMiles);
-    if (Math.abs(error) > 0.05) worst.push(`${lane.origin} - ${lane.destination}: ${Math.round(miles)} vs ${lane.roadMiles} (${pct(error)}, ${road.method})`);
+    const method = road.method === "ROAD_NETWORK" && road.missingRoad ? "ROAD_NETWORK_BOUNDED" : road.method;
+    if (method !== "ROAD_NETWORK") notPlain[method].push(`${lane.origin} - ${lane.destination} ${pct(error)}`);
+    if (Math.abs(error) > 0.05) worst.push(`${lane.origin} - ${lane.destination} (${lane.set}): ${Math.round(miles)} vs ${lane.roadMiles} (${pct(error)}, ${method})`);
   }
   // Query time: every reference lane routed 20 times after a warm-up pass.
   const pairs = REFERENCE_LANES.map((lane) => [place(lane.origin), place(lane.destination)] as const);
@@ -88,6 +95,8 @@ function roadSection(): string[] {
     errorRow("road network, held-out lanes", bySet.holdout!.road),
     errorRow("road network, second held-out lanes", bySet.holdout2!.road),
     errorRow("road network, third held-out lanes", bySet.holdout3!.road),
+    errorRow("road network, fourth held-out lanes", bySet.holdout4!.road),
+    errorRow("road network, fifth held-out lanes", bySet.holdout5!.road),
     errorRow("road network, unseen lanes", bySet.unseen!.road),
     errorRow(
       "road network, all",
@@ -101,6 +110,9 @@ function roadSection(): string[] {
     `Query (snap both places + A*): median ${median(times).toFixed(2)} ms, p99 ${quantile(times, 0.99).toFixed(2)} ms over ${times.length} routes; ` +
       `the slowest lane's best of 20 runs ${Math.max(...bestPerLane).toFixed(2)} ms (p99 counts time lost to other processes on a shared CPU).`,
     ...(worst.length ? ["", "Lanes beyond 5 %:", ...worst.map((w) => `- ${w}`)] : []),
+    "",
+    `Bounded round a road the network lacks (${notPlain.ROAD_NETWORK_BOUNDED.length}): ${notPlain.ROAD_NETWORK_BOUNDED.join("; ") || "none"}. ` +
+      `Fell back to great-circle x circuity (${notPlain.OFF_NETWORK.length}): ${notPlain.OFF_NETWORK.join("; ") || "none"}.`,
   ];
 }
 
@@ -126,6 +138,7 @@ function atriSection(): string[] {
       driverHourlyWage: driverWageAsOf(wage, asOf).hourly,
       equipmentPerMile: equipment.perMile,
       includeFuelSurcharge: false,
+      laneBalanceFactor: 1,
     });
     const error = (cost.operatingCostPerMile - atriTotal) / atriTotal;
     const carry = driverWageAsOf(wage, asOf).carriedForward;
@@ -159,6 +172,16 @@ interface UsdaLaneWeek {
   high: number;
 }
 
+interface PricedLaneWeek extends UsdaLaneWeek {
+  miles: number;
+  /** The model's answer, lane balance included. */
+  cost: number;
+  /** The same without the lane-balance factor (no surcharge is asked, so the factor scales the whole cost). */
+  costWithoutBalance: number;
+  originMarket: FreightMarket | null;
+  destinationMarket: FreightMarket | null;
+}
+
 function usdaLaneWeeks(): UsdaLaneWeek[] {
   const out: UsdaLaneWeek[] = [];
   const view = data.view("2100-01-01", KNOWN_AT);
@@ -175,60 +198,140 @@ function usdaLaneWeeks(): UsdaLaneWeek[] {
   return out;
 }
 
-function usdaSection(): string[] {
-  const weeks = usdaLaneWeeks();
-  if (weeks.length === 0) return ["### USDA AMS reefer lane-weeks", "", "The snapshot holds no USDA AMS FVWTRK weeks; nothing to compare."];
-  const rows: string[] = [];
-  const groups = new Map<string, { errors: number[]; inside: number }>();
-  const group = (key: string, error: number, inRange: boolean) => {
-    const entry = groups.get(key) ?? { errors: [], inside: 0 };
-    entry.errors.push(error);
-    if (inRange) entry.inside++;
-    groups.set(key, entry);
+function priceLaneWeek(w: UsdaLaneWeek): PricedLaneWeek {
+  const { answer } = priceLane(
+    { origin: DISTRICT_TOWNS[w.district]!, destination: DESTINATION_PLACES[w.destination]!, equipment: "REEFER" },
+    data.view(w.week, KNOWN_AT),
+  );
+  const balance = answer.lane_balance;
+  return {
+    ...w,
+    miles: answer.miles,
+    cost: answer.total_cost,
+    costWithoutBalance: answer.total_cost / balance.factor,
+    originMarket: balance.origin_market as FreightMarket | null,
+    destinationMarket: balance.destination_market as FreightMarket | null,
   };
-  for (const [label, set] of [
-    ["fit weeks", FIT_WEEKS],
-    ["held-out weeks", HELD_OUT_WEEKS],
-  ] as const) {
-    const errors: number[] = [];
-    const short: number[] = [];
-    let inside = 0;
-    for (const w of weeks.filter((w) => set.includes(w.week))) {
-      const origin = DISTRICT_TOWNS[w.district]!;
-      const { answer } = priceLane({ origin, destination: DESTINATION_PLACES[w.destination]!, equipment: "REEFER" }, data.view(w.week, KNOWN_AT));
-      const midpoint = (w.low + w.high) / 2;
-      const error = (answer.total_cost - midpoint) / midpoint;
-      errors.push(error);
-      if (answer.miles < 500) short.push(error);
-      const inRange = answer.total_cost >= w.low && answer.total_cost <= w.high;
-      if (inRange) inside++;
-      if (set === FIT_WEEKS) {
-        group(`USDA band ${distanceBand(answer.miles)}`, error, inRange);
-        group(`to ${w.destination}`, error, inRange);
-        group(`week ${w.week}`, error, inRange);
-      }
+}
+
+const midpointOf = (w: UsdaLaneWeek) => (w.low + w.high) / 2;
+const inRange = (w: UsdaLaneWeek, cost: number) => cost >= w.low && cost <= w.high;
+
+function accuracyRow(label: string, lanes: PricedLaneWeek[], costOf: (w: PricedLaneWeek) => number | undefined): string {
+  const scored = lanes.flatMap((w) => {
+    const cost = costOf(w);
+    return cost === undefined ? [] : [{ w, cost, error: (cost - midpointOf(w)) / midpointOf(w) }];
+  });
+  const errors = scored.map((s) => s.error);
+  const inside = scored.filter((s) => inRange(s.w, s.cost)).length;
+  const short = scored.filter((s) => s.w.miles < 500).map((s) => s.error);
+  return (
+    `| ${label} | ${errors.length} | ${Math.round((inside / errors.length) * 100)} % | ${pct(median(errors))} | ` +
+    `${pct(quantile(errors, 0.1))} .. ${pct(quantile(errors, 0.9))} | ${short.length} | ${short.length ? pct(median(short)) : "-"} |`
+  );
+}
+
+/** USDA's own midpoint for the same lane in the report before: what copying the market, not pricing it, would score. */
+function previousWeekMidpoint(all: PricedLaneWeek[]): (w: PricedLaneWeek) => number | undefined {
+  const weeks = [...new Set(all.map((w) => w.week))].sort();
+  const byLane = new Map(all.map((w) => [`${w.district}|${w.destination}|${w.week}`, w]));
+  return (w) => {
+    const before = weeks[weeks.indexOf(w.week) - 1];
+    const previous = before && byLane.get(`${w.district}|${w.destination}|${before}`);
+    return previous ? midpointOf(previous) : undefined;
+  };
+}
+
+function fittedLaneBalance(fit: PricedLaneWeek[]) {
+  return fitLaneBalance(
+    fit.map((w) => ({
+      week: w.week,
+      originMarket: w.originMarket,
+      destinationMarket: w.destinationMarket,
+      logError: Math.log(midpointOf(w) / w.costWithoutBalance),
+    })),
+  );
+}
+
+/**
+ * Each district's held-out lane-weeks priced with a lane balance refitted without that district's fit lane-weeks:
+ * how the factor does on lanes it was not fitted on (a market only that district ships from gets no outbound figure).
+ */
+function leaveOneDistrictOut(fit: PricedLaneWeek[]): (w: PricedLaneWeek) => number {
+  const refits = new Map<string, ReturnType<typeof fittedLaneBalance>>();
+  return (w) => {
+    let refit = refits.get(w.district);
+    if (!refit) {
+      refit = fittedLaneBalance(fit.filter((other) => other.district !== w.district));
+      refits.set(w.district, refit);
     }
-    rows.push(
-      `| ${label} (${set.join(", ")}) | ${errors.length} | ${Math.round((inside / errors.length) * 100)} % | ${pct(median(errors))} | ` +
-        `${pct(quantile(errors, 0.1))} .. ${pct(quantile(errors, 0.9))} | ${short.length} | ${short.length ? pct(median(short)) : "-"} |`,
-    );
+    const outbound = (w.originMarket && refit.outbound[w.originMarket]) || 1;
+    const inbound = (w.destinationMarket && refit.inbound[w.destinationMarket]) || 1;
+    return w.costWithoutBalance * outbound * inbound;
+  };
+}
+
+function usdaSection(): string[] {
+  const all = usdaLaneWeeks().map(priceLaneWeek);
+  if (all.length === 0) return ["### USDA AMS reefer lane-weeks", "", "The snapshot holds no USDA AMS FVWTRK weeks; nothing to compare."];
+  const fit = all.filter((w) => FIT_WEEKS.includes(w.week));
+  const heldOut = all.filter((w) => HELD_OUT_WEEKS.includes(w.week));
+  const groups = new Map<string, PricedLaneWeek[]>();
+  for (const w of fit) {
+    for (const key of [`USDA band ${distanceBand(w.miles)}`, `to ${w.destination}`, `from ${w.originMarket ?? "no fitted market"}`, `week ${w.week}`]) {
+      groups.set(key, [...(groups.get(key) ?? []), w]);
+    }
   }
   const spread = [...groups.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([key, g]) => `| ${key} | ${g.errors.length} | ${Math.round((g.inside / g.errors.length) * 100)} % | ${pct(median(g.errors))} |`);
+    .map(([key, lanes]) => {
+      const errors = lanes.map((w) => (w.cost - midpointOf(w)) / midpointOf(w));
+      return `| ${key} | ${lanes.length} | ${Math.round((lanes.filter((w) => inRange(w, w.cost)).length / lanes.length) * 100)} % | ${pct(median(errors))} |`;
+    });
+  const widths = all.map((w) => (w.high - w.low) / midpointOf(w));
+  const { outbound, inbound } = RATE_MODEL.laneBalance.value;
+  const fitted = fittedLaneBalance(fit);
+  const drift = JSON.stringify({ outbound: fitted.outbound, inbound: fitted.inbound }) !== JSON.stringify({ outbound, inbound });
   return [
-    `### REEFER cost basis (no surcharge, per-load cost ${JSON.stringify(RATE_MODEL.perLoad.value)}) vs USDA AMS FVWTRK $/load`,
+    "### REEFER cost basis (no surcharge) vs USDA AMS FVWTRK $/load",
+    "",
+    `Per-load cost ${JSON.stringify(RATE_MODEL.perLoad.value)}; lane balance (fitted on the fit weeks only) outbound ${JSON.stringify(outbound)}, inbound ${JSON.stringify(inbound)}.`,
     "",
     "| weeks | lane-weeks | inside USDA's range | median signed error vs midpoint | 10th..90th percentile | loads under 500 mi | their median error |",
     "|---|---|---|---|---|---|---|",
-    ...rows,
+    accuracyRow(`fit weeks (${FIT_WEEKS.join(", ")})`, fit, (w) => w.cost),
+    accuracyRow(`held-out weeks (${HELD_OUT_WEEKS.join(", ")})`, heldOut, (w) => w.cost),
+    accuracyRow("held-out weeks, without lane balance", heldOut, (w) => w.costWithoutBalance),
+    accuracyRow("held-out weeks, lane balance refitted without the lane's own district", heldOut, leaveOneDistrictOut(fit)),
+    accuracyRow("held-out weeks, USDA's own midpoint a week earlier (a ceiling, not a model)", heldOut, previousWeekMidpoint(all)),
     "",
-    "Where the fit weeks fall out (by USDA's own distance bands, destination and week; the held-out weeks are not broken down):",
+    `USDA's range is ${pct(median(widths)).slice(1)} of its midpoint wide at the median (10th..90th ${pct(quantile(widths, 0.1)).slice(1)} .. ${pct(quantile(widths, 0.9)).slice(1)}): ` +
+      "a lane-week is inside only when the answer is within about half that of the midpoint.",
+    ...(drift
+      ? [
+          "",
+          `Refitting on the fit weeks now gives outbound ${JSON.stringify(fitted.outbound)}, inbound ${JSON.stringify(fitted.inbound)}: the shipped constants are stale.`,
+        ]
+      : []),
+    "",
+    "Where the fit weeks fall out (by USDA's own distance bands, destination, origin market and week; the held-out weeks are not broken down):",
     "",
     "| fit lane-weeks | n | inside | median signed error |",
     "|---|---|---|---|",
     ...spread,
   ];
+}
+
+function printFit(): void {
+  const fit = usdaLaneWeeks()
+    .filter((w) => FIT_WEEKS.includes(w.week))
+    .map(priceLaneWeek);
+  console.log(JSON.stringify(fittedLaneBalance(fit), null, 2));
+}
+
+if (process.argv.includes("--fit")) {
+  printFit();
+  process.exit(0);
 }
 
 const report = [`## Fidelity (model ${RATE_MODEL.version})`, "", ...roadSection(), "", ...atriSection(), "", ...usdaSection()].join("\n");

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { greatCircleMiles } from "../../../src/reference/distance.ts";
 import { parseRoadGeoJson, RoadFileError } from "../../../src/reference/roads/geojson.ts";
 import { buildRoadNetwork, type RoadLine } from "../../../src/reference/roads/network-build.ts";
+import { MISSING_ROAD_RULES, missingRoadShortcut } from "../../../src/reference/roads/missing-road.ts";
 import { RoadNetwork } from "../../../src/reference/roads/network.ts";
 import { ROAD_RULES, roadMiles } from "../../../src/reference/roads/road-miles.ts";
 
@@ -143,12 +144,23 @@ describe("building a network from drawn lines", () => {
 });
 
 describe("road miles between places", () => {
-  // A U-shaped road: the two tips are 69 mi apart as the crow flies, 2 x 138 + 53 mi by the road.
+  // A U-shaped road: the two tips are 52 mi apart as the crow flies, 2 x 138 + 53 mi by the road.
   const uShape = network([
     {
       coordinates: [
         [-101, 41],
         [-101, 39],
+        [-100, 39],
+        [-100, 41],
+      ],
+    },
+  ]);
+  // The same U twice as wide: its tips are 105 mi apart, too far for a road the network lacks to be assumed between them.
+  const wideU = network([
+    {
+      coordinates: [
+        [-102, 41],
+        [-102, 39],
         [-100, 39],
         [-100, 41],
       ],
@@ -161,13 +173,83 @@ describe("road miles between places", () => {
     if (result.method !== "ROAD_NETWORK") return;
     expect(result.connectorMiles.origin).toBeGreaterThan(0.5);
     expect(result.miles).toBeCloseTo(result.networkMiles + result.connectorMiles.origin + result.connectorMiles.destination, 6);
+    expect(result.missingRoad).toBeUndefined();
+  });
+
+  test("a route that goes round between two points close over land is bounded by a road the network lacks", () => {
+    const result = roadMiles(uShape, at(-101, 41), at(-100, 41));
+    expect(result.method).toBe("ROAD_NETWORK");
+    if (result.method !== "ROAD_NETWORK") return;
+    const crow = miles([-101, 41], [-100, 41]);
+    expect(result.networkMiles).toBeGreaterThan(300);
+    expect(result.missingRoad).toBeDefined();
+    expect(result.missingRoad!.straightMiles).toBeCloseTo(crow, 0);
+    // The road assumed between the tips costs 1.3x its straight line, and the route's miles count it instead of the U.
+    expect(result.miles).toBeCloseTo(crow * MISSING_ROAD_RULES.assumedCircuity.value, 0);
   });
 
   test("an implausible detour is refused with the ratio, and a place far from the network is off it", () => {
-    const detour = roadMiles(uShape, at(-101, 41), at(-100, 41));
+    const detour = roadMiles(wideU, at(-102, 41), at(-100, 41));
     expect(detour).toMatchObject({ method: "OFF_NETWORK", reason: expect.stringMatching(/x the straight-line distance/) });
     const far = roadMiles(uShape, at(-95, 40), at(-100, 40));
     expect(far).toMatchObject({ method: "OFF_NETWORK", reason: expect.stringMatching(/^origin is \d+ mi from the nearest Interstate/) });
+  });
+});
+
+describe("a road the network lacks", () => {
+  const point = (lon: number, lat: number, along: number) => ({ lon, lat, miles: along });
+
+  test("is assumed only over land: a shortcut across a lake is not a road", () => {
+    // Detroit round the western end of Lake Erie to Sandusky, then back to a point across the lake from Detroit.
+    const roundLakeErie = [point(-83.05, 42.33, 0), point(-83.55, 41.65, 50), point(-82.7, 41.45, 100), point(-82.5, 42.0, 140)];
+    expect(missingRoadShortcut(roundLakeErie, 140)).toBeUndefined();
+  });
+
+  test("is assumed only where it saves a material share of the lane", () => {
+    // A 70-mile loop between two points 5 mi apart, over Nebraska: material on a 200-mile lane, not on a 2,000-mile one.
+    const loop = [point(-101, 41, 0), point(-101, 40.5, 35), point(-100.9, 40.5, 40), point(-100.9, 41, 75)];
+    expect(missingRoadShortcut(loop, 200)).toMatchObject({ from: loop[0], to: loop[3] });
+    expect(missingRoadShortcut(loop, 2000)).toBeUndefined();
+  });
+
+  test("is not assumed where the route runs as straight as roads do", () => {
+    const straight = [point(-100, 40, 0), point(-99.5, 40, 30), point(-99, 40, 60), point(-98.5, 40, 90)];
+    expect(missingRoadShortcut(straight, 90)).toBeUndefined();
+  });
+});
+
+describe("joining the network ahead of a place", () => {
+  // The nearest road, 5.5 mi west, leads away north and round a 400-mile loop; 14 mi east, toward the destination, a
+  // road runs straight there (like a city whose nearest Interstates all leave the wrong way). Drawn on the equator,
+  // where the build's projection is true, so that no gap is bridged.
+  const city = at(0, 0);
+  const destination = at(2.5, 0);
+  const roads = network([
+    {
+      coordinates: [
+        [-0.08, -0.5],
+        [-0.08, 1.5],
+        [2.5, 1.5],
+        [2.5, 0],
+      ],
+    },
+    {
+      coordinates: [
+        [0.2, 0],
+        [2.5, 0],
+      ],
+    },
+  ]);
+
+  test("a long way round from the nearest road is looked at again with the roads ahead", () => {
+    expect(roads.snap(city).offsetMiles).toBeLessThan(6);
+    expect(roads.route(city, destination).networkMiles).toBeGreaterThan(300);
+    const result = roadMiles(roads, city, destination);
+    expect(result.method).toBe("ROAD_NETWORK");
+    if (result.method !== "ROAD_NETWORK") return;
+    expect(result.connectorMiles.origin).toBeGreaterThan(13 * ROAD_RULES.connectorCircuity.value);
+    expect(result.missingRoad).toBeUndefined();
+    expect(result.miles).toBeLessThan(miles([0, 0], [2.5, 0]) * 1.1);
   });
 });
 

@@ -3,6 +3,7 @@ import { ApiError } from "../../../src/errors.ts";
 import { rateLookupSkill } from "../../../src/skills/rate-lookup/skill.ts";
 import { RATE_MODEL } from "../../../src/skills/rate-lookup/constants.ts";
 import { appendObservations } from "../../../src/reference/append.ts";
+import { greatCircleMiles } from "../../../src/reference/distance.ts";
 import { embeddedRoadNetwork } from "../../../src/reference/roads/index.ts";
 import { amsFvwtrkSeries } from "../../../src/reference/series-ids.ts";
 import { fuelSurchargeSkill } from "../../../src/skills/fuel-surcharge/skill.ts";
@@ -49,20 +50,30 @@ describe("lane distances", () => {
     expect(answer.confidence.score).toBeLessThan(onNetwork.confidence.score);
   });
 
-  test("a lane the Interstates serve only by an implausible detour falls back (Miami-Orlando runs on the Turnpike)", () => {
-    const { answer } = lookup({ origin: "Miami, FL", destination: "Orlando, FL", equipment: "DRY_VAN", as_of: "2026-09-22" });
+  test("a lane the Interstates serve only by an implausible detour falls back (Phoenix-Las Vegas runs on US-93)", () => {
+    const { answer } = lookup({ origin: "Phoenix, AZ", destination: "Las Vegas, NV", equipment: "DRY_VAN", as_of: "2026-09-22" });
     expect(answer.distance_method).toBe("GREAT_CIRCLE_X_CIRCUITY");
     expect(answer.distance.fallback_reason).toMatch(/straight-line distance \(over 1.45x\)/);
   });
 
-  test("a lane round a lake is priced on the network; a long route over land says a shorter road may be missing", () => {
+  test("a lane round a lake is priced on the network as it is", () => {
     const roundTheLake = lookup({ origin: "Detroit, MI", destination: "Cleveland, OH", equipment: "DRY_VAN", as_of: "2026-09-22" }).answer;
     expect(roundTheLake.distance_method).toBe("ROAD_NETWORK");
-    expect(roundTheLake.confidence.reasons.join("; ")).not.toMatch(/shorter road the network lacks/);
-    // The network goes round by Casa Grande on I-8; trucks take AZ-85, which the Interstate network does not hold.
+    expect(roundTheLake.distance.bound_reason).toBeUndefined();
+    expect(roundTheLake.confidence.reasons.join("; ")).not.toMatch(/shorter road the network lacks|road miles bounded/);
+  });
+
+  test("a route that goes round a road the network lacks is bounded, says where, and costs confidence", () => {
+    // The network goes round by Casa Grande on I-10 and I-8; trucks take AZ-85 from Buckeye to Gila Bend.
     const withoutAz85 = lookup({ origin: "Phoenix, AZ", destination: "San Diego, CA", equipment: "DRY_VAN", as_of: "2026-09-22" }).answer;
-    expect(withoutAz85.distance_method).toBe("ROAD_NETWORK");
-    expect(withoutAz85.confidence.reasons.join("; ")).toMatch(/Interstate route is 1\.\d\dx the straight line .*shorter road the network lacks may exist/);
+    const onNetwork = lookup({ origin: "Los Angeles, CA", destination: "Phoenix, AZ", equipment: "DRY_VAN", as_of: "2026-09-22" }).answer;
+    expect(withoutAz85.distance_method).toBe("ROAD_NETWORK_BOUNDED");
+    expect(withoutAz85.distance.bound_reason).toMatch(/goes \d+ mi round between .* \d+ mi apart in a straight line over land/);
+    expect(withoutAz85.confidence.reasons.join("; ")).toMatch(/road miles bounded: the Interstate route goes \d+ mi round/);
+    // Bounded: shorter than the network's own way round, never shorter than the straight line.
+    const crow = greatCircleMiles(withoutAz85.origin, withoutAz85.destination);
+    expect(withoutAz85.miles).toBeGreaterThan(crow);
+    expect(withoutAz85.confidence.score).toBeLessThan(onNetwork.confidence.score);
   });
 
   test("miles overrides the estimate", () => {
@@ -143,8 +154,12 @@ describe("equipment, mode and surcharge", () => {
   test("mode multipliers", () => {
     const ltl = lookup({ ...base, equipment: "DRY_VAN", mode: "LTL" }).answer;
     const intermodal = lookup({ ...base, equipment: "DRY_VAN", mode: "INTERMODAL" }).answer;
-    expect(ltl.rate_per_mile).toBeCloseTo(van.rate_per_mile * 1.35, 2);
-    expect(intermodal.rate_per_mile).toBeCloseTo(van.rate_per_mile * 0.82, 2);
+    // Lane balance is a truckload factor: LTL and intermodal answers carry factor 1.
+    const vanBeforeBalance = van.rate_per_mile / van.lane_balance.factor;
+    expect(ltl.lane_balance.factor).toBe(1);
+    expect(intermodal.lane_balance.factor).toBe(1);
+    expect(ltl.rate_per_mile).toBeCloseTo(vanBeforeBalance * 1.35, 2);
+    expect(intermodal.rate_per_mile).toBeCloseTo(vanBeforeBalance * 0.82, 2);
   });
 
   test("fuel is counted once: linehaul fuel at the surcharge base, the surcharge carries the rest, unmultiplied", () => {
@@ -154,13 +169,15 @@ describe("equipment, mode and surcharge", () => {
     const originDiesel = withFsc.factor_versions[0]!.value; // the origin's EIA area comes first
     expect(withFsc.breakdown.fuel).toBeCloseTo((1.25 / mpg) * 1.18, 3);
     expect(withFsc.breakdown.fuel_surcharge).toBeCloseTo((originDiesel - 1.25) / mpg, 3);
-    // Only the fuel line and the surcharge differ from the answer without it.
-    const { fuel, fuel_surcharge, ...rest } = withFsc.breakdown;
-    const { fuel: fullFuel, fuel_surcharge: none, ...restWithout } = reefer.breakdown;
+    // Only the fuel line, the lane balance on it and the surcharge differ from the answer without it.
+    const { fuel, fuel_surcharge, lane_balance, ...rest } = withFsc.breakdown;
+    const { fuel: fullFuel, fuel_surcharge: none, lane_balance: fullBalance, ...restWithout } = reefer.breakdown;
     expect(rest).toEqual(restWithout);
     expect(none).toBe(0);
     expect(fuel).toBeLessThan(fullFuel);
-    expect(withFsc.rate_per_mile).toBeCloseTo(reefer.rate_per_mile - fullFuel + fuel + fuel_surcharge, 2);
+    const factor = withFsc.lane_balance.factor;
+    expect(lane_balance - fullBalance).toBeCloseTo((fuel - fullFuel) * (factor - 1), 3);
+    expect(withFsc.rate_per_mile).toBeCloseTo(reefer.rate_per_mile + (fuel - fullFuel) * factor + fuel_surcharge, 2);
     expect(withFsc.data_sources.fuel_surcharge_source).toContain("linehaul fuel priced at the base");
   });
 
@@ -171,6 +188,48 @@ describe("equipment, mode and surcharge", () => {
       skillContext(data, data.view(base.as_of, LOADED_AT)),
     ).answer;
     expect(withFsc.breakdown.fuel_surcharge).toBeCloseTo(skill.surcharge_per_mile, 4);
+  });
+});
+
+describe("lane balance (head-haul / back-haul)", () => {
+  const asOf = "2026-07-14";
+  const priced = (origin: string, destination: string, mode?: "FTL" | "LTL") =>
+    lookup({ origin, destination, equipment: "REEFER", as_of: asOf, ...(mode && { mode }) }).answer;
+
+  test("a load into a market that ships little back costs more than the same road the other way", () => {
+    const intoSeattle = priced("Los Angeles, CA", "Seattle, WA");
+    const outOfSeattle = priced("Seattle, WA", "Los Angeles, CA");
+    const { outbound, inbound } = RATE_MODEL.laneBalance.value;
+    expect(intoSeattle.lane_balance).toEqual({
+      origin_market: "CALIFORNIA",
+      destination_market: "PACIFIC_NORTHWEST",
+      outbound: outbound.CALIFORNIA!,
+      inbound: inbound.PACIFIC_NORTHWEST!,
+      factor: Number((outbound.CALIFORNIA! * inbound.PACIFIC_NORTHWEST!).toFixed(4)),
+    });
+    expect(outOfSeattle.lane_balance.factor).toBeCloseTo(outbound.PACIFIC_NORTHWEST! * inbound.CALIFORNIA!, 4);
+    expect(intoSeattle.lane_balance.factor).toBeGreaterThan(1);
+    expect(outOfSeattle.lane_balance.factor).toBeLessThan(1);
+    expect(intoSeattle.rate_per_mile).toBeGreaterThan(outOfSeattle.rate_per_mile);
+  });
+
+  test("the breakdown shows what the factor adds, on the linehaul and per-load cost but never the surcharge", () => {
+    const answer = lookup({ origin: "Los Angeles, CA", destination: "Seattle, WA", equipment: "REEFER", as_of: asOf, include_fuel_surcharge: true }).answer;
+    const { lane_balance, fuel_surcharge, ...linehaul } = answer.breakdown;
+    const beforeBalance = Object.values(linehaul).reduce((a, b) => a + b, 0);
+    expect(lane_balance).toBeCloseTo(beforeBalance * (answer.lane_balance.factor - 1), 3);
+    expect(fuel_surcharge).toBeGreaterThan(0);
+    expect(beforeBalance + lane_balance + fuel_surcharge).toBeCloseTo(answer.rate_per_mile, 2);
+  });
+
+  test("a market without a fitted figure and an LTL load are balanced (factor 1, nothing added)", () => {
+    const unfitted = priced("Omaha, NE", "Kansas City, MO");
+    expect(unfitted.lane_balance).toEqual({ origin_market: null, destination_market: null, outbound: 1, inbound: 1, factor: 1 });
+    expect(unfitted.breakdown.lane_balance).toBe(0);
+    const ltl = priced("Los Angeles, CA", "Seattle, WA", "LTL");
+    expect(ltl.lane_balance.origin_market).toBe("CALIFORNIA");
+    expect(ltl.lane_balance.factor).toBe(1);
+    expect(ltl.breakdown.lane_balance).toBe(0);
   });
 });
 

@@ -1,0 +1,90 @@
+import { greatCircleMiles } from "../distance.ts";
+import { longestOffLandMiles } from "../us-land.ts";
+import type { RoutePoint } from "./network.ts";
+
+/** When a route is taken to go round a road the network lacks, and what that road is assumed to cost (docs/rate-model.md, "Road miles"). */
+export const MISSING_ROAD_RULES = {
+  within: {
+    value: 60,
+    source:
+      "Waybill judgement: US and state highways join Interstates that pass within an hour's drive of each other; " +
+      "two points of a route at most 60 straight-line miles apart may be joined by a road the Interstate network lacks.",
+  },
+  goesRound: {
+    value: 1.8,
+    source:
+      "Waybill judgement: truck roads run 1.04-1.45x the straight line even through mountains (docs/rate-model.md); " +
+      "a route covering more than 1.8x the straight line between two of its points over land goes round something a road crosses.",
+  },
+  assumedCircuity: {
+    value: 1.3,
+    source:
+      "Waybill judgement: the missing road is priced at 1.3x its straight line, between the 1.12 of a desert highway " +
+      "(AZ-85, Buckeye-Gila Bend) and the 1.45 of a mountain one (US-287, Fort Collins-Laramie).",
+  },
+  material: {
+    value: 0.05,
+    source:
+      "Waybill judgement: the network's own miles are within 5 % of the published ones on 94 % of the reference lanes; " +
+      "a saving smaller than 5 % of the lane (a mountain Interstate's winding) is within that error and is no evidence of a missing road.",
+  },
+} as const;
+
+/** Route points closer than this along the route are not looked at separately. */
+const SPACING_MILES = 2;
+/** At most this many route points are compared pairwise (a long route is looked at more coarsely). */
+const MOST_POINTS = 400;
+/** A shortcut whose straight line leaves US land for longer than this crosses water (or a border): no road is assumed there. */
+const MAX_OFF_LAND_MILES = 1;
+
+/** Only the largest savings are checked for water (each check samples the line every mile). */
+const MOST_LAND_CHECKS = 50;
+
+export interface MissingRoad {
+  /** Where the route leaves and rejoins the assumed road. */
+  from: RoutePoint;
+  to: RoutePoint;
+  straightMiles: number;
+  /** Route miles between the two points minus the assumed road's miles. */
+  savedMiles: number;
+}
+
+function resample(path: RoutePoint[]): RoutePoint[] {
+  const length = path.at(-1)!.miles - path[0]!.miles;
+  const spacing = Math.max(SPACING_MILES, length / MOST_POINTS);
+  const kept: RoutePoint[] = [];
+  for (const point of path) if (kept.length === 0 || point.miles - kept.at(-1)!.miles >= spacing) kept.push(point);
+  return kept;
+}
+
+/**
+ * The largest saving a road the network lacks would give this route: two points of the route, close in a straight line
+ * over land, that the route joins only by going round, saving more than 5 % of the lane. The route's miles less the
+ * saving bound the lane's real miles.
+ */
+export function missingRoadShortcut(path: readonly RoutePoint[] | undefined, laneMiles: number): MissingRoad | undefined {
+  if (!path || path.length < 2) return undefined;
+  const points = resample([...path]);
+  const { within, goesRound, assumedCircuity, material } = MISSING_ROAD_RULES;
+  // A flat-earth pre-check (within 1 % at 60 mi) keeps trigonometry out of the pairwise loop; candidates are then measured exactly.
+  const milesPerLon = points.map((p) => 69.17 * Math.cos((p.lat * Math.PI) / 180));
+  const candidates: MissingRoad[] = [];
+  for (let i = 0; i < points.length; i++) {
+    const a = points[i]!;
+    for (let j = i + 1; j < points.length; j++) {
+      const b = points[j]!;
+      const dy = (b.lat - a.lat) * 69.05;
+      if (Math.abs(dy) > within.value * 1.02) continue;
+      const dx = (b.lon - a.lon) * milesPerLon[i]!;
+      const rough = Math.hypot(dx, dy);
+      const along = b.miles - a.miles;
+      if (rough > within.value * 1.02 || along <= goesRound.value * rough * 0.98) continue;
+      const straightMiles = greatCircleMiles(a, b);
+      if (straightMiles > within.value || along <= goesRound.value * straightMiles) continue;
+      const savedMiles = along - assumedCircuity.value * straightMiles;
+      if (savedMiles > material.value * laneMiles) candidates.push({ from: a, to: b, straightMiles, savedMiles });
+    }
+  }
+  candidates.sort((a, b) => b.savedMiles - a.savedMiles);
+  return candidates.slice(0, MOST_LAND_CHECKS).find((c) => longestOffLandMiles(c.from, c.to) <= MAX_OFF_LAND_MILES);
+}

@@ -1,0 +1,52 @@
+import { describe, expect, test } from "bun:test";
+import { fitLaneBalance, type LaneWeekError } from "./fit-lane-balance.ts";
+
+// Lane-weeks built from planted effects: the fit must give them back, whatever the week's level.
+const inbound = { CALIFORNIA: Math.log(0.7), NORTHEAST: Math.log(1.05), PACIFIC_NORTHWEST: Math.log(1.25) } as const;
+const outbound = { SOUTHEAST: Math.log(1.2), TEXAS: Math.log(1.0), MOUNTAIN: Math.log(0.75) } as const;
+const weeks = { "2026-04-29": -0.15, "2026-06-30": 0.05, "2026-07-07": 0 } as const;
+
+function planted(): LaneWeekError[] {
+  const rows: LaneWeekError[] = [];
+  for (const [week, level] of Object.entries(weeks)) {
+    for (const [originMarket, out] of Object.entries(outbound)) {
+      for (const [destinationMarket, into] of Object.entries(inbound)) {
+        rows.push({
+          week,
+          originMarket: originMarket as keyof typeof outbound,
+          destinationMarket: destinationMarket as keyof typeof inbound,
+          logError: level + out + into,
+        });
+      }
+    }
+  }
+  return rows;
+}
+
+describe("the lane-balance fit (median polish)", () => {
+  const fitted = fitLaneBalance(planted());
+
+  test("recovers each market's multiplier relative to the others; the week's level is not part of it", () => {
+    expect(fitted.inbound.PACIFIC_NORTHWEST! / fitted.inbound.CALIFORNIA!).toBeCloseTo(1.25 / 0.7, 1);
+    expect(fitted.inbound.NORTHEAST! / fitted.inbound.CALIFORNIA!).toBeCloseTo(1.05 / 0.7, 1);
+    expect(fitted.outbound.SOUTHEAST! / fitted.outbound.MOUNTAIN!).toBeCloseTo(1.2 / 0.75, 1);
+    expect(fitted.weeks["2026-06-30"]! - fitted.weeks["2026-04-29"]!).toBeCloseTo(0.2, 3);
+  });
+
+  test("the factors average 1 in logs over the lane-weeks they were fitted on: they move cost between lanes, not the level", () => {
+    const rows = planted();
+    const meanLog = rows.reduce((sum, row) => sum + Math.log(fitted.outbound[row.originMarket!]! * fitted.inbound[row.destinationMarket!]!), 0) / rows.length;
+    expect(Math.abs(meanLog)).toBeLessThan(0.01);
+  });
+
+  test("a market seen in fewer than 6 lane-weeks gets no figure", () => {
+    const rows = [
+      ...planted(),
+      ...Array.from({ length: 5 }, () => ({ week: "2026-06-30", originMarket: "TEXAS", destinationMarket: "FLORIDA", logError: 0.4 }) as const),
+    ];
+    const refit = fitLaneBalance(rows);
+    expect(refit.lanesPerMarket.inbound.FLORIDA).toBe(5);
+    expect(refit.inbound.FLORIDA).toBeUndefined();
+    expect(refit.inbound.CALIFORNIA).toBeDefined();
+  });
+});
