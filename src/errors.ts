@@ -52,7 +52,19 @@ export interface FieldProblem {
   allowed?: readonly string[];
 }
 
-/** A refusal the caller can act on. `errorCode` (not `code`: Elysia reserves that name on thrown errors). */
+let stackTraceLimit = 0;
+/** Turns stack capture off for one Error construction (the constructor turns it back on right after). */
+function withoutStackTrace(message: string): string {
+  stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  return message;
+}
+
+/**
+ * A refusal the caller can act on. `errorCode` (not `code`: Elysia reserves that name on thrown errors).
+ * A refusal is an answer, not a fault: nothing reads its stack, so none is captured (capturing it was
+ * ≈ 7 % of the CPU of a refused call).
+ */
 export class ApiError extends Error {
   readonly status: number;
   constructor(
@@ -61,7 +73,8 @@ export class ApiError extends Error {
     readonly extra: Record<string, unknown> = {},
     readonly headers: Record<string, string> = {},
   ) {
-    super(message);
+    super(withoutStackTrace(message));
+    Error.stackTraceLimit = stackTraceLimit;
     this.status = ERROR_STATUS[errorCode];
   }
 

@@ -1,4 +1,4 @@
-import { displayIdOf, isWellFormedApiKey } from "../access/api-key.ts";
+import { displayIdOf, KEY_PREFIX } from "../access/api-key.ts";
 import { log } from "../ops/log.ts";
 
 /** Who a request ran as, once something authenticated it (a bearer key, or a dashboard session). */
@@ -10,10 +10,13 @@ export interface RequestActor {
 
 const BEARER_KEY = /^Bearer[ ]+(\S+)/i;
 
-/** The display id of the key a request presented, if it is a well-formed key (never the key itself). */
+/**
+ * The display id of the key a request authenticated with (never the key itself). Only asked once the
+ * key was found in the index, so its form and checksum were checked already.
+ */
 export function keyDisplayIdOf(request: Request): string | undefined {
   const key = BEARER_KEY.exec(request.headers.get("authorization") ?? "")?.[1];
-  return key && isWellFormedApiKey(key) ? displayIdOf(key) : undefined;
+  return key?.startsWith(KEY_PREFIX) ? displayIdOf(key) : undefined;
 }
 
 export interface AccessLogEntry {

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { MaybePromise } from "../db/maybe-async.ts";
 
 /**
  * ETag and Cache-Control on successful GETs, and 304 Not Modified when If-None-Match names the
@@ -26,9 +27,13 @@ export function etagOf(bytes: Uint8Array | string): string {
   return `W/"${createHash("sha256").update(bytes).digest("base64url").slice(0, 22)}"`;
 }
 
-/** The response with validators added, or a 304 when the caller already holds this version. */
-export async function withCacheValidators(request: Request, response: Response): Promise<Response> {
+/** The response with validators added, or a 304 when the caller already holds this version; synchronous unless it is a GET's 200. */
+export function withCacheValidators(request: Request, response: Response): MaybePromise<Response> {
   if (!isCacheableRequest(request) || response.status !== 200) return response;
+  return validated(request, response);
+}
+
+async function validated(request: Request, response: Response): Promise<Response> {
   const headers = new Headers(response.headers);
   if (!headers.has("cache-control")) headers.set("Cache-Control", DEFAULT_GET_CACHE_CONTROL);
   if (/\bno-store\b/.test(headers.get("cache-control")!)) return response;

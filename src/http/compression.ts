@@ -1,4 +1,5 @@
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
+import type { MaybePromise } from "../db/maybe-async.ts";
 import { withHeaders } from "./with-headers.ts";
 
 /**
@@ -49,16 +50,23 @@ function compressedBody(bytes: Uint8Array, encoding: Encoding, keepAs: string | 
   return body;
 }
 
-/** The same response, compressed when that is worth it and the client accepts it. */
-export async function compressResponse(request: Request, response: Response): Promise<Response> {
-  const contentType = response.headers.get("content-type") ?? "";
+/**
+ * The same response, compressed when that is worth it and the client accepts it. Synchronous unless
+ * the body has to be read to compress it.
+ */
+export function compressResponse(request: Request, response: Response): MaybePromise<Response> {
   if (!response.body || request.method === "HEAD" || response.status === 204 || response.status === 304) return response;
+  const contentType = response.headers.get("content-type") ?? "";
   if (response.headers.has("content-encoding") || !COMPRESSIBLE.test(contentType)) return response;
   const declared = Number(response.headers.get("content-length") ?? Number.NaN);
   if (declared <= COMPRESS_ABOVE_BYTES) return response;
   const encoding = chooseEncoding(request.headers.get("accept-encoding"));
   // The body is read only to compress it: a caller that accepts no encoding gets it untouched.
   if (!encoding) return withHeaders(response, (headers) => headers.append("Vary", "Accept-Encoding"));
+  return compressed(response, encoding);
+}
+
+async function compressed(response: Response, encoding: Encoding): Promise<Response> {
   const headers = new Headers(response.headers);
   headers.append("Vary", "Accept-Encoding");
   const bytes = new Uint8Array(await response.arrayBuffer());

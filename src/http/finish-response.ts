@@ -1,3 +1,4 @@
+import { andThen, type MaybePromise } from "../db/maybe-async.ts";
 import { compressResponse } from "./compression.ts";
 import type { CorsPolicy } from "./cors.ts";
 import { withCacheValidators } from "./cache.ts";
@@ -10,16 +11,22 @@ const finished = new WeakSet<Response>();
  * route ran, the error handler): the request id, CORS, cache validators (or a 304), compression.
  * Running it twice on the same response is a no-op.
  */
-export async function finishResponse(request: Request, response: Response, requestId: string, cors: CorsPolicy): Promise<Response> {
+export function finishResponse(request: Request, response: Response, requestId: string, cors: CorsPolicy): MaybePromise<Response> {
   if (finished.has(response)) return response;
-  let result = withHeaders(response, (headers) => {
+  const decorated = withHeaders(response, (headers) => {
     headers.set("X-Request-Id", requestId);
     cors.decorate(request, headers);
   });
-  result = await withCacheValidators(request, result);
-  result = await compressResponse(request, result);
-  finished.add(result);
-  return result;
+  // Synchronous unless a step must read the body (an ETag, compression): no promise per response.
+  return andThen(
+    andThen(withCacheValidators(request, decorated), (validated) => compressResponse(request, validated)),
+    markFinished,
+  );
+}
+
+function markFinished(response: Response): Response {
+  finished.add(response);
+  return response;
 }
 
 export const isFinished = (response: Response) => finished.has(response);

@@ -91,10 +91,17 @@ export function requestContext({ metrics, cors, allowedMethods, recognise }: Req
       return refuse(request, state, apiError);
     })
     .mapResponse({ as: "global" }, ({ request, responseValue, set }) => {
-      if (responseValue instanceof Response) return isFinished(responseValue) ? responseValue : finish(request, responseValue);
+      if (responseValue instanceof Response) {
+        // The finished response carries the id itself; left in `set`, Elysia would copy the
+        // response into a new one around its body stream just to add it again.
+        delete set.headers["x-request-id"];
+        return isFinished(responseValue) ? responseValue : finish(request, responseValue);
+      }
       if (isPlainBody(responseValue)) {
         const status = typeof set.status === "number" ? set.status : 200;
-        return finish(request, Response.json(responseValue, { status, headers: set.headers as Record<string, string> }));
+        const response = Response.json(responseValue, { status, headers: set.headers as Record<string, string> });
+        delete set.headers["x-request-id"];
+        return finish(request, response);
       }
     })
     .onAfterResponse({ as: "global" }, (context) => {

@@ -62,13 +62,27 @@ export function configureLog(change: Partial<LogSettings>): void {
   repeats.clear();
 }
 
+/** The ISO time of the last line, kept for the lines of the same millisecond (one per request under load). */
+let lastTime = { ms: Number.NaN, iso: "" };
+
+function isoTime(ms: number): string {
+  if (ms !== lastTime.ms) lastTime = { ms, iso: new Date(ms).toISOString() };
+  return lastTime.iso;
+}
+
+const LEVEL_LABEL: Record<LogLevel, string> = { debug: "DEBUG", info: "INFO ", warn: "WARN ", error: "ERROR" };
+const NEEDS_QUOTES = /[\s"=]/;
+
 function render(level: LogLevel, event: string, fields: LogFields): string {
-  const time = new Date(settings.now()).toISOString();
+  const time = isoTime(settings.now());
   if (settings.format === "json") return JSON.stringify({ time, level, event, ...fields });
-  const pairs = Object.entries(fields)
-    .filter(([, value]) => value !== undefined)
-    .map(([name, value]) => `${name}=${typeof value === "string" && /[\s"=]/.test(value) ? JSON.stringify(value) : String(value)}`);
-  return [time, level.toUpperCase().padEnd(5), event, ...pairs].join(" ");
+  let line = `${time} ${LEVEL_LABEL[level]} ${event}`;
+  for (const name in fields) {
+    const value = fields[name];
+    if (value === undefined) continue;
+    line += ` ${name}=${typeof value === "string" && NEEDS_QUOTES.test(value) ? JSON.stringify(value) : String(value)}`;
+  }
+  return line;
 }
 
 function emit(level: LogLevel, event: string, fields: LogFields): void {

@@ -18,6 +18,7 @@ import type { ReferenceData } from "../reference/view.ts";
 import { checkAsOf } from "./as-of.ts";
 import { callName, type AnySkill } from "../skills/types.ts";
 import { validateInput } from "./validate.ts";
+import { computeAnswer } from "./answer-memo.ts";
 import { utcDateOf } from "../dates.ts";
 
 export interface PipelineDeps {
@@ -112,13 +113,13 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
     const data = deps.reference.view(asOf, now);
     const context = { data, caller: principal, instance: deps };
     // A writing operation runs inside the commit below, so its writes and its receipt commit together.
-    const computed = skill.write ? undefined : skill.handler(input, context);
+    const computed = skill.write ? undefined : computeAnswer(skill, input, context);
     // Answered means durable: the month count, the receipt and the usage row commit together
     // (with other requests' rows, in one group transaction) before the response is sent.
     const { receipt, answer, answerBytes } = await deps.committer.commit(async (tx) => {
-      const result = computed ?? (await skill.write!(input, { ...context, store: { tx, now } }));
+      const result = computed?.result ?? (await skill.write!(input, { ...context, store: { tx, now } }));
       const answer = result.answer as Record<string, unknown>;
-      const answerBytes = new AnswerBytes(answer);
+      const answerBytes = computed?.bytes ?? new AnswerBytes(answer);
       await recordQuotaThreshold(tx, principal, admission.commit(deps.db), now);
       const receipt = await deps.ledger.append(tx, {
         // Read here, in commit order, so issue times never run backwards against seq (the clock is monotonic).
@@ -128,6 +129,7 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
         request: input,
         response: answer,
         responseSha256: answerBytes.sha256,
+        canonical: computed?.canonical,
         factorVersions: result.factorVersions,
         modelVersion: result.modelVersion,
         asOf,

@@ -12,6 +12,8 @@ export interface ReceiptEntry {
   response: unknown; // the answer body, without receipt_id; the receipt keeps only its digest
   /** SHA-256 of the answer's canonical JSON when the caller already has it (the bytes it sends). */
   responseSha256?: string;
+  /** The canonical JSON of `request` and of `factorVersions`, when the caller already has them (a kept answer). */
+  canonical?: { request: string; factors: string };
   factorVersions: FactorVersion[];
   modelVersion: string;
   asOf: string;

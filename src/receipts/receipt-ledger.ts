@@ -140,7 +140,7 @@ function ledgerOver(rows: ReceiptRows, { log, parts, keys, origin }: LedgerParts
 function appendReceipt(rows: ReceiptRows, tx: Store, entry: ReceiptEntry, log: ReceiptLog, parts: ReceiptPartStore): MaybePromise<AppendedReceipt> {
   const logIndex = log.nextIndex();
   const { principal } = entry;
-  const request = canonicalJson(entry.request);
+  const request = entry.canonical?.request ?? canonicalJson(entry.request);
   const requestDigest = Bun.SHA256.hash(request) as Uint8Array;
   const body: CompactBody = {
     logIndex,
@@ -158,7 +158,7 @@ function appendReceipt(rows: ReceiptRows, tx: Store, entry: ReceiptEntry, log: R
     }),
     request,
     requestSha256: Buffer.from(requestDigest).toString("hex"),
-    factors: canonicalJson(entry.factorVersions),
+    factors: entry.canonical?.factors ?? canonicalJson(entry.factorVersions),
     model: JSON.stringify(entry.modelVersion),
     responseSha256: entry.responseSha256 ?? sha256Hex(canonicalJson(entry.response)),
   };

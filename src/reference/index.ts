@@ -23,7 +23,11 @@ export function createReferenceData(db: Db): ReferenceDataService {
   return {
     ...store,
     // Each view carries the road network known at its moment, so a replayed receipt routes on the same network.
-    view: (asOf, knownAt) => Object.assign(store.view(asOf, knownAt), { roads: roads.knownAt(knownAt) }),
+    view(asOf, knownAt) {
+      const view = store.view(asOf, knownAt);
+      const network = roads.knownAt(knownAt);
+      return Object.assign(view, { roads: network, figures: view.figures && `${view.figures}+${network.version}` });
+    },
     reload() {
       roads.reload();
       return store.reload();

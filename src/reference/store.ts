@@ -81,6 +81,7 @@ class IndexedView implements ReferenceView {
     private readonly retractions: Retractions,
     readonly asOf: string,
     readonly knownAt: number,
+    readonly figures: string | undefined,
   ) {}
 
   private visible(versions: readonly Observation[]): Observation | undefined {
@@ -140,6 +141,9 @@ export interface ReferenceStore extends ReferenceData {
  * that another process (the CLI's `data import`) committed; reload() then compares the table's
  * highest row id, so a commit that added no observations rebuilds nothing.
  */
+/** Index builds in this process, so each build's figures have a name no other build (of any database) shares. */
+let indexBuilds = 0;
+
 export function createReferenceStore(db: Db): ReferenceStore {
   const loadAll = db.$client.prepare<ObservationRow, []>(
     "SELECT series_id, observed_on, value, import_id, fetched_at, published_on FROM observations ORDER BY series_id, observed_on, fetched_at, id",
@@ -151,18 +155,29 @@ export function createReferenceStore(db: Db): ReferenceStore {
   let index: Map<string, SeriesIndex> | undefined;
   let retractions: Retractions = new Map();
   let indexedState: string | undefined;
+  let build = "";
+  /** The latest fetch or retraction time in the index: a view known at or after it sees every version as it stands. */
+  let newestStamp = 0;
 
   function current(): Map<string, SeriesIndex> {
     if (!index) {
       indexedState = stateOfTables.get()?.state;
-      index = buildIndex(loadAll.all());
+      const rows = loadAll.all();
+      index = buildIndex(rows);
       retractions = new Map(loadRetractions.all().map((row) => [row.import_id, row.retracted_at]));
+      build = `figures-${++indexBuilds}`;
+      newestStamp = Math.max(0, ...retractions.values());
+      for (const row of rows) if (row.fetched_at > newestStamp) newestStamp = row.fetched_at;
     }
     return index;
   }
 
   return {
-    view: (asOf, knownAt) => new IndexedView(current(), retractions, asOf, knownAt),
+    view(asOf, knownAt) {
+      const built = current();
+      // Past every stamp, knownAt filters nothing: the figures are the build's as of asOf.
+      return new IndexedView(built, retractions, asOf, knownAt, knownAt >= newestStamp ? `${build}@${asOf}` : undefined);
+    },
     coverage() {
       let first: string | undefined;
       let last: string | undefined;

@@ -27,6 +27,12 @@ export interface ReferenceView {
   seriesIds(prefix: string): string[];
   /** The road network known at `knownAt` (reference/roads); absent, lanes use the embedded one. */
   readonly roads?: RoadNetwork;
+  /**
+   * A name for the figures this view shows: two views with the same name show the same observations
+   * and road network, whatever their `knownAt`. Undefined when the view cannot tell (a view pinned
+   * before some stored figure was known), so nothing may be reused across calls on it.
+   */
+  readonly figures?: string;
 }
 
 export interface ReferenceData {

@@ -65,7 +65,8 @@ const summary = (key: string) => {
 };
 
 const LABELS: Record<string, string> = {
-  answered: "(1) answered rate lookup",
+  answered: "(1) answered rate lookup, one lane asked again (kept answer)",
+  distinct: "(1b) answered rate lookup, a new question nearly every call",
   minute: "(2) refused by the minute window (429)",
   unknown: "(3) unknown well-formed key (401)",
   bare: "bare Elysia POST, same body, no work",
@@ -81,8 +82,8 @@ for (const name of Object.keys(LABELS)) {
     rows.push(`| ${LABELS[name]} | ${conns.slice(1)} | ${fmt(s.rps)} | ${fmt(s.p50, 2)} | ${fmt(s.p99, 2)} | ${fmt(s.cpu)} | ${non2xx} |`);
   }
 }
-const ratio = (conns: string, base = "bare") => summary(`answered.${conns}`).rps / summary(`${base}.${conns}`).rps;
-const cpuRatio = (base: string) => summary(`${base}.c32`).cpu / summary("answered.c32").cpu;
+const ratio = (conns: string, base = "bare", answered = "answered") => summary(`${answered}.${conns}`).rps / summary(`${base}.${conns}`).rps;
+const cpuRatio = (base: string, answered = "answered") => summary(`${base}.c32`).cpu / summary(`${answered}.c32`).cpu;
 const storage = (() => {
   try {
     return JSON.parse(readFileSync(join(outDir, "storage.json"), "utf8")) as { receipts: number; bytes_per_receipt: number; answered_only: number };
@@ -109,6 +110,7 @@ const table = [
   "",
   `- **ratio answered / bare Elysia: ${fmt(ratio("c32"), 3)} at 32 connections, ${fmt(ratio("c1"), 3)} at 1 connection** (server CPU per call: ${fmt(cpuRatio("bare"), 3)} of the answered call's).`,
   `- **ratio answered / durable floor: ${fmt(ratio("c32", "floor"), 3)} at 32 connections, ${fmt(ratio("c1", "floor"), 3)} at 1 connection** (server CPU per call: ${fmt(cpuRatio("floor"), 3)}).`,
+  `- the same ratios for new questions (1b): **${fmt(ratio("c32", "bare", "distinct"), 3)} of bare Elysia and ${fmt(ratio("c32", "floor", "distinct"), 3)} of the durable floor at 32 connections** (server CPU per call: ${fmt(cpuRatio("bare", "distinct"), 3)} and ${fmt(cpuRatio("floor", "distinct"), 3)}).`,
   ...(storage
     ? [
         `- **storage**: ${storage.answered_only} bytes per receipt after the run (${storage.receipts} receipts; receipt, shared parts, usage row, tiles, checkpoints and their indexes); ${storage.bytes_per_receipt} counting the usage rows of the run's refused calls too.`,

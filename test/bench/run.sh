@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The benchmark (`npm run bench`): build the binary, start it with high limits, and drive it with wrk
 # from the other core (server CPU 0, load CPU 1), at 32 and 1 connections:
-#   answered  — rate lookups that are answered (receipt, usage row, month count, fsync'd commit)
+#   answered  — rate lookups that are answered (receipt, usage row, month count, fsync'd commit), one lane
+#               asked again and again, so the server's kept answer serves it after the first call
+#   distinct  — answered rate lookups where nearly every call is a new question (post-distinct.lua)
 #   minute    — calls refused by the minute window (a tier whose limit is 1 per minute)
 #   unknown   — calls with a well-formed key that was never issued
 #   bare      — a bare Elysia POST route on the same Bun parsing the same body (the denominator)
@@ -78,13 +80,14 @@ FLOOR_PID=$!
 PIDS+=("$FLOOR_PID")
 wait_for_line "$OUT/floor.log" "listening on"
 
-# name | port | key | server pid
+# name | port | key | server pid | wrk script
 SCENARIOS=(
-  "answered|$WAYBILL_PORT|$ANSWERED_KEY|$WAYBILL_PID"
-  "minute|$WAYBILL_PORT|$MINUTE_KEY|$WAYBILL_PID"
-  "unknown|$WAYBILL_PORT|$UNKNOWN_KEY|$WAYBILL_PID"
-  "bare|$BARE_PORT|$ANSWERED_KEY|$BARE_PID"
-  "floor|$FLOOR_PORT|$ANSWERED_KEY|$FLOOR_PID"
+  "answered|$WAYBILL_PORT|$ANSWERED_KEY|$WAYBILL_PID|post.lua"
+  "distinct|$WAYBILL_PORT|$ANSWERED_KEY|$WAYBILL_PID|post-distinct.lua"
+  "minute|$WAYBILL_PORT|$MINUTE_KEY|$WAYBILL_PID|post.lua"
+  "unknown|$WAYBILL_PORT|$UNKNOWN_KEY|$WAYBILL_PID|post.lua"
+  "bare|$BARE_PORT|$ANSWERED_KEY|$BARE_PID|post.lua"
+  "floor|$FLOOR_PORT|$ANSWERED_KEY|$FLOOR_PID|post.lua"
 )
 cpu_ticks() { awk '{print $14+$15}' "/proc/$1/stat"; }
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$OUT/machine.txt"
@@ -92,13 +95,13 @@ echo "bun $(bun --version), $(nproc) cpus, $(wrk -v 2>&1 | head -1 | cut -d' ' -
 
 for round in $(seq 1 "$ROUNDS"); do
   for scenario in "${SCENARIOS[@]}"; do
-    IFS='|' read -r name port key pid <<<"$scenario"
+    IFS='|' read -r name port key pid script <<<"$scenario"
     target="http://127.0.0.1:$port/v1/rates/lookup"
-    BENCH_KEY="$key" taskset -c 1 wrk -t1 -c32 -d2s -s test/bench/post.lua "$target" >/dev/null # warm-up
+    BENCH_KEY="$key" taskset -c 1 wrk -t1 -c32 -d2s -s "test/bench/$script" "$target" >/dev/null # warm-up
     for conns in 32 1; do
       run="$OUT/$name.c$conns.r$round"
       before=$(cpu_ticks "$pid")
-      BENCH_KEY="$key" taskset -c 1 wrk -t1 -c"$conns" -d"$DURATION" --latency -s test/bench/post.lua "$target" >"$run.wrk"
+      BENCH_KEY="$key" taskset -c 1 wrk -t1 -c"$conns" -d"$DURATION" --latency -s "test/bench/$script" "$target" >"$run.wrk"
       echo "server_cpu_ticks $(($(cpu_ticks "$pid") - before))" >>"$run.wrk"
       echo "wal_bytes $(stat -c %s "$DB-wal" 2>/dev/null || echo 0)" >>"$run.wrk"
     done

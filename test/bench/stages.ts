@@ -16,6 +16,7 @@ import { canonicalJson, sha256Hex } from "../../src/receipts/canonical.ts";
 import { ensureSigningKey, signText } from "../../src/receipts/signer.ts";
 import { createRuntime } from "../../src/runtime.ts";
 import { validateInput } from "../../src/pipeline/validate.ts";
+import { computeAnswer } from "../../src/pipeline/answer-memo.ts";
 
 const CALLS = Number(process.env.CALLS ?? 5000);
 const BATCH = 32; // writes per group transaction, as under 32 connections
@@ -90,6 +91,9 @@ try {
   measure("JSON.parse body + validateInput", CALLS, () => validateInput(skill.input, JSON.parse(JSON.stringify(BODY)), "body"));
   measure("reference.view + rate-lookup handler", CALLS, () =>
     skill.handler(input, { data: runtime.reference.view(asOf, Date.now()), caller: principal, instance: runtime }),
+  );
+  measure("reference.view + kept answer (same lane, same figures)", CALLS, () =>
+    computeAnswer(skill, input, { data: runtime.reference.view(asOf, Date.now()), caller: principal, instance: runtime }),
   );
   // As appendReceipt does: the request and the answer once each for their digests, then the body
   // (which carries the request and only the answer's digest).

@@ -40,7 +40,7 @@ export interface AtriEdition {
 
 export const RATE_MODEL = {
   // The routing rules price a lane's miles, so their revision is part of the model's (docs/rate-model.md, "Model version").
-  version: `rate-lookup-2026.11.5+${ROAD_ROUTING_REVISION}`,
+  version: `rate-lookup-2026.11.6+${ROAD_ROUTING_REVISION}`,
 
   fuelEconomyMpg: {
     value: { DRY_VAN: 6.9, REEFER: 6.33, FLATBED: 5.8 } satisfies Record<Equipment, number>,
@@ -126,20 +126,20 @@ export const RATE_MODEL = {
       /** Multiplier on a load leaving the market (an origin there). */
       outbound: {
         CALIFORNIA: 0.99,
-        DESERT_SOUTHWEST: 0.97,
+        DESERT_SOUTHWEST: 0.95,
         MOUNTAIN: 0.74,
-        PACIFIC_NORTHWEST: 0.8,
+        PACIFIC_NORTHWEST: 0.83,
         SOUTHEAST: 1.25,
-        TEXAS: 1.07,
+        TEXAS: 1.05,
       } as Partial<Record<FreightMarket, number>>,
       /** Multiplier on a load entering the market (a destination there). */
       inbound: {
-        CALIFORNIA: 0.67,
+        CALIFORNIA: 0.69,
         FLORIDA: 1.06,
         NORTHEAST: 1.03,
         PACIFIC_NORTHWEST: 1.26,
-        SOUTHEAST: 1.08,
-        TEXAS: 0.97,
+        SOUTHEAST: 1.07,
+        TEXAS: 0.94,
         UPPER_MIDWEST: 0.9,
       } as Partial<Record<FreightMarket, number>>,
       modes: ["FTL"] as readonly Mode[],
