@@ -30,6 +30,21 @@ async function replica(url: string) {
   return { store: opened.store, ledger, committer, append, close: opened.close };
 }
 
+type Replica = Awaited<ReturnType<typeof replica>>;
+
+/** Two replicas of a fresh database, closed after `work` whatever happens. */
+async function withTwoReplicas(work: (a: Replica, b: Replica) => Promise<void>): Promise<void> {
+  const url = await postgres.freshDatabase();
+  const a = await replica(url);
+  const b = await replica(url);
+  try {
+    await work(a, b);
+  } finally {
+    await a.close();
+    await b.close();
+  }
+}
+
 async function principalOn(store: Store): Promise<Principal> {
   const account = await createAccount(store, { email: `log${crypto.randomUUID()}@example.test`, tier: "professional" }, T0);
   const issued = await issueKey(store, account.id, null, T0);
@@ -51,10 +66,7 @@ async function appendConcurrently(replicas: { append: (p: Principal) => Promise<
 
 describe("one receipt log across PostgreSQL replicas", () => {
   test("two replicas appending at once make one log: every index 0..n-1 exactly once, every checkpoint signed and consistent", { timeout: 120_000 }, async () => {
-    const url = await postgres.freshDatabase();
-    const a = await replica(url);
-    const b = await replica(url);
-    try {
+    await withTwoReplicas(async (a, b) => {
       const principal = await principalOn(a.store);
       const appended = await appendConcurrently([a, b], principal, 6, 40);
       const all = appended.flat();
@@ -82,17 +94,11 @@ describe("one receipt log across PostgreSQL replicas", () => {
       const own = appended[0]![7]!;
       const proof = await b.ledger.log.reading(() => b.ledger.log.inclusionProof(own.logIndex, n));
       expect(verifyInclusion(own.logIndex, n, leafHash(Buffer.from(own.hash, "hex")), proof, latest.root)).toBe(true);
-    } finally {
-      await a.close();
-      await b.close();
-    }
+    });
   });
 
   test("a batch that fails on one replica leaves no trace: the next appends take its indexes", { timeout: 60_000 }, async () => {
-    const url = await postgres.freshDatabase();
-    const a = await replica(url);
-    const b = await replica(url);
-    try {
+    await withTwoReplicas(async (a, b) => {
       const principal = await principalOn(a.store);
       await a.append(principal);
       await b.append(principal);
@@ -104,17 +110,11 @@ describe("one receipt log across PostgreSQL replicas", () => {
       const [afterA, afterB] = await Promise.all([a.append(principal), b.append(principal)]);
       expect([afterA.logIndex, afterB.logIndex].sort()).toEqual([2, 3]);
       expect(await verifyLog(b.store)).toMatchObject({ ok: true, checked: 4 });
-    } finally {
-      await a.close();
-      await b.close();
-    }
+    });
   });
 
   test("receipts verify names a tampered row; a signing key rotated through the CLI signs every replica's next checkpoint", { timeout: 60_000 }, async () => {
-    const url = await postgres.freshDatabase();
-    const a = await replica(url);
-    const b = await replica(url);
-    try {
+    await withTwoReplicas(async (a, b) => {
       const principal = await principalOn(a.store);
       await appendConcurrently([a, b], principal, 2, 10);
       const rotated = await keysRotateSigning(a.store, new ManualClock(T0 + 1000), { json: true });
@@ -139,9 +139,6 @@ describe("one receipt log across PostgreSQL replicas", () => {
       await a.store.update(a.store.t.receipts).set({ skill: "rate-lookup" }).where(eq(a.store.t.receipts.seq, 9));
       await a.store.delete(a.store.t.logCheckpoints).where(sql`${t.treeSize} = (SELECT max(tree_size) FROM log_checkpoints)`);
       expect(await verifyLog(a.store)).toMatchObject({ ok: false, firstBrokenSeq: 42, checked: 42 });
-    } finally {
-      await a.close();
-      await b.close();
-    }
+    });
   });
 });
