@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Principal } from "../access/principal.ts";
 import type { Store } from "../db/client.ts";
 import { pgRows } from "../db/pg-execute.ts";
+import { errors } from "../errors.ts";
 import { sidePool, type PostgresStore } from "../db/postgres.ts";
 import { monthOf, monthRange, type MonthKey } from "./calendar.ts";
 import type { LimitsTable } from "./limits.ts";
@@ -15,6 +16,8 @@ import { closestToExhaustion, rateLimitedError, rateLimitHeaders, type WindowSta
  * this month. The driver hands bigint array elements over as text: `instants` reads them.
  */
 interface Seen {
+  /** The key is still unrevoked in the database (false: revoked through another replica or the CLI; nothing written). */
+  live?: boolean;
   /** The key's instants after this call was counted, or null when the minute was full (nothing written). */
   counted: (string | number)[] | null;
   /** The key's instants as of the statement's snapshot (null before its first call). */
@@ -40,7 +43,7 @@ const instants = (column: (string | number)[] | null): number[] => (column ?? []
  * write fails alone with the month's 429 (the group commit replays the others).
  */
 export function createPostgresMeter({ db: store, limits }: { db: Store; limits: LimitsTable }): Meter {
-  const { minuteWindows, monthlyUsage } = store.t;
+  const { apiKeys, minuteWindows, monthlyUsage } = store.t;
   // Admissions commit without waiting for the disk: a synchronous commit would cost an fsync per
   // call before its handler runs. An answered call's admission is durable all the same, because
   // its answer's batch commits synchronously later in the same write-ahead log; a database crash
@@ -65,16 +68,19 @@ export function createPostgresMeter({ db: store, limits }: { db: Store; limits: 
     const cutoff = stamp - MINUTE_MS;
     // The row keeps the key's newest `limit` instants, oldest first: a call fits when there are fewer,
     // or when the limit-th newest is at least a minute old. Slicing keeps the cost a copy of the row.
+    // The key's row is read in the same statement: a revoke that committed anywhere before this call
+    // refuses it here, even if this replica has not heard the NOTIFY yet (docs/postgresql.md).
     const [row] = await pgRows<Seen>(
       db,
-      sql`WITH counted AS (
-          INSERT INTO minute_windows AS w (key_id, admitted) VALUES (${principal.keyId}, ARRAY[${stamp}::bigint])
+      sql`WITH live AS (SELECT 1 FROM ${apiKeys} WHERE ${apiKeys.id} = ${principal.keyId} AND ${apiKeys.revokedAt} IS NULL),
+        counted AS (
+          INSERT INTO minute_windows AS w (key_id, admitted) SELECT ${principal.keyId}, ARRAY[${stamp}::bigint] WHERE EXISTS (SELECT 1 FROM live)
           ON CONFLICT (key_id) DO UPDATE SET admitted =
             w.admitted[greatest(1, cardinality(w.admitted) - ${limit}::int + 2):]
             || greatest(${stamp}::bigint, w.admitted[cardinality(w.admitted)])
           WHERE cardinality(w.admitted) < ${limit}::int OR w.admitted[cardinality(w.admitted) - ${limit}::int + 1] <= ${cutoff}::bigint
           RETURNING w.admitted)
-        SELECT (SELECT admitted FROM counted) AS counted,
+        SELECT EXISTS (SELECT 1 FROM live) AS live, (SELECT admitted FROM counted) AS counted,
           (SELECT ${minuteWindows.admitted} FROM ${minuteWindows} WHERE ${minuteWindows.keyId} = ${principal.keyId}) AS seen,
           (SELECT ${monthlyUsage.answered} FROM ${monthlyUsage}
             WHERE ${monthlyUsage.accountId} = ${principal.accountId} AND ${monthlyUsage.month} = ${month}) AS answered`,
@@ -113,6 +119,7 @@ export function createPostgresMeter({ db: store, limits }: { db: Store; limits: 
       const tierLimits = limits[principal.tier];
       const month = monthOf(now);
       const row = await countMinute(principal, tierLimits.perMinute, now, month);
+      if (!row.live) throw errors.revokedKey();
       if (row.counted === null) throw rateLimitedError(await fullMinute(principal, row.seen, tierLimits.perMinute, now, month), now);
       const minute = windowOfInstants(instants(row.counted), tierLimits.perMinute, now);
       months.observe(principal.accountId, Number(row.answered ?? 0), now);

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { and, count, eq } from "drizzle-orm";
 import { join } from "node:path";
 import { createAccount } from "../../src/access/accounts.ts";
-import { issueKey } from "../../src/access/keys.ts";
+import { issueKey, revokeActiveKey } from "../../src/access/keys.ts";
 import type { Principal } from "../../src/access/principal.ts";
 import type { Tier } from "../../src/access/tiers.ts";
 import type { Store } from "../../src/db/client.ts";
@@ -123,6 +123,20 @@ describe("the meter on PostgreSQL, in one process", () => {
     await second.admit(principal, NOW + MINUTE_MS);
     expect((await refusalOf(() => first.admit(principal, NOW + MINUTE_MS))).extra.window).toBe("minute");
     expect((await first.windows(principal, NOW + MINUTE_MS)).minute.remaining).toBe(0);
+  });
+
+  test("a key revoked through another replica is refused at admission, before any notification, and nothing is counted", async () => {
+    const { url, store } = await database();
+    const other = await replicaOf(url);
+    const principal = await principalOn(store);
+    const meter = meterOn(store, parseLimits('{"starter":{"per_minute":5,"per_month":100}}'));
+    await meter.admit(principal, NOW);
+    // This meter's process holds the grant as it was; the revoke commits through the other pool.
+    await revokeActiveKey(other, principal.accountId, NOW + 1);
+    const refused = await refusalOf(() => meter.admit(principal, NOW + 2));
+    expect(refused.body("req").error).toBe("REVOKED_API_KEY");
+    const [row] = await store.select().from(store.t.minuteWindows).where(eq(store.t.minuteWindows.keyId, principal.keyId));
+    expect(row?.admitted).toEqual([NOW]);
   });
 
   test("a month used up by another replica meanwhile refuses the commit with the month's 429, and counts nothing", async () => {
