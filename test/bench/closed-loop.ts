@@ -15,16 +15,17 @@ export interface LoadResult {
 }
 
 /** `connections` callers, each sending its next call as soon as the last one is answered, for `seconds`. */
-export async function closedLoop(options: { urls: string[]; path: string; key: string; body: string; connections: number; seconds: number }): Promise<LoadResult> {
+/** Connection c calls with keys[c % keys.length]: several accounts' keys, as a shared service sees its callers. */
+export async function closedLoop(options: { urls: string[]; path: string; keys: string[]; body: string; connections: number; seconds: number }): Promise<LoadResult> {
   for (const url of options.urls) if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(url)) throw new Error(`not a loopback base URL: ${url}`);
-  const headers = { "content-type": "application/json", authorization: `Bearer ${options.key}` };
   const latencies: number[] = [];
   let otherStatus = 0;
   let failed = 0;
   let turn = 0;
   const start = performance.now();
   const end = start + options.seconds * 1000;
-  const caller = async () => {
+  const caller = async (_: unknown, connection: number) => {
+    const headers = { "content-type": "application/json", authorization: `Bearer ${options.keys[connection % options.keys.length]}` };
     while (performance.now() < end) {
       const url = options.urls[turn++ % options.urls.length] + options.path;
       const sentAt = performance.now();
