@@ -12,6 +12,7 @@ import { ManualClock } from "../../src/clock.ts";
 import { openDatabase, type Db } from "../../src/db/client.ts";
 import { DEFAULT_LIMITS, type LimitsTable } from "../../src/metering/limits.ts";
 import { composeBody } from "../../src/receipts/compact-body.ts";
+import type { ReceiptRow } from "../../src/receipts/rows/types.ts";
 import { newId } from "../../src/ids.ts";
 import { createRuntime } from "../../src/runtime.ts";
 import { accountWithKey } from "../support/accounts.ts";
@@ -71,14 +72,8 @@ async function answeredMicros(app: Awaited<ReturnType<typeof open>>["app"], key:
   return ((performance.now() - started) * 1000) / count;
 }
 
-interface SeedRow {
-  skill: string;
-  accountId: string;
-  principalPart: number;
-  requestPart: number;
-  factorsPart: number;
-  modelPart: number;
-  asOf: string;
+/** A seed receipt as read back for copying: the stored row's parts, its digests as hex and its texts. */
+type SeedRow = Pick<ReceiptRow, "skill" | "accountId" | "principalPart" | "requestPart" | "factorsPart" | "modelPart" | "asOf"> & {
   responseSha256: string;
   lane: string;
   principal: string;
@@ -86,7 +81,7 @@ interface SeedRow {
   requestSha256: string;
   factors: string;
   model: string;
-}
+};
 
 /** Copies of the seed receipts, each a new receipt with its own id, times, index and leaf entry. */
 function bulkInsert(db: Db, seeds: SeedRow[], from: number, to: number): void {

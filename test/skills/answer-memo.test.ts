@@ -16,6 +16,15 @@ const LANE = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY
 /** The origin's PADD 2 diesel series: a new week of it changes the lane's answer. */
 const MIDWEST_DIESEL = "EMD_EPD2D_PTE_R20_DPG";
 
+/** A new week of the origin's diesel, stored as its own import. */
+const importMidwestDiesel = (db: Parameters<typeof appendObservations>[0], importId: string, value: number) =>
+  appendObservations(
+    db,
+    { importId, source: "eia", fileName: importId, fileSha256: importId },
+    [{ seriesId: MIDWEST_DIESEL, observedOn: "2026-09-21", value }],
+    LOADED_AT + DAY,
+  );
+
 describe("views name their figures", async () => {
   const { db, data } = await snapshotReferenceData();
 
@@ -29,12 +38,7 @@ describe("views name their figures", async () => {
 
   test("new observations and a retraction each give the figures a new name", async () => {
     const before = data.view("2026-09-22", LOADED_AT + 3 * DAY).figures;
-    await appendObservations(
-      db,
-      { importId: "imp_memo_a", source: "eia", fileName: "a", fileSha256: "a" },
-      [{ seriesId: MIDWEST_DIESEL, observedOn: "2026-09-21", value: 4.5 }],
-      LOADED_AT + DAY,
-    );
+    await importMidwestDiesel(db, "imp_memo_a", 4.5);
     await data.reload();
     const afterImport = data.view("2026-09-22", LOADED_AT + 3 * DAY).figures;
     expect(afterImport).not.toBe(before!);
@@ -65,12 +69,7 @@ describe("answers kept per input and figures", () => {
   test("new figures are answered anew", async () => {
     const { db, data } = await snapshotReferenceData();
     const before = computeAnswer(rateLookup, LANE, skillContext(data, data.view(LANE.as_of, LOADED_AT + DAY)));
-    await appendObservations(
-      db,
-      { importId: "imp_memo_b", source: "eia", fileName: "b", fileSha256: "b" },
-      [{ seriesId: MIDWEST_DIESEL, observedOn: "2026-09-21", value: 4.9 }],
-      LOADED_AT + DAY,
-    );
+    await importMidwestDiesel(db, "imp_memo_b", 4.9);
     await data.reload();
     const after = computeAnswer(rateLookup, LANE, skillContext(data, data.view(LANE.as_of, LOADED_AT + 2 * DAY)));
     expect(after).not.toBe(before);
