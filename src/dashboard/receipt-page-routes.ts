@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { tierAtLeast } from "../access/tiers.ts";
 import { ApiError } from "../errors.ts";
 import { receiptTrace } from "../skills/audit-report/index.ts";
-import { findOwnReceipt, receiptFile, type OwnReceipt } from "../receipts/store.ts";
+import { findOwnReceipt, type OwnReceipt } from "../receipts/store.ts";
 import { ProblemPage } from "../../views/errors.tsx";
 import { ReceiptPage, type Provenance } from "../../views/receipts/receipt-page.tsx";
 import type { DashboardContext } from "./context.ts";
@@ -18,17 +18,17 @@ export function receiptPageRoutes(context: DashboardContext) {
   const instance = { db: context.db, reference: context.reference, skills: context.skills, log: context.ledger.log };
   return new Elysia({ name: "dashboard-receipts" }).use(sessionGuard(context)).get(
     "/dashboard/receipts/:id",
-    ({ params, signedIn: { account, viewer } }) => {
+    async ({ params, signedIn: { account, viewer } }) => {
       let own: OwnReceipt;
       try {
-        own = findOwnReceipt(receiptFile(context.db), params.id, account.id);
+        own = await findOwnReceipt(context.db, params.id, account.id);
       } catch (error) {
         if (!(error instanceof ApiError) || error.errorCode !== "NOT_FOUND") throw error;
         return pageResponse(ProblemPage({ title: "Receipt not found", message: "No receipt with that id exists for this account." }), { status: 404 });
       }
       const requiredTier = context.catalog.minimumTierOf("audit-report");
       const provenance: Provenance = tierAtLeast(account.tier, requiredTier)
-        ? { kind: "trace", trace: receiptTrace(instance, own) }
+        ? { kind: "trace", trace: await receiptTrace(instance, own) }
         : { kind: "locked", currentTier: account.tier, requiredTier };
       const { row } = own;
       return pageResponse(ReceiptPage({ viewer, receipt: { id: row.id, skill: row.skill, issuedAt: row.issuedAt, seq: row.seq, hash: row.hash }, provenance }));

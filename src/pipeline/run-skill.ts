@@ -119,7 +119,9 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
     const data = deps.reference.view(asOf, now);
     const context = { data, caller: principal, instance: deps };
     // A writing operation runs inside the commit below, so its writes and its receipt commit together.
-    const computed = skill.write ? undefined : computeAnswer(skill, input, context);
+    // A handler that reads stored records (audit-report) answers with a promise; rate-lookup's stays synchronous.
+    const computing = skill.write ? undefined : computeAnswer(skill, input, context);
+    const computed = isPromise(computing) ? await computing : computing;
     // Answered means durable: the month count, the receipt and the usage row commit together
     // (with other requests' rows, in one group transaction) before the response is sent.
     const { receipt, answer, answerBytes } = await deps.committer.commit(async (tx) => {

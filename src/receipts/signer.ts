@@ -49,16 +49,6 @@ export function signatureIsValid(publicKey: KeyObject, message: string, signatur
   return verify(null, Buffer.from(message, "utf8"), publicKey, signature);
 }
 
-/** Every key that ever signed receipts on this instance, newest first. */
-export function listPublicKeys(db: Db): PublicKeyRecord[] {
-  return sqliteReceiptRows(db).publicKeys() as PublicKeyRecord[];
-}
-
-/** kid → public key, for verifying receipts signed by any key this instance has used. */
-export function loadVerificationKeys(db: Db): Map<string, KeyObject> {
-  return new Map(listPublicKeys(db).map((record) => [record.kid, publicKeyObject(record.publicKey)]));
-}
-
 /**
  * The newest signing key, created on first start. Runs under the log's lock (in an IMMEDIATE
  * transaction on the SQLite file), so two processes starting on a fresh database do not both

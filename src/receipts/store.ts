@@ -1,7 +1,9 @@
-import type { Db, Store } from "../db/client.ts";
+import { and, eq, inArray, type SQL } from "drizzle-orm";
+import type { Store } from "../db/client.ts";
 import { errors } from "../errors.ts";
 import { composeBody, type PrincipalPart } from "./compact-body.ts";
 import type { AnyReceiptBody, StoredReceipt } from "./format.ts";
+import type { Part } from "./rows/types.ts";
 
 export interface OwnReceipt {
   row: StoredReceipt;
@@ -10,7 +12,7 @@ export interface OwnReceipt {
 }
 
 /** A receipts row with the texts of the parts it names (null where a part is missing). */
-export interface JoinedRow {
+interface JoinedRow {
   seq: number;
   id: string;
   issuedAt: number;
@@ -31,23 +33,11 @@ export interface JoinedRow {
   model: string | null;
 }
 
-/** SELECT … FROM receipts r, with the parts joined; add the WHERE (on `r.`) and ORDER. */
-export const SELECT_STORED_RECEIPTS = `
-  SELECT r.seq, r.id, r.issued_at AS issuedAt, r.skill, r.account_id AS accountId, r.as_of AS asOf, r.known_at AS knownAt,
-         lower(hex(r.response_sha256)) AS responseSha256, r.body, r.prev_hash AS prevHash, lower(hex(r.hash)) AS hash,
-         r.signature, r.kid, p.text AS principal, q.text AS request, lower(hex(q.sha256)) AS requestSha256,
-         f.text AS factors, m.text AS model
-    FROM receipts r
-    LEFT JOIN receipt_parts p ON p.id = r.principal_part
-    LEFT JOIN receipt_parts q ON q.id = r.request_part
-    LEFT JOIN receipt_parts f ON f.id = r.factors_part
-    LEFT JOIN receipt_parts m ON m.id = r.model_part`;
-
 /**
  * The row as readers see it: the body rebuilt from its parts (or as stored whole). A row whose
  * parts are missing gets an empty body, which no hash matches: `receipts verify` reports it.
  */
-export function toStoredReceipt(row: JoinedRow): StoredReceipt {
+function toStoredReceipt(row: JoinedRow): StoredReceipt {
   const body = row.body ?? rebuiltBody(row);
   let grant: Partial<PrincipalPart> = {};
   try {
@@ -92,30 +82,80 @@ function rebuiltBody(row: JoinedRow): string {
   });
 }
 
-/** Stored receipts matching `where` (SQL on `r.` columns, with its ORDER BY / LIMIT). */
-export function readStoredReceipts(db: Db, where: string, ...params: (string | number)[]): StoredReceipt[] {
-  return db.$client
-    .query<JoinedRow, (string | number)[]>(`${SELECT_STORED_RECEIPTS} ${where}`)
-    .all(...params)
-    .map(toStoredReceipt);
+/**
+ * Stored receipts matching `where` (on `store.t.receipts`), in `order`, at most `limit`: the rows,
+ * then the texts of the shared parts they name in one more query. The same builders on every
+ * engine (docs/postgresql.md, "Reading skills").
+ */
+export async function readStoredReceipts(store: Store, where: SQL | undefined, order: SQL[] = [], limit?: number): Promise<StoredReceipt[]> {
+  const r = store.t.receipts;
+  const query = store
+    .select({
+      seq: r.seq,
+      id: r.id,
+      issuedAt: r.issuedAt,
+      skill: r.skill,
+      accountId: r.accountId,
+      asOf: r.asOf,
+      knownAt: r.knownAt,
+      responseSha256: r.responseSha256,
+      body: r.body,
+      prevHash: r.prevHash,
+      hash: r.hash,
+      signature: r.signature,
+      kid: r.kid,
+      principalPart: r.principalPart,
+      requestPart: r.requestPart,
+      factorsPart: r.factorsPart,
+      modelPart: r.modelPart,
+    })
+    .from(r)
+    .where(where)
+    .orderBy(...order)
+    .$dynamic();
+  const rows = await (limit === undefined ? query : query.limit(limit));
+  const texts = await receiptPartsById(
+    store,
+    rows.flatMap((row) => [row.principalPart, row.requestPart, row.factorsPart, row.modelPart].filter((id) => id !== null)),
+  );
+  const text = (id: number | null) => (id === null ? undefined : texts.get(id));
+  return rows.map((row) =>
+    toStoredReceipt({
+      ...row,
+      responseSha256: hexOf(row.responseSha256),
+      hash: hexOf(row.hash)!,
+      principal: text(row.principalPart)?.text ?? null,
+      request: text(row.requestPart)?.text ?? null,
+      requestSha256: text(row.requestPart)?.sha256Hex ?? null,
+      factors: text(row.factorsPart)?.text ?? null,
+      model: text(row.modelPart)?.text ?? null,
+    }),
+  );
 }
 
-/**
- * The SQLite file behind a store, for the stored-receipt reads not yet written against the Store
- * (the audit report and the receipt page); on PostgreSQL they answer 404 with this reason
- * (docs/postgresql.md, "What runs on PostgreSQL").
- */
-export function receiptFile(store: Store): Db {
-  if (store.engine === "sqlite" && "$client" in store) return store as Db;
-  throw errors.notFound("Stored receipts are not looked up on PostgreSQL in this build; verify receipts with `waybill receipts verify`.");
+/** The stored receipt at `seq` (log index + 1), if any. */
+export async function storedReceiptAt(store: Store, seq: number): Promise<StoredReceipt | undefined> {
+  return (await readStoredReceipts(store, eq(store.t.receipts.seq, seq)))[0];
 }
+
+/** Shared receipt parts by id, one query (missing ids are absent from the map). */
+export async function receiptPartsById(store: Store, ids: readonly number[]): Promise<Map<number, Part>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const p = store.t.receiptParts;
+  const rows = await store.select({ id: p.id, text: p.text, sha256: p.sha256 }).from(p).where(inArray(p.id, unique));
+  return new Map(rows.map((row) => [row.id, { text: row.text, sha256Hex: hexOf(row.sha256)! }]));
+}
+
+const hexOf = (value: Uint8Array | null) => (value === null ? null : Buffer.from(value).toString("hex"));
 
 /**
  * The caller's own receipt, or 404. A receipt of another account gets exactly the same refusal as
  * one that does not exist, so an id never reveals that it is real.
  */
-export function findOwnReceipt(db: Db, receiptId: string, accountId: string): OwnReceipt {
-  const [row] = readStoredReceipts(db, "WHERE r.id = ? AND r.account_id = ?", receiptId, accountId);
+export async function findOwnReceipt(store: Store, receiptId: string, accountId: string): Promise<OwnReceipt> {
+  const r = store.t.receipts;
+  const [row] = await readStoredReceipts(store, and(eq(r.id, receiptId), eq(r.accountId, accountId)));
   if (!row) throw errors.notFound("No receipt with that id exists for this account.");
   return { row, body: parseBody(row.body) };
 }

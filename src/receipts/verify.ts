@@ -1,5 +1,5 @@
 import type { KeyObject } from "node:crypto";
-import type { Db, Store } from "../db/client.ts";
+import type { Store } from "../db/client.ts";
 import { sha256Hex } from "./canonical.ts";
 import { GENESIS_PREV_HASH, LEGACY_RECEIPT_FORMAT, RECEIPT_FORMAT, type AnyReceiptBody, type StoredReceipt } from "./format.ts";
 import { ReceiptRebuilder } from "./rebuild.ts";
@@ -8,7 +8,7 @@ import type { ReceiptRows } from "./rows/types.ts";
 import { CompactRange, hashesEqual, leafHash } from "./log/merkle.ts";
 import { checkpointText, noteKeyId, parseCheckpointText, parseNote, verifyNote, verifyNoteInParallel, type NoteVerifier } from "./log/note.ts";
 import { TILE_HEIGHT as TILE_WIDTH_LOG2, TILE_WIDTH } from "./log/tiles.ts";
-import { loadVerificationKeys, publicKeyObject, signatureIsValid, type PublicKeyRecord } from "./signer.ts";
+import { publicKeyObject, signatureIsValid, type PublicKeyRecord } from "./signer.ts";
 
 /** What one stored receipt proves on its own (and, for a legacy receipt, against its predecessor). */
 export interface ReceiptCheck {
@@ -96,13 +96,12 @@ function isIntact(check: ReceiptCheck): boolean {
   return check.problems.length === 0;
 }
 
-/** Check one stored receipt (the audit report's verification block). */
-export function checkStoredReceipt(db: Db, row: StoredReceipt): ReceiptCheck {
-  const previous =
-    row.seq === 1
-      ? GENESIS_PREV_HASH
-      : db.$client.query<{ hash: string }, [number]>("SELECT lower(hex(hash)) AS hash FROM receipts WHERE seq = ?").get(row.seq - 1)?.hash;
-  return checkReceipt(row, previous, loadVerificationKeys(db));
+/** Check one stored receipt (the audit report's verification block), through the ledger's rows on any engine. */
+export async function checkStoredReceipt(store: Store, row: StoredReceipt): Promise<ReceiptCheck> {
+  const rows = receiptRowsOf(store);
+  const previous = row.seq === 1 ? GENESIS_PREV_HASH : (await rows.entries(row.seq - 2, row.seq - 1))[0]?.toString("hex");
+  const keys = new Map((await rows.publicKeys()).map((record) => [record.kid, publicKeyObject(record.publicKey)]));
+  return checkReceipt(row, previous, keys);
 }
 
 export interface StoredCheckpoint {

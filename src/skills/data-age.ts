@@ -6,6 +6,7 @@
  */
 import { type TObject, type TSchema, Type } from "@sinclair/typebox";
 import { daysBetween } from "../dates.ts";
+import { andThen, type MaybePromise } from "../db/maybe-async.ts";
 import type { FactorVersion } from "../receipts/format.ts";
 import { isoDate, nullable } from "./schema-kit.ts";
 
@@ -70,7 +71,7 @@ type Context = { data: { asOf: string } };
 
 /** A reading declaration answers through `handler`, a writing one through `write` (types.ts). */
 type Declaration =
-  | { output: TSchema; handler(input: never, context: Context): DeclaredResult; write?: never }
+  | { output: TSchema; handler(input: never, context: Context): MaybePromise<DeclaredResult>; write?: never }
   | { output: TSchema; write(input: never, context: Context): Promise<DeclaredResult>; handler?: never };
 
 function withAge<R extends DeclaredResult>(result: R, context: Context): R {
@@ -87,5 +88,5 @@ export function withDataAsOf<D extends Declaration>(declaration: D): D {
   const output = withDataAsOfField(declaration.output);
   const { write, handler } = declaration;
   if (write) return { ...declaration, output, write: async (input: never, context: Context) => withAge(await write(input, context), context) };
-  return { ...declaration, output, handler: (input: never, context: Context) => withAge(handler!(input, context), context) };
+  return { ...declaration, output, handler: (input: never, context: Context) => andThen(handler!(input, context), (result) => withAge(result, context)) };
 }

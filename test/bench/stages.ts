@@ -19,6 +19,7 @@ import type { AppendedReceipt } from "../../src/receipts/ledger.ts";
 import { createRuntime } from "../../src/runtime.ts";
 import { validateInput } from "../../src/pipeline/validate.ts";
 import { computeAnswer } from "../../src/pipeline/answer-memo.ts";
+import type { AnyReadingSkill } from "../../src/skills/types.ts";
 
 const CALLS = Number(process.env.CALLS ?? 5000);
 const BATCH = 32; // writes per group transaction, as under 32 connections
@@ -34,7 +35,7 @@ const runtime = await createRuntime({
 const account = await createAccount(db, { email: "bench@example.com", tier: "enterprise" }, Date.now());
 const { key } = await issueKey(db, account.id, null, Date.now());
 const authorization = `Bearer ${key}`;
-const skill = runtime.skills.find((s) => s.name === "rate-lookup");
+const skill = runtime.skills.find((s) => s.name === "rate-lookup") as AnyReadingSkill | undefined;
 if (!skill?.handler) throw new Error("rate-lookup must be served as a reading skill");
 
 const threadMicros = () => {

@@ -14,7 +14,7 @@ import type { AnyReadingSkill } from "../../src/skills/types.ts";
 import { validateInput } from "../../src/pipeline/validate.ts";
 import { utcDateOf } from "../../src/dates.ts";
 import { openLedger, seedPrincipal } from "./fixtures.ts";
-import { readStoredReceipts } from "../../src/receipts/store.ts";
+import { storedReceiptAt } from "../../src/receipts/store.ts";
 import { answerAndRecord, dieselRateSkill, seedReference } from "./reference-fixture.ts";
 import { retractImport } from "../../src/reference/retract.ts";
 
@@ -45,20 +45,20 @@ beforeEach(async () => {
   stranger = seedPrincipal(db, { tier: "enterprise" });
 });
 
-function audit(caller: Principal, input: Record<string, unknown>, at = MAR) {
+async function audit(caller: Principal, input: Record<string, unknown>, at = MAR) {
   const validated = validateInput(auditReportSkill.input, input, "query") as never;
   const instance = { db, reference, skills: [...skills, auditReportSkill], log: ledger.ledger.log };
   return auditReportSkill.handler(validated, { data: reference.view(utcDateOf(at), at), caller, instance });
 }
 const digestOf = (answer: unknown) => sha256Hex(canonicalJson(answer));
-const trace = (caller: Principal, receiptId: string) => audit(caller, { receipt_id: receiptId }).answer as ReceiptTrace;
+const trace = async (caller: Principal, receiptId: string) => (await audit(caller, { receipt_id: receiptId })).answer as ReceiptTrace;
 
 describe("audit-report: RECEIPT_TRACE", () => {
   test("reports provenance, the receipt's leaf with its inclusion proof and signed checkpoint, and a fully valid verification", async () => {
-    answerAndRecord(db, ledger, reference, skills[0]!, stranger, LANE, JAN - 1000);
-    const { answer, receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
-    const report = trace(owner, receipt.id);
-    const row = readStoredReceipts(db, "WHERE r.seq = 2")[0]!;
+    await answerAndRecord(db, ledger, reference, skills[0]!, stranger, LANE, JAN - 1000);
+    const { answer, receipt } = await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
+    const report = await trace(owner, receipt.id);
+    const row = (await storedReceiptAt(db, 2))!;
     const checkpoint = db.$client.query<{ note: string }, []>("SELECT note FROM log_checkpoints WHERE tree_size = 2").get()!;
 
     expect(report).toMatchObject({
@@ -92,24 +92,24 @@ describe("audit-report: RECEIPT_TRACE", () => {
   });
 
   test("a later revision of a figure does not change the replay: the receipt's known_at pins the data", async () => {
-    const { receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
+    const { receipt } = await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
     // Today's view would pick the revised 3.55 (and February's 3.8); the audit replays January's.
     expect(reference.view("2026-01-10", MAR).latest("DIESEL")?.value).toBe(3.55);
-    expect(trace(owner, receipt.id).verification.reproducible).toBe(true);
+    expect((await trace(owner, receipt.id)).verification.reproducible).toBe(true);
   });
 
   test("a retraction after the answer is shown with its reason; the receipt still reproduces", async () => {
-    const { receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
+    const { receipt } = await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
     await retractImport(db, "imp_jan", "EIA corrected the week", FEB);
-    const report = trace(owner, receipt.id);
+    const report = await trace(owner, receipt.id);
     expect(report.data_sources[0]).toMatchObject({ import_id: "imp_jan", retraction: { retracted_at: new Date(FEB).toISOString(), reason: "EIA corrected the week" } });
     expect(report.verification.reproducible).toBe(true);
   });
 
   test("a changed model is reported as a changed model naming the version that signed, not as a mismatch", async () => {
-    const { receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, FEB);
+    const { receipt } = await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, FEB);
     skills = [dieselRateSkill(0.6)];
-    const { verification, reproduced_response } = trace(owner, receipt.id);
+    const { verification, reproduced_response } = await trace(owner, receipt.id);
     expect(reproduced_response).toEqual({ rate_per_mile: 3.28, diesel: 3.8, origin: LANE.origin, destination: LANE.destination });
     expect(verification.reproducible).toBeNull();
     expect(verification.reproduction).toMatchObject({ answer_matches: null, factor_versions_match: true });
@@ -119,42 +119,42 @@ describe("audit-report: RECEIPT_TRACE", () => {
   });
 
   test("an edited response digest, with or without a recomputed leaf entry, shows up in the verification block", async () => {
-    const first = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
-    const second = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, FEB).receipt;
+    const first = await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
+    const second = (await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, FEB)).receipt;
     const doctored = digestOf({ ...(first.answer as object), rate_per_mile: 1.5 });
     db.$client.query("UPDATE receipts SET response_sha256 = unhex(?) WHERE seq = 1").run(doctored);
 
-    const edited = trace(owner, first.receipt.id);
+    const edited = await trace(owner, first.receipt.id);
     expect(edited.response_sha256).toBe(doctored);
     expect(edited.verification).toMatchObject({ hash_valid: false, included: true, reproducible: false });
     expect(edited.verification.reproduction).toMatchObject({ answer_matches: false, factor_versions_match: true });
     // Recomputing the stored entry to match the edit takes the leaf out of the signed tree.
-    const { body } = readStoredReceipts(db, "WHERE r.seq = 1")[0]!;
+    const { body } = (await storedReceiptAt(db, 1))!;
     db.$client.query("UPDATE receipts SET hash = unhex(?) WHERE seq = 1").run(sha256Hex(body));
-    expect(trace(owner, first.receipt.id).verification).toMatchObject({ hash_valid: true, included: false });
-    expect(trace(owner, second.id).verification).toMatchObject({ hash_valid: true, included: true, reproducible: true });
+    expect((await trace(owner, first.receipt.id)).verification).toMatchObject({ hash_valid: true, included: false });
+    expect((await trace(owner, second.id)).verification).toMatchObject({ hash_valid: true, included: true, reproducible: true });
   });
 
   test("another account's receipt is refused exactly like one that does not exist", async () => {
-    const { receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
-    const refusal = (receiptId: string) => {
+    const { receipt } = await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
+    const refusal = async (receiptId: string) => {
       try {
-        audit(stranger, { receipt_id: receiptId });
+        await audit(stranger, { receipt_id: receiptId });
       } catch (error) {
         return error instanceof ApiError ? { status: error.status, body: error.body("req_1", stranger.authObjId) } : error;
       }
       throw new Error("the audit answered");
     };
-    const foreign = refusal(receipt.id);
-    const missing = refusal("rcpt_01ARZ3NDEKTSV4RRFFQ69G5FAV");
+    const foreign = await refusal(receipt.id);
+    const missing = await refusal("rcpt_01ARZ3NDEKTSV4RRFFQ69G5FAV");
     expect(foreign).toEqual({ status: 404, body: expect.objectContaining({ error: "NOT_FOUND" }) });
     expect(missing).toEqual(foreign);
   });
 
   test("an audit's own receipt is listed but not re-run", async () => {
-    const { receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
-    const auditReceipt = answerAndRecord(db, ledger, reference, auditReportSkill, owner, { receipt_id: receipt.id, report_type: "RECEIPT_TRACE" }, FEB).receipt;
-    const report = trace(owner, auditReceipt.id);
+    const { receipt } = await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
+    const auditReceipt = (await answerAndRecord(db, ledger, reference, auditReportSkill, owner, { receipt_id: receipt.id, report_type: "RECEIPT_TRACE" }, FEB)).receipt;
+    const report = await trace(owner, auditReceipt.id);
     expect(report.skill).toBe("audit-report");
     expect(report.verification).toMatchObject({ hash_valid: true, included: true, reproducible: null });
   });
@@ -173,54 +173,55 @@ describe("audit-report: RECEIPT_TRACE", () => {
 
 describe("audit-report: LANE_HISTORY and DATA_SOURCES", () => {
   test("lists the caller's receipts for the receipt's lane within the date range, newest first", async () => {
-    const jan = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN).receipt;
-    const feb = answerAndRecord(db, ledger, reference, skills[0]!, owner, { ...LANE, origin: "  chicago, il " }, FEB).receipt;
-    answerAndRecord(db, ledger, reference, skills[0]!, owner, { ...LANE, destination: "Denver, CO" }, FEB);
-    answerAndRecord(db, ledger, reference, skills[0]!, stranger, LANE, FEB);
+    const jan = (await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN)).receipt;
+    const feb = (await answerAndRecord(db, ledger, reference, skills[0]!, owner, { ...LANE, origin: "  chicago, il " }, FEB)).receipt;
+    await answerAndRecord(db, ledger, reference, skills[0]!, owner, { ...LANE, destination: "Denver, CO" }, FEB);
+    await answerAndRecord(db, ledger, reference, skills[0]!, stranger, LANE, FEB);
 
-    const all = audit(owner, { receipt_id: jan.id, report_type: "LANE_HISTORY", from: "2026-01-01" }).answer as LaneHistory;
+    const all = (await audit(owner, { receipt_id: jan.id, report_type: "LANE_HISTORY", from: "2026-01-01" })).answer as LaneHistory;
     expect(all).toMatchObject({ lane: { origin: "Chicago, IL", destination: "Dallas, TX" }, from: "2026-01-01", to: "2026-03-10", count: 2, next_cursor: null });
     expect(all.receipts.map((r) => r.receipt_id)).toEqual([feb.id, jan.id]);
     expect(all.receipts[0]).toMatchObject({ seq: 2, skill: "rate-lookup", rate_per_mile: 2.9, equipment: "DRY_VAN", as_of: "2026-02-10", answer_reproduced: true });
 
-    const februaryOnly = audit(owner, { receipt_id: jan.id, report_type: "LANE_HISTORY", from: "2026-02-10", to: "2026-02-10" }).answer as LaneHistory;
+    const februaryOnly = (await audit(owner, { receipt_id: jan.id, report_type: "LANE_HISTORY", from: "2026-02-10", to: "2026-02-10" })).answer as LaneHistory;
     expect(februaryOnly.receipts.map((r) => r.receipt_id)).toEqual([feb.id]);
 
-    const denver = audit(owner, { receipt_id: jan.id, report_type: "LANE_HISTORY", destination: "Denver, CO", from: "2026-01-01" }).answer as LaneHistory;
+    const denver = (await audit(owner, { receipt_id: jan.id, report_type: "LANE_HISTORY", destination: "Denver, CO", from: "2026-01-01" })).answer as LaneHistory;
     expect(denver.count).toBe(1);
-    expect(() => audit(owner, { receipt_id: jan.id, report_type: "LANE_HISTORY", from: "2026-03-01", to: "2026-02-01" })).toThrow(ApiError);
+    expect(audit(owner, { receipt_id: jan.id, report_type: "LANE_HISTORY", from: "2026-03-01", to: "2026-02-01" })).rejects.toThrow(ApiError);
   });
 
   test("pages from the newest receipt to the oldest with next_cursor", async () => {
-    const ids = [JAN, FEB, MAR, MAR + 1000, MAR + 2000].map((at) => answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, at).receipt.id);
-    const page = (cursor?: string) =>
-      audit(owner, { receipt_id: ids[0]!, report_type: "LANE_HISTORY", from: "2026-01-01", limit: 2, ...(cursor ? { cursor } : {}) }).answer as LaneHistory;
+    const ids: string[] = [];
+    for (const at of [JAN, FEB, MAR, MAR + 1000, MAR + 2000]) ids.push((await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, at)).receipt.id);
+    const page = async (cursor?: string) =>
+      (await audit(owner, { receipt_id: ids[0]!, report_type: "LANE_HISTORY", from: "2026-01-01", limit: 2, ...(cursor ? { cursor } : {}) })).answer as LaneHistory;
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const current = page(cursor);
+      const current = await page(cursor);
       expect(current.count).toBeLessThanOrEqual(2);
       seen.push(...current.receipts.map((r) => r.receipt_id));
       cursor = current.next_cursor ?? undefined;
     } while (cursor);
     expect(seen).toEqual([...ids].reverse());
-    expect(() => page("not-a-cursor")).toThrow(ApiError);
+    expect(page("not-a-cursor")).rejects.toThrow(ApiError);
   });
 
   test("every report names the audited receipt at its top level", async () => {
-    const { receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, FEB);
+    const { receipt } = await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, FEB);
     for (const report_type of ["RECEIPT_TRACE", "LANE_HISTORY", "DATA_SOURCES"]) {
-      expect(audit(owner, { receipt_id: receipt.id, report_type }).answer).toMatchObject({ audited_receipt_id: receipt.id });
+      expect((await audit(owner, { receipt_id: receipt.id, report_type })).answer).toMatchObject({ audited_receipt_id: receipt.id });
     }
   });
 
   test("shows a receipt's figures only while re-running it reproduces the signed answer", async () => {
-    const { receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, FEB);
-    const history = () => (audit(owner, { receipt_id: receipt.id, report_type: "LANE_HISTORY" }).answer as LaneHistory).receipts[0];
-    expect(history()).toMatchObject({ rate_per_mile: 2.9, answer_reproduced: true });
+    const { receipt } = await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, FEB);
+    const history = async () => ((await audit(owner, { receipt_id: receipt.id, report_type: "LANE_HISTORY" })).answer as LaneHistory).receipts[0];
+    expect(await history()).toMatchObject({ rate_per_mile: 2.9, answer_reproduced: true });
 
     skills = [dieselRateSkill(0.6)];
-    expect(history()).toMatchObject({ receipt_id: receipt.id, rate_per_mile: null, total_cost: null, miles: null, answer_reproduced: false });
+    expect(await history()).toMatchObject({ receipt_id: receipt.id, rate_per_mile: null, total_cost: null, miles: null, answer_reproduced: false });
   });
 
   test("does not re-run a receipt whose skill answers without lane figures", async () => {
@@ -232,16 +233,16 @@ describe("audit-report: LANE_HISTORY and DATA_SOURCES", () => {
       handler: (...args: Parameters<AnyReadingSkill["handler"]>) => (runs++, rateSkill.handler(...args)),
     };
     skills = [figureless];
-    const { receipt } = answerAndRecord(db, ledger, reference, figureless, owner, LANE, FEB);
+    const { receipt } = await answerAndRecord(db, ledger, reference, figureless, owner, LANE, FEB);
     runs = 0;
-    const [row] = (audit(owner, { receipt_id: receipt.id, report_type: "LANE_HISTORY" }).answer as LaneHistory).receipts;
+    const [row] = ((await audit(owner, { receipt_id: receipt.id, report_type: "LANE_HISTORY" })).answer as LaneHistory).receipts;
     expect(row).toMatchObject({ receipt_id: receipt.id, rate_per_mile: null, answer_reproduced: null });
     expect(runs).toBe(0);
   });
 
   test("lists every series with its freshness today and marks those the receipt used", async () => {
-    const { receipt } = answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
-    const report = audit(owner, { receipt_id: receipt.id, report_type: "DATA_SOURCES" }).answer as DataSources & { audited_receipt_id: string };
+    const { receipt } = await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
+    const report = (await audit(owner, { receipt_id: receipt.id, report_type: "DATA_SOURCES" })).answer as DataSources & { audited_receipt_id: string };
     expect(report).toEqual({
       audited_receipt_id: receipt.id,
       report_type: "DATA_SOURCES",

@@ -68,7 +68,7 @@ beforeAll(async () => {
   });
   appendBatch(Array.from({ length: 3 }, () => sampleEntry(principal)));
   const instance = { db, reference: { view: () => ({}) as never, coverage: () => undefined } as never, skills: [], log: ledger.log };
-  auditReport = auditReportSkill.handler({ receipt_id: receipt.id }, { data: {} as never, caller: principal, instance }).answer as ReceiptTrace;
+  auditReport = (await auditReportSkill.handler({ receipt_id: receipt.id }, { data: {} as never, caller: principal, instance })).answer as ReceiptTrace;
   responseFile = write("response.json", { ...AWKWARD_RESPONSE, receipt_id: receipt.id, log_index: receipt.logIndex, auth_obj_id: principal.authObjId });
   checkpointFile = write("checkpoint.txt", auditReport.log.checkpoint);
   const response = await publicKeyRoute({ ledger }).handle(new Request("http://localhost/v1/receipts/public-key"));

@@ -2,13 +2,14 @@ import { describe, expect, test } from "bun:test";
 import { openMemoryDatabase } from "../../src/db/client.ts";
 import { canonicalJson, sha256Hex } from "../../src/receipts/canonical.ts";
 import { RECEIPT_FORMAT, RECEIPT_ID_PATTERN, type ReceiptBody } from "../../src/receipts/format.ts";
-import { readStoredReceipts } from "../../src/receipts/store.ts";
+import { asc } from "drizzle-orm";
+import { readStoredReceipts, storedReceiptAt } from "../../src/receipts/store.ts";
 import { verifyLog } from "../../src/receipts/verify.ts";
 import { openLedger, SAMPLE_RESPONSE, T0, sampleEntry, seedPrincipal } from "./fixtures.ts";
 import { writeLegacyReceipts } from "./legacy-fixture.ts";
 
 describe("appending receipts", () => {
-  test("the stored body is the canonical JSON of every recorded field with its log index, the answer only by its digest; the leaf entry is its SHA-256", () => {
+  test("the stored body is the canonical JSON of every recorded field with its log index, the answer only by its digest; the leaf entry is its SHA-256", async () => {
     const db = openMemoryDatabase();
     const { append } = openLedger(db);
     const principal = seedPrincipal(db, { scopes: ["rate-lookup"] });
@@ -18,7 +19,7 @@ describe("appending receipts", () => {
     expect([first.logIndex, second.logIndex]).toEqual([0, 1]);
     expect(second.seq).toBe(2);
     expect(second.id).toMatch(RECEIPT_ID_PATTERN);
-    const [row] = readStoredReceipts(db, "WHERE r.seq = 2");
+    const row = await storedReceiptAt(db, 2);
     if (!row) throw new Error("receipt 2 was not stored");
     const body = JSON.parse(row.body) as ReceiptBody;
     expect(body).toEqual({
@@ -87,7 +88,7 @@ describe("shared receipt parts", () => {
     const retried = committer.commit(() => ledger.append(db, withRequest("Tulsa, OK")));
     committer.flush();
     await retried;
-    expect(readStoredReceipts(db, "ORDER BY r.seq").map((row) => (JSON.parse(row.body) as ReceiptBody).request)).toEqual([
+    expect((await readStoredReceipts(db, undefined, [asc(db.t.receipts.seq)])).map((row) => (JSON.parse(row.body) as ReceiptBody).request)).toEqual([
       withRequest("Boise, ID").request,
       withRequest("Tulsa, OK").request,
     ]);

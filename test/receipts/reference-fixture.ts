@@ -4,7 +4,7 @@ import type { Db } from "../../src/db/client.ts";
 import type { AppendedReceipt, ReceiptEntry } from "../../src/receipts/ledger.ts";
 import type { ReceiptLog } from "../../src/receipts/log/log.ts";
 import type { Observation, ReferenceData, ReferenceView } from "../../src/reference/view.ts";
-import { defineSkill, type AnyReadingSkill } from "../../src/skills/types.ts";
+import { defineSkill, type AnyReadingDeclaration, type AnyReadingSkill } from "../../src/skills/types.ts";
 
 /** Store observations the way imports do (data_imports + observations rows), and serve them as ReferenceData. */
 export function seedReference(db: Db, seeded: (Omit<Observation, "publishedOn"> & { publishedOn?: string })[]): ReferenceData {
@@ -71,17 +71,17 @@ export function dieselRateSkill(perGallon = 0.5): AnyReadingSkill {
 }
 
 /** What the pipeline does for an answered call, minus HTTP and metering: run the handler, then append in a group-commit batch. */
-export function answerAndRecord(
+export async function answerAndRecord(
   db: Db,
   ledger: { append(entry: ReceiptEntry): AppendedReceipt; ledger: { log: ReceiptLog } },
   reference: ReferenceData,
-  skill: AnyReadingSkill,
+  skill: AnyReadingDeclaration,
   principal: Principal,
   request: Record<string, unknown>,
   at: number,
-): { answer: unknown; receipt: AppendedReceipt } {
+): Promise<{ answer: unknown; receipt: AppendedReceipt }> {
   const asOf = new Date(at).toISOString().slice(0, 10);
-  const result = skill.handler(request as never, {
+  const result = await skill.handler(request as never, {
     data: reference.view(asOf, at),
     caller: principal,
     instance: { db, reference, skills: [skill], log: ledger.ledger.log },

@@ -6,7 +6,7 @@ import { drizzle } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { openDatabase, PRAGMAS, type Db } from "../../src/db/client.ts";
 import { MIGRATIONS_DIR } from "../../src/paths.ts";
-import { findOwnReceipt, readStoredReceipts } from "../../src/receipts/store.ts";
+import { findOwnReceipt, storedReceiptAt } from "../../src/receipts/store.ts";
 import { sha256Hex } from "../../src/receipts/canonical.ts";
 import { verifyLog } from "../../src/receipts/verify.ts";
 import { receiptTrace } from "../../src/skills/audit-report/trace.ts";
@@ -54,9 +54,9 @@ test("a pre-log database file upgrades: its chained receipts become the log's fi
     expect(legacy.prev_hash).toMatch(/^[0-9a-f]{64}$/);
 
     // The audit report proves a legacy receipt like any other, and still checks its own signature and link.
-    const own = findOwnReceipt(db, "rcpt_01JLEGACY00000000000000040", principal.accountId);
+    const own = await findOwnReceipt(db, "rcpt_01JLEGACY00000000000000040", principal.accountId);
     const instance = { db, reference: {} as never, skills: [], log: ledger.log };
-    const report = receiptTrace(instance, own);
+    const report = await receiptTrace(instance, own);
     expect(report.log.legacy).toMatchObject({ seq: 40, algorithm: "Ed25519" });
     expect(report.log).toMatchObject({ log_index: 39, tree_size: 41 });
     expect(report.verification).toMatchObject({ hash_valid: true, included: true, signature_valid: true, link_valid: true, problems: [] });
@@ -87,7 +87,7 @@ test("receipts stored with their body text are compacted at the first start and 
     const whole = db.$client.query<{ seq: number }, []>("SELECT seq FROM receipts WHERE body IS NOT NULL").all();
     expect(whole).toEqual([{ seq: 300 }]);
     for (const seq of [1, 2, 150]) {
-      const [row] = readStoredReceipts(db, "WHERE r.seq = ?", seq);
+      const row = await storedReceiptAt(db, seq);
       expect(row?.body).toBe(bodies[seq - 1]!);
     }
     append(sampleEntry(principal));

@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { receiptsVerifyCommand } from "../../src/cli/receipts.ts";
 import { openMemoryDatabase, type Db } from "../../src/db/client.ts";
 import { canonicalJson } from "../../src/receipts/canonical.ts";
-import { readStoredReceipts } from "../../src/receipts/store.ts";
+import { storedReceiptAt } from "../../src/receipts/store.ts";
 import { verifyLog } from "../../src/receipts/verify.ts";
 import { openLedger, SAMPLE_RESPONSE, T0, sampleEntry, seedPrincipal } from "./fixtures.ts";
 
@@ -51,7 +51,7 @@ describe("verifyLog", () => {
 
   test("a receipt rewritten with another answer's digest and a fresh leaf entry is caught by the signed checkpoint", async () => {
     const db = logOf(5);
-    const { body } = readStoredReceipts(db, "WHERE r.seq = 2")[0]!;
+    const { body } = (await storedReceiptAt(db, 2))!;
     const forgedDigest = sha256(canonicalJson({ ...SAMPLE_RESPONSE, rate_per_mile: 1.999 }));
     const forged = body.replace(sha256(canonicalJson(SAMPLE_RESPONSE)), forgedDigest);
     expect(forged).not.toBe(body);

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { Principal } from "../../access/principal.ts";
 import { utcDateOf } from "../../dates.ts";
+import { isPromise } from "../../db/maybe-async.ts";
 import type { PipelineDeps } from "../../pipeline/run-skill.ts";
 import { validateInput } from "../../pipeline/validate.ts";
 import type { AnySkill } from "../../skills/types.ts";
@@ -29,7 +30,10 @@ function answerExample(deps: PipelineDeps & { skills: readonly AnySkill[] }, now
     try {
       const input = validateInput(skill.input, rawInput, "body");
       const asOf = skill.asOf?.(input) ?? utcDateOf(now);
-      const { answer } = skill.handler(input, { data: deps.reference.view(asOf, now), caller: EXAMPLE_CALLER, instance: deps });
+      const result = skill.handler(input, { data: deps.reference.view(asOf, now), caller: EXAMPLE_CALLER, instance: deps });
+      // A handler that answers with a promise reads stored records: its example comes from the schema.
+      if (isPromise(result)) return undefined;
+      const { answer } = result;
       return { ...answer, receipt_id: "rcpt_01JD2ZQ8W6Y3K7M1N4P5R8T0VX", log_index: 41, auth_obj_id: EXAMPLE_CALLER.authObjId };
     } catch {
       return undefined;

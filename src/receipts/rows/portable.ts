@@ -1,9 +1,8 @@
-import { and, asc, count, desc, eq, gt, inArray, lte, max, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, lte, max, sql } from "drizzle-orm";
 import { lockUntilTransactionEnds } from "../../db/advisory-lock.ts";
 import type { Store } from "../../db/client.ts";
 import { first } from "../../db/transaction.ts";
-import type { Part } from "./types.ts";
-import { toStoredReceipt } from "../store.ts";
+import { receiptPartsById, storedReceiptAt } from "../store.ts";
 import type { ReceiptRows } from "./types.ts";
 
 /** Any number that names the receipt log's lock; distinct from the migration lock (src/db/postgres.ts). */
@@ -20,17 +19,8 @@ const bytes = (value: Uint8Array) => Buffer.from(value.buffer, value.byteOffset,
 export function portableReceiptRows(store: Store): ReceiptRows {
   const t = store.t;
   const r = t.receipts;
-  async function parts(ids: readonly number[]): Promise<Map<number, Part>> {
-    if (ids.length === 0) return new Map();
-    const p = t.receiptParts;
-    const rows = await store
-      .select({ id: p.id, text: p.text, sha256: p.sha256 })
-      .from(p)
-      .where(inArray(p.id, [...ids]));
-    return new Map(rows.map((row) => [row.id, { text: row.text, sha256Hex: hex(row.sha256)! }]));
-  }
   return {
-    parts,
+    parts: (ids) => receiptPartsById(store, ids),
     async checkpoints() {
       const c = t.logCheckpoints;
       return store.select({ treeSize: c.treeSize, rootHash: c.rootHash, kid: c.kid, note: c.note }).from(c).orderBy(asc(c.treeSize));
@@ -59,22 +49,7 @@ export function portableReceiptRows(store: Store): ReceiptRows {
         .limit(limit);
       return rows.map((row) => ({ ...row, responseSha256: hex(row.responseSha256), whole: Number(row.whole) }));
     },
-    async storedReceipt(seq) {
-      const row = await first(store.select().from(r).where(eq(r.seq, seq)));
-      if (!row) return undefined;
-      const texts = await parts([row.principalPart, row.requestPart, row.factorsPart, row.modelPart].filter((id) => id !== null));
-      const text = (id: number | null) => (id === null ? null : (texts.get(id) ?? null));
-      return toStoredReceipt({
-        ...row,
-        responseSha256: hex(row.responseSha256),
-        hash: hex(row.hash)!,
-        principal: text(row.principalPart)?.text ?? null,
-        request: text(row.requestPart)?.text ?? null,
-        requestSha256: text(row.requestPart)?.sha256Hex ?? null,
-        factors: text(row.factorsPart)?.text ?? null,
-        model: text(row.modelPart)?.text ?? null,
-      });
-    },
+    storedReceipt: (seq) => storedReceiptAt(store, seq),
     shared: store.engine === "postgres",
     async insertReceipt(tx, row) {
       await tx.insert(t.receipts).values({ ...row, responseSha256: bytes(row.responseSha256), hash: bytes(row.hash) });

@@ -1,6 +1,6 @@
 import type { SQLQueryBindings } from "bun:sqlite";
 import type { Db, Store } from "../../db/client.ts";
-import { readStoredReceipts } from "../store.ts";
+import { storedReceiptAt } from "../store.ts";
 import type { CheckpointRow, CompactRow, Part, ReceiptRow, ReceiptRows, SigningKeyRow } from "./types.ts";
 
 /**
@@ -114,6 +114,6 @@ function prepare(db: Db): ReceiptRows {
       }
       return found;
     },
-    storedReceipt: (seq) => readStoredReceipts(db, "WHERE r.seq = ?", seq)[0],
+    storedReceipt: (seq) => storedReceiptAt(db, seq),
   };
 }

@@ -1,5 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
-import type { Db } from "../../db/client.ts";
+import type { Store } from "../../db/client.ts";
 import type { ReferenceView } from "../../reference/view.ts";
 import type { OwnReceipt } from "../../receipts/store.ts";
 import { DAY_MS } from "../../dates.ts";
@@ -26,14 +26,13 @@ export const DataSourcesSchema = Type.Object({
 export type DataSources = Static<typeof DataSourcesSchema>;
 
 /** Every stored series and its freshness in today's data view, marking those the anchor receipt used. */
-export function dataSources(db: Db, view: ReferenceView, anchor: OwnReceipt): DataSources {
-  const seriesIds = db.$client.query<{ seriesId: string }, []>("SELECT DISTINCT series_id AS seriesId FROM observations ORDER BY series_id").all();
-  const sourceOfImport = new Map(
-    db.$client
-      .query<{ id: string; source: string }, []>("SELECT id, source FROM data_imports")
-      .all()
-      .map((row) => [row.id, row.source]),
+export async function dataSources(store: Store, view: ReferenceView, anchor: OwnReceipt): Promise<DataSources> {
+  const { observations, dataImports } = store.t;
+  // Sorted here, by code point: a database's collation (PostgreSQL's follows its locale) would order `_` and `-` its own way.
+  const seriesIds = (await store.selectDistinct({ seriesId: observations.seriesId }).from(observations)).sort((a, b) =>
+    a.seriesId < b.seriesId ? -1 : a.seriesId > b.seriesId ? 1 : 0,
   );
+  const sourceOfImport = new Map((await store.select({ id: dataImports.id, source: dataImports.source }).from(dataImports)).map((row) => [row.id, row.source]));
   const used = new Set((anchor.body?.factor_versions ?? []).map((factor) => factor.series_id));
   const asOfMs = Date.parse(view.asOf);
 

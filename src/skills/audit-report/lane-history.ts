@@ -1,11 +1,12 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { and, desc, eq, gte, lt } from "drizzle-orm";
 import { decodeCursor, encodeCursor } from "../../cursor.ts";
 import { errors } from "../../errors.ts";
 import type { AnySkill, SkillInstance } from "../types.ts";
 import type { AnyReceiptBody } from "../../receipts/format.ts";
 import { replay } from "./replay.ts";
 import { laneKey } from "../../receipts/lane-key.ts";
-import { parseBody, readStoredReceipts, receiptFile, type OwnReceipt } from "../../receipts/store.ts";
+import { parseBody, readStoredReceipts, type OwnReceipt } from "../../receipts/store.ts";
 import { DAY_MS, utcDateOf } from "../../dates.ts";
 
 /** The largest page; `limit` chooses a smaller one. */
@@ -66,7 +67,7 @@ const stringField = (value: unknown) => (typeof value === "string" ? value : und
  * page at a time.
  * The lane defaults to the anchor receipt's; the range to the 90 days up to `today`.
  */
-export function laneHistory(deps: SkillInstance, anchor: OwnReceipt, query: LaneQuery, today: string): LaneHistory {
+export async function laneHistory(deps: SkillInstance, anchor: OwnReceipt, query: LaneQuery, today: string): Promise<LaneHistory> {
   const anchorRequest = (anchor.body?.request ?? {}) as Record<string, unknown>;
   const origin = query.origin ?? stringField(anchorRequest.origin);
   const destination = query.destination ?? stringField(anchorRequest.destination);
@@ -83,24 +84,27 @@ export function laneHistory(deps: SkillInstance, anchor: OwnReceipt, query: Lane
   // One range of the (account_id, lane, issued_at) index, newest first (issue times follow seq), one page.
   const pageSize = query.limit ?? LANE_HISTORY_DEFAULT_PAGE;
   const beforeSeq = query.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(query.cursor);
-  const rows = readStoredReceipts(
-    receiptFile(deps.db),
-    `WHERE r.account_id = ? AND r.lane = ? AND r.issued_at >= ? AND r.issued_at < ? AND r.seq < ?
-     ORDER BY r.issued_at DESC, r.seq DESC
-     LIMIT ?`,
-    anchor.row.accountId,
-    laneKey(origin, destination)!,
-    Date.parse(from),
-    Date.parse(to) + DAY_MS,
-    beforeSeq,
+  const r = deps.db.t.receipts;
+  const rows = await readStoredReceipts(
+    deps.db,
+    and(
+      eq(r.accountId, anchor.row.accountId),
+      eq(r.lane, laneKey(origin, destination)!),
+      gte(r.issuedAt, Date.parse(from)),
+      lt(r.issuedAt, Date.parse(to) + DAY_MS),
+      lt(r.seq, beforeSeq),
+    ),
+    [desc(r.issuedAt), desc(r.seq)],
     pageSize + 1,
   );
 
   const page = rows.slice(0, pageSize);
   const reproduced = new Map<string, LaneFigures>();
-  const receipts = page.map((row): LaneReceipt => {
+  const receipts: LaneReceipt[] = [];
+  // In turn, newest first: a receipt shares the re-run of an equal one above it on the page.
+  for (const row of page) {
     const body = parseBody(row.body);
-    return {
+    receipts.push({
       receipt_id: row.id,
       seq: row.seq,
       issued_at: new Date(row.issuedAt).toISOString(),
@@ -108,9 +112,9 @@ export function laneHistory(deps: SkillInstance, anchor: OwnReceipt, query: Lane
       as_of: stringField(body?.as_of) ?? null,
       model_version: stringField(body?.model_version) ?? null,
       equipment: stringField((body?.request as Record<string, unknown> | undefined)?.equipment) ?? null,
-      ...laneFigures(body, deps, reproduced),
-    };
-  });
+      ...(await laneFigures(body, deps, reproduced)),
+    });
+  }
   const next_cursor = rows.length > pageSize ? encodeCursor(page.at(-1)!.seq) : null;
   return { report_type: "LANE_HISTORY", lane: { origin, destination }, from, to, receipts, count: receipts.length, next_cursor };
 }
@@ -123,14 +127,14 @@ export function laneHistory(deps: SkillInstance, anchor: OwnReceipt, query: Lane
  * one already reproduced on this page signed that very answer (equal digests), and its figures are
  * that answer's. Only reproduced answers are shared; any other receipt is re-run on its own.
  */
-function laneFigures(body: AnyReceiptBody | null, instance: SkillInstance, reproduced: Map<string, LaneFigures>): LaneFigures {
+async function laneFigures(body: AnyReceiptBody | null, instance: SkillInstance, reproduced: Map<string, LaneFigures>): Promise<LaneFigures> {
   const none: LaneFigures = { rate_per_mile: null, total_cost: null, miles: null, answer_reproduced: null };
   const skill = body && instance.skills.find((candidate) => candidate.name === body.skill);
   if (!body || !skill || !declaresLaneFigures(skill)) return none;
   const key = JSON.stringify([body.skill, body.model_version, body.as_of, body.response_sha256, body.request, body.factor_versions]);
   const shared = reproduced.get(key);
   if (shared) return shared;
-  const { answer_matches, reproducedAnswer } = replay(body, instance);
+  const { answer_matches, reproducedAnswer } = await replay(body, instance);
   if (answer_matches !== true) return { ...none, answer_reproduced: false };
   const answer = reproducedAnswer as Record<string, unknown>;
   const figures = {

@@ -20,7 +20,7 @@ export interface Reproduction {
  * compare: the SHA-256 of the answer's canonical JSON with the signed response_sha256, the factor
  * versions (canonical JSON) with the recorded ones.
  */
-export function replay(body: AnyReceiptBody, instance: SkillInstance): Reproduction {
+export async function replay(body: AnyReceiptBody, instance: SkillInstance): Promise<Reproduction> {
   const skill = instance.skills.find((candidate) => callName(candidate) === body.skill);
   if (!skill) return notReplayed(false, `This instance no longer serves the skill ${body.skill}.`);
   if (!skill.replayable || !skill.handler) {
@@ -39,7 +39,7 @@ export function replay(body: AnyReceiptBody, instance: SkillInstance): Reproduct
   };
   let result: SkillResult<unknown>;
   try {
-    result = skill.handler(body.request, { data: instance.reference.view(body.as_of, Date.parse(body.known_at)), caller, instance });
+    result = await skill.handler(body.request, { data: instance.reference.view(body.as_of, Date.parse(body.known_at)), caller, instance });
   } catch (error) {
     const reason = error instanceof ApiError ? `${error.errorCode}: ${error.message}` : "the handler failed";
     return notReplayed(false, `Re-running ${body.skill} on the recorded input failed (${reason}).`);

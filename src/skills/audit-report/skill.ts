@@ -1,5 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { findOwnReceipt, receiptFile } from "../../receipts/store.ts";
+import { findOwnReceipt } from "../../receipts/store.ts";
 import { enumOf, isoDate } from "../schema-kit.ts";
 import { defineSkill } from "../types.ts";
 import { dataSources, DataSourcesSchema } from "./data-sources.ts";
@@ -46,17 +46,17 @@ export const auditReportSkill = defineSkill({
   input: AuditInput,
   output: AuditOutput,
   replayable: false,
-  handler(input, { caller, data, instance }) {
-    const file = receiptFile(instance.db);
-    const anchor = findOwnReceipt(file, input.receipt_id, caller.accountId);
-    const report = (() => {
+  // Reads the stored receipts through the database on either engine, so it answers with a promise (docs/postgresql.md, "Reading skills").
+  async handler(input, { caller, data, instance }) {
+    const anchor = await findOwnReceipt(instance.db, input.receipt_id, caller.accountId);
+    const report = await (() => {
       switch (input.report_type ?? "RECEIPT_TRACE") {
         case "RECEIPT_TRACE":
           return receiptTrace(instance, anchor);
         case "LANE_HISTORY":
           return laneHistory(instance, anchor, input, data.asOf);
         case "DATA_SOURCES":
-          return dataSources(file, data, anchor);
+          return dataSources(instance.db, data, anchor);
       }
     })();
     const answer: Static<typeof AuditOutput> = { audited_receipt_id: anchor.row.id, ...report };

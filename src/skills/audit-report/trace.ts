@@ -1,8 +1,9 @@
 import { Type, type Static } from "@sinclair/typebox";
-import type { Db } from "../../db/client.ts";
+import { and, eq } from "drizzle-orm";
+import type { Store } from "../../db/client.ts";
 import type { FactorVersion } from "../../receipts/format.ts";
 import type { SkillInstance } from "../types.ts";
-import { receiptFile, type OwnReceipt } from "../../receipts/store.ts";
+import type { OwnReceipt } from "../../receipts/store.ts";
 import { factorVersionSchema } from "../schema-kit.ts";
 import { notReplayed, replay } from "./replay.ts";
 import { receiptProof, ReceiptProofSchema } from "../../receipts/log/receipt-proof.ts";
@@ -75,15 +76,18 @@ export const ReceiptTraceSchema = Type.Object({
 export type ReceiptTrace = Static<typeof ReceiptTraceSchema>;
 
 /** The full provenance of one receipt: what was asked, from which figures, under which grant, and what still checks out. */
-export function receiptTrace(deps: SkillInstance, { row, body }: OwnReceipt): ReceiptTrace {
-  const check = checkStoredReceipt(receiptFile(deps.db), row);
-  const located = receiptProof(deps.log, row);
+export async function receiptTrace(deps: SkillInstance, { row, body }: OwnReceipt): Promise<ReceiptTrace> {
+  const check = await checkStoredReceipt(deps.db, row);
+  // Catch up with checkpoints other replicas signed (a receipt another replica answered), then read the tiles the proof needs.
+  await deps.log.follow();
+  const located = await deps.log.reading(() => receiptProof(deps.log, row));
   const problems = [
     ...check.problems,
     ...(located === null ? ["no signed checkpoint covers this receipt"] : located.included ? [] : ["the inclusion proof does not lead to the checkpoint's root"]),
   ];
-  const reproduction = body ? replay(body, deps) : notReplayed(false, "The stored body is not readable JSON.");
+  const reproduction = body ? await replay(body, deps) : notReplayed(false, "The stored body is not readable JSON.");
   const factorVersions = body?.factor_versions ?? [];
+  const dataSources = await Promise.all(factorVersions.map((factor) => dataSourceOf(deps.db, factor)));
   const { reproducible, reproducedAnswer, ...reproductionDetail } = reproduction;
 
   return {
@@ -96,7 +100,7 @@ export function receiptTrace(deps: SkillInstance, { row, body }: OwnReceipt): Re
     request: body?.request ?? null,
     response_sha256: body?.response_sha256 ?? null,
     reproduced_response: reproducedAnswer ?? null,
-    data_sources: factorVersions.map((factor) => dataSourceOf(receiptFile(deps.db), factor)),
+    data_sources: dataSources,
     factor_versions: factorVersions,
     log: {
       ...(located?.proof ?? { log_index: row.seq - 1, leaf_entry: row.hash, tree_size: 0, inclusion_proof: [], checkpoint: "" }),
@@ -119,26 +123,23 @@ export function receiptTrace(deps: SkillInstance, { row, body }: OwnReceipt): Re
   };
 }
 
-interface StoredObservation {
-  value: number;
-  fetchedAt: number;
-  source: string;
-  fileName: string;
-  importedAt: number;
-  retractedAt: number | null;
-  retractionReason: string | null;
-}
-
-function dataSourceOf(db: Db, factor: FactorVersion): Static<typeof DataSourceSchema> {
-  const stored = db.$client
-    .query<StoredObservation, [string, string, string]>(
-      `SELECT o.value, o.fetched_at AS fetchedAt, i.source, i.file_name AS fileName, i.imported_at AS importedAt,
-              r.retracted_at AS retractedAt, r.reason AS retractionReason
-         FROM observations o JOIN data_imports i ON i.id = o.import_id
-         LEFT JOIN data_retractions r ON r.import_id = o.import_id
-        WHERE o.series_id = ? AND o.observed_on = ? AND o.import_id = ?`,
-    )
-    .get(factor.series_id, factor.observation_date, factor.import_id);
+/** The stored observation a factor version names, with its import and any retraction of it. */
+async function dataSourceOf(store: Store, factor: FactorVersion): Promise<Static<typeof DataSourceSchema>> {
+  const { observations: o, dataImports: i, dataRetractions: r } = store.t;
+  const [stored] = await store
+    .select({
+      value: o.value,
+      fetchedAt: o.fetchedAt,
+      source: i.source,
+      fileName: i.fileName,
+      importedAt: i.importedAt,
+      retractedAt: r.retractedAt,
+      retractionReason: r.reason,
+    })
+    .from(o)
+    .innerJoin(i, eq(i.id, o.importId))
+    .leftJoin(r, eq(r.importId, o.importId))
+    .where(and(eq(o.seriesId, factor.series_id), eq(o.observedOn, factor.observation_date), eq(o.importId, factor.import_id)));
   const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
   return {
     ...factor,
