@@ -1,6 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { and, desc, eq, gte, lt } from "drizzle-orm";
 import { decodeCursor, encodeCursor } from "../../cursor.ts";
+import type { Store } from "../../db/client.ts";
 import { errors } from "../../errors.ts";
 import type { AnySkill, SkillInstance } from "../types.ts";
 import type { AnyReceiptBody } from "../../receipts/format.ts";
@@ -81,22 +82,17 @@ export async function laneHistory(deps: SkillInstance, anchor: OwnReceipt, query
   const from = query.from ?? utcDateOf(Date.parse(to) - DEFAULT_WINDOW_DAYS * DAY_MS);
   if (from > to) throw errors.invalidRequest([{ field: "from", problem: "must not be after to" }]);
 
-  // One range of the (account_id, lane, issued_at) index, newest first (issue times follow seq), one page.
+  // One page of the lane's range of the index.
   const pageSize = query.limit ?? LANE_HISTORY_DEFAULT_PAGE;
   const beforeSeq = query.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(query.cursor);
-  const r = deps.db.t.receipts;
-  const rows = await readStoredReceipts(
-    deps.db,
-    and(
-      eq(r.accountId, anchor.row.accountId),
-      eq(r.lane, laneKey(origin, destination)!),
-      gte(r.issuedAt, Date.parse(from)),
-      lt(r.issuedAt, Date.parse(to) + DAY_MS),
-      lt(r.seq, beforeSeq),
-    ),
-    [desc(r.issuedAt), desc(r.seq)],
-    pageSize + 1,
-  );
+  const range = laneRange(deps.db, {
+    accountId: anchor.row.accountId,
+    lane: laneKey(origin, destination)!,
+    fromMs: Date.parse(from),
+    toMs: Date.parse(to) + DAY_MS,
+    beforeSeq,
+  });
+  const rows = await readStoredReceipts(deps.db, range.where, range.order, pageSize + 1);
 
   const page = rows.slice(0, pageSize);
   const reproduced = new Map<string, LaneFigures>();
@@ -117,6 +113,19 @@ export async function laneHistory(deps: SkillInstance, anchor: OwnReceipt, query
   }
   const next_cursor = rows.length > pageSize ? encodeCursor(page.at(-1)!.seq) : null;
   return { report_type: "LANE_HISTORY", lane: { origin, destination }, from, to, receipts, count: receipts.length, next_cursor };
+}
+
+/**
+ * One range of the (account_id, lane, issued_at) index, newest first: an account's receipts on one
+ * lane issued in [fromMs, toMs), older than `beforeSeq` (the cursor). Issue times follow seq, so the
+ * order is the index's, read backwards, on both engines (docs/postgresql.md has PostgreSQL's plan).
+ */
+export function laneRange(store: Store, range: { accountId: string; lane: string; fromMs: number; toMs: number; beforeSeq: number }) {
+  const r = store.t.receipts;
+  return {
+    where: and(eq(r.accountId, range.accountId), eq(r.lane, range.lane), gte(r.issuedAt, range.fromMs), lt(r.issuedAt, range.toMs), lt(r.seq, range.beforeSeq)),
+    order: [desc(r.issuedAt), desc(r.seq)],
+  };
 }
 
 /**
