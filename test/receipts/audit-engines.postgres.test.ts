@@ -200,14 +200,14 @@ describe("the audit report answers the same on PostgreSQL as on SQLite", () => {
 describe("LANE_HISTORY on PostgreSQL", () => {
   test("reads one backward range of the (account_id, lane, issued_at) index", async () => {
     // A busy lane: 8 accounts on 2 lanes, 2,500 receipts each; a page is 101 of them.
-    await pg.execute(sql`
+    await pg.$client`
       INSERT INTO accounts (id, email, tier, is_admin, created_at)
-      SELECT 'acct_plan' || a, 'plan' || a || '@example.test', 'professional', false, 0 FROM generate_series(1, 8) a`);
-    await pg.execute(sql`
+      SELECT 'acct_plan' || a, 'plan' || a || '@example.test', 'professional', false, 0 FROM generate_series(1, 8) a`;
+    await pg.$client`
       INSERT INTO receipts (seq, id, issued_at, skill, account_id, hash, lane)
-      SELECT 1000000 + n, 'rcpt_plan' || n, ${JAN} + n * 100, 'rate-lookup', 'acct_plan' || (n % 8 + 1), '\\x00'::bytea, 'lane ' || (n / 8 % 2)
-        FROM generate_series(1, 40000) n`);
-    await pg.execute(sql`ANALYZE receipts`);
+      SELECT 1000000 + n, 'rcpt_plan' || n, ${JAN} + n * 100, 'rate-lookup', 'acct_plan' || (n % 8 + 1), decode('00', 'hex'), 'lane ' || (n / 8 % 2)
+        FROM generate_series(1, 40000) n`;
+    await pg.$client`ANALYZE receipts`;
     const r = pg.t.receipts;
     const range = laneRange(pg, { accountId: "acct_plan7", lane: "lane 1", fromMs: JAN, toMs: MAR, beforeSeq: Number.MAX_SAFE_INTEGER });
     // The statement the report runs (its columns do not change the plan's access path).
