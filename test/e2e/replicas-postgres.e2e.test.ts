@@ -6,6 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SQL } from "bun";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { binaryFolderForFile, runCli } from "../support/binary.ts";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.ts";
 import { type LookupOutcome, loadWithKill, rateLookupAt } from "../support/lookup-load.ts";
@@ -186,6 +188,64 @@ describe("three replicas on one PostgreSQL", () => {
     expect(rows.n).toBeGreaterThanOrEqual(answeredHere.length + 1); // calls committed just before the kill cut their answer count too
     expect(month.n).toBe(rows.n);
   }, 180_000);
+
+  test("a receipt answered by one replica is audited through another, shown on a third's dashboard, and verified offline", async () => {
+    const email = "audit@example.com";
+    const key = accountKeyOn(folder.exe, databaseUrl, folder.dir, email, "enterprise", PASSWORD);
+    const [a, b, c] = set.replicas.map((replica) => replica.url) as [string, string, string];
+    const answer = await lookup(a, key);
+    expect(answer.status).toBe(200);
+    const receiptId = String((answer as { body: Record<string, unknown> }).body.receipt_id);
+    // More receipts from the other replicas: B proves A's receipt under a checkpoint it did not sign itself.
+    for (const base of [c, b, c]) expect((await lookup(base, key)).status).toBe(200);
+
+    const audit = async (base: string, query: string) => {
+      const response = await fetch(`${base}/v1/reports/audit?receipt_id=${receiptId}${query}`, { headers: { authorization: `Bearer ${key}` } });
+      const body = (await response.json()) as Record<string, unknown>;
+      expect({ status: response.status, error: body.error }).toEqual({ status: 200, error: undefined });
+      answered.push({ receiptId: String(body.receipt_id), logIndex: Number(body.log_index) });
+      return body;
+    };
+    const trace = (await audit(b, "")) as { log: { log_index: number; tree_size: number; checkpoint: string }; verification: Record<string, unknown> };
+    expect(trace).toMatchObject({ audited_receipt_id: receiptId, report_type: "RECEIPT_TRACE" });
+    expect(trace.verification).toMatchObject({ hash_valid: true, included: true, record_matches_body: true, reproducible: true, problems: [] });
+    expect(trace.log.tree_size).toBeGreaterThan(trace.log.log_index + 3);
+    expect(trace.log.checkpoint).toStartWith(`replicas.example.test/log\n${trace.log.tree_size}\n`);
+    const history = (await audit(c, "&report_type=LANE_HISTORY")) as { receipts: { receipt_id: string; answer_reproduced: boolean | null }[] };
+    expect(history.receipts.map((r) => r.receipt_id)).toContain(receiptId);
+    expect(history.receipts.every((r) => r.answer_reproduced === true)).toBe(true);
+    expect(((await audit(a, "&report_type=DATA_SOURCES")) as { series: unknown[] }).series.length).toBeGreaterThan(10);
+
+    // The saved report, its checkpoint and the published key: `waybill verify` needs no database.
+    const publicKey = await (await fetch(`${c}/v1/receipts/public-key`)).text();
+    writeFileSync(join(folder.dir, "replica-report.json"), JSON.stringify(trace));
+    writeFileSync(join(folder.dir, "replica-checkpoint.txt"), trace.log.checkpoint);
+    writeFileSync(join(folder.dir, "replica-key.json"), publicKey);
+    writeFileSync(join(folder.dir, "replica-answer.json"), JSON.stringify((answer as { body: Record<string, unknown> }).body));
+    const verified = runCli(
+      folder.exe,
+      ["verify", "--receipt", "replica-report.json", "--checkpoint", "replica-checkpoint.txt", "--key", "replica-key.json", "--response", "replica-answer.json"],
+      folder.dir,
+    );
+    expect(verified.stdout.trim().split("\n").at(-1)).toBe("valid");
+    expect(verified.exitCode).toBe(0);
+
+    // The dashboard's receipt page on the third replica shows the same proof.
+    const signedIn = await fetch(`${c}/signin`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ email, password: PASSWORD }).toString(),
+    });
+    expect(signedIn.status).toBe(303);
+    const cookie = (signedIn.headers.get("set-cookie") ?? "").split(";")[0]!;
+    const page = await fetch(`${c}/dashboard/receipts/${receiptId}`, { headers: { cookie } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain(receiptId);
+    expect(html).toContain("Transparency log");
+    expect(html).toContain("replicas.example.test/log");
+  }, 120_000);
 
   test("receipts from every replica form one log: each answer exactly once, in one order, and `receipts verify` passes", async () => {
     expect(answered.length).toBeGreaterThan(100);
