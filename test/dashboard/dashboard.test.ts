@@ -3,12 +3,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { findAccountByEmail } from "../../src/access/accounts.ts";
-import { activeKeyOf } from "../../src/access/keys.ts";
+import { activeKeyOf, issueKey } from "../../src/access/keys.ts";
 import { setupUrlOnFirstStart } from "../../src/dashboard/index.ts";
 import { IDLE_TIMEOUT_MS, ABSOLUTE_TIMEOUT_MS } from "../../src/dashboard/sessions.ts";
 import { sessions } from "../../src/db/schema.ts";
 import { PUBLIC_DIR } from "../../src/paths.ts";
 import { accountWithPassword, PASSWORD } from "../support/accounts.ts";
+import { CHICAGO_TO_DALLAS } from "../support/instance.ts";
 import { csrfTokenIn, dashboardApp, form, get, ORIGIN, post, sessionCookieFrom, signIn } from "./support.ts";
 
 describe("sign-in and the session cookie", () => {
@@ -197,6 +198,40 @@ describe("keys through the dashboard", () => {
     expect(await revoke.text()).toStartWith("<!doctype html>");
     expect(await activeKeyOf(db, ada.id)).toBeUndefined();
   });
+});
+
+describe("the receipt page", () => {
+  test("links the audit report as a download: the trace as a JSON attachment, 404 for anyone else's receipt, 403 below the tier", async () => {
+    const { app, db, clock } = await dashboardApp();
+    const answer = async (email: string, tier: "professional" | "explorer") => {
+      const account = await accountWithPassword(db, email, tier);
+      const { key } = await issueKey(db, account.id, null, clock.now());
+      const response = await app.handle(
+        new Request(`${ORIGIN}/v1/rates/lookup`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+          body: JSON.stringify(CHICAGO_TO_DALLAS),
+        }),
+      );
+      return ((await response.json()) as { receipt_id: string }).receipt_id;
+    };
+    const own = await answer("pro@example.com", "professional");
+    const lower = await answer("explorer@example.com", "explorer");
+    const { cookie } = await signIn(app, "pro@example.com");
+
+    const page = await (await get(app, `/dashboard/receipts/${own}`, cookie)).text();
+    expect(page).toContain(`href="/dashboard/receipts/${own}/report.json"`);
+    const download = await get(app, `/dashboard/receipts/${own}/report.json`, cookie);
+    expect(download.status).toBe(200);
+    expect(download.headers.get("content-disposition")).toBe(`attachment; filename="${own}.audit.json"`);
+    const report = (await download.json()) as { receipt_id: string; report_type: string; log: { leaf_entry: string }; verification: { included: boolean } };
+    expect(report).toMatchObject({ receipt_id: own, report_type: "RECEIPT_TRACE", verification: { included: true } });
+
+    expect((await get(app, `/dashboard/receipts/${lower}/report.json`, cookie)).status).toBe(404);
+    const explorer = await signIn(app, "explorer@example.com");
+    expect((await get(app, `/dashboard/receipts/${lower}/report.json`, explorer.cookie)).status).toBe(403);
+    expect((await get(app, `/dashboard/receipts/${own}/report.json`)).status).toBe(303);
+  }, 30_000);
 });
 
 describe("admin pages", () => {

@@ -245,6 +245,29 @@ describe("three replicas on one PostgreSQL", () => {
     expect(html).toContain(receiptId);
     expect(html).toContain("Transparency log");
     expect(html).toContain("replicas.example.test/log");
+    // Its download is the same trace, and `waybill verify` takes it as it is.
+    const download = await fetch(`${c}/dashboard/receipts/${receiptId}/report.json`, { headers: { cookie } });
+    expect(download.status).toBe(200);
+    const downloaded = (await download.json()) as typeof trace;
+    expect(downloaded.verification).toMatchObject({ included: true, problems: [] });
+    writeFileSync(join(folder.dir, "replica-download.json"), JSON.stringify(downloaded));
+    writeFileSync(join(folder.dir, "replica-download-checkpoint.txt"), downloaded.log.checkpoint);
+    const fromDashboard = runCli(
+      folder.exe,
+      [
+        "verify",
+        "--receipt",
+        "replica-download.json",
+        "--checkpoint",
+        "replica-download-checkpoint.txt",
+        "--key",
+        "replica-key.json",
+        "--response",
+        "replica-answer.json",
+      ],
+      folder.dir,
+    );
+    expect(fromDashboard.stdout.trim().split("\n").at(-1)).toBe("valid");
   }, 120_000);
 
   test("receipts from every replica form one log: each answer exactly once, in one order, and `receipts verify` passes", async () => {

@@ -61,6 +61,27 @@ describe("MCP at /mcp, with the official client over real HTTP", () => {
     await client.close();
   });
 
+  test("audit-report, whose handler answers with a promise, gives the same report through REST, agent-invoke and MCP", async () => {
+    const { key } = await server.accountWithKey("professional", ["rate-lookup", "audit-report"]);
+    const looked = (await (await server.call("/v1/rates/lookup", { method: "POST", key, json: CHICAGO_TO_DALLAS })).json()) as { receipt_id: string };
+    const client = await mcpClient(key);
+    await client.listTools();
+    const input = { receipt_id: looked.receipt_id, report_type: "RECEIPT_TRACE" };
+    const viaRest = (await (await server.call(`/v1/reports/audit?${new URLSearchParams(input)}`, { key })).json()) as Record<string, unknown>;
+    const viaInvoke = (await (await server.call("/v1/agent/invoke/audit-report", { method: "POST", key, json: input })).json()) as Record<string, unknown>;
+    const viaMcp = (await client.callTool({ name: "audit-report", arguments: input })).structuredContent as Record<string, unknown>;
+    await client.close();
+    // Each audit is itself an answer with a receipt, so the log grows between them: the proof's tree differs, the rest does not.
+    const withoutEnvelope = ({ receipt_id: _r, log_index: _i, log, ...report }: Record<string, unknown>) => {
+      const { tree_size: _s, inclusion_proof: _p, checkpoint: _c, ...leaf } = log as Record<string, unknown>;
+      return { ...report, log: leaf };
+    };
+    for (const report of [viaRest, viaInvoke, viaMcp]) {
+      expect(report).toMatchObject({ audited_receipt_id: looked.receipt_id, verification: { included: true, reproducible: true, problems: [] } });
+      expect(withoutEnvelope(report)).toEqual(withoutEnvelope(viaRest));
+    }
+  });
+
   test("without a key the endpoint answers 401 like every other", async () => {
     const response = await fetch(`${server.url}/mcp`, {
       method: "POST",

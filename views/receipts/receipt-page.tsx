@@ -183,7 +183,10 @@ function TraceSections({ trace }: { trace: ReceiptTrace }) {
           </dd>
         </dl>
         <p class="muted">
-          Check it yourself with <code>waybill verify</code> against <a href="/v1/receipts/public-key">the published note verifier key</a>.
+          <a href={`/dashboard/receipts/${encodeURIComponent(trace.receipt_id)}/report.json`} download="">
+            Download this report (JSON)
+          </a>{" "}
+          and check it yourself with <code>waybill verify --receipt</code> against <a href="/v1/receipts/public-key">the published note verifier key</a>.
         </p>
       </section>
       <section class="card">
