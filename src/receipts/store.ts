@@ -90,25 +90,7 @@ function rebuiltBody(row: JoinedRow): string {
 export async function readStoredReceipts(store: Store, where: SQL | undefined, order: SQL[] = [], limit?: number): Promise<StoredReceipt[]> {
   const r = store.t.receipts;
   const query = store
-    .select({
-      seq: r.seq,
-      id: r.id,
-      issuedAt: r.issuedAt,
-      skill: r.skill,
-      accountId: r.accountId,
-      asOf: r.asOf,
-      knownAt: r.knownAt,
-      responseSha256: r.responseSha256,
-      body: r.body,
-      prevHash: r.prevHash,
-      hash: r.hash,
-      signature: r.signature,
-      kid: r.kid,
-      principalPart: r.principalPart,
-      requestPart: r.requestPart,
-      factorsPart: r.factorsPart,
-      modelPart: r.modelPart,
-    })
+    .select({ ...receiptRowColumns(r), body: r.body, prevHash: r.prevHash, signature: r.signature, kid: r.kid })
     .from(r)
     .where(where)
     .orderBy(...order)
@@ -131,6 +113,25 @@ export async function readStoredReceipts(store: Store, where: SQL | undefined, o
       model: text(row.modelPart)?.text ?? null,
     }),
   );
+}
+
+/** What every reader of receipts rows selects: the row's own fields, the ids of its parts, its digests. */
+export function receiptRowColumns(r: Store["t"]["receipts"]) {
+  return {
+    seq: r.seq,
+    id: r.id,
+    issuedAt: r.issuedAt,
+    skill: r.skill,
+    accountId: r.accountId,
+    principalPart: r.principalPart,
+    requestPart: r.requestPart,
+    factorsPart: r.factorsPart,
+    modelPart: r.modelPart,
+    asOf: r.asOf,
+    knownAt: r.knownAt,
+    responseSha256: r.responseSha256,
+    hash: r.hash,
+  };
 }
 
 /** The stored receipt at `seq` (log index + 1), if any. */

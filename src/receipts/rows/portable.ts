@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, gt, lte, max, sql } from "drizzle-orm";
 import { lockUntilTransactionEnds } from "../../db/advisory-lock.ts";
 import type { Store } from "../../db/client.ts";
 import { first } from "../../db/transaction.ts";
-import { receiptPartsById, storedReceiptAt } from "../store.ts";
+import { receiptPartsById, receiptRowColumns, storedReceiptAt } from "../store.ts";
 import type { ReceiptRows } from "./types.ts";
 
 /** Any number that names the receipt log's lock; distinct from the migration lock (src/db/postgres.ts). */
@@ -27,22 +27,7 @@ export function portableReceiptRows(store: Store): ReceiptRows {
     },
     async receiptPage(afterSeq, limit) {
       const rows = await store
-        .select({
-          seq: r.seq,
-          id: r.id,
-          issuedAt: r.issuedAt,
-          skill: r.skill,
-          accountId: r.accountId,
-          principalPart: r.principalPart,
-          requestPart: r.requestPart,
-          factorsPart: r.factorsPart,
-          modelPart: r.modelPart,
-          asOf: r.asOf,
-          knownAt: r.knownAt,
-          responseSha256: r.responseSha256,
-          hash: r.hash,
-          whole: sql<boolean | number>`(${r.body} IS NOT NULL)`,
-        })
+        .select({ ...receiptRowColumns(r), whole: sql<boolean | number>`(${r.body} IS NOT NULL)` })
         .from(r)
         .where(gt(r.seq, afterSeq))
         .orderBy(asc(r.seq))

@@ -126,15 +126,12 @@ export async function receiptTrace(deps: SkillInstance, { row, body }: OwnReceip
 /** The stored observation a factor version names, with its import and any retraction of it. */
 async function dataSourceOf(store: Store, factor: FactorVersion): Promise<Static<typeof DataSourceSchema>> {
   const { observations: o, dataImports: i, dataRetractions: r } = store.t;
+  // The import is joined as one part and the retraction as another: drizzle gives a left-joined part as null when there is none.
   const [stored] = await store
     .select({
-      value: o.value,
-      fetchedAt: o.fetchedAt,
-      source: i.source,
-      fileName: i.fileName,
-      importedAt: i.importedAt,
-      retractedAt: r.retractedAt,
-      retractionReason: r.reason,
+      observation: { value: o.value, fetchedAt: o.fetchedAt },
+      dataImport: { source: i.source, fileName: i.fileName, importedAt: i.importedAt },
+      retraction: { at: r.retractedAt, reason: r.reason },
     })
     .from(o)
     .innerJoin(i, eq(i.id, o.importId))
@@ -143,11 +140,11 @@ async function dataSourceOf(store: Store, factor: FactorVersion): Promise<Static
   const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
   return {
     ...factor,
-    source: stored?.source ?? null,
-    file_name: stored?.fileName ?? null,
-    fetched_at: iso(stored?.fetchedAt),
-    imported_at: iso(stored?.importedAt),
-    matches_stored_observation: stored != null && stored.value === factor.value,
-    retraction: stored?.retractedAt != null ? { retracted_at: iso(stored.retractedAt)!, reason: stored.retractionReason! } : null,
+    source: stored?.dataImport.source ?? null,
+    file_name: stored?.dataImport.fileName ?? null,
+    fetched_at: iso(stored?.observation.fetchedAt),
+    imported_at: iso(stored?.dataImport.importedAt),
+    matches_stored_observation: stored !== undefined && stored.observation.value === factor.value,
+    retraction: stored?.retraction ? { retracted_at: iso(stored.retraction.at)!, reason: stored.retraction.reason } : null,
   };
 }
