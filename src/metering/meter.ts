@@ -55,7 +55,7 @@ export interface Meter {
 /** The single-writer meter of a SQLite file: the same contract, answered synchronously from memory. */
 export interface MemoryMeter extends Meter {
   peek(principal: Principal, now: number): RateLimitHeaders;
-  admit(principal: Principal, now: number): Admission & { commit(tx: Store): MonthCount };
+  admit(principal: Principal, now: number): Omit<Admission, "commit"> & { commit(tx: Store): MonthCount };
   windows(principal: Principal, now: number): RateWindows;
 }
 
