@@ -18,6 +18,7 @@ import type * as Runtime from "../../src/runtime.ts";
 import type { Store } from "../../src/db/client.ts";
 import type { MemoryMeter } from "../../src/metering/meter.ts";
 import type { AppendedReceipt } from "../../src/receipts/ledger.ts";
+import { answeredUsage } from "./answered-usage.ts";
 
 const root = resolve(process.argv[2] ?? join(import.meta.dir, "../.."));
 const from = <T>(path: string): Promise<T> => import(join(root, path));
@@ -72,16 +73,7 @@ try {
         asOf,
         knownAt: now,
       }) as AppendedReceipt;
-      await runtime.usage.recordAnswered(tx, {
-        at: now,
-        requestId: "req_bench",
-        accountId: principal.accountId,
-        keyId: principal.keyId,
-        skill: skill.name,
-        status: 200,
-        latencyMs: 1,
-        receiptId: receipt.id,
-      });
+      await runtime.usage.recordAnswered(tx, answeredUsage(principal, skill.name, receipt.id, now));
     });
   };
   const batch = () => Promise.all(Array.from({ length: BATCH }, answer));
