@@ -7,6 +7,7 @@
  * the lane-balance factors the fit weeks give (fit-lane-balance.ts) and nothing else.
  */
 import { readFileSync, writeFileSync } from "node:fs";
+import { DAY_MS } from "../../../src/dates.ts";
 import { openMemoryDatabase } from "../../../src/db/client.ts";
 import { AMS_DISTRICTS } from "../../../src/reference/ams-districts.ts";
 import { greatCircleMiles } from "../../../src/reference/distance.ts";
@@ -22,6 +23,7 @@ import { priceLane } from "../../../src/skills/rate-lookup/price-lane.ts";
 import { ATRI_SOURCE, ATRI_TOTAL_PER_MILE } from "./atri-years.ts";
 import { fitLaneBalance } from "./fit-lane-balance.ts";
 import { REFERENCE_LANES, ROAD_MILES_SOURCE } from "./road-lanes.ts";
+import { marketLevelBefore, type ReportLane, reeferRateIndex } from "./usda-market-level.ts";
 import { DESTINATION_PLACES, DISTRICT_TOWNS, FIT_WEEKS, HELD_OUT_WEEKS } from "./usda-weeks.ts";
 
 const KNOWN_AT = Date.parse("2026-11-22T12:00:00Z");
@@ -164,13 +166,7 @@ function distanceBand(miles: number): string {
   return "long (> 2,500 mi)";
 }
 
-interface UsdaLaneWeek {
-  week: string;
-  district: string;
-  destination: string;
-  low: number;
-  high: number;
-}
+type UsdaLaneWeek = ReportLane;
 
 interface PricedLaneWeek extends UsdaLaneWeek {
   miles: number;
@@ -182,9 +178,9 @@ interface PricedLaneWeek extends UsdaLaneWeek {
   destinationMarket: FreightMarket | null;
 }
 
-function usdaLaneWeeks(): UsdaLaneWeek[] {
+/** Every lane-week of the USDA reports the view sees (by default, all of them). */
+function usdaLaneWeeks(view = data.view("2100-01-01", KNOWN_AT)): UsdaLaneWeek[] {
   const out: UsdaLaneWeek[] = [];
-  const view = data.view("2100-01-01", KNOWN_AT);
   for (const district of Object.keys(AMS_DISTRICTS)) {
     for (const destination of Object.keys(DESTINATION_PLACES)) {
       const lows = view.history(amsFvwtrkSeries("LOW", district, destination));
@@ -271,6 +267,46 @@ function leaveOneDistrictOut(fit: PricedLaneWeek[]): (w: PricedLaneWeek) => numb
   };
 }
 
+/** The reports published before a week, read as a view the day before it would read them. */
+const reportsBefore = (week: string): UsdaLaneWeek[] => usdaLaneWeeks(data.view(new Date(Date.parse(week) - DAY_MS).toISOString().slice(0, 10), KNOWN_AT));
+
+/**
+ * Rolling origin: each lane-week scaled by USDA's reefer rate index of the last report before its week
+ * (usda-market-level.ts); withoutOwnDistrict builds the index without any lane of the lane's own district.
+ */
+function scaledByPriorIndex(withoutOwnDistrict: boolean): (w: PricedLaneWeek) => number | undefined {
+  const levels = new Map<string, ReturnType<typeof marketLevelBefore>>();
+  return (w) => {
+    const key = `${w.week}|${withoutOwnDistrict ? w.district : ""}`;
+    if (!levels.has(key)) {
+      const visible = reportsBefore(w.week).filter((lane) => !withoutOwnDistrict || lane.district !== w.district);
+      levels.set(key, marketLevelBefore(w.week, visible, FIT_WEEKS));
+    }
+    const level = levels.get(key);
+    return level && w.cost * level.factor;
+  };
+}
+
+/** Each week's lane-weeks scaled so their median error is nil: USDA's level that very week, which no one knows before it. */
+function scaledToSameWeekLevel(all: PricedLaneWeek[]): (w: PricedLaneWeek) => number {
+  const weeks = new Map<string, number>();
+  for (const week of new Set(all.map((w) => w.week))) {
+    weeks.set(week, median(all.filter((w) => w.week === week).map((w) => Math.log(midpointOf(w) / w.cost))));
+  }
+  return (w) => w.cost * Math.exp(weeks.get(w.week)!);
+}
+
+/** Each lane's mean fit-week error (in logs) taken off: memorising USDA lane by lane, which is copying the market, not a cost basis. */
+function scaledByOwnFitError(fit: PricedLaneWeek[]): (w: PricedLaneWeek) => number | undefined {
+  const laneOf = (w: UsdaLaneWeek) => `${w.district}|${w.destination}`;
+  const logs = new Map<string, number[]>();
+  for (const w of fit) logs.set(laneOf(w), [...(logs.get(laneOf(w)) ?? []), Math.log(midpointOf(w) / w.cost)]);
+  return (w) => {
+    const own = logs.get(laneOf(w));
+    return own && w.cost * Math.exp(own.reduce((sum, log) => sum + log, 0) / own.length);
+  };
+}
+
 function usdaSection(): string[] {
   const all = usdaLaneWeeks().map(priceLaneWeek);
   if (all.length === 0) return ["### USDA AMS reefer lane-weeks", "", "The snapshot holds no USDA AMS FVWTRK weeks; nothing to compare."];
@@ -303,7 +339,17 @@ function usdaSection(): string[] {
     accuracyRow(`held-out weeks (${HELD_OUT_WEEKS.join(", ")})`, heldOut, (w) => w.cost),
     accuracyRow("held-out weeks, without lane balance", heldOut, (w) => w.costWithoutBalance),
     accuracyRow("held-out weeks, lane balance refitted without the lane's own district", heldOut, leaveOneDistrictOut(fit)),
+    accuracyRow("held-out weeks, x USDA reefer index of the report before (rolling origin)", heldOut, scaledByPriorIndex(false)),
+    accuracyRow("held-out weeks, x that index built without the lane's own district", heldOut, scaledByPriorIndex(true)),
+    accuracyRow("held-out weeks, x USDA's level that same week (known only after the week)", heldOut, scaledToSameWeekLevel(all)),
+    accuracyRow("held-out weeks, x each lane's own fit-week error (memorises USDA lane by lane, not a model)", heldOut, scaledByOwnFitError(fit)),
     accuracyRow("held-out weeks, USDA's own midpoint a week earlier (a ceiling, not a model)", heldOut, previousWeekMidpoint(all)),
+    "",
+    `USDA reefer rate index (median over lanes of the midpoint / the lane's fit-week geometric mean): ${[...reeferRateIndex(all, FIT_WEEKS)]
+      .map(([week, value]) => `${week} ${value.toFixed(3)}`)
+      .join(", ")}. Inside USDA's range by held-out week: ${HELD_OUT_WEEKS.map(
+      (week) => `${week} ${Math.round((heldOut.filter((w) => w.week === week && inRange(w, w.cost)).length / heldOut.filter((w) => w.week === week).length) * 100)} %`,
+    ).join(", ")}.`,
     "",
     `USDA's range is ${pct(median(widths)).slice(1)} of its midpoint wide at the median (10th..90th ${pct(quantile(widths, 0.1)).slice(1)} .. ${pct(quantile(widths, 0.9)).slice(1)}): ` +
       "a lane-week is inside only when the answer is within about half that of the midpoint.",
