@@ -8,6 +8,7 @@
  * the factor is 1 at the level the model was fitted at. Only reports the caller passes are seen: the caller reads them
  * from a view as of the day before the week, so nothing published in or after the week leaks in.
  */
+import { median } from "./fit-lane-balance.ts";
 
 export interface ReportLane {
   week: string;
@@ -20,11 +21,6 @@ export interface ReportLane {
 const laneKey = (lane: ReportLane) => `${lane.district}\u0000${lane.destination}`;
 const midpoint = (lane: ReportLane) => (lane.low + lane.high) / 2;
 const meanOf = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
-const medianOf = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 /** The index of every report among `lanes`, by report week (value 1 = the base weeks' level for the median lane). */
 export function reeferRateIndex(lanes: readonly ReportLane[], baseWeeks: readonly string[]): Map<string, number> {
@@ -38,7 +34,7 @@ export function reeferRateIndex(lanes: readonly ReportLane[], baseWeeks: readonl
     const base = baseLog.get(laneKey(lane));
     if (base !== undefined) ratios.set(lane.week, [...(ratios.get(lane.week) ?? []), Math.log(midpoint(lane)) - base]);
   }
-  return new Map([...ratios].sort(([a], [b]) => a.localeCompare(b)).map(([week, logs]) => [week, Math.exp(medianOf(logs))]));
+  return new Map([...ratios].sort(([a], [b]) => a.localeCompare(b)).map(([week, logs]) => [week, Math.exp(median(logs))]));
 }
 
 export interface MarketLevel {

@@ -298,6 +298,14 @@ test("with the snapshot's USDA weeks, anchors follow the shipping district, not 
   expect(at("Spokane, WA", "Seattle, WA")).toBeUndefined(); // same state, 190 mi from the district
   expect(at("McAllen, TX", "Chicago, IL")).toBe("MEXICO CROSSINGS THROUGH SOUTH TEXAS");
   expect(at("Houston, TX", "Chicago, IL")).toBeUndefined();
+  expect(at("Fresno, CA", "Chicago, IL")).toBe("SOUTH AND CENTRAL DISTRICT CALIFORNIA");
+  expect(at("Fresno, CA", "Denver, CO")).toBeUndefined(); // a destination the report does not price
+});
+
+test("a USDA report anchors a lane for four weeks after its date and not a day more", () => {
+  const anchor = (as_of: string) => lookup({ origin: "Yakima, WA", destination: "Seattle, WA", equipment: "REEFER", as_of }).answer.market_anchor;
+  expect(anchor("2026-08-25")?.observation_date).toBe("2026-07-28");
+  expect(anchor("2026-08-26")).toBeUndefined();
 });
 
 describe("refusals", () => {
