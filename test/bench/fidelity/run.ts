@@ -21,7 +21,7 @@ import { equipmentCostAsOf } from "../../../src/skills/rate-lookup/equipment-cos
 import { costBasis } from "../../../src/skills/rate-lookup/model.ts";
 import { priceLane } from "../../../src/skills/rate-lookup/price-lane.ts";
 import { ATRI_SOURCE, ATRI_TOTAL_PER_MILE } from "./atri-years.ts";
-import { fitLaneBalance } from "./fit-lane-balance.ts";
+import { fitLaneBalance, median as middle } from "./fit-lane-balance.ts";
 import { REFERENCE_LANES, ROAD_MILES_SOURCE } from "./road-lanes.ts";
 import { marketLevelBefore, type ReportLane, reeferRateIndex } from "./usda-market-level.ts";
 import { DESTINATION_PLACES, DISTRICT_TOWNS, FIT_WEEKS, HELD_OUT_WEEKS } from "./usda-weeks.ts";
@@ -227,6 +227,11 @@ function accuracyRow(label: string, lanes: PricedLaneWeek[], costOf: (w: PricedL
   );
 }
 
+/** Percentage of the lane-weeks a pricing puts inside USDA's range, rounded. */
+function shareInside(lanes: PricedLaneWeek[], costOf: (w: PricedLaneWeek) => number | undefined): number {
+  return Math.round((lanes.filter((w) => inRange(w, costOf(w) ?? Number.NaN)).length / lanes.length) * 100);
+}
+
 /** USDA's own midpoint for the same lane in the report before: what copying the market, not pricing it, would score. */
 function previousWeekMidpoint(all: PricedLaneWeek[]): (w: PricedLaneWeek) => number | undefined {
   const weeks = [...new Set(all.map((w) => w.week))].sort();
@@ -296,14 +301,16 @@ function scaledToSameWeekLevel(all: PricedLaneWeek[]): (w: PricedLaneWeek) => nu
   return (w) => w.cost * Math.exp(weeks.get(w.week)!);
 }
 
-/** Each lane's mean fit-week error (in logs) taken off: memorising USDA lane by lane, which is copying the market, not a cost basis. */
-function scaledByOwnFitError(fit: PricedLaneWeek[]): (w: PricedLaneWeek) => number | undefined {
-  const laneOf = (w: UsdaLaneWeek) => `${w.district}|${w.destination}`;
+/**
+ * Each lane-week's cost with the median fit-week error (in logs) of its group taken off: a factor per group fitted on
+ * the fit weeks only. Grouped by lane it memorises USDA lane by lane, which is copying the market, not a cost basis.
+ */
+function scaledByFitGroupError(fit: PricedLaneWeek[], groupOf: (w: PricedLaneWeek) => string): (w: PricedLaneWeek) => number | undefined {
   const logs = new Map<string, number[]>();
-  for (const w of fit) logs.set(laneOf(w), [...(logs.get(laneOf(w)) ?? []), Math.log(midpointOf(w) / w.cost)]);
+  for (const w of fit) logs.set(groupOf(w), [...(logs.get(groupOf(w)) ?? []), Math.log(midpointOf(w) / w.cost)]);
   return (w) => {
-    const own = logs.get(laneOf(w));
-    return own && w.cost * Math.exp(own.reduce((sum, log) => sum + log, 0) / own.length);
+    const group = logs.get(groupOf(w));
+    return group && w.cost * Math.exp(middle(group));
   };
 }
 
@@ -325,6 +332,7 @@ function usdaSection(): string[] {
       return `| ${key} | ${lanes.length} | ${Math.round((lanes.filter((w) => inRange(w, w.cost)).length / lanes.length) * 100)} % | ${pct(median(errors))} |`;
     });
   const widths = all.map((w) => (w.high - w.low) / midpointOf(w));
+  const byPriorIndex = scaledByPriorIndex(false);
   const { outbound, inbound } = RATE_MODEL.laneBalance.value;
   const fitted = fittedLaneBalance(fit);
   const drift = JSON.stringify({ outbound: fitted.outbound, inbound: fitted.inbound }) !== JSON.stringify({ outbound, inbound });
@@ -339,17 +347,32 @@ function usdaSection(): string[] {
     accuracyRow(`held-out weeks (${HELD_OUT_WEEKS.join(", ")})`, heldOut, (w) => w.cost),
     accuracyRow("held-out weeks, without lane balance", heldOut, (w) => w.costWithoutBalance),
     accuracyRow("held-out weeks, lane balance refitted without the lane's own district", heldOut, leaveOneDistrictOut(fit)),
-    accuracyRow("held-out weeks, x USDA reefer index of the report before (rolling origin)", heldOut, scaledByPriorIndex(false)),
+    accuracyRow("held-out weeks, x USDA reefer index of the report before (rolling origin)", heldOut, byPriorIndex),
     accuracyRow("held-out weeks, x that index built without the lane's own district", heldOut, scaledByPriorIndex(true)),
     accuracyRow("held-out weeks, x USDA's level that same week (known only after the week)", heldOut, scaledToSameWeekLevel(all)),
-    accuracyRow("held-out weeks, x each lane's own fit-week error (memorises USDA lane by lane, not a model)", heldOut, scaledByOwnFitError(fit)),
+    accuracyRow(
+      "held-out weeks, x a factor per USDA distance band fitted on the fit weeks",
+      heldOut,
+      scaledByFitGroupError(fit, (w) => distanceBand(w.miles)),
+    ),
+    accuracyRow(
+      "held-out weeks, x a factor per shipping district fitted on the fit weeks",
+      heldOut,
+      scaledByFitGroupError(fit, (w) => w.district),
+    ),
+    accuracyRow(
+      "held-out weeks, x each lane's own fit-week error (memorises USDA lane by lane, not a model)",
+      heldOut,
+      scaledByFitGroupError(fit, (w) => `${w.district}|${w.destination}`),
+    ),
     accuracyRow("held-out weeks, USDA's own midpoint a week earlier (a ceiling, not a model)", heldOut, previousWeekMidpoint(all)),
     "",
     `USDA reefer rate index (median over lanes of the midpoint / the lane's fit-week geometric mean): ${[...reeferRateIndex(all, FIT_WEEKS)]
       .map(([week, value]) => `${week} ${value.toFixed(3)}`)
-      .join(", ")}. Inside USDA's range by held-out week: ${HELD_OUT_WEEKS.map(
-      (week) => `${week} ${Math.round((heldOut.filter((w) => w.week === week && inRange(w, w.cost)).length / heldOut.filter((w) => w.week === week).length) * 100)} %`,
-    ).join(", ")}.`,
+      .join(", ")}. Inside USDA's range by held-out week, the model / x the index of the report before: ${HELD_OUT_WEEKS.map((week) => {
+      const lanes = heldOut.filter((w) => w.week === week);
+      return `${week} ${shareInside(lanes, (w) => w.cost)} / ${shareInside(lanes, byPriorIndex)} %`;
+    }).join(", ")}.`,
     "",
     `USDA's range is ${pct(median(widths)).slice(1)} of its midpoint wide at the median (10th..90th ${pct(quantile(widths, 0.1)).slice(1)} .. ${pct(quantile(widths, 0.9)).slice(1)}): ` +
       "a lane-week is inside only when the answer is within about half that of the midpoint.",
