@@ -2,7 +2,8 @@
  * `npm run fidelity`: the rate model against the project's own reference sets (docs/rate-model.md, "Fidelity").
  *   1. road miles of well-known lanes (road-lanes.ts), tuning and held-out lanes apart, and query time;
  *   2. total cost per mile as of mid-year 2019-2024 against ATRI's total for that year (atri-years.ts);
- *   3. REEFER cost basis (no surcharge) against USDA AMS FVWTRK $/load ranges in the snapshot, fit and held-out weeks.
+ *   3. REEFER cost basis (no surcharge) against USDA AMS FVWTRK $/load ranges in the snapshot, fit and held-out weeks,
+ *      and the levers tried on the held-out weeks: a market-level index (usda-market-level.ts), band, district, lane.
  * Prints Markdown tables; with --readme, also writes them between the fidelity markers in README.md; with --fit, prints
  * the lane-balance factors the fit weeks give (fit-lane-balance.ts) and nothing else.
  */
