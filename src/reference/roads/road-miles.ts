@@ -6,9 +6,9 @@ import type { RoadNetwork, RoadRoute, Snap } from "./network.ts";
 /**
  * Moves whenever a routing rule below changes: the same network then prices some lanes differently, so answers name it
  * in their model version. roads-r2: several joins per place, the water rule; roads-r3: joins ahead of a place, the
- * missing-road bound.
+ * missing-road bound; roads-r4: the missing-road bound at corridor scale over open country, the off-network circuity.
  */
-export const ROAD_ROUTING_REVISION = "roads-r3";
+export const ROAD_ROUTING_REVISION = "roads-r4";
 
 /** When the network's answer is used, and how a place reaches it (docs/rate-model.md, "Road miles"). */
 export const ROAD_RULES = {
@@ -49,6 +49,12 @@ export const ROAD_RULES = {
       "Waybill judgement: a straight line that runs 10 mi or more off US land (Census nation outline, us-atlas: lakes, sea, abroad) " +
       "explains a network route up to 3x it (Detroit-Cleveland runs round Lake Erie at 1.9x); the same detour over land means a missing road.",
   },
+  fallbackCircuity: {
+    value: 1.2,
+    source:
+      "A lane the Interstates cannot serve runs on US and state highways: priced at 1.2x its straight line, the mean road " +
+      "circuity of the US network (Ballou et al. 2002), not the 1.12 of metro-to-metro Interstate lanes, which are the lanes the network does serve.",
+  },
 } as const;
 
 /**
@@ -75,7 +81,17 @@ export type RoadMiles =
       /** The route goes round a road the network lacks; `miles` already counts that road instead. */
       missingRoad?: MissingRoad;
     }
-  | { method: "OFF_NETWORK"; reason: string; greatCircleMiles: number };
+  | {
+      method: "OFF_NETWORK";
+      reason: string;
+      greatCircleMiles: number;
+      /** The estimate instead: the straight line x the off-network circuity. */
+      miles: number;
+    };
+
+function offNetwork(reason: string, crow: number): RoadMiles {
+  return { method: "OFF_NETWORK", reason, greatCircleMiles: crow, miles: crow * ROAD_RULES.fallbackCircuity.value };
+}
 
 /** Road miles between two places on the network, or why the network cannot serve the lane. */
 export function roadMiles(network: RoadNetwork, origin: Point, destination: Point): RoadMiles {
@@ -85,11 +101,7 @@ export function roadMiles(network: RoadNetwork, origin: Point, destination: Poin
   for (const end of ["origin", "destination"] as const) {
     const nearest = joins[end][0]!;
     if (nearest.offsetMiles > maxConnectorMiles.value) {
-      return {
-        method: "OFF_NETWORK",
-        reason: `${end} is ${Math.round(nearest.offsetMiles)} mi from the nearest Interstate in road network ${network.version}`,
-        greatCircleMiles: crow,
-      };
+      return offNetwork(`${end} is ${Math.round(nearest.offsetMiles)} mi from the nearest Interstate in road network ${network.version}`, crow);
     }
   }
   // Another road counts as a way onto the network only when it is about as near as the nearest one: a far join's
@@ -131,11 +143,10 @@ export function roadMiles(network: RoadNetwork, origin: Point, destination: Poin
   const detourRatio = miles / crow;
   const water = detourRatio > maxDetourRatio.value && roundWater(origin, destination, detourRatio);
   if (!Number.isFinite(miles) || (detourRatio > maxDetourRatio.value && !water)) {
-    return {
-      method: "OFF_NETWORK",
-      reason: `the Interstate route is ${detourRatio.toFixed(2)}x the straight-line distance (over ${maxDetourRatio.value}x) with land all the way: the real route uses roads road network ${network.version} lacks`,
-      greatCircleMiles: crow,
-    };
+    return offNetwork(
+      `the Interstate route is ${detourRatio.toFixed(2)}x the straight-line distance (over ${maxDetourRatio.value}x) with land all the way: the real route uses roads road network ${network.version} lacks`,
+      crow,
+    );
   }
   return {
     method: "ROAD_NETWORK",

@@ -65,7 +65,7 @@ function roadSection(): string[] {
     const destination = place(lane.destination);
     const crow = greatCircleMiles(origin, destination);
     const road = roadMiles(network, origin, destination);
-    const miles = road.method === "ROAD_NETWORK" ? road.miles : crow * circuityFactor(crow);
+    const miles = road.miles;
     const error = (miles - lane.roadMiles) / lane.roadMiles;
     bySet[lane.set]!.road.push(error);
     bySet[lane.set]!.crow.push((crow * circuityFactor(crow) - lane.roadMiles) / lane.roadMiles);
