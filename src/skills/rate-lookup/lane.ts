@@ -3,7 +3,7 @@ import { greatCircleMiles } from "../../reference/distance.ts";
 import type { ResolvedPlace } from "../../reference/places.ts";
 import { embeddedRoadNetwork, type RoadNetwork } from "../../reference/roads/index.ts";
 import type { MissingRoad } from "../../reference/roads/missing-road.ts";
-import { RATE_MODEL } from "./constants.ts";
+import { circuityFactor, RATE_MODEL } from "./constants.ts";
 import { cachedPlaceResolution, cachedRoadMiles } from "./lane-cache.ts";
 
 export type DistanceMethod = "ROAD_NETWORK" | "ROAD_NETWORK_BOUNDED" | "GREAT_CIRCLE_X_CIRCUITY" | "CALLER_PROVIDED";
@@ -86,7 +86,9 @@ export function resolveLane(
     if (!road.missingRoad) return { ...onNetwork, distanceMethod: "ROAD_NETWORK" };
     return { ...onNetwork, distanceMethod: "ROAD_NETWORK_BOUNDED", boundReason: describeMissingRoad(road.missingRoad) };
   }
-  return { ...base, miles: road.miles, distanceMethod: "GREAT_CIRCLE_X_CIRCUITY", fallbackReason: road.reason };
+  // A detour the network cannot serve comes with its own estimate; a place far from the network keeps the model's circuity.
+  const miles = road.cause === "IMPLAUSIBLE_DETOUR" ? road.miles : crowFlies * circuityFactor(crowFlies);
+  return { ...base, miles, distanceMethod: "GREAT_CIRCLE_X_CIRCUITY", fallbackReason: road.reason };
 }
 
 const at = (point: { lat: number; lon: number }) => `${point.lat.toFixed(2)},${point.lon.toFixed(2)}`;

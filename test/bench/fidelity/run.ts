@@ -65,7 +65,7 @@ function roadSection(): string[] {
     const destination = place(lane.destination);
     const crow = greatCircleMiles(origin, destination);
     const road = roadMiles(network, origin, destination);
-    const miles = road.miles;
+    const miles = road.method === "OFF_NETWORK" && road.cause === "FAR_FROM_NETWORK" ? crow * circuityFactor(crow) : road.miles;
     const error = (miles - lane.roadMiles) / lane.roadMiles;
     bySet[lane.set]!.road.push(error);
     bySet[lane.set]!.crow.push((crow * circuityFactor(crow) - lane.roadMiles) / lane.roadMiles);

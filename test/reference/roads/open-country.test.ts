@@ -11,7 +11,12 @@ describe("open country", () => {
   });
 
   test("leaves out the mountains, the highlands and the plateaus", () => {
-    for (const rough of [at(-111.89, 40.76) /* Salt Lake City */, at(-83.92, 35.96) /* Knoxville */, at(-93.3, 37.2) /* Springfield, MO */, at(-79.99, 40.44) /* Pittsburgh */]) {
+    for (const rough of [
+      at(-111.89, 40.76) /* Salt Lake City */,
+      at(-83.92, 35.96) /* Knoxville */,
+      at(-93.3, 37.2) /* Springfield, MO */,
+      at(-79.99, 40.44) /* Pittsburgh */,
+    ]) {
       expect(inOpenCountry(rough)).toBe(false);
     }
   });

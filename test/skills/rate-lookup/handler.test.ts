@@ -49,14 +49,16 @@ describe("lane distances", () => {
     expect(answer.distance.fallback_reason).toMatch(/origin is \d+ mi from the nearest Interstate/);
     expect(answer.confidence.reasons.join(" ")).toContain("great-circle miles and a circuity factor");
     expect(answer.confidence.score).toBeLessThan(onNetwork.confidence.score);
-    // Off the network the lane runs on lesser roads: the straight line x the off-network circuity.
-    expect(answer.miles).toBeCloseTo(greatCircleMiles(answer.origin, answer.destination) * ROAD_RULES.fallbackCircuity.value, 0);
+    // Its long haul is still Interstate: the rate model's circuity, not the detour fallback's.
+    expect(answer.miles).toBeCloseTo(greatCircleMiles(answer.origin, answer.destination) * RATE_MODEL.circuity.value.interstate, 0);
   });
 
   test("a lane the Interstates serve only by an implausible detour falls back (Phoenix-Las Vegas runs on US-93)", () => {
     const { answer } = lookup({ origin: "Phoenix, AZ", destination: "Las Vegas, NV", equipment: "DRY_VAN", as_of: "2026-09-22" });
     expect(answer.distance_method).toBe("GREAT_CIRCLE_X_CIRCUITY");
     expect(answer.distance.fallback_reason).toMatch(/straight-line distance \(over 1.45x\)/);
+    // The real road crosses the corridor on US highways: the straight line x the detour fallback's circuity.
+    expect(answer.miles).toBeCloseTo(greatCircleMiles(answer.origin, answer.destination) * ROAD_RULES.detourFallbackCircuity.value, 0);
   });
 
   test("a lane round a lake is priced on the network as it is", () => {
@@ -82,7 +84,9 @@ describe("lane distances", () => {
   test("a corridor-scale way round over open country is bounded by the US highway the network lacks (Dallas-Tulsa, US-75)", () => {
     const viaOklahomaCity = lookup({ origin: "Dallas, TX", destination: "Tulsa, OK", equipment: "DRY_VAN", as_of: "2026-09-22" }).answer;
     expect(viaOklahomaCity.distance_method).toBe("ROAD_NETWORK_BOUNDED");
-    expect(viaOklahomaCity.distance.bound_reason).toMatch(/\d+ mi apart in a straight line across open country: a US highway the network lacks is counted there at 1.15x/);
+    expect(viaOklahomaCity.distance.bound_reason).toMatch(
+      /\d+ mi apart in a straight line across open country: a US highway the network lacks is counted there at 1.15x/,
+    );
     expect(viaOklahomaCity.confidence.reasons.join("; ")).toMatch(/road miles bounded/);
   });
 
