@@ -24,13 +24,14 @@ export const MISSING_ROAD_RULES = {
       "(AZ-85, Buckeye-Gila Bend) and the 1.45 of a mountain one (US-287, Fort Collins-Laramie).",
   },
   corridor: {
-    value: { goesRound: 1.25, assumedCircuity: 1.15 },
+    value: { goesRound: 1.25, assumedCircuity: 1.15, upToMiles: 350 },
     source:
       "Waybill judgement: beyond 60 straight-line miles, in open country (open-country.ts: the Interior Plains and West Gulf " +
       "Coastal Plain, where US and state highways run nearly as fast as the Interstates in every direction), a route covering " +
       "more than 1.25x the straight line between two of its points goes round a US highway (US-75 Dallas-Tulsa, US-287 " +
       "Dallas-Amarillo, US-23 Toledo-Columbus); that road is counted at 1.15x its straight line, between the 1.12 of the " +
-      "metro-to-metro Interstate lanes and the 1.2 of the US road network as a whole (Ballou et al. 2002).",
+      "metro-to-metro Interstate lanes and the 1.2 of the US road network as a whole (Ballou et al. 2002). A corridor is at most " +
+      "350 straight-line miles (a day's drive): a longer way round is a chain of corridors, each tested on its own.",
   },
   material: {
     value: 0.05,
@@ -49,6 +50,8 @@ const MAX_OFF_LAND_MILES = 1;
 
 /** Only the largest savings are checked for water (each check samples the line every mile). */
 const MOST_LAND_CHECKS = 50;
+/** Only the largest savings are looked at (a corridor's open-country check samples its line every 10 mi). */
+const MOST_CANDIDATES = 200;
 
 export interface MissingRoad {
   /** Where the route leaves and rejoins the assumed road. */
@@ -91,12 +94,12 @@ export function missingRoadShortcut(path: readonly RoutePoint[] | undefined, lan
       const b = points[j]!;
       const rough = Math.hypot((b.lon - a.lon) * milesPerLon[i]!, (b.lat - a.lat) * 69.05);
       const corridorScale = rough > within.value * 0.98;
-      if (corridorScale && !(open[i] && open[j])) continue;
+      if (corridorScale && !(open[i] && open[j] && rough <= corridor.value.upToMiles)) continue;
       const along = b.miles - a.miles;
       if (along <= (corridorScale ? corridor.value : local).goesRound * rough * 0.98) continue;
       const straightMiles = greatCircleMiles(a, b);
       const scale = straightMiles > within.value ? "corridor" : "local";
-      if (scale === "corridor" && !(open[i] && open[j])) continue;
+      if (scale === "corridor" && !(open[i] && open[j] && straightMiles <= corridor.value.upToMiles)) continue;
       const rule = scale === "corridor" ? corridor.value : local;
       if (along <= rule.goesRound * straightMiles) continue;
       const savedMiles = along - rule.assumedCircuity * straightMiles;
@@ -104,7 +107,13 @@ export function missingRoadShortcut(path: readonly RoutePoint[] | undefined, lan
     }
   }
   candidates.sort((a, b) => b.savedMiles - a.savedMiles);
-  return candidates
-    .slice(0, MOST_LAND_CHECKS)
-    .find((c) => (c.scale === "local" || lineInOpenCountry(c.from, c.to)) && longestOffLandMiles(c.from, c.to) <= MAX_OFF_LAND_MILES);
+  // Largest saving first: a corridor's straight line must stay in open country all the way (a coarse outline, cheap),
+  // then at most 50 candidates are checked for water (each samples its line every mile); at most 200 are looked at.
+  let landChecks = 0;
+  for (const c of candidates.slice(0, MOST_CANDIDATES)) {
+    if (c.scale === "corridor" && !lineInOpenCountry(c.from, c.to)) continue;
+    if (longestOffLandMiles(c.from, c.to) <= MAX_OFF_LAND_MILES) return c;
+    if (++landChecks >= MOST_LAND_CHECKS) return undefined;
+  }
+  return undefined;
 }
