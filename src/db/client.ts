@@ -26,10 +26,14 @@ export type Db = Store & { $client: Database };
  * - wal_autocheckpoint stays at its default (1000 pages) for ordinary writes; group-commit batches turn
  *   it off and a worker thread checkpoints instead, restarting the WAL at the same size
  *   (db/wal-checkpointer.ts, docs/performance.md).
+ * - journal_size_limit: when the WAL starts over, SQLite truncates the file back to this size (a little
+ *   over the 1,000 pages at which it is started over), so a burst that once grew it does not leave a
+ *   larger file behind for good: the WAL stays flat over a long run (docs/operations.md).
  * - foreign_keys: the schema's references are real constraints.
  * - busy_timeout: a CLI command (keys revoke, backup) may touch the file while the server runs.
  */
-export const PRAGMAS = ["journal_mode = WAL", "synchronous = FULL", "foreign_keys = ON", "busy_timeout = 5000"] as const;
+export const WAL_SIZE_LIMIT_BYTES = 4 * 1024 * 1024;
+export const PRAGMAS = ["journal_mode = WAL", "synchronous = FULL", `journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`, "foreign_keys = ON", "busy_timeout = 5000"] as const;
 
 export function openDatabase(file: string): Db {
   const sqlite = new Database(file, { create: true, strict: true });

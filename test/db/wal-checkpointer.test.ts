@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { mkdirSync, statSync } from "node:fs";
-import { openDatabase } from "../../src/db/client.ts";
+import { openDatabase, WAL_SIZE_LIMIT_BYTES } from "../../src/db/client.ts";
 import { GroupCommitter } from "../../src/db/group-commit.ts";
 
 function fileDatabase() {
@@ -47,5 +47,28 @@ test("checkpoints on the worker keep the WAL bounded and start it over, and ever
   // The worker let go of the file (no lock left behind), and what is left in the WAL is far less than was written.
   expect(check.busy).toBe(0);
   expect(check.log * 4096).toBeLessThan(writtenBytes / 4);
+  db.$client.close();
+});
+
+test("a WAL that a large batch grew is cut back to the size limit when it starts over", async () => {
+  const db = fileDatabase();
+  const committer = new GroupCommitter(db);
+  const insert = db.$client.prepare("INSERT INTO t (n, payload) VALUES (?, randomblob(16000))");
+  await committer.commit(() => insert.run(0));
+  // One batch of ~12 MB: the WAL file grows to hold it (a batch is never split).
+  await committer.commit(() => {
+    for (let n = 1; n <= 750; n++) insert.run(n);
+  });
+  const wal = `${db.$client.filename}-wal`;
+  expect(statSync(wal).size).toBeGreaterThan(3 * WAL_SIZE_LIMIT_BYTES);
+  await committer.close();
+  // Everything copied into the database file: the next commit starts the WAL over from its beginning.
+  const check = db.$client.query("PRAGMA wal_checkpoint(PASSIVE)").get() as { log: number; checkpointed: number };
+  expect(check.checkpointed).toBe(check.log);
+  const after = new GroupCommitter(db);
+  await after.commit(() => insert.run(751));
+  expect(statSync(wal).size).toBeLessThanOrEqual(WAL_SIZE_LIMIT_BYTES);
+  await after.close();
+  expect((db.$client.query("SELECT count(*) AS c FROM t").get() as { c: number }).c).toBe(752);
   db.$client.close();
 });
