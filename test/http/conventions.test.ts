@@ -103,8 +103,8 @@ describe("compression", () => {
     const plain = (await (await ask("identity")).json()) as { total_cost: number };
     expect(plain.total_cost).toBeGreaterThan(0);
     for (const [encoding, decode] of [
-      ["br", (bytes: Uint8Array) => brotliDecompressSync(bytes)],
-      ["gzip", (bytes: Uint8Array) => Bun.gunzipSync(bytes)],
+      ["br", (bytes: Uint8Array<ArrayBuffer>) => brotliDecompressSync(bytes)],
+      ["gzip", (bytes: Uint8Array<ArrayBuffer>) => Bun.gunzipSync(bytes)],
     ] as const) {
       const response = await ask(encoding);
       expect(response.status).toBe(200);
