@@ -31,7 +31,8 @@ test("a group-commit batch commits with SQLite's inline checkpoint off; writes o
 
 test("checkpoints on the worker keep the WAL bounded and start it over, and every committed row is in the database", async () => {
   const db = fileDatabase();
-  const committer = new GroupCommitter(db);
+  const holds: number[] = [];
+  const committer = new GroupCommitter(db, { committed() {}, failed() {}, held: (ms) => holds.push(ms) });
   const insert = db.$client.prepare("INSERT INTO t (n, payload) VALUES (?, randomblob(16000))");
   // Rows of 4 pages each in batches, four WAL size limits' worth: without checkpoints the WAL would hold every one of them.
   let n = 0;
@@ -42,6 +43,8 @@ test("checkpoints on the worker keep the WAL bounded and start it over, and ever
   const walBytes = statSync(`${db.$client.filename}-wal`).size;
   const writtenBytes = n * 16000;
   expect(walBytes).toBeLessThan(writtenBytes / 2); // the WAL was started over, not grown to hold everything
+  expect(holds.length).toBeGreaterThan(0); // each start-over held the batches once, and said for how long
+  for (const ms of holds) expect(ms).toBeGreaterThanOrEqual(0);
   expect((db.$client.query("SELECT count(*) AS c FROM t").get() as { c: number }).c).toBe(n);
   const check = db.$client.query("PRAGMA wal_checkpoint(PASSIVE)").get() as { busy: number; log: number; checkpointed: number };
   // The worker let go of the file (no lock left behind), and what is left in the WAL is far less than was written.
