@@ -85,6 +85,7 @@ export function createPostgresMeter({ db: store, limits }: { db: Store; limits: 
     // than the limit; then the groups that left are dropped and the call joins the newest group
     // (same second, limit above GROUPED_ABOVE_PER_MINUTE) or starts one. Its instant is never
     // earlier than the newest before it, so the row stays sorted whatever the replicas' clocks.
+    // An instant without a count (appended by a replica of the release before groups) is one call.
     // The key's row is read in the same statement: a revoke that committed anywhere before this call
     // refuses it here, even if this replica has not heard the NOTIFY yet (docs/postgresql.md).
     const [row] = await pgRows<Counted>(
@@ -100,7 +101,7 @@ export function createPostgresMeter({ db: store, limits }: { db: Store; limits: 
               FROM (SELECT cardinality(w.admitted) AS newest,
                   cardinality(w.admitted) + 1 - (SELECT count(*)::int FROM unnest(w.admitted) AS g(at) WHERE at > ${cutoff}::bigint) AS keep_from,
                   greatest(${stamp}::bigint, w.admitted[cardinality(w.admitted)]) AS at) AS place) AS step)
-          WHERE (SELECT coalesce(sum(n), 0) FROM unnest(w.admitted, w.calls) AS g(at, n) WHERE at > ${cutoff}::bigint) < ${limit}::int
+          WHERE (SELECT coalesce(sum(coalesce(n, 1)), 0) FROM unnest(w.admitted, w.calls) AS g(at, n) WHERE at > ${cutoff}::bigint) < ${limit}::int
           RETURNING w.admitted, w.calls)
         SELECT (SELECT yes FROM live) AS live, (SELECT admitted FROM counted) AS counted, (SELECT calls FROM counted) AS counted_calls,
           ${seenColumns(principal, month)}`,
