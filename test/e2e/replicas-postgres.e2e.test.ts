@@ -67,7 +67,7 @@ async function accountIdOf(email: string): Promise<string> {
 }
 
 /** The routes a key opens besides skill calls, each with the status and error code it answered. */
-async function routesRefusing(base: string, key: string): Promise<Record<string, [number, unknown]>> {
+async function routesRefusing(base: string, key: string): Promise<RouteOutcomes> {
   const authorization = `Bearer ${key}`;
   const requests: Record<string, RequestInit & { path: string }> = {
     usage: { path: "/v1/usage" },
@@ -80,15 +80,16 @@ async function routesRefusing(base: string, key: string): Promise<Record<string,
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
     },
   };
-  const outcomes: Record<string, [number, unknown]> = {};
+  const outcomes: RouteOutcomes = {};
   for (const [name, { path, ...init }] of Object.entries(requests)) {
     const response = await fetch(base + path, { ...init, headers: { ...init.headers, authorization } });
     outcomes[name] = [response.status, ((await response.json()) as { error?: unknown }).error];
   }
   return outcomes;
 }
-const EVERY_ROUTE_ANSWERED = { usage: [200, undefined], events: [200, undefined], skills: [200, undefined], "mcp tools/list": [200, undefined] };
-const EVERY_ROUTE_REVOKED = Object.fromEntries(Object.keys(EVERY_ROUTE_ANSWERED).map((name) => [name, [401, "REVOKED_API_KEY"]]));
+type RouteOutcomes = Record<string, [number, unknown]>;
+const EVERY_ROUTE_ANSWERED: RouteOutcomes = { usage: [200, undefined], events: [200, undefined], skills: [200, undefined], "mcp tools/list": [200, undefined] };
+const EVERY_ROUTE_REVOKED: RouteOutcomes = Object.fromEntries(Object.keys(EVERY_ROUTE_ANSWERED).map((name) => [name, [401, "REVOKED_API_KEY"]]));
 
 describe("three replicas on one PostgreSQL", () => {
   test("the month quota never overshoots: N concurrent calls spread over the replicas with L left → exactly L answered", async () => {
