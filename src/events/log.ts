@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNull } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { Store } from "../db/client.ts";
 import type { events } from "../db/schema.ts";
 import { first } from "../db/transaction.ts";
@@ -80,17 +80,24 @@ export async function listEvents(
   if (afterSeq === null) throw errors.invalidRequest([{ field: "after", problem: "is not an event id of this account" }]);
   const conditions = [eq(events.accountId, accountId), gt(events.seq, afterSeq)];
   if (options.types && options.types.length > 0) conditions.push(inArray(events.type, options.types));
-  // One row per event, or one row without an event when there is none; no row at all: the key is revoked.
-  const rows = await db
-    .select({ event: events })
-    .from(apiKeys)
-    .leftJoin(events, and(...conditions))
-    .where(and(eq(apiKeys.id, caller.keyId), isNull(apiKeys.revokedAt)))
+  // The page (by the account's index, in order) beside the key's row: one row per event, or one row
+  // without an event when there is none; no row at all means the key is revoked.
+  const page = db
+    .select()
+    .from(events)
+    .where(and(...conditions))
     .orderBy(asc(events.seq))
-    .limit(options.limit);
+    .limit(options.limit)
+    .as("page");
+  const rows = await db
+    .select()
+    .from(apiKeys)
+    .leftJoin(page, sql`true`)
+    .where(and(eq(apiKeys.id, caller.keyId), isNull(apiKeys.revokedAt)))
+    .orderBy(asc(page.seq));
   if (rows.length === 0) throw errors.revokedKey();
-  const page = rows.flatMap((row) => (row.event ? [row.event] : []));
-  return { events: page, nextCursor: page.at(-1)?.id ?? options.after ?? null };
+  const listed = rows.flatMap((row) => (row.page ? [row.page] : []));
+  return { events: listed, nextCursor: listed.at(-1)?.id ?? options.after ?? null };
 }
 
 /** An event as the API and webhooks show it. */

@@ -92,6 +92,11 @@ describe("on PostgreSQL, before this replica hears of the revoke", () => {
       "a skill call": [200, undefined],
     });
 
+    // The events page is read through the key's row: it lists the account's events while the key is valid.
+    const page = (await (await call("/v1/events", { key })).json()) as { events: { type: string; data: { key_id?: string } }[] };
+    expect(page.events.map((event) => event.type)).toEqual(["key.created"]);
+    expect(page.events[0]!.data.key_id).toBeString();
+
     runtime.keys.reload = () => undefined; // no notification gets through from here on
     await revokeActiveKey(elsewhere.store, accountId, clock.now());
     clock.advance(1);
