@@ -20,9 +20,9 @@ interface PendingWrite<T> {
 
 /** Told how each group transaction went (readiness, metrics); optional. */
 export interface CommitObserver {
-  /** `failedWrites` of the `writes` rolled back alone in their savepoints; `seconds` until durable. */
+  /** `failedWrites` of the `writes` failed alone (the others were replayed without them); `seconds` until durable. */
   committed(writes: number, seconds: number, failedWrites: number): void;
-  /** A whole batch, or one write in its savepoint, failed. */
+  /** A whole batch, or one write of it, failed. */
   failed(error: unknown): void;
   /** Where a durable batch's time went (docs/performance.md); optional. */
   stages?(stages: BatchStages): void;
@@ -49,16 +49,16 @@ interface BatchClock {
 
 /**
  * Something that keeps state alongside a batch (the receipt log's head): told when the batch's
- * transaction opens (the log takes its lock and reads the head there), when each write starts and
- * rolls back, and allowed a last word inside the transaction before COMMIT (the log signs its
- * checkpoint there). Throwing from batchStarted or beforeCommit rolls the whole batch back.
+ * transaction opens (the log takes its lock and reads the head there), allowed a last word inside
+ * the transaction before COMMIT (the log signs its checkpoint there), and told whether it committed
+ * or rolled back. A batch whose write failed rolls back whole and runs again without that write, so
+ * state kept for the batch is dropped in afterRollback and built again by the writes that run again.
+ * Throwing from batchStarted or beforeCommit rolls the whole batch back.
  * afterDurable runs once the committed batch is on disk, before any of its callers hear, in commit
  * order (the log publishes its checkpoint there).
  */
 export interface BatchParticipant {
   batchStarted?(tx: Store): void | Promise<void>;
-  writeStarted(): void;
-  writeRolledBack(): void;
   beforeCommit(tx: Store): void | Promise<void>;
   afterCommit(): void;
   afterDurable?(): void;
@@ -69,9 +69,8 @@ export interface BatchParticipant {
  * Group commit: the writes of every request that reached the commit step while the previous batch
  * was committing (or during one turn of the event loop) go into one transaction, so one fsync makes
  * all of them durable. Each request still waits for that commit before it answers.
- * On SQLite each write runs in its own savepoint, so one failing write rolls back alone; savepoints
- * are free there. On PostgreSQL a savepoint is a round trip per write, so a batch runs without them
- * and, in the rare case a write fails, is rolled back and replayed one write per transaction.
+ * A batch runs without a savepoint per write, on both engines; in the rare case a write fails, the
+ * batch rolls back and runs again without it (attempt()), so a failing write fails alone.
  * Under light load a batch holds one write and this is an ordinary transaction.
  *
  * On a WAL file the fsync runs off the event loop (wal-sync.ts): the next batch is parsed, priced
@@ -89,8 +88,7 @@ export class GroupCommitter {
   private walSync: WalSync | undefined | null = null;
   private checkpointer: WalCheckpointer | undefined;
   private syncFailure: unknown = null;
-  // SQLite: prepared once; bun:sqlite's transaction() builds four wrapper functions per call, which
-  // cost more per write than the savepoint itself.
+  // SQLite: prepared once; bun:sqlite's transaction() builds four wrapper functions per call.
   private readonly sql;
   /** SQLite: the handle writes get, inside the batch's transaction. */
   private readonly batchTx: Store;
@@ -211,114 +209,98 @@ export class GroupCommitter {
   }
 
   private runBatch(batch: PendingWrite<unknown>[], clock: BatchClock): MaybePromise<Outcome[]> {
-    if (!this.sql) return this.runPostgresBatch(batch, clock);
+    const outcomes: Outcome[] = new Array(batch.length);
+    const run = () =>
+      andThen(
+        this.attempt(
+          batch,
+          batch.map((_, index) => index),
+          outcomes,
+          clock,
+          "together",
+        ),
+        () => outcomes,
+      );
+    if (!this.sql) return run();
     const db = this.db as Db;
     // Another transaction on this connection is awaiting something: take turns with it.
-    if (isLocked(db)) return exclusively(db, async () => this.runSqliteBatch(batch, clock));
-    const outcomes = this.runSqliteBatch(batch, clock);
+    if (isLocked(db)) return exclusively(db, async () => run());
+    const result = run();
     // A write turned out asynchronous: nobody else may open a transaction here until this one ends.
-    if (isPromise(outcomes)) holdWhile(db, outcomes);
-    return outcomes;
+    if (isPromise(result)) holdWhile(db, result);
+    return result;
   }
 
-  private runSqliteBatch(batch: PendingWrite<unknown>[], clock: BatchClock): MaybePromise<Outcome[]> {
-    const sql = this.sql!;
-    const outcomes: Outcome[] = [];
-    const rollBack = (error: unknown): never => {
-      if ((this.db as Db).$client.inTransaction) sql.rollback.run();
-      for (const participant of this.participants) participant.afterRollback();
-      throw error;
-    };
-    sql.begin.run();
-    const written = andThen(
+  /**
+   * The writes at `indexes` in one transaction, with no savepoint per write (on SQLite a
+   * SAVEPOINT/RELEASE pair cost more than the row it guarded). If a write throws, the transaction
+   * rolls back and that write fails alone: the others run again together, and if that run fails
+   * too, in one transaction each. A failure outside every write (BEGIN, a participant, COMMIT)
+   * fails the writes of that transaction; on the whole batch, the batch is refused with it.
+   */
+  private attempt(batch: PendingWrite<unknown>[], indexes: number[], outcomes: Outcome[], clock: BatchClock, replay: "together" | "alone"): MaybePromise<void> {
+    let writing = -1;
+    let failure: { error: unknown } | undefined;
+    const writeAll = (tx: Store): MaybePromise<void> =>
+      andThen(
+        eachInTurn(this.participants, (participant) => participant.batchStarted?.(tx)),
+        () =>
+          andThen(
+            eachInTurn(indexes, (index) => {
+              writing = index;
+              return andThen(batch[index]!.write(tx), (value) => {
+                outcomes[index] = { ok: true, value };
+                writing = -1;
+              });
+            }),
+            () =>
+              andThen(
+                eachInTurn(this.participants, (participant) => participant.beforeCommit(tx)),
+                () => {
+                  clock.commitStarted = performance.now();
+                },
+              ),
+          ),
+      );
+    const ran = andThen(
       undefined,
-      () =>
-        andThen(
-          eachInTurn(this.participants, (participant) => participant.batchStarted?.(this.batchTx)),
-          () =>
-            andThen(
-              eachInTurn(batch, (pending) => andThen(this.inSavepoint(pending.write), (outcome) => void outcomes.push(outcome))),
-              () => eachInTurn(this.participants, (participant) => participant.beforeCommit(this.batchTx)),
-            ),
-        ),
-      rollBack,
+      () => this.transaction(writeAll),
+      (error) => {
+        failure = { error };
+      },
     );
-    return andThen(written, () => {
-      try {
-        clock.commitStarted = performance.now();
-        sql.commit.run();
-      } catch (error) {
-        rollBack(error);
+    return andThen(ran, () => {
+      if (!failure) {
+        for (const participant of this.participants) participant.afterCommit();
+        return;
       }
-      for (const participant of this.participants) participant.afterCommit();
-      return outcomes;
+      for (const participant of this.participants) participant.afterRollback();
+      const { error } = failure;
+      if (writing < 0 && indexes.length === batch.length) throw error;
+      this.observer?.failed(error);
+      const failed = writing < 0 ? indexes : [writing];
+      for (const index of failed) outcomes[index] = { ok: false, error };
+      const rest = indexes.filter((index) => !failed.includes(index));
+      if (rest.length === 0) return;
+      if (replay === "together") return this.attempt(batch, rest, outcomes, clock, "alone");
+      return eachInTurn(rest, (index) => this.attempt(batch, [index], outcomes, clock, "alone"));
     });
   }
 
-  private inSavepoint(write: GroupWrite<unknown>): MaybePromise<Outcome> {
-    const sql = this.sql!;
-    sql.savepoint.run();
-    for (const participant of this.participants) participant.writeStarted();
+  /** `work` in one transaction: BEGIN IMMEDIATE … COMMIT on the SQLite file, drizzle's on PostgreSQL. */
+  private transaction(work: (tx: Store) => MaybePromise<void>): MaybePromise<void> {
+    const sql = this.sql;
+    if (!sql) return inTransaction(this.db, async (tx) => work(tx));
+    sql.begin.run();
     return andThen(
       undefined,
-      () =>
-        andThen(write(this.batchTx), (value): Outcome => {
-          sql.release.run();
-          return { ok: true, value };
-        }),
-      (error): Outcome => {
-        // SQLITE_FULL and some I/O errors roll the whole transaction back: the batch fails with this error.
-        if (!(this.db as Db).$client.inTransaction) throw error;
-        sql.rollbackTo.run();
-        sql.release.run();
-        for (const participant of this.participants) participant.writeRolledBack();
-        this.observer?.failed(error);
-        return { ok: false, error };
+      () => andThen(work(this.batchTx), () => void sql.commit.run()),
+      (error) => {
+        // SQLITE_FULL and some I/O errors have already rolled the transaction back.
+        if ((this.db as Db).$client.inTransaction) sql.rollback.run();
+        throw error;
       },
     );
-  }
-
-  /** One transaction for the whole batch; if a write fails, each write again in its own. */
-  private async runPostgresBatch(batch: PendingWrite<unknown>[], clock: BatchClock): Promise<Outcome[]> {
-    try {
-      return await this.postgresTransaction(
-        batch.map((pending) => pending.write),
-        clock,
-      );
-    } catch (error) {
-      if (batch.length === 1) return [{ ok: false, error }];
-      this.observer?.failed(error);
-      const outcomes: Outcome[] = [];
-      for (const pending of batch) {
-        try {
-          outcomes.push(...(await this.postgresTransaction([pending.write])));
-        } catch (alone) {
-          outcomes.push({ ok: false, error: alone });
-        }
-      }
-      return outcomes;
-    }
-  }
-
-  private async postgresTransaction(writes: GroupWrite<unknown>[], clock?: BatchClock): Promise<Outcome[]> {
-    try {
-      const outcomes = await inTransaction(this.db, async (tx) => {
-        for (const participant of this.participants) await participant.batchStarted?.(tx);
-        const values: Outcome[] = [];
-        for (const write of writes) {
-          for (const participant of this.participants) participant.writeStarted();
-          values.push({ ok: true, value: await write(tx) });
-        }
-        for (const participant of this.participants) await participant.beforeCommit(tx);
-        if (clock) clock.commitStarted = performance.now();
-        return values;
-      });
-      for (const participant of this.participants) participant.afterCommit();
-      return outcomes;
-    } catch (error) {
-      for (const participant of this.participants) participant.afterRollback();
-      throw error;
-    }
   }
 
   /** How many transactions and writes so far (read by /metrics and the benchmark). */
@@ -333,8 +315,5 @@ function sqliteStatements(db: Db) {
     begin: prepare("BEGIN IMMEDIATE"),
     commit: prepare("COMMIT"),
     rollback: prepare("ROLLBACK"),
-    savepoint: prepare("SAVEPOINT group_write"),
-    release: prepare("RELEASE group_write"),
-    rollbackTo: prepare("ROLLBACK TO group_write"),
   };
 }

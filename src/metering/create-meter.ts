@@ -1,16 +1,12 @@
 import type { Principal } from "../access/principal.ts";
 import type { Db, Store } from "../db/client.ts";
-import type { MonthKey } from "./calendar.ts";
 import type { LimitsTable } from "./limits.ts";
 import type { MemoryMeter, Meter, MonthCount, RateWindows } from "./meter.ts";
 import { MinuteWindows } from "./minute-window.ts";
+import { BatchMonthCounts } from "./month-counts.ts";
 import { MonthQuotas, type MonthSlot } from "./month-quota.ts";
 import { createPostgresMeter } from "./postgres-meter.ts";
 import { closestToExhaustion, rateLimitedError, rateLimitHeaders } from "./window-status.ts";
-
-const SELECT_ANSWERED = "SELECT answered FROM monthly_usage WHERE account_id = ? AND month = ?";
-const COUNT_ANSWERED = `INSERT INTO monthly_usage (account_id, month, answered) VALUES (?, ?, 1)
-  ON CONFLICT (account_id, month) DO UPDATE SET answered = answered + 1 RETURNING answered`;
 
 export interface MeterOptions<S extends Store = Store> {
   db: S;
@@ -35,22 +31,17 @@ export function createMeter({ db, limits }: MeterOptions): Meter {
  * is seen that month (or after invalidate()); a call refused by the minute window never gets that far.
  *
  * How the month mirror stays right when a transaction rolls back: admit() reserves a slot;
- * the answer's transaction runs `admission.commit(tx)`, which writes `monthly_usage += 1` on the
- * transaction's connection and moves the slot from reserved to committed; if anything after admit
+ * the answer's transaction runs `admission.commit(tx)`, which counts the call in monthly_usage
+ * (once per group-commit batch, month-counts.ts) and moves the slot from reserved to committed; if anything after admit
  * fails (including that transaction, which then rolled back), the pipeline calls release(), and the
  * slot, knowing its state, subtracts from exactly the counter it sits in. bun:sqlite transactions
  * are synchronous, so nothing can read the mirror between commit() and the transaction's end.
  */
 function createMemoryMeter({ db, limits }: MeterOptions<Db>): MemoryMeter {
   const minutes = new MinuteWindows();
-  const months = new MonthQuotas((accountId: string, month: MonthKey) => {
-    const row = db.$client.query<{ answered: number }, [string, string]>(SELECT_ANSWERED).get(accountId, month);
-    return row?.answered ?? 0;
-  });
-
-  // On a SQLite file the batch's transaction handle is the database itself (db/transaction.ts).
-  const countAnswered = (tx: Store, accountId: string, month: MonthKey): number =>
-    (tx as Db).$client.query<{ answered: number }, [string, MonthKey]>(COUNT_ANSWERED).get(accountId, month)!.answered;
+  // On a SQLite file the batch's transaction handle is the database itself: counts need no handle.
+  const monthCounts = new BatchMonthCounts(db);
+  const months = new MonthQuotas((accountId, month) => monthCounts.answered(accountId, month));
 
   const windows = (principal: Principal, now: number): RateWindows => {
     const tierLimits = limits[principal.tier];
@@ -76,8 +67,8 @@ function createMemoryMeter({ db, limits }: MeterOptions<Db>): MemoryMeter {
       return {
         headers: rateLimitHeaders(closestToExhaustion(minute.status, month.status)),
         release: () => slot.release(),
-        commit(tx): MonthCount {
-          const answered = countAnswered(tx, slot.accountId, slot.month);
+        commit(): MonthCount {
+          const answered = monthCounts.count(slot.accountId, slot.month);
           slot.commit();
           return { month: slot.month, answered, limit: tierLimits.perMonth };
         },
@@ -85,6 +76,8 @@ function createMemoryMeter({ db, limits }: MeterOptions<Db>): MemoryMeter {
     },
 
     windows,
+
+    batch: monthCounts,
 
     invalidate() {
       months.invalidate();

@@ -1,5 +1,6 @@
 import type { Principal } from "../access/principal.ts";
 import type { Store } from "../db/client.ts";
+import type { BatchParticipant } from "../db/group-commit.ts";
 import type { MaybePromise } from "../db/maybe-async.ts";
 import type { RateLimitHeaders, WindowStatus } from "./window-status.ts";
 
@@ -47,6 +48,8 @@ export interface Meter {
   admit(principal: Principal, now: number): MaybePromise<Admission>;
   /** Where both windows stand, without counting anything. */
   windows(principal: Principal, now: number): MaybePromise<RateWindows>;
+  /** Joined to the group committer where the meter writes its month counts once per batch (the SQLite file). */
+  readonly batch?: BatchParticipant;
   /** The database changed under this process (another process committed): drop the month mirror. */
   invalidate(): void;
   /** Let go of what the meter holds open (PostgreSQL: its admission pool); the caller closes the database. */
@@ -56,7 +59,7 @@ export interface Meter {
 /** The single-writer meter of a SQLite file: the same contract, answered synchronously from memory. */
 export interface MemoryMeter extends Meter {
   peek(principal: Principal, now: number): RateLimitHeaders;
-  admit(principal: Principal, now: number): Admission & { commit(tx: Store): MonthCount };
+  admit(principal: Principal, now: number): Omit<Admission, "commit"> & { commit(tx: Store): MonthCount };
   windows(principal: Principal, now: number): RateWindows;
 }
 

@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import type { Db, Store } from "../db/client.ts";
 import type { MaybePromise } from "../db/maybe-async.ts";
 import { inTransaction } from "../db/transaction.ts";
@@ -17,14 +16,10 @@ export interface ClosableUsageLog extends UsageLog {
   close(): MaybePromise<void>;
 }
 
-type UsageColumns = { [K in keyof UsageEvent]: UsageEvent[K] | ReturnType<typeof sql.placeholder> };
+/** The usage row insert on PostgreSQL (built per call); the SQLite file runs INSERT_USAGE, prepared once. */
+const insertUsage = (store: Store, rows: UsageEvent[]) => store.insert(store.t.usageEvents).values(rows);
 
-/** The one usage row insert, for both engines: prepared once on a SQLite file, built per call on PostgreSQL. */
-const insertUsage = (store: Store, rows: UsageColumns[]) => store.insert(store.t.usageEvents).values(rows);
-
-const PLACEHOLDERS = Object.fromEntries(
-  (["at", "requestId", "accountId", "keyId", "skill", "status", "latencyMs", "receiptId"] as const).map((name) => [name, sql.placeholder(name)]),
-) as UsageColumns;
+const INSERT_USAGE = "INSERT INTO usage_events (at, request_id, account_id, key_id, skill, status, latency_ms, receipt_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
 
 /** Writes one usage row on the handle given (a transaction's, or the database's). */
 type WriteRow = (tx: Store, event: UsageEvent) => MaybePromise<void>;
@@ -36,9 +31,11 @@ function rowWriter(db: Store): WriteRow {
     };
   }
   // Synchronous on the file's single connection: the answer's transaction stays one synchronous call.
-  const prepared = insertUsage(db as Db, [PLACEHOLDERS]).prepare();
+  // bun:sqlite's own statement: drizzle's prepared insert maps its placeholders on every run, which
+  // cost more than the insert (docs/performance.md, "Rows of an answered call").
+  const prepared = (db as Db).$client.prepare<unknown, [number, string, string, string, string, number, number, string | null]>(INSERT_USAGE);
   return (_tx, event) => {
-    prepared.run(event as unknown as Record<string, unknown>);
+    prepared.run(event.at, event.requestId, event.accountId, event.keyId, event.skill, event.status, event.latencyMs, event.receiptId);
   };
 }
 

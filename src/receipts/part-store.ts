@@ -15,9 +15,6 @@ const MAX_REMEMBERED = 50_000;
 export class ReceiptPartStore implements BatchParticipant {
   private readonly committed = new Map<string, number>();
   private readonly pending = new Map<string, number>();
-  /** Texts added to `pending` in order, so a write rolled back in its savepoint forgets its own. */
-  private pendingOrder: string[] = [];
-  private writeMark = 0;
 
   constructor(private readonly rows: ReceiptRows) {}
 
@@ -33,18 +30,9 @@ export class ReceiptPartStore implements BatchParticipant {
     return andThen(this.rows.findPart(tx, digest), (found) =>
       andThen(found ?? this.rows.insertPart(tx, digest, text), (id) => {
         this.pending.set(text, id);
-        this.pendingOrder.push(text);
         return id;
       }),
     );
-  }
-
-  writeStarted(): void {
-    this.writeMark = this.pendingOrder.length;
-  }
-
-  writeRolledBack(): void {
-    for (const text of this.pendingOrder.splice(this.writeMark)) this.pending.delete(text);
   }
 
   beforeCommit(): void {}
@@ -61,7 +49,5 @@ export class ReceiptPartStore implements BatchParticipant {
 
   private forgetPending(): void {
     this.pending.clear();
-    this.pendingOrder = [];
-    this.writeMark = 0;
   }
 }

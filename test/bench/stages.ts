@@ -19,6 +19,7 @@ import type { AppendedReceipt } from "../../src/receipts/ledger.ts";
 import { createRuntime } from "../../src/runtime.ts";
 import { validateInput } from "../../src/pipeline/validate.ts";
 import { computeAnswer } from "../../src/pipeline/answer-memo.ts";
+import { answeredUsage } from "./answered-usage.ts";
 
 const CALLS = Number(process.env.CALLS ?? 5000);
 const BATCH = 32; // writes per group transaction, as under 32 connections
@@ -135,16 +136,7 @@ try {
         const admission = meter.admit(principal, Date.now());
         admission.commit(db);
         const receipt = runtime.ledger.append(db, entry) as AppendedReceipt;
-        runtime.usage.recordAnswered(db, {
-          at: now,
-          requestId: "req_bench",
-          accountId: principal.accountId,
-          keyId: principal.keyId,
-          skill: skill.name,
-          status: 200,
-          latencyMs: 1,
-          receiptId: receipt.id,
-        });
+        runtime.usage.recordAnswered(db, answeredUsage(principal, skill.name, receipt.id, now));
       }),
     BATCH,
   );

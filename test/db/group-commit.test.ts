@@ -66,3 +66,65 @@ test("when the group transaction cannot take the write lock, every write in it i
   db.$client.close();
   other.$client.close();
 });
+
+test("several failing writes in one batch each fail alone with their own error; every other write commits once", async () => {
+  const { db, insert, count } = setup();
+  const failures: string[] = [];
+  const committed: number[] = [];
+  const committer = new GroupCommitter(db, {
+    committed: (writes, _seconds, failedWrites) => committed.push(writes, failedWrites),
+    failed: (error) => failures.push((error as Error).message),
+  });
+  const runs = new Map<number, number>();
+  const write = (n: number) => () => {
+    runs.set(n, (runs.get(n) ?? 0) + 1);
+    insert.run(n);
+    if (n % 3 === 1) throw new Error(`write ${n} refused`);
+    return n;
+  };
+  const outcomes = await Promise.allSettled(Array.from({ length: 8 }, (_, n) => committer.commit(write(n))));
+  expect(outcomes.map((o) => (o.status === "fulfilled" ? o.value : (o.reason as Error).message))).toEqual([
+    0,
+    "write 1 refused",
+    2,
+    3,
+    "write 4 refused",
+    5,
+    6,
+    "write 7 refused",
+  ]);
+  expect(
+    db.$client
+      .query<{ n: number }, []>("SELECT n FROM t ORDER BY n")
+      .all()
+      .map((row) => row.n),
+  ).toEqual([0, 2, 3, 5, 6]);
+  expect(count()).toBe(5);
+  expect(failures).toEqual(["write 1 refused", "write 4 refused", "write 7 refused"]);
+  expect(committed).toEqual([8, 3]);
+  // Write 0 ran in the first transaction, in the replay without write 1, and alone after write 4 failed the replay.
+  expect(runs.get(0)).toBe(3);
+  expect(committer.stats()).toEqual({ batches: 1, writes: 8 });
+});
+
+test("a participant that fails before COMMIT refuses the whole batch, and is told the batch rolled back", async () => {
+  const { db, insert, count } = setup();
+  const committer = new GroupCommitter(db);
+  const events: string[] = [];
+  let refuse = true;
+  committer.join({
+    beforeCommit() {
+      if (refuse) throw new Error("checkpoint not signed");
+    },
+    afterCommit: () => events.push("committed"),
+    afterRollback: () => events.push("rolled back"),
+  });
+  const outcomes = await Promise.allSettled([committer.commit(() => insert.run(1)), committer.commit(() => insert.run(2))]);
+  expect(outcomes.map((o) => (o.status === "rejected" ? (o.reason as Error).message : "answered"))).toEqual(["checkpoint not signed", "checkpoint not signed"]);
+  expect(events).toEqual(["rolled back"]);
+  expect(count()).toBe(0);
+  refuse = false;
+  await committer.commit(() => insert.run(3));
+  expect(events).toEqual(["rolled back", "committed"]);
+  expect(count()).toBe(1);
+});

@@ -16,8 +16,6 @@ function fileDatabase() {
 /** Records what happened to each batch, in order. */
 function recorder(events: string[]): BatchParticipant {
   return {
-    writeStarted: () => {},
-    writeRolledBack: () => {},
     beforeCommit: () => void events.push("before commit"),
     afterCommit: () => events.push("committed"),
     afterDurable: () => events.push("durable"),

@@ -51,7 +51,6 @@ const toCheckpoint = (row: CheckpointRow): SignedCheckpoint => ({ size: row.tree
 export class ReceiptLog implements BatchParticipant {
   private head: Head;
   private staged: Hash[] = [];
-  private stagedMark = 0;
   private beforeBatch: Head | null = null;
   private sealed: SignedCheckpoint | null = null;
   /** Checkpoints of committed batches, oldest first, published once their batch is on disk (null: a batch without receipts). */
@@ -110,14 +109,6 @@ export class ReceiptLog implements BatchParticipant {
   /** Add a leaf entry to the open batch (called inside the batch's write). */
   stage(entry: Uint8Array): void {
     this.staged.push(leafHash(entry));
-  }
-
-  writeStarted(): void {
-    this.stagedMark = this.staged.length;
-  }
-
-  writeRolledBack(): void {
-    this.staged.length = this.stagedMark;
   }
 
   /**
@@ -240,7 +231,6 @@ export class ReceiptLog implements BatchParticipant {
 
   private reset(): void {
     this.staged = [];
-    this.stagedMark = 0;
     this.beforeBatch = null;
     this.sealed = null;
     this.tileWrites = [];

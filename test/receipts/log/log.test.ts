@@ -124,7 +124,7 @@ describe("receipt log", () => {
     expect(() => openLog(edited)).toThrow("the receipts no longer hash to the root of the latest checkpoint");
   });
 
-  test("a write that rolls back in its savepoint gives its log index to the next one; a failed batch leaves the head as it was", () => {
+  test("a failing write gives its log index to the next one (the batch runs again without it); a failed batch leaves the head as it was", () => {
     const db = openMemoryDatabase();
     const { ledger, committer } = openLedger(db, { origin: ORIGIN });
     const principal = seedPrincipal(db);
