@@ -81,6 +81,7 @@ export async function createRuntime({ db, clock, limits, skills = SKILLS, log, a
     },
     failed: (error) => readiness.commitFailed(error),
     stages: (stages) => metrics.groupCommitStages(stages),
+    held: (ms) => metrics.walRestartHeld(ms),
   });
   committer.join(ledger.log);
   committer.join(ledger.parts);

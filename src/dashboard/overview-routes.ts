@@ -2,7 +2,10 @@ import { Elysia } from "elysia";
 import { activeKeyOf } from "../access/keys.ts";
 import type { Principal } from "../access/principal.ts";
 import { TIERS } from "../access/tiers.ts";
+import { ApiError } from "../errors.ts";
+import type { Meter } from "../metering/meter.ts";
 import { usageReport } from "../metering/usage-report.ts";
+import type { WindowStatus } from "../metering/window-status.ts";
 import { disabledForFailing } from "../webhooks/endpoints.ts";
 import { OverviewPage } from "../../views/overview/overview-page.tsx";
 import type { DashboardContext } from "./context.ts";
@@ -20,7 +23,7 @@ export function overviewRoutes(context: DashboardContext) {
       const principal: Principal | null = key
         ? { accountId: account.id, keyId: key.id, authObjId: key.authObjId, tier: account.tier, scopes: key.scopes as Principal["scopes"] }
         : null;
-      const minute = principal ? (await context.meter.windows(principal, now)).minute : null;
+      const minute = principal ? await minuteOfActiveKey(context.meter, principal, now) : null;
       return pageResponse(
         OverviewPage({
           viewer,
@@ -42,4 +45,14 @@ export function overviewRoutes(context: DashboardContext) {
     },
     { signedIn: "account" },
   );
+}
+
+/** The key's minute, or null when it was revoked since it was read (the meter's read refuses it on PostgreSQL). */
+async function minuteOfActiveKey(meter: Pick<Meter, "windows">, principal: Principal, now: number): Promise<WindowStatus | null> {
+  try {
+    return (await meter.windows(principal, now)).minute;
+  } catch (error) {
+    if (error instanceof ApiError) return null;
+    throw error;
+  }
 }

@@ -26,6 +26,8 @@ export interface CommitObserver {
   failed(error: unknown): void;
   /** Where a durable batch's time went (docs/performance.md); optional. */
   stages?(stages: BatchStages): void;
+  /** Batches were held `ms` for the WAL to start over (docs/performance.md, "Checkpoints"); optional. */
+  held?(ms: number): void;
 }
 
 /** One durable batch's time, stage by stage, in milliseconds. */
@@ -177,7 +179,9 @@ export class GroupCommitter {
   /** Later batches wait for `until` (the WAL starting over); requests keep queuing meanwhile. */
   private holdBatchesUntil(until: Promise<void>): void {
     const previous = this.inFlight;
+    const heldFrom = performance.now();
     const tracked: Promise<void> = (previous ? previous.then(() => until) : until).finally(() => {
+      this.observer?.held?.(performance.now() - heldFrom);
       if (this.inFlight === tracked) this.inFlight = null;
     });
     this.inFlight = tracked;

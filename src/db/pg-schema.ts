@@ -307,4 +307,5 @@ export const minuteWindows = pgTable("minute_windows", {
     .primaryKey()
     .references(() => apiKeys.id, { onDelete: "cascade" }),
   admitted: bigint("admitted", { mode: "number" }).array().notNull(),
+  calls: integer("calls").array().notNull().default([]),
 });

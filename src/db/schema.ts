@@ -351,14 +351,17 @@ export const receiptParts = sqliteTable("receipt_parts", {
 });
 
 /**
- * Per key, the instants (epoch ms, oldest first) of its latest admitted calls, as many as its
- * per-minute limit, on PostgreSQL only (docs/postgresql.md, "Metering across replicas"): replicas
- * decide admission on this row under its lock. A single SQLite writer keeps the same log in memory
- * and leaves this table empty. PostgreSQL holds a bigint[] where this holds a JSON array.
+ * Per key, its admitted calls of the last minute in groups, oldest first, on PostgreSQL only
+ * (docs/postgresql.md, "Metering across replicas"): `calls[i]` calls admitted at or before the
+ * instant `admitted[i]` (epoch ms), one group per call while the limit is at most 60 a minute and
+ * one per second above, so the row stays small whatever the limit. Replicas decide admission on
+ * this row under its lock. A single SQLite writer keeps its own log in memory and leaves this table
+ * empty. PostgreSQL holds bigint[] and integer[] where this holds JSON arrays.
  */
 export const minuteWindows = sqliteTable("minute_windows", {
   keyId: text("key_id")
     .primaryKey()
     .references(() => apiKeys.id, { onDelete: "cascade" }),
   admitted: text("admitted", { mode: "json" }).$type<number[]>().notNull(),
+  calls: text("calls", { mode: "json" }).$type<number[]>().notNull().default([]),
 });

@@ -1,8 +1,14 @@
 import type { Database } from "bun:sqlite";
 import { bracketed } from "./maybe-async.ts";
 
-/** SQLite's own threshold (pages in the WAL) past which the WAL is checkpointed and started over. */
-const RESTART_FRAMES = 1000;
+/**
+ * Pages in the WAL past which it is started over (SQLite's own default is 1,000). Each restart holds
+ * the batches for one short checkpoint (a median 4–5 ms, tens of ms when the disk is busy): at 1,000
+ * answers/s and 1,000 pages that was 3–4 restarts a second and 2–4 % of the time held, enough to set
+ * the p99 by itself; at 4,000 pages a quarter of that. The file is cut back to WAL_SIZE_LIMIT_BYTES
+ * (db/client.ts, just above this many pages) when it starts over (docs/performance.md, "Checkpoints").
+ */
+export const RESTART_FRAMES = 4000;
 /** Checkpoints run at most this often while batches keep coming. */
 const EVERY_MS = 100;
 /** A worker that has not finished a checkpoint for this long is stuck: COMMIT checkpoints inline again, as SQLite does by default. */

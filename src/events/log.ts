@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { Store } from "../db/client.ts";
 import type { events } from "../db/schema.ts";
 import { first } from "../db/transaction.ts";
@@ -54,9 +54,19 @@ export interface EventPage {
   nextCursor: string | null;
 }
 
-/** Oldest first after the cursor (an event id), optionally only some types. A cursor that is not one of the account's events is a 400. */
-export async function listEvents(db: Store, accountId: string, options: { after?: string; types?: string[]; limit: number }): Promise<EventPage> {
-  const { events } = db.t;
+/**
+ * Oldest first after the cursor (an event id), optionally only some types, for the account of the
+ * key `caller` presents. A cursor that is not one of the account's events is a 400. The page is read
+ * through the key's row, so a key revoked in the database by then (through another replica or the
+ * CLI) lists nothing and is refused, in the same statement (docs/postgresql.md).
+ */
+export async function listEvents(
+  db: Store,
+  caller: { accountId: string; keyId: string },
+  options: { after?: string; types?: string[]; limit: number },
+): Promise<EventPage> {
+  const { events, apiKeys } = db.t;
+  const { accountId } = caller;
   const afterSeq = options.after
     ? ((
         await first(
@@ -70,13 +80,24 @@ export async function listEvents(db: Store, accountId: string, options: { after?
   if (afterSeq === null) throw errors.invalidRequest([{ field: "after", problem: "is not an event id of this account" }]);
   const conditions = [eq(events.accountId, accountId), gt(events.seq, afterSeq)];
   if (options.types && options.types.length > 0) conditions.push(inArray(events.type, options.types));
-  const rows = await db
+  // The page (by the account's index, in order) beside the key's row: one row per event, or one row
+  // without an event when there is none; no row at all means the key is revoked.
+  const page = db
     .select()
     .from(events)
     .where(and(...conditions))
     .orderBy(asc(events.seq))
-    .limit(options.limit);
-  return { events: rows, nextCursor: rows.at(-1)?.id ?? options.after ?? null };
+    .limit(options.limit)
+    .as("page");
+  const rows = await db
+    .select()
+    .from(apiKeys)
+    .leftJoin(page, sql`true`)
+    .where(and(eq(apiKeys.id, caller.keyId), isNull(apiKeys.revokedAt)))
+    .orderBy(asc(page.seq));
+  if (rows.length === 0) throw errors.revokedKey();
+  const listed = rows.flatMap((row) => (row.page ? [row.page] : []));
+  return { events: listed, nextCursor: listed.at(-1)?.id ?? options.after ?? null };
 }
 
 /** An event as the API and webhooks show it. */

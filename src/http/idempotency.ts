@@ -6,7 +6,8 @@ import { first } from "../db/transaction.ts";
 import { canonicalJson, sha256Hex } from "../receipts/canonical.ts";
 import type { PipelineDeps, SkillCall, SkillReply } from "../pipeline/run-skill.ts";
 import type { AnySkill } from "../skills/types.ts";
-import { errors } from "../errors.ts";
+import { ApiError, errors } from "../errors.ts";
+import type { RateLimitHeaders } from "../metering/window-status.ts";
 
 /**
  * `Idempotency-Key` on POST skill calls (docs/api.md): the first answer under a key is stored with
@@ -64,6 +65,14 @@ export function createIdempotencyStore(deps: Pick<PipelineDeps, "db" | "clock" |
   };
 
   const replay = async (stored: StoredAnswer, requestSha256: string, skill: AnySkill, principal: Principal, requestId: string, now: number): Promise<SkillReply> => {
+    let headers: RateLimitHeaders;
+    try {
+      // On PostgreSQL this read includes the key's row: a key revoked since (on any replica) gets no replay.
+      headers = await deps.meter.peek(principal, now);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      return { status: error.status, body: error.body(requestId), headers: { ...error.headers }, principal: null };
+    }
     if (stored.skill !== skill.name || stored.requestSha256 !== requestSha256) {
       const error = errors.idempotencyKeyReused();
       return { status: error.status, body: error.body(requestId, principal.authObjId), headers: { ...error.headers }, principal };
@@ -71,7 +80,7 @@ export function createIdempotencyStore(deps: Pick<PipelineDeps, "db" | "clock" |
     return {
       status: 200,
       body: JSON.parse(stored.body) as Record<string, unknown>,
-      headers: { ...(await deps.meter.peek(principal, now)), "Idempotency-Replayed": "true" },
+      headers: { ...headers, "Idempotency-Replayed": "true" },
       principal,
     };
   };

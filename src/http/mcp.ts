@@ -3,6 +3,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Elysia } from "elysia";
 import { authenticate } from "../access/authenticate.ts";
+import { confirmKeyLive } from "../access/key-liveness.ts";
 import type { Principal } from "../access/principal.ts";
 import { runSkill, type PipelineDeps } from "../pipeline/run-skill.ts";
 import { callName, type AnySkill } from "../skills/types.ts";
@@ -63,6 +64,12 @@ export function mcpRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
         if (isClientGone(error, request.signal)) return new Response(null, { status: CLIENT_GONE_STATUS });
         return errorResponse(error, requestId);
       }
+      try {
+        // A tool call's admission reads the key's row anyway; anything else (tools/list, initialize) reads it here.
+        if (!isToolCall(parsedBody)) await confirmKeyLive(deps.db, principal);
+      } catch (error) {
+        return errorResponse(error, requestId);
+      }
       const server = serverFor(requestId, authorization, request, principal);
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);
@@ -74,6 +81,11 @@ export function mcpRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
     },
     { parse: "none" },
   );
+}
+
+/** One JSON-RPC request for tools/call: a skill call, whose admission confirms the key (docs/postgresql.md). */
+function isToolCall(message: unknown): boolean {
+  return typeof message === "object" && message !== null && (message as { method?: unknown }).method === "tools/call";
 }
 
 /** The JSON-RPC message, read under the same cap as every other body (the SDK's own reader allows 4 MB). */

@@ -60,7 +60,7 @@ export function createMetrics(options: { seriesDates?: SeriesDates; freshness?: 
   });
   const batchStages = new Histogram({
     name: "waybill_group_commit_stage_seconds",
-    help: "Where an answer's commit time goes (docs/performance.md): queued (per write, until its batch starts), writes (the batch's rows, tiles and checkpoint signature), commit (the COMMIT statement, with any WAL checkpoint), sync (until the batch is on disk).",
+    help: "Where an answer's commit time goes (docs/performance.md): queued (per write, until its batch starts), writes (the batch's rows, tiles and checkpoint signature), commit (the COMMIT statement, with any WAL checkpoint), sync (until the batch is on disk), held (per WAL restart, how long batches waited for it).",
     labelNames: ["stage"] as const,
     buckets: [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
     registers: [registry],
@@ -115,6 +115,9 @@ export function createMetrics(options: { seriesDates?: SeriesDates; freshness?: 
       batchStages.observe({ stage: "writes" }, stages.writesMs / 1000);
       batchStages.observe({ stage: "commit" }, stages.commitMs / 1000);
       batchStages.observe({ stage: "sync" }, stages.syncMs / 1000);
+    },
+    walRestartHeld(ms: number): void {
+      batchStages.observe({ stage: "held" }, ms / 1000);
     },
     render: () => registry.metrics(),
     contentType: registry.contentType,

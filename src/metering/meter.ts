@@ -38,7 +38,11 @@ export interface RateWindows {
  * (docs/postgresql.md, "Metering across replicas").
  */
 export interface Meter {
-  /** Current headers without counting anything, for refusals before the limiter (403). */
+  /**
+   * Current headers without counting anything, for refusals before the limiter (403) and replays.
+   * On PostgreSQL peek, admit and windows read the key's row in the same statement and reject with
+   * REVOKED_API_KEY once it is revoked anywhere (docs/postgresql.md, "Revocation on the next request").
+   */
   peek(principal: Principal, now: number): MaybePromise<RateLimitHeaders>;
   /** Count the call in the minute window, then reserve one month slot; throws (or rejects with) ApiError RATE_LIMITED. */
   admit(principal: Principal, now: number): MaybePromise<Admission>;

@@ -105,16 +105,6 @@ class CallLog {
 const EMPTY = new CallLog();
 
 /**
- * The window of a key whose admitted instants (oldest first) are kept elsewhere: PostgreSQL's
- * minute_windows row, shared by the replicas (docs/postgresql.md).
- */
-export function windowOfInstants(admitted: readonly number[], limit: number, now: number): WindowStatus {
-  const log = new CallLog();
-  for (const at of admitted) log.push(at);
-  return statusOf(log.youngerThan(now - MINUTE_MS), limit, now);
-}
-
-/**
  * `resetAt`: when `remaining` next goes up, i.e. when the call that must age out for one more to
  * fit turns 60 s old (the oldest, unless a lowered limit left more calls in the log than fit);
  * with nothing used, 60 s from now.

@@ -7,40 +7,51 @@ import { sidePool, type PostgresStore } from "../db/postgres.ts";
 import { monthOf, monthRange, type MonthKey } from "./calendar.ts";
 import type { LimitsTable } from "./limits.ts";
 import type { Admission, Meter, MonthCount, RateWindows } from "./meter.ts";
-import { MINUTE_MS, windowOfInstants } from "./minute-window.ts";
+import { GROUPED_ABOVE_PER_MINUTE, groupsOfRow, windowOfGroups } from "./minute-groups.ts";
+import { MINUTE_MS } from "./minute-window.ts";
 import { MonthQuotas } from "./month-quota.ts";
 import { closestToExhaustion, rateLimitedError, rateLimitHeaders, type WindowStatus } from "./window-status.ts";
 
-/**
- * One round trip's view of a caller: the key's admitted instants and the account's answered calls
- * this month. The driver hands bigint array elements over as text: `instants` reads them.
- */
+/** A minute_windows row as the driver hands it over: bigint elements as text. */
+interface RowArrays {
+  admitted: (string | number)[] | null;
+  calls: (string | number)[] | null;
+}
+
+/** One round trip's view of a caller: its key's row and minute, and the account's answered calls this month. */
 interface Seen {
   /** The key is still unrevoked in the database (false: revoked through another replica or the CLI; nothing written). */
-  live?: boolean;
-  /** The key's instants after this call was counted, or null when the minute was full (nothing written). */
-  counted: (string | number)[] | null;
-  /** The key's instants as of the statement's snapshot (null before its first call). */
-  seen: (string | number)[] | null;
+  live: boolean;
+  /** The key's groups as of the statement's snapshot (null before its first call). */
+  seen: RowArrays["admitted"];
+  seen_calls: RowArrays["calls"];
   answered: number | null;
 }
 
-const instants = (column: (string | number)[] | null): number[] => (column ?? []).map(Number);
+/** The admission's view: as Seen, plus the key's groups after this call was counted (null: the minute was full, nothing written). */
+interface Counted extends Seen {
+  counted: RowArrays["admitted"];
+  counted_calls: RowArrays["calls"];
+}
 
 /**
  * The limiter shared by replicas on PostgreSQL (docs/postgresql.md, "Metering across replicas").
  *
- * Minute: one statement per call, before the handler runs. The key's `minute_windows` row holds the
- * instants of its latest admitted calls (as many as the limit); `INSERT … ON CONFLICT DO UPDATE … WHERE` locks
- * that row and evaluates the limit against its newest committed version (not the statement's
- * snapshot), so replicas admitting for one key take turns on the row and no rolling minute ever
- * holds more than the limit. A refused call writes nothing.
+ * Minute: one statement per call, before the handler runs. The key's `minute_windows` row holds
+ * its calls of the last minute in groups (minute-groups.ts: one per call up to 60 a minute, one
+ * per second above, so at most 61 whatever the limit); `INSERT … ON CONFLICT DO UPDATE … WHERE`
+ * locks that row and evaluates the limit against its newest committed version (not the
+ * statement's snapshot), so replicas admitting for one key take turns on the row and no rolling
+ * minute ever holds more than the limit. A refused call writes nothing.
  *
  * Month: the same statement reads the account's answered count, and this process's calls in flight
  * are reserved on top of it (month-quota.ts), which turns most calls that cannot fit away before
  * the handler runs. Exactness comes from the answer's batch transaction: `monthly_usage` is raised
  * only `WHERE answered < limit`; no row back means another replica took the last call, and that
  * write fails alone with the month's 429 (the group commit replays the others).
+ *
+ * Every statement also reads the key's row, so a key revoked anywhere is refused (REVOKED_API_KEY)
+ * before this replica's key index has heard of it, at no extra round trip.
  */
 export function createPostgresMeter({ db: store, limits }: { db: Store; limits: LimitsTable }): Meter {
   const { apiKeys, minuteWindows, monthlyUsage } = store.t;
@@ -53,37 +64,47 @@ export function createPostgresMeter({ db: store, limits }: { db: Store; limits: 
     throw new Error("the PostgreSQL meter observes each month before using it");
   });
 
-  const read = async (principal: Principal, month: MonthKey): Promise<Pick<Seen, "seen" | "answered">> => {
-    const [row] = await pgRows<Pick<Seen, "seen" | "answered">>(
-      db,
-      sql`SELECT (SELECT ${minuteWindows.admitted} FROM ${minuteWindows} WHERE ${minuteWindows.keyId} = ${principal.keyId}) AS seen,
-        (SELECT ${monthlyUsage.answered} FROM ${monthlyUsage}
-          WHERE ${monthlyUsage.accountId} = ${principal.accountId} AND ${monthlyUsage.month} = ${month}) AS answered`,
-    );
+  const liveKey = (principal: Principal) => sql`EXISTS (SELECT 1 FROM ${apiKeys} WHERE ${apiKeys.id} = ${principal.keyId} AND ${apiKeys.revokedAt} IS NULL)`;
+  const seenColumns = (principal: Principal, month: MonthKey) =>
+    sql`(SELECT ${minuteWindows.admitted} FROM ${minuteWindows} WHERE ${minuteWindows.keyId} = ${principal.keyId}) AS seen,
+      (SELECT ${minuteWindows.calls} FROM ${minuteWindows} WHERE ${minuteWindows.keyId} = ${principal.keyId}) AS seen_calls,
+      (SELECT ${monthlyUsage.answered} FROM ${monthlyUsage}
+        WHERE ${monthlyUsage.accountId} = ${principal.accountId} AND ${monthlyUsage.month} = ${month}) AS answered`;
+
+  /** The caller's row and windows without counting anything; a key revoked in the database is refused here. */
+  const read = async (principal: Principal, month: MonthKey): Promise<Seen> => {
+    const [row] = await pgRows<Seen>(db, sql`SELECT ${liveKey(principal)} AS live, ${seenColumns(principal, month)}`);
+    if (!row!.live) throw errors.revokedKey();
     return row!;
   };
 
-  const countMinute = async (principal: Principal, limit: number, now: number, month: MonthKey): Promise<Seen> => {
+  const countMinute = async (principal: Principal, limit: number, now: number, month: MonthKey): Promise<Counted> => {
     const stamp = Math.floor(now);
     const cutoff = stamp - MINUTE_MS;
-    // The row keeps the key's newest `limit` instants, oldest first: a call fits when there are fewer,
-    // or when the limit-th newest is at least a minute old. Slicing keeps the cost a copy of the row.
+    // Groups are oldest first. The call fits when the groups still inside the minute hold fewer calls
+    // than the limit; then the groups that left are dropped and the call joins the newest group
+    // (same second, limit above GROUPED_ABOVE_PER_MINUTE) or starts one. Its instant is never
+    // earlier than the newest before it, so the row stays sorted whatever the replicas' clocks.
+    // An instant without a count (appended by a replica of the release before groups) is one call.
     // The key's row is read in the same statement: a revoke that committed anywhere before this call
     // refuses it here, even if this replica has not heard the NOTIFY yet (docs/postgresql.md).
-    const [row] = await pgRows<Seen>(
+    const [row] = await pgRows<Counted>(
       db,
-      sql`WITH live AS (SELECT 1 FROM ${apiKeys} WHERE ${apiKeys.id} = ${principal.keyId} AND ${apiKeys.revokedAt} IS NULL),
+      sql`WITH live AS (SELECT ${liveKey(principal)} AS yes),
         counted AS (
-          INSERT INTO minute_windows AS w (key_id, admitted) SELECT ${principal.keyId}, ARRAY[${stamp}::bigint] WHERE EXISTS (SELECT 1 FROM live)
-          ON CONFLICT (key_id) DO UPDATE SET admitted =
-            w.admitted[greatest(1, cardinality(w.admitted) - ${limit}::int + 2):]
-            || greatest(${stamp}::bigint, w.admitted[cardinality(w.admitted)])
-          WHERE cardinality(w.admitted) < ${limit}::int OR w.admitted[cardinality(w.admitted) - ${limit}::int + 1] <= ${cutoff}::bigint
-          RETURNING w.admitted)
-        SELECT EXISTS (SELECT 1 FROM live) AS live, (SELECT admitted FROM counted) AS counted,
-          (SELECT ${minuteWindows.admitted} FROM ${minuteWindows} WHERE ${minuteWindows.keyId} = ${principal.keyId}) AS seen,
-          (SELECT ${monthlyUsage.answered} FROM ${monthlyUsage}
-            WHERE ${monthlyUsage.accountId} = ${principal.accountId} AND ${monthlyUsage.month} = ${month}) AS answered`,
+          INSERT INTO minute_windows AS w (key_id, admitted, calls)
+            SELECT ${principal.keyId}, ARRAY[${stamp}::bigint], ARRAY[1] WHERE (SELECT yes FROM live)
+          ON CONFLICT (key_id) DO UPDATE SET (admitted, calls) = (
+            SELECT CASE WHEN joins THEN w.admitted[keep_from : newest - 1] ELSE w.admitted[keep_from:] END || at,
+                   CASE WHEN joins THEN w.calls[keep_from : newest - 1] || (w.calls[newest] + 1) ELSE w.calls[keep_from:] || 1 END
+            FROM (SELECT newest, keep_from, at, ${limit}::int > ${GROUPED_ABOVE_PER_MINUTE} AND at / 1000 = w.admitted[newest] / 1000 AS joins
+              FROM (SELECT cardinality(w.admitted) AS newest,
+                  cardinality(w.admitted) + 1 - (SELECT count(*)::int FROM unnest(w.admitted) AS g(at) WHERE at > ${cutoff}::bigint) AS keep_from,
+                  greatest(${stamp}::bigint, w.admitted[cardinality(w.admitted)]) AS at) AS place) AS step)
+          WHERE (SELECT coalesce(sum(coalesce(n, 1)), 0) FROM unnest(w.admitted, w.calls) AS g(at, n) WHERE at > ${cutoff}::bigint) < ${limit}::int
+          RETURNING w.admitted, w.calls)
+        SELECT (SELECT yes FROM live) AS live, (SELECT admitted FROM counted) AS counted, (SELECT calls FROM counted) AS counted_calls,
+          ${seenColumns(principal, month)}`,
     );
     return row!;
   };
@@ -92,19 +113,19 @@ export function createPostgresMeter({ db: store, limits }: { db: Store; limits: 
    * A refusal's window. The snapshot may predate the commit that filled the minute (the statement
    * waited for that row lock): then it is read again, so Retry-After points at a real opening.
    */
-  const fullMinute = async (principal: Principal, seen: Seen["seen"], limit: number, now: number, month: MonthKey): Promise<WindowStatus> => {
-    const status = windowOfInstants(instants(seen), limit, now);
+  const fullMinute = async (principal: Principal, seen: Seen, limit: number, now: number, month: MonthKey): Promise<WindowStatus> => {
+    const status = windowOfGroups(groupsOfRow(seen.seen, seen.seen_calls), limit, now);
     if (status.remaining === 0) return status;
     const again = await read(principal, month);
-    return { ...windowOfInstants(instants(again.seen), limit, now), remaining: 0 };
+    return { ...windowOfGroups(groupsOfRow(again.seen, again.seen_calls), limit, now), remaining: 0 };
   };
 
   const windowsOf = async (principal: Principal, now: number): Promise<RateWindows> => {
     const tierLimits = limits[principal.tier];
-    const { seen, answered } = await read(principal, monthOf(now));
-    months.observe(principal.accountId, Number(answered ?? 0), now);
+    const row = await read(principal, monthOf(now));
+    months.observe(principal.accountId, Number(row.answered ?? 0), now);
     return {
-      minute: windowOfInstants(instants(seen), tierLimits.perMinute, now),
+      minute: windowOfGroups(groupsOfRow(row.seen, row.seen_calls), tierLimits.perMinute, now),
       month: months.status(principal.accountId, tierLimits.perMonth, now),
     };
   };
@@ -120,8 +141,8 @@ export function createPostgresMeter({ db: store, limits }: { db: Store; limits: 
       const month = monthOf(now);
       const row = await countMinute(principal, tierLimits.perMinute, now, month);
       if (!row.live) throw errors.revokedKey();
-      if (row.counted === null) throw rateLimitedError(await fullMinute(principal, row.seen, tierLimits.perMinute, now, month), now);
-      const minute = windowOfInstants(instants(row.counted), tierLimits.perMinute, now);
+      if (row.counted === null) throw rateLimitedError(await fullMinute(principal, row, tierLimits.perMinute, now, month), now);
+      const minute = windowOfGroups(groupsOfRow(row.counted, row.counted_calls), tierLimits.perMinute, now);
       months.observe(principal.accountId, Number(row.answered ?? 0), now);
       const reserved = months.tryReserve(principal.accountId, tierLimits.perMonth, now);
       if (!reserved.slot) throw rateLimitedError(reserved.status, now);

@@ -108,8 +108,10 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
     const admitted = deps.meter.admit(principal, now);
     admission = isPromise(admitted) ? await admitted : admitted;
   } catch (error) {
-    const headers = settledHeaders(deps.meter.peek(principal, now));
-    return refuse(error, isPromise(headers) ? await headers : headers);
+    const peeked = settledHeaders(deps.meter.peek(principal, now));
+    const headers = isPromise(peeked) ? await peeked : peeked;
+    // On PostgreSQL the peek reads the key's row: one revoked meanwhile is a 401, like any revoked key.
+    return headers instanceof ApiError ? refusal(headers, call.requestId, null, {}) : refuse(error, headers);
   }
 
   try {
@@ -177,9 +179,9 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
   }
 }
 
-/** A refusal's headers: the meter's current ones, or none if it cannot tell (the database is unreachable). */
-function settledHeaders(headers: MaybePromise<RateLimitHeaders>): MaybePromise<RateLimitHeaders> {
-  return isPromise(headers) ? headers.catch(() => ({})) : headers;
+/** A refusal's headers: the meter's current ones, or none if it cannot tell (the database is unreachable), or the refusal of a key revoked meanwhile. */
+function settledHeaders(headers: MaybePromise<RateLimitHeaders>): MaybePromise<RateLimitHeaders | ApiError> {
+  return isPromise(headers) ? headers.catch((error: unknown) => (error instanceof ApiError ? error : {})) : headers;
 }
 
 /** What every answer carries beside the skill's own fields: its receipt, its place in the log, its key grant. */

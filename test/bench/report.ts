@@ -84,14 +84,16 @@ for (const name of Object.keys(LABELS)) {
 }
 const ratio = (conns: string, base = "bare", answered = "answered") => summary(`${answered}.${conns}`).rps / summary(`${base}.${conns}`).rps;
 const cpuRatio = (base: string, answered = "answered") => summary(`${base}.c32`).cpu / summary(`${answered}.c32`).cpu;
-const storage = (() => {
+/** A JSON file of the run, or null when this run did not write it (older runs). */
+const optional = <T>(name: string): T | null => {
   try {
-    return JSON.parse(readFileSync(join(outDir, "storage.json"), "utf8")) as { receipts: number; bytes_per_receipt: number; answered_only: number };
+    return JSON.parse(readFileSync(join(outDir, name), "utf8")) as T;
   } catch {
     return null;
   }
-})();
-const fixed = JSON.parse(readFileSync(join(outDir, "fixed-rate.json"), "utf8")) as {
+};
+const storage = optional<{ receipts: number; bytes_per_receipt: number; answered_only: number }>("storage.json");
+interface FixedRate {
   rate: number;
   requests: number;
   failures: number;
@@ -99,7 +101,19 @@ const fixed = JSON.parse(readFileSync(join(outDir, "fixed-rate.json"), "utf8")) 
   p50_ms: number;
   p99_ms: number;
   max_ms: number;
-};
+}
+interface Quantiles {
+  p50_ms: number;
+  p90_ms: number;
+  p99_ms: number;
+  max_ms: number;
+}
+const fixed = JSON.parse(readFileSync(join(outDir, "fixed-rate.json"), "utf8")) as FixedRate;
+const fixedBaselines = (["floor", "bare"] as const).flatMap((name) => {
+  const run = optional<FixedRate>(`fixed-rate-${name}.json`);
+  return run ? [`${name === "floor" ? "the durable floor" : "bare Elysia"} p50 ${run.p50_ms} / p99 ${run.p99_ms} / max ${run.max_ms} ms`] : [];
+});
+const fsync = optional<{ syncs: number; batch_bytes: number; reused: Quantiles; growing: Quantiles }>("fsync.json");
 const machine = readFileSync(join(outDir, "machine.txt"), "utf8").trim().split("\n");
 const rounds = summary("answered.c32").rounds;
 
@@ -116,7 +130,12 @@ const table = [
         `- **storage**: ${storage.answered_only} bytes per receipt after the run (${storage.receipts} receipts; receipt, shared parts, usage row, tiles, checkpoints and their indexes); ${storage.bytes_per_receipt} counting the usage rows of the run's refused calls too.`,
       ]
     : []),
-  `- **fixed ${fixed.rate} req/s of answered calls** (open loop, test/bench/fixed-rate.ts, ${fixed.requests} requests, ${fixed.failures} failed, ${fixed.achieved_per_s} req/s achieved): p50 ${fixed.p50_ms} ms, **p99 ${fixed.p99_ms} ms**, max ${fixed.max_ms} ms.`,
+  `- **fixed ${fixed.rate} req/s of answered calls** (open loop, test/bench/fixed-rate.ts, ${fixed.requests} requests, ${fixed.failures} failed, ${fixed.achieved_per_s} req/s achieved): p50 ${fixed.p50_ms} ms, **p99 ${fixed.p99_ms} ms**, max ${fixed.max_ms} ms${fixedBaselines.length > 0 ? `; at the same rate ${fixedBaselines.join(", ")}` : ""}.`,
+  ...(fsync
+    ? [
+        `- **the disk's fsync** (test/bench/fsync-latency.ts, ${fsync.syncs} fdatasyncs of ${Math.round(fsync.batch_bytes / 1024)} KiB batches): p50 ${fsync.reused.p50_ms} / p99 ${fsync.reused.p99_ms} / max ${fsync.reused.max_ms} ms into a reused file, p50 ${fsync.growing.p50_ms} / p99 ${fsync.growing.p99_ms} ms into a growing one.`,
+      ]
+    : []),
 ].join("\n");
 console.log(table);
 

@@ -10,7 +10,8 @@
 #   floor     — the durable floor: the same body parsed, hashed and appended as one row under the
 #               same group commit and synchronous=FULL before answering (test/bench/durable-floor.ts)
 # Rounds interleave the scenarios; the table gives medians. Then a fixed 1,000 req/s run of
-# `answered` (test/bench/fixed-rate.ts) for p99 at that load. Loopback only; every run is bounded.
+# `answered`, `floor` and `bare` (test/bench/fixed-rate.ts) for p99 at that load, and the disk's own
+# fsync latency (test/bench/fsync-latency.ts). Loopback only; every run is bounded.
 # Results go to .tmp/bench/<time>/ and into README.md between the bench markers.
 # Knobs: ROUNDS (3), DURATION (8s), RATE (1000), RATE_SECONDS (20), KEEP_README=1 to leave README alone.
 set -euo pipefail
@@ -109,9 +110,16 @@ for round in $(seq 1 "$ROUNDS"); do
   done
 done
 
-echo "fixed rate: $RATE req/s for $RATE_SECONDS s (answered)"
+echo "fixed rate: $RATE req/s for $RATE_SECONDS s (answered, then the durable floor and bare Elysia at the same rate)"
 taskset -c 1 bun test/bench/fixed-rate.ts "$URL" "$ANSWERED_KEY" "$RATE" "$RATE_SECONDS" >"$OUT/fixed-rate.json"
 cat "$OUT/fixed-rate.json"
+for base in floor:$FLOOR_PORT bare:$BARE_PORT; do
+  taskset -c 1 bun test/bench/fixed-rate.ts "http://127.0.0.1:${base#*:}/v1/rates/lookup" "$ANSWERED_KEY" "$RATE" "$RATE_SECONDS" >"$OUT/fixed-rate-${base%%:*}.json"
+  cat "$OUT/fixed-rate-${base%%:*}.json"
+done
+# The disk's own fsync latency, next to the database (the floor under any durable answer's wait).
+taskset -c 1 bun test/bench/fsync-latency.ts "$OUT" >"$OUT/fsync.json"
+cat "$OUT/fsync.json"
 # Stored bytes per receipt (the receipt, usage, tile and checkpoint tables and their indexes).
 bun test/bench/storage.ts "$DB" >"$OUT/storage.json"
 cat "$OUT/storage.json"

@@ -17,8 +17,8 @@ afterAll(() => {
 });
 
 /** One CLI command, run without blocking this process (the fake APIs answer from it). */
-async function cli(args: string[], env: Record<string, string | undefined> = {}) {
-  const child = Bun.spawn([exe, ...args, "--db", "./data.db"], { cwd: dir, env: { PATH: process.env.PATH ?? "", HOME: dir, ...env }, stdout: "pipe", stderr: "pipe" });
+async function cli(args: string[], env: Record<string, string | undefined> = {}, db = "./data.db") {
+  const child = Bun.spawn([exe, ...args, "--db", db], { cwd: dir, env: { PATH: process.env.PATH ?? "", HOME: dir, ...env }, stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   return { exitCode, stdout, stderr };
 }
@@ -76,4 +76,17 @@ describe("data commands of the compiled binary", () => {
     expect(metrics).toContain('waybill_reference_data_overdue{series="AMS_FVWTRK_REEFER_LOW_GEORGIA__ATLANTA",family="USDA AMS reefer truck rates"}');
     expect(await server.stop("SIGTERM")).toBe(0);
   }, 90_000);
+
+  test("data import ams reads the report's own column layout: availability, the mostly range, commodity lists, season notes", async () => {
+    const report = join(import.meta.dir, "../fixtures/ams_fvwtrk_report.csv");
+    const published = (args: string[]) => cli(args, {}, "./published.db"); // a database of its own: the others hold these weeks already
+    const imported = await published(["data", "import", "ams", report, "--json"]);
+    expect(imported.exitCode).toBe(0);
+    // Fresno-area lane printed in two commodity blocks: one envelope (2 figures); Georgia and Yakima 2 each; FIRST REPORT is no district.
+    expect(JSON.parse(imported.stdout).added).toBe(6);
+    const status = JSON.parse((await published(["data", "status", "--json"])).stdout);
+    const lane = status.series.find((s: { series_id: string }) => s.series_id === "AMS_FVWTRK_REEFER_HIGH_SOUTH-AND-CENTRAL-DISTRICT-CALIFORNIA__CHICAGO");
+    expect(lane).toMatchObject({ latest: "2026-06-30", published_on: "2026-06-30" });
+    expect(status.series.some((s: { series_id: string }) => s.series_id.includes("FIRST-REPORT"))).toBe(false);
+  }, 60_000);
 });

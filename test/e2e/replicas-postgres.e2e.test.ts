@@ -68,6 +68,31 @@ async function accountIdOf(email: string): Promise<string> {
   return row.id as string;
 }
 
+/** The routes a key opens besides skill calls, each with the status and error code it answered. */
+async function routesRefusing(base: string, key: string): Promise<RouteOutcomes> {
+  const authorization = `Bearer ${key}`;
+  const requests: Record<string, RequestInit & { path: string }> = {
+    usage: { path: "/v1/usage" },
+    events: { path: "/v1/events" },
+    skills: { path: "/v1/skills" },
+    "mcp tools/list": {
+      path: "/mcp",
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    },
+  };
+  const outcomes: RouteOutcomes = {};
+  for (const [name, { path, ...init }] of Object.entries(requests)) {
+    const response = await fetch(base + path, { ...init, headers: { ...init.headers, authorization } });
+    outcomes[name] = [response.status, ((await response.json()) as { error?: unknown }).error];
+  }
+  return outcomes;
+}
+type RouteOutcomes = Record<string, [number, unknown]>;
+const EVERY_ROUTE_ANSWERED: RouteOutcomes = { usage: [200, undefined], events: [200, undefined], skills: [200, undefined], "mcp tools/list": [200, undefined] };
+const EVERY_ROUTE_REVOKED: RouteOutcomes = Object.fromEntries(Object.keys(EVERY_ROUTE_ANSWERED).map((name) => [name, [401, "REVOKED_API_KEY"]]));
+
 describe("three replicas on one PostgreSQL", () => {
   test("the month quota never overshoots: N concurrent calls spread over the replicas with L left → exactly L answered", async () => {
     const key = accountKeyOn(folder.exe, databaseUrl, folder.dir, "month@example.com", "explorer");
@@ -147,11 +172,15 @@ describe("three replicas on one PostgreSQL", () => {
     for (const replica of [...set.replicas].reverse()) {
       const outcome = await lookup(replica.url, first);
       expect(outcome).toMatchObject({ status: 401, body: { error: "REVOKED_API_KEY" } });
+      expect(await routesRefusing(replica.url, first)).toEqual(EVERY_ROUTE_REVOKED);
     }
 
     const second = (JSON.parse(cliOn(folder.exe, databaseUrl, folder.dir, ["keys", "create", "--email", email, "--json"])) as { key: string }).key;
     for (const replica of set.replicas) expect((await lookup(replica.url, second)).status).toBe(200);
+    for (const replica of set.replicas) expect(await routesRefusing(replica.url, second)).toEqual(EVERY_ROUTE_ANSWERED);
     cliOn(folder.exe, databaseUrl, folder.dir, ["keys", "revoke", "--email", email]);
+    // Not only skill calls: every route a key opens, on every replica, at once after the CLI returns.
+    for (const replica of set.replicas) expect(await routesRefusing(replica.url, second)).toEqual(EVERY_ROUTE_REVOKED);
     for (const replica of set.replicas) {
       const outcome = await lookup(replica.url, second);
       expect(outcome).toMatchObject({ status: 401, body: { error: "REVOKED_API_KEY" } });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { brotliDecompressSync } from "node:zlib";
 import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../support/instance.ts";
 
 const APP_ORIGIN = "https://app.example.com";
@@ -89,6 +90,32 @@ describe("compression", () => {
     expect(identity.headers.get("vary")).toContain("Accept-Encoding");
     const small = await raw("/healthz", { headers: { "accept-encoding": "br" } });
     expect(small.headers.get("content-encoding")).toBeNull();
+  });
+
+  test("an answer, compressed for its one response, decodes to the answer a client without compression gets", async () => {
+    const { key } = await server.accountWithKey("professional");
+    const ask = (encoding: string) =>
+      raw("/v1/rates/lookup", {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "accept-encoding": encoding },
+        body: JSON.stringify(CHICAGO_TO_DALLAS),
+      });
+    const plain = (await (await ask("identity")).json()) as { total_cost: number };
+    expect(plain.total_cost).toBeGreaterThan(0);
+    const brotli = (bytes: Uint8Array<ArrayBuffer>) => brotliDecompressSync(bytes);
+    const gzip = (bytes: Uint8Array<ArrayBuffer>) => Bun.gunzipSync(bytes);
+    // An answer is compressed for its one response: the cheaper gzip when the client takes both.
+    for (const [accepted, encoding, decode] of [
+      ["br", "br", brotli],
+      ["gzip", "gzip", gzip],
+      ["gzip, deflate, br", "gzip", gzip],
+    ] as const) {
+      const response = await ask(accepted);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-encoding")).toBe(encoding);
+      const answer = JSON.parse(new TextDecoder().decode(decode(new Uint8Array(await response.arrayBuffer()))));
+      expect(answer.total_cost).toBe(plain.total_cost);
+    }
   });
 });
 

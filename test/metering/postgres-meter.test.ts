@@ -125,6 +125,50 @@ describe("the meter on PostgreSQL, in one process", () => {
     expect((await first.windows(principal, NOW + MINUTE_MS)).minute.remaining).toBe(0);
   });
 
+  test("above 60 a minute, calls of one second share a group that counts whole until its newest call is a minute old", async () => {
+    const { url, store } = await database();
+    const other = await replicaOf(url);
+    const limit = 100;
+    const limits = parseLimits(`{"starter":{"per_minute":${limit},"per_month":100000}}`);
+    const principal = await principalOn(store);
+    const [here, there] = [meterOn(store, limits), meterOn(other, limits)];
+    // NOW is on a second: 60 calls at +200 ms and 40 at +900 ms, through two replicas, are one group.
+    for (let i = 0; i < 60; i++) await here.admit(principal, NOW + 200);
+    for (let i = 0; i < 40; i++) await there.admit(principal, NOW + 900);
+    const row = async () => {
+      const [found] = await store.select().from(store.t.minuteWindows).where(eq(store.t.minuteWindows.keyId, principal.keyId));
+      return { admitted: found?.admitted, calls: found && [...found.calls] };
+    };
+    expect(await row()).toEqual({ admitted: [NOW + 900], calls: [limit] });
+    // The next second starts a group of its own, and the minute is full for both replicas.
+    const full = await refusalOf(() => there.admit(principal, NOW + 1000));
+    expect(full.extra).toMatchObject({ window: "minute", remaining: 0, reset: NOW / 1000 + 61 });
+    // The calls made at +200 ms would have left the window at +60.2 s: their group has not.
+    const early = await refusalOf(() => here.admit(principal, NOW + MINUTE_MS + 899));
+    expect(early.extra).toMatchObject({ window: "minute", limit, remaining: 0 });
+    expect(early.headers["Retry-After"]).toBe("1");
+    // At +60.9 s the whole group has left: the full limit is free again, and the old group is dropped.
+    await there.admit(principal, NOW + MINUTE_MS + 900);
+    await here.admit(principal, NOW + MINUTE_MS + 1000);
+    expect(await row()).toEqual({ admitted: [NOW + MINUTE_MS + 900, NOW + MINUTE_MS + 1000], calls: [1, 1] });
+    expect((await there.windows(principal, NOW + MINUTE_MS + 1000)).minute).toEqual({
+      window: "minute",
+      limit,
+      remaining: limit - 2,
+      resetAt: NOW + 2 * MINUTE_MS + 900,
+    });
+  });
+
+  test("at a limit of 60 a minute or less every call keeps its own instant", async () => {
+    const { store } = await database();
+    const principal = await principalOn(store);
+    const meter = meterOn(store, parseLimits('{"starter":{"per_minute":60,"per_month":100000}}'));
+    await meter.admit(principal, NOW + 200);
+    await meter.admit(principal, NOW + 900);
+    const [row] = await store.select().from(store.t.minuteWindows).where(eq(store.t.minuteWindows.keyId, principal.keyId));
+    expect({ admitted: row?.admitted, calls: row && [...row.calls] }).toEqual({ admitted: [NOW + 200, NOW + 900], calls: [1, 1] });
+  });
+
   test("a key revoked through another replica is refused at admission, before any notification, and nothing is counted", async () => {
     const { url, store } = await database();
     const other = await replicaOf(url);
@@ -218,23 +262,28 @@ describe("the meter on PostgreSQL, across three processes hammering one key", ()
     expect(rows!.n).toBe(left);
   }, 60_000);
 
-  test("never more than the minute's limit in any rolling 60 s, whichever process each call hits", async () => {
-    const { url, store } = await database();
-    const principal = await principalOn(store);
-    const limit = 5;
-    const order = { url, principal, limits: `{"starter":{"per_minute":${limit},"per_month":100000}}`, calls: 4 };
-    // Waves 25 s apart, 12 calls each: a rolling minute spans three waves at most.
-    const admitted: number[] = [];
-    for (let n = 0; n < 6; n++) {
-      const now = NOW + n * 25_000;
-      const outcomes = await wave(order, 3, now);
-      for (let i = 0; i < total(outcomes, (outcome) => outcome.answered); i++) admitted.push(now);
-      expect(total(outcomes, (outcome) => outcome.answered + outcome.refused.minute)).toBe(12);
-    }
-    // Each window (t - 60 s, t] holds at most `limit` admitted instants...
-    for (let i = 0; i + limit < admitted.length; i++) expect(admitted[i + limit]! - admitted[i]!).toBeGreaterThanOrEqual(MINUTE_MS);
-    // ...and the limit is reached whenever it may be: 5 at 0 s, 5 at 75 s (0 s has aged out), 0 else.
-    expect(admitted).toEqual([...Array(limit).fill(NOW), ...Array(limit).fill(NOW + 75_000)]);
-    expect(await monthUsed(store, principal)).toBe(2 * limit);
-  }, 120_000);
+  // 5: one instant per call; 70: calls of one second share a group (src/metering/minute-groups.ts).
+  for (const [limit, calls] of [
+    [5, 4],
+    [70, 30],
+  ] as const) {
+    test(`never more than the minute's limit (${limit}) in any rolling 60 s, whichever process each call hits`, async () => {
+      const { url, store } = await database();
+      const principal = await principalOn(store);
+      const order = { url, principal, limits: `{"starter":{"per_minute":${limit},"per_month":100000}}`, calls };
+      // Waves 25 s apart, 3 × calls each (more than the limit): a rolling minute spans three waves at most.
+      const admitted: number[] = [];
+      for (let n = 0; n < 6; n++) {
+        const now = NOW + n * 25_000;
+        const outcomes = await wave(order, 3, now);
+        for (let i = 0; i < total(outcomes, (outcome) => outcome.answered); i++) admitted.push(now);
+        expect(total(outcomes, (outcome) => outcome.answered + outcome.refused.minute)).toBe(3 * calls);
+      }
+      // Each window (t - 60 s, t] holds at most `limit` admitted instants...
+      for (let i = 0; i + limit < admitted.length; i++) expect(admitted[i + limit]! - admitted[i]!).toBeGreaterThanOrEqual(MINUTE_MS);
+      // ...and the limit is reached whenever it may be: `limit` at 0 s and at 75 s (0 s has aged out), 0 else.
+      expect(admitted).toEqual([...Array(limit).fill(NOW), ...Array(limit).fill(NOW + 75_000)]);
+      expect(await monthUsed(store, principal)).toBe(2 * limit);
+    }, 120_000);
+  }
 });

@@ -38,7 +38,7 @@ function parseTypes(raw: string | undefined): string[] {
 export function eventsRoute(db: Store, authenticate: (authorization: string | undefined) => MaybePromise<Principal>) {
   return new Elysia({ name: "waybill.events" }).get("/v1/events", async ({ headers, query }) => {
     const principal = await authenticate(headers.authorization);
-    const page = await listEvents(db, principal.accountId, {
+    const page = await listEvents(db, principal, {
       after: query.after || undefined,
       types: parseTypes(query.type),
       limit: parseLimit(query.limit),

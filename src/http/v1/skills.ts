@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { confirmKeyLive } from "../../access/key-liveness.ts";
 import { authenticate, recognise } from "../../access/authenticate.ts";
 import { decide } from "../../access/authorize.ts";
 import { runSkill, type PipelineDeps, type SkillCall, type SkillReply } from "../../pipeline/run-skill.ts";
@@ -92,6 +93,7 @@ export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
     if (reloading) await reloading;
     try {
       const principal = authenticate(deps.keys, request.headers.get("authorization"));
+      await confirmKeyLive(deps.db, principal); // nothing else here reads the database (docs/postgresql.md)
       attributeRequest(request, principal.accountId, true);
       return Response.json({
         skills: skills.map((skill) => ({

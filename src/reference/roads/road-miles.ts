@@ -6,9 +6,9 @@ import type { RoadNetwork, RoadRoute, Snap } from "./network.ts";
 /**
  * Moves whenever a routing rule below changes: the same network then prices some lanes differently, so answers name it
  * in their model version. roads-r2: several joins per place, the water rule; roads-r3: joins ahead of a place, the
- * missing-road bound.
+ * missing-road bound; roads-r4: the missing-road bound at corridor scale over open country, the detour fallback's circuity.
  */
-export const ROAD_ROUTING_REVISION = "roads-r3";
+export const ROAD_ROUTING_REVISION = "roads-r4";
 
 /** When the network's answer is used, and how a place reaches it (docs/rate-model.md, "Road miles"). */
 export const ROAD_RULES = {
@@ -49,6 +49,14 @@ export const ROAD_RULES = {
       "Waybill judgement: a straight line that runs 10 mi or more off US land (Census nation outline, us-atlas: lakes, sea, abroad) " +
       "explains a network route up to 3x it (Detroit-Cleveland runs round Lake Erie at 1.9x); the same detour over land means a missing road.",
   },
+  detourFallbackCircuity: {
+    value: 1.2,
+    source:
+      "A lane the Interstates serve only by an implausible detour runs on US and state highways across the corridor: priced at 1.2x " +
+      "its straight line, the mean road circuity of the US network (Ballou et al. 2002), not the 1.12 of metro-to-metro Interstate " +
+      "lanes, which are the lanes the network does serve. (A place far from any Interstate keeps the rate model's circuity: its long " +
+      "haul is still Interstate.)",
+  },
 } as const;
 
 /**
@@ -75,7 +83,10 @@ export type RoadMiles =
       /** The route goes round a road the network lacks; `miles` already counts that road instead. */
       missingRoad?: MissingRoad;
     }
-  | { method: "OFF_NETWORK"; reason: string; greatCircleMiles: number };
+  /** A place is farther from the network than a local leg reaches: the caller estimates the lane's miles. */
+  | { method: "OFF_NETWORK"; cause: "FAR_FROM_NETWORK"; reason: string; greatCircleMiles: number }
+  /** The network's route is implausibly long over land: `miles` is the straight line x the detour fallback circuity. */
+  | { method: "OFF_NETWORK"; cause: "IMPLAUSIBLE_DETOUR"; reason: string; greatCircleMiles: number; miles: number };
 
 /** Road miles between two places on the network, or why the network cannot serve the lane. */
 export function roadMiles(network: RoadNetwork, origin: Point, destination: Point): RoadMiles {
@@ -87,6 +98,7 @@ export function roadMiles(network: RoadNetwork, origin: Point, destination: Poin
     if (nearest.offsetMiles > maxConnectorMiles.value) {
       return {
         method: "OFF_NETWORK",
+        cause: "FAR_FROM_NETWORK",
         reason: `${end} is ${Math.round(nearest.offsetMiles)} mi from the nearest Interstate in road network ${network.version}`,
         greatCircleMiles: crow,
       };
@@ -133,8 +145,10 @@ export function roadMiles(network: RoadNetwork, origin: Point, destination: Poin
   if (!Number.isFinite(miles) || (detourRatio > maxDetourRatio.value && !water)) {
     return {
       method: "OFF_NETWORK",
+      cause: "IMPLAUSIBLE_DETOUR",
       reason: `the Interstate route is ${detourRatio.toFixed(2)}x the straight-line distance (over ${maxDetourRatio.value}x) with land all the way: the real route uses roads road network ${network.version} lacks`,
       greatCircleMiles: crow,
+      miles: crow * ROAD_RULES.detourFallbackCircuity.value,
     };
   }
   return {

@@ -2,7 +2,7 @@ import { errors } from "../../errors.ts";
 import { greatCircleMiles } from "../../reference/distance.ts";
 import type { ResolvedPlace } from "../../reference/places.ts";
 import { embeddedRoadNetwork, type RoadNetwork } from "../../reference/roads/index.ts";
-import { MISSING_ROAD_RULES, type MissingRoad } from "../../reference/roads/missing-road.ts";
+import type { MissingRoad } from "../../reference/roads/missing-road.ts";
 import { circuityFactor, RATE_MODEL } from "./constants.ts";
 import { cachedPlaceResolution, cachedRoadMiles } from "./lane-cache.ts";
 
@@ -86,7 +86,9 @@ export function resolveLane(
     if (!road.missingRoad) return { ...onNetwork, distanceMethod: "ROAD_NETWORK" };
     return { ...onNetwork, distanceMethod: "ROAD_NETWORK_BOUNDED", boundReason: describeMissingRoad(road.missingRoad) };
   }
-  return { ...base, miles: crowFlies * circuityFactor(crowFlies), distanceMethod: "GREAT_CIRCLE_X_CIRCUITY", fallbackReason: road.reason };
+  // A detour the network cannot serve comes with its own estimate; a place far from the network keeps the model's circuity.
+  const miles = road.cause === "IMPLAUSIBLE_DETOUR" ? road.miles : crowFlies * circuityFactor(crowFlies);
+  return { ...base, miles, distanceMethod: "GREAT_CIRCLE_X_CIRCUITY", fallbackReason: road.reason };
 }
 
 const at = (point: { lat: number; lon: number }) => `${point.lat.toFixed(2)},${point.lon.toFixed(2)}`;
@@ -95,7 +97,8 @@ function describeMissingRoad(road: MissingRoad): string {
   const byNetwork = road.to.miles - road.from.miles;
   return (
     `the Interstate route goes ${Math.round(byNetwork)} mi round between ${at(road.from)} and ${at(road.to)}, ` +
-    `${Math.round(road.straightMiles)} mi apart in a straight line over land: a road the network lacks is counted there at ` +
-    `${MISSING_ROAD_RULES.assumedCircuity.value}x the straight line (${Math.round(road.savedMiles)} mi less)`
+    `${Math.round(road.straightMiles)} mi apart in a straight line ${road.scale === "corridor" ? "across open country" : "over land"}: ` +
+    `a ${road.scale === "corridor" ? "US highway" : "road"} the network lacks is counted there at ` +
+    `${road.assumedCircuity}x the straight line (${Math.round(road.savedMiles)} mi less)`
   );
 }

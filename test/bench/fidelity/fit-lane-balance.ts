@@ -30,7 +30,8 @@ export interface FittedLaneBalance {
 const SWEEPS = 30;
 const MIN_LANE_WEEKS = 6;
 
-const median = (values: number[]): number => {
+/** The middle value, or the mean of the two middle values. */
+export const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;

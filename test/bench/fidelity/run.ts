@@ -2,11 +2,13 @@
  * `npm run fidelity`: the rate model against the project's own reference sets (docs/rate-model.md, "Fidelity").
  *   1. road miles of well-known lanes (road-lanes.ts), tuning and held-out lanes apart, and query time;
  *   2. total cost per mile as of mid-year 2019-2024 against ATRI's total for that year (atri-years.ts);
- *   3. REEFER cost basis (no surcharge) against USDA AMS FVWTRK $/load ranges in the snapshot, fit and held-out weeks.
+ *   3. REEFER cost basis (no surcharge) against USDA AMS FVWTRK $/load ranges in the snapshot, fit and held-out weeks,
+ *      and the levers tried on the held-out weeks: a market-level index (usda-market-level.ts), band, district, lane.
  * Prints Markdown tables; with --readme, also writes them between the fidelity markers in README.md; with --fit, prints
  * the lane-balance factors the fit weeks give (fit-lane-balance.ts) and nothing else.
  */
 import { readFileSync, writeFileSync } from "node:fs";
+import { DAY_MS } from "../../../src/dates.ts";
 import { openMemoryDatabase } from "../../../src/db/client.ts";
 import { AMS_DISTRICTS } from "../../../src/reference/ams-districts.ts";
 import { greatCircleMiles } from "../../../src/reference/distance.ts";
@@ -20,8 +22,9 @@ import { equipmentCostAsOf } from "../../../src/skills/rate-lookup/equipment-cos
 import { costBasis } from "../../../src/skills/rate-lookup/model.ts";
 import { priceLane } from "../../../src/skills/rate-lookup/price-lane.ts";
 import { ATRI_SOURCE, ATRI_TOTAL_PER_MILE } from "./atri-years.ts";
-import { fitLaneBalance } from "./fit-lane-balance.ts";
+import { fitLaneBalance, median as middle } from "./fit-lane-balance.ts";
 import { REFERENCE_LANES, ROAD_MILES_SOURCE } from "./road-lanes.ts";
+import { marketLevelBefore, type ReportLane, reeferRateIndex } from "./usda-market-level.ts";
 import { DESTINATION_PLACES, DISTRICT_TOWNS, FIT_WEEKS, HELD_OUT_WEEKS } from "./usda-weeks.ts";
 
 const KNOWN_AT = Date.parse("2026-11-22T12:00:00Z");
@@ -56,6 +59,7 @@ function roadSection(): string[] {
     holdout4: { road: [], crow: [] },
     holdout5: { road: [], crow: [] },
     unseen: { road: [], crow: [] },
+    holdout6: { road: [], crow: [] },
   };
   const worst: string[] = [];
   const notPlain: Record<"ROAD_NETWORK_BOUNDED" | "OFF_NETWORK", string[]> = { ROAD_NETWORK_BOUNDED: [], OFF_NETWORK: [] };
@@ -64,7 +68,7 @@ function roadSection(): string[] {
     const destination = place(lane.destination);
     const crow = greatCircleMiles(origin, destination);
     const road = roadMiles(network, origin, destination);
-    const miles = road.method === "ROAD_NETWORK" ? road.miles : crow * circuityFactor(crow);
+    const miles = road.method === "OFF_NETWORK" && road.cause === "FAR_FROM_NETWORK" ? crow * circuityFactor(crow) : road.miles;
     const error = (miles - lane.roadMiles) / lane.roadMiles;
     bySet[lane.set]!.road.push(error);
     bySet[lane.set]!.crow.push((crow * circuityFactor(crow) - lane.roadMiles) / lane.roadMiles);
@@ -98,6 +102,7 @@ function roadSection(): string[] {
     errorRow("road network, fourth held-out lanes", bySet.holdout4!.road),
     errorRow("road network, fifth held-out lanes", bySet.holdout5!.road),
     errorRow("road network, unseen lanes", bySet.unseen!.road),
+    errorRow("road network, sixth held-out lanes (committed before roads-r4)", bySet.holdout6!.road),
     errorRow(
       "road network, all",
       Object.values(bySet).flatMap((set) => set.road),
@@ -164,13 +169,7 @@ function distanceBand(miles: number): string {
   return "long (> 2,500 mi)";
 }
 
-interface UsdaLaneWeek {
-  week: string;
-  district: string;
-  destination: string;
-  low: number;
-  high: number;
-}
+type UsdaLaneWeek = ReportLane;
 
 interface PricedLaneWeek extends UsdaLaneWeek {
   miles: number;
@@ -182,9 +181,9 @@ interface PricedLaneWeek extends UsdaLaneWeek {
   destinationMarket: FreightMarket | null;
 }
 
-function usdaLaneWeeks(): UsdaLaneWeek[] {
+/** Every lane-week of the USDA reports the view sees (by default, all of them). */
+function usdaLaneWeeks(view = data.view("2100-01-01", KNOWN_AT)): UsdaLaneWeek[] {
   const out: UsdaLaneWeek[] = [];
-  const view = data.view("2100-01-01", KNOWN_AT);
   for (const district of Object.keys(AMS_DISTRICTS)) {
     for (const destination of Object.keys(DESTINATION_PLACES)) {
       const lows = view.history(amsFvwtrkSeries("LOW", district, destination));
@@ -231,6 +230,11 @@ function accuracyRow(label: string, lanes: PricedLaneWeek[], costOf: (w: PricedL
   );
 }
 
+/** Percentage of the lane-weeks a pricing puts inside USDA's range, rounded. */
+function shareInside(lanes: PricedLaneWeek[], costOf: (w: PricedLaneWeek) => number | undefined): number {
+  return Math.round((lanes.filter((w) => inRange(w, costOf(w) ?? Number.NaN)).length / lanes.length) * 100);
+}
+
 /** USDA's own midpoint for the same lane in the report before: what copying the market, not pricing it, would score. */
 function previousWeekMidpoint(all: PricedLaneWeek[]): (w: PricedLaneWeek) => number | undefined {
   const weeks = [...new Set(all.map((w) => w.week))].sort();
@@ -271,6 +275,48 @@ function leaveOneDistrictOut(fit: PricedLaneWeek[]): (w: PricedLaneWeek) => numb
   };
 }
 
+/** The reports published before a week, read as a view the day before it would read them. */
+const reportsBefore = (week: string): UsdaLaneWeek[] => usdaLaneWeeks(data.view(new Date(Date.parse(week) - DAY_MS).toISOString().slice(0, 10), KNOWN_AT));
+
+/**
+ * Rolling origin: each lane-week scaled by USDA's reefer rate index of the last report before its week
+ * (usda-market-level.ts); withoutOwnDistrict builds the index without any lane of the lane's own district.
+ */
+function scaledByPriorIndex(withoutOwnDistrict: boolean): (w: PricedLaneWeek) => number | undefined {
+  const levels = new Map<string, ReturnType<typeof marketLevelBefore>>();
+  return (w) => {
+    const key = `${w.week}|${withoutOwnDistrict ? w.district : ""}`;
+    if (!levels.has(key)) {
+      const visible = reportsBefore(w.week).filter((lane) => !withoutOwnDistrict || lane.district !== w.district);
+      levels.set(key, marketLevelBefore(w.week, visible, FIT_WEEKS));
+    }
+    const level = levels.get(key);
+    return level && w.cost * level.factor;
+  };
+}
+
+/** Each week's lane-weeks scaled so their median error is nil: USDA's level that very week, which no one knows before it. */
+function scaledToSameWeekLevel(all: PricedLaneWeek[]): (w: PricedLaneWeek) => number {
+  const weeks = new Map<string, number>();
+  for (const week of new Set(all.map((w) => w.week))) {
+    weeks.set(week, median(all.filter((w) => w.week === week).map((w) => Math.log(midpointOf(w) / w.cost))));
+  }
+  return (w) => w.cost * Math.exp(weeks.get(w.week)!);
+}
+
+/**
+ * Each lane-week's cost with the median fit-week error (in logs) of its group taken off: a factor per group fitted on
+ * the fit weeks only. Grouped by lane it memorises USDA lane by lane, which is copying the market, not a cost basis.
+ */
+function scaledByFitGroupError(fit: PricedLaneWeek[], groupOf: (w: PricedLaneWeek) => string): (w: PricedLaneWeek) => number | undefined {
+  const logs = new Map<string, number[]>();
+  for (const w of fit) logs.set(groupOf(w), [...(logs.get(groupOf(w)) ?? []), Math.log(midpointOf(w) / w.cost)]);
+  return (w) => {
+    const group = logs.get(groupOf(w));
+    return group && w.cost * Math.exp(middle(group));
+  };
+}
+
 function usdaSection(): string[] {
   const all = usdaLaneWeeks().map(priceLaneWeek);
   if (all.length === 0) return ["### USDA AMS reefer lane-weeks", "", "The snapshot holds no USDA AMS FVWTRK weeks; nothing to compare."];
@@ -289,6 +335,7 @@ function usdaSection(): string[] {
       return `| ${key} | ${lanes.length} | ${Math.round((lanes.filter((w) => inRange(w, w.cost)).length / lanes.length) * 100)} % | ${pct(median(errors))} |`;
     });
   const widths = all.map((w) => (w.high - w.low) / midpointOf(w));
+  const byPriorIndex = scaledByPriorIndex(false);
   const { outbound, inbound } = RATE_MODEL.laneBalance.value;
   const fitted = fittedLaneBalance(fit);
   const drift = JSON.stringify({ outbound: fitted.outbound, inbound: fitted.inbound }) !== JSON.stringify({ outbound, inbound });
@@ -303,7 +350,32 @@ function usdaSection(): string[] {
     accuracyRow(`held-out weeks (${HELD_OUT_WEEKS.join(", ")})`, heldOut, (w) => w.cost),
     accuracyRow("held-out weeks, without lane balance", heldOut, (w) => w.costWithoutBalance),
     accuracyRow("held-out weeks, lane balance refitted without the lane's own district", heldOut, leaveOneDistrictOut(fit)),
+    accuracyRow("held-out weeks, x USDA reefer index of the report before (rolling origin)", heldOut, byPriorIndex),
+    accuracyRow("held-out weeks, x that index built without the lane's own district", heldOut, scaledByPriorIndex(true)),
+    accuracyRow("held-out weeks, x USDA's level that same week (known only after the week)", heldOut, scaledToSameWeekLevel(all)),
+    accuracyRow(
+      "held-out weeks, x a factor per USDA distance band fitted on the fit weeks",
+      heldOut,
+      scaledByFitGroupError(fit, (w) => distanceBand(w.miles)),
+    ),
+    accuracyRow(
+      "held-out weeks, x a factor per shipping district fitted on the fit weeks",
+      heldOut,
+      scaledByFitGroupError(fit, (w) => w.district),
+    ),
+    accuracyRow(
+      "held-out weeks, x each lane's own fit-week error (memorises USDA lane by lane, not a model)",
+      heldOut,
+      scaledByFitGroupError(fit, (w) => `${w.district}|${w.destination}`),
+    ),
     accuracyRow("held-out weeks, USDA's own midpoint a week earlier (a ceiling, not a model)", heldOut, previousWeekMidpoint(all)),
+    "",
+    `USDA reefer rate index (median over lanes of the midpoint / the lane's fit-week geometric mean): ${[...reeferRateIndex(all, FIT_WEEKS)]
+      .map(([week, value]) => `${week} ${value.toFixed(3)}`)
+      .join(", ")}. Inside USDA's range by held-out week, the model / x the index of the report before: ${HELD_OUT_WEEKS.map((week) => {
+      const lanes = heldOut.filter((w) => w.week === week);
+      return `${week} ${shareInside(lanes, (w) => w.cost)} / ${shareInside(lanes, byPriorIndex)} %`;
+    }).join(", ")}.`,
     "",
     `USDA's range is ${pct(median(widths)).slice(1)} of its midpoint wide at the median (10th..90th ${pct(quantile(widths, 0.1)).slice(1)} .. ${pct(quantile(widths, 0.9)).slice(1)}): ` +
       "a lane-week is inside only when the answer is within about half that of the midpoint.",

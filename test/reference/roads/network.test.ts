@@ -144,14 +144,15 @@ describe("building a network from drawn lines", () => {
 });
 
 describe("road miles between places", () => {
-  // A U-shaped road: the two tips are 52 mi apart as the crow flies, 2 x 138 + 53 mi by the road.
+  // A U-shaped road: the two tips are 52 mi apart as the crow flies, 2 x 138 + 53 mi by the road. Drawn in the Great
+  // Basin, outside open country, so only the local missing-road rule (within 60 mi) applies to it.
   const uShape = network([
     {
       coordinates: [
-        [-101, 41],
-        [-101, 39],
-        [-100, 39],
-        [-100, 41],
+        [-117, 41],
+        [-117, 39],
+        [-116, 39],
+        [-116, 41],
       ],
     },
   ]);
@@ -159,16 +160,16 @@ describe("road miles between places", () => {
   const wideU = network([
     {
       coordinates: [
-        [-102, 41],
-        [-102, 39],
-        [-100, 39],
-        [-100, 41],
+        [-118, 41],
+        [-118, 39],
+        [-116, 39],
+        [-116, 41],
       ],
     },
   ]);
 
   test("places beside the road route along it, with local legs to it", () => {
-    const result = roadMiles(uShape, at(-101.02, 40.5), at(-100.02, 39.1));
+    const result = roadMiles(uShape, at(-117.02, 40.5), at(-116.02, 39.1));
     expect(result.method).toBe("ROAD_NETWORK");
     if (result.method !== "ROAD_NETWORK") return;
     expect(result.connectorMiles.origin).toBeGreaterThan(0.5);
@@ -177,10 +178,10 @@ describe("road miles between places", () => {
   });
 
   test("a route that goes round between two points close over land is bounded by a road the network lacks", () => {
-    const result = roadMiles(uShape, at(-101, 41), at(-100, 41));
+    const result = roadMiles(uShape, at(-117, 41), at(-116, 41));
     expect(result.method).toBe("ROAD_NETWORK");
     if (result.method !== "ROAD_NETWORK") return;
-    const crow = miles([-101, 41], [-100, 41]);
+    const crow = miles([-117, 41], [-116, 41]);
     expect(result.networkMiles).toBeGreaterThan(300);
     expect(result.missingRoad).toBeDefined();
     expect(result.missingRoad!.straightMiles).toBeCloseTo(crow, 0);
@@ -189,9 +190,9 @@ describe("road miles between places", () => {
   });
 
   test("an implausible detour is refused with the ratio, and a place far from the network is off it", () => {
-    const detour = roadMiles(wideU, at(-102, 41), at(-100, 41));
+    const detour = roadMiles(wideU, at(-118, 41), at(-116, 41));
     expect(detour).toMatchObject({ method: "OFF_NETWORK", reason: expect.stringMatching(/x the straight-line distance/) });
-    const far = roadMiles(uShape, at(-95, 40), at(-100, 40));
+    const far = roadMiles(uShape, at(-111, 40), at(-116, 40));
     expect(far).toMatchObject({ method: "OFF_NETWORK", reason: expect.stringMatching(/^origin is \d+ mi from the nearest Interstate/) });
   });
 });
@@ -210,6 +211,22 @@ describe("a road the network lacks", () => {
     const loop = [point(-101, 41, 0), point(-101, 40.5, 35), point(-100.9, 40.5, 40), point(-100.9, 41, 75)];
     expect(missingRoadShortcut(loop, 200)).toMatchObject({ from: loop[0], to: loop[3] });
     expect(missingRoadShortcut(loop, 2000)).toBeUndefined();
+  });
+
+  test("at corridor scale is assumed only across open country", () => {
+    // A route that goes 290 mi round between two points 82 mi apart (3.5x): across Kansas a US highway runs there and is
+    // counted at the corridor circuity; the same shape in the Great Basin is mountains and desert, and no road is assumed.
+    const roundAbout = (lon: number) => [point(lon, 38, 0), point(lon, 39.5, 104), point(lon + 1.5, 39.5, 185), point(lon + 1.5, 38, 289)];
+    const kansas = roundAbout(-99);
+    const shortcut = missingRoadShortcut(kansas, 300);
+    expect(shortcut).toMatchObject({ from: kansas[0], to: kansas[3], scale: "corridor", assumedCircuity: MISSING_ROAD_RULES.corridor.value.assumedCircuity });
+    expect(shortcut!.savedMiles).toBeCloseTo(289 - shortcut!.straightMiles * MISSING_ROAD_RULES.corridor.value.assumedCircuity, 6);
+    expect(missingRoadShortcut(roundAbout(-117), 300)).toBeUndefined();
+  });
+
+  test("at corridor scale is not assumed for a way round within the corridor ratio", () => {
+    // 100 mi by road between points 82 mi apart (1.22x): an ordinary dog-leg, even in open country.
+    expect(missingRoadShortcut([point(-99, 38, 0), point(-98.25, 38.4, 50), point(-97.5, 38, 100)], 100)).toBeUndefined();
   });
 
   test("is not assumed where the route runs as straight as roads do", () => {

@@ -5,6 +5,7 @@ import { RATE_MODEL } from "../../../src/skills/rate-lookup/constants.ts";
 import { appendObservations } from "../../../src/reference/append.ts";
 import { greatCircleMiles } from "../../../src/reference/distance.ts";
 import { embeddedRoadNetwork } from "../../../src/reference/roads/index.ts";
+import { ROAD_RULES } from "../../../src/reference/roads/road-miles.ts";
 import { amsFvwtrkSeries } from "../../../src/reference/series-ids.ts";
 import { fuelSurchargeSkill } from "../../../src/skills/fuel-surcharge/skill.ts";
 import { LOADED_AT, snapshotReferenceData } from "../../reference/helpers.ts";
@@ -48,12 +49,16 @@ describe("lane distances", () => {
     expect(answer.distance.fallback_reason).toMatch(/origin is \d+ mi from the nearest Interstate/);
     expect(answer.confidence.reasons.join(" ")).toContain("great-circle miles and a circuity factor");
     expect(answer.confidence.score).toBeLessThan(onNetwork.confidence.score);
+    // Its long haul is still Interstate: the rate model's circuity, not the detour fallback's.
+    expect(answer.miles).toBeCloseTo(greatCircleMiles(answer.origin, answer.destination) * RATE_MODEL.circuity.value.interstate, 0);
   });
 
   test("a lane the Interstates serve only by an implausible detour falls back (Phoenix-Las Vegas runs on US-93)", () => {
     const { answer } = lookup({ origin: "Phoenix, AZ", destination: "Las Vegas, NV", equipment: "DRY_VAN", as_of: "2026-09-22" });
     expect(answer.distance_method).toBe("GREAT_CIRCLE_X_CIRCUITY");
     expect(answer.distance.fallback_reason).toMatch(/straight-line distance \(over 1.45x\)/);
+    // The real road crosses the corridor on US highways: the straight line x the detour fallback's circuity.
+    expect(answer.miles).toBeCloseTo(greatCircleMiles(answer.origin, answer.destination) * ROAD_RULES.detourFallbackCircuity.value, 0);
   });
 
   test("a lane round a lake is priced on the network as it is", () => {
@@ -74,6 +79,22 @@ describe("lane distances", () => {
     const crow = greatCircleMiles(withoutAz85.origin, withoutAz85.destination);
     expect(withoutAz85.miles).toBeGreaterThan(crow);
     expect(withoutAz85.confidence.score).toBeLessThan(onNetwork.confidence.score);
+  });
+
+  test("a corridor-scale way round over open country is bounded by the US highway the network lacks (Dallas-Tulsa, US-75)", () => {
+    const viaOklahomaCity = lookup({ origin: "Dallas, TX", destination: "Tulsa, OK", equipment: "DRY_VAN", as_of: "2026-09-22" }).answer;
+    expect(viaOklahomaCity.distance_method).toBe("ROAD_NETWORK_BOUNDED");
+    expect(viaOklahomaCity.distance.bound_reason).toMatch(
+      /\d+ mi apart in a straight line across open country: a US highway the network lacks is counted there at 1.15x/,
+    );
+    expect(viaOklahomaCity.confidence.reasons.join("; ")).toMatch(/road miles bounded/);
+  });
+
+  test("a long way round through mountains is the real road and stays on the network (Denver-Salt Lake City by Cheyenne)", () => {
+    const byI80 = lookup({ origin: "Denver, CO", destination: "Salt Lake City, UT", equipment: "DRY_VAN", as_of: "2026-09-22" }).answer;
+    expect(byI80.distance_method).toBe("ROAD_NETWORK");
+    expect(byI80.distance.bound_reason).toBeUndefined();
+    expect(byI80.miles / greatCircleMiles(byI80.origin, byI80.destination)).toBeGreaterThan(1.3);
   });
 
   test("miles overrides the estimate", async () => {
@@ -298,6 +319,14 @@ test("with the snapshot's USDA weeks, anchors follow the shipping district, not 
   expect(at("Spokane, WA", "Seattle, WA")).toBeUndefined(); // same state, 190 mi from the district
   expect(at("McAllen, TX", "Chicago, IL")).toBe("MEXICO CROSSINGS THROUGH SOUTH TEXAS");
   expect(at("Houston, TX", "Chicago, IL")).toBeUndefined();
+  expect(at("Fresno, CA", "Chicago, IL")).toBe("SOUTH AND CENTRAL DISTRICT CALIFORNIA");
+  expect(at("Fresno, CA", "Denver, CO")).toBeUndefined(); // a destination the report does not price
+});
+
+test("a USDA report anchors a lane for four weeks after its date and not a day more", () => {
+  const anchor = (as_of: string) => lookup({ origin: "Yakima, WA", destination: "Seattle, WA", equipment: "REEFER", as_of }).answer.market_anchor;
+  expect(anchor("2026-08-25")?.observation_date).toBe("2026-07-28");
+  expect(anchor("2026-08-26")).toBeUndefined();
 });
 
 describe("refusals", () => {

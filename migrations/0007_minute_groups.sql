@@ -1,0 +1,1 @@
+ALTER TABLE `minute_windows` ADD `calls` text DEFAULT '[]' NOT NULL;

@@ -1,0 +1,100 @@
+import { greatCircleMiles, type Point } from "../distance.ts";
+
+/**
+ * Open country: the Interior Plains (Central Lowland and Great Plains) and the West Gulf Coastal Plain, after the
+ * physiographic divisions of the conterminous US (Fenneman and Johnson, USGS 1946), outlined by Waybill to within
+ * about 30 mi (docs/rate-model.md, "Road miles"). There a grid of US and state highways, laid along section lines and
+ * between county seats, runs almost as fast as the Interstates in every direction, so an Interstate route that goes far
+ * round over a corridor means the real road is one the network lacks. Outside it (the Rockies and the West, the
+ * Appalachian and Interior Highlands, the Interior Low Plateaus south of the Ohio, the Mississippi embayment, the East
+ * Gulf and Atlantic coast with its swamps and sounds) a long way round is often the road trucks really take.
+ *
+ * Vertices run clockwise from the Rocky Mountain Front at the Canadian border, as [lon, lat]; the Great Lakes and the
+ * border are left to the land check (us-land.ts), so the outline may run over water and abroad.
+ */
+const OPEN_COUNTRY: readonly (readonly [number, number])[] = [
+  [-113.0, 49.0], // Rocky Mountain Front at the border
+  [-95.2, 49.0], // Lake of the Woods
+  [-95.0, 47.0], // Superior Upland's western edge
+  [-92.8, 46.0],
+  [-90.5, 45.0],
+  [-88.0, 45.3],
+  [-84.5, 46.0], // Straits of Mackinac
+  [-82.5, 45.5], // Lake Huron
+  [-82.3, 43.0], // Port Huron
+  [-79.0, 43.3], // Niagara
+  [-76.0, 44.0], // east end of Lake Ontario
+  [-75.8, 43.2], // Erie-Ontario lowland, south of the Adirondacks
+  [-77.5, 42.9], // Allegheny Plateau's northern escarpment
+  [-79.0, 42.6],
+  [-79.8, 42.2],
+  [-80.5, 41.9],
+  [-81.5, 41.3], // Cleveland, on the plateau's edge
+  [-82.0, 40.9],
+  [-82.6, 40.2],
+  [-82.9, 39.6],
+  [-83.5, 39.0],
+  [-84.8, 39.0], // the Ohio River: Bluegrass and Pennyroyal lie south of it
+  [-85.8, 38.2], // Louisville
+  [-86.5, 37.9],
+  [-87.6, 37.9], // Evansville
+  [-88.2, 37.5],
+  [-89.2, 37.0], // Cairo
+  [-90.2, 37.9], // the Ozark Plateaus' eastern edge
+  [-90.8, 38.4],
+  [-92.0, 38.7],
+  [-93.5, 38.5],
+  [-94.6, 37.8],
+  [-95.0, 37.0],
+  [-95.2, 36.3], // the Ozarks' western edge, east of Tulsa
+  [-95.5, 35.3], // Arkansas River valley
+  [-96.0, 34.6], // the Ouachitas' western end
+  [-95.5, 34.0],
+  [-94.5, 33.7], // Red River
+  [-93.5, 33.0],
+  [-93.5, 31.0], // Sabine River
+  [-93.8, 29.7], // Gulf coast at Sabine Pass
+  [-97.2, 25.9], // Brownsville
+  [-99.6, 27.5], // Rio Grande at Laredo
+  [-100.5, 28.7],
+  [-101.5, 29.8],
+  [-102.0, 29.8], // Pecos River: Trans-Pecos basins and ranges lie west
+  [-103.5, 31.0],
+  [-104.0, 32.0],
+  [-104.5, 33.5], // Pecos valley at Roswell
+  [-105.0, 35.0],
+  [-105.2, 36.5], // Sangre de Cristo front
+  [-104.9, 38.0],
+  [-105.2, 39.5], // Front Range at Denver
+  [-105.3, 41.0],
+  [-106.0, 42.5], // Laramie Mountains
+  [-106.5, 43.0],
+  [-107.0, 44.5], // Bighorn Mountains
+  [-109.5, 45.6], // Beartooth front
+  [-111.0, 46.5],
+  [-112.5, 47.5], // Rocky Mountain Front west of Great Falls
+];
+
+/** Even-odd rule over the outline's edges (planar in degrees: the outline is coarse to 30 mi anyway). */
+export function inOpenCountry(point: Point): boolean {
+  let inside = false;
+  for (let k = 0, j = OPEN_COUNTRY.length - 1; k < OPEN_COUNTRY.length; j = k++) {
+    const [x1, y1] = OPEN_COUNTRY[k]!;
+    const [x2, y2] = OPEN_COUNTRY[j]!;
+    if (y1 > point.lat !== y2 > point.lat && point.lon < x1 + ((point.lat - y1) * (x2 - x1)) / (y2 - y1)) inside = !inside;
+  }
+  return inside;
+}
+
+/** Sample spacing along a straight line when asking whether all of it lies in open country. */
+const SAMPLE_MILES = 10;
+
+/** Whether the straight line between two points lies in open country all the way. */
+export function lineInOpenCountry(a: Point, b: Point): boolean {
+  const steps = Math.max(1, Math.ceil(greatCircleMiles(a, b) / SAMPLE_MILES));
+  for (let k = 0; k <= steps; k++) {
+    const t = k / steps;
+    if (!inOpenCountry({ lat: a.lat + t * (b.lat - a.lat), lon: a.lon + t * (b.lon - a.lon) })) return false;
+  }
+  return true;
+}
