@@ -62,6 +62,15 @@ async function nextNotification(store: PostgresStore): Promise<{ heard: Promise<
   return { heard: promise.finally(() => subscription.unlisten()) };
 }
 
+/** Two replicas on a fresh database and a starter key issued through `a` that `b` has already loaded. */
+async function twoReplicasWithKey() {
+  const url = await postgres.freshDatabase();
+  const [a, b] = [await replica(url), await replica(url)];
+  const { key, accountId } = await accountWithKey(a.store, NOW, "starter");
+  await b.keys.reload();
+  return { a, b, key, accountId };
+}
+
 describe("the key index across replicas on PostgreSQL", () => {
   test("a key revoked through one replica is refused by the other on its next request", async () => {
     const url = await postgres.freshDatabase();
@@ -81,10 +90,7 @@ describe("the key index across replicas on PostgreSQL", () => {
   });
 
   test("a tier change through one replica is in force on the other's next request", async () => {
-    const url = await postgres.freshDatabase();
-    const [a, b] = [await replica(url), await replica(url)];
-    const { key, accountId } = await accountWithKey(a.store, NOW, "starter");
-    await b.keys.reload();
+    const { a, b, key, accountId } = await twoReplicasWithKey();
     expect(await b.authenticateNext(`Bearer ${key}`)).toBe("starter");
     const changed = await nextNotification(b.store);
     await setTier(a.store, accountId, "enterprise");
@@ -93,10 +99,7 @@ describe("the key index across replicas on PostgreSQL", () => {
   });
 
   test("with its listening connection cut, a replica still refuses a revoked key within the fallback poll", async () => {
-    const url = await postgres.freshDatabase();
-    const [a, b] = [await replica(url), await replica(url)];
-    const { key, accountId } = await accountWithKey(a.store, NOW, "starter");
-    await b.keys.reload();
+    const { a, b, key, accountId } = await twoReplicasWithKey();
     expect(await b.authenticateNext(`Bearer ${key}`)).toBe("starter");
     // Every LISTEN connection on the database is dropped; the revoke's NOTIFY may reach nobody.
     await a.store.$client`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
@@ -111,10 +114,7 @@ describe("the key index across replicas on PostgreSQL", () => {
   });
 
   test("authentication waits for a reload in flight instead of answering from the old grants", async () => {
-    const url = await postgres.freshDatabase();
-    const [a, b] = [await replica(url), await replica(url)];
-    const { key, accountId } = await accountWithKey(a.store, NOW, "starter");
-    await b.keys.reload();
+    const { a, b, key, accountId } = await twoReplicasWithKey();
     await revokeActiveKey(a.store, accountId, NOW + 1);
     b.keys.reload(); // as the watcher's poll starts it at the top of a request
     expect(b.keys.settled()).toBeInstanceOf(Promise);
