@@ -86,6 +86,7 @@ export async function createRuntime({ db, clock, limits, skills = SKILLS, log, a
   committer.join(ledger.log);
   committer.join(ledger.parts);
   if (meter.batch) committer.join(meter.batch);
+  committer.join(usage.batch);
 
   const webhookPolicy: TargetPolicy = { allowPrivate: allowPrivateWebhooks, resolve: systemResolver };
   const webhooks = new DeliveryWorker(db, clock, webhookPolicy);

@@ -40,6 +40,7 @@ export const apiKeys = pgTable(
     scopes: jsonb("scopes").$type<string[] | null>(),
     createdAt: ms("created_at").notNull(),
     revokedAt: ms("revoked_at"),
+    lastAnsweredAt: ms("last_answered_at"),
   },
   (t) => [uniqueIndex("api_keys_one_active").on(t.accountId).where(sql`revoked_at IS NULL`)],
 );
@@ -106,8 +107,14 @@ export const receipts = pgTable(
     signature: text("signature"),
     kid: text("kid").references(() => signingKeys.kid),
     lane: text("lane"),
+    requestId: text("request_id"),
+    keyId: text("key_id"),
+    latencyMs: doublePrecision("latency_ms"),
   },
-  (t) => [index("receipts_account_lane_issued").on(t.accountId, t.lane, t.issuedAt)],
+  (t) => [
+    index("receipts_account_lane_issued").on(t.accountId, t.lane, t.issuedAt),
+    index("receipts_account_known").on(t.accountId, t.knownAt).where(sql`request_id IS NOT NULL`),
+  ],
 );
 
 export const dataImports = pgTable("data_imports", {

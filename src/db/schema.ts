@@ -30,7 +30,11 @@ export const apiKeys = sqliteTable(
     scopes: text("scopes", { mode: "json" }).$type<string[] | null>(),
     createdAt: integer("created_at").notNull(),
     revokedAt: integer("revoked_at"),
-    // Last use is derived from usage_events (indexed), so answering a call never rewrites the key row.
+    /**
+     * Start of the newest answered call made with the key, written once per group-commit batch
+     * (src/metering/key-use.ts); refusals are found in usage_events. Null before its first answer.
+     */
+    lastAnsweredAt: integer("last_answered_at"),
   },
   (t) => [
     // One active key per account, enforced by the database itself.
@@ -51,7 +55,11 @@ export const monthlyUsage = sqliteTable(
   (t) => [primaryKey({ columns: [t.accountId, t.month] })],
 );
 
-/** One row per authenticated skill call, answered or refused. */
+/**
+ * One row per refused authenticated skill call, and per answered call made before migration 0008:
+ * since then an answered call's usage is carried by its receipt row (docs/performance.md, "One row
+ * per answered call").
+ */
 export const usageEvents = sqliteTable(
   "usage_events",
   {
@@ -114,8 +122,21 @@ export const receipts = sqliteTable(
     kid: text("kid").references(() => signingKeys.kid),
     /** The request's lane (origin and destination, trimmed and lower-cased) when it names one: LANE_HISTORY's index. */
     lane: text("lane"),
+    /**
+     * The answered call's usage (docs/performance.md, "One row per answered call"): its request id,
+     * the key it was made with and its latency; its time is known_at and its status 200. Null on
+     * receipts issued before migration 0008, whose usage rows stay in usage_events. No foreign key on
+     * key_id: the key is the one the signed principal part names, and the check would cost a lookup per answer.
+     */
+    requestId: text("request_id"),
+    keyId: text("key_id"),
+    latencyMs: real("latency_ms"),
   },
-  (t) => [index("receipts_account_lane_issued").on(t.accountId, t.lane, t.issuedAt)],
+  (t) => [
+    index("receipts_account_lane_issued").on(t.accountId, t.lane, t.issuedAt),
+    // The usage reports' and the dashboard's account + time index for answered calls.
+    index("receipts_account_known").on(t.accountId, t.knownAt).where(sql`request_id IS NOT NULL`),
+  ],
 );
 
 /** One row per load of reference figures: the embedded snapshot or an operator's `data import`. */

@@ -63,7 +63,7 @@ export interface MemoryMeter extends Meter {
   windows(principal: Principal, now: number): RateWindows;
 }
 
-/** One authenticated skill call, answered or refused (feeds the dashboard and GET /v1/usage). */
+/** One refused authenticated skill call (feeds the dashboard and GET /v1/usage; an answered call's usage is on its receipt). */
 export interface UsageEvent {
   at: number;
   requestId: string;
@@ -76,8 +76,11 @@ export interface UsageEvent {
 }
 
 export interface UsageLog {
-  /** Inside the answer's write transaction. */
-  recordAnswered(tx: Store, event: UsageEvent): MaybePromise<void>;
+  /**
+   * Inside the answer's write transaction: the call made with `keyId` at `at` was answered (its
+   * usage itself is carried by its receipt row). Notes the key's last use.
+   */
+  recordAnswered(tx: Store, keyId: string, at: number): MaybePromise<void>;
   /** Refusals are buffered and written in batches, off the request path. */
   recordRefused(event: UsageEvent): void;
   /** Write whatever is buffered (shutdown, tests). */

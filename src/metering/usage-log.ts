@@ -1,6 +1,8 @@
 import type { Db, Store } from "../db/client.ts";
+import type { BatchParticipant } from "../db/group-commit.ts";
 import type { MaybePromise } from "../db/maybe-async.ts";
 import { inTransaction } from "../db/transaction.ts";
+import { BatchKeyUse } from "./key-use.ts";
 import type { UsageEvent, UsageLog } from "./meter.ts";
 import { log } from "../ops/log.ts";
 
@@ -14,14 +16,16 @@ export interface UsageLogOptions {
 export interface ClosableUsageLog extends UsageLog {
   /** Write what is buffered and stop the timer (shutdown). */
   close(): MaybePromise<void>;
+  /** Writes the keys' last answered call once per batch: join it to the group committer. */
+  readonly batch: BatchParticipant;
 }
 
-/** The usage row insert on PostgreSQL (built per call); the SQLite file runs INSERT_USAGE, prepared once. */
+/** The usage row insert on PostgreSQL; the SQLite file runs INSERT_USAGE, prepared once. */
 const insertUsage = (store: Store, rows: UsageEvent[]) => store.insert(store.t.usageEvents).values(rows);
 
 const INSERT_USAGE = "INSERT INTO usage_events (at, request_id, account_id, key_id, skill, status, latency_ms, receipt_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
 
-/** Writes one usage row on the handle given (a transaction's, or the database's). */
+/** Writes one usage row on the handle given (a transaction of its own, or the database's). */
 type WriteRow = (tx: Store, event: UsageEvent) => MaybePromise<void>;
 
 function rowWriter(db: Store): WriteRow {
@@ -30,7 +34,6 @@ function rowWriter(db: Store): WriteRow {
       await insertUsage(tx, [event]);
     };
   }
-  // Synchronous on the file's single connection: the answer's transaction stays one synchronous call.
   // bun:sqlite's own statement: drizzle's prepared insert maps its placeholders on every run, which
   // cost more than the insert (docs/performance.md, "Rows of an answered call").
   const prepared = (db as Db).$client.prepare<unknown, [number, string, string, string, string, number, number, string | null]>(INSERT_USAGE);
@@ -40,15 +43,17 @@ function rowWriter(db: Store): WriteRow {
 }
 
 /**
- * Answered calls are written inside the answer's transaction, so a receipt never exists without its
- * usage row. Refusals (403, 429, 400…) are only statistics: they wait in memory and go to the
- * database in one transaction per batch, off the request path, so a flood of refused calls costs
- * the writer one commit per batch instead of one each.
+ * An answered call has no usage row: its receipt row carries its usage, in the answer's transaction
+ * (docs/performance.md, "One row per answered call"); here it only notes the key's last use, which
+ * is written once per batch. Refusals (403, 429, 400…) are only statistics: they wait in memory and
+ * go to usage_events in one transaction per batch, off the request path, so a flood of refused calls
+ * costs the writer one commit per batch instead of one each.
  */
 export function createUsageLog(db: Store, { flushAfterMs = 250, maxBuffered = 200 }: UsageLogOptions = {}): ClosableUsageLog {
   let buffered: UsageEvent[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   const writeRow = rowWriter(db);
+  const keyUse = new BatchKeyUse(db);
 
   const writeBatch = (events: UsageEvent[]): MaybePromise<number> => {
     if (db.engine === "sqlite") return (db as Db).$client.transaction(() => events.reduce((failed, event) => failed + writeAlone(db, event), 0))();
@@ -108,7 +113,8 @@ export function createUsageLog(db: Store, { flushAfterMs = 250, maxBuffered = 20
   };
 
   return {
-    recordAnswered: writeRow,
+    recordAnswered: (tx, keyId, at) => keyUse.answered(tx, keyId, at),
+    batch: keyUse,
     recordRefused(event) {
       buffered.push(event);
       schedule(buffered.length >= maxBuffered ? 0 : flushAfterMs);

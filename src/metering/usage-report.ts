@@ -1,14 +1,47 @@
-import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, isNotNull, lt, sql } from "drizzle-orm";
 import type { Store } from "../db/client.ts";
 import { first } from "../db/transaction.ts";
 import { monthRange } from "./calendar.ts";
 import type { TierLimits } from "./limits.ts";
 import { DAY_MS, utcDateOf } from "../dates.ts";
 
+/*
+ * Where the calls are (docs/performance.md, "One row per answered call"): an answered call's usage
+ * is carried by its receipt row (request_id set, time known_at, status 200), found through the
+ * partial index receipts_account_known; refusals, and answered calls made before migration 0008,
+ * are usage_events rows (usage_events_account_at). Every reader adds up both.
+ */
+
 // PostgreSQL sums integers into numeric, which its driver hands over as text: countsAsNumbers turns them back.
 const answeredIn = (db: Store) => sql<number>`coalesce(sum(case when ${db.t.usageEvents.status} between 200 and 299 then 1 else 0 end), 0)`;
 const refusedIn = (db: Store) => sql<number>`coalesce(sum(case when ${db.t.usageEvents.status} between 200 and 299 then 0 else 1 end), 0)`;
 const countsAsNumbers = <T extends { answered: number; refused: number }>(row: T): T => ({ ...row, answered: Number(row.answered), refused: Number(row.refused) });
+
+/** A receipt names the call `skill.operation` (src/skills/types.ts, callName); usage is counted by skill. */
+const skillOfCall = (call: string) => call.split(".", 1)[0]!;
+
+/** The receipts that carry an answered call's usage, of `accountId`, started in [from, to). */
+function answeredReceipts({ t: { receipts } }: Store, accountId: string, from: number, to: number) {
+  return and(eq(receipts.accountId, accountId), isNotNull(receipts.requestId), gte(receipts.knownAt, from), lt(receipts.knownAt, to));
+}
+
+/** The usage rows of `accountId` in [from, to): refusals, and answered calls from before migration 0008. */
+function usageRows({ t: { usageEvents } }: Store, accountId: string, from: number, to: number) {
+  return and(eq(usageEvents.accountId, accountId), gte(usageEvents.at, from), lt(usageEvents.at, to));
+}
+
+/** Adds rows that share a key (a skill; a day and a skill) into one, in the order the keys come first. */
+function addUp<T extends SkillUsage>(rows: T[], keyOf: (row: T) => string): T[] {
+  const added = new Map<string, T>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    const seen = added.get(key);
+    added.set(key, seen ? { ...seen, answered: seen.answered + row.answered, refused: seen.refused + row.refused } : row);
+  }
+  return [...added.values()];
+}
+
+const bySkill = (a: SkillUsage, b: SkillUsage) => (a.skill < b.skill ? -1 : a.skill > b.skill ? 1 : 0);
 
 export interface SkillUsage {
   skill: string;
@@ -34,7 +67,7 @@ export interface UsageReport {
  */
 export async function usageReport(db: Store, accountId: string, now: number, limits: TierLimits): Promise<UsageReport> {
   const { month, start, end } = monthRange(now);
-  const { monthlyUsage, usageEvents } = db.t;
+  const { monthlyUsage, usageEvents, receipts } = db.t;
   const row = await first(
     db
       .select({ answered: monthlyUsage.answered })
@@ -42,14 +75,20 @@ export async function usageReport(db: Store, accountId: string, now: number, lim
       .where(and(eq(monthlyUsage.accountId, accountId), eq(monthlyUsage.month, month))),
   );
   const used = row?.answered ?? 0;
-  const skills = (
-    await db
-      .select({ skill: usageEvents.skill, answered: answeredIn(db), refused: refusedIn(db) })
-      .from(usageEvents)
-      .where(and(eq(usageEvents.accountId, accountId), gte(usageEvents.at, start), lt(usageEvents.at, end)))
-      .groupBy(usageEvents.skill)
-      .orderBy(usageEvents.skill)
-  ).map(countsAsNumbers);
+  const fromUsageRows = await db
+    .select({ skill: usageEvents.skill, answered: answeredIn(db), refused: refusedIn(db) })
+    .from(usageEvents)
+    .where(usageRows(db, accountId, start, end))
+    .groupBy(usageEvents.skill);
+  const fromReceipts = await db
+    .select({ skill: receipts.skill, answered: count() })
+    .from(receipts)
+    .where(answeredReceipts(db, accountId, start, end))
+    .groupBy(receipts.skill);
+  const skills = addUp(
+    [...fromUsageRows.map(countsAsNumbers), ...fromReceipts.map((r) => ({ skill: skillOfCall(r.skill), answered: Number(r.answered), refused: 0 }))],
+    (r) => r.skill,
+  ).sort(bySkill);
   return {
     month,
     period_start: start / 1000,
@@ -70,16 +109,25 @@ export interface DailySkillCalls extends SkillUsage {
 
 /** Calls per UTC day and skill in [from, to) epoch ms, for the usage chart; days without calls are absent. */
 export async function dailyCallsBySkill(db: Store, accountId: string, from: number, to: number): Promise<DailySkillCalls[]> {
-  const { usageEvents } = db.t;
-  // Integer division on both engines (at is an integer column), so a day is whole.
-  const dayIndex = sql<number>`${usageEvents.at} / 86400000`;
-  const rows = await db
-    .select({ dayIndex, skill: usageEvents.skill, answered: answeredIn(db), refused: refusedIn(db) })
+  const { usageEvents, receipts } = db.t;
+  // Integer division on both engines (the times are integer columns), so a day is whole.
+  const usageDay = sql<number>`${usageEvents.at} / 86400000`;
+  const receiptDay = sql<number>`${receipts.knownAt} / 86400000`;
+  const fromUsageRows = await db
+    .select({ dayIndex: usageDay, skill: usageEvents.skill, answered: answeredIn(db), refused: refusedIn(db) })
     .from(usageEvents)
-    .where(and(eq(usageEvents.accountId, accountId), gte(usageEvents.at, from), lt(usageEvents.at, to)))
-    .groupBy(dayIndex, usageEvents.skill)
-    .orderBy(dayIndex, usageEvents.skill);
-  return rows.map(({ dayIndex, ...counts }) => ({ day: utcDateOf(Number(dayIndex) * DAY_MS), ...countsAsNumbers(counts) }));
+    .where(usageRows(db, accountId, from, to))
+    .groupBy(usageDay, usageEvents.skill);
+  const fromReceipts = await db
+    .select({ dayIndex: receiptDay, skill: receipts.skill, answered: count() })
+    .from(receipts)
+    .where(answeredReceipts(db, accountId, from, to))
+    .groupBy(receiptDay, receipts.skill);
+  const rows = [
+    ...fromUsageRows.map(({ dayIndex, ...counts }) => ({ day: utcDateOf(Number(dayIndex) * DAY_MS), ...countsAsNumbers(counts) })),
+    ...fromReceipts.map((r) => ({ day: utcDateOf(Number(r.dayIndex) * DAY_MS), skill: skillOfCall(r.skill), answered: Number(r.answered), refused: 0 })),
+  ];
+  return addUp(rows, (r) => `${r.day} ${r.skill}`).sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : bySkill(a, b)));
 }
 
 export interface RecentCall {
@@ -93,7 +141,7 @@ export interface RecentCall {
   keyDisplayId: string;
 }
 
-const callColumns = ({ t: { usageEvents, apiKeys } }: Store) => ({
+const usageRowColumns = ({ t: { usageEvents, apiKeys } }: Store) => ({
   at: usageEvents.at,
   requestId: usageEvents.requestId,
   skill: usageEvents.skill,
@@ -103,26 +151,73 @@ const callColumns = ({ t: { usageEvents, apiKeys } }: Store) => ({
   keyDisplayId: apiKeys.displayId,
 });
 
+const receiptColumns = ({ t: { receipts, apiKeys } }: Store) => ({
+  at: receipts.knownAt,
+  requestId: receipts.requestId,
+  skill: receipts.skill,
+  latencyMs: receipts.latencyMs,
+  receiptId: receipts.id,
+  keyDisplayId: apiKeys.displayId,
+});
+
+/** A receipt's usage as a call: the columns are set on every receipt the answered-receipts filter selects. */
+const answeredCall = (row: { at: number | null; requestId: string | null; skill: string; latencyMs: number | null; receiptId: string; keyDisplayId: string }): RecentCall => ({
+  at: row.at!,
+  requestId: row.requestId!,
+  skill: skillOfCall(row.skill),
+  status: 200,
+  latencyMs: row.latencyMs!,
+  receiptId: row.receiptId,
+  keyDisplayId: row.keyDisplayId,
+});
+
+/** Two lists ordered by time (newest first when `newestFirst`) as one, keeping each list's own order among equal times. */
+function mergeByTime(a: RecentCall[], b: RecentCall[], newestFirst: boolean): RecentCall[] {
+  const merged: RecentCall[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const takeA = newestFirst ? a[i]!.at >= b[j]!.at : a[i]!.at <= b[j]!.at;
+    merged.push(takeA ? a[i++]! : b[j++]!);
+  }
+  return merged.concat(a.slice(i), b.slice(j));
+}
+
 /** The account's latest calls, newest first. */
-export function recentCalls(db: Store, accountId: string, limit: number): Promise<RecentCall[]> {
-  const { usageEvents, apiKeys } = db.t;
-  return db
-    .select(callColumns(db))
+export async function recentCalls(db: Store, accountId: string, limit: number): Promise<RecentCall[]> {
+  const { usageEvents, receipts, apiKeys } = db.t;
+  const refusedOrOlder = await db
+    .select(usageRowColumns(db))
     .from(usageEvents)
     .innerJoin(apiKeys, eq(apiKeys.id, usageEvents.keyId))
     .where(eq(usageEvents.accountId, accountId))
     .orderBy(desc(usageEvents.at), desc(usageEvents.id))
     .limit(limit);
+  const answered = await db
+    .select(receiptColumns(db))
+    .from(receipts)
+    .innerJoin(apiKeys, eq(apiKeys.id, receipts.keyId))
+    .where(and(eq(receipts.accountId, accountId), isNotNull(receipts.requestId)))
+    .orderBy(desc(receipts.knownAt), desc(receipts.seq))
+    .limit(limit);
+  return mergeByTime(refusedOrOlder, answered.map(answeredCall), true).slice(0, limit);
 }
 
 /** Every call of the account in the UTC month containing `now`, oldest first (the usage CSV export). */
-export function monthCalls(db: Store, accountId: string, now: number): Promise<RecentCall[]> {
+export async function monthCalls(db: Store, accountId: string, now: number): Promise<RecentCall[]> {
   const { start, end } = monthRange(now);
-  const { usageEvents, apiKeys } = db.t;
-  return db
-    .select(callColumns(db))
+  const { usageEvents, receipts, apiKeys } = db.t;
+  const refusedOrOlder = await db
+    .select(usageRowColumns(db))
     .from(usageEvents)
     .innerJoin(apiKeys, eq(apiKeys.id, usageEvents.keyId))
-    .where(and(eq(usageEvents.accountId, accountId), gte(usageEvents.at, start), lt(usageEvents.at, end)))
+    .where(usageRows(db, accountId, start, end))
     .orderBy(usageEvents.at, usageEvents.id);
+  const answered = await db
+    .select(receiptColumns(db))
+    .from(receipts)
+    .innerJoin(apiKeys, eq(apiKeys.id, receipts.keyId))
+    .where(answeredReceipts(db, accountId, start, end))
+    .orderBy(receipts.knownAt, receipts.seq);
+  return mergeByTime(refusedOrOlder, answered.map(answeredCall), false);
 }

@@ -69,7 +69,7 @@ export interface SkillReply {
 
 /**
  * authenticate → scope → tier → minute limit → month quota → validate → handler →
- * month count + receipt + usage row in one transaction → response. Every transport calls this.
+ * month count + receipt (carrying the call's usage) in one transaction → response. Every transport calls this.
  */
 export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillCall): Promise<SkillReply> {
   const started = performance.now();
@@ -124,7 +124,7 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
     // A handler that reads stored records (audit-report) answers with a promise; rate-lookup's stays synchronous.
     const computing = skill.write ? undefined : computeAnswer(skill, input, context);
     const computed = isPromise(computing) ? await computing : computing;
-    // Answered means durable: the month count, the receipt and the usage row commit together
+    // Answered means durable: the month count and the receipt with the call's usage commit together
     // (with other requests' rows, in one group transaction) before the response is sent.
     const { receipt, answer, answerBytes } = await deps.committer.commit(async (tx) => {
       // First in the write: on PostgreSQL a month used up by another replica refuses this call before it wrote anything.
@@ -147,18 +147,10 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
         modelVersion: result.modelVersion,
         asOf,
         knownAt: now,
+        usage: { requestId: call.requestId, latencyMs: performance.now() - started },
       });
-      const usageRow = deps.usage.recordAnswered(tx, {
-        at: now,
-        requestId: call.requestId,
-        accountId: principal.accountId,
-        keyId: principal.keyId,
-        skill: skill.name,
-        status: 200,
-        latencyMs: performance.now() - started,
-        receiptId: receipt.id,
-      });
-      if (isPromise(usageRow)) await usageRow;
+      const keyUse = deps.usage.recordAnswered(tx, principal.keyId, now);
+      if (isPromise(keyUse)) await keyUse;
       const stored = call.alsoInAnswerTransaction?.(tx, principal, { ...answer, ...answerEnvelope(receipt, principal) });
       if (isPromise(stored)) await stored;
       return { receipt, answer, answerBytes };

@@ -17,7 +17,17 @@ export interface ReceiptEntry {
   factorVersions: FactorVersion[];
   modelVersion: string;
   asOf: string;
+  /** When the call started (its usage's time too). */
   knownAt: number;
+  /** The call's usage, which the receipt row carries (an answered call has no usage row of its own). */
+  usage: AnsweredUsage;
+}
+
+/** What the usage reports read of an answered call beyond the receipt itself (docs/performance.md, "One row per answered call"). */
+export interface AnsweredUsage {
+  requestId: string;
+  /** Milliseconds from the call's start to its write. */
+  latencyMs: number;
 }
 
 export interface AppendedReceipt {

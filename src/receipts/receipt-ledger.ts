@@ -189,6 +189,9 @@ function appendReceipt(rows: ReceiptRows, tx: Store, entry: ReceiptEntry, log: R
         responseSha256: Buffer.from(body.responseSha256, "hex"),
         hash: leafEntry,
         lane: laneKeyOfRequest(entry.request),
+        requestId: entry.usage.requestId,
+        keyId: principal.keyId,
+        latencyMs: entry.usage.latencyMs,
       }),
       () => {
         log.stage(leafEntry);

@@ -1,10 +1,11 @@
-// CPU of an answered call's writes (month count, receipt, usage row, the log's checkpoint) through
-// the group committer as the server runs it: 32 writes per batch, COMMIT, the WAL fsync off the event
-// loop. `bun test/bench/answer-writes.ts [checkout]`: with a checkout (say `git archive main | tar -x
+// CPU of an answered call's writes (month count, receipt carrying the call's usage, the key's last
+// use, the log's checkpoint) through the group committer as the server runs it: 32 writes per batch,
+// COMMIT, the WAL fsync off the event loop; then the WAL frames (pages) one batch writes. `bun test/bench/answer-writes.ts [checkout]`: with a checkout (say `git archive main | tar -x
 // -C .tmp/main`, with node_modules linked), it measures that tree's code instead, so two builds can be
 // compared back to back in the same minute (docs/performance.md, "Rows of an answered call").
+// A checkout from before the usage moved onto the receipt row (no `usage.batch`) writes its usage row.
 // Not a test: nothing here is asserted. Prints thread and process CPU per call.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type * as Accounts from "../../src/access/accounts.ts";
 import type * as Authenticate from "../../src/access/authenticate.ts";
@@ -36,7 +37,8 @@ const CALLS = Number(process.env.CALLS ?? 20_000);
 const BATCH = 32;
 
 const dir = mkdtempSync(join(resolve(".tmp"), "answer-writes-"));
-const db = openDatabase(join(dir, "writes.db"));
+const file = join(dir, "writes.db");
+const db = openDatabase(file);
 const limits = parseLimits('{"enterprise":{"per_minute":1000000000,"per_month":1000000000}}');
 const runtime = await createRuntime({ db, clock: systemClock, limits });
 try {
@@ -54,6 +56,8 @@ try {
   const canonical = { request: canonicalJson(input), factors: canonicalJson(result.factorVersions) };
   const responseSha256 = sha256Hex(canonicalJson(result.answer));
   const meter = runtime.meter as MemoryMeter;
+  const usageOnReceipt = "batch" in runtime.usage;
+  const recordAnswered = runtime.usage.recordAnswered as (tx: Store, ...rest: unknown[]) => unknown;
 
   // What run-skill.ts writes for an answered call, inside its batch.
   const answer = () => {
@@ -72,8 +76,9 @@ try {
         modelVersion: result.modelVersion,
         asOf,
         knownAt: now,
+        usage: { requestId: "req_bench", latencyMs: 1 },
       }) as AppendedReceipt;
-      await runtime.usage.recordAnswered(tx, answeredUsage(principal, skill.name, receipt.id, now));
+      await (usageOnReceipt ? recordAnswered(tx, principal.keyId, now) : recordAnswered(tx, answeredUsage(principal, skill.name, receipt.id, now)));
     });
   };
   const batch = () => Promise.all(Array.from({ length: BATCH }, answer));
@@ -85,8 +90,28 @@ try {
   console.log(
     `${root}: ${perCall(thread, process.threadCpuUsage())} µs main-thread CPU, ${perCall(whole, process.cpuUsage())} µs process CPU per answered call's writes (${BATCH} per batch)`,
   );
+  console.log(`WAL frames per batch of ${BATCH}: ${(await walFramesPerBatch(batch)).toFixed(1)}`);
 } finally {
   await runtime.close();
   db.$client.close();
   rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * Frames (pages) one batch appends to the WAL, over a run of batches in which the WAL did not start
+ * over: mxFrame, the last valid frame, and the salts from the wal-index header at the start of the
+ * -shm file (SQLite's WAL format: offsets 16 and 32, native byte order).
+ */
+async function walFramesPerBatch(batch: () => Promise<unknown>, batches = 50): Promise<number> {
+  const walIndex = () => {
+    const header = readFileSync(`${file}-shm`).subarray(0, 48);
+    return { frames: header.readUInt32LE(16), salts: header.subarray(32, 40).toString("hex") };
+  };
+  for (let tries = 0; tries < 20; tries++) {
+    const before = walIndex();
+    for (let i = 0; i < batches; i++) await batch();
+    const after = walIndex();
+    if (after.salts === before.salts && after.frames > before.frames) return (after.frames - before.frames) / batches;
+  }
+  throw new Error("the WAL started over in every try");
 }

@@ -188,6 +188,7 @@ describe("the audit report answers the same on PostgreSQL as on SQLite", () => {
         factorVersions: result.factorVersions,
         modelVersion: result.modelVersion,
         asOf: "2026-03-10",
+        usage: { requestId: "req_after_copy", latencyMs: 1 },
         knownAt: MAR,
       }),
     );

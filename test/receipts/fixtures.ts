@@ -23,6 +23,7 @@ export function sampleEntry(principal: Principal, overrides: Partial<ReceiptEntr
     modelVersion: "cost-basis/1.0.0",
     asOf: "2026-03-02",
     knownAt: T0,
+    usage: { requestId: "req_sample", latencyMs: 1.5 },
     ...overrides,
   };
 }

@@ -96,6 +96,7 @@ export async function answerAndRecord(
     modelVersion: result.modelVersion,
     asOf,
     knownAt: at,
+    usage: { requestId: `req_reference_${at}`, latencyMs: 1 },
   });
   return { answer: result.answer, receipt };
 }

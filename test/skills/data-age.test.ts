@@ -114,6 +114,7 @@ describe("every skill says how old its figures are, and answers months after the
           modelVersion: signed.model_version,
           asOf: signed.as_of,
           knownAt: Date.parse(signed.known_at),
+          usage: { requestId: "req_signed_before", latencyMs: 1 },
         }),
       );
     const verification = async (receiptId: string) =>

@@ -27,8 +27,8 @@ function prepare(db: Db): ReceiptRows {
   };
   const insertReceipt = lazily(
     `INSERT INTO receipts (seq, id, issued_at, skill, account_id, principal_part, request_part, factors_part, model_part,
-                           as_of, known_at, response_sha256, hash, lane)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                           as_of, known_at, response_sha256, hash, lane, request_id, key_id, latency_ms)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const findPart = lazily<{ id: number }, [Uint8Array]>("SELECT id FROM receipt_parts WHERE sha256 = ?");
   const insertPart = lazily<{ id: number }, [Uint8Array, string]>("INSERT INTO receipt_parts (sha256, text) VALUES (?, ?) RETURNING id");
@@ -76,6 +76,9 @@ function prepare(db: Db): ReceiptRows {
         row.responseSha256,
         row.hash,
         row.lane,
+        row.requestId,
+        row.keyId,
+        row.latencyMs,
       );
     },
     findPart: (_tx, sha256) => findPart().get(sha256)?.id,

@@ -18,6 +18,10 @@ export interface ReceiptRow {
   responseSha256: Uint8Array;
   hash: Uint8Array;
   lane: string | null;
+  /** The answered call's usage, carried by its receipt (docs/performance.md, "One row per answered call"). */
+  requestId: string;
+  keyId: string;
+  latencyMs: number;
 }
 
 export interface CheckpointRow {

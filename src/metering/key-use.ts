@@ -1,0 +1,71 @@
+import { and, eq, isNull, lt, or } from "drizzle-orm";
+import type { Db, Store } from "../db/client.ts";
+import type { BatchParticipant } from "../db/group-commit.ts";
+import { eachInTurn, type MaybePromise } from "../db/maybe-async.ts";
+
+const SET_LAST_ANSWERED = "UPDATE api_keys SET last_answered_at = ?1 WHERE id = ?2 AND (last_answered_at IS NULL OR last_answered_at < ?1)";
+
+/**
+ * api_keys.last_answered_at, the start of a key's newest answered call (the dashboard's "last
+ * used"), written once per group-commit batch and key instead of an index over every answered call
+ * (docs/performance.md, "One row per answered call"). Joined to the group committer; a batch that
+ * rolls back forgets what it noted, and the writes that run again note it again. The column only
+ * moves forward, so batches of several replicas may write it in any order.
+ *
+ * Outside a batch (a transaction of its own: tests, tools), a call's use is written at once.
+ */
+export class BatchKeyUse implements BatchParticipant {
+  /** Key id → the newest call start of the open batch. */
+  private readonly newest = new Map<string, number>();
+  private batchOpen = false;
+  private readonly write: (tx: Store, keyId: string, at: number) => MaybePromise<void>;
+
+  constructor(store: Store) {
+    this.write = store.engine === "sqlite" ? preparedWrite(store as Db) : portableWrite;
+  }
+
+  /** An answered call made with `keyId` at `at`, inside its write transaction `tx`. */
+  answered(tx: Store, keyId: string, at: number): MaybePromise<void> {
+    if (!this.batchOpen) return this.write(tx, keyId, at);
+    const noted = this.newest.get(keyId);
+    if (noted === undefined || at > noted) this.newest.set(keyId, at);
+  }
+
+  batchStarted(): void {
+    this.batchOpen = true;
+  }
+
+  beforeCommit(tx: Store): MaybePromise<void> {
+    // In key order, so two replicas' batches never wait on each other's key rows crosswise.
+    const uses = [...this.newest].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return eachInTurn(uses, ([keyId, at]) => this.write(tx, keyId, at));
+  }
+
+  afterCommit(): void {
+    this.reset();
+  }
+
+  afterRollback(): void {
+    this.reset();
+  }
+
+  private reset(): void {
+    this.newest.clear();
+    this.batchOpen = false;
+  }
+}
+
+function preparedWrite(db: Db) {
+  const statement = db.$client.prepare<unknown, [number, string]>(SET_LAST_ANSWERED);
+  return (_tx: Store, keyId: string, at: number) => {
+    statement.run(at, keyId);
+  };
+}
+
+async function portableWrite(tx: Store, keyId: string, at: number): Promise<void> {
+  const { apiKeys } = tx.t;
+  await tx
+    .update(apiKeys)
+    .set({ lastAnsweredAt: at })
+    .where(and(eq(apiKeys.id, keyId), or(isNull(apiKeys.lastAnsweredAt), lt(apiKeys.lastAnsweredAt, at))));
+}
