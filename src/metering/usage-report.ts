@@ -171,16 +171,20 @@ const answeredCall = (row: { at: number | null; requestId: string | null; skill:
   keyDisplayId: row.keyDisplayId,
 });
 
-/** Two lists ordered by time (newest first when `newestFirst`) as one, keeping each list's own order among equal times. */
-function mergeByTime(a: RecentCall[], b: RecentCall[], newestFirst: boolean): RecentCall[] {
+/**
+ * Usage rows and answered receipts, each ordered by time (newest first when `newestFirst`), as one
+ * list. At the same instant a receipt comes before a usage row in time order, as the rows were
+ * written before (refusals wait in memory, so their rows followed the answers of that instant).
+ */
+function mergeByTime(usage: RecentCall[], answered: RecentCall[], newestFirst: boolean): RecentCall[] {
   const merged: RecentCall[] = [];
   let i = 0;
   let j = 0;
-  while (i < a.length && j < b.length) {
-    const takeA = newestFirst ? a[i]!.at >= b[j]!.at : a[i]!.at <= b[j]!.at;
-    merged.push(takeA ? a[i++]! : b[j++]!);
+  while (i < usage.length && j < answered.length) {
+    const usageFirst = newestFirst ? usage[i]!.at >= answered[j]!.at : usage[i]!.at < answered[j]!.at;
+    merged.push(usageFirst ? usage[i++]! : answered[j++]!);
   }
-  return merged.concat(a.slice(i), b.slice(j));
+  return merged.concat(usage.slice(i), answered.slice(j));
 }
 
 /** The account's latest calls, newest first. */

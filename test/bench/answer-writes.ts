@@ -3,6 +3,7 @@
 // COMMIT, the WAL fsync off the event loop; then the WAL frames (pages) one batch writes. `bun test/bench/answer-writes.ts [checkout]`: with a checkout (say `git archive main | tar -x
 // -C .tmp/main`, with node_modules linked), it measures that tree's code instead, so two builds can be
 // compared back to back in the same minute (docs/performance.md, "Rows of an answered call").
+// KEEP_DB=1 keeps the database file (for `bun test/bench/storage.ts FILE`) and prints its path.
 // A checkout from before the usage moved onto the receipt row (no `usage.batch`) writes its usage row.
 // Not a test: nothing here is asserted. Prints thread and process CPU per call.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -94,7 +95,8 @@ try {
 } finally {
   await runtime.close();
   db.$client.close();
-  rmSync(dir, { recursive: true, force: true });
+  if (process.env.KEEP_DB) console.log(`kept ${file}`);
+  else rmSync(dir, { recursive: true, force: true });
 }
 
 /**

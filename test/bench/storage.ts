@@ -1,7 +1,8 @@
 // Stored bytes per receipt: every page of the tables and indexes an answered call writes (the
-// receipt, the parts it shares, its usage row, the log's tiles and checkpoints), over the receipts
-// the file holds. Refused calls write usage rows too but no receipt: `answered_only` counts the
-// usage tables in proportion to the usage rows of answered calls.
+// receipt, which carries the call's usage, the parts it shares, the log's tiles and checkpoints;
+// before migration 0008 also a usage row), over the receipts the file holds. Refused calls write
+// usage rows but no receipt: `answered_only` counts the usage tables in proportion to the usage rows
+// of answered calls (none on a file written since 0008).
 // The embedded reference snapshot is left out: it is the same size whatever the traffic.
 // `bun test/bench/storage.ts FILE` prints JSON.
 import { Database } from "bun:sqlite";

@@ -45,12 +45,13 @@ function monthCount(db: Database, accountId: string): number {
   return db.query<{ n: number }, [string]>("SELECT coalesce(sum(answered), 0) AS n FROM monthly_usage WHERE account_id = ?").get(accountId)!.n;
 }
 
+/** Answered calls as the usage reports count them: receipts carrying their call's usage (docs/performance.md, "One row per answered call"). */
 function answeredRows(db: Database, accountId: string): number {
-  return db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM usage_events WHERE account_id = ? AND status BETWEEN 200 AND 299").get(accountId)!.n;
+  return db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM receipts WHERE account_id = ? AND request_id IS NOT NULL").get(accountId)!.n;
 }
 
 describe("month count of the compiled binary", () => {
-  test("kill -9 under load loses no answered call: every 200 has its receipt and usage row, and the month count matches", async () => {
+  test("kill -9 under load loses no answered call: every 200 has its receipt carrying its usage, and the month count matches", async () => {
     const dbFile = join(dir, "crash.db");
     const email = "load@example.com";
     const key = await accountWithKey(dbFile, email, "enterprise");
@@ -81,10 +82,12 @@ describe("month count of the compiled binary", () => {
     const db = openReadOnly(dbFile);
     try {
       const accountId = accountIdOf(db, email);
-      const receiptExists = db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM receipts WHERE id = ?");
-      const usageRowExists = db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM usage_events WHERE receipt_id = ? AND status = 200");
-      const missing = answered.filter((o) => receiptExists.get(o.receiptId)!.n !== 1 || usageRowExists.get(o.receiptId)!.n !== 1);
+      const receiptWithUsage = db.query<{ n: number }, [string]>(
+        "SELECT count(*) AS n FROM receipts WHERE id = ? AND request_id LIKE 'req_%' AND key_id IS NOT NULL AND latency_ms >= 0",
+      );
+      const missing = answered.filter((o) => receiptWithUsage.get(o.receiptId)!.n !== 1);
       expect(missing).toEqual([]);
+      expect(db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM usage_events WHERE account_id = ?").get(accountId)!.n).toBe(0);
       const stored = answeredRows(db, accountId);
       expect(stored).toBeGreaterThanOrEqual(answered.length); // committed calls whose answer the kill cut off count too
       expect(monthCount(db, accountId)).toBe(stored);

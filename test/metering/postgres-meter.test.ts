@@ -258,7 +258,7 @@ describe("the meter on PostgreSQL, across three processes hammering one key", ()
     expect(total(outcomes, (outcome) => outcome.refused.month)).toBe(90 - left);
     expect(total(outcomes, (outcome) => outcome.refused.minute)).toBe(0);
     expect(await monthUsed(store, principal)).toBe(500);
-    const [rows] = await store.select({ n: count() }).from(store.t.usageEvents).where(eq(store.t.usageEvents.keyId, principal.keyId));
+    const [rows] = await store.select({ n: count() }).from(store.t.receipts).where(eq(store.t.receipts.keyId, principal.keyId));
     expect(rows!.n).toBe(left);
   }, 60_000);
 

@@ -12,6 +12,10 @@ import { createMeter } from "../../src/metering/create-meter.ts";
 import { DEFAULT_LIMITS } from "../../src/metering/limits.ts";
 import type { Meter, UsageEvent } from "../../src/metering/meter.ts";
 import { createUsageLog } from "../../src/metering/usage-log.ts";
+import { lastUseOfKey } from "../../src/dashboard/queries.ts";
+import { openReceiptLedger } from "../../src/receipts/receipt-ledger.ts";
+import { sampleEntry } from "../receipts/fixtures.ts";
+import { count } from "drizzle-orm";
 import { dailyCallsBySkill, monthCalls, recentCalls, usageReport } from "../../src/metering/usage-report.ts";
 import type { SkillCall, SkillReply } from "../../src/pipeline/run-skill.ts";
 import type { AnySkill } from "../../src/skills/types.ts";
@@ -50,25 +54,31 @@ const event = (principal: Principal, iso: string, skill: string, status: number,
   receiptId,
 });
 
-describe("usage rows and reports on PostgreSQL", () => {
-  test("answered rows commit with their batch, refusals are flushed together, and the reports count them", async () => {
+describe("usage and its reports on PostgreSQL", () => {
+  test("answered calls' receipts carry their usage, refusals are flushed together, and the reports add both to the rows from before the upgrade", async () => {
     const store = await open(await postgres.freshDatabase());
     const principal = await principalOn(store, "usage");
     const usage = createUsageLog(store, { flushAfterMs: 60_000 });
+    const ledger = await openReceiptLedger(store, { clock: new ManualClock(NOW), origin: "waybill.test/log" });
     const committer = new GroupCommitter(store);
-    const answered = [
-      event(principal, "2026-03-01T08:00:00Z", "rate-lookup", 200, "rcpt_a"),
-      event(principal, "2026-03-01T09:00:00Z", "fuel-surcharge", 200, "rcpt_b"),
-      event(principal, "2026-03-02T09:00:00Z", "rate-lookup", 200, "rcpt_c"),
-    ];
-    const outcomes = await Promise.allSettled([
-      ...answered.map((row) => committer.commit((tx) => usage.recordAnswered(tx, row))),
+    for (const participant of [ledger.log, ledger.parts, usage.batch]) committer.join(participant);
+    const answer = (iso: string, skill: string, fail = false) =>
       committer.commit(async (tx) => {
-        await usage.recordAnswered(tx, event(principal, "2026-03-02T10:00:00Z", "rate-lookup", 200, "rcpt_rolled_back"));
-        throw new Error("the receipt failed");
-      }),
+        const entry = sampleEntry(principal, { skill, issuedAt: at(iso), knownAt: at(iso), usage: { requestId: `req_${++requests}`, latencyMs: 1.5 } });
+        const receipt = await ledger.append(tx, entry);
+        await usage.recordAnswered(tx, principal.keyId, at(iso));
+        if (fail) throw new Error("the answer failed");
+        return receipt.id;
+      });
+    // An answered call from before migration 0003 left a usage row.
+    await store.insert(store.t.usageEvents).values(event(principal, "2026-03-01T08:00:00Z", "rate-lookup", 200, "rcpt_a"));
+    const outcomes = await Promise.allSettled([
+      answer("2026-03-01T09:00:00Z", "fuel-surcharge"),
+      answer("2026-03-02T09:00:00Z", "rate-lookup"),
+      answer("2026-03-02T10:00:00Z", "rate-lookup", true),
     ]);
-    expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "fulfilled", "fulfilled", "rejected"]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "fulfilled", "rejected"]);
+    const [b, c] = outcomes.map((outcome) => (outcome.status === "fulfilled" ? outcome.value : null)) as [string, string, null];
     usage.recordRefused(event(principal, "2026-03-02T08:00:00Z", "rate-lookup", 429));
     usage.recordRefused(event(principal, "2026-03-02T08:30:00Z", "rate-lookup", 400));
     await usage.flush();
@@ -90,11 +100,13 @@ describe("usage rows and reports on PostgreSQL", () => {
       { day: "2026-03-02", skill: "rate-lookup", answered: 1, refused: 2 },
     ]);
     const recent = await recentCalls(store, principal.accountId, 2);
-    expect(recent.map((call) => [call.status, call.receiptId, call.at])).toEqual([
-      [200, "rcpt_c", at("2026-03-02T09:00:00Z")],
-      [400, null, at("2026-03-02T08:30:00Z")],
+    expect(recent.map((call) => [call.status, call.receiptId, call.at, call.latencyMs])).toEqual([
+      [200, c, at("2026-03-02T09:00:00Z"), 1.5],
+      [400, null, at("2026-03-02T08:30:00Z"), 1.5],
     ]);
-    expect((await monthCalls(store, principal.accountId, NOW)).map((call) => call.receiptId)).toEqual(["rcpt_a", "rcpt_b", null, null, "rcpt_c"]);
+    expect((await monthCalls(store, principal.accountId, NOW)).map((call) => call.receiptId)).toEqual(["rcpt_a", b, null, null, c]);
+    expect(await lastUseOfKey(store, principal.keyId)).toBe(at("2026-03-02T09:00:00Z")); // not the rolled-back answer's
+    expect(await store.select({ n: count() }).from(store.t.usageEvents)).toEqual([{ n: 3 }]); // no row for an answer since
   });
 });
 

@@ -8,7 +8,10 @@ import { DEFAULT_LIMITS } from "../../src/metering/limits.ts";
 import type { UsageEvent } from "../../src/metering/meter.ts";
 import { usageRoute } from "../../src/http/v1/usage.ts";
 import { createUsageLog } from "../../src/metering/usage-log.ts";
-import { dailyCallsBySkill, recentCalls, usageReport } from "../../src/metering/usage-report.ts";
+import { dailyCallsBySkill, monthCalls, recentCalls, usageReport } from "../../src/metering/usage-report.ts";
+import { lastUseOfKey } from "../../src/dashboard/queries.ts";
+import { GroupCommitter } from "../../src/db/group-commit.ts";
+import { openLedger, sampleEntry } from "../receipts/fixtures.ts";
 import { rotateKey, seedPrincipal } from "../support/accounts.ts";
 
 const at = (iso: string) => Date.parse(iso);
@@ -22,21 +25,37 @@ function rowCount(db: Db): number {
   return db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM usage_events").get()?.n ?? 0;
 }
 
+const lastAnsweredAt = (db: Db, keyId: string) => db.$client.query<{ at: number | null }, [string]>("SELECT last_answered_at AS at FROM api_keys WHERE id = ?").get(keyId)?.at;
+
+/** A usage row as an answered call wrote it before migration 0008 (old files keep them). */
+function legacyAnsweredRow(db: Db, e: UsageEvent): void {
+  db.$client.run(
+    "INSERT INTO usage_events (at, request_id, account_id, key_id, skill, status, latency_ms, receipt_id) VALUES (?, ?, ?, ?, ?, 200, ?, ?)",
+    [e.at, e.requestId, e.accountId, e.keyId, e.skill, e.latencyMs, e.receiptId],
+  );
+}
+
 describe("usage log", () => {
-  test("an answered call's row is part of the answer's transaction: a rollback takes it away", () => {
+  test("an answered call writes no usage row; its key's last use is written once per batch, and a rolled-back write's is forgotten", async () => {
     const db = openMemoryDatabase();
     const principal = seedPrincipal(db, { tier: "explorer" });
     const usage = createUsageLog(db);
-    db.$client.transaction(() => usage.recordAnswered(db, event(principal, "2026-03-10T12:00:00Z", "rate-lookup", 200, "rcpt_1"))).immediate();
-    expect(() =>
-      db.$client
-        .transaction(() => {
-          usage.recordAnswered(db, event(principal, "2026-03-10T12:00:01Z", "rate-lookup", 200, "rcpt_2"));
-          throw new Error("receipt failed");
-        })
-        .immediate(),
-    ).toThrow();
-    expect(rowCount(db)).toBe(1);
+    const committer = new GroupCommitter(db);
+    committer.join(usage.batch);
+    const outcomes = await Promise.allSettled([
+      committer.commit((tx) => usage.recordAnswered(tx, principal.keyId, at("2026-03-10T12:00:00Z"))),
+      committer.commit((tx) => usage.recordAnswered(tx, principal.keyId, at("2026-03-10T12:00:02Z"))),
+      committer.commit((tx) => {
+        usage.recordAnswered(tx, principal.keyId, at("2026-03-10T12:00:05Z"));
+        throw new Error("receipt failed");
+      }),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "fulfilled", "rejected"]);
+    expect(lastAnsweredAt(db, principal.keyId)).toBe(at("2026-03-10T12:00:02Z"));
+    expect(rowCount(db)).toBe(0);
+    // Outside a batch it is written at once, and never moves back.
+    db.$client.transaction(() => usage.recordAnswered(db, principal.keyId, at("2026-03-10T11:00:00Z"))).immediate();
+    expect(lastAnsweredAt(db, principal.keyId)).toBe(at("2026-03-10T12:00:02Z"));
   });
 
   test("refusals wait in memory and are written by flush()", () => {
@@ -74,27 +93,35 @@ describe("usage log", () => {
   });
 });
 
+/**
+ * A month of calls as a file upgraded across migration 0008 holds them: answered calls from before it
+ * as usage rows, answered calls since as receipts carrying their usage, refusals as usage rows.
+ */
 function seededHistory() {
   const db = openMemoryDatabase();
   const principal = seedPrincipal(db, { tier: "starter" });
   const stranger = seedPrincipal(db, { tier: "starter" });
   const usage = createUsageLog(db);
-  const record = (e: UsageEvent) => (e.status < 300 ? usage.recordAnswered(db, e) : usage.recordRefused(e));
-  record(event(principal, "2026-02-28T23:59:59.999Z", "rate-lookup", 200, "rcpt_feb")); // last month
-  record(event(principal, "2026-03-01T00:00:00.000Z", "rate-lookup", 200, "rcpt_a"));
-  record(event(principal, "2026-03-01T23:59:59.999Z", "fuel-surcharge", 200, "rcpt_b"));
-  record(event(principal, "2026-03-02T00:00:00.000Z", "rate-lookup", 429));
-  record(event(principal, "2026-03-02T08:00:00.000Z", "rate-lookup", 400));
+  const { append } = openLedger(db);
+  const answer = (who: Principal, iso: string, skill: string) =>
+    append(sampleEntry(who, { skill, issuedAt: at(iso) + 3, knownAt: at(iso), usage: { requestId: `req_${++requests}`, latencyMs: 1.5 } })).id;
+  legacyAnsweredRow(db, event(principal, "2026-02-28T23:59:59.999Z", "rate-lookup", 200, "rcpt_feb")); // last month
+  legacyAnsweredRow(db, event(principal, "2026-03-01T00:00:00.000Z", "rate-lookup", 200, "rcpt_a"));
+  answer(principal, "2026-03-01T23:59:59.999Z", "fuel-surcharge");
+  usage.recordRefused(event(principal, "2026-03-02T08:00:00.000Z", "rate-lookup", 429));
+  usage.recordRefused(event(principal, "2026-03-02T08:00:00.000Z", "rate-lookup", 400));
+  answer(principal, "2026-03-02T08:30:00.000Z", "rate-alerts.create"); // counted under its skill
   const rotated = rotateKey(db, principal); // the month is the account's, whatever key made the call
-  record(event(rotated, "2026-03-02T09:00:00.000Z", "rate-lookup", 200, "rcpt_c"));
-  record(event(stranger, "2026-03-02T09:00:00.000Z", "rate-lookup", 200, "rcpt_x"));
+  const newest = answer(rotated, "2026-03-02T09:00:00.000Z", "rate-lookup");
+  answer(stranger, "2026-03-02T09:00:00.000Z", "rate-lookup");
+  answer(principal, "2026-04-01T00:00:00.000Z", "rate-lookup"); // next month
   usage.flush();
-  db.$client.run("INSERT INTO monthly_usage (account_id, month, answered) VALUES (?, '2026-03', 3), (?, '2026-02', 1), (?, '2026-03', 1)", [
+  db.$client.run("INSERT INTO monthly_usage (account_id, month, answered) VALUES (?, '2026-03', 4), (?, '2026-02', 1), (?, '2026-03', 1)", [
     principal.accountId,
     principal.accountId,
     stranger.accountId,
   ]);
-  return { db, principal };
+  return { db, principal, rotated, newest };
 }
 
 describe("usage report", () => {
@@ -104,10 +131,11 @@ describe("usage report", () => {
       month: "2026-03",
       period_start: at("2026-03-01T00:00:00Z") / 1000,
       reset: at("2026-04-01T00:00:00Z") / 1000,
-      quota: { per_month: 2000, per_minute: 20, used: 3, remaining: 1997 },
-      totals: { answered: 3, refused: 2 },
+      quota: { per_month: 2000, per_minute: 20, used: 4, remaining: 1996 },
+      totals: { answered: 4, refused: 2 },
       skills: [
         { skill: "fuel-surcharge", answered: 1, refused: 0 },
+        { skill: "rate-alerts", answered: 1, refused: 0 },
         { skill: "rate-lookup", answered: 2, refused: 2 },
       ],
     });
@@ -115,7 +143,7 @@ describe("usage report", () => {
 
   test("an account without calls this month has its whole quota", async () => {
     const { db, principal } = seededHistory();
-    const report = await usageReport(db, principal.accountId, at("2026-05-02T00:00:00Z"), DEFAULT_LIMITS.starter);
+    const report = await usageReport(db, principal.accountId, at("2026-06-02T00:00:00Z"), DEFAULT_LIMITS.starter);
     expect(report.quota).toEqual({ per_month: 2000, per_minute: 20, used: 0, remaining: 2000 });
     expect(report.skills).toEqual([]);
   });
@@ -125,20 +153,50 @@ describe("usage report", () => {
     expect(await dailyCallsBySkill(db, principal.accountId, at("2026-03-01T00:00:00Z"), at("2026-04-01T00:00:00Z"))).toEqual([
       { day: "2026-03-01", skill: "fuel-surcharge", answered: 1, refused: 0 },
       { day: "2026-03-01", skill: "rate-lookup", answered: 1, refused: 0 },
+      { day: "2026-03-02", skill: "rate-alerts", answered: 1, refused: 0 },
       { day: "2026-03-02", skill: "rate-lookup", answered: 1, refused: 2 },
     ]);
   });
 
-  test("recent calls, newest first, with the key that made them", async () => {
-    const { db, principal } = seededHistory();
-    const calls = await recentCalls(db, principal.accountId, 3);
-    expect(calls.map((c) => [c.status, c.receiptId])).toEqual([
-      [200, "rcpt_c"],
-      [400, null],
-      [429, null],
+  test("recent calls, newest first, with the key that made them, from receipts and usage rows alike", async () => {
+    const { db, principal, newest } = seededHistory();
+    const calls = await recentCalls(db, principal.accountId, 5);
+    expect(calls.map((c) => [c.at, c.status, c.skill])).toEqual([
+      [at("2026-04-01T00:00:00Z"), 200, "rate-lookup"],
+      [at("2026-03-02T09:00:00Z"), 200, "rate-lookup"],
+      [at("2026-03-02T08:30:00Z"), 200, "rate-alerts"],
+      [at("2026-03-02T08:00:00Z"), 400, "rate-lookup"],
+      [at("2026-03-02T08:00:00Z"), 429, "rate-lookup"],
     ]);
-    expect(calls[0]?.keyDisplayId).not.toBe(calls[1]?.keyDisplayId);
-    expect(calls[0]).toMatchObject({ skill: "rate-lookup", at: at("2026-03-02T09:00:00Z"), latencyMs: 1.5 });
+    expect(calls[1]).toMatchObject({ receiptId: newest, latencyMs: 1.5 });
+    expect(calls[1]?.requestId).toMatch(/^req_/);
+    expect(calls[1]?.keyDisplayId).not.toBe(calls[2]?.keyDisplayId);
+    expect(calls[3]?.receiptId).toBeNull();
+  });
+
+  test("the month's calls for the CSV, oldest first: the usage row from before the upgrade, then receipts and refusals by time", async () => {
+    const { db, principal, newest } = seededHistory();
+    const calls = await monthCalls(db, principal.accountId, at("2026-03-20T00:00:00Z"));
+    expect(calls.map((c) => [c.at, c.status, c.skill, c.receiptId?.startsWith("rcpt_") ?? null])).toEqual([
+      [at("2026-03-01T00:00:00Z"), 200, "rate-lookup", true],
+      [at("2026-03-01T23:59:59.999Z"), 200, "fuel-surcharge", true],
+      [at("2026-03-02T08:00:00Z"), 429, "rate-lookup", null],
+      [at("2026-03-02T08:00:00Z"), 400, "rate-lookup", null],
+      [at("2026-03-02T08:30:00Z"), 200, "rate-alerts", true],
+      [at("2026-03-02T09:00:00Z"), 200, "rate-lookup", true],
+    ]);
+    expect(calls.at(-1)?.receiptId).toBe(newest);
+  });
+
+  test("a key's last use: its newest answered call or its newest usage row, whichever is later", async () => {
+    const { db, principal, rotated } = seededHistory();
+    db.$client.run("UPDATE api_keys SET last_answered_at = ? WHERE id = ?", [at("2026-03-01T23:59:59.999Z"), principal.keyId]);
+    expect(await lastUseOfKey(db, principal.keyId)).toBe(at("2026-03-02T08:00:00Z")); // its refusals came later
+    db.$client.run("UPDATE api_keys SET last_answered_at = ? WHERE id = ?", [at("2026-03-03T00:00:00Z"), principal.keyId]);
+    expect(await lastUseOfKey(db, principal.keyId)).toBe(at("2026-03-03T00:00:00Z"));
+    const unused = seedPrincipal(db);
+    expect(await lastUseOfKey(db, unused.keyId)).toBeNull();
+    expect(rotated.keyId).not.toBe(principal.keyId);
   });
 });
 
@@ -156,7 +214,7 @@ describe("GET /v1/usage", () => {
     const response = await app.handle(new Request("http://localhost/v1/usage", { headers: { authorization: "Bearer good" } }));
     expect(response.status).toBe(200);
     const body = await response.json();
-    expect(body.quota).toEqual({ per_month: 2000, per_minute: 20, used: 3, remaining: 1997 });
+    expect(body.quota).toEqual({ per_month: 2000, per_minute: 20, used: 4, remaining: 1996 });
     expect(body.minute).toEqual({ limit: 20, remaining: 19, reset: at("2026-03-15T10:01:00Z") / 1000 }); // the call turns 60 s old
     const refused = await app.handle(new Request("http://localhost/v1/usage", { headers: { authorization: "Bearer bad" } }));
     expect(refused.status).not.toBe(200);

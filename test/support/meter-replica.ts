@@ -1,8 +1,8 @@
 // One "replica" of the metering suite (test/metering/postgres-meter.test.ts), as a process of its own:
 // `bun test/support/meter-replica.ts '<json>'` opens the PostgreSQL database, waits until `startAt`,
 // then makes `calls` concurrent calls for one principal at the instant `now`, each the way the
-// pipeline does (admit, a short handler, then the month count and a usage row in a group-commit
-// batch), and prints one JSON line: how many were answered and how many refused by which window.
+// pipeline does (admit, a short handler, then the month count and the receipt carrying the call's
+// usage in a group-commit batch), and prints one JSON line: how many were answered and how many refused by which window.
 import type { Principal } from "../../src/access/principal.ts";
 import { openStore } from "../../src/db/open.ts";
 import { GroupCommitter } from "../../src/db/group-commit.ts";
@@ -10,6 +10,8 @@ import { ApiError } from "../../src/errors.ts";
 import { createMeter } from "../../src/metering/create-meter.ts";
 import { parseLimits } from "../../src/metering/limits.ts";
 import { createUsageLog } from "../../src/metering/usage-log.ts";
+import { openReceiptLedger } from "../../src/receipts/receipt-ledger.ts";
+import { sampleEntry } from "../receipts/fixtures.ts";
 
 export interface ReplicaOrder {
   url: string;
@@ -34,7 +36,9 @@ const order = JSON.parse(process.argv[2]!) as ReplicaOrder;
 const { store, close } = await openStore({ dialect: "postgres", url: order.url });
 const meter = createMeter({ db: store, limits: parseLimits(order.limits) });
 const usage = createUsageLog(store);
+const ledger = await openReceiptLedger(store, { origin: "waybill.test/log" });
 const committer = new GroupCommitter(store);
+for (const participant of [ledger.log, ledger.parts, usage.batch]) committer.join(participant);
 const outcome: ReplicaOutcome = { answered: 0, refused: { minute: 0, month: 0 }, errors: [] };
 
 const oneCall = async (n: number) => {
@@ -45,16 +49,9 @@ const oneCall = async (n: number) => {
     const granted = admission;
     await committer.commit(async (tx) => {
       await granted.commit(tx);
-      await usage.recordAnswered(tx, {
-        at: order.now,
-        requestId: `req_${process.pid}_${n}`,
-        accountId: order.principal.accountId,
-        keyId: order.principal.keyId,
-        skill: "meter-suite",
-        status: 200,
-        latencyMs: 1,
-        receiptId: null,
-      });
+      const usageOfCall = { requestId: `req_${process.pid}_${n}`, latencyMs: 1 };
+      await ledger.append(tx, sampleEntry(order.principal, { skill: "meter-suite", issuedAt: Date.now(), knownAt: order.now, usage: usageOfCall }));
+      await usage.recordAnswered(tx, order.principal.keyId, order.now);
     });
     outcome.answered += 1;
   } catch (error) {
