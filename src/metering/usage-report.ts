@@ -161,7 +161,14 @@ const receiptColumns = ({ t: { receipts, apiKeys } }: Store) => ({
 });
 
 /** A receipt's usage as a call: the columns are set on every receipt the answered-receipts filter selects. */
-const answeredCall = (row: { at: number | null; requestId: string | null; skill: string; latencyMs: number | null; receiptId: string; keyDisplayId: string }): RecentCall => ({
+const answeredCall = (row: {
+  at: number | null;
+  requestId: string | null;
+  skill: string;
+  latencyMs: number | null;
+  receiptId: string;
+  keyDisplayId: string;
+}): RecentCall => ({
   at: row.at!,
   requestId: row.requestId!,
   skill: skillOfCall(row.skill),

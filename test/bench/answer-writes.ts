@@ -20,7 +20,7 @@ import type * as Runtime from "../../src/runtime.ts";
 import type { Store } from "../../src/db/client.ts";
 import type { MemoryMeter } from "../../src/metering/meter.ts";
 import type { AppendedReceipt } from "../../src/receipts/ledger.ts";
-import { answeredUsage } from "./answered-usage.ts";
+import { answeredUsage, BENCH_REQUEST_ID } from "./answered-usage.ts";
 
 const root = resolve(process.argv[2] ?? join(import.meta.dir, "../.."));
 const from = <T>(path: string): Promise<T> => import(join(root, path));
@@ -77,7 +77,7 @@ try {
         modelVersion: result.modelVersion,
         asOf,
         knownAt: now,
-        usage: { requestId: "req_bench", latencyMs: 1 },
+        usage: { requestId: BENCH_REQUEST_ID, latencyMs: 1 },
       }) as AppendedReceipt;
       await (usageOnReceipt ? recordAnswered(tx, principal.keyId, now) : recordAnswered(tx, answeredUsage(principal, skill.name, receipt.id, now)));
     });

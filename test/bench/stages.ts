@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { authenticate } from "../../src/access/authenticate.ts";
 import { createAccount } from "../../src/access/accounts.ts";
 import { issueKey } from "../../src/access/keys.ts";
+import { BENCH_REQUEST_ID } from "./answered-usage.ts";
 import { createApp } from "../../src/app.ts";
 import { systemClock } from "../../src/clock.ts";
 import { openDatabase } from "../../src/db/client.ts";
@@ -80,7 +81,7 @@ try {
     modelVersion: result.modelVersion,
     asOf,
     knownAt: now,
-    usage: { requestId: "req_bench", latencyMs: 1 },
+    usage: { requestId: BENCH_REQUEST_ID, latencyMs: 1 },
   };
   const sqlite = db.$client;
   const signingKey = ensureSigningKey(db, systemClock);

@@ -25,14 +25,20 @@ function rowCount(db: Db): number {
   return db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM usage_events").get()?.n ?? 0;
 }
 
-const lastAnsweredAt = (db: Db, keyId: string) => db.$client.query<{ at: number | null }, [string]>("SELECT last_answered_at AS at FROM api_keys WHERE id = ?").get(keyId)?.at;
+const lastAnsweredAt = (db: Db, keyId: string) =>
+  db.$client.query<{ at: number | null }, [string]>("SELECT last_answered_at AS at FROM api_keys WHERE id = ?").get(keyId)?.at;
 
 /** A usage row as an answered call wrote it before migration 0008 (old files keep them). */
 function legacyAnsweredRow(db: Db, e: UsageEvent): void {
-  db.$client.run(
-    "INSERT INTO usage_events (at, request_id, account_id, key_id, skill, status, latency_ms, receipt_id) VALUES (?, ?, ?, ?, ?, 200, ?, ?)",
-    [e.at, e.requestId, e.accountId, e.keyId, e.skill, e.latencyMs, e.receiptId],
-  );
+  db.$client.run("INSERT INTO usage_events (at, request_id, account_id, key_id, skill, status, latency_ms, receipt_id) VALUES (?, ?, ?, ?, ?, 200, ?, ?)", [
+    e.at,
+    e.requestId,
+    e.accountId,
+    e.keyId,
+    e.skill,
+    e.latencyMs,
+    e.receiptId,
+  ]);
 }
 
 describe("usage log", () => {
