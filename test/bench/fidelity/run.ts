@@ -22,8 +22,9 @@ import { equipmentCostAsOf } from "../../../src/skills/rate-lookup/equipment-cos
 import { costBasis } from "../../../src/skills/rate-lookup/model.ts";
 import { priceLane } from "../../../src/skills/rate-lookup/price-lane.ts";
 import { ATRI_SOURCE, ATRI_TOTAL_PER_MILE } from "./atri-years.ts";
-import { fitLaneBalance, median as middle } from "./fit-lane-balance.ts";
+import { type FittedLaneBalance, fitLaneBalance, median as middle } from "./fit-lane-balance.ts";
 import { REFERENCE_LANES, ROAD_MILES_SOURCE } from "./road-lanes.ts";
+import { distanceBand, heldOutErrorAnalysis, pct, quantile } from "./usda-errors.ts";
 import { marketLevelBefore, type ReportLane, reeferRateIndex } from "./usda-market-level.ts";
 import { DESTINATION_PLACES, DISTRICT_TOWNS, FIT_WEEKS, HELD_OUT_WEEKS } from "./usda-weeks.ts";
 
@@ -31,11 +32,6 @@ const KNOWN_AT = Date.parse("2026-11-22T12:00:00Z");
 const data = createReferenceData(openMemoryDatabase());
 await data.loadSnapshot(KNOWN_AT);
 
-const pct = (x: number) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)} %`;
-const quantile = (values: number[], q: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-};
 const median = (values: number[]) => quantile(values, 0.5);
 const place = (text: string): ResolvedPlace => {
   const result = resolvePlace(text);
@@ -161,14 +157,6 @@ function atriSection(): string[] {
   ];
 }
 
-/** USDA's quarterly-dataset distance bands. */
-function distanceBand(miles: number): string {
-  if (miles <= 500) return "local (<= 500 mi)";
-  if (miles <= 1500) return "short (501-1,500 mi)";
-  if (miles <= 2500) return "medium (1,501-2,500 mi)";
-  return "long (> 2,500 mi)";
-}
-
 type UsdaLaneWeek = ReportLane;
 
 interface PricedLaneWeek extends UsdaLaneWeek {
@@ -216,7 +204,7 @@ function priceLaneWeek(w: UsdaLaneWeek): PricedLaneWeek {
 const midpointOf = (w: UsdaLaneWeek) => (w.low + w.high) / 2;
 const inRange = (w: UsdaLaneWeek, cost: number) => cost >= w.low && cost <= w.high;
 
-function accuracyRow(label: string, lanes: PricedLaneWeek[], costOf: (w: PricedLaneWeek) => number | undefined): string {
+function accuracyRow(label: string, lanes: PricedLaneWeek[], costOf: (w: PricedLaneWeek) => number | undefined, fitWeeks?: string): string {
   const scored = lanes.flatMap((w) => {
     const cost = costOf(w);
     return cost === undefined ? [] : [{ w, cost, error: (cost - midpointOf(w)) / midpointOf(w) }];
@@ -225,9 +213,19 @@ function accuracyRow(label: string, lanes: PricedLaneWeek[], costOf: (w: PricedL
   const inside = scored.filter((s) => inRange(s.w, s.cost)).length;
   const short = scored.filter((s) => s.w.miles < 500).map((s) => s.error);
   return (
-    `| ${label} | ${errors.length} | ${Math.round((inside / errors.length) * 100)} % | ${pct(median(errors))} | ` +
+    `| ${label} | ${fitWeeks === undefined ? "" : `${fitWeeks} | `}${errors.length} | ${Math.round((inside / errors.length) * 100)} % | ${pct(median(errors))} | ` +
     `${pct(quantile(errors, 0.1))} .. ${pct(quantile(errors, 0.9))} | ${short.length} | ${short.length ? pct(median(short)) : "-"} |`
   );
+}
+
+/**
+ * A lever's row: the held-out weeks beside the share inside on the fit weeks under the same lever (in-sample for a
+ * lever fitted on them), so a lever that lifts the held-out weeks but not the fit weeks shows it.
+ */
+function leverRow(label: string, fit: PricedLaneWeek[], heldOut: PricedLaneWeek[], costOf: (w: PricedLaneWeek) => number | undefined, note = ""): string {
+  const scored = fit.filter((w) => costOf(w) !== undefined);
+  const fitWeeks = scored.length === 0 ? "-" : `${shareInside(scored, costOf)} %${scored.length < fit.length ? ` of ${scored.length}` : ""}${note}`;
+  return accuracyRow(label, heldOut, costOf, fitWeeks);
 }
 
 /** Percentage of the lane-weeks a pricing puts inside USDA's range, rounded. */
@@ -246,15 +244,50 @@ function previousWeekMidpoint(all: PricedLaneWeek[]): (w: PricedLaneWeek) => num
   };
 }
 
-function fittedLaneBalance(fit: PricedLaneWeek[]) {
+/** How lane balance groups a lane-week: the shipped factor by freight market, or finer, by USDA's own districts and cities. */
+interface Grouping {
+  origin: (w: PricedLaneWeek) => string | null;
+  destination: (w: PricedLaneWeek) => string | null;
+}
+const BY_MARKET: Grouping = { origin: (w) => w.originMarket, destination: (w) => w.destinationMarket };
+const BY_DISTRICT_AND_CITY: Grouping = { origin: (w) => w.district, destination: (w) => w.destination };
+
+function fittedLaneBalance(lanes: PricedLaneWeek[], by: Grouping = BY_MARKET): FittedLaneBalance {
   return fitLaneBalance(
-    fit.map((w) => ({
-      week: w.week,
-      originMarket: w.originMarket,
-      destinationMarket: w.destinationMarket,
-      logError: Math.log(midpointOf(w) / w.costWithoutBalance),
-    })),
+    lanes.map((w) => ({ week: w.week, origin: by.origin(w), destination: by.destination(w), logError: Math.log(midpointOf(w) / w.costWithoutBalance) })),
   );
+}
+
+/** The cost basis with a fitted lane balance in place of the shipped one (a group without a figure counts 1). */
+function balancedBy(fitted: FittedLaneBalance, by: Grouping): (w: PricedLaneWeek) => number {
+  return (w) => {
+    const origin = by.origin(w);
+    const destination = by.destination(w);
+    return w.costWithoutBalance * ((origin && fitted.outbound[origin]) || 1) * ((destination && fitted.inbound[destination]) || 1);
+  };
+}
+
+/** Share of the fit lane-weeks inside when each fit week is priced with lane balance fitted on the other two. */
+function leaveOneFitWeekOut(fit: PricedLaneWeek[], by: Grouping): number {
+  const inside = FIT_WEEKS.reduce((count, week) => {
+    const price = balancedBy(fittedLaneBalance(fit.filter((w) => w.week !== week), by), by);
+    return count + fit.filter((w) => w.week === week && inRange(w, price(w))).length;
+  }, 0);
+  return Math.round((inside / fit.length) * 100);
+}
+
+/**
+ * Rolling origin: each week priced with lane balance refitted on every report published before it (a report is
+ * published on its date), week effects dropped as in the shipped fit; no earlier report, no price.
+ */
+function refittedBeforeEachWeek(all: PricedLaneWeek[], by: Grouping): (w: PricedLaneWeek) => number | undefined {
+  const prices = new Map<string, (w: PricedLaneWeek) => number>();
+  return (w) => {
+    const before = all.filter((other) => other.week < w.week);
+    if (before.length === 0) return undefined;
+    if (!prices.has(w.week)) prices.set(w.week, balancedBy(fittedLaneBalance(before, by), by));
+    return prices.get(w.week)!(w);
+  };
 }
 
 /**
@@ -262,16 +295,10 @@ function fittedLaneBalance(fit: PricedLaneWeek[]) {
  * how the factor does on lanes it was not fitted on (a market only that district ships from gets no outbound figure).
  */
 function leaveOneDistrictOut(fit: PricedLaneWeek[]): (w: PricedLaneWeek) => number {
-  const refits = new Map<string, ReturnType<typeof fittedLaneBalance>>();
+  const refits = new Map<string, (w: PricedLaneWeek) => number>();
   return (w) => {
-    let refit = refits.get(w.district);
-    if (!refit) {
-      refit = fittedLaneBalance(fit.filter((other) => other.district !== w.district));
-      refits.set(w.district, refit);
-    }
-    const outbound = (w.originMarket && refit.outbound[w.originMarket]) || 1;
-    const inbound = (w.destinationMarket && refit.inbound[w.destinationMarket]) || 1;
-    return w.costWithoutBalance * outbound * inbound;
+    if (!refits.has(w.district)) refits.set(w.district, balancedBy(fittedLaneBalance(fit.filter((other) => other.district !== w.district)), BY_MARKET));
+    return refits.get(w.district)!(w);
   };
 }
 
@@ -348,27 +375,52 @@ function usdaSection(): string[] {
     "|---|---|---|---|---|---|---|",
     accuracyRow(`fit weeks (${FIT_WEEKS.join(", ")})`, fit, (w) => w.cost),
     accuracyRow(`held-out weeks (${HELD_OUT_WEEKS.join(", ")})`, heldOut, (w) => w.cost),
-    accuracyRow("held-out weeks, without lane balance", heldOut, (w) => w.costWithoutBalance),
-    accuracyRow("held-out weeks, lane balance refitted without the lane's own district", heldOut, leaveOneDistrictOut(fit)),
-    accuracyRow("held-out weeks, x USDA reefer index of the report before (rolling origin)", heldOut, byPriorIndex),
-    accuracyRow("held-out weeks, x that index built without the lane's own district", heldOut, scaledByPriorIndex(true)),
-    accuracyRow("held-out weeks, x USDA's level that same week (known only after the week)", heldOut, scaledToSameWeekLevel(all)),
-    accuracyRow(
-      "held-out weeks, x a factor per USDA distance band fitted on the fit weeks",
+    "",
+    "Levers tried on the held-out weeks, each beside the share inside on the fit weeks under the same lever (in-sample where it was fitted on them); none of them is in the model:",
+    "",
+    "| held-out weeks priced by | fit weeks inside | lane-weeks | inside USDA's range | median signed error | 10th..90th | loads under 500 mi | their median error |",
+    "|---|---|---|---|---|---|---|---|",
+    leverRow("the model", fit, heldOut, (w) => w.cost, ` (each fit week left out: ${leaveOneFitWeekOut(fit, BY_MARKET)} %)`),
+    leverRow("the model without lane balance", fit, heldOut, (w) => w.costWithoutBalance),
+    leverRow("lane balance refitted without the lane's own district", fit, heldOut, leaveOneDistrictOut(fit)),
+    leverRow(
+      "lane balance by shipping district x destination city, fitted on the fit weeks",
+      fit,
       heldOut,
-      scaledByFitGroupError(fit, (w) => distanceBand(w.miles)),
+      balancedBy(fittedLaneBalance(fit, BY_DISTRICT_AND_CITY), BY_DISTRICT_AND_CITY),
+      ` (each fit week left out: ${leaveOneFitWeekOut(fit, BY_DISTRICT_AND_CITY)} %)`,
     ),
-    accuracyRow(
-      "held-out weeks, x a factor per shipping district fitted on the fit weeks",
+    leverRow("lane balance refitted on the reports before each week (rolling origin), markets", fit, heldOut, refittedBeforeEachWeek(all, BY_MARKET)),
+    leverRow(
+      "lane balance refitted on the reports before each week (rolling origin), districts x cities",
+      fit,
       heldOut,
-      scaledByFitGroupError(fit, (w) => w.district),
+      refittedBeforeEachWeek(all, BY_DISTRICT_AND_CITY),
     ),
-    accuracyRow(
-      "held-out weeks, x each lane's own fit-week error (memorises USDA lane by lane, not a model)",
+    leverRow("x USDA reefer index of the report before (rolling origin)", fit, heldOut, byPriorIndex),
+    leverRow("x that index built without the lane's own district", fit, heldOut, scaledByPriorIndex(true)),
+    leverRow("x USDA's level that same week (known only after the week)", fit, heldOut, scaledToSameWeekLevel(all)),
+    leverRow("x a factor per USDA distance band fitted on the fit weeks", fit, heldOut, scaledByFitGroupError(fit, (w) => distanceBand(w.miles))),
+    leverRow("x a factor per shipping district fitted on the fit weeks", fit, heldOut, scaledByFitGroupError(fit, (w) => w.district)),
+    leverRow(
+      "lane balance fitted on the held-out weeks themselves, markets (in-sample: the factor's ceiling)",
+      fit,
+      heldOut,
+      balancedBy(fittedLaneBalance(heldOut), BY_MARKET),
+    ),
+    leverRow(
+      "lane balance fitted on the held-out weeks themselves, districts x cities (in-sample)",
+      fit,
+      heldOut,
+      balancedBy(fittedLaneBalance(heldOut, BY_DISTRICT_AND_CITY), BY_DISTRICT_AND_CITY),
+    ),
+    leverRow(
+      "x each lane's own fit-week error (memorises USDA lane by lane, not a model)",
+      fit,
       heldOut,
       scaledByFitGroupError(fit, (w) => `${w.district}|${w.destination}`),
     ),
-    accuracyRow("held-out weeks, USDA's own midpoint a week earlier (a ceiling, not a model)", heldOut, previousWeekMidpoint(all)),
+    leverRow("USDA's own midpoint a week earlier (a ceiling, not a model)", fit, heldOut, previousWeekMidpoint(all)),
     "",
     `USDA reefer rate index (median over lanes of the midpoint / the lane's fit-week geometric mean): ${[...reeferRateIndex(all, FIT_WEEKS)]
       .map(([week, value]) => `${week} ${value.toFixed(3)}`)
@@ -386,7 +438,11 @@ function usdaSection(): string[] {
         ]
       : []),
     "",
-    "Where the fit weeks fall out (by USDA's own distance bands, destination, origin market and week; the held-out weeks are not broken down):",
+    "Where the held-out weeks miss (districts named by the town that prices them; read after the constants were fixed, to explain, not to choose):",
+    "",
+    ...heldOutErrorAnalysis(heldOut, (district) => DISTRICT_TOWNS[district] ?? district),
+    "",
+    "Where the fit weeks fall out (by USDA's own distance bands, destination, origin market and week):",
     "",
     "| fit lane-weeks | n | inside | median signed error |",
     "|---|---|---|---|",
