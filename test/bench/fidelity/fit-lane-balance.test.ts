@@ -40,10 +40,7 @@ describe("the lane-balance fit (median polish)", () => {
   });
 
   test("a market seen in fewer than 6 lane-weeks gets no figure", () => {
-    const rows = [
-      ...planted(),
-      ...Array.from({ length: 5 }, () => ({ week: "2026-06-30", origin: "TEXAS", destination: "FLORIDA", logError: 0.4 })),
-    ];
+    const rows = [...planted(), ...Array.from({ length: 5 }, () => ({ week: "2026-06-30", origin: "TEXAS", destination: "FLORIDA", logError: 0.4 }))];
     const refit = fitLaneBalance(rows);
     expect(refit.lanesPerMarket.inbound.FLORIDA).toBe(5);
     expect(refit.inbound.FLORIDA).toBeUndefined();

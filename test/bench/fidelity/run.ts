@@ -20,7 +20,7 @@ import { circuityFactor, RATE_MODEL, type FreightMarket } from "../../../src/ski
 import { driverWageAsOf } from "../../../src/skills/rate-lookup/driver-wage.ts";
 import { equipmentCostAsOf } from "../../../src/skills/rate-lookup/equipment-cost.ts";
 import { costBasis } from "../../../src/skills/rate-lookup/model.ts";
-import { priceLane } from "../../../src/skills/rate-lookup/price-lane.ts";
+import { costAtDiesel, priceLane } from "../../../src/skills/rate-lookup/price-lane.ts";
 import { ATRI_SOURCE, ATRI_TOTAL_PER_MILE } from "./atri-years.ts";
 import { type FittedLaneBalance, fitLaneBalance, median as middle } from "./fit-lane-balance.ts";
 import { REFERENCE_LANES, ROAD_MILES_SOURCE } from "./road-lanes.ts";
@@ -165,6 +165,10 @@ interface PricedLaneWeek extends UsdaLaneWeek {
   cost: number;
   /** The same without the lane-balance factor (no surcharge is asked, so the factor scales the whole cost). */
   costWithoutBalance: number;
+  /** The same with the lane's fuel at its origin's EIA diesel area instead of the mean of both ends. */
+  costAtOriginDiesel: number;
+  /** What the per-load empty miles add to the load, after the mode and equipment multipliers (no lane balance). */
+  emptyMilesCost: number;
   originMarket: FreightMarket | null;
   destinationMarket: FreightMarket | null;
 }
@@ -186,16 +190,19 @@ function usdaLaneWeeks(view = data.view("2100-01-01", KNOWN_AT)): UsdaLaneWeek[]
 }
 
 function priceLaneWeek(w: UsdaLaneWeek): PricedLaneWeek {
-  const { answer } = priceLane(
+  const { answer, factors } = priceLane(
     { origin: DISTRICT_TOWNS[w.district]!, destination: DESTINATION_PLACES[w.destination]!, equipment: "REEFER" },
     data.view(w.week, KNOWN_AT),
   );
   const balance = answer.lane_balance;
+  const atOriginDiesel = costAtDiesel(factors, factors.diesel[0]!.observation.value);
   return {
     ...w,
     miles: answer.miles,
     cost: answer.total_cost,
     costWithoutBalance: answer.total_cost / balance.factor,
+    costAtOriginDiesel: (atOriginDiesel.ratePerMile * answer.miles) / balance.factor,
+    emptyMilesCost: answer.per_load_cost.empty_miles * answer.multipliers.mode * answer.multipliers.equipment,
     originMarket: balance.origin_market as FreightMarket | null,
     destinationMarket: balance.destination_market as FreightMarket | null,
   };
@@ -252,25 +259,48 @@ interface Grouping {
 const BY_MARKET: Grouping = { origin: (w) => w.originMarket, destination: (w) => w.destinationMarket };
 const BY_DISTRICT_AND_CITY: Grouping = { origin: (w) => w.district, destination: (w) => w.destination };
 
-function fittedLaneBalance(lanes: PricedLaneWeek[], by: Grouping = BY_MARKET): FittedLaneBalance {
-  return fitLaneBalance(
-    lanes.map((w) => ({ week: w.week, origin: by.origin(w), destination: by.destination(w), logError: Math.log(midpointOf(w) / w.costWithoutBalance) })),
-  );
+/** A lane-week's cost before lane balance: the model's, or a variant of one of its parts. */
+type UnbalancedCost = (w: PricedLaneWeek) => number;
+const modelUnbalanced: UnbalancedCost = (w) => w.costWithoutBalance;
+
+function fittedLaneBalance(lanes: PricedLaneWeek[], by: Grouping = BY_MARKET, costOf = modelUnbalanced): FittedLaneBalance {
+  return fitLaneBalance(lanes.map((w) => ({ week: w.week, origin: by.origin(w), destination: by.destination(w), logError: Math.log(midpointOf(w) / costOf(w)) })));
 }
 
 /** The cost basis with a fitted lane balance in place of the shipped one (a group without a figure counts 1). */
-function balancedBy(fitted: FittedLaneBalance, by: Grouping): (w: PricedLaneWeek) => number {
+function balancedBy(fitted: FittedLaneBalance, by: Grouping, costOf = modelUnbalanced): (w: PricedLaneWeek) => number {
   return (w) => {
     const origin = by.origin(w);
     const destination = by.destination(w);
-    return w.costWithoutBalance * ((origin && fitted.outbound[origin]) || 1) * ((destination && fitted.inbound[destination]) || 1);
+    return costOf(w) * ((origin && fitted.outbound[origin]) || 1) * ((destination && fitted.inbound[destination]) || 1);
   };
+}
+
+/** A variant of one cost part, with the lane balance refitted on the fit weeks for it (as the shipped one was for the model). */
+const variantWithRefittedBalance = (fit: PricedLaneWeek[], costOf: UnbalancedCost) => balancedBy(fittedLaneBalance(fit, BY_MARKET, costOf), BY_MARKET, costOf);
+
+/** Empty miles as a share of the loaded miles (ATRI's non-revenue miles) instead of a fixed distance per load. */
+const emptyMilesAsShare =
+  (share: number): UnbalancedCost =>
+  (w) =>
+    w.costWithoutBalance + w.emptyMilesCost * ((share * w.miles) / RATE_MODEL.perLoad.value.emptyMilesToPickup - 1);
+
+/** The model with its level (the REEFER multiplier, in effect) refitted on the fit weeks: their median log error taken off. */
+function levelRefitted(fit: PricedLaneWeek[]): (w: PricedLaneWeek) => number {
+  const level = Math.exp(middle(fit.map((w) => Math.log(midpointOf(w) / w.cost))));
+  return (w) => w.cost * level;
 }
 
 /** Share of the fit lane-weeks inside when each fit week is priced with lane balance fitted on the other two. */
 function leaveOneFitWeekOut(fit: PricedLaneWeek[], by: Grouping): number {
   const inside = FIT_WEEKS.reduce((count, week) => {
-    const price = balancedBy(fittedLaneBalance(fit.filter((w) => w.week !== week), by), by);
+    const price = balancedBy(
+      fittedLaneBalance(
+        fit.filter((w) => w.week !== week),
+        by,
+      ),
+      by,
+    );
     return count + fit.filter((w) => w.week === week && inRange(w, price(w))).length;
   }, 0);
   return Math.round((inside / fit.length) * 100);
@@ -323,12 +353,12 @@ function scaledByPriorIndex(withoutOwnDistrict: boolean): (w: PricedLaneWeek) =>
 }
 
 /** Each week's lane-weeks scaled so their median error is nil: USDA's level that very week, which no one knows before it. */
-function scaledToSameWeekLevel(all: PricedLaneWeek[]): (w: PricedLaneWeek) => number {
+function scaledToSameWeekLevel(all: PricedLaneWeek[], costOf: UnbalancedCost = (w) => w.cost): (w: PricedLaneWeek) => number {
   const weeks = new Map<string, number>();
   for (const week of new Set(all.map((w) => w.week))) {
-    weeks.set(week, median(all.filter((w) => w.week === week).map((w) => Math.log(midpointOf(w) / w.cost))));
+    weeks.set(week, median(all.filter((w) => w.week === week).map((w) => Math.log(midpointOf(w) / costOf(w)))));
   }
-  return (w) => w.cost * Math.exp(weeks.get(w.week)!);
+  return (w) => costOf(w) * Math.exp(weeks.get(w.week)!);
 }
 
 /**
@@ -384,6 +414,21 @@ function usdaSection(): string[] {
     leverRow("the model without lane balance", fit, heldOut, (w) => w.costWithoutBalance),
     leverRow("lane balance refitted without the lane's own district", fit, heldOut, leaveOneDistrictOut(fit)),
     leverRow(
+      "fuel at the origin's diesel instead of the lane's (lane balance refitted)",
+      fit,
+      heldOut,
+      variantWithRefittedBalance(fit, (w) => w.costAtOriginDiesel),
+    ),
+    ...[0.1, 0.175].map((share) =>
+      leverRow(
+        `empty miles ${share * 100} % of the loaded miles instead of ${RATE_MODEL.perLoad.value.emptyMilesToPickup} per load (lane balance refitted)`,
+        fit,
+        heldOut,
+        variantWithRefittedBalance(fit, emptyMilesAsShare(share)),
+      ),
+    ),
+    leverRow("the REEFER multiplier refitted on the fit weeks (the model's level)", fit, heldOut, levelRefitted(fit)),
+    leverRow(
       "lane balance by shipping district x destination city, fitted on the fit weeks",
       fit,
       heldOut,
@@ -400,20 +445,28 @@ function usdaSection(): string[] {
     leverRow("x USDA reefer index of the report before (rolling origin)", fit, heldOut, byPriorIndex),
     leverRow("x that index built without the lane's own district", fit, heldOut, scaledByPriorIndex(true)),
     leverRow("x USDA's level that same week (known only after the week)", fit, heldOut, scaledToSameWeekLevel(all)),
-    leverRow("x a factor per USDA distance band fitted on the fit weeks", fit, heldOut, scaledByFitGroupError(fit, (w) => distanceBand(w.miles))),
-    leverRow("x a factor per shipping district fitted on the fit weeks", fit, heldOut, scaledByFitGroupError(fit, (w) => w.district)),
     leverRow(
-      "lane balance fitted on the held-out weeks themselves, markets (in-sample: the factor's ceiling)",
+      "x a factor per USDA distance band fitted on the fit weeks",
       fit,
       heldOut,
-      balancedBy(fittedLaneBalance(heldOut), BY_MARKET),
+      scaledByFitGroupError(fit, (w) => distanceBand(w.miles)),
     ),
     leverRow(
-      "lane balance fitted on the held-out weeks themselves, districts x cities (in-sample)",
+      "x a factor per shipping district fitted on the fit weeks",
       fit,
       heldOut,
-      balancedBy(fittedLaneBalance(heldOut, BY_DISTRICT_AND_CITY), BY_DISTRICT_AND_CITY),
+      scaledByFitGroupError(fit, (w) => w.district),
     ),
+    ...[
+      ["markets", BY_MARKET],
+      ["districts x cities", BY_DISTRICT_AND_CITY],
+    ].flatMap(([label, by]) => {
+      const inSample = balancedBy(fittedLaneBalance(heldOut, by as Grouping), by as Grouping);
+      return [
+        leverRow(`lane balance fitted on the held-out weeks themselves, ${label} (in-sample: the factor's ceiling)`, fit, heldOut, inSample),
+        leverRow(`the same x each held-out week's own level (in-sample, level known)`, fit, heldOut, scaledToSameWeekLevel(all, inSample)),
+      ];
+    }),
     leverRow(
       "x each lane's own fit-week error (memorises USDA lane by lane, not a model)",
       fit,
