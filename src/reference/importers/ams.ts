@@ -1,4 +1,5 @@
 import type { ParsedObservation } from "../admit.ts";
+import { isPrintedAmsRange } from "../ams-range.ts";
 import { type AmsRangeEnd, amsFvwtrkSeries } from "../series-ids.ts";
 import { csvRecords, ImportFormatError, isoDate, parseDecimal } from "./common.ts";
 
@@ -29,13 +30,6 @@ const field = (row: Row, names: string[]): string => {
   return value === undefined ? "" : String(value).trim();
 };
 
-/**
- * One printed range is never this wide: the widest in the six reports carried is 0.62 (Vidalia-Miami 2,800-4,500).
- * A lower ratio is a misprint or a misparse of the PDF (South and Central California-Atlanta, 2026-07-21: 740-8,600,
- * "mostly" 8,000-8,600), and its midpoint would anchor a lane at half the market.
- */
-const MIN_LOW_TO_HIGH = 0.5;
-
 const SEASON_NOTE = /^(FIRST|LAST|FINAL) REPORT\b/i;
 
 interface Lane {
@@ -65,7 +59,7 @@ function readLane(row: Row, where: string): Lane | undefined {
     throw new ImportFormatError(`${where}: rate range '${lowText}'-'${highText}' is not two decimal numbers (USD per load)`);
   }
   if (low > high) throw new ImportFormatError(`${where}: low rate ${low} is above high rate ${high}`);
-  if (low > 0 && low < high * MIN_LOW_TO_HIGH) {
+  if (low > 0 && !isPrintedAmsRange(low, high)) {
     throw new ImportFormatError(`${where}: rate range ${low}-${high} is not one the report prints (low under half the high: a misprint; correct or drop the line)`);
   }
   return { district, destination, reportDate, low, high, where };
