@@ -240,6 +240,15 @@ function shareInside(lanes: PricedLaneWeek[], costOf: (w: PricedLaneWeek) => num
   return Math.round((lanes.filter((w) => inRange(w, costOf(w) ?? Number.NaN)).length / lanes.length) * 100);
 }
 
+/** |change| of each lane's midpoint between reports 7 days apart. */
+function weeklyMoves(all: PricedLaneWeek[]): number[] {
+  const byLane = new Map(all.map((w) => [`${w.district}|${w.destination}|${w.week}`, w]));
+  return all.flatMap((w) => {
+    const before = byLane.get(`${w.district}|${w.destination}|${new Date(Date.parse(w.week) - 7 * DAY_MS).toISOString().slice(0, 10)}`);
+    return before ? [Math.abs(midpointOf(w) / midpointOf(before) - 1)] : [];
+  });
+}
+
 /** USDA's own midpoint for the same lane in the report before: what copying the market, not pricing it, would score. */
 function previousWeekMidpoint(all: PricedLaneWeek[]): (w: PricedLaneWeek) => number | undefined {
   const weeks = [...new Set(all.map((w) => w.week))].sort();
@@ -392,6 +401,7 @@ function usdaSection(): string[] {
       return `| ${key} | ${lanes.length} | ${Math.round((lanes.filter((w) => inRange(w, w.cost)).length / lanes.length) * 100)} % | ${pct(median(errors))} |`;
     });
   const widths = all.map((w) => (w.high - w.low) / midpointOf(w));
+  const moves = weeklyMoves(all);
   const byPriorIndex = scaledByPriorIndex(false);
   const { outbound, inbound } = RATE_MODEL.laneBalance.value;
   const fitted = fittedLaneBalance(fit);
@@ -483,7 +493,8 @@ function usdaSection(): string[] {
     }).join(", ")}.`,
     "",
     `USDA's range is ${pct(median(widths)).slice(1)} of its midpoint wide at the median (10th..90th ${pct(quantile(widths, 0.1)).slice(1)} .. ${pct(quantile(widths, 0.9)).slice(1)}): ` +
-      "a lane-week is inside only when the answer is within about half that of the midpoint.",
+      "a lane-week is inside only when the answer is within about half that of the midpoint. " +
+      `The same lane's midpoint moves from one weekly report to the next by ${pct(median(moves)).slice(1)} at the median (75th ${pct(quantile(moves, 0.75)).slice(1)}, 90th ${pct(quantile(moves, 0.9)).slice(1)}; ${moves.length} pairs of reports 7 days apart).`,
     ...(drift
       ? [
           "",
