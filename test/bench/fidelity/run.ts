@@ -5,7 +5,8 @@
  *   3. REEFER cost basis (no surcharge) against USDA AMS FVWTRK $/load ranges in the snapshot, fit and held-out weeks,
  *      and the levers tried on the held-out weeks: a market-level index (usda-market-level.ts), band, district, lane.
  * Prints Markdown tables; with --readme, also writes them between the fidelity markers in README.md; with --fit, prints
- * the lane-balance factors the fit weeks give (fit-lane-balance.ts) and nothing else.
+ * the lane-balance factors the fit weeks give (fit-lane-balance.ts) and nothing else; lanes of a sealed set (road-lanes.ts)
+ * are left out until --unseal.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { DAY_MS } from "../../../src/dates.ts";
@@ -23,7 +24,7 @@ import { costBasis } from "../../../src/skills/rate-lookup/model.ts";
 import { priceLane } from "../../../src/skills/rate-lookup/price-lane.ts";
 import { ATRI_SOURCE, ATRI_TOTAL_PER_MILE } from "./atri-years.ts";
 import { fitLaneBalance, median as middle } from "./fit-lane-balance.ts";
-import { REFERENCE_LANES, ROAD_MILES_SOURCE } from "./road-lanes.ts";
+import { REFERENCE_LANES, ROAD_MILES_SOURCE, SEALED_SETS } from "./road-lanes.ts";
 import { marketLevelBefore, type ReportLane, reeferRateIndex } from "./usda-market-level.ts";
 import { DESTINATION_PLACES, DISTRICT_TOWNS, FIT_WEEKS, HELD_OUT_WEEKS } from "./usda-weeks.ts";
 
@@ -51,6 +52,9 @@ function errorRow(label: string, errors: number[]): string {
 
 function roadSection(): string[] {
   const network = embeddedRoadNetwork();
+  const unseal = process.argv.includes("--unseal");
+  const lanes = REFERENCE_LANES.filter((lane) => unseal || !SEALED_SETS.has(lane.set));
+  const sealed = REFERENCE_LANES.length - lanes.length;
   const bySet: Record<string, { road: number[]; crow: number[] }> = {
     tuning: { road: [], crow: [] },
     holdout: { road: [], crow: [] },
@@ -60,10 +64,11 @@ function roadSection(): string[] {
     holdout5: { road: [], crow: [] },
     unseen: { road: [], crow: [] },
     holdout6: { road: [], crow: [] },
+    holdout7: { road: [], crow: [] },
   };
   const worst: string[] = [];
   const notPlain: Record<"ROAD_NETWORK_BOUNDED" | "OFF_NETWORK", string[]> = { ROAD_NETWORK_BOUNDED: [], OFF_NETWORK: [] };
-  for (const lane of REFERENCE_LANES) {
+  for (const lane of lanes) {
     const origin = place(lane.origin);
     const destination = place(lane.destination);
     const crow = greatCircleMiles(origin, destination);
@@ -77,7 +82,7 @@ function roadSection(): string[] {
     if (Math.abs(error) > 0.05) worst.push(`${lane.origin} - ${lane.destination} (${lane.set}): ${Math.round(miles)} vs ${lane.roadMiles} (${pct(error)}, ${method})`);
   }
   // Query time: every reference lane routed 20 times after a warm-up pass.
-  const pairs = REFERENCE_LANES.map((lane) => [place(lane.origin), place(lane.destination)] as const);
+  const pairs = lanes.map((lane) => [place(lane.origin), place(lane.destination)] as const);
   for (const [a, b] of pairs) roadMiles(network, a, b);
   const times: number[] = [];
   const bestPerLane = pairs.map(() => Number.POSITIVE_INFINITY);
@@ -103,6 +108,7 @@ function roadSection(): string[] {
     errorRow("road network, fifth held-out lanes", bySet.holdout5!.road),
     errorRow("road network, unseen lanes", bySet.unseen!.road),
     errorRow("road network, sixth held-out lanes (committed before roads-r4)", bySet.holdout6!.road),
+    sealed ? `| seventh held-out lanes (committed before roads-r5) | ${sealed} | sealed | | |` : errorRow("road network, seventh held-out lanes (committed before roads-r5)", bySet.holdout7!.road),
     errorRow(
       "road network, all",
       Object.values(bySet).flatMap((set) => set.road),
