@@ -108,7 +108,9 @@ function roadSection(): string[] {
     errorRow("road network, fifth held-out lanes", bySet.holdout5!.road),
     errorRow("road network, unseen lanes", bySet.unseen!.road),
     errorRow("road network, sixth held-out lanes (committed before roads-r4)", bySet.holdout6!.road),
-    sealed ? `| seventh held-out lanes (committed before roads-r5) | ${sealed} | sealed | | |` : errorRow("road network, seventh held-out lanes (committed before roads-r5)", bySet.holdout7!.road),
+    sealed
+      ? `| seventh held-out lanes (committed before roads-r5) | ${sealed} | sealed | | |`
+      : errorRow("road network, seventh held-out lanes (committed before roads-r5)", bySet.holdout7!.road),
     errorRow(
       "road network, all",
       Object.values(bySet).flatMap((set) => set.road),
