@@ -1,4 +1,5 @@
-import { greatCircleMiles, type Point } from "../distance.ts";
+import type { Point } from "../distance.ts";
+import { alongLine, insideOutline, type Outline } from "./outline.ts";
 
 /**
  * Open country: the Interior Plains (Central Lowland and Great Plains) and the West Gulf Coastal Plain, after the
@@ -12,7 +13,7 @@ import { greatCircleMiles, type Point } from "../distance.ts";
  * Vertices run clockwise from the Rocky Mountain Front at the Canadian border, as [lon, lat]; the Great Lakes and the
  * border are left to the land check (us-land.ts), so the outline may run over water and abroad.
  */
-const OPEN_COUNTRY: readonly (readonly [number, number])[] = [
+const OPEN_COUNTRY: Outline = [
   [-113.0, 49.0], // Rocky Mountain Front at the border
   [-95.2, 49.0], // Lake of the Woods
   [-95.0, 47.0], // Superior Upland's western edge
@@ -75,26 +76,12 @@ const OPEN_COUNTRY: readonly (readonly [number, number])[] = [
   [-112.5, 47.5], // Rocky Mountain Front west of Great Falls
 ];
 
-/** Even-odd rule over the outline's edges (planar in degrees: the outline is coarse to 30 mi anyway). */
+/** Whether a point lies in open country. */
 export function inOpenCountry(point: Point): boolean {
-  let inside = false;
-  for (let k = 0, j = OPEN_COUNTRY.length - 1; k < OPEN_COUNTRY.length; j = k++) {
-    const [x1, y1] = OPEN_COUNTRY[k]!;
-    const [x2, y2] = OPEN_COUNTRY[j]!;
-    if (y1 > point.lat !== y2 > point.lat && point.lon < x1 + ((point.lat - y1) * (x2 - x1)) / (y2 - y1)) inside = !inside;
-  }
-  return inside;
+  return insideOutline(OPEN_COUNTRY, point);
 }
 
-/** Sample spacing along a straight line when asking whether all of it lies in open country. */
-const SAMPLE_MILES = 10;
-
-/** Whether the straight line between two points lies in open country all the way. */
+/** Whether the straight line between two points lies in open country all the way (sampled every 10 mi). */
 export function lineInOpenCountry(a: Point, b: Point): boolean {
-  const steps = Math.max(1, Math.ceil(greatCircleMiles(a, b) / SAMPLE_MILES));
-  for (let k = 0; k <= steps; k++) {
-    const t = k / steps;
-    if (!inOpenCountry({ lat: a.lat + t * (b.lat - a.lat), lon: a.lon + t * (b.lon - a.lon) })) return false;
-  }
-  return true;
+  return alongLine(a, b).every(inOpenCountry);
 }
