@@ -2,12 +2,15 @@ import type { Point } from "../distance.ts";
 import { alongLine, insideOutline, type Outline } from "./outline.ts";
 
 /**
- * Open country: the Interior Plains (Central Lowland and Great Plains) and the West Gulf Coastal Plain, after the
+ * Open country: the Interior Plains (Central Lowland and Great Plains), the West Gulf Coastal Plain and the Springfield
+ * Plateau (the low, rolling western Ozarks of south-west Missouri, north-east Oklahoma and north-west Arkansas, where
+ * MO-13, US-65 and US-71 run straight over the upland), after the
  * physiographic divisions of the conterminous US (Fenneman and Johnson, USGS 1946), outlined by Waybill to within
  * about 30 mi (docs/rate-model.md, "Road miles"). There a grid of US and state highways, laid along section lines and
  * between county seats, runs almost as fast as the Interstates in every direction, so an Interstate route that goes far
  * round over a corridor means the real road is one the network lacks. Outside it (the Rockies and the West, the
- * Appalachian and Interior Highlands, the Interior Low Plateaus south of the Ohio, the Mississippi embayment, the East
+ * Appalachian Highlands, the rugged Ozarks (Salem Plateau, White River hills, Boston Mountains)
+ * and the Ouachitas, the Interior Low Plateaus south of the Ohio, the Mississippi embayment, the East
  * Gulf and Atlantic coast with its swamps and sounds) a long way round is often the road trucks really take.
  *
  * Vertices run clockwise from the Rocky Mountain Front at the Canadian border, as [lon, lat]; the Great Lakes and the
@@ -44,9 +47,13 @@ const OPEN_COUNTRY: Outline = [
   [-90.2, 37.9], // the Ozark Plateaus' eastern edge
   [-90.8, 38.4],
   [-92.0, 38.7],
-  [-93.5, 38.5],
-  [-94.6, 37.8],
-  [-95.0, 37.0],
+  [-93.3, 38.4], // the Springfield Plateau's northern end, at Truman Lake
+  [-92.9, 37.6], // the Eureka Springs escarpment: the rugged Salem Plateau lies east
+  [-92.8, 37.2], // east of Springfield
+  [-93.3, 36.7], // the White River hills lie south
+  [-93.8, 36.35], // Eureka Springs
+  [-94.1, 35.95], // Fayetteville, at the Boston Mountains' northern front
+  [-94.6, 35.9],
   [-95.2, 36.3], // the Ozarks' western edge, east of Tulsa
   [-95.5, 35.3], // Arkansas River valley
   [-96.0, 34.6], // the Ouachitas' western end
