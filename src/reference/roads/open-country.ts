@@ -4,19 +4,19 @@ import { alongLine, insideOutline, type Outline } from "./outline.ts";
 /**
  * Open country: the Interior Plains (Central Lowland and Great Plains), the West Gulf Coastal Plain and the Springfield
  * Plateau (the low, rolling western Ozarks of south-west Missouri, north-east Oklahoma and north-west Arkansas, where
- * MO-13, US-65 and US-71 run straight over the upland), after the
+ * MO-13, US-65 and US-71 run straight over the upland), and the Florida peninsula north of Lake Okeechobee, after the
  * physiographic divisions of the conterminous US (Fenneman and Johnson, USGS 1946), outlined by Waybill to within
  * about 30 mi (docs/rate-model.md, "Road miles"). There a grid of US and state highways, laid along section lines and
  * between county seats, runs almost as fast as the Interstates in every direction, so an Interstate route that goes far
  * round over a corridor means the real road is one the network lacks. Outside it (the Rockies and the West, the
  * Appalachian Highlands, the rugged Ozarks (Salem Plateau, White River hills, Boston Mountains)
  * and the Ouachitas, the Interior Low Plateaus south of the Ohio, the Mississippi embayment, the East
- * Gulf and Atlantic coast with its swamps and sounds) a long way round is often the road trucks really take.
+ * Gulf and Atlantic coastal plain with its swamps and sounds, the Everglades) a long way round is often the road trucks really take.
  *
  * Vertices run clockwise from the Rocky Mountain Front at the Canadian border, as [lon, lat]; the Great Lakes and the
  * border are left to the land check (us-land.ts), so the outline may run over water and abroad.
  */
-const OPEN_COUNTRY: Outline = [
+const PLAINS: Outline = [
   [-113.0, 49.0], // Rocky Mountain Front at the border
   [-95.2, 49.0], // Lake of the Woods
   [-95.0, 47.0], // Superior Upland's western edge
@@ -83,9 +83,25 @@ const OPEN_COUNTRY: Outline = [
   [-112.5, 47.5], // Rocky Mountain Front west of Great Falls
 ];
 
+/**
+ * The Florida peninsula north of Lake Okeechobee (the Floridian section of the Coastal Plain, its northern part): a low
+ * sandy plain of ridges and lakes crossed every way by four-lane US highways (US-301, US-27, US-441, US-19) and Florida's
+ * Turnpike, with no sound or swamp belt across the way. South of 27.3 degrees the Everglades, the Big Cypress and the lake
+ * itself leave only the roads there are (Tampa-Miami by Alligator Alley is the real road). The coastal plain of Georgia and
+ * the Carolinas is left out: trucks there keep to the Interstates' long way (Jacksonville-Atlanta by I-16 and Macon).
+ */
+const FLORIDA_PENINSULA: Outline = [
+  [-83.5, 30.6], // the Georgia line at the Suwannee
+  [-81.45, 30.7], // the mouth of the St. Marys
+  [-80.2, 27.3], // the Atlantic coast at Stuart
+  [-82.7, 27.3], // the Gulf coast at Sarasota
+  [-83.0, 28.5],
+  [-83.5, 29.5], // the Big Bend coast
+];
+
 /** Whether a point lies in open country. */
 export function inOpenCountry(point: Point): boolean {
-  return insideOutline(OPEN_COUNTRY, point);
+  return insideOutline(PLAINS, point) || insideOutline(FLORIDA_PENINSULA, point);
 }
 
 /** Whether the straight line between two points lies in open country all the way (sampled every 10 mi). */

@@ -195,6 +195,55 @@ describe("road miles between places", () => {
     const far = roadMiles(uShape, at(-111, 40), at(-116, 40));
     expect(far).toMatchObject({ method: "OFF_NETWORK", reason: expect.stringMatching(/^origin is \d+ mi from the nearest Interstate/) });
   });
+
+  test("an implausible detour across mountains falls back at the mountain circuity, and says so", () => {
+    // The wide U in the Great Basin (basins the highways run straight down) and the same U in the Colorado Rockies.
+    const basin = roadMiles(wideU, at(-118, 41), at(-116, 41));
+    expect(basin).toMatchObject({ method: "OFF_NETWORK", cause: "IMPLAUSIBLE_DETOUR" });
+    expect(basin.method === "OFF_NETWORK" && basin.reason).not.toMatch(/mountains/);
+    expect(basin.method === "OFF_NETWORK" && basin.cause === "IMPLAUSIBLE_DETOUR" && basin.miles).toBeCloseTo(
+      miles([-118, 41], [-116, 41]) * ROAD_RULES.detourFallbackCircuity.value,
+      6,
+    );
+
+    const rockiesU = network([
+      {
+        coordinates: [
+          [-108.5, 39.5],
+          [-108.5, 37.5],
+          [-106.5, 37.5],
+          [-106.5, 39.5],
+        ],
+      },
+    ]);
+    const rockies = roadMiles(rockiesU, at(-108.5, 39.5), at(-106.5, 39.5));
+    expect(rockies).toMatchObject({ method: "OFF_NETWORK", cause: "IMPLAUSIBLE_DETOUR", reason: expect.stringMatching(/crosses mountains/) });
+    expect(rockies.method === "OFF_NETWORK" && rockies.cause === "IMPLAUSIBLE_DETOUR" && rockies.miles).toBeCloseTo(
+      miles([-108.5, 39.5], [-106.5, 39.5]) * ROAD_RULES.mountainCircuity.value,
+      6,
+    );
+  });
+
+  test("a short lane keeps a winding road in the mountains; on the plains local roads cap it", () => {
+    // A road zigzagging 1.3-1.4x its straight line between two places 41 mi apart: in Montana's mountains that is the
+    // road (I-15 Butte-Helena runs 1.4x); in Kansas a local road runs nearly straight, at the local-road circuity.
+    const zigzag = (lon: number, lat: number) => [0, 1, 2, 3, 4].map((k): [number, number] => [lon + (k % 2) * 0.18, lat + k * 0.15]);
+    const lane = (lon: number, lat: number) => roadMiles(network([{ coordinates: zigzag(lon, lat) }]), at(lon, lat), at(lon, lat + 0.6));
+    const crow = (lat: number) => miles([-100, lat], [-100, lat + 0.6]);
+
+    const montana = lane(-112.5, 46);
+    expect(montana.method).toBe("ROAD_NETWORK");
+    if (montana.method !== "ROAD_NETWORK") return;
+    expect(montana.miles).toBeCloseTo(montana.networkMiles + montana.connectorMiles.origin + montana.connectorMiles.destination, 6);
+    expect(montana.miles / crow(46)).toBeGreaterThan(1.25);
+    expect(montana.miles / crow(46)).toBeLessThanOrEqual(ROAD_RULES.mountainCircuity.value);
+
+    const kansas = lane(-99, 38.5);
+    expect(kansas.method).toBe("ROAD_NETWORK");
+    if (kansas.method !== "ROAD_NETWORK") return;
+    expect(kansas.networkMiles / crow(38.5)).toBeGreaterThan(1.25);
+    expect(kansas.miles).toBeCloseTo(crow(38.5) * ROAD_RULES.connectorCircuity.value, 6);
+  });
 });
 
 describe("a road the network lacks", () => {
