@@ -50,6 +50,9 @@ function errorRow(label: string, errors: number[]): string {
   return `| ${label} | ${errors.length} | ${pct(median(abs)).slice(1)} | ${within5} (${Math.round((within5 / errors.length) * 100)} %) | ${pct(Math.max(...abs)).slice(1)} |`;
 }
 
+/** Whether a lane's published route uses a road other than an Interstate (its notes in brackets aside). */
+const leavesInterstates = (route: string) => route.split(",").some((road) => !/^I-\d/.test(road.replace(/\(.*?\)/g, "").trim()));
+
 function roadSection(): string[] {
   const network = embeddedRoadNetwork();
   const unseal = process.argv.includes("--unseal");
@@ -66,6 +69,7 @@ function roadSection(): string[] {
     holdout6: { road: [], crow: [] },
     holdout7: { road: [], crow: [] },
   };
+  const byRoute: Record<"interstate" | "leaves", number[]> = { interstate: [], leaves: [] };
   const worst: string[] = [];
   const notPlain: Record<"ROAD_NETWORK_BOUNDED" | "OFF_NETWORK", string[]> = { ROAD_NETWORK_BOUNDED: [], OFF_NETWORK: [] };
   for (const lane of lanes) {
@@ -76,6 +80,7 @@ function roadSection(): string[] {
     const miles = road.method === "OFF_NETWORK" && road.cause === "FAR_FROM_NETWORK" ? crow * circuityFactor(crow) : road.miles;
     const error = (miles - lane.roadMiles) / lane.roadMiles;
     bySet[lane.set]!.road.push(error);
+    byRoute[leavesInterstates(lane.route) ? "leaves" : "interstate"].push(error);
     bySet[lane.set]!.crow.push((crow * circuityFactor(crow) - lane.roadMiles) / lane.roadMiles);
     const method = road.method === "ROAD_NETWORK" && road.missingRoad ? "ROAD_NETWORK_BOUNDED" : road.method;
     if (method !== "ROAD_NETWORK") notPlain[method].push(`${lane.origin} - ${lane.destination} ${pct(error)}`);
@@ -119,6 +124,8 @@ function roadSection(): string[] {
       "great-circle x 1.12 (old), all",
       Object.values(bySet).flatMap((set) => set.crow),
     ),
+    errorRow("published route on Interstates all the way", byRoute.interstate),
+    errorRow("published route leaves the Interstates (US or state highway, turnpike, parkway)", byRoute.leaves),
     "",
     `Query (snap both places + A*): median ${median(times).toFixed(2)} ms, p99 ${quantile(times, 0.99).toFixed(2)} ms over ${times.length} routes; ` +
       `the slowest lane's best of 20 runs ${Math.max(...bestPerLane).toFixed(2)} ms (p99 counts time lost to other processes on a shared CPU).`,
