@@ -68,6 +68,7 @@ function roadSection(): string[] {
     unseen: { road: [], crow: [] },
     holdout6: { road: [], crow: [] },
     holdout7: { road: [], crow: [] },
+    holdout8: { road: [], crow: [] },
   };
   const byRoute: Record<"interstate" | "leaves", number[]> = { interstate: [], leaves: [] };
   const worst: string[] = [];
@@ -113,9 +114,10 @@ function roadSection(): string[] {
     errorRow("road network, fifth held-out lanes", bySet.holdout5!.road),
     errorRow("road network, unseen lanes", bySet.unseen!.road),
     errorRow("road network, sixth held-out lanes (committed before roads-r4)", bySet.holdout6!.road),
+    errorRow("road network, seventh held-out lanes (committed before roads-r5)", bySet.holdout7!.road),
     sealed
-      ? `| seventh held-out lanes (committed before roads-r5) | ${sealed} | sealed | | |`
-      : errorRow("road network, seventh held-out lanes (committed before roads-r5)", bySet.holdout7!.road),
+      ? `| eighth held-out lanes (committed before roads-r6) | ${sealed} | sealed | | |`
+      : errorRow("road network, eighth held-out lanes (committed before roads-r6)", bySet.holdout8!.road),
     errorRow(
       "road network, all",
       Object.values(bySet).flatMap((set) => set.road),
