@@ -8,9 +8,11 @@ import type { RoadNetwork, RoadRoute, Snap } from "./network.ts";
  * Moves whenever a routing rule below changes: the same network then prices some lanes differently, so answers name it
  * in their model version. roads-r2: several joins per place, the water rule; roads-r3: joins ahead of a place, the
  * missing-road bound; roads-r4: the missing-road bound at corridor scale over open country, the detour fallback's circuity;
- * roads-r5: mountain country's road circuity for the local-road cap and the detour fallback, the Springfield Plateau as open country.
+ * roads-r5: mountain country's road circuity for the local-road cap and the detour fallback, the Springfield Plateau and the
+ * Florida peninsula as open country; roads-r6: the local-road cap only for a short lane's implausible route, the places
+ * themselves as ends of a road the network lacks.
  */
-export const ROAD_ROUTING_REVISION = "roads-r5";
+export const ROAD_ROUTING_REVISION = "roads-r6";
 
 /** When the network's answer is used, and how a place reaches it (docs/rate-model.md, "Road miles"). */
 export const ROAD_RULES = {
@@ -148,14 +150,24 @@ export function roadMiles(network: RoadNetwork, origin: Point, destination: Poin
     origin: route.origin.offsetMiles * connectorCircuity.value,
     destination: route.destination.offsetMiles * connectorCircuity.value,
   };
-  // Two places beside one stretch of road: the connectors overlap the road, so a short local trip is capped
-  // by the direct local-road estimate. In mountains no local road cuts across what the Interstate goes round
-  // (Butte-Helena on I-15 runs 1.4x its straight line), so the cap there is the mountain circuity.
+  // A short lane whose route runs implausibly long (two places beside one stretch of road, their local legs
+  // overlapping it; or a local road the network lacks: Baltimore-Washington) is a local trip, capped by the direct
+  // local-road estimate (the mountain circuity across mountains). Below that the Interstate is the road: short lanes
+  // really run 1.3-1.4x on it (Seattle-Tacoma, Akron-Cleveland, Butte-Helena).
   const viaNetwork = route.networkMiles + connectorMiles.origin + connectorMiles.destination;
-  let miles = crow < SHORT_LANE_MILES ? Math.min(viaNetwork, crow * terrainCircuity(origin, destination, connectorCircuity.value).circuity) : viaNetwork;
+  const localTrip = crow < SHORT_LANE_MILES && viaNetwork / crow > maxDetourRatio.value;
+  let miles = localTrip ? Math.min(viaNetwork, crow * terrainCircuity(origin, destination, connectorCircuity.value).circuity) : viaNetwork;
   // A long route may go round a road the network lacks: the real miles are then bounded by the route less that
-  // road's saving (docs/rate-model.md, "Road miles").
-  const missingRoad = miles / crow > lookAgainAbove ? missingRoadShortcut(route.path, miles) : undefined;
+  // road's saving (docs/rate-model.md, "Road miles"). The places themselves end the route: that road may run to a
+  // place directly rather than to where its local leg joins the network (US-52 runs into Rochester, MN from the
+  // north; I-90 passes 8 mi south).
+  const fromPlaceToPlace = route.path && [
+    { lat: origin.lat, lon: origin.lon, miles: 0 },
+    ...route.path,
+    { lat: destination.lat, lon: destination.lon, miles: viaNetwork },
+  ];
+  // A local trip's cap already prices the local road, so no saving is taken off it again.
+  const missingRoad = !localTrip && miles / crow > lookAgainAbove ? missingRoadShortcut(fromPlaceToPlace, miles) : undefined;
   if (missingRoad) miles -= missingRoad.savedMiles;
   const detourRatio = miles / crow;
   const water = detourRatio > maxDetourRatio.value && roundWater(origin, destination, detourRatio);
