@@ -129,6 +129,9 @@ export function requestContext({ metrics, cors, allowedMethods, recognise }: Req
     });
 }
 
+/** One decoder for every body (it keeps no state between non-streaming calls). */
+const UTF8 = new TextDecoder();
+
 /**
  * A JSON request body: 415 unless declared as JSON, 413 past the cap (also for bodies sent
  * without a Content-Length), 400 when it does not parse.
@@ -139,7 +142,7 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   const bytes = await readCappedBody(request);
   if (bytes.byteLength === 0) return undefined;
   try {
-    return JSON.parse(new TextDecoder().decode(bytes));
+    return JSON.parse(UTF8.decode(bytes));
   } catch {
     throw errors.invalidRequest([{ field: "(body)", problem: "is not valid JSON" }]);
   }
