@@ -5,7 +5,8 @@
  *   3. REEFER cost basis (no surcharge) against USDA AMS FVWTRK $/load ranges in the snapshot, fit and held-out weeks,
  *      and the levers tried on the held-out weeks: a market-level index (usda-market-level.ts), band, district, lane.
  * Prints Markdown tables; with --readme, also writes them between the fidelity markers in README.md; with --fit, prints
- * the lane-balance factors the fit weeks give (fit-lane-balance.ts) and nothing else.
+ * the lane-balance factors the fit weeks give (fit-lane-balance.ts) and nothing else; lanes of a sealed set (road-lanes.ts)
+ * are left out until --unseal.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { DAY_MS } from "../../../src/dates.ts";
@@ -23,7 +24,7 @@ import { costBasis } from "../../../src/skills/rate-lookup/model.ts";
 import { costAtDiesel, priceLane } from "../../../src/skills/rate-lookup/price-lane.ts";
 import { ATRI_SOURCE, ATRI_TOTAL_PER_MILE } from "./atri-years.ts";
 import { type FittedLaneBalance, fitLaneBalance, median as middle } from "./fit-lane-balance.ts";
-import { REFERENCE_LANES, ROAD_MILES_SOURCE } from "./road-lanes.ts";
+import { REFERENCE_LANES, ROAD_MILES_SOURCE, SEALED_SETS } from "./road-lanes.ts";
 import { distanceBand, heldOutErrorAnalysis, pct, quantile } from "./usda-errors.ts";
 import { marketLevelBefore, type ReportLane, reeferRateIndex } from "./usda-market-level.ts";
 import { DESTINATION_PLACES, DISTRICT_TOWNS, FIT_WEEKS, HELD_OUT_WEEKS } from "./usda-weeks.ts";
@@ -45,8 +46,14 @@ function errorRow(label: string, errors: number[]): string {
   return `| ${label} | ${errors.length} | ${pct(median(abs)).slice(1)} | ${within5} (${Math.round((within5 / errors.length) * 100)} %) | ${pct(Math.max(...abs)).slice(1)} |`;
 }
 
+/** Whether a lane's published route uses a road other than an Interstate (its notes in brackets aside). */
+const leavesInterstates = (route: string) => route.split(",").some((road) => !/^I-\d/.test(road.replace(/\(.*?\)/g, "").trim()));
+
 function roadSection(): string[] {
   const network = embeddedRoadNetwork();
+  const unseal = process.argv.includes("--unseal");
+  const lanes = REFERENCE_LANES.filter((lane) => unseal || !SEALED_SETS.has(lane.set));
+  const sealed = REFERENCE_LANES.length - lanes.length;
   const bySet: Record<string, { road: number[]; crow: number[] }> = {
     tuning: { road: [], crow: [] },
     holdout: { road: [], crow: [] },
@@ -56,10 +63,13 @@ function roadSection(): string[] {
     holdout5: { road: [], crow: [] },
     unseen: { road: [], crow: [] },
     holdout6: { road: [], crow: [] },
+    holdout7: { road: [], crow: [] },
+    holdout8: { road: [], crow: [] },
   };
+  const byRoute: Record<"interstate" | "leaves", number[]> = { interstate: [], leaves: [] };
   const worst: string[] = [];
   const notPlain: Record<"ROAD_NETWORK_BOUNDED" | "OFF_NETWORK", string[]> = { ROAD_NETWORK_BOUNDED: [], OFF_NETWORK: [] };
-  for (const lane of REFERENCE_LANES) {
+  for (const lane of lanes) {
     const origin = place(lane.origin);
     const destination = place(lane.destination);
     const crow = greatCircleMiles(origin, destination);
@@ -67,13 +77,14 @@ function roadSection(): string[] {
     const miles = road.method === "OFF_NETWORK" && road.cause === "FAR_FROM_NETWORK" ? crow * circuityFactor(crow) : road.miles;
     const error = (miles - lane.roadMiles) / lane.roadMiles;
     bySet[lane.set]!.road.push(error);
+    byRoute[leavesInterstates(lane.route) ? "leaves" : "interstate"].push(error);
     bySet[lane.set]!.crow.push((crow * circuityFactor(crow) - lane.roadMiles) / lane.roadMiles);
     const method = road.method === "ROAD_NETWORK" && road.missingRoad ? "ROAD_NETWORK_BOUNDED" : road.method;
     if (method !== "ROAD_NETWORK") notPlain[method].push(`${lane.origin} - ${lane.destination} ${pct(error)}`);
     if (Math.abs(error) > 0.05) worst.push(`${lane.origin} - ${lane.destination} (${lane.set}): ${Math.round(miles)} vs ${lane.roadMiles} (${pct(error)}, ${method})`);
   }
   // Query time: every reference lane routed 20 times after a warm-up pass.
-  const pairs = REFERENCE_LANES.map((lane) => [place(lane.origin), place(lane.destination)] as const);
+  const pairs = lanes.map((lane) => [place(lane.origin), place(lane.destination)] as const);
   for (const [a, b] of pairs) roadMiles(network, a, b);
   const times: number[] = [];
   const bestPerLane = pairs.map(() => Number.POSITIVE_INFINITY);
@@ -99,6 +110,10 @@ function roadSection(): string[] {
     errorRow("road network, fifth held-out lanes", bySet.holdout5!.road),
     errorRow("road network, unseen lanes", bySet.unseen!.road),
     errorRow("road network, sixth held-out lanes (committed before roads-r4)", bySet.holdout6!.road),
+    errorRow("road network, seventh held-out lanes (committed before roads-r5)", bySet.holdout7!.road),
+    sealed
+      ? `| eighth held-out lanes (committed before roads-r6) | ${sealed} | sealed | | |`
+      : errorRow("road network, eighth held-out lanes (committed before roads-r6)", bySet.holdout8!.road),
     errorRow(
       "road network, all",
       Object.values(bySet).flatMap((set) => set.road),
@@ -107,6 +122,8 @@ function roadSection(): string[] {
       "great-circle x 1.12 (old), all",
       Object.values(bySet).flatMap((set) => set.crow),
     ),
+    errorRow("published route on Interstates all the way", byRoute.interstate),
+    errorRow("published route leaves the Interstates (US or state highway, turnpike, parkway)", byRoute.leaves),
     "",
     `Query (snap both places + A*): median ${median(times).toFixed(2)} ms, p99 ${quantile(times, 0.99).toFixed(2)} ms over ${times.length} routes; ` +
       `the slowest lane's best of 20 runs ${Math.max(...bestPerLane).toFixed(2)} ms (p99 counts time lost to other processes on a shared CPU).`,
