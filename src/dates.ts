@@ -3,9 +3,16 @@
 export const DAY_MS = 86_400_000;
 export const WEEK_MS = 7 * DAY_MS;
 
+/** The day utcDateOf last formatted: an answered call asks for today's date several times. */
+let lastDay = { start: Number.NaN, date: "" };
+
 /** The UTC calendar date (`YYYY-MM-DD`) of an instant. */
 export function utcDateOf(at: number): string {
-  return new Date(at).toISOString().slice(0, 10);
+  if (!(at >= lastDay.start && at < lastDay.start + DAY_MS)) {
+    const start = Math.floor(at / DAY_MS) * DAY_MS;
+    lastDay = { start, date: new Date(start).toISOString().slice(0, 10) };
+  }
+  return lastDay.date;
 }
 
 /** Whole days from one calendar date to another (negative when `to` is earlier). */

@@ -87,6 +87,18 @@ export function compressResponse(request: Request, response: Response): MaybePro
   return compressed(response, encoding, keepAs);
 }
 
+/**
+ * A per-response JSON body in hand as text, as compressResponse would send it: compressed with the
+ * client's preferred cheap encoding when over COMPRESS_ABOVE_BYTES, else as it is. Either way the
+ * response varies by Accept-Encoding.
+ */
+export function compressedText(request: Request, text: string): { body: string | Uint8Array; encoding?: Encoding } {
+  const encoding = chooseEncoding(request.headers.get("accept-encoding"), PER_RESPONSE_PREFERENCE);
+  if (!encoding) return { body: text };
+  const bytes = new TextEncoder().encode(text) as Uint8Array<ArrayBuffer>;
+  return bytes.byteLength <= COMPRESS_ABOVE_BYTES ? { body: bytes } : { body: encodeOnce(bytes, encoding), encoding };
+}
+
 async function compressed(response: Response, encoding: Encoding, keepAs: string | undefined): Promise<Response> {
   const headers = new Headers(response.headers);
   headers.append("Vary", "Accept-Encoding");

@@ -9,7 +9,11 @@ export interface CorsPolicy {
   preflight(request: Request, allowedMethods: readonly string[]): Response | undefined;
   /** Adds the CORS response headers when the request came from an allowed origin. */
   decorate(request: Request, headers: Headers): void;
+  /** The same headers as a plain object (`Vary` to be appended to any the response has), for a response not built yet. */
+  responseHeaders(request: Request): Readonly<Record<string, string>>;
 }
+
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
 const REQUEST_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match", "X-Request-Id", "Accept", "Mcp-Protocol-Version"];
 const EXPOSED_HEADERS = [
@@ -72,12 +76,16 @@ export function corsPolicy(allowedOrigins: readonly string[]): CorsPolicy {
       });
     },
     decorate(request, headers) {
-      if (allowed.size === 0) return;
-      headers.append("Vary", "Origin");
+      for (const [name, value] of Object.entries(this.responseHeaders(request))) {
+        if (name === "Vary") headers.append(name, value);
+        else headers.set(name, value);
+      }
+    },
+    responseHeaders(request) {
+      if (allowed.size === 0) return NO_HEADERS;
       const origin = allowedOrigin(request);
-      if (!origin) return;
-      headers.set("Access-Control-Allow-Origin", origin);
-      headers.set("Access-Control-Expose-Headers", EXPOSED_HEADERS.join(", "));
+      if (!origin) return { Vary: "Origin" };
+      return { Vary: "Origin", "Access-Control-Allow-Origin": origin, "Access-Control-Expose-Headers": EXPOSED_HEADERS.join(", ") };
     },
   };
 }

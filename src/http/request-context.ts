@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { ApiError, errorResponse, errors } from "../errors.ts";
 import type { CorsPolicy } from "./cors.ts";
-import { finishResponse, isFinished } from "./finish-response.ts";
+import { finishedJsonAnswer, finishResponse, isFinished } from "./finish-response.ts";
 import type { Metrics } from "./metrics.ts";
 import { MAX_BODY_BYTES, readCappedBody } from "./body-cap.ts";
 import { requestIdFor } from "./request-id.ts";
@@ -12,6 +12,7 @@ import { CLIENT_GONE_STATUS, isClientGone } from "../client-gone.ts";
 interface RequestState {
   id: string;
   startedAt: number;
+  cors: CorsPolicy;
   errorStatus?: number;
   actor?: RequestActor;
 }
@@ -27,6 +28,16 @@ export function requestIdOf(request: Request): string {
 export function attributeRequest(request: Request, accountId: string, viaKey: boolean): void {
   const state = states.get(request);
   if (state) state.actor = { accountId, keyDisplayId: viaKey ? keyDisplayIdOf(request) : undefined };
+}
+
+/**
+ * A skill's answer, JSON text in hand: finished at once when the request came through the request
+ * context (a GET or POST), else built plain and finished by the context's response hook as usual.
+ */
+export function answerResponse(request: Request, status: number, headers: Readonly<Record<string, string>>, text: string): Response {
+  const state = states.get(request);
+  if (state && (request.method === "POST" || request.method === "GET")) return finishedJsonAnswer(request, status, headers, text, state.cors);
+  return new Response(text, { status, headers: { ...headers, "content-type": "application/json" } });
 }
 
 interface RequestContextOptions {
@@ -57,7 +68,7 @@ export function requestContext({ metrics, cors, allowedMethods, recognise }: Req
 
   return new Elysia({ name: "request-context" })
     .onRequest(({ request, set }) => {
-      const state: RequestState = { id: requestIdFor(request), startedAt: performance.now() };
+      const state: RequestState = { id: requestIdFor(request), startedAt: performance.now(), cors };
       states.set(request, state);
       set.headers["x-request-id"] = state.id;
       if (request.method === "OPTIONS") {
@@ -71,7 +82,7 @@ export function requestContext({ metrics, cors, allowedMethods, recognise }: Req
       if (declaredLength > MAX_BODY_BYTES) return refuse(request, state, errors.payloadTooLarge(MAX_BODY_BYTES));
     })
     .onError({ as: "global" }, ({ code, error, request }) => {
-      const state = states.get(request) ?? { id: requestIdFor(request), startedAt: performance.now() };
+      const state = states.get(request) ?? { id: requestIdFor(request), startedAt: performance.now(), cors };
       if (isClientGone(error, request.signal)) {
         state.errorStatus = CLIENT_GONE_STATUS;
         return new Response(null, { status: CLIENT_GONE_STATUS }); // nobody is left to read it
@@ -118,6 +129,9 @@ export function requestContext({ metrics, cors, allowedMethods, recognise }: Req
     });
 }
 
+/** One decoder for every body (it keeps no state between non-streaming calls). */
+const UTF8 = new TextDecoder();
+
 /**
  * A JSON request body: 415 unless declared as JSON, 413 past the cap (also for bodies sent
  * without a Content-Length), 400 when it does not parse.
@@ -128,7 +142,7 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   const bytes = await readCappedBody(request);
   if (bytes.byteLength === 0) return undefined;
   try {
-    return JSON.parse(new TextDecoder().decode(bytes));
+    return JSON.parse(UTF8.decode(bytes));
   } catch {
     throw errors.invalidRequest([{ field: "(body)", problem: "is not valid JSON" }]);
   }

@@ -14,8 +14,18 @@ export interface MonthRange {
   end: number;
 }
 
+/** The month monthOf last named, with its bounds: every metered call asks for the current one. */
+let lastMonth = { start: Number.NaN, end: Number.NaN, month: "" as MonthKey };
+
 export function monthOf(at: number): MonthKey {
-  return new Date(at).toISOString().slice(0, 7) as MonthKey;
+  if (!(at >= lastMonth.start && at < lastMonth.end)) {
+    const first = new Date(at);
+    const month = first.toISOString().slice(0, 7) as MonthKey; // throws on an invalid instant, as before
+    first.setUTCDate(1);
+    const start = first.setUTCHours(0, 0, 0, 0);
+    lastMonth = { start, end: first.setUTCMonth(first.getUTCMonth() + 1), month };
+  }
+  return lastMonth.month;
 }
 
 export function monthRange(at: number): MonthRange {

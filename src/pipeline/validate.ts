@@ -3,15 +3,60 @@ import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { Value, type ValueError } from "@sinclair/typebox/value";
 import { errors, type FieldProblem } from "../errors.ts";
 
-const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
+type Primitive = string | number | boolean | null;
 
-function checkerFor(schema: TSchema): TypeCheck<TSchema> {
-  let check = compiled.get(schema);
-  if (!check) {
-    check = TypeCompiler.Compile(schema);
-    compiled.set(schema, check);
+/** What validating against one schema needs, worked out once per schema. */
+interface Plan {
+  check: TypeCheck<TSchema>;
+  /** The schema's own property names: anything else in an input is an unknown field. */
+  known: ReadonlySet<string>;
+  /**
+   * Top-level `[name, default]` pairs when those are the schema's only defaults and each is a plain
+   * value: applying them is then all `Value.Default` would do. Undefined for any other schema.
+   */
+  flatDefaults?: readonly (readonly [string, Primitive])[];
+}
+
+const plans = new WeakMap<TSchema, Plan>();
+
+function planFor(schema: TSchema): Plan {
+  let plan = plans.get(schema);
+  if (!plan) {
+    plan = { check: TypeCompiler.Compile(schema), known: new Set(Object.keys(schema.properties ?? {})), flatDefaults: flatDefaultsOf(schema) };
+    plans.set(schema, plan);
   }
-  return check;
+  return plan;
+}
+
+const isPrimitive = (value: unknown): value is Primitive => value === null || ["string", "number", "boolean"].includes(typeof value);
+
+function hasDefaultWithin(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (Object.hasOwn(value, "default")) return true;
+  return Object.values(value).some(hasDefaultWithin);
+}
+
+function flatDefaultsOf(schema: TSchema): Plan["flatDefaults"] {
+  if (schema.type !== "object" || typeof schema.properties !== "object" || Object.hasOwn(schema, "default") || hasDefaultWithin(schema.additionalProperties)) {
+    return undefined;
+  }
+  const defaults: (readonly [string, Primitive])[] = [];
+  for (const [name, property] of Object.entries(schema.properties as Record<string, TSchema>)) {
+    const { default: fallback, ...rest } = property;
+    if (hasDefaultWithin(rest)) return undefined;
+    if (!Object.hasOwn(property, "default")) continue;
+    if (!isPrimitive(fallback)) return undefined;
+    defaults.push([name, fallback]);
+  }
+  return defaults;
+}
+
+/** The input with its defaults: `Value.Default` on a copy, or (same result) the plain top-level defaults filled into a shallow copy. */
+function withDefaults(schema: TSchema, plan: Plan, value: unknown): unknown {
+  if (!plan.flatDefaults || typeof value !== "object" || value === null || Array.isArray(value)) return Value.Default(schema, structuredClone(value));
+  const filled: Record<string, unknown> = { ...value };
+  for (const [name, fallback] of plan.flatDefaults) if (filled[name] === undefined) filled[name] = fallback;
+  return filled;
 }
 
 /** The literal values a failing enum-like schema would have accepted, so the caller can fix the request. */
@@ -52,13 +97,12 @@ export function validateInput(schema: TSchema, raw: unknown, source: "body" | "q
   if (source === "body" && (typeof raw !== "object" || raw === null || Array.isArray(raw))) {
     throw errors.invalidRequest([{ field: "(body)", problem: "must be a JSON object" }]);
   }
-  let value: unknown = structuredClone(raw);
-  if (source === "query") value = Value.Convert(schema, value);
-  value = Value.Default(schema, value);
+  const plan = planFor(schema);
+  const value = withDefaults(schema, plan, source === "query" ? Value.Convert(schema, structuredClone(raw)) : raw);
   // Own properties only: `constructor`, `toString` or `__proto__` are unknown fields like any other.
-  const unknownFields = Object.keys(value as object).filter((name) => !Object.hasOwn(schema.properties ?? {}, name));
-  const problems: FieldProblem[] = unknownFields.map((field) => ({ field, problem: "is not a known field" }));
-  const check = checkerFor(schema);
+  const problems: FieldProblem[] = [];
+  for (const field of Object.keys(value as object)) if (!plan.known.has(field)) problems.push({ field, problem: "is not a known field" });
+  const check = plan.check;
   if (!check.Check(value)) {
     const seen = new Set<string>();
     for (const error of check.Errors(value)) {

@@ -1,4 +1,5 @@
 import { amsDestinationOf, amsDistrictsOf } from "./ams-districts.ts";
+import { isPrintedAmsRange } from "./ams-range.ts";
 import type { Point } from "./distance.ts";
 import { amsFvwtrkSeries } from "./series-ids.ts";
 import type { Observation, ReferenceView } from "./view.ts";
@@ -19,7 +20,8 @@ export interface AmsMarketRate {
 /**
  * The USDA AMS reefer truck rate range (USD per load) for a lane whose origin lies in a reported shipping district
  * and whose destination is a reported city, from a report no older than four weeks as of the view. When the origin
- * lies in several districts, the nearest district with a current report wins.
+ * lies in several districts, the nearest district with a current report wins. A range no report prints (ams-range.ts)
+ * is a misprint stored before the importer refused them, not a market figure: that district does not anchor.
  */
 export function amsMarketRate(view: ReferenceView, origin: Point, destination: Point): AmsMarketRate | undefined {
   const city = amsDestinationOf(destination);
@@ -27,7 +29,7 @@ export function amsMarketRate(view: ReferenceView, origin: Point, destination: P
   for (const district of amsDistrictsOf(origin)) {
     const low = view.latest(amsFvwtrkSeries("LOW", district, city));
     const high = view.latest(amsFvwtrkSeries("HIGH", district, city));
-    if (!low || !high || low.observedOn !== high.observedOn) continue;
+    if (!low || !high || low.observedOn !== high.observedOn || !isPrintedAmsRange(low.value, high.value)) continue;
     if (daysBetween(low.observedOn, view.asOf) > AMS_ANCHOR_WINDOW_DAYS) continue;
     return { district, destination: city, low, high, midpoint: (low.value + high.value) / 2 };
   }

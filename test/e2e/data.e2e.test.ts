@@ -26,7 +26,7 @@ async function cli(args: string[], env: Record<string, string | undefined> = {},
 describe("data commands of the compiled binary", () => {
   test("import the FVWTRK table as published, refuse a bad file whole, retract an import, and see it all in status", async () => {
     const table = join(dir, "fvwtrk.csv");
-    writeFileSync(table, "report_date,origin_district,destination,rate_low_usd_per_load,rate_high_usd_per_load\n2026-07-28,GEORGIA,Atlanta,100,1300\n");
+    writeFileSync(table, "report_date,origin_district,destination,rate_low_usd_per_load,rate_high_usd_per_load\n2026-07-28,GEORGIA,Atlanta,700,1300\n");
     const imported = await cli(["data", "import", "ams", table, "--json"]);
     expect(imported.exitCode).toBe(0);
     const { import_id: importId, added } = JSON.parse(imported.stdout);
@@ -36,6 +36,11 @@ describe("data commands of the compiled binary", () => {
     const refused = await cli(["data", "import", "ams", table]);
     expect(refused.exitCode).toBe(1);
     expect(refused.stderr.trim().split("\n")).toHaveLength(1);
+    // A range no report prints (low under half the high) is a misprint, refused with its line.
+    writeFileSync(table, "report_date,origin_district,destination,rate_low_usd_per_load,rate_high_usd_per_load\n2026-07-21,GEORGIA,Atlanta,740,8600\n");
+    const misprint = await cli(["data", "import", "ams", table]);
+    expect(misprint.exitCode).toBe(1);
+    expect(misprint.stderr).toContain("line 2: rate range 740-8600 is not one the report prints");
 
     expect((await cli(["data", "retract", importId])).exitCode).toBe(2); // --reason is required
     const retracted = await cli(["data", "retract", importId, "--reason", "keyed from the wrong report"]);

@@ -27,4 +27,25 @@ describe("calendar months in UTC", () => {
     expect(utcDateOf(at("2026-03-01T00:30:00Z"))).toBe("2026-03-01");
     expect(utcDateOf(at("2026-02-28T23:59:59.999Z"))).toBe("2026-02-28");
   });
+
+  test("the day and month kept from the last call are never stale, forwards or backwards across their edges", () => {
+    const instants = [
+      "2026-01-31T23:59:59.999Z",
+      "2026-02-01T00:00:00.000Z",
+      "2026-01-31T12:00:00.000Z",
+      "2026-02-28T23:59:59.999Z",
+      "2026-03-01T00:00:00.000Z",
+      "1969-12-31T23:59:59.999Z",
+      "1970-01-01T00:00:00.000Z",
+      "0050-06-15T10:00:00.000Z",
+      "2026-03-01T00:00:00.001Z",
+    ].map(at);
+    for (const instant of instants) {
+      const iso = new Date(instant).toISOString();
+      expect(utcDateOf(instant)).toBe(iso.slice(0, 10));
+      expect(monthOf(instant)).toBe(iso.slice(0, 7) as ReturnType<typeof monthOf>);
+    }
+    expect(() => monthOf(Number.NaN)).toThrow(RangeError);
+    expect(() => utcDateOf(Number.NaN)).toThrow(RangeError);
+  });
 });

@@ -147,6 +147,12 @@ describe("bad files are refused whole, with one line", () => {
     ["eia", "broken.json", "{ not json", /not valid JSON/],
     ["bls", "bad-header.txt", "id year value\n", /series_id year period value/],
     ["ams", "no-results.json", '{"data": 1}', /no 'results' array/],
+    [
+      "ams",
+      "misprint.csv",
+      "report_date,origin_district,destination,rate_low_usd_per_load,rate_high_usd_per_load\n2026-07-21,SOUTH AND CENTRAL DISTRICT CALIFORNIA,Atlanta,740,8600\n",
+      /line 2: rate range 740-8600 is not one the report prints \(low under half the high/,
+    ],
     ["ams", "no-date.json", '{"results":[{"district":"GEORGIA","destination":"Atlanta","low_price":"1000","high_price":"1200"}]}', /report date '' is not a date/],
   ];
   test.each(cases)("%s %s", async (source, name, content, message) => {

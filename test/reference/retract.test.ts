@@ -13,7 +13,7 @@ async function withBadImport() {
   const { db, data } = await snapshotReferenceData();
   // A table whose Georgia -> Atlanta range differs from the shipped week: a revision of 2026-07-28.
   const file = join(mkdtempSync(join(tmpdir(), "waybill-retract-")), "fvwtrk.csv");
-  writeFileSync(file, "report_date,origin_district,destination,rate_low_usd_per_load,rate_high_usd_per_load\n2026-07-28,GEORGIA,Atlanta,100,1300\n");
+  writeFileSync(file, "report_date,origin_district,destination,rate_low_usd_per_load,rate_high_usd_per_load\n2026-07-28,GEORGIA,Atlanta,700,1300\n");
   const result = JSON.parse((await dataImport(db, "ams", file, { json: true, now: IMPORTED })).output);
   data.reload();
   return { db, data, importId: result.import_id as string };
@@ -22,7 +22,7 @@ async function withBadImport() {
 describe("waybill data retract", () => {
   test("hides the import from views known after the retraction; views pinned before keep it", async () => {
     const { db, data, importId } = await withBadImport();
-    expect(data.view("2026-08-01", IMPORTED + 1).latest(LANE)).toMatchObject({ value: 100, importId });
+    expect(data.view("2026-08-01", IMPORTED + 1).latest(LANE)).toMatchObject({ value: 700, importId });
     const done = await dataRetract(db, importId, "figures keyed from the wrong week", { now: RETRACTED });
     expect(done.exitCode).toBe(0);
     expect(done.output).toContain(`retracted ${importId}`);
@@ -32,7 +32,7 @@ describe("waybill data retract", () => {
     expect(after?.importId).not.toBe(importId);
     expect(after?.observedOn).toBe("2026-07-28");
     // A receipt signed in between pinned knownAt before the retraction: its view is unchanged.
-    expect(data.view("2026-08-01", IMPORTED + 1).latest(LANE)).toMatchObject({ value: 100, importId });
+    expect(data.view("2026-08-01", IMPORTED + 1).latest(LANE)).toMatchObject({ value: 700, importId });
     // Before the import the snapshot's figure was seen, and still is.
     expect(data.view("2026-08-01", LOADED_AT).latest(LANE)?.importId).toBe(after?.importId);
   });

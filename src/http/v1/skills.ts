@@ -7,14 +7,14 @@ import { callName, type AnySkill } from "../../skills/types.ts";
 import { errorResponse, errors } from "../../errors.ts";
 import { NEVER_STORE } from "../cache.ts";
 import { createIdempotencyStore } from "../idempotency.ts";
-import { attributeRequest, readJsonBody, requestIdOf } from "../request-context.ts";
+import { answerResponse, attributeRequest, readJsonBody, requestIdOf } from "../request-context.ts";
 
 /** Every skill reply is one metered event with its own receipt: never to be reused from a cache. */
 function toResponse(reply: SkillReply, requestId: string, request: Request): Response {
   if (reply.principal) attributeRequest(request, reply.principal.accountId, true);
   const headers = { ...reply.headers, "Cache-Control": NEVER_STORE, "X-Request-Id": requestId };
   // An answer goes out as the exact bytes its receipt hashed (plus its envelope), serialized once.
-  if (reply.bodyText !== undefined) return new Response(reply.bodyText, { status: reply.status, headers: { ...headers, "content-type": "application/json" } });
+  if (reply.bodyText !== undefined) return answerResponse(request, reply.status, headers, reply.bodyText);
   return Response.json(reply.body, { status: reply.status, headers });
 }
 

@@ -1,4 +1,5 @@
 import type { ParsedObservation } from "../admit.ts";
+import { isPrintedAmsRange } from "../ams-range.ts";
 import { type AmsRangeEnd, amsFvwtrkSeries } from "../series-ids.ts";
 import { csvRecords, ImportFormatError, isoDate, parseDecimal } from "./common.ts";
 
@@ -58,6 +59,9 @@ function readLane(row: Row, where: string): Lane | undefined {
     throw new ImportFormatError(`${where}: rate range '${lowText}'-'${highText}' is not two decimal numbers (USD per load)`);
   }
   if (low > high) throw new ImportFormatError(`${where}: low rate ${low} is above high rate ${high}`);
+  if (low > 0 && !isPrintedAmsRange(low, high)) {
+    throw new ImportFormatError(`${where}: rate range ${low}-${high} is not one the report prints (low under half the high: a misprint; correct or drop the line)`);
+  }
   return { district, destination, reportDate, low, high, where };
 }
 

@@ -1,18 +1,22 @@
-import { greatCircleMiles, type Point } from "../distance.ts";
+import type { Point } from "../distance.ts";
+import { alongLine, insideOutline, type Outline } from "./outline.ts";
 
 /**
- * Open country: the Interior Plains (Central Lowland and Great Plains) and the West Gulf Coastal Plain, after the
+ * Open country: the Interior Plains (Central Lowland and Great Plains), the West Gulf Coastal Plain and the Springfield
+ * Plateau (the low, rolling western Ozarks of south-west Missouri, north-east Oklahoma and north-west Arkansas, where
+ * MO-13, US-65 and US-71 run straight over the upland), and the Florida peninsula north of Lake Okeechobee, after the
  * physiographic divisions of the conterminous US (Fenneman and Johnson, USGS 1946), outlined by Waybill to within
  * about 30 mi (docs/rate-model.md, "Road miles"). There a grid of US and state highways, laid along section lines and
  * between county seats, runs almost as fast as the Interstates in every direction, so an Interstate route that goes far
  * round over a corridor means the real road is one the network lacks. Outside it (the Rockies and the West, the
- * Appalachian and Interior Highlands, the Interior Low Plateaus south of the Ohio, the Mississippi embayment, the East
- * Gulf and Atlantic coast with its swamps and sounds) a long way round is often the road trucks really take.
+ * Appalachian Highlands, the rugged Ozarks (Salem Plateau, White River hills, Boston Mountains)
+ * and the Ouachitas, the Interior Low Plateaus south of the Ohio, the Mississippi embayment, the East
+ * Gulf and Atlantic coastal plain with its swamps and sounds, the Everglades) a long way round is often the road trucks really take.
  *
  * Vertices run clockwise from the Rocky Mountain Front at the Canadian border, as [lon, lat]; the Great Lakes and the
  * border are left to the land check (us-land.ts), so the outline may run over water and abroad.
  */
-const OPEN_COUNTRY: readonly (readonly [number, number])[] = [
+const PLAINS: Outline = [
   [-113.0, 49.0], // Rocky Mountain Front at the border
   [-95.2, 49.0], // Lake of the Woods
   [-95.0, 47.0], // Superior Upland's western edge
@@ -43,9 +47,13 @@ const OPEN_COUNTRY: readonly (readonly [number, number])[] = [
   [-90.2, 37.9], // the Ozark Plateaus' eastern edge
   [-90.8, 38.4],
   [-92.0, 38.7],
-  [-93.5, 38.5],
-  [-94.6, 37.8],
-  [-95.0, 37.0],
+  [-93.3, 38.4], // the Springfield Plateau's northern end, at Truman Lake
+  [-92.9, 37.6], // the Eureka Springs escarpment: the rugged Salem Plateau lies east
+  [-92.8, 37.2], // east of Springfield
+  [-93.3, 36.7], // the White River hills lie south
+  [-93.8, 36.35], // Eureka Springs
+  [-94.1, 35.95], // Fayetteville, at the Boston Mountains' northern front
+  [-94.6, 35.9],
   [-95.2, 36.3], // the Ozarks' western edge, east of Tulsa
   [-95.5, 35.3], // Arkansas River valley
   [-96.0, 34.6], // the Ouachitas' western end
@@ -75,26 +83,28 @@ const OPEN_COUNTRY: readonly (readonly [number, number])[] = [
   [-112.5, 47.5], // Rocky Mountain Front west of Great Falls
 ];
 
-/** Even-odd rule over the outline's edges (planar in degrees: the outline is coarse to 30 mi anyway). */
+/**
+ * The Florida peninsula north of Lake Okeechobee (the Floridian section of the Coastal Plain, its northern part): a low
+ * sandy plain of ridges and lakes crossed every way by four-lane US highways (US-301, US-27, US-441, US-19) and Florida's
+ * Turnpike, with no sound or swamp belt across the way. South of 27.3 degrees the Everglades, the Big Cypress and the lake
+ * itself leave only the roads there are (Tampa-Miami by Alligator Alley is the real road). The coastal plain of Georgia and
+ * the Carolinas is left out: trucks there keep to the Interstates' long way (Jacksonville-Atlanta by I-16 and Macon).
+ */
+const FLORIDA_PENINSULA: Outline = [
+  [-83.5, 30.6], // the Georgia line at the Suwannee
+  [-81.45, 30.7], // the mouth of the St. Marys
+  [-80.2, 27.3], // the Atlantic coast at Stuart
+  [-82.7, 27.3], // the Gulf coast at Sarasota
+  [-83.0, 28.5],
+  [-83.5, 29.5], // the Big Bend coast
+];
+
+/** Whether a point lies in open country. */
 export function inOpenCountry(point: Point): boolean {
-  let inside = false;
-  for (let k = 0, j = OPEN_COUNTRY.length - 1; k < OPEN_COUNTRY.length; j = k++) {
-    const [x1, y1] = OPEN_COUNTRY[k]!;
-    const [x2, y2] = OPEN_COUNTRY[j]!;
-    if (y1 > point.lat !== y2 > point.lat && point.lon < x1 + ((point.lat - y1) * (x2 - x1)) / (y2 - y1)) inside = !inside;
-  }
-  return inside;
+  return insideOutline(PLAINS, point) || insideOutline(FLORIDA_PENINSULA, point);
 }
 
-/** Sample spacing along a straight line when asking whether all of it lies in open country. */
-const SAMPLE_MILES = 10;
-
-/** Whether the straight line between two points lies in open country all the way. */
+/** Whether the straight line between two points lies in open country all the way (sampled every 10 mi). */
 export function lineInOpenCountry(a: Point, b: Point): boolean {
-  const steps = Math.max(1, Math.ceil(greatCircleMiles(a, b) / SAMPLE_MILES));
-  for (let k = 0; k <= steps; k++) {
-    const t = k / steps;
-    if (!inOpenCountry({ lat: a.lat + t * (b.lat - a.lat), lon: a.lon + t * (b.lon - a.lon) })) return false;
-  }
-  return true;
+  return alongLine(a, b).every(inOpenCountry);
 }

@@ -1,14 +1,18 @@
 import { greatCircleMiles, type Point } from "../distance.ts";
 import { longestOffLandMiles } from "../us-land.ts";
 import { type MissingRoad, missingRoadShortcut } from "./missing-road.ts";
+import { lineMostlyInMountains } from "./mountains.ts";
 import type { RoadNetwork, RoadRoute, Snap } from "./network.ts";
 
 /**
  * Moves whenever a routing rule below changes: the same network then prices some lanes differently, so answers name it
  * in their model version. roads-r2: several joins per place, the water rule; roads-r3: joins ahead of a place, the
- * missing-road bound; roads-r4: the missing-road bound at corridor scale over open country, the detour fallback's circuity.
+ * missing-road bound; roads-r4: the missing-road bound at corridor scale over open country, the detour fallback's circuity;
+ * roads-r5: mountain country's road circuity for the local-road cap and the detour fallback, the Springfield Plateau and the
+ * Florida peninsula as open country; roads-r6: the local-road cap only for a short lane's implausible route, the places
+ * themselves as ends of a road the network lacks.
  */
-export const ROAD_ROUTING_REVISION = "roads-r4";
+export const ROAD_ROUTING_REVISION = "roads-r6";
 
 /** When the network's answer is used, and how a place reaches it (docs/rate-model.md, "Road miles"). */
 export const ROAD_RULES = {
@@ -57,7 +61,21 @@ export const ROAD_RULES = {
       "lanes, which are the lanes the network does serve. (A place far from any Interstate keeps the rate model's circuity: its long " +
       "haul is still Interstate.)",
   },
+  mountainCircuity: {
+    value: 1.35,
+    source:
+      "Waybill judgement: where most of the straight line lies in mountain country (mountains.ts: the Rockies and the Colorado " +
+      "Plateaus), roads climb passes and follow canyons: a road there is counted at 1.35x its straight line, between the 1.2 of " +
+      "the US network as a whole (Ballou et al. 2002) and the 1.45 of a mountain highway over a pass (US-287, Fort Collins-Laramie). " +
+      "It replaces the 1.2 of the local-road cap on a short lane and of the detour fallback.",
+  },
 } as const;
+
+/** The circuity of a road the network lacks between two places: higher where most of the line crosses mountains. */
+function terrainCircuity(origin: Point, destination: Point, elsewhere: number): { circuity: number; mountains: boolean } {
+  const mountains = lineMostlyInMountains(origin, destination);
+  return { circuity: mountains ? ROAD_RULES.mountainCircuity.value : elsewhere, mountains };
+}
 
 /**
  * A long way round is the real road when the straight line crosses water (or leaves the country) for a stretch:
@@ -85,7 +103,7 @@ export type RoadMiles =
     }
   /** A place is farther from the network than a local leg reaches: the caller estimates the lane's miles. */
   | { method: "OFF_NETWORK"; cause: "FAR_FROM_NETWORK"; reason: string; greatCircleMiles: number }
-  /** The network's route is implausibly long over land: `miles` is the straight line x the detour fallback circuity. */
+  /** The network's route is implausibly long over land: `miles` is the straight line x the detour fallback circuity (the mountain circuity across mountains). */
   | { method: "OFF_NETWORK"; cause: "IMPLAUSIBLE_DETOUR"; reason: string; greatCircleMiles: number; miles: number };
 
 /** Road miles between two places on the network, or why the network cannot serve the lane. */
@@ -132,23 +150,37 @@ export function roadMiles(network: RoadNetwork, origin: Point, destination: Poin
     origin: route.origin.offsetMiles * connectorCircuity.value,
     destination: route.destination.offsetMiles * connectorCircuity.value,
   };
-  // Two places beside one stretch of road: the connectors overlap the road, so a short local trip is capped
-  // by the direct local-road estimate.
+  // A short lane whose route runs implausibly long (two places beside one stretch of road, their local legs
+  // overlapping it; or a local road the network lacks: Baltimore-Washington) is a local trip, capped by the direct
+  // local-road estimate (the mountain circuity across mountains). Below that the Interstate is the road: short lanes
+  // really run 1.3-1.4x on it (Seattle-Tacoma, Akron-Cleveland, Butte-Helena).
   const viaNetwork = route.networkMiles + connectorMiles.origin + connectorMiles.destination;
-  let miles = crow < SHORT_LANE_MILES ? Math.min(viaNetwork, crow * connectorCircuity.value) : viaNetwork;
+  const localTrip = crow < SHORT_LANE_MILES && viaNetwork / crow > maxDetourRatio.value;
+  let miles = localTrip ? Math.min(viaNetwork, crow * terrainCircuity(origin, destination, connectorCircuity.value).circuity) : viaNetwork;
   // A long route may go round a road the network lacks: the real miles are then bounded by the route less that
-  // road's saving (docs/rate-model.md, "Road miles").
-  const missingRoad = miles / crow > lookAgainAbove ? missingRoadShortcut(route.path, miles) : undefined;
+  // road's saving (docs/rate-model.md, "Road miles"). The places themselves end the route: that road may run to a
+  // place directly rather than to where its local leg joins the network (US-52 runs into Rochester, MN from the
+  // north; I-90 passes 8 mi south).
+  const fromPlaceToPlace = route.path && [
+    { lat: origin.lat, lon: origin.lon, miles: 0 },
+    ...route.path,
+    { lat: destination.lat, lon: destination.lon, miles: viaNetwork },
+  ];
+  // A local trip's cap already prices the local road, so no saving is taken off it again.
+  const missingRoad = !localTrip && miles / crow > lookAgainAbove ? missingRoadShortcut(fromPlaceToPlace, miles) : undefined;
   if (missingRoad) miles -= missingRoad.savedMiles;
   const detourRatio = miles / crow;
   const water = detourRatio > maxDetourRatio.value && roundWater(origin, destination, detourRatio);
   if (!Number.isFinite(miles) || (detourRatio > maxDetourRatio.value && !water)) {
+    const fallback = terrainCircuity(origin, destination, ROAD_RULES.detourFallbackCircuity.value);
     return {
       method: "OFF_NETWORK",
       cause: "IMPLAUSIBLE_DETOUR",
-      reason: `the Interstate route is ${detourRatio.toFixed(2)}x the straight-line distance (over ${maxDetourRatio.value}x) with land all the way: the real route uses roads road network ${network.version} lacks`,
+      reason:
+        `the Interstate route is ${detourRatio.toFixed(2)}x the straight-line distance (over ${maxDetourRatio.value}x) with land all the way: the real route uses roads road network ${network.version} lacks` +
+        (fallback.mountains ? `; most of the way crosses mountains, so that road is counted at ${fallback.circuity}x the straight line` : ""),
       greatCircleMiles: crow,
-      miles: crow * ROAD_RULES.detourFallbackCircuity.value,
+      miles: crow * fallback.circuity,
     };
   }
   return {

@@ -9,22 +9,26 @@
  * the fit lane-weeks: lane balance moves cost between lanes, it does not raise or lower the model's level.
  * A market with fewer than MIN_LANE_WEEKS fitted lane-weeks gets no figure (factor 1).
  */
-import type { FreightMarket } from "../../../src/skills/rate-lookup/constants.ts";
-
+/**
+ * One fit lane-week. The shipped factor groups origins and destinations by freight market; the fidelity run also tries
+ * finer groups (USDA's shipping districts and destination cities), so a group is any name.
+ */
 export interface LaneWeekError {
   week: string;
-  originMarket: FreightMarket | null;
-  destinationMarket: FreightMarket | null;
+  /** The origin's group (a FreightMarket for the shipped factor), or null for none. */
+  origin: string | null;
+  /** The destination's group, or null for none. */
+  destination: string | null;
   /** log(USDA midpoint / cost basis without lane balance). */
   logError: number;
 }
 
 export interface FittedLaneBalance {
-  outbound: Partial<Record<FreightMarket, number>>;
-  inbound: Partial<Record<FreightMarket, number>>;
+  outbound: Record<string, number>;
+  inbound: Record<string, number>;
   /** Dropped week effects, log points, for the docs. */
   weeks: Record<string, number>;
-  lanesPerMarket: { outbound: Partial<Record<FreightMarket, number>>; inbound: Partial<Record<FreightMarket, number>> };
+  lanesPerMarket: { outbound: Record<string, number>; inbound: Record<string, number> };
 }
 
 const SWEEPS = 30;
@@ -39,8 +43,8 @@ export const median = (values: number[]): number => {
 
 type Term = "inbound" | "outbound" | "week";
 const keyOf: Record<Term, (row: LaneWeekError) => string | null> = {
-  inbound: (row) => row.destinationMarket,
-  outbound: (row) => row.originMarket,
+  inbound: (row) => row.destination,
+  outbound: (row) => row.origin,
   week: (row) => row.week,
 };
 
@@ -74,11 +78,11 @@ export function fitLaneBalance(rows: LaneWeekError[]): FittedLaneBalance {
     const counts = supported(term);
     const kept = (key: string | null) => key !== null && (counts.get(key) ?? 0) >= MIN_LANE_WEEKS;
     const centre = rows.reduce((sum, row) => sum + (kept(keyOf[term](row)) ? effectOf(term, row) : 0), 0) / rows.length;
-    const factors: Partial<Record<FreightMarket, number>> = {};
+    const factors: Record<string, number> = {};
     for (const [key, effect] of [...effects[term]].sort(([a], [b]) => a.localeCompare(b))) {
-      if (kept(key)) factors[key as FreightMarket] = Math.round(Math.exp(effect - centre) * 100) / 100;
+      if (kept(key)) factors[key] = Math.round(Math.exp(effect - centre) * 100) / 100;
     }
-    return { factors, counts: Object.fromEntries(counts) as Partial<Record<FreightMarket, number>> };
+    return { factors, counts: Object.fromEntries(counts) };
   };
   const outbound = fitted("outbound");
   const inbound = fitted("inbound");

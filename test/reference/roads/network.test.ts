@@ -195,6 +195,77 @@ describe("road miles between places", () => {
     const far = roadMiles(uShape, at(-111, 40), at(-116, 40));
     expect(far).toMatchObject({ method: "OFF_NETWORK", reason: expect.stringMatching(/^origin is \d+ mi from the nearest Interstate/) });
   });
+
+  test("an implausible detour across mountains falls back at the mountain circuity, and says so", () => {
+    // The wide U in the Great Basin (basins the highways run straight down) and the same U in the Colorado Rockies.
+    const basin = roadMiles(wideU, at(-118, 41), at(-116, 41));
+    expect(basin).toMatchObject({ method: "OFF_NETWORK", cause: "IMPLAUSIBLE_DETOUR" });
+    expect(basin.method === "OFF_NETWORK" && basin.reason).not.toMatch(/mountains/);
+    expect(basin.method === "OFF_NETWORK" && basin.cause === "IMPLAUSIBLE_DETOUR" && basin.miles).toBeCloseTo(
+      miles([-118, 41], [-116, 41]) * ROAD_RULES.detourFallbackCircuity.value,
+      6,
+    );
+
+    const rockiesU = network([
+      {
+        coordinates: [
+          [-108.5, 39.5],
+          [-108.5, 37.5],
+          [-106.5, 37.5],
+          [-106.5, 39.5],
+        ],
+      },
+    ]);
+    const rockies = roadMiles(rockiesU, at(-108.5, 39.5), at(-106.5, 39.5));
+    expect(rockies).toMatchObject({ method: "OFF_NETWORK", cause: "IMPLAUSIBLE_DETOUR", reason: expect.stringMatching(/crosses mountains/) });
+    expect(rockies.method === "OFF_NETWORK" && rockies.cause === "IMPLAUSIBLE_DETOUR" && rockies.miles).toBeCloseTo(
+      miles([-108.5, 39.5], [-106.5, 39.5]) * ROAD_RULES.mountainCircuity.value,
+      6,
+    );
+  });
+
+  test("a short lane keeps a winding Interstate; an implausibly long route is capped at local roads, higher in mountains", () => {
+    // A road zigzagging about 1.3x its straight line between two places 41 mi apart is the road (I-15 Butte-Helena runs
+    // 1.4x); one zigzagging over 1.45x means local roads the network lacks run more directly.
+    const zigzag = (lon: number, lat: number, swing: number) => [0, 1, 2, 3, 4].map((k): [number, number] => [lon + (k % 2) * swing, lat + k * 0.15]);
+    const lane = (lon: number, lat: number, swing: number) => roadMiles(network([{ coordinates: zigzag(lon, lat, swing) }]), at(lon, lat), at(lon, lat + 0.6));
+    const crow = (lat: number) => miles([-100, lat], [-100, lat + 0.6]);
+
+    const winding = lane(-99, 38.5, 0.15);
+    expect(winding.method).toBe("ROAD_NETWORK");
+    if (winding.method !== "ROAD_NETWORK") return;
+    expect(winding.miles / crow(38.5)).toBeGreaterThan(1.25);
+    expect(winding.miles).toBeCloseTo(winding.networkMiles + winding.connectorMiles.origin + winding.connectorMiles.destination, 6);
+
+    const kansas = lane(-99, 38.5, 0.3);
+    expect(kansas.method).toBe("ROAD_NETWORK");
+    if (kansas.method !== "ROAD_NETWORK") return;
+    expect(kansas.networkMiles / crow(38.5)).toBeGreaterThan(ROAD_RULES.maxDetourRatio.value);
+    expect(kansas.miles).toBeCloseTo(crow(38.5) * ROAD_RULES.connectorCircuity.value, 6);
+
+    const montana = lane(-112.5, 46, 0.3);
+    expect(montana.method === "ROAD_NETWORK" && montana.networkMiles / crow(46)).toBeGreaterThan(ROAD_RULES.maxDetourRatio.value);
+    expect(montana.method === "ROAD_NETWORK" && montana.miles).toBeCloseTo(crow(46) * ROAD_RULES.mountainCircuity.value, 6);
+  });
+
+  test("a road the network lacks may run to the place itself, not only to where its local leg joins", () => {
+    // Across Kansas: the road leaves the origin south, turns east and ends 8 mi south of the destination (I-90 passing
+    // Rochester, MN, which US-52 enters from the north). The missing road runs place to place.
+    const net = network([
+      {
+        coordinates: [
+          [-99, 40],
+          [-99, 38.5],
+          [-98, 38.5],
+        ],
+      },
+    ]);
+    const result = roadMiles(net, at(-99, 40), at(-98, 38.62));
+    expect(result.method).toBe("ROAD_NETWORK");
+    if (result.method !== "ROAD_NETWORK") return;
+    expect(result.missingRoad).toMatchObject({ scale: "corridor", to: { lat: 38.62, lon: -98 } });
+    expect(result.miles).toBeCloseTo(miles([-99, 40], [-98, 38.62]) * MISSING_ROAD_RULES.corridor.value.assumedCircuity, 0);
+  });
 });
 
 describe("a road the network lacks", () => {

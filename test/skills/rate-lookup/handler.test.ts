@@ -289,7 +289,13 @@ describe("diesel fallback and confidence", () => {
     await appendObservations(
       amsDb,
       { importId: "imp_test_ams", source: "ams", fileName: "test", fileSha256: "0" },
-      [...week("2026-07-28", costPerLoad * 1.05), ...week("2026-06-30", costPerLoad * 1.6)],
+      [
+        ...week("2026-07-28", costPerLoad * 1.05),
+        ...week("2026-06-30", costPerLoad * 1.6),
+        // A misprinted week (low under half the high, stored before the importer refused such lines).
+        { seriesId: amsFvwtrkSeries("LOW", district, "Chicago"), observedOn: "2026-08-04", value: Math.round(costPerLoad * 0.3) },
+        { seriesId: amsFvwtrkSeries("HIGH", district, "Chicago"), observedOn: "2026-08-04", value: Math.round(costPerLoad * 1.05) },
+      ],
       importedAt,
     );
     amsData.reload();
@@ -310,6 +316,9 @@ describe("diesel fallback and confidence", () => {
     expect(at("2026-07-28", input.origin, "DRY_VAN").market_anchor).toBeUndefined();
     expect(at("2026-07-28", "Sacramento, CA").market_anchor).toBeUndefined();
     expect(at("2026-08-26").market_anchor).toBeUndefined();
+    // A range no report prints is not a market figure: the misprinted week anchors nothing.
+    expect(at("2026-08-03").market_anchor?.observation_date).toBe("2026-07-28");
+    expect(at("2026-08-04").market_anchor).toBeUndefined();
   });
 });
 
