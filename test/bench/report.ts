@@ -127,7 +127,7 @@ const table = [
   `- the same ratios for new questions (1b): **${fmt(ratio("c32", "bare", "distinct"), 3)} of bare Elysia and ${fmt(ratio("c32", "floor", "distinct"), 3)} of the durable floor at 32 connections** (server CPU per call: ${fmt(cpuRatio("bare", "distinct"), 3)} and ${fmt(cpuRatio("floor", "distinct"), 3)}).`,
   ...(storage
     ? [
-        `- **storage**: ${storage.answered_only} bytes per receipt after the run (${storage.receipts} receipts; receipt, shared parts, usage row, tiles, checkpoints and their indexes); ${storage.bytes_per_receipt} counting the usage rows of the run's refused calls too.`,
+        `- **storage**: ${storage.answered_only} bytes per receipt after the run (${storage.receipts} receipts; receipt with the call's usage, shared parts, tiles, checkpoints and their indexes); ${storage.bytes_per_receipt} counting the usage rows of the run's refused calls too.`,
       ]
     : []),
   `- **fixed ${fixed.rate} req/s of answered calls** (open loop, test/bench/fixed-rate.ts, ${fixed.requests} requests, ${fixed.failures} failed, ${fixed.achieved_per_s} req/s achieved): p50 ${fixed.p50_ms} ms, **p99 ${fixed.p99_ms} ms**, max ${fixed.max_ms} ms${fixedBaselines.length > 0 ? `; at the same rate ${fixedBaselines.join(", ")}` : ""}.`,
