@@ -161,7 +161,14 @@ describe.skipIf(!haveChromium)("the dashboard in a real Chromium against the com
     await expect(page.locator("section:has(h2:text('Recent calls')) tbody tr").first().textContent()).resolves.toContain("rate-lookup");
     expect(await firstRow.count()).toBe(1);
     await shoot(page, "usage-desktop");
-    await page.locator("section:has(h2:text('Recent calls')) a[href^='/dashboard/receipts/']").first().click();
+    const receiptLink = page.locator("section:has(h2:text('Recent calls')) a[href^='/dashboard/receipts/']").first();
+    // The month's CSV lists the answered call from its receipt row (answered calls write no usage row).
+    const receiptId = (await receiptLink.getAttribute("href"))!.split("/").pop()!;
+    const csv = await page.request.get(`${base}/dashboard/usage.csv`);
+    expect(csv.status()).toBe(200);
+    const answeredRow = (await csv.text()).split("\r\n").find((line) => line.endsWith(`,${receiptId}`));
+    expect(answeredRow?.split(",").slice(2, 5)).toEqual(["rate-lookup", "answered", "200"]);
+    await receiptLink.click();
     await page.waitForURL(/\/dashboard\/receipts\/rcpt_/);
     await expect(page.locator("ul.checks").textContent()).resolves.toContain("Included in the signed log checkpoint");
     expect(await page.locator("ul.checks .badge.bad").count()).toBe(0);
