@@ -1,11 +1,12 @@
 import { systemClock, type Clock } from "../clock.ts";
 import type { Db, Store } from "../db/client.ts";
-import { andThen, eachInTurn, runSteps, wait, type MaybePromise, type Steps } from "../db/maybe-async.ts";
+import { andThen, isPromise, runSteps, wait, type MaybePromise, type Steps } from "../db/maybe-async.ts";
 import { inTransaction } from "../db/transaction.ts";
 import { newId } from "../ids.ts";
 import { canonicalJson, sha256Hex } from "./canonical.ts";
 import { compactStoredBodies } from "./compact-migration.ts";
-import { composeBody, principalPartText, type CompactBody } from "./compact-body.ts";
+import type { Principal } from "../access/principal.ts";
+import { composeBody, principalPartText, type CompactBody, type PrincipalPart } from "./compact-body.ts";
 import { backfillLanes, laneKeyOfRequest } from "./lane-key.ts";
 import type { AppendedReceipt, ReceiptEntry, ReceiptLedger } from "./ledger.ts";
 import { ReceiptLog, type LogKeys } from "./log/log.ts";
@@ -134,8 +135,9 @@ function ledgerOver(rows: ReceiptRows, { log, parts, keys, origin }: LedgerParts
 
 /**
  * One receipt: its parts stored (or found), its row inserted, its entry staged as the log's next
- * leaf. Written with andThen rather than steps: on the SQLite file this runs on every answered call,
- * synchronously, and closures cost less there than generators.
+ * leaf. Written without generators, and with what is the same call after call (the principal's and
+ * the model's texts) built once: on the SQLite file this runs on every answered call, synchronously,
+ * with cold caches at low concurrency (docs/performance.md, "The append and the batch, leaner").
  */
 function appendReceipt(rows: ReceiptRows, tx: Store, entry: ReceiptEntry, log: ReceiptLog, parts: ReceiptPartStore): MaybePromise<AppendedReceipt> {
   const logIndex = log.nextIndex();
@@ -150,29 +152,15 @@ function appendReceipt(rows: ReceiptRows, tx: Store, entry: ReceiptEntry, log: R
     skill: entry.skill,
     accountId: principal.accountId,
     asOf: entry.asOf,
-    principal: principalPartText({
-      auth_obj_id: principal.authObjId,
-      key_id: principal.keyId,
-      scopes: principal.scopes ? [...principal.scopes] : null,
-      tier: principal.tier,
-    }),
+    principal: principalTextOf(principal),
     request,
-    requestSha256: Buffer.from(requestDigest).toString("hex"),
+    requestSha256: hexOf(requestDigest),
     factors: entry.canonical?.factors ?? canonicalJson(entry.factorVersions),
-    model: JSON.stringify(entry.modelVersion),
+    model: modelText(entry.modelVersion),
     responseSha256: entry.responseSha256 ?? sha256Hex(canonicalJson(entry.response)),
   };
   const leafEntry = Bun.SHA256.hash(composeBody(body)) as Uint8Array;
-  const texts: [string, Uint8Array | undefined][] = [
-    [body.principal, undefined],
-    [request, requestDigest],
-    [body.factors, undefined],
-    [body.model, undefined],
-  ];
-  const ids: number[] = [];
-  // One part after another: on PostgreSQL they are statements on the batch's one connection.
-  const partsStored = eachInTurn(texts, ([text, digest]) => andThen(parts.idOf(tx, text, digest), (id) => void ids.push(id)));
-  return andThen(partsStored, () =>
+  const insert = (ids: PartIds): MaybePromise<AppendedReceipt> =>
     andThen(
       rows.insertReceipt(tx, {
         seq: logIndex + 1,
@@ -180,10 +168,10 @@ function appendReceipt(rows: ReceiptRows, tx: Store, entry: ReceiptEntry, log: R
         issuedAt: entry.issuedAt,
         skill: entry.skill,
         accountId: principal.accountId,
-        principalPart: ids[0]!,
-        requestPart: ids[1]!,
-        factorsPart: ids[2]!,
-        modelPart: ids[3]!,
+        principalPart: ids[0],
+        requestPart: ids[1],
+        factorsPart: ids[2],
+        modelPart: ids[3],
         asOf: entry.asOf,
         knownAt: entry.knownAt,
         responseSha256: Buffer.from(body.responseSha256, "hex"),
@@ -195,8 +183,77 @@ function appendReceipt(rows: ReceiptRows, tx: Store, entry: ReceiptEntry, log: R
       }),
       () => {
         log.stage(leafEntry);
-        return { id: body.id, seq: logIndex + 1, logIndex, hash: Buffer.from(leafEntry).toString("hex") };
+        return { id: body.id, seq: logIndex + 1, logIndex, hash: hexOf(leafEntry) };
       },
-    ),
-  );
+    );
+  const ids = partIds(tx, parts, body, requestDigest);
+  return isPromise(ids) ? ids.then(insert) : insert(ids);
+}
+
+/** The ids of a receipt's four parts: principal, request, factors, model. */
+type PartIds = [number, number, number, number];
+
+/**
+ * The parts' ids one after another (on PostgreSQL they are statements on the batch's one
+ * connection): synchronously while each is at hand (a Map hit, or the SQLite file), and in turn
+ * from the first that is not.
+ */
+function partIds(tx: Store, parts: ReceiptPartStore, body: CompactBody, requestDigest: Uint8Array): MaybePromise<PartIds> {
+  const ids: PartIds = [0, 0, 0, 0];
+  const texts = [body.principal, body.request, body.factors, body.model];
+  const from = (index: number): MaybePromise<PartIds> => {
+    for (let i = index; i < 4; i++) {
+      const id = parts.idOf(tx, texts[i]!, i === 1 ? requestDigest : undefined);
+      if (isPromise(id)) {
+        return id.then((found) => {
+          ids[i] = found;
+          return from(i + 1);
+        });
+      }
+      ids[i] = id;
+    }
+    return ids;
+  };
+  return from(0);
+}
+
+/** Lower-case hex of a digest, without copying it into a Buffer first. */
+const hexOf = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
+
+/**
+ * The principal part's text of a key grant. The grant is one object per key while the key index
+ * holds it (authenticate hands out the same one), so its text is built once per grant, not per call;
+ * the fields are compared so a grant object changed in place is never served stale text.
+ */
+const principalTexts = new WeakMap<Principal, { grant: PrincipalPart; text: string }>();
+
+function principalTextOf(principal: Principal): string {
+  const known = principalTexts.get(principal);
+  if (known && sameGrant(known.grant, principal)) return known.text;
+  const part: PrincipalPart = {
+    auth_obj_id: principal.authObjId,
+    key_id: principal.keyId,
+    scopes: principal.scopes ? [...principal.scopes] : null,
+    tier: principal.tier,
+  };
+  const text = principalPartText(part);
+  principalTexts.set(principal, { grant: part, text });
+  return text;
+}
+
+function sameGrant(grant: PrincipalPart, principal: Principal): boolean {
+  return grant.auth_obj_id === principal.authObjId && grant.key_id === principal.keyId && grant.tier === principal.tier && sameScopes(grant.scopes, principal.scopes);
+}
+
+function sameScopes(a: readonly string[] | null, b: readonly string[] | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.length === b.length && a.every((scope, index) => scope === b[index]);
+}
+
+/** The model version as JSON text, the same string as long as the version is (a Map hit for its part id). */
+let lastModel: { version: string; text: string } | undefined;
+
+function modelText(version: string): string {
+  if (lastModel?.version !== version) lastModel = { version, text: JSON.stringify(version) };
+  return lastModel.text;
 }

@@ -35,7 +35,7 @@ const { canonicalJson, sha256Hex } = await from<typeof Canonical>("src/receipts/
 const { createRuntime } = await from<typeof Runtime>("src/runtime.ts");
 
 const CALLS = Number(process.env.CALLS ?? 20_000);
-const BATCH = 32;
+const BATCH = Number(process.env.BATCH ?? 32);
 
 const dir = mkdtempSync(join(resolve(".tmp"), "answer-writes-"));
 const file = join(dir, "writes.db");
