@@ -51,7 +51,7 @@ const toCheckpoint = (row: CheckpointRow): SignedCheckpoint => ({ size: row.tree
 export class ReceiptLog implements BatchParticipant {
   private head: Head;
   private staged: Hash[] = [];
-  private beforeBatch: Head | null = null;
+  private beforeBatch: HeadSnapshot | null = null;
   private sealed: SignedCheckpoint | null = null;
   /** Checkpoints of committed batches, oldest first, published once their batch is on disk (null: a batch without receipts). */
   private awaitingDurable: (SignedCheckpoint | null)[] = [];
@@ -125,7 +125,7 @@ export class ReceiptLog implements BatchParticipant {
 
   beforeCommit(tx: Store): MaybePromise<void> {
     if (this.staged.length === 0) return;
-    this.beforeBatch = cloneHead(this.head);
+    this.beforeBatch = snapshotOf(this.head);
     for (const leaf of this.staged) this.applyLeaf(leaf, true);
     return runSteps(this.writeAndSign(tx));
   }
@@ -142,7 +142,7 @@ export class ReceiptLog implements BatchParticipant {
   }
 
   afterRollback(): void {
-    if (this.beforeBatch) this.head = this.beforeBatch;
+    if (this.beforeBatch) this.head = restored(this.beforeBatch);
     this.reset();
   }
 
@@ -302,10 +302,11 @@ export class ReceiptLog implements BatchParticipant {
   private signCheckpoint(tx: Store): MaybePromise<SignedCheckpoint> {
     const key = this.keys.current();
     const root = this.head.range.root();
+    const rootBytes = Buffer.from(root.buffer, root.byteOffset, root.byteLength); // a view, not a copy
     const size = this.head.size;
-    const note = signNote(checkpointText({ origin: this.origin, size, root: Buffer.from(root) }), this.origin, Buffer.from(key.publicKey, "base64url"), key.privateKey);
+    const note = signNote(checkpointText({ origin: this.origin, size, root: rootBytes }), this.origin, rawPublicKeyOf(key), key.privateKey);
     const checkpoint = { size, root, kid: key.kid, note };
-    const stored = this.rows.insertCheckpoint(tx, { treeSize: size, rootHash: Buffer.from(root).toString("hex"), kid: key.kid, note, signedAt: this.clock.now() });
+    const stored = this.rows.insertCheckpoint(tx, { treeSize: size, rootHash: rootBytes.toString("hex"), kid: key.kid, note, signedAt: this.clock.now() });
     return stored instanceof Promise ? stored.then(() => checkpoint) : checkpoint;
   }
 
@@ -363,4 +364,40 @@ export class ReceiptLog implements BatchParticipant {
 
 function cloneHead(head: Head): Head {
   return { size: head.size, range: head.range.clone(), partial: head.partial.map((hashes) => hashes.slice()) };
+}
+
+/**
+ * What a batch needs to put the head back if it rolls back, without copying the partial tiles (up
+ * to 255 hashes a level) every batch: applyLeaf only pushes onto a level's array, or replaces a full
+ * one with a new array, so the arrays as they were and their lengths are enough. The compact range
+ * is a few dozen hashes at most and is copied.
+ */
+interface HeadSnapshot {
+  size: number;
+  range: CompactRange;
+  partial: Hash[][];
+  lengths: number[];
+}
+
+function snapshotOf(head: Head): HeadSnapshot {
+  return { size: head.size, range: head.range.clone(), partial: head.partial.slice(), lengths: head.partial.map((hashes) => hashes.length) };
+}
+
+function restored(snapshot: HeadSnapshot): Head {
+  snapshot.partial.forEach((hashes, level) => {
+    hashes.length = snapshot.lengths[level]!;
+  });
+  return { size: snapshot.size, range: snapshot.range, partial: snapshot.partial };
+}
+
+/** The raw public key of a signing key, decoded once per key rather than once per checkpoint. */
+const rawPublicKeys = new WeakMap<SigningKey, Buffer>();
+
+function rawPublicKeyOf(key: SigningKey): Buffer {
+  let raw = rawPublicKeys.get(key);
+  if (!raw) {
+    raw = Buffer.from(key.publicKey, "base64url");
+    rawPublicKeys.set(key, raw);
+  }
+  return raw;
 }

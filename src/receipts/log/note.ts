@@ -49,13 +49,16 @@ export function parseVerifierKey(text: string): NoteVerifier {
 /**
  * The key ID of the key that signed last: the log signs one checkpoint per group-commit batch with
  * the same key, and the SHA-256 behind the ID cost ≈ 6 µs of every batch (docs/performance.md).
+ * Its bytes are compared as they are, not encoded first.
  */
-let lastKeyId: { name: string; key: string; id: Buffer } | null = null;
+let lastKeyId: { name: string; raw: Uint8Array; id: Buffer } | null = null;
 
 function cachedNoteKeyId(name: string, rawPublicKey: Uint8Array): Buffer {
-  const key = Buffer.from(rawPublicKey).toString("base64");
-  if (lastKeyId?.name !== name || lastKeyId.key !== key) lastKeyId = { name, key, id: noteKeyId(name, rawPublicKey) };
-  return lastKeyId.id;
+  const last = lastKeyId;
+  if (last?.name === name && Buffer.compare(last.raw, rawPublicKey) === 0) return last.id;
+  const id = noteKeyId(name, rawPublicKey);
+  lastKeyId = { name, raw: Uint8Array.from(rawPublicKey), id };
+  return id;
 }
 
 /** `text` (ending in a newline) signed by one Ed25519 key under `name`. */

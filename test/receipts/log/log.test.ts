@@ -9,6 +9,7 @@ import { consistencyProof, inclusionProof, leafHash, memoryNodes, rootHash, veri
 import { noteKeyId, parseCheckpointText, parseNote, parseVerifierKey, verifierKey } from "../../../src/receipts/log/note.ts";
 import { ensureSigningKey, publicKeyObject } from "../../../src/receipts/signer.ts";
 import { sqliteReceiptRows } from "../../../src/receipts/rows/sqlite.ts";
+import { verifyLog } from "../../../src/receipts/verify.ts";
 import { openLedger, sampleEntry, seedPrincipal, T0 } from "../fixtures.ts";
 
 const ORIGIN = "waybill.test/log";
@@ -153,5 +154,34 @@ describe("receipt log", () => {
       expect(ledger.log.size).toBe(3);
       expect(db.$client.query<{ n: number }, []>("SELECT max(seq) AS n FROM receipts").get()!.n).toBe(3);
     });
+  });
+
+  test("a failed batch that completed a tile leaves every level of the head as it was: the batch run again signs the same tree", async () => {
+    const db = openMemoryDatabase();
+    const { ledger, committer } = openLedger(db, { origin: ORIGIN });
+    const principal = seedPrincipal(db);
+    const appendMany = (count: number) => Promise.all(Array.from({ length: count }, () => committer.commit(() => ledger.append(db, sampleEntry(principal)))));
+    const committed = appendMany(250);
+    committer.flush();
+    await committed;
+    db.$client.run("CREATE TRIGGER refuse BEFORE INSERT ON log_checkpoints BEGIN SELECT RAISE(ABORT, 'disk full'); END");
+    const refused = appendMany(10);
+    committer.flush();
+    expect(refused).rejects.toThrow("disk full");
+    expect(ledger.log.size).toBe(250);
+    expect(ledger.log.tile(0, 0, null)).toBeNull();
+    db.$client.run("DROP TRIGGER refuse");
+    const again = appendMany(10);
+    committer.flush();
+    await again;
+    const leaves = db.$client
+      .query<{ hash: Uint8Array }, []>("SELECT hash FROM receipts ORDER BY seq")
+      .all()
+      .map((row) => leafHash(row.hash));
+    expect(leaves).toHaveLength(260);
+    expect(Buffer.from(ledger.log.latest()!.root).equals(Buffer.from(rootHash(memoryNodes(leaves), 260)))).toBe(true);
+    expect(ledger.log.tile(0, 0, null)).toEqual(leaves.slice(0, 256));
+    expect(ledger.log.tile(0, 1, 4)).toEqual(leaves.slice(256));
+    expect(await verifyLog(db)).toEqual({ ok: true, checked: 260, checkpoints: 2 });
   });
 });
