@@ -20,13 +20,13 @@ export class ReceiptPartStore implements BatchParticipant {
 
   /**
    * The id of this text, stored now if it is new; call inside the write that uses it (`tx`, its
-   * transaction). `sha256` of the text when known. Synchronous on the SQLite file. On a shared log
+   * transaction). `sha256` of the text when known (bytes, or lower-case hex). Synchronous on the SQLite file. On a shared log
    * the batch holds the log's lock, so no other replica inserts the same part meanwhile.
    */
-  idOf(tx: Store, text: string, sha256?: Uint8Array): MaybePromise<number> {
+  idOf(tx: Store, text: string, sha256?: Uint8Array | string): MaybePromise<number> {
     const known = this.committed.get(text) ?? this.pending.get(text);
     if (known !== undefined) return known;
-    const digest = sha256 ?? (Bun.SHA256.hash(text) as Uint8Array);
+    const digest = sha256 === undefined ? (Bun.SHA256.hash(text) as Uint8Array) : typeof sha256 === "string" ? Buffer.from(sha256, "hex") : sha256;
     return andThen(this.rows.findPart(tx, digest), (found) =>
       andThen(found ?? this.rows.insertPart(tx, digest, text), (id) => {
         this.pending.set(text, id);

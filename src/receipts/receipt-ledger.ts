@@ -135,15 +135,15 @@ function ledgerOver(rows: ReceiptRows, { log, parts, keys, origin }: LedgerParts
 
 /**
  * One receipt: its parts stored (or found), its row inserted, its entry staged as the log's next
- * leaf. Written without generators, and with what is the same call after call (the principal's and
- * the model's texts) built once: on the SQLite file this runs on every answered call, synchronously,
+ * leaf. Written without generators, with what is the same call after call (the principal's and
+ * the model's texts) built once and no hex or Buffer made that nothing reads: on the SQLite file this runs on every answered call, synchronously,
  * with cold caches at low concurrency (docs/performance.md, "The append and the batch, leaner").
  */
 function appendReceipt(rows: ReceiptRows, tx: Store, entry: ReceiptEntry, log: ReceiptLog, parts: ReceiptPartStore): MaybePromise<AppendedReceipt> {
   const logIndex = log.nextIndex();
   const { principal } = entry;
   const request = entry.canonical?.request ?? canonicalJson(entry.request);
-  const requestDigest = Bun.SHA256.hash(request) as Uint8Array;
+  const requestSha256 = Bun.SHA256.hash(request, "hex");
   const body: CompactBody = {
     logIndex,
     id: newId("rcpt", entry.issuedAt),
@@ -154,7 +154,7 @@ function appendReceipt(rows: ReceiptRows, tx: Store, entry: ReceiptEntry, log: R
     asOf: entry.asOf,
     principal: principalTextOf(principal),
     request,
-    requestSha256: hexOf(requestDigest),
+    requestSha256,
     factors: entry.canonical?.factors ?? canonicalJson(entry.factorVersions),
     model: modelText(entry.modelVersion),
     responseSha256: entry.responseSha256 ?? sha256Hex(canonicalJson(entry.response)),
@@ -183,10 +183,10 @@ function appendReceipt(rows: ReceiptRows, tx: Store, entry: ReceiptEntry, log: R
       }),
       () => {
         log.stage(leafEntry);
-        return { id: body.id, seq: logIndex + 1, logIndex, hash: hexOf(leafEntry) };
+        return new Appended(body.id, logIndex, leafEntry);
       },
     );
-  const ids = partIds(tx, parts, body, requestDigest);
+  const ids = partIds(tx, parts, body);
   return isPromise(ids) ? ids.then(insert) : insert(ids);
 }
 
@@ -198,12 +198,12 @@ type PartIds = [number, number, number, number];
  * connection): synchronously while each is at hand (a Map hit, or the SQLite file), and in turn
  * from the first that is not.
  */
-function partIds(tx: Store, parts: ReceiptPartStore, body: CompactBody, requestDigest: Uint8Array): MaybePromise<PartIds> {
+function partIds(tx: Store, parts: ReceiptPartStore, body: CompactBody): MaybePromise<PartIds> {
   const ids: PartIds = [0, 0, 0, 0];
   const texts = [body.principal, body.request, body.factors, body.model];
   const from = (index: number): MaybePromise<PartIds> => {
     for (let i = index; i < 4; i++) {
-      const id = parts.idOf(tx, texts[i]!, i === 1 ? requestDigest : undefined);
+      const id = parts.idOf(tx, texts[i]!, i === 1 ? body.requestSha256 : undefined);
       if (isPromise(id)) {
         return id.then((found) => {
           ids[i] = found;
@@ -217,8 +217,22 @@ function partIds(tx: Store, parts: ReceiptPartStore, body: CompactBody, requestD
   return from(0);
 }
 
-/** Lower-case hex of a digest, without copying it into a Buffer first. */
-const hexOf = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
+/** An appended receipt; its leaf entry's hex is made only if asked for (the answered path does not). */
+class Appended implements AppendedReceipt {
+  readonly seq: number;
+
+  constructor(
+    readonly id: string,
+    readonly logIndex: number,
+    private readonly leafEntry: Uint8Array,
+  ) {
+    this.seq = logIndex + 1;
+  }
+
+  get hash(): string {
+    return Buffer.from(this.leafEntry).toString("hex");
+  }
+}
 
 /**
  * The principal part's text of a key grant. The grant is one object per key while the key index

@@ -302,7 +302,7 @@ export class ReceiptLog implements BatchParticipant {
   private signCheckpoint(tx: Store): MaybePromise<SignedCheckpoint> {
     const key = this.keys.current();
     const root = this.head.range.root();
-    const rootBytes = Buffer.from(root.buffer, root.byteOffset, root.byteLength); // a view, not a copy
+    const rootBytes = Buffer.from(root);
     const size = this.head.size;
     const note = signNote(checkpointText({ origin: this.origin, size, root: rootBytes }), this.origin, rawPublicKeyOf(key), key.privateKey);
     const checkpoint = { size, root, kid: key.kid, note };
