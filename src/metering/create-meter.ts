@@ -80,6 +80,7 @@ function createMemoryMeter({ db, limits }: MeterOptions<Db>): MemoryMeter {
     batch: monthCounts,
 
     invalidate() {
+      monthCounts.invalidate();
       months.invalidate();
     },
 

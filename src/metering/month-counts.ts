@@ -22,10 +22,17 @@ interface BatchMonth {
  * which is what the quota-threshold events need. Joined to the group committer; a batch that rolls
  * back forgets its sums, and the writes that run again count again.
  *
+ * The durable count a batch starts from is read once per (account, month) and then kept up to date
+ * from the batches this process commits (it is the only writer of the file's counts): at low
+ * concurrency a batch holds one call, and the read was a statement per call. invalidate() forgets
+ * it, as the meter's mirror is forgotten, when another process may have written the file.
+ *
  * Outside a batch (a transaction of its own: tests, tools), a call's count is written at once.
  */
 export class BatchMonthCounts implements BatchParticipant {
   private readonly months = new Map<string, BatchMonth>();
+  /** (account, month) → its durable count, as this process's last committed batch left it. */
+  private readonly committed = new Map<string, number>();
   private batchOpen = false;
   private readonly selectAnswered;
   private readonly addAnswered;
@@ -49,15 +56,16 @@ export class BatchMonthCounts implements BatchParticipant {
 
   /** Count one answered call, inside its write transaction; returns the month's count with this call. */
   count(accountId: string, month: MonthKey): number {
+    const key = monthKey(accountId, month);
     if (!this.batchOpen) {
+      this.committed.delete(key);
       const answered = this.durable(accountId, month) + 1;
       this.addAnswered.run(accountId, month, 1);
       return answered;
     }
-    const key = monthKey(accountId, month);
     let entry = this.months.get(key);
     if (!entry) {
-      entry = { accountId, month, durable: this.durable(accountId, month), added: 0 };
+      entry = { accountId, month, durable: this.committed.get(key) ?? this.durable(accountId, month), added: 0 };
       this.months.set(key, entry);
     }
     entry.added += 1;
@@ -73,7 +81,14 @@ export class BatchMonthCounts implements BatchParticipant {
   }
 
   afterCommit(): void {
+    if (this.committed.size > MAX_KEPT) this.committed.clear();
+    for (const [key, { durable, added }] of this.months) this.committed.set(key, durable + added);
     this.reset();
+  }
+
+  /** Another process may have written the counts: read them again. */
+  invalidate(): void {
+    this.committed.clear();
   }
 
   afterRollback(): void {
@@ -85,5 +100,8 @@ export class BatchMonthCounts implements BatchParticipant {
     this.batchOpen = false;
   }
 }
+
+/** Accounts' months kept; past it the memory starts over (the table still has them). */
+const MAX_KEPT = 10_000;
 
 const monthKey = (accountId: string, month: MonthKey) => `${accountId}\n${month}`;

@@ -66,6 +66,36 @@ describe("month counts written once per group-commit batch (SQLite)", () => {
     expect(meter.windows(principal, NOW).month.remaining).toBe(996);
   });
 
+  test("later batches start from the count the last one committed, without reading the row; a rolled-back batch leaves it, and invalidate() reads it again", async () => {
+    const { db, meter, committer, principal } = setup();
+    startAt(db, principal.accountId, 10);
+    const count = (fail = false) => {
+      const admission = (meter as MemoryMeter).admit(principal, NOW);
+      const written = committer.commit(() => {
+        const { answered } = admission.commit(db);
+        if (fail) throw new Error("the receipt could not be appended");
+        return answered;
+      });
+      committer.flush();
+      return written.catch((error: Error) => {
+        admission.release();
+        return error.message;
+      });
+    };
+    expect(await count()).toBe(11);
+    expect(await count()).toBe(12);
+    expect(await count(true)).toBe("the receipt could not be appended");
+    expect(await count()).toBe(13);
+    expect(answeredInDb(db, principal.accountId, "2026-03")).toBe(13);
+    // Another process adds to the row: this one goes on from its own count (the row is not read per
+    // batch) until it is told to read again, as the meter's mirror is.
+    db.$client.run("UPDATE monthly_usage SET answered = answered + 5 WHERE account_id = ?", [principal.accountId]);
+    expect(await count()).toBe(14);
+    meter.invalidate();
+    expect(await count()).toBe(20);
+    expect(answeredInDb(db, principal.accountId, "2026-03")).toBe(20);
+  });
+
   test("several accounts in one batch: one write per account, each exact", async () => {
     const { db, meter, committer, principal, monthWrites } = setup();
     const other = seedPrincipal(db, { tier: "explorer" });
