@@ -36,6 +36,11 @@ export class BatchKeyUse implements BatchParticipant {
   }
 
   beforeCommit(tx: Store): MaybePromise<void> {
+    // One key (a batch at low concurrency): nothing to order, no copy to make.
+    if (this.newest.size <= 1) {
+      for (const [keyId, at] of this.newest) return this.write(tx, keyId, at);
+      return;
+    }
     // In key order, so two replicas' batches never wait on each other's key rows crosswise.
     const uses = [...this.newest].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return eachInTurn(uses, ([keyId, at]) => this.write(tx, keyId, at));
