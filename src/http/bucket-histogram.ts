@@ -42,12 +42,16 @@ export class BucketHistogram {
   labels(labels: Record<string, string> = {}): HistogramSeries {
     const series: Series = { labels, buckets: this.bounds.map(() => 0), sum: 0, count: 0 };
     const shown = this.series;
-    if (Object.keys(labels).length === 0) shown.push(series);
+    let observed = Object.keys(labels).length === 0;
+    if (observed) shown.push(series);
     const bounds = this.bounds;
     return {
       observe(value: number): void {
         if (!Number.isFinite(value)) throw new TypeError(`Value is not a valid number: ${value}`);
-        if (series.count === 0 && !shown.includes(series)) shown.push(series);
+        if (!observed) {
+          observed = true;
+          shown.push(series);
+        }
         for (let i = 0; i < bounds.length; i++) {
           if (value <= bounds[i]!) {
             series.buckets[i]! += 1;

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Registry } from "prom-client";
 import { BucketHistogram, type HistogramSeries } from "./bucket-histogram.ts";
+import { SeriesCounter, type CounterSeries } from "./series-counter.ts";
 import type { BatchStages } from "../db/group-commit.ts";
 import { processMetrics } from "../ops/process-metrics.ts";
 import type { SeriesFreshness } from "../reference/freshness.ts";
@@ -17,12 +18,12 @@ export function createMetrics(options: { seriesDates?: SeriesDates; freshness?: 
   const registry = new Registry();
   const now = options.now ?? Date.now;
   processMetrics(registry);
-  const requests = new Counter({
-    name: "waybill_http_requests_total",
-    help: "HTTP requests answered, by route pattern and status code (499: the client went away first).",
-    labelNames: ["method", "route", "status"] as const,
-    registers: [registry],
-  });
+  const requests = new SeriesCounter(
+    "waybill_http_requests_total",
+    "HTTP requests answered, by route pattern and status code (499: the client went away first).",
+    registry,
+  );
+  const requestsOf = new Map<string, CounterSeries>();
   const latency = new BucketHistogram(
     "waybill_http_request_duration_seconds",
     "Time from receiving a request to handing its response to the socket.",
@@ -30,23 +31,15 @@ export function createMetrics(options: { seriesDates?: SeriesDates; freshness?: 
     registry,
   );
   const latencyOf = new Map<string, HistogramSeries>();
-  const answers = new Counter({
-    name: "waybill_skill_answers_total",
-    help: "Skill calls answered (2xx, receipt committed), by skill.",
-    labelNames: ["skill"] as const,
-    registers: [registry],
-  });
+  const answers = new SeriesCounter("waybill_skill_answers_total", "Skill calls answered (2xx, receipt committed), by skill.", registry);
+  const answersOf = new Map<string, CounterSeries>();
   const refusals = new Counter({
     name: "waybill_skill_refusals_total",
     help: "Skill calls refused after authentication, by skill and error code.",
     labelNames: ["skill", "reason"] as const,
     registers: [registry],
   });
-  const receipts = new Counter({
-    name: "waybill_receipts_appended_total",
-    help: "Signed receipts appended to the chain.",
-    registers: [registry],
-  });
+  const receipts = new SeriesCounter("waybill_receipts_appended_total", "Signed receipts appended to the chain.", registry).labels();
   const batchSize = new BucketHistogram(
     "waybill_group_commit_batch_writes",
     "Writes (answers) per group-commit transaction.",
@@ -103,16 +96,11 @@ export function createMetrics(options: { seriesDates?: SeriesDates; freshness?: 
   }
   return {
     observe(method: string, route: string, status: number, seconds: number): void {
-      requests.inc({ method, route, status: String(status) });
-      let routeLatency = latencyOf.get(route);
-      if (!routeLatency) {
-        routeLatency = latency.labels({ route });
-        latencyOf.set(route, routeLatency);
-      }
-      routeLatency.observe(seconds);
+      seriesOf(requestsOf, `${method} ${route} ${status}`, () => requests.labels({ method, route, status: String(status) })).inc();
+      seriesOf(latencyOf, route, () => latency.labels({ route })).observe(seconds);
     },
     answered(skill: string): void {
-      answers.inc({ skill });
+      seriesOf(answersOf, skill, () => answers.labels({ skill })).inc();
       receipts.inc();
     },
     refused(skill: string, reason: string): void {
@@ -137,3 +125,13 @@ export function createMetrics(options: { seriesDates?: SeriesDates; freshness?: 
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/** The series kept under `key`, made the first time it is asked for (route patterns, skills, statuses: few). */
+function seriesOf<S>(known: Map<string, S>, key: string, make: () => S): S {
+  let series = known.get(key);
+  if (!series) {
+    series = make();
+    known.set(key, series);
+  }
+  return series;
+}
