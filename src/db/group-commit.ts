@@ -7,6 +7,17 @@ import { inTransaction, joinedTransaction } from "./transaction.ts";
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
+/**
+ * How long a new batch waits for company while an earlier batch is still on its way to the disk
+ * (docs/performance.md, "Waiting for company"). One timer tick: Bun's timers do not go below 1 ms.
+ */
+const COMPANY_WAIT_MS = 1;
+
+export interface GroupCommitOptions {
+  /** 0: every batch commits in the turn after its first write, as before the wait existed (tests of overlapping syncs). */
+  companyWaitMs?: number;
+}
+
 /** One request's writes: given the batch's transaction (on SQLite, the database itself). */
 export type GroupWrite<T> = (tx: Store) => T | Promise<T>;
 
@@ -69,8 +80,9 @@ export interface BatchParticipant {
 
 /**
  * Group commit: the writes of every request that reached the commit step while the previous batch
- * was committing (or during one turn of the event loop) go into one transaction, so one fsync makes
- * all of them durable. Each request still waits for that commit before it answers.
+ * was committing (or during one turn of the event loop, or one timer tick when calls overlap: see
+ * awaitsCompany) go into one transaction, so one fsync makes all of them durable. Each request still
+ * waits for that commit before it answers.
  * A batch runs without a savepoint per write, on both engines; in the rare case a write fails, the
  * batch rolls back and runs again without it (attempt()), so a failing write fails alone.
  * Under light load a batch holds one write and this is an ordinary transaction.
@@ -83,6 +95,8 @@ export interface BatchParticipant {
 export class GroupCommitter {
   private queue: PendingWrite<unknown>[] = [];
   private flushScheduled = false;
+  /** Writes queued or committed whose callers have not heard yet (their batch is not yet durable). */
+  private unsettled = 0;
   /** The batch being committed asynchronously, if any; the next waits for it. */
   private inFlight: Promise<void> | null = null;
   private readonly batches = { count: 0, writes: 0 };
@@ -98,6 +112,7 @@ export class GroupCommitter {
   constructor(
     private readonly db: Store,
     private readonly observer?: CommitObserver,
+    private readonly options: GroupCommitOptions = {},
   ) {
     this.sql = db.engine === "sqlite" ? sqliteStatements(db as Db) : null;
     this.batchTx = db.engine === "sqlite" ? joinedTransaction(db as Db) : db;
@@ -111,11 +126,23 @@ export class GroupCommitter {
   commit<T>(write: GroupWrite<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ queuedAt: performance.now(), write, resolve, reject } as PendingWrite<unknown>);
+      this.unsettled += 1;
       if (!this.flushScheduled) {
         this.flushScheduled = true;
-        setImmediate(() => void this.flush(true));
+        if (this.awaitsCompany()) setTimeout(() => void this.flush(true), this.options.companyWaitMs ?? COMPANY_WAIT_MS);
+        else setImmediate(() => void this.flush(true));
       }
     });
+  }
+
+  /**
+   * Calls overlap (a write is queued while an earlier batch of this file is still becoming durable):
+   * the next batch waits a timer tick, so the calls arriving meanwhile share its checkpoint
+   * signature, COMMIT and fsync. A caller alone (one call at a time) never waits. SQLite file only:
+   * on PostgreSQL a batch already waits for the one in flight.
+   */
+  private awaitsCompany(): boolean {
+    return this.options.companyWaitMs !== 0 && Boolean(this.walSync) && this.unsettled > this.queue.length;
   }
 
   /**
@@ -189,12 +216,14 @@ export class GroupCommitter {
 
   /** The whole batch failed (or can no longer be made durable): every caller hears the error. */
   private refuse(batch: PendingWrite<unknown>[], error: unknown): void {
+    this.unsettled -= batch.length;
     this.observer?.failed(error);
     for (const pending of batch) pending.reject(error);
   }
 
   private settle(batch: PendingWrite<unknown>[], outcomes: Outcome[], clock: BatchClock): void {
     const durable = performance.now();
+    this.unsettled -= batch.length;
     for (const participant of this.participants) participant.afterDurable?.();
     this.observer?.committed(batch.length, (durable - clock.started) / 1000, outcomes.filter((outcome) => !outcome.ok).length);
     this.observer?.stages?.({

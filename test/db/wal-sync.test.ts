@@ -99,7 +99,8 @@ test("the receipt log serves a batch's checkpoint, tiles and entries only once t
 
 test("batches committed while earlier ones are still being synced get syncs of their own and are still announced in commit order", async () => {
   const { db, insert } = fileDatabase();
-  const committer = new GroupCommitter(db);
+  // No waiting for company: every turn commits a batch, so the syncs overlap.
+  const committer = new GroupCommitter(db, undefined, { companyWaitMs: 0 });
   const events: string[] = [];
   committer.join(recorder(events));
   const answered: number[] = [];
@@ -134,5 +135,37 @@ test("the committer reports each durable batch's stages: every write's wait, the
   for (const ms of [...stages!.queuedMs, stages!.writesMs, stages!.commitMs, stages!.syncMs]) expect(ms).toBeGreaterThanOrEqual(0);
   // The fsync ran off the loop after COMMIT: it took some time of its own.
   expect(stages!.syncMs).toBeGreaterThan(0);
+  db.$client.close();
+});
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+test("calls made while an earlier batch is still becoming durable wait a timer tick for company and share one batch", async () => {
+  const { db, insert } = fileDatabase();
+  const committer = new GroupCommitter(db);
+  const first = committer.commit(() => insert.run(1));
+  await nextTurn(); // the first batch commits; its fsync is still running when the next calls arrive
+  const overlapping = [committer.commit(() => insert.run(2))];
+  await nextTurn(); // a later turn: without the wait, the call above would have been committed alone by now
+  overlapping.push(committer.commit(() => insert.run(3)));
+  await Promise.all([first, ...overlapping]);
+  expect(committer.stats()).toEqual({ batches: 2, writes: 3 });
+  db.$client.close();
+});
+
+test("a caller alone (each call after the previous one was answered) gets a batch of its own at once", async () => {
+  const { db, insert } = fileDatabase();
+  const committer = new GroupCommitter(db);
+  for (let n = 0; n < 5; n++) {
+    let ran = false;
+    const answered = committer.commit(() => {
+      ran = true;
+      return insert.run(n);
+    });
+    await nextTurn();
+    expect(ran).toBe(true); // written in the turn after the call, not a timer tick later: nothing else was outstanding
+    await answered;
+  }
+  expect(committer.stats()).toEqual({ batches: 5, writes: 5 });
   db.$client.close();
 });
