@@ -47,9 +47,11 @@ test("checkpoints on the worker keep the WAL bounded and start it over, and ever
   for (const ms of holds) expect(ms).toBeGreaterThanOrEqual(0);
   expect((db.$client.query("SELECT count(*) AS c FROM t").get() as { c: number }).c).toBe(n);
   const check = db.$client.query("PRAGMA wal_checkpoint(PASSIVE)").get() as { busy: number; log: number; checkpointed: number };
-  // The worker let go of the file (no lock left behind), and what is left in the WAL is far less than was written.
+  // The worker let go of the file (no lock left behind), and the WAL holds at most about one restart's worth
+  // of pages (it starts over past RESTART_FRAMES; a busy machine may let it run a few batches past that).
   expect(check.busy).toBe(0);
-  expect(check.log * 4096).toBeLessThan(writtenBytes / 4);
+  expect(check.log).toBeLessThan(RESTART_FRAMES * 1.5);
+  expect(check.log * 4096).toBeLessThan(writtenBytes / 2);
   db.$client.close();
 });
 
