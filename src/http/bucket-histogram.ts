@@ -1,4 +1,5 @@
 import type { Registry } from "prom-client";
+import { RegisteredSeries } from "./registered-series.ts";
 
 /** One labelled series of a histogram: a count per bucket (not cumulative), their sum and count. */
 interface Series {
@@ -21,37 +22,27 @@ export interface HistogramSeries {
  * (docs/performance.md, "The append and the batch, leaner"); here a series is looked up once, and an
  * observation is a loop over the bounds and three additions.
  */
-export class BucketHistogram {
+export class BucketHistogram extends RegisteredSeries<Series> {
   readonly type = "histogram";
-  readonly aggregator = "sum";
-  private readonly series: Series[] = [];
 
   constructor(
-    readonly name: string,
-    readonly help: string,
+    name: string,
+    help: string,
     private readonly bounds: readonly number[],
     registry: Registry,
   ) {
-    registry.registerMetric(this as unknown as Parameters<Registry["registerMetric"]>[0]);
+    super(name, help, registry);
   }
 
-  /**
-   * The series of these label values (created empty, shown from its first observation on, as
-   * prom-client shows a labelled series); a histogram without labels is shown from the start.
-   */
+  /** The series of these label values. */
   labels(labels: Record<string, string> = {}): HistogramSeries {
     const series: Series = { labels, buckets: this.bounds.map(() => 0), sum: 0, count: 0 };
-    const shown = this.series;
-    let observed = Object.keys(labels).length === 0;
-    if (observed) shown.push(series);
+    const used = this.keep(series);
     const bounds = this.bounds;
     return {
       observe(value: number): void {
         if (!Number.isFinite(value)) throw new TypeError(`Value is not a valid number: ${value}`);
-        if (!observed) {
-          observed = true;
-          shown.push(series);
-        }
+        used();
         for (let i = 0; i < bounds.length; i++) {
           if (value <= bounds[i]!) {
             series.buckets[i]! += 1;

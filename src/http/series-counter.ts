@@ -1,4 +1,4 @@
-import type { Registry } from "prom-client";
+import { RegisteredSeries } from "./registered-series.ts";
 
 /** One labelled series of a counter, as prom-client keeps it. */
 interface Series {
@@ -17,31 +17,16 @@ export interface CounterSeries {
  * hashes the label object on every call; here a series is looked up once by the caller and counting
  * is one addition (docs/performance.md, "The append and the batch, leaner").
  */
-export class SeriesCounter {
+export class SeriesCounter extends RegisteredSeries<Series> {
   readonly type = "counter";
-  readonly aggregator = "sum";
-  private readonly series: Series[] = [];
 
-  constructor(
-    readonly name: string,
-    readonly help: string,
-    registry: Registry,
-  ) {
-    registry.registerMetric(this as unknown as Parameters<Registry["registerMetric"]>[0]);
-  }
-
-  /** The series of these label values, shown from its first count on; a counter without labels is shown from the start. */
+  /** The series of these label values. */
   labels(labels: Record<string, string> = {}): CounterSeries {
     const series: Series = { value: 0, labels };
-    const shown = this.series;
-    let counted = Object.keys(labels).length === 0;
-    if (counted) shown.push(series);
+    const used = this.keep(series);
     return {
       inc(): void {
-        if (!counted) {
-          counted = true;
-          shown.push(series);
-        }
+        used();
         series.value += 1;
       },
     };
