@@ -1,6 +1,6 @@
 import { systemClock, type Clock } from "../clock.ts";
 import type { Db, Store } from "../db/client.ts";
-import { andThen, isPromise, runSteps, wait, type MaybePromise, type Steps } from "../db/maybe-async.ts";
+import { andThen, eachInTurn, isPromise, runSteps, wait, type MaybePromise, type Steps } from "../db/maybe-async.ts";
 import { inTransaction } from "../db/transaction.ts";
 import { newId } from "../ids.ts";
 import { canonicalJson, sha256Hex } from "./canonical.ts";
@@ -201,21 +201,15 @@ type PartIds = [number, number, number, number];
 function partIds(tx: Store, parts: ReceiptPartStore, body: CompactBody): MaybePromise<PartIds> {
   const ids: PartIds = [0, 0, 0, 0];
   const texts = [body.principal, body.request, body.factors, body.model];
-  const from = (index: number): MaybePromise<PartIds> => {
-    for (let i = index; i < 4; i++) {
-      const id = parts.idOf(tx, texts[i]!, i === 1 ? body.requestSha256 : undefined);
-      if (isPromise(id)) {
-        return id.then((found) => {
-          ids[i] = found;
-          return from(i + 1);
-        });
-      }
-      ids[i] = id;
-    }
-    return ids;
-  };
-  return from(0);
+  const stored = eachInTurn(PART_SLOTS, (slot) =>
+    andThen(parts.idOf(tx, texts[slot]!, slot === 1 ? body.requestSha256 : undefined), (id) => {
+      ids[slot] = id;
+    }),
+  );
+  return andThen(stored, () => ids);
 }
+
+const PART_SLOTS = [0, 1, 2, 3] as const;
 
 /** An appended receipt; its leaf entry's hex is made only if asked for (the answered path does not). */
 class Appended implements AppendedReceipt {
