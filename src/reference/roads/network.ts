@@ -1,8 +1,8 @@
-import Flatbush from "flatbush";
 import FlatQueue from "flatqueue";
 import { greatCircleMiles, type Point } from "../distance.ts";
 import { COORDINATE_SCALE, LENGTH_SCALE, type RoadNetworkFile } from "./format.ts";
-import { closestOnSegment, project, projectAround, type XY } from "./geometry.ts";
+import { closestOnSegment, project, projectAround } from "./geometry.ts";
+import { ShapeSegments } from "./shape-segments.ts";
 
 /** Where a place meets the network: a point on one edge, and the straight-line miles from the place to it. */
 export interface Snap {
@@ -34,18 +34,6 @@ export interface RoadRoute {
   path?: RoutePoint[];
 }
 
-/** A shape segment of one edge: its two points and the road miles along the edge where it starts and ends. */
-interface ShapeSegment {
-  edge: number;
-  a: XY;
-  b: XY;
-  /** The same two points in degrees, for measuring offsets in a frame centred on the place. */
-  aDegrees: Point;
-  bDegrees: Point;
-  from: number;
-  to: number;
-}
-
 /** Candidates looked at when snapping: the nearest segment boxes, then the exact nearest among them. */
 const SNAP_CANDIDATES = 12;
 /** Two joins closer than this are one point (the junction where two edges meet). */
@@ -70,10 +58,7 @@ export class RoadNetwork {
   private readonly first: Uint32Array;
   private readonly neighbour: Uint32Array;
   private readonly viaEdge: Uint32Array;
-  private readonly segments: ShapeSegment[] = [];
-  /** Each edge's shape segments are segments[edgeSegments[e]] .. segments[edgeSegments[e + 1] - 1], in drawn order. */
-  private readonly edgeSegments: Uint32Array;
-  private readonly segmentIndex: Flatbush;
+  private readonly segments: ShapeSegments;
   private readonly distance: Float64Array;
   /** Junctions already expanded in the current query. */
   private readonly expanded: Uint8Array;
@@ -125,38 +110,19 @@ export class RoadNetwork {
       this.junctionLat[v] = file.nodes[2 * v + 1]! / COORDINATE_SCALE;
     }
     const junction = (v: number): Point => ({ lon: file.nodes[2 * v]! / COORDINATE_SCALE, lat: file.nodes[2 * v + 1]! / COORDINATE_SCALE });
-    this.edgeSegments = new Uint32Array(edgeCount + 1);
-    for (let e = 0; e < edgeCount; e++) {
-      this.edgeSegments[e] = this.segments.length;
-      this.addShape(e, junction(this.from[e]!), file.shapes[e]!, junction(this.to[e]!));
-    }
-    this.edgeSegments[edgeCount] = this.segments.length;
-    this.segmentIndex = new Flatbush(this.segments.length);
-    for (const { a, b } of this.segments) this.segmentIndex.add(Math.min(a.x, b.x), Math.min(a.y, b.y), Math.max(a.x, b.x), Math.max(a.y, b.y));
-    this.segmentIndex.finish();
+    this.segments = new ShapeSegments({
+      count: edgeCount,
+      start: (e) => junction(this.from[e]!),
+      end: (e) => junction(this.to[e]!),
+      miles: (e) => this.miles[e]!,
+      shape: (e) => file.shapes[e]!,
+    });
     this.distance = new Float64Array(junctions);
     this.expanded = new Uint8Array(junctions);
     this.startedFrom = new Uint32Array(junctions);
     this.arrivedBy = new Int32Array(junctions);
     this.queue = new FlatQueue<number>();
     this.landmarks = this.chooseLandmarks(LANDMARK_COUNT);
-  }
-
-  /** Splits an edge's shape into segments whose along-edge miles add up to the edge's stated length. */
-  private addShape(edge: number, start: Point, shape: number[], end: Point): void {
-    const degrees = [start];
-    for (let k = 0; k < shape.length; k += 2) degrees.push({ lon: shape[k]! / COORDINATE_SCALE, lat: shape[k + 1]! / COORDINATE_SCALE });
-    degrees.push(end);
-    const points = degrees.map((d) => project(d.lon, d.lat));
-    const drawn: number[] = [];
-    for (let k = 1; k < points.length; k++) drawn.push(Math.hypot(points[k]!.x - points[k - 1]!.x, points[k]!.y - points[k - 1]!.y));
-    const total = drawn.reduce((sum, d) => sum + d, 0);
-    const scale = total > 0 ? this.miles[edge]! / total : 0;
-    let along = 0;
-    drawn.forEach((d, k) => {
-      this.segments.push({ edge, a: points[k]!, b: points[k + 1]!, aDegrees: degrees[k]!, bDegrees: degrees[k + 1]!, from: along, to: along + d * scale });
-      along += d * scale;
-    });
   }
 
   /** The nearest point of the network to a place. */
@@ -176,12 +142,12 @@ export class RoadNetwork {
     const local = projectAround(place);
     const centre = { x: 0, y: 0 };
     const hitOn = (i: number) => {
-      const s = this.segments[i]!;
-      const a = local(s.aDegrees.lon, s.aDegrees.lat);
-      const b = local(s.bDegrees.lon, s.bDegrees.lat);
+      const s = this.segments;
+      const a = local(s.aLon[i]!, s.aLat[i]!);
+      const b = local(s.bLon[i]!, s.bLat[i]!);
       const hit = closestOnSegment(centre, a, b);
       return {
-        snap: { edge: s.edge, along: s.from + hit.t * (s.to - s.from), offsetMiles: hit.distance },
+        snap: { edge: s.edge[i]!, along: s.from[i]! + hit.t * (s.to[i]! - s.from[i]!), offsetMiles: hit.distance },
         x: a.x + hit.t * (b.x - a.x),
         y: a.y + hit.t * (b.y - a.y),
       };
@@ -198,9 +164,9 @@ export class RoadNetwork {
         const cosine = (hit.x * ahead.x + hit.y * ahead.y) / (Math.hypot(hit.x, hit.y) * Math.hypot(ahead.x, ahead.y) || 1);
         return hit.snap.offsetMiles <= toward.withinMiles && cosine >= minCosine;
       };
-      hits = this.segmentIndex.neighbors(p.x, p.y, SNAP_CANDIDATES * count, toward.withinMiles, isAhead).map((i) => seen.get(i)!);
+      hits = this.segments.index.neighbors(p.x, p.y, SNAP_CANDIDATES * count, toward.withinMiles, isAhead).map((i) => seen.get(i)!);
     } else {
-      hits = this.segmentIndex.neighbors(p.x, p.y, SNAP_CANDIDATES * count).map(hitOn);
+      hits = this.segments.index.neighbors(p.x, p.y, SNAP_CANDIDATES * count).map(hitOn);
     }
     const chosen: typeof hits = [];
     for (const hit of hits.sort((a, b) => a.snap.offsetMiles - b.snap.offsetMiles)) {
@@ -349,12 +315,10 @@ export class RoadNetwork {
 
   /** Where a join lies, in degrees. */
   private pointAt(snap: Snap): Point {
-    for (let k = this.edgeSegments[snap.edge]!; k < this.edgeSegments[snap.edge + 1]!; k++) {
-      const s = this.segments[k]!;
-      if (snap.along <= s.to || k === this.edgeSegments[snap.edge + 1]! - 1) {
-        const t = s.to > s.from ? Math.min(1, Math.max(0, (snap.along - s.from) / (s.to - s.from))) : 0;
-        return { lat: s.aDegrees.lat + t * (s.bDegrees.lat - s.aDegrees.lat), lon: s.aDegrees.lon + t * (s.bDegrees.lon - s.aDegrees.lon) };
-      }
+    const s = this.segments;
+    const last = s.first[snap.edge + 1]! - 1;
+    for (let k = s.first[snap.edge]!; k <= last; k++) {
+      if (snap.along <= s.to[k]! || k === last) return s.pointAlong(k, snap.along);
     }
     return { lat: this.junctionLat[this.from[snap.edge]!]!, lon: this.junctionLon[this.from[snap.edge]!]! };
   }
@@ -363,10 +327,10 @@ export class RoadNetwork {
   private pathAlong(origin: Snap, destination: Snap, startMiles: number): RoutePoint[] {
     const forward = destination.along >= origin.along;
     const path: RoutePoint[] = [];
-    for (let k = this.edgeSegments[origin.edge]!; k < this.edgeSegments[origin.edge + 1]!; k++) {
-      const s = this.segments[k]!;
-      if (s.to > Math.min(origin.along, destination.along) && s.to < Math.max(origin.along, destination.along)) {
-        path.push({ ...s.bDegrees, miles: startMiles + Math.abs(s.to - origin.along) });
+    const s = this.segments;
+    for (let k = s.first[origin.edge]!; k < s.first[origin.edge + 1]!; k++) {
+      if (s.to[k]! > Math.min(origin.along, destination.along) && s.to[k]! < Math.max(origin.along, destination.along)) {
+        path.push({ lon: s.bLon[k]!, lat: s.bLat[k]!, miles: startMiles + Math.abs(s.to[k]! - origin.along) });
       }
     }
     return forward ? path : path.reverse();
@@ -384,12 +348,12 @@ export class RoadNetwork {
       const previous = forward ? this.from[edge]! : this.to[edge]!;
       const start = miles - this.miles[edge]!;
       // Shape points strictly between the edge's two junctions, last first.
-      const first = this.edgeSegments[edge]!;
-      const last = this.edgeSegments[edge + 1]! - 1;
+      const s = this.segments;
+      const first = s.first[edge]!;
+      const last = s.first[edge + 1]! - 1;
       for (let k = forward ? last : first; forward ? k > first : k < last; k += forward ? -1 : 1) {
-        const s = this.segments[k]!;
-        const point = forward ? s.aDegrees : s.bDegrees;
-        reversed.push({ ...point, miles: start + (forward ? s.from : this.miles[edge]! - s.to) });
+        const miles = start + (forward ? s.from[k]! : this.miles[edge]! - s.to[k]!);
+        reversed.push(forward ? { lon: s.aLon[k]!, lat: s.aLat[k]!, miles } : { lon: s.bLon[k]!, lat: s.bLat[k]!, miles });
       }
       at = previous;
     }
