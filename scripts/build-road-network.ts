@@ -1,4 +1,4 @@
-// Builds the embedded road network (src/reference/roads/interstates.json) from the Interstate GeoJSON.
+// Builds the embedded road network (src/reference/roads/interstates.roads) from the Interstate GeoJSON.
 // Usage: bun scripts/build-road-network.ts [GEOJSON] ; default ../shared/data/us_interstate_highways_roads.geojson
 // The source is MIT-licensed (Copyright (c) 2017 Uber Technologies, Inc.); its notice is in THIRD_PARTY_NOTICES.
 import { createHash } from "node:crypto";
@@ -7,7 +7,7 @@ import { parseRoadGeoJson } from "../src/reference/roads/geojson.ts";
 import { buildRoadNetwork } from "../src/reference/roads/network-build.ts";
 
 const input = process.argv[2] ?? new URL("../../../shared/data/us_interstate_highways_roads.geojson", import.meta.url).pathname;
-const output = new URL("../src/reference/roads/interstates.json", import.meta.url).pathname;
+const output = new URL("../src/reference/roads/interstates.roads", import.meta.url).pathname;
 
 const text = readFileSync(input, "utf8");
 const sha256 = createHash("sha256").update(text).digest("hex");

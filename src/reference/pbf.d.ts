@@ -1,4 +1,4 @@
-// Ambient types for the two untyped inputs of the gazetteer.
+// Ambient types for untyped inputs: the gazetteer's two, and the embedded road network file.
 declare module "pbf" {
   export default class Pbf {
     constructor(buffer: Uint8Array);
@@ -12,6 +12,12 @@ declare module "pbf" {
 }
 
 declare module "*.pbf" {
+  const path: string;
+  export default path;
+}
+
+/** A Waybill road-network file (JSON text, format waybill.roads/1) imported with `type: "file"`: its path. */
+declare module "*.roads" {
   const path: string;
   export default path;
 }
