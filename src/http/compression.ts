@@ -1,5 +1,7 @@
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import type { MaybePromise } from "../db/maybe-async.ts";
+import { answerBodyText, type AnswerBody } from "../receipts/answer-bytes.ts";
+import { gzipWithSharedPrefix } from "./prefix-gzip.ts";
 import { withHeaders } from "./with-headers.ts";
 
 /**
@@ -88,15 +90,18 @@ export function compressResponse(request: Request, response: Response): MaybePro
 }
 
 /**
- * A per-response JSON body in hand as text, as compressResponse would send it: compressed with the
- * client's preferred cheap encoding when over COMPRESS_ABOVE_BYTES, else as it is. Either way the
- * response varies by Accept-Encoding.
+ * An answer's body as compressResponse would send it: compressed with the client's preferred cheap
+ * encoding when over COMPRESS_ABOVE_BYTES, else as it is. Either way the response varies by
+ * Accept-Encoding. gzip deflates the part every call with this answer shares once (prefix-gzip.ts).
  */
-export function compressedText(request: Request, text: string): { body: string | Uint8Array; encoding?: Encoding } {
+export function compressedAnswer(request: Request, answer: AnswerBody): { body: string | Uint8Array; encoding?: Encoding } {
+  const text = answerBodyText(answer);
   const encoding = chooseEncoding(request.headers.get("accept-encoding"), PER_RESPONSE_PREFERENCE);
   if (!encoding) return { body: text };
   const bytes = new TextEncoder().encode(text) as Uint8Array<ArrayBuffer>;
-  return bytes.byteLength <= COMPRESS_ABOVE_BYTES ? { body: bytes } : { body: encodeOnce(bytes, encoding), encoding };
+  if (bytes.byteLength <= COMPRESS_ABOVE_BYTES) return { body: bytes };
+  if (encoding === "gzip") return { body: gzipWithSharedPrefix(answer.bytes, answer.bytes.prefix, answer.tail, PER_RESPONSE_GZIP_LEVEL), encoding };
+  return { body: encodeOnce(bytes, encoding), encoding };
 }
 
 async function compressed(response: Response, encoding: Encoding, keepAs: string | undefined): Promise<Response> {

@@ -1,5 +1,6 @@
 import { andThen, type MaybePromise } from "../db/maybe-async.ts";
-import { compressedText, compressResponse } from "./compression.ts";
+import type { AnswerBody } from "../receipts/answer-bytes.ts";
+import { compressedAnswer, compressResponse } from "./compression.ts";
 import type { CorsPolicy } from "./cors.ts";
 import { withCacheValidators } from "./cache.ts";
 import { withHeaders } from "./with-headers.ts";
@@ -25,14 +26,14 @@ export function finishResponse(request: Request, response: Response, requestId: 
 }
 
 /**
- * A JSON answer whose body is text in hand and never stored (`no-store`: no cache validators), built
+ * A JSON answer whose body is in hand and never stored (`no-store`: no cache validators), built
  * finished in one step with the headers finishResponse would give it (request id, CORS, Vary,
  * compression), instead of being built, then read back and changed header by header. For a GET or a
  * POST; anything else goes the general way.
  */
-export function finishedJsonAnswer(request: Request, status: number, headers: Readonly<Record<string, string>>, text: string, cors: CorsPolicy): Response {
+export function finishedJsonAnswer(request: Request, status: number, headers: Readonly<Record<string, string>>, answer: AnswerBody, cors: CorsPolicy): Response {
   const corsHeaders = cors.responseHeaders(request);
-  const { body, encoding } = compressedText(request, text);
+  const { body, encoding } = compressedAnswer(request, answer);
   const response = new Response(body as BodyInit, {
     status,
     headers: {

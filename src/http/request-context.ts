@@ -8,6 +8,7 @@ import { requestIdFor } from "./request-id.ts";
 import { log } from "../ops/log.ts";
 import { logAccess, keyDisplayIdOf, type RequestActor } from "./access-log.ts";
 import { CLIENT_GONE_STATUS, isClientGone } from "../client-gone.ts";
+import { answerBodyText, type AnswerBody } from "../receipts/answer-bytes.ts";
 
 interface RequestState {
   id: string;
@@ -31,13 +32,13 @@ export function attributeRequest(request: Request, accountId: string, viaKey: bo
 }
 
 /**
- * A skill's answer, JSON text in hand: finished at once when the request came through the request
+ * A skill's answer, its body in hand: finished at once when the request came through the request
  * context (a GET or POST), else built plain and finished by the context's response hook as usual.
  */
-export function answerResponse(request: Request, status: number, headers: Readonly<Record<string, string>>, text: string): Response {
+export function answerResponse(request: Request, status: number, headers: Readonly<Record<string, string>>, body: AnswerBody): Response {
   const state = states.get(request);
-  if (state && (request.method === "POST" || request.method === "GET")) return finishedJsonAnswer(request, status, headers, text, state.cors);
-  return new Response(text, { status, headers: { ...headers, "content-type": "application/json" } });
+  if (state && (request.method === "POST" || request.method === "GET")) return finishedJsonAnswer(request, status, headers, body, state.cors);
+  return new Response(answerBodyText(body), { status, headers: { ...headers, "content-type": "application/json" } });
 }
 
 interface RequestContextOptions {

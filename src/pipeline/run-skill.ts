@@ -12,7 +12,7 @@ import { recordQuotaThreshold } from "../events/quota-threshold.ts";
 import { ApiError, errors } from "../errors.ts";
 import type { Admission, Meter, UsageLog } from "../metering/meter.ts";
 import type { RateLimitHeaders } from "../metering/window-status.ts";
-import { AnswerBytes } from "../receipts/answer-bytes.ts";
+import { AnswerBytes, type AnswerBody } from "../receipts/answer-bytes.ts";
 import type { ReceiptLedger } from "../receipts/ledger.ts";
 import type { ReceiptLog } from "../receipts/log/log.ts";
 import type { ReferenceData } from "../reference/view.ts";
@@ -60,8 +60,8 @@ export interface SkillCall {
 export interface SkillReply {
   status: number;
   body: Record<string, unknown>;
-  /** An answer's body as JSON text: the bytes its receipt hashed, plus the envelope (receipt/answer-bytes.ts). */
-  bodyText?: string;
+  /** An answer's body: the bytes its receipt hashed, plus the envelope (receipt/answer-bytes.ts). */
+  answerBody?: AnswerBody;
   headers: Record<string, string>;
   /** The call was refused before a key grant was found (401): nothing is metered or logged. */
   principal: Principal | null;
@@ -160,7 +160,7 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
     return {
       status: 200,
       body: { ...answer, ...envelope },
-      bodyText: answerBytes.withEnvelope(envelope),
+      answerBody: answerBytes.withEnvelope(envelope),
       headers: admission.headers,
       principal,
     };

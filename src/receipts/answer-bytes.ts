@@ -11,6 +11,18 @@ export interface AnswerEnvelope {
 export const ANSWER_ENVELOPE_FIELDS = ["receipt_id", "log_index", "auth_obj_id"] as const satisfies readonly (keyof AnswerEnvelope)[];
 
 /**
+ * A response body as JSON text, `{...answer, receipt_id, log_index, auth_obj_id}`: the answer's
+ * bytes up to the envelope (`bytes.prefix`, the same for every call that gets this answer), then
+ * the envelope fields and the closing brace (`tail`).
+ */
+export interface AnswerBody {
+  readonly bytes: AnswerBytes;
+  readonly tail: string;
+}
+
+export const answerBodyText = (body: AnswerBody): string => body.bytes.prefix + body.tail;
+
+/**
  * The answer's canonical JSON, hashed once for the receipt and sent as is: the response body is
  * these very bytes with the envelope fields appended, so the server serializes the answer once and
  * the digest is of the bytes the client receives (less the envelope).
@@ -18,15 +30,18 @@ export const ANSWER_ENVELOPE_FIELDS = ["receipt_id", "log_index", "auth_obj_id"]
 export class AnswerBytes {
   readonly text: string;
   readonly sha256: string;
+  /** The body's text before the envelope fields: the answer without its closing brace. */
+  readonly prefix: string;
 
   constructor(answer: unknown) {
     this.text = canonicalJson(answer);
     this.sha256 = sha256Hex(this.text);
+    this.prefix = this.text === "{}" ? "{" : `${this.text.slice(0, -1)},`;
   }
 
-  /** The response body: `{...answer, receipt_id, log_index, auth_obj_id}` as JSON text. */
-  withEnvelope(envelope: AnswerEnvelope): string {
-    const fields = `"receipt_id":${JSON.stringify(envelope.receipt_id)},"log_index":${envelope.log_index},"auth_obj_id":${JSON.stringify(envelope.auth_obj_id)}}`;
-    return this.text === "{}" ? `{${fields}` : `${this.text.slice(0, -1)},${fields}`;
+  /** The response body with this envelope. */
+  withEnvelope(envelope: AnswerEnvelope): AnswerBody {
+    const tail = `"receipt_id":${JSON.stringify(envelope.receipt_id)},"log_index":${envelope.log_index},"auth_obj_id":${JSON.stringify(envelope.auth_obj_id)}}`;
+    return { bytes: this, tail };
   }
 }

@@ -14,7 +14,7 @@ function toResponse(reply: SkillReply, requestId: string, request: Request): Res
   if (reply.principal) attributeRequest(request, reply.principal.accountId, true);
   const headers = { ...reply.headers, "Cache-Control": NEVER_STORE, "X-Request-Id": requestId };
   // An answer goes out as the exact bytes its receipt hashed (plus its envelope), serialized once.
-  if (reply.bodyText !== undefined) return answerResponse(request, reply.status, headers, reply.bodyText);
+  if (reply.answerBody !== undefined) return answerResponse(request, reply.status, headers, reply.answerBody);
   return Response.json(reply.body, { status: reply.status, headers });
 }
 
