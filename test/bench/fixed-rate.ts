@@ -5,7 +5,8 @@
 // `bun test/bench/fixed-rate.ts URL KEY [RATE=1000] [SECONDS=20]` → one JSON line, with the server's
 // group-commit stages during the run (from /metrics: waybill_group_commit_stage_seconds, bucket
 // upper bounds in ms) and its event-loop delay (waybill_event_loop_delay_*_seconds) when it exposes
-// them (docs/performance.md).
+// them (docs/performance.md). With TRACE_FILE set, each request's due time (Unix ms) and latency (ms)
+// are written there as CSV lines, for test/bench/gc-timeline.ts.
 export {};
 const [url, key, rateArg = "1000", secondsArg = "20"] = process.argv.slice(2);
 if (!url || !key || !new URL(url).hostname.match(/^(127\.0\.0\.1|localhost)$/)) {
@@ -67,6 +68,7 @@ function stageQuantiles(before: Map<string, [number, number][]>, after: Map<stri
 
 const stagesBefore = stageBuckets(await scrape()); // also resets the server's event-loop delay window
 const latencies: number[] = [];
+const trace: string[] = [];
 let sent = 0;
 let inFlight = 0;
 let failures = 0;
@@ -82,7 +84,9 @@ async function send(dueAt: number): Promise<void> {
     failures += 1;
   } finally {
     inFlight -= 1;
-    latencies.push(performance.now() - dueAt);
+    const latency = performance.now() - dueAt;
+    latencies.push(latency);
+    if (process.env.TRACE_FILE) trace.push(`${(performance.timeOrigin + dueAt).toFixed(2)},${latency.toFixed(3)}`);
   }
 }
 
@@ -100,6 +104,7 @@ const elapsed = (performance.now() - start) / 1000;
 const metricsAfter = stagesBefore ? await scrape() : null;
 const stagesAfter = stageBuckets(metricsAfter);
 const loopDelayDuring = loopDelay(metricsAfter);
+if (process.env.TRACE_FILE) await Bun.write(process.env.TRACE_FILE, `${trace.join("\n")}\n`);
 latencies.sort((a, b) => a - b);
 const at = (q: number) => +latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))]!.toFixed(2);
 console.log(
