@@ -97,11 +97,9 @@ export function compressResponse(request: Request, response: Response): MaybePro
 export function compressedAnswer(request: Request, answer: AnswerBody): { body: string | Uint8Array; encoding?: Encoding } {
   const text = answerBodyText(answer);
   const encoding = chooseEncoding(request.headers.get("accept-encoding"), PER_RESPONSE_PREFERENCE);
-  if (!encoding) return { body: text };
-  const bytes = new TextEncoder().encode(text) as Uint8Array<ArrayBuffer>;
-  if (bytes.byteLength <= COMPRESS_ABOVE_BYTES) return { body: bytes };
+  if (!encoding || Buffer.byteLength(text) <= COMPRESS_ABOVE_BYTES) return { body: text };
   if (encoding === "gzip") return { body: gzipWithSharedPrefix(answer.bytes, answer.bytes.prefix, answer.tail, PER_RESPONSE_GZIP_LEVEL), encoding };
-  return { body: encodeOnce(bytes, encoding), encoding };
+  return { body: encodeOnce(new TextEncoder().encode(text) as Uint8Array<ArrayBuffer>, encoding), encoding };
 }
 
 async function compressed(response: Response, encoding: Encoding, keepAs: string | undefined): Promise<Response> {
