@@ -1,6 +1,6 @@
 import { systemClock, type Clock } from "../clock.ts";
 import type { Db, Store } from "../db/client.ts";
-import { andThen, eachInTurn, isPromise, runSteps, wait, type MaybePromise, type Steps } from "../db/maybe-async.ts";
+import { andThen, eachInTurn, runSteps, wait, type MaybePromise, type Steps } from "../db/maybe-async.ts";
 import { inTransaction } from "../db/transaction.ts";
 import { newId } from "../ids.ts";
 import { canonicalJson, sha256Hex } from "./canonical.ts";
@@ -186,8 +186,7 @@ function appendReceipt(rows: ReceiptRows, tx: Store, entry: ReceiptEntry, log: R
         return new Appended(body.id, logIndex, leafEntry);
       },
     );
-  const ids = partIds(tx, parts, body);
-  return isPromise(ids) ? ids.then(insert) : insert(ids);
+  return andThen(partIds(tx, parts, body), insert);
 }
 
 /** The ids of a receipt's four parts: principal, request, factors, model. */

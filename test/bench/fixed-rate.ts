@@ -68,6 +68,7 @@ function stageQuantiles(before: Map<string, [number, number][]>, after: Map<stri
 
 const stagesBefore = stageBuckets(await scrape()); // also resets the server's event-loop delay window
 const latencies: number[] = [];
+const traceFile = process.env.TRACE_FILE;
 const trace: string[] = [];
 let sent = 0;
 let inFlight = 0;
@@ -86,7 +87,7 @@ async function send(dueAt: number): Promise<void> {
     inFlight -= 1;
     const latency = performance.now() - dueAt;
     latencies.push(latency);
-    if (process.env.TRACE_FILE) trace.push(`${(performance.timeOrigin + dueAt).toFixed(2)},${latency.toFixed(3)}`);
+    if (traceFile) trace.push(`${(performance.timeOrigin + dueAt).toFixed(2)},${latency.toFixed(3)}`);
   }
 }
 
@@ -104,7 +105,7 @@ const elapsed = (performance.now() - start) / 1000;
 const metricsAfter = stagesBefore ? await scrape() : null;
 const stagesAfter = stageBuckets(metricsAfter);
 const loopDelayDuring = loopDelay(metricsAfter);
-if (process.env.TRACE_FILE) await Bun.write(process.env.TRACE_FILE, `${trace.join("\n")}\n`);
+if (traceFile) await Bun.write(traceFile, `${trace.join("\n")}\n`);
 latencies.sort((a, b) => a - b);
 const at = (q: number) => +latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))]!.toFixed(2);
 console.log(

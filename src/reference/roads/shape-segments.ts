@@ -56,7 +56,7 @@ export class ShapeSegments {
     this.index.finish();
   }
 
-  /** Where `snap.along` lies on segment k, in degrees (t clamped to the segment). */
+  /** The point `along` road miles from its edge's start, on segment k, in degrees (clamped to the segment). */
   pointAlong(k: number, along: number): Point {
     const from = this.from[k]!;
     const to = this.to[k]!;
