@@ -6,7 +6,7 @@ import { logProofRoutes } from "./log-proofs.ts";
 import type { PipelineDeps } from "../../pipeline/run-skill.ts";
 import { publicKeyRoute, type PublicKeyRouteDeps } from "./public-key.ts";
 import { eventsRoute } from "./events.ts";
-import { skillRoutes } from "./skills.ts";
+import { skillRoutes, type SkillEndpoint } from "./skills.ts";
 import { usageRoute, type UsageRouteDeps } from "./usage.ts";
 
 /**
@@ -14,7 +14,7 @@ import { usageRoute, type UsageRouteDeps } from "./usage.ts";
  * and /v1/skills (from the skill declarations), /v1/usage, /v1/events, /v1/receipts/public-key and the
  * log proofs /v1/log/inclusion and /v1/log/consistency.
  */
-export function v1Routes(runtime: PipelineDeps & UsageRouteDeps & PublicKeyRouteDeps & { log: ReceiptLog }) {
+export function v1Routes(runtime: PipelineDeps & UsageRouteDeps & PublicKeyRouteDeps & { log: ReceiptLog }, skillEndpoints: readonly SkillEndpoint[]) {
   const authenticateKey = (authorization: string | undefined) => {
     runtime.refreshCaches();
     return whenSettled(runtime.keys, () => authenticate(runtime.keys, authorization));
@@ -22,7 +22,7 @@ export function v1Routes(runtime: PipelineDeps & UsageRouteDeps & PublicKeyRoute
   return new Elysia({ name: "v1" })
     .use(publicKeyRoute(runtime))
     .use(logProofRoutes(runtime))
-    .use(skillRoutes(runtime, runtime.skills))
+    .use(skillRoutes(runtime, runtime.skills, skillEndpoints))
     .use(usageRoute(runtime, authenticateKey))
     .use(eventsRoute(runtime.db, authenticateKey));
 }

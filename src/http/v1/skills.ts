@@ -7,7 +7,7 @@ import { callName, type AnySkill } from "../../skills/types.ts";
 import { errorResponse, errors } from "../../errors.ts";
 import { NEVER_STORE } from "../cache.ts";
 import { createIdempotencyStore } from "../idempotency.ts";
-import { answerResponse, attributeRequest, readJsonBody, requestIdOf } from "../request-context.ts";
+import { answerResponse, attributeRequest, readJsonBody, requestIdOf, type RouteHandler } from "../request-context.ts";
 
 /** Every skill reply is one metered event with its own receipt: never to be reused from a cache. */
 function toResponse(reply: SkillReply, requestId: string, request: Request): Response {
@@ -30,14 +30,21 @@ async function restInput(skill: AnySkill, request: Request, params: Record<strin
   return typeof base === "object" && base !== null && !Array.isArray(base) ? { ...base, ...params } : base;
 }
 
+/** One HTTP way into the skills: a method, a path pattern and what answers it. */
+export interface SkillEndpoint {
+  method: AnySkill["rest"]["method"];
+  path: string;
+  handle: RouteHandler;
+}
+
 /**
  * The HTTP transports generated from the skill declarations: each skill's own REST route and
- * POST /v1/agent/invoke/:skill (the body is the skill's input, whatever its REST method), plus
- * GET /v1/skills. All of them go through runSkill, so the rules cannot differ between them.
+ * POST /v1/agent/invoke/:skill (the body is the skill's input, whatever its REST method). All of
+ * them go through runSkill, so the rules cannot differ between them. Made once per app: the same
+ * endpoints serve through Elysia and, for POST, through Bun's router (src/app.ts).
  */
-export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
+export function skillEndpoints(deps: PipelineDeps, skills: readonly AnySkill[]): SkillEndpoint[] {
   const byName = new Map(skills.map((skill) => [callName(skill), skill]));
-  const app = new Elysia({ name: "skills" });
   const idempotency = createIdempotencyStore(deps);
   /** POST calls may carry an Idempotency-Key; GET calls are safe to retry as they are. */
   const run = (skill: AnySkill, request: Request, call: SkillCall) => {
@@ -45,30 +52,30 @@ export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
     return key === null ? runSkill(deps, skill, call) : idempotency.run(skill, key, call, (keyed) => runSkill(deps, skill, keyed));
   };
 
-  for (const skill of skills) {
-    app.route(
-      skill.rest.method,
-      skill.rest.path,
-      async ({ request, params }) => {
+  const restEndpoints = skills.map(
+    (skill): SkillEndpoint => ({
+      method: skill.rest.method,
+      path: skill.rest.path,
+      async handle(request, params) {
         const requestId = requestIdOf(request);
         const reply = await run(skill, request, {
           requestId,
           authorization: request.headers.get("authorization"),
-          readInput: () => restInput(skill, request, params as Record<string, string>),
+          readInput: () => restInput(skill, request, params),
           inputSource: readsQuery(skill) ? "query" : "body",
           signal: request.signal,
         });
         return toResponse(reply, requestId, request);
       },
-      { parse: "none" },
-    );
-  }
+    }),
+  );
 
-  app.post(
-    "/v1/agent/invoke/:skill",
-    async ({ request, params }) => {
+  const invoke: SkillEndpoint = {
+    method: "POST",
+    path: "/v1/agent/invoke/:skill",
+    async handle(request, params) {
       const requestId = requestIdOf(request);
-      const skill = byName.get(params.skill);
+      const skill = byName.get(params.skill ?? "");
       if (!skill) {
         deps.refreshCaches();
         const caller = recognise(deps.keys, request.headers.get("authorization"));
@@ -83,8 +90,17 @@ export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
       });
       return toResponse(reply, requestId, request);
     },
-    { parse: "none" },
-  );
+  };
+
+  return [...restEndpoints, invoke];
+}
+
+/** The skill endpoints as Elysia routes, plus GET /v1/skills (what this key may call). */
+export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[], endpoints: readonly SkillEndpoint[]) {
+  const app = new Elysia({ name: "skills" });
+  for (const endpoint of endpoints) {
+    app.route(endpoint.method, endpoint.path, ({ request, params }) => endpoint.handle(request, params as Record<string, string>), { parse: "none" });
+  }
 
   app.get("/v1/skills", async ({ request }) => {
     const requestId = requestIdOf(request);
