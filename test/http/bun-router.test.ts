@@ -74,7 +74,7 @@ async function outcome(instance: TestInstance, key: string | undefined, scopedKe
   const requestId = response.headers.get("x-request-id") ?? "";
   return {
     status: response.status,
-    headers: Object.fromEntries(Object.entries(response.headers.toJSON()).filter(([name]) => !perCall.has(name)).sort()),
+    headers: Object.fromEntries(Object.entries(response.headers.toJSON()).filter(([name]) => !perCall.has(name))),
     requestId: requestId.startsWith("req_") ? "req_(fresh)" : requestId,
     error: body?.error ?? null,
     details: body?.details ?? null,
