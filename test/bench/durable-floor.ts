@@ -16,7 +16,9 @@ const sqlite = new Database(process.env.DB ?? "floor.db", { create: true, strict
 for (const pragma of PRAGMAS) sqlite.run(`PRAGMA ${pragma}`);
 sqlite.run("CREATE TABLE IF NOT EXISTS floor (id INTEGER PRIMARY KEY, at INTEGER NOT NULL, body TEXT NOT NULL, hash TEXT NOT NULL)");
 const insert = sqlite.prepare("INSERT INTO floor (at, body, hash) VALUES (?, ?, ?)");
-const committer = new GroupCommitter({ $client: sqlite } as unknown as Db);
+// engine "sqlite": the committer takes the SQLite file path (prepared BEGIN/COMMIT, the fsync off the
+// event loop, checkpoints in a worker), as it does for Waybill's own database.
+const committer = new GroupCommitter({ $client: sqlite, engine: "sqlite" } as unknown as Db);
 
 new Elysia()
   .post("/v1/rates/lookup", async ({ body, headers }) => {
