@@ -1,5 +1,6 @@
 // Turn one benchmark run's files (.tmp/bench/<time>/) into the results table: medians over the
-// rounds, the ratio of answered calls to the bare Elysia route, the fixed-rate p99. Prints it, and
+// rounds, the ratios of answered calls to the bare Elysia route and the durable floor (run one after
+// the other, and side by side), the fixed-rate p99. Prints it, and
 // with a README path writes it between the bench markers (keeping the soak line there).
 // `bun test/bench/report.ts OUT_DIR [README.md]`
 import { readdirSync, readFileSync } from "node:fs";
@@ -92,6 +93,25 @@ const optional = <T>(name: string): T | null => {
     return null;
   }
 };
+/**
+ * The side-by-side rounds against `base` (answered calls and `base` driven at once): per round, the
+ * answered calls over the denominator's, and the denominator's CPU per call over the answered call's.
+ */
+const sideBySide = (base: string) =>
+  readdirSync(outDir)
+    .filter((file) => file.startsWith(`side-${base}.`) && file.endsWith(".answered.txt"))
+    .map((file) => {
+      const answered = parseWrk(readFileSync(join(outDir, file), "utf8"));
+      const denominator = parseWrk(readFileSync(join(outDir, file.replace(/answered\.txt$/, "base.txt")), "utf8"));
+      return { calls: answered.requests / denominator.requests, cpu: denominator.cpuMicrosPerRequest / answered.cpuMicrosPerRequest };
+    });
+const sideBySideLine = (base: string, label: string) => {
+  const rounds = sideBySide(base);
+  if (rounds.length === 0) return [];
+  const list = (field: "calls" | "cpu") => `**${fmt(median(rounds.map((round) => round[field])), 3)}** (${rounds.map((round) => fmt(round[field], 3)).join(", ")})`;
+  return [`answered / ${label}: answered calls ${list("calls")}, CPU per call ${list("cpu")}`];
+};
+const sideBySideRatios = [...sideBySideLine("floor", "durable floor"), ...sideBySideLine("bare", "bare Elysia")];
 const storage = optional<{ receipts: number; bytes_per_receipt: number; answered_only: number }>("storage.json");
 interface FixedRate {
   rate: number;
@@ -124,6 +144,11 @@ const table = [
   "",
   `- **ratio answered / bare Elysia: ${fmt(ratio("c32"), 3)} at 32 connections, ${fmt(ratio("c1"), 3)} at 1 connection** (server CPU per call: ${fmt(cpuRatio("bare"), 3)} of the answered call's).`,
   `- **ratio answered / durable floor: ${fmt(ratio("c32", "floor"), 3)} at 32 connections, ${fmt(ratio("c1", "floor"), 3)} at 1 connection** (server CPU per call: ${fmt(cpuRatio("floor"), 3)}).`,
+  ...(sideBySideRatios.length > 0
+    ? [
+        `- **side by side** (answered calls and the denominator driven at once, 32 connections each, both servers sharing core 0, so a spell of the machine falls on both; CPU per call is the denominator's over the answered call's; medians, then each round): ${sideBySideRatios.join("; ")}.`,
+      ]
+    : []),
   `- the same ratios for new questions (1b): **${fmt(ratio("c32", "bare", "distinct"), 3)} of bare Elysia and ${fmt(ratio("c32", "floor", "distinct"), 3)} of the durable floor at 32 connections** (server CPU per call: ${fmt(cpuRatio("bare", "distinct"), 3)} and ${fmt(cpuRatio("floor", "distinct"), 3)}).`,
   ...(storage
     ? [

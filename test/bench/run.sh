@@ -9,7 +9,9 @@
 #   bare      — a bare Elysia POST route on the same Bun parsing the same body (the denominator)
 #   floor     — the durable floor: the same body parsed, hashed and appended as one row under the
 #               same group commit and synchronous=FULL before answering (test/bench/durable-floor.ts)
-# Rounds interleave the scenarios; the table gives medians. Then a fixed 1,000 req/s run of
+# Rounds interleave the scenarios; the table gives medians. Then, per round, answered calls side by
+# side with the floor and with bare Elysia (both driven at once), whose ratio does not drift with the
+# machine as two runs minutes apart do. Then a fixed 1,000 req/s run of
 # `answered`, `floor` and `bare` (test/bench/fixed-rate.ts) for p99 at that load, and the disk's own
 # fsync latency (test/bench/fsync-latency.ts). Loopback only; every run is bounded.
 # Results go to .tmp/bench/<time>/ and into README.md between the bench markers.
@@ -108,6 +110,34 @@ for round in $(seq 1 "$ROUNDS"); do
     done
     echo "round $round: $name done"
   done
+done
+
+# Side by side: answered calls and one denominator driven at once (32 connections each), the two
+# servers sharing core 0. A slow or fast spell of the machine then falls on both alike, where two
+# runs minutes apart can differ by a quarter (docs/performance.md, "Two builds side by side").
+# Each side's server CPU is kept too: the servers' threads, not the processes, share the core, so
+# the ratio of answered calls can favour the server with more threads at work; the ratio of CPU
+# per call does not.
+for round in $(seq 1 "$ROUNDS"); do
+  for base in floor:$FLOOR_PORT:$FLOOR_PID bare:$BARE_PORT:$BARE_PID; do
+    IFS=: read -r base_name base_port base_pid <<<"$base"
+    run="$OUT/side-$base_name.r$round"
+    base_url="http://127.0.0.1:$base_port/v1/rates/lookup"
+    # Which wrk starts first alternates by round.
+    if [ $((round % 2)) -eq 1 ]; then order="answered base"; else order="base answered"; fi
+    loads=()
+    answered_before=$(cpu_ticks "$WAYBILL_PID")
+    base_before=$(cpu_ticks "$base_pid")
+    for side in $order; do
+      if [ "$side" = answered ]; then target=$URL; else target=$base_url; fi
+      BENCH_KEY="$ANSWERED_KEY" taskset -c 1 wrk -t1 -c32 -d"$DURATION" -s test/bench/post.lua "$target" >"$run.$side.txt" &
+      loads+=("$!")
+    done
+    wait "${loads[@]}"
+    echo "server_cpu_ticks $(($(cpu_ticks "$WAYBILL_PID") - answered_before))" >>"$run.answered.txt"
+    echo "server_cpu_ticks $(($(cpu_ticks "$base_pid") - base_before))" >>"$run.base.txt"
+  done
+  echo "round $round: side by side done"
 done
 
 echo "fixed rate: $RATE req/s for $RATE_SECONDS s (answered, then the durable floor and bare Elysia at the same rate)"
