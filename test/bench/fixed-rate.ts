@@ -2,7 +2,8 @@
 // and its latency is measured from that due time, not from when it was sent, so a server stall is
 // charged to every request that should have gone out during it (no coordinated omission).
 // Requests go out over raw keep-alive sockets (keep-alive-sender.ts), due times are checked every
-// 0.1 ms rather than on 1 ms sleeps, and each request asks for compression as `fetch` does. Bounded: RATE × SECONDS requests, at most MAX_SOCKETS sockets, loopback only.
+// 0.1 ms rather than on 1 ms sleeps, and each request asks for compression as `fetch` does.
+// Bounded: RATE × SECONDS requests, at most MAX_SOCKETS sockets, loopback only.
 // `bun test/bench/fixed-rate.ts URL KEY [RATE=1000] [SECONDS=20]` → one JSON line, with the server's
 // group-commit stages during the run (from /metrics: waybill_group_commit_stage_seconds, bucket
 // upper bounds in ms) and its event-loop delay (waybill_event_loop_delay_*_seconds) when it exposes
@@ -95,8 +96,8 @@ const sender = new KeepAliveSender(target, request, MAX_SOCKETS, (dueAt, ok) => 
 await sender.warm();
 const start = performance.now();
 // Between turns of the event loop the client blocks for NAP_MS in a futex wait: due times are met
-// within about that, without the whole core a spinning client takes (the kernel's work for the
-// server's fsyncs then waited behind the spin), and without the up-to-1 ms lateness of Bun's timers.
+// within about that, without the up-to-1 ms lateness of Bun's timers, and without holding the
+// whole core as a spinning client does (with one, the server's p99 read higher: docs/performance.md).
 const NAP_MS = 0.1;
 const napCell = new Int32Array(new SharedArrayBuffer(4));
 const nextTurn = () => {

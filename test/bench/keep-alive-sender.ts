@@ -2,7 +2,7 @@
 // a pool of keep-alive sockets (Bun.connect), one request per socket at a time. It parses only what
 // it needs to know a response is whole (status line, Content-Length or chunked framing), so the
 // client adds a fraction of a millisecond to a latency where `fetch` added about one, and its own
-// garbage collections stay short (docs/performance.md, "The open-loop client").
+// garbage collections stay short (docs/performance.md, "The open-loop client", seventh pass).
 import type { Socket } from "bun";
 
 const HEADER_END = Buffer.from("\r\n\r\n");
@@ -15,6 +15,8 @@ interface Connection {
   /** Due time (performance.now()) of the request in flight on this socket, or null when it is idle. */
   dueAt: number | null;
   received: Buffer | null;
+  /** The part of the request the socket did not take yet (sent on drain). */
+  unsent: Uint8Array | null;
   /** Connected and not yet closed. */
   open: boolean;
 }
@@ -58,12 +60,18 @@ export class KeepAliveSender {
 
   private write(connection: Connection, dueAt: number): void {
     connection.dueAt = dueAt;
-    connection.socket!.write(this.request);
+    this.flush(connection, this.request);
+  }
+
+  /** Bun's socket write takes what fits and returns how much: the rest waits for drain. */
+  private flush(connection: Connection, bytes: Uint8Array): void {
+    const written = connection.socket!.write(bytes);
+    connection.unsent = written < bytes.length ? bytes.subarray(Math.max(written, 0)) : null;
   }
 
   private async open(): Promise<void> {
     this.opening += 1;
-    const connection: Connection = { socket: null, dueAt: null, received: null, open: false };
+    const connection: Connection = { socket: null, dueAt: null, received: null, unsent: null, open: false };
     try {
       connection.socket = await Bun.connect<Connection>({
         hostname: this.target.hostname,
@@ -71,6 +79,9 @@ export class KeepAliveSender {
         data: connection,
         socket: {
           data: (socket, chunk) => this.receive(socket.data, chunk),
+          drain: (socket) => {
+            if (socket.data.unsent) this.flush(socket.data, socket.data.unsent);
+          },
           close: (socket) => this.lost(socket.data),
           error: (socket) => this.lost(socket.data),
         },
