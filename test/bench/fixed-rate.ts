@@ -40,7 +40,7 @@ const LOOP_DELAY = /^waybill_event_loop_delay_(p50|p90|p99|max)_seconds (\S+)$/;
 
 /** The server's /metrics text, or null when it has none. */
 async function scrape(): Promise<string | null> {
-  const response = await fetch(new URL("/metrics", url)).catch(() => null);
+  const response = await fetch(new URL("/metrics", url), { signal: AbortSignal.timeout(5_000) }).catch(() => null);
   return response?.ok ? response.text() : null;
 }
 
@@ -119,7 +119,8 @@ const stagesAfter = stageBuckets(metricsAfter);
 const loopDelayDuring = loopDelay(metricsAfter);
 if (traceFile) await Bun.write(traceFile, `${trace.join("\n")}\n`);
 latencies.sort((a, b) => a - b);
-const at = (q: number) => +latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))]!.toFixed(2);
+// null when nothing was answered at all.
+const at = (q: number) => (latencies.length === 0 ? null : +latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))]!.toFixed(2));
 console.log(
   JSON.stringify({
     rate,

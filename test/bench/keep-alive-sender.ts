@@ -25,10 +25,12 @@ interface Connection {
 export type Answered = (dueAt: number, ok: boolean) => void;
 
 export class KeepAliveSender {
+  private readonly connections = new Set<Connection>();
   private readonly idle: Connection[] = [];
   private readonly waiting: number[] = [];
   private opening = 0;
   private sockets = 0;
+  private closing = false;
 
   constructor(
     private readonly target: URL,
@@ -53,9 +55,11 @@ export class KeepAliveSender {
     if (this.sockets + this.opening < this.maxSockets) void this.open();
   }
 
-  /** Let go of every socket. */
+  /** Let go of every socket, also those still waiting for an answer: the owner has given up on them, and hears no more. */
   close(): void {
-    for (const connection of this.idle.splice(0)) connection.socket?.end();
+    this.closing = true;
+    this.idle.length = 0;
+    for (const connection of this.connections) connection.socket?.end();
   }
 
   private write(connection: Connection, dueAt: number): void {
@@ -88,6 +92,7 @@ export class KeepAliveSender {
       });
       connection.socket.setNoDelay(true);
       connection.open = true;
+      this.connections.add(connection);
       this.sockets += 1;
       this.release(connection);
     } catch {
@@ -127,10 +132,11 @@ export class KeepAliveSender {
   private lost(connection: Connection): void {
     if (!connection.open) return;
     connection.open = false;
+    this.connections.delete(connection);
     this.sockets -= 1;
     const index = this.idle.indexOf(connection);
     if (index >= 0) this.idle.splice(index, 1);
-    if (connection.dueAt !== null) this.answered(connection.dueAt, false);
+    if (connection.dueAt !== null && !this.closing) this.answered(connection.dueAt, false);
     if (this.waiting.length > 0 && this.sockets + this.opening < this.maxSockets) void this.open();
   }
 }
