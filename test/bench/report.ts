@@ -1,7 +1,7 @@
 // Turn one benchmark run's files (.tmp/bench/<time>/) into the results table: medians over the
 // rounds, the ratios of answered calls to the bare Elysia route and the durable floor (run one after
-// the other, and side by side), the fixed-rate p99. Prints it, and
-// with a README path writes it between the bench markers (keeping the soak line there).
+// the other, and side by side), the fixed-rate p99. Prints it, and with a README path writes it
+// between the bench markers (keeping the soak line there).
 // `bun test/bench/report.ts OUT_DIR [README.md]`
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";

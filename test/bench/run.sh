@@ -9,9 +9,9 @@
 #   bare      — a bare Elysia POST route on the same Bun parsing the same body (the denominator)
 #   floor     — the durable floor: the same body parsed, hashed and appended as one row under the
 #               same group commit and synchronous=FULL before answering (test/bench/durable-floor.ts)
-# Rounds interleave the scenarios; the table gives medians. Then, per round, answered calls side by
-# side with the floor and with bare Elysia (both driven at once), whose ratio does not drift with the
-# machine as two runs minutes apart do. Then a fixed 1,000 req/s run of
+# Rounds interleave the scenarios; the table gives medians. Then as many rounds of answered calls
+# side by side with the floor and with bare Elysia (both driven at once), whose ratios do not drift
+# with the machine as those of runs minutes apart do. Then a fixed 1,000 req/s run of
 # `answered`, `floor` and `bare` (test/bench/fixed-rate.ts) for p99 at that load, and the disk's own
 # fsync latency (test/bench/fsync-latency.ts). Loopback only; every run is bounded.
 # Results go to .tmp/bench/<time>/ and into README.md between the bench markers.
