@@ -17,19 +17,17 @@ interface Connection {
   received: Buffer | null;
   /** The part of the request the socket did not take yet (sent on drain). */
   unsent: Uint8Array | null;
-  /** Connected and not yet closed. */
-  open: boolean;
 }
 
 /** What the pool tells its owner about each request: when it was due, and whether it was answered 200. */
 export type Answered = (dueAt: number, ok: boolean) => void;
 
 export class KeepAliveSender {
+  /** Connected and not yet closed. */
   private readonly connections = new Set<Connection>();
   private readonly idle: Connection[] = [];
   private readonly waiting: number[] = [];
   private opening = 0;
-  private sockets = 0;
   private closing = false;
 
   constructor(
@@ -52,7 +50,7 @@ export class KeepAliveSender {
       return;
     }
     this.waiting.push(dueAt);
-    if (this.sockets + this.opening < this.maxSockets) void this.open();
+    if (this.connections.size + this.opening < this.maxSockets) void this.open();
   }
 
   /** Let go of every socket, also those still waiting for an answer: the owner has given up on them, and hears no more. */
@@ -75,7 +73,7 @@ export class KeepAliveSender {
 
   private async open(): Promise<void> {
     this.opening += 1;
-    const connection: Connection = { socket: null, dueAt: null, received: null, unsent: null, open: false };
+    const connection: Connection = { socket: null, dueAt: null, received: null, unsent: null };
     try {
       connection.socket = await Bun.connect<Connection>({
         hostname: this.target.hostname,
@@ -91,9 +89,7 @@ export class KeepAliveSender {
         },
       });
       connection.socket.setNoDelay(true);
-      connection.open = true;
       this.connections.add(connection);
-      this.sockets += 1;
       this.release(connection);
     } catch {
       // A refused connect fails the oldest waiting request, so a run always ends.
@@ -106,7 +102,7 @@ export class KeepAliveSender {
 
   /** A socket is free: give it the oldest waiting request, or keep it for the next. */
   private release(connection: Connection): void {
-    if (!connection.open) return;
+    if (!this.connections.has(connection)) return;
     const dueAt = this.waiting.shift();
     if (dueAt !== undefined) this.write(connection, dueAt);
     else this.idle.push(connection);
@@ -130,14 +126,11 @@ export class KeepAliveSender {
 
   /** The server closed a socket: a request in flight on it has failed. */
   private lost(connection: Connection): void {
-    if (!connection.open) return;
-    connection.open = false;
-    this.connections.delete(connection);
-    this.sockets -= 1;
+    if (!this.connections.delete(connection)) return;
     const index = this.idle.indexOf(connection);
     if (index >= 0) this.idle.splice(index, 1);
     if (connection.dueAt !== null && !this.closing) this.answered(connection.dueAt, false);
-    if (this.waiting.length > 0 && this.sockets + this.opening < this.maxSockets) void this.open();
+    if (this.waiting.length > 0 && this.connections.size + this.opening < this.maxSockets) void this.open();
   }
 }
 
@@ -155,6 +148,8 @@ function chunkedBodyEnds(body: Buffer): boolean {
     const lineEnd = body.indexOf(CRLF, at);
     if (lineEnd < 0) return false;
     const size = Number.parseInt(body.subarray(at, lineEnd).toString("latin1"), 16);
+    // A size line that is not hex ends the walk: the body is taken as whole, and the status decides.
+    if (Number.isNaN(size)) return true;
     if (size === 0) return body.indexOf(HEADER_END, lineEnd) >= 0;
     at = lineEnd + CRLF.length + size + CRLF.length;
     if (at > body.length) return false;
