@@ -4,22 +4,25 @@
 // to the WAL, fsynced, and written again by a checkpoint: frames per commit are a batch's disk work.
 // `bun test/bench/wal-frames.ts FILE` while a server is under load on FILE, or on a copy of FILE and
 // FILE-wal taken together (docs/performance.md, "What an answered call does that the floor does not").
-// Not a test: nothing here is asserted.
+// Not a test: nothing here is asserted (wal-frames.test.ts checks the reading).
 import { Database } from "bun:sqlite";
 import { readFileSync } from "node:fs";
-
-const file = process.argv[2];
-if (!file) throw new Error("usage: bun test/bench/wal-frames.ts DATABASE_FILE");
 
 const WAL_HEADER_BYTES = 32;
 const FRAME_HEADER_BYTES = 24;
 
-/** Each frame of the WAL's current generation: its page number and whether it ends a commit. */
-function framesOf(wal: Buffer): { page: number; commits: boolean }[] {
+interface Frame {
+  page: number;
+  /** The frame ends a transaction (its header carries the database's size after the commit). */
+  commits: boolean;
+}
+
+/** Each frame of the WAL's current generation, in order. */
+function framesOf(wal: Buffer): Frame[] {
   if (wal.byteLength < WAL_HEADER_BYTES) return [];
   const pageSize = wal.readUInt32BE(8);
   const salts = [wal.readUInt32BE(16), wal.readUInt32BE(20)];
-  const frames: { page: number; commits: boolean }[] = [];
+  const frames: Frame[] = [];
   for (let at = WAL_HEADER_BYTES; at + FRAME_HEADER_BYTES + pageSize <= wal.byteLength; at += FRAME_HEADER_BYTES + pageSize) {
     // A frame of an earlier generation (the WAL started over and has not been overwritten this far) ends the walk.
     if (wal.readUInt32BE(at + 8) !== salts[0] || wal.readUInt32BE(at + 12) !== salts[1]) break;
@@ -28,32 +31,43 @@ function framesOf(wal: Buffer): { page: number; commits: boolean }[] {
   return frames;
 }
 
-const frames = framesOf(readFileSync(`${file}-wal`));
-const db = new Database(file, { readonly: true });
-const owner = new Map(
-  db
-    .query<{ pageno: number; name: string }, []>("SELECT pageno, name FROM dbstat")
-    .all()
-    .map((row) => [row.pageno, row.name]),
-);
-db.close();
-
-const commits = frames.filter((frame) => frame.commits).length;
-const byTree = new Map<string, number>();
-for (const { page } of frames) {
-  const name = owner.get(page) ?? "(freed since)";
-  byTree.set(name, (byTree.get(name) ?? 0) + 1);
+export interface WalFrameCounts {
+  frames: number;
+  commits: number;
+  frames_per_commit: number | null;
+  /** Frames per commit by table or index, most first. */
+  per_commit_by_tree: Record<string, number | null>;
 }
-const perCommit = (count: number) => (commits === 0 ? null : Math.round((count / commits) * 100) / 100);
-console.log(
-  JSON.stringify(
-    {
-      frames: frames.length,
-      commits,
-      frames_per_commit: perCommit(frames.length),
-      per_commit_by_tree: Object.fromEntries([...byTree].sort((a, b) => b[1] - a[1]).map(([name, count]) => [name, perCommit(count)])),
-    },
-    null,
-    2,
-  ),
-);
+
+/** The frames of `file`'s WAL, counted by the b-tree their pages belong to now. */
+export function walFrameCounts(file: string): WalFrameCounts {
+  const frames = framesOf(readFileSync(`${file}-wal`));
+  const db = new Database(file, { readonly: true });
+  const owner = new Map(
+    db
+      .query<{ pageno: number; name: string }, []>("SELECT pageno, name FROM dbstat")
+      .all()
+      .map((row) => [row.pageno, row.name]),
+  );
+  db.close();
+
+  const commits = frames.filter((frame) => frame.commits).length;
+  const byTree = new Map<string, number>();
+  for (const { page } of frames) {
+    const name = owner.get(page) ?? "(freed since)";
+    byTree.set(name, (byTree.get(name) ?? 0) + 1);
+  }
+  const perCommit = (count: number) => (commits === 0 ? null : Math.round((count / commits) * 100) / 100);
+  return {
+    frames: frames.length,
+    commits,
+    frames_per_commit: perCommit(frames.length),
+    per_commit_by_tree: Object.fromEntries([...byTree].sort((a, b) => b[1] - a[1]).map(([name, count]) => [name, perCommit(count)])),
+  };
+}
+
+if (import.meta.main) {
+  const file = process.argv[2];
+  if (!file) throw new Error("usage: bun test/bench/wal-frames.ts DATABASE_FILE");
+  console.log(JSON.stringify(walFrameCounts(file), null, 2));
+}
