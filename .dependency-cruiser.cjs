@@ -19,7 +19,13 @@ const SKILLS = "^src/skills/";
 
 module.exports = {
   forbidden: [
-    { name: "no-circular", severity: "error", comment: "Import cycles hide which layer depends on which.", from: {}, to: { circular: true } },
+    {
+      name: "no-circular",
+      severity: "error",
+      comment: "Import cycles hide which layer depends on which.",
+      from: {},
+      to: { circular: true },
+    },
     {
       name: "not-up-from-transports",
       severity: "error",
@@ -37,7 +43,8 @@ module.exports = {
     {
       name: "not-up-from-skills",
       severity: "error",
-      comment: "A skill is a pure declaration: the pipeline runs it; it never calls the pipeline, metering or a transport.",
+      comment:
+        "A skill is a pure declaration: the pipeline runs it; it never calls the pipeline, metering or a transport.",
       from: { path: SKILLS },
       to: { path: [COMPOSITION, TRANSPORTS, PIPELINE] },
     },
@@ -66,6 +73,10 @@ module.exports = {
     doNotFollow: { path: "node_modules" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
-    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default", "types"], extensions: [".ts", ".tsx", ".js"] },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      extensions: [".ts", ".tsx", ".js"],
+    },
   },
 };

@@ -6,7 +6,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { parseRoadGeoJson } from "../src/reference/roads/geojson.ts";
 import { buildRoadNetwork } from "../src/reference/roads/network-build.ts";
 
-const input = process.argv[2] ?? new URL("../../../shared/data/us_interstate_highways_roads.geojson", import.meta.url).pathname;
+const input =
+  process.argv[2] ?? new URL("../../../shared/data/us_interstate_highways_roads.geojson", import.meta.url).pathname;
 const output = new URL("../src/reference/roads/interstates.roads", import.meta.url).pathname;
 
 const text = readFileSync(input, "utf8");
@@ -22,4 +23,6 @@ writeFileSync(output, `${JSON.stringify(network)}\n`);
 // The repository's formatter owns the file's layout (CI checks it), so the build leaves it formatted.
 const formatted = Bun.spawnSync(["npx", "biome", "format", "--write", output], { stdout: "ignore", stderr: "inherit" });
 if (formatted.exitCode !== 0) throw new Error(`biome format ${output} failed`);
-console.log(`${network.version}: ${JSON.stringify(network.stats)} in ${Math.round(performance.now() - started)} ms -> ${output}`);
+console.log(
+  `${network.version}: ${JSON.stringify(network.stats)} in ${Math.round(performance.now() - started)} ms -> ${output}`,
+);

@@ -13,7 +13,9 @@ import { isImportSource, parseSource } from "../src/reference/importers/index.ts
 
 const [source, input, output, ...rest] = process.argv.slice(2);
 if (!source || !input || !output || !isImportSource(source)) {
-  console.error("usage: bun scripts/carry-figures.ts eia|fred|bls|ams|cass|ata|fmcsa-authority|fmcsa-new-carriers INPUT OUTPUT.tsv [--about TEXT]...");
+  console.error(
+    "usage: bun scripts/carry-figures.ts eia|fred|bls|ams|cass|ata|fmcsa-authority|fmcsa-new-carriers INPUT OUTPUT.tsv [--about TEXT]...",
+  );
   process.exit(2);
 }
 const about = rest.flatMap((arg, i) => (rest[i - 1] === "--about" ? [arg] : []));
@@ -23,7 +25,9 @@ if (existing.about.length === 0) {
   process.exit(2);
 }
 const incoming = admitObservations(parseSource(source, readFileSync(input, "utf8"))).rows;
-const merged = new Map(admitObservations(existing.rows).rows.map((row) => [`${row.seriesId}\u0000${row.observedOn}`, row]));
+const merged = new Map(
+  admitObservations(existing.rows).rows.map((row) => [`${row.seriesId}\u0000${row.observedOn}`, row]),
+);
 for (const row of incoming) merged.set(`${row.seriesId}\u0000${row.observedOn}`, row);
 writeFileSync(output, formatFiguresFile(existing.about, [...merged.values()]));
 console.log(`${output}: ${incoming.length} figures from ${input}, ${merged.size} in all`);

@@ -17,7 +17,9 @@ if (!out) {
 }
 const db = openMemoryDatabase();
 const runtime = await createRuntime({ db, clock: systemClock, limits: DEFAULT_LIMITS });
-const response = await createApp(runtime, { publicUrl: serverUrl }).handle(new Request("http://localhost/openapi.json"));
+const response = await createApp(runtime, { publicUrl: serverUrl }).handle(
+  new Request("http://localhost/openapi.json"),
+);
 writeFileSync(out, JSON.stringify(await response.json(), null, 2));
 runtime.close();
 db.$client.close();

@@ -72,7 +72,9 @@ function readVerifierKeys(arg: string): VerifierKey[] {
   const strings = text.startsWith("{")
     ? (() => {
         const published = JSON.parse(text) as { note_verifier_key?: string; keys?: { note_verifier_key?: string }[] };
-        return [published.note_verifier_key, ...(published.keys ?? []).map((key) => key.note_verifier_key)].filter((key): key is string => !!key);
+        return [published.note_verifier_key, ...(published.keys ?? []).map((key) => key.note_verifier_key)].filter(
+          (key): key is string => !!key,
+        );
       })()
     : text.split("\n").filter(Boolean);
   return strings.map((vkey) => {
@@ -87,16 +89,28 @@ function readVerifierKeys(arg: string): VerifierKey[] {
 function main(argv: string[]): number {
   const responseFlag = argv.indexOf("--response");
   const responseFile = responseFlag >= 0 ? argv[responseFlag + 1] : undefined;
-  const [reportFile, checkpointFile, keyArg] = argv.filter((_, i) => responseFlag < 0 || (i !== responseFlag && i !== responseFlag + 1));
+  const [reportFile, checkpointFile, keyArg] = argv.filter(
+    (_, i) => responseFlag < 0 || (i !== responseFlag && i !== responseFlag + 1),
+  );
   if (!reportFile || !checkpointFile || !keyArg || (responseFlag >= 0 && !responseFile)) {
     console.error("usage: verify-receipt REPORT.json CHECKPOINT KEY [--response RESPONSE.json]");
     return 2;
   }
   const document = JSON.parse(readFileSync(reportFile, "utf8")) as Record<string, unknown>;
-  const log = (document.log ?? document) as { log_index?: number; leaf_entry?: string; tree_size?: number; inclusion_proof?: string[]; receipt?: Json };
-  const body = (typeof log.receipt === "string" ? JSON.parse(log.receipt) : log.receipt) as Record<string, Json> | undefined;
+  const log = (document.log ?? document) as {
+    log_index?: number;
+    leaf_entry?: string;
+    tree_size?: number;
+    inclusion_proof?: string[];
+    receipt?: Json;
+  };
+  const body = (typeof log.receipt === "string" ? JSON.parse(log.receipt) : log.receipt) as
+    | Record<string, Json>
+    | undefined;
   if (!body || typeof body !== "object" || typeof log.leaf_entry !== "string" || !Array.isArray(log.inclusion_proof)) {
-    console.error("The report has no { log_index, leaf_entry, inclusion_proof, receipt } (pass an audit report or its log block).");
+    console.error(
+      "The report has no { log_index, leaf_entry, inclusion_proof, receipt } (pass an audit report or its log block).",
+    );
     return 2;
   }
   const note = readFileSync(checkpointFile, "utf8");
@@ -108,7 +122,10 @@ function main(argv: string[]): number {
   check("leaf entry = SHA-256 of the canonical body", sha256(canonical(body)).toString("hex") === log.leaf_entry);
   const recorded = body.v === "waybill.receipt/3" ? body.log_index : Number(body.seq) - 1;
   check(`the body records log index ${log.log_index}`, recorded === log.log_index);
-  check("request_sha256 matches the request", sha256(canonical(body.request ?? null)).toString("hex") === body.request_sha256);
+  check(
+    "request_sha256 matches the request",
+    sha256(canonical(body.request ?? null)).toString("hex") === body.request_sha256,
+  );
 
   // C2SP signed note: text, a blank line, then "— <name> base64(key ID || signature)" lines.
   const split = note.lastIndexOf("\n\n");
@@ -123,11 +140,17 @@ function main(argv: string[]): number {
     for (const key of keys) {
       const expectedId = sha256(Buffer.from(`${key.name}\n`), Buffer.from([1]), key.raw).subarray(0, 4);
       if (key.name !== match[1] || !key.id.equals(expectedId) || !bytes.subarray(0, 4).equals(expectedId)) continue;
-      const publicKey = createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: key.raw.toString("base64url") }, format: "jwk" });
+      const publicKey = createPublicKey({
+        key: { kty: "OKP", crv: "Ed25519", x: key.raw.toString("base64url") },
+        format: "jwk",
+      });
       signed ||= bytes.length === 68 && verify(null, Buffer.from(text, "utf8"), publicKey, bytes.subarray(4));
     }
   }
-  check(`checkpoint of ${origin} (tree size ${sizeLine}) carries a valid signature by a given key`, split > 0 && signed);
+  check(
+    `checkpoint of ${origin} (tree size ${sizeLine}) carries a valid signature by a given key`,
+    split > 0 && signed,
+  );
   check("the inclusion proof is for the checkpoint's tree size", log.tree_size === treeSize);
   const root = rootFromProof(
     Number(log.log_index),
@@ -135,18 +158,27 @@ function main(argv: string[]): number {
     hashLeaf(Buffer.from(log.leaf_entry, "hex")),
     log.inclusion_proof.map((h) => Buffer.from(h, "base64")),
   );
-  check("the inclusion proof leads from the leaf to the checkpoint's root", root !== null && root.toString("base64") === rootLine);
+  check(
+    "the inclusion proof leads from the leaf to the checkpoint's root",
+    root !== null && root.toString("base64") === rootLine,
+  );
 
   if (responseFile) {
     const received = JSON.parse(readFileSync(responseFile, "utf8")) as Record<string, Json>;
     // receipt_id, log_index and auth_obj_id are added to the answer after it was hashed.
     const { receipt_id: _receiptId, log_index: _logIndex, auth_obj_id: _authObjId, ...answer } = received;
-    check("the response you received is the one hashed", sha256(canonical(answer)).toString("hex") === body.response_sha256);
+    check(
+      "the response you received is the one hashed",
+      sha256(canonical(answer)).toString("hex") === body.response_sha256,
+    );
   }
 
   for (const [name, ok] of results) console.log(`${ok ? "ok  " : "FAIL"} ${name}`);
   console.log(`receipt ${String(body.id)} at log index ${String(log.log_index)}`);
-  if (!responseFile) console.log(`response_sha256 ${String(body.response_sha256)} (pass --response to check the answer you received against it)`);
+  if (!responseFile)
+    console.log(
+      `response_sha256 ${String(body.response_sha256)} (pass --response to check the answer you received against it)`,
+    );
   const valid = results.every(([, ok]) => ok);
   console.log(valid ? "valid" : "invalid");
   return valid ? 0 : 1;

@@ -79,12 +79,14 @@ const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000
 export function parseSyncEvery(raw: string): number {
   const match = /^(\d+)([mhd])$/.exec(raw.trim());
   const ms = match ? Number(match[1]) * UNIT_MS[match[2]!]! : Number.NaN;
-  if (!(ms >= 5 * 60_000)) throw new ArgumentError(`--sync-every '${raw}' must be a duration of at least 5 minutes, like 30m, 6h or 1d.`);
+  if (!(ms >= 5 * 60_000))
+    throw new ArgumentError(`--sync-every '${raw}' must be a duration of at least 5 minutes, like 30m, 6h or 1d.`);
   return ms;
 }
 
 function oneOf<T extends string>(what: string, allowed: readonly T[], raw: string): T {
-  if (!(allowed as readonly string[]).includes(raw)) throw new ArgumentError(`'${raw}' is not a ${what}; use one of ${allowed.join(", ")}.`);
+  if (!(allowed as readonly string[]).includes(raw))
+    throw new ArgumentError(`'${raw}' is not a ${what}; use one of ${allowed.join(", ")}.`);
   return raw as T;
 }
 
@@ -96,8 +98,10 @@ export function parsePublicUrl(raw: string | undefined): URL | undefined {
   } catch {
     throw new ArgumentError(`'${raw}' is not a URL (e.g. https://rates.example.com).`);
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new ArgumentError(`the public URL '${raw}' must be http:// or https://.`);
-  if (url.pathname !== "/" || url.search || url.hash) throw new ArgumentError(`the public URL '${raw}' must be an origin, without a path.`);
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    throw new ArgumentError(`the public URL '${raw}' must be http:// or https://.`);
+  if (url.pathname !== "/" || url.search || url.hash)
+    throw new ArgumentError(`the public URL '${raw}' must be an origin, without a path.`);
   return url;
 }
 

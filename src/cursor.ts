@@ -12,9 +12,12 @@ export function encodeCursor(beforeSeq: number): string {
 export function decodeCursor(raw: string, field = "cursor"): number {
   try {
     const parsed = JSON.parse(Buffer.from(raw, "base64url").toString("utf8")) as { before_seq?: unknown };
-    if (Number.isSafeInteger(parsed.before_seq) && (parsed.before_seq as number) > 0) return parsed.before_seq as number;
+    if (Number.isSafeInteger(parsed.before_seq) && (parsed.before_seq as number) > 0)
+      return parsed.before_seq as number;
   } catch {
     // falls through to the refusal
   }
-  throw errors.invalidRequest([{ field, problem: "is not a cursor this service issued; pass next_cursor from the previous page" }]);
+  throw errors.invalidRequest([
+    { field, problem: "is not a cursor this service issued; pass next_cursor from the previous page" },
+  ]);
 }

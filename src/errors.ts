@@ -92,10 +92,18 @@ export class ApiError extends Error {
 const BEARER = { "WWW-Authenticate": 'Bearer realm="waybill"' };
 
 export const errors = {
-  invalidRequest: (details: FieldProblem[], message = "The request is not valid; see details.") => new ApiError("INVALID_REQUEST", message, { details }),
+  invalidRequest: (details: FieldProblem[], message = "The request is not valid; see details.") =>
+    new ApiError("INVALID_REQUEST", message, { details }),
   missingKey: () => new ApiError("MISSING_API_KEY", "Send your API key as 'Authorization: Bearer wbk_…'.", {}, BEARER),
-  malformedKey: () => new ApiError("MALFORMED_API_KEY", "The API key is not of the form wbk_ followed by 64 hex characters.", {}, BEARER),
-  invalidKey: () => new ApiError("INVALID_API_KEY", "The API key is not valid.", {}, { ...BEARER, "WWW-Authenticate": 'Bearer realm="waybill", error="invalid_token"' }),
+  malformedKey: () =>
+    new ApiError("MALFORMED_API_KEY", "The API key is not of the form wbk_ followed by 64 hex characters.", {}, BEARER),
+  invalidKey: () =>
+    new ApiError(
+      "INVALID_API_KEY",
+      "The API key is not valid.",
+      {},
+      { ...BEARER, "WWW-Authenticate": 'Bearer realm="waybill", error="invalid_token"' },
+    ),
   revokedKey: () =>
     new ApiError(
       "REVOKED_API_KEY",
@@ -122,11 +130,21 @@ export const errors = {
     }),
   notFound: (what = "No such resource.") => new ApiError("NOT_FOUND", what),
   methodNotAllowed: (method: string, allowed: readonly string[]) =>
-    new ApiError("METHOD_NOT_ALLOWED", `${method} is not served here; use ${allowed.join(", ")}.`, { allowed }, { Allow: allowed.join(", ") }),
+    new ApiError(
+      "METHOD_NOT_ALLOWED",
+      `${method} is not served here; use ${allowed.join(", ")}.`,
+      { allowed },
+      { Allow: allowed.join(", ") },
+    ),
   idempotencyKeyReused: () =>
-    new ApiError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used with a different request in the last 24 hours; use a new key for a new request."),
-  payloadTooLarge: (limitBytes: number) => new ApiError("PAYLOAD_TOO_LARGE", `The request body is larger than ${limitBytes} bytes.`),
-  unsupportedMediaType: () => new ApiError("UNSUPPORTED_MEDIA_TYPE", "Send the request body as JSON with 'Content-Type: application/json'."),
+    new ApiError(
+      "IDEMPOTENCY_KEY_REUSED",
+      "This Idempotency-Key was already used with a different request in the last 24 hours; use a new key for a new request.",
+    ),
+  payloadTooLarge: (limitBytes: number) =>
+    new ApiError("PAYLOAD_TOO_LARGE", `The request body is larger than ${limitBytes} bytes.`),
+  unsupportedMediaType: () =>
+    new ApiError("UNSUPPORTED_MEDIA_TYPE", "Send the request body as JSON with 'Content-Type: application/json'."),
   unresolvedLocation: (field: string, input: string, suggestions: string[]) =>
     new ApiError("UNRESOLVED_LOCATION", `Could not find a US place for ${field} '${input}'.`, {
       field,
@@ -134,11 +152,15 @@ export const errors = {
       suggestions,
     }),
   ambiguousLocation: (field: string, input: string, candidates: string[]) =>
-    new ApiError("AMBIGUOUS_LOCATION", `${field} '${input}' fits several US places of comparable size; add the state.`, {
-      field,
-      input,
-      candidates,
-    }),
+    new ApiError(
+      "AMBIGUOUS_LOCATION",
+      `${field} '${input}' fits several US places of comparable size; add the state.`,
+      {
+        field,
+        input,
+        candidates,
+      },
+    ),
   notRoadConnected: (field: string, input: string, reason: string) =>
     new ApiError("NOT_ROAD_CONNECTED", `No truck can drive to ${field} '${input}': ${reason}.`, { field, input }),
   rateLimited: (window: "minute" | "month", limit: number, reset: number, retryAfter: number) =>
@@ -157,7 +179,12 @@ export const errors = {
 export class ConfigError extends Error {}
 
 /** Turn any thrown value into a response. Unknown errors become INTERNAL_ERROR; nothing internal leaks. */
-export function errorResponse(error: unknown, requestId: string, authObjId?: string, extraHeaders: Record<string, string> = {}): Response {
+export function errorResponse(
+  error: unknown,
+  requestId: string,
+  authObjId?: string,
+  extraHeaders: Record<string, string> = {},
+): Response {
   const apiError = error instanceof ApiError ? error : errors.internal();
   return Response.json(apiError.body(requestId, authObjId), {
     status: apiError.status,

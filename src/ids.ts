@@ -27,7 +27,9 @@ function randomSource(): () => number {
       crypto.getRandomValues(pool);
       offset = 0;
     }
-    const value = pool[offset]! * 2 ** 32 + (((pool[offset + 1]! << 24) | (pool[offset + 2]! << 16) | (pool[offset + 3]! << 8) | pool[offset + 4]!) >>> 0);
+    const value =
+      pool[offset]! * 2 ** 32 +
+      (((pool[offset + 1]! << 24) | (pool[offset + 2]! << 16) | (pool[offset + 3]! << 8) | pool[offset + 4]!) >>> 0);
     offset += 5;
     return value;
   };

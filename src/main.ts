@@ -23,7 +23,12 @@ async function readStdin(): Promise<string> {
   return (await Bun.stdin.text()).replace(/\r?\n$/, "");
 }
 
-async function runCommand(opened: OpenStore, name: string, values: Record<string, string | boolean | undefined>, positionals: string[]): Promise<CommandResult> {
+async function runCommand(
+  opened: OpenStore,
+  name: string,
+  values: Record<string, string | boolean | undefined>,
+  positionals: string[],
+): Promise<CommandResult> {
   const json = values.json === true;
   // Commands not yet written against the portable Store run on the SQLite file only (docs/postgresql.md).
   const db = (): Db => {
@@ -67,14 +72,16 @@ async function runCommand(opened: OpenStore, name: string, values: Record<string
       if (!source || !file) throw new UsageError("data import needs SOURCE and FILE: waybill data import eia FILE");
       if (source === "fmcsa") return dataImportCensus(opened.store, file, { json, date: str("date") });
       const maxMb = str("max-mb") ?? process.env.WAYBILL_IMPORT_MAX_MB;
-      if (maxMb !== undefined && !(Number(maxMb) > 0)) throw new UsageError(`--max-mb must be a positive number of MiB, not '${maxMb}'`);
+      if (maxMb !== undefined && !(Number(maxMb) > 0))
+        throw new UsageError(`--max-mb must be a positive number of MiB, not '${maxMb}'`);
       return dataImport(opened.store, source, file, { json, maxMb: maxMb === undefined ? undefined : Number(maxMb) });
     }
     case "data sync":
       return dataSync(opened.store, { source: str("source"), since: str("since"), json, env: process.env });
     case "data retract": {
       const [importId] = positionals;
-      if (!importId || str("reason") === undefined) throw new UsageError("data retract needs IMPORT_ID and --reason TEXT");
+      if (!importId || str("reason") === undefined)
+        throw new UsageError("data retract needs IMPORT_ID and --reason TEXT");
       return dataRetract(opened.store, importId, str("reason")!, { json });
     }
     case "keys rotate-signing":
@@ -92,7 +99,11 @@ async function runCommand(opened: OpenStore, name: string, values: Record<string
     case "webhooks list":
       return webhooksList(opened.store, { email: str("email"), json });
     case "backup":
-      if (!opened.sqlite) return failure(json, "on PostgreSQL, back up with pg_dump (docs/postgresql.md); waybill backup copies a SQLite file.");
+      if (!opened.sqlite)
+        return failure(
+          json,
+          "on PostgreSQL, back up with pg_dump (docs/postgresql.md); waybill backup copies a SQLite file.",
+        );
       return backup(opened.sqlite, positionals[0], { json });
     default:
       throw new UsageError(`unknown command '${name}'`);
@@ -129,7 +140,8 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command.name === "verify") {
     // Offline: no database is opened or created.
-    const flag = (name: string) => (typeof command.values[name] === "string" ? (command.values[name] as string) : undefined);
+    const flag = (name: string) =>
+      typeof command.values[name] === "string" ? (command.values[name] as string) : undefined;
     const result = verifyCommand({
       receipt: flag("receipt"),
       checkpoint: flag("checkpoint"),
@@ -141,7 +153,8 @@ async function main(argv: string[]): Promise<number> {
     return result.exitCode;
   }
   const location = resolveDatabase(command.values as { db?: string; database?: string }, process.env);
-  if (command.name === "migrate") return printed(await migrateCommand(location, { json: command.values.json === true }));
+  if (command.name === "migrate")
+    return printed(await migrateCommand(location, { json: command.values.json === true }));
   if (location.dialect === "sqlite" && NEEDS_EXISTING_DATABASE.has(command.name) && !existsSync(location.file)) {
     throw new ConfigError(`there is no database at ${resolve(location.file)}; check --db or WAYBILL_DB.`);
   }

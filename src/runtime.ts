@@ -57,14 +57,24 @@ export interface Runtime extends PipelineDeps {
   close(): Promise<void>;
 }
 
-export async function createRuntime({ db, clock, limits, skills = SKILLS, log, allowPrivateWebhooks = false }: RuntimeOptions): Promise<Runtime> {
+export async function createRuntime({
+  db,
+  clock,
+  limits,
+  skills = SKILLS,
+  log,
+  allowPrivateWebhooks = false,
+}: RuntimeOptions): Promise<Runtime> {
   const reference = createReferenceData(db);
   await reference.loadSnapshot(clock.now());
   const keys = new KeyIndex(db);
   const meter = createMeter({ db, limits });
   const usage = createUsageLog(db);
   // The SQLite file's ledger appends synchronously (the answered path's speed there); any Store's is awaited.
-  const ledger = db.engine === "postgres" ? await openReceiptLedger(db, { clock, ...log }) : createReceiptLedger(db as Db, { clock, ...log });
+  const ledger =
+    db.engine === "postgres"
+      ? await openReceiptLedger(db, { clock, ...log })
+      : createReceiptLedger(db as Db, { clock, ...log });
   const watcher = await watchChanges(db);
 
   const dataFreshness = () => seriesFreshness(reference.summary(), utcDateOf(clock.now()));
@@ -72,7 +82,11 @@ export async function createRuntime({ db, clock, limits, skills = SKILLS, log, a
   // First listener: whatever else reacts to new figures reads them through a fresh index (at once on
   // SQLite; on PostgreSQL the alert evaluation it schedules runs after the read, src/db/changes.ts).
   dataEvents.subscribe(() => void reloadReference(false));
-  const metrics = createMetrics({ seriesDates: () => reference.summary(), freshness: dataFreshness, now: () => clock.now() });
+  const metrics = createMetrics({
+    seriesDates: () => reference.summary(),
+    freshness: dataFreshness,
+    now: () => clock.now(),
+  });
   const readiness = createReadiness(db, clock);
   const committer = new GroupCommitter(db, {
     committed(writes, seconds, failedWrites) {

@@ -15,7 +15,8 @@ const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function normalizeEmail(email: string): string {
   const normalized = email.trim().toLowerCase();
-  if (!EMAIL_SHAPE.test(normalized) || normalized.length > 254) throw new AccessError(`'${email}' is not an email address.`);
+  if (!EMAIL_SHAPE.test(normalized) || normalized.length > 254)
+    throw new AccessError(`'${email}' is not an email address.`);
   return normalized;
 }
 
@@ -88,5 +89,8 @@ export function listAccounts(db: Store): Promise<Account[]> {
 
 export async function hasAdmin(db: Store): Promise<boolean> {
   const { accounts } = db.t;
-  return (await first(db.select({ id: accounts.id }).from(accounts).where(eq(accounts.isAdmin, true)).limit(1))) !== undefined;
+  return (
+    (await first(db.select({ id: accounts.id }).from(accounts).where(eq(accounts.isAdmin, true)).limit(1))) !==
+    undefined
+  );
 }

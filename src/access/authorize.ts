@@ -8,7 +8,10 @@ export interface GatedSkill {
   minimumTier: Tier;
 }
 
-export type Decision = { allowed: true } | { allowed: false; refusal: "SCOPE_REQUIRED" } | { allowed: false; refusal: "TIER_REQUIRED" };
+export type Decision =
+  | { allowed: true }
+  | { allowed: false; refusal: "SCOPE_REQUIRED" }
+  | { allowed: false; refusal: "TIER_REQUIRED" };
 
 /** Scope before tier (docs/api.md): a key that may not call the skill at all is told so first. */
 export function decide(tier: Tier, keyScopes: readonly string[] | null, skill: GatedSkill): Decision {

@@ -20,18 +20,28 @@ export interface IssuedKey {
 }
 
 /** Accept a list of scope names; refuse unknown ones with the full list. Empty means unscoped. */
-export function parseScopes(names: readonly string[] | null | undefined, catalog: SkillCatalog = CATALOG): Scope[] | null {
+export function parseScopes(
+  names: readonly string[] | null | undefined,
+  catalog: SkillCatalog = CATALOG,
+): Scope[] | null {
   if (!names || names.length === 0) return null;
   const unknown = names.filter((name) => !catalog.isScope(name));
   if (unknown.length > 0) {
-    throw new AccessError(`Unknown scope ${unknown.map((n) => `'${n}'`).join(", ")}; valid scopes: ${catalog.scopes.join(", ")}.`);
+    throw new AccessError(
+      `Unknown scope ${unknown.map((n) => `'${n}'`).join(", ")}; valid scopes: ${catalog.scopes.join(", ")}.`,
+    );
   }
   return [...new Set(names as Scope[])];
 }
 
 /** What the account's event log says about a key: never the key or its digest. */
 function keyEvent(type: "key.created" | "key.revoked", key: KeyRecord, at: number): NewEvent {
-  return { accountId: key.accountId, type, payload: { key_id: key.id, display_id: key.displayId, scopes: key.scopes }, at };
+  return {
+    accountId: key.accountId,
+    type,
+    payload: { key_id: key.id, display_id: key.displayId, scopes: key.scopes },
+    at,
+  };
 }
 
 /** Issue a new key for an account; the previous active key is revoked in the same transaction. */

@@ -19,7 +19,9 @@ export async function setAccountPassword(db: Store, accountId: string, password:
   const passwordHash = await hashPassword(password);
   const { accounts, sessions } = db.t;
   await inTransaction(db, async (tx) => {
-    const updated = await first(tx.update(accounts).set({ passwordHash }).where(eq(accounts.id, accountId)).returning({ id: accounts.id }));
+    const updated = await first(
+      tx.update(accounts).set({ passwordHash }).where(eq(accounts.id, accountId)).returning({ id: accounts.id }),
+    );
     if (!updated) throw new AccessError(`No account ${accountId}.`);
     await tx.delete(sessions).where(eq(sessions.accountId, accountId));
   });
@@ -40,9 +42,13 @@ export async function issuePasswordLink(db: Store, accountId: string, now: numbe
       .from(settings)
       .where(like(settings.key, `${LINK_PREFIX}%`))) {
       const link = parseLink(row.value);
-      if (!link || link.accountId === accountId || link.expiresAt <= now) await tx.delete(settings).where(eq(settings.key, row.key));
+      if (!link || link.accountId === accountId || link.expiresAt <= now)
+        await tx.delete(settings).where(eq(settings.key, row.key));
     }
-    await tx.insert(settings).values({ key: LINK_PREFIX + sha256Hex(token), value: JSON.stringify({ accountId, expiresAt: now + PASSWORD_LINK_TTL_MS }) });
+    await tx.insert(settings).values({
+      key: LINK_PREFIX + sha256Hex(token),
+      value: JSON.stringify({ accountId, expiresAt: now + PASSWORD_LINK_TTL_MS }),
+    });
   });
   return token;
 }
@@ -72,7 +78,9 @@ export async function redeemPasswordLink(db: Store, token: string, password: str
 function parseLink(value: string): { accountId: string; expiresAt: number } | undefined {
   try {
     const parsed = JSON.parse(value) as { accountId?: unknown; expiresAt?: unknown };
-    return typeof parsed.accountId === "string" && typeof parsed.expiresAt === "number" ? { accountId: parsed.accountId, expiresAt: parsed.expiresAt } : undefined;
+    return typeof parsed.accountId === "string" && typeof parsed.expiresAt === "number"
+      ? { accountId: parsed.accountId, expiresAt: parsed.expiresAt }
+      : undefined;
   } catch {
     return undefined;
   }

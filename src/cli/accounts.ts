@@ -1,4 +1,12 @@
-import { createAccount, hashPassword, listAccounts, normalizeEmail, parseTier, requireAccountByEmail, setTier } from "../access/accounts.ts";
+import {
+  createAccount,
+  hashPassword,
+  listAccounts,
+  normalizeEmail,
+  parseTier,
+  requireAccountByEmail,
+  setTier,
+} from "../access/accounts.ts";
 import { issuePasswordLink, setAccountPassword } from "../access/passwords.ts";
 import type { Clock } from "../clock.ts";
 import { recordAccountEvent } from "../ops/audit-log.ts";
@@ -21,24 +29,57 @@ export async function accountsCreate(db: Store, clock: Clock, options: AccountsC
   if (!options.email) throw new UsageError("accounts create needs --email.");
   argument(() => normalizeEmail(options.email!));
   const tier = argument(() => parseTier(options.tier ?? "explorer"));
-  const passwordHash = options.password === undefined ? null : await argumentAsync(() => hashPassword(options.password!));
+  const passwordHash =
+    options.password === undefined ? null : await argumentAsync(() => hashPassword(options.password!));
   const now = clock.now();
-  const account = await createAccount(db, { email: options.email, tier, isAdmin: options.admin ?? false, passwordHash }, now);
-  await recordAccountEvent(db, { at: now, accountId: account.id, action: "account_created", actor: "cli", detail: `${account.tier}${account.isAdmin ? ", admin" : ""}` });
+  const account = await createAccount(
+    db,
+    { email: options.email, tier, isAdmin: options.admin ?? false, passwordHash },
+    now,
+  );
+  await recordAccountEvent(db, {
+    at: now,
+    accountId: account.id,
+    action: "account_created",
+    actor: "cli",
+    detail: `${account.tier}${account.isAdmin ? ", admin" : ""}`,
+  });
   // Without a password nobody could sign in as this account: hand out a one-time link to set one.
-  const link = passwordHash === null ? passwordLinkUrl(options.publicUrl, await issuePasswordLink(db, account.id, now)) : undefined;
-  const view = { id: account.id, email: account.email, tier: account.tier, admin: account.isAdmin, ...(link ? { password_link: link } : {}) };
+  const link =
+    passwordHash === null
+      ? passwordLinkUrl(options.publicUrl, await issuePasswordLink(db, account.id, now))
+      : undefined;
+  const view = {
+    id: account.id,
+    email: account.email,
+    tier: account.tier,
+    admin: account.isAdmin,
+    ...(link ? { password_link: link } : {}),
+  };
   const text = `created account ${account.email} (${account.id}), tier ${account.tier}${account.isAdmin ? ", admin" : ""}`;
   return ok(options.json, view, link ? `${text}\nno password yet: open ${link} once (valid 24 h) to set one` : text);
 }
 
-export async function accountsSetTier(db: Store, options: { email?: string; tier?: string; json: boolean }): Promise<CommandResult> {
+export async function accountsSetTier(
+  db: Store,
+  options: { email?: string; tier?: string; json: boolean },
+): Promise<CommandResult> {
   if (!options.email || !options.tier) throw new UsageError("accounts set-tier needs --email and --tier.");
   const tier = argument(() => parseTier(options.tier!));
   const before = await requireAccountByEmail(db, options.email);
   const account = await setTier(db, before.id, tier);
-  await recordAccountEvent(db, { at: Date.now(), accountId: account.id, action: "tier_changed", actor: "cli", detail: `${before.tier} → ${account.tier}` });
-  return ok(options.json, { id: account.id, email: account.email, tier: account.tier }, `${account.email} is now on ${account.tier}`);
+  await recordAccountEvent(db, {
+    at: Date.now(),
+    accountId: account.id,
+    action: "tier_changed",
+    actor: "cli",
+    detail: `${before.tier} → ${account.tier}`,
+  });
+  return ok(
+    options.json,
+    { id: account.id, email: account.email, tier: account.tier },
+    `${account.email} is now on ${account.tier}`,
+  );
 }
 
 export async function accountsList(db: Store, options: { json: boolean }): Promise<CommandResult> {
@@ -49,7 +90,10 @@ export async function accountsList(db: Store, options: { json: boolean }): Promi
     admin: a.isAdmin,
     created_at: new Date(a.createdAt).toISOString(),
   }));
-  const text = rows.length === 0 ? "no accounts" : rows.map((r) => `${r.email}\t${r.tier}${r.admin ? "\tadmin" : ""}\t${r.id}`).join("\n");
+  const text =
+    rows.length === 0
+      ? "no accounts"
+      : rows.map((r) => `${r.email}\t${r.tier}${r.admin ? "\tadmin" : ""}\t${r.id}`).join("\n");
   return ok(options.json, { accounts: rows }, text);
 }
 
@@ -65,11 +109,19 @@ export async function accountsSetPassword(
   if (options.password === undefined) {
     const link = passwordLinkUrl(options.publicUrl, await issuePasswordLink(db, account.id, now));
     await recordAccountEvent(db, { at: now, accountId: account.id, action: "password_link_issued", actor: "cli" });
-    return ok(options.json, { email: account.email, password_link: link }, `open ${link} once (valid 24 h) to set the password of ${account.email}`);
+    return ok(
+      options.json,
+      { email: account.email, password_link: link },
+      `open ${link} once (valid 24 h) to set the password of ${account.email}`,
+    );
   }
   await argumentAsync(() => setAccountPassword(db, account.id, options.password!));
   await recordAccountEvent(db, { at: now, accountId: account.id, action: "password_changed", actor: "cli" });
-  return ok(options.json, { email: account.email, password_set: true }, `password of ${account.email} set; its sessions are signed out`);
+  return ok(
+    options.json,
+    { email: account.email, password_set: true },
+    `password of ${account.email} set; its sessions are signed out`,
+  );
 }
 
 /** A too-short password is a bad argument (exit 2), like an unknown tier. */

@@ -32,7 +32,11 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
     "public-url": { type: "string" },
   },
   "accounts set-tier": { email: { type: "string" }, tier: { type: "string" } },
-  "accounts set-password": { email: { type: "string" }, "password-stdin": { type: "boolean" }, "public-url": { type: "string" } },
+  "accounts set-password": {
+    email: { type: "string" },
+    "password-stdin": { type: "boolean" },
+    "public-url": { type: "string" },
+  },
   "accounts list": {},
   "keys create": { email: { type: "string" }, scopes: { type: "string" } },
   "keys revoke": { email: { type: "string" } },
@@ -42,10 +46,20 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
   "data retract": { reason: { type: "string" } },
   "data sync": { source: { type: "string" }, since: { type: "string" } },
   "receipts verify": { checkpoint: { type: "string" } },
-  verify: { receipt: { type: "string" }, checkpoint: { type: "string" }, key: { type: "string" }, response: { type: "string" } },
+  verify: {
+    receipt: { type: "string" },
+    checkpoint: { type: "string" },
+    key: { type: "string" },
+    response: { type: "string" },
+  },
   backup: {},
   migrate: {},
-  "webhooks add": { email: { type: "string" }, url: { type: "string" }, events: { type: "string" }, "allow-private-webhooks": { type: "boolean" } },
+  "webhooks add": {
+    email: { type: "string" },
+    url: { type: "string" },
+    events: { type: "string" },
+    "allow-private-webhooks": { type: "boolean" },
+  },
   "webhooks list": { email: { type: "string" } },
 };
 
@@ -70,16 +84,25 @@ export const COMMAND_HELP: Record<string, { synopsis: string; details: string }>
     details: `create an account (tier explorer unless given). Without --password-stdin the account has no
 password yet and a one-time link to set one is printed (for --admin too, so no one is locked out).`,
   },
-  "accounts set-tier": { synopsis: "--email E --tier T", details: "move an account to another tier; takes effect on its next call." },
+  "accounts set-tier": {
+    synopsis: "--email E --tier T",
+    details: "move an account to another tier; takes effect on its next call.",
+  },
   "accounts set-password": {
     synopsis: "--email E [--password-stdin] [--public-url URL]",
     details: `set an account's password from stdin, or print a one-time link (valid 24 h) where its owner sets one.
 Signs the account out everywhere.`,
   },
   "accounts list": { synopsis: "", details: "every account with its tier." },
-  "keys create": { synopsis: "--email E [--scopes rate-lookup,fuel-surcharge]", details: "issue a key (printed once); revokes the account's previous key." },
+  "keys create": {
+    synopsis: "--email E [--scopes rate-lookup,fuel-surcharge]",
+    details: "issue a key (printed once); revokes the account's previous key.",
+  },
   "keys revoke": { synopsis: "--email E", details: "revoke the account's active key; refused on its very next call." },
-  "keys rotate-signing": { synopsis: "", details: "a new Ed25519 key signs the log's checkpoints from now on; older keys stay published and verifiable." },
+  "keys rotate-signing": {
+    synopsis: "",
+    details: "a new Ed25519 key signs the log's checkpoints from now on; older keys stay published and verifiable.",
+  },
   "data status": { synopsis: "", details: "every reference series with its newest figure and age, and every import." },
   "data import": {
     synopsis: "SOURCE FILE [--max-mb N]",
@@ -89,7 +112,10 @@ Signs the account out everywhere.`,
   --max-mb N            WAYBILL_IMPORT_MAX_MB, default 512: a larger file is refused before it is read (not fmcsa)
   --date YYYY-MM-DD     fmcsa only: the census's snapshot date when its file name carries none`,
   },
-  "data retract": { synopsis: "IMPORT_ID --reason TEXT", details: "hide an import from every view from now on; receipts signed before keep reproducing." },
+  "data retract": {
+    synopsis: "IMPORT_ID --reason TEXT",
+    details: "hide an import from every view from now on; receipts signed before keep reproducing.",
+  },
   "data sync": {
     synopsis: "[--source eia|fred|bls|ams|fmcsa] [--since DATE]",
     details: `fetch new figures from the official APIs, all or nothing per source; a source without its key is skipped.
@@ -112,11 +138,13 @@ Signs the account out everywhere.`,
   },
   backup: {
     synopsis: "FILE",
-    details: "a consistent copy of the live database (VACUUM INTO), safe while the server runs; on PostgreSQL use pg_dump.",
+    details:
+      "a consistent copy of the live database (VACUUM INTO), safe while the server runs; on PostgreSQL use pg_dump.",
   },
   migrate: {
     synopsis: "",
-    details: "apply this build's schema migrations and exit (serve also does at start); run it once before upgraded replicas start.",
+    details:
+      "apply this build's schema migrations and exit (serve also does at start); run it once before upgraded replicas start.",
   },
   "webhooks add": {
     synopsis: "--email E --url U [--events alert.triggered,...] [--allow-private-webhooks]",
@@ -163,7 +191,8 @@ export function parseCommand(argv: string[]): ParsedCommand {
   const words = argv.filter((a) => !a.startsWith("-"));
   const first = words[0];
   const pair = words.length >= 2 ? `${first} ${words[1]}` : undefined;
-  const name = pair && COMMAND_OPTIONS[pair] ? pair : first && COMMAND_OPTIONS[first] ? first : first ? undefined : "serve";
+  const name =
+    pair && COMMAND_OPTIONS[pair] ? pair : first && COMMAND_OPTIONS[first] ? first : first ? undefined : "serve";
   if (!name) throw new UsageError(`unknown command '${words.slice(0, 2).join(" ")}'; see 'waybill --help'`);
   try {
     const { values, positionals } = parseArgs({
@@ -173,7 +202,11 @@ export function parseCommand(argv: string[]): ParsedCommand {
       strict: true,
     });
     const nameWords = name.split(" ").length;
-    return { name, values: values as ParsedCommand["values"], positionals: positionals.slice(name === "serve" && !first ? 0 : nameWords) };
+    return {
+      name,
+      values: values as ParsedCommand["values"],
+      positionals: positionals.slice(name === "serve" && !first ? 0 : nameWords),
+    };
   } catch (error) {
     throw new UsageError(`${(error as Error).message.split("\n")[0]} (see 'waybill ${name} --help')`);
   }

@@ -29,10 +29,17 @@ function summaryText(result: CensusImportResult): string {
 
 /** `waybill data import fmcsa FILE [--date YYYY-MM-DD]`: the census reduced to counts by state and operation. */
 export async function dataImportCensus(db: Store, file: string, options: Options = {}): Promise<CommandResult> {
-  if (options.date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(options.date)) throw new UsageError(`--date must be YYYY-MM-DD, not '${options.date}'`);
-  const fail = (message: string): CommandResult => ({ exitCode: EXIT.failed, output: options.json ? JSON.stringify({ error: message }) : `error: ${message}` });
+  if (options.date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(options.date))
+    throw new UsageError(`--date must be YYYY-MM-DD, not '${options.date}'`);
+  const fail = (message: string): CommandResult => ({
+    exitCode: EXIT.failed,
+    output: options.json ? JSON.stringify({ error: message }) : `error: ${message}`,
+  });
   if (!existsSync(file)) return fail(`cannot read ${file}: ENOENT`);
-  const sink = options.progress ?? { isTTY: process.stderr.isTTY === true, write: (text: string) => process.stderr.write(text) };
+  const sink = options.progress ?? {
+    isTTY: process.stderr.isTTY === true,
+    write: (text: string) => process.stderr.write(text),
+  };
   const onProgress = importProgress(statSync(file).size, { json: options.json === true, ...sink });
   try {
     const result = await importFmcsaCensus(db, file, {
@@ -62,7 +69,8 @@ export async function dataImportCensus(db: Store, file: string, options: Options
         : summaryText(result),
     };
   } catch (error) {
-    if (error instanceof ImportFormatError) return fail(`${file} is not a usable FMCSA census file: ${error.message}; nothing was imported`);
+    if (error instanceof ImportFormatError)
+      return fail(`${file} is not a usable FMCSA census file: ${error.message}; nothing was imported`);
     throw error;
   }
 }

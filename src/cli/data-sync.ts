@@ -19,7 +19,8 @@ export async function dataSync(db: Store, options: DataSyncOptions): Promise<Com
   if (options.source !== undefined && !(SYNC_SOURCES as readonly string[]).includes(options.source)) {
     throw new UsageError(`unknown source '${options.source}'; use one of ${SYNC_SOURCES.join(", ")}`);
   }
-  if (options.since !== undefined && !isCalendarDate(options.since)) throw new UsageError(`--since must be a date (YYYY-MM-DD), not '${options.since}'`);
+  if (options.since !== undefined && !isCalendarDate(options.since))
+    throw new UsageError(`--since must be a date (YYYY-MM-DD), not '${options.since}'`);
   const outcomes = await syncData(db, {
     sources: options.source ? [options.source as SyncSourceName] : undefined,
     since: options.since,

@@ -64,7 +64,8 @@ export async function dataStatus(db: Store, options: Options = {}): Promise<Comm
     retracted: retracted_at === null ? null : { at: new Date(retracted_at).toISOString(), reason: reason ?? "" },
   }));
   if (options.json) return { exitCode: 0, output: JSON.stringify({ series, imports }, null, 2) };
-  if (series.length === 0) return { exitCode: 0, output: "No reference data loaded yet; start the server once or run `waybill data import`." };
+  if (series.length === 0)
+    return { exitCode: 0, output: "No reference data loaded yet; start the server once or run `waybill data import`." };
   const width = Math.max(...series.map((s) => s.series_id.length));
   const rows = series.map(
     (s) =>
@@ -91,7 +92,12 @@ export async function dataStatus(db: Store, options: Options = {}): Promise<Comm
 }
 
 /** `waybill data import roads FILE`: a GeoJSON file of road LineStrings becomes the road network for lookups from now on. */
-async function roadsImport(db: Store, file: string, options: Options, fail: (message: string) => CommandResult): Promise<CommandResult> {
+async function roadsImport(
+  db: Store,
+  file: string,
+  options: Options,
+  fail: (message: string) => CommandResult,
+): Promise<CommandResult> {
   let content: string;
   try {
     content = readFileSync(file, "utf8");
@@ -118,25 +124,46 @@ async function roadsImport(db: Store, file: string, options: Options, fail: (mes
 export const DEFAULT_IMPORT_MAX_MB = 512;
 
 /** `waybill data import SOURCE FILE`: adds new observations (or, for `roads`, a road network), never overwrites; all or nothing. */
-export async function dataImport(db: Store, source: string, file: string, options: Options = {}): Promise<CommandResult> {
+export async function dataImport(
+  db: Store,
+  source: string,
+  file: string,
+  options: Options = {},
+): Promise<CommandResult> {
   const json = options.json ?? false;
   const fail = (message: string): CommandResult => failure(json, message);
   if (source === "roads") return roadsImport(db, file, options, fail);
-  if (!isImportSource(source)) return failure(json, `unknown source '${source}'; use one of ${[...IMPORT_SOURCES, "roads"].join(", ")}`, "bad_arguments");
+  if (!isImportSource(source))
+    return failure(
+      json,
+      `unknown source '${source}'; use one of ${[...IMPORT_SOURCES, "roads"].join(", ")}`,
+      "bad_arguments",
+    );
   let size: number;
   try {
     size = statSync(file).size;
   } catch (error) {
     return fail(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
-  const sink = options.progress ?? { isTTY: process.stderr.isTTY === true, write: (text: string) => process.stderr.write(text) };
+  const sink = options.progress ?? {
+    isTTY: process.stderr.isTTY === true,
+    write: (text: string) => process.stderr.write(text),
+  };
   try {
     const result = await importFile(db, source, file, basename(file), options.now ?? Date.now(), {
       maxBytes: (options.maxMb ?? DEFAULT_IMPORT_MAX_MB) * 1024 * 1024,
       onProgress: importProgress(size, { json: options.json === true, ...sink }),
     });
-    const summary = { import_id: result.added > 0 ? result.importId : null, source, file, added: result.added, skipped: result.skipped, ignored: result.ignored };
-    const ignored = result.ignored > 0 ? `; ${result.ignored} figures of series Waybill does not use were left out` : "";
+    const summary = {
+      import_id: result.added > 0 ? result.importId : null,
+      source,
+      file,
+      added: result.added,
+      skipped: result.skipped,
+      ignored: result.ignored,
+    };
+    const ignored =
+      result.ignored > 0 ? `; ${result.ignored} figures of series Waybill does not use were left out` : "";
     return {
       exitCode: 0,
       output: options.json
@@ -146,17 +173,28 @@ export async function dataImport(db: Store, source: string, file: string, option
           : `nothing new in ${file}: all ${result.skipped} observations are already stored${ignored}`,
     };
   } catch (error) {
-    if (error instanceof ImportFormatError) return fail(`${basename(file)} is not a valid ${source.toUpperCase()} file: ${error.message}`);
+    if (error instanceof ImportFormatError)
+      return fail(`${basename(file)} is not a valid ${source.toUpperCase()} file: ${error.message}`);
     if (error instanceof RefusedDataError) return fail(`${basename(file)} refused: ${error.message}`);
     throw error;
   }
 }
 
 /** `waybill data retract IMPORT_ID --reason TEXT`: hides a bad import from every view from now on. */
-export async function dataRetract(db: Store, importId: string, reason: string, options: Options = {}): Promise<CommandResult> {
+export async function dataRetract(
+  db: Store,
+  importId: string,
+  reason: string,
+  options: Options = {},
+): Promise<CommandResult> {
   try {
     const done = await retractImport(db, importId, reason, options.now ?? Date.now());
-    const summary = { import_id: done.importId, reason: done.reason, retracted_at: new Date(done.retractedAt).toISOString(), observations: done.observations };
+    const summary = {
+      import_id: done.importId,
+      reason: done.reason,
+      retracted_at: new Date(done.retractedAt).toISOString(),
+      observations: done.observations,
+    };
     return {
       exitCode: 0,
       output: options.json

@@ -5,7 +5,10 @@ import type { ProgressListener } from "../reference/importers/index.ts";
  * step (`{"progress":{"bytes":..,"total":..,"percent":..}}`) when `--json` output goes elsewhere,
  * nothing otherwise. At most one report per 2 % of the file.
  */
-export function importProgress(totalBytes: number, options: { json: boolean; isTTY: boolean; write: (text: string) => void }): ProgressListener | undefined {
+export function importProgress(
+  totalBytes: number,
+  options: { json: boolean; isTTY: boolean; write: (text: string) => void },
+): ProgressListener | undefined {
   if (!options.isTTY && !options.json) return undefined;
   let lastPercent = -2;
   return (bytes) => {
@@ -15,7 +18,9 @@ export function importProgress(totalBytes: number, options: { json: boolean; isT
     lastPercent = percent;
     if (options.isTTY) {
       const filled = Math.round(percent / 4);
-      options.write(`\rimporting [${"#".repeat(filled)}${" ".repeat(25 - filled)}] ${String(percent).padStart(3)}%${percent === 100 ? "\n" : ""}`);
+      options.write(
+        `\rimporting [${"#".repeat(filled)}${" ".repeat(25 - filled)}] ${String(percent).padStart(3)}%${percent === 100 ? "\n" : ""}`,
+      );
     } else options.write(`${JSON.stringify({ progress: { bytes, total: totalBytes, percent } })}\n`);
   };
 }

@@ -11,7 +11,11 @@ import { runSteps } from "../db/maybe-async.ts";
 import { inTransaction } from "../db/transaction.ts";
 import { argument, failure, ok, UsageError, type CommandResult } from "./result.ts";
 
-export async function keysCreate(db: Store, clock: Clock, options: { email?: string; scopes?: string; json: boolean }): Promise<CommandResult> {
+export async function keysCreate(
+  db: Store,
+  clock: Clock,
+  options: { email?: string; scopes?: string; json: boolean },
+): Promise<CommandResult> {
   if (!options.email) throw new UsageError("keys create needs --email.");
   const scopes = argument(() =>
     parseScopes(
@@ -23,7 +27,13 @@ export async function keysCreate(db: Store, clock: Clock, options: { email?: str
   );
   const account = await requireAccountByEmail(db, options.email);
   const issued = await issueKey(db, account.id, scopes, clock.now());
-  await recordAccountEvent(db, { at: clock.now(), accountId: account.id, action: "key_created", actor: "cli", detail: issued.record.displayId });
+  await recordAccountEvent(db, {
+    at: clock.now(),
+    accountId: account.id,
+    action: "key_created",
+    actor: "cli",
+    detail: issued.record.displayId,
+  });
   const view = {
     key: issued.key,
     key_id: issued.record.id,
@@ -42,13 +52,27 @@ export async function keysCreate(db: Store, clock: Clock, options: { email?: str
   return ok(options.json, view, text);
 }
 
-export async function keysRevoke(db: Store, clock: Clock, options: { email?: string; json: boolean }): Promise<CommandResult> {
+export async function keysRevoke(
+  db: Store,
+  clock: Clock,
+  options: { email?: string; json: boolean },
+): Promise<CommandResult> {
   if (!options.email) throw new UsageError("keys revoke needs --email.");
   const account = await requireAccountByEmail(db, options.email);
   const revoked = await revokeActiveKey(db, account.id, clock.now());
   if (!revoked) return failure(options.json, `${account.email} has no active key.`);
-  await recordAccountEvent(db, { at: clock.now(), accountId: account.id, action: "key_revoked", actor: "cli", detail: revoked.displayId });
-  return ok(options.json, { revoked: revoked.id, display_id: revoked.displayId }, `revoked ${revoked.displayId} (${revoked.id})`);
+  await recordAccountEvent(db, {
+    at: clock.now(),
+    accountId: account.id,
+    action: "key_revoked",
+    actor: "cli",
+    detail: revoked.displayId,
+  });
+  return ok(
+    options.json,
+    { revoked: revoked.id, display_id: revoked.displayId },
+    `revoked ${revoked.displayId} (${revoked.id})`,
+  );
 }
 
 /** `waybill keys rotate-signing`: a new log key; checkpoints name the key that signed them. */

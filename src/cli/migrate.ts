@@ -13,6 +13,9 @@ export async function migrateCommand(location: DatabaseLocation, options: { json
   const after = await appliedMigrations(location);
   const where = describeLocation(location);
   const value = { database: where, dialect: location.dialect, applied: after - before, migrations: after };
-  const text = after === before ? `${where} is up to date (${after} migrations).` : `${where}: applied ${after - before} migration(s), now at ${after}.`;
+  const text =
+    after === before
+      ? `${where} is up to date (${after} migrations).`
+      : `${where}: applied ${after - before} migration(s), now at ${after}.`;
   return ok(options.json, value, text);
 }

@@ -9,7 +9,10 @@ import { UsageError, type CommandResult } from "./result.ts";
  * intact, 1 naming the first failure. A checkpoint a client kept (FILE) must be a prefix of the
  * log too, which is what shows receipts deleted from the end together with the later checkpoints.
  */
-export async function receiptsVerifyCommand(db: Store, options: { json: boolean; checkpoint?: string }): Promise<CommandResult> {
+export async function receiptsVerifyCommand(
+  db: Store,
+  options: { json: boolean; checkpoint?: string },
+): Promise<CommandResult> {
   const kept: KeptCheckpoint[] = [];
   if (options.checkpoint) {
     let text: string;
@@ -30,7 +33,14 @@ export async function receiptsVerifyCommand(db: Store, options: { json: boolean;
   if (options.json) {
     if (result.ok) return { exitCode, output: JSON.stringify(result) };
     // the error shape of every command (error, message), with the verification's details beside it
-    return { exitCode, output: JSON.stringify({ error: "failed", message: `receipt log broken at ${where(result)}: ${result.problem}`, ...result }) };
+    return {
+      exitCode,
+      output: JSON.stringify({
+        error: "failed",
+        message: `receipt log broken at ${where(result)}: ${result.problem}`,
+        ...result,
+      }),
+    };
   }
   if (result.ok) {
     return {
@@ -41,8 +51,13 @@ export async function receiptsVerifyCommand(db: Store, options: { json: boolean;
           : `Receipt log intact: ${result.checked} receipts and ${result.checkpoints} signed checkpoints, every leaf, tile, signature and root valid.`,
     };
   }
-  return { exitCode, output: `Receipt log broken at ${where(result)}: ${result.problem}. ${result.checked} receipts before it are intact.` };
+  return {
+    exitCode,
+    output: `Receipt log broken at ${where(result)}: ${result.problem}. ${result.checked} receipts before it are intact.`,
+  };
 }
 
 const where = (result: LogVerification) =>
-  result.firstBrokenSeq !== undefined ? `receipt seq ${result.firstBrokenSeq}` : `checkpoint at tree size ${result.failedCheckpoint}`;
+  result.firstBrokenSeq !== undefined
+    ? `receipt seq ${result.firstBrokenSeq}`
+    : `checkpoint at tree size ${result.failedCheckpoint}`;

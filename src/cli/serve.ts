@@ -34,7 +34,8 @@ export async function serve(config: ServeConfig): Promise<void> {
     throw error;
   }
   const db = opened.store;
-  const where = config.database.dialect === "sqlite" ? resolve(config.database.file) : describeLocation(config.database);
+  const where =
+    config.database.dialect === "sqlite" ? resolve(config.database.file) : describeLocation(config.database);
   const clock = new MonotonicClock(systemClock, await newestRecordedInstant(db));
   const runtime = await createRuntime({
     db,
@@ -63,7 +64,13 @@ export async function serve(config: ServeConfig): Promise<void> {
   try {
     // reusePort off (Elysia turns it on): with it, a second server on this port would start silently
     // and the kernel would split connections between the two.
-    app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: SOCKET_BODY_LIMIT, development: false, reusePort: false });
+    app.listen({
+      port: config.port,
+      hostname: config.host,
+      maxRequestBodySize: SOCKET_BODY_LIMIT,
+      development: false,
+      reusePort: false,
+    });
   } catch (error) {
     await abandon();
     const code = (error as { code?: string }).code;

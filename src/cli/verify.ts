@@ -24,7 +24,13 @@ function readJson(file: string, what: string): unknown {
  * report offline, with no server and no database. KEY is a note verifier key, or a file holding
  * one (or the body of GET /v1/receipts/public-key).
  */
-export function verifyCommand(options: { receipt?: string; checkpoint?: string; key?: string; response?: string; json: boolean }): CommandResult {
+export function verifyCommand(options: {
+  receipt?: string;
+  checkpoint?: string;
+  key?: string;
+  response?: string;
+  json: boolean;
+}): CommandResult {
   if (!options.receipt || !options.checkpoint || !options.key) {
     throw new UsageError("verify needs --receipt FILE --checkpoint FILE --key KEY (see 'waybill verify --help')");
   }

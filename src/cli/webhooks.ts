@@ -17,7 +17,12 @@ export async function webhooksAdd(
     .map((type) => type.trim())
     .filter(Boolean);
   try {
-    const { endpoint, secret } = await createEndpoint(db, account.id, { url: options.url, eventTypes, allowPrivate: options.allowPrivate, now: clock.now() });
+    const { endpoint, secret } = await createEndpoint(db, account.id, {
+      url: options.url,
+      eventTypes,
+      allowPrivate: options.allowPrivate,
+      now: clock.now(),
+    });
     const view = { endpoint_id: endpoint.id, url: endpoint.url, event_types: endpoint.eventTypes, secret };
     return ok(
       options.json,
@@ -40,6 +45,8 @@ export async function webhooksList(db: Store, options: { email?: string; json: b
     enabled: endpoint.enabled,
     disabled_reason: endpoint.disabledReason,
   }));
-  const text = endpoints.map((e) => `${e.endpoint_id}  ${e.enabled ? "enabled " : "disabled"}  ${e.url}`).join("\n") || "no webhook endpoints";
+  const text =
+    endpoints.map((e) => `${e.endpoint_id}  ${e.enabled ? "enabled " : "disabled"}  ${e.url}`).join("\n") ||
+    "no webhook endpoints";
   return ok(options.json, endpoints, text);
 }

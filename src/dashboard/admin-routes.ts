@@ -26,7 +26,8 @@ export function adminRoutes(context: DashboardContext) {
     perMonth: context.limits[account.tier].perMonth,
     activeKeyDisplayId: (await activeKeyOf(context.db, account.id))?.displayId ?? null,
   });
-  const noSuchAccount = () => pageResponse(ProblemPage({ title: "Not found", message: "There is no such account." }), { status: 404 });
+  const noSuchAccount = () =>
+    pageResponse(ProblemPage({ title: "Not found", message: "There is no such account." }), { status: 404 });
 
   return new Elysia({ name: "dashboard-admin" })
     .use(sessionGuard(context))
@@ -35,7 +36,9 @@ export function adminRoutes(context: DashboardContext) {
       async ({ signedIn: { viewer, now } }) => {
         const used = await answeredThisMonthByAccount(context.db, monthOf(now));
         const rows = await Promise.all((await listAccounts(context.db)).map((account) => rowOf(account, used)));
-        return pageResponse(AccountsPage({ viewer, month: monthOf(now), rows, data: dataFamilies(context.dataFreshness()) }));
+        return pageResponse(
+          AccountsPage({ viewer, month: monthOf(now), rows, data: dataFamilies(context.dataFreshness()) }),
+        );
       },
       { signedIn: "admin" },
     )
@@ -61,15 +64,30 @@ export function adminRoutes(context: DashboardContext) {
           });
         }
         const used = await answeredThisMonthByAccount(context.db, monthOf(now));
-        if (isHtmxRequest(request)) return htmlResponse(AccountRowView({ row: await rowOf(updated, used), csrfToken: viewer.csrfToken, saved: true }));
+        if (isHtmxRequest(request))
+          return htmlResponse(
+            AccountRowView({ row: await rowOf(updated, used), csrfToken: viewer.csrfToken, saved: true }),
+          );
         const rows = await Promise.all((await listAccounts(context.db)).map((account) => rowOf(account, used)));
-        return pageResponse(AccountsPage({ viewer, month: monthOf(now), rows, notice: `${updated.email} is now on the ${updated.tier} tier.` }));
+        return pageResponse(
+          AccountsPage({
+            viewer,
+            month: monthOf(now),
+            rows,
+            notice: `${updated.email} is now on the ${updated.tier} tier.`,
+          }),
+        );
       },
       { signedIn: "admin" },
     )
-    .get("/dashboard/admin/audit", async ({ signedIn: { viewer } }) => pageResponse(AuditPage({ viewer, entries: await recentAccountEvents(context.db) })), {
-      signedIn: "admin",
-    })
+    .get(
+      "/dashboard/admin/audit",
+      async ({ signedIn: { viewer } }) =>
+        pageResponse(AuditPage({ viewer, entries: await recentAccountEvents(context.db) })),
+      {
+        signedIn: "admin",
+      },
+    )
     .get(
       "/dashboard/admin/accounts/:id",
       async ({ params, signedIn: { viewer, now } }) => {

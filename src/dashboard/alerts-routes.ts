@@ -5,7 +5,14 @@ import { inTransaction } from "../db/transaction.ts";
 import { ApiError } from "../errors.ts";
 import { alertJson, AlertStore } from "../skills/rate-alerts/alert-store.ts";
 import { MAX_ALERTS_BY_TIER } from "../skills/rate-alerts/constants.ts";
-import { createAlert, deleteAlert, evaluateNow, getAlert, updateAlert, type AlertCaller } from "../skills/rate-alerts/operations.ts";
+import {
+  createAlert,
+  deleteAlert,
+  evaluateNow,
+  getAlert,
+  updateAlert,
+  type AlertCaller,
+} from "../skills/rate-alerts/operations.ts";
 import { createInput } from "../skills/rate-alerts/schema.ts";
 import { validateInput } from "../pipeline/validate.ts";
 import type { DashboardContext } from "./context.ts";
@@ -24,17 +31,26 @@ function refusalText(error: ApiError): string {
 
 /** The create form's fields as the API's create input: blank fields are left out, numbers parsed. */
 function formToInput(body: Record<string, unknown>): Record<string, unknown> {
-  const text = (name: string) => (typeof body[name] === "string" && (body[name] as string).trim() !== "" ? (body[name] as string).trim() : undefined);
+  const text = (name: string) =>
+    typeof body[name] === "string" && (body[name] as string).trim() !== "" ? (body[name] as string).trim() : undefined;
   const number = (name: string) => (text(name) === undefined ? undefined : Number(text(name)));
   const condition = Object.fromEntries(
-    Object.entries({ metric: text("metric"), origin: text("origin"), destination: text("destination"), equipment: text("equipment"), region: text("region") }).filter(
-      ([, value]) => value !== undefined,
-    ),
+    Object.entries({
+      metric: text("metric"),
+      origin: text("origin"),
+      destination: text("destination"),
+      equipment: text("equipment"),
+      region: text("region"),
+    }).filter(([, value]) => value !== undefined),
   );
   return Object.fromEntries(
-    Object.entries({ name: text("name"), condition, direction: text("direction"), threshold: number("threshold"), cooldown_seconds: number("cooldown_seconds") }).filter(
-      ([, value]) => value !== undefined,
-    ),
+    Object.entries({
+      name: text("name"),
+      condition,
+      direction: text("direction"),
+      threshold: number("threshold"),
+      cooldown_seconds: number("cooldown_seconds"),
+    }).filter(([, value]) => value !== undefined),
   );
 }
 
@@ -44,7 +60,9 @@ function formToInput(body: Record<string, unknown>): Record<string, unknown> {
  */
 export function alertsRoutes(context: DashboardContext) {
   const render = async ({ account, viewer }: SignedIn, outcome: Outcome, status = 200) => {
-    const alerts = (await new AlertStore(context.db, account.id).page(MAX_ALERTS_BY_TIER[account.tier] || 1)).alerts.map(alertJson);
+    const alerts = (
+      await new AlertStore(context.db, account.id).page(MAX_ALERTS_BY_TIER[account.tier] || 1)
+    ).alerts.map(alertJson);
     return pageResponse(AlertsPage({ viewer, alerts, cap: MAX_ALERTS_BY_TIER[account.tier], ...outcome }), { status });
   };
   /** Run one change in a transaction; an API refusal becomes a message on the page. */
@@ -67,7 +85,9 @@ export function alertsRoutes(context: DashboardContext) {
       "/dashboard/alerts",
       ({ body, signedIn }) =>
         change(signedIn, async (tx, caller) => {
-          const input = validateInput(createInput, formToInput(body as Record<string, unknown>), "body") as Parameters<typeof createAlert>[2];
+          const input = validateInput(createInput, formToInput(body as Record<string, unknown>), "body") as Parameters<
+            typeof createAlert
+          >[2];
           const created = await createAlert(tx, caller, input, view(signedIn.now), signedIn.now);
           return `Alert “${created.alert.name}” added; the figure is ${created.measurement.value} now.`;
         }),

@@ -29,10 +29,18 @@ export function authRoutes(context: DashboardContext) {
   return new Elysia({ name: "dashboard-auth" })
     .use(sessionGuard(context))
     .get("/", () => new Response(null, { status: 303, headers: { location: "/dashboard" } }))
-    .get("/signin", ({ query }) => signInPage({ next: safeNextPath(query.next), notice: query.signed_out !== undefined ? SIGNED_OUT_NOTICE : undefined }))
+    .get("/signin", ({ query }) =>
+      signInPage({
+        next: safeNextPath(query.next),
+        notice: query.signed_out !== undefined ? SIGNED_OUT_NOTICE : undefined,
+      }),
+    )
     .post("/signin", async ({ request, body, query, server }) => {
       if (isCrossSiteRequest(request, context.options.publicUrl)) {
-        return pageResponse(ProblemPage({ title: "Request refused", message: "Sign in from this site's own sign-in page." }), { status: 403 });
+        return pageResponse(
+          ProblemPage({ title: "Request refused", message: "Sign in from this site's own sign-in page." }),
+          { status: 403 },
+        );
       }
       const now = context.clock.now();
       const email = (fieldOf(body, "email") ?? "").trim().toLowerCase();
@@ -43,9 +51,13 @@ export function authRoutes(context: DashboardContext) {
       const wait = context.throttle.addressWait(address, now);
       if (wait > 0) {
         const seconds = Math.ceil(wait / 1000);
-        return signInPage({ email, next, error: `Too many failed sign-ins from your address. Try again in ${seconds} s.` }, 429, {
-          "retry-after": String(seconds),
-        });
+        return signInPage(
+          { email, next, error: `Too many failed sign-ins from your address. Try again in ${seconds} s.` },
+          429,
+          {
+            "retry-after": String(seconds),
+          },
+        );
       }
       const delay = context.throttle.accountDelay(email);
       if (delay > 0) await context.sleep(delay);
@@ -58,12 +70,22 @@ export function authRoutes(context: DashboardContext) {
       }
 
       context.throttle.recordSuccess(email);
-      await recordAccountEvent(context.db, { at: now, accountId: account.id, action: "signed_in", actor: { accountId: account.id }, detail: `from ${address}` });
+      await recordAccountEvent(context.db, {
+        at: now,
+        accountId: account.id,
+        action: "signed_in",
+        actor: { accountId: account.id },
+        detail: `from ${address}`,
+      });
       const policy = sessionCookiePolicy(request, context.options);
       const { token } = await startSession(context.db, account.id, now, readSessionToken(request, policy));
       return new Response(null, {
         status: 303,
-        headers: { location: next ?? "/dashboard", "set-cookie": sessionCookieHeader(policy, token), "cache-control": "no-store" },
+        headers: {
+          location: next ?? "/dashboard",
+          "set-cookie": sessionCookieHeader(policy, token),
+          "cache-control": "no-store",
+        },
       });
     })
     .post(

@@ -12,5 +12,11 @@ export interface DashboardContext extends DashboardDeps {
 }
 
 export function createDashboardContext(deps: DashboardDeps, options: DashboardOptions): DashboardContext {
-  return { ...deps, options, csrf: new CsrfTokens(deps.db), throttle: new SignInThrottle(), sleep: options.sleep ?? ((ms) => Bun.sleep(ms)) };
+  return {
+    ...deps,
+    options,
+    csrf: new CsrfTokens(deps.db),
+    throttle: new SignInThrottle(),
+    sleep: options.sleep ?? ((ms) => Bun.sleep(ms)),
+  };
 }

@@ -60,7 +60,13 @@ function decodedOrNothing(value: string): string | undefined {
 
 /** Set-Cookie for a fresh session. Max-Age follows the absolute timeout; the server enforces both timeouts anyway. */
 export function sessionCookieHeader(policy: SessionCookiePolicy, token: string): string {
-  const attributes = [`${policy.name}=${token}`, "Path=/", "HttpOnly", "SameSite=Lax", `Max-Age=${ABSOLUTE_TIMEOUT_MS / 1000}`];
+  const attributes = [
+    `${policy.name}=${token}`,
+    "Path=/",
+    "HttpOnly",
+    "SameSite=Lax",
+    `Max-Age=${ABSOLUTE_TIMEOUT_MS / 1000}`,
+  ];
   if (policy.secure) attributes.push("Secure");
   return attributes.join("; ");
 }

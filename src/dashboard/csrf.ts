@@ -30,7 +30,9 @@ export class CsrfTokens {
   }
 
   async verify(sessionDigest: string, presented: string | undefined | null): Promise<boolean> {
-    return typeof presented === "string" && presented.length > 0 && sameSecret(presented, await this.tokenFor(sessionDigest));
+    return (
+      typeof presented === "string" && presented.length > 0 && sameSecret(presented, await this.tokenFor(sessionDigest))
+    );
   }
 }
 

@@ -14,7 +14,9 @@ export function eventsRoutes(context: DashboardContext) {
     "/dashboard/events",
     async ({ query, signedIn }) => {
       const type = typeof query.type === "string" && isEventType(query.type) ? query.type : undefined;
-      const events = (await recentEvents(context.db, signedIn.account.id, { types: type ? [type] : [], limit: FEED_LENGTH })).map(eventJson);
+      const events = (
+        await recentEvents(context.db, signedIn.account.id, { types: type ? [type] : [], limit: FEED_LENGTH })
+      ).map(eventJson);
       return pageResponse(EventsPage({ viewer: signedIn.viewer, events, type }));
     },
     { signedIn: "account" },

@@ -58,13 +58,24 @@ export function sessionGuard(context: DashboardContext) {
 
         if (STATE_CHANGING.has(request.method)) {
           const presented = request.headers.get(CSRF_HEADER) ?? fieldOf(body, CSRF_FIELD);
-          if (isCrossSiteRequest(request, context.options.publicUrl) || !(await context.csrf.verify(session.digest, presented))) {
-            return refuse(403, "Request refused", "This form was out of date or came from another site. Reload the page and try again.");
+          if (
+            isCrossSiteRequest(request, context.options.publicUrl) ||
+            !(await context.csrf.verify(session.digest, presented))
+          ) {
+            return refuse(
+              403,
+              "Request refused",
+              "This form was out of date or came from another site. Reload the page and try again.",
+            );
           }
         }
 
         attributeRequest(request, account.id, false);
-        const viewer: Viewer = { email: account.email, isAdmin: account.isAdmin, csrfToken: await context.csrf.tokenFor(session.digest) };
+        const viewer: Viewer = {
+          email: account.email,
+          isAdmin: account.isAdmin,
+          csrfToken: await context.csrf.tokenFor(session.digest),
+        };
         return { signedIn: { account, session, viewer, now } satisfies SignedIn };
       },
     }),

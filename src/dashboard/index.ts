@@ -44,6 +44,10 @@ export function dashboardRoutes(deps: DashboardDeps, options: DashboardOptions =
       .use(adminRoutes(context))
       .use(passwordRoutes(context))
       // Any other dashboard address: a page in the dashboard's own look, not the API's JSON 404.
-      .get("/dashboard/*", () => pageResponse(ProblemPage({ title: "Page not found", message: "There is no such page in the dashboard." }), { status: 404 }))
+      .get("/dashboard/*", () =>
+        pageResponse(ProblemPage({ title: "Page not found", message: "There is no such page in the dashboard." }), {
+          status: 404,
+        }),
+      )
   );
 }

@@ -19,21 +19,34 @@ export function keysRoutes(context: DashboardContext) {
     return {
       csrfToken: viewer.csrfToken,
       allowedScopes: context.catalog.scopesForTier(account.tier),
-      activeKey: key ? { displayId: key.displayId, scopes: key.scopes ?? null, createdAt: key.createdAt, lastUsedAt: await lastUseOfKey(context.db, key.id) } : null,
+      activeKey: key
+        ? {
+            displayId: key.displayId,
+            scopes: key.scopes ?? null,
+            createdAt: key.createdAt,
+            lastUsedAt: await lastUseOfKey(context.db, key.id),
+          }
+        : null,
       ...outcome,
     };
   };
   /** htmx gets the panel alone; a plain request (JavaScript off) gets the whole page around it. */
   const respond = async (request: Request, signedIn: SignedIn, outcome: PanelOutcome, status = 200) => {
     const panel = await panelFor(signedIn, outcome);
-    return isHtmxRequest(request) ? htmlResponse(KeyPanel(panel), { status }) : pageResponse(KeysPage({ viewer: signedIn.viewer, panel }), { status });
+    return isHtmxRequest(request)
+      ? htmlResponse(KeyPanel(panel), { status })
+      : pageResponse(KeysPage({ viewer: signedIn.viewer, panel }), { status });
   };
 
   return new Elysia({ name: "dashboard-keys" })
     .use(sessionGuard(context))
-    .get("/dashboard/keys", ({ request, query, signedIn }) => respond(request, signedIn, { confirmRevoke: query.confirm === "revoke" }), {
-      signedIn: "account",
-    })
+    .get(
+      "/dashboard/keys",
+      ({ request, query, signedIn }) => respond(request, signedIn, { confirmRevoke: query.confirm === "revoke" }),
+      {
+        signedIn: "account",
+      },
+    )
     .post(
       "/dashboard/keys",
       async ({ request, body, signedIn }) => {
@@ -48,7 +61,12 @@ export function keysRoutes(context: DashboardContext) {
         }
         const beyondTier = (scopes ?? []).filter((scope) => !allowed.includes(scope));
         if (beyondTier.length > 0) {
-          return respond(request, signedIn, { error: `Your ${signedIn.account.tier} tier cannot use ${beyondTier.join(", ")}.` }, 422);
+          return respond(
+            request,
+            signedIn,
+            { error: `Your ${signedIn.account.tier} tier cannot use ${beyondTier.join(", ")}.` },
+            422,
+          );
         }
         const issued = await issueKey(context.db, signedIn.account.id, scopes, signedIn.now);
         await recordAccountEvent(context.db, {

@@ -21,7 +21,13 @@ export function overviewRoutes(context: DashboardContext) {
       const report = await usageReport(context.db, account.id, now, limits);
       const key = await activeKeyOf(context.db, account.id);
       const principal: Principal | null = key
-        ? { accountId: account.id, keyId: key.id, authObjId: key.authObjId, tier: account.tier, scopes: key.scopes as Principal["scopes"] }
+        ? {
+            accountId: account.id,
+            keyId: key.id,
+            authObjId: key.authObjId,
+            tier: account.tier,
+            scopes: key.scopes as Principal["scopes"],
+          }
         : null;
       const minute = principal ? await minuteOfActiveKey(context.meter, principal, now) : null;
       return pageResponse(
@@ -48,7 +54,11 @@ export function overviewRoutes(context: DashboardContext) {
 }
 
 /** The key's minute, or null when it was revoked since it was read (the meter's read refuses it on PostgreSQL). */
-async function minuteOfActiveKey(meter: Pick<Meter, "windows">, principal: Principal, now: number): Promise<WindowStatus | null> {
+async function minuteOfActiveKey(
+  meter: Pick<Meter, "windows">,
+  principal: Principal,
+  now: number,
+): Promise<WindowStatus | null> {
   try {
     return (await meter.windows(principal, now)).minute;
   } catch (error) {

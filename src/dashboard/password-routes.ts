@@ -12,9 +12,15 @@ import { pageResponse } from "./render.ts";
 import { startSession } from "./sessions.ts";
 
 const deadLink = () =>
-  pageResponse(ProblemPage({ title: "Not found", message: "This link has been used already, has expired, or a newer one was printed." }), {
-    status: 404,
-  });
+  pageResponse(
+    ProblemPage({
+      title: "Not found",
+      message: "This link has been used already, has expired, or a newer one was printed.",
+    }),
+    {
+      status: 404,
+    },
+  );
 
 /** Set a password through a one-time link, or change one's own password when signed in. */
 export function passwordRoutes(context: DashboardContext) {
@@ -22,7 +28,10 @@ export function passwordRoutes(context: DashboardContext) {
   const signedInAgain = async (request: Request, accountId: string, now: number, location: string) => {
     const policy = sessionCookiePolicy(request, context.options);
     const { token } = await startSession(context.db, accountId, now);
-    return new Response(null, { status: 303, headers: { location, "set-cookie": sessionCookieHeader(policy, token), "cache-control": "no-store" } });
+    return new Response(null, {
+      status: 303,
+      headers: { location, "set-cookie": sessionCookieHeader(policy, token), "cache-control": "no-store" },
+    });
   };
 
   return new Elysia({ name: "dashboard-password" })
@@ -38,7 +47,8 @@ export function passwordRoutes(context: DashboardContext) {
       const account = accountId ? await findAccountById(context.db, accountId) : undefined;
       if (isCrossSiteRequest(request, context.options.publicUrl) || !account) return deadLink();
       const password = fieldOf(body, "password") ?? "";
-      const again = (error: string) => pageResponse(SetPasswordPage({ token: params.token, email: account.email, error }), { status: 422 });
+      const again = (error: string) =>
+        pageResponse(SetPasswordPage({ token: params.token, email: account.email, error }), { status: 422 });
       if (password !== fieldOf(body, "password_again")) return again("The two passwords differ.");
       try {
         await redeemPasswordLink(context.db, params.token, password, now);
@@ -46,21 +56,32 @@ export function passwordRoutes(context: DashboardContext) {
         if (error instanceof AccessError) return again(error.message);
         throw error;
       }
-      await recordAccountEvent(context.db, { at: now, accountId: account.id, action: "password_changed", actor: { accountId: account.id }, detail: "one-time link" });
+      await recordAccountEvent(context.db, {
+        at: now,
+        accountId: account.id,
+        action: "password_changed",
+        actor: { accountId: account.id },
+        detail: "one-time link",
+      });
       return signedInAgain(request, account.id, now, "/dashboard");
     })
     .get(
       "/dashboard/password",
-      ({ query, signedIn: { viewer } }) => pageResponse(ChangePasswordPage({ viewer, notice: query.changed !== undefined ? "Your password is changed." : undefined })),
+      ({ query, signedIn: { viewer } }) =>
+        pageResponse(
+          ChangePasswordPage({ viewer, notice: query.changed !== undefined ? "Your password is changed." : undefined }),
+        ),
       { signedIn: "account" },
     )
     .post(
       "/dashboard/password",
       async ({ body, request, signedIn: { account, viewer, now } }) => {
-        const refuse = (error: string, status: number) => pageResponse(ChangePasswordPage({ viewer, error }), { status });
+        const refuse = (error: string, status: number) =>
+          pageResponse(ChangePasswordPage({ viewer, error }), { status });
         const current = fieldOf(body, "current_password") ?? "";
         const password = fieldOf(body, "password") ?? "";
-        if (!account.passwordHash || !(await Bun.password.verify(current, account.passwordHash))) return refuse("The current password is not right.", 403);
+        if (!account.passwordHash || !(await Bun.password.verify(current, account.passwordHash)))
+          return refuse("The current password is not right.", 403);
         if (password !== fieldOf(body, "password_again")) return refuse("The two new passwords differ.", 422);
         try {
           await setAccountPassword(context.db, account.id, password);
@@ -68,7 +89,12 @@ export function passwordRoutes(context: DashboardContext) {
           if (error instanceof AccessError) return refuse(error.message, 422);
           throw error;
         }
-        await recordAccountEvent(context.db, { at: now, accountId: account.id, action: "password_changed", actor: { accountId: account.id } });
+        await recordAccountEvent(context.db, {
+          at: now,
+          accountId: account.id,
+          action: "password_changed",
+          actor: { accountId: account.id },
+        });
         return signedInAgain(request, account.id, now, "/dashboard/password?changed");
       },
       { signedIn: "account" },

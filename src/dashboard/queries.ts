@@ -26,6 +26,9 @@ export async function lastUseOfKey(db: Store, keyId: string): Promise<number | n
 /** Answered calls this month for every account that made any: the admin list's usage column. */
 export async function answeredThisMonthByAccount(db: Store, month: MonthKey): Promise<Map<string, number>> {
   const { monthlyUsage } = db.t;
-  const rows = await db.select({ accountId: monthlyUsage.accountId, answered: monthlyUsage.answered }).from(monthlyUsage).where(eq(monthlyUsage.month, month));
+  const rows = await db
+    .select({ accountId: monthlyUsage.accountId, answered: monthlyUsage.answered })
+    .from(monthlyUsage)
+    .where(eq(monthlyUsage.month, month));
   return new Map(rows.map((row) => [row.accountId, row.answered]));
 }

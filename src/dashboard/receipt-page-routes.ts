@@ -18,10 +18,17 @@ import { pageResponse } from "./render.ts";
  */
 export function receiptPageRoutes(context: DashboardContext) {
   const instance = { db: context.db, reference: context.reference, skills: context.skills, log: context.ledger.log };
-  const notFound = () => pageResponse(ProblemPage({ title: "Receipt not found", message: "No receipt with that id exists for this account." }), { status: 404 });
+  const notFound = () =>
+    pageResponse(
+      ProblemPage({ title: "Receipt not found", message: "No receipt with that id exists for this account." }),
+      { status: 404 },
+    );
 
   /** The account's own receipt with what its tier may see of its provenance; null when there is no such receipt. */
-  async function provenanceOf(receiptId: string, account: Account): Promise<{ own: OwnReceipt; provenance: Provenance } | null> {
+  async function provenanceOf(
+    receiptId: string,
+    account: Account,
+  ): Promise<{ own: OwnReceipt; provenance: Provenance } | null> {
     let own: OwnReceipt;
     try {
       own = await findOwnReceipt(context.db, receiptId, account.id);
@@ -45,7 +52,11 @@ export function receiptPageRoutes(context: DashboardContext) {
         if (!found) return notFound();
         const { row } = found.own;
         return pageResponse(
-          ReceiptPage({ viewer, receipt: { id: row.id, skill: row.skill, issuedAt: row.issuedAt, seq: row.seq, hash: row.hash }, provenance: found.provenance }),
+          ReceiptPage({
+            viewer,
+            receipt: { id: row.id, skill: row.skill, issuedAt: row.issuedAt, seq: row.seq, hash: row.hash },
+            provenance: found.provenance,
+          }),
         );
       },
       { signedIn: "account" },
@@ -57,9 +68,15 @@ export function receiptPageRoutes(context: DashboardContext) {
         if (!found) return notFound();
         if (found.provenance.kind === "locked") {
           const { requiredTier } = found.provenance;
-          return pageResponse(ProblemPage({ title: "Audit report not included", message: `Audit reports come with the ${requiredTier} tier and above.` }), {
-            status: 403,
-          });
+          return pageResponse(
+            ProblemPage({
+              title: "Audit report not included",
+              message: `Audit reports come with the ${requiredTier} tier and above.`,
+            }),
+            {
+              status: 403,
+            },
+          );
         }
         return new Response(JSON.stringify(found.provenance.trace, null, 2), {
           headers: {

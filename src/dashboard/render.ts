@@ -19,12 +19,18 @@ export function isHtmxRequest(request: Request): boolean {
   return request.headers.get("hx-request") === "true";
 }
 
-export async function htmlResponse(view: JSX.Element, init: { status?: number; headers?: Record<string, string> } = {}): Promise<Response> {
+export async function htmlResponse(
+  view: JSX.Element,
+  init: { status?: number; headers?: Record<string, string> } = {},
+): Promise<Response> {
   return new Response(await view, { status: init.status ?? 200, headers: { ...PAGE_HEADERS, ...init.headers } });
 }
 
 /** A whole document (plain navigation, or a form posted without JavaScript). */
-export async function pageResponse(view: JSX.Element, init: { status?: number; headers?: Record<string, string> } = {}): Promise<Response> {
+export async function pageResponse(
+  view: JSX.Element,
+  init: { status?: number; headers?: Record<string, string> } = {},
+): Promise<Response> {
   return htmlResponse("<!doctype html>" + (await view), init);
 }
 

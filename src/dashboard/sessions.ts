@@ -27,7 +27,12 @@ export interface StartedSession {
  * Sign-in: a brand-new session, never a reused id. The session the browser came with (if any)
  * is deleted, and so is every expired row.
  */
-export async function startSession(db: Store, accountId: string, now: number, previousToken?: string): Promise<StartedSession> {
+export async function startSession(
+  db: Store,
+  accountId: string,
+  now: number,
+  previousToken?: string,
+): Promise<StartedSession> {
   const token = randomToken();
   const digest = sha256Hex(token);
   const expiresAt = now + ABSOLUTE_TIMEOUT_MS;

@@ -11,17 +11,25 @@ import { startSession } from "./sessions.ts";
 import { completeSetup, isLiveSetupToken, SetupRefused } from "./setup.ts";
 
 const deadLink = () =>
-  pageResponse(ProblemPage({ title: "Not found", message: "This setup link has been used already, or a newer one was printed." }), {
-    status: 404,
-  });
+  pageResponse(
+    ProblemPage({ title: "Not found", message: "This setup link has been used already, or a newer one was printed." }),
+    {
+      status: 404,
+    },
+  );
 
 /** The one-time setup URL printed on first start: a form that creates the admin account, then the link is dead. */
 export function setupRoutes(context: DashboardContext) {
   return new Elysia({ name: "dashboard-setup" })
-    .get("/setup/:token", async ({ params }) => ((await isLiveSetupToken(context.db, params.token)) ? pageResponse(SetupPage({ token: params.token })) : deadLink()))
+    .get("/setup/:token", async ({ params }) =>
+      (await isLiveSetupToken(context.db, params.token))
+        ? pageResponse(SetupPage({ token: params.token }))
+        : deadLink(),
+    )
     .post("/setup/:token", async ({ params, body, request }) => {
       // The token in the path is the secret a forged cross-site post would lack; the origin check is belt and braces.
-      if (isCrossSiteRequest(request, context.options.publicUrl) || !(await isLiveSetupToken(context.db, params.token))) return deadLink();
+      if (isCrossSiteRequest(request, context.options.publicUrl) || !(await isLiveSetupToken(context.db, params.token)))
+        return deadLink();
       const email = fieldOf(body, "email") ?? "";
       const password = fieldOf(body, "password") ?? "";
       const again = (error: string) => pageResponse(SetupPage({ token: params.token, email, error }), { status: 422 });
@@ -38,6 +46,9 @@ export function setupRoutes(context: DashboardContext) {
       }
       const policy = sessionCookiePolicy(request, context.options);
       const { token } = await startSession(context.db, adminId, now);
-      return new Response(null, { status: 303, headers: { location: "/dashboard", "set-cookie": sessionCookieHeader(policy, token) } });
+      return new Response(null, {
+        status: 303,
+        headers: { location: "/dashboard", "set-cookie": sessionCookieHeader(policy, token) },
+      });
     });
 }

@@ -35,11 +35,18 @@ export class SetupRefused extends Error {}
  * Create the admin account and kill the token in one transaction, so two racing submissions of
  * the same URL cannot both create an admin. Password rules and email checks are AccessError's.
  */
-export async function completeSetup(db: Store, token: string, email: string, password: string, now: number): Promise<Account> {
+export async function completeSetup(
+  db: Store,
+  token: string,
+  email: string,
+  password: string,
+  now: number,
+): Promise<Account> {
   const passwordHash = await hashPassword(password);
   return inTransaction(db, async (tx) => {
     await oneWriterAtATime(tx, SETUP_LOCK); // two replicas given the same link: one admin
-    if (!(await isLiveSetupToken(tx, token))) throw new SetupRefused("This setup link has already been used or has expired.");
+    if (!(await isLiveSetupToken(tx, token)))
+      throw new SetupRefused("This setup link has already been used or has expired.");
     const admin = await createAccount(tx, { email, isAdmin: true, passwordHash }, now);
     await deleteSetting(tx, "setup_token_sha256");
     return admin;

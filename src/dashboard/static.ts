@@ -49,10 +49,16 @@ export function assetUrl(name: string): string {
 export function staticRoutes() {
   return new Elysia({ name: "dashboard-static" }).get("/public/:name", ({ params, query, request }) => {
     const asset = loadAssets().get(params.name);
-    if (!asset) return new Response("Not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+    if (!asset)
+      return new Response("Not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
     const etag = `"${asset.version}"`;
     const cacheControl = query.v === asset.version ? "public, max-age=31536000, immutable" : "public, no-cache";
-    const headers = { "content-type": asset.contentType, etag, "cache-control": cacheControl, "x-content-type-options": "nosniff" };
+    const headers = {
+      "content-type": asset.contentType,
+      etag,
+      "cache-control": cacheControl,
+      "x-content-type-options": "nosniff",
+    };
     if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
     return new Response(asset.bytes, { headers });
   });

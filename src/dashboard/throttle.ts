@@ -28,7 +28,8 @@ interface FailureRecord {
   lastFailureAt: number;
 }
 
-const backoff = (excess: number, base: number, max: number) => (excess > 0 ? Math.min(max, base * 2 ** (excess - 1)) : 0);
+const backoff = (excess: number, base: number, max: number) =>
+  excess > 0 ? Math.min(max, base * 2 ** (excess - 1)) : 0;
 
 export class SignInThrottle {
   private readonly addresses = new Map<string, FailureRecord>();
@@ -39,7 +40,9 @@ export class SignInThrottle {
   addressWait(address: string, now: number): number {
     const record = this.addresses.get(address);
     if (!record) return 0;
-    const until = record.lastFailureAt + backoff(record.failures - ADDRESS_FREE_FAILURES, ADDRESS_BASE_WAIT_MS, ADDRESS_MAX_WAIT_MS);
+    const until =
+      record.lastFailureAt +
+      backoff(record.failures - ADDRESS_FREE_FAILURES, ADDRESS_BASE_WAIT_MS, ADDRESS_MAX_WAIT_MS);
     return Math.max(0, until - now);
   }
 

@@ -13,7 +13,9 @@ export function usageRoutes(context: DashboardContext) {
     .get(
       "/dashboard/usage",
       async ({ signedIn: { account, viewer, now } }) =>
-        pageResponse(UsagePage({ viewer, ...(await accountUsage(context.db, account.id, now, context.limits[account.tier])) })),
+        pageResponse(
+          UsagePage({ viewer, ...(await accountUsage(context.db, account.id, now, context.limits[account.tier])) }),
+        ),
       { signedIn: "account" },
     )
     .get(

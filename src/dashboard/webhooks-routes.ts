@@ -29,9 +29,14 @@ function checked(body: unknown, name: string): string[] {
 export function webhooksRoutes(context: DashboardContext) {
   const render = async ({ account, viewer }: SignedIn, outcome: Outcome, status = 200) => {
     const endpoints = await Promise.all(
-      (await endpointsOf(context.db, account.id)).map(async (endpoint) => ({ endpoint, deliveries: await deliveryLog(context.db, account.id, endpoint.id, 20) })),
+      (await endpointsOf(context.db, account.id)).map(async (endpoint) => ({
+        endpoint,
+        deliveries: await deliveryLog(context.db, account.id, endpoint.id, 20),
+      })),
     );
-    return pageResponse(WebhooksPage({ viewer, endpoints, maxEndpoints: MAX_ENDPOINTS_PER_ACCOUNT, ...outcome }), { status });
+    return pageResponse(WebhooksPage({ viewer, endpoints, maxEndpoints: MAX_ENDPOINTS_PER_ACCOUNT, ...outcome }), {
+      status,
+    });
   };
   const change = async (signedIn: SignedIn, run: () => Promise<Outcome>) => {
     try {
@@ -50,7 +55,10 @@ export function webhooksRoutes(context: DashboardContext) {
       "/dashboard/webhooks",
       ({ body, signedIn }) =>
         change(signedIn, async () => {
-          const url = typeof (body as Record<string, unknown>)?.url === "string" ? ((body as Record<string, unknown>).url as string) : "";
+          const url =
+            typeof (body as Record<string, unknown>)?.url === "string"
+              ? ((body as Record<string, unknown>).url as string)
+              : "";
           const { endpoint, secret } = await createEndpoint(context.db, accountOf(signedIn), {
             url,
             eventTypes: checked(body, "event_types"),
@@ -79,15 +87,22 @@ export function webhooksRoutes(context: DashboardContext) {
 
         const account = accountOf(signedIn);
         const actions: Record<string, () => Promise<Outcome>> = {
-          enable: async () => (await setEndpointEnabled(context.db, account, params.id, true), { notice: "Endpoint enabled; pending deliveries go out now." }),
+          enable: async () => (
+            await setEndpointEnabled(context.db, account, params.id, true),
+            { notice: "Endpoint enabled; pending deliveries go out now." }
+          ),
           disable: async () => (
-            await setEndpointEnabled(context.db, account, params.id, false), { notice: "Endpoint disabled; events are kept for it until you enable it." }
+            await setEndpointEnabled(context.db, account, params.id, false),
+            { notice: "Endpoint disabled; events are kept for it until you enable it." }
           ),
           rotate: async () => ({
             notice: "New secret made; the old one no longer signs anything.",
             newSecret: { endpointId: params.id, secret: await rotateSecret(context.db, account, params.id) },
           }),
-          test: async () => (await sendTestEvent(context.db, account, params.id, signedIn.now), { notice: "Test event queued; see the delivery log below." }),
+          test: async () => (
+            await sendTestEvent(context.db, account, params.id, signedIn.now),
+            { notice: "Test event queued; see the delivery log below." }
+          ),
           delete: async () => (await deleteEndpoint(context.db, account, params.id), { notice: "Endpoint deleted." }),
         };
         const action = actions[params.action];

@@ -30,7 +30,10 @@ export function markChanged(db: Store): void {
  */
 export function announceChange(tx: Store): MaybePromise<void> {
   markChanged(tx);
-  if (tx.engine === "postgres") return (tx as unknown as PgDatabase<PgQueryResultHKT>).execute(sql`SELECT pg_notify(${CHANGES_CHANNEL}, '')`).then(() => undefined);
+  if (tx.engine === "postgres")
+    return (tx as unknown as PgDatabase<PgQueryResultHKT>)
+      .execute(sql`SELECT pg_notify(${CHANGES_CHANNEL}, '')`)
+      .then(() => undefined);
 }
 
 export interface ChangeWatcher {
@@ -46,7 +49,9 @@ export interface ChangeWatcher {
 
 /** The watcher for whichever engine the store is. */
 export function watchChanges(store: Store): MaybePromise<ChangeWatcher> {
-  return store.engine === "sqlite" ? new SqliteChangeWatcher(store as Db) : PostgresChangeWatcher.start(store as Store & { $client: SQL });
+  return store.engine === "sqlite"
+    ? new SqliteChangeWatcher(store as Db)
+    : PostgresChangeWatcher.start(store as Store & { $client: SQL });
 }
 
 abstract class LocalGenerations {

@@ -129,7 +129,8 @@ export class GroupCommitter {
       this.unsettled += 1;
       if (!this.flushScheduled) {
         this.flushScheduled = true;
-        if (this.awaitsCompany()) setTimeout(() => void this.flush(true), this.options.companyWaitMs ?? COMPANY_WAIT_MS);
+        if (this.awaitsCompany())
+          setTimeout(() => void this.flush(true), this.options.companyWaitMs ?? COMPANY_WAIT_MS);
         else setImmediate(() => void this.flush(true));
       }
     });
@@ -186,19 +187,25 @@ export class GroupCommitter {
     return andThen(
       undefined,
       () =>
-        andThen(walSync ? walSync.unsynced(() => checkpointer!.deferred(() => this.runBatch(batch, clock))) : this.runBatch(batch, clock), (outcomes) => {
-          clock.committed = performance.now();
-          if (!walSync) return this.settle(batch, outcomes, clock);
-          checkpointer!.committed((until) => this.holdBatchesUntil(until));
-          // Not awaited: the next batch commits while this one reaches the disk; durable() settles in commit order.
-          void walSync.durable().then(
-            () => (this.syncFailure === null ? this.settle(batch, outcomes, clock) : this.refuse(batch, this.syncFailure)),
-            (error) => {
-              this.syncFailure ??= error;
-              this.refuse(batch, error);
-            },
-          );
-        }),
+        andThen(
+          walSync
+            ? walSync.unsynced(() => checkpointer!.deferred(() => this.runBatch(batch, clock)))
+            : this.runBatch(batch, clock),
+          (outcomes) => {
+            clock.committed = performance.now();
+            if (!walSync) return this.settle(batch, outcomes, clock);
+            checkpointer!.committed((until) => this.holdBatchesUntil(until));
+            // Not awaited: the next batch commits while this one reaches the disk; durable() settles in commit order.
+            void walSync.durable().then(
+              () =>
+                this.syncFailure === null ? this.settle(batch, outcomes, clock) : this.refuse(batch, this.syncFailure),
+              (error) => {
+                this.syncFailure ??= error;
+                this.refuse(batch, error);
+              },
+            );
+          },
+        ),
       (error) => this.refuse(batch, error),
     );
   }
@@ -225,7 +232,11 @@ export class GroupCommitter {
     const durable = performance.now();
     this.unsettled -= batch.length;
     for (const participant of this.participants) participant.afterDurable?.();
-    this.observer?.committed(batch.length, (durable - clock.started) / 1000, outcomes.filter((outcome) => !outcome.ok).length);
+    this.observer?.committed(
+      batch.length,
+      (durable - clock.started) / 1000,
+      outcomes.filter((outcome) => !outcome.ok).length,
+    );
     this.observer?.stages?.({
       queuedMs: batch.map((pending) => clock.started - pending.queuedAt),
       writesMs: clock.commitStarted - clock.started,
@@ -271,7 +282,13 @@ export class GroupCommitter {
    * too, in one transaction each. A failure outside every write (BEGIN, a participant, COMMIT)
    * fails the writes of that transaction; on the whole batch, the batch is refused with it.
    */
-  private attempt(batch: PendingWrite<unknown>[], indexes: number[], outcomes: Outcome[], clock: BatchClock, replay: "together" | "alone"): MaybePromise<void> {
+  private attempt(
+    batch: PendingWrite<unknown>[],
+    indexes: number[],
+    outcomes: Outcome[],
+    clock: BatchClock,
+    replay: "together" | "alone",
+  ): MaybePromise<void> {
     let writing = -1;
     let failure: { error: unknown } | undefined;
     const writeAll = (tx: Store): MaybePromise<void> =>

@@ -11,11 +11,17 @@ const POSTGRES_URL = /^postgres(ql)?:\/\//i;
  * Flags win over the environment: `--database URL|FILE`, then `--db FILE`, then
  * WAYBILL_DATABASE_URL, then WAYBILL_DB, then the default file.
  */
-export function databaseLocation(flags: { database?: string; db?: string }, env: Env, defaultFile: string): DatabaseLocation {
+export function databaseLocation(
+  flags: { database?: string; db?: string },
+  env: Env,
+  defaultFile: string,
+): DatabaseLocation {
   const named = flags.database ?? flags.db ?? (env.WAYBILL_DATABASE_URL || undefined) ?? env.WAYBILL_DB ?? defaultFile;
   if (!POSTGRES_URL.test(named)) {
     if (/^[a-z][a-z0-9+.-]*:\/\//i.test(named))
-      throw new ConfigError(`'${redacted(named)}' is not a database Waybill opens; use a postgres:// URL or a SQLite file path.`);
+      throw new ConfigError(
+        `'${redacted(named)}' is not a database Waybill opens; use a postgres:// URL or a SQLite file path.`,
+      );
     return { dialect: "sqlite", file: named };
   }
   try {

@@ -10,7 +10,11 @@ export function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
 }
 
 /** `next(value)` now if `value` is ready, else once it is; a throw or rejection goes to `onError`. */
-export function andThen<T, U>(value: MaybePromise<T>, next: (value: T) => MaybePromise<U>, onError?: (error: unknown) => MaybePromise<U>): MaybePromise<U> {
+export function andThen<T, U>(
+  value: MaybePromise<T>,
+  next: (value: T) => MaybePromise<U>,
+  onError?: (error: unknown) => MaybePromise<U>,
+): MaybePromise<U> {
   if (isPromise(value)) return onError ? value.then(next, onError) : value.then(next);
   if (!onError) return next(value);
   try {
@@ -22,7 +26,11 @@ export function andThen<T, U>(value: MaybePromise<T>, next: (value: T) => MaybeP
 }
 
 /** Run `step` over `items` in order, each after the previous one finished. */
-export function eachInTurn<T>(items: readonly T[], step: (item: T) => MaybePromise<void>, from = 0): MaybePromise<void> {
+export function eachInTurn<T>(
+  items: readonly T[],
+  step: (item: T) => MaybePromise<void>,
+  from = 0,
+): MaybePromise<void> {
   for (let index = from; index < items.length; index++) {
     const result = step(items[index]!);
     if (isPromise(result)) return result.then(() => eachInTurn(items, step, index + 1));

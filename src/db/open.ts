@@ -38,7 +38,9 @@ export async function openStore(location: DatabaseLocation): Promise<OpenStore> 
   try {
     store = await openPostgres(location.url);
   } catch (error) {
-    throw new ConfigError(`cannot open database ${describeLocation(location)}: ${(error as Error).message.split("\n")[0]}.`);
+    throw new ConfigError(
+      `cannot open database ${describeLocation(location)}: ${(error as Error).message.split("\n")[0]}.`,
+    );
   }
   return { store, sqlite: null, close: () => store.$client.close() };
 }
@@ -58,7 +60,9 @@ export async function appliedMigrations(location: DatabaseLocation): Promise<num
     const sqlite = new Database(location.file, { readonly: true });
     try {
       const table = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE name = '__drizzle_migrations'").get();
-      return table ? (sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM __drizzle_migrations").get()?.n ?? 0) : 0;
+      return table
+        ? (sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM __drizzle_migrations").get()?.n ?? 0)
+        : 0;
     } finally {
       sqlite.close();
     }
@@ -70,7 +74,9 @@ export async function appliedMigrations(location: DatabaseLocation): Promise<num
     const [count] = await client`SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations`;
     return count.n as number;
   } catch (error) {
-    throw new ConfigError(`cannot open database ${describeLocation(location)}: ${(error as Error).message.split("\n")[0]}.`);
+    throw new ConfigError(
+      `cannot open database ${describeLocation(location)}: ${(error as Error).message.split("\n")[0]}.`,
+    );
   } finally {
     await client.close();
   }

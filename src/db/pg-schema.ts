@@ -1,5 +1,17 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  customType,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 
 /**
  * The schema of src/db/schema.ts in PostgreSQL's dialect, table by table and column by column
@@ -140,7 +152,10 @@ export const observations = pgTable(
     fetchedAt: ms("fetched_at").notNull(),
     publishedOn: text("published_on"),
   },
-  (t) => [uniqueIndex("observations_series_date_import").on(t.seriesId, t.observedOn, t.importId), index("observations_series_date").on(t.seriesId, t.observedOn)],
+  (t) => [
+    uniqueIndex("observations_series_date_import").on(t.seriesId, t.observedOn, t.importId),
+    index("observations_series_date").on(t.seriesId, t.observedOn),
+  ],
 );
 
 export const sessions = pgTable("sessions", {
@@ -276,7 +291,10 @@ export const webhookDeliveries = pgTable(
     lastError: text("last_error"),
     createdAt: ms("created_at").notNull(),
   },
-  (t) => [index("webhook_deliveries_due").on(t.status, t.nextAttemptAt), index("webhook_deliveries_endpoint").on(t.endpointId, t.createdAt)],
+  (t) => [
+    index("webhook_deliveries_due").on(t.status, t.nextAttemptAt),
+    index("webhook_deliveries_endpoint").on(t.endpointId, t.createdAt),
+  ],
 );
 
 export const alerts = pgTable(

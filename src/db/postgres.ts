@@ -41,7 +41,11 @@ function postgresStore(client: SQL): PostgresStore {
   const db = drizzle({ client, schema: pgSchema });
   // The builders of both dialects take the same calls (docs/postgresql.md), so queries are written
   // once against the SQLite-typed Store; `t` is where they find this dialect's tables.
-  return Object.assign(db as unknown as Store, { t: pgSchema as unknown as typeof schema, engine: "postgres" as const, $client: client });
+  return Object.assign(db as unknown as Store, {
+    t: pgSchema as unknown as typeof schema,
+    engine: "postgres" as const,
+    $client: client,
+  });
 }
 
 async function migrateUnderLock(client: SQL): Promise<void> {

@@ -165,7 +165,10 @@ export const observations = sqliteTable(
     /** The day the figure was first public (docs/data-sources.md); null only on rows stored before it was recorded. */
     publishedOn: text("published_on"),
   },
-  (t) => [uniqueIndex("observations_series_date_import").on(t.seriesId, t.observedOn, t.importId), index("observations_series_date").on(t.seriesId, t.observedOn)],
+  (t) => [
+    uniqueIndex("observations_series_date_import").on(t.seriesId, t.observedOn, t.importId),
+    index("observations_series_date").on(t.seriesId, t.observedOn),
+  ],
 );
 
 /** Dashboard sessions; the cookie carries a random token, the table only its SHA-256. */
@@ -331,7 +334,10 @@ export const webhookDeliveries = sqliteTable(
     lastError: text("last_error"),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [index("webhook_deliveries_due").on(t.status, t.nextAttemptAt), index("webhook_deliveries_endpoint").on(t.endpointId, t.createdAt)],
+  (t) => [
+    index("webhook_deliveries_due").on(t.status, t.nextAttemptAt),
+    index("webhook_deliveries_endpoint").on(t.endpointId, t.createdAt),
+  ],
 );
 
 /** Threshold alerts on a lane's price or on diesel (docs/alerts-and-webhooks.md). */

@@ -20,7 +20,9 @@ export async function inTransaction<T>(store: Store, work: (tx: Store) => Promis
     const pg = store as unknown as PgDatabase<PgQueryResultHKT, Record<string, unknown>>;
     // `$client` names the pool the transaction came from, as on the store (markChanged counts per pool).
     const { $client } = store as Store & { $client?: unknown };
-    return pg.transaction((tx) => work(Object.assign(tx, { t: store.t, engine: store.engine, $client }) as unknown as Store));
+    return pg.transaction((tx) =>
+      work(Object.assign(tx, { t: store.t, engine: store.engine, $client }) as unknown as Store),
+    );
   }
   if ((store as Store & { [OPEN]?: boolean })[OPEN]) return work(store);
   const db = store as Db;
@@ -48,5 +50,6 @@ export async function first<T>(rows: PromiseLike<T[]>): Promise<T | undefined> {
  * transaction-scoped advisory lock, released by COMMIT or ROLLBACK.
  */
 export async function oneWriterAtATime(tx: Store, lock: number): Promise<void> {
-  if (tx.engine === "postgres") await (tx as unknown as PgDatabase<PgQueryResultHKT>).execute(sql`SELECT pg_advisory_xact_lock(${lock})`);
+  if (tx.engine === "postgres")
+    await (tx as unknown as PgDatabase<PgQueryResultHKT>).execute(sql`SELECT pg_advisory_xact_lock(${lock})`);
 }

@@ -138,7 +138,8 @@ export class WalCheckpointer {
     this.unfinishedSince ??= this.lastStarted;
     const worker = this.start();
     const running = new Promise<CheckpointResult>((resolve, reject) => {
-      worker.onmessage = ({ data }: MessageEvent<CheckpointResult & { error?: string }>) => (data.error ? reject(new Error(data.error)) : resolve(data));
+      worker.onmessage = ({ data }: MessageEvent<CheckpointResult & { error?: string }>) =>
+        data.error ? reject(new Error(data.error)) : resolve(data);
       worker.onerror = (event) => reject(new Error(event.message));
       worker.postMessage({ file: this.file });
     });

@@ -16,7 +16,8 @@ export interface DataUpdate {
 
 const readWatermark = async (tx: Writer): Promise<number | undefined> => {
   const { settings } = tx.t;
-  const value = (await first(tx.select({ value: settings.value }).from(settings).where(eq(settings.key, WATERMARK))))?.value;
+  const value = (await first(tx.select({ value: settings.value }).from(settings).where(eq(settings.key, WATERMARK))))
+    ?.value;
   return value === undefined ? undefined : Number(value);
 };
 
@@ -53,7 +54,9 @@ export async function recordDataUpdates(tx: Writer, now: number): Promise<DataUp
     .orderBy(observations.seriesId);
   const update: DataUpdate = {
     observationsAdded: added.reduce((sum, row) => sum + row.added, 0),
-    series: added.slice(0, MAX_SERIES_LISTED).map((row) => ({ series_id: row.seriesId, added: row.added, latest_date: row.latestDate })),
+    series: added
+      .slice(0, MAX_SERIES_LISTED)
+      .map((row) => ({ series_id: row.seriesId, added: row.added, latest_date: row.latestDate })),
     importIds: [...new Set(added.flatMap((row) => row.importIds.split(",")))].sort(),
   };
   const payload = {

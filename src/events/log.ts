@@ -27,14 +27,24 @@ export async function appendEvent(tx: Writer, event: NewEvent, onlyEndpointId?: 
   const { events, webhookDeliveries, webhookEndpoints } = tx.t;
   const [record] = await tx
     .insert(events)
-    .values({ id: newId("evt", event.at), accountId: event.accountId, type: event.type, payload: event.payload, createdAt: event.at })
+    .values({
+      id: newId("evt", event.at),
+      accountId: event.accountId,
+      type: event.type,
+      payload: event.payload,
+      createdAt: event.at,
+    })
     .returning();
   const endpoints = (
     await tx
       .select({ id: webhookEndpoints.id, eventTypes: webhookEndpoints.eventTypes })
       .from(webhookEndpoints)
       .where(and(eq(webhookEndpoints.accountId, event.accountId), eq(webhookEndpoints.enabled, true)))
-  ).filter((endpoint) => (onlyEndpointId ? endpoint.id === onlyEndpointId : endpoint.eventTypes.length === 0 || endpoint.eventTypes.includes(event.type)));
+  ).filter((endpoint) =>
+    onlyEndpointId
+      ? endpoint.id === onlyEndpointId
+      : endpoint.eventTypes.length === 0 || endpoint.eventTypes.includes(event.type),
+  );
   for (const endpoint of endpoints) {
     await tx.insert(webhookDeliveries).values({
       id: newId("msg", event.at),
@@ -77,7 +87,8 @@ export async function listEvents(
         )
       )?.seq ?? null)
     : 0;
-  if (afterSeq === null) throw errors.invalidRequest([{ field: "after", problem: "is not an event id of this account" }]);
+  if (afterSeq === null)
+    throw errors.invalidRequest([{ field: "after", problem: "is not an event id of this account" }]);
   const conditions = [eq(events.accountId, accountId), gt(events.seq, afterSeq)];
   if (options.types && options.types.length > 0) conditions.push(inArray(events.type, options.types));
   // The page (by the account's index, in order) beside the key's row: one row per event, or one row
@@ -106,7 +117,11 @@ export function eventJson(event: EventRecord) {
 }
 
 /** The newest events first, for the dashboard's feed. */
-export function recentEvents(db: Store, accountId: string, options: { types?: string[]; limit: number }): Promise<EventRecord[]> {
+export function recentEvents(
+  db: Store,
+  accountId: string,
+  options: { types?: string[]; limit: number },
+): Promise<EventRecord[]> {
   const { events } = db.t;
   const conditions = [eq(events.accountId, accountId)];
   if (options.types && options.types.length > 0) conditions.push(inArray(events.type, options.types));

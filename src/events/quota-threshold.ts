@@ -11,7 +11,12 @@ export function thresholdReached(count: MonthCount): number | undefined {
 }
 
 /** Inside the answer's transaction: append `quota.threshold` when this call reached 80 % or 100 % of the month. */
-export async function recordQuotaThreshold(tx: Writer, principal: Principal, count: MonthCount, at: number): Promise<void> {
+export async function recordQuotaThreshold(
+  tx: Writer,
+  principal: Principal,
+  count: MonthCount,
+  at: number,
+): Promise<void> {
   const percent = thresholdReached(count);
   if (percent === undefined) return;
   await appendEvent(tx, {

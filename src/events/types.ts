@@ -17,4 +17,6 @@ export function isEventType(value: string): value is EventType {
 }
 
 /** Types an account may subscribe an endpoint to: a disabled endpoint cannot be told it was disabled. */
-export const SUBSCRIBABLE_EVENT_TYPES = EVENT_TYPES.filter((type) => type !== "webhook.disabled" && type !== "webhook.test");
+export const SUBSCRIBABLE_EVENT_TYPES = EVENT_TYPES.filter(
+  (type) => type !== "webhook.disabled" && type !== "webhook.test",
+);

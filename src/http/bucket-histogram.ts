@@ -62,13 +62,31 @@ export class BucketHistogram extends RegisteredSeries<Series> {
       let cumulative = 0;
       const buckets = this.bounds.map((bound, i) => {
         cumulative += series.buckets[i]!;
-        return { labels: { le: bound }, sharedLabels: series.labels, value: cumulative, metricName: `${name}_bucket`, exemplar: null };
+        return {
+          labels: { le: bound },
+          sharedLabels: series.labels,
+          value: cumulative,
+          metricName: `${name}_bucket`,
+          exemplar: null,
+        };
       });
       return [
         ...buckets,
-        { labels: { le: "+Inf" }, sharedLabels: series.labels, value: series.count, metricName: `${name}_bucket`, exemplar: null },
+        {
+          labels: { le: "+Inf" },
+          sharedLabels: series.labels,
+          value: series.count,
+          metricName: `${name}_bucket`,
+          exemplar: null,
+        },
         { labels: {}, sharedLabels: series.labels, value: series.sum, metricName: `${name}_sum`, exemplar: undefined },
-        { labels: {}, sharedLabels: series.labels, value: series.count, metricName: `${name}_count`, exemplar: undefined },
+        {
+          labels: {},
+          sharedLabels: series.labels,
+          value: series.count,
+          metricName: `${name}_count`,
+          exemplar: undefined,
+        },
       ];
     });
     return { name, help: this.help, type: this.type, values, aggregator: this.aggregator };

@@ -17,7 +17,8 @@ import { withHeaders } from "./with-headers.ts";
  * gzip at level 1 takes ≈ 23 µs for 1,619 instead of 1,165 bytes.
  */
 const COMPRESS_ABOVE_BYTES = 1024;
-const COMPRESSIBLE = /^(application\/(json|[\w.+-]+\+json|javascript|xml)|text\/(?!event-stream)[\w.+-]+|image\/svg\+xml)/i;
+const COMPRESSIBLE =
+  /^(application\/(json|[\w.+-]+\+json|javascript|xml)|text\/(?!event-stream)[\w.+-]+|image\/svg\+xml)/i;
 const KEPT_BROTLI_QUALITY = 5;
 const PER_RESPONSE_BROTLI_QUALITY = 1;
 const PER_RESPONSE_GZIP_LEVEL = 1;
@@ -42,13 +43,20 @@ function chooseEncoding(acceptEncoding: string | null, preference: readonly Enco
 
 function encodeOnce(bytes: Uint8Array<ArrayBuffer>, encoding: Encoding): Uint8Array {
   return encoding === "br"
-    ? brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: PER_RESPONSE_BROTLI_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength } })
+    ? brotliCompressSync(bytes, {
+        params: {
+          [zlib.BROTLI_PARAM_QUALITY]: PER_RESPONSE_BROTLI_QUALITY,
+          [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
+        },
+      })
     : Bun.gzipSync(bytes, { level: PER_RESPONSE_GZIP_LEVEL });
 }
 
 function encodeToKeep(bytes: Uint8Array, encoding: Encoding): Uint8Array {
   return encoding === "br"
-    ? brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: KEPT_BROTLI_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength } })
+    ? brotliCompressSync(bytes, {
+        params: { [zlib.BROTLI_PARAM_QUALITY]: KEPT_BROTLI_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength },
+      })
     : gzipSync(bytes);
 }
 
@@ -77,13 +85,17 @@ function compressedBody(bytes: Uint8Array<ArrayBuffer>, encoding: Encoding, keep
  * the body has to be read to compress it.
  */
 export function compressResponse(request: Request, response: Response): MaybePromise<Response> {
-  if (!response.body || request.method === "HEAD" || response.status === 204 || response.status === 304) return response;
+  if (!response.body || request.method === "HEAD" || response.status === 204 || response.status === 304)
+    return response;
   const contentType = response.headers.get("content-type") ?? "";
   if (response.headers.has("content-encoding") || !COMPRESSIBLE.test(contentType)) return response;
   const declared = Number(response.headers.get("content-length") ?? Number.NaN);
   if (declared <= COMPRESS_ABOVE_BYTES) return response;
   const keepAs = keptAs(response.headers);
-  const encoding = chooseEncoding(request.headers.get("accept-encoding"), keepAs ? KEPT_PREFERENCE : PER_RESPONSE_PREFERENCE);
+  const encoding = chooseEncoding(
+    request.headers.get("accept-encoding"),
+    keepAs ? KEPT_PREFERENCE : PER_RESPONSE_PREFERENCE,
+  );
   // The body is read only to compress it: a caller that accepts no encoding gets it untouched.
   if (!encoding) return withHeaders(response, (headers) => headers.append("Vary", "Accept-Encoding"));
   return compressed(response, encoding, keepAs);
@@ -94,11 +106,18 @@ export function compressResponse(request: Request, response: Response): MaybePro
  * encoding when over COMPRESS_ABOVE_BYTES, else as it is. Either way the response varies by
  * Accept-Encoding. gzip deflates the part every call with this answer shares once (prefix-gzip.ts).
  */
-export function compressedAnswer(request: Request, answer: AnswerBody): { body: string | Uint8Array; encoding?: Encoding } {
+export function compressedAnswer(
+  request: Request,
+  answer: AnswerBody,
+): { body: string | Uint8Array; encoding?: Encoding } {
   const text = answerBodyText(answer);
   const encoding = chooseEncoding(request.headers.get("accept-encoding"), PER_RESPONSE_PREFERENCE);
   if (!encoding || Buffer.byteLength(text) <= COMPRESS_ABOVE_BYTES) return { body: text };
-  if (encoding === "gzip") return { body: gzipWithSharedPrefix(answer.bytes, answer.bytes.prefix, answer.tail, PER_RESPONSE_GZIP_LEVEL), encoding };
+  if (encoding === "gzip")
+    return {
+      body: gzipWithSharedPrefix(answer.bytes, answer.bytes.prefix, answer.tail, PER_RESPONSE_GZIP_LEVEL),
+      encoding,
+    };
   return { body: encodeOnce(new TextEncoder().encode(text) as Uint8Array<ArrayBuffer>, encoding), encoding };
 }
 
@@ -112,5 +131,9 @@ async function compressed(response: Response, encoding: Encoding, keepAs: string
   const body = compressedBody(bytes, encoding, keepAs);
   headers.set("Content-Encoding", encoding);
   headers.delete("Content-Length");
-  return new Response(body as Uint8Array<ArrayBuffer>, { status: response.status, statusText: response.statusText, headers });
+  return new Response(body as Uint8Array<ArrayBuffer>, {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
 }

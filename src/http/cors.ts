@@ -15,7 +15,15 @@ export interface CorsPolicy {
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
-const REQUEST_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match", "X-Request-Id", "Accept", "Mcp-Protocol-Version"];
+const REQUEST_HEADERS = [
+  "Authorization",
+  "Content-Type",
+  "Idempotency-Key",
+  "If-None-Match",
+  "X-Request-Id",
+  "Accept",
+  "Mcp-Protocol-Version",
+];
 const EXPOSED_HEADERS = [
   "X-Request-Id",
   "X-RateLimit-Limit",
@@ -85,7 +93,11 @@ export function corsPolicy(allowedOrigins: readonly string[]): CorsPolicy {
       if (allowed.size === 0) return NO_HEADERS;
       const origin = allowedOrigin(request);
       if (!origin) return { Vary: "Origin" };
-      return { Vary: "Origin", "Access-Control-Allow-Origin": origin, "Access-Control-Expose-Headers": EXPOSED_HEADERS.join(", ") };
+      return {
+        Vary: "Origin",
+        "Access-Control-Allow-Origin": origin,
+        "Access-Control-Expose-Headers": EXPOSED_HEADERS.join(", "),
+      };
     },
   };
 }

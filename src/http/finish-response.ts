@@ -12,7 +12,12 @@ const finished = new WeakSet<Response>();
  * route ran, the error handler): the request id, CORS, cache validators (or a 304), compression.
  * Running it twice on the same response is a no-op.
  */
-export function finishResponse(request: Request, response: Response, requestId: string, cors: CorsPolicy): MaybePromise<Response> {
+export function finishResponse(
+  request: Request,
+  response: Response,
+  requestId: string,
+  cors: CorsPolicy,
+): MaybePromise<Response> {
   if (finished.has(response)) return response;
   const decorated = withHeaders(response, (headers) => {
     headers.set("X-Request-Id", requestId);
@@ -31,7 +36,13 @@ export function finishResponse(request: Request, response: Response, requestId: 
  * compression), instead of being built, then read back and changed header by header. For a GET or a
  * POST; anything else goes the general way.
  */
-export function finishedJsonAnswer(request: Request, status: number, headers: Readonly<Record<string, string>>, answer: AnswerBody, cors: CorsPolicy): Response {
+export function finishedJsonAnswer(
+  request: Request,
+  status: number,
+  headers: Readonly<Record<string, string>>,
+  answer: AnswerBody,
+  cors: CorsPolicy,
+): Response {
   const corsHeaders = cors.responseHeaders(request);
   const { body, encoding } = compressedAnswer(request, answer);
   const response = new Response(body as BodyInit, {

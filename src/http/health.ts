@@ -12,8 +12,14 @@ export function healthRoutes(deps: { readiness: ReadinessProbe; reference: Refer
       const checks = { database_writable: database.ok, reference_data_loaded: deps.reference.coverage() !== undefined };
       const ready = checks.database_writable && checks.reference_data_loaded;
       set.status = ready ? 200 : 503;
-      const reasons = [...(database.ok ? [] : [database.reason]), ...(checks.reference_data_loaded ? [] : ["no reference data loaded"])];
+      const reasons = [
+        ...(database.ok ? [] : [database.reason]),
+        ...(checks.reference_data_loaded ? [] : ["no reference data loaded"]),
+      ];
       return { status: ready ? "ready" : "not_ready", checks, ...(ready ? {} : { reasons }) };
     })
-    .get("/metrics", async () => new Response(await deps.metrics.render(), { headers: { "content-type": deps.metrics.contentType } }));
+    .get(
+      "/metrics",
+      async () => new Response(await deps.metrics.render(), { headers: { "content-type": deps.metrics.contentType } }),
+    );
 }

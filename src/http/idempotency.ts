@@ -28,28 +28,62 @@ interface StoredAnswer {
 
 interface IdempotencyStore {
   /** Run a POST skill call under the caller's Idempotency-Key. */
-  run(skill: AnySkill, key: string, call: SkillCall, execute: (call: SkillCall) => Promise<SkillReply>): Promise<SkillReply>;
+  run(
+    skill: AnySkill,
+    key: string,
+    call: SkillCall,
+    execute: (call: SkillCall) => Promise<SkillReply>,
+  ): Promise<SkillReply>;
 }
 
 class KeyAlreadyTaken extends Error {}
 
-export function createIdempotencyStore(deps: Pick<PipelineDeps, "db" | "clock" | "keys" | "meter" | "refreshCaches">): IdempotencyStore {
+export function createIdempotencyStore(
+  deps: Pick<PipelineDeps, "db" | "clock" | "keys" | "meter" | "refreshCaches">,
+): IdempotencyStore {
   const inFlight = new Map<string, Promise<unknown>>();
   const { idempotentAnswers } = deps.db.t;
 
   const find = (accountId: string, key: string, now: number): Promise<StoredAnswer | undefined> =>
     first(
       deps.db
-        .select({ skill: idempotentAnswers.skill, requestSha256: idempotentAnswers.requestSha256, body: idempotentAnswers.body })
+        .select({
+          skill: idempotentAnswers.skill,
+          requestSha256: idempotentAnswers.requestSha256,
+          body: idempotentAnswers.body,
+        })
         .from(idempotentAnswers)
-        .where(and(eq(idempotentAnswers.accountId, accountId), eq(idempotentAnswers.key, key), gt(idempotentAnswers.createdAt, now - IDEMPOTENCY_WINDOW_MS))),
+        .where(
+          and(
+            eq(idempotentAnswers.accountId, accountId),
+            eq(idempotentAnswers.key, key),
+            gt(idempotentAnswers.createdAt, now - IDEMPOTENCY_WINDOW_MS),
+          ),
+        ),
     );
 
   /** An expired record under the same key is replaced; a live one means another process (or replica) answered first. */
-  const insert = async (tx: Store, row: { accountId: string; key: string; skill: string; requestSha256: string; body: string; receiptId: string; now: number }) => {
+  const insert = async (
+    tx: Store,
+    row: {
+      accountId: string;
+      key: string;
+      skill: string;
+      requestSha256: string;
+      body: string;
+      receiptId: string;
+      now: number;
+    },
+  ) => {
     const expiredBefore = row.now - IDEMPOTENCY_WINDOW_MS;
     const { now, ...record } = row;
-    const replaced = { skill: record.skill, requestSha256: record.requestSha256, body: record.body, receiptId: record.receiptId, createdAt: now };
+    const replaced = {
+      skill: record.skill,
+      requestSha256: record.requestSha256,
+      body: record.body,
+      receiptId: record.receiptId,
+      createdAt: now,
+    };
     const written = await tx
       .insert(idempotentAnswers)
       .values({ ...record, createdAt: now })
@@ -64,7 +98,14 @@ export function createIdempotencyStore(deps: Pick<PipelineDeps, "db" | "clock" |
     await tx.delete(idempotentAnswers).where(lte(idempotentAnswers.createdAt, expiredBefore));
   };
 
-  const replay = async (stored: StoredAnswer, requestSha256: string, skill: AnySkill, principal: Principal, requestId: string, now: number): Promise<SkillReply> => {
+  const replay = async (
+    stored: StoredAnswer,
+    requestSha256: string,
+    skill: AnySkill,
+    principal: Principal,
+    requestId: string,
+    now: number,
+  ): Promise<SkillReply> => {
     let headers: RateLimitHeaders;
     try {
       // On PostgreSQL this read includes the key's row: a key revoked since (on any replica) gets no replay.
@@ -75,7 +116,12 @@ export function createIdempotencyStore(deps: Pick<PipelineDeps, "db" | "clock" |
     }
     if (stored.skill !== skill.name || stored.requestSha256 !== requestSha256) {
       const error = errors.idempotencyKeyReused();
-      return { status: error.status, body: error.body(requestId, principal.authObjId), headers: { ...error.headers }, principal };
+      return {
+        status: error.status,
+        body: error.body(requestId, principal.authObjId),
+        headers: { ...error.headers },
+        principal,
+      };
     }
     return {
       status: 200,
@@ -97,7 +143,9 @@ export function createIdempotencyStore(deps: Pick<PipelineDeps, "db" | "clock" |
         return execute(call); // the pipeline gives the 401
       }
       if (!WELL_FORMED_KEY.test(key)) {
-        const error = errors.invalidRequest([{ field: "Idempotency-Key", problem: "must be 1 to 255 visible ASCII characters (a UUID is a good choice)" }]);
+        const error = errors.invalidRequest([
+          { field: "Idempotency-Key", problem: "must be 1 to 255 visible ASCII characters (a UUID is a good choice)" },
+        ]);
         return { status: 400, body: error.body(call.requestId, principal.authObjId), headers: {}, principal };
       }
       let input: unknown;
@@ -128,9 +176,12 @@ export function createIdempotencyStore(deps: Pick<PipelineDeps, "db" | "clock" |
         if (reply.status === 200) return reply;
         // Another process (or replica) may have answered under this key between our look-up and our commit.
         const answeredElsewhere = await find(principal.accountId, key, deps.clock.now());
-        return answeredElsewhere ? replay(answeredElsewhere, requestSha256, skill, principal, call.requestId, deps.clock.now()) : reply;
+        return answeredElsewhere
+          ? replay(answeredElsewhere, requestSha256, skill, principal, call.requestId, deps.clock.now())
+          : reply;
       };
-      for (let waiting = inFlight.get(slot); waiting; waiting = inFlight.get(slot)) await waiting.catch(() => undefined);
+      for (let waiting = inFlight.get(slot); waiting; waiting = inFlight.get(slot))
+        await waiting.catch(() => undefined);
 
       // Taken before the first await, so duplicates arriving meanwhile wait in the loop above.
       const answering = answerOnce();

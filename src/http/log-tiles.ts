@@ -18,7 +18,9 @@ export function logTileRoutes(deps: { log: ReceiptLog }) {
       await log.follow();
       const latest = log.latest();
       if (!latest) throw errors.notFound("The log is empty: no checkpoint has been signed yet.");
-      return new Response(latest.note, { headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-cache, max-age=0" } });
+      return new Response(latest.note, {
+        headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-cache, max-age=0" },
+      });
     })
     .get("/log/tile/*", async ({ params }) => {
       const elements = params["*"].split("/");
@@ -33,12 +35,16 @@ export function logTileRoutes(deps: { log: ReceiptLog }) {
         const bundle = await log.entries(parsed.index, parsed.width);
         if (!bundle) throw errors.notFound("No such entry bundle.");
         // Each entry as a big-endian uint16 length and its bytes.
-        const body = Buffer.concat(bundle.flatMap((entry) => [Buffer.from([entry.length >> 8, entry.length & 0xff]), entry]));
+        const body = Buffer.concat(
+          bundle.flatMap((entry) => [Buffer.from([entry.length >> 8, entry.length & 0xff]), entry]),
+        );
         return new Response(body, { headers: { "content-type": OCTETS, "cache-control": cache } });
       }
       await log.follow();
       const hashes = await log.reading(() => log.tile(Number(level), parsed.index, parsed.width));
       if (!hashes) throw errors.notFound("No such tile.");
-      return new Response(Buffer.concat(hashes.map((hash) => Buffer.from(hash))), { headers: { "content-type": OCTETS, "cache-control": cache } });
+      return new Response(Buffer.concat(hashes.map((hash) => Buffer.from(hash))), {
+        headers: { "content-type": OCTETS, "cache-control": cache },
+      });
     });
 }

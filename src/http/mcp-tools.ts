@@ -38,17 +38,31 @@ export function toolsFor(principal: Principal, skills: readonly AnySkill[]): Too
       description: `${skill.description} (Tier: ${skill.minimumTier} and up. Each call is metered and returns a receipt_id.)`,
       inputSchema: plain(skill.input) as Tool["inputSchema"],
       outputSchema: outputSchemaOf(skill),
-      annotations: { readOnlyHint: !skill.write, ...(skill.replayable && !skill.write ? { idempotentHint: true } : {}), openWorldHint: false },
-      _meta: { "waybill/minimum_tier": skill.minimumTier, "waybill/scope": skill.name, "waybill/rest": `${skill.rest.method} ${skill.rest.path}` },
+      annotations: {
+        readOnlyHint: !skill.write,
+        ...(skill.replayable && !skill.write ? { idempotentHint: true } : {}),
+        openWorldHint: false,
+      },
+      _meta: {
+        "waybill/minimum_tier": skill.minimumTier,
+        "waybill/scope": skill.name,
+        "waybill/rest": `${skill.rest.method} ${skill.rest.path}`,
+      },
     }));
 }
 
-const RATE_LIMIT_HEADERS = { limit: "X-RateLimit-Limit", remaining: "X-RateLimit-Remaining", reset: "X-RateLimit-Reset" } as const;
+const RATE_LIMIT_HEADERS = {
+  limit: "X-RateLimit-Limit",
+  remaining: "X-RateLimit-Remaining",
+  reset: "X-RateLimit-Reset",
+} as const;
 
 /** The minute window the REST transport sends as headers, for an MCP client that cannot see them. */
 function rateLimitOf(headers: Record<string, string>): Json | undefined {
   if (headers[RATE_LIMIT_HEADERS.limit] === undefined) return undefined;
-  return Object.fromEntries(Object.entries(RATE_LIMIT_HEADERS).map(([field, header]) => [field, Number(headers[header])]));
+  return Object.fromEntries(
+    Object.entries(RATE_LIMIT_HEADERS).map(([field, header]) => [field, Number(headers[header])]),
+  );
 }
 
 /**
@@ -60,7 +74,16 @@ export function toolResult(reply: Pick<SkillReply, "status" | "body" | "headers"
   const rateLimit = rateLimitOf(reply.headers);
   const text = [{ type: "text" as const, text: JSON.stringify(reply.body) }];
   if (reply.status < 400) {
-    return { content: text, structuredContent: reply.body, isError: false, ...(rateLimit ? { _meta: { "waybill/rate_limit": rateLimit } } : {}) };
+    return {
+      content: text,
+      structuredContent: reply.body,
+      isError: false,
+      ...(rateLimit ? { _meta: { "waybill/rate_limit": rateLimit } } : {}),
+    };
   }
-  return { content: text, isError: true, _meta: { "waybill/error": reply.body, ...(rateLimit ? { "waybill/rate_limit": rateLimit } : {}) } };
+  return {
+    content: text,
+    isError: true,
+    _meta: { "waybill/error": reply.body, ...(rateLimit ? { "waybill/rate_limit": rateLimit } : {}) },
+  };
 }

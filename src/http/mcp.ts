@@ -23,7 +23,12 @@ export const MCP_SERVER_INFO = { name: "waybill", version: "0.1.0" };
 export function mcpRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
   const byName = new Map(skills.map((skill) => [callName(skill), skill]));
 
-  function serverFor(requestId: string, authorization: string | null, httpRequest: Request, principal: Principal): Server {
+  function serverFor(
+    requestId: string,
+    authorization: string | null,
+    httpRequest: Request,
+    principal: Principal,
+  ): Server {
     const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolsFor(principal, skills) }));
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
@@ -36,7 +41,11 @@ export function mcpRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
             inputSource: "body",
             signal: httpRequest.signal,
           })
-        : { status: 404, body: errors.notFound(`No tool named '${request.params.name}'.`).body(requestId, principal.authObjId), headers: {} };
+        : {
+            status: 404,
+            body: errors.notFound(`No tool named '${request.params.name}'.`).body(requestId, principal.authObjId),
+            headers: {},
+          };
       return toolResult(reply);
     });
     return server;
@@ -71,7 +80,10 @@ export function mcpRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
         return errorResponse(error, requestId);
       }
       const server = serverFor(requestId, authorization, request, principal);
-      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
       await server.connect(transport);
       try {
         return await transport.handleRequest(request, { parsedBody });

@@ -14,7 +14,9 @@ export type SeriesDates = () => readonly { seriesId: string; latest: string }[];
  * them; and the domain: answers and refusals by skill and reason, receipts appended, group-commit
  * batch size and latency, and how old each reference series' newest figure is.
  */
-export function createMetrics(options: { seriesDates?: SeriesDates; freshness?: () => SeriesFreshness[]; now?: () => number } = {}) {
+export function createMetrics(
+  options: { seriesDates?: SeriesDates; freshness?: () => SeriesFreshness[]; now?: () => number } = {},
+) {
   const registry = new Registry();
   const now = options.now ?? Date.now;
   processMetrics(registry);
@@ -31,7 +33,11 @@ export function createMetrics(options: { seriesDates?: SeriesDates; freshness?: 
     registry,
   );
   const latencyOf = new Map<string, HistogramSeries>();
-  const answers = new SeriesCounter("waybill_skill_answers_total", "Skill calls answered (2xx, receipt committed), by skill.", registry);
+  const answers = new SeriesCounter(
+    "waybill_skill_answers_total",
+    "Skill calls answered (2xx, receipt committed), by skill.",
+    registry,
+  );
   const answersOf = new Map<string, CounterSeries>();
   const refusals = new Counter({
     name: "waybill_skill_refusals_total",
@@ -39,7 +45,11 @@ export function createMetrics(options: { seriesDates?: SeriesDates; freshness?: 
     labelNames: ["skill", "reason"] as const,
     registers: [registry],
   });
-  const receipts = new SeriesCounter("waybill_receipts_appended_total", "Signed receipts appended to the chain.", registry).labels();
+  const receipts = new SeriesCounter(
+    "waybill_receipts_appended_total",
+    "Signed receipts appended to the chain.",
+    registry,
+  ).labels();
   const batchSize = new BucketHistogram(
     "waybill_group_commit_batch_writes",
     "Writes (answers) per group-commit transaction.",
@@ -96,7 +106,9 @@ export function createMetrics(options: { seriesDates?: SeriesDates; freshness?: 
   }
   return {
     observe(method: string, route: string, status: number, seconds: number): void {
-      seriesOf(requestsOf, `${method} ${route} ${status}`, () => requests.labels({ method, route, status: String(status) })).inc();
+      seriesOf(requestsOf, `${method} ${route} ${status}`, () =>
+        requests.labels({ method, route, status: String(status) }),
+      ).inc();
       seriesOf(latencyOf, route, () => latency.labels({ route })).observe(seconds);
     },
     answered(skill: string): void {

@@ -33,18 +33,34 @@ function deflatedPrefixOf(owner: object, prefix: string, level: GzipLevel): Defl
   let entry = deflatedPrefixes.get(owner);
   if (!entry) {
     const bytes = new TextEncoder().encode(prefix);
-    entry = { deflated: deflateRawSync(bytes, { level, finishFlush: constants.Z_FULL_FLUSH }), crc: crc32(bytes), byteLength: bytes.byteLength };
+    entry = {
+      deflated: deflateRawSync(bytes, { level, finishFlush: constants.Z_FULL_FLUSH }),
+      crc: crc32(bytes),
+      byteLength: bytes.byteLength,
+    };
     deflatedPrefixes.set(owner, entry);
   }
   return entry;
 }
 
 /** gzip of `prefix + tail`; `owner` stands for the prefix (the same owner, the same prefix) and keeps its deflated form. */
-export function gzipWithSharedPrefix(owner: object, prefix: string, tail: string, level: GzipLevel): Uint8Array<ArrayBuffer> {
+export function gzipWithSharedPrefix(
+  owner: object,
+  prefix: string,
+  tail: string,
+  level: GzipLevel,
+): Uint8Array<ArrayBuffer> {
   const tailBytes = new TextEncoder().encode(tail);
-  if (tailBytes.byteLength > STORED_BLOCK_MAX_BYTES) return Bun.gzipSync(new TextEncoder().encode(prefix + tail), { level });
+  if (tailBytes.byteLength > STORED_BLOCK_MAX_BYTES)
+    return Bun.gzipSync(new TextEncoder().encode(prefix + tail), { level });
   const head = deflatedPrefixOf(owner, prefix, level);
-  const out = new Uint8Array(GZIP_HEADER.byteLength + head.deflated.byteLength + STORED_BLOCK_HEADER_BYTES + tailBytes.byteLength + TRAILER_BYTES);
+  const out = new Uint8Array(
+    GZIP_HEADER.byteLength +
+      head.deflated.byteLength +
+      STORED_BLOCK_HEADER_BYTES +
+      tailBytes.byteLength +
+      TRAILER_BYTES,
+  );
   out.set(GZIP_HEADER, 0);
   out.set(head.deflated, GZIP_HEADER.byteLength);
   let at = GZIP_HEADER.byteLength + head.deflated.byteLength;

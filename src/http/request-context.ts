@@ -36,9 +36,15 @@ export function attributeRequest(request: Request, accountId: string, viaKey: bo
  * A skill's answer, its body in hand: finished at once when the request came through the request
  * context (a GET or POST), else built plain and finished by the context's response hook as usual.
  */
-export function answerResponse(request: Request, status: number, headers: Readonly<Record<string, string>>, body: AnswerBody): Response {
+export function answerResponse(
+  request: Request,
+  status: number,
+  headers: Readonly<Record<string, string>>,
+  body: AnswerBody,
+): Response {
   const state = states.get(request);
-  if (state && (request.method === "POST" || request.method === "GET")) return finishedJsonAnswer(request, status, headers, body, state.cors);
+  if (state && (request.method === "POST" || request.method === "GET"))
+    return finishedJsonAnswer(request, status, headers, body, state.cors);
   return new Response(answerBodyText(body), { status, headers: { ...headers, "content-type": "application/json" } });
 }
 
@@ -53,7 +59,8 @@ interface RequestContextOptions {
 
 /** A JSON body Elysia would serialize itself: a plain object or an array (not a Response, stream, file or promise). */
 const isPlainBody = (value: unknown): value is Record<string, unknown> =>
-  Array.isArray(value) || (typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype);
+  Array.isArray(value) ||
+  (typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype);
 
 /** A route's own work, given the request and its path parameters; the request context does the rest. */
 export type RouteHandler = (request: Request, params: Record<string, string>) => Promise<Response>;
@@ -68,7 +75,8 @@ export type RouteHandler = (request: Request, params: Record<string, string>) =>
  *   context on the hot path (docs/performance.md, "Skill routes on Bun's router").
  */
 export function requestContext({ metrics, cors, allowedMethods, recognise }: RequestContextOptions) {
-  const finish = (request: Request, response: Response) => finishResponse(request, response, requestIdOf(request), cors);
+  const finish = (request: Request, response: Response) =>
+    finishResponse(request, response, requestIdOf(request), cors);
   const refuse = (request: Request, state: RequestState, error: ApiError) => {
     state.errorStatus = error.status;
     return finish(request, errorResponse(error, state.id, recognise(request)));
@@ -82,7 +90,10 @@ export function requestContext({ metrics, cors, allowedMethods, recognise }: Req
       const allowed = allowedMethods(new URL(request.url).pathname);
       if (allowed.length > 0) {
         const preflight = cors.preflight(request, allowed);
-        return finish(request, preflight ?? new Response(null, { status: 204, headers: { Allow: allowed.join(", ") } }));
+        return finish(
+          request,
+          preflight ?? new Response(null, { status: 204, headers: { Allow: allowed.join(", ") } }),
+        );
       }
     }
     const declaredLength = Number(request.headers.get("content-length") ?? 0);
@@ -103,7 +114,8 @@ export function requestContext({ metrics, cors, allowedMethods, recognise }: Req
       apiError = (error as Error).cause as ApiError; // a refusal from a parse hook (the body cap)
     else if (code === "NOT_FOUND") {
       const allowed = allowedMethods(new URL(request.url).pathname);
-      apiError = allowed.length > 0 ? errors.methodNotAllowed(request.method, allowed) : errors.notFound("No such route.");
+      apiError =
+        allowed.length > 0 ? errors.methodNotAllowed(request.method, allowed) : errors.notFound("No such route.");
     } else if (code === "PARSE") apiError = errors.invalidRequest([{ field: "(body)", problem: "is not valid JSON" }]);
     else {
       log.failure("unhandled_error", error, { request_id: state.id });

@@ -34,6 +34,12 @@ export class SeriesCounter extends RegisteredSeries<Series> {
 
   /** The values prom-client's registry formats, as its Counter.get() gives them. */
   get() {
-    return { help: this.help, name: this.name, type: this.type, values: this.series.map(({ value, labels }) => ({ value, labels })), aggregator: this.aggregator };
+    return {
+      help: this.help,
+      name: this.name,
+      type: this.type,
+      values: this.series.map(({ value, labels }) => ({ value, labels })),
+      aggregator: this.aggregator,
+    };
   }
 }

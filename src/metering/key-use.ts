@@ -3,7 +3,8 @@ import type { Db, Store } from "../db/client.ts";
 import type { BatchParticipant } from "../db/group-commit.ts";
 import { eachInTurn, type MaybePromise } from "../db/maybe-async.ts";
 
-const SET_LAST_ANSWERED = "UPDATE api_keys SET last_answered_at = ?1 WHERE id = ?2 AND (last_answered_at IS NULL OR last_answered_at < ?1)";
+const SET_LAST_ANSWERED =
+  "UPDATE api_keys SET last_answered_at = ?1 WHERE id = ?2 AND (last_answered_at IS NULL OR last_answered_at < ?1)";
 
 /**
  * api_keys.last_answered_at, the start of a key's newest answered call (the dashboard's "last

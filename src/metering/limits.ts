@@ -46,7 +46,9 @@ export function parseLimits(json: string, base: LimitsTable = DEFAULT_LIMITS): L
     throw new LimitsError(`limits are not valid JSON (${(error as Error).message}).`);
   }
   if (!isPlainObject(parsed)) {
-    throw new LimitsError(`limits must be a JSON object keyed by tier, e.g. {"enterprise":{"per_minute":1000,"per_month":500000}}.`);
+    throw new LimitsError(
+      `limits must be a JSON object keyed by tier, e.g. {"enterprise":{"per_minute":1000,"per_month":500000}}.`,
+    );
   }
 
   const merged: Record<Tier, TierLimits> = {
@@ -62,7 +64,9 @@ export function parseLimits(json: string, base: LimitsTable = DEFAULT_LIMITS): L
     }
     for (const [field, value] of Object.entries(override)) {
       if (!isOverrideField(field)) {
-        throw new LimitsError(`unknown field "${field}" in limits.${tier} (fields: ${Object.keys(FIELDS).join(", ")}).`);
+        throw new LimitsError(
+          `unknown field "${field}" in limits.${tier} (fields: ${Object.keys(FIELDS).join(", ")}).`,
+        );
       }
       if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
         throw new LimitsError(`limits.${tier}.${field} must be a positive integer, not ${JSON.stringify(value)}.`);

@@ -20,7 +20,10 @@ export interface MinuteGroup {
 }
 
 /** The groups of PostgreSQL's minute_windows row, from its two arrays (the driver hands bigints over as text). */
-export function groupsOfRow(admitted: readonly (string | number)[] | null, calls: readonly (string | number)[] | null): MinuteGroup[] {
+export function groupsOfRow(
+  admitted: readonly (string | number)[] | null,
+  calls: readonly (string | number)[] | null,
+): MinuteGroup[] {
   return (admitted ?? []).map((at, i) => ({ at: Number(at), calls: Number(calls?.[i] ?? 1) }));
 }
 

@@ -107,7 +107,14 @@ export class MonthQuotas {
     let entry = this.byAccount.get(accountId);
     // `<`, not `!==`: a clock that steps back across the 1st keeps counting in the newer month.
     if (!entry || entry.month < month) {
-      entry = { accountId, month, resetAt: monthRange(now).end, committed: undefined, reserved: new Set(), generation: 0 };
+      entry = {
+        accountId,
+        month,
+        resetAt: monthRange(now).end,
+        committed: undefined,
+        reserved: new Set(),
+        generation: 0,
+      };
       this.byAccount.set(accountId, entry);
     }
     return entry;

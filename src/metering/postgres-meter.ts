@@ -64,7 +64,8 @@ export function createPostgresMeter({ db: store, limits }: { db: Store; limits: 
     throw new Error("the PostgreSQL meter observes each month before using it");
   });
 
-  const liveKey = (principal: Principal) => sql`EXISTS (SELECT 1 FROM ${apiKeys} WHERE ${apiKeys.id} = ${principal.keyId} AND ${apiKeys.revokedAt} IS NULL)`;
+  const liveKey = (principal: Principal) =>
+    sql`EXISTS (SELECT 1 FROM ${apiKeys} WHERE ${apiKeys.id} = ${principal.keyId} AND ${apiKeys.revokedAt} IS NULL)`;
   const seenColumns = (principal: Principal, month: MonthKey) =>
     sql`(SELECT ${minuteWindows.admitted} FROM ${minuteWindows} WHERE ${minuteWindows.keyId} = ${principal.keyId}) AS seen,
       (SELECT ${minuteWindows.calls} FROM ${minuteWindows} WHERE ${minuteWindows.keyId} = ${principal.keyId}) AS seen_calls,
@@ -113,7 +114,13 @@ export function createPostgresMeter({ db: store, limits }: { db: Store; limits: 
    * A refusal's window. The snapshot may predate the commit that filled the minute (the statement
    * waited for that row lock): then it is read again, so Retry-After points at a real opening.
    */
-  const fullMinute = async (principal: Principal, seen: Seen, limit: number, now: number, month: MonthKey): Promise<WindowStatus> => {
+  const fullMinute = async (
+    principal: Principal,
+    seen: Seen,
+    limit: number,
+    now: number,
+    month: MonthKey,
+  ): Promise<WindowStatus> => {
     const status = windowOfGroups(groupsOfRow(seen.seen, seen.seen_calls), limit, now);
     if (status.remaining === 0) return status;
     const again = await read(principal, month);
@@ -141,7 +148,8 @@ export function createPostgresMeter({ db: store, limits }: { db: Store; limits: 
       const month = monthOf(now);
       const row = await countMinute(principal, tierLimits.perMinute, now, month);
       if (!row.live) throw errors.revokedKey();
-      if (row.counted === null) throw rateLimitedError(await fullMinute(principal, row, tierLimits.perMinute, now, month), now);
+      if (row.counted === null)
+        throw rateLimitedError(await fullMinute(principal, row, tierLimits.perMinute, now, month), now);
       const minute = windowOfGroups(groupsOfRow(row.counted, row.counted_calls), tierLimits.perMinute, now);
       months.observe(principal.accountId, Number(row.answered ?? 0), now);
       const reserved = months.tryReserve(principal.accountId, tierLimits.perMonth, now);
@@ -153,7 +161,10 @@ export function createPostgresMeter({ db: store, limits }: { db: Store; limits: 
         async commit(tx): Promise<MonthCount> {
           const answered = await countAnsweredWithin(tx, slot.accountId, slot.month, tierLimits.perMonth);
           if (answered === undefined) {
-            throw rateLimitedError({ window: "month", limit: tierLimits.perMonth, remaining: 0, resetAt: monthRange(now).end }, now);
+            throw rateLimitedError(
+              { window: "month", limit: tierLimits.perMonth, remaining: 0, resetAt: monthRange(now).end },
+              now,
+            );
           }
           slot.commit();
           return { month: slot.month, answered, limit: tierLimits.perMonth };
@@ -171,7 +182,12 @@ export function createPostgresMeter({ db: store, limits }: { db: Store; limits: 
 }
 
 /** `answered + 1` unless the month is used up (then undefined): the row lock orders replicas on one account. */
-async function countAnsweredWithin(tx: Store, accountId: string, month: MonthKey, limit: number): Promise<number | undefined> {
+async function countAnsweredWithin(
+  tx: Store,
+  accountId: string,
+  month: MonthKey,
+  limit: number,
+): Promise<number | undefined> {
   const { monthlyUsage } = tx.t;
   const [row] = await tx
     .insert(monthlyUsage)

@@ -23,7 +23,8 @@ export interface ClosableUsageLog extends UsageLog {
 /** The usage row insert on PostgreSQL; the SQLite file runs INSERT_USAGE, prepared once. */
 const insertUsage = (store: Store, rows: UsageEvent[]) => store.insert(store.t.usageEvents).values(rows);
 
-const INSERT_USAGE = "INSERT INTO usage_events (at, request_id, account_id, key_id, skill, status, latency_ms, receipt_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+const INSERT_USAGE =
+  "INSERT INTO usage_events (at, request_id, account_id, key_id, skill, status, latency_ms, receipt_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
 
 /** Writes one usage row on the handle given (a transaction of its own, or the database's). */
 type WriteRow = (tx: Store, event: UsageEvent) => MaybePromise<void>;
@@ -36,9 +37,21 @@ function rowWriter(db: Store): WriteRow {
   }
   // bun:sqlite's own statement: drizzle's prepared insert maps its placeholders on every run, which
   // cost more than the insert (docs/performance.md, "Rows of an answered call").
-  const prepared = (db as Db).$client.prepare<unknown, [number, string, string, string, string, number, number, string | null]>(INSERT_USAGE);
+  const prepared = (db as Db).$client.prepare<
+    unknown,
+    [number, string, string, string, string, number, number, string | null]
+  >(INSERT_USAGE);
   return (_tx, event) => {
-    prepared.run(event.at, event.requestId, event.accountId, event.keyId, event.skill, event.status, event.latencyMs, event.receiptId);
+    prepared.run(
+      event.at,
+      event.requestId,
+      event.accountId,
+      event.keyId,
+      event.skill,
+      event.status,
+      event.latencyMs,
+      event.receiptId,
+    );
   };
 }
 
@@ -49,14 +62,20 @@ function rowWriter(db: Store): WriteRow {
  * go to usage_events in one transaction per batch, off the request path, so a flood of refused calls
  * costs the writer one commit per batch instead of one each.
  */
-export function createUsageLog(db: Store, { flushAfterMs = 250, maxBuffered = 200 }: UsageLogOptions = {}): ClosableUsageLog {
+export function createUsageLog(
+  db: Store,
+  { flushAfterMs = 250, maxBuffered = 200 }: UsageLogOptions = {},
+): ClosableUsageLog {
   let buffered: UsageEvent[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   const writeRow = rowWriter(db);
   const keyUse = new BatchKeyUse(db);
 
   const writeBatch = (events: UsageEvent[]): MaybePromise<number> => {
-    if (db.engine === "sqlite") return (db as Db).$client.transaction(() => events.reduce((failed, event) => failed + writeAlone(db, event), 0))();
+    if (db.engine === "sqlite")
+      return (db as Db).$client.transaction(() =>
+        events.reduce((failed, event) => failed + writeAlone(db, event), 0),
+      )();
     // PostgreSQL: one statement for the batch; if it fails, a transaction per row (a failed statement aborts its transaction).
     return inTransaction(db, async (tx) => {
       await insertUsage(tx, events);

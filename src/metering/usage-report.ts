@@ -13,16 +13,27 @@ import { DAY_MS, utcDateOf } from "../dates.ts";
  */
 
 // PostgreSQL sums integers into numeric, which its driver hands over as text: countsAsNumbers turns them back.
-const answeredIn = (db: Store) => sql<number>`coalesce(sum(case when ${db.t.usageEvents.status} between 200 and 299 then 1 else 0 end), 0)`;
-const refusedIn = (db: Store) => sql<number>`coalesce(sum(case when ${db.t.usageEvents.status} between 200 and 299 then 0 else 1 end), 0)`;
-const countsAsNumbers = <T extends { answered: number; refused: number }>(row: T): T => ({ ...row, answered: Number(row.answered), refused: Number(row.refused) });
+const answeredIn = (db: Store) =>
+  sql<number>`coalesce(sum(case when ${db.t.usageEvents.status} between 200 and 299 then 1 else 0 end), 0)`;
+const refusedIn = (db: Store) =>
+  sql<number>`coalesce(sum(case when ${db.t.usageEvents.status} between 200 and 299 then 0 else 1 end), 0)`;
+const countsAsNumbers = <T extends { answered: number; refused: number }>(row: T): T => ({
+  ...row,
+  answered: Number(row.answered),
+  refused: Number(row.refused),
+});
 
 /** A receipt names the call `skill.operation` (src/skills/types.ts, callName); usage is counted by skill. */
 const skillOfCall = (call: string) => call.split(".", 1)[0]!;
 
 /** The receipts that carry an answered call's usage, of `accountId`, started in [from, to). */
 function answeredReceipts({ t: { receipts } }: Store, accountId: string, from: number, to: number) {
-  return and(eq(receipts.accountId, accountId), isNotNull(receipts.requestId), gte(receipts.knownAt, from), lt(receipts.knownAt, to));
+  return and(
+    eq(receipts.accountId, accountId),
+    isNotNull(receipts.requestId),
+    gte(receipts.knownAt, from),
+    lt(receipts.knownAt, to),
+  );
 }
 
 /** The usage rows of `accountId` in [from, to): refusals, and answered calls from before migration 0008. */
@@ -36,7 +47,10 @@ function addUp<T extends SkillUsage>(rows: T[], keyOf: (row: T) => string): T[] 
   for (const row of rows) {
     const key = keyOf(row);
     const seen = added.get(key);
-    added.set(key, seen ? { ...seen, answered: seen.answered + row.answered, refused: seen.refused + row.refused } : row);
+    added.set(
+      key,
+      seen ? { ...seen, answered: seen.answered + row.answered, refused: seen.refused + row.refused } : row,
+    );
   }
   return [...added.values()];
 }
@@ -86,14 +100,22 @@ export async function usageReport(db: Store, accountId: string, now: number, lim
     .where(answeredReceipts(db, accountId, start, end))
     .groupBy(receipts.skill);
   const skills = addUp(
-    [...fromUsageRows.map(countsAsNumbers), ...fromReceipts.map((r) => ({ skill: skillOfCall(r.skill), answered: Number(r.answered), refused: 0 }))],
+    [
+      ...fromUsageRows.map(countsAsNumbers),
+      ...fromReceipts.map((r) => ({ skill: skillOfCall(r.skill), answered: Number(r.answered), refused: 0 })),
+    ],
     (r) => r.skill,
   ).sort(bySkill);
   return {
     month,
     period_start: start / 1000,
     reset: end / 1000,
-    quota: { per_month: limits.perMonth, per_minute: limits.perMinute, used, remaining: Math.max(0, limits.perMonth - used) },
+    quota: {
+      per_month: limits.perMonth,
+      per_minute: limits.perMinute,
+      used,
+      remaining: Math.max(0, limits.perMonth - used),
+    },
     totals: {
       answered: skills.reduce((sum, row) => sum + row.answered, 0),
       refused: skills.reduce((sum, row) => sum + row.refused, 0),
@@ -108,7 +130,12 @@ export interface DailySkillCalls extends SkillUsage {
 }
 
 /** Calls per UTC day and skill in [from, to) epoch ms, for the usage chart; days without calls are absent. */
-export async function dailyCallsBySkill(db: Store, accountId: string, from: number, to: number): Promise<DailySkillCalls[]> {
+export async function dailyCallsBySkill(
+  db: Store,
+  accountId: string,
+  from: number,
+  to: number,
+): Promise<DailySkillCalls[]> {
   const { usageEvents, receipts } = db.t;
   // Integer division on both engines (the times are integer columns), so a day is whole.
   const usageDay = sql<number>`${usageEvents.at} / 86400000`;
@@ -124,10 +151,20 @@ export async function dailyCallsBySkill(db: Store, accountId: string, from: numb
     .where(answeredReceipts(db, accountId, from, to))
     .groupBy(receiptDay, receipts.skill);
   const rows = [
-    ...fromUsageRows.map(({ dayIndex, ...counts }) => ({ day: utcDateOf(Number(dayIndex) * DAY_MS), ...countsAsNumbers(counts) })),
-    ...fromReceipts.map((r) => ({ day: utcDateOf(Number(r.dayIndex) * DAY_MS), skill: skillOfCall(r.skill), answered: Number(r.answered), refused: 0 })),
+    ...fromUsageRows.map(({ dayIndex, ...counts }) => ({
+      day: utcDateOf(Number(dayIndex) * DAY_MS),
+      ...countsAsNumbers(counts),
+    })),
+    ...fromReceipts.map((r) => ({
+      day: utcDateOf(Number(r.dayIndex) * DAY_MS),
+      skill: skillOfCall(r.skill),
+      answered: Number(r.answered),
+      refused: 0,
+    })),
   ];
-  return addUp(rows, (r) => `${r.day} ${r.skill}`).sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : bySkill(a, b)));
+  return addUp(rows, (r) => `${r.day} ${r.skill}`).sort((a, b) =>
+    a.day < b.day ? -1 : a.day > b.day ? 1 : bySkill(a, b),
+  );
 }
 
 export interface RecentCall {

@@ -1,7 +1,14 @@
 import { desc, eq } from "drizzle-orm";
 import type { Store } from "../db/client.ts";
 
-export type AuditAction = "account_created" | "signed_in" | "key_created" | "key_revoked" | "tier_changed" | "password_changed" | "password_link_issued";
+export type AuditAction =
+  | "account_created"
+  | "signed_in"
+  | "key_created"
+  | "key_revoked"
+  | "tier_changed"
+  | "password_changed"
+  | "password_link_issued";
 
 /** Who acted: the command line, or the dashboard user (by account id). */
 export type AuditActor = "cli" | { accountId: string };
@@ -16,7 +23,10 @@ export interface AuditEntry {
 }
 
 /** Append one line to the account audit log. Never pass a secret as `detail`. */
-export async function recordAccountEvent(db: Store, event: { at: number; accountId: string; action: AuditAction; actor: AuditActor; detail?: string }): Promise<void> {
+export async function recordAccountEvent(
+  db: Store,
+  event: { at: number; accountId: string; action: AuditAction; actor: AuditActor; detail?: string },
+): Promise<void> {
   await db.insert(db.t.accountAudit).values({
     at: event.at,
     accountId: event.accountId,
@@ -27,7 +37,10 @@ export async function recordAccountEvent(db: Store, event: { at: number; account
 }
 
 /** The newest entries, for every account or one; with the account's email for display. */
-export async function recentAccountEvents(db: Store, options: { accountId?: string; limit?: number } = {}): Promise<AuditEntry[]> {
+export async function recentAccountEvents(
+  db: Store,
+  options: { accountId?: string; limit?: number } = {},
+): Promise<AuditEntry[]> {
   const { accountAudit, accounts } = db.t;
   const query = db
     .select({
@@ -41,5 +54,7 @@ export async function recentAccountEvents(db: Store, options: { accountId?: stri
     .from(accountAudit)
     .innerJoin(accounts, eq(accounts.id, accountAudit.accountId));
   const filtered = options.accountId ? query.where(eq(accountAudit.accountId, options.accountId)) : query;
-  return (await filtered.orderBy(desc(accountAudit.at), desc(accountAudit.id)).limit(options.limit ?? 200)) as AuditEntry[];
+  return (await filtered
+    .orderBy(desc(accountAudit.at), desc(accountAudit.id))
+    .limit(options.limit ?? 200)) as AuditEntry[];
 }

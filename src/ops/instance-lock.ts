@@ -29,7 +29,9 @@ export function acquireInstanceLock(dbFile: string): InstanceLock {
   try {
     lock = new Database(path, { create: true });
   } catch (error) {
-    throw new ConfigError(`cannot open database ${dbPath}: its lock file ${path} cannot be created (${(error as Error).message}).`);
+    throw new ConfigError(
+      `cannot open database ${dbPath}: its lock file ${path} cannot be created (${(error as Error).message}).`,
+    );
   }
   try {
     lock.run("PRAGMA busy_timeout = 0");
@@ -45,7 +47,9 @@ export function acquireInstanceLock(dbFile: string): InstanceLock {
     lock.close();
     const code = (error as { code?: string }).code ?? "";
     if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
-      throw new ConfigError(`another waybill server is already using ${resolve(dbFile)} (it holds ${path}); stop it first.`);
+      throw new ConfigError(
+        `another waybill server is already using ${resolve(dbFile)} (it holds ${path}); stop it first.`,
+      );
     }
     throw new ConfigError(`cannot lock ${path}: ${(error as Error).message}.`);
   }

@@ -114,6 +114,12 @@ export const log = {
     repeats.set(kind, { windowStart: now, suppressed: 0 });
     if (repeats.size > 1000) repeats.delete(repeats.keys().next().value!);
     const stack = seen ? undefined : (error as Error)?.stack;
-    emit("error", event, { ...fields, error: name, message, ...(seen ? { suppressed_since_last: seen.suppressed } : {}), ...(stack ? { stack } : {}) });
+    emit("error", event, {
+      ...fields,
+      error: name,
+      message,
+      ...(seen ? { suppressed_since_last: seen.suppressed } : {}),
+      ...(stack ? { stack } : {}),
+    });
   },
 };

@@ -70,7 +70,11 @@ export function processMetrics(registry: Registry): void {
   gauge("process_resident_memory_bytes", "Resident memory size in bytes.", () => process.memoryUsage.rss());
   gauge("process_virtual_memory_bytes", "Virtual memory size in bytes.", virtualMemoryBytes);
   gauge("process_heap_bytes", "JavaScript heap in use, in bytes.", () => process.memoryUsage().heapUsed);
-  gauge("process_start_time_seconds", "Start time of the process since unix epoch in seconds.", () => START_TIME_SECONDS);
+  gauge(
+    "process_start_time_seconds",
+    "Start time of the process since unix epoch in seconds.",
+    () => START_TIME_SECONDS,
+  );
   gauge("process_open_fds", "Number of open file descriptors.", openFileDescriptors);
   gauge("process_max_fds", "Maximum number of open file descriptors.", maxFileDescriptors);
   // Four gauges, as prom-client names Node's event-loop lag: a "quantile" label is only for summaries.

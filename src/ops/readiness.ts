@@ -36,7 +36,8 @@ export function describeWriteFailure(error: unknown): string {
   if (code.startsWith("SQLITE_FULL")) return "disk full: the database cannot grow";
   if (code.startsWith("SQLITE_READONLY")) return "the database file or its folder is read-only";
   if (code.startsWith("SQLITE_CORRUPT") || code.startsWith("SQLITE_NOTADB")) return "the database file is corrupted";
-  if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) return "another process holds the database's write lock";
+  if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"))
+    return "another process holds the database's write lock";
   if (code.startsWith("SQLITE_IOERR")) return `disk I/O error (${code})`;
   return code ? `write failed (${code})` : `write failed: ${(error as Error)?.message ?? String(error)}`;
 }
@@ -78,7 +79,9 @@ export function createReadiness(db: Store, clock: Clock = { now: () => Date.now(
 
 function sqliteProbe(db: Db): (now: number) => Readiness {
   const sqlite = db.$client;
-  const write = sqlite.prepare("INSERT INTO settings (key, value) VALUES ('readiness_probe', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value");
+  const write = sqlite.prepare(
+    "INSERT INTO settings (key, value) VALUES ('readiness_probe', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+  );
   const chainHead = sqlite.prepare("SELECT seq, length(body) FROM receipts ORDER BY seq DESC LIMIT 1");
   return (now) => {
     sqlite.run(`PRAGMA busy_timeout = ${PROBE_BUSY_TIMEOUT_MS}`);
@@ -103,7 +106,10 @@ function storeProbe(db: Store): (now: number) => Promise<Readiness> {
       await inTransaction(db, async (tx) => {
         const { settings, receipts } = tx.t;
         const value = new Date(now).toISOString();
-        await tx.insert(settings).values({ key: "readiness_probe", value }).onConflictDoUpdate({ target: settings.key, set: { value } });
+        await tx
+          .insert(settings)
+          .values({ key: "readiness_probe", value })
+          .onConflictDoUpdate({ target: settings.key, set: { value } });
         await first(tx.select({ seq: receipts.seq }).from(receipts).orderBy(desc(receipts.seq)).limit(1));
       });
       return { ok: true };

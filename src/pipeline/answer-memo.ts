@@ -2,7 +2,13 @@ import { LRUCache } from "lru-cache";
 import { andThen, type MaybePromise } from "../db/maybe-async.ts";
 import { AnswerBytes } from "../receipts/answer-bytes.ts";
 import { canonicalJson } from "../receipts/canonical.ts";
-import { callName, type AnyReadingDeclaration, type AnyReadingSkill, type SkillContext, type SkillResult } from "../skills/types.ts";
+import {
+  callName,
+  type AnyReadingDeclaration,
+  type AnyReadingSkill,
+  type SkillContext,
+  type SkillResult,
+} from "../skills/types.ts";
 
 /** A reading skill's result with its answer's canonical bytes and digest, as the receipt and the response use them. */
 export interface ComputedAnswer {
@@ -15,7 +21,10 @@ export interface ComputedAnswer {
 /** Kept answers are bounded by their canonical text: about this many characters in all. */
 const KEPT_TEXT_CHARS = 8_000_000;
 
-const kept = new LRUCache<string, ComputedAnswer>({ maxSize: KEPT_TEXT_CHARS, sizeCalculation: (computed) => computed.bytes.text.length + 1 });
+const kept = new LRUCache<string, ComputedAnswer>({
+  maxSize: KEPT_TEXT_CHARS,
+  sizeCalculation: (computed) => computed.bytes.text.length + 1,
+});
 
 /**
  * A reading skill's answer, and its canonical bytes, computed once per input and figures. A
@@ -28,15 +37,27 @@ const kept = new LRUCache<string, ComputedAnswer>({ maxSize: KEPT_TEXT_CHARS, si
  * deeply cost ≈ 15 µs per new answer, half the model's own time).
  */
 export function computeAnswer(skill: AnyReadingSkill, input: unknown, context: SkillContext): ComputedAnswer;
-export function computeAnswer(skill: AnyReadingDeclaration, input: unknown, context: SkillContext): MaybePromise<ComputedAnswer>;
-export function computeAnswer(skill: AnyReadingDeclaration, input: unknown, context: SkillContext): MaybePromise<ComputedAnswer> {
+export function computeAnswer(
+  skill: AnyReadingDeclaration,
+  input: unknown,
+  context: SkillContext,
+): MaybePromise<ComputedAnswer>;
+export function computeAnswer(
+  skill: AnyReadingDeclaration,
+  input: unknown,
+  context: SkillContext,
+): MaybePromise<ComputedAnswer> {
   const figures = context.data.figures;
   if (!skill.replayable || figures === undefined) return fresh(skill, input, context);
   const key = `${callName(skill)}\n${figures}\n${JSON.stringify(input)}`;
   const known = kept.get(key);
   if (known) return known;
   return andThen(fresh(skill, input, context), ({ result, bytes }) => {
-    const computed = { result, bytes, canonical: { request: canonicalJson(input), factors: canonicalJson(result.factorVersions) } };
+    const computed = {
+      result,
+      bytes,
+      canonical: { request: canonicalJson(input), factors: canonicalJson(result.factorVersions) },
+    };
     kept.set(key, computed);
     return computed;
   });

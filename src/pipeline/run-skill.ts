@@ -151,7 +151,10 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
       });
       const keyUse = deps.usage.recordAnswered(tx, principal.keyId, now);
       if (isPromise(keyUse)) await keyUse;
-      const stored = call.alsoInAnswerTransaction?.(tx, principal, { ...answer, ...answerEnvelope(receipt, principal) });
+      const stored = call.alsoInAnswerTransaction?.(tx, principal, {
+        ...answer,
+        ...answerEnvelope(receipt, principal),
+      });
       if (isPromise(stored)) await stored;
       return { receipt, answer, answerBytes };
     });
@@ -183,7 +186,12 @@ const answerEnvelope = (receipt: { id: string; logIndex: number }, principal: Pr
   auth_obj_id: principal.authObjId,
 });
 
-function refusal(error: unknown, requestId: string, principal: Principal | null, headers: Record<string, string>): SkillReply {
+function refusal(
+  error: unknown,
+  requestId: string,
+  principal: Principal | null,
+  headers: Record<string, string>,
+): SkillReply {
   if (!(error instanceof ApiError)) log.failure("skill_call_failed", error, { request_id: requestId });
   const apiError = error instanceof ApiError ? error : errors.internal();
   return {

@@ -22,13 +22,18 @@ const plans = new WeakMap<TSchema, Plan>();
 function planFor(schema: TSchema): Plan {
   let plan = plans.get(schema);
   if (!plan) {
-    plan = { check: TypeCompiler.Compile(schema), known: new Set(Object.keys(schema.properties ?? {})), flatDefaults: flatDefaultsOf(schema) };
+    plan = {
+      check: TypeCompiler.Compile(schema),
+      known: new Set(Object.keys(schema.properties ?? {})),
+      flatDefaults: flatDefaultsOf(schema),
+    };
     plans.set(schema, plan);
   }
   return plan;
 }
 
-const isPrimitive = (value: unknown): value is Primitive => value === null || ["string", "number", "boolean"].includes(typeof value);
+const isPrimitive = (value: unknown): value is Primitive =>
+  value === null || ["string", "number", "boolean"].includes(typeof value);
 
 function hasDefaultWithin(value: unknown): boolean {
   if (typeof value !== "object" || value === null) return false;
@@ -37,7 +42,12 @@ function hasDefaultWithin(value: unknown): boolean {
 }
 
 function flatDefaultsOf(schema: TSchema): Plan["flatDefaults"] {
-  if (schema.type !== "object" || typeof schema.properties !== "object" || Object.hasOwn(schema, "default") || hasDefaultWithin(schema.additionalProperties)) {
+  if (
+    schema.type !== "object" ||
+    typeof schema.properties !== "object" ||
+    Object.hasOwn(schema, "default") ||
+    hasDefaultWithin(schema.additionalProperties)
+  ) {
     return undefined;
   }
   const defaults: (readonly [string, Primitive])[] = [];
@@ -53,7 +63,8 @@ function flatDefaultsOf(schema: TSchema): Plan["flatDefaults"] {
 
 /** The input with its defaults: `Value.Default` on a copy, or (same result) the plain top-level defaults filled into a shallow copy. */
 function withDefaults(schema: TSchema, plan: Plan, value: unknown): unknown {
-  if (!plan.flatDefaults || typeof value !== "object" || value === null || Array.isArray(value)) return Value.Default(schema, structuredClone(value));
+  if (!plan.flatDefaults || typeof value !== "object" || value === null || Array.isArray(value))
+    return Value.Default(schema, structuredClone(value));
   const filled: Record<string, unknown> = { ...value };
   for (const [name, fallback] of plan.flatDefaults) if (filled[name] === undefined) filled[name] = fallback;
   return filled;
@@ -101,7 +112,8 @@ export function validateInput(schema: TSchema, raw: unknown, source: "body" | "q
   const value = withDefaults(schema, plan, source === "query" ? Value.Convert(schema, structuredClone(raw)) : raw);
   // Own properties only: `constructor`, `toString` or `__proto__` are unknown fields like any other.
   const problems: FieldProblem[] = [];
-  for (const field of Object.keys(value as object)) if (!plan.known.has(field)) problems.push({ field, problem: "is not a known field" });
+  for (const field of Object.keys(value as object))
+    if (!plan.known.has(field)) problems.push({ field, problem: "is not a known field" });
   const check = plan.check;
   if (!check.Check(value)) {
     const seen = new Set<string>();

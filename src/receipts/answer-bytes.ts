@@ -8,7 +8,11 @@ export interface AnswerEnvelope {
 }
 
 /** The same fields by name: a saved answer is compared without them. */
-export const ANSWER_ENVELOPE_FIELDS = ["receipt_id", "log_index", "auth_obj_id"] as const satisfies readonly (keyof AnswerEnvelope)[];
+export const ANSWER_ENVELOPE_FIELDS = [
+  "receipt_id",
+  "log_index",
+  "auth_obj_id",
+] as const satisfies readonly (keyof AnswerEnvelope)[];
 
 /**
  * A response body as JSON text, `{...answer, receipt_id, log_index, auth_obj_id}`: the answer's

@@ -31,7 +31,8 @@ function sortedCopy(value: unknown): unknown {
       return value;
     case "object": {
       if (value === null) return null;
-      if (typeof (value as { toJSON?: unknown }).toJSON === "function") return sortedCopy((value as { toJSON(): unknown }).toJSON());
+      if (typeof (value as { toJSON?: unknown }).toJSON === "function")
+        return sortedCopy((value as { toJSON(): unknown }).toJSON());
       if (Array.isArray(value)) {
         const copy = new Array(value.length);
         for (let i = 0; i < value.length; i++) {
@@ -70,7 +71,8 @@ function serialize(value: unknown): string | undefined {
       return value ? "true" : "false";
     case "object": {
       if (value === null) return "null";
-      if (typeof (value as { toJSON?: unknown }).toJSON === "function") return serialize((value as { toJSON(): unknown }).toJSON());
+      if (typeof (value as { toJSON?: unknown }).toJSON === "function")
+        return serialize((value as { toJSON(): unknown }).toJSON());
       if (Array.isArray(value)) {
         let out = "[";
         for (let i = 0; i < value.length; i++) out += (i === 0 ? "" : ",") + (serialize(value[i]) ?? "null");

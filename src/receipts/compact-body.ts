@@ -49,7 +49,12 @@ function principalJson(text: string): PrincipalJson {
   const cached = principalJsonCache.get(text);
   if (cached) return cached;
   const part = JSON.parse(text) as PrincipalPart;
-  const json = { authObjId: JSON.stringify(part.auth_obj_id), keyId: JSON.stringify(part.key_id), scopes: canonicalJson(part.scopes), tier: JSON.stringify(part.tier) };
+  const json = {
+    authObjId: JSON.stringify(part.auth_obj_id),
+    keyId: JSON.stringify(part.key_id),
+    scopes: canonicalJson(part.scopes),
+    tier: JSON.stringify(part.tier),
+  };
   if (principalJsonCache.size >= 10_000) principalJsonCache.clear(); // one entry per key grant and tier
   principalJsonCache.set(text, json);
   return json;
@@ -166,10 +171,26 @@ export function decomposeBody(text: string): CompactBody | null {
   if (typeof body !== "object" || body === null || body.v !== RECEIPT_FORMAT) return null;
   const keys = Object.keys(body);
   if (keys.length !== BODY_KEYS.length || !BODY_KEYS.every((key) => key in body)) return null;
-  const strings = [body.id, body.issued_at, body.known_at, body.skill, body.account_id, body.as_of, body.auth_obj_id, body.key_id, body.tier, body.model_version];
+  const strings = [
+    body.id,
+    body.issued_at,
+    body.known_at,
+    body.skill,
+    body.account_id,
+    body.as_of,
+    body.auth_obj_id,
+    body.key_id,
+    body.tier,
+    body.model_version,
+  ];
   if (!strings.every((value) => typeof value === "string")) return null;
   if (!HEX_SHA256.test(String(body.request_sha256)) || !HEX_SHA256.test(String(body.response_sha256))) return null;
-  if (!Number.isFinite(Date.parse(body.issued_at)) || !Number.isFinite(Date.parse(body.known_at)) || !Number.isSafeInteger(body.log_index)) return null;
+  if (
+    !Number.isFinite(Date.parse(body.issued_at)) ||
+    !Number.isFinite(Date.parse(body.known_at)) ||
+    !Number.isSafeInteger(body.log_index)
+  )
+    return null;
   let compact: CompactBody;
   try {
     compact = compactOf(body);

@@ -62,4 +62,8 @@ interface StoredColumns {
 }
 
 const agrees = (compact: CompactBody, row: StoredColumns) =>
-  compact.logIndex === row.seq - 1 && compact.id === row.id && compact.issuedAt === row.issuedAt && compact.skill === row.skill && compact.accountId === row.accountId;
+  compact.logIndex === row.seq - 1 &&
+  compact.id === row.id &&
+  compact.issuedAt === row.issuedAt &&
+  compact.skill === row.skill &&
+  compact.accountId === row.accountId;

@@ -23,11 +23,17 @@ const BACKFILLED = "receipts_lane_backfilled";
 export function backfillLanes(db: Db): void {
   const sqlite = db.$client;
   if (sqlite.query("SELECT 1 FROM settings WHERE key = ?").get(BACKFILLED)) return;
-  const rows = sqlite.prepare<{ seq: number; body: string }, [number]>("SELECT seq, body FROM receipts WHERE seq > ? ORDER BY seq LIMIT 5000");
+  const rows = sqlite.prepare<{ seq: number; body: string }, [number]>(
+    "SELECT seq, body FROM receipts WHERE seq > ? ORDER BY seq LIMIT 5000",
+  );
   const update = sqlite.prepare("UPDATE receipts SET lane = ? WHERE seq = ?");
   sqlite
     .transaction(() => {
-      for (let after = 0, batch = rows.all(0); batch.length > 0; after = batch[batch.length - 1]!.seq, batch = rows.all(after)) {
+      for (
+        let after = 0, batch = rows.all(0);
+        batch.length > 0;
+        after = batch[batch.length - 1]!.seq, batch = rows.all(after)
+      ) {
         for (const row of batch) {
           let request: unknown;
           try {

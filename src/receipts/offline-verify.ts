@@ -32,14 +32,25 @@ export function verifyOffline(inputs: OfflineInputs): OfflineCheck[] {
   const checks: OfflineCheck[] = [];
   const check = (name: string, ok: boolean) => checks.push({ name, ok });
   const document = (inputs.report ?? {}) as Record<string, unknown>;
-  const block = (typeof document.log === "object" && document.log !== null ? document.log : document) as Record<string, unknown>;
-  const body = (typeof block.receipt === "string" ? JSON.parse(block.receipt) : block.receipt) as Record<string, unknown> | undefined;
-  if (!body || typeof body !== "object") throw new Error("the receipt file holds no log.receipt: pass a saved audit report (RECEIPT_TRACE)");
+  const block = (typeof document.log === "object" && document.log !== null ? document.log : document) as Record<
+    string,
+    unknown
+  >;
+  const body = (typeof block.receipt === "string" ? JSON.parse(block.receipt) : block.receipt) as
+    | Record<string, unknown>
+    | undefined;
+  if (!body || typeof body !== "object")
+    throw new Error("the receipt file holds no log.receipt: pass a saved audit report (RECEIPT_TRACE)");
   const logIndex = Number(block.log_index);
   const entryHex = String(block.leaf_entry ?? "");
-  const proof = Array.isArray(block.inclusion_proof) ? block.inclusion_proof.map((hash) => Buffer.from(String(hash), "base64")) : [];
+  const proof = Array.isArray(block.inclusion_proof)
+    ? block.inclusion_proof.map((hash) => Buffer.from(String(hash), "base64"))
+    : [];
 
-  check(`format is ${RECEIPT_FORMAT} or ${LEGACY_RECEIPT_FORMAT}`, body.v === RECEIPT_FORMAT || body.v === LEGACY_RECEIPT_FORMAT);
+  check(
+    `format is ${RECEIPT_FORMAT} or ${LEGACY_RECEIPT_FORMAT}`,
+    body.v === RECEIPT_FORMAT || body.v === LEGACY_RECEIPT_FORMAT,
+  );
   check("leaf entry = SHA-256 of the canonical receipt body", sha256Hex(canonicalJson(body)) === entryHex);
   const recordedIndex = body.v === RECEIPT_FORMAT ? body.log_index : Number(body.seq) - 1;
   check(`the receipt records log index ${logIndex}`, Number.isSafeInteger(logIndex) && recordedIndex === logIndex);
@@ -54,13 +65,17 @@ export function verifyOffline(inputs: OfflineInputs): OfflineCheck[] {
   check(`the inclusion proof is for the checkpoint's tree size ${checkpoint.size}`, proofSize === checkpoint.size);
   check(
     "the inclusion proof leads from the leaf to the checkpoint's root",
-    /^[0-9a-f]{64}$/.test(entryHex) && verifyInclusion(logIndex, checkpoint.size, leafHash(Buffer.from(entryHex, "hex")), proof, checkpoint.root),
+    /^[0-9a-f]{64}$/.test(entryHex) &&
+      verifyInclusion(logIndex, checkpoint.size, leafHash(Buffer.from(entryHex, "hex")), proof, checkpoint.root),
   );
 
   if (inputs.response !== undefined) {
     const answer = { ...(inputs.response as Record<string, unknown>) };
     for (const field of ANSWER_ENVELOPE_FIELDS) delete answer[field];
-    check("the response you kept is the one the receipt hashed", sha256Hex(canonicalJson(answer)) === body.response_sha256);
+    check(
+      "the response you kept is the one the receipt hashed",
+      sha256Hex(canonicalJson(answer)) === body.response_sha256,
+    );
   }
   return checks;
 }

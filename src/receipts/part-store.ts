@@ -26,7 +26,12 @@ export class ReceiptPartStore implements BatchParticipant {
   idOf(tx: Store, text: string, sha256?: Uint8Array | string): MaybePromise<number> {
     const known = this.committed.get(text) ?? this.pending.get(text);
     if (known !== undefined) return known;
-    const digest = sha256 === undefined ? (Bun.SHA256.hash(text) as Uint8Array) : typeof sha256 === "string" ? Buffer.from(sha256, "hex") : sha256;
+    const digest =
+      sha256 === undefined
+        ? (Bun.SHA256.hash(text) as Uint8Array)
+        : typeof sha256 === "string"
+          ? Buffer.from(sha256, "hex")
+          : sha256;
     return andThen(this.rows.findPart(tx, digest), (found) =>
       andThen(found ?? this.rows.insertPart(tx, digest, text), (id) => {
         this.pending.set(text, id);

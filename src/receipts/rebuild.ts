@@ -16,7 +16,8 @@ export class ReceiptRebuilder {
   load(page: readonly CompactRow[]): MaybePromise<void> {
     const missing = new Set<number>();
     for (const row of page) {
-      for (const id of [row.principalPart, row.requestPart, row.factorsPart, row.modelPart]) if (id !== null && !this.known.has(id)) missing.add(id);
+      for (const id of [row.principalPart, row.requestPart, row.factorsPart, row.modelPart])
+        if (id !== null && !this.known.has(id)) missing.add(id);
     }
     if (missing.size === 0) return;
     if (this.known.size + missing.size >= 100_000) this.known.clear();
@@ -33,8 +34,10 @@ export class ReceiptRebuilder {
     const request = this.part(row.requestPart);
     const factors = this.part(row.factorsPart);
     const model = this.part(row.modelPart);
-    if (!principal || !request || !factors || !model) return "a part of its body (key grant, request, factors or model version) is missing";
-    if (row.asOf === null || row.knownAt === null || row.responseSha256 === null) return "its as_of, known_at or response digest is missing";
+    if (!principal || !request || !factors || !model)
+      return "a part of its body (key grant, request, factors or model version) is missing";
+    if (row.asOf === null || row.knownAt === null || row.responseSha256 === null)
+      return "its as_of, known_at or response digest is missing";
     const body = composeBody({
       logIndex: row.seq - 1,
       id: row.id,
@@ -51,7 +54,9 @@ export class ReceiptRebuilder {
       responseSha256: row.responseSha256,
     });
     const entry = Bun.SHA256.hash(body) as Uint8Array;
-    return sameBytes(entry, row.hash) ? null : "the stored leaf entry is not the SHA-256 of the body its columns rebuild";
+    return sameBytes(entry, row.hash)
+      ? null
+      : "the stored leaf entry is not the SHA-256 of the body its columns rebuild";
   }
 
   private part(id: number | null): Part | null {

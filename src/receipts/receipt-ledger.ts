@@ -57,7 +57,12 @@ export function createReceiptLedger(db: Db, options: LedgerOptions = {}): FileRe
   const parts = new ReceiptPartStore(rows);
   compactStoredBodies(db, parts);
   const keys = new SigningKeys(rows, key);
-  const log = ReceiptLog.open(rows, { origin, keys, clock, transaction: (work) => db.$client.transaction(() => work(db)).immediate() }) as ReceiptLog;
+  const log = ReceiptLog.open(rows, {
+    origin,
+    keys,
+    clock,
+    transaction: (work) => db.$client.transaction(() => work(db)).immediate(),
+  }) as ReceiptLog;
   const ledger = ledgerOver(rows, { log, parts, keys, origin });
   return {
     ...ledger,
@@ -78,7 +83,12 @@ export async function openReceiptLedger(store: Store, options: LedgerOptions = {
   const key = await inTransaction(store, async (tx) => runSteps(newestSigningKey(rows, tx, clock)));
   const origin = await inTransaction(store, async (tx) => runSteps(resolveLogOrigin(rows, tx, options)));
   const keys = new SigningKeys(rows, key);
-  const log = await ReceiptLog.open(rows, { origin, keys, clock, transaction: (work) => inTransaction(store, async (tx) => work(tx)) });
+  const log = await ReceiptLog.open(rows, {
+    origin,
+    keys,
+    clock,
+    transaction: (work) => inTransaction(store, async (tx) => work(tx)),
+  });
   return ledgerOver(rows, { log, parts: new ReceiptPartStore(rows), keys, origin });
 }
 
@@ -139,7 +149,13 @@ function ledgerOver(rows: ReceiptRows, { log, parts, keys, origin }: LedgerParts
  * the model's texts) built once and no hex or Buffer made that nothing reads: on the SQLite file this runs on every answered call, synchronously,
  * with cold caches at low concurrency (docs/performance.md, "The append and the batch, leaner").
  */
-function appendReceipt(rows: ReceiptRows, tx: Store, entry: ReceiptEntry, log: ReceiptLog, parts: ReceiptPartStore): MaybePromise<AppendedReceipt> {
+function appendReceipt(
+  rows: ReceiptRows,
+  tx: Store,
+  entry: ReceiptEntry,
+  log: ReceiptLog,
+  parts: ReceiptPartStore,
+): MaybePromise<AppendedReceipt> {
   const logIndex = log.nextIndex();
   const { principal } = entry;
   const request = entry.canonical?.request ?? canonicalJson(entry.request);
@@ -249,7 +265,12 @@ function principalTextOf(principal: Principal): string {
 }
 
 function sameGrant(grant: PrincipalPart, principal: Principal): boolean {
-  return grant.auth_obj_id === principal.authObjId && grant.key_id === principal.keyId && grant.tier === principal.tier && sameScopes(grant.scopes, principal.scopes);
+  return (
+    grant.auth_obj_id === principal.authObjId &&
+    grant.key_id === principal.keyId &&
+    grant.tier === principal.tier &&
+    sameScopes(grant.scopes, principal.scopes)
+  );
 }
 
 function sameScopes(a: readonly string[] | null, b: readonly string[] | null): boolean {

@@ -1,4 +1,12 @@
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from "node:crypto";
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  sign,
+  verify,
+  type KeyObject,
+} from "node:crypto";
 import type { Clock } from "../clock.ts";
 import type { Db, Store } from "../db/client.ts";
 import { runSteps, wait, type Steps } from "../db/maybe-async.ts";
@@ -91,5 +99,7 @@ export function* lockedNewSigningKey(rows: ReceiptRows, tx: Store, clock: Clock)
 
 /** newestSigningKey on the SQLite file, synchronously, in its own IMMEDIATE transaction. */
 export function ensureSigningKey(db: Db, clock: Clock): SigningKey {
-  return db.$client.transaction(() => runSteps(newestSigningKey(sqliteReceiptRows(db), db, clock)) as SigningKey).immediate();
+  return db.$client
+    .transaction(() => runSteps(newestSigningKey(sqliteReceiptRows(db), db, clock)) as SigningKey)
+    .immediate();
 }

@@ -87,7 +87,12 @@ function rebuiltBody(row: JoinedRow): string {
  * then the texts of the shared parts they name in one more query. The same builders on every
  * engine (docs/postgresql.md, "Reading skills").
  */
-export async function readStoredReceipts(store: Store, where: SQL | undefined, order: SQL[] = [], limit?: number): Promise<StoredReceipt[]> {
+export async function readStoredReceipts(
+  store: Store,
+  where: SQL | undefined,
+  order: SQL[] = [],
+  limit?: number,
+): Promise<StoredReceipt[]> {
   const r = store.t.receipts;
   const query = store
     .select({ ...receiptRowColumns(r), body: r.body, prevHash: r.prevHash, signature: r.signature, kid: r.kid })
@@ -98,7 +103,9 @@ export async function readStoredReceipts(store: Store, where: SQL | undefined, o
   const rows = await (limit === undefined ? query : query.limit(limit));
   const texts = await receiptPartsById(
     store,
-    rows.flatMap((row) => [row.principalPart, row.requestPart, row.factorsPart, row.modelPart].filter((id) => id !== null)),
+    rows.flatMap((row) =>
+      [row.principalPart, row.requestPart, row.factorsPart, row.modelPart].filter((id) => id !== null),
+    ),
   );
   const text = (id: number | null) => (id === null ? undefined : texts.get(id));
   return rows.map((row) =>

@@ -1,12 +1,26 @@
 import type { KeyObject } from "node:crypto";
 import type { Store } from "../db/client.ts";
 import { sha256Hex } from "./canonical.ts";
-import { GENESIS_PREV_HASH, LEGACY_RECEIPT_FORMAT, RECEIPT_FORMAT, type AnyReceiptBody, type StoredReceipt } from "./format.ts";
+import {
+  GENESIS_PREV_HASH,
+  LEGACY_RECEIPT_FORMAT,
+  RECEIPT_FORMAT,
+  type AnyReceiptBody,
+  type StoredReceipt,
+} from "./format.ts";
 import { ReceiptRebuilder } from "./rebuild.ts";
 import { receiptRowsOf } from "./rows/for-store.ts";
 import type { ReceiptRows } from "./rows/types.ts";
 import { CompactRange, hashesEqual, leafHash } from "./log/merkle.ts";
-import { checkpointText, noteKeyId, parseCheckpointText, parseNote, verifyNote, verifyNoteInParallel, type NoteVerifier } from "./log/note.ts";
+import {
+  checkpointText,
+  noteKeyId,
+  parseCheckpointText,
+  parseNote,
+  verifyNote,
+  verifyNoteInParallel,
+  type NoteVerifier,
+} from "./log/note.ts";
 import { TILE_HEIGHT as TILE_WIDTH_LOG2, TILE_WIDTH } from "./log/tiles.ts";
 import { publicKeyObject, signatureIsValid, type PublicKeyRecord } from "./signer.ts";
 
@@ -28,7 +42,11 @@ export interface ReceiptCheck {
  * The one per-receipt verifier: `receipts verify` and the audit report both judge a receipt here.
  * `legacyPrevHash` is the stored hash of receipt seq-1 (or the genesis value), used for v2 receipts only.
  */
-export function checkReceipt(row: StoredReceipt, legacyPrevHash: string | undefined, keys: ReadonlyMap<string, KeyObject>): ReceiptCheck {
+export function checkReceipt(
+  row: StoredReceipt,
+  legacyPrevHash: string | undefined,
+  keys: ReadonlyMap<string, KeyObject>,
+): ReceiptCheck {
   const problems: string[] = [];
   const hashValid = sha256Hex(row.body) === row.hash;
   if (!hashValid) problems.push("the stored leaf entry is not the SHA-256 of the stored body");
@@ -48,15 +66,26 @@ export function checkReceipt(row: StoredReceipt, legacyPrevHash: string | undefi
   if (legacy) {
     const key = row.kid ? keys.get(row.kid) : undefined;
     signatureValid = key !== undefined && row.signature !== null && signatureIsValid(key, row.body, row.signature);
-    if (!signatureValid) problems.push(key ? "the legacy signature does not verify" : `the signing key ${row.kid} is unknown`);
+    if (!signatureValid)
+      problems.push(key ? "the legacy signature does not verify" : `the signing key ${row.kid} is unknown`);
     linkValid = legacyPrevHash !== undefined && row.prevHash === legacyPrevHash;
     if (!linkValid) {
-      problems.push(legacyPrevHash === undefined ? `the previous receipt (seq ${row.seq - 1}) is missing` : "prev_hash does not equal the previous receipt's hash");
+      problems.push(
+        legacyPrevHash === undefined
+          ? `the previous receipt (seq ${row.seq - 1}) is missing`
+          : "prev_hash does not equal the previous receipt's hash",
+      );
     }
   }
   const mismatch = body ? recordMismatch(row, body) : "the body is not JSON";
   if (mismatch && body) problems.push(mismatch);
-  return { hash_valid: hashValid, signature_valid: signatureValid, link_valid: linkValid, record_matches_body: !mismatch, problems };
+  return {
+    hash_valid: hashValid,
+    signature_valid: signatureValid,
+    link_valid: linkValid,
+    record_matches_body: !mismatch,
+    problems,
+  };
 }
 
 /**
@@ -86,7 +115,8 @@ function recordMismatch(row: StoredReceipt, body: Partial<AnyReceiptBody>): stri
     ["account_id", body.account_id, row.accountId],
   ];
   if (body.v === RECEIPT_FORMAT) pairs.unshift(["log_index", body.log_index, row.seq - 1]);
-  else if (body.v === LEGACY_RECEIPT_FORMAT) pairs.unshift(["seq", body.seq, row.seq], ["prev_hash", body.prev_hash, row.prevHash], ["kid", body.kid, row.kid]);
+  else if (body.v === LEGACY_RECEIPT_FORMAT)
+    pairs.unshift(["seq", body.seq, row.seq], ["prev_hash", body.prev_hash, row.prevHash], ["kid", body.kid, row.kid]);
   else return `the body format is ${JSON.stringify(body.v)}, not ${RECEIPT_FORMAT} or ${LEGACY_RECEIPT_FORMAT}`;
   const differing = pairs.find(([, hashed, stored]) => hashed !== stored);
   return differing ? `the ${differing[0]} column differs from the hashed body` : null;
@@ -99,7 +129,8 @@ function isIntact(check: ReceiptCheck): boolean {
 /** Check one stored receipt (the audit report's verification block), through the ledger's rows on any engine. */
 export async function checkStoredReceipt(store: Store, row: StoredReceipt): Promise<ReceiptCheck> {
   const rows = receiptRowsOf(store);
-  const previous = row.seq === 1 ? GENESIS_PREV_HASH : (await rows.entries(row.seq - 2, row.seq - 1))[0]?.toString("hex");
+  const previous =
+    row.seq === 1 ? GENESIS_PREV_HASH : (await rows.entries(row.seq - 2, row.seq - 1))[0]?.toString("hex");
   const keys = new Map((await rows.publicKeys()).map((record) => [record.kid, publicKeyObject(record.publicKey)]));
   return checkReceipt(row, previous, keys);
 }
@@ -116,7 +147,10 @@ function noteVerifiersFor(records: readonly PublicKeyRecord[], name: string): Ma
   return new Map(
     records.map((record) => {
       const rawPublicKey = Buffer.from(record.publicKey, "base64url");
-      return [record.kid, { name, keyId: noteKeyId(name, rawPublicKey), publicKey: publicKeyObject(record.publicKey), rawPublicKey }];
+      return [
+        record.kid,
+        { name, keyId: noteKeyId(name, rawPublicKey), publicKey: publicKeyObject(record.publicKey), rawPublicKey },
+      ];
     }),
   );
 }
@@ -126,11 +160,15 @@ function noteVerifiersFor(records: readonly PublicKeyRecord[], name: string): Ma
  * signature part settles later (verifyNoteInParallel), the rest is known at once.
  * `verifiers(origin)`: every key of the log as a note verifier under that name (kid → verifier).
  */
-function checkpointProblem(checkpoint: StoredCheckpoint, verifiers: (name: string) => Map<string, NoteVerifier>): string | Promise<string | null> {
+function checkpointProblem(
+  checkpoint: StoredCheckpoint,
+  verifiers: (name: string) => Map<string, NoteVerifier>,
+): string | Promise<string | null> {
   try {
     const note = parseNote(checkpoint.note);
     const body = parseCheckpointText(note.text);
-    if (body.size !== checkpoint.treeSize || body.root.toString("hex") !== checkpoint.rootHash) return "its note does not say the stored size and root";
+    if (body.size !== checkpoint.treeSize || body.root.toString("hex") !== checkpoint.rootHash)
+      return "its note does not say the stored size and root";
     if (checkpointText(body) !== note.text) return "its note carries extension lines Waybill does not write";
     const known = verifiers(body.origin);
     return verifyNoteInParallel(note, [...known.values()]).then((verified) => {
@@ -174,7 +212,8 @@ export async function verifyLog(db: Store, kept: readonly KeptCheckpoint[] = [])
   const publicKeys = await rows.publicKeys();
   const keys = new Map(publicKeys.map((record) => [record.kid, publicKeyObject(record.publicKey)]));
   const verifierCache = new Map<string, Map<string, NoteVerifier>>();
-  const verifiersFor = (name: string) => verifierCache.get(name) ?? verifierCache.set(name, noteVerifiersFor(publicKeys, name)).get(name)!;
+  const verifiersFor = (name: string) =>
+    verifierCache.get(name) ?? verifierCache.set(name, noteVerifiersFor(publicKeys, name)).get(name)!;
   const stored: StoredCheckpoint[] = await rows.checkpoints();
   for (const checkpoint of kept) {
     const text = parseNote(checkpoint.note);
@@ -196,7 +235,9 @@ export async function verifyLog(db: Store, kept: readonly KeptCheckpoint[] = [])
     note: checkpoint.note,
     kept: true,
   }));
-  const checkpoints: (StoredCheckpoint & { kept?: boolean })[] = [...stored, ...keptAsStored].sort((a, b) => a.treeSize - b.treeSize);
+  const checkpoints: (StoredCheckpoint & { kept?: boolean })[] = [...stored, ...keptAsStored].sort(
+    (a, b) => a.treeSize - b.treeSize,
+  );
   const rebuilder = new ReceiptRebuilder(rows);
 
   const range = new CompactRange();
@@ -205,8 +246,16 @@ export async function verifyLog(db: Store, kept: readonly KeptCheckpoint[] = [])
   let prevEntry: Uint8Array | null = null;
   let checked = 0;
   let lastGoodSize = 0;
-  const fail = (result: Partial<LogVerification>): LogVerification => ({ ok: false, checked, checkpoints: nextCheckpoint, ...result });
-  const checkpointFailure = (checkpoint: { treeSize: number; kept?: boolean }, problem: string): Partial<LogVerification> => ({
+  const fail = (result: Partial<LogVerification>): LogVerification => ({
+    ok: false,
+    checked,
+    checkpoints: nextCheckpoint,
+    ...result,
+  });
+  const checkpointFailure = (
+    checkpoint: { treeSize: number; kept?: boolean },
+    problem: string,
+  ): Partial<LogVerification> => ({
     failedCheckpoint: checkpoint.treeSize,
     problem: `${checkpoint.kept ? "the kept checkpoint" : "checkpoint"} at tree size ${checkpoint.treeSize}: ${problem}`,
   });
@@ -219,32 +268,49 @@ export async function verifyLog(db: Store, kept: readonly KeptCheckpoint[] = [])
     pending = [];
     for (const signature of settling) {
       const problem = await signature.problem;
-      if (problem) return { ok: false, checked: signature.checked, checkpoints: signature.checkpoints, ...checkpointFailure(signature, problem) };
+      if (problem)
+        return {
+          ok: false,
+          checked: signature.checked,
+          checkpoints: signature.checkpoints,
+          ...checkpointFailure(signature, problem),
+        };
     }
     return null;
   };
-  const failAfterSignatures = async (result: Partial<LogVerification>) => (await firstSignatureFailure()) ?? fail(result);
+  const failAfterSignatures = async (result: Partial<LogVerification>) =>
+    (await firstSignatureFailure()) ?? fail(result);
 
-  for (let page = await rows.receiptPage(0, PAGE); page.length > 0; page = await rows.receiptPage(page[page.length - 1]!.seq, PAGE)) {
+  for (
+    let page = await rows.receiptPage(0, PAGE);
+    page.length > 0;
+    page = await rows.receiptPage(page[page.length - 1]!.seq, PAGE)
+  ) {
     await rebuilder.load(page);
     const tiles = await tilesCompletedWithin(rows, checked, page[page.length - 1]!.seq);
     for (const row of page) {
       if (row.seq !== checked + 1) {
-        return failAfterSignatures({ firstBrokenSeq: checked + 1, problem: `receipt seq ${checked + 1} is missing (the next stored receipt is seq ${row.seq})` });
+        return failAfterSignatures({
+          firstBrokenSeq: checked + 1,
+          problem: `receipt seq ${checked + 1} is missing (the next stored receipt is seq ${row.seq})`,
+        });
       }
       // A compact row is its body: the entry rebuilt from it must be the stored one. A body stored
       // whole (legacy receipts) gets the full per-receipt check, signature and chain link included.
       if (row.whole) {
         const prevHash = prevEntry === null ? GENESIS_PREV_HASH : Buffer.from(prevEntry).toString("hex");
         const check = checkReceipt((await rows.storedReceipt(row.seq))!, prevHash, keys);
-        if (!isIntact(check)) return failAfterSignatures({ firstBrokenSeq: row.seq, problem: check.problems.join("; ") });
+        if (!isIntact(check))
+          return failAfterSignatures({ firstBrokenSeq: row.seq, problem: check.problems.join("; ") });
       } else {
         const problem = rebuilder.entryProblem(row);
         if (problem) return failAfterSignatures({ firstBrokenSeq: row.seq, problem });
       }
       const leaf = leafHash(row.hash);
       range.append(leaf);
-      const tileProblem = checkCompletedTiles(pendingTiles, leaf, range, (level, index) => tiles.get(`${level}/${index}`));
+      const tileProblem = checkCompletedTiles(pendingTiles, leaf, range, (level, index) =>
+        tiles.get(`${level}/${index}`),
+      );
       if (tileProblem) return failAfterSignatures({ firstBrokenSeq: row.seq, problem: tileProblem });
       prevEntry = row.hash;
       checked += 1;
@@ -285,10 +351,15 @@ export async function verifyLog(db: Store, kept: readonly KeptCheckpoint[] = [])
 const PAGE = 4096;
 
 /** The stored full tiles a log growing from `from` to `to` leaves completes (read before the page is walked). */
-async function tilesCompletedWithin(rows: ReceiptRows, from: number, to: number): Promise<Map<string, Uint8Array | undefined>> {
+async function tilesCompletedWithin(
+  rows: ReceiptRows,
+  from: number,
+  to: number,
+): Promise<Map<string, Uint8Array | undefined>> {
   const tiles = new Map<string, Uint8Array | undefined>();
   for (let level = 0, span = TILE_WIDTH; span <= to; level++, span *= TILE_WIDTH) {
-    for (let index = Math.floor(from / span); (index + 1) * span <= to; index++) tiles.set(`${level}/${index}`, await rows.tile(level, index));
+    for (let index = Math.floor(from / span); (index + 1) * span <= to; index++)
+      tiles.set(`${level}/${index}`, await rows.tile(level, index));
   }
   return tiles;
 }
@@ -306,8 +377,10 @@ function checkCompletedTiles(
     const index = Math.floor(size / TILE_WIDTH ** (level + 1)) - 1;
     const expected = Buffer.concat(pending[level]!);
     const actual = stored(level, index);
-    if (!actual) return `the log tile ${level}/${index} is missing (after an upgrade, start the server once to add older receipts to the log)`;
-    if (!expected.equals(Buffer.from(actual))) return `the stored log tile ${level}/${index} does not match the receipts it covers`;
+    if (!actual)
+      return `the log tile ${level}/${index} is missing (after an upgrade, start the server once to add older receipts to the log)`;
+    if (!expected.equals(Buffer.from(actual)))
+      return `the stored log tile ${level}/${index} does not match the receipts it covers`;
     if (!pending[level + 1]) pending[level + 1] = [];
     pending[level + 1]!.push(range.completed((level + 1) * TILE_WIDTH_LOG2)!);
     pending[level] = [];

@@ -31,7 +31,9 @@ export interface AdmittedObservation {
 export class RefusedDataError extends Error {
   override name = "RefusedDataError";
   constructor(readonly problems: string[]) {
-    super(`${problems.slice(0, 5).join("; ")}${problems.length > 5 ? `; and ${problems.length - 5} more` : ""}; nothing was imported.`);
+    super(
+      `${problems.slice(0, 5).join("; ")}${problems.length > 5 ? `; and ${problems.length - 5} more` : ""}; nothing was imported.`,
+    );
   }
 }
 
@@ -63,8 +65,10 @@ export function admitObservations(rows: Iterable<ParsedObservation>, options: Ad
     const label = `${where}${row.seriesId} ${row.observedOn} = ${row.value}`;
     if (!isCalendarDate(row.observedOn)) problems.push(`${where}${row.seriesId}: '${row.observedOn}' is not a date`);
     else if (!Number.isFinite(row.value)) problems.push(`${label} is not a number`);
-    else if (row.value < rule.min || row.value > rule.max) problems.push(`${label} is outside ${rule.min}..${rule.max} ${rule.unit}`);
-    else if (row.observedOn < rule.firstDate) problems.push(`${label} is dated before the series began (${rule.firstDate})`);
+    else if (row.value < rule.min || row.value > rule.max)
+      problems.push(`${label} is outside ${rule.min}..${rule.max} ${rule.unit}`);
+    else if (row.observedOn < rule.firstDate)
+      problems.push(`${label} is dated before the series began (${rule.firstDate})`);
     else if (options.today && row.observedOn > options.today) problems.push(`${label} is dated in the future`);
     else if (row.publishedOn !== undefined && (!isCalendarDate(row.publishedOn) || row.publishedOn < row.observedOn)) {
       problems.push(`${label}: publication date '${row.publishedOn}' is not a date on or after the figure's date`);
@@ -73,13 +77,22 @@ export function admitObservations(rows: Iterable<ParsedObservation>, options: Ad
       const earlier = accepted.get(key);
       if (earlier) {
         if (earlier.value === row.value) repeated++;
-        else problems.push(`${label} conflicts with ${earlier.where ?? "an earlier row"} (${earlier.value}) for the same date`);
+        else
+          problems.push(
+            `${label} conflicts with ${earlier.where ?? "an earlier row"} (${earlier.value}) for the same date`,
+          );
         continue;
       }
       let publishedOn = row.publishedOn ?? rule.published(row.observedOn);
       // A rule's publication date is an estimate; a figure in hand today was public by today.
       if (options.today && publishedOn > options.today) publishedOn = options.today;
-      accepted.set(key, { seriesId: row.seriesId, observedOn: row.observedOn, value: row.value, publishedOn, where: row.where });
+      accepted.set(key, {
+        seriesId: row.seriesId,
+        observedOn: row.observedOn,
+        value: row.value,
+        publishedOn,
+        where: row.where,
+      });
     }
   }
   if (problems.length > 0) throw new RefusedDataError(problems);

@@ -63,7 +63,11 @@ export function amsDistrictsOf(origin: Point): string[] {
   return Object.entries(AMS_DISTRICTS)
     .map(([district, areas]) => ({
       district,
-      distance: Math.min(...areas.map((area) => (greatCircleMiles(origin, area) <= area.radiusMiles ? greatCircleMiles(origin, area) : Infinity))),
+      distance: Math.min(
+        ...areas.map((area) =>
+          greatCircleMiles(origin, area) <= area.radiusMiles ? greatCircleMiles(origin, area) : Infinity,
+        ),
+      ),
     }))
     .filter((d) => Number.isFinite(d.distance))
     .sort((a, b) => a.distance - b.distance)
@@ -72,5 +76,7 @@ export function amsDistrictsOf(origin: Point): string[] {
 
 /** The report's destination city a place belongs to, if any. */
 export function amsDestinationOf(destination: Point): string | undefined {
-  return Object.entries(AMS_DESTINATIONS).find(([, city]) => greatCircleMiles(destination, city) <= AMS_DESTINATION_RADIUS_MILES)?.[0];
+  return Object.entries(AMS_DESTINATIONS).find(
+    ([, city]) => greatCircleMiles(destination, city) <= AMS_DESTINATION_RADIUS_MILES,
+  )?.[0];
 }

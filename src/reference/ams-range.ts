@@ -7,4 +7,5 @@
  */
 export const AMS_MIN_LOW_TO_HIGH = 0.5;
 
-export const isPrintedAmsRange = (low: number, high: number): boolean => low <= high && low >= high * AMS_MIN_LOW_TO_HIGH;
+export const isPrintedAmsRange = (low: number, high: number): boolean =>
+  low <= high && low >= high * AMS_MIN_LOW_TO_HIGH;

@@ -34,14 +34,18 @@ function chunks<T>(items: readonly T[]): T[][] {
   return out;
 }
 
-const figureKey = (seriesId: string, observedOn: string, value: number) => `${seriesId}\u0000${observedOn}\u0000${value}`;
+const figureKey = (seriesId: string, observedOn: string, value: number) =>
+  `${seriesId}\u0000${observedOn}\u0000${value}`;
 
 /** Every (series, date, value) already stored for the given series, by figureKey. */
 async function storedFigures(tx: Store, seriesIds: readonly string[]): Promise<Set<string>> {
   const { observations: o } = tx.t;
   const found = new Set<string>();
   for (const some of chunks(seriesIds)) {
-    const rows = await tx.select({ seriesId: o.seriesId, observedOn: o.observedOn, value: o.value }).from(o).where(inArray(o.seriesId, some));
+    const rows = await tx
+      .select({ seriesId: o.seriesId, observedOn: o.observedOn, value: o.value })
+      .from(o)
+      .where(inArray(o.seriesId, some));
     for (const row of rows) found.add(figureKey(row.seriesId, row.observedOn, row.value));
   }
   return found;
@@ -96,4 +100,5 @@ export async function appendObservations(
   });
 }
 
-export const sha256Hex = (content: string | Uint8Array): string => new Bun.CryptoHasher("sha256").update(content).digest("hex");
+export const sha256Hex = (content: string | Uint8Array): string =>
+  new Bun.CryptoHasher("sha256").update(content).digest("hex");

@@ -25,7 +25,8 @@ export interface SeriesRule {
   graceDays: number;
 }
 
-const addDays = (isoDate: string, days: number): string => utcDateOf(Date.parse(`${isoDate}T00:00:00Z`) + days * DAY_MS);
+const addDays = (isoDate: string, days: number): string =>
+  utcDateOf(Date.parse(`${isoDate}T00:00:00Z`) + days * DAY_MS);
 
 /** The `day`th of the month `months` after the month of `isoDate`. */
 const dayOfMonthAfter = (isoDate: string, months: number, day: number): string => {
@@ -51,9 +52,17 @@ const OEWS_RELEASES: Record<string, string> = {
   "2023": "2024-04-03",
   "2024": "2025-04-02",
 };
-const oewsPublished = (observedOn: string): string => OEWS_RELEASES[observedOn.slice(0, 4)] ?? `${Number(observedOn.slice(0, 4)) + 1}-04-01`;
+const oewsPublished = (observedOn: string): string =>
+  OEWS_RELEASES[observedOn.slice(0, 4)] ?? `${Number(observedOn.slice(0, 4)) + 1}-04-01`;
 
-const monthly = (family: string, unit: string, min: number, max: number, firstDate: string, published: (d: string) => string): SeriesRule => ({
+const monthly = (
+  family: string,
+  unit: string,
+  min: number,
+  max: number,
+  firstDate: string,
+  published: (d: string) => string,
+): SeriesRule => ({
   family,
   unit,
   min,
@@ -66,10 +75,16 @@ const monthly = (family: string, unit: string, min: number, max: number, firstDa
 
 const EXACT: Record<string, SeriesRule> = {
   CES4348400001: monthly("BLS CES truck employment", "thousands", 500, 3000, "1990-01-01", firstFridayOfNextMonth),
-  WPU301: monthly("BLS PPI truck freight", "index Jun 2009=100", 50, 400, "2009-06-01", (d) => dayOfMonthAfter(d, 1, 15)),
-  PCU336120336120: monthly("BLS PPI heavy truck manufacturing", "index Dec 1984=100", 50, 400, "1984-12-01", (d) => dayOfMonthAfter(d, 1, 15)),
+  WPU301: monthly("BLS PPI truck freight", "index Jun 2009=100", 50, 400, "2009-06-01", (d) =>
+    dayOfMonthAfter(d, 1, 15),
+  ),
+  PCU336120336120: monthly("BLS PPI heavy truck manufacturing", "index Dec 1984=100", 50, 400, "1984-12-01", (d) =>
+    dayOfMonthAfter(d, 1, 15),
+  ),
   TSIFRGHT: monthly("BTS freight TSI", "index 2000=100", 50, 250, "2000-01-01", (d) => dayOfMonthAfter(d, 2, 15)),
-  INDPRO: monthly("FRB industrial production", "index 2017=100", 20, 250, "1919-01-01", (d) => dayOfMonthAfter(d, 1, 17)),
+  INDPRO: monthly("FRB industrial production", "index 2017=100", 20, 250, "1919-01-01", (d) =>
+    dayOfMonthAfter(d, 1, 17),
+  ),
   FEDFUNDS: monthly("Effective fed funds rate", "percent", 0, 25, "1954-07-01", (d) => dayOfMonthAfter(d, 1, 2)),
   DCOILWTICO: {
     family: "WTI crude spot",
@@ -81,14 +96,35 @@ const EXACT: Record<string, SeriesRule> = {
     published: (d) => addDays(d, 7),
     graceDays: 10,
   },
-  CASS_SHIPMENTS_INDEX: monthly("Cass Freight Index", "index Jan 1990=1", 0.3, 3, "1990-01-01", (d) => dayOfMonthAfter(d, 1, 15)),
-  CASS_EXPENDITURES_INDEX: monthly("Cass Freight Index", "index Jan 1990=1", 0.5, 8, "1990-01-01", (d) => dayOfMonthAfter(d, 1, 15)),
-  CASS_TL_LINEHAUL_INDEX: monthly("Cass Truckload Linehaul Index", "index Jan 2005=100", 50, 300, "2005-01-01", (d) => dayOfMonthAfter(d, 1, 15)),
-  ATA_TONNAGE_SA: monthly("ATA truck tonnage", "index 2015=100", 50, 200, "2000-01-01", (d) => dayOfMonthAfter(d, 1, 25)),
-  ATA_TONNAGE_NSA: monthly("ATA truck tonnage", "index 2015=100", 50, 200, "2000-01-01", (d) => dayOfMonthAfter(d, 1, 25)),
-  FMCSA_NEW_FORHIRE_AUTHORITIES: monthly("FMCSA for-hire authorities", "authorities/month", 0, 30000, "2000-01-01", (d) => dayOfMonthAfter(d, 1, 10)),
-  FMCSA_NET_REVOCATIONS: monthly("FMCSA for-hire authorities", "revocations/month", 0, 30000, "2000-01-01", (d) => dayOfMonthAfter(d, 1, 10)),
-  FMCSA_NET_CHANGE_CARRIERS: monthly("FMCSA for-hire authorities", "carriers/month", -30000, 30000, "2000-01-01", (d) => dayOfMonthAfter(d, 1, 10)),
+  CASS_SHIPMENTS_INDEX: monthly("Cass Freight Index", "index Jan 1990=1", 0.3, 3, "1990-01-01", (d) =>
+    dayOfMonthAfter(d, 1, 15),
+  ),
+  CASS_EXPENDITURES_INDEX: monthly("Cass Freight Index", "index Jan 1990=1", 0.5, 8, "1990-01-01", (d) =>
+    dayOfMonthAfter(d, 1, 15),
+  ),
+  CASS_TL_LINEHAUL_INDEX: monthly("Cass Truckload Linehaul Index", "index Jan 2005=100", 50, 300, "2005-01-01", (d) =>
+    dayOfMonthAfter(d, 1, 15),
+  ),
+  ATA_TONNAGE_SA: monthly("ATA truck tonnage", "index 2015=100", 50, 200, "2000-01-01", (d) =>
+    dayOfMonthAfter(d, 1, 25),
+  ),
+  ATA_TONNAGE_NSA: monthly("ATA truck tonnage", "index 2015=100", 50, 200, "2000-01-01", (d) =>
+    dayOfMonthAfter(d, 1, 25),
+  ),
+  FMCSA_NEW_FORHIRE_AUTHORITIES: monthly(
+    "FMCSA for-hire authorities",
+    "authorities/month",
+    0,
+    30000,
+    "2000-01-01",
+    (d) => dayOfMonthAfter(d, 1, 10),
+  ),
+  FMCSA_NET_REVOCATIONS: monthly("FMCSA for-hire authorities", "revocations/month", 0, 30000, "2000-01-01", (d) =>
+    dayOfMonthAfter(d, 1, 10),
+  ),
+  FMCSA_NET_CHANGE_CARRIERS: monthly("FMCSA for-hire authorities", "carriers/month", -30000, 30000, "2000-01-01", (d) =>
+    dayOfMonthAfter(d, 1, 10),
+  ),
   [FEDERAL_DIESEL_EXCISE_SERIES]: {
     family: "FHWA diesel excise",
     unit: "cents/gal",
@@ -156,9 +192,21 @@ const PATTERNS: [RegExp, SeriesRule][] = [
   ],
   [
     /^FMCSA_CENSUS_(CARRIERS|POWER_UNITS|DRIVERS)_[A-Z]{2}_[ABC]$/,
-    { family: "FMCSA census", unit: "count", min: 0, max: 10_000_000, cadence: "monthly", firstDate: "2000-01-01", published: (d) => d, graceDays: 45 },
+    {
+      family: "FMCSA census",
+      unit: "count",
+      min: 0,
+      max: 10_000_000,
+      cadence: "monthly",
+      firstDate: "2000-01-01",
+      published: (d) => d,
+      graceDays: 45,
+    },
   ],
-  [/^FMCSA_NEW_(CARRIERS|AUTHORITIES)_[A-Z]{2}$/, monthly("FMCSA new carriers by state", "carriers/month", 0, 20000, "2000-01-01", (d) => dayOfMonthAfter(d, 1, 10))],
+  [
+    /^FMCSA_NEW_(CARRIERS|AUTHORITIES)_[A-Z]{2}$/,
+    monthly("FMCSA new carriers by state", "carriers/month", 0, 20000, "2000-01-01", (d) => dayOfMonthAfter(d, 1, 10)),
+  ],
 ];
 
 const DIESEL_IDS = new Set(DIESEL_AREAS.map(dieselSeriesId));

@@ -24,13 +24,15 @@ export function dieselPrice(view: ReferenceView, requestedArea: DieselArea): Die
   for (let area: DieselArea | undefined = requestedArea; area; area = parentDieselArea(area)) {
     const observation = view.latest(dieselSeriesId(area));
     if (!observation) continue;
-    const recentEnough = !national || daysBetween(observation.observedOn, national.observedOn) <= MAX_LAG_BEHIND_NATIONAL_DAYS;
+    const recentEnough =
+      !national || daysBetween(observation.observedOn, national.observedOn) <= MAX_LAG_BEHIND_NATIONAL_DAYS;
     if (recentEnough) return { requestedArea, area, areaName: DIESEL_AREA_NAMES[area], observation };
   }
   return undefined;
 }
 
-export const dieselPriceForState = (view: ReferenceView, state: StateCode): DieselReading | undefined => dieselPrice(view, stateInfo(state).dieselArea);
+export const dieselPriceForState = (view: ReferenceView, state: StateCode): DieselReading | undefined =>
+  dieselPrice(view, stateInfo(state).dieselArea);
 
 /** Why a broader area's price stands in, or undefined when the requested area's own price is used. */
 export function dieselFallbackReason(reading: DieselReading): string | undefined {

@@ -25,18 +25,22 @@ export function parseFiguresFile(text: string, name = "figures file"): FiguresFi
   const about: string[] = [];
   let i = 1;
   for (; i < lines.length && lines[i]!.startsWith("#"); i++) about.push(lines[i]!.replace(/^# ?/, ""));
-  if (lines[i] !== HEADER) throw new Error(`${name}: line ${i + 1} must be the header '${HEADER.replace(/\t/g, "<TAB>")}'`);
+  if (lines[i] !== HEADER)
+    throw new Error(`${name}: line ${i + 1} must be the header '${HEADER.replace(/\t/g, "<TAB>")}'`);
   const rows: ParsedObservation[] = [];
   for (i++; i < lines.length; i++) {
     const [seriesId, observedOn, value, publishedOn] = lines[i]!.split("\t");
-    if (!seriesId || !observedOn || value === undefined || !publishedOn) throw new Error(`${name}: line ${i + 1} needs 4 tab-separated cells`);
+    if (!seriesId || !observedOn || value === undefined || !publishedOn)
+      throw new Error(`${name}: line ${i + 1} needs 4 tab-separated cells`);
     rows.push({ seriesId, observedOn, value: Number(value), publishedOn, where: `${name} line ${i + 1}` });
   }
   return { about, rows };
 }
 
 export function formatFiguresFile(about: readonly string[], rows: readonly AdmittedObservation[]): string {
-  const sorted = [...rows].sort((a, b) => a.seriesId.localeCompare(b.seriesId) || a.observedOn.localeCompare(b.observedOn));
+  const sorted = [...rows].sort(
+    (a, b) => a.seriesId.localeCompare(b.seriesId) || a.observedOn.localeCompare(b.observedOn),
+  );
   return [
     `# ${FIGURES_FORMAT}`,
     ...about.map((line) => `# ${line}`),

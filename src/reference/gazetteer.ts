@@ -49,7 +49,13 @@ export function readUsCities(): GazetteerPlace[] {
       { name: "", altName: "", country: "", adminCode: "", population: 0, lon: 0, lat: 0 } as RawCity,
     );
     if (city.country === "US" && isStateCode(city.adminCode)) {
-      places.push({ city: city.name, state: city.adminCode, lat: lat / 1e5, lon: lon / 1e5, population: city.population });
+      places.push({
+        city: city.name,
+        state: city.adminCode,
+        lat: lat / 1e5,
+        lon: lon / 1e5,
+        population: city.population,
+      });
     }
   }
   return places;

@@ -217,7 +217,9 @@ function offRoadArea(code: string | undefined): string | undefined {
 function offRoadIn(text: string): string | undefined {
   const tail = text.slice(text.lastIndexOf(",") + 1).trim();
   const name = normalizePlaceName(tail);
-  const code = TERRITORY_NAMES[name] ?? (tail.replace(/\./g, "").length === 2 ? tail.replace(/\./g, "").toUpperCase() : stateByName(name));
+  const code =
+    TERRITORY_NAMES[name] ??
+    (tail.replace(/\./g, "").length === 2 ? tail.replace(/\./g, "").toUpperCase() : stateByName(name));
   return offRoadArea(code);
 }
 
@@ -232,7 +234,8 @@ const ALIASES: Record<string, string> = {
 };
 
 /** A trailing country ("City, ST, USA") says nothing more. */
-const withoutCountry = (text: string): string => text.replace(/,\s*(u\.?s\.?(a\.?)?|united states( of america)?)\s*$/i, "").trim();
+const withoutCountry = (text: string): string =>
+  text.replace(/,\s*(u\.?s\.?(a\.?)?|united states( of america)?)\s*$/i, "").trim();
 
 /**
  * A bare name is ambiguous when another place of that name is at least this share of the largest one's
@@ -249,24 +252,33 @@ export function resolvePlace(text: string): PlaceResolution {
 }
 
 function resolveCityState(trimmed: string): PlaceResolution {
-  const offRoadTail = trimmed.includes(",") || TERRITORY_NAMES[normalizePlaceName(trimmed)] ? offRoadIn(trimmed) : undefined;
+  const offRoadTail =
+    trimmed.includes(",") || TERRITORY_NAMES[normalizePlaceName(trimmed)] ? offRoadIn(trimmed) : undefined;
   if (offRoadTail) return { ok: false, reason: "not_road_connected", message: offRoadTail };
   const { city, state } = splitCityState(trimmed);
   if (!city) return unresolved([]);
   const places = index();
   const exact = places.exact(city, state);
   if (exact && !state) {
-    const rivals = places.named(city).filter((p) => p !== exact && p.population >= Math.max(AMBIGUOUS_MIN_POPULATION, exact.population * AMBIGUOUS_SHARE));
-    if (rivals.length > 0) return { ok: false, reason: "ambiguous", candidates: [exact, ...rivals].slice(0, 5).map(label) };
+    const rivals = places
+      .named(city)
+      .filter(
+        (p) => p !== exact && p.population >= Math.max(AMBIGUOUS_MIN_POPULATION, exact.population * AMBIGUOUS_SHARE),
+      );
+    if (rivals.length > 0)
+      return { ok: false, reason: "ambiguous", candidates: [exact, ...rivals].slice(0, 5).map(label) };
   }
   const found = exact ? toResolved(exact, state ? "exact" : "city_only") : undefined;
   const nearest = found ? [] : places.nearest(city, state, 5);
   const best = nearest[0];
-  const place = found ?? (best && best.distance <= allowedEdits(city) ? toResolved(best.place, "fuzzy", best.distance) : undefined);
+  const place =
+    found ?? (best && best.distance <= allowedEdits(city) ? toResolved(best.place, "fuzzy", best.distance) : undefined);
   if (place) {
     const offRoad = offRoadArea(place.state);
     return offRoad ? { ok: false, reason: "not_road_connected", message: offRoad } : { ok: true, place };
   }
-  const suggestions = [...places.elsewhere(city, 3), ...nearest.map((n) => n.place)].filter((p) => !offRoadArea(p.state)).map(label);
+  const suggestions = [...places.elsewhere(city, 3), ...nearest.map((n) => n.place)]
+    .filter((p) => !offRoadArea(p.state))
+    .map(label);
   return unresolved([...new Set(suggestions)].slice(0, 5));
 }

@@ -25,9 +25,13 @@ export async function retractImport(db: Store, importId: string, reason: string,
   if (why === "") throw new RetractionError("a retraction needs a reason (--reason TEXT)");
   return inTransaction(db, async (tx) => {
     const { dataImports, dataRetractions } = tx.t;
-    const found = await first(tx.select({ n: dataImports.rowsAdded }).from(dataImports).where(eq(dataImports.id, importId)));
+    const found = await first(
+      tx.select({ n: dataImports.rowsAdded }).from(dataImports).where(eq(dataImports.id, importId)),
+    );
     if (!found) throw new RetractionError(`no import '${importId}'; \`waybill data status\` lists them`);
-    const earlier = await first(tx.select({ reason: dataRetractions.reason }).from(dataRetractions).where(eq(dataRetractions.importId, importId)));
+    const earlier = await first(
+      tx.select({ reason: dataRetractions.reason }).from(dataRetractions).where(eq(dataRetractions.importId, importId)),
+    );
     if (earlier) throw new RetractionError(`import '${importId}' is already retracted (${earlier.reason})`);
     await tx.insert(dataRetractions).values({ importId, reason: why, retractedAt: now });
     await announceChange(tx);

@@ -28,7 +28,8 @@ const OEWS_TRUCK_DRIVERS_HOURLY_MEDIAN = `${OEWS_TRUCK_DRIVERS}08`;
 
 export const NATIONAL_TRUCK_DRIVER_WAGE_SERIES = `OEUN0000000${OEWS_TRUCK_DRIVERS_HOURLY_MEDIAN}`;
 
-export const stateTruckDriverWageSeries = (stateFips: string): string => `OEUS${stateFips.padStart(2, "0")}00000${OEWS_TRUCK_DRIVERS_HOURLY_MEDIAN}`;
+export const stateTruckDriverWageSeries = (stateFips: string): string =>
+  `OEUS${stateFips.padStart(2, "0")}00000${OEWS_TRUCK_DRIVERS_HOURLY_MEDIAN}`;
 
 export const FEDERAL_DIESEL_EXCISE_SERIES = "FHWA_MF121T_DIESEL_US_FEDERAL";
 export const stateDieselExciseSeries = (state: string): string => `FHWA_MF121T_DIESEL_${state}`;
@@ -48,7 +49,9 @@ export const amsFvwtrkSeries = (kind: AmsRangeEnd, district: string, destination
   `${AMS_FVWTRK_PREFIX}${kind}_${amsIdPart(district)}__${amsIdPart(destination)}`;
 
 /** The parts of an AMS FVWTRK series id, or undefined for any other id. */
-export function parseAmsFvwtrkSeries(seriesId: string): { kind: AmsRangeEnd; district: string; destination: string } | undefined {
+export function parseAmsFvwtrkSeries(
+  seriesId: string,
+): { kind: AmsRangeEnd; district: string; destination: string } | undefined {
   const match = /^AMS_FVWTRK_REEFER_(LOW|HIGH)_([A-Z0-9-]+)__([A-Z0-9-]+)$/.exec(seriesId);
   return match ? { kind: match[1] as AmsRangeEnd, district: match[2]!, destination: match[3]! } : undefined;
 }
@@ -75,8 +78,10 @@ export type CarrierOperation = (typeof CARRIER_OPERATIONS)[number];
 export const CENSUS_MEASURES = ["CARRIERS", "POWER_UNITS", "DRIVERS"] as const;
 export type CensusMeasure = (typeof CENSUS_MEASURES)[number];
 
-export const fmcsaCensusSeries = (measure: CensusMeasure, state: string, operation: CarrierOperation): string => `FMCSA_CENSUS_${measure}_${state}_${operation}`;
+export const fmcsaCensusSeries = (measure: CensusMeasure, state: string, operation: CarrierOperation): string =>
+  `FMCSA_CENSUS_${measure}_${state}_${operation}`;
 
 /** OEWS 53-3032 employment (datatype 01), national and by state, beside the hourly median wage above. */
 export const NATIONAL_TRUCK_DRIVER_EMPLOYMENT_SERIES = `OEUN0000000${OEWS_TRUCK_DRIVERS}01`;
-export const stateTruckDriverEmploymentSeries = (stateFips: string): string => `OEUS${stateFips.padStart(2, "0")}00000${OEWS_TRUCK_DRIVERS}01`;
+export const stateTruckDriverEmploymentSeries = (stateFips: string): string =>
+  `OEUS${stateFips.padStart(2, "0")}00000${OEWS_TRUCK_DRIVERS}01`;

@@ -48,14 +48,19 @@ export function observationAtOrBefore(history: readonly Observation[], date: str
 }
 
 /** How far `latest` moved since the observation on or before `baseDate`; undefined if the series starts later. */
-export function changeSince(history: readonly Observation[], latest: Observation, baseDate: string): Change | undefined {
+export function changeSince(
+  history: readonly Observation[],
+  latest: Observation,
+  baseDate: string,
+): Change | undefined {
   const from = observationAtOrBefore(history, baseDate);
   if (!from || from.observedOn >= latest.observedOn) return undefined;
   const absolute = latest.value - from.value;
   return { from, absolute, percent: from.value === 0 ? undefined : (absolute / from.value) * 100 };
 }
 
-export const mean = (values: readonly number[]): number => values.reduce((sum, value) => sum + value, 0) / values.length;
+export const mean = (values: readonly number[]): number =>
+  values.reduce((sum, value) => sum + value, 0) / values.length;
 
 /** Mean of the last `count` observations; undefined when the history is shorter. */
 export function trailingMean(history: readonly Observation[], count: number): number | undefined {
@@ -70,7 +75,12 @@ export function zScore(value: number, sample: readonly number[]): ZScore | undef
   const variance = sample.reduce((sum, x) => sum + (x - average) ** 2, 0) / (sample.length - 1);
   const standardDeviation = Math.sqrt(variance);
   if (standardDeviation === 0) return undefined;
-  return { value: (value - average) / standardDeviation, mean: average, standardDeviation, observations: sample.length };
+  return {
+    value: (value - average) / standardDeviation,
+    mean: average,
+    standardDeviation,
+    observations: sample.length,
+  };
 }
 
 /** The p-quantile (0..1) of ascending values, interpolating linearly between order statistics (Hyndman-Fan type 7). */

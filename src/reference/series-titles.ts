@@ -22,7 +22,9 @@ const FIXED: Record<string, string> = {
 };
 for (const area of DIESEL_AREAS) {
   FIXED[dieselSeriesId(area)] =
-    area === "NUS" ? "EIA weekly U.S. retail on-highway No. 2 diesel price" : `EIA weekly retail on-highway No. 2 diesel price, ${DIESEL_AREA_NAMES[area]}`;
+    area === "NUS"
+      ? "EIA weekly U.S. retail on-highway No. 2 diesel price"
+      : `EIA weekly retail on-highway No. 2 diesel price, ${DIESEL_AREA_NAMES[area]}`;
 }
 const stateName = (code: string) => (isStateCode(code) ? stateInfo(code).name : code);
 const FIPS_STATE = new Map(STATE_CODES.map((code) => [stateInfo(code).fips, code]));
@@ -31,14 +33,21 @@ const stateOfFips = (fips: string) => stateName(FIPS_STATE.get(fips) ?? fips);
 
 /** Titles of the families of series whose ids carry a state or a measure. */
 const PATTERN_TITLES: [RegExp, (parts: string[]) => string][] = [
-  [/^OEUS(\d{2})\d+01$/, ([fips]) => `BLS OEWS heavy and tractor-trailer truck drivers (53-3032), employment, ${stateOfFips(fips!)}`],
-  [/^OEUS(\d{2})/, ([fips]) => `BLS OEWS heavy and tractor-trailer truck drivers (53-3032), hourly median wage, ${stateOfFips(fips!)}`],
+  [
+    /^OEUS(\d{2})\d+01$/,
+    ([fips]) => `BLS OEWS heavy and tractor-trailer truck drivers (53-3032), employment, ${stateOfFips(fips!)}`,
+  ],
+  [
+    /^OEUS(\d{2})/,
+    ([fips]) => `BLS OEWS heavy and tractor-trailer truck drivers (53-3032), hourly median wage, ${stateOfFips(fips!)}`,
+  ],
   [/^FHWA_MF121T_DIESEL_([A-Z]{2})$/, ([state]) => `State diesel excise tax, ${state}`],
   [/^FMCSA_NEW_CARRIERS_([A-Z]{2})$/, ([state]) => `New carriers (USDOT registrations), ${stateName(state!)}`],
   [/^FMCSA_NEW_AUTHORITIES_([A-Z]{2})$/, ([state]) => `New MC operating authorities granted, ${stateName(state!)}`],
   [
     /^FMCSA_CENSUS_(CARRIERS|POWER_UNITS|DRIVERS)_([A-Z]{2})_([ABC])$/,
-    ([measure, state, operation]) => `FMCSA census ${measure!.toLowerCase().replace("_", " ")}, ${stateName(state!)}, operation ${operation}`,
+    ([measure, state, operation]) =>
+      `FMCSA census ${measure!.toLowerCase().replace("_", " ")}, ${stateName(state!)}, operation ${operation}`,
   ],
 ];
 
@@ -47,8 +56,10 @@ export function seriesTitle(id: string): string {
   const fixed = FIXED[id];
   if (fixed) return fixed;
   const ams = parseAmsFvwtrkSeries(id);
-  if (ams) return `USDA AMS FVWTRK reefer rate, ${ams.kind === "LOW" ? "low" : "high"} end, ${ams.district} to ${ams.destination}`;
-  if (id === "OEUN000000000000053303201") return "BLS OEWS heavy and tractor-trailer truck drivers (53-3032), employment, U.S.";
+  if (ams)
+    return `USDA AMS FVWTRK reefer rate, ${ams.kind === "LOW" ? "low" : "high"} end, ${ams.district} to ${ams.destination}`;
+  if (id === "OEUN000000000000053303201")
+    return "BLS OEWS heavy and tractor-trailer truck drivers (53-3032), employment, U.S.";
   for (const [pattern, title] of PATTERN_TITLES) {
     const match = pattern.exec(id);
     if (match) return title(match.slice(1) as string[]);

@@ -41,7 +41,12 @@ function lastAtOrBefore(sorted: readonly string[], key: string): number {
  * The version of a date a view sees: the latest fetched by `knownAt`, published by `asOf`, and not
  * from an import retracted by `knownAt` (so a receipt pinned before a retraction still sees it).
  */
-function visibleVersion(versions: readonly Observation[], asOf: string, knownAt: number, retractions: Retractions): Observation | undefined {
+function visibleVersion(
+  versions: readonly Observation[],
+  asOf: string,
+  knownAt: number,
+  retractions: Retractions,
+): Observation | undefined {
   for (let i = versions.length - 1; i >= 0; i--) {
     const version = versions[i]!;
     if (version.fetchedAt > knownAt || version.publishedOn > asOf) continue;
@@ -160,7 +165,10 @@ export function createReferenceStore(db: Store): ReferenceStore {
   const newestRow = sql<number>`coalesce(max(${o.id}), 0)`.mapWith(Number);
   const readState = () =>
     andThen(rowsNow(db, db.select({ newest: newestRow }).from(o)), ([figures]) =>
-      andThen(rowsNow(db, db.select({ retracted: count() }).from(r)), ([retractions]) => `${figures?.newest ?? 0}/${retractions?.retracted ?? 0}`),
+      andThen(
+        rowsNow(db, db.select({ retracted: count() }).from(r)),
+        ([retractions]) => `${figures?.newest ?? 0}/${retractions?.retracted ?? 0}`,
+      ),
     );
   let loaded: Loaded | undefined;
 
@@ -168,7 +176,14 @@ export function createReferenceStore(db: Store): ReferenceStore {
     const figures = rowsNow(
       db,
       db
-        .select({ seriesId: o.seriesId, observedOn: o.observedOn, value: o.value, importId: o.importId, fetchedAt: o.fetchedAt, publishedOn: o.publishedOn })
+        .select({
+          seriesId: o.seriesId,
+          observedOn: o.observedOn,
+          value: o.value,
+          importId: o.importId,
+          fetchedAt: o.fetchedAt,
+          publishedOn: o.publishedOn,
+        })
         .from(o)
         .orderBy(asc(o.seriesId), asc(o.observedOn), asc(o.fetchedAt), asc(o.id)),
     );
@@ -200,7 +215,8 @@ export function createReferenceStore(db: Store): ReferenceStore {
   }
 
   function current(): Loaded {
-    if (!loaded && isPromise(andThen(readState(), load))) throw new Error("the reference figures are still loading: await reload() before the first view");
+    if (!loaded && isPromise(andThen(readState(), load)))
+      throw new Error("the reference figures are still loading: await reload() before the first view");
     return loaded!;
   }
 
@@ -208,7 +224,13 @@ export function createReferenceStore(db: Store): ReferenceStore {
     view(asOf, knownAt) {
       const { index, retractions, build, newestStamp } = current();
       // Past every stamp, knownAt filters nothing: the figures are the build's as of asOf.
-      return new IndexedView(index, retractions, asOf, knownAt, knownAt >= newestStamp ? `${build}@${asOf}` : undefined);
+      return new IndexedView(
+        index,
+        retractions,
+        asOf,
+        knownAt,
+        knownAt >= newestStamp ? `${build}@${asOf}` : undefined,
+      );
     },
     coverage() {
       let first: string | undefined;

@@ -58,7 +58,8 @@ export function onUsLand(point: Point): boolean {
     const y1 = edges[k + 1]!;
     const x2 = edges[k + 2]!;
     const y2 = edges[k + 3]!;
-    if (y1 > point.lat !== y2 > point.lat && point.lon < x1 + ((point.lat - y1) * (x2 - x1)) / (y2 - y1)) inside = !inside;
+    if (y1 > point.lat !== y2 > point.lat && point.lon < x1 + ((point.lat - y1) * (x2 - x1)) / (y2 - y1))
+      inside = !inside;
   }
   return inside;
 }

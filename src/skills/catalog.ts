@@ -18,12 +18,21 @@ export interface CatalogEntry {
 export class SkillCatalog {
   readonly entries: readonly CatalogEntry[];
 
-  constructor(skills: readonly { name: string; minimumTier: Tier }[], announced: readonly { name: string; minimumTier: Tier }[] = ANNOUNCED_SKILLS) {
+  constructor(
+    skills: readonly { name: string; minimumTier: Tier }[],
+    announced: readonly { name: string; minimumTier: Tier }[] = ANNOUNCED_SKILLS,
+  ) {
     const served = new Set(skills.map((skill) => skill.name));
     const all = [
       // One entry per skill: the operations of a skill with several share its name.
-      ...[...new Map(skills.map((skill) => [skill.name, skill])).values()].map(({ name, minimumTier }) => ({ name, minimumTier, announced: false })),
-      ...announced.filter(({ name }) => !served.has(name)).map(({ name, minimumTier }) => ({ name, minimumTier, announced: true })),
+      ...[...new Map(skills.map((skill) => [skill.name, skill])).values()].map(({ name, minimumTier }) => ({
+        name,
+        minimumTier,
+        announced: false,
+      })),
+      ...announced
+        .filter(({ name }) => !served.has(name))
+        .map(({ name, minimumTier }) => ({ name, minimumTier, announced: true })),
     ];
     this.entries = TIERS.flatMap((tier) => all.filter((entry) => entry.minimumTier === tier));
   }

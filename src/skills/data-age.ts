@@ -12,10 +12,18 @@ import { isoDate, nullable } from "./schema-kit.ts";
 
 export const DataAsOfSchema = Type.Object(
   {
-    as_of: isoDate("The day the answer's data view is for: the request's as_of, else the day of the call (audit-report: the audited receipt's)."),
+    as_of: isoDate(
+      "The day the answer's data view is for: the request's as_of, else the day of the call (audit-report: the audited receipt's).",
+    ),
     latest_observation: nullable(isoDate("The newest figure the answer used; null when it used none.")),
-    stalest_observation: nullable(isoDate("The oldest among the latest figures of the series the answer used; null when it used none.")),
-    max_age_days: nullable(Type.Integer({ description: "Days from stalest_observation to as_of: how far behind the oldest series the answer used is." })),
+    stalest_observation: nullable(
+      isoDate("The oldest among the latest figures of the series the answer used; null when it used none."),
+    ),
+    max_age_days: nullable(
+      Type.Integer({
+        description: "Days from stalest_observation to as_of: how far behind the oldest series the answer used is.",
+      }),
+    ),
     series: Type.Array(
       Type.Object({
         series_id: Type.String(),
@@ -45,7 +53,11 @@ export function dataAsOf({ asOf, factorVersions }: AnswerDataView) {
   }
   const series = [...latest]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([series_id, latest_observation]) => ({ series_id, latest_observation, age_days: daysBetween(latest_observation, asOf) }));
+    .map(([series_id, latest_observation]) => ({
+      series_id,
+      latest_observation,
+      age_days: daysBetween(latest_observation, asOf),
+    }));
   const dates = series.map((s) => s.latest_observation).sort();
   const stalest = dates[0] ?? null;
   return {
@@ -62,7 +74,11 @@ function withDataAsOfField(schema: TSchema): TSchema {
   const members = (schema as { anyOf?: TSchema[] }).anyOf;
   if (members) return { ...schema, anyOf: members.map(withDataAsOfField) };
   const object = schema as TObject;
-  return { ...object, properties: { ...object.properties, data_as_of: DataAsOfSchema }, required: [...(object.required ?? []), "data_as_of"] };
+  return {
+    ...object,
+    properties: { ...object.properties, data_as_of: DataAsOfSchema },
+    required: [...(object.required ?? []), "data_as_of"],
+  };
 }
 
 type DeclaredResult = { answer: unknown; factorVersions: FactorVersion[]; dataView?: AnswerDataView };
@@ -87,6 +103,16 @@ function withAge<R extends DeclaredResult>(result: R, context: Context): R {
 export function withDataAsOf<D extends Declaration>(declaration: D): D {
   const output = withDataAsOfField(declaration.output);
   const { write, handler } = declaration;
-  if (write) return { ...declaration, output, write: async (input: never, context: Context) => withAge(await write(input, context), context) };
-  return { ...declaration, output, handler: (input: never, context: Context) => andThen(handler!(input, context), (result) => withAge(result, context)) };
+  if (write)
+    return {
+      ...declaration,
+      output,
+      write: async (input: never, context: Context) => withAge(await write(input, context), context),
+    };
+  return {
+    ...declaration,
+    output,
+    handler: (input: never, context: Context) =>
+      andThen(handler!(input, context), (result) => withAge(result, context)),
+  };
 }

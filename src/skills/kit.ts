@@ -29,4 +29,6 @@ export const distinctFactors = (observations: readonly Observation[]): FactorVer
 
 /** The refusal for an `as_of` earlier than the first observation a skill needs. */
 export const beforeData = (what: string, asOf: string) =>
-  errors.invalidRequest([{ field: "as_of", problem: `is before the data starts: no ${what} observed on or before ${asOf}` }]);
+  errors.invalidRequest([
+    { field: "as_of", problem: `is before the data starts: no ${what} observed on or before ${asOf}` },
+  ]);

@@ -5,7 +5,10 @@
 import { Type, type SchemaOptions, type TLiteral, type TSchema, type TUnion } from "@sinclair/typebox";
 
 /** One of a fixed list of strings. Unlike Elysia's UnionEnum it adds no default: give one only to an optional field. */
-export function enumOf<const Values extends readonly string[]>(values: Values, options: SchemaOptions = {}): TUnion<TLiteral<Values[number]>[]> {
+export function enumOf<const Values extends readonly string[]>(
+  values: Values,
+  options: SchemaOptions = {},
+): TUnion<TLiteral<Values[number]>[]> {
   return Type.Union(
     values.map((value) => Type.Literal(value)),
     options,

@@ -96,8 +96,12 @@ export interface ReadingDeclaration<
  * writes commits with the receipt or not at all (storage calls are asynchronous on every engine;
  * docs/postgresql.md).
  */
-interface WritingDeclaration<Name extends string, I extends TSchema, O extends TSchema> extends DeclarationBase<Name, I, O> {
-  write(input: Static<I>, context: SkillContext & Required<Pick<SkillContext, "store">>): Promise<SkillResult<Static<O>>>;
+interface WritingDeclaration<Name extends string, I extends TSchema, O extends TSchema>
+  extends DeclarationBase<Name, I, O> {
+  write(
+    input: Static<I>,
+    context: SkillContext & Required<Pick<SkillContext, "store">>,
+  ): Promise<SkillResult<Static<O>>>;
   handler?: never;
 }
 
@@ -116,7 +120,9 @@ export type AnyReadingDeclaration = ReadingDeclaration<string, any, any, MaybePr
 export type AnyReadingSkill = ReadingDeclaration<string, any, any>;
 
 /** Declare a skill: its folder's one export, listed once in registry.ts. (A skill that writes has operations: defineOperationsSkill.) */
-export function defineSkill<const Name extends string, I extends TSchema, O extends TSchema>(declaration: ReadingDeclaration<Name, I, O>): ReadingDeclaration<Name, I, O>;
+export function defineSkill<const Name extends string, I extends TSchema, O extends TSchema>(
+  declaration: ReadingDeclaration<Name, I, O>,
+): ReadingDeclaration<Name, I, O>;
 /** A skill whose handler reads stored records and so answers with a promise. */
 export function defineSkill<const Name extends string, I extends TSchema, O extends TSchema>(
   declaration: ReadingDeclaration<Name, I, O, Promise<SkillResult<Static<O>>>>,
@@ -140,7 +146,9 @@ export interface OperationsSkill<Name extends string = string> {
 /** What registry.ts lists: a single-operation skill or a skill with several. */
 export type RegisteredSkill = AnySkill | OperationsSkill;
 
-export function defineOperationsSkill<const Name extends string>(declaration: OperationsSkill<Name>): OperationsSkill<Name> {
+export function defineOperationsSkill<const Name extends string>(
+  declaration: OperationsSkill<Name>,
+): OperationsSkill<Name> {
   return declaration;
 }
 
@@ -151,10 +159,15 @@ export function defineOperationsSkill<const Name extends string>(declaration: Op
 export function servedDeclarations(skills: readonly RegisteredSkill[]): AnySkill[] {
   return skills
     .flatMap((skill): AnySkill[] =>
-      "operations" in skill ? skill.operations.map((operation): AnySkill => ({ ...operation, name: skill.name, minimumTier: skill.minimumTier })) : [skill],
+      "operations" in skill
+        ? skill.operations.map(
+            (operation): AnySkill => ({ ...operation, name: skill.name, minimumTier: skill.minimumTier }),
+          )
+        : [skill],
     )
     .map(withDataAsOf);
 }
 
 /** The name transports call a declaration by: the skill's, or `skill.operation` for one of several operations. */
-export const callName = (skill: Pick<AnySkill, "name" | "operation">): string => (skill.operation ? `${skill.name}.${skill.operation}` : skill.name);
+export const callName = (skill: Pick<AnySkill, "name" | "operation">): string =>
+  skill.operation ? `${skill.name}.${skill.operation}` : skill.name;

@@ -17,13 +17,22 @@ export const MAX_ENDPOINTS_PER_ACCOUNT = 5;
 export class WebhookSettingsError extends Error {}
 
 function checkEventTypes(types: readonly string[]): string[] {
-  const unknown = types.filter((type) => !isEventType(type) || !(SUBSCRIBABLE_EVENT_TYPES as readonly string[]).includes(type));
-  if (unknown.length > 0) throw new WebhookSettingsError(`Unknown event type ${unknown.join(", ")}; choose from ${SUBSCRIBABLE_EVENT_TYPES.join(", ")}.`);
+  const unknown = types.filter(
+    (type) => !isEventType(type) || !(SUBSCRIBABLE_EVENT_TYPES as readonly string[]).includes(type),
+  );
+  if (unknown.length > 0)
+    throw new WebhookSettingsError(
+      `Unknown event type ${unknown.join(", ")}; choose from ${SUBSCRIBABLE_EVENT_TYPES.join(", ")}.`,
+    );
   return [...new Set(types)];
 }
 
 /** Add an endpoint; the returned secret is shown to the account holder once. */
-export async function createEndpoint(db: Store, accountId: string, input: { url: string; eventTypes: string[]; allowPrivate: boolean; now: number }) {
+export async function createEndpoint(
+  db: Store,
+  accountId: string,
+  input: { url: string; eventTypes: string[]; allowPrivate: boolean; now: number },
+) {
   let url: URL;
   try {
     url = parseWebhookUrl(input.url, input.allowPrivate);
@@ -34,8 +43,12 @@ export async function createEndpoint(db: Store, accountId: string, input: { url:
   const eventTypes = checkEventTypes(input.eventTypes);
   const { webhookEndpoints } = db.t;
   return inTransaction(db, async (tx) => {
-    const [existing] = await tx.select({ n: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.accountId, accountId));
-    if (existing!.n >= MAX_ENDPOINTS_PER_ACCOUNT) throw new WebhookSettingsError(`An account can have at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints.`);
+    const [existing] = await tx
+      .select({ n: count() })
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.accountId, accountId));
+    if (existing!.n >= MAX_ENDPOINTS_PER_ACCOUNT)
+      throw new WebhookSettingsError(`An account can have at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints.`);
     const secret = generateSecret();
     const [endpoint] = await tx
       .insert(webhookEndpoints)
@@ -47,7 +60,11 @@ export async function createEndpoint(db: Store, accountId: string, input: { url:
 
 export function endpointsOf(db: Store, accountId: string): Promise<WebhookEndpoint[]> {
   const { webhookEndpoints } = db.t;
-  return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.accountId, accountId)).orderBy(desc(webhookEndpoints.createdAt));
+  return db
+    .select()
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.accountId, accountId))
+    .orderBy(desc(webhookEndpoints.createdAt));
 }
 
 /** The account's own endpoint, or undefined: another account's endpoint is never found. */
@@ -75,12 +92,21 @@ export async function disabledForFailing(db: Store, accountId: string): Promise<
 }
 
 /** Enabling clears the failure streak, so a fixed receiver gets its pending deliveries at once. */
-export async function setEndpointEnabled(db: Store, accountId: string, endpointId: string, enabled: boolean): Promise<void> {
+export async function setEndpointEnabled(
+  db: Store,
+  accountId: string,
+  endpointId: string,
+  enabled: boolean,
+): Promise<void> {
   const { webhookEndpoints } = db.t;
   await ownEndpoint(db, accountId, endpointId);
   await db
     .update(webhookEndpoints)
-    .set(enabled ? { enabled, disabledReason: null, failingSince: null } : { enabled, disabledReason: "Disabled by the account holder.", failingSince: null })
+    .set(
+      enabled
+        ? { enabled, disabledReason: null, failingSince: null }
+        : { enabled, disabledReason: "Disabled by the account holder.", failingSince: null },
+    )
     .where(eq(webhookEndpoints.id, endpointId));
 }
 
@@ -104,7 +130,16 @@ export async function sendTestEvent(db: Store, accountId: string, endpointId: st
   const endpoint = await ownEndpoint(db, accountId, endpointId);
   if (!endpoint.enabled) throw new WebhookSettingsError("Enable the endpoint before sending it a test event.");
   return inTransaction(db, (tx) =>
-    appendEvent(tx, { accountId, type: "webhook.test", payload: { endpoint_id: endpointId, message: "A test event from Waybill." }, at: now }, endpointId),
+    appendEvent(
+      tx,
+      {
+        accountId,
+        type: "webhook.test",
+        payload: { endpoint_id: endpointId, message: "A test event from Waybill." },
+        at: now,
+      },
+      endpointId,
+    ),
   );
 }
 
@@ -119,7 +154,10 @@ export async function resendDelivery(db: Store, accountId: string, deliveryId: s
       .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookEndpoints.accountId, accountId))),
   );
   if (!delivery) throw new WebhookSettingsError("No such delivery.");
-  await db.update(webhookDeliveries).set({ status: "pending", attempts: 0, nextAttemptAt: now }).where(eq(webhookDeliveries.id, deliveryId));
+  await db
+    .update(webhookDeliveries)
+    .set({ status: "pending", attempts: 0, nextAttemptAt: now })
+    .where(eq(webhookDeliveries.id, deliveryId));
 }
 
 export interface DeliveryLogEntry {

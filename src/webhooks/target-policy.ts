@@ -15,7 +15,8 @@ export interface TargetPolicy {
 
 export class WebhookTargetError extends Error {}
 
-export const systemResolver = async (hostname: string): Promise<string[]> => (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
+export const systemResolver = async (hostname: string): Promise<string[]> =>
+  (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
 const MAX_URL_LENGTH = 2000;
 
@@ -29,7 +30,8 @@ export function parseWebhookUrl(raw: string, allowPrivate: boolean): URL {
   }
   if (raw.length > MAX_URL_LENGTH) throw new WebhookTargetError(`is longer than ${MAX_URL_LENGTH} characters`);
   const schemes = allowPrivate ? ["https:", "http:"] : ["https:"];
-  if (!schemes.includes(url.protocol)) throw new WebhookTargetError(allowPrivate ? "must be an http or https URL" : "must be an https URL");
+  if (!schemes.includes(url.protocol))
+    throw new WebhookTargetError(allowPrivate ? "must be an http or https URL" : "must be an https URL");
   if (url.username || url.password) throw new WebhookTargetError("must not carry a user name or password");
   if (!url.hostname) throw new WebhookTargetError("has no host");
   url.hash = "";

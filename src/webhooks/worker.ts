@@ -18,10 +18,21 @@ export interface DeliveryWorkerOptions {
 
 /** The Standard Webhooks payload: the same bytes on every attempt, built from the stored event. */
 export function webhookBody(event: EventRecord): string {
-  return JSON.stringify({ type: event.type, timestamp: new Date(event.createdAt).toISOString(), data: { id: event.id, ...event.payload } });
+  return JSON.stringify({
+    type: event.type,
+    timestamp: new Date(event.createdAt).toISOString(),
+    data: { id: event.id, ...event.payload },
+  });
 }
 
-type DueDelivery = { id: string; attempts: number; endpointId: string; url: string; secret: string; event: EventRecord };
+type DueDelivery = {
+  id: string;
+  attempts: number;
+  endpointId: string;
+  url: string;
+  secret: string;
+  event: EventRecord;
+};
 
 /**
  * Sends the outbox off the request path. A delivery stays `pending` until a 2xx is recorded, so a
@@ -82,7 +93,13 @@ export class DeliveryWorker {
       .from(webhookDeliveries)
       .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
       .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
-      .where(and(eq(webhookDeliveries.status, "pending"), lte(webhookDeliveries.nextAttemptAt, this.clock.now()), eq(webhookEndpoints.enabled, true)))
+      .where(
+        and(
+          eq(webhookDeliveries.status, "pending"),
+          lte(webhookDeliveries.nextAttemptAt, this.clock.now()),
+          eq(webhookEndpoints.enabled, true),
+        ),
+      )
       .orderBy(asc(webhookDeliveries.nextAttemptAt))
       .limit(limit + this.inFlight.size);
     return rows.filter((row) => !this.inFlight.has(row.id)).slice(0, limit);
@@ -108,7 +125,9 @@ export class DeliveryWorker {
     const attempts = delivery.attempts + 1;
     const { webhookDeliveries, webhookEndpoints } = this.db.t;
     await inTransaction(this.db, async (tx) => {
-      const endpoint = await first(tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpointId)));
+      const endpoint = await first(
+        tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpointId)),
+      );
       if (!endpoint) return; // deleted while the attempt ran
       const base = { attempts, lastAttemptAt: now, lastStatusCode: outcome.statusCode };
       if (outcome.ok) {
@@ -122,7 +141,12 @@ export class DeliveryWorker {
       const delay = retryDelay(attempts, this.random);
       await tx
         .update(webhookDeliveries)
-        .set({ ...base, status: delay === null ? "failed" : "pending", nextAttemptAt: delay === null ? null : now + delay, lastError: outcome.error })
+        .set({
+          ...base,
+          status: delay === null ? "failed" : "pending",
+          nextAttemptAt: delay === null ? null : now + delay,
+          lastError: outcome.error,
+        })
         .where(eq(webhookDeliveries.id, delivery.id));
       const failingSince = endpoint.failingSince ?? now;
       if (!endpoint.enabled || now - failingSince < DISABLE_AFTER_FAILING_MS) {
@@ -130,8 +154,16 @@ export class DeliveryWorker {
         return;
       }
       const reason = `Every delivery since ${new Date(failingSince).toISOString()} failed (last: ${outcome.error}).`;
-      await tx.update(webhookEndpoints).set({ enabled: false, disabledReason: reason, failingSince }).where(eq(webhookEndpoints.id, endpoint.id));
-      await appendEvent(tx, { accountId: endpoint.accountId, type: "webhook.disabled", payload: { endpoint_id: endpoint.id, url: endpoint.url, reason }, at: now });
+      await tx
+        .update(webhookEndpoints)
+        .set({ enabled: false, disabledReason: reason, failingSince })
+        .where(eq(webhookEndpoints.id, endpoint.id));
+      await appendEvent(tx, {
+        accountId: endpoint.accountId,
+        type: "webhook.disabled",
+        payload: { endpoint_id: endpoint.id, url: endpoint.url, reason },
+        at: now,
+      });
     });
   }
 }

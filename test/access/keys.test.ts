@@ -16,7 +16,9 @@ describe("key rotation and revocation", () => {
     expect(second.revokedKeyId).toBe(first.record.id);
     expect((await activeKeyOf(db, account.id))?.id).toBe(second.record.id);
     expect((await keysOf(db, account.id)).filter((k) => k.revokedAt === null)).toHaveLength(1);
-    expect(() => db.$client.run("UPDATE api_keys SET revoked_at = NULL WHERE id = ?", [first.record.id])).toThrow(/UNIQUE/);
+    expect(() => db.$client.run("UPDATE api_keys SET revoked_at = NULL WHERE id = ?", [first.record.id])).toThrow(
+      /UNIQUE/,
+    );
   });
 
   test("revoking leaves the account without an active key", async () => {
@@ -87,7 +89,14 @@ describe("a key never appears in clear", () => {
       const secret = key.slice(4);
       const bodies = [
         await (await server.call("/v1/rates/lookup", { method: "POST", json: CHICAGO_TO_DALLAS, key })).text(),
-        await (await server.call("/v1/rates/lookup", { method: "POST", body: "{bad", key, headers: { "content-type": "application/json" } })).text(),
+        await (
+          await server.call("/v1/rates/lookup", {
+            method: "POST",
+            body: "{bad",
+            key,
+            headers: { "content-type": "application/json" },
+          })
+        ).text(),
         await (await server.call("/v1/reports/audit?receipt_id=x", { key })).text(),
       ];
       for (const body of bodies) expect(body).not.toContain(secret.slice(0, 16));

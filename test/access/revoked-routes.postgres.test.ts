@@ -44,7 +44,10 @@ afterAll(async () => {
   await elsewhere?.close();
 });
 
-function call(path: string, init: RequestInit & { key?: string; json?: unknown; cookie?: string } = {}): Promise<Response> {
+function call(
+  path: string,
+  init: RequestInit & { key?: string; json?: unknown; cookie?: string } = {},
+): Promise<Response> {
   const headers = new Headers(init.headers);
   if (init.key) headers.set("authorization", `Bearer ${init.key}`);
   if (init.cookie) headers.set("cookie", init.cookie);
@@ -54,7 +57,12 @@ function call(path: string, init: RequestInit & { key?: string; json?: unknown; 
 }
 
 const mcp = (key: string, message: Record<string, unknown>) =>
-  call("/mcp", { method: "POST", key, json: { jsonrpc: "2.0", id: 1, ...message }, headers: { accept: "application/json, text/event-stream" } });
+  call("/mcp", {
+    method: "POST",
+    key,
+    json: { jsonrpc: "2.0", id: 1, ...message },
+    headers: { accept: "application/json, text/event-stream" },
+  });
 
 /** Every API-key route a client might call next, by name, with the status and error code it answered. */
 async function everyRoute(key: string): Promise<Record<string, [number, unknown]>> {
@@ -63,7 +71,13 @@ async function everyRoute(key: string): Promise<Record<string, [number, unknown]
     events: () => call("/v1/events", { key }),
     skills: () => call("/v1/skills", { key }),
     "mcp tools/list": () => mcp(key, { method: "tools/list" }),
-    "a replayed answer": () => call("/v1/rates/lookup", { method: "POST", key, json: CHICAGO_TO_DALLAS, headers: { "idempotency-key": "replayed" } }),
+    "a replayed answer": () =>
+      call("/v1/rates/lookup", {
+        method: "POST",
+        key,
+        json: CHICAGO_TO_DALLAS,
+        headers: { "idempotency-key": "replayed" },
+      }),
     "a skill the tier lacks": () => call("/v1/rates/forecast", { method: "POST", key, json: CHICAGO_TO_DALLAS }),
     "a skill call": () => call("/v1/rates/lookup", { method: "POST", key, json: CHICAGO_TO_DALLAS }),
   };
@@ -80,7 +94,12 @@ describe("on PostgreSQL, before this replica hears of the revoke", () => {
     const { key, accountId } = await accountWithKey(elsewhere.store, clock.now(), "starter");
     await runtime.keys.reload();
     // The answer the replay below would give back, stored while the key was valid.
-    const first = await call("/v1/rates/lookup", { method: "POST", key, json: CHICAGO_TO_DALLAS, headers: { "idempotency-key": "replayed" } });
+    const first = await call("/v1/rates/lookup", {
+      method: "POST",
+      key,
+      json: CHICAGO_TO_DALLAS,
+      headers: { "idempotency-key": "replayed" },
+    });
     expect(first.status).toBe(200);
     expect(await everyRoute(key)).toEqual({
       usage: [200, undefined],
@@ -93,7 +112,9 @@ describe("on PostgreSQL, before this replica hears of the revoke", () => {
     });
 
     // The events page is read through the key's row: it lists the account's events while the key is valid.
-    const page = (await (await call("/v1/events", { key })).json()) as { events: { type: string; data: { key_id?: string } }[] };
+    const page = (await (await call("/v1/events", { key })).json()) as {
+      events: { type: string; data: { key_id?: string } }[];
+    };
     expect(page.events.map((event) => event.type)).toEqual(["key.created"]);
     expect(page.events[0]!.data.key_id).toBeString();
 
@@ -114,7 +135,10 @@ describe("on PostgreSQL, before this replica hears of the revoke", () => {
     const cookie = `__Host-waybill_session=${token}`;
     expect((await call("/dashboard/admin", { cookie })).status).toBe(200);
 
-    await elsewhere.store.update(elsewhere.store.t.accounts).set({ isAdmin: false }).where(eq(elsewhere.store.t.accounts.id, account.id));
+    await elsewhere.store
+      .update(elsewhere.store.t.accounts)
+      .set({ isAdmin: false })
+      .where(eq(elsewhere.store.t.accounts.id, account.id));
     expect((await call("/dashboard/admin", { cookie })).status).toBe(404);
     expect((await call("/dashboard", { cookie })).status).toBe(200);
 

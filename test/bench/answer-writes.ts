@@ -52,10 +52,18 @@ try {
   const principal = authenticate(runtime.keys, `Bearer ${key}`);
   const skill = runtime.skills.find((s) => s.name === "rate-lookup");
   if (!skill?.handler) throw new Error("rate-lookup must be served as a reading skill");
-  const input = validateInput(skill.input, { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" }, "body");
+  const input = validateInput(
+    skill.input,
+    { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" },
+    "body",
+  );
   const now = Date.now();
   const asOf = new Date(now).toISOString().slice(0, 10);
-  const result = await skill.handler(input, { data: runtime.reference.view(asOf, now), caller: principal, instance: runtime });
+  const result = await skill.handler(input, {
+    data: runtime.reference.view(asOf, now),
+    caller: principal,
+    instance: runtime,
+  });
   // As for a kept answer: the canonical texts and the answer's digest are known before the write.
   const canonical = { request: canonicalJson(input), factors: canonicalJson(result.factorVersions) };
   const responseSha256 = sha256Hex(canonicalJson(result.answer));
@@ -82,7 +90,9 @@ try {
         knownAt: now,
         usage: { requestId: BENCH_REQUEST_ID, latencyMs: 1 },
       }) as AppendedReceipt;
-      await (usageOnReceipt ? recordAnswered(tx, principal.keyId, now) : recordAnswered(tx, answeredUsage(principal, skill.name, receipt.id, now)));
+      await (usageOnReceipt
+        ? recordAnswered(tx, principal.keyId, now)
+        : recordAnswered(tx, answeredUsage(principal, skill.name, receipt.id, now)));
     });
   };
   const batch = async () => {
@@ -93,7 +103,8 @@ try {
   const thread = process.threadCpuUsage();
   const whole = process.cpuUsage();
   for (let i = 0; i < CALLS / BATCH; i++) await batch();
-  const perCall = (before: NodeJS.CpuUsage, after: NodeJS.CpuUsage) => ((after.user + after.system - before.user - before.system) / CALLS).toFixed(1);
+  const perCall = (before: NodeJS.CpuUsage, after: NodeJS.CpuUsage) =>
+    ((after.user + after.system - before.user - before.system) / CALLS).toFixed(1);
   console.log(
     `${root}: ${perCall(thread, process.threadCpuUsage())} µs main-thread CPU, ${perCall(whole, process.cpuUsage())} µs process CPU per answered call's writes (${BATCH} per batch)`,
   );

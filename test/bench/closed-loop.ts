@@ -16,8 +16,16 @@ export interface LoadResult {
 
 /** `connections` callers, each sending its next call as soon as the last one is answered, for `seconds`. */
 /** Connection c calls with keys[c % keys.length]: several accounts' keys, as a shared service sees its callers. */
-export async function closedLoop(options: { urls: string[]; path: string; keys: string[]; body: string; connections: number; seconds: number }): Promise<LoadResult> {
-  for (const url of options.urls) if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(url)) throw new Error(`not a loopback base URL: ${url}`);
+export async function closedLoop(options: {
+  urls: string[];
+  path: string;
+  keys: string[];
+  body: string;
+  connections: number;
+  seconds: number;
+}): Promise<LoadResult> {
+  for (const url of options.urls)
+    if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(url)) throw new Error(`not a loopback base URL: ${url}`);
   const latencies: number[] = [];
   let otherStatus = 0;
   let failed = 0;
@@ -25,7 +33,10 @@ export async function closedLoop(options: { urls: string[]; path: string; keys: 
   const start = performance.now();
   const end = start + options.seconds * 1000;
   const caller = async (_: unknown, connection: number) => {
-    const headers = { "content-type": "application/json", authorization: `Bearer ${options.keys[connection % options.keys.length]}` };
+    const headers = {
+      "content-type": "application/json",
+      authorization: `Bearer ${options.keys[connection % options.keys.length]}`,
+    };
     while (performance.now() < end) {
       const url = options.urls[turn++ % options.urls.length] + options.path;
       const sentAt = performance.now();
@@ -42,7 +53,10 @@ export async function closedLoop(options: { urls: string[]; path: string; keys: 
   await Promise.all(Array.from({ length: options.connections }, caller));
   const seconds = (performance.now() - start) / 1000;
   latencies.sort((a, b) => a - b);
-  const at = (q: number) => (latencies.length === 0 ? Number.NaN : +latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))]!.toFixed(2));
+  const at = (q: number) =>
+    latencies.length === 0
+      ? Number.NaN
+      : +latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))]!.toFixed(2);
   return {
     seconds: +seconds.toFixed(2),
     answered: latencies.length,

@@ -14,7 +14,9 @@ const answer = (await Bun.file(process.env.ANSWER_FILE!).json()) as Record<strin
 const port = Number(process.env.PORT ?? 3000);
 const sqlite = new Database(process.env.DB ?? "floor.db", { create: true, strict: true });
 for (const pragma of PRAGMAS) sqlite.run(`PRAGMA ${pragma}`);
-sqlite.run("CREATE TABLE IF NOT EXISTS floor (id INTEGER PRIMARY KEY, at INTEGER NOT NULL, body TEXT NOT NULL, hash TEXT NOT NULL)");
+sqlite.run(
+  "CREATE TABLE IF NOT EXISTS floor (id INTEGER PRIMARY KEY, at INTEGER NOT NULL, body TEXT NOT NULL, hash TEXT NOT NULL)",
+);
 const insert = sqlite.prepare("INSERT INTO floor (at, body, hash) VALUES (?, ?, ?)");
 // engine "sqlite": the committer takes the SQLite file path (prepared BEGIN/COMMIT, the fsync off the
 // event loop, checkpoints in a worker), as it does for Waybill's own database.

@@ -120,7 +120,10 @@ const loopDelayDuring = loopDelay(metricsAfter);
 if (traceFile) await Bun.write(traceFile, `${trace.join("\n")}\n`);
 latencies.sort((a, b) => a - b);
 // null when nothing was answered at all.
-const at = (q: number) => (latencies.length === 0 ? null : +latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))]!.toFixed(2));
+const at = (q: number) =>
+  latencies.length === 0
+    ? null
+    : +latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))]!.toFixed(2);
 console.log(
   JSON.stringify({
     rate,

@@ -38,7 +38,20 @@ function measure(wrapAt: number): number[] {
 
 const quantiles = (sorted: number[]) => {
   const at = (q: number) => +sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]!.toFixed(2);
-  return { p50_ms: at(0.5), p90_ms: at(0.9), p99_ms: at(0.99), max_ms: at(1), over_10ms: sorted.filter((ms) => ms > 10).length };
+  return {
+    p50_ms: at(0.5),
+    p90_ms: at(0.9),
+    p99_ms: at(0.99),
+    max_ms: at(1),
+    over_10ms: sorted.filter((ms) => ms > 10).length,
+  };
 };
 
-console.log(JSON.stringify({ syncs, batch_bytes: BATCH_BYTES, reused: quantiles(measure(REUSED_BYTES)), growing: quantiles(measure(Number.POSITIVE_INFINITY)) }));
+console.log(
+  JSON.stringify({
+    syncs,
+    batch_bytes: BATCH_BYTES,
+    reused: quantiles(measure(REUSED_BYTES)),
+    growing: quantiles(measure(Number.POSITIVE_INFINITY)),
+  }),
+);

@@ -41,7 +41,8 @@ function collectionsByHeap(log: string): Map<string, Collection[]> {
     const heap = match[2]!;
     const text = match[3]!;
     const start = /START M (\d+)kb => (\w+)/.exec(text);
-    if (start) open.set(heap, { kind: start[2]!, heapMb: Number(start[1]) / 1024, startedBy: clock, pausesMs: [], cycleMs: 0 });
+    if (start)
+      open.set(heap, { kind: start[2]!, heapMb: Number(start[1]) / 1024, startedBy: clock, pausesMs: [], cycleMs: 0 });
     const collection = open.get(heap);
     if (!collection) continue;
     for (const pause of text.matchAll(/\bp=([\d.]+)ms/g)) collection.pausesMs.push(Number(pause[1]));
@@ -68,9 +69,15 @@ const trace = (await Bun.file(traceFile).text())
   .map((line) => line.split(",").map(Number) as [number, number]);
 const from = trace[0]![0];
 const to = trace.at(-1)![0];
-const [mainHeap = []] = [...collectionsByHeap(await Bun.file(logFile).text()).values()].sort((a, b) => b.length - a.length);
-const during = mainHeap.filter((c) => Number.isFinite(c.startedBy) && c.startedBy >= from - MARK_EVERY_MS && c.startedBy <= to);
-const shadows = during.map((c) => [c.startedBy - MARK_EVERY_MS, c.startedBy + MARK_EVERY_MS + c.cycleMs + SHADOW_AFTER_MS] as const);
+const [mainHeap = []] = [...collectionsByHeap(await Bun.file(logFile).text()).values()].sort(
+  (a, b) => b.length - a.length,
+);
+const during = mainHeap.filter(
+  (c) => Number.isFinite(c.startedBy) && c.startedBy >= from - MARK_EVERY_MS && c.startedBy <= to,
+);
+const shadows = during.map(
+  (c) => [c.startedBy - MARK_EVERY_MS, c.startedBy + MARK_EVERY_MS + c.cycleMs + SHADOW_AFTER_MS] as const,
+);
 const inShadow = (due: number) => shadows.some(([start, end]) => due >= start && due <= end);
 const slow = trace.filter(([, latency]) => latency > slowMs);
 const eden = during.filter((c) => c.kind === "EdenCollection");
@@ -81,7 +88,10 @@ console.log(
     requests: trace.length,
     seconds: round((to - from) / 1000),
     collections: { eden: eden.length, full: full.length },
-    eden_pauses_ms: { median_total: round(median(eden.map((c) => sum(c.pausesMs)))), longest: round(Math.max(0, ...eden.flatMap((c) => c.pausesMs))) },
+    eden_pauses_ms: {
+      median_total: round(median(eden.map((c) => sum(c.pausesMs)))),
+      longest: round(Math.max(0, ...eden.flatMap((c) => c.pausesMs))),
+    },
     full_collections: full.map((c) => ({
       heap_mb: round(c.heapMb),
       pauses_ms: round(sum(c.pausesMs)),

@@ -1,7 +1,10 @@
 import { afterEach, expect, test } from "bun:test";
 import { KeepAliveSender } from "./keep-alive-sender.ts";
 
-const request = (path: string) => Buffer.from(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`);
+const request = (path: string) =>
+  Buffer.from(
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
+  );
 
 let server: ReturnType<typeof Bun.serve> | undefined;
 afterEach(() => server?.stop(true));

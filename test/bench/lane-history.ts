@@ -58,7 +58,11 @@ const post = (key: string, json: unknown) =>
   });
 
 /** µs per answered call, `count` calls 32 at a time. */
-async function answeredMicros(app: Awaited<ReturnType<typeof open>>["app"], key: string, count: number): Promise<number> {
+async function answeredMicros(
+  app: Awaited<ReturnType<typeof open>>["app"],
+  key: string,
+  count: number,
+): Promise<number> {
   const started = performance.now();
   for (let i = 0; i < count; i += 32) {
     const calls = Array.from({ length: Math.min(32, count - i) }, (_, j) => {
@@ -73,7 +77,10 @@ async function answeredMicros(app: Awaited<ReturnType<typeof open>>["app"], key:
 }
 
 /** A seed receipt as read back for copying: the stored row's parts, its digests as hex and its texts. */
-type SeedRow = Pick<ReceiptRow, "skill" | "accountId" | "principalPart" | "requestPart" | "factorsPart" | "modelPart" | "asOf"> & {
+type SeedRow = Pick<
+  ReceiptRow,
+  "skill" | "accountId" | "principalPart" | "requestPart" | "factorsPart" | "modelPart" | "asOf"
+> & {
   responseSha256: string;
   lane: string;
   principal: string;
@@ -125,7 +132,9 @@ try {
   const clock = new ManualClock(START);
   // 1. Real receipts through the app: every account asks every lane once.
   let app = await open(file, clock);
-  const keys = await Promise.all(Array.from({ length: ACCOUNTS }, () => accountWithKey(app.db, clock.now(), "enterprise")));
+  const keys = await Promise.all(
+    Array.from({ length: ACCOUNTS }, () => accountWithKey(app.db, clock.now(), "enterprise")),
+  );
   for (const { key } of keys) await answeredMicros(app.app, key, LANES.length);
   const seeds = app.db.$client
     .query<SeedRow, []>(
@@ -152,13 +161,21 @@ try {
 
   // 3. LANE_HISTORY: the newest page of an account's lane (default 100 and the largest, 500), and a page from a cursor.
   const { key } = keys[0]!;
-  const anchor = app.db.$client.query<{ id: string }, [string]>("SELECT id FROM receipts WHERE account_id = ? ORDER BY seq DESC LIMIT 1").get(keys[0]!.accountId)!.id;
+  const anchor = app.db.$client
+    .query<{ id: string }, [string]>("SELECT id FROM receipts WHERE account_id = ? ORDER BY seq DESC LIMIT 1")
+    .get(keys[0]!.accountId)!.id;
   const laneHistory = async (query: string) => {
     const response = await app.app.handle(
-      new Request(`http://localhost/v1/reports/audit?receipt_id=${anchor}&report_type=LANE_HISTORY${query}`, { headers: { authorization: `Bearer ${key}` } }),
+      new Request(`http://localhost/v1/reports/audit?receipt_id=${anchor}&report_type=LANE_HISTORY${query}`, {
+        headers: { authorization: `Bearer ${key}` },
+      }),
     );
     if (response.status !== 200) throw new Error(`LANE_HISTORY got ${response.status}: ${await response.text()}`);
-    return (await response.json()) as { count: number; next_cursor: string | null; receipts: { answer_reproduced: boolean | null }[] };
+    return (await response.json()) as {
+      count: number;
+      next_cursor: string | null;
+      receipts: { answer_reproduced: boolean | null }[];
+    };
   };
   const timed = async (query: string, runs: number) => {
     const times: number[] = [];
@@ -170,7 +187,13 @@ try {
     }
     times.sort((a, b) => a - b);
     const reproduced = page.receipts.filter((receipt) => receipt.answer_reproduced === true).length;
-    return { rows: page.count, reproduced, p50_ms: ms(quantile(times, 0.5)), p95_ms: ms(quantile(times, 0.95)), max_ms: ms(times.at(-1)!) };
+    return {
+      rows: page.count,
+      reproduced,
+      p50_ms: ms(quantile(times, 0.5)),
+      p95_ms: ms(quantile(times, 0.95)),
+      max_ms: ms(times.at(-1)!),
+    };
   };
   const firstPage = await laneHistory("");
   const result = {
@@ -200,7 +223,8 @@ try {
         "SELECT seq FROM receipts WHERE account_id = ? AND lane = ? AND issued_at >= ? AND issued_at < ? ORDER BY issued_at DESC, seq DESC LIMIT 101",
       );
       const t0 = performance.now();
-      for (let i = 0; i < 100; i++) query.all(keys[i % ACCOUNTS]!.accountId, "chicago, il\ndallas, tx", NOW - 90 * DAY, NOW + DAY);
+      for (let i = 0; i < 100; i++)
+        query.all(keys[i % ACCOUNTS]!.accountId, "chicago, il\ndallas, tx", NOW - 90 * DAY, NOW + DAY);
       return ms((performance.now() - t0) / 100);
     })(),
     query_plan: app.db.$client

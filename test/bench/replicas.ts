@@ -25,7 +25,9 @@ const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ on Linux
 // which no tier's limit allows (docs/postgresql.md, "Metering across replicas").
 const ACCOUNTS = 8;
 const benchKeys = (exe: string, database: string, cwd: string) =>
-  Array.from({ length: ACCOUNTS }, (_, i) => accountKeyOn(exe, database, cwd, `bench${i + 1}@example.com`, "enterprise"));
+  Array.from({ length: ACCOUNTS }, (_, i) =>
+    accountKeyOn(exe, database, cwd, `bench${i + 1}@example.com`, "enterprise"),
+  );
 
 const { values } = parseArgs({
   args: Bun.argv.slice(2),
@@ -43,7 +45,13 @@ const warmup = Number(values.warmup);
 const connections = Number(values.connections);
 const rounds = Number(values.rounds);
 const positive = (n: number) => Number.isInteger(n) && n > 0;
-if (!counts.every(positive) || !(seconds > 0 && seconds <= 120) || !(warmup >= 0 && warmup <= 30) || !positive(connections) || !positive(rounds)) {
+if (
+  !counts.every(positive) ||
+  !(seconds > 0 && seconds <= 120) ||
+  !(warmup >= 0 && warmup <= 30) ||
+  !positive(connections) ||
+  !positive(rounds)
+) {
   console.error("usage: replicas.ts [--replicas 1,3] [--seconds 1-120] [--warmup 0-30] [--connections N] [--rounds N]");
   process.exit(2);
 }
@@ -78,7 +86,10 @@ const watchdog = setTimeout(async () => {
 }, 15 * 60_000);
 
 async function measure(exe: string, dir: string, scenario: Scenario): Promise<Measured> {
-  const set = await startReplicas(exe, scenario.replicas, scenario.database, { cwd: dir, env: { WAYBILL_LIMITS: LIMITS, WAYBILL_LOG_LEVEL: "warn" } });
+  const set = await startReplicas(exe, scenario.replicas, scenario.database, {
+    cwd: dir,
+    env: { WAYBILL_LIMITS: LIMITS, WAYBILL_LOG_LEVEL: "warn" },
+  });
   started.set = set;
   try {
     const urls = set.replicas.map((replica) => replica.url);
@@ -88,7 +99,8 @@ async function measure(exe: string, dir: string, scenario: Scenario): Promise<Me
     const databaseTicks = () => (scenario.databasePid ? cpuTicksOfTree(scenario.databasePid) : 0);
     const before = { waybill: cpuTicksOf(pids), database: databaseTicks() };
     const result = await closedLoop({ ...load, seconds });
-    const usPerAnswer = (ticks: number) => Math.round(((ticks / CLOCK_TICKS_PER_SECOND) * 1e6) / Math.max(1, result.answered));
+    const usPerAnswer = (ticks: number) =>
+      Math.round(((ticks / CLOCK_TICKS_PER_SECOND) * 1e6) / Math.max(1, result.answered));
     return {
       name: scenario.name,
       replicas: scenario.replicas,
@@ -105,7 +117,8 @@ async function measure(exe: string, dir: string, scenario: Scenario): Promise<Me
 const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)]!;
 
 function medianOf(runs: Measured[]): Measured {
-  const pick = (field: keyof LoadResult | "waybillCpuUs" | "postgresCpuUs") => median(runs.map((run) => run[field] as number));
+  const pick = (field: keyof LoadResult | "waybillCpuUs" | "postgresCpuUs") =>
+    median(runs.map((run) => run[field] as number));
   return {
     ...runs[0]!,
     answered: pick("answered"),
@@ -119,7 +132,11 @@ function medianOf(runs: Measured[]): Measured {
   };
 }
 
-function report(runId: string, results: Measured[], machine: { before: string; after: string; cpus: number; postgres: number }): string {
+function report(
+  runId: string,
+  results: Measured[],
+  machine: { before: string; after: string; cpus: number; postgres: number },
+): string {
   const sqlite = results.find((r) => r.name === "sqlite");
   const onPostgres = (n: number) => results.find((r) => r.name === "postgres" && r.replicas === n);
   const one = onPostgres(1);
@@ -129,8 +146,14 @@ function report(runId: string, results: Measured[], machine: { before: string; a
   );
   const ratios = counts
     .filter((n) => n !== 1 && onPostgres(n) && one)
-    .map((n) => `- **${n} replicas / 1 replica on PostgreSQL: ${(onPostgres(n)!.answeredPerSecond / one!.answeredPerSecond).toFixed(2)}×** answered req/s.`);
-  if (one && sqlite) ratios.push(`- 1 replica on PostgreSQL / the SQLite file: ${(one.answeredPerSecond / sqlite.answeredPerSecond).toFixed(2)}×.`);
+    .map(
+      (n) =>
+        `- **${n} replicas / 1 replica on PostgreSQL: ${(onPostgres(n)!.answeredPerSecond / one!.answeredPerSecond).toFixed(2)}×** answered req/s.`,
+    );
+  if (one && sqlite)
+    ratios.push(
+      `- 1 replica on PostgreSQL / the SQLite file: ${(one.answeredPerSecond / sqlite.answeredPerSecond).toFixed(2)}×.`,
+    );
   return [
     `Replica run ${runId} (median of ${rounds} round(s), ${seconds} s each after ${warmup} s warm-up, closed loop at ${connections} connections spread round robin, answered rate lookups; ${machine.cpus} cpus; load average before: ${machine.before}, after: ${machine.after}):`,
     "",
@@ -157,7 +180,9 @@ async function main() {
     .join(" ");
 
   const sqliteFile = join(out, "bench.db");
-  const scenarios: Scenario[] = [{ name: "sqlite", replicas: 1, database: sqliteFile, keys: benchKeys(exe, sqliteFile, out) }];
+  const scenarios: Scenario[] = [
+    { name: "sqlite", replicas: 1, database: sqliteFile, keys: benchKeys(exe, sqliteFile, out) },
+  ];
   const cluster = await startPostgres({ durable: true, settings: { max_connections: 50 + 12 * Math.max(...counts) } });
   started.cluster = cluster;
   for (const n of counts) {
@@ -177,7 +202,9 @@ async function main() {
     for (const scenario of scenarios) {
       const result = await measure(exe, out, scenario);
       runs.get(scenario)!.push(result);
-      console.log(`round ${round}: ${scenario.name} ×${scenario.replicas}: ${result.answeredPerSecond} answered/s, p99 ${result.p99Ms} ms`);
+      console.log(
+        `round ${round}: ${scenario.name} ×${scenario.replicas}: ${result.answeredPerSecond} answered/s, p99 ${result.p99Ms} ms`,
+      );
     }
   }
   await cluster.stop();

@@ -74,16 +74,22 @@ const LABELS: Record<string, string> = {
   floor: "durable floor: same body, hashed, one row, group commit, fsync",
 };
 const fmt = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : "–");
-const rows: string[] = ["| scenario | conns | req/s | p50 ms | p99 ms | server CPU µs/req | non-2xx |", "|---|---:|---:|---:|---:|---:|---:|"];
+const rows: string[] = [
+  "| scenario | conns | req/s | p50 ms | p99 ms | server CPU µs/req | non-2xx |",
+  "|---|---:|---:|---:|---:|---:|---:|",
+];
 for (const name of Object.keys(LABELS)) {
   for (const conns of ["c32", "c1"]) {
     const s = summary(`${name}.${conns}`);
     if (s.rounds === 0) continue;
     const non2xx = s.non2xx === s.requests ? "all" : String(s.non2xx);
-    rows.push(`| ${LABELS[name]} | ${conns.slice(1)} | ${fmt(s.rps)} | ${fmt(s.p50, 2)} | ${fmt(s.p99, 2)} | ${fmt(s.cpu)} | ${non2xx} |`);
+    rows.push(
+      `| ${LABELS[name]} | ${conns.slice(1)} | ${fmt(s.rps)} | ${fmt(s.p50, 2)} | ${fmt(s.p99, 2)} | ${fmt(s.cpu)} | ${non2xx} |`,
+    );
   }
 }
-const ratio = (conns: string, base = "bare", answered = "answered") => summary(`${answered}.${conns}`).rps / summary(`${base}.${conns}`).rps;
+const ratio = (conns: string, base = "bare", answered = "answered") =>
+  summary(`${answered}.${conns}`).rps / summary(`${base}.${conns}`).rps;
 const cpuRatio = (base: string, answered = "answered") => summary(`${base}.c32`).cpu / summary(`${answered}.c32`).cpu;
 /** A JSON file of the run, or null when this run did not write it (older runs). */
 const optional = <T>(name: string): T | null => {
@@ -103,12 +109,16 @@ const sideBySide = (base: string) =>
     .map((file) => {
       const answered = parseWrk(readFileSync(join(outDir, file), "utf8"));
       const denominator = parseWrk(readFileSync(join(outDir, file.replace(/answered\.txt$/, "base.txt")), "utf8"));
-      return { calls: answered.requests / denominator.requests, cpu: denominator.cpuMicrosPerRequest / answered.cpuMicrosPerRequest };
+      return {
+        calls: answered.requests / denominator.requests,
+        cpu: denominator.cpuMicrosPerRequest / answered.cpuMicrosPerRequest,
+      };
     });
 const sideBySideLine = (base: string, label: string) => {
   const rounds = sideBySide(base);
   if (rounds.length === 0) return [];
-  const list = (field: "calls" | "cpu") => `**${fmt(median(rounds.map((round) => round[field])), 3)}** (${rounds.map((round) => fmt(round[field], 3)).join(", ")})`;
+  const list = (field: "calls" | "cpu") =>
+    `**${fmt(median(rounds.map((round) => round[field])), 3)}** (${rounds.map((round) => fmt(round[field], 3)).join(", ")})`;
   return [`answered / ${label}: answered calls ${list("calls")}, CPU per call ${list("cpu")}`];
 };
 const sideBySideRatios = [...sideBySideLine("floor", "durable floor"), ...sideBySideLine("bare", "bare Elysia")];
@@ -131,7 +141,11 @@ interface Quantiles {
 const fixed = JSON.parse(readFileSync(join(outDir, "fixed-rate.json"), "utf8")) as FixedRate;
 const fixedBaselines = (["floor", "bare"] as const).flatMap((name) => {
   const run = optional<FixedRate>(`fixed-rate-${name}.json`);
-  return run ? [`${name === "floor" ? "the durable floor" : "bare Elysia"} p50 ${run.p50_ms} / p99 ${run.p99_ms} / max ${run.max_ms} ms`] : [];
+  return run
+    ? [
+        `${name === "floor" ? "the durable floor" : "bare Elysia"} p50 ${run.p50_ms} / p99 ${run.p99_ms} / max ${run.max_ms} ms`,
+      ]
+    : [];
 });
 const fsync = optional<{ syncs: number; batch_bytes: number; reused: Quantiles; growing: Quantiles }>("fsync.json");
 const machine = readFileSync(join(outDir, "machine.txt"), "utf8").trim().split("\n");

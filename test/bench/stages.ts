@@ -53,7 +53,12 @@ function measure(name: string, runs: number, run: (i: number) => void, perRun = 
   return micros;
 }
 
-async function measureAsync(name: string, calls: number, concurrency: number, run: () => Promise<unknown>): Promise<number> {
+async function measureAsync(
+  name: string,
+  calls: number,
+  concurrency: number,
+  run: () => Promise<unknown>,
+): Promise<number> {
   const round = () => Promise.all(Array.from({ length: concurrency }, run));
   for (let i = 0; i < 20; i++) await round();
   const rounds = Math.ceil(calls / concurrency);
@@ -70,7 +75,11 @@ try {
   const now = Date.now();
   const input = validateInput(skill.input, structuredClone(BODY), "body");
   const asOf = new Date(now).toISOString().slice(0, 10);
-  const result = skill.handler(input, { data: runtime.reference.view(asOf, now), caller: principal, instance: runtime });
+  const result = skill.handler(input, {
+    data: runtime.reference.view(asOf, now),
+    caller: principal,
+    instance: runtime,
+  });
   const entry = {
     issuedAt: now,
     skill: skill.name,
@@ -93,12 +102,18 @@ try {
   });
   const meter = runtime.meter as MemoryMeter; // a SQLite file: the synchronous meter
   measure("meter.admit + release", CALLS, () => meter.admit(principal, Date.now()).release());
-  measure("JSON.parse body + validateInput", CALLS, () => validateInput(skill.input, JSON.parse(JSON.stringify(BODY)), "body"));
+  measure("JSON.parse body + validateInput", CALLS, () =>
+    validateInput(skill.input, JSON.parse(JSON.stringify(BODY)), "body"),
+  );
   measure("reference.view + rate-lookup handler", CALLS, () =>
     skill.handler(input, { data: runtime.reference.view(asOf, Date.now()), caller: principal, instance: runtime }),
   );
   measure("reference.view + kept answer (same lane, same figures)", CALLS, () =>
-    computeAnswer(skill, input, { data: runtime.reference.view(asOf, Date.now()), caller: principal, instance: runtime }),
+    computeAnswer(skill, input, {
+      data: runtime.reference.view(asOf, Date.now()),
+      caller: principal,
+      instance: runtime,
+    }),
   );
   // As appendReceipt does: the request and the answer once each for their digests, then the body
   // (which carries the request and only the answer's digest).
@@ -127,8 +142,18 @@ try {
     for (let j = 0; j < BATCH; j++) runtime.committer.commit(write).catch(() => {});
     runtime.committer.flush();
   };
-  measure("checkpoint: one Ed25519 signature (once per batch, not per call)", CALLS / BATCH, () => signText(signingKey, canonicalBody.slice(0, 120)), BATCH);
-  measure(`ledger.append (hash, insert, stage leaf) + checkpoint, ${BATCH}/batch`, CALLS / BATCH, () => batchedAppend(() => runtime.ledger.append(db, entry)), BATCH);
+  measure(
+    "checkpoint: one Ed25519 signature (once per batch, not per call)",
+    CALLS / BATCH,
+    () => signText(signingKey, canonicalBody.slice(0, 120)),
+    BATCH,
+  );
+  measure(
+    `ledger.append (hash, insert, stage leaf) + checkpoint, ${BATCH}/batch`,
+    CALLS / BATCH,
+    () => batchedAppend(() => runtime.ledger.append(db, entry)),
+    BATCH,
+  );
   measure(
     `commit closure (admission, receipt with its usage, key's last use) + checkpoint, ${BATCH}/batch`,
     CALLS / BATCH,
@@ -151,7 +176,9 @@ try {
     walls.push((Bun.nanoseconds() - started) / 1000);
   }
   walls.sort((a, b) => a - b);
-  console.log(`${"one-row transaction, wall time incl. fsync: p50 / p99".padEnd(62)} ${walls[150]!.toFixed(0)} / ${walls[297]!.toFixed(0)} µs`);
+  console.log(
+    `${"one-row transaction, wall time incl. fsync: p50 / p99".padEnd(62)} ${walls[150]!.toFixed(0)} / ${walls[297]!.toFixed(0)} µs`,
+  );
 
   const app = createApp(runtime);
   const request = () =>

@@ -16,7 +16,11 @@ const rows = db
       GROUP BY name`,
   )
   .all();
-const usage = db.query<{ answered: number; rows: number }, []>("SELECT count(receipt_id) AS answered, count(*) AS rows FROM usage_events").get()!;
+const usage = db
+  .query<{ answered: number; rows: number }, []>(
+    "SELECT count(receipt_id) AS answered, count(*) AS rows FROM usage_events",
+  )
+  .get()!;
 const answeredShare = usage.rows === 0 ? 1 : usage.answered / usage.rows;
 const isUsage = (name: string) => name.startsWith("usage_events");
 const answeredOnly = rows.reduce((sum, row) => sum + (isUsage(row.name) ? row.bytes * answeredShare : row.bytes), 0);

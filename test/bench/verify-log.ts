@@ -15,7 +15,8 @@ import { openLedger, sampleEntry, seedPrincipal } from "../receipts/fixtures.ts"
 const entryBody = async (db: Db) => (await storedReceiptAt(db, 1))!.body;
 /** Every receipt with its body text, in log order, a page at a time (what the pre-log walk read). */
 async function* withBodies(db: Db): AsyncGenerator<{ body: string; hash: string }> {
-  const page = (afterSeq: number) => readStoredReceipts(db, gt(db.t.receipts.seq, afterSeq), [asc(db.t.receipts.seq)], 4096);
+  const page = (afterSeq: number) =>
+    readStoredReceipts(db, gt(db.t.receipts.seq, afterSeq), [asc(db.t.receipts.seq)], 4096);
   for (let rows = await page(0); rows.length > 0; rows = await page(rows[rows.length - 1]!.seq)) yield* rows;
 }
 const COUNT = Number(process.argv[2] ?? 100_000);
@@ -41,7 +42,12 @@ try {
   let intact = 0;
   for await (const row of withBodies(db)) {
     // (Only the first body is the one signed here; the cost of checking is the same for every row.)
-    if (sha256Hex(row.body) === row.hash && JSON.parse(row.body) && verify(null, Buffer.from(row.body), publicKey, signature)) intact += 1;
+    if (
+      sha256Hex(row.body) === row.hash &&
+      JSON.parse(row.body) &&
+      verify(null, Buffer.from(row.body), publicKey, signature)
+    )
+      intact += 1;
   }
   if (intact !== 1) throw new Error("the comparison walk checked the wrong thing");
   const chainMicros = ((performance.now() - started) * 1000) / COUNT;
@@ -57,8 +63,12 @@ try {
   console.log(
     `the pre-log chain walk's per-receipt work (signature check per receipt), same run: ${chainMicros.toFixed(2)} µs/receipt; ratio ${(chainMicros / verifyMicros).toFixed(1)}×`,
   );
-  console.log(`inclusion proof: ${inclusionMicros.toFixed(1)} µs; consistency proof: ${consistencyMicros.toFixed(1)} µs (mean of 1000)`);
-  console.log(`database file: ${Math.round(statSync(file).size / COUNT)} bytes per receipt (sample bodies of ${(await entryBody(db)).length} bytes, stored compactly)`);
+  console.log(
+    `inclusion proof: ${inclusionMicros.toFixed(1)} µs; consistency proof: ${consistencyMicros.toFixed(1)} µs (mean of 1000)`,
+  );
+  console.log(
+    `database file: ${Math.round(statSync(file).size / COUNT)} bytes per receipt (sample bodies of ${(await entryBody(db)).length} bytes, stored compactly)`,
+  );
   db.$client.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -24,7 +24,11 @@ function framesOf(wal: Buffer): Frame[] {
   const pageSize = wal.readUInt32BE(8);
   const salts = [wal.readUInt32BE(16), wal.readUInt32BE(20)];
   const frames: Frame[] = [];
-  for (let at = WAL_HEADER_BYTES; at + FRAME_HEADER_BYTES + pageSize <= wal.byteLength; at += FRAME_HEADER_BYTES + pageSize) {
+  for (
+    let at = WAL_HEADER_BYTES;
+    at + FRAME_HEADER_BYTES + pageSize <= wal.byteLength;
+    at += FRAME_HEADER_BYTES + pageSize
+  ) {
     // A frame of an earlier generation (the WAL started over and has not been overwritten this far) ends the walk.
     if (wal.readUInt32BE(at + 8) !== salts[0] || wal.readUInt32BE(at + 12) !== salts[1]) break;
     frames.push({ page: wal.readUInt32BE(at), commits: wal.readUInt32BE(at + 4) !== 0 });
@@ -63,7 +67,9 @@ export function walFrameCounts(file: string): WalFrameCounts {
     frames: frames.length,
     commits,
     frames_per_commit: perCommit(frames.length),
-    per_commit_by_tree: Object.fromEntries([...byTree].sort((a, b) => b[1] - a[1]).map(([name, count]) => [name, perCommit(count)])),
+    per_commit_by_tree: Object.fromEntries(
+      [...byTree].sort((a, b) => b[1] - a[1]).map(([name, count]) => [name, perCommit(count)]),
+    ),
   };
 }
 

@@ -67,7 +67,12 @@ describe("sign-in and the session cookie", () => {
     const { app, db } = await dashboardApp();
     await accountWithPassword(db, "ada@example.com");
     const first = await signIn(app, "ada@example.com");
-    const second = await post(app, "/signin", { email: "ada@example.com", password: PASSWORD }, { cookie: first.cookie });
+    const second = await post(
+      app,
+      "/signin",
+      { email: "ada@example.com", password: PASSWORD },
+      { cookie: first.cookie },
+    );
     const secondCookie = sessionCookieFrom(second);
     expect(secondCookie).not.toBe(first.cookie);
     expect(db.select().from(sessions).all()).toHaveLength(1);
@@ -115,17 +120,36 @@ describe("sign-in and the session cookie", () => {
     await accountWithPassword(db, "ada@example.com");
     // an attacker spreads guesses over many addresses so that no address is refused
     for (let i = 0; i < 12; i++) {
-      const response = await post(app, "/signin", { email: "ada@example.com", password: "wrong password" }, { "x-forwarded-for": `203.0.113.${i}` });
+      const response = await post(
+        app,
+        "/signin",
+        { email: "ada@example.com", password: "wrong password" },
+        { "x-forwarded-for": `203.0.113.${i}` },
+      );
       expect(response.status).toBe(401);
     }
     // the first five cost nothing; then 0.5 s, doubling, capped at 8 s
     expect(slept).toEqual([500, 1000, 2000, 4000, 8000, 8000]);
     // the owner, from their own address, is slowed (8 s) but signed in, and the slow-down is cleared
-    const owner = await post(app, "/signin", { email: "ada@example.com", password: PASSWORD }, { "x-forwarded-for": "198.51.100.7" });
+    const owner = await post(
+      app,
+      "/signin",
+      { email: "ada@example.com", password: PASSWORD },
+      { "x-forwarded-for": "198.51.100.7" },
+    );
     expect(owner.status).toBe(303);
     expect(slept.at(-1)).toBe(8000);
     slept.length = 0;
-    expect((await post(app, "/signin", { email: "ada@example.com", password: PASSWORD }, { "x-forwarded-for": "198.51.100.7" })).status).toBe(303);
+    expect(
+      (
+        await post(
+          app,
+          "/signin",
+          { email: "ada@example.com", password: PASSWORD },
+          { "x-forwarded-for": "198.51.100.7" },
+        )
+      ).status,
+    ).toBe(303);
     expect(slept).toEqual([]);
   }, 60_000); // 14 argon2id verifications
 
@@ -133,9 +157,19 @@ describe("sign-in and the session cookie", () => {
     const { app, db } = await dashboardApp({ trustProxy: true });
     await accountWithPassword(db, "ada@example.com");
     const from = { "x-forwarded-for": "203.0.113.9" };
-    for (let i = 0; i < 21; i++) await post(app, "/signin", { email: `guess${i}@example.com`, password: "wrong password" }, from);
+    for (let i = 0; i < 21; i++)
+      await post(app, "/signin", { email: `guess${i}@example.com`, password: "wrong password" }, from);
     expect((await post(app, "/signin", { email: "ada@example.com", password: PASSWORD }, from)).status).toBe(429);
-    expect((await post(app, "/signin", { email: "ada@example.com", password: PASSWORD }, { "x-forwarded-for": "198.51.100.1" })).status).toBe(303);
+    expect(
+      (
+        await post(
+          app,
+          "/signin",
+          { email: "ada@example.com", password: PASSWORD },
+          { "x-forwarded-for": "198.51.100.1" },
+        )
+      ).status,
+    ).toBe(303);
   }, 60_000); // 23 argon2id verifications
 });
 
@@ -146,11 +180,18 @@ describe("CSRF", () => {
     const { cookie, csrf } = await signIn(app, "ada@example.com");
     expect((await post(app, "/dashboard/keys", {}, { cookie })).status).toBe(403);
     expect((await post(app, "/dashboard/keys", { _csrf: "forged" }, { cookie })).status).toBe(403);
-    expect((await post(app, "/dashboard/keys", { _csrf: csrf }, { cookie, "sec-fetch-site": "cross-site" })).status).toBe(403);
-    expect((await post(app, "/dashboard/keys", { _csrf: csrf }, { cookie, origin: "https://evil.example" })).status).toBe(403);
+    expect(
+      (await post(app, "/dashboard/keys", { _csrf: csrf }, { cookie, "sec-fetch-site": "cross-site" })).status,
+    ).toBe(403);
+    expect(
+      (await post(app, "/dashboard/keys", { _csrf: csrf }, { cookie, origin: "https://evil.example" })).status,
+    ).toBe(403);
     expect(await activeKeyOf(db, ada.id)).toBeUndefined();
     // the header (as htmx sends it) or the hidden field both work
-    expect((await post(app, "/dashboard/keys", {}, { cookie, "x-csrf-token": csrf, "sec-fetch-site": "same-origin" })).status).toBe(201);
+    expect(
+      (await post(app, "/dashboard/keys", {}, { cookie, "x-csrf-token": csrf, "sec-fetch-site": "same-origin" }))
+        .status,
+    ).toBe(201);
     expect((await post(app, "/dashboard/keys", { _csrf: csrf }, { cookie })).status).toBe(201);
   });
 
@@ -166,7 +207,12 @@ describe("CSRF", () => {
   test("a cross-site sign-in post is refused", async () => {
     const { app, db } = await dashboardApp();
     await accountWithPassword(db, "ada@example.com");
-    const response = await post(app, "/signin", { email: "ada@example.com", password: PASSWORD }, { "sec-fetch-site": "cross-site" });
+    const response = await post(
+      app,
+      "/signin",
+      { email: "ada@example.com", password: PASSWORD },
+      { "sec-fetch-site": "cross-site" },
+    );
     expect(response.status).toBe(403);
   });
 });
@@ -176,7 +222,12 @@ describe("keys through the dashboard", () => {
     const { app, db } = await dashboardApp();
     const ada = await accountWithPassword(db, "ada@example.com", "explorer");
     const { cookie, csrf } = await signIn(app, "ada@example.com");
-    const htmx = await post(app, "/dashboard/keys", { scopes: ["rate-lookup", "fuel-surcharge"] }, { cookie, "x-csrf-token": csrf, "hx-request": "true" });
+    const htmx = await post(
+      app,
+      "/dashboard/keys",
+      { scopes: ["rate-lookup", "fuel-surcharge"] },
+      { cookie, "x-csrf-token": csrf, "hx-request": "true" },
+    );
     const fragment = await htmx.text();
     expect(fragment).toStartWith('<section id="key-panel"');
     const key = /wbk_[0-9a-f]{64}/.exec(fragment)?.[0];
@@ -224,7 +275,12 @@ describe("the receipt page", () => {
     const download = await get(app, `/dashboard/receipts/${own}/report.json`, cookie);
     expect(download.status).toBe(200);
     expect(download.headers.get("content-disposition")).toBe(`attachment; filename="${own}.audit.json"`);
-    const report = (await download.json()) as { receipt_id: string; report_type: string; log: { leaf_entry: string }; verification: { included: boolean } };
+    const report = (await download.json()) as {
+      receipt_id: string;
+      report_type: string;
+      log: { leaf_entry: string };
+      verification: { included: boolean };
+    };
     expect(report).toMatchObject({ receipt_id: own, report_type: "RECEIPT_TRACE", verification: { included: true } });
 
     expect((await get(app, `/dashboard/receipts/${lower}/report.json`, cookie)).status).toBe(404);
@@ -242,7 +298,16 @@ describe("admin pages", () => {
     const user = await signIn(app, "bob@example.com");
     expect((await get(app, "/dashboard/admin", user.cookie)).status).toBe(404);
     expect((await get(app, `/dashboard/admin/accounts/${bob.id}`, user.cookie)).status).toBe(404);
-    expect((await post(app, `/dashboard/admin/accounts/${bob.id}/tier`, { _csrf: user.csrf, tier: "enterprise" }, { cookie: user.cookie })).status).toBe(404);
+    expect(
+      (
+        await post(
+          app,
+          `/dashboard/admin/accounts/${bob.id}/tier`,
+          { _csrf: user.csrf, tier: "enterprise" },
+          { cookie: user.cookie },
+        )
+      ).status,
+    ).toBe(404);
     expect((await findAccountByEmail(db, "bob@example.com"))!.tier).toBe("explorer");
 
     const admin = await signIn(app, "root@example.com");
@@ -272,14 +337,20 @@ describe("first start", () => {
     const path = new URL(url!).pathname;
     expect((await get(app, "/setup/not-the-token")).status).toBe(404);
     expect((await get(app, path)).status).toBe(200);
-    const mismatch = await post(app, path, { email: "root@example.com", password: PASSWORD, password_again: "something else" });
+    const mismatch = await post(app, path, {
+      email: "root@example.com",
+      password: PASSWORD,
+      password_again: "something else",
+    });
     expect(mismatch.status).toBe(422);
     const created = await post(app, path, { email: "root@example.com", password: PASSWORD, password_again: PASSWORD });
     expect(created.status).toBe(303);
     expect(created.headers.get("set-cookie")).toStartWith("__Host-waybill_session=");
     expect((await findAccountByEmail(db, "root@example.com"))!.isAdmin).toBe(true);
     expect((await get(app, path)).status).toBe(404);
-    expect((await post(app, path, { email: "second@example.com", password: PASSWORD, password_again: PASSWORD })).status).toBe(404);
+    expect(
+      (await post(app, path, { email: "second@example.com", password: PASSWORD, password_again: PASSWORD })).status,
+    ).toBe(404);
     expect(await setupUrlOnFirstStart(db, "http://localhost:8080")).toBeNull();
     expect((await get(app, "/dashboard/admin", sessionCookieFrom(created))).status).toBe(200);
   });
@@ -323,7 +394,9 @@ describe("escaping and static assets", () => {
     const etag = plain.headers.get("etag")!;
     const versioned = await get(app, `/public/htmx.min.js?v=${etag.slice(1, -1)}`);
     expect(versioned.headers.get("cache-control")).toContain("immutable");
-    const revalidated = await app.handle(new Request(ORIGIN + "/public/htmx.min.js", { headers: { "if-none-match": etag } }));
+    const revalidated = await app.handle(
+      new Request(ORIGIN + "/public/htmx.min.js", { headers: { "if-none-match": etag } }),
+    );
     expect(revalidated.status).toBe(304);
     expect((await get(app, "/public/app.css")).headers.get("content-type")).toBe("text/css; charset=utf-8");
     expect((await get(app, "/public/..%2Fpackage.json")).status).toBe(404);

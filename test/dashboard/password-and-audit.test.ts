@@ -21,7 +21,12 @@ describe("change password", () => {
       { cookie: here.cookie },
     );
     expect(wrong.status).toBe(403);
-    const noToken = await post(app, "/dashboard/password", { current_password: PASSWORD, password: NEW_PASSWORD, password_again: NEW_PASSWORD }, { cookie: here.cookie });
+    const noToken = await post(
+      app,
+      "/dashboard/password",
+      { current_password: PASSWORD, password: NEW_PASSWORD, password_again: NEW_PASSWORD },
+      { cookie: here.cookie },
+    );
     expect(noToken.status).toBe(403);
 
     const changed = await post(
@@ -48,14 +53,26 @@ describe("one-time password links", () => {
     const page = await get(app, `/password/${token}`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("bo@example.com");
-    const differ = await post(app, `/password/${token}`, { password: NEW_PASSWORD, password_again: "something else entirely" });
+    const differ = await post(app, `/password/${token}`, {
+      password: NEW_PASSWORD,
+      password_again: "something else entirely",
+    });
     expect(differ.status).toBe(422);
     const set = await post(app, `/password/${token}`, { password: NEW_PASSWORD, password_again: NEW_PASSWORD });
     expect(set.status).toBe(303);
     expect((await get(app, "/dashboard", sessionCookieFrom(set))).status).toBe(200);
     expect((await get(app, `/password/${token}`)).status).toBe(404);
-    expect((await post(app, `/password/${token}`, { password: "yet another passphrase", password_again: "yet another passphrase" })).status).toBe(404);
-    expect(await Bun.password.verify(NEW_PASSWORD, (await findAccountByEmail(db, "bo@example.com"))!.passwordHash!)).toBe(true);
+    expect(
+      (
+        await post(app, `/password/${token}`, {
+          password: "yet another passphrase",
+          password_again: "yet another passphrase",
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      await Bun.password.verify(NEW_PASSWORD, (await findAccountByEmail(db, "bo@example.com"))!.passwordHash!),
+    ).toBe(true);
   }, 30_000);
 
   test("expire after 24 h, and a newer link kills the older one", async () => {
@@ -80,9 +97,22 @@ describe("account audit log", () => {
     expect((await get(app, "/dashboard/admin/audit", ann.cookie)).status).toBe(404);
 
     const root = await signIn(app, "root@example.com");
-    expect((await post(app, `/dashboard/admin/accounts/${user.id}/tier`, { _csrf: root.csrf, tier: "starter" }, { cookie: root.cookie })).status).toBe(200);
+    expect(
+      (
+        await post(
+          app,
+          `/dashboard/admin/accounts/${user.id}/tier`,
+          { _csrf: root.csrf, tier: "starter" },
+          { cookie: root.cookie },
+        )
+      ).status,
+    ).toBe(200);
 
-    const actions = (await recentAccountEvents(db, { accountId: user.id })).map((e) => [e.action, e.actor, e.detail?.replace(/wbk_\w+…/, "wbk_…")]);
+    const actions = (await recentAccountEvents(db, { accountId: user.id })).map((e) => [
+      e.action,
+      e.actor,
+      e.detail?.replace(/wbk_\w+…/, "wbk_…"),
+    ]);
     expect(actions).toEqual([
       ["tier_changed", admin.id, "explorer → starter"],
       ["key_revoked", user.id, "wbk_…"],

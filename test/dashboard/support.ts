@@ -32,8 +32,15 @@ type DashboardApp = Awaited<ReturnType<typeof dashboardApp>>["app"];
 const FORM_HEADERS = { "content-type": "application/x-www-form-urlencoded" };
 
 /** A form POST as a browser without JavaScript sends it. */
-export function post(app: DashboardApp, path: string, fields: Record<string, string | string[]>, headers: Record<string, string> = {}) {
-  return app.handle(new Request(ORIGIN + path, { method: "POST", headers: { ...FORM_HEADERS, ...headers }, body: form(fields) }));
+export function post(
+  app: DashboardApp,
+  path: string,
+  fields: Record<string, string | string[]>,
+  headers: Record<string, string> = {},
+) {
+  return app.handle(
+    new Request(ORIGIN + path, { method: "POST", headers: { ...FORM_HEADERS, ...headers }, body: form(fields) }),
+  );
 }
 
 export function get(app: DashboardApp, path: string, cookie?: string) {

@@ -42,7 +42,9 @@ test("usage separates answered from refused, and the answered total is the quota
   }
   const usage = await (await get("/dashboard/usage")).text();
   expect(usage).toMatch(/<tfoot>.*class="num total-answered">2<.*class="num total-refused">1</s);
-  const island = JSON.parse(/id="daily-calls-data">([^<]+)</.exec(usage)![1]!) as { series: { skill: string; counts: number[] }[] };
+  const island = JSON.parse(/id="daily-calls-data">([^<]+)</.exec(usage)![1]!) as {
+    series: { skill: string; counts: number[] }[];
+  };
   const answeredBand = island.series.find((s) => s.skill === "rate-lookup")!;
   expect(answeredBand.counts.reduce((a, b) => a + b, 0)).toBe(2);
   expect(island.series.find((s) => s.skill.startsWith("refused"))!.counts.reduce((a, b) => a + b, 0)).toBe(1);

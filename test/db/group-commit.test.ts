@@ -59,7 +59,10 @@ test("when the group transaction cannot take the write lock, every write in it i
   const insert = db.$client.prepare("INSERT INTO t (n) VALUES (?)");
   const committer = new GroupCommitter(db);
   other.$client.run("BEGIN IMMEDIATE"); // another process is writing
-  const outcomes = await Promise.allSettled([committer.commit(() => insert.run(1)), committer.commit(() => insert.run(2))]);
+  const outcomes = await Promise.allSettled([
+    committer.commit(() => insert.run(1)),
+    committer.commit(() => insert.run(2)),
+  ]);
   other.$client.run("ROLLBACK");
   expect(outcomes.map((o) => o.status)).toEqual(["rejected", "rejected"]);
   expect((db.$client.query("SELECT count(*) AS c FROM t").get() as { c: number }).c).toBe(0);
@@ -119,8 +122,14 @@ test("a participant that fails before COMMIT refuses the whole batch, and is tol
     afterCommit: () => events.push("committed"),
     afterRollback: () => events.push("rolled back"),
   });
-  const outcomes = await Promise.allSettled([committer.commit(() => insert.run(1)), committer.commit(() => insert.run(2))]);
-  expect(outcomes.map((o) => (o.status === "rejected" ? (o.reason as Error).message : "answered"))).toEqual(["checkpoint not signed", "checkpoint not signed"]);
+  const outcomes = await Promise.allSettled([
+    committer.commit(() => insert.run(1)),
+    committer.commit(() => insert.run(2)),
+  ]);
+  expect(outcomes.map((o) => (o.status === "rejected" ? (o.reason as Error).message : "answered"))).toEqual([
+    "checkpoint not signed",
+    "checkpoint not signed",
+  ]);
   expect(events).toEqual(["rolled back"]);
   expect(count()).toBe(0);
   refuse = false;

@@ -42,7 +42,8 @@ describe("throw-away PostgreSQL cluster", () => {
       expect(() => process.kill(serverPid, 0)).not.toThrow();
 
       const sql = new SQL(cluster.url);
-      const [row] = await sql`select current_database() as database, current_setting('listen_addresses') as listen, inet_server_addr()::text as address`;
+      const [row] =
+        await sql`select current_database() as database, current_setting('listen_addresses') as listen, inet_server_addr()::text as address`;
       await sql`create table probe (id integer primary key)`;
       await sql`insert into probe values (1), (2)`;
       const [{ count }] = await sql`select count(*)::int as count from probe`;
@@ -86,7 +87,12 @@ describe("throw-away PostgreSQL cluster", () => {
       );
       // Its own cluster, not the run's shared one, so that stopping it is visible.
       const env = { ...process.env, WAYBILL_TEST_POSTGRES_URL: "" };
-      const result = Bun.spawnSync([process.execPath, "test", suite], { cwd: dir, env, stdout: "pipe", stderr: "pipe" });
+      const result = Bun.spawnSync([process.execPath, "test", suite], {
+        cwd: dir,
+        env,
+        stdout: "pipe",
+        stderr: "pipe",
+      });
       const output = result.stdout.toString() + result.stderr.toString();
       expect(result.exitCode).not.toBe(0);
       const url = /DATABASE (\S+)/.exec(output)?.[1];

@@ -13,10 +13,20 @@ const postgres = usePostgres();
 describe("which database a command opens", () => {
   test("a postgres:// URL from --database or WAYBILL_DATABASE_URL selects PostgreSQL; flags win", () => {
     expect(databaseLocation({}, {}, "./waybill.db")).toEqual({ dialect: "sqlite", file: "./waybill.db" });
-    expect(databaseLocation({}, { WAYBILL_DATABASE_URL: "postgres://u@h/db" }, "./w.db")).toEqual({ dialect: "postgres", url: "postgres://u@h/db" });
-    expect(databaseLocation({ db: "x.db" }, { WAYBILL_DATABASE_URL: "postgres://u@h/db" }, "./w.db")).toEqual({ dialect: "sqlite", file: "x.db" });
-    expect(databaseLocation({ database: "postgresql://u@h/db" }, { WAYBILL_DB: "y.db" }, "./w.db").dialect).toBe("postgres");
-    expect(() => databaseLocation({ database: "mysql://u:secret@h/db" }, {}, "./w.db")).toThrow(/mysql:\/\/u:\*\*\*@h\/db/);
+    expect(databaseLocation({}, { WAYBILL_DATABASE_URL: "postgres://u@h/db" }, "./w.db")).toEqual({
+      dialect: "postgres",
+      url: "postgres://u@h/db",
+    });
+    expect(databaseLocation({ db: "x.db" }, { WAYBILL_DATABASE_URL: "postgres://u@h/db" }, "./w.db")).toEqual({
+      dialect: "sqlite",
+      file: "x.db",
+    });
+    expect(databaseLocation({ database: "postgresql://u@h/db" }, { WAYBILL_DB: "y.db" }, "./w.db").dialect).toBe(
+      "postgres",
+    );
+    expect(() => databaseLocation({ database: "mysql://u:secret@h/db" }, {}, "./w.db")).toThrow(
+      /mysql:\/\/u:\*\*\*@h\/db/,
+    );
   });
 });
 
@@ -41,10 +51,18 @@ describe("PostgreSQL migrations", () => {
     const { store, close } = await openStore({ dialect: "postgres", url: await postgres.freshDatabase() });
     try {
       const { accounts, apiKeys, logTiles } = store.t;
-      await store.insert(accounts).values({ id: "acct_1", email: "a@example.com", isAdmin: true, createdAt: 1_790_000_000_123 });
       await store
-        .insert(apiKeys)
-        .values({ id: "key_1", accountId: "acct_1", digest: "d", displayId: "wbk_1", authObjId: "auth_obj_1", scopes: ["rate-lookup"], createdAt: 1 });
+        .insert(accounts)
+        .values({ id: "acct_1", email: "a@example.com", isAdmin: true, createdAt: 1_790_000_000_123 });
+      await store.insert(apiKeys).values({
+        id: "key_1",
+        accountId: "acct_1",
+        digest: "d",
+        displayId: "wbk_1",
+        authObjId: "auth_obj_1",
+        scopes: ["rate-lookup"],
+        createdAt: 1,
+      });
       await store.insert(logTiles).values({ level: 0, idx: 3, hashes: Buffer.from([1, 2, 3]) });
       const [account] = await store.select().from(accounts);
       expect(account).toMatchObject({ isAdmin: true, tier: "explorer", createdAt: 1_790_000_000_123 });
@@ -59,6 +77,8 @@ describe("PostgreSQL migrations", () => {
 
   test("an unreachable server is one line naming the database without its password", async () => {
     const location = databaseLocation({ database: "postgres://waybill:hunter2@127.0.0.1:1/none" }, {}, "./w.db");
-    await expect(openStore(location)).rejects.toThrow(/cannot open database postgres:\/\/waybill:\*\*\*@127\.0\.0\.1:1\/none/);
+    await expect(openStore(location)).rejects.toThrow(
+      /cannot open database postgres:\/\/waybill:\*\*\*@127\.0\.0\.1:1\/none/,
+    );
   });
 });

@@ -46,7 +46,11 @@ test("checkpoints on the worker keep the WAL bounded and start it over, and ever
   expect(holds.length).toBeGreaterThan(0); // each start-over held the batches once, and said for how long
   for (const ms of holds) expect(ms).toBeGreaterThanOrEqual(0);
   expect((db.$client.query("SELECT count(*) AS c FROM t").get() as { c: number }).c).toBe(n);
-  const check = db.$client.query("PRAGMA wal_checkpoint(PASSIVE)").get() as { busy: number; log: number; checkpointed: number };
+  const check = db.$client.query("PRAGMA wal_checkpoint(PASSIVE)").get() as {
+    busy: number;
+    log: number;
+    checkpointed: number;
+  };
   // The worker let go of the file (no lock left behind), and the WAL holds at most about one restart's worth
   // of pages (it starts over past RESTART_FRAMES; a busy machine may let it run a few batches past that).
   expect(check.busy).toBe(0);

@@ -28,7 +28,9 @@ test("on a WAL file, a batch's callers hear only after it is durable, and durabl
   const committer = new GroupCommitter(db);
   const events: string[] = [];
   committer.join(recorder(events));
-  const first = Array.from({ length: 10 }, (_, n) => committer.commit(() => insert.run(n)).then(() => events.push(`answered ${n}`)));
+  const first = Array.from({ length: 10 }, (_, n) =>
+    committer.commit(() => insert.run(n)).then(() => events.push(`answered ${n}`)),
+  );
   await new Promise((resolve) => setImmediate(resolve)); // the first batch commits in this turn
   const second = committer.commit(() => insert.run(100)).then(() => events.push("answered 100"));
   await Promise.all([...first, second]);
@@ -127,12 +129,17 @@ test("batches committed while earlier ones are still being synced get syncs of t
 test("the committer reports each durable batch's stages: every write's wait, the writes, COMMIT and the sync", async () => {
   const { db, insert } = fileDatabase();
   const reported: BatchStages[] = [];
-  const committer = new GroupCommitter(db, { committed: () => {}, failed: () => {}, stages: (stages) => reported.push(stages) });
+  const committer = new GroupCommitter(db, {
+    committed: () => {},
+    failed: () => {},
+    stages: (stages) => reported.push(stages),
+  });
   await Promise.all([1, 2, 3].map((n) => committer.commit(() => insert.run(n))));
   expect(reported).toHaveLength(1);
   const [stages] = reported;
   expect(stages!.queuedMs).toHaveLength(3);
-  for (const ms of [...stages!.queuedMs, stages!.writesMs, stages!.commitMs, stages!.syncMs]) expect(ms).toBeGreaterThanOrEqual(0);
+  for (const ms of [...stages!.queuedMs, stages!.writesMs, stages!.commitMs, stages!.syncMs])
+    expect(ms).toBeGreaterThanOrEqual(0);
   // The fsync ran off the loop after COMMIT: it took some time of its own.
   expect(stages!.syncMs).toBeGreaterThan(0);
   db.$client.close();

@@ -40,7 +40,19 @@ function accountWithWebhook(db: string, email: string, events?: string) {
   const receiver = startWebhookReceiver();
   receivers.push(receiver);
   const added = JSON.parse(
-    cli("webhooks", "add", "--email", email, "--url", receiver.url, ...(events ? ["--events", events] : []), "--allow-private-webhooks", "--json", "--db", db),
+    cli(
+      "webhooks",
+      "add",
+      "--email",
+      email,
+      "--url",
+      receiver.url,
+      ...(events ? ["--events", events] : []),
+      "--allow-private-webhooks",
+      "--json",
+      "--db",
+      db,
+    ),
   );
   receiver.secret = added.secret;
   const key = JSON.parse(cli("keys", "create", "--email", email, "--json", "--db", db)).key as string;
@@ -55,23 +67,45 @@ describe("alerts and webhooks in the binary", () => {
     const { receiver, key } = accountWithWebhook(db, "alerts@example.com", "alert.triggered");
     const server = await serve(db);
     const call = (path: string, init: RequestInit = {}) =>
-      fetch(server.url + path, { ...init, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" } });
+      fetch(server.url + path, {
+        ...init,
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      });
 
     const created = (await (
-      await call("/v1/alerts", { method: "POST", body: JSON.stringify({ condition: { metric: "diesel_price", region: "NATIONAL" }, direction: "ABOVE", threshold: 9 }) })
+      await call("/v1/alerts", {
+        method: "POST",
+        body: JSON.stringify({
+          condition: { metric: "diesel_price", region: "NATIONAL" },
+          direction: "ABOVE",
+          threshold: 9,
+        }),
+      })
     ).json()) as any;
     expect(created.alert.state.firing).toBe(false);
 
     const file = join(dir, "eia-spike.json");
-    writeFileSync(file, JSON.stringify({ response: { data: [{ period: dayBefore(1), series: "EMD_EPD2D_PTE_NUS_DPG", value: "9.875" }] } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        response: { data: [{ period: dayBefore(1), series: "EMD_EPD2D_PTE_NUS_DPG", value: "9.875" }] },
+      }),
+    );
     cli("data", "import", "eia", file, "--db", db);
 
     const [delivery] = await receiver.waitFor(1, 20_000);
-    expect(delivery!.verified).toMatchObject({ type: "alert.triggered", data: { alert_id: created.alert.id, measurement: { value: 9.875 } } });
+    expect(delivery!.verified).toMatchObject({
+      type: "alert.triggered",
+      data: { alert_id: created.alert.id, measurement: { value: 9.875 } },
+    });
     const events = (await (await call("/v1/events?type=alert.triggered")).json()) as any;
     expect(events.events).toHaveLength(1);
     expect(events.events[0].id).toBe((delivery!.verified as any).data.id);
-    expect(events.events[0].data.measurement.factor_versions[0]).toMatchObject({ series_id: "EMD_EPD2D_PTE_NUS_DPG", value: 9.875, observation_date: dayBefore(1) });
+    expect(events.events[0].data.measurement.factor_versions[0]).toMatchObject({
+      series_id: "EMD_EPD2D_PTE_NUS_DPG",
+      value: 9.875,
+      observation_date: dayBefore(1),
+    });
     const all = (await (await call("/v1/events")).json()) as any;
     expect(all.events.map((e: { type: string }) => e.type)).toEqual(["key.created", "data.updated", "alert.triggered"]);
     expect(receiver.received).toHaveLength(1); // subscribed to alert.triggered only

@@ -46,26 +46,45 @@ describe("the compiled binary, alone in an empty folder", () => {
   }, 60_000);
 
   test("the CLI manages accounts and keys with --json and trustworthy exit codes", () => {
-    const created = runCli(exe, ["accounts", "create", "--email", "Ops@Example.com", "--tier", "starter", "--json", "--db", "cli.db"], dir);
+    const created = runCli(
+      exe,
+      ["accounts", "create", "--email", "Ops@Example.com", "--tier", "starter", "--json", "--db", "cli.db"],
+      dir,
+    );
     expect(created.exitCode).toBe(0);
     expect(JSON.parse(created.stdout)).toMatchObject({ email: "ops@example.com", tier: "starter" });
 
-    const key = runCli(exe, ["keys", "create", "--email", "ops@example.com", "--scopes", "rate-lookup", "--json", "--db", "cli.db"], dir);
+    const key = runCli(
+      exe,
+      ["keys", "create", "--email", "ops@example.com", "--scopes", "rate-lookup", "--json", "--db", "cli.db"],
+      dir,
+    );
     expect(key.exitCode).toBe(0);
     expect(JSON.parse(key.stdout).key).toMatch(/^wbk_[0-9a-f]{64}$/);
 
-    const badScope = runCli(exe, ["keys", "create", "--email", "ops@example.com", "--scopes", "teleport", "--db", "cli.db"], dir);
+    const badScope = runCli(
+      exe,
+      ["keys", "create", "--email", "ops@example.com", "--scopes", "teleport", "--db", "cli.db"],
+      dir,
+    );
     expect(badScope.exitCode).toBe(2); // an unknown scope is a bad argument;
     expect(badScope.stderr).toContain("valid scopes: rate-lookup");
 
-    const tier = runCli(exe, ["accounts", "set-tier", "--email", "ops@example.com", "--tier", "professional", "--db", "cli.db"], dir);
+    const tier = runCli(
+      exe,
+      ["accounts", "set-tier", "--email", "ops@example.com", "--tier", "professional", "--db", "cli.db"],
+      dir,
+    );
     expect(tier.exitCode).toBe(0);
     const list = JSON.parse(runCli(exe, ["accounts", "list", "--json", "--db", "cli.db"], dir).stdout);
     expect(list.accounts[0]).toMatchObject({ email: "ops@example.com", tier: "professional" });
 
     expect(runCli(exe, ["keys", "revoke", "--email", "ops@example.com", "--db", "cli.db"], dir).exitCode).toBe(0);
     expect(runCli(exe, ["keys", "revoke", "--email", "ops@example.com", "--db", "cli.db"], dir).exitCode).toBe(1);
-    expect(runCli(exe, ["accounts", "set-tier", "--email", "nobody@example.com", "--tier", "starter", "--db", "cli.db"], dir).exitCode).toBe(1);
+    expect(
+      runCli(exe, ["accounts", "set-tier", "--email", "nobody@example.com", "--tier", "starter", "--db", "cli.db"], dir)
+        .exitCode,
+    ).toBe(1);
   });
 
   test("bad input is one line and a non-zero exit, never a stack trace", async () => {
@@ -75,8 +94,16 @@ describe("the compiled binary, alone in an empty folder", () => {
       { args: ["serve", "--port", "99999"], code: 2, says: "not a port" },
       { args: ["serve", "--db", "./missing/folder/w.db", "--port", "0"], code: 1, says: "does not exist" },
       { args: ["serve", "--db", "/proc/waybill.db", "--port", "0"], code: 1, says: "cannot open database" },
-      { args: ["accounts", "create", "--email", "x@y.io", "--tier", "platinum", "--db", "bad.db"], code: 2, says: "Unknown tier" },
-      { args: ["accounts", "create", "--email", "not-an-email", "--db", "bad.db"], code: 2, says: "not an email address" },
+      {
+        args: ["accounts", "create", "--email", "x@y.io", "--tier", "platinum", "--db", "bad.db"],
+        code: 2,
+        says: "Unknown tier",
+      },
+      {
+        args: ["accounts", "create", "--email", "not-an-email", "--db", "bad.db"],
+        code: 2,
+        says: "not an email address",
+      },
       { args: ["serve", "--log-format", "xml", "--port", "0"], code: 2, says: "not a log format" },
     ];
     for (const { args, code, says } of cases) {
@@ -103,23 +130,42 @@ describe("the compiled binary, alone in an empty folder", () => {
   const APP = "https://app.example.com";
 
   test("serves the docs from inside itself and keeps the HTTP conventions", async () => {
-    expect(runCli(exe, ["accounts", "create", "--email", "api@example.com", "--tier", "starter", "--db", "api.db"], dir).exitCode).toBe(0);
-    const key = JSON.parse(runCli(exe, ["keys", "create", "--email", "api@example.com", "--json", "--db", "api.db"], dir).stdout).key as string;
-    const server = await startBinary(exe, ["--db", "api.db", "--cors-origins", APP, "--public-url", "https://rates.example.com"], { cwd: dir });
+    expect(
+      runCli(exe, ["accounts", "create", "--email", "api@example.com", "--tier", "starter", "--db", "api.db"], dir)
+        .exitCode,
+    ).toBe(0);
+    const key = JSON.parse(
+      runCli(exe, ["keys", "create", "--email", "api@example.com", "--json", "--db", "api.db"], dir).stdout,
+    ).key as string;
+    const server = await startBinary(
+      exe,
+      ["--db", "api.db", "--cors-origins", APP, "--public-url", "https://rates.example.com"],
+      { cwd: dir },
+    );
     try {
       const bundle = await fetch(`${server.url}/docs/assets/scalar.js`);
       expect(bundle.status).toBe(200);
       expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(1_000_000);
-      expect(await (await fetch(`${server.url}/llms.txt`)).text()).toContain("https://rates.example.com/v1/rates/lookup");
+      expect(await (await fetch(`${server.url}/llms.txt`)).text()).toContain(
+        "https://rates.example.com/v1/rates/lookup",
+      );
 
-      const preflight = await fetch(`${server.url}/v1/rates/lookup`, { method: "OPTIONS", headers: { origin: APP, "access-control-request-method": "POST" } });
+      const preflight = await fetch(`${server.url}/v1/rates/lookup`, {
+        method: "OPTIONS",
+        headers: { origin: APP, "access-control-request-method": "POST" },
+      });
       expect(preflight.status).toBe(204);
       expect(preflight.headers.get("access-control-allow-origin")).toBe(APP);
 
       const call = () =>
         fetch(`${server.url}/v1/rates/lookup`, {
           method: "POST",
-          headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "idempotency-key": "binary-retry", "x-request-id": "binary-test-1" },
+          headers: {
+            authorization: `Bearer ${key}`,
+            "content-type": "application/json",
+            "idempotency-key": "binary-retry",
+            "x-request-id": "binary-test-1",
+          },
           body: JSON.stringify({ origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" }),
         });
       const first = await call();
@@ -130,19 +176,32 @@ describe("the compiled binary, alone in an empty folder", () => {
       const answered = (await first.json()) as {
         receipt_id: string;
         data_as_of: { as_of: string; series: { series_id: string; age_days: number }[] };
-        lane_balance: { origin_market: string | null; destination_market: string | null; outbound: number; inbound: number; factor: number };
+        lane_balance: {
+          origin_market: string | null;
+          destination_market: string | null;
+          outbound: number;
+          inbound: number;
+          factor: number;
+        };
         breakdown: { lane_balance: number };
       };
       // The lane-balance factor is in the answer and its breakdown (docs/rate-model.md, "Lane balance").
       expect(answered.lane_balance).toMatchObject({ origin_market: "UPPER_MIDWEST", destination_market: "TEXAS" });
-      expect(answered.lane_balance.factor).toBeCloseTo(answered.lane_balance.outbound * answered.lane_balance.inbound, 4);
+      expect(answered.lane_balance.factor).toBeCloseTo(
+        answered.lane_balance.outbound * answered.lane_balance.inbound,
+        4,
+      );
       expect(Math.sign(answered.breakdown.lane_balance)).toBe(Math.sign(answered.lane_balance.factor - 1));
       expect(((await retry.json()) as { receipt_id: string }).receipt_id).toBe(answered.receipt_id);
       // The answer says how old its figures are (docs/api.md#data-age).
       expect(answered.data_as_of.as_of).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       expect(answered.data_as_of.series.length).toBeGreaterThan(0);
-      expect(answered.data_as_of.series.every((series) => series.series_id.length > 0 && Number.isInteger(series.age_days))).toBe(true);
-      const usage = (await (await fetch(`${server.url}/v1/usage`, { headers: { authorization: `Bearer ${key}` } })).json()) as { quota: { used: number } };
+      expect(
+        answered.data_as_of.series.every((series) => series.series_id.length > 0 && Number.isInteger(series.age_days)),
+      ).toBe(true);
+      const usage = (await (
+        await fetch(`${server.url}/v1/usage`, { headers: { authorization: `Bearer ${key}` } })
+      ).json()) as { quota: { used: number } };
       expect(usage.quota.used).toBe(1);
 
       const wrongMethod = await fetch(`${server.url}/v1/rates/lookup`, { headers: { authorization: `Bearer ${key}` } });
@@ -156,7 +215,11 @@ describe("the compiled binary, alone in an empty folder", () => {
         body: JSON.stringify({ origin: "Phoenix, AZ", destination: "San Diego, CA", equipment: "DRY_VAN" }),
       });
       expect(bounded.status).toBe(200);
-      const boundedAnswer = (await bounded.json()) as { distance_method: string; distance: { bound_reason?: string }; confidence: { reasons: string[] } };
+      const boundedAnswer = (await bounded.json()) as {
+        distance_method: string;
+        distance: { bound_reason?: string };
+        confidence: { reasons: string[] };
+      };
       expect(boundedAnswer.distance_method).toBe("ROAD_NETWORK_BOUNDED");
       expect(boundedAnswer.distance.bound_reason).toMatch(/goes \d+ mi round between/);
       expect(boundedAnswer.confidence.reasons.join("; ")).toContain("road miles bounded");
@@ -171,23 +234,34 @@ test("an operator imports a road network with the CLI and the next lookup is pri
   writeFileSync(join(dir, "roads.geojson"), JSON.stringify(CORRIDOR_ROADS));
   writeFileSync(
     join(dir, "points.geojson"),
-    JSON.stringify({ type: "FeatureCollection", features: [{ type: "Feature", geometry: { type: "Point", coordinates: [-90, 40] } }] }),
+    JSON.stringify({
+      type: "FeatureCollection",
+      features: [{ type: "Feature", geometry: { type: "Point", coordinates: [-90, 40] } }],
+    }),
   );
 
   const refused = runCli(exe, ["data", "import", "roads", "points.geojson", "--db", db], dir);
   expect(refused.exitCode).toBe(1);
   expect(refused.stderr.trim().split("\n")).toHaveLength(1);
-  expect(refused.stderr).toContain("points.geojson is not a usable road network: feature 0: geometry must be a LineString");
+  expect(refused.stderr).toContain(
+    "points.geojson is not a usable road network: feature 0: geometry must be a LineString",
+  );
 
   const imported = runCli(exe, ["data", "import", "roads", "roads.geojson", "--json", "--db", db], dir);
   expect(imported.exitCode).toBe(0);
   const { network, added } = JSON.parse(imported.stdout) as { network: string; added: boolean };
   expect(network).toMatch(/^imported-r[0-9]+-[0-9a-f]{12}$/);
   expect(added).toBe(true);
-  expect(JSON.parse(runCli(exe, ["data", "import", "roads", "roads.geojson", "--json", "--db", db], dir).stdout).added).toBe(false);
+  expect(
+    JSON.parse(runCli(exe, ["data", "import", "roads", "roads.geojson", "--json", "--db", db], dir).stdout).added,
+  ).toBe(false);
 
-  expect(runCli(exe, ["accounts", "create", "--email", "ops@example.com", "--tier", "starter", "--db", db], dir).exitCode).toBe(0);
-  const key = JSON.parse(runCli(exe, ["keys", "create", "--email", "ops@example.com", "--json", "--db", db], dir).stdout).key as string;
+  expect(
+    runCli(exe, ["accounts", "create", "--email", "ops@example.com", "--tier", "starter", "--db", db], dir).exitCode,
+  ).toBe(0);
+  const key = JSON.parse(
+    runCli(exe, ["keys", "create", "--email", "ops@example.com", "--json", "--db", db], dir).stdout,
+  ).key as string;
   const server = await startBinary(exe, ["--db", db], { cwd: dir });
   try {
     const response = await fetch(`${server.url}/v1/rates/lookup`, {
@@ -196,7 +270,11 @@ test("an operator imports a road network with the CLI and the next lookup is pri
       body: JSON.stringify({ origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" }),
     });
     expect(response.status).toBe(200);
-    const answer = (await response.json()) as { distance_method: string; distance: { road_network: string }; miles: number };
+    const answer = (await response.json()) as {
+      distance_method: string;
+      distance: { road_network: string };
+      miles: number;
+    };
     expect(answer.distance_method).toBe("ROAD_NETWORK");
     expect(answer.distance.road_network).toBe(network);
 

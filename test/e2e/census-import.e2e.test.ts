@@ -20,14 +20,22 @@ describe("waybill data import fmcsa, on the compiled binary", () => {
     const imported = run("data", "import", "fmcsa", "FMCSA_CENSUS1_2026Sep.txt", "--json");
     expect(imported.exitCode).toBe(0);
     const result = JSON.parse(imported.stdout);
-    expect(result).toMatchObject({ snapshot_date: "2026-09-01", rows: 70_000, malformed: 140, counted: expected.counted, added: 468 });
+    expect(result).toMatchObject({
+      snapshot_date: "2026-09-01",
+      rows: 70_000,
+      malformed: 140,
+      counted: expected.counted,
+      added: 468,
+    });
     const progress = imported.stderr
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line).progress);
     expect(progress.at(-1)).toMatchObject({ percent: 100 });
 
-    const status = JSON.parse(run("data", "status", "--json").stdout) as { series: { series_id: string; latest: string; latest_value: number }[] };
+    const status = JSON.parse(run("data", "status", "--json").stdout) as {
+      series: { series_id: string; latest: string; latest_value: number }[];
+    };
     const tx = status.series.find((s) => s.series_id === "FMCSA_CENSUS_CARRIERS_TX_A");
     expect(tx).toMatchObject({ latest: "2026-09-01", latest_value: expected.cells.get("TX_A")!.carriers });
   }, 120_000);
@@ -51,7 +59,9 @@ describe("waybill data import fmcsa, on the compiled binary", () => {
     const server = await startBinary(exe, ["--db", "waybill.db"], { cwd: dir });
     try {
       expect(run("accounts", "create", "--email", "ops@example.com", "--tier", "starter").exitCode).toBe(0);
-      const { key } = JSON.parse(run("keys", "create", "--email", "ops@example.com", "--scopes", "carrier-capacity", "--json").stdout);
+      const { key } = JSON.parse(
+        run("keys", "create", "--email", "ops@example.com", "--scopes", "carrier-capacity", "--json").stdout,
+      );
       const response = await fetch(`${server.url}/v1/carriers/capacity`, {
         method: "POST",
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },

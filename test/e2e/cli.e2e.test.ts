@@ -59,7 +59,18 @@ describe("the compiled binary's command line", () => {
     const server = await startBinary(suite.exe, ["--db", "admin.db"], { cwd: suite.dir });
     const created = runCli(
       suite.exe,
-      ["accounts", "create", "--email", "root@example.com", "--admin", "--public-url", server.url, "--json", "--db", "admin.db"],
+      [
+        "accounts",
+        "create",
+        "--email",
+        "root@example.com",
+        "--admin",
+        "--public-url",
+        server.url,
+        "--json",
+        "--db",
+        "admin.db",
+      ],
       suite.dir,
     );
     expect(created.exitCode).toBe(0);
@@ -72,7 +83,10 @@ describe("the compiled binary's command line", () => {
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams(fields).toString(),
     });
-    const set = await fetch(link, form({ password: "the admin's own passphrase", password_again: "the admin's own passphrase" }));
+    const set = await fetch(
+      link,
+      form({ password: "the admin's own passphrase", password_again: "the admin's own passphrase" }),
+    );
     expect(set.status).toBe(303);
     expect((await fetch(link)).status).toBe(404);
     const signIn = (password: string) => fetch(`${server.url}/signin`, form({ email: "root@example.com", password }));
@@ -87,7 +101,12 @@ describe("the compiled binary's command line", () => {
     expect(fromStdin.exitCode).toBe(0);
     expect((await signIn("the admin's own passphrase")).status).toBe(401);
     expect((await signIn("a password from the shell")).status).toBe(303);
-    const tooShort = runCli(suite.exe, ["accounts", "set-password", "--email", "root@example.com", "--password-stdin", "--db", "admin.db"], suite.dir, "short\n");
+    const tooShort = runCli(
+      suite.exe,
+      ["accounts", "set-password", "--email", "root@example.com", "--password-stdin", "--db", "admin.db"],
+      suite.dir,
+      "short\n",
+    );
     expect(tooShort.exitCode).toBe(2);
     await server.stop();
   }, 60_000);

@@ -18,26 +18,44 @@ afterAll(() => {
 
 /** One CLI command, run without blocking this process (the fake APIs answer from it). */
 async function cli(args: string[], env: Record<string, string | undefined> = {}, db = "./data.db") {
-  const child = Bun.spawn([exe, ...args, "--db", db], { cwd: dir, env: { PATH: process.env.PATH ?? "", HOME: dir, ...env }, stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const child = Bun.spawn([exe, ...args, "--db", db], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? "", HOME: dir, ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, exitCode] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   return { exitCode, stdout, stderr };
 }
 
 describe("data commands of the compiled binary", () => {
   test("import the FVWTRK table as published, refuse a bad file whole, retract an import, and see it all in status", async () => {
     const table = join(dir, "fvwtrk.csv");
-    writeFileSync(table, "report_date,origin_district,destination,rate_low_usd_per_load,rate_high_usd_per_load\n2026-07-28,GEORGIA,Atlanta,700,1300\n");
+    writeFileSync(
+      table,
+      "report_date,origin_district,destination,rate_low_usd_per_load,rate_high_usd_per_load\n2026-07-28,GEORGIA,Atlanta,700,1300\n",
+    );
     const imported = await cli(["data", "import", "ams", table, "--json"]);
     expect(imported.exitCode).toBe(0);
     const { import_id: importId, added } = JSON.parse(imported.stdout);
     expect(added).toBe(2); // low and high end; the CLI alone loads no snapshot into a fresh database
 
-    writeFileSync(table, "report_date,origin_district,destination,rate_low_usd_per_load,rate_high_usd_per_load\n2026-07-28,GEORGIA,Atlanta,0x10,1300\n");
+    writeFileSync(
+      table,
+      "report_date,origin_district,destination,rate_low_usd_per_load,rate_high_usd_per_load\n2026-07-28,GEORGIA,Atlanta,0x10,1300\n",
+    );
     const refused = await cli(["data", "import", "ams", table]);
     expect(refused.exitCode).toBe(1);
     expect(refused.stderr.trim().split("\n")).toHaveLength(1);
     // A range no report prints (low under half the high) is a misprint, refused with its line.
-    writeFileSync(table, "report_date,origin_district,destination,rate_low_usd_per_load,rate_high_usd_per_load\n2026-07-21,GEORGIA,Atlanta,740,8600\n");
+    writeFileSync(
+      table,
+      "report_date,origin_district,destination,rate_low_usd_per_load,rate_high_usd_per_load\n2026-07-21,GEORGIA,Atlanta,740,8600\n",
+    );
     const misprint = await cli(["data", "import", "ams", table]);
     expect(misprint.exitCode).toBe(1);
     expect(misprint.stderr).toContain("line 2: rate range 740-8600 is not one the report prints");
@@ -47,9 +65,13 @@ describe("data commands of the compiled binary", () => {
     expect(retracted.exitCode).toBe(0);
 
     const status = JSON.parse((await cli(["data", "status", "--json"])).stdout);
-    const lane = status.series.find((s: { series_id: string }) => s.series_id === "AMS_FVWTRK_REEFER_LOW_GEORGIA__ATLANTA");
+    const lane = status.series.find(
+      (s: { series_id: string }) => s.series_id === "AMS_FVWTRK_REEFER_LOW_GEORGIA__ATLANTA",
+    );
     expect(lane).toMatchObject({ cadence: "weekly", latest: "2026-07-28", published_on: "2026-07-28", overdue: true });
-    expect(status.imports.find((i: { id: string }) => i.id === importId).retracted.reason).toBe("keyed from the wrong report");
+    expect(status.imports.find((i: { id: string }) => i.id === importId).retracted.reason).toBe(
+      "keyed from the wrong report",
+    );
   }, 60_000);
 
   test("data sync against the APIs' formats, and serve --sync-every exports data age in /metrics", async () => {
@@ -66,19 +88,28 @@ describe("data commands of the compiled binary", () => {
     // FMCSA's census needs no key: read from the portal's CSV pages into carrier-capacity's aggregates.
     const census = await cli(["data", "sync", "--source", "fmcsa", "--json"], syncEnv(api.url, false));
     expect(census.exitCode).toBe(0);
-    expect(JSON.parse(census.stdout).sources).toEqual([expect.objectContaining({ source: "fmcsa", status: "added", added: 468 })]);
+    expect(JSON.parse(census.stdout).sources).toEqual([
+      expect.objectContaining({ source: "fmcsa", status: "added", added: 468 }),
+    ]);
     const status = await cli(["data", "status", "--json"]);
     expect(status.stdout).toContain("FMCSA_CENSUS_CARRIERS_TX_A");
 
-    const server = await startBinary(exe, ["--db", "./data.db", "--sync-every", "6h"], { cwd: dir, env: syncEnv(api.url) as Record<string, string> });
+    const server = await startBinary(exe, ["--db", "./data.db", "--sync-every", "6h"], {
+      cwd: dir,
+      env: syncEnv(api.url) as Record<string, string>,
+    });
     const deadline = Date.now() + 20_000;
     while (!server.output().includes("data sync fmcsa:") && Date.now() < deadline) await Bun.sleep(100);
     expect(server.output()).toMatch(/data sync eia: \d+ new observations/);
     // The scheduled sync asks FMCSA too; the census stored above is as new as the portal's.
-    expect(server.output()).toContain("data sync fmcsa: nothing new (the census was last modified on 2026-11-01, the stored one is of 2026-11-01)");
+    expect(server.output()).toContain(
+      "data sync fmcsa: nothing new (the census was last modified on 2026-11-01, the stored one is of 2026-11-01)",
+    );
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     expect(metrics).toMatch(/waybill_reference_data_age_seconds\{series="EMD_EPD2D_PTE_NUS_DPG"\} \d+/);
-    expect(metrics).toContain('waybill_reference_data_overdue{series="AMS_FVWTRK_REEFER_LOW_GEORGIA__ATLANTA",family="USDA AMS reefer truck rates"}');
+    expect(metrics).toContain(
+      'waybill_reference_data_overdue{series="AMS_FVWTRK_REEFER_LOW_GEORGIA__ATLANTA",family="USDA AMS reefer truck rates"}',
+    );
     expect(await server.stop("SIGTERM")).toBe(0);
   }, 90_000);
 
@@ -90,7 +121,10 @@ describe("data commands of the compiled binary", () => {
     // Fresno-area lane printed in two commodity blocks: one envelope (2 figures); Georgia and Yakima 2 each; FIRST REPORT is no district.
     expect(JSON.parse(imported.stdout).added).toBe(6);
     const status = JSON.parse((await published(["data", "status", "--json"])).stdout);
-    const lane = status.series.find((s: { series_id: string }) => s.series_id === "AMS_FVWTRK_REEFER_HIGH_SOUTH-AND-CENTRAL-DISTRICT-CALIFORNIA__CHICAGO");
+    const lane = status.series.find(
+      (s: { series_id: string }) =>
+        s.series_id === "AMS_FVWTRK_REEFER_HIGH_SOUTH-AND-CENTRAL-DISTRICT-CALIFORNIA__CHICAGO",
+    );
     expect(lane).toMatchObject({ latest: "2026-06-30", published_on: "2026-06-30" });
     expect(status.series.some((s: { series_id: string }) => s.series_id.includes("FIRST-REPORT"))).toBe(false);
   }, 60_000);

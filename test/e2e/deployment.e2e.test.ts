@@ -31,13 +31,18 @@ describe("deploy/waybill.service", () => {
     const [execStart] = unitValues(unit, "ExecStart");
     const [program, ...args] = execStart!.split(/\s+/);
     expect(program).toBe("/usr/local/bin/waybill");
-    const env = Object.fromEntries(unitValues(unit, "Environment").map((pair) => pair.split("=", 2) as [string, string]));
+    const env = Object.fromEntries(
+      unitValues(unit, "Environment").map((pair) => pair.split("=", 2) as [string, string]),
+    );
     expect(env.WAYBILL_DB).toBe("/var/lib/waybill/waybill.db");
     expect(unitValues(unit, "StateDirectory")).toEqual(["waybill"]); // systemd creates /var/lib/waybill for the database
 
     // startBinary adds `serve --port 0`; the unit's own port and database path are moved into the test folder.
     expect(args).toEqual(["serve"]);
-    const server = await startBinary(folder.exe, [], { cwd: folder.dir, env: { ...env, WAYBILL_DB: join(folder.dir, "waybill.db"), WAYBILL_PORT: "0" } });
+    const server = await startBinary(folder.exe, [], {
+      cwd: folder.dir,
+      env: { ...env, WAYBILL_DB: join(folder.dir, "waybill.db"), WAYBILL_PORT: "0" },
+    });
     try {
       expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
       // WAYBILL_LOG_FORMAT=json from the unit: the access line of that probe is JSON.
@@ -52,16 +57,22 @@ describe("deploy/waybill.service", () => {
     }
   }, 60_000);
 
-  test.skipIf(!ensureDebianTool(SYSTEMD_ANALYZE, "systemd"))("systemd accepts the unit, and its exposure score stays at most 2.0", () => {
-    // verify needs ExecStart to name an executable that exists here: the compiled binary stands in.
-    const copy = join(folder.dir, "waybill.service");
-    writeFileSync(copy, unit.replace("/usr/local/bin/waybill", folder.exe));
-    const verify = Bun.spawnSync([SYSTEMD_ANALYZE, "verify", copy], { stdout: "pipe", stderr: "pipe" });
-    // Warnings about the unit (an unknown key, a bad value) name its file; other noise from the host does not.
-    expect(verify.stderr.toString()).not.toContain("waybill.service:");
-    expect(verify.exitCode).toBe(0);
-    const security = Bun.spawnSync([SYSTEMD_ANALYZE, "security", "--offline=yes", `--threshold=${EXPOSURE_THRESHOLD}`, copy], { stdout: "pipe", stderr: "pipe" });
-    expect(security.stdout.toString()).toContain("Overall exposure level for waybill.service");
-    expect(security.exitCode).toBe(0);
-  });
+  test.skipIf(!ensureDebianTool(SYSTEMD_ANALYZE, "systemd"))(
+    "systemd accepts the unit, and its exposure score stays at most 2.0",
+    () => {
+      // verify needs ExecStart to name an executable that exists here: the compiled binary stands in.
+      const copy = join(folder.dir, "waybill.service");
+      writeFileSync(copy, unit.replace("/usr/local/bin/waybill", folder.exe));
+      const verify = Bun.spawnSync([SYSTEMD_ANALYZE, "verify", copy], { stdout: "pipe", stderr: "pipe" });
+      // Warnings about the unit (an unknown key, a bad value) name its file; other noise from the host does not.
+      expect(verify.stderr.toString()).not.toContain("waybill.service:");
+      expect(verify.exitCode).toBe(0);
+      const security = Bun.spawnSync(
+        [SYSTEMD_ANALYZE, "security", "--offline=yes", `--threshold=${EXPOSURE_THRESHOLD}`, copy],
+        { stdout: "pipe", stderr: "pipe" },
+      );
+      expect(security.stdout.toString()).toContain("Overall exposure level for waybill.service");
+      expect(security.exitCode).toBe(0);
+    },
+  );
 });

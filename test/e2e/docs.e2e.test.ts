@@ -10,7 +10,10 @@ describe.skipIf(!existsSync(CHROMIUM))("/docs renders the API reference in Chrom
   let browser: Browser;
   beforeAll(async () => {
     server = await testInstance({ listen: true });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    });
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
@@ -38,7 +41,8 @@ describe.skipIf(!existsSync(CHROMIUM))("/docs renders the API reference in Chrom
     await page.getByText("/v1/rates/lookup").first().waitFor({ timeout: 30_000 });
     const text = await page.locator("body").innerText();
     // Groups other than the first start collapsed; the first one's operations and the document's title are on screen.
-    for (const shown of ["/v1/rates/lookup", "/v1/fuel/surcharge", "OpenAPI 3.1", "Waybill"]) expect(text).toContain(shown);
+    for (const shown of ["/v1/rates/lookup", "/v1/fuel/surcharge", "OpenAPI 3.1", "Waybill"])
+      expect(text).toContain(shown);
     await page.screenshot({ path: "test-results/docs-desktop.png" });
     expect(foreign).toEqual([]);
     expect(problems).toEqual([]);

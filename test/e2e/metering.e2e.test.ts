@@ -30,7 +30,11 @@ type Outcome = { status: number; receiptId?: string; window?: string } | { statu
 async function lookup(url: string, key: string): Promise<Outcome> {
   const outcome = await rateLookupAt(url, key);
   if (outcome.status === "no answer") return outcome;
-  return { status: outcome.status, receiptId: outcome.body.receipt_id as string | undefined, window: outcome.body.window as string | undefined };
+  return {
+    status: outcome.status,
+    receiptId: outcome.body.receipt_id as string | undefined,
+    window: outcome.body.window as string | undefined,
+  };
 }
 
 function openReadOnly(dbFile: string) {
@@ -42,12 +46,18 @@ function accountIdOf(db: Database, email: string): string {
 }
 
 function monthCount(db: Database, accountId: string): number {
-  return db.query<{ n: number }, [string]>("SELECT coalesce(sum(answered), 0) AS n FROM monthly_usage WHERE account_id = ?").get(accountId)!.n;
+  return db
+    .query<{ n: number }, [string]>("SELECT coalesce(sum(answered), 0) AS n FROM monthly_usage WHERE account_id = ?")
+    .get(accountId)!.n;
 }
 
 /** Answered calls as the usage reports count them: receipts carrying their call's usage (docs/performance.md, "One row per answered call"). */
 function answeredRows(db: Database, accountId: string): number {
-  return db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM receipts WHERE account_id = ? AND request_id IS NOT NULL").get(accountId)!.n;
+  return db
+    .query<{ n: number }, [string]>(
+      "SELECT count(*) AS n FROM receipts WHERE account_id = ? AND request_id IS NOT NULL",
+    )
+    .get(accountId)!.n;
 }
 
 describe("month count of the compiled binary", () => {
@@ -87,7 +97,10 @@ describe("month count of the compiled binary", () => {
       );
       const missing = answered.filter((o) => receiptWithUsage.get(o.receiptId)!.n !== 1);
       expect(missing).toEqual([]);
-      expect(db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM usage_events WHERE account_id = ?").get(accountId)!.n).toBe(0);
+      expect(
+        db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM usage_events WHERE account_id = ?").get(accountId)!
+          .n,
+      ).toBe(0);
       const stored = answeredRows(db, accountId);
       expect(stored).toBeGreaterThanOrEqual(answered.length); // committed calls whose answer the kill cut off count too
       expect(monthCount(db, accountId)).toBe(stored);

@@ -8,7 +8,11 @@ const PROMTOOL = "/usr/bin/promtool";
 const suite = binaryFolderForSuite();
 
 function runServe(args: string[]) {
-  const result = Bun.spawnSync([suite.exe, "serve", ...args], { cwd: suite.dir, env: { PATH: process.env.PATH ?? "", HOME: suite.dir }, timeout: 20_000 });
+  const result = Bun.spawnSync([suite.exe, "serve", ...args], {
+    cwd: suite.dir,
+    env: { PATH: process.env.PATH ?? "", HOME: suite.dir },
+    timeout: 20_000,
+  });
   return { exitCode: result.exitCode, stdout: result.stdout.toString(), stderr: result.stderr.toString() };
 }
 
@@ -50,8 +54,15 @@ describe("/metrics", () => {
     "passes promtool check metrics, with standard process names and domain metrics",
     async () => {
       const server = await startBinary(suite.exe, ["--db", "metrics.db"], { cwd: suite.dir });
-      runCli(suite.exe, ["accounts", "create", "--email", "m@example.com", "--tier", "starter", "--db", "metrics.db"], suite.dir);
-      const key = JSON.parse(runCli(suite.exe, ["keys", "create", "--email", "m@example.com", "--json", "--db", "metrics.db"], suite.dir).stdout).key;
+      runCli(
+        suite.exe,
+        ["accounts", "create", "--email", "m@example.com", "--tier", "starter", "--db", "metrics.db"],
+        suite.dir,
+      );
+      const key = JSON.parse(
+        runCli(suite.exe, ["keys", "create", "--email", "m@example.com", "--json", "--db", "metrics.db"], suite.dir)
+          .stdout,
+      ).key;
       const call = (body: unknown) =>
         fetch(`${server.url}/v1/rates/lookup`, {
           method: "POST",
@@ -66,7 +77,12 @@ describe("/metrics", () => {
       const check = Bun.spawnSync([PROMTOOL, "check", "metrics"], { stdin: Buffer.from(text) });
       expect(check.stdout.toString() + check.stderr.toString()).toBe("");
       expect(check.exitCode).toBe(0);
-      for (const name of ["process_cpu_seconds_total", "process_resident_memory_bytes", "process_start_time_seconds", "process_open_fds"]) {
+      for (const name of [
+        "process_cpu_seconds_total",
+        "process_resident_memory_bytes",
+        "process_start_time_seconds",
+        "process_open_fds",
+      ]) {
         expect(text).toMatch(new RegExp(`^${name} \\d`, "m"));
       }
       expect(text).not.toContain("waybill_process_");

@@ -17,14 +17,25 @@ const LANE = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY
 test("answers are provable offline with the binary alone, across a key rotation, and trimming the log is caught", async () => {
   const { dir, exe } = folder;
   const db = ["--db", "./log.db"];
-  expect(runCli(exe, ["accounts", "create", "--email", "audit@example.com", "--tier", "professional", ...db], dir).exitCode).toBe(0);
+  expect(
+    runCli(exe, ["accounts", "create", "--email", "audit@example.com", "--tier", "professional", ...db], dir).exitCode,
+  ).toBe(0);
   const key = runCli(exe, ["keys", "create", "--email", "audit@example.com", ...db], dir).stdout.split("\n")[0]!;
   const server = await startBinary(exe, db, { cwd: dir, env: { WAYBILL_PUBLIC_URL: "https://rates.example.com/" } });
   const call = (path: string, init: RequestInit = {}) =>
-    fetch(server.url + path, { ...init, headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...(init.headers ?? {}) } });
+    fetch(server.url + path, {
+      ...init,
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...(init.headers ?? {}) },
+    });
   try {
     const answers = [];
-    for (let i = 0; i < 3; i++) answers.push((await (await call("/v1/rates/lookup", { method: "POST", body: JSON.stringify(LANE) })).json()) as Record<string, unknown>);
+    for (let i = 0; i < 3; i++)
+      answers.push(
+        (await (await call("/v1/rates/lookup", { method: "POST", body: JSON.stringify(LANE) })).json()) as Record<
+          string,
+          unknown
+        >,
+      );
     expect(answers.map((a) => a.log_index)).toEqual([0, 1, 2]);
     const keptCheckpoint = await (await fetch(`${server.url}/log/checkpoint`)).text();
     expect(keptCheckpoint.startsWith("rates.example.com/log\n3\n")).toBe(true);
@@ -35,7 +46,17 @@ test("answers are provable offline with the binary alone, across a key rotation,
     writeFileSync(join(dir, "checkpoint.txt"), keptCheckpoint);
     writeFileSync(join(dir, "public-key.json"), publicKey);
     writeFileSync(join(dir, "answer.json"), JSON.stringify(answers[1]));
-    const offline = ["verify", "--receipt", "report.json", "--checkpoint", "checkpoint.txt", "--key", "public-key.json", "--response", "answer.json"];
+    const offline = [
+      "verify",
+      "--receipt",
+      "report.json",
+      "--checkpoint",
+      "checkpoint.txt",
+      "--key",
+      "public-key.json",
+      "--response",
+      "answer.json",
+    ];
     const verified = runCli(exe, offline, dir);
     expect(verified.stdout.trim().split("\n").at(-1)).toBe("valid");
     expect(verified.exitCode).toBe(0);
@@ -49,7 +70,10 @@ test("answers are provable offline with the binary alone, across a key rotation,
     expect(rotated.exitCode).toBe(0);
     const newKid = (JSON.parse(rotated.stdout) as { kid: string }).kid;
     await call("/v1/rates/lookup", { method: "POST", body: JSON.stringify(LANE) });
-    const keys = (await (await fetch(`${server.url}/v1/receipts/public-key`)).json()) as { kid: string; keys: { kid: string; note_verifier_key: string }[] };
+    const keys = (await (await fetch(`${server.url}/v1/receipts/public-key`)).json()) as {
+      kid: string;
+      keys: { kid: string; note_verifier_key: string }[];
+    };
     expect(keys.kid).toBe(newKid);
     expect(keys.keys).toHaveLength(2);
     const newest = await (await fetch(`${server.url}/log/checkpoint`)).text();
@@ -57,9 +81,16 @@ test("answers are provable offline with the binary alone, across a key rotation,
     expect(newest).toContain("\n\n— rates.example.com/log ");
     // The old checkpoint still verifies with the old key alone; a proof is only good for its own tree size.
     const oldKey = keys.keys.find((k) => k.kid !== newKid)!.note_verifier_key;
-    expect(runCli(exe, ["verify", "--receipt", "report.json", "--checkpoint", "checkpoint.txt", "--key", oldKey], dir).exitCode).toBe(0);
+    expect(
+      runCli(exe, ["verify", "--receipt", "report.json", "--checkpoint", "checkpoint.txt", "--key", oldKey], dir)
+        .exitCode,
+    ).toBe(0);
     writeFileSync(join(dir, "newest.txt"), newest);
-    const stale = runCli(exe, ["verify", "--receipt", "report.json", "--checkpoint", "newest.txt", "--key", newKey], dir);
+    const stale = runCli(
+      exe,
+      ["verify", "--receipt", "report.json", "--checkpoint", "newest.txt", "--key", newKey],
+      dir,
+    );
     expect(stale.stderr).toContain("FAIL the inclusion proof is for the checkpoint's tree size 5");
     expect(runCli(exe, ["receipts", "verify", ...db], dir).exitCode).toBe(0);
   } finally {

@@ -55,13 +55,16 @@ type Outcome = LookupOutcome;
 /** One rate lookup at `base`, remembering every answer for the log check. */
 async function lookup(base: string, key: string): Promise<Outcome> {
   const outcome = await rateLookupAt(base, key);
-  if (outcome.status === 200) answered.push({ receiptId: String(outcome.body.receipt_id), logIndex: Number(outcome.body.log_index) });
+  if (outcome.status === 200)
+    answered.push({ receiptId: String(outcome.body.receipt_id), logIndex: Number(outcome.body.log_index) });
   return outcome;
 }
 
 /** `count` calls at once, each to the next replica in turn. */
-const spread = (key: string, count: number) => Promise.all(Array.from({ length: count }, () => lookup(set.next(), key)));
-const withStatus = (outcomes: Outcome[], status: number) => outcomes.filter((o): o is { status: number; body: Record<string, unknown> } => o.status === status);
+const spread = (key: string, count: number) =>
+  Promise.all(Array.from({ length: count }, () => lookup(set.next(), key)));
+const withStatus = (outcomes: Outcome[], status: number) =>
+  outcomes.filter((o): o is { status: number; body: Record<string, unknown> } => o.status === status);
 
 async function accountIdOf(email: string): Promise<string> {
   const [row] = await sql`select id from accounts where email = ${email}`;
@@ -90,8 +93,15 @@ async function routesRefusing(base: string, key: string): Promise<RouteOutcomes>
   return outcomes;
 }
 type RouteOutcomes = Record<string, [number, unknown]>;
-const EVERY_ROUTE_ANSWERED: RouteOutcomes = { usage: [200, undefined], events: [200, undefined], skills: [200, undefined], "mcp tools/list": [200, undefined] };
-const EVERY_ROUTE_REVOKED: RouteOutcomes = Object.fromEntries(Object.keys(EVERY_ROUTE_ANSWERED).map((name) => [name, [401, "REVOKED_API_KEY"]]));
+const EVERY_ROUTE_ANSWERED: RouteOutcomes = {
+  usage: [200, undefined],
+  events: [200, undefined],
+  skills: [200, undefined],
+  "mcp tools/list": [200, undefined],
+};
+const EVERY_ROUTE_REVOKED: RouteOutcomes = Object.fromEntries(
+  Object.keys(EVERY_ROUTE_ANSWERED).map((name) => [name, [401, "REVOKED_API_KEY"]]),
+);
 
 describe("three replicas on one PostgreSQL", () => {
   test("the month quota never overshoots: N concurrent calls spread over the replicas with L left → exactly L answered", async () => {
@@ -107,8 +117,10 @@ describe("three replicas on one PostgreSQL", () => {
     expect(refused.every((o) => o.body.window === "month")).toBe(true);
 
     const accountId = await accountIdOf("month@example.com");
-    const [month] = await sql`select coalesce(sum(answered), 0)::int as n from monthly_usage where account_id = ${accountId}`;
-    const [rows] = await sql`select count(*)::int as n from receipts where account_id = ${accountId} and request_id is not null`;
+    const [month] =
+      await sql`select coalesce(sum(answered), 0)::int as n from monthly_usage where account_id = ${accountId}`;
+    const [rows] =
+      await sql`select count(*)::int as n from receipts where account_id = ${accountId} and request_id is not null`;
     expect(month.n).toBe(MONTH_LIMIT);
     expect(rows.n).toBe(MONTH_LIMIT);
   }, 120_000);
@@ -133,7 +145,8 @@ describe("three replicas on one PostgreSQL", () => {
 
     // Every answered call's recorded time, from every replica: no 60 s span holds more than the limit.
     const accountId = await accountIdOf("minute@example.com");
-    const rows = await sql`select known_at::float8 as at from receipts where account_id = ${accountId} and request_id is not null order by known_at`;
+    const rows =
+      await sql`select known_at::float8 as at from receipts where account_id = ${accountId} and request_id is not null order by known_at`;
     const times = rows.map((row: { at: number }) => Number(row.at));
     expect(times).toHaveLength(2 * MINUTE_LIMIT);
     const busiest = Math.max(...times.map((t: number) => times.filter((u: number) => u >= t && u < t + 60_000).length));
@@ -175,7 +188,11 @@ describe("three replicas on one PostgreSQL", () => {
       expect(await routesRefusing(replica.url, first)).toEqual(EVERY_ROUTE_REVOKED);
     }
 
-    const second = (JSON.parse(cliOn(folder.exe, databaseUrl, folder.dir, ["keys", "create", "--email", email, "--json"])) as { key: string }).key;
+    const second = (
+      JSON.parse(cliOn(folder.exe, databaseUrl, folder.dir, ["keys", "create", "--email", email, "--json"])) as {
+        key: string;
+      }
+    ).key;
     for (const replica of set.replicas) expect((await lookup(replica.url, second)).status).toBe(200);
     for (const replica of set.replicas) expect(await routesRefusing(replica.url, second)).toEqual(EVERY_ROUTE_ANSWERED);
     cliOn(folder.exe, databaseUrl, folder.dir, ["keys", "revoke", "--email", email]);
@@ -208,11 +225,14 @@ describe("three replicas on one PostgreSQL", () => {
 
     const answeredHere = withStatus(outcomes, 200).map((o) => String(o.body.receipt_id));
     const accountId = await accountIdOf(email);
-    const stored = await sql`select id from receipts where account_id = ${accountId} and request_id is not null and key_id is not null`;
+    const stored =
+      await sql`select id from receipts where account_id = ${accountId} and request_id is not null and key_id is not null`;
     const withUsage = new Set(stored.map((row: { id: string }) => row.id));
     expect(answeredHere.filter((id) => !withUsage.has(id))).toEqual([]);
-    const [month] = await sql`select coalesce(sum(answered), 0)::int as n from monthly_usage where account_id = ${accountId}`;
-    const [rows] = await sql`select count(*)::int as n from receipts where account_id = ${accountId} and request_id is not null`;
+    const [month] =
+      await sql`select coalesce(sum(answered), 0)::int as n from monthly_usage where account_id = ${accountId}`;
+    const [rows] =
+      await sql`select count(*)::int as n from receipts where account_id = ${accountId} and request_id is not null`;
     expect(rows.n).toBeGreaterThanOrEqual(answeredHere.length + 1); // calls committed just before the kill cut their answer count too
     expect(month.n).toBe(rows.n);
   }, 180_000);
@@ -228,18 +248,31 @@ describe("three replicas on one PostgreSQL", () => {
     for (const base of [c, b, c]) expect((await lookup(base, key)).status).toBe(200);
 
     const audit = async (base: string, query: string) => {
-      const response = await fetch(`${base}/v1/reports/audit?receipt_id=${receiptId}${query}`, { headers: { authorization: `Bearer ${key}` } });
+      const response = await fetch(`${base}/v1/reports/audit?receipt_id=${receiptId}${query}`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
       const body = (await response.json()) as Record<string, unknown>;
       expect({ status: response.status, error: body.error }).toEqual({ status: 200, error: undefined });
       answered.push({ receiptId: String(body.receipt_id), logIndex: Number(body.log_index) });
       return body;
     };
-    const trace = (await audit(b, "")) as { log: { log_index: number; tree_size: number; checkpoint: string }; verification: Record<string, unknown> };
+    const trace = (await audit(b, "")) as {
+      log: { log_index: number; tree_size: number; checkpoint: string };
+      verification: Record<string, unknown>;
+    };
     expect(trace).toMatchObject({ audited_receipt_id: receiptId, report_type: "RECEIPT_TRACE" });
-    expect(trace.verification).toMatchObject({ hash_valid: true, included: true, record_matches_body: true, reproducible: true, problems: [] });
+    expect(trace.verification).toMatchObject({
+      hash_valid: true,
+      included: true,
+      record_matches_body: true,
+      reproducible: true,
+      problems: [],
+    });
     expect(trace.log.tree_size).toBeGreaterThan(trace.log.log_index + 3);
     expect(trace.log.checkpoint).toStartWith(`replicas.example.test/log\n${trace.log.tree_size}\n`);
-    const history = (await audit(c, "&report_type=LANE_HISTORY")) as { receipts: { receipt_id: string; answer_reproduced: boolean | null }[] };
+    const history = (await audit(c, "&report_type=LANE_HISTORY")) as {
+      receipts: { receipt_id: string; answer_reproduced: boolean | null }[];
+    };
     expect(history.receipts.map((r) => r.receipt_id)).toContain(receiptId);
     expect(history.receipts.every((r) => r.answer_reproduced === true)).toBe(true);
     expect(((await audit(a, "&report_type=DATA_SOURCES")) as { series: unknown[] }).series.length).toBeGreaterThan(10);
@@ -249,10 +282,23 @@ describe("three replicas on one PostgreSQL", () => {
     writeFileSync(join(folder.dir, "replica-report.json"), JSON.stringify(trace));
     writeFileSync(join(folder.dir, "replica-checkpoint.txt"), trace.log.checkpoint);
     writeFileSync(join(folder.dir, "replica-key.json"), publicKey);
-    writeFileSync(join(folder.dir, "replica-answer.json"), JSON.stringify((answer as { body: Record<string, unknown> }).body));
+    writeFileSync(
+      join(folder.dir, "replica-answer.json"),
+      JSON.stringify((answer as { body: Record<string, unknown> }).body),
+    );
     const verified = runCli(
       folder.exe,
-      ["verify", "--receipt", "replica-report.json", "--checkpoint", "replica-checkpoint.txt", "--key", "replica-key.json", "--response", "replica-answer.json"],
+      [
+        "verify",
+        "--receipt",
+        "replica-report.json",
+        "--checkpoint",
+        "replica-checkpoint.txt",
+        "--key",
+        "replica-key.json",
+        "--response",
+        "replica-answer.json",
+      ],
       folder.dir,
     );
     expect(verified.stdout.trim().split("\n").at(-1)).toBe("valid");
@@ -304,7 +350,9 @@ describe("three replicas on one PostgreSQL", () => {
     const seqById = new Map<string, number>(log.map((row: { id: string; seq: number }) => [row.id, Number(row.seq)]));
     expect(seqById.size).toBe(log.length); // no receipt id twice
     // One total order with no gaps: seq 1..n, and log index = seq - 1 as each answer was told.
-    expect(log.map((row: { seq: number }) => Number(row.seq))).toEqual(Array.from({ length: log.length }, (_, i) => i + 1));
+    expect(log.map((row: { seq: number }) => Number(row.seq))).toEqual(
+      Array.from({ length: log.length }, (_, i) => i + 1),
+    );
     expect(answered.filter((a) => seqById.get(a.receiptId) !== a.logIndex + 1)).toEqual([]);
     expect(new Set(answered.map((a) => a.receiptId)).size).toBe(answered.length);
 

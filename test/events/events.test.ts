@@ -54,14 +54,19 @@ describe("the event log", () => {
   });
 
   test("quota.threshold over HTTP: listed in /v1/events at 80 % and 100 %", async () => {
-    const server = await testInstance({ listen: true, limits: { ...DEFAULT_LIMITS, explorer: { perMinute: 100, perMonth: 5 } } });
+    const server = await testInstance({
+      listen: true,
+      limits: { ...DEFAULT_LIMITS, explorer: { perMinute: 100, perMonth: 5 } },
+    });
     try {
       const { key } = await server.accountWithKey("explorer");
       for (let i = 0; i < 5; i++) {
         const answered = await server.call("/v1/diesel/trends?region=NATIONAL&weeks=4", { key });
         expect(answered.status).toBe(200);
       }
-      const listed = (await (await server.call("/v1/events?type=quota.threshold", { key })).json()) as { events: { data: Record<string, unknown> }[] };
+      const listed = (await (await server.call("/v1/events?type=quota.threshold", { key })).json()) as {
+        events: { data: Record<string, unknown> }[];
+      };
       expect(listed.events.map((e) => e.data)).toEqual([
         { month: "2026-10", percent: 80, answered: 4, limit: 5 },
         { month: "2026-10", percent: 100, answered: 5, limit: 5 },

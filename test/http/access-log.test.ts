@@ -40,7 +40,12 @@ describe("access log", () => {
     await server.call("/v1/usage", { key });
     await Bun.sleep(20);
     const [answered, missing, usage] = entries().filter((e) => e.event === "request");
-    expect(usage).toMatchObject({ route: "/v1/usage", status: 200, account_id: accountId, key: `${key.slice(0, 12)}…` });
+    expect(usage).toMatchObject({
+      route: "/v1/usage",
+      status: 200,
+      account_id: accountId,
+      key: `${key.slice(0, 12)}…`,
+    });
     expect(answered).toMatchObject({
       level: "info",
       request_id: response.headers.get("x-request-id"),
@@ -78,7 +83,9 @@ describe("a client that goes away", () => {
     await abortedUpload(key, false);
     await abortedUpload(key, true);
     server.runtime.usage.flush();
-    const rows = server.db.$client.query<{ n: number }, [string]>("SELECT count(*) AS n FROM usage_events WHERE account_id = ?").get(accountId)!;
+    const rows = server.db.$client
+      .query<{ n: number }, [string]>("SELECT count(*) AS n FROM usage_events WHERE account_id = ?")
+      .get(accountId)!;
     expect(rows.n).toBe(0);
     const requests = entries().filter((e) => e.event === "request");
     expect(requests.map((e) => e.status)).toEqual([499, 499]);
@@ -93,10 +100,16 @@ describe("repeated identical failures", () => {
     let now = 1_000_000;
     capture("json");
     configureLog({ now: () => now });
-    for (let i = 0; i < 500; i++) log.failure("commit_failed", new Error("database or disk is full"), { request_id: `req_${i}` });
+    for (let i = 0; i < 500; i++)
+      log.failure("commit_failed", new Error("database or disk is full"), { request_id: `req_${i}` });
     log.failure("commit_failed", new Error("another failure"));
     expect(entries()).toHaveLength(2);
-    expect(entries()[0]).toMatchObject({ level: "error", event: "commit_failed", message: "database or disk is full", request_id: "req_0" });
+    expect(entries()[0]).toMatchObject({
+      level: "error",
+      event: "commit_failed",
+      message: "database or disk is full",
+      request_id: "req_0",
+    });
     expect(String(entries()[0]!.stack)).toContain("Error");
     now += 10_000;
     log.failure("commit_failed", new Error("database or disk is full"));

@@ -2,7 +2,8 @@ import { expect, test } from "bun:test";
 import { ApiError } from "../../src/errors.ts";
 import { readCappedBody } from "../../src/http/body-cap.ts";
 
-const post = (body: BodyInit, headers: Record<string, string> = {}) => new Request("http://localhost/x", { method: "POST", body, headers });
+const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+  new Request("http://localhost/x", { method: "POST", body, headers });
 
 test("a body with a declared length within the cap is read whole", async () => {
   const text = JSON.stringify({ origin: "Chicago, IL", destination: "Dallas, TX" });

@@ -10,9 +10,21 @@ describe("BucketHistogram", () => {
   test("the registry shows it exactly as prom-client's own Histogram: every line, in the same order", async () => {
     const theirs = new Registry();
     const ours = new Registry();
-    const labelled = new Histogram({ name: "t_stage_seconds", help: "Stages.", labelNames: ["stage"] as const, buckets: BOUNDS, registers: [theirs] });
+    const labelled = new Histogram({
+      name: "t_stage_seconds",
+      help: "Stages.",
+      labelNames: ["stage"] as const,
+      buckets: BOUNDS,
+      registers: [theirs],
+    });
     const plain = new Histogram({ name: "t_batch_writes", help: "Writes.", buckets: [1, 2, 4], registers: [theirs] });
-    const untouched = new Histogram({ name: "t_unused_seconds", help: "Never observed.", labelNames: ["route"] as const, buckets: BOUNDS, registers: [theirs] });
+    const untouched = new Histogram({
+      name: "t_unused_seconds",
+      help: "Never observed.",
+      labelNames: ["route"] as const,
+      buckets: BOUNDS,
+      registers: [theirs],
+    });
     const ourLabelled = new BucketHistogram("t_stage_seconds", "Stages.", BOUNDS, ours);
     const ourPlain = new BucketHistogram("t_batch_writes", "Writes.", [1, 2, 4], ours).labels();
     const ourUntouched = new BucketHistogram("t_unused_seconds", "Never observed.", BOUNDS, ours);

@@ -17,7 +17,10 @@ beforeAll(async () => {
   const http = { corsOrigins: [ORIGIN] };
   inProcess = await testInstance({ http });
   listening = await testInstance({ http, listen: true });
-  keys = { inProcess: (await inProcess.accountWithKey("enterprise")).key, listening: (await listening.accountWithKey("enterprise")).key };
+  keys = {
+    inProcess: (await inProcess.accountWithKey("enterprise")).key,
+    listening: (await listening.accountWithKey("enterprise")).key,
+  };
   scopedKeys = {
     inProcess: (await inProcess.accountWithKey("enterprise", ["diesel-trends"])).key,
     listening: (await listening.accountWithKey("enterprise", ["diesel-trends"])).key,
@@ -46,7 +49,11 @@ const CASES: Case[] = [
   { name: "a key without the skill's scope", key: "scoped", headers: JSON_TYPE, body: ANSWER },
   { name: "a body that is not declared JSON", headers: { "content-type": "text/plain" }, body: ANSWER },
   { name: "a body that does not parse", headers: JSON_TYPE, body: "{origin:" },
-  { name: "an input that fails validation", headers: JSON_TYPE, body: JSON.stringify({ origin: "Chicago, IL", equipment: "BOAT" }) },
+  {
+    name: "an input that fails validation",
+    headers: JSON_TYPE,
+    body: JSON.stringify({ origin: "Chicago, IL", equipment: "BOAT" }),
+  },
   { name: "a declared length past the cap", headers: JSON_TYPE, body: `{"pad":"${"x".repeat(70_000)}"}` },
   { name: "an unknown skill through invoke", path: "/v1/agent/invoke/no-such-skill", headers: JSON_TYPE, body: ANSWER },
   { name: "the caller's request id", headers: { ...JSON_TYPE, "x-request-id": "trace-42.a" }, body: ANSWER },
@@ -54,7 +61,11 @@ const CASES: Case[] = [
   { name: "an allowed browser origin", headers: { ...JSON_TYPE, origin: ORIGIN }, body: ANSWER },
   { name: "gzip asked for", headers: { ...JSON_TYPE, "accept-encoding": "gzip" }, body: ANSWER },
   { name: "another method on the path falls through to Elysia", method: "GET" },
-  { name: "a preflight on the path", method: "OPTIONS", headers: { origin: ORIGIN, "access-control-request-method": "POST" } },
+  {
+    name: "a preflight on the path",
+    method: "OPTIONS",
+    headers: { origin: ORIGIN, "access-control-request-method": "POST" },
+  },
 ];
 
 /** What must agree: the status, the header names and the values that are not per call, the body's shape. */
@@ -64,8 +75,13 @@ async function outcome(instance: TestInstance, key: string | undefined, scopedKe
   if (c.body !== undefined) headers.set("content-length", String(Buffer.byteLength(c.body)));
   if (c.key !== "none") headers.set("authorization", `Bearer ${c.key === "scoped" ? scopedKey : key}`);
   const method = c.method ?? "POST";
-  const request = new Request(`${instance.url}${c.path ?? "/v1/rates/lookup"}`, { method, headers, body: method === "POST" ? c.body : undefined });
-  const response = instance === listening ? await fetch(request, { decompress: false }) : await instance.app.handle(request);
+  const request = new Request(`${instance.url}${c.path ?? "/v1/rates/lookup"}`, {
+    method,
+    headers,
+    body: method === "POST" ? c.body : undefined,
+  });
+  const response =
+    instance === listening ? await fetch(request, { decompress: false }) : await instance.app.handle(request);
   const bytes = new Uint8Array(await response.arrayBuffer());
   const encoding = response.headers.get("content-encoding");
   const text = new TextDecoder().decode(encoding === "gzip" ? gunzipSync(bytes) : bytes);
@@ -79,7 +95,8 @@ async function outcome(instance: TestInstance, key: string | undefined, scopedKe
     error: body?.error ?? null,
     details: body?.details ?? null,
     fields: body ? Object.keys(body).sort() : null,
-    bodyRequestId: body?.request_id === undefined ? "(none)" : body.request_id === requestId ? "(same)" : body.request_id,
+    bodyRequestId:
+      body?.request_id === undefined ? "(none)" : body.request_id === requestId ? "(same)" : body.request_id,
   };
 }
 
@@ -100,15 +117,25 @@ describe("POST skill routes on Bun's router", () => {
 
   test("an Idempotency-Key replays the first answer on the second call", async () => {
     const call = (instance: TestInstance, key: string) =>
-      instance.call("/v1/rates/lookup", { method: "POST", key, json: CHICAGO_TO_DALLAS, headers: { "idempotency-key": "bun-router-1" } }).then((r) => r.json());
+      instance
+        .call("/v1/rates/lookup", {
+          method: "POST",
+          key,
+          json: CHICAGO_TO_DALLAS,
+          headers: { "idempotency-key": "bun-router-1" },
+        })
+        .then((r) => r.json());
     const first = (await call(listening, keys.listening)) as { receipt_id: string };
     const second = (await call(listening, keys.listening)) as { receipt_id: string };
     expect(second.receipt_id).toBe(first.receipt_id);
   });
 
   test("the app hands Bun's router every POST skill route and the invoke route, and nothing else", () => {
-    const routes = (listening.app.config.serve as { routes?: Record<string, Record<string, unknown>> } | undefined)?.routes ?? {};
-    const posts = listening.runtime.skills.filter((skill) => skill.rest.method === "POST").map((skill) => skill.rest.path);
+    const routes =
+      (listening.app.config.serve as { routes?: Record<string, Record<string, unknown>> } | undefined)?.routes ?? {};
+    const posts = listening.runtime.skills
+      .filter((skill) => skill.rest.method === "POST")
+      .map((skill) => skill.rest.path);
     expect(Object.keys(routes).sort()).toEqual([...posts, "/v1/agent/invoke/:skill"].sort());
     for (const methods of Object.values(routes)) expect(Object.keys(methods)).toEqual(["POST"]);
   });

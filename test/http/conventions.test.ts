@@ -10,14 +10,20 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 /** Bun's fetch decompresses by itself; these tests look at the bytes on the wire. */
-const raw = (path: string, init: RequestInit = {}) => fetch(server.url + path, { ...init, decompress: false } as RequestInit);
+const raw = (path: string, init: RequestInit = {}) =>
+  fetch(server.url + path, { ...init, decompress: false } as RequestInit);
 
 describe("X-Request-Id", () => {
   test("a well-formed incoming id is kept; anything else is replaced", async () => {
     const kept = await server.call("/healthz", { headers: { "x-request-id": "trace-4bf92f3577b34da6" } });
     expect(kept.headers.get("x-request-id")).toBe("trace-4bf92f3577b34da6");
     const { key } = await server.accountWithKey("explorer");
-    const refused = await server.call("/v1/rates/lookup", { method: "POST", key, json: {}, headers: { "x-request-id": "client:42" } });
+    const refused = await server.call("/v1/rates/lookup", {
+      method: "POST",
+      key,
+      json: {},
+      headers: { "x-request-id": "client:42" },
+    });
     expect(refused.headers.get("x-request-id")).toBe("client:42");
     expect(((await refused.json()) as { request_id: string }).request_id).toBe("client:42");
     for (const bad of ["has space", "x".repeat(129), "-leading-dash"]) {
@@ -50,7 +56,11 @@ describe("CORS from the operator's allow-list", () => {
     const preflight = (origin: string) =>
       server.call("/v1/rates/lookup", {
         method: "OPTIONS",
-        headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type, idempotency-key" },
+        headers: {
+          origin,
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "authorization, content-type, idempotency-key",
+        },
       });
     const allowed = await preflight(APP_ORIGIN);
     expect(allowed.status).toBe(204);
@@ -64,7 +74,12 @@ describe("CORS from the operator's allow-list", () => {
 
   test("answers to a listed origin expose the rate-limit and request-id headers", async () => {
     const { key } = await server.accountWithKey("explorer");
-    const response = await server.call("/v1/rates/lookup", { method: "POST", key, json: CHICAGO_TO_DALLAS, headers: { origin: APP_ORIGIN } });
+    const response = await server.call("/v1/rates/lookup", {
+      method: "POST",
+      key,
+      json: CHICAGO_TO_DALLAS,
+      headers: { origin: APP_ORIGIN },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("access-control-allow-origin")).toBe(APP_ORIGIN);
     expect(response.headers.get("access-control-expose-headers")).toContain("X-RateLimit-Remaining");
@@ -132,7 +147,10 @@ describe("ETag and Cache-Control", () => {
     const { key } = await server.accountWithKey("explorer");
     const usage = await server.call("/v1/usage", { key });
     expect(usage.headers.get("cache-control")).toBe("private, no-cache");
-    const usageAgain = await server.call("/v1/usage", { key, headers: { "if-none-match": usage.headers.get("etag")! } });
+    const usageAgain = await server.call("/v1/usage", {
+      key,
+      headers: { "if-none-match": usage.headers.get("etag")! },
+    });
     expect(usageAgain.status).toBe(304);
 
     const trends = await server.call("/v1/diesel/trends?weeks=4", { key });

@@ -18,13 +18,22 @@ describe("/llms.txt and the agent guide follow the registry", () => {
   test("every registered skill is listed with its route and tier in both", async () => {
     const [llms, guide] = [await text("/llms.txt"), await text("/docs/agents.md")];
     for (const skill of server.runtime.skills) {
-      expect(llms).toContain(`[${skill.name}](https://rates.example.com${skill.rest.path}): ${skill.rest.method} ${skill.rest.path}, ${skill.minimumTier} tier`);
-      expect(guide).toContain(`| \`${skill.name}\` | \`${skill.rest.method} ${skill.rest.path}\` | ${skill.minimumTier} |`);
+      expect(llms).toContain(
+        `[${skill.name}](https://rates.example.com${skill.rest.path}): ${skill.rest.method} ${skill.rest.path}, ${skill.minimumTier} tier`,
+      );
+      expect(guide).toContain(
+        `| \`${skill.name}\` | \`${skill.rest.method} ${skill.rest.path}\` | ${skill.minimumTier} |`,
+      );
     }
   });
 
   test("a skill added to the registry appears without touching the documents", async () => {
-    const extra = { ...server.runtime.skills[0]!, name: "throwaway-skill", rest: { method: "POST", path: "/v1/throwaway" }, input: t.Object({}) } as unknown as AnySkill;
+    const extra = {
+      ...server.runtime.skills[0]!,
+      name: "throwaway-skill",
+      rest: { method: "POST", path: "/v1/throwaway" },
+      input: t.Object({}),
+    } as unknown as AnySkill;
     const skills = [...server.runtime.skills, extra];
     expect(llmsTxt(skills, "http://x")).toContain("[throwaway-skill](http://x/v1/throwaway)");
     expect(agentGuide(skills, "http://x")).toContain("`POST /v1/throwaway`");
@@ -33,7 +42,13 @@ describe("/llms.txt and the agent guide follow the registry", () => {
   test("the guide lists every error code with its status, and covers the four steps", async () => {
     const guide = await text("/docs/agents.md");
     for (const [code, status] of Object.entries(ERROR_STATUS)) expect(guide).toContain(`\`${status}\` \`${code}\``);
-    for (const step of ["## 1. Authenticate", "## 2. Pick a skill", "## 3. Read receipts and limits", "## 4. Verify an answer"]) expect(guide).toContain(step);
+    for (const step of [
+      "## 1. Authenticate",
+      "## 2. Pick a skill",
+      "## 3. Read receipts and limits",
+      "## 4. Verify an answer",
+    ])
+      expect(guide).toContain(step);
   });
 
   test("every link in /llms.txt is a route this server serves", async () => {

@@ -31,15 +31,28 @@ describe("every row of the error table, over real HTTP", () => {
   test("401 MALFORMED_API_KEY for a wrong shape, a wrong scheme, and a bad checksum", async () => {
     const key = generateApiKey();
     const badChecksum = key.slice(0, -1) + (key.endsWith("0") ? "1" : "0");
-    for (const authorization of ["Bearer nope", "Basic dXNlcjpwYXNz", `Bearer ${badChecksum}`, `Bearer ${key.toUpperCase()}`]) {
-      const response = await server.call("/v1/rates/lookup", { method: "POST", json: CHICAGO_TO_DALLAS, headers: { authorization } });
+    for (const authorization of [
+      "Bearer nope",
+      "Basic dXNlcjpwYXNz",
+      `Bearer ${badChecksum}`,
+      `Bearer ${key.toUpperCase()}`,
+    ]) {
+      const response = await server.call("/v1/rates/lookup", {
+        method: "POST",
+        json: CHICAGO_TO_DALLAS,
+        headers: { authorization },
+      });
       expect(response.headers.get("www-authenticate")).toStartWith("Bearer");
       await expectError(response, 401, "MALFORMED_API_KEY");
     }
   });
 
   test("401 INVALID_API_KEY for a well-formed key that was never issued", async () => {
-    const response = await server.call("/v1/rates/lookup", { method: "POST", json: CHICAGO_TO_DALLAS, key: generateApiKey() });
+    const response = await server.call("/v1/rates/lookup", {
+      method: "POST",
+      json: CHICAGO_TO_DALLAS,
+      key: generateApiKey(),
+    });
     expect(response.headers.get("www-authenticate")).toContain("invalid_token");
     await expectError(response, 401, "INVALID_API_KEY");
   });
@@ -50,18 +63,27 @@ describe("every row of the error table, over real HTTP", () => {
     const { findAccountByEmail } = await import("../../src/access/accounts.ts");
     const account = (await findAccountByEmail(server.runtime.db, email))!;
     const first = await issueKey(server.runtime.db, account.id, null, server.clock.now());
-    expect((await server.call("/v1/rates/lookup", { method: "POST", json: CHICAGO_TO_DALLAS, key: first.key })).status).toBe(200);
+    expect(
+      (await server.call("/v1/rates/lookup", { method: "POST", json: CHICAGO_TO_DALLAS, key: first.key })).status,
+    ).toBe(200);
     const second = await issueKey(server.runtime.db, account.id, null, server.clock.now());
     const refused = await server.call("/v1/rates/lookup", { method: "POST", json: CHICAGO_TO_DALLAS, key: first.key });
     await expectError(refused, 401, "REVOKED_API_KEY");
-    expect((await server.call("/v1/rates/lookup", { method: "POST", json: CHICAGO_TO_DALLAS, key: second.key })).status).toBe(200);
+    expect(
+      (await server.call("/v1/rates/lookup", { method: "POST", json: CHICAGO_TO_DALLAS, key: second.key })).status,
+    ).toBe(200);
   });
 
   test("403 TIER_REQUIRED with exactly the contract's fields", async () => {
     const { key, authObjId } = await server.accountWithKey("starter");
     const response = await server.call("/v1/reports/audit?receipt_id=rcpt_01JAAAAAAAAAAAAAAAAAAAAAAA", { key });
     const body = await expectError(response, 403, "TIER_REQUIRED");
-    expect(body).toMatchObject({ required_tier: "professional", current_tier: "starter", upgrade_url: "/pricing", auth_obj_id: authObjId });
+    expect(body).toMatchObject({
+      required_tier: "professional",
+      current_tier: "starter",
+      upgrade_url: "/pricing",
+      auth_obj_id: authObjId,
+    });
     expect(response.headers.get("x-ratelimit-limit")).toMatch(/^\d+$/);
   });
 
@@ -75,13 +97,22 @@ describe("every row of the error table, over real HTTP", () => {
   test("404 NOT_FOUND for an unknown route and an unknown skill", async () => {
     await expectError(await server.call("/v1/nothing-here"), 404, "NOT_FOUND");
     const { key } = await server.accountWithKey("explorer");
-    await expectError(await server.call("/v1/agent/invoke/teleport", { method: "POST", json: {}, key }), 404, "NOT_FOUND");
+    await expectError(
+      await server.call("/v1/agent/invoke/teleport", { method: "POST", json: {}, key }),
+      404,
+      "NOT_FOUND",
+    );
   });
 
   test("413 PAYLOAD_TOO_LARGE over 64 KiB, declared or streamed", async () => {
     const { key } = await server.accountWithKey("explorer");
     const big = JSON.stringify({ ...CHICAGO_TO_DALLAS, padding: "x".repeat(70 * 1024) });
-    const declared = await server.call("/v1/rates/lookup", { method: "POST", body: big, key, headers: { "content-type": "application/json" } });
+    const declared = await server.call("/v1/rates/lookup", {
+      method: "POST",
+      body: big,
+      key,
+      headers: { "content-type": "application/json" },
+    });
     await expectError(declared, 413, "PAYLOAD_TOO_LARGE");
     const chunks = new ReadableStream({
       start(controller) {
@@ -89,7 +120,12 @@ describe("every row of the error table, over real HTTP", () => {
         controller.close();
       },
     });
-    const streamed = await server.call("/v1/rates/lookup", { method: "POST", body: chunks, key, headers: { "content-type": "application/json" } });
+    const streamed = await server.call("/v1/rates/lookup", {
+      method: "POST",
+      body: chunks,
+      key,
+      headers: { "content-type": "application/json" },
+    });
     await expectError(streamed, 413, "PAYLOAD_TOO_LARGE");
   });
 
@@ -106,10 +142,19 @@ describe("every row of the error table, over real HTTP", () => {
 
   test("400 INVALID_REQUEST: malformed JSON, wrong types, unknown enum values with the allowed list, unknown fields", async () => {
     const { key, authObjId } = await server.accountWithKey("explorer");
-    const malformed = await server.call("/v1/rates/lookup", { method: "POST", body: "{oops", key, headers: { "content-type": "application/json" } });
+    const malformed = await server.call("/v1/rates/lookup", {
+      method: "POST",
+      body: "{oops",
+      key,
+      headers: { "content-type": "application/json" },
+    });
     expect((await expectError(malformed, 400, "INVALID_REQUEST")).auth_obj_id).toBe(authObjId);
 
-    const wrong = await server.call("/v1/rates/lookup", { method: "POST", key, json: { origin: 42, destination: "Dallas, TX", equipment: "SPACESHIP", colour: "red" } });
+    const wrong = await server.call("/v1/rates/lookup", {
+      method: "POST",
+      key,
+      json: { origin: 42, destination: "Dallas, TX", equipment: "SPACESHIP", colour: "red" },
+    });
     const body = await expectError(wrong, 400, "INVALID_REQUEST");
     const details = body.details as { field: string; problem: string; allowed?: string[] }[];
     expect(details.find((d) => d.field === "origin")).toBeDefined();
@@ -119,7 +164,11 @@ describe("every row of the error table, over real HTTP", () => {
 
   test("422 UNRESOLVED_LOCATION lists the closest real places", async () => {
     const { key } = await server.accountWithKey("explorer");
-    const response = await server.call("/v1/rates/lookup", { method: "POST", key, json: { ...CHICAGO_TO_DALLAS, origin: "Qxzwvy, ZZ" } });
+    const response = await server.call("/v1/rates/lookup", {
+      method: "POST",
+      key,
+      json: { ...CHICAGO_TO_DALLAS, origin: "Qxzwvy, ZZ" },
+    });
     const body = await expectError(response, 422, "UNRESOLVED_LOCATION");
     expect(body).toMatchObject({ field: "origin", input: "Qxzwvy, ZZ" });
     expect(Array.isArray(body.suggestions)).toBe(true);
@@ -127,9 +176,21 @@ describe("every row of the error table, over real HTTP", () => {
 
   test("422 AMBIGUOUS_LOCATION lists the candidates with their states; 422 NOT_ROAD_CONNECTED says why", async () => {
     const { key } = await server.accountWithKey("starter");
-    const ambiguous = await server.call("/v1/rates/lookup", { method: "POST", key, json: { ...CHICAGO_TO_DALLAS, origin: "Portland" } });
-    expect(await expectError(ambiguous, 422, "AMBIGUOUS_LOCATION")).toMatchObject({ field: "origin", input: "Portland", candidates: ["Portland, OR", "Portland, ME"] });
-    const island = await server.call("/v1/rates/lookup", { method: "POST", key, json: { ...CHICAGO_TO_DALLAS, destination: "Honolulu, HI" } });
+    const ambiguous = await server.call("/v1/rates/lookup", {
+      method: "POST",
+      key,
+      json: { ...CHICAGO_TO_DALLAS, origin: "Portland" },
+    });
+    expect(await expectError(ambiguous, 422, "AMBIGUOUS_LOCATION")).toMatchObject({
+      field: "origin",
+      input: "Portland",
+      candidates: ["Portland, OR", "Portland, ME"],
+    });
+    const island = await server.call("/v1/rates/lookup", {
+      method: "POST",
+      key,
+      json: { ...CHICAGO_TO_DALLAS, destination: "Honolulu, HI" },
+    });
     const body = await expectError(island, 422, "NOT_ROAD_CONNECTED");
     expect(body).toMatchObject({ field: "destination", input: "Honolulu, HI" });
     expect(body.message).toContain("Hawaii has no road link to the mainland");
@@ -138,7 +199,9 @@ describe("every row of the error table, over real HTTP", () => {
   test("429 RATE_LIMITED with Retry-After and the window fields", async () => {
     const { key } = await server.accountWithKey("explorer"); // 3 per minute
     for (let i = 0; i < 3; i++) {
-      expect((await server.call("/v1/rates/lookup", { method: "POST", json: CHICAGO_TO_DALLAS, key })).status).toBe(200);
+      expect((await server.call("/v1/rates/lookup", { method: "POST", json: CHICAGO_TO_DALLAS, key })).status).toBe(
+        200,
+      );
     }
     const response = await server.call("/v1/rates/lookup", { method: "POST", json: CHICAGO_TO_DALLAS, key });
     const body = await expectError(response, 429, "RATE_LIMITED");
@@ -181,9 +244,17 @@ describe("every row of the error table, over real HTTP", () => {
 describe("validation", () => {
   test("a required field left out is refused, never filled with a default", async () => {
     const { key } = await server.accountWithKey("explorer");
-    const response = await server.call("/v1/rates/lookup", { method: "POST", key, json: { origin: "Chicago, IL", destination: "Dallas, TX" } });
+    const response = await server.call("/v1/rates/lookup", {
+      method: "POST",
+      key,
+      json: { origin: "Chicago, IL", destination: "Dallas, TX" },
+    });
     const body = await expectError(response, 400, "INVALID_REQUEST");
-    expect(body.details).toContainEqual({ field: "equipment", problem: "is required", allowed: ["DRY_VAN", "REEFER", "FLATBED"] });
+    expect(body.details).toContainEqual({
+      field: "equipment",
+      problem: "is required",
+      allowed: ["DRY_VAN", "REEFER", "FLATBED"],
+    });
   });
 
   test("problems read as plain sentences", async () => {
@@ -198,9 +269,19 @@ test("array bounds and unknown nested fields read as plain sentences", async () 
   const { key } = await server.accountWithKey("starter");
   const lane = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" };
   const tooFew = await server.call("/v1/lanes/compare", { method: "POST", key, json: { lanes: [lane] } });
-  expect(((await tooFew.json()) as { details: unknown[] }).details).toContainEqual({ field: "lanes", problem: "must have at least 2 items" });
-  const nested = await server.call("/v1/lanes/compare", { method: "POST", key, json: { lanes: [lane, { ...lane, colour: "red" }] } });
-  expect(((await nested.json()) as { details: unknown[] }).details).toContainEqual({ field: "lanes.1.colour", problem: "is not a known field" });
+  expect(((await tooFew.json()) as { details: unknown[] }).details).toContainEqual({
+    field: "lanes",
+    problem: "must have at least 2 items",
+  });
+  const nested = await server.call("/v1/lanes/compare", {
+    method: "POST",
+    key,
+    json: { lanes: [lane, { ...lane, colour: "red" }] },
+  });
+  expect(((await nested.json()) as { details: unknown[] }).details).toContainEqual({
+    field: "lanes.1.colour",
+    problem: "is not a known field",
+  });
 });
 
 test("the pipeline refuses an as_of in the future or not a real date, for every skill that takes one", async () => {
@@ -226,7 +307,9 @@ test("the pipeline refuses an as_of in the future or not a real date, for every 
     ["2025-02-30", /real date/],
   ] as const) {
     for (const [path, init, query] of calls) {
-      const response = query(asOf) ? await server.call(query(asOf)!, { key }) : await server.call(path, { ...init, key, json: { ...bodies[path], as_of: asOf } });
+      const response = query(asOf)
+        ? await server.call(query(asOf)!, { key })
+        : await server.call(path, { ...init, key, json: { ...bodies[path], as_of: asOf } });
       const body = await expectError(response, 400, "INVALID_REQUEST");
       const problem = (body.details as { field: string; problem: string }[]).find((d) => d.field === "as_of");
       expect(problem?.problem).toMatch(says);

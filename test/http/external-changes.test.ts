@@ -22,7 +22,11 @@ test("a figure imported by another process (the CLI) is used on the server's nex
     const account = await createAccount(cli, { email: "ops@example.com" }, clock.now());
     const { key } = await issueKey(cli, account.id, null, clock.now());
     const nationalDiesel = async () => {
-      const response = await app.handle(new Request("http://localhost/v1/diesel/trends?region=NATIONAL&weeks=4", { headers: { authorization: `Bearer ${key}` } }));
+      const response = await app.handle(
+        new Request("http://localhost/v1/diesel/trends?region=NATIONAL&weeks=4", {
+          headers: { authorization: `Bearer ${key}` },
+        }),
+      );
       expect(response.status).toBe(200);
       return ((await response.json()) as { latest: { date: string; price: number } }).latest;
     };

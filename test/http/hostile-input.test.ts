@@ -31,7 +31,12 @@ describe("field names that are Object.prototype's own are unknown fields", () =>
     test(`body field '${name}' is refused with 400 and never reaches a receipt`, async () => {
       const { key } = await server.accountWithKey("enterprise");
       const body = `{${JSON.stringify(name)}:{"x":1},${JSON.stringify(CHICAGO_TO_DALLAS).slice(1)}`;
-      const response = await server.call("/v1/rates/lookup", { method: "POST", key, body, headers: { "content-type": "application/json" } });
+      const response = await server.call("/v1/rates/lookup", {
+        method: "POST",
+        key,
+        body,
+        headers: { "content-type": "application/json" },
+      });
       expect(response.status).toBe(400);
       const answer = (await response.json()) as { error: string; details: { field: string }[] };
       expect(answer.error).toBe("INVALID_REQUEST");
@@ -69,7 +74,12 @@ describe("every body is capped at 64 KiB, chunked or not", () => {
     const response = await server.call("/mcp", {
       method: "POST",
       key,
-      json: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "rate-lookup", arguments: CHICAGO_TO_DALLAS } },
+      json: {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "rate-lookup", arguments: CHICAGO_TO_DALLAS },
+      },
       headers: { accept: "application/json, text/event-stream" },
     });
     expect(response.status).toBe(200);
@@ -94,7 +104,10 @@ describe("malformed cookies and headers never cause a 500", () => {
     test(`${path} with broken session cookies`, async () => {
       for (const value of hostile) {
         for (const name of ["__Host-waybill_session", "waybill_session"]) {
-          const response = await fetch(server.url + path, { headers: { cookie: `${name}=${value}` }, redirect: "manual" });
+          const response = await fetch(server.url + path, {
+            headers: { cookie: `${name}=${value}` },
+            redirect: "manual",
+          });
           expect(response.status).toBeLessThan(500);
         }
       }
@@ -105,7 +118,11 @@ describe("malformed cookies and headers never cause a 500", () => {
     for (const origin of ["null", "http://[::1", "::::"]) {
       const response = await fetch(`${server.url}/signout`, {
         method: "POST",
-        headers: { cookie: "__Host-waybill_session=%E0%A4%A", origin, "content-type": "application/x-www-form-urlencoded" },
+        headers: {
+          cookie: "__Host-waybill_session=%E0%A4%A",
+          origin,
+          "content-type": "application/x-www-form-urlencoded",
+        },
         body: "_csrf=x",
         redirect: "manual",
       });
@@ -114,13 +131,32 @@ describe("malformed cookies and headers never cause a 500", () => {
   });
 
   test("odd Authorization and Content-Type headers get error-table answers", async () => {
-    for (const authorization of ["Bearer", "Bearer  ", "bearer wbk_", "Bearer \u00ff", "Bearer " + "a".repeat(10_000)]) {
-      const response = await server.call("/v1/rates/lookup", { method: "POST", json: CHICAGO_TO_DALLAS, headers: { authorization } });
+    for (const authorization of [
+      "Bearer",
+      "Bearer  ",
+      "bearer wbk_",
+      "Bearer \u00ff",
+      "Bearer " + "a".repeat(10_000),
+    ]) {
+      const response = await server.call("/v1/rates/lookup", {
+        method: "POST",
+        json: CHICAGO_TO_DALLAS,
+        headers: { authorization },
+      });
       expect(response.status).toBe(401);
     }
     const { key } = await server.accountWithKey("enterprise");
-    for (const contentType of ["application/json; charset=\u00ff", "multipart/form-data; boundary=", "application/json;;;"]) {
-      const response = await server.call("/v1/rates/lookup", { method: "POST", key, body: "{}", headers: { "content-type": contentType } });
+    for (const contentType of [
+      "application/json; charset=\u00ff",
+      "multipart/form-data; boundary=",
+      "application/json;;;",
+    ]) {
+      const response = await server.call("/v1/rates/lookup", {
+        method: "POST",
+        key,
+        body: "{}",
+        headers: { "content-type": contentType },
+      });
       expect(response.status).toBeLessThan(500);
     }
   });

@@ -43,7 +43,13 @@ const PROTOTYPE_NAMES = ["constructor", "toString", "__proto__", "hasOwnProperty
 const bodyArbitrary = fc.oneof(
   fc.jsonValue().map((value) => JSON.stringify(value)),
   fc
-    .dictionary(fc.oneof(fc.constantFrom(...PROTOTYPE_NAMES, "origin", "destination", "equipment", "as_of", "miles"), fc.string()), fc.jsonValue())
+    .dictionary(
+      fc.oneof(
+        fc.constantFrom(...PROTOTYPE_NAMES, "origin", "destination", "equipment", "as_of", "miles"),
+        fc.string(),
+      ),
+      fc.jsonValue(),
+    )
     .map((value) => JSON.stringify({ ...CHICAGO_TO_DALLAS, ...value })),
   fc.string(),
   fc.constant(""),
@@ -82,7 +88,10 @@ describe("hostile requests", () => {
         headerArbitrary,
         fc.string(),
         async (path, method, body, headers, query) => {
-          const realHeaders = { ...headers, ...(headers.authorization === "Bearer KEY" ? { authorization: `Bearer ${key}` } : {}) };
+          const realHeaders = {
+            ...headers,
+            ...(headers.authorization === "Bearer KEY" ? { authorization: `Bearer ${key}` } : {}),
+          };
           const response = await fetch(`${server.url}${path}?${encodeURIComponent(query)}=1`, {
             method,
             headers: realHeaders,
@@ -91,7 +100,11 @@ describe("hostile requests", () => {
           });
           expect({ path, method, status: response.status }).toEqual({ path, method, status: expect.any(Number) });
           expect(response.status).toBeLessThan(500);
-          if ((response.headers.get("content-type") ?? "").startsWith("application/json") && response.status >= 400 && path !== "/mcp") {
+          if (
+            (response.headers.get("content-type") ?? "").startsWith("application/json") &&
+            response.status >= 400 &&
+            path !== "/mcp"
+          ) {
             const answer = (await response.json()) as { request_id?: string };
             expect(answer.request_id).toBe(response.headers.get("x-request-id")!);
           } else {
@@ -106,7 +119,10 @@ describe("hostile requests", () => {
 
 describe("a key is shown once, then never again", () => {
   test("no table in the database and no log line holds the full key after calls with it", async () => {
-    for (let i = 0; i < 3; i++) expect((await server.call("/v1/rates/lookup", { method: "POST", key, json: CHICAGO_TO_DALLAS })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await server.call("/v1/rates/lookup", { method: "POST", key, json: CHICAGO_TO_DALLAS })).status).toBe(
+        200,
+      );
     await server.call("/v1/rates/lookup", { method: "POST", key, json: { origin: 1 } });
     server.runtime.usage.flush();
     const sqlite = server.db.$client;

@@ -15,8 +15,13 @@ beforeAll(async () => {
   key = (await server.accountWithKey("enterprise")).key;
   // Concurrent calls share group-commit batches, so several checkpoints cover several receipts each.
   for (let round = 0; round < 13; round++) {
-    const responses = await Promise.all(Array.from({ length: 20 }, () => server.call("/v1/rates/lookup", { key, method: "POST", json: CHICAGO_TO_DALLAS })));
-    for (const response of responses) answers.push((await response.json()) as { receipt_id: string; log_index: number });
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        server.call("/v1/rates/lookup", { key, method: "POST", json: CHICAGO_TO_DALLAS }),
+      ),
+    );
+    for (const response of responses)
+      answers.push((await response.json()) as { receipt_id: string; log_index: number });
   }
 }, 60_000);
 afterAll(() => server.stop());
@@ -78,25 +83,46 @@ describe("the receipt log over HTTP, with no key", () => {
   test("the inclusion proof of any answer verifies with sigstore's RFC 6962 verifier against the checkpoint", async () => {
     const { body: note } = await text("/log/checkpoint");
     const { size, root } = parseCheckpointText(parseNote(note).text);
-    const entries = Buffer.concat([(await bytes("/log/tile/entries/000")).body, (await bytes("/log/tile/entries/001.p/4")).body]);
+    const entries = Buffer.concat([
+      (await bytes("/log/tile/entries/000")).body,
+      (await bytes("/log/tile/entries/001.p/4")).body,
+    ]);
     for (const index of [0, 1, 100, 255, 256, 259]) {
-      const proof = (await (await server.call(`/v1/log/inclusion?index=${index}&tree_size=${size}`)).json()) as { hashes: string[] };
+      const proof = (await (await server.call(`/v1/log/inclusion?index=${index}&tree_size=${size}`)).json()) as {
+        hashes: string[];
+      };
       const entry = {
         canonicalizedBody: entries.subarray(index * 34 + 2, index * 34 + 34),
         inclusionProof: { logIndex: String(index), hashes: proof.hashes.map((h) => Buffer.from(h, "base64")) },
       };
-      expect(() => verifyMerkleInclusion(entry as never, { logSize: BigInt(size), logHash: root } as never)).not.toThrow();
+      expect(() =>
+        verifyMerkleInclusion(entry as never, { logSize: BigInt(size), logHash: root } as never),
+      ).not.toThrow();
     }
   });
 
   test("consistency proofs between stored checkpoints verify; bad parameters are 400 with the contract's code", async () => {
-    const sizes = server.db.$client.query<{ tree_size: number; root_hash: string }, []>("SELECT tree_size, root_hash FROM log_checkpoints ORDER BY tree_size").all();
+    const sizes = server.db.$client
+      .query<{ tree_size: number; root_hash: string }, []>(
+        "SELECT tree_size, root_hash FROM log_checkpoints ORDER BY tree_size",
+      )
+      .all();
     expect(sizes.length).toBeGreaterThan(1);
     for (let i = 1; i < sizes.length; i++) {
       const [older, newer] = [sizes[i - 1]!, sizes[i]!];
-      const proof = (await (await server.call(`/v1/log/consistency?from=${older.tree_size}&to=${newer.tree_size}`)).json()) as { hashes: string[] };
+      const proof = (await (
+        await server.call(`/v1/log/consistency?from=${older.tree_size}&to=${newer.tree_size}`)
+      ).json()) as { hashes: string[] };
       const hashes = proof.hashes.map((h) => Buffer.from(h, "base64"));
-      expect(verifyConsistency(older.tree_size, newer.tree_size, hashes, Buffer.from(older.root_hash, "hex"), Buffer.from(newer.root_hash, "hex"))).toBe(true);
+      expect(
+        verifyConsistency(
+          older.tree_size,
+          newer.tree_size,
+          hashes,
+          Buffer.from(older.root_hash, "hex"),
+          Buffer.from(newer.root_hash, "hex"),
+        ),
+      ).toBe(true);
     }
     for (const path of [
       "/v1/log/consistency?from=5&to=4",
@@ -120,7 +146,9 @@ test("an answer is sent as the bytes its receipt hashed, with the envelope appen
   const envelope = text.lastIndexOf(',"receipt_id":');
   const hashedBytes = `${text.slice(0, envelope)}}`;
   const { responseSha256 } = server.db.$client
-    .query<{ responseSha256: string }, [string]>("SELECT lower(hex(response_sha256)) AS responseSha256 FROM receipts WHERE id = ?")
+    .query<{ responseSha256: string }, [string]>(
+      "SELECT lower(hex(response_sha256)) AS responseSha256 FROM receipts WHERE id = ?",
+    )
     .get(receipt_id)!;
   expect(createHash("sha256").update(hashedBytes).digest("hex")).toBe(responseSha256);
   expect(response.headers.get("content-type")).toContain("application/json");

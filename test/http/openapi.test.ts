@@ -15,7 +15,12 @@ type Document = {
   openapi: string;
   servers: { url: string }[];
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[]; anyOf?: { required?: string[] }[] }> };
+  components: {
+    schemas: Record<
+      string,
+      { properties?: Record<string, unknown>; required?: string[]; anyOf?: { required?: string[] }[] }
+    >;
+  };
 };
 
 let server: TestInstance;
@@ -54,23 +59,48 @@ describe("/openapi.json", () => {
 
   test("every answer schema requires receipt_id, log_index and auth_obj_id", async () => {
     for (const skill of server.runtime.skills) {
-      const answer = document.components.schemas[`${callName(skill).replace(/(^|[-.])([a-z])/g, (_, __, c: string) => c.toUpperCase())}Answer`]!;
+      const answer =
+        document.components.schemas[
+          `${callName(skill).replace(/(^|[-.])([a-z])/g, (_, __, c: string) => c.toUpperCase())}Answer`
+        ]!;
       const forms = answer.anyOf ?? [answer];
-      for (const form of forms) expect(form.required).toEqual(expect.arrayContaining(["receipt_id", "log_index", "auth_obj_id"]));
+      for (const form of forms)
+        expect(form.required).toEqual(expect.arrayContaining(["receipt_id", "log_index", "auth_obj_id"]));
     }
   });
 
   test("every error of the error table has a schema, and real error bodies match it", async () => {
-    for (const code of Object.keys(ERROR_STATUS) as ErrorCode[]) expect(document.components.schemas[errorSchemaName(code)]).toBeDefined();
+    for (const code of Object.keys(ERROR_STATUS) as ErrorCode[])
+      expect(document.components.schemas[errorSchemaName(code)]).toBeDefined();
     const { key } = await server.accountWithKey("explorer", ["rate-lookup"]);
     const unscoped = (await server.accountWithKey("explorer")).key;
     const refusals: [ErrorCode, Response][] = [
       ["MISSING_API_KEY", await server.call("/v1/usage")],
-      ["INVALID_REQUEST", await server.call("/v1/rates/lookup", { method: "POST", key, json: { ...CHICAGO_TO_DALLAS, equipment: "SPACESHIP" } })],
-      ["TIER_REQUIRED", await server.call("/v1/reports/audit?receipt_id=rcpt_01JD2ZQ8W6Y3K7M1N4P5R8T0VX", { key: unscoped })],
-      ["SCOPE_REQUIRED", await server.call("/v1/fuel/surcharge", { method: "POST", key, json: { origin: "Chicago, IL" } })],
+      [
+        "INVALID_REQUEST",
+        await server.call("/v1/rates/lookup", {
+          method: "POST",
+          key,
+          json: { ...CHICAGO_TO_DALLAS, equipment: "SPACESHIP" },
+        }),
+      ],
+      [
+        "TIER_REQUIRED",
+        await server.call("/v1/reports/audit?receipt_id=rcpt_01JD2ZQ8W6Y3K7M1N4P5R8T0VX", { key: unscoped }),
+      ],
+      [
+        "SCOPE_REQUIRED",
+        await server.call("/v1/fuel/surcharge", { method: "POST", key, json: { origin: "Chicago, IL" } }),
+      ],
       ["METHOD_NOT_ALLOWED", await server.call("/v1/rates/lookup", { key })],
-      ["UNRESOLVED_LOCATION", await server.call("/v1/rates/lookup", { method: "POST", key, json: { ...CHICAGO_TO_DALLAS, origin: "Qxzv Wpty, ZZ" } })],
+      [
+        "UNRESOLVED_LOCATION",
+        await server.call("/v1/rates/lookup", {
+          method: "POST",
+          key,
+          json: { ...CHICAGO_TO_DALLAS, origin: "Qxzv Wpty, ZZ" },
+        }),
+      ],
     ];
     for (const [code, response] of refusals) {
       const body = await response.json();
@@ -83,7 +113,12 @@ describe("/openapi.json", () => {
     const undescribed: string[] = [];
     const walk = (schema: unknown, at: string) => {
       if (!schema || typeof schema !== "object") return;
-      const node = schema as { properties?: Record<string, { description?: string; $ref?: string }>; items?: unknown; anyOf?: unknown[]; oneOf?: unknown[] };
+      const node = schema as {
+        properties?: Record<string, { description?: string; $ref?: string }>;
+        items?: unknown;
+        anyOf?: unknown[];
+        oneOf?: unknown[];
+      };
       for (const [name, property] of Object.entries(node.properties ?? {})) {
         if (!property.description && !property.$ref) undescribed.push(`${at}.${name}`);
         walk(property, `${at}.${name}`);
@@ -91,9 +126,11 @@ describe("/openapi.json", () => {
       walk(node.items, `${at}[]`);
       for (const member of [...(node.anyOf ?? []), ...(node.oneOf ?? [])]) walk(member, at);
     };
-    for (const [name, schema] of Object.entries(document.components.schemas)) if (!KNOWN_GAPS.has(name)) walk(schema, name);
+    for (const [name, schema] of Object.entries(document.components.schemas))
+      if (!KNOWN_GAPS.has(name)) walk(schema, name);
     for (const [path, item] of Object.entries(document.paths))
-      for (const operation of Object.values(item)) walk(operation.responses["200"]?.content?.["application/json"]?.schema, path);
+      for (const operation of Object.values(item))
+        walk(operation.responses["200"]?.content?.["application/json"]?.schema, path);
     expect([...KNOWN_GAPS].filter((name) => !(name in document.components.schemas))).toEqual([]);
     expect(undescribed).toEqual([]);
   });
@@ -102,9 +139,18 @@ describe("/openapi.json", () => {
     for (const [path, item] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(item)) {
         const answer = operation.responses["200"]?.content?.["application/json"];
-        expect({ path, method, answer: answer?.example !== undefined || answer?.examples !== undefined }).toEqual({ path, method, answer: true });
+        expect({ path, method, answer: answer?.example !== undefined || answer?.examples !== undefined }).toEqual({
+          path,
+          method,
+          answer: true,
+        });
         const request = operation.requestBody?.content["application/json"];
-        if (request) expect({ path, method, request: request.example !== undefined || request.examples !== undefined }).toEqual({ path, method, request: true });
+        if (request)
+          expect({ path, method, request: request.example !== undefined || request.examples !== undefined }).toEqual({
+            path,
+            method,
+            request: true,
+          });
       }
     }
   });
@@ -119,12 +165,21 @@ describe("routes added outside the skill registry", () => {
         {
           method: "GET",
           path: "/v1/alerts/:id",
-          hooks: { detail: { summary: "Read an alert", description: "One of your rate alerts.", responses: { "200": { description: "The alert." } } } },
+          hooks: {
+            detail: {
+              summary: "Read an alert",
+              description: "One of your rate alerts.",
+              responses: { "200": { description: "The alert." } },
+            },
+          },
         },
         { method: "GET", path: "/v1/undocumented" },
       ],
     }) as Document;
-    expect(generated.paths["/v1/alerts/{id}"]?.get).toMatchObject({ summary: "Read an alert", responses: { "200": { description: "The alert." } } });
+    expect(generated.paths["/v1/alerts/{id}"]?.get).toMatchObject({
+      summary: "Read an alert",
+      responses: { "200": { description: "The alert." } },
+    });
     expect(generated.paths["/v1/undocumented"]).toBeUndefined();
   });
 });

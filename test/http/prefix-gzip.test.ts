@@ -15,7 +15,8 @@ async function streamGunzip(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
   return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
 }
 
-const envelope = (n: number) => `"receipt_id":"rcpt_${n.toString(36).padStart(26, "0")}","log_index":${n},"auth_obj_id":"auth_x"}`;
+const envelope = (n: number) =>
+  `"receipt_id":"rcpt_${n.toString(36).padStart(26, "0")}","log_index":${n},"auth_obj_id":"auth_x"}`;
 const answerPrefix = `{"breakdown":{"fuel":0.8984,"labor":0.9606},"lane":{"origin":"Chicago, IL","destination":"Dallas, TX"},"notes":"${"cost basis ".repeat(200)}",`;
 
 describe("gzip with a shared prefix", () => {
@@ -23,8 +24,16 @@ describe("gzip with a shared prefix", () => {
     ["an answer and its envelope", answerPrefix, envelope(7)],
     ["an empty answer", "{", envelope(0)],
     ["no prefix at all", "", envelope(1)],
-    ["multi-byte characters on both sides", `{"city":"Coeur d’Alene, ID — 🚚","x":"${"é".repeat(3000)}",`, `"note":"naïve ✓"}`],
-    ["a prefix past deflate's 32 KB window", `{"rows":[${Array.from({ length: 9000 }, (_, i) => i * 7).join(",")}],`, envelope(9)],
+    [
+      "multi-byte characters on both sides",
+      `{"city":"Coeur d’Alene, ID — 🚚","x":"${"é".repeat(3000)}",`,
+      `"note":"naïve ✓"}`,
+    ],
+    [
+      "a prefix past deflate's 32 KB window",
+      `{"rows":[${Array.from({ length: 9000 }, (_, i) => i * 7).join(",")}],`,
+      envelope(9),
+    ],
     ["a tail too long for one stored block", answerPrefix, `"pad":"${"z".repeat(70_000)}"}`],
   ];
   for (const [name, prefix, tail] of cases) {

@@ -6,9 +6,19 @@ describe("SeriesCounter", () => {
   test("the registry shows it exactly as prom-client's own Counter: series in the order first counted, a counter without labels from the start", async () => {
     const theirs = new Registry();
     const ours = new Registry();
-    const requests = new Counter({ name: "t_requests_total", help: "Requests.", labelNames: ["method", "route", "status"] as const, registers: [theirs] });
+    const requests = new Counter({
+      name: "t_requests_total",
+      help: "Requests.",
+      labelNames: ["method", "route", "status"] as const,
+      registers: [theirs],
+    });
     const plain = new Counter({ name: "t_receipts_total", help: "Receipts.", registers: [theirs] });
-    new Counter({ name: "t_unused_total", help: "Never counted.", labelNames: ["skill"] as const, registers: [theirs] });
+    new Counter({
+      name: "t_unused_total",
+      help: "Never counted.",
+      labelNames: ["skill"] as const,
+      registers: [theirs],
+    });
     const ourRequests = new SeriesCounter("t_requests_total", "Requests.", ours);
     const ourPlain = new SeriesCounter("t_receipts_total", "Receipts.", ours).labels();
     new SeriesCounter("t_unused_total", "Never counted.", ours).labels({ skill: "rate-lookup" });

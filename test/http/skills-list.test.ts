@@ -17,7 +17,13 @@ test("GET /v1/skills lists every declared skill with scope, tier, description an
   expect(names).toContain("rate-lookup");
   expect(names).toContain("audit-report");
   const lookup = body.skills.find((s) => s.name === "rate-lookup")!;
-  expect(lookup).toMatchObject({ scope: "rate-lookup", minimum_tier: "explorer", method: "POST", path: "/v1/rates/lookup", available_to_this_key: true });
+  expect(lookup).toMatchObject({
+    scope: "rate-lookup",
+    minimum_tier: "explorer",
+    method: "POST",
+    path: "/v1/rates/lookup",
+    available_to_this_key: true,
+  });
   expect((lookup.input_schema as { properties: Record<string, unknown> }).properties).toHaveProperty("origin");
   expect(body.skills.find((s) => s.name === "audit-report")!.available_to_this_key).toBe(false);
 });
@@ -28,13 +34,21 @@ test("GET /v1/skills needs a valid key", async () => {
 
 test("the invoke transport answers exactly like the REST route", async () => {
   const { key } = await server.accountWithKey("starter");
-  const rest = (await (await server.call("/v1/rates/lookup", { method: "POST", json: CHICAGO_TO_DALLAS, key })).json()) as Record<string, unknown>;
-  const invoked = (await (await server.call("/v1/agent/invoke/rate-lookup", { method: "POST", json: CHICAGO_TO_DALLAS, key })).json()) as Record<string, unknown>;
+  const rest = (await (
+    await server.call("/v1/rates/lookup", { method: "POST", json: CHICAGO_TO_DALLAS, key })
+  ).json()) as Record<string, unknown>;
+  const invoked = (await (
+    await server.call("/v1/agent/invoke/rate-lookup", { method: "POST", json: CHICAGO_TO_DALLAS, key })
+  ).json()) as Record<string, unknown>;
   const strip = ({ receipt_id, log_index, ...rest }: Record<string, unknown>) => rest;
   expect(strip(invoked)).toEqual(strip(rest));
   expect(invoked.receipt_id).not.toBe(rest.receipt_id);
 
   const { key: scoped } = await server.accountWithKey("explorer", ["fuel-surcharge"]);
-  const refused = await server.call("/v1/agent/invoke/rate-lookup", { method: "POST", json: CHICAGO_TO_DALLAS, key: scoped });
+  const refused = await server.call("/v1/agent/invoke/rate-lookup", {
+    method: "POST",
+    json: CHICAGO_TO_DALLAS,
+    key: scoped,
+  });
   expect(refused.status).toBe(403);
 });

@@ -22,7 +22,9 @@ describe("MCP at /mcp, with the official client over real HTTP", () => {
   test("lists only the tools the key may call, with input and output schemas, hints and the tier", async () => {
     const explorer = await mcpClient((await server.accountWithKey("explorer")).key);
     const { tools } = await explorer.listTools();
-    const explorerSkills = server.runtime.skills.filter((skill) => skill.minimumTier === "explorer").map((skill) => skill.name);
+    const explorerSkills = server.runtime.skills
+      .filter((skill) => skill.minimumTier === "explorer")
+      .map((skill) => skill.name);
     expect(tools.map((tool) => tool.name).sort()).toEqual([...explorerSkills].sort());
     const lookup = tools.find((tool) => tool.name === "rate-lookup")!;
     expect(lookup.inputSchema.properties).toHaveProperty("origin");
@@ -48,28 +50,48 @@ describe("MCP at /mcp, with the official client over real HTTP", () => {
     const body = answered.structuredContent as Record<string, unknown>;
     expect(body.receipt_id).toMatch(/^rcpt_/);
     expect(body.auth_obj_id).toBe(authObjId);
-    expect(answered._meta?.["waybill/rate_limit"]).toMatchObject({ limit: expect.any(Number), remaining: expect.any(Number) });
+    expect(answered._meta?.["waybill/rate_limit"]).toMatchObject({
+      limit: expect.any(Number),
+      remaining: expect.any(Number),
+    });
 
     const refused = await client.callTool({ name: "audit-report", arguments: { receipt_id: String(body.receipt_id) } });
     expect(refused.isError).toBe(true);
     const error = JSON.parse((refused.content as { text: string }[])[0]!.text);
-    expect(error).toMatchObject({ error: "TIER_REQUIRED", required_tier: "professional", current_tier: "explorer", auth_obj_id: authObjId });
+    expect(error).toMatchObject({
+      error: "TIER_REQUIRED",
+      required_tier: "professional",
+      current_tier: "explorer",
+      auth_obj_id: authObjId,
+    });
     expect(refused._meta?.["waybill/error"]).toEqual(error);
 
-    const invalid = await client.callTool({ name: "rate-lookup", arguments: { ...CHICAGO_TO_DALLAS, equipment: "SPACESHIP" } });
+    const invalid = await client.callTool({
+      name: "rate-lookup",
+      arguments: { ...CHICAGO_TO_DALLAS, equipment: "SPACESHIP" },
+    });
     expect(JSON.parse((invalid.content as { text: string }[])[0]!.text)).toMatchObject({ error: "INVALID_REQUEST" });
     await client.close();
   });
 
   test("audit-report, whose handler answers with a promise, gives the same report through REST, agent-invoke and MCP", async () => {
     const { key } = await server.accountWithKey("professional", ["rate-lookup", "audit-report"]);
-    const looked = (await (await server.call("/v1/rates/lookup", { method: "POST", key, json: CHICAGO_TO_DALLAS })).json()) as { receipt_id: string };
+    const looked = (await (
+      await server.call("/v1/rates/lookup", { method: "POST", key, json: CHICAGO_TO_DALLAS })
+    ).json()) as { receipt_id: string };
     const client = await mcpClient(key);
     await client.listTools();
     const input = { receipt_id: looked.receipt_id, report_type: "RECEIPT_TRACE" };
-    const viaRest = (await (await server.call(`/v1/reports/audit?${new URLSearchParams(input)}`, { key })).json()) as Record<string, unknown>;
-    const viaInvoke = (await (await server.call("/v1/agent/invoke/audit-report", { method: "POST", key, json: input })).json()) as Record<string, unknown>;
-    const viaMcp = (await client.callTool({ name: "audit-report", arguments: input })).structuredContent as Record<string, unknown>;
+    const viaRest = (await (
+      await server.call(`/v1/reports/audit?${new URLSearchParams(input)}`, { key })
+    ).json()) as Record<string, unknown>;
+    const viaInvoke = (await (
+      await server.call("/v1/agent/invoke/audit-report", { method: "POST", key, json: input })
+    ).json()) as Record<string, unknown>;
+    const viaMcp = (await client.callTool({ name: "audit-report", arguments: input })).structuredContent as Record<
+      string,
+      unknown
+    >;
     await client.close();
     // Each audit is itself an answer with a receipt, so the log grows between them: the proof's tree differs, the rest does not.
     const withoutEnvelope = ({ receipt_id: _r, log_index: _i, log, ...report }: Record<string, unknown>) => {
@@ -77,7 +99,10 @@ describe("MCP at /mcp, with the official client over real HTTP", () => {
       return { ...report, log: leaf };
     };
     for (const report of [viaRest, viaInvoke, viaMcp]) {
-      expect(report).toMatchObject({ audited_receipt_id: looked.receipt_id, verification: { included: true, reproducible: true, problems: [] } });
+      expect(report).toMatchObject({
+        audited_receipt_id: looked.receipt_id,
+        verification: { included: true, reproducible: true, problems: [] },
+      });
       expect(withoutEnvelope(report)).toEqual(withoutEnvelope(viaRest));
     }
   });
@@ -95,7 +120,9 @@ describe("MCP at /mcp, with the official client over real HTTP", () => {
 
 describe("OpenAPI", () => {
   test("documents every skill's path from its declaration", async () => {
-    const document = (await (await server.call("/openapi.json")).json()) as { paths: Record<string, Record<string, { operationId: string }>> };
+    const document = (await (await server.call("/openapi.json")).json()) as {
+      paths: Record<string, Record<string, { operationId: string }>>;
+    };
     expect(document.paths["/v1/rates/lookup"]?.post?.operationId).toBe("rate-lookup");
     expect(document.paths["/v1/reports/audit"]?.get?.operationId).toBe("audit-report");
   });

@@ -29,7 +29,15 @@ console.log(receiptId, ratePerMile);
 `;
 
 const TSCONFIG = {
-  compilerOptions: { strict: true, noEmit: true, target: "ES2022", module: "ESNext", moduleResolution: "Bundler", types: ["bun"], skipLibCheck: true },
+  compilerOptions: {
+    strict: true,
+    noEmit: true,
+    target: "ES2022",
+    module: "ESNext",
+    moduleResolution: "Bundler",
+    types: ["bun"],
+    skipLibCheck: true,
+  },
   files: ["program.ts"],
 };
 
@@ -47,14 +55,24 @@ afterAll(async () => {
 /** Asynchronous on purpose: the program calls the server this very process runs. */
 async function run(command: string[], env: Record<string, string> = {}) {
   const child = Bun.spawn(command, { cwd: WORK, env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const [stdout, stderr, exitCode] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   return { exitCode, output: `${stdout}${stderr}` };
 }
 
 test("a client generated from /openapi.json compiles, reads receipt_id from a rate lookup and runs", async () => {
   writeFileSync(join(WORK, "openapi.json"), await (await server.call("/openapi.json")).text());
   // Optional inputs with a default stay optional for the caller (openapi-typescript 7 would make them required).
-  const generate = await run([join(BIN, "openapi-typescript"), "openapi.json", "-o", "schema.d.ts", "--default-non-nullable=false"]);
+  const generate = await run([
+    join(BIN, "openapi-typescript"),
+    "openapi.json",
+    "-o",
+    "schema.d.ts",
+    "--default-non-nullable=false",
+  ]);
   expect({ step: "openapi-typescript", ...generate, output: generate.exitCode === 0 ? "" : generate.output }).toEqual({
     step: "openapi-typescript",
     exitCode: 0,
@@ -64,7 +82,11 @@ test("a client generated from /openapi.json compiles, reads receipt_id from a ra
   writeFileSync(join(WORK, "program.ts"), PROGRAM);
   writeFileSync(join(WORK, "tsconfig.json"), JSON.stringify(TSCONFIG));
   const compile = await run([join(BIN, "tsc"), "-p", "tsconfig.json"]);
-  expect({ step: "tsc", exitCode: compile.exitCode, output: compile.output }).toEqual({ step: "tsc", exitCode: 0, output: "" });
+  expect({ step: "tsc", exitCode: compile.exitCode, output: compile.output }).toEqual({
+    step: "tsc",
+    exitCode: 0,
+    output: "",
+  });
 
   const { key } = await server.accountWithKey("explorer");
   const execution = await run([process.execPath, "program.ts"], { BASE_URL: server.url, API_KEY: key });

@@ -15,9 +15,14 @@ function measure(name: string, calls: number, run: (i: number) => void): void {
   console.log(`${name.padEnd(58)} ${nsPerCall.toFixed(0).padStart(6)} ns/call`);
 }
 
-const roomy = createMeter({ db, limits: parseLimits('{"enterprise":{"per_minute":1000000000,"per_month":1000000000}}') });
+const roomy = createMeter({
+  db,
+  limits: parseLimits('{"enterprise":{"per_minute":1000000000,"per_month":1000000000}}'),
+});
 const principals = Array.from({ length: 100 }, () => seedPrincipal(db, { tier: "enterprise" }));
-measure("admit, let through (100 keys), + release", 1_000_000, (i) => roomy.admit(principals[i % 100]!, now + (i % 1000)).release());
+measure("admit, let through (100 keys), + release", 1_000_000, (i) =>
+  roomy.admit(principals[i % 100]!, now + (i % 1000)).release(),
+);
 
 const tight = createMeter({ db, limits: parseLimits('{"explorer":{"per_minute":3,"per_month":1000}}') });
 const throttled = seedPrincipal(db, { tier: "explorer" });

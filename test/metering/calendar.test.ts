@@ -12,7 +12,11 @@ describe("calendar months in UTC", () => {
     ["2026-12-31T23:59:59.999Z", "2026-12", "2026-12-01T00:00:00.000Z", "2027-01-01T00:00:00.000Z"],
   ])("%s is in %s, [%s, %s)", (instant, month, start, end) => {
     expect(monthOf(at(instant))).toBe(month as ReturnType<typeof monthOf>);
-    expect(monthRange(at(instant))).toEqual({ month: month as ReturnType<typeof monthOf>, start: at(start), end: at(end) });
+    expect(monthRange(at(instant))).toEqual({
+      month: month as ReturnType<typeof monthOf>,
+      start: at(start),
+      end: at(end),
+    });
   });
 
   test("month lengths come from the calendar: 31, 28, 29 and 30 days", () => {
@@ -20,7 +24,12 @@ describe("calendar months in UTC", () => {
       const { start, end } = monthRange(at(iso));
       return (end - start) / 86_400_000;
     };
-    expect([days("2026-01-15T00:00:00Z"), days("2026-02-15T00:00:00Z"), days("2028-02-15T00:00:00Z"), days("2026-04-15T00:00:00Z")]).toEqual([31, 28, 29, 30]);
+    expect([
+      days("2026-01-15T00:00:00Z"),
+      days("2026-02-15T00:00:00Z"),
+      days("2028-02-15T00:00:00Z"),
+      days("2026-04-15T00:00:00Z"),
+    ]).toEqual([31, 28, 29, 30]);
   });
 
   test("a day is the UTC date", () => {

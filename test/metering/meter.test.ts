@@ -89,24 +89,28 @@ describe("minute window (exact sliding log)", () => {
 
   test("Retry-After is a whole number ≥ 1 that never points before the reset, and the reset lets a call through", async () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 8 }), fc.array(fc.integer({ min: 0, max: 30_000 }), { minLength: 1, maxLength: 60 }), (perMinute, gaps) => {
-        const limits = parseLimits(`{"explorer":{"per_minute":${perMinute},"per_month":100000}}`);
-        const { meter, principal } = setup(limits);
-        let now = at("2026-05-31T23:58:00Z");
-        for (const gap of gaps) {
-          now += gap;
-          try {
-            meter.admit(principal, now);
-          } catch (error) {
-            const { reset, retry_after } = (error as ApiError).extra as { reset: number; retry_after: number };
-            expect(Number.isInteger(retry_after) && retry_after >= 1).toBe(true);
-            expect(now / 1000 + retry_after).toBeGreaterThanOrEqual(reset);
-            expect(reset * 1000).toBeGreaterThan(now);
-            // Waiting until the advertised reset is always enough (a look ahead, which changes nothing).
-            expect(meter.windows(principal, reset * 1000).minute.remaining).toBeGreaterThanOrEqual(1);
+      fc.property(
+        fc.integer({ min: 1, max: 8 }),
+        fc.array(fc.integer({ min: 0, max: 30_000 }), { minLength: 1, maxLength: 60 }),
+        (perMinute, gaps) => {
+          const limits = parseLimits(`{"explorer":{"per_minute":${perMinute},"per_month":100000}}`);
+          const { meter, principal } = setup(limits);
+          let now = at("2026-05-31T23:58:00Z");
+          for (const gap of gaps) {
+            now += gap;
+            try {
+              meter.admit(principal, now);
+            } catch (error) {
+              const { reset, retry_after } = (error as ApiError).extra as { reset: number; retry_after: number };
+              expect(Number.isInteger(retry_after) && retry_after >= 1).toBe(true);
+              expect(now / 1000 + retry_after).toBeGreaterThanOrEqual(reset);
+              expect(reset * 1000).toBeGreaterThan(now);
+              // Waiting until the advertised reset is always enough (a look ahead, which changes nothing).
+              expect(meter.windows(principal, reset * 1000).minute.remaining).toBeGreaterThanOrEqual(1);
+            }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -132,12 +136,22 @@ describe("headers", () => {
     const { db, meter, principal } = setup(parseLimits('{"explorer":{"per_minute":3,"per_month":4}}'));
     const first = meter.admit(principal, at("2026-03-10T12:00:00Z")).headers;
     // minute: 2 left (back to 3 when the call is 60 s old, at 12:01); month: 3 left until April → minute.
-    expect(first).toEqual({ "X-RateLimit-Limit": "3", "X-RateLimit-Remaining": "2", "X-RateLimit-Reset": String(epochSeconds("2026-03-10T12:01:00Z")) });
-    db.$client.run("INSERT INTO monthly_usage (account_id, month, answered) VALUES (?, '2026-03', 2)", [principal.accountId]);
+    expect(first).toEqual({
+      "X-RateLimit-Limit": "3",
+      "X-RateLimit-Remaining": "2",
+      "X-RateLimit-Reset": String(epochSeconds("2026-03-10T12:01:00Z")),
+    });
+    db.$client.run("INSERT INTO monthly_usage (account_id, month, answered) VALUES (?, '2026-03', 2)", [
+      principal.accountId,
+    ]);
     meter.invalidate();
     // month: 4 − 2 answered − 1 reserved − this one = 0; minute: 1 → month.
     const second = meter.admit(principal, at("2026-03-10T12:00:10Z")).headers;
-    expect(second).toEqual({ "X-RateLimit-Limit": "4", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": String(epochSeconds("2026-04-01T00:00:00Z")) });
+    expect(second).toEqual({
+      "X-RateLimit-Limit": "4",
+      "X-RateLimit-Remaining": "0",
+      "X-RateLimit-Reset": String(epochSeconds("2026-04-01T00:00:00Z")),
+    });
   });
 
   test("on a tie in remaining, the window that resets sooner", async () => {
@@ -166,11 +180,19 @@ describe("monthly quota (calendar month in UTC, per account)", () => {
     answer(db, meter, principal, at(lastMs) - 60_000);
     answer(db, meter, principal, at(lastMs) - 1);
     const refused = refusal(() => meter.admit(principal, at(lastMs)));
-    expect(refused.extra).toEqual({ window: "month", limit: 2, remaining: 0, reset: at(firstMs) / 1000, retry_after: 1 });
+    expect(refused.extra).toEqual({
+      window: "month",
+      limit: 2,
+      remaining: 0,
+      reset: at(firstMs) / 1000,
+      retry_after: 1,
+    });
     expect(refused.headers["X-RateLimit-Reset"]).toBe(String(at(firstMs) / 1000));
     const fresh = answer(db, meter, principal, at(firstMs));
     expect(fresh.headers["X-RateLimit-Remaining"]).toBe("1");
-    expect([answeredInDb(db, principal.accountId, month), answeredInDb(db, principal.accountId, nextMonth)]).toEqual([2, 1]);
+    expect([answeredInDb(db, principal.accountId, month), answeredInDb(db, principal.accountId, nextMonth)]).toEqual([
+      2, 1,
+    ]);
   });
 
   test("a month refusal's Retry-After points at 00:00 UTC on the 1st", async () => {
@@ -213,7 +235,10 @@ describe("monthly quota (calendar month in UTC, per account)", () => {
   test("100 concurrent calls with L left in the month yield exactly L admissions and L answered", async () => {
     const { db, meter, principal } = setup(ROOMY_MINUTE(1000));
     const left = 37;
-    db.$client.run("INSERT INTO monthly_usage (account_id, month, answered) VALUES (?, '2026-03', ?)", [principal.accountId, 1000 - left]);
+    db.$client.run("INSERT INTO monthly_usage (account_id, month, answered) VALUES (?, '2026-03', ?)", [
+      principal.accountId,
+      1000 - left,
+    ]);
     const clock = new ManualClock(at("2026-03-10T12:00:00Z"));
     const outcomes = await Promise.all(
       Array.from({ length: 100 }, async (_, i) => {
@@ -254,11 +279,20 @@ describe("monthly quota (calendar month in UTC, per account)", () => {
   test("with L left, N simultaneous calls through the pipeline are answered exactly L times", async () => {
     // 100 calls in flight at once: each is admitted, then waits for its body and for the group
     // commit, so admissions and commits of different calls interleave.
-    const instance = await testInstance({ limits: ROOMY_MINUTE(50), clock: new ManualClock(at("2026-03-10T12:00:00Z")) });
+    const instance = await testInstance({
+      limits: ROOMY_MINUTE(50),
+      clock: new ManualClock(at("2026-03-10T12:00:00Z")),
+    });
     const { key, accountId } = await instance.accountWithKey("explorer");
-    instance.db.$client.run("INSERT INTO monthly_usage (account_id, month, answered) VALUES (?, '2026-03', 38)", [accountId]);
+    instance.db.$client.run("INSERT INTO monthly_usage (account_id, month, answered) VALUES (?, '2026-03', 38)", [
+      accountId,
+    ]);
     const statuses = await Promise.all(
-      Array.from({ length: 100 }, () => instance.call("/v1/fuel/surcharge", { method: "POST", key, json: { region: "NATIONAL" } }).then((r) => r.status)),
+      Array.from({ length: 100 }, () =>
+        instance
+          .call("/v1/fuel/surcharge", { method: "POST", key, json: { region: "NATIONAL" } })
+          .then((r) => r.status),
+      ),
     );
     expect(statuses.filter((status) => status === 200)).toHaveLength(12);
     expect(statuses.filter((status) => status === 429)).toHaveLength(88);
@@ -303,7 +337,9 @@ describe("monthly quota (calendar month in UTC, per account)", () => {
       const now = at("2026-03-10T12:00:00Z");
       expect(meter.windows(principal, now).month.remaining).toBe(10);
       const cli = openDatabase(file);
-      cli.$client.run("INSERT INTO monthly_usage (account_id, month, answered) VALUES (?, '2026-03', 7)", [principal.accountId]);
+      cli.$client.run("INSERT INTO monthly_usage (account_id, month, answered) VALUES (?, '2026-03', 7)", [
+        principal.accountId,
+      ]);
       cli.$client.close();
       expect(meter.windows(principal, now).month.remaining).toBe(10);
       meter.invalidate();

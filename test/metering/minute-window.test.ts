@@ -6,7 +6,12 @@ const START = Date.parse("2026-07-01T08:00:00Z");
 
 /** Calls at increasing instants: gaps from bursts (0 ms) to long pauses, around the 60 s edge too. */
 const gapsArbitrary = fc.array(
-  fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 400 }), fc.integer({ min: 0, max: 25_000 }), fc.integer({ min: 59_990, max: 60_010 })),
+  fc.oneof(
+    fc.constant(0),
+    fc.integer({ min: 0, max: 400 }),
+    fc.integer({ min: 0, max: 25_000 }),
+    fc.integer({ min: 59_990, max: 60_010 }),
+  ),
   { minLength: 1, maxLength: 80 },
 );
 
@@ -35,21 +40,26 @@ describe("MinuteWindows is an exact sliding minute", () => {
 
   test("resetAt is the exact millisecond at which remaining goes up", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 7 }), gapsArbitrary, fc.integer({ min: 0, max: 90_000 }), (limit, gaps, lookAfter) => {
-        const windows = new MinuteWindows();
-        let now = START;
-        for (const gap of gaps) {
-          now += gap;
-          windows.tryCount("key", limit, now);
-        }
-        now += lookAfter;
-        const { remaining, resetAt } = windows.status("key", limit, now);
-        expect(resetAt).toBeGreaterThan(now);
-        expect(resetAt - now).toBeLessThanOrEqual(MINUTE_MS);
-        if (remaining === limit) return; // nothing used: 60 s from now
-        if (resetAt - 1 > now) expect(windows.status("key", limit, resetAt - 1).remaining).toBe(remaining);
-        expect(windows.status("key", limit, resetAt).remaining).toBeGreaterThan(remaining);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 7 }),
+        gapsArbitrary,
+        fc.integer({ min: 0, max: 90_000 }),
+        (limit, gaps, lookAfter) => {
+          const windows = new MinuteWindows();
+          let now = START;
+          for (const gap of gaps) {
+            now += gap;
+            windows.tryCount("key", limit, now);
+          }
+          now += lookAfter;
+          const { remaining, resetAt } = windows.status("key", limit, now);
+          expect(resetAt).toBeGreaterThan(now);
+          expect(resetAt - now).toBeLessThanOrEqual(MINUTE_MS);
+          if (remaining === limit) return; // nothing used: 60 s from now
+          if (resetAt - 1 > now) expect(windows.status("key", limit, resetAt - 1).remaining).toBe(remaining);
+          expect(windows.status("key", limit, resetAt).remaining).toBeGreaterThan(remaining);
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -57,7 +67,13 @@ describe("MinuteWindows is an exact sliding minute", () => {
   test("an explorer key (3 a minute) gets 3 calls in 55 s, not 5, and the 4th exactly 60 s after the 1st", () => {
     const windows = new MinuteWindows();
     const at = (s: number) => START + s * 1000;
-    expect([0, 20, 40, 50, 55].map((s) => windows.tryCount("key", 3, at(s)).admitted)).toEqual([true, true, true, false, false]);
+    expect([0, 20, 40, 50, 55].map((s) => windows.tryCount("key", 3, at(s)).admitted)).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+    ]);
     expect(windows.tryCount("key", 3, at(60) - 1).admitted).toBe(false);
     expect(windows.tryCount("key", 3, at(60)).admitted).toBe(true);
   });

@@ -17,8 +17,12 @@ function setup(perMonth = 1000) {
   const committer = new GroupCommitter(db);
   if (meter.batch) committer.join(meter.batch);
   db.$client.run("CREATE TABLE month_writes (answered INTEGER)");
-  db.$client.run("CREATE TRIGGER month_inserted AFTER INSERT ON monthly_usage BEGIN INSERT INTO month_writes VALUES (new.answered); END");
-  db.$client.run("CREATE TRIGGER month_updated AFTER UPDATE ON monthly_usage BEGIN INSERT INTO month_writes VALUES (new.answered); END");
+  db.$client.run(
+    "CREATE TRIGGER month_inserted AFTER INSERT ON monthly_usage BEGIN INSERT INTO month_writes VALUES (new.answered); END",
+  );
+  db.$client.run(
+    "CREATE TRIGGER month_updated AFTER UPDATE ON monthly_usage BEGIN INSERT INTO month_writes VALUES (new.answered); END",
+  );
   const principal = seedPrincipal(db, { tier: "explorer" });
   const monthWrites = () =>
     db.$client
@@ -29,7 +33,10 @@ function setup(perMonth = 1000) {
 }
 
 const startAt = (db: Db, accountId: string, answered: number) =>
-  db.$client.run("INSERT INTO monthly_usage (account_id, month, answered) VALUES (?, '2026-03', ?)", [accountId, answered]);
+  db.$client.run("INSERT INTO monthly_usage (account_id, month, answered) VALUES (?, '2026-03', ?)", [
+    accountId,
+    answered,
+  ]);
 
 describe("month counts written once per group-commit batch (SQLite)", () => {
   test("a batch's answered calls write the month once, and each call learns its exact count in batch order", async () => {
@@ -104,7 +111,9 @@ describe("month counts written once per group-commit batch (SQLite)", () => {
       const admission = (meter as MemoryMeter).admit(who, NOW);
       return committer.commit(() => admission.commit(db).answered);
     };
-    expect(await Promise.all([count(principal), count(other), count(principal), count(other), count(other)])).toEqual([1, 101, 2, 102, 103]);
+    expect(await Promise.all([count(principal), count(other), count(principal), count(other), count(other)])).toEqual([
+      1, 101, 2, 102, 103,
+    ]);
     expect(answeredInDb(db, principal.accountId, "2026-03")).toBe(2);
     expect(answeredInDb(db, other.accountId, "2026-03")).toBe(103);
     expect(monthWrites().sort((a, b) => a - b)).toEqual([2, 100, 103]);

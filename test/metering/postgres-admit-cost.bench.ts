@@ -49,12 +49,25 @@ try {
 
   let accounts = 0;
   for (const limit of LIMITS) {
-    const meter = createMeter({ db: store, limits: parseLimits(`{"enterprise":{"per_minute":${limit},"per_month":1000000000}}`) });
+    const meter = createMeter({
+      db: store,
+      limits: parseLimits(`{"enterprise":{"per_minute":${limit},"per_month":1000000000}}`),
+    });
     const principals: Principal[] = [];
     for (let n = 0; n < 32; n++) {
-      const account = await createAccount(store, { email: `bench${++accounts}@example.test`, tier: "enterprise" }, Date.now());
+      const account = await createAccount(
+        store,
+        { email: `bench${++accounts}@example.test`, tier: "enterprise" },
+        Date.now(),
+      );
       const issued = await issueKey(store, account.id, null, Date.now());
-      principals.push({ accountId: account.id, keyId: issued.record.id, authObjId: issued.record.authObjId, tier: "enterprise", scopes: null });
+      principals.push({
+        accountId: account.id,
+        keyId: issued.record.id,
+        authObjId: issued.record.authObjId,
+        tier: "enterprise",
+        scopes: null,
+      });
     }
     const spacing = Math.max(60_000 / limit, 2); // ms of simulated time between a key's calls
     const start = Date.now();
@@ -78,7 +91,8 @@ try {
       calls.set(principal.keyId, n);
       return start + n * spacing;
     };
-    const [row] = await pool`SELECT cardinality(admitted) AS groups FROM minute_windows WHERE key_id = ${principals[0]!.keyId}`;
+    const [row] =
+      await pool`SELECT cardinality(admitted) AS groups FROM minute_windows WHERE key_id = ${principals[0]!.keyId}`;
     console.log(`limit ${limit}/min, a call every ${spacing} ms: the row holds ${row.groups} groups`);
     await timeEach(`  admit, one key, 1 at a time`, () => admitOnce(principals[0]!));
     await throughput(`  admit, 32 in flight over 32 keys`, (i) => admitOnce(principals[i % 32]!));

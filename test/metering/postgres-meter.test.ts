@@ -97,10 +97,17 @@ describe("the meter on PostgreSQL, in one process", () => {
     const meter = meterOn(store, parseLimits('{"starter":{"per_minute":5,"per_month":100}}'));
     const committer = new GroupCommitter(store);
     const admission = await meter.admit(principal, NOW);
-    expect(admission.headers).toEqual({ "X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "4", "X-RateLimit-Reset": String((NOW + MINUTE_MS) / 1000) });
+    expect(admission.headers).toEqual({
+      "X-RateLimit-Limit": "5",
+      "X-RateLimit-Remaining": "4",
+      "X-RateLimit-Reset": String((NOW + MINUTE_MS) / 1000),
+    });
     expect(await committer.commit((tx) => admission.commit(tx))).toEqual({ month: "2026-03", answered: 1, limit: 100 });
     expect(await monthUsed(store, principal)).toBe(1);
-    const [row] = await store.select().from(store.t.minuteWindows).where(eq(store.t.minuteWindows.keyId, principal.keyId));
+    const [row] = await store
+      .select()
+      .from(store.t.minuteWindows)
+      .where(eq(store.t.minuteWindows.keyId, principal.keyId));
     expect(row?.admitted).toEqual([NOW]);
     const windows = await meter.windows(principal, NOW + 1000);
     expect(windows.minute).toEqual({ window: "minute", limit: 5, remaining: 4, resetAt: NOW + MINUTE_MS });
@@ -117,7 +124,13 @@ describe("the meter on PostgreSQL, in one process", () => {
     await second.admit(principal, NOW + 10_000);
     await first.admit(principal, NOW + 20_000);
     const refused = await refusalOf(() => second.admit(principal, NOW + 30_000));
-    expect(refused.extra).toMatchObject({ window: "minute", limit: 3, remaining: 0, reset: (NOW + MINUTE_MS) / 1000, retry_after: 30 });
+    expect(refused.extra).toMatchObject({
+      window: "minute",
+      limit: 3,
+      remaining: 0,
+      reset: (NOW + MINUTE_MS) / 1000,
+      retry_after: 30,
+    });
     expect(refused.headers).toMatchObject({ "Retry-After": "30", "X-RateLimit-Remaining": "0" });
     // The refusal wrote nothing: the first call's minute ends on time and frees exactly one place.
     await second.admit(principal, NOW + MINUTE_MS);
@@ -136,7 +149,10 @@ describe("the meter on PostgreSQL, in one process", () => {
     for (let i = 0; i < 60; i++) await here.admit(principal, NOW + 200);
     for (let i = 0; i < 40; i++) await there.admit(principal, NOW + 900);
     const row = async () => {
-      const [found] = await store.select().from(store.t.minuteWindows).where(eq(store.t.minuteWindows.keyId, principal.keyId));
+      const [found] = await store
+        .select()
+        .from(store.t.minuteWindows)
+        .where(eq(store.t.minuteWindows.keyId, principal.keyId));
       return { admitted: found?.admitted, calls: found && [...found.calls] };
     };
     expect(await row()).toEqual({ admitted: [NOW + 900], calls: [limit] });
@@ -165,8 +181,14 @@ describe("the meter on PostgreSQL, in one process", () => {
     const meter = meterOn(store, parseLimits('{"starter":{"per_minute":60,"per_month":100000}}'));
     await meter.admit(principal, NOW + 200);
     await meter.admit(principal, NOW + 900);
-    const [row] = await store.select().from(store.t.minuteWindows).where(eq(store.t.minuteWindows.keyId, principal.keyId));
-    expect({ admitted: row?.admitted, calls: row && [...row.calls] }).toEqual({ admitted: [NOW + 200, NOW + 900], calls: [1, 1] });
+    const [row] = await store
+      .select()
+      .from(store.t.minuteWindows)
+      .where(eq(store.t.minuteWindows.keyId, principal.keyId));
+    expect({ admitted: row?.admitted, calls: row && [...row.calls] }).toEqual({
+      admitted: [NOW + 200, NOW + 900],
+      calls: [1, 1],
+    });
   });
 
   test("a key revoked through another replica is refused at admission, before any notification, and nothing is counted", async () => {
@@ -179,7 +201,10 @@ describe("the meter on PostgreSQL, in one process", () => {
     await revokeActiveKey(other, principal.accountId, NOW + 1);
     const refused = await refusalOf(() => meter.admit(principal, NOW + 2));
     expect(refused.body("req").error).toBe("REVOKED_API_KEY");
-    const [row] = await store.select().from(store.t.minuteWindows).where(eq(store.t.minuteWindows.keyId, principal.keyId));
+    const [row] = await store
+      .select()
+      .from(store.t.minuteWindows)
+      .where(eq(store.t.minuteWindows.keyId, principal.keyId));
     expect(row?.admitted).toEqual([NOW]);
   });
 
@@ -196,7 +221,12 @@ describe("the meter on PostgreSQL, in one process", () => {
     const committer = new GroupCommitter(store);
     const refused = await refusalOf(() => committer.commit((tx) => late.commit(tx)));
     late.release();
-    expect(refused.extra).toMatchObject({ window: "month", limit: 10, remaining: 0, reset: at("2026-04-01T00:00:00Z") / 1000 });
+    expect(refused.extra).toMatchObject({
+      window: "month",
+      limit: 10,
+      remaining: 0,
+      reset: at("2026-04-01T00:00:00Z") / 1000,
+    });
     expect(refused.headers["Retry-After"]).toBe(String((at("2026-04-01T00:00:00Z") - NOW) / 1000));
     expect(await monthUsed(store, principal)).toBe(10);
     // Now the month is seen as used up at admission, before any handler runs.
@@ -214,7 +244,9 @@ describe("the meter on PostgreSQL, in one process", () => {
     const admissions = await Promise.all(replicas.map((meter) => meter.admit(principal, NOW)));
     admissions.push(await replicas[0]!.admit(principal, NOW), await replicas[1]!.admit(principal, NOW));
     const committer = new GroupCommitter(store);
-    const outcomes = await Promise.allSettled(admissions.map((admission) => committer.commit((tx) => admission.commit(tx))));
+    const outcomes = await Promise.allSettled(
+      admissions.map((admission) => committer.commit((tx) => admission.commit(tx))),
+    );
     expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(3);
     const refusals = outcomes.flatMap((outcome) => (outcome.status === "rejected" ? [outcome.reason as ApiError] : []));
     expect(refusals.map((error) => [error.status, error.extra.window])).toEqual([
@@ -226,17 +258,32 @@ describe("the meter on PostgreSQL, in one process", () => {
 });
 
 /** Run one wave: `processes` replicas, each making `calls` concurrent calls at `now`, started together. */
-async function wave(order: Omit<ReplicaOrder, "startAt" | "now">, processes: number, now: number): Promise<ReplicaOutcome[]> {
+async function wave(
+  order: Omit<ReplicaOrder, "startAt" | "now">,
+  processes: number,
+  now: number,
+): Promise<ReplicaOutcome[]> {
   const startAt = Date.now() + 1500; // every process connected and waiting by then
   const children = Array.from({ length: processes }, () =>
-    Bun.spawn([process.execPath, join(import.meta.dir, "../support/meter-replica.ts"), JSON.stringify({ ...order, now, startAt })], {
-      stdout: "pipe",
-      stderr: "pipe",
-    }),
+    Bun.spawn(
+      [
+        process.execPath,
+        join(import.meta.dir, "../support/meter-replica.ts"),
+        JSON.stringify({ ...order, now, startAt }),
+      ],
+      {
+        stdout: "pipe",
+        stderr: "pipe",
+      },
+    ),
   );
   return Promise.all(
     children.map(async (child) => {
-      const [out, err, status] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+      const [out, err, status] = await Promise.all([
+        new Response(child.stdout).text(),
+        new Response(child.stderr).text(),
+        child.exited,
+      ]);
       if (status !== 0) throw new Error(`meter replica exited with ${status}: ${err}`);
       const outcome = JSON.parse(out.trim().split("\n").at(-1)!) as ReplicaOutcome;
       expect(outcome.errors).toEqual([]);
@@ -245,7 +292,8 @@ async function wave(order: Omit<ReplicaOrder, "startAt" | "now">, processes: num
   );
 }
 
-const total = (outcomes: ReplicaOutcome[], pick: (outcome: ReplicaOutcome) => number) => outcomes.reduce((sum, outcome) => sum + pick(outcome), 0);
+const total = (outcomes: ReplicaOutcome[], pick: (outcome: ReplicaOutcome) => number) =>
+  outcomes.reduce((sum, outcome) => sum + pick(outcome), 0);
 
 describe("the meter on PostgreSQL, across three processes hammering one key", () => {
   test("with L calls left in the month, exactly L of 90 concurrent calls are answered", async () => {
@@ -253,12 +301,19 @@ describe("the meter on PostgreSQL, across three processes hammering one key", ()
     const principal = await principalOn(store);
     const left = 37;
     await setMonthUsed(store, principal, 500 - left);
-    const outcomes = await wave({ url, principal, limits: '{"starter":{"per_minute":100000,"per_month":500}}', calls: 30 }, 3, NOW);
+    const outcomes = await wave(
+      { url, principal, limits: '{"starter":{"per_minute":100000,"per_month":500}}', calls: 30 },
+      3,
+      NOW,
+    );
     expect(total(outcomes, (outcome) => outcome.answered)).toBe(left);
     expect(total(outcomes, (outcome) => outcome.refused.month)).toBe(90 - left);
     expect(total(outcomes, (outcome) => outcome.refused.minute)).toBe(0);
     expect(await monthUsed(store, principal)).toBe(500);
-    const [rows] = await store.select({ n: count() }).from(store.t.receipts).where(eq(store.t.receipts.keyId, principal.keyId));
+    const [rows] = await store
+      .select({ n: count() })
+      .from(store.t.receipts)
+      .where(eq(store.t.receipts.keyId, principal.keyId));
     expect(rows!.n).toBe(left);
   }, 60_000);
 
@@ -280,7 +335,8 @@ describe("the meter on PostgreSQL, across three processes hammering one key", ()
         expect(total(outcomes, (outcome) => outcome.answered + outcome.refused.minute)).toBe(3 * calls);
       }
       // Each window (t - 60 s, t] holds at most `limit` admitted instants...
-      for (let i = 0; i + limit < admitted.length; i++) expect(admitted[i + limit]! - admitted[i]!).toBeGreaterThanOrEqual(MINUTE_MS);
+      for (let i = 0; i + limit < admitted.length; i++)
+        expect(admitted[i + limit]! - admitted[i]!).toBeGreaterThanOrEqual(MINUTE_MS);
       // ...and the limit is reached whenever it may be: `limit` at 0 s and at 75 s (0 s has aged out), 0 else.
       expect(admitted).toEqual([...Array(limit).fill(NOW), ...Array(limit).fill(NOW + 75_000)]);
       expect(await monthUsed(store, principal)).toBe(2 * limit);

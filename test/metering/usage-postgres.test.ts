@@ -39,11 +39,24 @@ async function open(url: string): Promise<Store> {
 async function principalOn(store: Store, key: string): Promise<Principal & { key: string }> {
   const account = await createAccount(store, { email: `${key}@example.test`, tier: "starter" }, NOW);
   const issued = await issueKey(store, account.id, null, NOW);
-  return { key: issued.key, accountId: account.id, keyId: issued.record.id, authObjId: issued.record.authObjId, tier: "starter", scopes: null };
+  return {
+    key: issued.key,
+    accountId: account.id,
+    keyId: issued.record.id,
+    authObjId: issued.record.authObjId,
+    tier: "starter",
+    scopes: null,
+  };
 }
 
 let requests = 0;
-const event = (principal: Principal, iso: string, skill: string, status: number, receiptId: string | null = null): UsageEvent => ({
+const event = (
+  principal: Principal,
+  iso: string,
+  skill: string,
+  status: number,
+  receiptId: string | null = null,
+): UsageEvent => ({
   at: at(iso),
   requestId: `req_${++requests}`,
   accountId: principal.accountId,
@@ -64,21 +77,32 @@ describe("usage and its reports on PostgreSQL", () => {
     for (const participant of [ledger.log, ledger.parts, usage.batch]) committer.join(participant);
     const answer = (iso: string, skill: string, fail = false) =>
       committer.commit(async (tx) => {
-        const entry = sampleEntry(principal, { skill, issuedAt: at(iso), knownAt: at(iso), usage: { requestId: `req_${++requests}`, latencyMs: 1.5 } });
+        const entry = sampleEntry(principal, {
+          skill,
+          issuedAt: at(iso),
+          knownAt: at(iso),
+          usage: { requestId: `req_${++requests}`, latencyMs: 1.5 },
+        });
         const receipt = await ledger.append(tx, entry);
         await usage.recordAnswered(tx, principal.keyId, at(iso));
         if (fail) throw new Error("the answer failed");
         return receipt.id;
       });
     // An answered call from before migration 0003 left a usage row.
-    await store.insert(store.t.usageEvents).values(event(principal, "2026-03-01T08:00:00Z", "rate-lookup", 200, "rcpt_a"));
+    await store
+      .insert(store.t.usageEvents)
+      .values(event(principal, "2026-03-01T08:00:00Z", "rate-lookup", 200, "rcpt_a"));
     const outcomes = await Promise.allSettled([
       answer("2026-03-01T09:00:00Z", "fuel-surcharge"),
       answer("2026-03-02T09:00:00Z", "rate-lookup"),
       answer("2026-03-02T10:00:00Z", "rate-lookup", true),
     ]);
     expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "fulfilled", "rejected"]);
-    const [b, c] = outcomes.map((outcome) => (outcome.status === "fulfilled" ? outcome.value : null)) as [string, string, null];
+    const [b, c] = outcomes.map((outcome) => (outcome.status === "fulfilled" ? outcome.value : null)) as [
+      string,
+      string,
+      null,
+    ];
     usage.recordRefused(event(principal, "2026-03-02T08:00:00Z", "rate-lookup", 429));
     usage.recordRefused(event(principal, "2026-03-02T08:30:00Z", "rate-lookup", 400));
     await usage.flush();
@@ -94,7 +118,9 @@ describe("usage and its reports on PostgreSQL", () => {
         { skill: "rate-lookup", answered: 2, refused: 2 },
       ],
     });
-    expect(await dailyCallsBySkill(store, principal.accountId, at("2026-03-01T00:00:00Z"), at("2026-04-01T00:00:00Z"))).toEqual([
+    expect(
+      await dailyCallsBySkill(store, principal.accountId, at("2026-03-01T00:00:00Z"), at("2026-04-01T00:00:00Z")),
+    ).toEqual([
       { day: "2026-03-01", skill: "fuel-surcharge", answered: 1, refused: 0 },
       { day: "2026-03-01", skill: "rate-lookup", answered: 1, refused: 0 },
       { day: "2026-03-02", skill: "rate-lookup", answered: 1, refused: 2 },
@@ -104,7 +130,13 @@ describe("usage and its reports on PostgreSQL", () => {
       [200, c, at("2026-03-02T09:00:00Z"), 1.5],
       [400, null, at("2026-03-02T08:30:00Z"), 1.5],
     ]);
-    expect((await monthCalls(store, principal.accountId, NOW)).map((call) => call.receiptId)).toEqual(["rcpt_a", b, null, null, c]);
+    expect((await monthCalls(store, principal.accountId, NOW)).map((call) => call.receiptId)).toEqual([
+      "rcpt_a",
+      b,
+      null,
+      null,
+      c,
+    ]);
     expect(await lastUseOfKey(store, principal.keyId)).toBe(at("2026-03-02T09:00:00Z")); // not the rolled-back answer's
     expect(await store.select({ n: count() }).from(store.t.usageEvents)).toEqual([{ n: 3 }]); // no row for an answer since
   });
@@ -123,7 +155,9 @@ describe("idempotency records across replicas on PostgreSQL", () => {
       meters.push(meter);
       const keys = new KeyIndex(store);
       const committer = new GroupCommitter(store);
-      const deps = { db: store, clock, keys, meter, refreshCaches: () => {} } as unknown as Parameters<typeof createIdempotencyStore>[0];
+      const deps = { db: store, clock, keys, meter, refreshCaches: () => {} } as unknown as Parameters<
+        typeof createIdempotencyStore
+      >[0];
       const idempotency = createIdempotencyStore(deps);
       /** The pipeline's part, reduced to what idempotency relies on: an answer whose record commits with it. */
       const execute = async (call: SkillCall): Promise<SkillReply> => {
@@ -138,7 +172,10 @@ describe("idempotency records across replicas on PostgreSQL", () => {
           return { status: 500, body: { error: "INTERNAL_ERROR" }, headers: {}, principal };
         }
       };
-      return { keys, run: (call: SkillCall) => idempotency.run({ name: "rate-lookup" } as AnySkill, "order-7781", call, execute) };
+      return {
+        keys,
+        run: (call: SkillCall) => idempotency.run({ name: "rate-lookup" } as AnySkill, "order-7781", call, execute),
+      };
     });
     cleanups.push(async () => {
       for (const meter of meters) await meter.close();

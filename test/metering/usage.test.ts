@@ -17,8 +17,23 @@ import { rotateKey, seedPrincipal } from "../support/accounts.ts";
 const at = (iso: string) => Date.parse(iso);
 let requests = 0;
 
-function event(principal: Principal, iso: string, skill: string, status: number, receiptId: string | null = null): UsageEvent {
-  return { at: at(iso), requestId: `req_${++requests}`, accountId: principal.accountId, keyId: principal.keyId, skill, status, latencyMs: 1.5, receiptId };
+function event(
+  principal: Principal,
+  iso: string,
+  skill: string,
+  status: number,
+  receiptId: string | null = null,
+): UsageEvent {
+  return {
+    at: at(iso),
+    requestId: `req_${++requests}`,
+    accountId: principal.accountId,
+    keyId: principal.keyId,
+    skill,
+    status,
+    latencyMs: 1.5,
+    receiptId,
+  };
 }
 
 function rowCount(db: Db): number {
@@ -26,19 +41,16 @@ function rowCount(db: Db): number {
 }
 
 const lastAnsweredAt = (db: Db, keyId: string) =>
-  db.$client.query<{ at: number | null }, [string]>("SELECT last_answered_at AS at FROM api_keys WHERE id = ?").get(keyId)?.at;
+  db.$client
+    .query<{ at: number | null }, [string]>("SELECT last_answered_at AS at FROM api_keys WHERE id = ?")
+    .get(keyId)?.at;
 
 /** A usage row as an answered call wrote it before migration 0008 (old files keep them). */
 function legacyAnsweredRow(db: Db, e: UsageEvent): void {
-  db.$client.run("INSERT INTO usage_events (at, request_id, account_id, key_id, skill, status, latency_ms, receipt_id) VALUES (?, ?, ?, ?, ?, 200, ?, ?)", [
-    e.at,
-    e.requestId,
-    e.accountId,
-    e.keyId,
-    e.skill,
-    e.latencyMs,
-    e.receiptId,
-  ]);
+  db.$client.run(
+    "INSERT INTO usage_events (at, request_id, account_id, key_id, skill, status, latency_ms, receipt_id) VALUES (?, ?, ?, ?, ?, 200, ?, ?)",
+    [e.at, e.requestId, e.accountId, e.keyId, e.skill, e.latencyMs, e.receiptId],
+  );
 }
 
 describe("usage log", () => {
@@ -92,7 +104,10 @@ describe("usage log", () => {
     const principal = seedPrincipal(db, { tier: "explorer" });
     const usage = createUsageLog(db);
     usage.recordRefused(event(principal, "2026-03-10T12:00:00Z", "rate-lookup", 429));
-    usage.recordRefused({ ...event(principal, "2026-03-10T12:00:00Z", "rate-lookup", 429), keyId: "key_that_never_existed" });
+    usage.recordRefused({
+      ...event(principal, "2026-03-10T12:00:00Z", "rate-lookup", 429),
+      keyId: "key_that_never_existed",
+    });
     usage.recordRefused(event(principal, "2026-03-10T12:00:00Z", "rate-lookup", 429));
     usage.close();
     expect(rowCount(db)).toBe(2);
@@ -110,7 +125,14 @@ function seededHistory() {
   const usage = createUsageLog(db);
   const { append } = openLedger(db);
   const answer = (who: Principal, iso: string, skill: string) =>
-    append(sampleEntry(who, { skill, issuedAt: at(iso) + 3, knownAt: at(iso), usage: { requestId: `req_${++requests}`, latencyMs: 1.5 } })).id;
+    append(
+      sampleEntry(who, {
+        skill,
+        issuedAt: at(iso) + 3,
+        knownAt: at(iso),
+        usage: { requestId: `req_${++requests}`, latencyMs: 1.5 },
+      }),
+    ).id;
   legacyAnsweredRow(db, event(principal, "2026-02-28T23:59:59.999Z", "rate-lookup", 200, "rcpt_feb")); // last month
   legacyAnsweredRow(db, event(principal, "2026-03-01T00:00:00.000Z", "rate-lookup", 200, "rcpt_a"));
   answer(principal, "2026-03-01T23:59:59.999Z", "fuel-surcharge");
@@ -122,11 +144,10 @@ function seededHistory() {
   answer(stranger, "2026-03-02T09:00:00.000Z", "rate-lookup");
   answer(principal, "2026-04-01T00:00:00.000Z", "rate-lookup"); // next month
   usage.flush();
-  db.$client.run("INSERT INTO monthly_usage (account_id, month, answered) VALUES (?, '2026-03', 4), (?, '2026-02', 1), (?, '2026-03', 1)", [
-    principal.accountId,
-    principal.accountId,
-    stranger.accountId,
-  ]);
+  db.$client.run(
+    "INSERT INTO monthly_usage (account_id, month, answered) VALUES (?, '2026-03', 4), (?, '2026-02', 1), (?, '2026-03', 1)",
+    [principal.accountId, principal.accountId, stranger.accountId],
+  );
   return { db, principal, rotated, newest };
 }
 
@@ -156,7 +177,9 @@ describe("usage report", () => {
 
   test("daily calls by skill, split at UTC midnight", async () => {
     const { db, principal } = seededHistory();
-    expect(await dailyCallsBySkill(db, principal.accountId, at("2026-03-01T00:00:00Z"), at("2026-04-01T00:00:00Z"))).toEqual([
+    expect(
+      await dailyCallsBySkill(db, principal.accountId, at("2026-03-01T00:00:00Z"), at("2026-04-01T00:00:00Z")),
+    ).toEqual([
       { day: "2026-03-01", skill: "fuel-surcharge", answered: 1, refused: 0 },
       { day: "2026-03-01", skill: "rate-lookup", answered: 1, refused: 0 },
       { day: "2026-03-02", skill: "rate-alerts", answered: 1, refused: 0 },
@@ -196,9 +219,15 @@ describe("usage report", () => {
 
   test("a key's last use: its newest answered call or its newest usage row, whichever is later", async () => {
     const { db, principal, rotated } = seededHistory();
-    db.$client.run("UPDATE api_keys SET last_answered_at = ? WHERE id = ?", [at("2026-03-01T23:59:59.999Z"), principal.keyId]);
+    db.$client.run("UPDATE api_keys SET last_answered_at = ? WHERE id = ?", [
+      at("2026-03-01T23:59:59.999Z"),
+      principal.keyId,
+    ]);
     expect(await lastUseOfKey(db, principal.keyId)).toBe(at("2026-03-02T08:00:00Z")); // its refusals came later
-    db.$client.run("UPDATE api_keys SET last_answered_at = ? WHERE id = ?", [at("2026-03-03T00:00:00Z"), principal.keyId]);
+    db.$client.run("UPDATE api_keys SET last_answered_at = ? WHERE id = ?", [
+      at("2026-03-03T00:00:00Z"),
+      principal.keyId,
+    ]);
     expect(await lastUseOfKey(db, principal.keyId)).toBe(at("2026-03-03T00:00:00Z"));
     const unused = seedPrincipal(db);
     expect(await lastUseOfKey(db, unused.keyId)).toBeNull();
@@ -217,12 +246,16 @@ describe("GET /v1/usage", () => {
       return principal;
     };
     const app = usageRoute({ db, clock, limits: DEFAULT_LIMITS, meter }, authenticate);
-    const response = await app.handle(new Request("http://localhost/v1/usage", { headers: { authorization: "Bearer good" } }));
+    const response = await app.handle(
+      new Request("http://localhost/v1/usage", { headers: { authorization: "Bearer good" } }),
+    );
     expect(response.status).toBe(200);
     const body = await response.json();
     expect(body.quota).toEqual({ per_month: 2000, per_minute: 20, used: 4, remaining: 1996 });
     expect(body.minute).toEqual({ limit: 20, remaining: 19, reset: at("2026-03-15T10:01:00Z") / 1000 }); // the call turns 60 s old
-    const refused = await app.handle(new Request("http://localhost/v1/usage", { headers: { authorization: "Bearer bad" } }));
+    const refused = await app.handle(
+      new Request("http://localhost/v1/usage", { headers: { authorization: "Bearer bad" } }),
+    );
     expect(refused.status).not.toBe(200);
   });
 });

@@ -24,5 +24,10 @@ test("adding one to the random part carries from its low half into its high half
   const ulids = [next(t), next(t), next(t), next(t)];
   for (const id of ulids) expect(isValid(id)).toBe(true);
   for (let i = 1; i < ulids.length; i++) expect(ulids[i]! > ulids[i - 1]!).toBe(true);
-  expect(ulids.map((id) => id.slice(10))).toEqual(["00000007ZZZZZZZY", "00000007ZZZZZZZZ", "0000000800000000", "0000000800000001"]);
+  expect(ulids.map((id) => id.slice(10))).toEqual([
+    "00000007ZZZZZZZY",
+    "00000007ZZZZZZZZ",
+    "0000000800000000",
+    "0000000800000001",
+  ]);
 });

@@ -58,7 +58,9 @@ describe("a restart with the wall clock before the newest import and receipt", (
       expect(response.status).toBe(200);
       wall.advance(1000);
     }
-    const times = db.$client.query<{ seq: number; issued_at: number }, []>("SELECT seq, issued_at FROM receipts ORDER BY seq").all();
+    const times = db.$client
+      .query<{ seq: number; issued_at: number }, []>("SELECT seq, issued_at FROM receipts ORDER BY seq")
+      .all();
     expect(times).toHaveLength(4);
     for (let i = 1; i < times.length; i++) expect(times[i]!.issued_at).toBeGreaterThanOrEqual(times[i - 1]!.issued_at);
     await after.close();

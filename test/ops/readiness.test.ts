@@ -61,7 +61,9 @@ describe("the probe names the failure", () => {
   test("a corrupted receipts table", async () => {
     const file = join(dir, "corrupt.db");
     const db = openDatabase(file);
-    const { rootpage } = db.$client.query<{ rootpage: number }, []>("SELECT rootpage FROM sqlite_schema WHERE name = 'receipts'").get()!;
+    const { rootpage } = db.$client
+      .query<{ rootpage: number }, []>("SELECT rootpage FROM sqlite_schema WHERE name = 'receipts'")
+      .get()!;
     const { page_size } = db.$client.query<{ page_size: number }, []>("PRAGMA page_size").get()!;
     db.$client.run("PRAGMA wal_checkpoint(TRUNCATE)");
     db.$client.close();
@@ -79,7 +81,10 @@ describe("the probe names the failure", () => {
     const probe = createReadiness(db);
     expect((await probe.check(1_000)).ok).toBe(true);
     probe.commitFailed(Object.assign(new Error("disk I/O error"), { code: "SQLITE_IOERR_WRITE" }), 1_000);
-    expect(await probe.check(2_000)).toEqual({ ok: false, reason: "the last answer could not be committed: disk I/O error (SQLITE_IOERR_WRITE)" });
+    expect(await probe.check(2_000)).toEqual({
+      ok: false,
+      reason: "the last answer could not be committed: disk I/O error (SQLITE_IOERR_WRITE)",
+    });
     expect((await probe.check(61_001)).ok).toBe(true);
     probe.commitFailed(Object.assign(new Error("x"), { code: "SQLITE_FULL" }), 70_000);
     probe.commitSucceeded();

@@ -63,7 +63,13 @@ let owner: Principal;
 let stranger: Principal;
 let sqliteLog: WaybillReceiptLedger;
 let pgLedger: WaybillReceiptLedger;
-const receipts: Record<"jan" | "feb" | "retracted" | "audit" | "strangers", string> = { jan: "", feb: "", retracted: "", audit: "", strangers: "" };
+const receipts: Record<"jan" | "feb" | "retracted" | "audit" | "strangers", string> = {
+  jan: "",
+  feb: "",
+  retracted: "",
+  audit: "",
+  strangers: "",
+};
 
 beforeAll(async () => {
   sqlite = openMemoryDatabase();
@@ -74,7 +80,13 @@ beforeAll(async () => {
     { seriesId: "DIESEL", observedOn: "2026-02-02", value: 3.8, importId: "imp_feb", fetchedAt: FEB - 3600_000 },
     { seriesId: "DIESEL", observedOn: "2026-01-05", value: 3.55, importId: "imp_rev", fetchedAt: JAN + 86_400_000 },
     { seriesId: "PPI_TRUCK", observedOn: "2025-12-01", value: 181.2, importId: "imp_jan", fetchedAt: JAN - 3600_000 },
-    { seriesId: "ATA_TONNAGE_SA", observedOn: "2025-12-01", value: 114.1, importId: "imp_ata", fetchedAt: JAN - 3600_000 },
+    {
+      seriesId: "ATA_TONNAGE_SA",
+      observedOn: "2025-12-01",
+      value: 114.1,
+      importId: "imp_ata",
+      fetchedAt: JAN - 3600_000,
+    },
   ]);
   owner = seedPrincipal(sqlite, { tier: "professional", scopes: ["rate-lookup", "audit-report"] });
   stranger = seedPrincipal(sqlite, { tier: "enterprise" });
@@ -86,7 +98,12 @@ beforeAll(async () => {
   receipts.feb = await record(rate, owner, { ...LANE, origin: "  chicago, il " }, FEB);
   await record(rate, owner, { ...LANE, destination: "Denver, CO" }, FEB + 1000);
   for (const at of [MAR - 3000, MAR - 2000, MAR - 1000]) await record(rate, owner, LANE, at);
-  receipts.audit = await record(auditReportSkill, owner, { receipt_id: receipts.jan, report_type: "RECEIPT_TRACE" }, MAR);
+  receipts.audit = await record(
+    auditReportSkill,
+    owner,
+    { receipt_id: receipts.jan, report_type: "RECEIPT_TRACE" },
+    MAR,
+  );
   receipts.retracted = receipts.jan;
   await retractImport(sqlite, "imp_jan", "EIA corrected the week", FEB);
 
@@ -110,9 +127,18 @@ const instanceOn = (engine: "sqlite" | "postgres", perGallon = 0.5): SkillInstan
   log: engine === "sqlite" ? sqliteLog.log : pgLedger.log,
 });
 
-async function audit(engine: "sqlite" | "postgres", caller: Principal, input: Record<string, unknown>, perGallon = 0.5) {
+async function audit(
+  engine: "sqlite" | "postgres",
+  caller: Principal,
+  input: Record<string, unknown>,
+  perGallon = 0.5,
+) {
   const validated = validateInput(auditReportSkill.input, input, "query") as never;
-  return auditReportSkill.handler(validated, { data: reference.view(utcDateOf(MAR), MAR), caller, instance: instanceOn(engine, perGallon) });
+  return auditReportSkill.handler(validated, {
+    data: reference.view(utcDateOf(MAR), MAR),
+    caller,
+    instance: instanceOn(engine, perGallon),
+  });
 }
 
 /** The same report on both engines: equal, and returned for the test's own checks. */
@@ -126,8 +152,18 @@ async function sameOnBoth(input: Record<string, unknown>, perGallon = 0.5) {
 describe("the audit report answers the same on PostgreSQL as on SQLite", () => {
   test("RECEIPT_TRACE: provenance, retraction, inclusion proof and signed checkpoint, all checks passing", async () => {
     const trace = (await sameOnBoth({ receipt_id: receipts.retracted })) as ReceiptTrace;
-    expect(trace.verification).toMatchObject({ hash_valid: true, included: true, record_matches_body: true, reproducible: true, problems: [] });
-    expect(trace.data_sources[0]).toMatchObject({ import_id: "imp_jan", source: "eia", retraction: { reason: "EIA corrected the week" } });
+    expect(trace.verification).toMatchObject({
+      hash_valid: true,
+      included: true,
+      record_matches_body: true,
+      reproducible: true,
+      problems: [],
+    });
+    expect(trace.data_sources[0]).toMatchObject({
+      import_id: "imp_jan",
+      source: "eia",
+      retraction: { reason: "EIA corrected the week" },
+    });
     expect(trace.log.tree_size).toBe(8);
     expect(trace.log.checkpoint).toStartWith(`${ORIGIN}\n8\n`);
   });
@@ -139,24 +175,43 @@ describe("the audit report answers the same on PostgreSQL as on SQLite", () => {
 
   test("RECEIPT_TRACE after the model changed: the older model version is named, not called a mismatch", async () => {
     const trace = (await sameOnBoth({ receipt_id: receipts.feb }, 0.6)) as ReceiptTrace;
-    expect(trace.verification).toMatchObject({ reproducible: null, reproduction: { answer_matches: null, factor_versions_match: true } });
+    expect(trace.verification).toMatchObject({
+      reproducible: null,
+      reproduction: { answer_matches: null, factor_versions_match: true },
+    });
     expect(trace.verification.reproduction.detail).toContain("signed under diesel-rate/0.5");
   });
 
   test("LANE_HISTORY: the lane's receipts newest first, page by page with the same cursors", async () => {
-    const first = (await sameOnBoth({ receipt_id: receipts.jan, report_type: "LANE_HISTORY", from: "2026-01-01", limit: 3 })) as {
+    const first = (await sameOnBoth({
+      receipt_id: receipts.jan,
+      report_type: "LANE_HISTORY",
+      from: "2026-01-01",
+      limit: 3,
+    })) as {
       receipts: { receipt_id: string }[];
       next_cursor: string | null;
     };
     expect(first.receipts).toHaveLength(3);
-    const second = (await sameOnBoth({ receipt_id: receipts.jan, report_type: "LANE_HISTORY", from: "2026-01-01", limit: 3, cursor: first.next_cursor })) as typeof first;
+    const second = (await sameOnBoth({
+      receipt_id: receipts.jan,
+      report_type: "LANE_HISTORY",
+      from: "2026-01-01",
+      limit: 3,
+      cursor: first.next_cursor,
+    })) as typeof first;
     // Five of the owner's receipts on Chicago–Dallas: the stranger's and the Denver one are not listed.
-    expect([...first.receipts, ...second.receipts].map((r) => r.receipt_id).slice(-2)).toEqual([receipts.feb, receipts.jan]);
+    expect([...first.receipts, ...second.receipts].map((r) => r.receipt_id).slice(-2)).toEqual([
+      receipts.feb,
+      receipts.jan,
+    ]);
     expect(second.next_cursor).toBeNull();
   });
 
   test("DATA_SOURCES: every series in code-point order with its freshness, marking what the receipt used", async () => {
-    const report = (await sameOnBoth({ receipt_id: receipts.feb, report_type: "DATA_SOURCES" })) as { series: { series_id: string; used_by_receipt: boolean }[] };
+    const report = (await sameOnBoth({ receipt_id: receipts.feb, report_type: "DATA_SOURCES" })) as {
+      series: { series_id: string; used_by_receipt: boolean }[];
+    };
     expect(report.series.map((s) => [s.series_id, s.used_by_receipt])).toEqual([
       ["ATA_TONNAGE_SA", false],
       ["DIESEL", true],
@@ -177,7 +232,11 @@ describe("the audit report answers the same on PostgreSQL as on SQLite", () => {
     committer.join(pgLedger.log);
     committer.join(pgLedger.parts);
     const skill = dieselRateSkill();
-    const result = skill.handler(LANE, { data: reference.view("2026-03-10", MAR), caller: owner, instance: instanceOn("postgres") });
+    const result = skill.handler(LANE, {
+      data: reference.view("2026-03-10", MAR),
+      caller: owner,
+      instance: instanceOn("postgres"),
+    });
     const appended = await committer.commit((tx) =>
       pgLedger.append(tx, {
         issuedAt: MAR + 5000,
@@ -210,7 +269,13 @@ describe("LANE_HISTORY on PostgreSQL", () => {
         FROM generate_series(1, 40000) n`;
     await pg.$client`ANALYZE receipts`;
     const r = pg.t.receipts;
-    const range = laneRange(pg, { accountId: "acct_plan7", lane: "lane 1", fromMs: JAN, toMs: MAR, beforeSeq: Number.MAX_SAFE_INTEGER });
+    const range = laneRange(pg, {
+      accountId: "acct_plan7",
+      lane: "lane 1",
+      fromMs: JAN,
+      toMs: MAR,
+      beforeSeq: Number.MAX_SAFE_INTEGER,
+    });
     // The statement the report runs (its columns do not change the plan's access path).
     const query = pg
       .select({ seq: r.seq, body: r.body })
@@ -219,7 +284,9 @@ describe("LANE_HISTORY on PostgreSQL", () => {
       .orderBy(...range.order)
       .limit(101)
       .toSQL();
-    const plan = (await pg.$client.unsafe(`EXPLAIN ${query.sql}`, query.params as never[])) as { "QUERY PLAN": string }[];
+    const plan = (await pg.$client.unsafe(`EXPLAIN ${query.sql}`, query.params as never[])) as {
+      "QUERY PLAN": string;
+    }[];
     const text = plan.map((row) => row["QUERY PLAN"]).join("\n");
     // Newest first straight from the index, stopping after the page: no scan of the table and no
     // full sort, only an incremental one among receipts issued in the same millisecond (seq breaks those ties).

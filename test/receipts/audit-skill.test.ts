@@ -51,7 +51,8 @@ async function audit(caller: Principal, input: Record<string, unknown>, at = MAR
   return auditReportSkill.handler(validated, { data: reference.view(utcDateOf(at), at), caller, instance });
 }
 const digestOf = (answer: unknown) => sha256Hex(canonicalJson(answer));
-const trace = async (caller: Principal, receiptId: string) => (await audit(caller, { receipt_id: receiptId })).answer as ReceiptTrace;
+const trace = async (caller: Principal, receiptId: string) =>
+  (await audit(caller, { receipt_id: receiptId })).answer as ReceiptTrace;
 
 describe("audit-report: RECEIPT_TRACE", () => {
   test("reports provenance, the receipt's leaf with its inclusion proof and signed checkpoint, and a fully valid verification", async () => {
@@ -59,7 +60,9 @@ describe("audit-report: RECEIPT_TRACE", () => {
     const { answer, receipt } = await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
     const report = await trace(owner, receipt.id);
     const row = (await storedReceiptAt(db, 2))!;
-    const checkpoint = db.$client.query<{ note: string }, []>("SELECT note FROM log_checkpoints WHERE tree_size = 2").get()!;
+    const checkpoint = db.$client
+      .query<{ note: string }, []>("SELECT note FROM log_checkpoints WHERE tree_size = 2")
+      .get()!;
 
     expect(report).toMatchObject({
       report_type: "RECEIPT_TRACE",
@@ -67,7 +70,12 @@ describe("audit-report: RECEIPT_TRACE", () => {
       skill: "rate-lookup",
       model_version: "diesel-rate/0.5",
       timestamps: { issued_at: "2026-01-10T12:00:00.000Z", as_of: "2026-01-10", known_at: "2026-01-10T12:00:00.000Z" },
-      authorization: { auth_obj_id: owner.authObjId, account_id: owner.accountId, tier: "professional", scopes: ["rate-lookup", "audit-report"] },
+      authorization: {
+        auth_obj_id: owner.authObjId,
+        account_id: owner.accountId,
+        tier: "professional",
+        scopes: ["rate-lookup", "audit-report"],
+      },
       request: LANE,
       response_sha256: digestOf(answer),
       reproduced_response: answer,
@@ -85,8 +93,23 @@ describe("audit-report: RECEIPT_TRACE", () => {
           retraction: null,
         },
       ],
-      log: { log_index: 1, leaf_entry: row.hash, tree_size: 2, checkpoint: checkpoint.note, receipt: JSON.parse(row.body), legacy: null },
-      verification: { hash_valid: true, included: true, signature_valid: null, link_valid: null, record_matches_body: true, reproducible: true, problems: [] },
+      log: {
+        log_index: 1,
+        leaf_entry: row.hash,
+        tree_size: 2,
+        checkpoint: checkpoint.note,
+        receipt: JSON.parse(row.body),
+        legacy: null,
+      },
+      verification: {
+        hash_valid: true,
+        included: true,
+        signature_valid: null,
+        link_valid: null,
+        record_matches_body: true,
+        reproducible: true,
+        problems: [],
+      },
     });
     expect(report.verification.reproduction).toMatchObject({ answer_matches: true, factor_versions_match: true });
   });
@@ -102,7 +125,10 @@ describe("audit-report: RECEIPT_TRACE", () => {
     const { receipt } = await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
     await retractImport(db, "imp_jan", "EIA corrected the week", FEB);
     const report = await trace(owner, receipt.id);
-    expect(report.data_sources[0]).toMatchObject({ import_id: "imp_jan", retraction: { retracted_at: new Date(FEB).toISOString(), reason: "EIA corrected the week" } });
+    expect(report.data_sources[0]).toMatchObject({
+      import_id: "imp_jan",
+      retraction: { retracted_at: new Date(FEB).toISOString(), reason: "EIA corrected the week" },
+    });
     expect(report.verification.reproducible).toBe(true);
   });
 
@@ -110,10 +136,17 @@ describe("audit-report: RECEIPT_TRACE", () => {
     const { receipt } = await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, FEB);
     skills = [dieselRateSkill(0.6)];
     const { verification, reproduced_response } = await trace(owner, receipt.id);
-    expect(reproduced_response).toEqual({ rate_per_mile: 3.28, diesel: 3.8, origin: LANE.origin, destination: LANE.destination });
+    expect(reproduced_response).toEqual({
+      rate_per_mile: 3.28,
+      diesel: 3.8,
+      origin: LANE.origin,
+      destination: LANE.destination,
+    });
     expect(verification.reproducible).toBeNull();
     expect(verification.reproduction).toMatchObject({ answer_matches: null, factor_versions_match: true });
-    expect(verification.reproduction.detail).toMatch(/model changed since this receipt was signed: it was signed under diesel-rate\/0\.5, .* now runs diesel-rate\/0\.6/);
+    expect(verification.reproduction.detail).toMatch(
+      /model changed since this receipt was signed: it was signed under diesel-rate\/0\.5, .* now runs diesel-rate\/0\.6/,
+    );
     expect(verification.problems).toEqual([]);
     expect(verification.hash_valid).toBe(true);
   });
@@ -132,7 +165,11 @@ describe("audit-report: RECEIPT_TRACE", () => {
     const { body } = (await storedReceiptAt(db, 1))!;
     db.$client.query("UPDATE receipts SET hash = unhex(?) WHERE seq = 1").run(sha256Hex(body));
     expect((await trace(owner, first.receipt.id)).verification).toMatchObject({ hash_valid: true, included: false });
-    expect((await trace(owner, second.id)).verification).toMatchObject({ hash_valid: true, included: true, reproducible: true });
+    expect((await trace(owner, second.id)).verification).toMatchObject({
+      hash_valid: true,
+      included: true,
+      reproducible: true,
+    });
   });
 
   test("another account's receipt is refused exactly like one that does not exist", async () => {
@@ -141,7 +178,9 @@ describe("audit-report: RECEIPT_TRACE", () => {
       try {
         await audit(stranger, { receipt_id: receiptId });
       } catch (error) {
-        return error instanceof ApiError ? { status: error.status, body: error.body("req_1", stranger.authObjId) } : error;
+        return error instanceof ApiError
+          ? { status: error.status, body: error.body("req_1", stranger.authObjId) }
+          : error;
       }
       throw new Error("the audit answered");
     };
@@ -153,7 +192,17 @@ describe("audit-report: RECEIPT_TRACE", () => {
 
   test("an audit's own receipt is listed but not re-run", async () => {
     const { receipt } = await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
-    const auditReceipt = (await answerAndRecord(db, ledger, reference, auditReportSkill, owner, { receipt_id: receipt.id, report_type: "RECEIPT_TRACE" }, FEB)).receipt;
+    const auditReceipt = (
+      await answerAndRecord(
+        db,
+        ledger,
+        reference,
+        auditReportSkill,
+        owner,
+        { receipt_id: receipt.id, report_type: "RECEIPT_TRACE" },
+        FEB,
+      )
+    ).receipt;
     const report = await trace(owner, auditReceipt.id);
     expect(report.skill).toBe("audit-report");
     expect(report.verification).toMatchObject({ hash_valid: true, included: true, reproducible: null });
@@ -165,37 +214,80 @@ describe("audit-report: RECEIPT_TRACE", () => {
       receipt_id: "rcpt_01ARZ3NDEKTSV4RRFFQ69G5FAV",
       report_type: "RECEIPT_TRACE",
     });
-    expect(() => validateInput(skill.input, { receipt_id: "rcpt_01ARZ3NDEKTSV4RRFFQ69G5FAV", report_type: "EVERYTHING" }, "query")).toThrow(ApiError);
+    expect(() =>
+      validateInput(skill.input, { receipt_id: "rcpt_01ARZ3NDEKTSV4RRFFQ69G5FAV", report_type: "EVERYTHING" }, "query"),
+    ).toThrow(ApiError);
     expect(() => validateInput(skill.input, { receipt_id: "rcpt_1" }, "query")).toThrow(ApiError);
-    expect(skill).toMatchObject({ name: "audit-report", replayable: false, minimumTier: "professional", rest: { method: "GET", path: "/v1/reports/audit" } });
+    expect(skill).toMatchObject({
+      name: "audit-report",
+      replayable: false,
+      minimumTier: "professional",
+      rest: { method: "GET", path: "/v1/reports/audit" },
+    });
   });
 });
 
 describe("audit-report: LANE_HISTORY and DATA_SOURCES", () => {
   test("lists the caller's receipts for the receipt's lane within the date range, newest first", async () => {
     const jan = (await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN)).receipt;
-    const feb = (await answerAndRecord(db, ledger, reference, skills[0]!, owner, { ...LANE, origin: "  chicago, il " }, FEB)).receipt;
+    const feb = (
+      await answerAndRecord(db, ledger, reference, skills[0]!, owner, { ...LANE, origin: "  chicago, il " }, FEB)
+    ).receipt;
     await answerAndRecord(db, ledger, reference, skills[0]!, owner, { ...LANE, destination: "Denver, CO" }, FEB);
     await answerAndRecord(db, ledger, reference, skills[0]!, stranger, LANE, FEB);
 
-    const all = (await audit(owner, { receipt_id: jan.id, report_type: "LANE_HISTORY", from: "2026-01-01" })).answer as LaneHistory;
-    expect(all).toMatchObject({ lane: { origin: "Chicago, IL", destination: "Dallas, TX" }, from: "2026-01-01", to: "2026-03-10", count: 2, next_cursor: null });
+    const all = (await audit(owner, { receipt_id: jan.id, report_type: "LANE_HISTORY", from: "2026-01-01" }))
+      .answer as LaneHistory;
+    expect(all).toMatchObject({
+      lane: { origin: "Chicago, IL", destination: "Dallas, TX" },
+      from: "2026-01-01",
+      to: "2026-03-10",
+      count: 2,
+      next_cursor: null,
+    });
     expect(all.receipts.map((r) => r.receipt_id)).toEqual([feb.id, jan.id]);
-    expect(all.receipts[0]).toMatchObject({ seq: 2, skill: "rate-lookup", rate_per_mile: 2.9, equipment: "DRY_VAN", as_of: "2026-02-10", answer_reproduced: true });
+    expect(all.receipts[0]).toMatchObject({
+      seq: 2,
+      skill: "rate-lookup",
+      rate_per_mile: 2.9,
+      equipment: "DRY_VAN",
+      as_of: "2026-02-10",
+      answer_reproduced: true,
+    });
 
-    const februaryOnly = (await audit(owner, { receipt_id: jan.id, report_type: "LANE_HISTORY", from: "2026-02-10", to: "2026-02-10" })).answer as LaneHistory;
+    const februaryOnly = (
+      await audit(owner, { receipt_id: jan.id, report_type: "LANE_HISTORY", from: "2026-02-10", to: "2026-02-10" })
+    ).answer as LaneHistory;
     expect(februaryOnly.receipts.map((r) => r.receipt_id)).toEqual([feb.id]);
 
-    const denver = (await audit(owner, { receipt_id: jan.id, report_type: "LANE_HISTORY", destination: "Denver, CO", from: "2026-01-01" })).answer as LaneHistory;
+    const denver = (
+      await audit(owner, {
+        receipt_id: jan.id,
+        report_type: "LANE_HISTORY",
+        destination: "Denver, CO",
+        from: "2026-01-01",
+      })
+    ).answer as LaneHistory;
     expect(denver.count).toBe(1);
-    expect(audit(owner, { receipt_id: jan.id, report_type: "LANE_HISTORY", from: "2026-03-01", to: "2026-02-01" })).rejects.toThrow(ApiError);
+    expect(
+      audit(owner, { receipt_id: jan.id, report_type: "LANE_HISTORY", from: "2026-03-01", to: "2026-02-01" }),
+    ).rejects.toThrow(ApiError);
   });
 
   test("pages from the newest receipt to the oldest with next_cursor", async () => {
     const ids: string[] = [];
-    for (const at of [JAN, FEB, MAR, MAR + 1000, MAR + 2000]) ids.push((await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, at)).receipt.id);
+    for (const at of [JAN, FEB, MAR, MAR + 1000, MAR + 2000])
+      ids.push((await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, at)).receipt.id);
     const page = async (cursor?: string) =>
-      (await audit(owner, { receipt_id: ids[0]!, report_type: "LANE_HISTORY", from: "2026-01-01", limit: 2, ...(cursor ? { cursor } : {}) })).answer as LaneHistory;
+      (
+        await audit(owner, {
+          receipt_id: ids[0]!,
+          report_type: "LANE_HISTORY",
+          from: "2026-01-01",
+          limit: 2,
+          ...(cursor ? { cursor } : {}),
+        })
+      ).answer as LaneHistory;
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
@@ -211,17 +303,26 @@ describe("audit-report: LANE_HISTORY and DATA_SOURCES", () => {
   test("every report names the audited receipt at its top level", async () => {
     const { receipt } = await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, FEB);
     for (const report_type of ["RECEIPT_TRACE", "LANE_HISTORY", "DATA_SOURCES"]) {
-      expect((await audit(owner, { receipt_id: receipt.id, report_type })).answer).toMatchObject({ audited_receipt_id: receipt.id });
+      expect((await audit(owner, { receipt_id: receipt.id, report_type })).answer).toMatchObject({
+        audited_receipt_id: receipt.id,
+      });
     }
   });
 
   test("shows a receipt's figures only while re-running it reproduces the signed answer", async () => {
     const { receipt } = await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, FEB);
-    const history = async () => ((await audit(owner, { receipt_id: receipt.id, report_type: "LANE_HISTORY" })).answer as LaneHistory).receipts[0];
+    const history = async () =>
+      ((await audit(owner, { receipt_id: receipt.id, report_type: "LANE_HISTORY" })).answer as LaneHistory).receipts[0];
     expect(await history()).toMatchObject({ rate_per_mile: 2.9, answer_reproduced: true });
 
     skills = [dieselRateSkill(0.6)];
-    expect(await history()).toMatchObject({ receipt_id: receipt.id, rate_per_mile: null, total_cost: null, miles: null, answer_reproduced: false });
+    expect(await history()).toMatchObject({
+      receipt_id: receipt.id,
+      rate_per_mile: null,
+      total_cost: null,
+      miles: null,
+      answer_reproduced: false,
+    });
   });
 
   test("does not re-run a receipt whose skill answers without lane figures", async () => {
@@ -235,14 +336,16 @@ describe("audit-report: LANE_HISTORY and DATA_SOURCES", () => {
     skills = [figureless];
     const { receipt } = await answerAndRecord(db, ledger, reference, figureless, owner, LANE, FEB);
     runs = 0;
-    const [row] = ((await audit(owner, { receipt_id: receipt.id, report_type: "LANE_HISTORY" })).answer as LaneHistory).receipts;
+    const [row] = ((await audit(owner, { receipt_id: receipt.id, report_type: "LANE_HISTORY" })).answer as LaneHistory)
+      .receipts;
     expect(row).toMatchObject({ receipt_id: receipt.id, rate_per_mile: null, answer_reproduced: null });
     expect(runs).toBe(0);
   });
 
   test("lists every series with its freshness today and marks those the receipt used", async () => {
     const { receipt } = await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
-    const report = (await audit(owner, { receipt_id: receipt.id, report_type: "DATA_SOURCES" })).answer as DataSources & { audited_receipt_id: string };
+    const report = (await audit(owner, { receipt_id: receipt.id, report_type: "DATA_SOURCES" }))
+      .answer as DataSources & { audited_receipt_id: string };
     expect(report).toEqual({
       audited_receipt_id: receipt.id,
       report_type: "DATA_SOURCES",

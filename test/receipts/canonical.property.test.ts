@@ -19,7 +19,11 @@ describe("canonicalJson gives the RFC 8785 bytes of the canonicalize package", (
   test("on objects with undefined members and arrays holding undefined", () => {
     const shape = fc.dictionary(
       fc.string(),
-      fc.oneof(fc.constant(undefined), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.array(fc.oneof(fc.constant(undefined), fc.integer()))),
+      fc.oneof(
+        fc.constant(undefined),
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        fc.array(fc.oneof(fc.constant(undefined), fc.integer())),
+      ),
     );
     fc.assert(
       fc.property(shape, (value) => {
@@ -33,8 +37,17 @@ describe("canonicalJson gives the RFC 8785 bytes of the canonicalize package", (
     const answer = fc.record({
       rate_per_mile: fc.double({ noNaN: true, noDefaultInfinity: true }),
       miles: fc.integer(),
-      confidence: fc.record({ level: fc.constantFrom("HIGH", "LOW"), reasons: fc.array(fc.string({ unit: "grapheme" })) }),
-      factors: fc.array(fc.record({ series_id: fc.string(), value: fc.double({ noNaN: true, noDefaultInfinity: true }), é: fc.boolean() })),
+      confidence: fc.record({
+        level: fc.constantFrom("HIGH", "LOW"),
+        reasons: fc.array(fc.string({ unit: "grapheme" })),
+      }),
+      factors: fc.array(
+        fc.record({
+          series_id: fc.string(),
+          value: fc.double({ noNaN: true, noDefaultInfinity: true }),
+          é: fc.boolean(),
+        }),
+      ),
     });
     fc.assert(
       fc.property(answer, (value) => {
@@ -45,7 +58,12 @@ describe("canonicalJson gives the RFC 8785 bytes of the canonicalize package", (
   });
 
   test("keys an object copy cannot hold in order: array-index-like and __proto__", () => {
-    for (const value of [{ "10": 1, "9": 2, a: 3 }, { b: { "0": true, "": null } }, JSON.parse('{"__proto__":0,"a":1}'), [{ "4294967295": 1, "4294967294": 2 }]]) {
+    for (const value of [
+      { "10": 1, "9": 2, a: 3 },
+      { b: { "0": true, "": null } },
+      JSON.parse('{"__proto__":0,"a":1}'),
+      [{ "4294967295": 1, "4294967294": 2 }],
+    ]) {
       expect(canonicalJson(value)).toBe(reference(value)!);
     }
   });

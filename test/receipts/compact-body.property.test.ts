@@ -11,7 +11,12 @@ const time = fc.oneof(
   fc.integer({ min: Date.parse("-010000-01-01T00:00:00.000Z"), max: Date.parse("+020000-12-31T23:59:59.999Z") }),
   fc.integer({ min: Date.parse("2026-01-01T00:00:00.000Z"), max: Date.parse("2026-01-01T00:00:10.000Z") }), // many in one second
 );
-const factor = fc.record({ series_id: fc.string(), value: fc.double({ noNaN: true, noDefaultInfinity: true }), observation_date: fc.string(), import_id: fc.string() });
+const factor = fc.record({
+  series_id: fc.string(),
+  value: fc.double({ noNaN: true, noDefaultInfinity: true }),
+  observation_date: fc.string(),
+  import_id: fc.string(),
+});
 
 /** Receipt bodies of every shape the format allows: any strings, any JSON request, any scopes. */
 const receiptBody = fc
@@ -43,7 +48,9 @@ const receiptBody = fc
   );
 
 describe("a compact receipt rebuilds the RFC 8785 bytes of its body", () => {
-  test("composeBody equals the canonicalize package's text of the same body, on every shape", { timeout: 60_000 }, () => {
+  test("composeBody equals the canonicalize package's text of the same body, on every shape", {
+    timeout: 60_000,
+  }, () => {
     fc.assert(
       fc.property(receiptBody, (body) => {
         expect(composeBody(compactOf(body))).toBe(canonicalize(body)!);

@@ -2,7 +2,14 @@ import { createPrivateKey, sign } from "node:crypto";
 import type { Principal } from "../../src/access/principal.ts";
 import type { Db } from "../../src/db/client.ts";
 import { canonicalJson, sha256Hex } from "../../src/receipts/canonical.ts";
-import { GENESIS_PREV_HASH, LEGACY_RECEIPT_FORMAT, RECEIPT_FORMAT, type LegacyReceiptBody, type ReceiptBody, type StoredReceipt } from "../../src/receipts/format.ts";
+import {
+  GENESIS_PREV_HASH,
+  LEGACY_RECEIPT_FORMAT,
+  RECEIPT_FORMAT,
+  type LegacyReceiptBody,
+  type ReceiptBody,
+  type StoredReceipt,
+} from "../../src/receipts/format.ts";
 import { ensureSigningKey } from "../../src/receipts/signer.ts";
 import { ManualClock } from "../../src/clock.ts";
 import { T0 } from "./fixtures.ts";
@@ -14,7 +21,12 @@ import { T0 } from "./fixtures.ts";
 export function writeLegacyReceipts(db: Db, principal: Principal, count: number): void {
   const key = ensureSigningKey(db, new ManualClock(T0));
   const privateKey = createPrivateKey({
-    key: Buffer.from(db.$client.query<{ pk: string }, [string]>("SELECT private_key AS pk FROM signing_keys WHERE kid = ?").get(key.kid)!.pk, "base64url"),
+    key: Buffer.from(
+      db.$client
+        .query<{ pk: string }, [string]>("SELECT private_key AS pk FROM signing_keys WHERE kid = ?")
+        .get(key.kid)!.pk,
+      "base64url",
+    ),
     format: "der",
     type: "pkcs8",
   });
@@ -35,7 +47,9 @@ export function writeLegacyReceipts(db: Db, principal: Principal, count: number)
       tier: principal.tier,
       scopes: null,
       request: { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" },
-      request_sha256: sha256Hex(canonicalJson({ origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" })),
+      request_sha256: sha256Hex(
+        canonicalJson({ origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" }),
+      ),
       response_sha256: sha256Hex(`answer ${seq}`),
       factor_versions: [],
       model_version: "cost-basis/1.0.0",
@@ -71,7 +85,17 @@ type WholeReceipt = Omit<StoredReceipt, "skill">;
 function insertWholeReceipt(db: Db, row: WholeReceipt): void {
   const columns = db.$client.query<{ name: string }, []>("PRAGMA table_info(receipts)").all();
   const beforeCompact = columns.some((column) => column.name === "auth_obj_id");
-  const params = [row.seq, row.id, row.issuedAt, row.accountId, row.body, row.prevHash, row.hash, row.signature, row.kid];
+  const params = [
+    row.seq,
+    row.id,
+    row.issuedAt,
+    row.accountId,
+    row.body,
+    row.prevHash,
+    row.hash,
+    row.signature,
+    row.kid,
+  ];
   if (beforeCompact) {
     db.$client
       .query(
@@ -112,13 +136,27 @@ export function writeTextBodyReceipts(db: Db, principal: Principal, count: numbe
       request,
       request_sha256: sha256Hex(canonicalJson(request)),
       response_sha256: sha256Hex(`answer ${seq}`),
-      factor_versions: [{ series_id: "EMD_EPD2D_PTE_NUS_DPG", value: 3.712, observation_date: "2026-02-23", import_id: "imp_snapshot_1" }],
+      factor_versions: [
+        {
+          series_id: "EMD_EPD2D_PTE_NUS_DPG",
+          value: 3.712,
+          observation_date: "2026-02-23",
+          import_id: "imp_snapshot_1",
+        },
+      ],
       model_version: "cost-basis/1.0.0",
       as_of: "2026-03-02",
       known_at: new Date(issuedAt - 3).toISOString(),
     };
     const text = canonicalJson(body);
-    const row = { seq, id: body.id, issuedAt, accountId: principal.accountId, authObjId: principal.authObjId, tier: principal.tier };
+    const row = {
+      seq,
+      id: body.id,
+      issuedAt,
+      accountId: principal.accountId,
+      authObjId: principal.authObjId,
+      tier: principal.tier,
+    };
     insertWholeReceipt(db, { ...row, body: text, hash: sha256Hex(text), prevHash: null, signature: null, kid: null });
     bodies.push(text);
   }

@@ -24,7 +24,10 @@ function write(name: string, value: unknown): string {
 /** The two verifiers: the independent script (built-in crypto only) and `waybill verify` (the binary's code). */
 const verifiers = {
   script: (report: string, checkpoint: string, key: string, response?: string) => {
-    const run = Bun.spawnSync([process.execPath, SCRIPT, report, checkpoint, key, ...(response ? ["--response", response] : [])], { stdout: "pipe", stderr: "pipe" });
+    const run = Bun.spawnSync(
+      [process.execPath, SCRIPT, report, checkpoint, key, ...(response ? ["--response", response] : [])],
+      { stdout: "pipe", stderr: "pipe" },
+    );
     return { exitCode: run.exitCode, output: run.stdout.toString() };
   },
   binary: (report: string, checkpoint: string, key: string, response?: string) => {
@@ -67,9 +70,21 @@ beforeAll(async () => {
     knownAt: T0,
   });
   appendBatch(Array.from({ length: 3 }, () => sampleEntry(principal)));
-  const instance = { db, reference: { view: () => ({}) as never, coverage: () => undefined } as never, skills: [], log: ledger.log };
-  auditReport = (await auditReportSkill.handler({ receipt_id: receipt.id }, { data: {} as never, caller: principal, instance })).answer as ReceiptTrace;
-  responseFile = write("response.json", { ...AWKWARD_RESPONSE, receipt_id: receipt.id, log_index: receipt.logIndex, auth_obj_id: principal.authObjId });
+  const instance = {
+    db,
+    reference: { view: () => ({}) as never, coverage: () => undefined } as never,
+    skills: [],
+    log: ledger.log,
+  };
+  auditReport = (
+    await auditReportSkill.handler({ receipt_id: receipt.id }, { data: {} as never, caller: principal, instance })
+  ).answer as ReceiptTrace;
+  responseFile = write("response.json", {
+    ...AWKWARD_RESPONSE,
+    receipt_id: receipt.id,
+    log_index: receipt.logIndex,
+    auth_obj_id: principal.authObjId,
+  });
   checkpointFile = write("checkpoint.txt", auditReport.log.checkpoint);
   const response = await publicKeyRoute({ ledger }).handle(new Request("http://localhost/v1/receipts/public-key"));
   expect(response.status).toBe(200);
@@ -94,8 +109,12 @@ for (const [name, run] of Object.entries(verifiers)) {
       expect(whole.output).not.toContain("FAIL");
       expect(whole.output.trim().split("\n").at(-1)).toBe("valid");
       expect(whole.exitCode).toBe(0);
-      const published = JSON.parse(require("node:fs").readFileSync(publicKeyFile, "utf8")) as { note_verifier_key: string };
-      expect(run(write(`${name}-log.json`, auditReport.log), checkpointFile, published.note_verifier_key).exitCode).toBe(0);
+      const published = JSON.parse(require("node:fs").readFileSync(publicKeyFile, "utf8")) as {
+        note_verifier_key: string;
+      };
+      expect(
+        run(write(`${name}-log.json`, auditReport.log), checkpointFile, published.note_verifier_key).exitCode,
+      ).toBe(0);
     });
 
     test("rejects a receipt whose response digest was changed, even to the digest of the answer received", () => {
@@ -120,7 +139,12 @@ for (const [name, run] of Object.entries(verifiers)) {
       expect(result.exitCode).toBe(1);
       expect(result.output).toContain("FAIL the inclusion proof leads from the leaf to the checkpoint's root");
 
-      const wrongAnswer = run(write(`${name}-r.json`, auditReport), checkpointFile, publicKeyFile, write(`${name}-wrong.json`, { ...AWKWARD_RESPONSE, tiny: 2e-7 }));
+      const wrongAnswer = run(
+        write(`${name}-r.json`, auditReport),
+        checkpointFile,
+        publicKeyFile,
+        write(`${name}-wrong.json`, { ...AWKWARD_RESPONSE, tiny: 2e-7 }),
+      );
       expect(wrongAnswer.exitCode).toBe(1);
       expect(wrongAnswer.output).toMatch(/FAIL the response you (received|kept) is the one (the receipt )?hashed/);
 
@@ -132,7 +156,11 @@ for (const [name, run] of Object.entries(verifiers)) {
     test("rejects a checkpoint whose root was changed under its signature", () => {
       const lines = auditReport.log.checkpoint.split("\n");
       lines[2] = createHash("sha256").update("another tree").digest("base64");
-      const result = run(write(`${name}-r3.json`, auditReport), write(`${name}-cp.txt`, lines.join("\n")), publicKeyFile);
+      const result = run(
+        write(`${name}-r3.json`, auditReport),
+        write(`${name}-cp.txt`, lines.join("\n")),
+        publicKeyFile,
+      );
       expect(result.exitCode).toBe(1);
       expect(result.output).toMatch(/FAIL checkpoint .*(signed|signature) by a given key/);
     });

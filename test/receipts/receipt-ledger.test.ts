@@ -45,7 +45,9 @@ describe("appending receipts", () => {
     expect(row.hash).toBe(sha256Hex(row.body));
     expect([row.prevHash, row.signature, row.kid]).toEqual([null, null, null]);
     // Stored compactly: no body text, the shared parts (grant, request, factors, model) once for both receipts.
-    expect(db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM receipts WHERE body IS NOT NULL").get()!.n).toBe(0);
+    expect(
+      db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM receipts WHERE body IS NOT NULL").get()!.n,
+    ).toBe(0);
     expect(db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM receipt_parts").get()!.n).toBe(4);
   });
 
@@ -55,7 +57,9 @@ describe("appending receipts", () => {
     const principal = seedPrincipal(db);
     append(sampleEntry(principal));
     const before = ledger.publishedKeys();
-    db.$client.run("INSERT INTO signing_keys (kid, public_key, private_key, created_at) SELECT 'x', public_key, private_key, created_at + 1 FROM signing_keys");
+    db.$client.run(
+      "INSERT INTO signing_keys (kid, public_key, private_key, created_at) SELECT 'x', public_key, private_key, created_at + 1 FROM signing_keys",
+    );
     // Not a real rotation (same key material under another kid): just shows the newest row is taken.
     ledger.reloadSigningKey();
     append(sampleEntry(principal));
@@ -72,7 +76,8 @@ describe("shared receipt parts", () => {
     const db = openMemoryDatabase();
     const { ledger, committer } = openLedger(db);
     const principal = seedPrincipal(db);
-    const withRequest = (destination: string) => sampleEntry(principal, { request: { origin: "Chicago, IL", destination, equipment: "DRY_VAN" } });
+    const withRequest = (destination: string) =>
+      sampleEntry(principal, { request: { origin: "Chicago, IL", destination, equipment: "DRY_VAN" } });
     const failed = committer.commit(() => {
       ledger.append(db, withRequest("Boise, ID"));
       throw new Error("the usage row failed");
@@ -81,17 +86,20 @@ describe("shared receipt parts", () => {
     committer.flush();
     expect(failed).rejects.toThrow("the usage row failed");
     await after;
-    db.$client.run("CREATE TRIGGER refuse BEFORE INSERT ON log_checkpoints BEGIN SELECT RAISE(ABORT, 'disk full'); END");
+    db.$client.run(
+      "CREATE TRIGGER refuse BEFORE INSERT ON log_checkpoints BEGIN SELECT RAISE(ABORT, 'disk full'); END",
+    );
     committer.commit(() => ledger.append(db, withRequest("Tulsa, OK"))).catch(() => {});
     committer.flush();
     db.$client.run("DROP TRIGGER refuse");
     const retried = committer.commit(() => ledger.append(db, withRequest("Tulsa, OK")));
     committer.flush();
     await retried;
-    expect((await readStoredReceipts(db, undefined, [asc(db.t.receipts.seq)])).map((row) => (JSON.parse(row.body) as ReceiptBody).request)).toEqual([
-      withRequest("Boise, ID").request,
-      withRequest("Tulsa, OK").request,
-    ]);
+    expect(
+      (await readStoredReceipts(db, undefined, [asc(db.t.receipts.seq)])).map(
+        (row) => (JSON.parse(row.body) as ReceiptBody).request,
+      ),
+    ).toEqual([withRequest("Boise, ID").request, withRequest("Tulsa, OK").request]);
     expect(await verifyLog(db)).toEqual({ ok: true, checked: 2, checkpoints: 2 });
   });
 });
@@ -101,14 +109,24 @@ describe("upgrading a database with receipts from before the log", () => {
     const db = openMemoryDatabase();
     const principal = seedPrincipal(db);
     writeLegacyReceipts(db, principal, 300);
-    expect(await verifyLog(db)).toMatchObject({ ok: false, firstBrokenSeq: 256, problem: expect.stringContaining("start the server once") });
+    expect(await verifyLog(db)).toMatchObject({
+      ok: false,
+      firstBrokenSeq: 256,
+      problem: expect.stringContaining("start the server once"),
+    });
     const { ledger, append } = openLedger(db);
     expect(ledger.log.latest()!.size).toBe(300);
     // LANE_HISTORY's index column is filled for them too.
     expect(
-      db.$client.query<{ lanes: number }, []>("SELECT count(DISTINCT lane) AS lanes FROM receipts WHERE lane = 'chicago, il' || char(10) || 'dallas, tx'").get()!.lanes,
+      db.$client
+        .query<{ lanes: number }, []>(
+          "SELECT count(DISTINCT lane) AS lanes FROM receipts WHERE lane = 'chicago, il' || char(10) || 'dallas, tx'",
+        )
+        .get()!.lanes,
     ).toBe(1);
-    expect(db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM receipts WHERE lane IS NULL").get()!.n).toBe(0);
+    expect(db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM receipts WHERE lane IS NULL").get()!.n).toBe(
+      0,
+    );
     const next = append(sampleEntry(principal));
     expect(next.logIndex).toBe(300);
     expect(await verifyLog(db)).toEqual({ ok: true, checked: 301, checkpoints: 2 });

@@ -7,12 +7,17 @@ import type { Observation, ReferenceData, ReferenceView } from "../../src/refere
 import { defineSkill, type AnyReadingDeclaration, type AnyReadingSkill } from "../../src/skills/types.ts";
 
 /** Store observations the way imports do (data_imports + observations rows), and serve them as ReferenceData. */
-export function seedReference(db: Db, seeded: (Omit<Observation, "publishedOn"> & { publishedOn?: string })[]): ReferenceData {
+export function seedReference(
+  db: Db,
+  seeded: (Omit<Observation, "publishedOn"> & { publishedOn?: string })[],
+): ReferenceData {
   const observations: Observation[] = seeded.map((o) => ({ ...o, publishedOn: o.publishedOn ?? o.observedOn }));
   for (const importId of new Set(observations.map((o) => o.importId))) {
     const first = observations.find((o) => o.importId === importId)!;
     db.$client
-      .query("INSERT OR IGNORE INTO data_imports (id, source, file_name, file_sha256, imported_at, rows_added, rows_skipped) VALUES (?, 'eia', ?, 'x', ?, 0, 0)")
+      .query(
+        "INSERT OR IGNORE INTO data_imports (id, source, file_name, file_sha256, imported_at, rows_added, rows_skipped) VALUES (?, 'eia', ?, 'x', ?, 0, 0)",
+      )
       .run(importId, `${importId}.csv`, first.fetchedAt);
   }
   for (const o of observations) {
@@ -46,7 +51,12 @@ export function seedReference(db: Db, seeded: (Omit<Observation, "publishedOn"> 
 }
 
 const LaneInput = Type.Object({ origin: Type.String(), destination: Type.String(), equipment: Type.String() });
-const LaneOutput = Type.Object({ rate_per_mile: Type.Number(), diesel: Type.Number(), origin: Type.String(), destination: Type.String() });
+const LaneOutput = Type.Object({
+  rate_per_mile: Type.Number(),
+  diesel: Type.Number(),
+  origin: Type.String(),
+  destination: Type.String(),
+});
 
 /** A rate-lookup stand-in whose answer depends on the diesel figure in its data view, and on `perGallon`. */
 export function dieselRateSkill(perGallon = 0.5): AnyReadingSkill {
@@ -62,8 +72,20 @@ export function dieselRateSkill(perGallon = 0.5): AnyReadingSkill {
       const diesel = data.latest("DIESEL");
       if (!diesel) throw new Error("no diesel figure");
       return {
-        answer: { rate_per_mile: Math.round((1 + diesel.value * perGallon) * 1000) / 1000, diesel: diesel.value, origin: input.origin, destination: input.destination },
-        factorVersions: [{ series_id: diesel.seriesId, value: diesel.value, observation_date: diesel.observedOn, import_id: diesel.importId }],
+        answer: {
+          rate_per_mile: Math.round((1 + diesel.value * perGallon) * 1000) / 1000,
+          diesel: diesel.value,
+          origin: input.origin,
+          destination: input.destination,
+        },
+        factorVersions: [
+          {
+            series_id: diesel.seriesId,
+            value: diesel.value,
+            observation_date: diesel.observedOn,
+            import_id: diesel.importId,
+          },
+        ],
         modelVersion: `diesel-rate/${perGallon}`,
       };
     },

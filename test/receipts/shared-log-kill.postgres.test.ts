@@ -14,7 +14,10 @@ const APPENDER = join(import.meta.dir, "../support/receipt-appender.ts");
 
 /** A replica process appending receipts; `answered` fills with what it has printed as answered. */
 function startAppender(url: string, principal: Principal) {
-  const child = Bun.spawn([process.execPath, APPENDER, url, JSON.stringify(principal)], { stdout: "pipe", stderr: "pipe" });
+  const child = Bun.spawn([process.execPath, APPENDER, url, JSON.stringify(principal)], {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const answered: { logIndex: number; id: string }[] = [];
   const reading = (async () => {
     let rest = "";
@@ -33,20 +36,29 @@ function startAppender(url: string, principal: Principal) {
   const until = async (count: number) => {
     const deadline = Date.now() + 60_000;
     while (answered.length < count) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the appender answered ${answered.length} calls: ${await new Response(child.stderr).text()}`);
+      if (Date.now() > deadline || child.exitCode !== null)
+        throw new Error(`the appender answered ${answered.length} calls: ${await new Response(child.stderr).text()}`);
       await Bun.sleep(20);
     }
   };
   return { child, answered, until, reading };
 }
 
-test("a replica killed with kill -9 while appending loses no answered receipt, and the log still verifies", { timeout: 180_000 }, async () => {
+test("a replica killed with kill -9 while appending loses no answered receipt, and the log still verifies", {
+  timeout: 180_000,
+}, async () => {
   const url = await postgres.freshDatabase();
   const { store, close } = await openStore({ dialect: "postgres", url });
   try {
     const account = await createAccount(store, { email: "kill@example.test", tier: "professional" }, T0);
     const issued = await issueKey(store, account.id, null, T0);
-    const principal: Principal = { accountId: account.id, keyId: issued.record.id, authObjId: issued.record.authObjId, tier: "professional", scopes: null };
+    const principal: Principal = {
+      accountId: account.id,
+      keyId: issued.record.id,
+      authObjId: issued.record.authObjId,
+      tier: "professional",
+      scopes: null,
+    };
     const victim = startAppender(url, principal);
     const survivor = startAppender(url, principal);
     await Promise.all([victim.until(300), survivor.until(300)]);

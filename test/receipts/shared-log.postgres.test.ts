@@ -46,13 +46,28 @@ async function withTwoReplicas(work: (a: Replica, b: Replica) => Promise<void>):
 }
 
 async function principalOn(store: Store): Promise<Principal> {
-  const account = await createAccount(store, { email: `log${crypto.randomUUID()}@example.test`, tier: "professional" }, T0);
+  const account = await createAccount(
+    store,
+    { email: `log${crypto.randomUUID()}@example.test`, tier: "professional" },
+    T0,
+  );
   const issued = await issueKey(store, account.id, null, T0);
-  return { accountId: account.id, keyId: issued.record.id, authObjId: issued.record.authObjId, tier: "professional", scopes: null };
+  return {
+    accountId: account.id,
+    keyId: issued.record.id,
+    authObjId: issued.record.authObjId,
+    tier: "professional",
+    scopes: null,
+  };
 }
 
 /** Appends from every replica at once, in waves, so batches of different replicas interleave. */
-async function appendConcurrently(replicas: { append: (p: Principal) => Promise<AppendedReceipt> }[], principal: Principal, waves: number, perWave: number) {
+async function appendConcurrently(
+  replicas: { append: (p: Principal) => Promise<AppendedReceipt> }[],
+  principal: Principal,
+  waves: number,
+  perWave: number,
+) {
   const appended: AppendedReceipt[][] = replicas.map(() => []);
   await Promise.all(
     replicas.map(async (r, n) => {
@@ -65,7 +80,9 @@ async function appendConcurrently(replicas: { append: (p: Principal) => Promise<
 }
 
 describe("one receipt log across PostgreSQL replicas", () => {
-  test("two replicas appending at once make one log: every index 0..n-1 exactly once, every checkpoint signed and consistent", { timeout: 120_000 }, async () => {
+  test("two replicas appending at once make one log: every index 0..n-1 exactly once, every checkpoint signed and consistent", {
+    timeout: 120_000,
+  }, async () => {
     await withTwoReplicas(async (a, b) => {
       const principal = await principalOn(a.store);
       const appended = await appendConcurrently([a, b], principal, 6, 40);
@@ -77,7 +94,9 @@ describe("one receipt log across PostgreSQL replicas", () => {
       // Both replicas really wrote: neither one's receipts are all the other's.
       expect(appended[0]!.length).toBe(240);
       expect(appended[1]!.length).toBe(240);
-      const seqs = (await a.store.select({ seq: a.store.t.receipts.seq }).from(a.store.t.receipts)).map((row) => row.seq).sort((x, y) => x - y);
+      const seqs = (await a.store.select({ seq: a.store.t.receipts.seq }).from(a.store.t.receipts))
+        .map((row) => row.seq)
+        .sort((x, y) => x - y);
       expect(seqs).toEqual(Array.from({ length: n }, (_, i) => i + 1));
       // Batches of both replicas are interleaved under checkpoints, each signed by the one log key.
       const checkpoints = await a.store.select().from(a.store.t.logCheckpoints);
@@ -97,7 +116,9 @@ describe("one receipt log across PostgreSQL replicas", () => {
     });
   });
 
-  test("a batch that fails on one replica leaves no trace: the next appends take its indexes", { timeout: 60_000 }, async () => {
+  test("a batch that fails on one replica leaves no trace: the next appends take its indexes", {
+    timeout: 60_000,
+  }, async () => {
     await withTwoReplicas(async (a, b) => {
       const principal = await principalOn(a.store);
       await a.append(principal);
@@ -113,7 +134,9 @@ describe("one receipt log across PostgreSQL replicas", () => {
     });
   });
 
-  test("receipts verify names a tampered row; a signing key rotated through the CLI signs every replica's next checkpoint", { timeout: 60_000 }, async () => {
+  test("receipts verify names a tampered row; a signing key rotated through the CLI signs every replica's next checkpoint", {
+    timeout: 60_000,
+  }, async () => {
     await withTwoReplicas(async (a, b) => {
       const principal = await principalOn(a.store);
       await appendConcurrently([a, b], principal, 2, 10);
@@ -137,7 +160,9 @@ describe("one receipt log across PostgreSQL replicas", () => {
       expect(JSON.parse(report.output)).toMatchObject({ ok: false, checked: 8, firstBrokenSeq: 9 });
       // Repaired, then the newest checkpoint deleted: the receipts it alone covered are named.
       await a.store.update(a.store.t.receipts).set({ skill: "rate-lookup" }).where(eq(a.store.t.receipts.seq, 9));
-      await a.store.delete(a.store.t.logCheckpoints).where(sql`${t.treeSize} = (SELECT max(tree_size) FROM log_checkpoints)`);
+      await a.store
+        .delete(a.store.t.logCheckpoints)
+        .where(sql`${t.treeSize} = (SELECT max(tree_size) FROM log_checkpoints)`);
       expect(await verifyLog(a.store)).toMatchObject({ ok: false, firstBrokenSeq: 42, checked: 42 });
     });
   });

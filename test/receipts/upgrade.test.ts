@@ -49,7 +49,11 @@ test("a pre-log database file upgrades: its chained receipts become the log's fi
     expect(ledger.log.latest()?.size).toBe(40);
     append(sampleEntry(principal));
     expect(await verifyLog(db)).toEqual({ ok: true, checked: 41, checkpoints: 2 });
-    const legacy = db.$client.query<{ signature: string | null; prev_hash: string | null }, []>("SELECT signature, prev_hash FROM receipts WHERE seq = 40").get()!;
+    const legacy = db.$client
+      .query<{ signature: string | null; prev_hash: string | null }, []>(
+        "SELECT signature, prev_hash FROM receipts WHERE seq = 40",
+      )
+      .get()!;
     expect(legacy.signature).toBeString();
     expect(legacy.prev_hash).toMatch(/^[0-9a-f]{64}$/);
 
@@ -59,7 +63,13 @@ test("a pre-log database file upgrades: its chained receipts become the log's fi
     const report = await receiptTrace(instance, own);
     expect(report.log.legacy).toMatchObject({ seq: 40, algorithm: "Ed25519" });
     expect(report.log).toMatchObject({ log_index: 39, tree_size: 41 });
-    expect(report.verification).toMatchObject({ hash_valid: true, included: true, signature_valid: true, link_valid: true, problems: [] });
+    expect(report.verification).toMatchObject({
+      hash_valid: true,
+      included: true,
+      signature_valid: true,
+      link_valid: true,
+      problems: [],
+    });
     db.$client.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });

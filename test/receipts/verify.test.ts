@@ -17,12 +17,18 @@ function logOf(count: number, batch = 1): Db {
   const { appendBatch } = openLedger(db);
   const principal = seedPrincipal(db);
   for (let i = 0; i < count; i += batch) {
-    appendBatch(Array.from({ length: Math.min(batch, count - i) }, (_, j) => sampleEntry(principal, { issuedAt: T0 + (i + j) * 1000 })));
+    appendBatch(
+      Array.from({ length: Math.min(batch, count - i) }, (_, j) =>
+        sampleEntry(principal, { issuedAt: T0 + (i + j) * 1000 }),
+      ),
+    );
   }
   return db;
 }
 
-const latestNote = (db: Db) => db.$client.query<{ note: string }, []>("SELECT note FROM log_checkpoints ORDER BY tree_size DESC LIMIT 1").get()!.note;
+const latestNote = (db: Db) =>
+  db.$client.query<{ note: string }, []>("SELECT note FROM log_checkpoints ORDER BY tree_size DESC LIMIT 1").get()!
+    .note;
 
 describe("verifyLog", () => {
   test("an empty log and an intact log verify; tiles are checked once full", async () => {
@@ -35,7 +41,9 @@ describe("verifyLog", () => {
     for (const column of ["response_sha256", "hash"] as const) {
       const db = logOf(7);
       const digit = `substr(hex(${column}), 30, 1)`;
-      db.$client.run(`UPDATE receipts SET ${column} = unhex(replace(hex(${column}), ${digit}, CASE ${digit} WHEN 'A' THEN 'B' ELSE 'A' END)) WHERE seq = 4`);
+      db.$client.run(
+        `UPDATE receipts SET ${column} = unhex(replace(hex(${column}), ${digit}, CASE ${digit} WHEN 'A' THEN 'B' ELSE 'A' END)) WHERE seq = 4`,
+      );
       expect(await verifyLog(db)).toMatchObject({ ok: false, checked: 3, firstBrokenSeq: 4 });
     }
   });
@@ -43,10 +51,20 @@ describe("verifyLog", () => {
   test("a shared part edited, or missing, is named at the first receipt that uses it", async () => {
     const db = logOf(5);
     db.$client.run(`UPDATE receipt_parts SET text = replace(text, 'Dallas', 'Austin') WHERE text LIKE '%Dallas%'`);
-    expect(await verifyLog(db)).toMatchObject({ ok: false, checked: 0, firstBrokenSeq: 1, problem: expect.stringContaining("rebuild") });
+    expect(await verifyLog(db)).toMatchObject({
+      ok: false,
+      checked: 0,
+      firstBrokenSeq: 1,
+      problem: expect.stringContaining("rebuild"),
+    });
     const missing = logOf(5);
     missing.$client.run("UPDATE receipts SET factors_part = 999 WHERE seq = 3");
-    expect(await verifyLog(missing)).toMatchObject({ ok: false, checked: 2, firstBrokenSeq: 3, problem: expect.stringContaining("is missing") });
+    expect(await verifyLog(missing)).toMatchObject({
+      ok: false,
+      checked: 2,
+      firstBrokenSeq: 3,
+      problem: expect.stringContaining("is missing"),
+    });
   });
 
   test("a receipt rewritten with another answer's digest and a fresh leaf entry is caught by the signed checkpoint", async () => {
@@ -55,7 +73,9 @@ describe("verifyLog", () => {
     const forgedDigest = sha256(canonicalJson({ ...SAMPLE_RESPONSE, rate_per_mile: 1.999 }));
     const forged = body.replace(sha256(canonicalJson(SAMPLE_RESPONSE)), forgedDigest);
     expect(forged).not.toBe(body);
-    db.$client.query("UPDATE receipts SET response_sha256 = unhex(?), hash = unhex(?) WHERE seq = 2").run(forgedDigest, sha256(forged));
+    db.$client
+      .query("UPDATE receipts SET response_sha256 = unhex(?), hash = unhex(?) WHERE seq = 2")
+      .run(forgedDigest, sha256(forged));
     const result = await verifyLog(db);
     expect(result).toMatchObject({ ok: false, failedCheckpoint: 2 });
     expect(result.problem).toContain("one of seq 2–2 was changed");
@@ -65,7 +85,12 @@ describe("verifyLog", () => {
     const db = logOf(3);
     const other = seedPrincipal(db);
     db.$client.query("UPDATE receipts SET account_id = ? WHERE seq = 3").run(other.accountId);
-    expect(await verifyLog(db)).toMatchObject({ ok: false, checked: 2, firstBrokenSeq: 3, problem: expect.stringContaining("rebuild") });
+    expect(await verifyLog(db)).toMatchObject({
+      ok: false,
+      checked: 2,
+      firstBrokenSeq: 3,
+      problem: expect.stringContaining("rebuild"),
+    });
   });
 
   test("a deleted receipt in the middle is named; swapped receipts break at the first", async () => {
@@ -89,29 +114,51 @@ describe("verifyLog", () => {
 
   test("a tampered checkpoint note or stored root is caught", async () => {
     const db = logOf(3);
-    db.$client.run("UPDATE log_checkpoints SET note = replace(note, char(10) || '2' || char(10), char(10) || '2' || char(10) || 'x' || char(10)) WHERE tree_size = 2");
+    db.$client.run(
+      "UPDATE log_checkpoints SET note = replace(note, char(10) || '2' || char(10), char(10) || '2' || char(10) || 'x' || char(10)) WHERE tree_size = 2",
+    );
     expect(await verifyLog(db)).toMatchObject({ ok: false, failedCheckpoint: 2 });
     const other = logOf(3);
-    const sig = other.$client.query<{ note: string }, []>("SELECT note FROM log_checkpoints WHERE tree_size = 3").get()!.note;
+    const sig = other.$client
+      .query<{ note: string }, []>("SELECT note FROM log_checkpoints WHERE tree_size = 3")
+      .get()!.note;
     const lastLine = sig.trimEnd().split("\n").pop()!;
-    const broken = sig.replace(lastLine, lastLine.slice(0, -6) + (lastLine.slice(-6, -5) === "A" ? "B" : "A") + lastLine.slice(-5));
+    const broken = sig.replace(
+      lastLine,
+      lastLine.slice(0, -6) + (lastLine.slice(-6, -5) === "A" ? "B" : "A") + lastLine.slice(-5),
+    );
     other.$client.query("UPDATE log_checkpoints SET note = ? WHERE tree_size = 3").run(broken);
-    expect(await verifyLog(other)).toMatchObject({ ok: false, failedCheckpoint: 3, problem: "checkpoint at tree size 3: a signature by a known key does not verify" });
+    expect(await verifyLog(other)).toMatchObject({
+      ok: false,
+      failedCheckpoint: 3,
+      problem: "checkpoint at tree size 3: a signature by a known key does not verify",
+    });
   });
 });
 
 describe("verifyLog names the first failure in log order, signatures included", () => {
   test("a bad signature at tree size 2 is named before a changed receipt at seq 4, and after one at seq 1", async () => {
     const breakSignature = (db: Db, size: number) => {
-      const note = db.$client.query<{ note: string }, [number]>("SELECT note FROM log_checkpoints WHERE tree_size = ?").get(size)!.note;
+      const note = db.$client
+        .query<{ note: string }, [number]>("SELECT note FROM log_checkpoints WHERE tree_size = ?")
+        .get(size)!.note;
       const lastLine = note.trimEnd().split("\n").pop()!;
-      const broken = note.replace(lastLine, lastLine.slice(0, -6) + (lastLine.slice(-6, -5) === "A" ? "B" : "A") + lastLine.slice(-5));
+      const broken = note.replace(
+        lastLine,
+        lastLine.slice(0, -6) + (lastLine.slice(-6, -5) === "A" ? "B" : "A") + lastLine.slice(-5),
+      );
       db.$client.query("UPDATE log_checkpoints SET note = ? WHERE tree_size = ?").run(broken, size);
     };
     const later = logOf(6);
     breakSignature(later, 2);
     later.$client.run("UPDATE receipts SET known_at = known_at + 1 WHERE seq = 4");
-    expect(await verifyLog(later)).toMatchObject({ ok: false, checked: 2, checkpoints: 1, failedCheckpoint: 2, problem: expect.stringContaining("does not verify") });
+    expect(await verifyLog(later)).toMatchObject({
+      ok: false,
+      checked: 2,
+      checkpoints: 1,
+      failedCheckpoint: 2,
+      problem: expect.stringContaining("does not verify"),
+    });
     const earlier = logOf(6);
     breakSignature(earlier, 2);
     earlier.$client.run("UPDATE receipts SET known_at = known_at + 1 WHERE seq = 1");
@@ -128,7 +175,11 @@ describe("waybill receipts verify", () => {
     const text = await receiptsVerifyCommand(db, { json: false });
     expect(text.exitCode).toBe(1);
     expect(text.output).toContain("broken at receipt seq 3");
-    expect(JSON.parse((await receiptsVerifyCommand(db, { json: true })).output)).toMatchObject({ ok: false, checked: 2, firstBrokenSeq: 3 });
+    expect(JSON.parse((await receiptsVerifyCommand(db, { json: true })).output)).toMatchObject({
+      ok: false,
+      checked: 2,
+      firstBrokenSeq: 3,
+    });
   });
 
   test("a checkpoint a client kept shows the newest receipts deleted together with the checkpoints that covered them", async () => {

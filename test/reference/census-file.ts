@@ -80,12 +80,23 @@ function random(seed: number) {
 
 const quote = (cell: string) => `"${cell.replaceAll('"', '""')}"`;
 
-export async function writeCensusFile(path: string, options: { rows: number; malformedEvery?: number; seed?: number }): Promise<ExpectedCensus> {
+export async function writeCensusFile(
+  path: string,
+  options: { rows: number; malformedEvery?: number; seed?: number },
+): Promise<ExpectedCensus> {
   mkdirSync(dirname(path), { recursive: true });
   const next = random(options.seed ?? 7);
   const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
   const out = createWriteStream(path);
-  const expected: ExpectedCensus = { rows: options.rows, counted: 0, notForHire: 0, outsideStates: 0, malformed: 0, cells: new Map(), newestFiling: "" };
+  const expected: ExpectedCensus = {
+    rows: options.rows,
+    counted: 0,
+    notForHire: 0,
+    outsideStates: 0,
+    malformed: 0,
+    cells: new Map(),
+    newestFiling: "",
+  };
   let buffer = `${CENSUS_HEADER.map(quote).join(",")}\r\n`;
 
   for (let i = 0; i < options.rows; i++) {
@@ -154,6 +165,8 @@ export async function writeCensusFile(path: string, options: { rows: number; mal
       buffer = "";
     }
   }
-  await new Promise<void>((resolve, reject) => out.end(buffer, (error?: Error | null) => (error ? reject(error) : resolve())));
+  await new Promise<void>((resolve, reject) =>
+    out.end(buffer, (error?: Error | null) => (error ? reject(error) : resolve())),
+  );
   return expected;
 }

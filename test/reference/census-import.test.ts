@@ -10,7 +10,8 @@ import { CENSUS_HEADER, writeCensusFile, type ExpectedCensus } from "./census-fi
 
 const TMP = join(import.meta.dir, "../../.tmp/census-import");
 const NOW = Date.parse("2026-11-23T08:00:00Z");
-const count = (db: Db, table: string) => (db.$client.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+const count = (db: Db, table: string) =>
+  (db.$client.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
 
 /** Collects what the importer writes as progress, like stderr would receive it. */
 function progressSink() {
@@ -74,7 +75,9 @@ describe("FMCSA census import, 200,000 rows in the published layout", () => {
 
   test("only aggregates are stored: no carrier's name, address or contact reaches the database", async () => {
     const series = db.$client.prepare<{ series_id: string }, []>("SELECT DISTINCT series_id FROM observations").all();
-    expect(series.every((row) => /^FMCSA_CENSUS_(CARRIERS|POWER_UNITS|DRIVERS)_[A-Z]{2}_[ABC]$/.test(row.series_id))).toBe(true);
+    expect(
+      series.every((row) => /^FMCSA_CENSUS_(CARRIERS|POWER_UNITS|DRIVERS)_[A-Z]{2}_[ABC]$/.test(row.series_id)),
+    ).toBe(true);
     const dump = JSON.stringify(db.$client.prepare("SELECT * FROM data_imports").all());
     expect(dump).not.toContain("example.com");
     expect(dump).not.toContain("TRUCKING");
@@ -88,7 +91,9 @@ describe("FMCSA census import, 200,000 rows in the published layout", () => {
   });
 
   test("importing the same file again adds nothing", async () => {
-    const again = JSON.parse((await dataImportCensus(db, file, { json: true, now: NOW + 1000, progress: progressSink().stream })).output);
+    const again = JSON.parse(
+      (await dataImportCensus(db, file, { json: true, now: NOW + 1000, progress: progressSink().stream })).output,
+    );
     expect(again).toMatchObject({ import_id: null, added: 0, skipped: 52 * 3 * 3 });
   }, 120_000);
 });
@@ -100,7 +105,9 @@ describe("FMCSA census import refuses what it cannot trust, and writes nothing",
     const db = openMemoryDatabase();
     const result = await dataImportCensus(db, file, { now: NOW, progress: progressSink().stream });
     expect(result.exitCode).toBe(1);
-    expect(result.output).toMatch(/666 of 2000 rows are malformed \(33\.3%, at most 5% allowed\); first: row 3: 20 cells/);
+    expect(result.output).toMatch(
+      /666 of 2000 rows are malformed \(33\.3%, at most 5% allowed\); first: row 3: 20 cells/,
+    );
     expect(result.output).toContain("nothing was imported");
     expect([count(db, "observations"), count(db, "data_imports")]).toEqual([0, 0]);
   });
@@ -126,10 +133,14 @@ describe("FMCSA census import refuses what it cannot trust, and writes nothing",
     const expected = await writeCensusFile(file, { rows: 500 });
     const db = openMemoryDatabase();
     const refused = await dataImportCensus(db, file, { date: "2020-01-01", now: NOW, progress: progressSink().stream });
-    expect(refused.output).toContain(`a row was filed on ${expected.newestFiling}, after the snapshot date 2020-01-01 (option)`);
+    expect(refused.output).toContain(
+      `a row was filed on ${expected.newestFiling}, after the snapshot date 2020-01-01 (option)`,
+    );
     expect(count(db, "observations")).toBe(0);
 
-    const dated = JSON.parse((await dataImportCensus(db, file, { json: true, now: NOW, progress: progressSink().stream })).output);
+    const dated = JSON.parse(
+      (await dataImportCensus(db, file, { json: true, now: NOW, progress: progressSink().stream })).output,
+    );
     expect(dated).toMatchObject({ snapshot_date: expected.newestFiling, snapshot_date_from: "newest filing" });
   });
 });

@@ -9,7 +9,8 @@ import { fixture, LOADED_AT, snapshotReferenceData } from "./helpers.ts";
 import { snapshotImportId } from "../../src/reference/snapshot/index.ts";
 
 const NOW = Date.parse("2026-11-23T08:00:00Z");
-const count = (db: ReturnType<typeof openMemoryDatabase>, table: string) => (db.$client.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+const count = (db: ReturnType<typeof openMemoryDatabase>, table: string) =>
+  (db.$client.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
 
 function tempFile(name: string, content: string): string {
   const path = join(mkdtempSync(join(tmpdir(), "waybill-import-")), name);
@@ -61,7 +62,9 @@ describe("official file formats", () => {
 
   test("re-importing a file adds nothing", async () => {
     const db = openMemoryDatabase();
-    expect((await dataImport(db, "ams", fixture("ams_mymarketnews_reefer.json"), { now: NOW })).output).toContain("imported 8 new");
+    expect((await dataImport(db, "ams", fixture("ams_mymarketnews_reefer.json"), { now: NOW })).output).toContain(
+      "imported 8 new",
+    );
     const again = await dataImport(db, "ams", fixture("ams_mymarketnews_reefer.json"), { now: NOW + 1000 });
     expect(again).toEqual({ exitCode: 0, output: expect.stringContaining("all 8 observations are already stored") });
     expect(count(db, "observations")).toBe(8);
@@ -70,7 +73,10 @@ describe("official file formats", () => {
   test("a revised value is added beside the old one; old views keep the old value", async () => {
     const { db, data } = await snapshotReferenceData();
     const revised = tempFile("revised.csv", "observation_date,WPU301\n2025-12-01,176.5\n");
-    expect(JSON.parse((await dataImport(db, "fred", revised, { json: true, now: NOW })).output)).toMatchObject({ added: 1, skipped: 0 });
+    expect(JSON.parse((await dataImport(db, "fred", revised, { json: true, now: NOW })).output)).toMatchObject({
+      added: 1,
+      skipped: 0,
+    });
     expect(data.view("2026-01-15", NOW).latest("WPU301")?.value).toBe(176.5);
     expect(data.view("2026-01-15", LOADED_AT).latest("WPU301")?.value).toBe(175.023);
     // December's PPI is published on January 15: a view as of the day before does not see it.
@@ -84,7 +90,11 @@ describe("official file formats", () => {
       expect((await dataImport(db, "ams", fixture(file), { now: NOW })).exitCode).toBe(0);
       const view = createReferenceData(db).view("2026-09-30", NOW);
       const yakima = "YAKIMA-VALLEY-AND-WENATCHEE-DISTRICT-WASHINGTON__SEATTLE";
-      expect(view.latest(`AMS_FVWTRK_REEFER_LOW_${yakima}`)).toMatchObject({ observedOn: "2026-07-28", value: 900, publishedOn: "2026-07-28" });
+      expect(view.latest(`AMS_FVWTRK_REEFER_LOW_${yakima}`)).toMatchObject({
+        observedOn: "2026-07-28",
+        value: 900,
+        publishedOn: "2026-07-28",
+      });
       expect(view.latest(`AMS_FVWTRK_REEFER_HIGH_${yakima}`)?.value).toBe(1200);
       // One lane in two commodity blocks: the envelope of both ranges.
       expect(view.latest("AMS_FVWTRK_REEFER_LOW_SOUTH-AND-CENTRAL-DISTRICT-CALIFORNIA__CHICAGO")?.value).toBe(6200);
@@ -131,7 +141,10 @@ describe("monthly trade tables (Cass, ATA, FTR's FMCSA counts) as the releases p
 
   test("new MC authorities by state are a different measure from new USDOT registrations", async () => {
     const db = openMemoryDatabase();
-    const file = tempFile("states.csv", "month,state_abbr,count,measure\n2025-05,TX,900,new motor carrier (MC) operating authorities granted\n");
+    const file = tempFile(
+      "states.csv",
+      "month,state_abbr,count,measure\n2025-05,TX,900,new motor carrier (MC) operating authorities granted\n",
+    );
     expect((await dataImport(db, "fmcsa-new-carriers", file, { now: NOW })).exitCode).toBe(0);
     const view = createReferenceData(db).view("2026-11-23", NOW);
     expect(view.latest("FMCSA_NEW_AUTHORITIES_TX")?.value).toBe(900);
@@ -142,7 +155,12 @@ describe("monthly trade tables (Cass, ATA, FTR's FMCSA counts) as the releases p
 describe("bad files are refused whole, with one line", () => {
   const cases: [string, string, string, RegExp][] = [
     ["fred", "wrong-header.csv", "date;value\n2025-01-01;3\n", /observation_date/],
-    ["fred", "bad-value.csv", "observation_date,WPU301\n2025-01-01,170\n2025-02-01,abc\n", /line 3: 'abc' is not a decimal number/],
+    [
+      "fred",
+      "bad-value.csv",
+      "observation_date,WPU301\n2025-01-01,170\n2025-02-01,abc\n",
+      /line 3: 'abc' is not a decimal number/,
+    ],
     ["eia", "no-id.csv", '"Week of","Price"\n"09/14/2026","6.285"\n', /no EMD_\.\.\._DPG id/],
     ["eia", "broken.json", "{ not json", /not valid JSON/],
     ["bls", "bad-header.txt", "id year value\n", /series_id year period value/],
@@ -153,7 +171,12 @@ describe("bad files are refused whole, with one line", () => {
       "report_date,origin_district,destination,rate_low_usd_per_load,rate_high_usd_per_load\n2026-07-21,SOUTH AND CENTRAL DISTRICT CALIFORNIA,Atlanta,740,8600\n",
       /line 2: rate range 740-8600 is not one the report prints \(low under half the high/,
     ],
-    ["ams", "no-date.json", '{"results":[{"district":"GEORGIA","destination":"Atlanta","low_price":"1000","high_price":"1200"}]}', /report date '' is not a date/],
+    [
+      "ams",
+      "no-date.json",
+      '{"results":[{"district":"GEORGIA","destination":"Atlanta","low_price":"1000","high_price":"1200"}]}',
+      /report date '' is not a date/,
+    ],
   ];
   test.each(cases)("%s %s", async (source, name, content, message) => {
     const { db } = await snapshotReferenceData();
@@ -177,9 +200,13 @@ describe("bad files are refused whole, with one line", () => {
     const db = openMemoryDatabase();
     expect(await dataImport(db, "fmcsa", "x.csv")).toEqual({
       exitCode: 2,
-      output: "waybill: unknown source 'fmcsa'; use one of eia, fred, bls, ams, fhwa, cass, ata, fmcsa-authority, fmcsa-new-carriers, roads",
+      output:
+        "waybill: unknown source 'fmcsa'; use one of eia, fred, bls, ams, fhwa, cass, ata, fmcsa-authority, fmcsa-new-carriers, roads",
     });
-    expect(await dataImport(db, "eia", "/nonexistent/file.csv")).toEqual({ exitCode: 1, output: "waybill: cannot read /nonexistent/file.csv: ENOENT" });
+    expect(await dataImport(db, "eia", "/nonexistent/file.csv")).toEqual({
+      exitCode: 1,
+      output: "waybill: cannot read /nonexistent/file.csv: ENOENT",
+    });
   });
 });
 
@@ -214,10 +241,18 @@ describe("imports that scale", () => {
     const cases: [string, string, RegExp][] = [
       ["observation_date,WPU301\n2025-01-01,0x10\n", "fred", /line 2: '0x10' is not a decimal number/],
       ["observation_date,WPU301\n2025-01-01,1e300\n", "fred", /line 2: '1e300' is not a decimal number/],
-      ['"Week of","EMD_EPD2D_PTE_NUS_DPG"\n09/14/2026,-4.5\n', "eia", /line 2: EMD_EPD2D_PTE_NUS_DPG 2026-09-14 = -4.5 is outside 0.5..10 USD\/gal/],
+      [
+        '"Week of","EMD_EPD2D_PTE_NUS_DPG"\n09/14/2026,-4.5\n',
+        "eia",
+        /line 2: EMD_EPD2D_PTE_NUS_DPG 2026-09-14 = -4.5 is outside 0.5..10 USD\/gal/,
+      ],
       ["observation_date,WPU301\n2027-01-01,170\n", "fred", /2027-01-01 = 170 is dated in the future/],
       ["observation_date,WPU301\n2001-01-01,120\n", "fred", /dated before the series began \(2009-06-01\)/],
-      ["observation_date,WPU301\n2025-01-01,170\n2025-01-01,171\n", "fred", /line 3: WPU301 2025-01-01 = 171 conflicts with line 2 \(170\)/],
+      [
+        "observation_date,WPU301\n2025-01-01,170\n2025-01-01,171\n",
+        "fred",
+        /line 3: WPU301 2025-01-01 = 171 conflicts with line 2 \(170\)/,
+      ],
       [
         "report_date,origin_district,destination,rate_low_usd_per_load,rate_high_usd_per_load\n2026-07-28,GEORGIA,Atlanta,-300,1200\n",
         "ams",
@@ -240,7 +275,13 @@ describe("data status", () => {
     const { db } = await snapshotReferenceData();
     const status = JSON.parse((await dataStatus(db, { json: true, now: NOW })).output);
     const nus = status.series.find((s: { series_id: string }) => s.series_id === "EMD_EPD2D_PTE_NUS_DPG");
-    expect(nus).toMatchObject({ latest: "2026-10-05", latest_value: 6.199, published_on: "2026-10-05", age_days: 49, observations: 1699 });
+    expect(nus).toMatchObject({
+      latest: "2026-10-05",
+      latest_value: 6.199,
+      published_on: "2026-10-05",
+      age_days: 49,
+      observations: 1699,
+    });
     // Weekly: the 2026-10-12 figure was due that day; five days' grace have long passed.
     expect(nus).toMatchObject({ cadence: "weekly", next_due: "2026-10-12", overdue: true });
     // A tax rate changes when a law does: never overdue.

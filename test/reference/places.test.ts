@@ -36,7 +36,11 @@ describe("forgiving place parsing", () => {
   });
 
   test("places carry coordinates and the PADD of their state", () => {
-    expect(resolved("Los Angeles, CA")).toMatchObject({ lat: expect.closeTo(34.05, 1), lon: expect.closeTo(-118.24, 1), padd: "5" });
+    expect(resolved("Los Angeles, CA")).toMatchObject({
+      lat: expect.closeTo(34.05, 1),
+      lon: expect.closeTo(-118.24, 1),
+      padd: "5",
+    });
     expect(resolved("Boston, MA").padd).toBe("1A");
     expect(resolved("Houston, TX").padd).toBe("3");
   });
@@ -65,23 +69,39 @@ describe("forgiving place parsing", () => {
 });
 
 describe("places a truck cannot be priced to", () => {
-  test.each(["Honolulu, HI", "Honolulu", "96813", "San Juan, PR", "Ponce, Puerto Rico", "00901", "Anchorage, AK", "99501", "Hagatna, Guam"])(
-    "%s is not road-connected",
-    (text) => {
-      const result = resolvePlace(text);
-      expect(result.ok === false && result.reason).toBe("not_road_connected");
-    },
-  );
+  test.each([
+    "Honolulu, HI",
+    "Honolulu",
+    "96813",
+    "San Juan, PR",
+    "Ponce, Puerto Rico",
+    "00901",
+    "Anchorage, AK",
+    "99501",
+    "Hagatna, Guam",
+  ])("%s is not road-connected", (text) => {
+    const result = resolvePlace(text);
+    expect(result.ok === false && result.reason).toBe("not_road_connected");
+  });
 
   test("a bare name shared by places of comparable size is ambiguous and lists them with their states", () => {
-    expect(resolvePlace("Portland")).toEqual({ ok: false, reason: "ambiguous", candidates: ["Portland, OR", "Portland, ME"] });
+    expect(resolvePlace("Portland")).toEqual({
+      ok: false,
+      reason: "ambiguous",
+      candidates: ["Portland, OR", "Portland, ME"],
+    });
     const kansasCity = resolvePlace("Kansas City");
-    expect(kansasCity.ok === false && kansasCity.reason === "ambiguous" && kansasCity.candidates).toEqual(["Kansas City, MO", "Kansas City, KS"]);
+    expect(kansasCity.ok === false && kansasCity.reason === "ambiguous" && kansasCity.candidates).toEqual([
+      "Kansas City, MO",
+      "Kansas City, KS",
+    ]);
     expect(resolved("Portland, ME")).toMatchObject({ city: "Portland", state: "ME", quality: "exact" });
   });
 
   test("a refusal never suggests a place no truck can reach", () => {
     const result = resolvePlace("Hilo Town, TX");
-    expect(result.ok === false && result.reason === "unresolved" && result.suggestions.some((s) => s.endsWith(", HI"))).toBe(false);
+    expect(
+      result.ok === false && result.reason === "unresolved" && result.suggestions.some((s) => s.endsWith(", HI")),
+    ).toBe(false);
   });
 });

@@ -31,7 +31,9 @@ describe("reference figures on PostgreSQL", () => {
       const series = data.map((one) => one.summary().length);
       expect(series[0]).toBeGreaterThan(100);
       expect(new Set(series).size).toBe(1);
-      expect(data[2]!.view("2026-11-20", NOW).latest("EMD_EPD2D_PTE_NUS_DPG")).toEqual(data[0]!.view("2026-11-20", NOW).latest("EMD_EPD2D_PTE_NUS_DPG"));
+      expect(data[2]!.view("2026-11-20", NOW).latest("EMD_EPD2D_PTE_NUS_DPG")).toEqual(
+        data[0]!.view("2026-11-20", NOW).latest("EMD_EPD2D_PTE_NUS_DPG"),
+      );
     } finally {
       for (const { close } of opened) await close();
     }
@@ -40,13 +42,23 @@ describe("reference figures on PostgreSQL", () => {
   test("data import, status and retract work against it, with the same refusals as on a file", async () => {
     const [{ store, close }] = (await replicas(1)) as [Awaited<ReturnType<typeof openStore>>];
     try {
-      const imported = JSON.parse((await dataImport(store, "fred", fixture("fred_wpu301.csv"), { json: true, now: NOW, progress: quiet })).output);
+      const imported = JSON.parse(
+        (await dataImport(store, "fred", fixture("fred_wpu301.csv"), { json: true, now: NOW, progress: quiet })).output,
+      );
       expect(imported).toMatchObject({ source: "fred", added: 4, skipped: 0 });
-      const again = JSON.parse((await dataImport(store, "fred", fixture("fred_wpu301.csv"), { json: true, now: NOW + 1, progress: quiet })).output);
+      const again = JSON.parse(
+        (await dataImport(store, "fred", fixture("fred_wpu301.csv"), { json: true, now: NOW + 1, progress: quiet }))
+          .output,
+      );
       expect(again).toMatchObject({ import_id: null, added: 0, skipped: 4 });
       const status = JSON.parse((await dataStatus(store, { json: true, now: NOW })).output);
-      expect(status.series.find((s: { series_id: string }) => s.series_id === "WPU301")).toMatchObject({ observations: 4, latest: "2025-12-01" });
-      expect(status.imports).toEqual([expect.objectContaining({ id: imported.import_id, rows_added: 4, retracted: null })]);
+      expect(status.series.find((s: { series_id: string }) => s.series_id === "WPU301")).toMatchObject({
+        observations: 4,
+        latest: "2025-12-01",
+      });
+      expect(status.imports).toEqual([
+        expect.objectContaining({ id: imported.import_id, rows_added: 4, retracted: null }),
+      ]);
       const retracted = await dataRetract(store, imported.import_id, "wrong file", { json: true, now: NOW + 2 });
       expect(JSON.parse(retracted.output)).toMatchObject({ import_id: imported.import_id, observations: 4 });
       expect(await dataRetract(store, imported.import_id, "twice", { now: NOW + 3 })).toMatchObject({ exitCode: 1 });
@@ -75,7 +87,10 @@ describe("reference figures on PostgreSQL", () => {
       while (!watcher.poll().external && Date.now() < deadline) await Bun.sleep(20);
       expect(Date.now()).toBeLessThan(deadline);
       expect(await data.reload()).toBe(true);
-      expect(data.view("2026-11-20", NOW + 1).latest("EMD_EPD2D_PTE_NUS_DPG")).toMatchObject({ observedOn: "2026-11-16", value: 6.222 });
+      expect(data.view("2026-11-20", NOW + 1).latest("EMD_EPD2D_PTE_NUS_DPG")).toMatchObject({
+        observedOn: "2026-11-16",
+        value: 6.222,
+      });
       expect(await data.reload()).toBe(false);
     } finally {
       await watcher.close();

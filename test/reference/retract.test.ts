@@ -13,7 +13,10 @@ async function withBadImport() {
   const { db, data } = await snapshotReferenceData();
   // A table whose Georgia -> Atlanta range differs from the shipped week: a revision of 2026-07-28.
   const file = join(mkdtempSync(join(tmpdir(), "waybill-retract-")), "fvwtrk.csv");
-  writeFileSync(file, "report_date,origin_district,destination,rate_low_usd_per_load,rate_high_usd_per_load\n2026-07-28,GEORGIA,Atlanta,700,1300\n");
+  writeFileSync(
+    file,
+    "report_date,origin_district,destination,rate_low_usd_per_load,rate_high_usd_per_load\n2026-07-28,GEORGIA,Atlanta,700,1300\n",
+  );
   const result = JSON.parse((await dataImport(db, "ams", file, { json: true, now: IMPORTED })).output);
   data.reload();
   return { db, data, importId: result.import_id as string };
@@ -39,11 +42,18 @@ describe("waybill data retract", () => {
 
   test("refuses without a reason, an unknown import, and a second retraction; status lists it", async () => {
     const { db, importId } = await withBadImport();
-    expect(await dataRetract(db, importId, "  ", { now: RETRACTED })).toEqual({ exitCode: 1, output: "waybill: a retraction needs a reason (--reason TEXT)" });
+    expect(await dataRetract(db, importId, "  ", { now: RETRACTED })).toEqual({
+      exitCode: 1,
+      output: "waybill: a retraction needs a reason (--reason TEXT)",
+    });
     expect((await dataRetract(db, "imp_nope", "x", { now: RETRACTED })).output).toMatch(/no import 'imp_nope'/);
     expect((await dataRetract(db, importId, "first", { now: RETRACTED })).exitCode).toBe(0);
-    expect((await dataRetract(db, importId, "again", { now: RETRACTED + 1 })).output).toMatch(/already retracted \(first\)/);
+    expect((await dataRetract(db, importId, "again", { now: RETRACTED + 1 })).output).toMatch(
+      /already retracted \(first\)/,
+    );
     const status = JSON.parse((await dataStatus(db, { json: true, now: RETRACTED })).output);
-    expect(status.imports.find((i: { id: string }) => i.id === importId)).toMatchObject({ retracted: { reason: "first" } });
+    expect(status.imports.find((i: { id: string }) => i.id === importId)).toMatchObject({
+      retracted: { reason: "first" },
+    });
   });
 });

@@ -54,7 +54,11 @@ describe("as-of views", () => {
   });
 
   test("sees only imports fetched on or before knownAt", async () => {
-    expect(data.view("2025-12-31", T0 + DAY).latest(S)).toMatchObject({ observedOn: "2025-12-15", value: 3, importId: "imp_a" });
+    expect(data.view("2025-12-31", T0 + DAY).latest(S)).toMatchObject({
+      observedOn: "2025-12-15",
+      value: 3,
+      importId: "imp_a",
+    });
     expect(data.view("2025-12-10", T0 + DAY).latest(S)?.value).toBe(2);
     expect(data.view("2025-12-31", T0 - 1).latest(S)).toBeUndefined();
   });
@@ -108,7 +112,10 @@ describe("embedded snapshot", () => {
     const { db, data } = await snapshotReferenceData();
     const again = await data.loadSnapshot(LOADED_AT + DAY);
     expect(again).toMatchObject({ importId: snapshotImportId(), added: 0, alreadyLoaded: true });
-    const imports = db.$client.prepare("SELECT id, rows_added FROM data_imports").all() as { id: string; rows_added: number }[];
+    const imports = db.$client.prepare("SELECT id, rows_added FROM data_imports").all() as {
+      id: string;
+      rows_added: number;
+    }[];
     expect(imports).toHaveLength(1);
     const count = db.$client.prepare("SELECT count(*) AS n FROM observations").get() as { n: number };
     expect(count.n).toBe(imports[0]!.rows_added);
@@ -130,14 +137,28 @@ describe("embedded snapshot", () => {
     expect(data.view("2008-07-14", LOADED_AT).latest("EMD_EPD2D_PTE_NUS_DPG")?.value).toBe(4.764);
     // OEWS May 2024: Texas from the official state file; national history.
     expect(view.latest("OEUS480000000000053303208")).toMatchObject({ observedOn: "2024-05-01", value: 25.51 });
-    expect(view.history("OEUN0000000000000533032" + "08").map((o) => o.value)).toEqual([20.42, 21.76, 26.12, 27.62, 28.19]);
-    for (const id of ["CES4348400001", "WPU301", "TSIFRGHT", "DCOILWTICO", "FEDFUNDS", "INDPRO", "FHWA_MF121T_DIESEL_CA"]) {
+    expect(view.history("OEUN0000000000000533032" + "08").map((o) => o.value)).toEqual([
+      20.42, 21.76, 26.12, 27.62, 28.19,
+    ]);
+    for (const id of [
+      "CES4348400001",
+      "WPU301",
+      "TSIFRGHT",
+      "DCOILWTICO",
+      "FEDFUNDS",
+      "INDPRO",
+      "FHWA_MF121T_DIESEL_CA",
+    ]) {
       expect(view.latest(id)).toBeDefined();
     }
     expect(view.latest("WPU301")).toMatchObject({ observedOn: "2025-12-01", value: 175.023 });
     // USDA AMS FVWTRK weeks, per district and destination, low and high end of the $/load range.
-    expect(view.latest("AMS_FVWTRK_REEFER_LOW_YAKIMA-VALLEY-AND-WENATCHEE-DISTRICT-WASHINGTON__SEATTLE")).toMatchObject({ observedOn: "2026-07-28", value: 900 });
-    expect(view.latest("AMS_FVWTRK_REEFER_HIGH_YAKIMA-VALLEY-AND-WENATCHEE-DISTRICT-WASHINGTON__SEATTLE")?.value).toBe(1200);
+    expect(view.latest("AMS_FVWTRK_REEFER_LOW_YAKIMA-VALLEY-AND-WENATCHEE-DISTRICT-WASHINGTON__SEATTLE")).toMatchObject(
+      { observedOn: "2026-07-28", value: 900 },
+    );
+    expect(view.latest("AMS_FVWTRK_REEFER_HIGH_YAKIMA-VALLEY-AND-WENATCHEE-DISTRICT-WASHINGTON__SEATTLE")?.value).toBe(
+      1200,
+    );
     // Market and carrier series under the ids the skills read.
     expect(view.latest("CASS_SHIPMENTS_INDEX")).toMatchObject({ observedOn: "2026-01-01", value: 0.886 });
     expect(view.latest("CASS_TL_LINEHAUL_INDEX")).toMatchObject({ observedOn: "2026-01-01", value: 146 });

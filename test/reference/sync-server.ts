@@ -43,7 +43,17 @@ function sodaTimestamp(cell: string): string {
 
 /** Twelve carriers in three states, for runs that are not about the census; flags as a portal checkbox (`true`/`false`). */
 export const SMALL_CENSUS: string[][] = [
-  ["DOT_NUMBER", "CARRIER_OPERATION", "PHY_STATE", "NBR_POWER_UNIT", "DRIVER_TOTAL", "MCS150_DATE", "ADD_DATE", "AUTHORIZED_FOR_HIRE", "EXEMPT_FOR_HIRE"],
+  [
+    "DOT_NUMBER",
+    "CARRIER_OPERATION",
+    "PHY_STATE",
+    "NBR_POWER_UNIT",
+    "DRIVER_TOTAL",
+    "MCS150_DATE",
+    "ADD_DATE",
+    "AUTHORIZED_FOR_HIRE",
+    "EXEMPT_FOR_HIRE",
+  ],
   ...Array.from({ length: 12 }, (_, i) => [
     String(2_000_000 + i),
     "ABC"[i % 3]!,
@@ -59,7 +69,8 @@ export const SMALL_CENSUS: string[][] = [
 
 const sodaCsvRow = (cells: string[]) => `${cells.map((cell) => `"${cell.replaceAll('"', '""')}"`).join(",")}\n`;
 
-const addDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+const addDays = (iso: string, days: number) =>
+  new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 interface FredObservationsAnswer {
   realtime_start: string;
@@ -72,7 +83,8 @@ interface FredObservationsAnswer {
   [field: string]: unknown;
 }
 
-const readFredFixture = (name: string): FredObservationsAnswer => JSON.parse(readFileSync(join(import.meta.dir, "../fixtures", name), "utf8"));
+const readFredFixture = (name: string): FredObservationsAnswer =>
+  JSON.parse(readFileSync(join(import.meta.dir, "../fixtures", name), "utf8"));
 
 /** Series answered from a recorded FRED answer (real figures); the others get made-up figures. */
 const FRED_FIXTURES: Record<string, FredObservationsAnswer> = {
@@ -80,7 +92,13 @@ const FRED_FIXTURES: Record<string, FredObservationsAnswer> = {
 };
 
 /** Made-up figures for the series FRED answers without a fixture; undefined for a series it does not know. */
-const SYNTHETIC_FRED_LEVELS: Record<string, number> = { WPU301: 176, TSIFRGHT: 137, FEDFUNDS: 3.6, INDPRO: 103, DCOILWTICO: 62 };
+const SYNTHETIC_FRED_LEVELS: Record<string, number> = {
+  WPU301: 176,
+  TSIFRGHT: 137,
+  FEDFUNDS: 3.6,
+  INDPRO: 103,
+  DCOILWTICO: 62,
+};
 
 function syntheticFredAnswer(seriesId: string): FredObservationsAnswer | undefined {
   const level = SYNTHETIC_FRED_LEVELS[seriesId];
@@ -115,12 +133,26 @@ function fredObservations(answer: FredObservationsAnswer, search: URLSearchParam
   const offset = Number(search.get("offset") ?? 0);
   const limit = Number(search.get("limit") ?? 100_000);
   const inPeriod = answer.observations.filter((o) => o.date >= start);
-  return { ...answer, observation_start: start, count: inPeriod.length, offset, limit, observations: inPeriod.slice(offset, offset + limit) };
+  return {
+    ...answer,
+    observation_start: start,
+    count: inPeriod.length,
+    offset,
+    limit,
+    observations: inPeriod.slice(offset, offset + limit),
+  };
 }
 
 export interface FakeApi {
   url: string;
-  requests: { path: string; search: URLSearchParams; method: string; authorization: string | null; appToken: string | null; body?: unknown }[];
+  requests: {
+    path: string;
+    search: URLSearchParams;
+    method: string;
+    authorization: string | null;
+    appToken: string | null;
+    body?: unknown;
+  }[];
   stop(): void;
 }
 
@@ -159,13 +191,18 @@ export function startFakeApis(options: FakeApiOptions = {}): FakeApi {
     const missing = selected.find((column) => !censusColumns.includes(column));
     if (missing || offset === options.censusFailsAtOffset) {
       const message = missing ? `No such column: ${missing}` : "Internal error while reading the dataset";
-      return Response.json({ code: missing ? "query.soql.no-such-column" : "internal", error: true, message }, { status: missing ? 400 : 500 });
+      return Response.json(
+        { code: missing ? "query.soql.no-such-column" : "internal", error: true, message },
+        { status: missing ? 400 : 500 },
+      );
     }
     const at = selected.map((column) => censusColumns.indexOf(column));
     const header = sodaCsvRow(selected);
     const body = censusRows
       .slice(offset, offset + limit)
-      .map((row) => sodaCsvRow(at.map((i) => (/_DATE$/i.test(censusColumns[i]!) ? sodaTimestamp(row[i] ?? "") : (row[i] ?? "")))))
+      .map((row) =>
+        sodaCsvRow(at.map((i) => (/_DATE$/i.test(censusColumns[i]!) ? sodaTimestamp(row[i] ?? "") : (row[i] ?? "")))),
+      )
       .join("");
     const headers = {
       "Content-Type": "text/csv; charset=UTF-8",
@@ -199,19 +236,32 @@ export function startFakeApis(options: FakeApiOptions = {}): FakeApi {
       });
       if (url.pathname === "/v2/petroleum/pri/gnd/data/") {
         if (url.searchParams.get("api_key") !== "eia-key")
-          return Response.json({ error: { code: "API_KEY_INVALID", message: "An invalid api_key was supplied." } }, { status: 403 });
+          return Response.json(
+            { error: { code: "API_KEY_INVALID", message: "An invalid api_key was supplied." } },
+            { status: 403 },
+          );
         const offset = Number(url.searchParams.get("offset"));
         const length = Number(url.searchParams.get("length"));
         return Response.json({
-          response: { total: eiaRows.length, dateFormat: "YYYY-MM-DD", frequency: "weekly", data: eiaRows.slice(offset, offset + length) },
+          response: {
+            total: eiaRows.length,
+            dateFormat: "YYYY-MM-DD",
+            frequency: "weekly",
+            data: eiaRows.slice(offset, offset + length),
+          },
           request: { command: "/v2/petroleum/pri/gnd/data/" },
           apiVersion: "2.1.8",
         });
       }
       if (url.pathname === "/fred/series/observations") {
         const seriesId = url.searchParams.get("series_id")!;
-        const answer = seriesId === options.fredFailsOn ? undefined : (FRED_FIXTURES[seriesId] ?? syntheticFredAnswer(seriesId));
-        if (!answer) return Response.json({ error_code: 400, error_message: `Bad Request.  The series ${seriesId} does not exist.` }, { status: 400 });
+        const answer =
+          seriesId === options.fredFailsOn ? undefined : (FRED_FIXTURES[seriesId] ?? syntheticFredAnswer(seriesId));
+        if (!answer)
+          return Response.json(
+            { error_code: 400, error_message: `Bad Request.  The series ${seriesId} does not exist.` },
+            { status: 400 },
+          );
         return Response.json(fredObservations(answer, url.searchParams));
       }
       if (url.pathname === "/publicAPI/v2/timeseries/data/") {
@@ -220,22 +270,55 @@ export function startFakeApis(options: FakeApiOptions = {}): FakeApi {
         const series = ids.map((seriesID) => ({
           seriesID,
           data: seriesID.startsWith("OEU")
-            ? [{ year: "2025", period: "A01", periodName: "Annual", latest: "true", value: seriesID.endsWith("01") ? "37490" : "28.40", footnotes: [{}] }]
+            ? [
+                {
+                  year: "2025",
+                  period: "A01",
+                  periodName: "Annual",
+                  latest: "true",
+                  value: seriesID.endsWith("01") ? "37490" : "28.40",
+                  footnotes: [{}],
+                },
+              ]
             : [
-                { year: "2026", period: "M09", periodName: "September", latest: "true", value: "1466.0", footnotes: [{ code: "P", text: "preliminary" }] },
+                {
+                  year: "2026",
+                  period: "M09",
+                  periodName: "September",
+                  latest: "true",
+                  value: "1466.0",
+                  footnotes: [{ code: "P", text: "preliminary" }],
+                },
                 { year: "2026", period: "M08", periodName: "August", value: "1465.5", footnotes: [{}] },
               ],
         }));
         return Response.json({ status: "REQUEST_SUCCEEDED", responseTime: 120, message: [], Results: { series } });
       }
       if (url.pathname === "/services/v1.2/reports/2375") {
-        if (request.headers.get("authorization") !== `Basic ${btoa("ams-key:")}`) return Response.json({ message: "Unauthorized" }, { status: 401 });
+        if (request.headers.get("authorization") !== `Basic ${btoa("ams-key:")}`)
+          return Response.json({ message: "Unauthorized" }, { status: 401 });
         return Response.json([
-          { reportSection: "Report Header", results: [{ report_date: "11/17/2026", slug_id: "2375", report_title: "Specialty Crops National Truck Rate Report" }] },
+          {
+            reportSection: "Report Header",
+            results: [
+              {
+                report_date: "11/17/2026",
+                slug_id: "2375",
+                report_title: "Specialty Crops National Truck Rate Report",
+              },
+            ],
+          },
           {
             reportSection: "Report Detail",
             results: [
-              { report_date: "11/17/2026", district: "GEORGIA", destination: "Atlanta", low_price: "1100", high_price: "1300", commodity: "SWEET POTATOES" },
+              {
+                report_date: "11/17/2026",
+                district: "GEORGIA",
+                destination: "Atlanta",
+                low_price: "1100",
+                high_price: "1300",
+                commodity: "SWEET POTATOES",
+              },
               {
                 report_date: "11/17/2026",
                 district: "YAKIMA VALLEY AND WENATCHEE DISTRICT WASHINGTON",
@@ -256,7 +339,14 @@ export function startFakeApis(options: FakeApiOptions = {}): FakeApi {
 }
 
 export const syncEnv = (url: string, keys = true): Record<string, string | undefined> => ({
-  ...(keys ? { WAYBILL_EIA_API_KEY: "eia-key", WAYBILL_FRED_API_KEY: "fred-key", WAYBILL_BLS_API_KEY: "bls-key", WAYBILL_AMS_API_KEY: "ams-key" } : {}),
+  ...(keys
+    ? {
+        WAYBILL_EIA_API_KEY: "eia-key",
+        WAYBILL_FRED_API_KEY: "fred-key",
+        WAYBILL_BLS_API_KEY: "bls-key",
+        WAYBILL_AMS_API_KEY: "ams-key",
+      }
+    : {}),
   WAYBILL_EIA_URL: url,
   WAYBILL_FRED_URL: url,
   WAYBILL_BLS_URL: url,

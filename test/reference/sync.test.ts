@@ -4,7 +4,11 @@ import { openMemoryDatabase } from "../../src/db/client.ts";
 import { DataEvents, type DataAddedEvent } from "../../src/reference/data-events.ts";
 import { createReferenceData } from "../../src/reference/index.ts";
 import { dataStatus } from "../../src/cli/data.ts";
-import { fmcsaCensusSeries, NATIONAL_TRUCK_DRIVER_EMPLOYMENT_SERIES, stateTruckDriverEmploymentSeries } from "../../src/reference/series-ids.ts";
+import {
+  fmcsaCensusSeries,
+  NATIONAL_TRUCK_DRIVER_EMPLOYMENT_SERIES,
+  stateTruckDriverEmploymentSeries,
+} from "../../src/reference/series-ids.ts";
 import { syncData } from "../../src/reference/sync/run.ts";
 import { type FakeApi, startFakeApis, syncEnv } from "./sync-server.ts";
 
@@ -37,28 +41,42 @@ describe("waybill data sync against the sources' documented APIs", () => {
     expect(outcomes[0]!.added).toBe(11 * 460);
     // FRED: "." is no value; WTI's last day is left out.
     expect(count(db, "series_id = 'DCOILWTICO'")).toBe(5);
-    expect(api.requests.filter((r) => r.path === "/fred/series/observations").map((r) => r.search.get("series_id"))).toEqual([
-      "WPU301",
-      "PCU336120336120",
-      "TSIFRGHT",
-      "DCOILWTICO",
-      "FEDFUNDS",
-      "INDPRO",
-    ]);
+    expect(
+      api.requests.filter((r) => r.path === "/fred/series/observations").map((r) => r.search.get("series_id")),
+    ).toEqual(["WPU301", "PCU336120336120", "TSIFRGHT", "DCOILWTICO", "FEDFUNDS", "INDPRO"]);
     // CES, then the OEWS wage and the OEWS employment, each national and for 51 states.
-    expect(api.requests.filter((r) => r.path === "/publicAPI/v2/timeseries/data/").map((r) => (r.body as { seriesid: string[] }).seriesid.length)).toEqual([50, 50, 5]);
+    expect(
+      api.requests
+        .filter((r) => r.path === "/publicAPI/v2/timeseries/data/")
+        .map((r) => (r.body as { seriesid: string[] }).seriesid.length),
+    ).toEqual([50, 50, 5]);
     expect(count(db, "series_id = 'CES4348400001'")).toBe(2);
     const view = createReferenceData(db).view("2026-11-23", NOW);
-    expect(view.latest("AMS_FVWTRK_REEFER_HIGH_GEORGIA__ATLANTA")).toMatchObject({ observedOn: "2026-11-17", value: 1300 });
+    expect(view.latest("AMS_FVWTRK_REEFER_HIGH_GEORGIA__ATLANTA")).toMatchObject({
+      observedOn: "2026-11-17",
+      value: 1300,
+    });
     // OEWS May 2025 is dated by its release rule, so a view as of early 2026 does not see it.
     expect(createReferenceData(db).view("2026-03-01", NOW).latest("OEUS130000000000053303208")).toBeUndefined();
     expect(view.latest("OEUS130000000000053303208")).toMatchObject({ observedOn: "2025-05-01", value: 28.4 });
-    expect(view.latest(stateTruckDriverEmploymentSeries("13"))).toMatchObject({ observedOn: "2025-05-01", value: 37490 });
-    expect(view.latest(NATIONAL_TRUCK_DRIVER_EMPLOYMENT_SERIES)).toMatchObject({ observedOn: "2025-05-01", value: 37490 });
+    expect(view.latest(stateTruckDriverEmploymentSeries("13"))).toMatchObject({
+      observedOn: "2025-05-01",
+      value: 37490,
+    });
+    expect(view.latest(NATIONAL_TRUCK_DRIVER_EMPLOYMENT_SERIES)).toMatchObject({
+      observedOn: "2025-05-01",
+      value: 37490,
+    });
     expect(outcomes[4]).toMatchObject({ added: 52 * 3 * 3 });
     // The census's for-hire flags arrive as checkbox values: eleven of the twelve carriers count.
-    expect([view.latest(fmcsaCensusSeries("CARRIERS", "TX", "A"))?.value, view.latest(fmcsaCensusSeries("CARRIERS", "OH", "C"))?.value]).toEqual([4, 3]);
-    expect(view.latest(fmcsaCensusSeries("POWER_UNITS", "GA", "B"))).toMatchObject({ value: 2 + 5 + 8 + 11, observedOn: "2026-11-01" });
+    expect([
+      view.latest(fmcsaCensusSeries("CARRIERS", "TX", "A"))?.value,
+      view.latest(fmcsaCensusSeries("CARRIERS", "OH", "C"))?.value,
+    ]).toEqual([4, 3]);
+    expect(view.latest(fmcsaCensusSeries("POWER_UNITS", "GA", "B"))).toMatchObject({
+      value: 2 + 5 + 8 + 11,
+      observedOn: "2026-11-01",
+    });
     expect(seen.map((e) => e.source)).toEqual(["eia-sync", "fred-sync", "bls-sync", "ams-sync", "fmcsa-sync"]);
   });
 
@@ -68,7 +86,9 @@ describe("waybill data sync against the sources' documented APIs", () => {
     const result = await dataSync(db, { env: syncEnv(api.url), now: NOW, timeoutMs: 300 });
     expect(result.exitCode).toBe(1);
     const lines = result.output.split("\n");
-    expect(lines[1]).toBe("fred: failed, HTTP 400: Bad Request.  The series DCOILWTICO does not exist.; nothing from fred was stored");
+    expect(lines[1]).toBe(
+      "fred: failed, HTTP 400: Bad Request.  The series DCOILWTICO does not exist.; nothing from fred was stored",
+    );
     expect(lines[2]).toBe("bls: failed, no answer within 300 ms; nothing from bls was stored");
     expect(lines[0]).toMatch(/^eia: 5060 new observations as imp_/);
     expect(lines[3]).toMatch(/^ams: 4 new observations/);
@@ -119,10 +139,19 @@ describe("waybill data sync against the sources' documented APIs", () => {
     expect(fred).toMatchObject({ status: "added", added: 6 });
     const data = createReferenceData(db);
     // August's index is public on 2025-09-15, so a view of the day before carries equipment cost by July's.
-    expect(data.view("2025-09-14", LATER).latest("PCU336120336120")).toMatchObject({ observedOn: "2025-07-01", value: 165.465 });
-    expect(data.view("2025-09-15", LATER).latest("PCU336120336120")).toMatchObject({ observedOn: "2025-08-01", value: 165.515, publishedOn: "2025-09-15" });
+    expect(data.view("2025-09-14", LATER).latest("PCU336120336120")).toMatchObject({
+      observedOn: "2025-07-01",
+      value: 165.465,
+    });
+    expect(data.view("2025-09-15", LATER).latest("PCU336120336120")).toMatchObject({
+      observedOn: "2025-08-01",
+      value: 165.515,
+      publishedOn: "2025-09-15",
+    });
 
-    const status = JSON.parse((await dataStatus(db, { json: true, now: LATER })).output) as { series: { series_id: string }[] };
+    const status = JSON.parse((await dataStatus(db, { json: true, now: LATER })).output) as {
+      series: { series_id: string }[];
+    };
     expect(status.series.find((s) => s.series_id === "PCU336120336120")).toMatchObject({
       unit: "index Dec 1984=100",
       cadence: "monthly",

@@ -15,7 +15,11 @@ const echoSkill = defineSkill({
   input: Type.Object({ word: Type.String({ minLength: 1 }) }),
   output: Type.Object({ word: Type.String(), letters: Type.Integer() }),
   replayable: true,
-  handler: (input) => ({ answer: { word: input.word, letters: input.word.length }, factorVersions: [], modelVersion: "echo/1" }),
+  handler: (input) => ({
+    answer: { word: input.word, letters: input.word.length },
+    factorVersions: [],
+    modelVersion: "echo/1",
+  }),
 });
 
 const FORM = { "content-type": "application/x-www-form-urlencoded" };
@@ -25,7 +29,11 @@ async function instanceWithEchoSkill() {
   const { db, app } = await testInstance({ skills: [...SKILLS, echoSkill] });
   const call = (path: string, init: RequestInit = {}) => app.handle(new Request(ORIGIN + path, init));
   await accountWithPassword(db, "ada@example.com", "starter");
-  const signedIn = await call("/signin", { method: "POST", headers: FORM, body: form({ email: "ada@example.com", password: PASSWORD }) });
+  const signedIn = await call("/signin", {
+    method: "POST",
+    headers: FORM,
+    body: form({ email: "ada@example.com", password: PASSWORD }),
+  });
   const cookie = sessionCookieFrom(signedIn);
   return { call, cookie };
 }
@@ -48,15 +56,31 @@ describe("adding a skill is one declaration and one registry entry", () => {
     const [key] = /wbk_[0-9a-f]{64}/.exec(await created.text()) ?? [];
     const auth = { authorization: `Bearer ${key}` };
 
-    const rest = await call("/v1/test/echo", { method: "POST", headers: { ...JSON_BODY, ...auth }, body: JSON.stringify({ word: "freight" }) });
+    const rest = await call("/v1/test/echo", {
+      method: "POST",
+      headers: { ...JSON_BODY, ...auth },
+      body: JSON.stringify({ word: "freight" }),
+    });
     expect(rest.status).toBe(200);
-    expect(await rest.json()).toMatchObject({ word: "freight", letters: 7, receipt_id: expect.stringMatching(/^rcpt_/) });
+    expect(await rest.json()).toMatchObject({
+      word: "freight",
+      letters: 7,
+      receipt_id: expect.stringMatching(/^rcpt_/),
+    });
 
-    const invoked = await call("/v1/agent/invoke/echo-words", { method: "POST", headers: { ...JSON_BODY, ...auth }, body: JSON.stringify({ word: "lane" }) });
+    const invoked = await call("/v1/agent/invoke/echo-words", {
+      method: "POST",
+      headers: { ...JSON_BODY, ...auth },
+      body: JSON.stringify({ word: "lane" }),
+    });
     expect(await invoked.json()).toMatchObject({ word: "lane", letters: 4 });
 
     // The key's scope is the skill's name: rate-lookup is refused for it.
-    const otherSkill = await call("/v1/agent/invoke/rate-lookup", { method: "POST", headers: { ...JSON_BODY, ...auth }, body: "{}" });
+    const otherSkill = await call("/v1/agent/invoke/rate-lookup", {
+      method: "POST",
+      headers: { ...JSON_BODY, ...auth },
+      body: "{}",
+    });
     expect(await otherSkill.json()).toMatchObject({ error: "SCOPE_REQUIRED", key_scopes: ["echo-words"] });
 
     const mcp = (method: string, params: Record<string, unknown> = {}) =>
@@ -70,7 +94,9 @@ describe("adding a skill is one declaration and one registry entry", () => {
     const { result: toolCall } = await mcp("tools/call", { name: "echo-words", arguments: { word: "reefer" } });
     expect(toolCall).toMatchObject({ isError: false, structuredContent: { word: "reefer", letters: 6 } });
 
-    const skills = (await (await call("/v1/skills", { headers: auth })).json()) as { skills: Record<string, unknown>[] };
+    const skills = (await (await call("/v1/skills", { headers: auth })).json()) as {
+      skills: Record<string, unknown>[];
+    };
     expect(skills.skills.find((skill) => skill.name === "echo-words")).toMatchObject({
       scope: "echo-words",
       minimum_tier: "starter",
@@ -78,7 +104,9 @@ describe("adding a skill is one declaration and one registry entry", () => {
       available_to_this_key: true,
     });
 
-    const openapi = (await (await call("/openapi.json")).json()) as { paths: Record<string, Record<string, { operationId: string }>> };
+    const openapi = (await (await call("/openapi.json")).json()) as {
+      paths: Record<string, Record<string, { operationId: string }>>;
+    };
     expect(openapi.paths["/v1/test/echo"]?.post?.operationId).toBe("echo-words");
   });
 });

@@ -74,7 +74,9 @@ describe("answers kept per input and figures", () => {
     const after = computeAnswer(rateLookup, LANE, skillContext(data, data.view(LANE.as_of, LOADED_AT + 2 * DAY)));
     expect(after).not.toBe(before);
     expect(after.bytes.sha256).not.toBe(before.bytes.sha256);
-    expect((after.result.answer as { data_sources: { diesel_source: string } }).data_sources.diesel_source).toContain("2026-09-21");
+    expect((after.result.answer as { data_sources: { diesel_source: string } }).data_sources.diesel_source).toContain(
+      "2026-09-21",
+    );
   });
 
   test("a view pinned before its newest figures, or a skill that is not replayable, is computed every time", async () => {

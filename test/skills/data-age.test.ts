@@ -51,12 +51,24 @@ describe("every skill says how old its figures are, and answers months after the
   test("rate-lookup, lane-comparison, rate-forecast, fuel-surcharge, diesel-trends, market-analysis, carrier-capacity", async () => {
     const answers = {
       "rate-lookup": await answer("/v1/rates/lookup", { method: "POST", json: CHICAGO_TO_DALLAS }),
-      "lane-comparison": await answer("/v1/lanes/compare", { method: "POST", json: { lanes: [CHICAGO_TO_DALLAS, { ...CHICAGO_TO_DALLAS, origin: "Denver, CO" }] } }),
-      "rate-forecast": await answer("/v1/rates/forecast", { method: "POST", json: { ...CHICAGO_TO_DALLAS, horizon_weeks: 4 } }),
-      "fuel-surcharge": await answer("/v1/fuel/surcharge", { method: "POST", json: { region: "NATIONAL", miles: 100 } }),
+      "lane-comparison": await answer("/v1/lanes/compare", {
+        method: "POST",
+        json: { lanes: [CHICAGO_TO_DALLAS, { ...CHICAGO_TO_DALLAS, origin: "Denver, CO" }] },
+      }),
+      "rate-forecast": await answer("/v1/rates/forecast", {
+        method: "POST",
+        json: { ...CHICAGO_TO_DALLAS, horizon_weeks: 4 },
+      }),
+      "fuel-surcharge": await answer("/v1/fuel/surcharge", {
+        method: "POST",
+        json: { region: "NATIONAL", miles: 100 },
+      }),
       "diesel-trends": await answer("/v1/diesel/trends?region=NATIONAL&weeks=8"),
       "market-analysis": await answer("/v1/market/analysis", { method: "POST", json: {} }),
-      "carrier-capacity": await answer("/v1/carriers/capacity", { method: "POST", json: { area: "PADD3", equipment: "REEFER" } }),
+      "carrier-capacity": await answer("/v1/carriers/capacity", {
+        method: "POST",
+        json: { area: "PADD3", equipment: "REEFER" },
+      }),
     };
     for (const [skill, body] of Object.entries(answers)) {
       expect([skill, body.data_as_of.series.length > 0]).toEqual([skill, true]);
@@ -64,12 +76,19 @@ describe("every skill says how old its figures are, and answers months after the
     }
     // The series listed are the answer's own factor versions, each at its newest date.
     const lookup = answers["rate-lookup"];
-    const receipt = (await answer(`/v1/reports/audit?receipt_id=${lookup.receipt_id}`)) as { factor_versions?: { series_id: string }[] };
-    expect(lookup.data_as_of.series.map((s) => s.series_id)).toEqual([...new Set((receipt.factor_versions ?? []).map((f) => f.series_id))].sort());
+    const receipt = (await answer(`/v1/reports/audit?receipt_id=${lookup.receipt_id}`)) as {
+      factor_versions?: { series_id: string }[];
+    };
+    expect(lookup.data_as_of.series.map((s) => s.series_id)).toEqual(
+      [...new Set((receipt.factor_versions ?? []).map((f) => f.series_id))].sort(),
+    );
   });
 
   test("audit-report's data is the audited receipt's pinned view, and the replay reproduces data_as_of with the answer", async () => {
-    const lookup = await answer("/v1/rates/lookup", { method: "POST", json: { ...CHICAGO_TO_DALLAS, as_of: "2026-06-30" } });
+    const lookup = await answer("/v1/rates/lookup", {
+      method: "POST",
+      json: { ...CHICAGO_TO_DALLAS, as_of: "2026-06-30" },
+    });
     expect(lookup.data_as_of.as_of).toBe("2026-06-30");
     const audit = (await answer(`/v1/reports/audit?receipt_id=${lookup.receipt_id}`)) as Record<string, unknown> & {
       data_as_of: DataAsOf;
@@ -107,7 +126,13 @@ describe("every skill says how old its figures are, and answers months after the
         server.runtime.ledger.append(server.db, {
           issuedAt: server.clock.now(),
           skill: "rate-lookup",
-          principal: { accountId: signed.account_id, keyId: signed.key_id, authObjId: signed.auth_obj_id, tier: signed.tier, scopes: signed.scopes },
+          principal: {
+            accountId: signed.account_id,
+            keyId: signed.key_id,
+            authObjId: signed.auth_obj_id,
+            tier: signed.tier,
+            scopes: signed.scopes,
+          },
           request: signed.request,
           response,
           factorVersions: signed.factor_versions,
@@ -118,7 +143,11 @@ describe("every skill says how old its figures are, and answers months after the
         }),
       );
     const verification = async (receiptId: string) =>
-      ((await answer(`/v1/reports/audit?receipt_id=${receiptId}`)) as unknown as { verification: { reproducible: boolean } }).verification.reproducible;
+      (
+        (await answer(`/v1/reports/audit?receipt_id=${receiptId}`)) as unknown as {
+          verification: { reproducible: boolean };
+        }
+      ).verification.reproducible;
     expect(await verification((await signOld(asSignedBefore)).id)).toBe(true);
     expect(await verification((await signOld({ ...asSignedBefore, rate_per_mile: 0.01 })).id)).toBe(false);
   });
@@ -126,22 +155,45 @@ describe("every skill says how old its figures are, and answers months after the
   test("rate-alerts: an alert priced now says how old the figure is; a list that reads no figures lists no series", async () => {
     const created = await answer("/v1/alerts", {
       method: "POST",
-      json: { name: "US diesel", condition: { metric: "diesel_price", region: "NATIONAL" }, direction: "ABOVE", threshold: 9 },
+      json: {
+        name: "US diesel",
+        condition: { metric: "diesel_price", region: "NATIONAL" },
+        direction: "ABOVE",
+        threshold: 9,
+      },
     });
     expectStaleButAnswered(created.data_as_of);
     const listed = await answer("/v1/alerts");
-    expect(listed.data_as_of).toEqual({ as_of: TODAY, latest_observation: null, stalest_observation: null, max_age_days: null, series: [] });
+    expect(listed.data_as_of).toEqual({
+      as_of: TODAY,
+      latest_observation: null,
+      stalest_observation: null,
+      max_age_days: null,
+      series: [],
+    });
   });
 
   test("every transport carries it: invoke, MCP's structured answer and the schemas it is checked against, OpenAPI", async () => {
-    const invoked = await answer("/v1/agent/invoke/fuel-surcharge", { method: "POST", json: { region: "NATIONAL", miles: 100 } });
+    const invoked = await answer("/v1/agent/invoke/fuel-surcharge", {
+      method: "POST",
+      json: { region: "NATIONAL", miles: 100 },
+    });
     expectStaleButAnswered(invoked.data_as_of);
 
     const client = new Client({ name: "waybill-test", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${key}` } },
+      }),
+    );
     const { tools } = await client.listTools(); // the client checks structuredContent against these output schemas
     expect(
-      tools.every((tool) => (tool.outputSchema?.required ?? (tool.outputSchema as { anyOf?: { required: string[] }[] }).anyOf?.[0]?.required)?.includes("data_as_of")),
+      tools.every((tool) =>
+        (
+          tool.outputSchema?.required ??
+          (tool.outputSchema as { anyOf?: { required: string[] }[] }).anyOf?.[0]?.required
+        )?.includes("data_as_of"),
+      ),
     ).toBe(true);
     const called = await client.callTool({ name: "rate-lookup", arguments: CHICAGO_TO_DALLAS });
     expect(called.isError).toBe(false);
@@ -154,7 +206,8 @@ describe("every skill says how old its figures are, and answers months after the
     const answers = Object.entries(document.components.schemas).filter(([name]) => name.endsWith("Answer"));
     expect(answers.length).toBeGreaterThanOrEqual(14);
     for (const [name, schema] of answers) {
-      for (const form of schema.anyOf ?? [schema]) expect([name, form.required?.includes("data_as_of")]).toEqual([name, true]);
+      for (const form of schema.anyOf ?? [schema])
+        expect([name, form.required?.includes("data_as_of")]).toEqual([name, true]);
     }
   });
 });

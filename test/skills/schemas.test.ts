@@ -15,7 +15,8 @@ function schemaProblems(schema: TSchema, path = "", required = false): string[] 
   const problems: string[] = [];
   if ("default" in schema) {
     if (required) problems.push(`${path}: required, yet has a default`);
-    if (!Value.Check(schema, schema.default)) problems.push(`${path}: default ${JSON.stringify(schema.default)} is not a value the schema accepts`);
+    if (!Value.Check(schema, schema.default))
+      problems.push(`${path}: default ${JSON.stringify(schema.default)} is not a value the schema accepts`);
   }
   const requiredNames = new Set<string>((schema.required as string[] | undefined) ?? []);
   for (const [name, child] of Object.entries((schema.properties ?? {}) as Record<string, TSchema>)) {

@@ -25,8 +25,17 @@ export async function accountWithKey(db: Store, now: number, tier: Tier, scopes:
 }
 
 /** An account that can sign in to the dashboard with PASSWORD. */
-export async function accountWithPassword(db: Store, email: string, tier: Tier = "explorer", isAdmin = false): Promise<Account> {
-  return createAccount(db, { email, tier, isAdmin, passwordHash: await hashPassword(PASSWORD) }, Date.parse("2026-10-01T00:00:00Z"));
+export async function accountWithPassword(
+  db: Store,
+  email: string,
+  tier: Tier = "explorer",
+  isAdmin = false,
+): Promise<Account> {
+  return createAccount(
+    db,
+    { email, tier, isAdmin, passwordHash: await hashPassword(PASSWORD) },
+    Date.parse("2026-10-01T00:00:00Z"),
+  );
 }
 
 /** An account row and an active key row, inserted with plain SQL. */
@@ -34,7 +43,11 @@ export function seedPrincipal(db: Db, options: { tier?: Tier; scopes?: Scope[] |
   const n = next();
   const accountId = `acct_test${n}`;
   const tier = options.tier ?? "professional";
-  db.$client.run("INSERT INTO accounts (id, email, tier, is_admin, created_at) VALUES (?, ?, ?, 0, 0)", [accountId, `user${n}@example.test`, tier]);
+  db.$client.run("INSERT INTO accounts (id, email, tier, is_admin, created_at) VALUES (?, ?, ?, 0, 0)", [
+    accountId,
+    `user${n}@example.test`,
+    tier,
+  ]);
   return { ...seedKey(db, accountId, options.scopes ?? null), tier };
 }
 
@@ -47,13 +60,9 @@ export function rotateKey(db: Db, principal: Principal): Principal {
 function seedKey(db: Db, accountId: string, scopes: readonly string[] | null): Omit<Principal, "tier"> {
   const n = next();
   const key = { accountId, keyId: `key_test${n}`, authObjId: `auth_obj_test${n}`, scopes };
-  db.$client.run("INSERT INTO api_keys (id, account_id, digest, display_id, auth_obj_id, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?, 0)", [
-    key.keyId,
-    accountId,
-    `digest${n}`,
-    `wbk_0000${n}…`,
-    key.authObjId,
-    scopes ? JSON.stringify(scopes) : null,
-  ]);
+  db.$client.run(
+    "INSERT INTO api_keys (id, account_id, digest, display_id, auth_obj_id, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?, 0)",
+    [key.keyId, accountId, `digest${n}`, `wbk_0000${n}…`, key.authObjId, scopes ? JSON.stringify(scopes) : null],
+  );
   return key;
 }

@@ -8,7 +8,11 @@ export const BINARY = resolve(import.meta.dir, "../../dist/waybill");
 /** The compiled binary, built once if this run has not built it yet. */
 export async function ensureBinary(): Promise<string> {
   if (!existsSync(BINARY)) {
-    const build = Bun.spawnSync(["bun", "run", "build"], { cwd: resolve(import.meta.dir, "../.."), stdout: "inherit", stderr: "inherit" });
+    const build = Bun.spawnSync(["bun", "run", "build"], {
+      cwd: resolve(import.meta.dir, "../.."),
+      stdout: "inherit",
+      stderr: "inherit",
+    });
     if (build.exitCode !== 0) throw new Error("bun run build failed");
   }
   return BINARY;
@@ -44,7 +48,11 @@ export interface RunningServer {
 }
 
 /** Start `waybill serve` and wait (bounded) for its "listening on" line. */
-export async function startBinary(exe: string, args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<RunningServer> {
+export async function startBinary(
+  exe: string,
+  args: string[],
+  options: { cwd: string; env?: Record<string, string> },
+): Promise<RunningServer> {
   const child = Bun.spawn([exe, "serve", "--port", "0", ...args], {
     cwd: options.cwd,
     env: { PATH: process.env.PATH ?? "", HOME: options.cwd, ...options.env },
@@ -82,7 +90,11 @@ export async function startBinary(exe: string, args: string[], options: { cwd: s
 
 /** Run one CLI command of the binary to completion. */
 export function runCli(exe: string, args: string[], cwd: string, stdin?: string) {
-  const result = Bun.spawnSync([exe, ...args], { cwd, env: { PATH: process.env.PATH ?? "", HOME: cwd }, stdin: stdin === undefined ? "ignore" : Buffer.from(stdin) });
+  const result = Bun.spawnSync([exe, ...args], {
+    cwd,
+    env: { PATH: process.env.PATH ?? "", HOME: cwd },
+    stdin: stdin === undefined ? "ignore" : Buffer.from(stdin),
+  });
   return { exitCode: result.exitCode, stdout: result.stdout.toString(), stderr: result.stderr.toString() };
 }
 

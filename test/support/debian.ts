@@ -2,10 +2,13 @@ import { existsSync } from "node:fs";
 
 /** `apt-get install` one Debian package quietly; true when apt-get succeeded. */
 export function installDebianPackage(packageName: string): boolean {
-  const install = Bun.spawnSync(["bash", "-c", `apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${packageName}`], {
-    stdout: "ignore",
-    stderr: "ignore",
-  });
+  const install = Bun.spawnSync(
+    ["bash", "-c", `apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${packageName}`],
+    {
+      stdout: "ignore",
+      stderr: "ignore",
+    },
+  );
   return install.exitCode === 0;
 }
 

@@ -50,13 +50,24 @@ const oneCall = async (n: number) => {
     await committer.commit(async (tx) => {
       await granted.commit(tx);
       const usageOfCall = { requestId: `req_${process.pid}_${n}`, latencyMs: 1 };
-      await ledger.append(tx, sampleEntry(order.principal, { skill: "meter-suite", issuedAt: Date.now(), knownAt: order.now, usage: usageOfCall }));
+      await ledger.append(
+        tx,
+        sampleEntry(order.principal, {
+          skill: "meter-suite",
+          issuedAt: Date.now(),
+          knownAt: order.now,
+          usage: usageOfCall,
+        }),
+      );
       await usage.recordAnswered(tx, order.principal.keyId, order.now);
     });
     outcome.answered += 1;
   } catch (error) {
     admission?.release();
-    const window = error instanceof ApiError && error.errorCode === "RATE_LIMITED" ? (error.extra.window as "minute" | "month") : undefined;
+    const window =
+      error instanceof ApiError && error.errorCode === "RATE_LIMITED"
+        ? (error.extra.window as "minute" | "month")
+        : undefined;
     if (window) outcome.refused[window] += 1;
     else outcome.errors.push(String((error as Error).stack ?? error));
   }

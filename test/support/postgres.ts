@@ -1,7 +1,18 @@
 import { afterAll, beforeAll } from "bun:test";
 import { SQL } from "bun";
 import { randomBytes } from "node:crypto";
-import { appendFileSync, chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { join, resolve } from "node:path";
 import { installDebianPackage } from "./debian.ts";
 
@@ -53,8 +64,12 @@ interface ServerBinaries {
 /** The newest server under /usr/lib/postgresql/<major>/bin, installing Debian's `postgresql` when there is none. */
 export function postgresServer(): ServerBinaries {
   const found = newestServer() ?? (installDebianPackage("postgresql") ? newestServer() : undefined);
-  if (!found) throw new Error(`no PostgreSQL server under ${DEBIAN_SERVERS} and \`apt-get install postgresql\` did not provide one`);
-  if (found.major < OLDEST_SUPPORTED_MAJOR) throw new Error(`PostgreSQL ${found.major} is installed; Waybill needs ${OLDEST_SUPPORTED_MAJOR} or newer`);
+  if (!found)
+    throw new Error(
+      `no PostgreSQL server under ${DEBIAN_SERVERS} and \`apt-get install postgresql\` did not provide one`,
+    );
+  if (found.major < OLDEST_SUPPORTED_MAJOR)
+    throw new Error(`PostgreSQL ${found.major} is installed; Waybill needs ${OLDEST_SUPPORTED_MAJOR} or newer`);
   return found;
 }
 
@@ -77,13 +92,19 @@ function clusterOwner(): { run: string[]; uid?: number; gid?: number } {
   const id = (flag: string) => Number(Bun.spawnSync(["id", flag, "postgres"]).stdout.toString().trim());
   const uid = id("-u");
   const gid = id("-g");
-  if (!Number.isInteger(uid) || uid <= 0) throw new Error("running as root, but there is no `postgres` user to own the test cluster");
+  if (!Number.isInteger(uid) || uid <= 0)
+    throw new Error("running as root, but there is no `postgres` user to own the test cluster");
   return { run: ["runuser", "-u", "postgres", "--"], uid, gid };
 }
 
 function run(command: string[], what: string): string {
-  const result = Bun.spawnSync(command, { stdout: "pipe", stderr: "pipe", env: { PATH: process.env.PATH ?? "/usr/bin:/bin", LC_ALL: "C" } });
-  if (result.exitCode !== 0) throw new Error(`${what} failed (exit ${result.exitCode}): ${result.stderr.toString()}${result.stdout.toString()}`);
+  const result = Bun.spawnSync(command, {
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", LC_ALL: "C" },
+  });
+  if (result.exitCode !== 0)
+    throw new Error(`${what} failed (exit ${result.exitCode}): ${result.stderr.toString()}${result.stdout.toString()}`);
   return result.stdout.toString();
 }
 
@@ -96,7 +117,9 @@ async function freeLoopbackPort(): Promise<number> {
 }
 
 function serverSettings(folder: string, port: number, options: PostgresOptions): Record<string, string | number> {
-  const speed: Record<string, string> = options.durable ? {} : { fsync: "off", synchronous_commit: "off", full_page_writes: "off" };
+  const speed: Record<string, string> = options.durable
+    ? {}
+    : { fsync: "off", synchronous_commit: "off", full_page_writes: "off" };
   return {
     listen_addresses: "'127.0.0.1'",
     port,
@@ -110,7 +133,11 @@ function serverSettings(folder: string, port: number, options: PostgresOptions):
 /** A stopper that outlives a test process killed with SIGKILL: it waits for that process to vanish, then stops the server. */
 function startWatchdog(stopCommand: string[], folder: string): Bun.Subprocess {
   const script = 'while kill -0 "$1" 2>/dev/null; do sleep 1; done; shift 2; "$@" >/dev/null 2>&1; rm -rf "$0"';
-  const watchdog = Bun.spawn(["bash", "-c", script, folder, String(process.pid), "-", ...stopCommand], { stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+  const watchdog = Bun.spawn(["bash", "-c", script, folder, String(process.pid), "-", ...stopCommand], {
+    stdin: "ignore",
+    stdout: "ignore",
+    stderr: "ignore",
+  });
   watchdog.unref();
   return watchdog;
 }
@@ -167,14 +194,21 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
           .map(([name, value]) => `${name} = ${value}\n`)
           .join(""),
       );
-      const started = Bun.spawnSync([...ctl, "start", "-w", "-t", "60", "-l", logFile], { stdout: "pipe", stderr: "pipe" });
+      const started = Bun.spawnSync([...ctl, "start", "-w", "-t", "60", "-l", logFile], {
+        stdout: "pipe",
+        stderr: "pipe",
+      });
       if (started.exitCode === 0) break;
-      if (attempt === 3 || !/could not bind|address already in use/i.test(log())) throw new Error(`pg_ctl start failed: ${started.stderr.toString()}\n${log()}`);
+      if (attempt === 3 || !/could not bind|address already in use/i.test(log()))
+        throw new Error(`pg_ctl start failed: ${started.stderr.toString()}\n${log()}`);
     }
     watchdog = startWatchdog(stopCommand, folder);
     const createDatabase = (name: string): string => {
       if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`not a plain database name: ${name}`);
-      run([...owner.run, join(bin, "createdb"), "-h", folder, "-p", String(port), "-U", SUPERUSER, name], `createdb ${name}`);
+      run(
+        [...owner.run, join(bin, "createdb"), "-h", folder, "-p", String(port), "-U", SUPERUSER, name],
+        `createdb ${name}`,
+      );
       return `postgres://${SUPERUSER}:${password}@127.0.0.1:${port}/${name}`;
     };
     const url = createDatabase(options.database ?? "waybill");
@@ -252,7 +286,8 @@ export function usePostgres(): TestPostgres {
   });
   return {
     freshDatabase: () => {
-      if (!started) throw new Error("usePostgres(): PostgreSQL is not started yet (call it at the top of the test file)");
+      if (!started)
+        throw new Error("usePostgres(): PostgreSQL is not started yet (call it at the top of the test file)");
       return started.freshDatabase();
     },
     stop: async () => started?.stop(),

@@ -22,13 +22,21 @@ export interface ReplicaOptions {
   args?: string[];
 }
 
-const running = (replica: RunningServer | undefined) => replica !== undefined && replica.process.exitCode === null && replica.process.signalCode === null;
+const running = (replica: RunningServer | undefined) =>
+  replica !== undefined && replica.process.exitCode === null && replica.process.signalCode === null;
 
 /** The flag naming a database: `--database` for a postgres:// URL, `--db` for a SQLite file. */
-export const databaseFlag = (database: string) => (/^postgres(ql)?:\/\//.test(database) ? ["--database", database] : ["--db", database]);
+export const databaseFlag = (database: string) =>
+  /^postgres(ql)?:\/\//.test(database) ? ["--database", database] : ["--db", database];
 
-export async function startReplicas(exe: string, count: number, database: string, options: ReplicaOptions): Promise<ReplicaSet> {
-  const start = () => startBinary(exe, [...databaseFlag(database), ...(options.args ?? [])], { cwd: options.cwd, env: options.env });
+export async function startReplicas(
+  exe: string,
+  count: number,
+  database: string,
+  options: ReplicaOptions,
+): Promise<ReplicaSet> {
+  const start = () =>
+    startBinary(exe, [...databaseFlag(database), ...(options.args ?? [])], { cwd: options.cwd, env: options.env });
   const started = await Promise.allSettled(Array.from({ length: count }, start));
   const replicas = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
   const failed = started.find((result): result is PromiseRejectedResult => result.status === "rejected");
@@ -59,8 +67,21 @@ export function cliOn(exe: string, database: string, cwd: string, args: string[]
 }
 
 /** An account of `tier` with a fresh key, made through the CLI as an operator would; returns the key. */
-export function accountKeyOn(exe: string, database: string, cwd: string, email: string, tier: string, password?: string): string {
+export function accountKeyOn(
+  exe: string,
+  database: string,
+  cwd: string,
+  email: string,
+  tier: string,
+  password?: string,
+): string {
   const passwordArgs = password === undefined ? [] : ["--password-stdin"];
-  cliOn(exe, database, cwd, ["accounts", "create", "--email", email, "--tier", tier, ...passwordArgs, "--json"], password);
+  cliOn(
+    exe,
+    database,
+    cwd,
+    ["accounts", "create", "--email", email, "--tier", tier, ...passwordArgs, "--json"],
+    password,
+  );
   return (JSON.parse(cliOn(exe, database, cwd, ["keys", "create", "--email", email, "--json"])) as { key: string }).key;
 }

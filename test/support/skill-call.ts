@@ -11,8 +11,16 @@ import { LOADED_AT } from "../reference/helpers.ts";
  * The context a handler runs in, for skills that read only their data view. Their handlers never
  * touch the instance's database, so none is given; audit-report tests go through the pipeline instead.
  */
-export function skillContext(data: ReferenceData, view: ReferenceView, caller: Principal = {} as Principal): SkillContext {
-  return { data: view, caller, instance: { db: undefined as never, reference: data, skills: servedDeclarations(SKILLS), log: undefined as never } };
+export function skillContext(
+  data: ReferenceData,
+  view: ReferenceView,
+  caller: Principal = {} as Principal,
+): SkillContext {
+  return {
+    data: view,
+    caller,
+    instance: { db: undefined as never, reference: data, skills: servedDeclarations(SKILLS), log: undefined as never },
+  };
 }
 
 /**
@@ -20,7 +28,12 @@ export function skillContext(data: ReferenceData, view: ReferenceView, caller: P
  * against the declaration's schema (defaults, query coercion), pin the view to the skill's as_of
  * (or today), run the handler.
  */
-export function callSkill(skill: AnyReadingSkill, data: ReferenceData, raw: unknown, options: { now?: number; source?: "body" | "query" } = {}) {
+export function callSkill(
+  skill: AnyReadingSkill,
+  data: ReferenceData,
+  raw: unknown,
+  options: { now?: number; source?: "body" | "query" } = {},
+) {
   const now = options.now ?? LOADED_AT;
   const input = validateInput(skill.input, raw, options.source ?? (skill.rest.method === "GET" ? "query" : "body"));
   const asOf = skill.asOf?.(input) ?? utcDateOf(now);
@@ -38,4 +51,5 @@ export function refusalOf(call: () => unknown): ApiError {
   throw new Error("expected a refusal, got an answer");
 }
 
-export const detailsOf = (error: ApiError) => error.body("req").details as { field: string; problem: string; allowed?: string[] }[];
+export const detailsOf = (error: ApiError) =>
+  error.body("req").details as { field: string; problem: string; allowed?: string[] }[];

@@ -28,7 +28,8 @@ export function startWebhookReceiver(port = 0): WebhookReceiver {
     async waitFor(count, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
       while (receiver.received.length < count && Date.now() < deadline) await Bun.sleep(25);
-      if (receiver.received.length < count) throw new Error(`expected ${count} webhooks, got ${receiver.received.length}`);
+      if (receiver.received.length < count)
+        throw new Error(`expected ${count} webhooks, got ${receiver.received.length}`);
       return receiver.received;
     },
     stop: () => server.stop(true),

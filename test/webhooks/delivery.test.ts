@@ -6,7 +6,15 @@ import { ManualClock } from "../../src/clock.ts";
 import { openMemoryDatabase } from "../../src/db/client.ts";
 import { events, webhookDeliveries, webhookEndpoints } from "../../src/db/schema.ts";
 import { appendEvent } from "../../src/events/log.ts";
-import { createEndpoint, deliveryLog, disabledForFailing, resendDelivery, rotateSecret, setEndpointEnabled, WebhookSettingsError } from "../../src/webhooks/endpoints.ts";
+import {
+  createEndpoint,
+  deliveryLog,
+  disabledForFailing,
+  resendDelivery,
+  rotateSecret,
+  setEndpointEnabled,
+  WebhookSettingsError,
+} from "../../src/webhooks/endpoints.ts";
 import { postWebhook } from "../../src/webhooks/http-post.ts";
 import { DISABLE_AFTER_FAILING_MS, RETRY_DELAYS_MS, retryDelay } from "../../src/webhooks/retry-schedule.ts";
 import { parseWebhookUrl, resolveTarget, type TargetPolicy } from "../../src/webhooks/target-policy.ts";
@@ -23,10 +31,18 @@ async function setup() {
   const clock = new ManualClock(Date.now());
   const account = await createAccount(db, { email: `hooks${Math.random()}@example.com`, tier: "starter" }, clock.now());
   receiver = startWebhookReceiver();
-  const { endpoint, secret } = await createEndpoint(db, account.id, { url: receiver.url, eventTypes: [], allowPrivate: true, now: clock.now() });
+  const { endpoint, secret } = await createEndpoint(db, account.id, {
+    url: receiver.url,
+    eventTypes: [],
+    allowPrivate: true,
+    now: clock.now(),
+  });
   receiver.secret = secret;
   const worker = new DeliveryWorker(db, clock, loopbackOnly, { random: () => 0.5 });
-  const append = () => inTransaction(db, (tx) => appendEvent(tx, { accountId: account.id, type: "data.updated", payload: { series: 3 }, at: clock.now() }));
+  const append = () =>
+    inTransaction(db, (tx) =>
+      appendEvent(tx, { accountId: account.id, type: "data.updated", payload: { series: 3 }, at: clock.now() }),
+    );
   return { db, clock, account, endpoint, worker, append, receiver };
 }
 
@@ -118,7 +134,11 @@ describe("webhook delivery", () => {
   });
 
   test("redirects are not followed", async () => {
-    const target = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response(null, { status: 302, headers: { location: "http://169.254.169.254/" } }) });
+    const target = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: () => new Response(null, { status: 302, headers: { location: "http://169.254.169.254/" } }),
+    });
     try {
       const outcome = await postWebhook(new URL(`http://127.0.0.1:${target.port}/`), {}, "{}", loopbackOnly);
       expect(outcome).toEqual({ ok: false, statusCode: 302, error: "redirects are not followed" });
@@ -146,7 +166,17 @@ describe("where webhooks may go", () => {
 
   test("a host resolving to a private, loopback, link-local or mapped address is refused", async () => {
     const url = new URL("https://hooks.example.com/");
-    for (const address of ["10.1.2.3", "192.168.0.1", "127.0.0.1", "169.254.169.254", "100.64.0.1", "::1", "fd00::1", "::ffff:127.0.0.1", "0.0.0.0"]) {
+    for (const address of [
+      "10.1.2.3",
+      "192.168.0.1",
+      "127.0.0.1",
+      "169.254.169.254",
+      "100.64.0.1",
+      "::1",
+      "fd00::1",
+      "::ffff:127.0.0.1",
+      "0.0.0.0",
+    ]) {
       expect(resolveTarget(url, publicOnly([[address]]))).rejects.toThrow("not a public address");
     }
     expect(resolveTarget(url, publicOnly([["93.184.215.14", "10.0.0.1"]]))).rejects.toThrow("not a public address");
@@ -158,6 +188,10 @@ describe("where webhooks may go", () => {
     const url = parseWebhookUrl("https://rebind.example.com/hook", false);
     expect(await resolveTarget(url, policy)).toBe("93.184.215.14");
     const outcome = await postWebhook(url, {}, "{}", policy);
-    expect(outcome).toEqual({ ok: false, statusCode: null, error: "rebind.example.com resolves to 127.0.0.1, which is not a public address" });
+    expect(outcome).toEqual({
+      ok: false,
+      statusCode: null,
+      error: "rebind.example.com resolves to 127.0.0.1, which is not a public address",
+    });
   });
 });

@@ -35,7 +35,12 @@ export function AccountUsagePage(props: AccountUsageProps) {
         </p>
       </div>
       <section class="card">
-        <QuotaMeter used={props.used} refused={props.refused} limit={props.perMonth} label="Answered calls this month" />
+        <QuotaMeter
+          used={props.used}
+          refused={props.refused}
+          limit={props.perMonth}
+          label="Answered calls this month"
+        />
       </section>
       <DailyCallsChart chart={props.chart} title="Calls per day" />
       <RecentCallsTable calls={props.calls} receiptLinks={false} />

@@ -14,7 +14,13 @@ export interface AccountRow {
   activeKeyDisplayId: string | null;
 }
 
-export function AccountsPage(props: { viewer: Viewer; month: string; rows: readonly AccountRow[]; data?: readonly DataFamilyRow[]; notice?: string }) {
+export function AccountsPage(props: {
+  viewer: Viewer;
+  month: string;
+  rows: readonly AccountRow[];
+  data?: readonly DataFamilyRow[];
+  notice?: string;
+}) {
   return (
     <AppLayout title="Accounts" viewer={props.viewer} section="admin">
       <div class="page-head">

@@ -44,7 +44,13 @@ export function AuditPage(props: { viewer: Viewer; entries: readonly AuditEntry[
                     </a>
                   </td>
                   <td safe>{ACTIONS[entry.action] ?? entry.action}</td>
-                  <td safe>{entry.actor === "cli" ? "command line" : entry.actor === entry.accountId ? "the account" : entry.actor}</td>
+                  <td safe>
+                    {entry.actor === "cli"
+                      ? "command line"
+                      : entry.actor === entry.accountId
+                        ? "the account"
+                        : entry.actor}
+                  </td>
                   <td safe>{entry.detail ?? ""}</td>
                 </tr>
               ))}

@@ -38,7 +38,10 @@ export function DataFreshnessSection({ families }: { families: readonly DataFami
   return (
     <section class="card" id="reference-data">
       <h2>Reference data</h2>
-      <p class="muted">Newest figure per source, when it was published, and series whose next figure is past due. `waybill data sync` fetches new ones.</p>
+      <p class="muted">
+        Newest figure per source, when it was published, and series whose next figure is past due. `waybill data sync`
+        fetches new ones.
+      </p>
       <div class="table-scroll">
         <table class="data-freshness">
           <thead>

@@ -30,8 +30,8 @@ export function AlertsPage(props: AlertsPageProps) {
       <div class="page-head">
         <h1>Alerts</h1>
         <p class="muted">
-          Thresholds on a lane's price or on diesel, checked whenever new data arrives, every 15 minutes, and on demand. Each trigger is an event (see Events) and is sent
-          to your webhooks.
+          Thresholds on a lane's price or on diesel, checked whenever new data arrives, every 15 minutes, and on demand.
+          Each trigger is an event (see Events) and is sent to your webhooks.
         </p>
       </div>
       <Flash notice={props.notice} error={props.error} />
@@ -60,17 +60,32 @@ function AlertList({ alerts, cap, csrfToken }: { alerts: AlertView[]; cap: numbe
       </div>
       <DataTable
         empty="No alerts yet."
-        columns={[{ label: "Name" }, { label: "Watches" }, { label: "Rule" }, { label: "Last value", class: "num" }, { label: "State" }, { label: "" }]}
+        columns={[
+          { label: "Name" },
+          { label: "Watches" },
+          { label: "Rule" },
+          { label: "Last value", class: "num" },
+          { label: "State" },
+          { label: "" },
+        ]}
         rows={alerts.map((alert) => (
           <tr data-alert-id={alert.id}>
             <td safe>{alert.name}</td>
             <td safe>{conditionText(alert)}</td>
-            <td safe>{`${alert.direction} ${alert.threshold}${alert.cooldown_seconds ? `, quiet ${alert.cooldown_seconds} s after firing` : ""}`}</td>
+            <td
+              safe
+            >{`${alert.direction} ${alert.threshold}${alert.cooldown_seconds ? `, quiet ${alert.cooldown_seconds} s after firing` : ""}`}</td>
             <td class="num" safe>
               {alert.state.last_value === null ? "–" : String(alert.state.last_value)}
             </td>
             <td>
-              {!alert.enabled ? <span class="badge">paused</span> : alert.state.firing ? <span class="badge warn">firing</span> : <span class="badge ok">watching</span>}
+              {!alert.enabled ? (
+                <span class="badge">paused</span>
+              ) : alert.state.firing ? (
+                <span class="badge warn">firing</span>
+              ) : (
+                <span class="badge ok">watching</span>
+              )}
             </td>
             <td class="actions">
               <PostButton
@@ -78,7 +93,12 @@ function AlertList({ alerts, cap, csrfToken }: { alerts: AlertView[]; cap: numbe
                 action={`/dashboard/alerts/${alert.id}/${alert.enabled ? "pause" : "resume"}`}
                 label={alert.enabled ? "Pause" : "Resume"}
               />
-              <PostButton csrfToken={csrfToken} action={`/dashboard/alerts/${alert.id}/delete`} label="Delete" kind="danger" />
+              <PostButton
+                csrfToken={csrfToken}
+                action={`/dashboard/alerts/${alert.id}/delete`}
+                label="Delete"
+                kind="danger"
+              />
             </td>
           </tr>
         ))}

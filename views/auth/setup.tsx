@@ -6,7 +6,9 @@ export function SetupPage(props: { token: string; email?: string; error?: string
     <PlainLayout title="Set up Waybill">
       <section class="card">
         <h1>Create the admin account</h1>
-        <p class="muted">This link works once. The account you create here can manage every account's tier and sees everyone's usage.</p>
+        <p class="muted">
+          This link works once. The account you create here can manage every account's tier and sees everyone's usage.
+        </p>
         <Flash error={props.error} />
         <form method="post" action={`/setup/${props.token}`} class="stack">
           <label>

@@ -16,7 +16,8 @@ export function EventsPage(props: EventsPageProps) {
       <div class="page-head">
         <h1>Events</h1>
         <p class="muted">
-          What happened in your account, newest first. The same log is at <code>GET /v1/events</code> and is sent to your webhooks.
+          What happened in your account, newest first. The same log is at <code>GET /v1/events</code> and is sent to
+          your webhooks.
         </p>
       </div>
       <form method="get" action="/dashboard/events" class="card">

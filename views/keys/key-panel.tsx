@@ -32,8 +32,20 @@ export function KeyPanel(props: KeyPanelProps) {
     <section id="key-panel" class="stack" hx-target:inherited="#key-panel">
       <Flash notice={props.notice} error={props.error} />
       {props.newKey ? <NewKey value={props.newKey} /> : null}
-      {props.activeKey ? <ActiveKey csrfToken={props.csrfToken} activeKey={props.activeKey} confirmRevoke={props.confirmRevoke ?? false} /> : <NoKey />}
-      <CreateKeyForm csrfToken={props.csrfToken} allowedScopes={props.allowedScopes} replacing={props.activeKey?.displayId ?? null} />
+      {props.activeKey ? (
+        <ActiveKey
+          csrfToken={props.csrfToken}
+          activeKey={props.activeKey}
+          confirmRevoke={props.confirmRevoke ?? false}
+        />
+      ) : (
+        <NoKey />
+      )}
+      <CreateKeyForm
+        csrfToken={props.csrfToken}
+        allowedScopes={props.allowedScopes}
+        replacing={props.activeKey?.displayId ?? null}
+      />
     </section>
   );
 }
@@ -42,7 +54,9 @@ function NewKey({ value }: { value: string }) {
   return (
     <div class="card new-key" role="status">
       <h2>Your new API key</h2>
-      <p>Copy it now and store it somewhere safe. It is shown only this once; Waybill keeps only a fingerprint of it.</p>
+      <p>
+        Copy it now and store it somewhere safe. It is shown only this once; Waybill keeps only a fingerprint of it.
+      </p>
       <div class="copy-row">
         <code id="new-key-value" class="secret" safe>
           {value}
@@ -67,7 +81,15 @@ function NoKey() {
   );
 }
 
-function ActiveKey({ csrfToken, activeKey, confirmRevoke }: { csrfToken: string; activeKey: ActiveKeyView; confirmRevoke: boolean }) {
+function ActiveKey({
+  csrfToken,
+  activeKey,
+  confirmRevoke,
+}: {
+  csrfToken: string;
+  activeKey: ActiveKeyView;
+  confirmRevoke: boolean;
+}) {
   return (
     <div class="card">
       <div class="card-head">
@@ -102,7 +124,8 @@ function ActiveKey({ csrfToken, activeKey, confirmRevoke }: { csrfToken: string;
         <form method="post" action="/dashboard/keys/revoke" hx-post="/dashboard/keys/revoke" class="confirm">
           <input type="hidden" name="_csrf" value={csrfToken} />
           <p>
-            <strong>Revoke this key?</strong> Every program using it gets <code>401 REVOKED_API_KEY</code> on its next call.
+            <strong>Revoke this key?</strong> Every program using it gets <code>401 REVOKED_API_KEY</code> on its next
+            call.
           </p>
           <div class="actions">
             <button type="submit" class="danger">
@@ -115,7 +138,11 @@ function ActiveKey({ csrfToken, activeKey, confirmRevoke }: { csrfToken: string;
         </form>
       ) : (
         <div class="actions">
-          <a href="/dashboard/keys?confirm=revoke" hx-get="/dashboard/keys?confirm=revoke" class="button danger-outline">
+          <a
+            href="/dashboard/keys?confirm=revoke"
+            hx-get="/dashboard/keys?confirm=revoke"
+            class="button danger-outline"
+          >
             Revoke…
           </a>
         </div>
@@ -124,7 +151,15 @@ function ActiveKey({ csrfToken, activeKey, confirmRevoke }: { csrfToken: string;
   );
 }
 
-function CreateKeyForm({ csrfToken, allowedScopes, replacing }: { csrfToken: string; allowedScopes: readonly Scope[]; replacing: string | null }) {
+function CreateKeyForm({
+  csrfToken,
+  allowedScopes,
+  replacing,
+}: {
+  csrfToken: string;
+  allowedScopes: readonly Scope[];
+  replacing: string | null;
+}) {
   return (
     <form method="post" action="/dashboard/keys" hx-post="/dashboard/keys" class="card stack">
       <h2>{replacing ? "Replace the key" : "Create a key"}</h2>
@@ -143,7 +178,8 @@ function CreateKeyForm({ csrfToken, allowedScopes, replacing }: { csrfToken: str
       </fieldset>
       {replacing ? (
         <p class="warning">
-          Creating a key revokes the current one (<code safe>{replacing}</code>) at once. Programs still using it will be refused.
+          Creating a key revokes the current one (<code safe>{replacing}</code>) at once. Programs still using it will
+          be refused.
         </p>
       ) : null}
       <div class="actions">

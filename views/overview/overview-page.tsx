@@ -35,7 +35,8 @@ export function OverviewPage(props: OverviewProps) {
       </div>
       {(props.failedWebhooks ?? []).map((hook) => (
         <p class="warning" role="alert">
-          <span safe>{`Webhook ${hook.url} was disabled: ${hook.reason}`}</span> <a href="/dashboard/webhooks">Fix and enable it</a>.
+          <span safe>{`Webhook ${hook.url} was disabled: ${hook.reason}`}</span>{" "}
+          <a href="/dashboard/webhooks">Fix and enable it</a>.
         </p>
       ))}
       <div class="grid">
@@ -43,7 +44,12 @@ export function OverviewPage(props: OverviewProps) {
           <h2>
             This month <span class="muted" safe>{`· ${props.month}`}</span>
           </h2>
-          <QuotaMeter used={props.usedThisMonth} refused={props.refusedThisMonth} limit={props.perMonth} label="Answered calls this month" />
+          <QuotaMeter
+            used={props.usedThisMonth}
+            refused={props.refusedThisMonth}
+            limit={props.perMonth}
+            label="Answered calls this month"
+          />
           <p class="muted" safe>
             {`Resets ${formatDateTime(props.monthResetsAt)}.`}
           </p>

@@ -11,7 +11,9 @@ export interface ReceiptSummary {
   hash: string;
 }
 
-export type Provenance = { kind: "trace"; trace: ReceiptTrace } | { kind: "locked"; currentTier: Tier; requiredTier: Tier };
+export type Provenance =
+  | { kind: "trace"; trace: ReceiptTrace }
+  | { kind: "locked"; currentTier: Tier; requiredTier: Tier };
 
 export function ReceiptPage(props: { viewer: Viewer; receipt: ReceiptSummary; provenance: Provenance }) {
   const { receipt, provenance } = props;
@@ -82,7 +84,9 @@ function TraceSections({ trace }: { trace: ReceiptTrace }) {
         <ul class="checks">
           <Check label="Leaf entry is the hash of the recorded body" value={v.hash_valid} />
           <Check label="Included in the signed log checkpoint" value={v.included} />
-          {trace.log.legacy !== null && <Check label="Ed25519 signature of the pre-log receipt is valid" value={v.signature_valid} />}
+          {trace.log.legacy !== null && (
+            <Check label="Ed25519 signature of the pre-log receipt is valid" value={v.signature_valid} />
+          )}
           {trace.log.legacy !== null && <Check label="Links to the previous pre-log receipt" value={v.link_valid} />}
           <Check label="Stored columns match the recorded body" value={v.record_matches_body} />
           <Check label="Re-running the skill on the recorded figures reproduces the answer" value={v.reproducible} />
@@ -134,7 +138,9 @@ function TraceSections({ trace }: { trace: ReceiptTrace }) {
                       {source.import_id}
                     </td>
                     <td>
-                      <span class={source.matches_stored_observation ? "badge ok" : "badge bad"}>{source.matches_stored_observation ? "matches" : "differs"}</span>
+                      <span class={source.matches_stored_observation ? "badge ok" : "badge bad"}>
+                        {source.matches_stored_observation ? "matches" : "differs"}
+                      </span>
                     </td>
                   </tr>
                 ))}
@@ -186,7 +192,8 @@ function TraceSections({ trace }: { trace: ReceiptTrace }) {
           <a href={`/dashboard/receipts/${encodeURIComponent(trace.receipt_id)}/report.json`} download="">
             Download this report (JSON)
           </a>{" "}
-          and check it yourself with <code>waybill verify --receipt</code> against <a href="/v1/receipts/public-key">the published note verifier key</a>.
+          and check it yourself with <code>waybill verify --receipt</code> against{" "}
+          <a href="/v1/receipts/public-key">the published note verifier key</a>.
         </p>
       </section>
       <section class="card">

@@ -13,7 +13,12 @@ export function QuotaMeter(props: { used: number; limit: number; refused: number
         <span safe>{formatCount(props.used)}</span>
         <span class="of" safe>{` of ${formatCount(props.limit)} answered`}</span>
       </p>
-      <progress value={String(Math.min(props.used, props.limit))} max={String(props.limit)} aria-label={props.label} safe>
+      <progress
+        value={String(Math.min(props.used, props.limit))}
+        max={String(props.limit)}
+        aria-label={props.label}
+        safe
+      >
         {`${Math.round(ratio * 100)}%`}
       </progress>
       <p class="muted" safe>

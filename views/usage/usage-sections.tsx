@@ -25,7 +25,10 @@ function chartSeries(chart: DailyChart): { skill: string; counts: number[] }[] {
  * start markup is written as a JSON \u escape, which JSON.parse turns back.
  */
 function jsonIsland(id: string, data: unknown): JSX.Element {
-  const json = JSON.stringify(data).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const json = JSON.stringify(data).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
   return `<script type="application/json" id="${id}">${json}</script>`;
 }
 
@@ -41,7 +44,13 @@ export function DailyCallsChart({ chart, title }: { chart: DailyChart; title: st
       ) : (
         <>
           {jsonIsland("daily-calls-data", { days: chart.days, series: chartSeries(chart) })}
-          <div id="daily-calls-chart" class="chart" data-island="daily-calls-data" role="img" aria-label="Answered calls per day by skill, and refused calls">
+          <div
+            id="daily-calls-chart"
+            class="chart"
+            data-island="daily-calls-data"
+            role="img"
+            aria-label="Answered calls per day by skill, and refused calls"
+          >
             <noscript>The chart needs JavaScript; the table below lists the calls.</noscript>
           </div>
           <table class="compact">

@@ -28,8 +28,9 @@ export function WebhooksPage(props: WebhooksPageProps) {
       <div class="page-head">
         <h1>Webhooks</h1>
         <p class="muted">
-          Events are POSTed to your endpoints, signed as Standard Webhooks (<code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>).
-          Failed deliveries are retried for about 27 hours; an endpoint that keeps failing for 5 days is disabled.
+          Events are POSTed to your endpoints, signed as Standard Webhooks (<code>webhook-id</code>,{" "}
+          <code>webhook-timestamp</code>, <code>webhook-signature</code>). Failed deliveries are retried for about 27
+          hours; an endpoint that keeps failing for 5 days is disabled.
         </p>
       </div>
       <Flash notice={props.notice} error={props.error} />
@@ -45,7 +46,11 @@ export function WebhooksPage(props: WebhooksPageProps) {
       {props.endpoints.map((view) => (
         <Endpoint view={view} csrf={csrf} />
       ))}
-      {props.endpoints.length < props.maxEndpoints ? <CreateEndpointForm csrf={csrf} /> : <p class="muted">You have the most endpoints an account can have.</p>}
+      {props.endpoints.length < props.maxEndpoints ? (
+        <CreateEndpointForm csrf={csrf} />
+      ) : (
+        <p class="muted">You have the most endpoints an account can have.</p>
+      )}
     </AppLayout>
   );
 }
@@ -70,7 +75,11 @@ function Endpoint({ view, csrf }: { view: EndpointView; csrf: string }) {
         {`Events: ${endpoint.eventTypes.length === 0 ? "all" : endpoint.eventTypes.join(", ")}`}
       </p>
       <div class="actions">
-        <PostButton csrfToken={csrf} action={`${base}/${endpoint.enabled ? "disable" : "enable"}`} label={endpoint.enabled ? "Disable" : "Enable"} />
+        <PostButton
+          csrfToken={csrf}
+          action={`${base}/${endpoint.enabled ? "disable" : "enable"}`}
+          label={endpoint.enabled ? "Disable" : "Enable"}
+        />
         <PostButton csrfToken={csrf} action={`${base}/test`} label="Send test event" />
         <PostButton csrfToken={csrf} action={`${base}/rotate`} label="Rotate secret" />
         <PostButton csrfToken={csrf} action={`${base}/delete`} label="Delete" kind="danger" />
@@ -99,7 +108,11 @@ function Endpoint({ view, csrf }: { view: EndpointView; csrf: string }) {
             </td>
             <td safe>{formatDateTime(delivery.lastAttemptAt)}</td>
             <td>
-              <PostButton csrfToken={csrf} action={`/dashboard/webhooks/deliveries/${delivery.id}/resend`} label="Resend" />
+              <PostButton
+                csrfToken={csrf}
+                action={`/dashboard/webhooks/deliveries/${delivery.id}/resend`}
+                label="Resend"
+              />
             </td>
           </tr>
         ))}

@@ -11,7 +11,9 @@ export function agentGuide(skills: readonly AnySkill[], origin: string): string 
   const skillTable = [
     "| skill | call | minimum tier | what it answers |",
     "|---|---|---|---|",
-    ...skillLines(skills).map((s) => `| \`${s.name}\` | \`${s.method} ${s.path}\` | ${s.tier} | ${s.summary.replaceAll("|", "\\|")} |`),
+    ...skillLines(skills).map(
+      (s) => `| \`${s.name}\` | \`${s.method} ${s.path}\` | ${s.tier} | ${s.summary.replaceAll("|", "\\|")} |`,
+    ),
   ];
   const errorList = Object.entries(ERROR_STATUS).map(([code, status]) => `- \`${status}\` \`${code}\``);
   return `# Waybill for agents

@@ -24,7 +24,10 @@ export function llmsTxt(skills: readonly AnySkill[], origin: string): string {
     "",
     "## Skills",
     "",
-    ...skillLines(skills).map((skill) => `- [${skill.name}](${origin}${skill.path}): ${skill.method} ${skill.path}, ${skill.tier} tier and up. ${skill.summary}`),
+    ...skillLines(skills).map(
+      (skill) =>
+        `- [${skill.name}](${origin}${skill.path}): ${skill.method} ${skill.path}, ${skill.tier} tier and up. ${skill.summary}`,
+    ),
     "",
     "## Optional",
     "",

@@ -4,7 +4,9 @@ import { etagOf, PUBLIC_DOCUMENT_CACHE_CONTROL } from "../cache.ts";
 import { agentGuide } from "./agent-guide.ts";
 import { llmsTxt } from "./llms-txt.ts";
 // Embedded in the compiled binary (Bun `type: "file"`): the docs page never loads anything from another origin.
-import scalarBundlePath from "../../../node_modules/@scalar/api-reference/dist/browser/standalone.js" with { type: "file" };
+import scalarBundlePath from "../../../node_modules/@scalar/api-reference/dist/browser/standalone.js" with {
+  type: "file",
+};
 import initScriptPath from "./scalar-init.js" with { type: "file" };
 
 /**
@@ -72,7 +74,10 @@ function javascript(asset: Asset): Response {
   });
 }
 
-const markdown = (text: string) => new Response(text, { headers: { "content-type": "text/markdown; charset=utf-8", "cache-control": PUBLIC_DOCUMENT_CACHE_CONTROL } });
+const markdown = (text: string) =>
+  new Response(text, {
+    headers: { "content-type": "text/markdown; charset=utf-8", "cache-control": PUBLIC_DOCUMENT_CACHE_CONTROL },
+  });
 
 /**
  * The documentation a person or an agent starts from, all derived from the skill registry:

@@ -19,7 +19,8 @@ export interface DocumentSource {
 }
 
 /** Routes the OpenAPI document covers: the API, MCP and the probes (not the dashboard, docs or metrics). */
-export const isDocumentedRoute = (path: string) => path.startsWith("/v1/") || path === "/mcp" || path === "/healthz" || path === "/readyz";
+export const isDocumentedRoute = (path: string) =>
+  path.startsWith("/v1/") || path === "/mcp" || path === "/healthz" || path === "/readyz";
 
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
 /** TypeBox schemas are JSON Schema already; JSON round-tripping drops TypeBox's symbol markers. */
@@ -52,7 +53,9 @@ const without = (schema: Json & ObjectSchema, fields: readonly string[]): Json =
   ...(schema.required ? { required: schema.required.filter((field) => !fields.includes(field)) } : {}),
 });
 const omitKeys = (value: unknown, fields: readonly string[]) =>
-  value && typeof value === "object" ? Object.fromEntries(Object.entries(value).filter(([field]) => !fields.includes(field))) : value;
+  value && typeof value === "object"
+    ? Object.fromEntries(Object.entries(value).filter(([field]) => !fields.includes(field)))
+    : value;
 
 const STATUS_RESPONSE_NAMES: Record<number, string> = {
   400: "BadRequest",
@@ -74,15 +77,31 @@ const HEADERS: Record<string, Json> = {
     schema: { type: "string", description: "A correlation id." },
     example: "req_01JD2ZQ8W6Y3K7M1N4P5R8T0VX",
   },
-  "X-RateLimit-Limit": { description: "Calls per minute for this key.", schema: { type: "integer", description: "A count." }, example: 10 },
-  "X-RateLimit-Remaining": { description: "Calls left in the key's current minute window.", schema: { type: "integer", description: "A count." }, example: 9 },
+  "X-RateLimit-Limit": {
+    description: "Calls per minute for this key.",
+    schema: { type: "integer", description: "A count." },
+    example: 10,
+  },
+  "X-RateLimit-Remaining": {
+    description: "Calls left in the key's current minute window.",
+    schema: { type: "integer", description: "A count." },
+    example: 9,
+  },
   "X-RateLimit-Reset": {
     description: "Unix epoch seconds when the minute window resets.",
     schema: { type: "integer", description: "Epoch seconds." },
     example: 1792065780,
   },
-  "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer", description: "Seconds." }, example: 42 },
-  "WWW-Authenticate": { description: "The bearer challenge.", schema: { type: "string", description: "RFC 6750 challenge." }, example: 'Bearer realm="waybill"' },
+  "Retry-After": {
+    description: "Seconds to wait before retrying.",
+    schema: { type: "integer", description: "Seconds." },
+    example: 42,
+  },
+  "WWW-Authenticate": {
+    description: "The bearer challenge.",
+    schema: { type: "string", description: "RFC 6750 challenge." },
+    example: 'Bearer realm="waybill"',
+  },
   "Idempotency-Replayed": {
     description: "`true` when this is the stored answer to an earlier call with the same Idempotency-Key.",
     schema: { type: "string", enum: ["true"], description: "Present only on replays." },
@@ -96,7 +115,11 @@ function errorResponses(): Json {
   for (const [status, codes] of codesByStatus()) {
     const schemas = codes.map((code) => ref("schemas", errorSchemaName(code)));
     const extraHeaders: Json =
-      status === 401 ? { "WWW-Authenticate": ref("headers", "WWWAuthenticate") } : status === 429 ? { "Retry-After": ref("headers", "RetryAfter") } : {};
+      status === 401
+        ? { "WWW-Authenticate": ref("headers", "WWWAuthenticate") }
+        : status === 429
+          ? { "Retry-After": ref("headers", "RetryAfter") }
+          : {};
     responses[STATUS_RESPONSE_NAMES[status]!] = {
       description: codes.join(" or "),
       headers: { "X-Request-Id": ref("headers", "XRequestId"), ...extraHeaders },
@@ -113,24 +136,40 @@ function errorResponses(): Json {
 
 /** The refusals an operation can give; every path answers another method with 405. */
 const errorRefs = (statuses: readonly number[]): Json =>
-  Object.fromEntries([...new Set([...statuses, 405])].sort().map((status) => [String(status), ref("responses", STATUS_RESPONSE_NAMES[status]!)]));
+  Object.fromEntries(
+    [...new Set([...statuses, 405])]
+      .sort()
+      .map((status) => [String(status), ref("responses", STATUS_RESPONSE_NAMES[status]!)]),
+  );
 
 /** The answer as sent: the skill's output plus the envelope (receipt_id, log_index, auth_obj_id), on every object form of it. */
 function answerSchema(output: Json): Json {
   const members = (output.anyOf ?? output.oneOf) as Json[] | undefined;
-  if (members) return { ...output, ...(output.anyOf ? { anyOf: members.map(answerSchema) } : { oneOf: members.map(answerSchema) }) };
+  if (members)
+    return {
+      ...output,
+      ...(output.anyOf ? { anyOf: members.map(answerSchema) } : { oneOf: members.map(answerSchema) }),
+    };
   return {
     ...output,
     properties: {
       ...(output.properties as Json),
-      receipt_id: { type: "string", description: "The signed receipt of this answer (see GET /v1/reports/audit).", examples: ["rcpt_01JD2ZQ8W6Y3K7M1N4P5R8T0VX"] },
+      receipt_id: {
+        type: "string",
+        description: "The signed receipt of this answer (see GET /v1/reports/audit).",
+        examples: ["rcpt_01JD2ZQ8W6Y3K7M1N4P5R8T0VX"],
+      },
       log_index: {
         type: "integer",
         minimum: 0,
         description: "The receipt's leaf index in the transparency log; GET /v1/log/inclusion?index= proves it.",
         examples: [41],
       },
-      auth_obj_id: { type: "string", description: "The key grant that made the call.", examples: ["auth_obj_01JD2ZP1C4F7H9K2M5Q8S0V3XZ"] },
+      auth_obj_id: {
+        type: "string",
+        description: "The key grant that made the call.",
+        examples: ["auth_obj_01JD2ZP1C4F7H9K2M5Q8S0V3XZ"],
+      },
     },
     required: [...new Set([...((output.required as string[]) ?? []), "receipt_id", "log_index", "auth_obj_id"])],
   };
@@ -147,7 +186,17 @@ const RATE_LIMIT_HEADERS = {
 function skillErrors(skill: AnySkill, withBody: boolean): number[] {
   const notFound = skill.name === "audit-report" || pathParamsOf(skill.rest.path).length > 0;
   const conflict = callName(skill) === "rate-alerts.create";
-  return [400, 401, 403, 422, 429, 500, ...(withBody ? [413, 415] : []), ...(notFound ? [404] : []), ...(conflict ? [409] : [])];
+  return [
+    400,
+    401,
+    403,
+    422,
+    429,
+    500,
+    ...(withBody ? [413, 415] : []),
+    ...(notFound ? [404] : []),
+    ...(conflict ? [409] : []),
+  ];
 }
 
 function skillOperation(skill: AnySkill, example: { input: unknown; answer: unknown }): Json {
@@ -190,15 +239,23 @@ function skillOperation(skill: AnySkill, example: { input: unknown; answer: unkn
     responses: {
       "200": {
         description: "Answered, with receipt_id, log_index and auth_obj_id.",
-        headers: { ...RATE_LIMIT_HEADERS, ...(inQuery ? {} : { "Idempotency-Replayed": ref("headers", "IdempotencyReplayed") }) },
-        content: { "application/json": { schema: ref("schemas", schemaName(skill, "Answer")), example: example.answer } },
+        headers: {
+          ...RATE_LIMIT_HEADERS,
+          ...(inQuery ? {} : { "Idempotency-Replayed": ref("headers", "IdempotencyReplayed") }),
+        },
+        content: {
+          "application/json": { schema: ref("schemas", schemaName(skill, "Answer")), example: example.answer },
+        },
       },
       ...errorRefs(skillErrors(skill, !inQuery)),
     },
   };
 }
 
-function invokeOperation(skills: readonly AnySkill[], examples: Map<string, { input: unknown; answer: unknown }>): Json {
+function invokeOperation(
+  skills: readonly AnySkill[],
+  examples: Map<string, { input: unknown; answer: unknown }>,
+): Json {
   return {
     operationId: "invoke-skill",
     summary: "Invoke any skill",
@@ -212,7 +269,8 @@ function invokeOperation(skills: readonly AnySkill[], examples: Map<string, { in
         name: "skill",
         in: "path",
         required: true,
-        description: "The skill's name, or `skill.operation` for one operation of a skill with several (`rate-alerts.create`).",
+        description:
+          "The skill's name, or `skill.operation` for one operation of a skill with several (`rate-alerts.create`).",
         schema: { type: "string", enum: skills.map(callName), description: "A call name." },
         example: skills[0] && callName(skills[0]),
       },
@@ -226,7 +284,12 @@ function invokeOperation(skills: readonly AnySkill[], examples: Map<string, { in
         "application/json": {
           // anyOf: inputs of different skills may share a shape; the path names which one applies.
           schema: { anyOf: skills.map((skill) => ref("schemas", schemaName(skill, "Input"))) },
-          examples: Object.fromEntries(skills.map((skill) => [callName(skill), { summary: callName(skill), value: examples.get(callName(skill))!.input }])),
+          examples: Object.fromEntries(
+            skills.map((skill) => [
+              callName(skill),
+              { summary: callName(skill), value: examples.get(callName(skill))!.input },
+            ]),
+          ),
         },
       },
     },
@@ -237,7 +300,12 @@ function invokeOperation(skills: readonly AnySkill[], examples: Map<string, { in
         content: {
           "application/json": {
             schema: { anyOf: skills.map((skill) => ref("schemas", schemaName(skill, "Answer"))) },
-            examples: Object.fromEntries(skills.map((skill) => [callName(skill), { summary: callName(skill), value: examples.get(callName(skill))!.answer }])),
+            examples: Object.fromEntries(
+              skills.map((skill) => [
+                callName(skill),
+                { summary: callName(skill), value: examples.get(callName(skill))!.answer },
+              ]),
+            ),
           },
         },
       },
@@ -254,13 +322,18 @@ function documentedOperation(method: string, doc: RouteDoc): Json {
     description: doc.description,
     tags: [doc.tag],
     security: doc.authenticated ? [{ bearer: [] }] : [],
-    parameters: [...(doc.query ? parametersOf(plain(doc.query), Object.keys(doc.query.properties), "query") : []), ref("parameters", "RequestId")],
+    parameters: [
+      ...(doc.query ? parametersOf(plain(doc.query), Object.keys(doc.query.properties), "query") : []),
+      ref("parameters", "RequestId"),
+    ],
     ...(doc.requestBody
       ? {
           requestBody: {
             required: true,
             description: doc.requestBody.description,
-            content: { "application/json": { schema: plain(doc.requestBody.schema), example: doc.requestBody.example } },
+            content: {
+              "application/json": { schema: plain(doc.requestBody.schema), example: doc.requestBody.example },
+            },
           },
         }
       : {}),
@@ -297,13 +370,20 @@ export function openApiDocument(source: DocumentSource): Json {
     const answer = answerSchema(plain(skill.output));
     describeFields(input);
     describeFields(answer);
-    schemas[schemaName(skill, "Input")] = { ...input, description: (input.description as string | undefined) ?? `Input of ${callName(skill)}.` };
-    schemas[schemaName(skill, "Answer")] = { ...answer, description: (answer.description as string | undefined) ?? `Answer of ${callName(skill)}.` };
+    schemas[schemaName(skill, "Input")] = {
+      ...input,
+      description: (input.description as string | undefined) ?? `Input of ${callName(skill)}.`,
+    };
+    schemas[schemaName(skill, "Answer")] = {
+      ...answer,
+      description: (answer.description as string | undefined) ?? `Answer of ${callName(skill)}.`,
+    };
     const exampleInput = exampleOf(input);
     const computed = source.answerExample?.(skill, exampleInput);
     examples.set(callName(skill), { input: exampleInput, answer: computed ?? exampleOf(answer) });
   }
-  for (const code of Object.keys(ERROR_STATUS) as ErrorCode[]) schemas[errorSchemaName(code)] = plain(errorSchema(code));
+  for (const code of Object.keys(ERROR_STATUS) as ErrorCode[])
+    schemas[errorSchemaName(code)] = plain(errorSchema(code));
 
   const paths: Record<string, Json> = {};
   const add = (method: string, path: string, operation: Json) => {
@@ -319,7 +399,8 @@ export function openApiDocument(source: DocumentSource): Json {
     if (skill) add(method, route.path, skillOperation(skill, examples.get(callName(skill))!));
     else if (key === "POST /v1/agent/invoke/:skill") add(method, route.path, invokeOperation(skills, examples));
     else if (ROUTE_DOCS[key]) add(method, route.path, documentedOperation(method, ROUTE_DOCS[key]));
-    else if (route.hooks?.detail && Object.keys(route.hooks.detail).length > 0) add(method, route.path, detailOperation(method, route.path, route.hooks.detail));
+    else if (route.hooks?.detail && Object.keys(route.hooks.detail).length > 0)
+      add(method, route.path, detailOperation(method, route.path, route.hooks.detail));
   }
 
   return {
@@ -335,7 +416,10 @@ export function openApiDocument(source: DocumentSource): Json {
     servers: [{ url: source.serverUrl, description: "This instance." }],
     security: [{ bearer: [] }],
     tags: [
-      { name: "skills", description: "Metered questions with signed answers: one operation per skill, and one to invoke any of them." },
+      {
+        name: "skills",
+        description: "Metered questions with signed answers: one operation per skill, and one to invoke any of them.",
+      },
       { name: "account", description: "The calling key's skills and usage. Not metered." },
       { name: "receipts", description: "What a verifier needs." },
       { name: "mcp", description: "The same skills as Model Context Protocol tools." },
@@ -344,7 +428,11 @@ export function openApiDocument(source: DocumentSource): Json {
     paths,
     components: {
       securitySchemes: {
-        bearer: { type: "http", scheme: "bearer", description: "An API key: `wbk_`, 56 hex characters and an 8-hex checksum." },
+        bearer: {
+          type: "http",
+          scheme: "bearer",
+          description: "An API key: `wbk_`, 56 hex characters and an 8-hex checksum.",
+        },
       },
       schemas,
       responses: errorResponses(),
@@ -354,7 +442,8 @@ export function openApiDocument(source: DocumentSource): Json {
           name: "X-Request-Id",
           in: "header",
           required: false,
-          description: "Your own correlation id (letters, digits, `._:-`, up to 128); echoed back and used in our logs.",
+          description:
+            "Your own correlation id (letters, digits, `._:-`, up to 128); echoed back and used in our logs.",
           schema: { type: "string", pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$", description: "A correlation id." },
           example: "order-4711",
         },
@@ -365,7 +454,12 @@ export function openApiDocument(source: DocumentSource): Json {
           description:
             "Makes a retry safe: within 24 hours the same key with the same body returns the first answer and its receipt, uncounted; " +
             "with a different body it is 422 IDEMPOTENCY_KEY_REUSED.",
-          schema: { type: "string", minLength: 1, maxLength: 255, description: "1 to 255 visible ASCII characters; a UUID is a good choice." },
+          schema: {
+            type: "string",
+            minLength: 1,
+            maxLength: 255,
+            description: "1 to 255 visible ASCII characters; a UUID is a good choice.",
+          },
           example: "5f1c8e2a-3b7d-4c9e-8a1f-0d2b4c6e8f10",
         },
       },

@@ -7,8 +7,12 @@ import { type ApiError, ERROR_STATUS, type ErrorCode, errors } from "../../error
  */
 const envelope = {
   message: Type.String({ description: "What went wrong and what to do about it, in one or two sentences." }),
-  request_id: Type.String({ description: "This request's id (the X-Request-Id header): quote it when asking for help." }),
-  auth_obj_id: Type.Optional(Type.String({ description: "The key grant that made the call, once the key was recognised." })),
+  request_id: Type.String({
+    description: "This request's id (the X-Request-Id header): quote it when asking for help.",
+  }),
+  auth_obj_id: Type.Optional(
+    Type.String({ description: "The key grant that made the call, once the key was recognised." }),
+  ),
 };
 
 const EXTRA_FIELDS: Record<ErrorCode, Record<string, TSchema>> = {
@@ -17,7 +21,9 @@ const EXTRA_FIELDS: Record<ErrorCode, Record<string, TSchema>> = {
       Type.Object({
         field: Type.String({ description: "The input field (or header, or `(body)`) the problem is about." }),
         problem: Type.String({ description: "What is wrong with it, as a plain sentence." }),
-        allowed: Type.Optional(Type.Array(Type.String(), { description: "The values the field accepts, for enumerations." })),
+        allowed: Type.Optional(
+          Type.Array(Type.String(), { description: "The values the field accepts, for enumerations." }),
+        ),
       }),
       { description: "One entry per problem found." },
     ),
@@ -37,7 +43,9 @@ const EXTRA_FIELDS: Record<ErrorCode, Record<string, TSchema>> = {
   },
   NOT_FOUND: {},
   METHOD_NOT_ALLOWED: {
-    allowed: Type.Array(Type.String(), { description: "The methods this path is served under (also in the Allow header)." }),
+    allowed: Type.Array(Type.String(), {
+      description: "The methods this path is served under (also in the Allow header).",
+    }),
   },
   PAYLOAD_TOO_LARGE: {},
   UNSUPPORTED_MEDIA_TYPE: {},
@@ -57,7 +65,9 @@ const EXTRA_FIELDS: Record<ErrorCode, Record<string, TSchema>> = {
   },
   IDEMPOTENCY_KEY_REUSED: {},
   RATE_LIMITED: {
-    window: Type.Union([Type.Literal("minute"), Type.Literal("month")], { description: "Which limit refused the call." }),
+    window: Type.Union([Type.Literal("minute"), Type.Literal("month")], {
+      description: "Which limit refused the call.",
+    }),
     limit: Type.Integer({ description: "The limit of that window." }),
     remaining: Type.Integer({ description: "Calls left in that window (0)." }),
     reset: Type.Integer({ description: "Unix epoch seconds when the window resets." }),
@@ -73,7 +83,9 @@ const EXTRA_FIELDS: Record<ErrorCode, Record<string, TSchema>> = {
 
 /** One real refusal per code, built by the same factories the server uses: the document's examples. */
 const EXAMPLES: Record<ErrorCode, ApiError> = {
-  INVALID_REQUEST: errors.invalidRequest([{ field: "equipment", problem: "must be one of the allowed values", allowed: ["DRY_VAN", "REEFER", "FLATBED"] }]),
+  INVALID_REQUEST: errors.invalidRequest([
+    { field: "equipment", problem: "must be one of the allowed values", allowed: ["DRY_VAN", "REEFER", "FLATBED"] },
+  ]),
   MISSING_API_KEY: errors.missingKey(),
   MALFORMED_API_KEY: errors.malformedKey(),
   INVALID_API_KEY: errors.invalidKey(),
@@ -85,8 +97,16 @@ const EXAMPLES: Record<ErrorCode, ApiError> = {
   PAYLOAD_TOO_LARGE: errors.payloadTooLarge(65536),
   UNSUPPORTED_MEDIA_TYPE: errors.unsupportedMediaType(),
   UNRESOLVED_LOCATION: errors.unresolvedLocation("origin", "Chicgo, IK", ["Chicago, IL", "Chico, CA"]),
-  AMBIGUOUS_LOCATION: errors.ambiguousLocation("origin", "Springfield", ["Springfield, IL", "Springfield, MO", "Springfield, MA"]),
-  NOT_ROAD_CONNECTED: errors.notRoadConnected("destination", "Honolulu, HI", "it is not on the North American road network"),
+  AMBIGUOUS_LOCATION: errors.ambiguousLocation("origin", "Springfield", [
+    "Springfield, IL",
+    "Springfield, MO",
+    "Springfield, MA",
+  ]),
+  NOT_ROAD_CONNECTED: errors.notRoadConnected(
+    "destination",
+    "Honolulu, HI",
+    "it is not on the North American road network",
+  ),
   IDEMPOTENCY_KEY_REUSED: errors.idempotencyKeyReused(),
   RATE_LIMITED: errors.rateLimited("minute", 10, 1792065780, 42),
   ALERT_LIMIT_REACHED: errors.alertLimitReached("starter", 10),
@@ -126,6 +146,7 @@ export function errorSchema(code: ErrorCode): TObject {
 /** The codes answered with each status, in table order. */
 export function codesByStatus(): Map<number, ErrorCode[]> {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const [code, status] of Object.entries(ERROR_STATUS) as [ErrorCode, number][]) byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  for (const [code, status] of Object.entries(ERROR_STATUS) as [ErrorCode, number][])
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   return byStatus;
 }

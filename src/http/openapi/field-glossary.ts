@@ -168,7 +168,13 @@ const FIELD_GLOSSARY: Readonly<Record<string, string>> = {
   included: "The inclusion proof leads from the leaf to the checkpoint's root.",
 };
 
-type Schema = { description?: string; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; oneOf?: Schema[] };
+type Schema = {
+  description?: string;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+};
 
 /** Fill in missing field descriptions from the glossary, in place (the schema is a private copy). */
 export function describeFields(schema: Schema): void {

@@ -99,7 +99,9 @@ const publishedKey = {
 const publicKeySchema = Type.Object(
   {
     ...publishedKey,
-    keys: Type.Array(Type.Object(publishedKey), { description: "Every key that ever signed receipts on this instance." }),
+    keys: Type.Array(Type.Object(publishedKey), {
+      description: "Every key that ever signed receipts on this instance.",
+    }),
     receipt_format: Type.Object(
       {
         version: Type.String({ description: "Receipt body format." }),
@@ -121,13 +123,17 @@ const jsonRpc = Type.Object(
     id: Type.Union([Type.Integer(), Type.String()], { description: "Request id, echoed in the response." }),
     method: Type.Optional(Type.String({ description: "MCP method: initialize, tools/list, tools/call…" })),
     params: Type.Optional(Type.Object({}, { additionalProperties: true, description: "Method parameters." })),
-    result: Type.Optional(Type.Object({}, { additionalProperties: true, description: "The method's result (responses)." })),
+    result: Type.Optional(
+      Type.Object({}, { additionalProperties: true, description: "The method's result (responses)." }),
+    ),
   },
   { description: "A JSON-RPC 2.0 message of the Model Context Protocol." },
 );
 
 const size = (description: string) => Type.Integer({ minimum: 0, description });
-const proofHashes = Type.Array(Type.String({ description: "A node hash, base64." }), { description: "The RFC 6962 proof, base64 node hashes." });
+const proofHashes = Type.Array(Type.String({ description: "A node hash, base64." }), {
+  description: "The RFC 6962 proof, base64 node hashes.",
+});
 
 const eventsSchema = Type.Object({
   events: Type.Array(
@@ -135,11 +141,19 @@ const eventsSchema = Type.Object({
       id: Type.String({ description: "The event's id (`evt_…`), also the webhook's message id." }),
       type: Type.String({ description: `What happened: ${EVENT_TYPES.join(", ")}.` }),
       created_at: Type.String({ description: "When it happened (ISO 8601)." }),
-      data: Type.Object({}, { additionalProperties: true, description: "The event's payload, as its webhook delivers it (docs/alerts-and-webhooks.md)." }),
+      data: Type.Object(
+        {},
+        {
+          additionalProperties: true,
+          description: "The event's payload, as its webhook delivers it (docs/alerts-and-webhooks.md).",
+        },
+      ),
     }),
     { description: "The account's events after the cursor, oldest first." },
   ),
-  next_cursor: Type.Union([Type.String(), Type.Null()], { description: "Pass as `after` for the next page; null when there are no events yet." }),
+  next_cursor: Type.Union([Type.String(), Type.Null()], {
+    description: "Pass as `after` for the next page; null when there are no events yet.",
+  }),
   auth_obj_id: Type.String({ description: "The key grant that made the call." }),
 });
 
@@ -149,7 +163,8 @@ const EXAMPLE_AUTH_OBJ_ID = "auth_obj_01JD2ZP1C4F7H9K2M5Q8S0V3XZ";
 export const ROUTE_DOCS: Record<string, RouteDoc> = {
   "GET /v1/usage": {
     summary: "Usage this month",
-    description: "The calling account's month to date (answered and refused calls, by skill) and the key's minute headroom. Not metered.",
+    description:
+      "The calling account's month to date (answered and refused calls, by skill) and the key's minute headroom. Not metered.",
     tag: "account",
     authenticated: true,
     errors: [],
@@ -170,7 +185,8 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   },
   "GET /v1/skills": {
     summary: "List skills",
-    description: "Every skill this instance serves, its tier and scope, its input schema, and whether this key may call it. Not metered.",
+    description:
+      "Every skill this instance serves, its tier and scope, its input schema, and whether this key may call it. Not metered.",
     tag: "account",
     authenticated: true,
     errors: [],
@@ -208,7 +224,14 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
         kid: "3f9a1c0b7d2e4a68",
         algorithm: "Ed25519",
         public_key: "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo",
-        jwk: { kty: "OKP", crv: "Ed25519", x: "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo", kid: "3f9a1c0b7d2e4a68", alg: "EdDSA", use: "sig" },
+        jwk: {
+          kty: "OKP",
+          crv: "Ed25519",
+          x: "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo",
+          kid: "3f9a1c0b7d2e4a68",
+          alg: "EdDSA",
+          use: "sig",
+        },
         created_at: "2026-10-01T00:00:00.000Z",
         keys: [],
         receipt_format: {
@@ -231,9 +254,20 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     authenticated: true,
     errors: [400],
     query: Type.Object({
-      after: Type.Optional(Type.String({ description: "The `next_cursor` of the previous page; omit for the oldest events." })),
-      type: Type.Optional(Type.String({ description: `Only these event types, comma-separated: ${EVENT_TYPES.join(", ")}.` })),
-      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100, description: "Events per page, 1 to 500 (default 100)." })),
+      after: Type.Optional(
+        Type.String({ description: "The `next_cursor` of the previous page; omit for the oldest events." }),
+      ),
+      type: Type.Optional(
+        Type.String({ description: `Only these event types, comma-separated: ${EVENT_TYPES.join(", ")}.` }),
+      ),
+      limit: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          maximum: 500,
+          default: 100,
+          description: "Events per page, 1 to 500 (default 100).",
+        }),
+      ),
     }),
     response: {
       description: "A page of events.",
@@ -271,7 +305,11 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
         tree_size: size("The tree size it is proved against."),
         hashes: proofHashes,
       }),
-      example: { log_index: 41, tree_size: 128, hashes: ["q2kS0v6D3cV9mN1bJ8pR4tW7yA0eH5uL2xK6fG9iC3o=", "Zm9vYmFyYmF6cXV4cXV1eGNvcmdlZ3JhdWx0Z2FycGx5Pw=="] },
+      example: {
+        log_index: 41,
+        tree_size: 128,
+        hashes: ["q2kS0v6D3cV9mN1bJ8pR4tW7yA0eH5uL2xK6fG9iC3o=", "Zm9vYmFyYmF6cXV4cXV1eGNvcmdlZ3JhdWx0Z2FycGx5Pw=="],
+      },
     },
   },
   "GET /v1/log/consistency": {
@@ -288,7 +326,11 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     }),
     response: {
       description: "The consistency proof.",
-      schema: Type.Object({ from: size("The older tree size."), to: size("The newer tree size."), hashes: proofHashes }),
+      schema: Type.Object({
+        from: size("The older tree size."),
+        to: size("The newer tree size."),
+        hashes: proofHashes,
+      }),
       example: { from: 100, to: 128, hashes: ["q2kS0v6D3cV9mN1bJ8pR4tW7yA0eH5uL2xK6fG9iC3o="] },
     },
   },
@@ -306,7 +348,8 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   },
   "GET /readyz": {
     summary: "Readiness",
-    description: "200 when the database takes writes and reference data is loaded; 503 with the same body otherwise. No key needed.",
+    description:
+      "200 when the database takes writes and reference data is loaded; 503 with the same body otherwise. No key needed.",
     tag: "operations",
     authenticated: false,
     errors: [],
@@ -333,11 +376,19 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     tag: "mcp",
     authenticated: true,
     errors: [],
-    requestBody: { description: "A JSON-RPC 2.0 request.", schema: jsonRpc, example: { jsonrpc: "2.0", id: 1, method: "tools/list" } },
+    requestBody: {
+      description: "A JSON-RPC 2.0 request.",
+      schema: jsonRpc,
+      example: { jsonrpc: "2.0", id: 1, method: "tools/list" },
+    },
     response: {
       description: "The JSON-RPC 2.0 response.",
       schema: jsonRpc,
-      example: { jsonrpc: "2.0", id: 1, result: { tools: [{ name: "rate-lookup", description: "Cost-basis truckload rate for a lane." }] } },
+      example: {
+        jsonrpc: "2.0",
+        id: 1,
+        result: { tools: [{ name: "rate-lookup", description: "Cost-basis truckload rate for a lane." }] },
+      },
     },
   },
 };

@@ -30,11 +30,20 @@ function answerExample(deps: PipelineDeps & { skills: readonly AnySkill[] }, now
     try {
       const input = validateInput(skill.input, rawInput, "body");
       const asOf = skill.asOf?.(input) ?? utcDateOf(now);
-      const result = skill.handler(input, { data: deps.reference.view(asOf, now), caller: EXAMPLE_CALLER, instance: deps });
+      const result = skill.handler(input, {
+        data: deps.reference.view(asOf, now),
+        caller: EXAMPLE_CALLER,
+        instance: deps,
+      });
       // A handler that answers with a promise reads stored records: its example comes from the schema.
       if (isPromise(result)) return undefined;
       const { answer } = result;
-      return { ...answer, receipt_id: "rcpt_01JD2ZQ8W6Y3K7M1N4P5R8T0VX", log_index: 41, auth_obj_id: EXAMPLE_CALLER.authObjId };
+      return {
+        ...answer,
+        receipt_id: "rcpt_01JD2ZQ8W6Y3K7M1N4P5R8T0VX",
+        log_index: 41,
+        auth_obj_id: EXAMPLE_CALLER.authObjId,
+      };
     } catch {
       return undefined;
     }
@@ -45,17 +54,30 @@ function answerExample(deps: PipelineDeps & { skills: readonly AnySkill[] }, now
  * GET /openapi.json. Built on first request (the route table is complete by then) and kept per
  * server URL: `--public-url` when set, otherwise the origin the caller used.
  */
-export function openApiRoutes(deps: PipelineDeps & { skills: readonly AnySkill[] }, routes: () => DocumentSource["routes"], publicUrl?: string) {
+export function openApiRoutes(
+  deps: PipelineDeps & { skills: readonly AnySkill[] },
+  routes: () => DocumentSource["routes"],
+  publicUrl?: string,
+) {
   const built = new Map<string, string>();
   return new Elysia({ name: "openapi" }).get("/openapi.json", ({ request }) => {
     const serverUrl = publicUrl ?? new URL(request.url).origin;
     let body = built.get(serverUrl);
     if (body === undefined) {
-      body = JSON.stringify(openApiDocument({ skills: deps.skills, routes: routes(), serverUrl, answerExample: answerExample(deps, deps.clock.now()) }));
+      body = JSON.stringify(
+        openApiDocument({
+          skills: deps.skills,
+          routes: routes(),
+          serverUrl,
+          answerExample: answerExample(deps, deps.clock.now()),
+        }),
+      );
       // The Host header is the caller's to choose: keep only a few origins' documents.
       if (built.size >= KEPT_DOCUMENTS_MAX) built.delete(built.keys().next().value!);
       built.set(serverUrl, body);
     }
-    return new Response(body, { headers: { "content-type": "application/json", "cache-control": PUBLIC_DOCUMENT_CACHE_CONTROL } });
+    return new Response(body, {
+      headers: { "content-type": "application/json", "cache-control": PUBLIC_DOCUMENT_CACHE_CONTROL },
+    });
   });
 }

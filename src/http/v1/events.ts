@@ -25,7 +25,9 @@ function parseTypes(raw: string | undefined): string[] {
     .filter(Boolean);
   const unknown = types.filter((type) => !isEventType(type));
   if (unknown.length > 0) {
-    throw errors.invalidRequest([{ field: "type", problem: `must be one of ${EVENT_TYPES.join(", ")}`, allowed: EVENT_TYPES }]);
+    throw errors.invalidRequest([
+      { field: "type", problem: `must be one of ${EVENT_TYPES.join(", ")}`, allowed: EVENT_TYPES },
+    ]);
   }
   return types;
 }

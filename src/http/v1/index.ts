@@ -14,7 +14,10 @@ import { usageRoute, type UsageRouteDeps } from "./usage.ts";
  * and /v1/skills (from the skill declarations), /v1/usage, /v1/events, /v1/receipts/public-key and the
  * log proofs /v1/log/inclusion and /v1/log/consistency.
  */
-export function v1Routes(runtime: PipelineDeps & UsageRouteDeps & PublicKeyRouteDeps & { log: ReceiptLog }, skillEndpoints: readonly SkillEndpoint[]) {
+export function v1Routes(
+  runtime: PipelineDeps & UsageRouteDeps & PublicKeyRouteDeps & { log: ReceiptLog },
+  skillEndpoints: readonly SkillEndpoint[],
+) {
   const authenticateKey = (authorization: string | undefined) => {
     runtime.refreshCaches();
     return whenSettled(runtime.keys, () => authenticate(runtime.keys, authorization));

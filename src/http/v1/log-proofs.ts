@@ -20,7 +20,8 @@ export function logProofRoutes(deps: { log: ReceiptLog }) {
   const { log } = deps;
   const latestSize = () => log.latest()?.size ?? 0;
   const withinLog = (size: number, field: string) => {
-    if (size > latestSize()) throw errors.invalidRequest([{ field, problem: `is beyond the latest checkpoint (tree size ${latestSize()})` }]);
+    if (size > latestSize())
+      throw errors.invalidRequest([{ field, problem: `is beyond the latest checkpoint (tree size ${latestSize()})` }]);
   };
   return new Elysia({ name: "waybill.log-proofs" })
     .get("/v1/log/inclusion", async ({ query }) => {
@@ -28,8 +29,13 @@ export function logProofRoutes(deps: { log: ReceiptLog }) {
       const treeSize = sizeParam(query.tree_size, "tree_size", latestSize());
       const index = sizeParam(query.index, "index", undefined);
       withinLog(treeSize, "tree_size");
-      if (index >= treeSize) throw errors.invalidRequest([{ field: "index", problem: `must be below tree_size (${treeSize})` }]);
-      return { log_index: index, tree_size: treeSize, hashes: (await log.reading(() => log.inclusionProof(index, treeSize))).map(b64) };
+      if (index >= treeSize)
+        throw errors.invalidRequest([{ field: "index", problem: `must be below tree_size (${treeSize})` }]);
+      return {
+        log_index: index,
+        tree_size: treeSize,
+        hashes: (await log.reading(() => log.inclusionProof(index, treeSize))).map(b64),
+      };
     })
     .get("/v1/log/consistency", async ({ query }) => {
       await log.follow();

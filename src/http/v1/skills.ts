@@ -49,7 +49,9 @@ export function skillEndpoints(deps: PipelineDeps, skills: readonly AnySkill[]):
   /** POST calls may carry an Idempotency-Key; GET calls are safe to retry as they are. */
   const run = (skill: AnySkill, request: Request, call: SkillCall) => {
     const key = request.method === "POST" ? request.headers.get("idempotency-key") : null;
-    return key === null ? runSkill(deps, skill, call) : idempotency.run(skill, key, call, (keyed) => runSkill(deps, skill, keyed));
+    return key === null
+      ? runSkill(deps, skill, call)
+      : idempotency.run(skill, key, call, (keyed) => runSkill(deps, skill, keyed));
   };
 
   const restEndpoints = skills.map(
@@ -99,7 +101,12 @@ export function skillEndpoints(deps: PipelineDeps, skills: readonly AnySkill[]):
 export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[], endpoints: readonly SkillEndpoint[]) {
   const app = new Elysia({ name: "skills" });
   for (const endpoint of endpoints) {
-    app.route(endpoint.method, endpoint.path, ({ request, params }) => endpoint.handle(request, params as Record<string, string>), { parse: "none" });
+    app.route(
+      endpoint.method,
+      endpoint.path,
+      ({ request, params }) => endpoint.handle(request, params as Record<string, string>),
+      { parse: "none" },
+    );
   }
 
   app.get("/v1/skills", async ({ request }) => {

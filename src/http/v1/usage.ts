@@ -20,7 +20,10 @@ export interface UsageRouteDeps {
  * GET /v1/usage: any valid key reads its own account's month to date and the key's minute headroom.
  * Not a skill, so it is neither metered nor logged. `authenticate` throws the error table's 401s.
  */
-export function usageRoute(deps: UsageRouteDeps, authenticate: (authorization: string | undefined) => MaybePromise<Principal>) {
+export function usageRoute(
+  deps: UsageRouteDeps,
+  authenticate: (authorization: string | undefined) => MaybePromise<Principal>,
+) {
   return new Elysia({ name: "waybill.usage" }).get("/v1/usage", async ({ headers, request }) => {
     const principal = await authenticate(headers.authorization);
     attributeRequest(request, principal.accountId, true);

@@ -4,7 +4,15 @@ import type { BatchParticipant } from "../../db/group-commit.ts";
 import { runSteps, wait, type MaybePromise, type Steps } from "../../db/maybe-async.ts";
 import type { CheckpointRow, ReceiptRows } from "../rows/types.ts";
 import type { SigningKey } from "../signer.ts";
-import { CompactRange, consistencyProof, hashesEqual, inclusionProof, leafHash, type Hash, type NodeSource } from "./merkle.ts";
+import {
+  CompactRange,
+  consistencyProof,
+  hashesEqual,
+  inclusionProof,
+  leafHash,
+  type Hash,
+  type NodeSource,
+} from "./merkle.ts";
 import { checkpointText, signNote } from "./note.ts";
 import { leafHashesOf, reduceHashes, TileStore, TILE_HEIGHT, TILE_WIDTH } from "./tiles.ts";
 
@@ -40,7 +48,12 @@ export interface LogOptions {
   transaction<T>(work: (tx: Store) => MaybePromise<T>): MaybePromise<T>;
 }
 
-const toCheckpoint = (row: CheckpointRow): SignedCheckpoint => ({ size: row.treeSize, root: Buffer.from(row.rootHash, "hex"), kid: row.kid, note: row.note });
+const toCheckpoint = (row: CheckpointRow): SignedCheckpoint => ({
+  size: row.treeSize,
+  root: Buffer.from(row.rootHash, "hex"),
+  kid: row.kid,
+  note: row.note,
+});
 
 /**
  * The receipt transparency log (docs/receipts.md). Receipts are appended inside a group-commit
@@ -205,8 +218,13 @@ export class ReceiptLog implements BatchParticipant {
   tile(level: number, index: number, width: number | null): Hash[] | null {
     const count = width ?? TILE_WIDTH;
     // Only hashes of the tree the latest checkpoint signs: leaves committed since may not be on disk yet.
-    if (!Number.isSafeInteger(index * TILE_WIDTH + count) || index * TILE_WIDTH + count > Math.floor(this.publishedSize() / TILE_WIDTH ** level)) return null;
-    if (index < Math.floor(this.head.size / tileSpan(level))) return this.store.fullTile(level, index)?.slice(0, count) ?? null;
+    if (
+      !Number.isSafeInteger(index * TILE_WIDTH + count) ||
+      index * TILE_WIDTH + count > Math.floor(this.publishedSize() / TILE_WIDTH ** level)
+    )
+      return null;
+    if (index < Math.floor(this.head.size / tileSpan(level)))
+      return this.store.fullTile(level, index)?.slice(0, count) ?? null;
     const partial = this.head.partial[level] ?? [];
     return count <= partial.length ? partial.slice(0, count) : null;
   }
@@ -248,7 +266,8 @@ export class ReceiptLog implements BatchParticipant {
     const newestKey = yield* wait(this.rows.newestSigningKey(tx));
     yield* wait(this.keys.follow(tx, newestKey?.kid));
     if (latest) yield* this.catchUpTo(latest, tx);
-    else if (this.head.size > 0) throw new Error("the receipt log's checkpoints are gone: run 'waybill receipts verify'");
+    else if (this.head.size > 0)
+      throw new Error("the receipt log's checkpoints are gone: run 'waybill receipts verify'");
   }
 
   private *followCommitted(): Steps<void> {
@@ -264,7 +283,9 @@ export class ReceiptLog implements BatchParticipant {
   private *catchUpTo(checkpoint: CheckpointRow, tx?: Store): Steps<void> {
     const from = this.head.size;
     if (checkpoint.treeSize < from) {
-      throw new Error(`the receipt log shrank from ${from} to ${checkpoint.treeSize} leaves: run 'waybill receipts verify'`);
+      throw new Error(
+        `the receipt log shrank from ${from} to ${checkpoint.treeSize} leaves: run 'waybill receipts verify'`,
+      );
     }
     if (checkpoint.treeSize > from) {
       const entries = yield* wait(this.rows.entries(from, checkpoint.treeSize, tx));
@@ -274,12 +295,18 @@ export class ReceiptLog implements BatchParticipant {
       const previous = this.head;
       this.head = caughtUp;
       for (const leaf of leafHashesOf(entries)) this.applyLeaf(leaf, false);
-      if (caughtUp.size !== checkpoint.treeSize || Buffer.from(caughtUp.range.root()).toString("hex") !== checkpoint.rootHash) {
+      if (
+        caughtUp.size !== checkpoint.treeSize ||
+        Buffer.from(caughtUp.range.root()).toString("hex") !== checkpoint.rootHash
+      ) {
         this.head = previous;
-        throw new Error(`the receipts no longer hash to the root of the checkpoint at tree size ${checkpoint.treeSize}: run 'waybill receipts verify'`);
+        throw new Error(
+          `the receipts no longer hash to the root of the checkpoint at tree size ${checkpoint.treeSize}: run 'waybill receipts verify'`,
+        );
       }
     }
-    if (!this.latestCheckpoint || this.latestCheckpoint.size < checkpoint.treeSize) this.latestCheckpoint = toCheckpoint(checkpoint);
+    if (!this.latestCheckpoint || this.latestCheckpoint.size < checkpoint.treeSize)
+      this.latestCheckpoint = toCheckpoint(checkpoint);
   }
 
   /** `write`: this process completes the tile, so it stores it (false when catching up with tiles others stored). */
@@ -304,9 +331,20 @@ export class ReceiptLog implements BatchParticipant {
     const root = this.head.range.root();
     const rootBytes = Buffer.from(root);
     const size = this.head.size;
-    const note = signNote(checkpointText({ origin: this.origin, size, root: rootBytes }), this.origin, rawPublicKeyOf(key), key.privateKey);
+    const note = signNote(
+      checkpointText({ origin: this.origin, size, root: rootBytes }),
+      this.origin,
+      rawPublicKeyOf(key),
+      key.privateKey,
+    );
     const checkpoint = { size, root, kid: key.kid, note };
-    const stored = this.rows.insertCheckpoint(tx, { treeSize: size, rootHash: rootBytes.toString("hex"), kid: key.kid, note, signedAt: this.clock.now() });
+    const stored = this.rows.insertCheckpoint(tx, {
+      treeSize: size,
+      rootHash: rootBytes.toString("hex"),
+      kid: key.kid,
+      note,
+      signedAt: this.clock.now(),
+    });
     return stored instanceof Promise ? stored.then(() => checkpoint) : checkpoint;
   }
 
@@ -328,8 +366,14 @@ export class ReceiptLog implements BatchParticipant {
         `the receipt log holds ${this.head.size} receipts but a checkpoint of ${stored.treeSize} was signed: receipts were deleted (run 'waybill receipts verify')`,
       );
     }
-    if (stored && stored.treeSize === this.head.size && !hashesEqual(this.head.range.root(), Buffer.from(stored.rootHash, "hex"))) {
-      throw new Error(`the receipts no longer hash to the root of the latest checkpoint (tree size ${stored.treeSize}): run 'waybill receipts verify'`);
+    if (
+      stored &&
+      stored.treeSize === this.head.size &&
+      !hashesEqual(this.head.range.root(), Buffer.from(stored.rootHash, "hex"))
+    ) {
+      throw new Error(
+        `the receipts no longer hash to the root of the latest checkpoint (tree size ${stored.treeSize}): run 'waybill receipts verify'`,
+      );
     }
     if (this.head.size > 0 && (!stored || stored.treeSize < this.head.size)) {
       yield* this.writeAndSign(tx);
@@ -351,7 +395,10 @@ export class ReceiptLog implements BatchParticipant {
         const tileIndex = Math.floor(size / tileSpan(level));
         const width = Math.floor(size / TILE_WIDTH ** level) % TILE_WIDTH;
         const first = tileIndex * TILE_WIDTH;
-        partial[level] = level === 0 ? leafHashesOf(leaves) : Array.from({ length: width }, (_, j) => this.store.tileRoot(level - 1, first + j));
+        partial[level] =
+          level === 0
+            ? leafHashesOf(leaves)
+            : Array.from({ length: width }, (_, j) => this.store.tileRoot(level - 1, first + j));
       }
       const head: Head = { size, range: new CompactRange(), partial };
       this.head = head;
@@ -380,7 +427,12 @@ interface HeadSnapshot {
 }
 
 function snapshotOf(head: Head): HeadSnapshot {
-  return { size: head.size, range: head.range.clone(), partial: head.partial.slice(), lengths: head.partial.map((hashes) => hashes.length) };
+  return {
+    size: head.size,
+    range: head.range.clone(),
+    partial: head.partial.slice(),
+    lengths: head.partial.map((hashes) => hashes.length),
+  };
 }
 
 function restored(snapshot: HeadSnapshot): Head {

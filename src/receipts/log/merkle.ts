@@ -72,7 +72,9 @@ export function inclusionProof(source: NodeSource, index: number, size: number):
     const n = end - start;
     if (n === 1) return [];
     const k = splitPoint(n);
-    return m < k ? [...path(m, start, start + k), rangeHash(source, start + k, end)] : [...path(m - k, start + k, end), rangeHash(source, start, start + k)];
+    return m < k
+      ? [...path(m, start, start + k), rangeHash(source, start + k, end)]
+      : [...path(m - k, start + k, end), rangeHash(source, start, start + k)];
   };
   return path(index, 0, size);
 }
@@ -92,14 +94,21 @@ export function consistencyProof(source: NodeSource, oldSize: number, newSize: n
   return subproof(oldSize, 0, newSize, true);
 }
 
-export const hashesEqual = (a: Hash, b: Hash) => a.length === b.length && Buffer.compare(Buffer.from(a), Buffer.from(b)) === 0;
+export const hashesEqual = (a: Hash, b: Hash) =>
+  a.length === b.length && Buffer.compare(Buffer.from(a), Buffer.from(b)) === 0;
 
 /**
  * The walk both RFC 9162 proof checks share (§2.1.3.2 and §2.1.4.2): from node `fn` on the path to
  * the last node `sn`, each proof hash is either a left sibling (`left`) or a right one (`right`).
  * False when the proof is longer or shorter than the path.
  */
-function walkPath(fn: number, sn: number, proof: readonly Hash[], left: (p: Hash) => void, right: (p: Hash) => void): boolean {
+function walkPath(
+  fn: number,
+  sn: number,
+  proof: readonly Hash[],
+  left: (p: Hash) => void,
+  right: (p: Hash) => void,
+): boolean {
   for (const p of proof) {
     if (sn === 0) return false;
     if (fn % 2 === 1 || fn === sn) {
@@ -137,7 +146,13 @@ export function verifyInclusion(index: number, size: number, leaf: Hash, proof: 
 }
 
 /** RFC 9162 §2.1.4.2: does `proof` show the tree of oldSize with oldRoot is a prefix of the one with newRoot? */
-export function verifyConsistency(oldSize: number, newSize: number, proof: readonly Hash[], oldRoot: Hash, newRoot: Hash): boolean {
+export function verifyConsistency(
+  oldSize: number,
+  newSize: number,
+  proof: readonly Hash[],
+  oldRoot: Hash,
+  newRoot: Hash,
+): boolean {
   if (oldSize > newSize || oldSize < 0) return false;
   if (oldSize === newSize) return proof.length === 0 && hashesEqual(oldRoot, newRoot);
   if (oldSize === 0) return proof.length === 0;

@@ -38,11 +38,16 @@ export function parseVerifierKey(text: string): NoteVerifier {
   const [, name, hex, b64] = match as unknown as [string, string, string, string];
   const decoded = Buffer.from(b64, "base64");
   if (!name || /\s/.test(name)) throw new Error("the verifier key's name is empty or contains spaces");
-  if (decoded.length !== 33 || decoded[0] !== ED25519_TYPE) throw new Error("the verifier key is not an Ed25519 (type 0x01) key");
+  if (decoded.length !== 33 || decoded[0] !== ED25519_TYPE)
+    throw new Error("the verifier key is not an Ed25519 (type 0x01) key");
   const rawPublicKey = decoded.subarray(1);
   const keyId = noteKeyId(name, rawPublicKey);
-  if (keyId.toString("hex") !== hex.toLowerCase()) throw new Error("the verifier key's ID does not match its name and key");
-  const publicKey = createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: rawPublicKey.toString("base64url") }, format: "jwk" });
+  if (keyId.toString("hex") !== hex.toLowerCase())
+    throw new Error("the verifier key's ID does not match its name and key");
+  const publicKey = createPublicKey({
+    key: { kty: "OKP", crv: "Ed25519", x: rawPublicKey.toString("base64url") },
+    format: "jwk",
+  });
   return { name, keyId, publicKey, rawPublicKey: Buffer.from(rawPublicKey) };
 }
 
@@ -91,7 +96,8 @@ export function parseNote(note: string): ParsedNote {
     if (!line.startsWith(SIGNATURE_PREFIX)) throw new Error("a signature line starts with an em dash and a space");
     const [name, b64, ...rest] = line.slice(SIGNATURE_PREFIX.length).split(" ");
     const bytes = Buffer.from(b64 ?? "", "base64");
-    if (!name || rest.length > 0 || bytes.length < 5) throw new Error("a signature line is '— <name> <base64 signature>'");
+    if (!name || rest.length > 0 || bytes.length < 5)
+      throw new Error("a signature line is '— <name> <base64 signature>'");
     return { name, keyId: bytes.subarray(0, 4), signature: bytes.subarray(4) };
   });
   if (signatures.length === 0) throw new Error("the note carries no signature");
@@ -129,13 +135,21 @@ function webCryptoKey(verifier: NoteVerifier): Promise<CryptoKey> {
  * verifyNote with the Ed25519 checks on WebCrypto, which runs them off the JavaScript thread: a
  * caller checking many notes (`receipts verify`) keeps hashing receipts while they run.
  */
-export async function verifyNoteInParallel(note: ParsedNote, verifiers: readonly NoteVerifier[]): Promise<NoteVerifier[] | null> {
+export async function verifyNoteInParallel(
+  note: ParsedNote,
+  verifiers: readonly NoteVerifier[],
+): Promise<NoteVerifier[] | null> {
   const message = new TextEncoder().encode(note.text);
   const checks = note.signatures.flatMap((signature) => {
     const known = verifiers.find((v) => v.name === signature.name && v.keyId.equals(signature.keyId));
     if (!known) return [];
     if (signature.signature.length !== 64) return [Promise.resolve({ known, valid: false })];
-    return [webCryptoKey(known).then(async (key) => ({ known, valid: await crypto.subtle.verify("Ed25519", key, new Uint8Array(signature.signature), message) }))];
+    return [
+      webCryptoKey(known).then(async (key) => ({
+        known,
+        valid: await crypto.subtle.verify("Ed25519", key, new Uint8Array(signature.signature), message),
+      })),
+    ];
   });
   const results = await Promise.all(checks);
   return results.every((result) => result.valid) ? results.map((result) => result.known) : null;
@@ -155,10 +169,12 @@ export function checkpointText({ origin, size, root }: Checkpoint): string {
 export function parseCheckpointText(text: string): Checkpoint {
   const lines = text.split("\n");
   const [origin, sizeLine, rootLine] = lines;
-  if (lines.length < 4 || !origin || !sizeLine || !rootLine) throw new Error("a checkpoint has an origin, a tree size and a root hash line");
+  if (lines.length < 4 || !origin || !sizeLine || !rootLine)
+    throw new Error("a checkpoint has an origin, a tree size and a root hash line");
   if (!/^(0|[1-9][0-9]*)$/.test(sizeLine)) throw new Error("the checkpoint's tree size is not a decimal number");
   const root = Buffer.from(rootLine, "base64");
-  if (root.length !== 32 || root.toString("base64") !== rootLine) throw new Error("the checkpoint's root hash is not 32 bytes of base64");
+  if (root.length !== 32 || root.toString("base64") !== rootLine)
+    throw new Error("the checkpoint's root hash is not 32 bytes of base64");
   return { origin, size: Number(sizeLine), root };
 }
 

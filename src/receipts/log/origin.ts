@@ -14,7 +14,11 @@ const SETTING = "log_origin";
  * Configuring another origin later renames the log from then on; older checkpoints keep theirs.
  * Replicas starting together take the log's lock first, so they agree on a random name.
  */
-export function* resolveLogOrigin(rows: ReceiptRows, tx: Store, configured: { origin?: string; publicUrl?: string } = {}): Steps<string> {
+export function* resolveLogOrigin(
+  rows: ReceiptRows,
+  tx: Store,
+  configured: { origin?: string; publicUrl?: string } = {},
+): Steps<string> {
   const wanted = configured.origin ?? (configured.publicUrl ? `${originFromUrl(configured.publicUrl)}/log` : undefined);
   yield* wait(rows.lockLog(tx));
   const stored = yield* wait(rows.setting(SETTING, tx));

@@ -53,7 +53,8 @@ export function reduceHashes(hashes: readonly Hash[]): Hash {
 
 export function splitTile(bytes: Uint8Array): Hash[] {
   const hashes: Hash[] = [];
-  for (let offset = 0; offset < bytes.length; offset += HASH_SIZE) hashes.push(bytes.subarray(offset, offset + HASH_SIZE));
+  for (let offset = 0; offset < bytes.length; offset += HASH_SIZE)
+    hashes.push(bytes.subarray(offset, offset + HASH_SIZE));
   return hashes;
 }
 

@@ -23,7 +23,10 @@ export function portableReceiptRows(store: Store): ReceiptRows {
     parts: (ids) => receiptPartsById(store, ids),
     async checkpoints() {
       const c = t.logCheckpoints;
-      return store.select({ treeSize: c.treeSize, rootHash: c.rootHash, kid: c.kid, note: c.note }).from(c).orderBy(asc(c.treeSize));
+      return store
+        .select({ treeSize: c.treeSize, rootHash: c.rootHash, kid: c.kid, note: c.note })
+        .from(c)
+        .orderBy(asc(c.treeSize));
     },
     async receiptPage(afterSeq, limit) {
       const rows = await store
@@ -85,7 +88,13 @@ export function portableReceiptRows(store: Store): ReceiptRows {
     },
     async latestCheckpoint(tx = store) {
       const c = t.logCheckpoints;
-      return first(tx.select({ treeSize: c.treeSize, rootHash: c.rootHash, kid: c.kid, note: c.note }).from(c).orderBy(desc(c.treeSize)).limit(1));
+      return first(
+        tx
+          .select({ treeSize: c.treeSize, rootHash: c.rootHash, kid: c.kid, note: c.note })
+          .from(c)
+          .orderBy(desc(c.treeSize))
+          .limit(1),
+      );
     },
     async insertCheckpoint(tx, row) {
       await tx.insert(t.logCheckpoints).values(row);
@@ -95,10 +104,14 @@ export function portableReceiptRows(store: Store): ReceiptRows {
     },
     async publicKeys() {
       const k = t.signingKeys;
-      return store.select({ kid: k.kid, publicKey: k.publicKey, createdAt: k.createdAt }).from(k).orderBy(desc(k.createdAt), k.kid);
+      return store
+        .select({ kid: k.kid, publicKey: k.publicKey, createdAt: k.createdAt })
+        .from(k)
+        .orderBy(desc(k.createdAt), k.kid);
     },
     async setting(key, tx = store) {
-      return (await first(tx.select({ value: t.settings.value }).from(t.settings).where(eq(t.settings.key, key))))?.value;
+      return (await first(tx.select({ value: t.settings.value }).from(t.settings).where(eq(t.settings.key, key))))
+        ?.value;
     },
     async putSetting(tx, key, value) {
       await tx.insert(t.settings).values({ key, value }).onConflictDoUpdate({ target: t.settings.key, set: { value } });

@@ -31,16 +31,24 @@ function prepare(db: Db): ReceiptRows {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const findPart = lazily<{ id: number }, [Uint8Array]>("SELECT id FROM receipt_parts WHERE sha256 = ?");
-  const insertPart = lazily<{ id: number }, [Uint8Array, string]>("INSERT INTO receipt_parts (sha256, text) VALUES (?, ?) RETURNING id");
-  const tile = lazily<{ hashes: Uint8Array }, [number, number]>("SELECT hashes FROM log_tiles WHERE level = ? AND idx = ?");
+  const insertPart = lazily<{ id: number }, [Uint8Array, string]>(
+    "INSERT INTO receipt_parts (sha256, text) VALUES (?, ?) RETURNING id",
+  );
+  const tile = lazily<{ hashes: Uint8Array }, [number, number]>(
+    "SELECT hashes FROM log_tiles WHERE level = ? AND idx = ?",
+  );
   const putTile = lazily("INSERT INTO log_tiles (level, idx, hashes) VALUES (?, ?, ?)");
   const tileCount = lazily<{ n: number }, [number]>("SELECT count(*) AS n FROM log_tiles WHERE level = ?");
-  const entries = lazily<{ hash: Uint8Array }, [number, number]>("SELECT hash FROM receipts WHERE seq > ? AND seq <= ? ORDER BY seq");
+  const entries = lazily<{ hash: Uint8Array }, [number, number]>(
+    "SELECT hash FROM receipts WHERE seq > ? AND seq <= ? ORDER BY seq",
+  );
   const receiptCount = lazily<{ n: number | null }, []>("SELECT max(seq) AS n FROM receipts");
   const latestCheckpoint = lazily<CheckpointRow, []>(
     "SELECT tree_size AS treeSize, root_hash AS rootHash, kid, note FROM log_checkpoints ORDER BY tree_size DESC LIMIT 1",
   );
-  const insertCheckpoint = lazily("INSERT INTO log_checkpoints (tree_size, root_hash, kid, note, signed_at) VALUES (?, ?, ?, ?, ?)");
+  const insertCheckpoint = lazily(
+    "INSERT INTO log_checkpoints (tree_size, root_hash, kid, note, signed_at) VALUES (?, ?, ?, ?, ?)",
+  );
   const newestKey = lazily<SigningKeyRow, []>(
     "SELECT kid, public_key AS publicKey, private_key AS privateKey, created_at AS createdAt FROM signing_keys ORDER BY created_at DESC, kid LIMIT 1",
   );
@@ -48,8 +56,12 @@ function prepare(db: Db): ReceiptRows {
     "SELECT kid, public_key AS publicKey, created_at AS createdAt FROM signing_keys ORDER BY created_at DESC, kid",
   );
   const setting = lazily<{ value: string }, [string]>("SELECT value FROM settings WHERE key = ?");
-  const putSetting = lazily("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value");
-  const checkpoints = lazily<CheckpointRow, []>("SELECT tree_size AS treeSize, root_hash AS rootHash, kid, note FROM log_checkpoints ORDER BY tree_size");
+  const putSetting = lazily(
+    "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+  );
+  const checkpoints = lazily<CheckpointRow, []>(
+    "SELECT tree_size AS treeSize, root_hash AS rootHash, kid, note FROM log_checkpoints ORDER BY tree_size",
+  );
   const receiptPage = lazily<CompactRow, [number, number]>(
     `SELECT seq, id, issued_at AS issuedAt, skill, account_id AS accountId, principal_part AS principalPart,
             request_part AS requestPart, factors_part AS factorsPart, model_part AS modelPart, as_of AS asOf, known_at AS knownAt,

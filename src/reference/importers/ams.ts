@@ -56,11 +56,15 @@ function readLane(row: Row, where: string): Lane | undefined {
   const low = parseDecimal(lowText);
   const high = parseDecimal(highText);
   if (low === undefined || high === undefined) {
-    throw new ImportFormatError(`${where}: rate range '${lowText}'-'${highText}' is not two decimal numbers (USD per load)`);
+    throw new ImportFormatError(
+      `${where}: rate range '${lowText}'-'${highText}' is not two decimal numbers (USD per load)`,
+    );
   }
   if (low > high) throw new ImportFormatError(`${where}: low rate ${low} is above high rate ${high}`);
   if (low > 0 && !isPrintedAmsRange(low, high)) {
-    throw new ImportFormatError(`${where}: rate range ${low}-${high} is not one the report prints (low under half the high: a misprint; correct or drop the line)`);
+    throw new ImportFormatError(
+      `${where}: rate range ${low}-${high} is not one the report prints (low under half the high: a misprint; correct or drop the line)`,
+    );
   }
   return { district, destination, reportDate, low, high, where };
 }
@@ -78,7 +82,12 @@ function* laneObservations(lanes: Iterable<Lane>): Generator<ParsedObservation> 
       ["LOW", lane.low],
       ["HIGH", lane.high],
     ] as [AmsRangeEnd, number][]) {
-      yield { seriesId: amsFvwtrkSeries(kind, lane.district, lane.destination), observedOn: lane.reportDate, value, where: lane.where };
+      yield {
+        seriesId: amsFvwtrkSeries(kind, lane.district, lane.destination),
+        observedOn: lane.reportDate,
+        value,
+        where: lane.where,
+      };
     }
   }
 }
@@ -91,7 +100,8 @@ function jsonRows(text: string): Row[] {
     throw new ImportFormatError("not valid JSON (expected a USDA AMS MyMarketNews API response)");
   }
   const rows = Array.isArray(body) ? body : (body as { results?: unknown })?.results;
-  if (!Array.isArray(rows)) throw new ImportFormatError("JSON has no 'results' array (expected a USDA AMS MyMarketNews API response)");
+  if (!Array.isArray(rows))
+    throw new ImportFormatError("JSON has no 'results' array (expected a USDA AMS MyMarketNews API response)");
   return rows as Row[];
 }
 
@@ -99,7 +109,11 @@ function jsonRows(text: string): Row[] {
 export function parseAmsCsv(lines: Iterable<string>): Iterable<ParsedObservation> {
   const lanes: Lane[] = [];
   const required = [DATE_FIELDS, DISTRICT_FIELDS, DESTINATION_FIELDS, LOW_FIELDS, HIGH_FIELDS];
-  for (const { row, where } of csvRecords(lines, required, "an FVWTRK table: report_date, origin_district, destination, rate_low_usd_per_load, rate_high_usd_per_load")) {
+  for (const { row, where } of csvRecords(
+    lines,
+    required,
+    "an FVWTRK table: report_date, origin_district, destination, rate_low_usd_per_load, rate_high_usd_per_load",
+  )) {
     const lane = readLane(row, where);
     if (lane) lanes.push(lane);
   }

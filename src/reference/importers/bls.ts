@@ -40,7 +40,8 @@ export function* parseBls(lines: Iterable<string>): Generator<ParsedObservation>
     }
     const where = `line ${lineNo}`;
     const [seriesId, year, period, value] = line.trim().split(/\s+/);
-    if (!seriesId || !year || !period || value === undefined) throw new ImportFormatError(`${where}: expected 4 columns`);
+    if (!seriesId || !year || !period || value === undefined)
+      throw new ImportFormatError(`${where}: expected 4 columns`);
     if (!seriesRule(seriesId)) continue;
     if (!/^\d{4}$/.test(year)) throw new ImportFormatError(`${where}: year '${year}' is not a year`);
     if (value === "-" || value === "(NA)") continue;

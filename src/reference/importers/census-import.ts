@@ -10,7 +10,14 @@ import type { Store } from "../../db/client.ts";
 import { appendObservations } from "../append.ts";
 import { ImportFormatError } from "./common.ts";
 import type { ParsedObservation } from "../append.ts";
-import { aggregateCensusPages, censusObservations, checkCensusQuality, snapshotDateFromFileName, type CensusAggregate, type CensusProgress } from "./fmcsa-census.ts";
+import {
+  aggregateCensusPages,
+  censusObservations,
+  checkCensusQuality,
+  snapshotDateFromFileName,
+  type CensusAggregate,
+  type CensusProgress,
+} from "./fmcsa-census.ts";
 
 /** A filing newer than the snapshot date by more than this means the date given (or read from the name) is wrong. */
 const FILING_AFTER_SNAPSHOT_DAYS = 31;
@@ -38,15 +45,28 @@ export interface CensusImportResult extends Omit<CensusAggregate, "cells" | "new
   skipped: number;
 }
 
-const addDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+const addDays = (iso: string, days: number) =>
+  new Date(Date.parse(`${iso}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 
 /** Where a census's snapshot date came from: given, the file name, the publisher's last-modified date, or its newest filing. */
 type SnapshotDateFrom = "option" | "file name" | "publisher" | "newest filing";
 
-function resolveSnapshotDate(name: string, aggregate: CensusAggregate, given: { date: string; from: SnapshotDateFrom } | undefined, now: number) {
+function resolveSnapshotDate(
+  name: string,
+  aggregate: CensusAggregate,
+  given: { date: string; from: SnapshotDateFrom } | undefined,
+  now: number,
+) {
   const fromName = snapshotDateFromFileName(name);
-  const { date, from } = given ?? (fromName ? { date: fromName, from: "file name" as const } : { date: aggregate.newestFiling, from: "newest filing" as const });
-  if (!date) throw new ImportFormatError("no snapshot date: the file name carries none and no row has a filing date; pass --date YYYY-MM-DD");
+  const { date, from } =
+    given ??
+    (fromName
+      ? { date: fromName, from: "file name" as const }
+      : { date: aggregate.newestFiling, from: "newest filing" as const });
+  if (!date)
+    throw new ImportFormatError(
+      "no snapshot date: the file name carries none and no row has a filing date; pass --date YYYY-MM-DD",
+    );
   const today = new Date(now).toISOString().slice(0, 10);
   if (date > today) throw new ImportFormatError(`snapshot date ${date} is in the future`);
   if (aggregate.newestFiling && aggregate.newestFiling > addDays(date, FILING_AFTER_SNAPSHOT_DAYS)) {
@@ -82,10 +102,19 @@ export async function readCensus(
   const aggregate = await aggregateCensusPages(pages, options.onProgress);
   checkCensusQuality(aggregate);
   const snapshot = resolveSnapshotDate(options.name, aggregate, options.givenDate?.(), options.now);
-  return { observations: censusObservations(aggregate, snapshot.date), aggregate, snapshotDate: snapshot.date, snapshotDateFrom: snapshot.from };
+  return {
+    observations: censusObservations(aggregate, snapshot.date),
+    aggregate,
+    snapshotDate: snapshot.date,
+    snapshotDateFrom: snapshot.from,
+  };
 }
 
-export async function importFmcsaCensus(db: Store, file: string, options: CensusImportOptions): Promise<CensusImportResult> {
+export async function importFmcsaCensus(
+  db: Store,
+  file: string,
+  options: CensusImportOptions,
+): Promise<CensusImportResult> {
   const totalBytes = statSync(file).size;
   const input = createReadStream(file);
   const hasher = new Bun.CryptoHasher("sha256");
@@ -104,12 +133,21 @@ export async function importFmcsaCensus(db: Store, file: string, options: Census
   const { aggregate } = reading;
   const stored = await appendObservations(
     db,
-    { importId: `imp_${ulid(options.now)}`, source: "fmcsa", fileName: basename(file), fileSha256: hasher.digest("hex") },
+    {
+      importId: `imp_${ulid(options.now)}`,
+      source: "fmcsa",
+      fileName: basename(file),
+      fileSha256: hasher.digest("hex"),
+    },
     reading.observations,
     options.now,
   );
   const totals = [...aggregate.cells.values()].reduce(
-    (sum, cell) => ({ carriers: sum.carriers + cell.carriers, powerUnits: sum.powerUnits + cell.powerUnits, drivers: sum.drivers + cell.drivers }),
+    (sum, cell) => ({
+      carriers: sum.carriers + cell.carriers,
+      powerUnits: sum.powerUnits + cell.powerUnits,
+      drivers: sum.drivers + cell.drivers,
+    }),
     { carriers: 0, powerUnits: 0, drivers: 0 },
   );
   const { cells: _cells, newestFiling: _newest, ...counts } = aggregate;

@@ -79,9 +79,13 @@ export function* csvRecords(
     const cells = csvCells(line);
     if (!header) {
       header = cells.map((cell) => cell.toLowerCase());
-      const missing = required.filter((names) => !(typeof names === "string" ? [names] : names).some((name) => header!.includes(name)));
+      const missing = required.filter(
+        (names) => !(typeof names === "string" ? [names] : names).some((name) => header!.includes(name)),
+      );
       if (missing.length > 0)
-        throw new ImportFormatError(`header lacks ${missing.map((m) => (typeof m === "string" ? m : m.join(" or "))).join(", ")} (expected ${expected})`);
+        throw new ImportFormatError(
+          `header lacks ${missing.map((m) => (typeof m === "string" ? m : m.join(" or "))).join(", ")} (expected ${expected})`,
+        );
       continue;
     }
     yield { row: Object.fromEntries(header.map((name, i) => [name, cells[i] ?? ""])), where: `line ${lineNo}` };

@@ -16,7 +16,8 @@ function parseApiV2(text: string): ParsedObservation[] {
     throw new ImportFormatError("not valid JSON (expected an EIA API v2 response)");
   }
   const data = body.response?.data;
-  if (!Array.isArray(data)) throw new ImportFormatError("JSON has no response.data array (expected an EIA API v2 response)");
+  if (!Array.isArray(data))
+    throw new ImportFormatError("JSON has no response.data array (expected an EIA API v2 response)");
   return data.map((row, i) => {
     const where = `response.data[${i}]`;
     const seriesId =
@@ -58,9 +59,13 @@ function* parseCsv(lines: Iterable<string>): Generator<ParsedObservation> {
       if (pending !== undefined && isoDate(cells[0]!) !== undefined) {
         const header = csvCells(pending);
         const preambleId = preamble.join(" ").match(SERIES_ID)?.[0];
-        columnIds = header.slice(1).map((cell, i) => columnSeries(cell) ?? (i === 0 ? preambleId?.toUpperCase() : undefined));
+        columnIds = header
+          .slice(1)
+          .map((cell, i) => columnSeries(cell) ?? (i === 0 ? preambleId?.toUpperCase() : undefined));
         if (columnIds.every((id) => id === undefined)) {
-          throw new ImportFormatError("cannot tell which EIA series this is: no EMD_..._DPG id in the link line or header");
+          throw new ImportFormatError(
+            "cannot tell which EIA series this is: no EMD_..._DPG id in the link line or header",
+          );
         }
       } else {
         if (pending !== undefined) preamble.push(pending);
@@ -76,10 +81,12 @@ function* parseCsv(lines: Iterable<string>): Generator<ParsedObservation> {
     for (let i = 0; i < columnIds.length; i++) {
       const seriesId = columnIds[i];
       const cell = cells[i + 1] ?? "";
-      if (seriesId && cell !== "" && cell !== "NA" && cell !== "--") yield { seriesId, observedOn, value: requireValue(cell, where), where };
+      if (seriesId && cell !== "" && cell !== "NA" && cell !== "--")
+        yield { seriesId, observedOn, value: requireValue(cell, where), where };
     }
   }
-  if (!columnIds) throw new ImportFormatError("no header row followed by dated rows (expected an EIA weekly CSV download)");
+  if (!columnIds)
+    throw new ImportFormatError("no header row followed by dated rows (expected an EIA weekly CSV download)");
 }
 
 /** EIA API v2 JSON, whole (responses are paged and small). */

@@ -8,10 +8,20 @@ import { csvRecords, ImportFormatError, isoDate, requireValue } from "./common.t
  * date (the federal row, whose rate the table does not date) is passed over.
  */
 export function* parseFhwa(lines: Iterable<string>): Generator<ParsedObservation> {
-  for (const { row, where } of csvRecords(lines, ["state", "diesel_excise_cents_per_gal", "effective_date"], "an MF-121T table")) {
-    if (row.diesel_excise_cents_per_gal === "" || row.effective_date === "" || !/^[A-Z]{2}$/.test(row.state ?? "")) continue;
+  for (const { row, where } of csvRecords(
+    lines,
+    ["state", "diesel_excise_cents_per_gal", "effective_date"],
+    "an MF-121T table",
+  )) {
+    if (row.diesel_excise_cents_per_gal === "" || row.effective_date === "" || !/^[A-Z]{2}$/.test(row.state ?? ""))
+      continue;
     const observedOn = isoDate(row.effective_date!);
     if (!observedOn) throw new ImportFormatError(`${where}: effective date '${row.effective_date}' is not a date`);
-    yield { seriesId: stateDieselExciseSeries(row.state!), observedOn, value: requireValue(row.diesel_excise_cents_per_gal!, where), where };
+    yield {
+      seriesId: stateDieselExciseSeries(row.state!),
+      observedOn,
+      value: requireValue(row.diesel_excise_cents_per_gal!, where),
+      where,
+    };
   }
 }

@@ -10,7 +10,13 @@ import { isCalendarDate } from "../../dates.ts";
 import Papa from "papaparse";
 import type { ParsedObservation } from "../append.ts";
 import { isStateCode, STATE_CODES } from "../regions.ts";
-import { CARRIER_OPERATIONS, CENSUS_MEASURES, fmcsaCensusSeries, type CarrierOperation, type CensusMeasure } from "../series-ids.ts";
+import {
+  CARRIER_OPERATIONS,
+  CENSUS_MEASURES,
+  fmcsaCensusSeries,
+  type CarrierOperation,
+  type CensusMeasure,
+} from "../series-ids.ts";
 import { ImportFormatError } from "./common.ts";
 
 /** Columns the aggregation reads; every other published column is skipped unread. */
@@ -113,9 +119,14 @@ function columnIndexes(header: string[]): Record<CensusColumn, number> {
   const names = header.map((cell) => cell.trim().toUpperCase());
   const missing = CENSUS_COLUMNS.filter((column) => !names.includes(column));
   if (missing.length > 0) {
-    throw new ImportFormatError(`the header lacks ${missing.join(", ")}; is this FMCSA's Company Census File (CSV with a header row)?`);
+    throw new ImportFormatError(
+      `the header lacks ${missing.join(", ")}; is this FMCSA's Company Census File (CSV with a header row)?`,
+    );
   }
-  return Object.fromEntries(CENSUS_COLUMNS.map((column) => [column, names.indexOf(column)])) as Record<CensusColumn, number>;
+  return Object.fromEntries(CENSUS_COLUMNS.map((column) => [column, names.indexOf(column)])) as Record<
+    CensusColumn,
+    number
+  >;
 }
 
 interface CarrierRow {
@@ -138,10 +149,12 @@ function readRow(record: string[], at: Record<CensusColumn, number>, width: numb
   const dot = cell("DOT_NUMBER");
   if (!/^\d{1,9}$/.test(dot) || Number(dot) === 0) return "DOT_NUMBER is not a USDOT number";
   const operation = cell("CARRIER_OPERATION").toUpperCase();
-  if (!(CARRIER_OPERATIONS as readonly string[]).includes(operation)) return `CARRIER_OPERATION '${operation.slice(0, 8)}' is not A, B or C`;
+  if (!(CARRIER_OPERATIONS as readonly string[]).includes(operation))
+    return `CARRIER_OPERATION '${operation.slice(0, 8)}' is not A, B or C`;
   const powerUnits = count(cell("NBR_POWER_UNIT"));
   const drivers = count(cell("DRIVER_TOTAL"));
-  if (powerUnits === undefined || drivers === undefined) return `NBR_POWER_UNIT / DRIVER_TOTAL is not a count between 0 and ${MAX_UNITS_PER_CARRIER}`;
+  if (powerUnits === undefined || drivers === undefined)
+    return `NBR_POWER_UNIT / DRIVER_TOTAL is not a count between 0 and ${MAX_UNITS_PER_CARRIER}`;
   const filings: string[] = [];
   for (const text of [cell("MCS150_DATE"), cell("ADD_DATE")]) {
     if (text === "") continue;
@@ -190,9 +203,12 @@ class CensusCounter {
 
   add(record: string[]): void {
     if (!this.at || this.pageHeaderDue) {
-      const header = record.map((cell, i) => (i === 0 ? cell.replace(/^\uFEFF/, "") : cell).trim().toUpperCase()).join(",");
+      const header = record
+        .map((cell, i) => (i === 0 ? cell.replace(/^\uFEFF/, "") : cell).trim().toUpperCase())
+        .join(",");
       if (this.pageHeaderDue) {
-        if (header !== this.header) throw new ImportFormatError(`a later page's header (${header.slice(0, 120)}) differs from the first page's`);
+        if (header !== this.header)
+          throw new ImportFormatError(`a later page's header (${header.slice(0, 120)}) differs from the first page's`);
         this.pageHeaderDue = false;
         return;
       }
@@ -276,7 +292,12 @@ function inPieces(): Transform {
  * Papa's Node stream hands over one row (an array of cells) per record, honouring quotes; rows are
  * taken from its 'data' events (an async iterator costs more than the parsing itself).
  */
-function feedCensus(input: Readable, counter: CensusCounter, progress: { bytesRead: number }, onProgress?: (progress: CensusProgress) => void): Promise<void> {
+function feedCensus(
+  input: Readable,
+  counter: CensusCounter,
+  progress: { bytesRead: number },
+  onProgress?: (progress: CensusProgress) => void,
+): Promise<void> {
   input.on("data", (chunk: Buffer | string) => (progress.bytesRead += chunk.length));
   const records = input.pipe(inPieces()).pipe(Papa.parse(Papa.NODE_STREAM_INPUT, { skipEmptyLines: true }));
   return new Promise((resolve, reject) => {
@@ -312,7 +333,11 @@ export function checkCensusQuality(aggregate: CensusAggregate): void {
   if (aggregate.counted === 0) throw new ImportFormatError("no for-hire carrier in the 50 states and DC was found");
 }
 
-const MEASURE_OF: Record<CensusMeasure, keyof CensusCell> = { CARRIERS: "carriers", POWER_UNITS: "powerUnits", DRIVERS: "drivers" };
+const MEASURE_OF: Record<CensusMeasure, keyof CensusCell> = {
+  CARRIERS: "carriers",
+  POWER_UNITS: "powerUnits",
+  DRIVERS: "drivers",
+};
 
 /**
  * Every state × operation × measure, zeros included, and the U.S. totals under state `US`: once a
@@ -320,11 +345,17 @@ const MEASURE_OF: Record<CensusMeasure, keyof CensusCell> = { CARRIERS: "carrier
  * tell apart from "no census", and a national answer reads 9 figures rather than 459.
  */
 export function censusObservations(aggregate: CensusAggregate, snapshotDate: string): ParsedObservation[] {
-  const national = new Map<CarrierOperation, CensusCell>(CARRIER_OPERATIONS.map((operation) => [operation, { carriers: 0, powerUnits: 0, drivers: 0 }]));
+  const national = new Map<CarrierOperation, CensusCell>(
+    CARRIER_OPERATIONS.map((operation) => [operation, { carriers: 0, powerUnits: 0, drivers: 0 }]),
+  );
   const rows: ParsedObservation[] = [];
   const push = (state: string, operation: CarrierOperation, cell: CensusCell) => {
     for (const measure of CENSUS_MEASURES) {
-      rows.push({ seriesId: fmcsaCensusSeries(measure, state, operation), observedOn: snapshotDate, value: cell[MEASURE_OF[measure]] });
+      rows.push({
+        seriesId: fmcsaCensusSeries(measure, state, operation),
+        observedOn: snapshotDate,
+        value: cell[MEASURE_OF[measure]],
+      });
     }
   };
   for (const state of STATE_CODES) {

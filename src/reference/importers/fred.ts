@@ -18,7 +18,8 @@ export function* parseFred(lines: Iterable<string>): Generator<ParsedObservation
       if (!/^(observation_date|date)$/i.test(cells[0] ?? "") || cells.length < 2) {
         throw new ImportFormatError("first line must be 'observation_date,<SERIES_ID>' (a FRED CSV download)");
       }
-      for (const id of cells.slice(1)) if (!/^[A-Z0-9_]+$/i.test(id)) throw new ImportFormatError(`'${id}' is not a FRED series id`);
+      for (const id of cells.slice(1))
+        if (!/^[A-Z0-9_]+$/i.test(id)) throw new ImportFormatError(`'${id}' is not a FRED series id`);
       seriesIds = cells.slice(1).map((id) => COLUMN_ALIASES[id.toUpperCase()] ?? id.toUpperCase());
       continue;
     }
@@ -27,7 +28,8 @@ export function* parseFred(lines: Iterable<string>): Generator<ParsedObservation
     if (!observedOn) throw new ImportFormatError(`${where}: '${cells[0]}' is not a date`);
     for (let i = 0; i < seriesIds.length; i++) {
       const cell = cells[i + 1] ?? "";
-      if (cell !== "" && cell !== ".") yield { seriesId: seriesIds[i]!, observedOn, value: requireValue(cell, where), where };
+      if (cell !== "" && cell !== ".")
+        yield { seriesId: seriesIds[i]!, observedOn, value: requireValue(cell, where), where };
     }
   }
 }

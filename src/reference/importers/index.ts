@@ -15,7 +15,17 @@ import { parseAta, parseCass, parseFmcsaAuthority, parseFmcsaNewCarriers } from 
 export { ImportFormatError } from "./common.ts";
 export type { ProgressListener } from "./source-lines.ts";
 
-export const IMPORT_SOURCES = ["eia", "fred", "bls", "ams", "fhwa", "cass", "ata", "fmcsa-authority", "fmcsa-new-carriers"] as const;
+export const IMPORT_SOURCES = [
+  "eia",
+  "fred",
+  "bls",
+  "ams",
+  "fhwa",
+  "cass",
+  "ata",
+  "fmcsa-authority",
+  "fmcsa-new-carriers",
+] as const;
 export type ImportSourceName = (typeof IMPORT_SOURCES)[number];
 
 /** How a source's files are read: line by line (streamed), and for JSON formats as one text. */
@@ -44,7 +54,8 @@ const FORMATS: Record<ImportSourceName, SourceFormat> = {
   "fmcsa-new-carriers": { describe: "FMCSA new-carriers-by-state table", lines: parseFmcsaNewCarriers },
 };
 
-export const isImportSource = (value: string): value is ImportSourceName => (IMPORT_SOURCES as readonly string[]).includes(value);
+export const isImportSource = (value: string): value is ImportSourceName =>
+  (IMPORT_SOURCES as readonly string[]).includes(value);
 
 /** JSON bodies are parsed whole; above this they are refused rather than read (line formats stream). */
 const JSON_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -76,10 +87,19 @@ export interface FileImportOptions {
  * Streams a published file through its importer and the door, then stores it in one transaction.
  * Only figures of series the product uses are held in memory; a refusal anywhere writes nothing.
  */
-export function importFile(db: Store, source: ImportSourceName, path: string, fileName: string, now: number, options: FileImportOptions): Promise<AppendResult> {
+export function importFile(
+  db: Store,
+  source: ImportSourceName,
+  path: string,
+  fileName: string,
+  now: number,
+  options: FileImportOptions,
+): Promise<AppendResult> {
   const size = statSync(path).size;
   if (size > options.maxBytes) {
-    throw new ImportFormatError(`${size} bytes is over the import limit of ${options.maxBytes} bytes (--max-mb or WAYBILL_IMPORT_MAX_MB)`);
+    throw new ImportFormatError(
+      `${size} bytes is over the import limit of ${options.maxBytes} bytes (--max-mb or WAYBILL_IMPORT_MAX_MB)`,
+    );
   }
   const format = FORMATS[source];
   const peek = fileLines(path);
@@ -87,8 +107,14 @@ export function importFile(db: Store, source: ImportSourceName, path: string, fi
   peek.return(undefined); // closes the file
   let rows: Iterable<ParsedObservation>;
   if (format.json && /^\s*[[{]/.test(firstLine)) {
-    if (size > JSON_LIMIT_BYTES) throw new ImportFormatError(`a JSON file over ${JSON_LIMIT_BYTES} bytes is not read whole; split it`);
+    if (size > JSON_LIMIT_BYTES)
+      throw new ImportFormatError(`a JSON file over ${JSON_LIMIT_BYTES} bytes is not read whole; split it`);
     rows = format.json(readFileSync(path, "utf8"));
   } else rows = format.lines(fileLines(path, options.onProgress));
-  return appendObservations(db, { importId: `imp_${ulid(now)}`, source, fileName, fileSha256: fileSha256(path) }, atLeastOne(rows, format.describe), now);
+  return appendObservations(
+    db,
+    { importId: `imp_${ulid(now)}`, source, fileName, fileSha256: fileSha256(path) },
+    atLeastOne(rows, format.describe),
+    now,
+  );
 }

@@ -24,7 +24,11 @@ function releaseDate(sourceId: string | undefined): string | undefined {
   return dates[0];
 }
 
-export function* parseMonthlyTable(lines: Iterable<string>, format: string, columns: TableColumn[]): Generator<ParsedObservation> {
+export function* parseMonthlyTable(
+  lines: Iterable<string>,
+  format: string,
+  columns: TableColumn[],
+): Generator<ParsedObservation> {
   for (const { row, where } of csvRecords(lines, ["month", ...columns.map((c) => c.column)], format)) {
     const month = /^(\d{4})-(\d{2})$/.exec(row.month ?? "");
     if (!month) throw new ImportFormatError(`${where}: month '${row.month}' is not YYYY-MM`);

@@ -61,7 +61,8 @@ export function fileSha256(path: string): string {
   const fd = openSync(path, "r");
   const buffer = Buffer.allocUnsafe(CHUNK);
   try {
-    for (let read = readSync(fd, buffer, 0, CHUNK, null); read > 0; read = readSync(fd, buffer, 0, CHUNK, null)) hasher.update(buffer.subarray(0, read));
+    for (let read = readSync(fd, buffer, 0, CHUNK, null); read > 0; read = readSync(fd, buffer, 0, CHUNK, null))
+      hasher.update(buffer.subarray(0, read));
   } finally {
     closeSync(fd);
   }

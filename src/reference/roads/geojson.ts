@@ -3,14 +3,20 @@ import type { RoadLine } from "./network-build.ts";
 export class RoadFileError extends Error {}
 
 const isLonLat = (value: unknown): value is [number, number] =>
-  Array.isArray(value) && value.length >= 2 && typeof value[0] === "number" && typeof value[1] === "number" && Math.abs(value[0]) <= 180 && Math.abs(value[1]) <= 90;
+  Array.isArray(value) &&
+  value.length >= 2 &&
+  typeof value[0] === "number" &&
+  typeof value[1] === "number" &&
+  Math.abs(value[0]) <= 180 &&
+  Math.abs(value[1]) <= 90;
 
 function toLine(coordinates: unknown, lengthMiles: unknown, where: string): RoadLine {
   if (!Array.isArray(coordinates) || coordinates.length < 2 || !coordinates.every(isLonLat)) {
     throw new RoadFileError(`${where}: a LineString needs at least two [lon, lat] positions within range`);
   }
   const line: RoadLine = { coordinates: coordinates.map(([lon, lat]) => [lon, lat]) };
-  if (typeof lengthMiles === "number" && lengthMiles > 0 && Number.isFinite(lengthMiles)) line.lengthMiles = lengthMiles;
+  if (typeof lengthMiles === "number" && lengthMiles > 0 && Number.isFinite(lengthMiles))
+    line.lengthMiles = lengthMiles;
   return line;
 }
 
@@ -30,14 +36,16 @@ export function parseRoadGeoJson(text: string): RoadLine[] {
     throw new RoadFileError("expected a GeoJSON FeatureCollection");
   }
   const lines: RoadLine[] = [];
-  features.forEach((feature: { geometry?: { type?: unknown; coordinates?: unknown }; properties?: { length?: unknown } }, i) => {
-    const geometry = feature?.geometry;
-    const length = feature?.properties?.length;
-    if (geometry?.type === "LineString") lines.push(toLine(geometry.coordinates, length, `feature ${i}`));
-    else if (geometry?.type === "MultiLineString" && Array.isArray(geometry.coordinates)) {
-      for (const part of geometry.coordinates) lines.push(toLine(part, undefined, `feature ${i}`));
-    } else throw new RoadFileError(`feature ${i}: geometry must be a LineString or MultiLineString`);
-  });
+  features.forEach(
+    (feature: { geometry?: { type?: unknown; coordinates?: unknown }; properties?: { length?: unknown } }, i) => {
+      const geometry = feature?.geometry;
+      const length = feature?.properties?.length;
+      if (geometry?.type === "LineString") lines.push(toLine(geometry.coordinates, length, `feature ${i}`));
+      else if (geometry?.type === "MultiLineString" && Array.isArray(geometry.coordinates)) {
+        for (const part of geometry.coordinates) lines.push(toLine(part, undefined, `feature ${i}`));
+      } else throw new RoadFileError(`feature ${i}: geometry must be a LineString or MultiLineString`);
+    },
+  );
   if (lines.length === 0) throw new RoadFileError("the FeatureCollection holds no road lines");
   return lines;
 }

@@ -79,7 +79,10 @@ function resample(path: RoutePoint[]): RoutePoint[] {
  * over land (or farther apart over open country), that the route joins only by going round, saving more than 5 % of the
  * lane. The route's miles less the saving bound the lane's real miles.
  */
-export function missingRoadShortcut(path: readonly RoutePoint[] | undefined, laneMiles: number): MissingRoad | undefined {
+export function missingRoadShortcut(
+  path: readonly RoutePoint[] | undefined,
+  laneMiles: number,
+): MissingRoad | undefined {
   if (!path || path.length < 2) return undefined;
   const points = resample([...path]);
   const { within, goesRound, assumedCircuity, material, corridor } = MISSING_ROAD_RULES;
@@ -103,7 +106,8 @@ export function missingRoadShortcut(path: readonly RoutePoint[] | undefined, lan
       const rule = scale === "corridor" ? corridor.value : local;
       if (along <= rule.goesRound * straightMiles) continue;
       const savedMiles = along - rule.assumedCircuity * straightMiles;
-      if (savedMiles > material.value * laneMiles) candidates.push({ from: a, to: b, straightMiles, assumedCircuity: rule.assumedCircuity, savedMiles, scale });
+      if (savedMiles > material.value * laneMiles)
+        candidates.push({ from: a, to: b, straightMiles, assumedCircuity: rule.assumedCircuity, savedMiles, scale });
     }
   }
   candidates.sort((a, b) => b.savedMiles - a.savedMiles);

@@ -1,7 +1,13 @@
 import Flatbush from "flatbush";
 import FlatQueue from "flatqueue";
 import { greatCircleMiles } from "../distance.ts";
-import { COORDINATE_SCALE, LENGTH_SCALE, ROAD_NETWORK_FORMAT, type RoadNetworkFile, type RoadNetworkStats } from "./format.ts";
+import {
+  COORDINATE_SCALE,
+  LENGTH_SCALE,
+  ROAD_NETWORK_FORMAT,
+  type RoadNetworkFile,
+  type RoadNetworkStats,
+} from "./format.ts";
 import { closestOnSegment, project, segmentCrossing, type XY } from "./geometry.ts";
 
 /** One drawn road: its points as [lon, lat] and, when the source states it, the real road's length. */
@@ -114,7 +120,12 @@ function splitCrossings(segments: Segment[], points: Points): number {
   segments.forEach((s, i) => {
     const pa = points.xy[s.a]!;
     const pb = points.xy[s.b]!;
-    for (const j of index.search(Math.min(pa.x, pb.x), Math.min(pa.y, pb.y), Math.max(pa.x, pb.x), Math.max(pa.y, pb.y))) {
+    for (const j of index.search(
+      Math.min(pa.x, pb.x),
+      Math.min(pa.y, pb.y),
+      Math.max(pa.x, pb.x),
+      Math.max(pa.y, pb.y),
+    )) {
       if (j <= i) continue;
       const o = segments[j]!;
       if (o.a === s.a || o.a === s.b || o.b === s.a || o.b === s.b) continue;
@@ -197,7 +208,8 @@ function snapDanglingEnds(segments: Segment[], points: Points, rules: typeof BUI
         return own.x * theirs.x + own.y * theirs.y > Math.cos(Math.PI / 4);
       });
     const near = new Set<number>();
-    for (const end of [v, ...twins]) for (const point of ownRoadNear(adjacent, points, end, rules.ownRoadMiles)) near.add(point);
+    for (const end of [v, ...twins])
+      for (const point of ownRoadNear(adjacent, points, end, rules.ownRoadMiles)) near.add(point);
     let best: { j: number; t: number; distance: number } | undefined;
     for (const j of index.search(p.x - snapMiles, p.y - snapMiles, p.x + snapMiles, p.y + snapMiles)) {
       const s = segments[j]!;
@@ -273,7 +285,13 @@ function bridgeGaps(edges: Edge[], points: Points, gapMiles: number): { componen
   for (const v of used) {
     if (degree[v] !== 1) continue;
     const own = components.find(v);
-    const [nearest] = index.neighbors(points.xy[v]!.x, points.xy[v]!.y, 1, gapMiles, (w) => degree[w]! > 0 && components.find(w) !== own);
+    const [nearest] = index.neighbors(
+      points.xy[v]!.x,
+      points.xy[v]!.y,
+      1,
+      gapMiles,
+      (w) => degree[w]! > 0 && components.find(w) !== own,
+    );
     if (nearest !== undefined) candidates.push({ a: v, b: nearest, miles: points.miles(v, nearest) });
   }
   let bridged = 0;
@@ -286,7 +304,11 @@ function bridgeGaps(edges: Edge[], points: Points, gapMiles: number): { componen
 }
 
 /** Road miles from one point to every point within `limit` (Dijkstra stopped at the limit). */
-function milesWithin(roadsFrom: (v: number) => Iterable<{ to: number; miles: number }>, from: number, limit: number): Map<number, number> {
+function milesWithin(
+  roadsFrom: (v: number) => Iterable<{ to: number; miles: number }>,
+  from: number,
+  limit: number,
+): Map<number, number> {
   const reached = new Map<number, number>([[from, 0]]);
   const queue = new FlatQueue<number>();
   queue.push(from, 0);
@@ -404,12 +426,19 @@ function contractChains(edges: Edge[], count: number): ContractedEdge[] {
 const scaled = (value: number) => Math.round(value * COORDINATE_SCALE);
 
 /** Turns drawn road lines into Waybill's network file (see format.ts). */
-export function buildRoadNetwork(lines: RoadLine[], label: string, sourceSha256: string, source: string): RoadNetworkFile {
+export function buildRoadNetwork(
+  lines: RoadLine[],
+  label: string,
+  sourceSha256: string,
+  source: string,
+): RoadNetworkFile {
   const points = new Points(BUILD_RULES.mergeMiles);
   const segments: Segment[] = [];
   const [minScale, maxScale] = BUILD_RULES.lengthScaleBounds;
   for (const line of lines) {
-    const ids = line.coordinates.map(([lon, lat]) => points.add(lon, lat)).filter((id, k, all) => k === 0 || id !== all[k - 1]);
+    const ids = line.coordinates
+      .map(([lon, lat]) => points.add(lon, lat))
+      .filter((id, k, all) => k === 0 || id !== all[k - 1]);
     let drawn = 0;
     for (let k = 1; k < ids.length; k++) drawn += points.miles(ids[k - 1]!, ids[k]!);
     const scale = line.lengthMiles && drawn > 0 ? Math.min(maxScale, Math.max(minScale, line.lengthMiles / drawn)) : 1;
@@ -452,5 +481,13 @@ export function buildRoadNetwork(lines: RoadLine[], label: string, sourceSha256:
     droppedComponents: dropped,
     lengthMiles: Math.round(lengthMiles),
   };
-  return { format: ROAD_NETWORK_FORMAT, version: `${label}-r${BUILD_REVISION}-${sourceSha256.slice(0, 12)}`, source, stats, nodes, edges: flatEdges, shapes };
+  return {
+    format: ROAD_NETWORK_FORMAT,
+    version: `${label}-r${BUILD_REVISION}-${sourceSha256.slice(0, 12)}`,
+    source,
+    stats,
+    nodes,
+    edges: flatEdges,
+    shapes,
+  };
 }

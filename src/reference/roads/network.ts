@@ -109,7 +109,10 @@ export class RoadNetwork {
       this.junctionLon[v] = file.nodes[2 * v]! / COORDINATE_SCALE;
       this.junctionLat[v] = file.nodes[2 * v + 1]! / COORDINATE_SCALE;
     }
-    const junction = (v: number): Point => ({ lon: file.nodes[2 * v]! / COORDINATE_SCALE, lat: file.nodes[2 * v + 1]! / COORDINATE_SCALE });
+    const junction = (v: number): Point => ({
+      lon: file.nodes[2 * v]! / COORDINATE_SCALE,
+      lat: file.nodes[2 * v + 1]! / COORDINATE_SCALE,
+    });
     this.segments = new ShapeSegments({
       count: edgeCount,
       start: (e) => junction(this.from[e]!),
@@ -161,10 +164,13 @@ export class RoadNetwork {
       const isAhead = (i: number) => {
         const hit = hitOn(i);
         seen.set(i, hit);
-        const cosine = (hit.x * ahead.x + hit.y * ahead.y) / (Math.hypot(hit.x, hit.y) * Math.hypot(ahead.x, ahead.y) || 1);
+        const cosine =
+          (hit.x * ahead.x + hit.y * ahead.y) / (Math.hypot(hit.x, hit.y) * Math.hypot(ahead.x, ahead.y) || 1);
         return hit.snap.offsetMiles <= toward.withinMiles && cosine >= minCosine;
       };
-      hits = this.segments.index.neighbors(p.x, p.y, SNAP_CANDIDATES * count, toward.withinMiles, isAhead).map((i) => seen.get(i)!);
+      hits = this.segments.index
+        .neighbors(p.x, p.y, SNAP_CANDIDATES * count, toward.withinMiles, isAhead)
+        .map((i) => seen.get(i)!);
     } else {
       hits = this.segments.index.neighbors(p.x, p.y, SNAP_CANDIDATES * count).map(hitOn);
     }
@@ -172,7 +178,9 @@ export class RoadNetwork {
     for (const hit of hits.sort((a, b) => a.snap.offsetMiles - b.snap.offsetMiles)) {
       if (chosen.length === count) break;
       const duplicate = chosen.some(
-        (c) => (c.snap.edge === hit.snap.edge && Math.abs(c.snap.along - hit.snap.along) < SAME_STRETCH_MILES) || Math.hypot(c.x - hit.x, c.y - hit.y) < SAME_POINT_MILES,
+        (c) =>
+          (c.snap.edge === hit.snap.edge && Math.abs(c.snap.along - hit.snap.along) < SAME_STRETCH_MILES) ||
+          Math.hypot(c.x - hit.x, c.y - hit.y) < SAME_POINT_MILES,
       );
       if (!duplicate) chosen.push(hit);
     }
@@ -241,7 +249,13 @@ export class RoadNetwork {
    * bounds: landmark distances (ALT) and 0.98 x the straight line to the destination place, which neither the
    * road nor road plus connector can beat (connectorFactor >= 1).
    */
-  cheapestJoin(origins: readonly Snap[], destinations: readonly Snap[], toward: Point, connectorFactor: number, withPath = false): RoadRoute {
+  cheapestJoin(
+    origins: readonly Snap[],
+    destinations: readonly Snap[],
+    toward: Point,
+    connectorFactor: number,
+    withPath = false,
+  ): RoadRoute {
     const connector = (snap: Snap) => snap.offsetMiles * connectorFactor;
     let best = Number.POSITIVE_INFINITY;
     let bestOrigin = 0;
@@ -250,7 +264,8 @@ export class RoadNetwork {
     let bestExit = -1;
     origins.forEach((o, i) => {
       destinations.forEach((d, j) => {
-        const same = o.edge === d.edge ? Math.abs(o.along - d.along) + connector(o) + connector(d) : Number.POSITIVE_INFINITY;
+        const same =
+          o.edge === d.edge ? Math.abs(o.along - d.along) + connector(o) + connector(d) : Number.POSITIVE_INFINITY;
         if (same < best) [best, bestOrigin, bestDestination] = [same, i, j];
       });
     });
@@ -275,7 +290,10 @@ export class RoadNetwork {
     const queue = this.queue;
     queue.clear();
     const remaining = (v: number) =>
-      Math.max(this.landmarkBound(v, targets), greatCircleMiles({ lat: this.junctionLat[v]!, lon: this.junctionLon[v]! }, toward) * LOWER_BOUND_FACTOR);
+      Math.max(
+        this.landmarkBound(v, targets),
+        greatCircleMiles({ lat: this.junctionLat[v]!, lon: this.junctionLon[v]! }, toward) * LOWER_BOUND_FACTOR,
+      );
     const arrivedBy = this.arrivedBy;
     const reach = (v: number, miles: number, origin: number, edge: number) => {
       if (miles < distance[v]!) {
@@ -297,7 +315,8 @@ export class RoadNetwork {
       expanded[v] = 1;
       const settled = distance[v]!;
       for (const exit of exits.get(v) ?? []) {
-        if (settled + exit.miles < best) [best, bestOrigin, bestDestination, bestExit] = [settled + exit.miles, startedFrom[v]!, exit.destination, v];
+        if (settled + exit.miles < best)
+          [best, bestOrigin, bestDestination, bestExit] = [settled + exit.miles, startedFrom[v]!, exit.destination, v];
       }
       for (let slot = this.first[v]!; slot < this.first[v + 1]!; slot++) {
         reach(this.neighbour[slot]!, settled + this.miles[this.viaEdge[slot]!]!, startedFrom[v]!, this.viaEdge[slot]!);
@@ -308,7 +327,11 @@ export class RoadNetwork {
     const route: RoadRoute = { networkMiles: best - connector(origin) - connector(destination), origin, destination };
     if (withPath) {
       const between = bestExit >= 0 ? this.pathTo(bestExit) : this.pathAlong(origin, destination, connector(origin));
-      route.path = [{ ...this.pointAt(origin), miles: connector(origin) }, ...between, { ...this.pointAt(destination), miles: best - connector(destination) }];
+      route.path = [
+        { ...this.pointAt(origin), miles: connector(origin) },
+        ...between,
+        { ...this.pointAt(destination), miles: best - connector(destination) },
+      ];
     }
     return route;
   }
@@ -329,7 +352,10 @@ export class RoadNetwork {
     const path: RoutePoint[] = [];
     const s = this.segments;
     for (let k = s.first[origin.edge]!; k < s.first[origin.edge + 1]!; k++) {
-      if (s.to[k]! > Math.min(origin.along, destination.along) && s.to[k]! < Math.max(origin.along, destination.along)) {
+      if (
+        s.to[k]! > Math.min(origin.along, destination.along) &&
+        s.to[k]! < Math.max(origin.along, destination.along)
+      ) {
         path.push({ lon: s.bLon[k]!, lat: s.bLat[k]!, miles: startMiles + Math.abs(s.to[k]! - origin.along) });
       }
     }
@@ -353,7 +379,9 @@ export class RoadNetwork {
       const last = s.first[edge + 1]! - 1;
       for (let k = forward ? last : first; forward ? k > first : k < last; k += forward ? -1 : 1) {
         const miles = start + (forward ? s.from[k]! : this.miles[edge]! - s.to[k]!);
-        reversed.push(forward ? { lon: s.aLon[k]!, lat: s.aLat[k]!, miles } : { lon: s.bLon[k]!, lat: s.bLat[k]!, miles });
+        reversed.push(
+          forward ? { lon: s.aLon[k]!, lat: s.aLat[k]!, miles } : { lon: s.bLon[k]!, lat: s.bLat[k]!, miles },
+        );
       }
       at = previous;
     }

@@ -9,7 +9,8 @@ export function insideOutline(outline: Outline, point: Point): boolean {
   for (let k = 0, j = outline.length - 1; k < outline.length; j = k++) {
     const [x1, y1] = outline[k]!;
     const [x2, y2] = outline[j]!;
-    if (y1 > point.lat !== y2 > point.lat && point.lon < x1 + ((point.lat - y1) * (x2 - x1)) / (y2 - y1)) inside = !inside;
+    if (y1 > point.lat !== y2 > point.lat && point.lon < x1 + ((point.lat - y1) * (x2 - x1)) / (y2 - y1))
+      inside = !inside;
   }
   return inside;
 }
@@ -20,5 +21,8 @@ const SAMPLE_MILES = 10;
 /** Points every 10 mi along the straight line from a to b, both ends included. */
 export function alongLine(a: Point, b: Point): Point[] {
   const steps = Math.max(1, Math.ceil(greatCircleMiles(a, b) / SAMPLE_MILES));
-  return Array.from({ length: steps + 1 }, (_, k) => ({ lat: a.lat + (k / steps) * (b.lat - a.lat), lon: a.lon + (k / steps) * (b.lon - a.lon) }));
+  return Array.from({ length: steps + 1 }, (_, k) => ({
+    lat: a.lat + (k / steps) * (b.lat - a.lat),
+    lon: a.lon + (k / steps) * (b.lon - a.lon),
+  }));
 }

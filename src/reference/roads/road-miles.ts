@@ -18,11 +18,13 @@ export const ROAD_ROUTING_REVISION = "roads-r6";
 export const ROAD_RULES = {
   connectorCircuity: {
     value: 1.2,
-    source: "Local roads from a place to the Interstate: the urban random-pair circuity 1.2 (Newell 1980; Ballou et al. 2002).",
+    source:
+      "Local roads from a place to the Interstate: the urban random-pair circuity 1.2 (Newell 1980; Ballou et al. 2002).",
   },
   maxConnectorMiles: {
     value: 60,
-    source: "Waybill judgement: a place farther than an hour's drive from any Interstate in the network is priced off-network.",
+    source:
+      "Waybill judgement: a place farther than an hour's drive from any Interstate in the network is priced off-network.",
   },
   joinCandidates: {
     value: 4,
@@ -32,7 +34,8 @@ export const ROAD_RULES = {
   },
   joinReach: {
     value: { times: 2, plusMiles: 2 },
-    source: "Waybill judgement: a road other than the nearest is a way onto the network if it is at most 2x as far from the place + 2 mi.",
+    source:
+      "Waybill judgement: a road other than the nearest is a way onto the network if it is at most 2x as far from the place + 2 mi.",
   },
   aheadJoins: {
     value: { lookAgainAbove: 1.2, count: 4, reach: { miles: 15, shareOfLane: 0.1 }, coneDegrees: 30 },
@@ -72,7 +75,11 @@ export const ROAD_RULES = {
 } as const;
 
 /** The circuity of a road the network lacks between two places: higher where most of the line crosses mountains. */
-function terrainCircuity(origin: Point, destination: Point, elsewhere: number): { circuity: number; mountains: boolean } {
+function terrainCircuity(
+  origin: Point,
+  destination: Point,
+  elsewhere: number,
+): { circuity: number; mountains: boolean } {
   const mountains = lineMostlyInMountains(origin, destination);
   return { circuity: mountains ? ROAD_RULES.mountainCircuity.value : elsewhere, mountains };
 }
@@ -110,7 +117,10 @@ export type RoadMiles =
 export function roadMiles(network: RoadNetwork, origin: Point, destination: Point): RoadMiles {
   const crow = greatCircleMiles(origin, destination);
   const { connectorCircuity, maxConnectorMiles, maxDetourRatio, joinCandidates, joinReach, aheadJoins } = ROAD_RULES;
-  const joins = { origin: network.snapCandidates(origin, joinCandidates.value), destination: network.snapCandidates(destination, joinCandidates.value) };
+  const joins = {
+    origin: network.snapCandidates(origin, joinCandidates.value),
+    destination: network.snapCandidates(destination, joinCandidates.value),
+  };
   for (const end of ["origin", "destination"] as const) {
     const nearest = joins[end][0]!;
     if (nearest.offsetMiles > maxConnectorMiles.value) {
@@ -126,16 +136,31 @@ export function roadMiles(network: RoadNetwork, origin: Point, destination: Poin
   // straight local leg would cut across what the road itself goes round.
   const withinReach = ([nearest, ...others]: Snap[]) => [
     nearest!,
-    ...others.filter((snap) => snap.offsetMiles <= Math.min(maxConnectorMiles.value, joinReach.value.times * nearest!.offsetMiles + joinReach.value.plusMiles)),
+    ...others.filter(
+      (snap) =>
+        snap.offsetMiles <=
+        Math.min(maxConnectorMiles.value, joinReach.value.times * nearest!.offsetMiles + joinReach.value.plusMiles),
+    ),
   ];
   // A long way round from the nearest joins may be a city's Interstate leading away from the destination while local
   // roads run straight to another one ahead (Washington, DC has no Interstate north out of the centre): look again
   // with joins ahead of each place.
   const { reach: aheadReach, coneDegrees, count, lookAgainAbove } = aheadJoins.value;
   const ahead = (place: Point, other: Point) =>
-    network.snapCandidates(place, count, { point: other, withinMiles: Math.min(aheadReach.miles, aheadReach.shareOfLane * crow), coneDegrees });
-  const byRoad = (r: RoadRoute) => r.networkMiles + (r.origin.offsetMiles + r.destination.offsetMiles) * connectorCircuity.value;
-  let route = network.cheapestJoin(withinReach(joins.origin), withinReach(joins.destination), destination, connectorCircuity.value, true);
+    network.snapCandidates(place, count, {
+      point: other,
+      withinMiles: Math.min(aheadReach.miles, aheadReach.shareOfLane * crow),
+      coneDegrees,
+    });
+  const byRoad = (r: RoadRoute) =>
+    r.networkMiles + (r.origin.offsetMiles + r.destination.offsetMiles) * connectorCircuity.value;
+  let route = network.cheapestJoin(
+    withinReach(joins.origin),
+    withinReach(joins.destination),
+    destination,
+    connectorCircuity.value,
+    true,
+  );
   if (byRoad(route) / crow > lookAgainAbove) {
     const again = network.cheapestJoin(
       [...withinReach(joins.origin), ...ahead(origin, destination)],
@@ -156,7 +181,9 @@ export function roadMiles(network: RoadNetwork, origin: Point, destination: Poin
   // really run 1.3-1.4x on it (Seattle-Tacoma, Akron-Cleveland, Butte-Helena).
   const viaNetwork = route.networkMiles + connectorMiles.origin + connectorMiles.destination;
   const localTrip = crow < SHORT_LANE_MILES && viaNetwork / crow > maxDetourRatio.value;
-  let miles = localTrip ? Math.min(viaNetwork, crow * terrainCircuity(origin, destination, connectorCircuity.value).circuity) : viaNetwork;
+  let miles = localTrip
+    ? Math.min(viaNetwork, crow * terrainCircuity(origin, destination, connectorCircuity.value).circuity)
+    : viaNetwork;
   // A long route may go round a road the network lacks: the real miles are then bounded by the route less that
   // road's saving (docs/rate-model.md, "Road miles"). The places themselves end the route: that road may run to a
   // place directly rather than to where its local leg joins the network (US-52 runs into Rochester, MN from the
@@ -167,7 +194,8 @@ export function roadMiles(network: RoadNetwork, origin: Point, destination: Poin
     { lat: destination.lat, lon: destination.lon, miles: viaNetwork },
   ];
   // A local trip's cap already prices the local road, so no saving is taken off it again.
-  const missingRoad = !localTrip && miles / crow > lookAgainAbove ? missingRoadShortcut(fromPlaceToPlace, miles) : undefined;
+  const missingRoad =
+    !localTrip && miles / crow > lookAgainAbove ? missingRoadShortcut(fromPlaceToPlace, miles) : undefined;
   if (missingRoad) miles -= missingRoad.savedMiles;
   const detourRatio = miles / crow;
   const water = detourRatio > maxDetourRatio.value && roundWater(origin, destination, detourRatio);
@@ -178,7 +206,9 @@ export function roadMiles(network: RoadNetwork, origin: Point, destination: Poin
       cause: "IMPLAUSIBLE_DETOUR",
       reason:
         `the Interstate route is ${detourRatio.toFixed(2)}x the straight-line distance (over ${maxDetourRatio.value}x) with land all the way: the real route uses roads road network ${network.version} lacks` +
-        (fallback.mountains ? `; most of the way crosses mountains, so that road is counted at ${fallback.circuity}x the straight line` : ""),
+        (fallback.mountains
+          ? `; most of the way crosses mountains, so that road is counted at ${fallback.circuity}x the straight line`
+          : ""),
       greatCircleMiles: crow,
       miles: crow * fallback.circuity,
     };

@@ -61,7 +61,10 @@ export class ShapeSegments {
     const from = this.from[k]!;
     const to = this.to[k]!;
     const t = to > from ? Math.min(1, Math.max(0, (along - from) / (to - from))) : 0;
-    return { lat: this.aLat[k]! + t * (this.bLat[k]! - this.aLat[k]!), lon: this.aLon[k]! + t * (this.bLon[k]! - this.aLon[k]!) };
+    return {
+      lat: this.aLat[k]! + t * (this.bLat[k]! - this.aLat[k]!),
+      lon: this.aLon[k]! + t * (this.bLon[k]! - this.aLon[k]!),
+    };
   }
 
   /** Appends edge e's segments from slot `next`; returns the slot after its last. */
@@ -79,7 +82,8 @@ export class ShapeSegments {
     lats.push(end.lat);
     const points = lons.map((lon, k) => project(lon, lats[k]!));
     const drawn: number[] = [];
-    for (let k = 1; k < points.length; k++) drawn.push(Math.hypot(points[k]!.x - points[k - 1]!.x, points[k]!.y - points[k - 1]!.y));
+    for (let k = 1; k < points.length; k++)
+      drawn.push(Math.hypot(points[k]!.x - points[k - 1]!.x, points[k]!.y - points[k - 1]!.y));
     const total = drawn.reduce((sum, d) => sum + d, 0);
     const scale = total > 0 ? edges.miles(e) / total : 0;
     let along = 0;

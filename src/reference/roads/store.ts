@@ -22,14 +22,27 @@ export interface RoadImportResult {
  * the file's content, so importing the same file again adds nothing. Refuses a file whose network is too
  * small to route on with RoadFileError.
  */
-export async function importRoadNetwork(db: Store, fileName: string, text: string, now: number): Promise<RoadImportResult> {
+export async function importRoadNetwork(
+  db: Store,
+  fileName: string,
+  text: string,
+  now: number,
+): Promise<RoadImportResult> {
   const sha256 = createHash("sha256").update(text).digest("hex");
   const file = buildRoadNetwork(parseRoadGeoJson(text), "imported", sha256, `imported from ${fileName}`);
-  if (file.stats.edges === 0) throw new RoadFileError("the file's roads do not form a network (no two junctions connected)");
+  if (file.stats.edges === 0)
+    throw new RoadFileError("the file's roads do not form a network (no two junctions connected)");
   const added = await inTransaction(db, async (tx) => {
     const { roadNetworks } = tx.t;
-    if (await first(tx.select({ version: roadNetworks.version }).from(roadNetworks).where(eq(roadNetworks.version, file.version)))) return false;
-    await tx.insert(roadNetworks).values({ version: file.version, fileName, fileSha256: sha256, importedAt: now, network: JSON.stringify(file) });
+    if (
+      await first(
+        tx.select({ version: roadNetworks.version }).from(roadNetworks).where(eq(roadNetworks.version, file.version)),
+      )
+    )
+      return false;
+    await tx
+      .insert(roadNetworks)
+      .values({ version: file.version, fileName, fileSha256: sha256, importedAt: now, network: JSON.stringify(file) });
     await announceChange(tx);
     return true;
   });
@@ -57,7 +70,13 @@ export function createRoadNetworks(db: Store): RoadNetworks {
   const readTexts = (versions: string[]) =>
     versions.length === 0
       ? []
-      : rowsNow(db, db.select({ version: roadNetworks.version, network: roadNetworks.network }).from(roadNetworks).where(inArray(roadNetworks.version, versions)));
+      : rowsNow(
+          db,
+          db
+            .select({ version: roadNetworks.version, network: roadNetworks.network })
+            .from(roadNetworks)
+            .where(inArray(roadNetworks.version, versions)),
+        );
   const reload = (): MaybePromise<void> =>
     andThen(
       rowsNow(
@@ -76,13 +95,15 @@ export function createRoadNetworks(db: Store): RoadNetworks {
 
   return {
     knownAt(knownAt) {
-      if (!imported && isPromise(reload())) throw new Error("the road networks are still loading: await reload() before the first lookup");
+      if (!imported && isPromise(reload()))
+        throw new Error("the road networks are still loading: await reload() before the first lookup");
       const newest = imported!.filter((row) => row.importedAt <= knownAt).at(-1);
       if (!newest) return embeddedRoadNetwork();
       let network = built.get(newest.version);
       if (!network) {
         const parsed: unknown = JSON.parse(texts.get(newest.version)!);
-        if (!isRoadNetworkFile(parsed)) throw new Error(`stored road network ${newest.version} is not in Waybill's format`);
+        if (!isRoadNetworkFile(parsed))
+          throw new Error(`stored road network ${newest.version} is not in Waybill's format`);
         network = new RoadNetwork(parsed);
         built.set(newest.version, network);
       }

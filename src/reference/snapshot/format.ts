@@ -36,7 +36,8 @@ export function addStep(isoDate: string, every: "week" | "month", steps: number)
   return utcDateOf(date.getTime());
 }
 
-export const daysAfter = (isoDate: string, days: number): string => utcDateOf(Date.parse(`${isoDate}T00:00:00Z`) + days * DAY_MS);
+export const daysAfter = (isoDate: string, days: number): string =>
+  utcDateOf(Date.parse(`${isoDate}T00:00:00Z`) + days * DAY_MS);
 
 /** Every (date, value, published) of a snapshot series, oldest first. */
 export function* snapshotPoints(series: SnapshotSeries): Generator<[string, number, string]> {

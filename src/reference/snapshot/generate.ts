@@ -53,7 +53,11 @@ for (const file of readdirSync(dataDir)
   .sort()) {
   const figures = parseFiguresFile(readFileSync(join(dataDir, file), "utf8"), `data/${file}`);
   const about = (key: string) => figures.about.find((line) => line.startsWith(`${key}: `))?.slice(key.length + 2);
-  sources[`data/${file}`] = [about("source"), about("license") && `License: ${about("license")}`, about("publication") && `Published: ${about("publication")}`]
+  sources[`data/${file}`] = [
+    about("source"),
+    about("license") && `License: ${about("license")}`,
+    about("publication") && `Published: ${about("publication")}`,
+  ]
     .filter(Boolean)
     .join(". ");
   const bySeries = new Map<string, AdmittedObservation[]>();

@@ -12,13 +12,21 @@ export const snapshotImportId = (version = snapshot.version): string => `imp_sna
 
 export function snapshotObservations(file: SnapshotFile = snapshot): ParsedObservation[] {
   return file.series.flatMap((series) =>
-    [...snapshotPoints(series)].map(([observedOn, value, publishedOn]) => ({ seriesId: series.id, observedOn, value, publishedOn })),
+    [...snapshotPoints(series)].map(([observedOn, value, publishedOn]) => ({
+      seriesId: series.id,
+      observedOn,
+      value,
+      publishedOn,
+    })),
   );
 }
 
 /** Describes every series the snapshot ships: title, unit and the source its figures were carried from. */
 export const snapshotSeriesInfo = new Map(
-  snapshot.series.map(({ id, title, unit, source }) => [id, { title, unit, source: `${snapshot.sources[source] ?? ""} (${source})` }]),
+  snapshot.series.map(({ id, title, unit, source }) => [
+    id,
+    { title, unit, source: `${snapshot.sources[source] ?? ""} (${source})` },
+  ]),
 );
 
 /**
@@ -52,7 +60,12 @@ export async function loadSnapshot(db: Store, now: number): Promise<AppendResult
   await backfillPublication(db);
   const result = await appendObservations(
     db,
-    { importId, source: "snapshot", fileName: `embedded:figures.json@${snapshot.version}`, fileSha256: sha256Hex(JSON.stringify(snapshot)) },
+    {
+      importId,
+      source: "snapshot",
+      fileName: `embedded:figures.json@${snapshot.version}`,
+      fileSha256: sha256Hex(JSON.stringify(snapshot)),
+    },
     snapshotObservations(),
     now,
     {}, // checked against the door when generated; loading it at any clock time is fine

@@ -26,7 +26,8 @@ const sodaError = (body: unknown) => {
 };
 
 const isTransferError = (error: unknown) =>
-  error instanceof Error && (["TimeoutError", "AbortError"].includes(error.name) || typeof (error as { code?: unknown }).code === "string");
+  error instanceof Error &&
+  (["TimeoutError", "AbortError"].includes(error.name) || typeof (error as { code?: unknown }).code === "string");
 
 /** The day a `Last-Modified` header names (the dataset's last update), if it names one. */
 function lastModifiedDay(response: Response): string | undefined {
@@ -53,11 +54,20 @@ class CensusUpToDate extends Error {}
  * filing); or, when the dataset was last modified on or before the stored census's date, nothing
  * (about two million rows are not read again every few hours for a file published monthly).
  */
-export async function fetchFmcsaCensus({ baseUrl, appToken, now, http, storedCensus }: FmcsaCensusRequest): Promise<ParsedObservation[] | { upToDate: string }> {
+export async function fetchFmcsaCensus({
+  baseUrl,
+  appToken,
+  now,
+  http,
+  storedCensus,
+}: FmcsaCensusRequest): Promise<ParsedObservation[] | { upToDate: string }> {
   let snapshotDate: string | undefined;
   const page = async (index: number, rowsSoFar: number): Promise<Readable | undefined> => {
     if (index > 0 && rowsSoFar < index * FMCSA_PAGE_ROWS) return undefined; // the last page was short
-    if (index >= MAX_PAGES) throw new SyncSourceError(`more than ${MAX_PAGES} pages of ${FMCSA_PAGE_ROWS} rows; does the server honour $offset?`);
+    if (index >= MAX_PAGES)
+      throw new SyncSourceError(
+        `more than ${MAX_PAGES} pages of ${FMCSA_PAGE_ROWS} rows; does the server honour $offset?`,
+      );
     const query = new URLSearchParams({
       $select: CENSUS_COLUMNS.map((column) => column.toLowerCase()).join(","),
       $order: ":id",
@@ -87,7 +97,8 @@ export async function fetchFmcsaCensus({ baseUrl, appToken, now, http, storedCen
     });
     return reading.observations;
   } catch (error) {
-    if (error instanceof CensusUpToDate) return { upToDate: `the census was last modified on ${snapshotDate}, the stored one is of ${storedCensus}` };
+    if (error instanceof CensusUpToDate)
+      return { upToDate: `the census was last modified on ${snapshotDate}, the stored one is of ${storedCensus}` };
     // A page's body cut off or timed out while it streamed is the source's failure, not the program's.
     if (isTransferError(error)) throw requestFailure(error, http.timeoutMs);
     throw error;

@@ -11,7 +11,11 @@ export interface HttpOptions {
 /** A failed fetch (or a body cut off while it streamed) as one line: a timeout, or the network's error. */
 export function requestFailure(error: unknown, timeoutMs: number): SyncSourceError {
   const name = (error as Error).name;
-  return new SyncSourceError(name === "TimeoutError" || name === "AbortError" ? `no answer within ${timeoutMs} ms` : `request failed: ${(error as Error).message}`);
+  return new SyncSourceError(
+    name === "TimeoutError" || name === "AbortError"
+      ? `no answer within ${timeoutMs} ms`
+      : `request failed: ${(error as Error).message}`,
+  );
 }
 
 /** The response to one request within the timeout (which also covers reading its body). */
@@ -28,7 +32,12 @@ async function send(url: string, init: RequestInit, http: HttpOptions): Promise<
  * SyncSourceError with the API's own error text, read from its JSON error body when it has one.
  * The timeout covers reading the body too.
  */
-export async function requestStream(url: string, init: RequestInit, http: HttpOptions, describe: (body: unknown) => string | undefined): Promise<Response> {
+export async function requestStream(
+  url: string,
+  init: RequestInit,
+  http: HttpOptions,
+  describe: (body: unknown) => string | undefined,
+): Promise<Response> {
   const response = await send(url, init, http);
   if (response.ok && response.body) return response;
   const text = await response.text().catch(() => "");
@@ -42,7 +51,12 @@ export async function requestStream(url: string, init: RequestInit, http: HttpOp
 }
 
 /** The JSON body of one request, or SyncSourceError with the API's own error text when there is one. */
-export async function requestJson(url: string, init: RequestInit, http: HttpOptions, describe: (body: unknown) => string | undefined): Promise<unknown> {
+export async function requestJson(
+  url: string,
+  init: RequestInit,
+  http: HttpOptions,
+  describe: (body: unknown) => string | undefined,
+): Promise<unknown> {
   const response = await send(url, init, http);
   const text = await response.text();
   let body: unknown;

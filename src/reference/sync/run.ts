@@ -59,7 +59,11 @@ export async function syncData(db: Store, options: SyncOptions): Promise<SourceO
   const outcomes: SourceOutcome[] = [];
   for (const name of options.sources ?? SYNC_SOURCES) {
     const source = SOURCES[name];
-    const outcome = (status: SourceOutcome["status"], message: string, extra: Partial<SourceOutcome> = {}): SourceOutcome => ({
+    const outcome = (
+      status: SourceOutcome["status"],
+      message: string,
+      extra: Partial<SourceOutcome> = {},
+    ): SourceOutcome => ({
       source: name,
       status,
       added: 0,
@@ -75,7 +79,15 @@ export async function syncData(db: Store, options: SyncOptions): Promise<SourceO
     }
     const baseUrl = (options.env[source.urlEnv] ?? source.defaultUrl).replace(/\/+$/, "");
     try {
-      const fetched = await source.fetch({ baseUrl, apiKey: apiKey ?? "", since, today, now: options.now, http, newestStored: newestStored(db) });
+      const fetched = await source.fetch({
+        baseUrl,
+        apiKey: apiKey ?? "",
+        since,
+        today,
+        now: options.now,
+        http,
+        newestStored: newestStored(db),
+      });
       if ("upToDate" in fetched) {
         outcomes.push(outcome("unchanged", `nothing new (${fetched.upToDate})`));
         continue;
@@ -83,7 +95,12 @@ export async function syncData(db: Store, options: SyncOptions): Promise<SourceO
       const rows = fetched;
       const importId = `imp_${ulid(options.now)}`;
       const fileName = `${redact(baseUrl)} since ${since}`;
-      const stored = await appendObservations(db, { importId, source: `${name}-sync`, fileName, fileSha256: sha256Hex(JSON.stringify(rows)) }, rows, options.now);
+      const stored = await appendObservations(
+        db,
+        { importId, source: `${name}-sync`, fileName, fileSha256: sha256Hex(JSON.stringify(rows)) },
+        rows,
+        options.now,
+      );
       if (stored.added > 0) {
         options.events?.publish({ importId, source: `${name}-sync`, added: stored.added, at: options.now });
         outcomes.push(
@@ -93,9 +110,15 @@ export async function syncData(db: Store, options: SyncOptions): Promise<SourceO
             importId,
           }),
         );
-      } else outcomes.push(outcome("unchanged", `nothing new (${stored.skipped} already stored)`, { skipped: stored.skipped }));
+      } else
+        outcomes.push(
+          outcome("unchanged", `nothing new (${stored.skipped} already stored)`, { skipped: stored.skipped }),
+        );
     } catch (error) {
-      if (!(error instanceof SyncSourceError || error instanceof ImportFormatError || error instanceof RefusedDataError)) throw error;
+      if (
+        !(error instanceof SyncSourceError || error instanceof ImportFormatError || error instanceof RefusedDataError)
+      )
+        throw error;
       outcomes.push(outcome("failed", `failed, ${error.message}; nothing from ${name} was stored`));
     }
   }

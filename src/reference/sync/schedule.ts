@@ -30,11 +30,18 @@ export function startSyncSchedule(options: SyncScheduleOptions): () => void {
   const run = async () => {
     let outcomes: SourceOutcome[] = [];
     try {
-      outcomes = await syncData(options.db, { env: options.env, now: options.now(), fetch: options.fetch, events: options.events });
+      outcomes = await syncData(options.db, {
+        env: options.env,
+        now: options.now(),
+        fetch: options.fetch,
+        events: options.events,
+      });
       options.report?.(outcomes);
     } catch (error) {
       console.error(`data sync failed: ${(error as Error).message}`);
-      outcomes = [{ source: "eia", status: "failed", added: 0, skipped: 0, importId: null, message: "sync run failed" }];
+      outcomes = [
+        { source: "eia", status: "failed", added: 0, skipped: 0, importId: null, message: "sync run failed" },
+      ];
     }
     failures = outcomes.some((o) => o.status === "failed") ? failures + 1 : 0;
     if (stopped) return;

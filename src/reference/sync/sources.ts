@@ -51,7 +51,10 @@ export interface SyncSource {
  * Every page of an offset-paged API: asks for `pageSize` rows from offset 0 on, until a page comes
  * back empty or the offset passes the total the answer reports.
  */
-async function allPages<Row>(pageSize: number, page: (offset: number) => Promise<{ rows: Row[]; total: number }>): Promise<Row[]> {
+async function allPages<Row>(
+  pageSize: number,
+  page: (offset: number) => Promise<{ rows: Row[]; total: number }>,
+): Promise<Row[]> {
   const rows: Row[] = [];
   for (let offset = 0; ; offset += pageSize) {
     const answer = await page(offset);
@@ -70,7 +73,14 @@ const eia: SyncSource = {
   defaultUrl: "https://api.eia.gov",
   fetch: ({ baseUrl, apiKey, since, http }) =>
     allPages(EIA_PAGE, async (offset) => {
-      const query = new URLSearchParams({ api_key: apiKey, frequency: "weekly", "data[0]": "value", start: since, offset: String(offset), length: String(EIA_PAGE) });
+      const query = new URLSearchParams({
+        api_key: apiKey,
+        frequency: "weekly",
+        "data[0]": "value",
+        start: since,
+        offset: String(offset),
+        length: String(EIA_PAGE),
+      });
       query.append("sort[0][column]", "period");
       query.append("sort[0][direction]", "asc");
       for (const area of DIESEL_AREAS) query.append("facets[series][]", dieselSeriesId(area));
@@ -78,7 +88,10 @@ const eia: SyncSource = {
         const error = (b as { error?: unknown }).error;
         return error === undefined ? undefined : typeof error === "string" ? error : JSON.stringify(error);
       });
-      return { rows: parseEiaJson(JSON.stringify(body)), total: Number((body as { response?: { total?: unknown } }).response?.total ?? 0) };
+      return {
+        rows: parseEiaJson(JSON.stringify(body)),
+        total: Number((body as { response?: { total?: unknown } }).response?.total ?? 0),
+      };
     }),
 };
 
@@ -104,12 +117,20 @@ const fred: SyncSource = {
           offset: String(offset),
           limit: String(FRED_PAGE),
         });
-        const body = (await requestJson(`${baseUrl}/fred/series/observations?${query}`, {}, http, (b) => (b as { error_message?: string }).error_message)) as {
+        const body = (await requestJson(
+          `${baseUrl}/fred/series/observations?${query}`,
+          {},
+          http,
+          (b) => (b as { error_message?: string }).error_message,
+        )) as {
           count?: number;
           observations?: { date: string; value: string }[];
         };
         if (!Array.isArray(body.observations)) throw new ImportFormatError(`FRED ${seriesId}: no 'observations' array`);
-        return { rows: body.observations.map((o, i) => ({ ...o, where: `FRED ${seriesId} observations[${offset + i}]` })), total: body.count ?? 0 };
+        return {
+          rows: body.observations.map((o, i) => ({ ...o, where: `FRED ${seriesId} observations[${offset + i}]` })),
+          total: body.count ?? 0,
+        };
       });
       for (const { date, value, where } of series) {
         const observedOn = isoDate(date);
@@ -151,14 +172,21 @@ const bls: SyncSource = {
     const ids = blsSeriesIds();
     const rows: ParsedObservation[] = [];
     for (let i = 0; i < ids.length; i += BLS_BATCH) {
-      const payload = { seriesid: ids.slice(i, i + BLS_BATCH), startyear: since.slice(0, 4), endyear: today.slice(0, 4), registrationkey: apiKey };
+      const payload = {
+        seriesid: ids.slice(i, i + BLS_BATCH),
+        startyear: since.slice(0, 4),
+        endyear: today.slice(0, 4),
+        registrationkey: apiKey,
+      };
       const body = (await requestJson(
         `${baseUrl}/publicAPI/v2/timeseries/data/`,
         { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(payload) },
         http,
         (b) => {
           const answer = b as { status?: string; message?: string[] };
-          return answer.status === "REQUEST_SUCCEEDED" ? undefined : (answer.message ?? []).join("; ") || answer.status || "no status";
+          return answer.status === "REQUEST_SUCCEEDED"
+            ? undefined
+            : (answer.message ?? []).join("; ") || answer.status || "no status";
         },
       )) as { Results?: { series?: { seriesID: string; data: { year: string; period: string; value: string }[] }[] } };
       for (const series of body.Results?.series ?? []) {
@@ -188,14 +216,19 @@ const ams: SyncSource = {
   urlEnv: "WAYBILL_AMS_URL",
   defaultUrl: "https://marsapi.ams.usda.gov",
   async fetch({ baseUrl, apiKey, since, today, http }) {
-    const query = new URLSearchParams({ q: `report_begin_date=${mmddyyyy(since)}:${mmddyyyy(today)}`, allSections: "true" });
+    const query = new URLSearchParams({
+      q: `report_begin_date=${mmddyyyy(since)}:${mmddyyyy(today)}`,
+      allSections: "true",
+    });
     const body = await requestJson(
       `${baseUrl}/services/v1.2/reports/2375?${query}`,
       { headers: { Authorization: `Basic ${btoa(`${apiKey}:`)}` } },
       http,
       (b) =>
         (b as { message?: string; error?: string }).error ??
-        (Array.isArray((b as { results?: unknown }).results) || Array.isArray(b) ? undefined : (b as { message?: string }).message),
+        (Array.isArray((b as { results?: unknown }).results) || Array.isArray(b)
+          ? undefined
+          : (b as { message?: string }).message),
     );
     // With allSections the answer is a list of sections; the detail section carries the lanes.
     const sections = Array.isArray(body) ? body : [body];
@@ -212,7 +245,13 @@ const fmcsa: SyncSource = {
   urlEnv: "WAYBILL_FMCSA_URL",
   defaultUrl: "https://data.transportation.gov",
   fetch: async ({ baseUrl, apiKey, now, http, newestStored }) =>
-    fetchFmcsaCensus({ baseUrl, appToken: apiKey, now, http, storedCensus: await newestStored(fmcsaCensusSeries("CARRIERS", "US", "A")) }),
+    fetchFmcsaCensus({
+      baseUrl,
+      appToken: apiKey,
+      now,
+      http,
+      storedCensus: await newestStored(fmcsaCensusSeries("CARRIERS", "US", "A")),
+    }),
 };
 
 export const SOURCES: Record<SyncSourceName, SyncSource> = { eia, fred, bls, ams, fmcsa };

@@ -32,7 +32,12 @@ export async function dataSources(store: Store, view: ReferenceView, anchor: Own
   const seriesIds = (await store.selectDistinct({ seriesId: observations.seriesId }).from(observations)).sort((a, b) =>
     a.seriesId < b.seriesId ? -1 : a.seriesId > b.seriesId ? 1 : 0,
   );
-  const sourceOfImport = new Map((await store.select({ id: dataImports.id, source: dataImports.source }).from(dataImports)).map((row) => [row.id, row.source]));
+  const sourceOfImport = new Map(
+    (await store.select({ id: dataImports.id, source: dataImports.source }).from(dataImports)).map((row) => [
+      row.id,
+      row.source,
+    ]),
+  );
   const used = new Set((anchor.body?.factor_versions ?? []).map((factor) => factor.series_id));
   const asOfMs = Date.parse(view.asOf);
 

@@ -68,13 +68,20 @@ const stringField = (value: unknown) => (typeof value === "string" ? value : und
  * page at a time.
  * The lane defaults to the anchor receipt's; the range to the 90 days up to `today`.
  */
-export async function laneHistory(deps: SkillInstance, anchor: OwnReceipt, query: LaneQuery, today: string): Promise<LaneHistory> {
+export async function laneHistory(
+  deps: SkillInstance,
+  anchor: OwnReceipt,
+  query: LaneQuery,
+  today: string,
+): Promise<LaneHistory> {
   const anchorRequest = (anchor.body?.request ?? {}) as Record<string, unknown>;
   const origin = query.origin ?? stringField(anchorRequest.origin);
   const destination = query.destination ?? stringField(anchorRequest.destination);
   const missing = [
     ...(origin ? [] : [{ field: "origin", problem: "is required: the receipt's request names no origin" }]),
-    ...(destination ? [] : [{ field: "destination", problem: "is required: the receipt's request names no destination" }]),
+    ...(destination
+      ? []
+      : [{ field: "destination", problem: "is required: the receipt's request names no destination" }]),
   ];
   if (!origin || !destination) throw errors.invalidRequest(missing);
 
@@ -112,7 +119,15 @@ export async function laneHistory(deps: SkillInstance, anchor: OwnReceipt, query
     });
   }
   const next_cursor = rows.length > pageSize ? encodeCursor(page.at(-1)!.seq) : null;
-  return { report_type: "LANE_HISTORY", lane: { origin, destination }, from, to, receipts, count: receipts.length, next_cursor };
+  return {
+    report_type: "LANE_HISTORY",
+    lane: { origin, destination },
+    from,
+    to,
+    receipts,
+    count: receipts.length,
+    next_cursor,
+  };
 }
 
 /**
@@ -120,10 +135,19 @@ export async function laneHistory(deps: SkillInstance, anchor: OwnReceipt, query
  * lane issued in [fromMs, toMs), older than `beforeSeq` (the cursor). Issue times follow seq, so the
  * order is the index's, read backwards, on both engines (docs/postgresql.md has PostgreSQL's plan).
  */
-export function laneRange(store: Store, range: { accountId: string; lane: string; fromMs: number; toMs: number; beforeSeq: number }) {
+export function laneRange(
+  store: Store,
+  range: { accountId: string; lane: string; fromMs: number; toMs: number; beforeSeq: number },
+) {
   const r = store.t.receipts;
   return {
-    where: and(eq(r.accountId, range.accountId), eq(r.lane, range.lane), gte(r.issuedAt, range.fromMs), lt(r.issuedAt, range.toMs), lt(r.seq, range.beforeSeq)),
+    where: and(
+      eq(r.accountId, range.accountId),
+      eq(r.lane, range.lane),
+      gte(r.issuedAt, range.fromMs),
+      lt(r.issuedAt, range.toMs),
+      lt(r.seq, range.beforeSeq),
+    ),
     order: [desc(r.issuedAt), desc(r.seq)],
   };
 }
@@ -136,11 +160,22 @@ export function laneRange(store: Store, range: { accountId: string; lane: string
  * one already reproduced on this page signed that very answer (equal digests), and its figures are
  * that answer's. Only reproduced answers are shared; any other receipt is re-run on its own.
  */
-async function laneFigures(body: AnyReceiptBody | null, instance: SkillInstance, reproduced: Map<string, LaneFigures>): Promise<LaneFigures> {
+async function laneFigures(
+  body: AnyReceiptBody | null,
+  instance: SkillInstance,
+  reproduced: Map<string, LaneFigures>,
+): Promise<LaneFigures> {
   const none: LaneFigures = { rate_per_mile: null, total_cost: null, miles: null, answer_reproduced: null };
   const skill = body && instance.skills.find((candidate) => candidate.name === body.skill);
   if (!body || !skill || !declaresLaneFigures(skill)) return none;
-  const key = JSON.stringify([body.skill, body.model_version, body.as_of, body.response_sha256, body.request, body.factor_versions]);
+  const key = JSON.stringify([
+    body.skill,
+    body.model_version,
+    body.as_of,
+    body.response_sha256,
+    body.request,
+    body.factor_versions,
+  ]);
   const shared = reproduced.get(key);
   if (shared) return shared;
   const { answer_matches, reproducedAnswer } = await replay(body, instance);

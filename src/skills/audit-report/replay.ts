@@ -39,7 +39,11 @@ export async function replay(body: AnyReceiptBody, instance: SkillInstance): Pro
   };
   let result: SkillResult<unknown>;
   try {
-    result = await skill.handler(body.request, { data: instance.reference.view(body.as_of, Date.parse(body.known_at)), caller, instance });
+    result = await skill.handler(body.request, {
+      data: instance.reference.view(body.as_of, Date.parse(body.known_at)),
+      caller,
+      instance,
+    });
   } catch (error) {
     const reason = error instanceof ApiError ? `${error.errorCode}: ${error.message}` : "the handler failed";
     return notReplayed(false, `Re-running ${body.skill} on the recorded input failed (${reason}).`);
@@ -59,7 +63,9 @@ export async function replay(body: AnyReceiptBody, instance: SkillInstance): Pro
       reproducedAnswer: result.answer,
     };
   }
-  const answerMatches = sha256Hex(canonicalJson(result.answer)) === body.response_sha256 || signedBeforeDataAge(result.answer, body.response_sha256);
+  const answerMatches =
+    sha256Hex(canonicalJson(result.answer)) === body.response_sha256 ||
+    signedBeforeDataAge(result.answer, body.response_sha256);
   const detail =
     answerMatches && factorsMatch
       ? `Re-running ${body.skill} on the recorded input and data view gave the same answer from the same factor versions.`

@@ -9,20 +9,38 @@ import { receiptTrace, ReceiptTraceSchema } from "./trace.ts";
 const REPORT_TYPES = ["RECEIPT_TRACE", "LANE_HISTORY", "DATA_SOURCES"] as const;
 
 const AuditInput = Type.Object({
-  receipt_id: Type.String({ pattern: "^rcpt_[0-9A-HJKMNP-TV-Z]{26}$", description: "The receipt_id of one of your earlier answers." }),
+  receipt_id: Type.String({
+    pattern: "^rcpt_[0-9A-HJKMNP-TV-Z]{26}$",
+    description: "The receipt_id of one of your earlier answers.",
+  }),
   report_type: Type.Optional(enumOf(REPORT_TYPES, { default: "RECEIPT_TRACE" })),
-  origin: Type.Optional(Type.String({ minLength: 1, description: "LANE_HISTORY: origin as typed in the requests; defaults to the receipt's." })),
-  destination: Type.Optional(Type.String({ minLength: 1, description: "LANE_HISTORY: destination; defaults to the receipt's." })),
+  origin: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: "LANE_HISTORY: origin as typed in the requests; defaults to the receipt's.",
+    }),
+  ),
+  destination: Type.Optional(
+    Type.String({ minLength: 1, description: "LANE_HISTORY: destination; defaults to the receipt's." }),
+  ),
   from: Type.Optional(isoDate("LANE_HISTORY: first UTC issue date (inclusive); defaults to 90 days before `to`.")),
   to: Type.Optional(isoDate("LANE_HISTORY: last UTC issue date (inclusive); defaults to today.")),
-  cursor: Type.Optional(Type.String({ minLength: 1, description: "LANE_HISTORY: next_cursor of the previous page, for older receipts." })),
+  cursor: Type.Optional(
+    Type.String({ minLength: 1, description: "LANE_HISTORY: next_cursor of the previous page, for older receipts." }),
+  ),
   limit: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: LANE_HISTORY_LIMIT, description: `LANE_HISTORY: receipts per page, newest first (default ${LANE_HISTORY_DEFAULT_PAGE}).` }),
+    Type.Integer({
+      minimum: 1,
+      maximum: LANE_HISTORY_LIMIT,
+      description: `LANE_HISTORY: receipts per page, newest first (default ${LANE_HISTORY_DEFAULT_PAGE}).`,
+    }),
   ),
 });
 
 /** Every report names the receipt it is about at its top level, beside the audit call's own receipt_id. */
-const Audited = Type.Object({ audited_receipt_id: Type.String({ description: "The receipt this report is about (the request's receipt_id)." }) });
+const Audited = Type.Object({
+  audited_receipt_id: Type.String({ description: "The receipt this report is about (the request's receipt_id)." }),
+});
 const AuditOutput = Type.Union([
   Type.Composite([Audited, ReceiptTraceSchema]),
   Type.Composite([Audited, LaneHistorySchema]),

@@ -52,7 +52,13 @@ export const ReceiptTraceSchema = Type.Object({
     receipt: Type.Unknown(),
     /** Receipts written before the log (waybill.receipt/2) also carry their chain link and own signature. */
     legacy: Type.Union([
-      Type.Object({ seq: Type.Integer(), prev_hash: Type.String(), signature: Type.String(), kid: Type.String(), algorithm: Type.Literal("Ed25519") }),
+      Type.Object({
+        seq: Type.Integer(),
+        prev_hash: Type.String(),
+        signature: Type.String(),
+        kid: Type.String(),
+        algorithm: Type.Literal("Ed25519"),
+      }),
       Type.Null(),
     ]),
   }),
@@ -83,7 +89,11 @@ export async function receiptTrace(deps: SkillInstance, { row, body }: OwnReceip
   const located = await deps.log.reading(() => receiptProof(deps.log, row));
   const problems = [
     ...check.problems,
-    ...(located === null ? ["no signed checkpoint covers this receipt"] : located.included ? [] : ["the inclusion proof does not lead to the checkpoint's root"]),
+    ...(located === null
+      ? ["no signed checkpoint covers this receipt"]
+      : located.included
+        ? []
+        : ["the inclusion proof does not lead to the checkpoint's root"]),
   ];
   const reproduction = body ? await replay(body, deps) : notReplayed(false, "The stored body is not readable JSON.");
   const factorVersions = body?.factor_versions ?? [];
@@ -95,15 +105,30 @@ export async function receiptTrace(deps: SkillInstance, { row, body }: OwnReceip
     receipt_id: row.id,
     skill: row.skill,
     model_version: body?.model_version ?? null,
-    timestamps: { issued_at: new Date(row.issuedAt).toISOString(), as_of: body?.as_of ?? null, known_at: body?.known_at ?? null },
-    authorization: { auth_obj_id: row.authObjId, account_id: row.accountId, tier: row.tier, scopes: body?.scopes ?? null },
+    timestamps: {
+      issued_at: new Date(row.issuedAt).toISOString(),
+      as_of: body?.as_of ?? null,
+      known_at: body?.known_at ?? null,
+    },
+    authorization: {
+      auth_obj_id: row.authObjId,
+      account_id: row.accountId,
+      tier: row.tier,
+      scopes: body?.scopes ?? null,
+    },
     request: body?.request ?? null,
     response_sha256: body?.response_sha256 ?? null,
     reproduced_response: reproducedAnswer ?? null,
     data_sources: dataSources,
     factor_versions: factorVersions,
     log: {
-      ...(located?.proof ?? { log_index: row.seq - 1, leaf_entry: row.hash, tree_size: 0, inclusion_proof: [], checkpoint: "" }),
+      ...(located?.proof ?? {
+        log_index: row.seq - 1,
+        leaf_entry: row.hash,
+        tree_size: 0,
+        inclusion_proof: [],
+        checkpoint: "",
+      }),
       receipt: body ?? row.body,
       legacy:
         row.prevHash !== null && row.signature !== null && row.kid !== null
@@ -136,7 +161,13 @@ async function dataSourceOf(store: Store, factor: FactorVersion): Promise<Static
     .from(o)
     .innerJoin(i, eq(i.id, o.importId))
     .leftJoin(r, eq(r.importId, o.importId))
-    .where(and(eq(o.seriesId, factor.series_id), eq(o.observedOn, factor.observation_date), eq(o.importId, factor.import_id)));
+    .where(
+      and(
+        eq(o.seriesId, factor.series_id),
+        eq(o.observedOn, factor.observation_date),
+        eq(o.importId, factor.import_id),
+      ),
+    );
   const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
   return {
     ...factor,
@@ -145,6 +176,8 @@ async function dataSourceOf(store: Store, factor: FactorVersion): Promise<Static
     fetched_at: iso(stored?.observation.fetchedAt),
     imported_at: iso(stored?.dataImport.importedAt),
     matches_stored_observation: stored !== undefined && stored.observation.value === factor.value,
-    retraction: stored?.retraction ? { retracted_at: iso(stored.retraction.at)!, reason: stored.retraction.reason } : null,
+    retraction: stored?.retraction
+      ? { retracted_at: iso(stored.retraction.at)!, reason: stored.retraction.reason }
+      : null,
   };
 }

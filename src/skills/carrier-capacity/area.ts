@@ -16,9 +16,15 @@ const PADDS = ["PADD1", "PADD2", "PADD3", "PADD4", "PADD5"] as const;
 type Padd = (typeof PADDS)[number];
 
 /** States of a PADD, from the EIA diesel area each state belongs to (PADD 1's sub-districts folded in). */
-const paddStates = (padd: Padd): StateCode[] => STATE_CODES.filter((state) => `PADD${PADD_LABEL[stateInfo(state).dieselArea][0]}` === padd);
+const paddStates = (padd: Padd): StateCode[] =>
+  STATE_CODES.filter((state) => `PADD${PADD_LABEL[stateInfo(state).dieselArea][0]}` === padd);
 
-export const AREA_NAMES = ["NATIONAL", ...PADDS, ...(Object.keys(CENSUS_REGIONS) as (keyof typeof CENSUS_REGIONS)[]), ...STATE_CODES] as const;
+export const AREA_NAMES = [
+  "NATIONAL",
+  ...PADDS,
+  ...(Object.keys(CENSUS_REGIONS) as (keyof typeof CENSUS_REGIONS)[]),
+  ...STATE_CODES,
+] as const;
 export type AreaName = (typeof AREA_NAMES)[number];
 
 export type AreaKind = "NATIONAL" | "PADD" | "CENSUS_REGION" | "STATE" | "STATES";
@@ -33,11 +39,15 @@ export interface Area {
 export function resolveArea(name: AreaName | undefined, states: readonly StateCode[] | undefined): Area {
   if (states && states.length > 0) {
     const unique = [...new Set(states)];
-    return unique.length === 1 ? { name: unique[0]!, kind: "STATE", states: unique } : { name: unique.join("+"), kind: "STATES", states: unique };
+    return unique.length === 1
+      ? { name: unique[0]!, kind: "STATE", states: unique }
+      : { name: unique.join("+"), kind: "STATES", states: unique };
   }
   const area = name ?? "NATIONAL";
   if (area === "NATIONAL") return { name: area, kind: "NATIONAL", states: [...STATE_CODES] };
-  if ((PADDS as readonly string[]).includes(area)) return { name: area, kind: "PADD", states: paddStates(area as Padd) };
-  if (Object.hasOwn(CENSUS_REGIONS, area)) return { name: area, kind: "CENSUS_REGION", states: [...CENSUS_REGIONS[area as keyof typeof CENSUS_REGIONS]] };
+  if ((PADDS as readonly string[]).includes(area))
+    return { name: area, kind: "PADD", states: paddStates(area as Padd) };
+  if (Object.hasOwn(CENSUS_REGIONS, area))
+    return { name: area, kind: "CENSUS_REGION", states: [...CENSUS_REGIONS[area as keyof typeof CENSUS_REGIONS]] };
   return { name: area, kind: "STATE", states: [area as StateCode] };
 }

@@ -1,7 +1,13 @@
 /** The FMCSA census aggregates of an area, summed over its states and operations (docs/carrier-capacity.md). */
 import type { Area } from "./area.ts";
 import { observationAtOrBefore, shiftDate } from "../../reference/series-stats.ts";
-import { CARRIER_OPERATIONS, CENSUS_MEASURES, fmcsaCensusSeries, type CarrierOperation, type CensusMeasure } from "../../reference/series-ids.ts";
+import {
+  CARRIER_OPERATIONS,
+  CENSUS_MEASURES,
+  fmcsaCensusSeries,
+  type CarrierOperation,
+  type CensusMeasure,
+} from "../../reference/series-ids.ts";
 import type { Observation, ReferenceView } from "../../reference/view.ts";
 
 export type CensusCounts = Record<CensusMeasure, number>;
@@ -24,12 +30,25 @@ export function censusDates(view: ReferenceView): string[] {
 export const censusPlaces = (area: Area): readonly string[] => (area.kind === "NATIONAL" ? ["US"] : area.states);
 
 /** The area's counts in the census dated `date` (only `measures`, others stay 0); undefined when a figure is not there. */
-export function censusTotalsOn(view: ReferenceView, area: Area, date: string, measures: readonly CensusMeasure[] = CENSUS_MEASURES): CensusTotals | undefined {
-  const totals: CensusTotals = { date, total: zero(), byOperation: { A: zero(), B: zero(), C: zero() }, observations: [] };
+export function censusTotalsOn(
+  view: ReferenceView,
+  area: Area,
+  date: string,
+  measures: readonly CensusMeasure[] = CENSUS_MEASURES,
+): CensusTotals | undefined {
+  const totals: CensusTotals = {
+    date,
+    total: zero(),
+    byOperation: { A: zero(), B: zero(), C: zero() },
+    observations: [],
+  };
   for (const state of censusPlaces(area)) {
     for (const operation of CARRIER_OPERATIONS) {
       for (const measure of measures) {
-        const observation = observationAtOrBefore(view.history(fmcsaCensusSeries(measure, state, operation), date), date);
+        const observation = observationAtOrBefore(
+          view.history(fmcsaCensusSeries(measure, state, operation), date),
+          date,
+        );
         if (!observation || observation.observedOn !== date) return undefined;
         totals.total[measure] += observation.value;
         totals.byOperation[operation][measure] += observation.value;

@@ -91,7 +91,8 @@ export const CAPACITY_MODEL = {
         polarity: 1,
         weight: 0.1,
         freshDays: MONTHLY_FRESH_DAYS,
-        rationale: "For-hire freight moved, all modes led by trucking: the broadest monthly measure of freight volume, compared year on year.",
+        rationale:
+          "For-hire freight moved, all modes led by trucking: the broadest monthly measure of freight volume, compared year on year.",
       },
       cass_shipments: {
         name: "Cass Freight Index, shipments",
@@ -103,7 +104,8 @@ export const CAPACITY_MODEL = {
         polarity: 1,
         weight: 0.1,
         freshDays: MONTHLY_FRESH_DAYS,
-        rationale: "Shipments paid through Cass by large shippers: a direct count of loads, not seasonally adjusted, so compared year on year.",
+        rationale:
+          "Shipments paid through Cass by large shippers: a direct count of loads, not seasonally adjusted, so compared year on year.",
       },
       ata_tonnage: {
         name: "ATA for-hire truck tonnage, seasonally adjusted",
@@ -115,7 +117,8 @@ export const CAPACITY_MODEL = {
         polarity: 1,
         weight: 0.05,
         freshDays: MONTHLY_FRESH_DAYS,
-        rationale: "Tonnage hauled by for-hire fleets; skewed to large contract carriers and slow to move, so a small weight.",
+        rationale:
+          "Tonnage hauled by for-hire fleets; skewed to large contract carriers and slow to move, so a small weight.",
       },
       carrier_net_change: {
         name: "Net change of the for-hire carrier population (FMCSA authorities)",
@@ -140,7 +143,8 @@ export const CAPACITY_MODEL = {
         polarity: -1,
         weight: 0.05,
         freshDays: 400,
-        rationale: "Trucks registered by for-hire carriers based in the area, between two imported censuses at least 6 months apart.",
+        rationale:
+          "Trucks registered by for-hire carriers based in the area, between two imported censuses at least 6 months apart.",
       },
       truck_freight_ppi: {
         name: "PPI truck transportation of freight",
@@ -170,7 +174,9 @@ export const CAPACITY_MODEL = {
           "hard it is to add a truck there. Annual, so it shifts the area's level, not its direction.",
       },
     } satisfies Record<PressureInputId, PressureInputSpec>,
-    source: "Weights sum to 1: output per trucking job 0.35, demand 0.25, carrier supply 0.15, price 0.2, area 0.05; see " + "docs/carrier-capacity.md for each choice.",
+    source:
+      "Weights sum to 1: output per trucking job 0.35, demand 0.25, carrier supply 0.15, price 0.2, area 0.05; see " +
+      "docs/carrier-capacity.md for each choice.",
   },
 
   freshness: {
@@ -187,7 +193,10 @@ export const CAPACITY_MODEL = {
       "Under 40% of the applicable weight measurable (fresh or stale): no index (null) rather than a guess.",
   },
 
-  historyMonths: { value: [3, 6, 12] as const, source: "The same index computed as of 3, 6 and 12 months earlier, with the figures observed by then." },
+  historyMonths: {
+    value: [3, 6, 12] as const,
+    source: "The same index computed as of 3, 6 and 12 months earlier, with the figures observed by then.",
+  },
 
   confidence: {
     value: { highCoverage: 0.75, mediumCoverage: 0.55 },

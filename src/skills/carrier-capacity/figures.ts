@@ -42,14 +42,24 @@ export class UsedObservations {
 
 export function figureOf(observation: Observation, unit: string, used: UsedObservations): Figure {
   used.add(observation);
-  return { value: observation.value, unit, series_id: observation.seriesId, date: observation.observedOn, source: sourceOf(observation.seriesId) };
+  return {
+    value: observation.value,
+    unit,
+    series_id: observation.seriesId,
+    date: observation.observedOn,
+    source: sourceOf(observation.seriesId),
+  };
 }
 
 /** Observations of a monthly series may sit a few days off their month; a base further off than this does not count. */
 const BASE_TOLERANCE_DAYS = 45;
 
 /** The latest value against the one `months` earlier, in percent; undefined without a close enough base. */
-export function changeOver(view: ReferenceView, latest: Observation, months: number): { percent: number; from: Observation } | undefined {
+export function changeOver(
+  view: ReferenceView,
+  latest: Observation,
+  months: number,
+): { percent: number; from: Observation } | undefined {
   const target = shiftDate(latest.observedOn, { months: -months });
   const history = view.history(latest.seriesId, shiftDate(target, { days: -BASE_TOLERANCE_DAYS }));
   const change = changeSince(history, latest, target);

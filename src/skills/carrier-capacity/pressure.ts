@@ -10,7 +10,13 @@ import type { Observation, ReferenceView } from "../../reference/view.ts";
 import { round } from "../kit.ts";
 import type { Area } from "./area.ts";
 import { latestCensusPair } from "./census.ts";
-import { CAPACITY_MODEL, PRESSURE_INPUT_IDS, type CapacityLabel, type PressureInputId, type PressureInputSpec } from "./constants.ts";
+import {
+  CAPACITY_MODEL,
+  PRESSURE_INPUT_IDS,
+  type CapacityLabel,
+  type PressureInputId,
+  type PressureInputSpec,
+} from "./constants.ts";
 import { changeOver } from "./figures.ts";
 
 export type Freshness = "FRESH" | "STALE" | "EXPIRED";
@@ -54,14 +60,27 @@ function freshnessOf(ageDays: number, spec: PressureInputSpec): Freshness {
   return ageDays <= spec.freshDays * CAPACITY_MODEL.freshness.value.expiredAfterFreshMultiple ? "STALE" : "EXPIRED";
 }
 
-type Measurement = Pick<InputReading, "latest" | "measured" | "basis" | "missing"> & { used: Observation[]; seriesId?: string };
+type Measurement = Pick<InputReading, "latest" | "measured" | "basis" | "missing"> & {
+  used: Observation[];
+  seriesId?: string;
+};
 
 function percentChange(view: ReferenceView, seriesId: string, months: number): Measurement {
   const latest = view.latest(seriesId);
   if (!latest) return { missing: `no ${seriesId} observation on or before ${view.asOf}`, used: [] };
   const change = changeOver(view, latest, months);
-  if (!change) return { latest, missing: `no ${seriesId} observation ${months} months before ${latest.observedOn} to compare with`, used: [latest] };
-  return { latest, measured: change.percent, basis: `${latest.value} against ${change.from.value} on ${change.from.observedOn}`, used: [latest, change.from] };
+  if (!change)
+    return {
+      latest,
+      missing: `no ${seriesId} observation ${months} months before ${latest.observedOn} to compare with`,
+      used: [latest],
+    };
+  return {
+    latest,
+    measured: change.percent,
+    basis: `${latest.value} against ${change.from.value} on ${change.from.observedOn}`,
+    used: [latest, change.from],
+  };
 }
 
 /** The latest numerator/denominator ratio against the ratio's mean over the `months` before it, in percent. */
@@ -80,7 +99,11 @@ function ratioToTrend(view: ReferenceView, seriesId: string, denominatorId: stri
   }
   const earlier = pairs.slice(0, -1);
   if (earlier.length < months * 0.75)
-    return { latest, missing: `fewer than ${Math.ceil(months * 0.75)} months of both series before ${latest.observedOn}`, used: [latest] };
+    return {
+      latest,
+      missing: `fewer than ${Math.ceil(months * 0.75)} months of both series before ${latest.observedOn}`,
+      used: [latest],
+    };
   const norm = earlier.reduce((sum, p) => sum + p.ratio, 0) / earlier.length;
   return {
     latest,
@@ -95,19 +118,39 @@ function monthlyMean(view: ReferenceView, seriesId: string): Measurement {
   if (!latest) return { missing: `no ${seriesId} observation on or before ${view.asOf}`, used: [] };
   const window = view.history(seriesId, shiftDate(latest.observedOn, { months: -2 }));
   const mean = window.reduce((sum, o) => sum + o.value, 0) / window.length;
-  return { latest, measured: round(mean, 1), basis: `mean of ${window.length} month(s) from ${window[0]!.observedOn}`, used: window };
+  return {
+    latest,
+    measured: round(mean, 1),
+    basis: `mean of ${window.length} month(s) from ${window[0]!.observedOn}`,
+    used: window,
+  };
 }
 
 const CENSUS_POWER_UNITS_SERIES = "FMCSA_CENSUS_POWER_UNITS_<ST>_<OP>";
 
 function censusChange(view: ReferenceView, area: Area): Measurement {
   const { latest, earlier } = latestCensusPair(view, area, 6);
-  if (!latest) return { seriesId: CENSUS_POWER_UNITS_SERIES, missing: "no FMCSA census loaded (waybill data import fmcsa)", used: [] };
+  if (!latest)
+    return {
+      seriesId: CENSUS_POWER_UNITS_SERIES,
+      missing: "no FMCSA census loaded (waybill data import fmcsa)",
+      used: [],
+    };
   const newest = latest.observations.at(-1)!;
   if (!earlier)
-    return { seriesId: CENSUS_POWER_UNITS_SERIES, latest: newest, missing: `one census (${latest.date}); its change needs another at least 6 months older`, used: [] };
+    return {
+      seriesId: CENSUS_POWER_UNITS_SERIES,
+      latest: newest,
+      missing: `one census (${latest.date}); its change needs another at least 6 months older`,
+      used: [],
+    };
   if (earlier.total.POWER_UNITS === 0)
-    return { seriesId: CENSUS_POWER_UNITS_SERIES, latest: newest, missing: "no for-hire power units in the area in the earlier census", used: [] };
+    return {
+      seriesId: CENSUS_POWER_UNITS_SERIES,
+      latest: newest,
+      missing: "no for-hire power units in the area in the earlier census",
+      used: [],
+    };
   const percent = ((latest.total.POWER_UNITS - earlier.total.POWER_UNITS) / earlier.total.POWER_UNITS) * 100;
   return {
     seriesId: CENSUS_POWER_UNITS_SERIES,
@@ -125,7 +168,8 @@ function wagePremium(view: ReferenceView, states: readonly StateCode[]): Measure
   const edition = wages.reduce((newest, o) => (o.observedOn > newest ? o.observedOn : newest), wages[0]!.observedOn);
   const sameEdition = wages.filter((o) => o.observedOn === edition);
   const national = view.history(NATIONAL_TRUCK_DRIVER_WAGE_SERIES, edition).find((o) => o.observedOn === edition);
-  if (!national) return { missing: `no U.S. OEWS 53-3032 median wage for the ${edition} edition to compare with`, used: [] };
+  if (!national)
+    return { missing: `no U.S. OEWS 53-3032 median wage for the ${edition} edition to compare with`, used: [] };
   const areaMedian = sameEdition.reduce((sum, o) => sum + o.value, 0) / sameEdition.length;
   return {
     seriesId: sameEdition.length === 1 ? sameEdition[0]!.seriesId : "OEUS<FIPS>00000000000053303208",
@@ -160,7 +204,13 @@ export function readInput(view: ReferenceView, id: PressureInputId, area: Area):
   const spec: PressureInputSpec = CAPACITY_MODEL.inputs.value[id];
   const measurement = measure(view, id, spec, area);
   const { seriesId, ...measured } = measurement;
-  const reading: InputReading = { id, spec, seriesId: spec.seriesId ?? seriesId ?? measurement.latest?.seriesId ?? "", effectiveWeight: 0, ...measured };
+  const reading: InputReading = {
+    id,
+    spec,
+    seriesId: spec.seriesId ?? seriesId ?? measurement.latest?.seriesId ?? "",
+    effectiveWeight: 0,
+    ...measured,
+  };
   if (reading.latest) {
     reading.ageDays = daysBetween(reading.latest.observedOn, view.asOf);
     reading.freshness = freshnessOf(reading.ageDays, spec);
@@ -171,7 +221,8 @@ export function readInput(view: ReferenceView, id: PressureInputId, area: Area):
     reading.missing = `latest figure ${reading.latest!.observedOn} is ${reading.ageDays} days old (counts up to ${spec.freshDays * CAPACITY_MODEL.freshness.value.expiredAfterFreshMultiple})`;
     return reading;
   }
-  reading.effectiveWeight = spec.weight * (reading.freshness === "FRESH" ? 1 : CAPACITY_MODEL.freshness.value.staleWeightFactor);
+  reading.effectiveWeight =
+    spec.weight * (reading.freshness === "FRESH" ? 1 : CAPACITY_MODEL.freshness.value.staleWeightFactor);
   return reading;
 }
 
@@ -184,14 +235,18 @@ export function labelOf(value: number): CapacityLabel {
 export function pressureIndex(view: ReferenceView, area: Area): PressureIndex {
   const readings = PRESSURE_INPUT_IDS.filter((id) => applies(id, area)).map((id) => readInput(view, id, area));
   const applicableWeight = readings.reduce((sum, r) => sum + r.spec.weight, 0);
-  const shareOf = (counts: (r: InputReading) => boolean) => readings.filter(counts).reduce((sum, r) => sum + r.spec.weight, 0) / applicableWeight;
+  const shareOf = (counts: (r: InputReading) => boolean) =>
+    readings.filter(counts).reduce((sum, r) => sum + r.spec.weight, 0) / applicableWeight;
   const coverage = shareOf((r) => r.effectiveWeight > 0);
   const freshCoverage = shareOf((r) => r.effectiveWeight > 0 && r.freshness === "FRESH");
   const countedWeight = readings.reduce((sum, r) => sum + r.effectiveWeight, 0);
   const { scale, minCoverage } = CAPACITY_MODEL.index.value;
-  if (coverage < minCoverage || countedWeight === 0) return { value: null, label: null, coverage, freshCoverage, readings, contributions: new Map() };
+  if (coverage < minCoverage || countedWeight === 0)
+    return { value: null, label: null, coverage, freshCoverage, readings, contributions: new Map() };
   const contributions = new Map(
-    readings.filter((r) => r.effectiveWeight > 0).map((r) => [r.id, round((scale * r.effectiveWeight * r.signal!) / countedWeight, 1)] as const),
+    readings
+      .filter((r) => r.effectiveWeight > 0)
+      .map((r) => [r.id, round((scale * r.effectiveWeight * r.signal!) / countedWeight, 1)] as const),
   );
   const value = round(
     [...contributions.values()].reduce((sum, c) => sum + c, 0),

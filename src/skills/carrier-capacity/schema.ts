@@ -5,14 +5,28 @@ import { enumOf, factorVersionSchema, isoDate, nullable } from "../schema-kit.ts
 import { AREA_NAMES } from "./area.ts";
 import { CAPACITY_LABELS, PRESSURE_INPUT_IDS } from "./constants.ts";
 
-const oneOf = <const Values extends readonly string[]>(values: Values, description?: string) => enumOf(values, description ? { description } : {});
+const oneOf = <const Values extends readonly string[]>(values: Values, description?: string) =>
+  enumOf(values, description ? { description } : {});
 
 export const carrierCapacityInput = Type.Object(
   {
-    area: Type.Optional(oneOf(AREA_NAMES, "NATIONAL (default), PADD1..PADD5, a census region (NORTHEAST, MIDWEST, SOUTH, WEST) or a state's postal code")),
-    states: Type.Optional(Type.Array(oneOf(STATE_CODES), { minItems: 1, maxItems: STATE_CODES.length, description: "A list of states instead of a named area" })),
+    area: Type.Optional(
+      oneOf(
+        AREA_NAMES,
+        "NATIONAL (default), PADD1..PADD5, a census region (NORTHEAST, MIDWEST, SOUTH, WEST) or a state's postal code",
+      ),
+    ),
+    states: Type.Optional(
+      Type.Array(oneOf(STATE_CODES), {
+        minItems: 1,
+        maxItems: STATE_CODES.length,
+        description: "A list of states instead of a named area",
+      }),
+    ),
     equipment: Type.Optional(oneOf(EQUIPMENT_TYPES, `One of ${EQUIPMENT_TYPES.join(", ")}; DRY_VAN by default`)),
-    as_of: Type.Optional(isoDate("YYYY-MM-DD: answer with only the figures dated and published on or before this date")),
+    as_of: Type.Optional(
+      isoDate("YYYY-MM-DD: answer with only the figures dated and published on or before this date"),
+    ),
   },
   { additionalProperties: false },
 );
@@ -27,9 +41,15 @@ const figureFields = {
 /** A published figure: value, unit, series, date and source. */
 const figure = (description: string) => Type.Object(figureFields, { description });
 const trendFigure = (description: string) =>
-  Type.Intersect([Type.Object(figureFields), Type.Object({ change_3m_percent: nullable(Type.Number()), change_12m_percent: nullable(Type.Number()) })], {
-    description: `${description}, with its change over 3 and 12 months in percent`,
-  });
+  Type.Intersect(
+    [
+      Type.Object(figureFields),
+      Type.Object({ change_3m_percent: nullable(Type.Number()), change_12m_percent: nullable(Type.Number()) }),
+    ],
+    {
+      description: `${description}, with its change over 3 and 12 months in percent`,
+    },
+  );
 const censusCounts = (description: string) =>
   Type.Object(
     {
@@ -54,7 +74,9 @@ const pressureInput = Type.Object({
   signal: nullable(Type.Number({ description: "measured / full-signal move, clamped to [-1, 1], +1 = tight" })),
   weight: Type.Number(),
   effective_weight: Type.Number({ description: "The weight it counted with: halved when stale, 0 when left out" }),
-  contribution: nullable(Type.Number({ description: "Index points this input adds; the contributions sum to the index" })),
+  contribution: nullable(
+    Type.Number({ description: "Index points this input adds; the contributions sum to the index" }),
+  ),
   missing: nullable(Type.String({ description: "Why it does not count" })),
   rationale: Type.String(),
 });
@@ -77,7 +99,9 @@ export const carrierCapacityOutput = Type.Object({
     { description: "The area answered for" },
   ),
   equipment: oneOf(EQUIPMENT_TYPES),
-  equipment_note: Type.String({ description: "How the equipment type bears on the figures (most are not split by equipment)" }),
+  equipment_note: Type.String({
+    description: "How the equipment type bears on the figures (most are not split by equipment)",
+  }),
   supply: Type.Object(
     {
       census: nullable(
@@ -102,7 +126,9 @@ export const carrierCapacityOutput = Type.Object({
       truck_drivers: Type.Object(
         {
           employment: nullable(figure("Heavy truck driver employment in the area")),
-          states_without_employment: Type.Array(Type.String(), { description: "States of the area without a published employment figure" }),
+          states_without_employment: Type.Array(Type.String(), {
+            description: "States of the area without a published employment figure",
+          }),
           national_median_wage_hourly: nullable(figure("National median hourly wage of heavy truck drivers")),
           by_state: Type.Array(
             Type.Object({
@@ -116,22 +142,33 @@ export const carrierCapacityOutput = Type.Object({
         { description: "BLS occupational employment and wages of heavy truck drivers" },
       ),
       national_truck_employment: nullable(
-        Type.Intersect([trendFigure("National truck transportation employment"), Type.Object({ trend: nullable(oneOf(["RISING", "FALLING", "FLAT"])) })], {
-          description: "National truck transportation employment, its changes and trend",
-        }),
+        Type.Intersect(
+          [
+            trendFigure("National truck transportation employment"),
+            Type.Object({ trend: nullable(oneOf(["RISING", "FALLING", "FLAT"])) }),
+          ],
+          {
+            description: "National truck transportation employment, its changes and trend",
+          },
+        ),
       ),
       carrier_population: Type.Object(
         {
-          scope: Type.Literal("NATIONAL", { description: "Always national: authority grants and revocations are not published by area" }),
+          scope: Type.Literal("NATIONAL", {
+            description: "Always national: authority grants and revocations are not published by area",
+          }),
           new_authorities: nullable(figure("New operating authorities granted")),
           net_revocations: nullable(figure("Operating authorities revoked, net of reinstatements")),
           net_change: nullable(figure("New authorities minus net revocations")),
         },
         { description: "How the carrier population is changing" },
       ),
-      new_carriers_by_state: Type.Array(Type.Intersect([Type.Object({ state: Type.String() }), Type.Object(figureFields)]), {
-        description: "New carriers per state of the area",
-      }),
+      new_carriers_by_state: Type.Array(
+        Type.Intersect([Type.Object({ state: Type.String() }), Type.Object(figureFields)]),
+        {
+          description: "New carriers per state of the area",
+        },
+      ),
     },
     { description: "Figures on the supply of trucks and drivers" },
   ),
@@ -143,8 +180,12 @@ export const carrierCapacityOutput = Type.Object({
       industrial_production: nullable(trendFigure("Industrial production index")),
       area_share: Type.Object(
         {
-          truck_driver_employment_percent: nullable(Type.Number({ description: "The area's share of national truck driver employment, percent" })),
-          census_power_units_percent: nullable(Type.Number({ description: "The area's share of national power units, percent" })),
+          truck_driver_employment_percent: nullable(
+            Type.Number({ description: "The area's share of national truck driver employment, percent" }),
+          ),
+          census_power_units_percent: nullable(
+            Type.Number({ description: "The area's share of national power units, percent" }),
+          ),
           freight_volume_percent: Type.Null({ description: "Not published by area; always null" }),
           note: Type.String({ description: "How to read the shares" }),
         },
@@ -155,12 +196,20 @@ export const carrierCapacityOutput = Type.Object({
   ),
   capacity_pressure: Type.Object(
     {
-      value: nullable(Type.Integer({ minimum: -100, maximum: 100, description: "-100 loose .. +100 tight; null when too little could be measured" })),
+      value: nullable(
+        Type.Integer({
+          minimum: -100,
+          maximum: 100,
+          description: "-100 loose .. +100 tight; null when too little could be measured",
+        }),
+      ),
       label: nullable(oneOf(CAPACITY_LABELS)),
       scale: Type.String({ description: "How to read the index value" }),
       coverage: Type.Number({ description: "Share of the applicable inputs' weight that counted" }),
       reasons: Type.Array(Type.String()),
-      inputs: Type.Array(pressureInput, { description: "Each input of the index, what it measured and what it contributed" }),
+      inputs: Type.Array(pressureInput, {
+        description: "Each input of the index, what it measured and what it contributed",
+      }),
       history: Type.Array(pastValue, { description: "The index at earlier dates, computed the same way" }),
       method: Type.String(),
     },

@@ -47,10 +47,14 @@ function reasonsOf(index: PressureIndex): string[] {
       const leaning = points > 0 ? "toward tight" : points < 0 ? "toward loose" : "neutral";
       return `${r.spec.name}: ${signed(r.measured!)} (${r.spec.unit}; ${r.basis}) ${leaning}, ${signed(points)} points${r.freshness === "STALE" ? `, at half weight: ${r.ageDays} days old` : ""}`;
     });
-  const left = index.readings.filter((r) => r.effectiveWeight === 0).map((r) => `${r.spec.name} left out: ${r.missing}`);
+  const left = index.readings
+    .filter((r) => r.effectiveWeight === 0)
+    .map((r) => `${r.spec.name} left out: ${r.missing}`);
   if (index.value === null) {
     const { minCoverage } = CAPACITY_MODEL.index.value;
-    left.unshift(`Only ${round(index.coverage * 100, 0)}% of the inputs' weight could be measured (at least ${minCoverage * 100}% needed): no index.`);
+    left.unshift(
+      `Only ${round(index.coverage * 100, 0)}% of the inputs' weight could be measured (at least ${minCoverage * 100}% needed): no index.`,
+    );
   }
   return [...counted, ...left];
 }
@@ -58,8 +62,11 @@ function reasonsOf(index: PressureIndex): string[] {
 function confidenceOf(index: PressureIndex, censusLoaded: boolean): Output["confidence"] {
   const { highCoverage, mediumCoverage } = CAPACITY_MODEL.confidence.value;
   const fresh = index.freshCoverage;
-  const reasons: string[] = [`${round(fresh * 100, 0)}% of the inputs' weight counted with fresh figures (${round(index.coverage * 100, 0)}% in all)`];
-  let level: Output["confidence"]["level"] = fresh >= highCoverage ? "HIGH" : fresh >= mediumCoverage ? "MEDIUM" : "LOW";
+  const reasons: string[] = [
+    `${round(fresh * 100, 0)}% of the inputs' weight counted with fresh figures (${round(index.coverage * 100, 0)}% in all)`,
+  ];
+  let level: Output["confidence"]["level"] =
+    fresh >= highCoverage ? "HIGH" : fresh >= mediumCoverage ? "MEDIUM" : "LOW";
   if (!censusLoaded) {
     reasons.push("no FMCSA census loaded: the area's carriers, power units and drivers are unknown");
     if (level === "HIGH") level = "MEDIUM";
@@ -74,7 +81,9 @@ function missingOf(index: PressureIndex, supply: Output["supply"]): string[] {
   const missing = index.readings.filter((r) => r.effectiveWeight === 0).map((r) => `${r.id}: ${r.missing}`);
   if (!supply.census) missing.push("census: no FMCSA Company Census File imported (waybill data import fmcsa FILE)");
   if (supply.truck_drivers.states_without_employment.length > 0 && supply.truck_drivers.employment === null) {
-    missing.push(`truck-driver employment (OEWS 53-3032) for ${supply.truck_drivers.states_without_employment.join(", ")}`);
+    missing.push(
+      `truck-driver employment (OEWS 53-3032) for ${supply.truck_drivers.states_without_employment.join(", ")}`,
+    );
   }
   return missing;
 }
@@ -116,13 +125,15 @@ export const carrierCapacitySkill = defineSkill({
       as_of: view.asOf,
       area,
       equipment: input.equipment ?? "DRY_VAN",
-      equipment_note: "No public series splits carriers or freight by trailer type, so the figures and the index are the same for every equipment type.",
+      equipment_note:
+        "No public series splits carriers or freight by trailer type, so the figures and the index are the same for every equipment type.",
       supply,
       demand,
       capacity_pressure: {
         value: index.value,
         label: index.label,
-        scale: "-100 (loose: trucks looking for freight) .. +100 (tight: freight looking for trucks); TIGHT above +20, LOOSE below -20",
+        scale:
+          "-100 (loose: trucks looking for freight) .. +100 (tight: freight looking for trucks); TIGHT above +20, LOOSE below -20",
         coverage: round(index.coverage, 3),
         reasons: reasonsOf(index),
         inputs: index.readings.map((reading) => inputOut(reading, index)),

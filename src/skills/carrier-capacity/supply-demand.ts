@@ -35,7 +35,11 @@ function trendFigure(view: ReferenceView, seriesId: string, unit: string, used: 
   if (!latest) return null;
   const [three, twelve] = [changeOver(view, latest, 3), changeOver(view, latest, 12)];
   used.add(three?.from, twelve?.from);
-  return { ...figureOf(latest, unit, used), change_3m_percent: three?.percent ?? null, change_12m_percent: twelve?.percent ?? null };
+  return {
+    ...figureOf(latest, unit, used),
+    change_3m_percent: three?.percent ?? null,
+    change_12m_percent: twelve?.percent ?? null,
+  };
 }
 
 type Direction = "RISING" | "FALLING" | "FLAT";
@@ -49,7 +53,11 @@ const direction = (figure: TrendFigure | null): Direction | null =>
         ? "FALLING"
         : "FLAT";
 
-const censusOut = (counts: CensusCounts) => ({ carriers: counts.CARRIERS, power_units: counts.POWER_UNITS, drivers: counts.DRIVERS });
+const censusOut = (counts: CensusCounts) => ({
+  carriers: counts.CARRIERS,
+  power_units: counts.POWER_UNITS,
+  drivers: counts.DRIVERS,
+});
 
 function census(view: ReferenceView, area: Area, used: UsedObservations) {
   const date = censusDates(view).at(-1);
@@ -61,7 +69,11 @@ function census(view: ReferenceView, area: Area, used: UsedObservations) {
     series_id: "FMCSA_CENSUS_<MEASURE>_<ST>_<OP>",
     source: sourceOf("FMCSA_CENSUS_"),
     for_hire: censusOut(totals.total),
-    by_operation: { A: censusOut(totals.byOperation.A), B: censusOut(totals.byOperation.B), C: censusOut(totals.byOperation.C) },
+    by_operation: {
+      A: censusOut(totals.byOperation.A),
+      B: censusOut(totals.byOperation.B),
+      C: censusOut(totals.byOperation.C),
+    },
   };
 }
 
@@ -136,11 +148,18 @@ export function supplyFigures(view: ReferenceView, area: Area, used: UsedObserva
   };
 }
 
-export function demandFigures(view: ReferenceView, area: Area, supply: ReturnType<typeof supplyFigures>, used: UsedObservations) {
+export function demandFigures(
+  view: ReferenceView,
+  area: Area,
+  supply: ReturnType<typeof supplyFigures>,
+  used: UsedObservations,
+) {
   const nationalDrivers = view.latest(NATIONAL_TRUCK_DRIVER_EMPLOYMENT_SERIES);
   const areaDrivers = supply.truck_drivers.employment;
   const nationalUnits =
-    area.kind !== "NATIONAL" && supply.census ? censusTotalsOn(view, { name: "NATIONAL", kind: "NATIONAL", states: [] }, supply.census.date, ["POWER_UNITS"]) : undefined;
+    area.kind !== "NATIONAL" && supply.census
+      ? censusTotalsOn(view, { name: "NATIONAL", kind: "NATIONAL", states: [] }, supply.census.date, ["POWER_UNITS"])
+      : undefined;
   used.add(...(nationalUnits?.observations ?? []));
   return {
     freight_tsi: trendFigure(view, "TSIFRGHT", "index 2000=100", used),
@@ -148,7 +167,10 @@ export function demandFigures(view: ReferenceView, area: Area, supply: ReturnTyp
     ata_tonnage: trendFigure(view, ATA_TONNAGE_SA, "index 2015=100", used),
     industrial_production: trendFigure(view, "INDPRO", "index 2017=100", used),
     area_share: {
-      truck_driver_employment_percent: area.kind !== "NATIONAL" && areaDrivers && nationalDrivers ? round((areaDrivers.value / nationalDrivers.value) * 100, 2) : null,
+      truck_driver_employment_percent:
+        area.kind !== "NATIONAL" && areaDrivers && nationalDrivers
+          ? round((areaDrivers.value / nationalDrivers.value) * 100, 2)
+          : null,
       census_power_units_percent:
         nationalUnits && supply.census && nationalUnits.total.POWER_UNITS > 0
           ? round((supply.census.for_hire.power_units / nationalUnits.total.POWER_UNITS) * 100, 2)

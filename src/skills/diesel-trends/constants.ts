@@ -13,13 +13,15 @@ export const DIESEL_TRENDS_MODEL = {
 
   changeHorizonsWeeks: {
     value: [1, 4, 13, 52],
-    source: "docs/api.md (Skills): week, month, quarter and year over year, each against the EIA week on or before that many weeks earlier.",
+    source:
+      "docs/api.md (Skills): week, month, quarter and year over year, each against the EIA week on or before that many weeks earlier.",
   },
 
   // The answer names them moving_averages.weeks_4 and weeks_13.
   movingAverageWeeks: {
     value: { short: 4, long: 13 },
-    source: "A month and a quarter of weekly prices, the horizons fuel-surcharge tariffs and fleet budgets are reviewed on.",
+    source:
+      "A month and a quarter of weekly prices, the horizons fuel-surcharge tariffs and fleet budgets are reviewed on.",
   },
 
   direction: {

@@ -9,7 +9,8 @@ export const dieselTrendsInput = Type.Object({
   region: Type.Optional(
     enumOf(DIESEL_REGION_NAMES, {
       default: "NATIONAL",
-      description: "EIA diesel region: NATIONAL (default), PADD1..PADD5, PADD1A, PADD1B, PADD1C, CALIFORNIA, PADD5_EX_CA",
+      description:
+        "EIA diesel region: NATIONAL (default), PADD1..PADD5, PADD1A, PADD1B, PADD1C, CALIFORNIA, PADD5_EX_CA",
     }),
   ),
   weeks: Type.Optional(
@@ -38,8 +39,13 @@ export const dieselTrendsOutput = Type.Object({
   as_of: Type.String(),
   weeks: Type.Integer(),
   latest: Type.Object({ date: Type.String(), price: Type.Number({ description: "USD/gal" }) }),
-  series: Type.Array(Type.Object({ date: Type.String(), price: Type.Number() }), { description: "The window's weekly prices, oldest first" }),
-  changes: Type.Array(change, { description: "Latest against the EIA week on or before 1, 4, 13 and 52 weeks earlier; nulls before the series starts" }),
+  series: Type.Array(Type.Object({ date: Type.String(), price: Type.Number() }), {
+    description: "The window's weekly prices, oldest first",
+  }),
+  changes: Type.Array(change, {
+    description:
+      "Latest against the EIA week on or before 1, 4, 13 and 52 weeks earlier; nulls before the series starts",
+  }),
   moving_averages: Type.Object({
     weeks_4: nullable(Type.Number({ description: "Mean of the last 4 weekly prices" })),
     weeks_13: nullable(Type.Number({ description: "Mean of the last 13 weekly prices" })),
@@ -49,7 +55,9 @@ export const dieselTrendsOutput = Type.Object({
     ma_spread_percent: nullable(Type.Number({ description: "(short MA - long MA) / long MA x 100" })),
     rule: Type.String(),
   }),
-  note: Type.Optional(Type.String({ description: "Set when the region's newest week is older than the U.S. average's" })),
+  note: Type.Optional(
+    Type.String({ description: "Set when the region's newest week is older than the U.S. average's" }),
+  ),
   regions: Type.Array(
     Type.Object({
       region: enumOf(DIESEL_REGION_NAMES),

@@ -16,7 +16,8 @@ type Output = Static<typeof dieselTrendsOutput>;
 const SIDE_BY_SIDE_CHANGE_WEEKS = 4;
 const orNull = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
 const perGallon = (value: number | undefined) => orNull(value === undefined ? undefined : round(value, 4));
-const percent = (change: Change | undefined) => orNull(change?.percent === undefined ? undefined : round(change.percent, 2));
+const percent = (change: Change | undefined) =>
+  orNull(change?.percent === undefined ? undefined : round(change.percent, 2));
 
 function regionsSideBySide(view: ReferenceView): { rows: Output["regions"]; used: Observation[] } {
   const rows: Output["regions"] = [];
@@ -81,10 +82,15 @@ export const dieselTrendsSkill = defineSkill({
         absolute: perGallon(change?.absolute),
         percent: percent(change),
       })),
-      moving_averages: { weeks_4: perGallon(trend.movingAverages.short), weeks_13: perGallon(trend.movingAverages.long) },
+      moving_averages: {
+        weeks_4: perGallon(trend.movingAverages.short),
+        weeks_13: perGallon(trend.movingAverages.long),
+      },
       direction: {
         value: trend.direction.value,
-        ma_spread_percent: orNull(trend.direction.spreadPercent === undefined ? undefined : round(trend.direction.spreadPercent, 2)),
+        ma_spread_percent: orNull(
+          trend.direction.spreadPercent === undefined ? undefined : round(trend.direction.spreadPercent, 2),
+        ),
         rule: DIESEL_TRENDS_MODEL.direction.source,
       },
       ...(note && { note }),

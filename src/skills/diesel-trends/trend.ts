@@ -47,12 +47,20 @@ export function seriesTrend(view: ReferenceView, seriesId: string, weeks: number
   const short = trailingMean(history, movingAverageWeeks.value.short);
   const long = trailingMean(history, movingAverageWeeks.value.long);
 
-  const used = [...window, ...history.slice(-movingAverageWeeks.value.long), ...changes.flatMap(({ change }) => (change ? [change.from] : []))];
+  const used = [
+    ...window,
+    ...history.slice(-movingAverageWeeks.value.long),
+    ...changes.flatMap(({ change }) => (change ? [change.from] : [])),
+  ];
   return { latest, window, changes, movingAverages: { short, long }, direction: trendDirection(short, long), used };
 }
 
 /** One region's latest price and its change over a number of weeks. */
-export function latestWithChange(view: ReferenceView, seriesId: string, weeks: number): { latest: Observation; change: Change | undefined } | undefined {
+export function latestWithChange(
+  view: ReferenceView,
+  seriesId: string,
+  weeks: number,
+): { latest: Observation; change: Change | undefined } | undefined {
   const latest = view.latest(seriesId);
   if (!latest) return undefined;
   const base = weeksBefore(latest.observedOn, weeks);

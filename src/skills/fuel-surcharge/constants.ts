@@ -12,7 +12,8 @@ export const FUEL_SURCHARGE_MODEL = {
 
   defaultBaselinePerGallon: {
     value: RATE_MODEL.fuelSurcharge.value.baseDieselPerGallon,
-    source: "ATA/DOE convention: the diesel price already priced into the base rate is $1.25/gal (docs/data-sources.md; FRI fuel-surcharge page).",
+    source:
+      "ATA/DOE convention: the diesel price already priced into the base rate is $1.25/gal (docs/data-sources.md; FRI fuel-surcharge page).",
   },
 
   defaultMpgDivisor: {
@@ -23,6 +24,7 @@ export const FUEL_SURCHARGE_MODEL = {
   /** Bounds that catch typing errors (cents for dollars, gallons for mpg), not business rules. */
   limits: {
     value: { maxBaselinePerGallon: 10, maxMpgDivisor: 20, maxMiles: RATE_MODEL.maxLaneMiles.value },
-    source: "Waybill input checks: no diesel base price above $10/gal, no truck above 20 mpg, no lane longer than the rate-lookup maximum.",
+    source:
+      "Waybill input checks: no diesel base price above $10/gal, no truck above 20 mpg, no lane longer than the rate-lookup maximum.",
   },
 } as const;

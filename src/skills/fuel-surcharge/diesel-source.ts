@@ -12,7 +12,10 @@ export interface SurchargeDiesel {
 }
 
 /** The diesel price behind a surcharge: the origin's EIA area, or the named region, as of the view. */
-export function surchargeDiesel(view: ReferenceView, where: { origin?: string; region?: DieselRegion }): SurchargeDiesel {
+export function surchargeDiesel(
+  view: ReferenceView,
+  where: { origin?: string; region?: DieselRegion },
+): SurchargeDiesel {
   let origin: ResolvedPlace | undefined;
   let reading: DieselReading | undefined;
   if (where.origin !== undefined) {

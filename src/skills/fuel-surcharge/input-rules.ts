@@ -8,7 +8,11 @@ type Input = Static<typeof fuelSurchargeInput>;
 
 const { maxBaselinePerGallon, maxMpgDivisor, maxMiles } = FUEL_SURCHARGE_MODEL.limits.value;
 
-function rangeProblem(field: string, value: number | undefined, bounds: { above: number; atLeast?: boolean; atMost: number }): FieldProblem | undefined {
+function rangeProblem(
+  field: string,
+  value: number | undefined,
+  bounds: { above: number; atLeast?: boolean; atMost: number },
+): FieldProblem | undefined {
   if (value === undefined) return undefined;
   const lowOk = bounds.atLeast ? value >= bounds.above : value > bounds.above;
   if (lowOk && value <= bounds.atMost) return undefined;
@@ -40,7 +44,11 @@ export function refuseInvalidInput(input: Input): void {
   problems.push(...ranges.filter((problem) => problem !== undefined));
   if (input.formula === "PERCENTAGE") {
     for (const field of ["miles", "base_freight_charge"] as const) {
-      if (input[field] === undefined) problems.push({ field, problem: "is required with formula PERCENTAGE (surcharge for the miles over the base charge)" });
+      if (input[field] === undefined)
+        problems.push({
+          field,
+          problem: "is required with formula PERCENTAGE (surcharge for the miles over the base charge)",
+        });
     }
   } else if (input.base_freight_charge !== undefined) {
     problems.push({ field: "base_freight_charge", problem: "is only used with formula PERCENTAGE" });

@@ -45,7 +45,13 @@ export const fuelSurchargeSkill = defineSkill({
       formula,
       as_of: view.asOf,
       ...(origin && {
-        origin: { input: input.origin!, city: origin.city, state: origin.state, padd: origin.padd, resolution: origin.quality },
+        origin: {
+          input: input.origin!,
+          city: origin.city,
+          state: origin.state,
+          padd: origin.padd,
+          resolution: origin.quality,
+        },
       }),
       diesel: {
         price_per_gallon: price,
@@ -62,7 +68,10 @@ export const fuelSurchargeSkill = defineSkill({
       mpg_divisor_source: input.mpg_divisor === undefined ? "EQUIPMENT_DEFAULT" : "CALLER_PROVIDED",
       surcharge_per_mile: quote.perMile,
       ...(input.miles !== undefined && { miles: input.miles, total_surcharge: quote.total }),
-      ...(quote.percent !== undefined && { base_freight_charge: input.base_freight_charge, surcharge_percent: quote.percent }),
+      ...(quote.percent !== undefined && {
+        base_freight_charge: input.base_freight_charge,
+        surcharge_percent: quote.percent,
+      }),
       calculation: quote.calculation,
       factor_versions: [factor(reading.observation)],
       model_version: FUEL_SURCHARGE_MODEL.version,

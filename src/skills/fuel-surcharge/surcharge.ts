@@ -15,14 +15,22 @@ export interface SurchargeQuote {
  * The ATA/DOE per-mile surcharge, and from it the total for a trip and its share of the base charge.
  * Totals and percentages come from the unrounded per-mile figure; only the answer is rounded.
  */
-export function quoteSurcharge(dieselPerGallon: number, terms: FuelSurchargeTerms, trip: { miles?: number; baseFreightCharge?: number }): SurchargeQuote {
+export function quoteSurcharge(
+  dieselPerGallon: number,
+  terms: FuelSurchargeTerms,
+  trip: { miles?: number; baseFreightCharge?: number },
+): SurchargeQuote {
   const perMile = fuelSurchargePerMile(dieselPerGallon, terms);
   const total = trip.miles === undefined ? undefined : perMile * trip.miles;
-  const percent = total === undefined || trip.baseFreightCharge === undefined ? undefined : (total / trip.baseFreightCharge) * 100;
+  const percent =
+    total === undefined || trip.baseFreightCharge === undefined ? undefined : (total / trip.baseFreightCharge) * 100;
 
-  const steps = [`max(0, (${dieselPerGallon} - ${terms.baseDieselPerGallon}) / ${terms.mpgDivisor}) = ${round(perMile, 4)} USD/mile`];
+  const steps = [
+    `max(0, (${dieselPerGallon} - ${terms.baseDieselPerGallon}) / ${terms.mpgDivisor}) = ${round(perMile, 4)} USD/mile`,
+  ];
   if (total !== undefined) steps.push(`x ${trip.miles} miles = ${total.toFixed(2)} USD`);
-  if (percent !== undefined) steps.push(`/ ${trip.baseFreightCharge!.toFixed(2)} USD base freight charge = ${round(percent, 2)} %`);
+  if (percent !== undefined)
+    steps.push(`/ ${trip.baseFreightCharge!.toFixed(2)} USD base freight charge = ${round(percent, 2)} %`);
 
   return {
     perMile: round(perMile, 4),

@@ -21,7 +21,8 @@ export const LANE_COMPARISON_MODEL = {
 
   ranking: {
     value: "competition",
-    source: "Standard competition ranking (1, 2, 2, 4): equal figures share a rank, so a repeated lane ranks with its twin; ties list in request order.",
+    source:
+      "Standard competition ranking (1, 2, 2, 4): equal figures share a rank, so a repeated lane ranks with its twin; ties list in request order.",
   },
 } as const;
 

@@ -33,7 +33,9 @@ const deltaFrom = (value: number, reference: number): Delta => ({
 export function rankCosts(values: readonly number[]): Ranking {
   if (values.length === 0) throw new Error("rankCosts needs at least one figure");
   const average = mean(values);
-  const order = values.map((value, position) => ({ value, position })).sort((a, b) => a.value - b.value || a.position - b.position);
+  const order = values
+    .map((value, position) => ({ value, position }))
+    .sort((a, b) => a.value - b.value || a.position - b.position);
   const cheapest = order[0]!.value;
   const ranked = order.map(({ value, position }) => ({
     position,

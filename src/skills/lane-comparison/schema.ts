@@ -13,15 +13,23 @@ const lane = Type.Object(
     equipment: lookupField.equipment,
     mode: lookupField.mode,
     miles: lookupField.miles,
-    label: Type.Optional(Type.String({ minLength: 1, maxLength: 80, description: "Your name for the lane, echoed in the answer" })),
+    label: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 80, description: "Your name for the lane, echoed in the answer" }),
+    ),
   },
   { additionalProperties: false },
 );
 
 export const laneComparisonInput = Type.Object({
-  lanes: Type.Array(lane, { minItems: min, maxItems: max, description: `${min} to ${max} lanes; the same lane may appear more than once` }),
+  lanes: Type.Array(lane, {
+    minItems: min,
+    maxItems: max,
+    description: `${min} to ${max} lanes; the same lane may appear more than once`,
+  }),
   include_fuel_surcharge: lookupField.include_fuel_surcharge,
-  sort_by: Type.Optional(enumOf(SORT_METRICS, { default: "rate_per_mile", description: "Rank on rate_per_mile (default) or total_cost" })),
+  sort_by: Type.Optional(
+    enumOf(SORT_METRICS, { default: "rate_per_mile", description: "Rank on rate_per_mile (default) or total_cost" }),
+  ),
   as_of: lookupField.as_of,
 });
 
@@ -54,7 +62,10 @@ export const laneComparisonOutput = Type.Object({
       distance_method: lookupAnswer.distance_method,
       rate_per_mile: lookupAnswer.rate_per_mile,
       total_cost: lookupAnswer.total_cost,
-      confidence: Type.Object({ level: lookupAnswer.confidence.properties.level, score: lookupAnswer.confidence.properties.score }),
+      confidence: Type.Object({
+        level: lookupAnswer.confidence.properties.level,
+        score: lookupAnswer.confidence.properties.score,
+      }),
       delta_vs_cheapest: delta("the cheapest lane"),
       delta_vs_mean: delta("the mean of all lanes"),
     }),

@@ -32,18 +32,29 @@ export const laneComparisonSkill = defineSkill({
 
     const used: Observation[] = [];
     const priced: RateLookupAnswer[] = input.lanes.map((lane, position) => {
-      const result = priceLane({ ...lane, include_fuel_surcharge: includeFuelSurcharge }, view, (field) => `lanes.${position}.${field}`);
+      const result = priceLane(
+        { ...lane, include_fuel_surcharge: includeFuelSurcharge },
+        view,
+        (field) => `lanes.${position}.${field}`,
+      );
       used.push(...result.used);
       return result.answer;
     });
 
     const decimals = DECIMALS[sortBy];
-    const roundDelta = (delta: Delta): Delta => ({ absolute: round(delta.absolute, decimals), percent: round(delta.percent, PERCENT_DECIMALS) });
+    const roundDelta = (delta: Delta): Delta => ({
+      absolute: round(delta.absolute, decimals),
+      percent: round(delta.percent, PERCENT_DECIMALS),
+    });
     const withLabel = (position: number) => {
       const label = input.lanes[position]!.label;
       return label === undefined ? {} : { label };
     };
-    const extreme = (figure: RankedFigure) => ({ position: figure.position, ...withLabel(figure.position), value: figure.value });
+    const extreme = (figure: RankedFigure) => ({
+      position: figure.position,
+      ...withLabel(figure.position),
+      value: figure.value,
+    });
     const ranking = rankCosts(priced.map((answer) => answer[sortBy]));
 
     const answer: Output = {

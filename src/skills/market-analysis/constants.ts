@@ -8,7 +8,15 @@
  * TIGHTENING means capacity is getting scarcer relative to freight, so rates tend to rise.
  */
 
-export const INDICATOR_IDS = ["truck_freight_ppi", "freight_tsi", "industrial_production", "truck_employment", "diesel", "wti_crude", "fed_funds"] as const;
+export const INDICATOR_IDS = [
+  "truck_freight_ppi",
+  "freight_tsi",
+  "industrial_production",
+  "truck_employment",
+  "diesel",
+  "wti_crude",
+  "fed_funds",
+] as const;
 export type IndicatorId = (typeof INDICATOR_IDS)[number];
 
 export const MARKET_SIGNALS = ["TIGHTENING", "BALANCED", "LOOSENING", "INSUFFICIENT_DATA"] as const;
@@ -66,7 +74,8 @@ export const MARKET_MODEL = {
         fullSignalAt: 2,
         polarity: 1,
         weight: 0.25,
-        rationale: "Freight rates (FTR component): what carriers charge; rising prices are the market tightening. Heaviest weight: it is the outcome itself.",
+        rationale:
+          "Freight rates (FTR component): what carriers charge; rising prices are the market tightening. Heaviest weight: it is the outcome itself.",
       },
       freight_tsi: {
         name: "BTS Freight Transportation Services Index",
@@ -77,7 +86,8 @@ export const MARKET_MODEL = {
         fullSignalAt: 2.5,
         polarity: 1,
         weight: 0.2,
-        rationale: "Freight volumes (FTR component): for-hire freight moved; more freight on the same fleet tightens it.",
+        rationale:
+          "Freight volumes (FTR component): for-hire freight moved; more freight on the same fleet tightens it.",
       },
       industrial_production: {
         name: "Industrial production index",
@@ -88,7 +98,8 @@ export const MARKET_MODEL = {
         fullSignalAt: 2,
         polarity: 1,
         weight: 0.15,
-        rationale: "Goods output, the demand behind truck freight (FTR builds its freight forecast top-down from the economy).",
+        rationale:
+          "Goods output, the demand behind truck freight (FTR builds its freight forecast top-down from the economy).",
       },
       truck_employment: {
         name: "Truck transportation employment",
@@ -99,7 +110,8 @@ export const MARKET_MODEL = {
         fullSignalAt: 1.5,
         polarity: -1,
         weight: 0.15,
-        rationale: "Fleet capacity (FTR component): more drivers employed is more capacity; jobs leaving trucking is capacity leaving.",
+        rationale:
+          "Fleet capacity (FTR component): more drivers employed is more capacity; jobs leaving trucking is capacity leaving.",
       },
       diesel: {
         name: "EIA retail on-highway diesel",

@@ -32,7 +32,11 @@ export function readIndicator(view: ReferenceView, id: IndicatorId, seriesId: st
   // The z-score window reaches further back than the trend's base, so one history serves both.
   const history = view.history(seriesId, windowStart);
 
-  const trend = changeSince(history, latest, shiftDate(latest.observedOn, { months: -MARKET_MODEL.trendLookbackMonths.value }));
+  const trend = changeSince(
+    history,
+    latest,
+    shiftDate(latest.observedOn, { months: -MARKET_MODEL.trendLookbackMonths.value }),
+  );
   const trendValue = spec.trendMeasure === "percent" ? trend?.percent : trend?.absolute;
   const earlier = history.filter((observation) => observation.observedOn < latest.observedOn);
   const score =

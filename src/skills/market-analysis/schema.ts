@@ -7,7 +7,8 @@ export const marketAnalysisInput = Type.Object({
   region: Type.Optional(
     enumOf(DIESEL_REGION_NAMES, {
       default: "NATIONAL",
-      description: "EIA diesel region for the diesel indicator: NATIONAL (default), PADD1..PADD5, PADD1A, PADD1B, PADD1C, CALIFORNIA, PADD5_EX_CA",
+      description:
+        "EIA diesel region for the diesel indicator: NATIONAL (default), PADD1..PADD5, PADD1A, PADD1B, PADD1C, CALIFORNIA, PADD5_EX_CA",
     }),
   ),
   as_of: Type.Optional(isoDate("YYYY-MM-DD: analyse with only the data observed on or before this date")),
@@ -50,7 +51,10 @@ const indicator = Type.Object({
 export const marketAnalysisOutput = Type.Object({
   as_of: Type.String(),
   signal_as_of: Type.Optional(
-    Type.String({ description: "Without an as_of and with too little fresh today: the month-end the signal was read as of (newest with enough fresh indicators)" }),
+    Type.String({
+      description:
+        "Without an as_of and with too little fresh today: the month-end the signal was read as of (newest with enough fresh indicators)",
+    }),
   ),
   region: enumOf(DIESEL_REGION_NAMES),
   signal: Type.Object({
@@ -62,7 +66,9 @@ export const marketAnalysisOutput = Type.Object({
     method: Type.String(),
   }),
   indicators: Type.Array(indicator),
-  diesel_fallback: Type.Optional(Type.String({ description: "Why a broader region's diesel stands in for the requested one" })),
+  diesel_fallback: Type.Optional(
+    Type.String({ description: "Why a broader region's diesel stands in for the requested one" }),
+  ),
   factor_versions: Type.Array(factorVersionSchema),
   model_version: Type.String(),
 });

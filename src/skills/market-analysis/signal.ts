@@ -16,11 +16,13 @@ export interface CompositeSignal {
 const describeTrend = (reading: IndicatorReading): string => {
   const months = MARKET_MODEL.trendLookbackMonths.value;
   const value = reading.trendValue!;
-  const size = reading.spec.trendMeasure === "percent" ? `${Math.abs(round(value, 2))}%` : `${Math.abs(round(value, 2))} points`;
+  const size =
+    reading.spec.trendMeasure === "percent" ? `${Math.abs(round(value, 2))}%` : `${Math.abs(round(value, 2))} points`;
   return `${value >= 0 ? "up" : "down"} ${size} over ${months} months to ${reading.latest.value} (${reading.latest.observedOn})`;
 };
 
-const leaning = (contribution: number) => (contribution > 0 ? "toward tightening" : contribution < 0 ? "toward loosening" : "neutral");
+const leaning = (contribution: number) =>
+  contribution > 0 ? "toward tightening" : contribution < 0 ? "toward loosening" : "neutral";
 
 /** Weighted mean of the fresh indicators' signals, the verdict it gives, and why, strongest reason first. */
 export function compositeSignal(readings: readonly IndicatorReading[]): CompositeSignal {
@@ -45,11 +47,16 @@ export function compositeSignal(readings: readonly IndicatorReading[]): Composit
       reasons.push(
         `${name} left out: latest observation ${reading.latest.observedOn} is ${reading.ageDays} days old (limit ${MARKET_MODEL.maxAgeDays.value[frequency]})`,
       );
-    else if (reading.signal === undefined) reasons.push(`${name} left out: no observation ${MARKET_MODEL.trendLookbackMonths.value} months before its latest`);
+    else if (reading.signal === undefined)
+      reasons.push(
+        `${name} left out: no observation ${MARKET_MODEL.trendLookbackMonths.value} months before its latest`,
+      );
   }
 
   if (coverage < minCoverage) {
-    reasons.unshift(`Only ${round(coverage * 100, 0)}% of the indicators' weight is fresh (at least ${minCoverage * 100}% needed); import newer data.`);
+    reasons.unshift(
+      `Only ${round(coverage * 100, 0)}% of the indicators' weight is fresh (at least ${minCoverage * 100}% needed); import newer data.`,
+    );
     return { value: "INSUFFICIENT_DATA", score: undefined, coverage, reasons, contributions };
   }
   const score = [...contributions.values()].reduce((sum, c) => sum + c, 0) / countedWeight;

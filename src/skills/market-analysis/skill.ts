@@ -17,7 +17,8 @@ type Output = Static<typeof marketAnalysisOutput>;
 const SEARCH_MONTHS = 12;
 
 /** The last day of the month `back` months before the month of `isoDate`. */
-const monthEndBefore = (isoDate: string, back: number): string => utcDateOf(Date.UTC(Number(isoDate.slice(0, 4)), Number(isoDate.slice(5, 7)) - back, 0));
+const monthEndBefore = (isoDate: string, back: number): string =>
+  utcDateOf(Date.UTC(Number(isoDate.slice(0, 4)), Number(isoDate.slice(5, 7)) - back, 0));
 
 /**
  * The signal as of the view, or, when the call named no as_of and too little is fresh today (shipped
@@ -49,7 +50,8 @@ function newestReadableMonth(today: ReferenceView, region: DieselRegion, mayStep
 /** Every indicator observed as of the view; diesel from the region's EIA area (or a broader one, see dieselPrice). */
 function readIndicators(view: ReferenceView, region: DieselRegion) {
   const diesel = dieselPrice(view, DIESEL_REGIONS[region]);
-  const seriesOf = (id: IndicatorId): string | undefined => (id === "diesel" ? diesel && dieselSeriesId(diesel.area) : MARKET_MODEL.indicators.value[id].seriesId);
+  const seriesOf = (id: IndicatorId): string | undefined =>
+    id === "diesel" ? diesel && dieselSeriesId(diesel.area) : MARKET_MODEL.indicators.value[id].seriesId;
   const readings = INDICATOR_IDS.flatMap((id) => {
     const seriesId = seriesOf(id);
     const reading = seriesId && readIndicator(view, id, seriesId);

@@ -56,7 +56,14 @@ export class AlertStore {
     const { alerts } = this.tx.t;
     const [row] = await this.tx
       .insert(alerts)
-      .values({ id: newId("alrt", now), accountId: this.accountId, ...definition, condition: definition.condition, createdAt: now, updatedAt: now })
+      .values({
+        id: newId("alrt", now),
+        accountId: this.accountId,
+        ...definition,
+        condition: definition.condition,
+        createdAt: now,
+        updatedAt: now,
+      })
       .returning();
     return row!;
   }
@@ -74,7 +81,9 @@ export class AlertStore {
   /** Newest first; the cursor is the last id of the previous page (ids are time-ordered). */
   async page(limit: number, cursor?: string): Promise<{ alerts: AlertRecord[]; nextCursor: string | null }> {
     const { alerts } = this.tx.t;
-    const where = cursor ? and(eq(alerts.accountId, this.accountId), lt(alerts.id, cursor)) : eq(alerts.accountId, this.accountId);
+    const where = cursor
+      ? and(eq(alerts.accountId, this.accountId), lt(alerts.id, cursor))
+      : eq(alerts.accountId, this.accountId);
     const rows = await this.tx
       .select()
       .from(alerts)

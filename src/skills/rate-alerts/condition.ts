@@ -19,8 +19,12 @@ export function checkConditionFields(condition: Condition, prefix = "condition")
   const needed = lane ? (["origin", "destination", "equipment"] as const) : (["region"] as const);
   const foreign = lane ? (["region"] as const) : LANE_FIELDS;
   const problems: FieldProblem[] = [
-    ...needed.filter((field) => condition[field] === undefined).map((field) => ({ field: `${prefix}.${field}`, problem: `is required for ${condition.metric}` })),
-    ...foreign.filter((field) => condition[field] !== undefined).map((field) => ({ field: `${prefix}.${field}`, problem: `does not apply to ${condition.metric}` })),
+    ...needed
+      .filter((field) => condition[field] === undefined)
+      .map((field) => ({ field: `${prefix}.${field}`, problem: `is required for ${condition.metric}` })),
+    ...foreign
+      .filter((field) => condition[field] !== undefined)
+      .map((field) => ({ field: `${prefix}.${field}`, problem: `does not apply to ${condition.metric}` })),
   ];
   if (problems.length > 0) throw errors.invalidRequest(problems);
 }
@@ -44,10 +48,16 @@ export function measure(condition: Condition, view: ReferenceView, prefix = "con
       equipment: condition.equipment as Equipment,
       ...(condition.mode !== undefined && { mode: condition.mode as Mode }),
       ...(condition.miles !== undefined && { miles: condition.miles }),
-      ...(condition.include_fuel_surcharge !== undefined && { include_fuel_surcharge: condition.include_fuel_surcharge }),
+      ...(condition.include_fuel_surcharge !== undefined && {
+        include_fuel_surcharge: condition.include_fuel_surcharge,
+      }),
     };
     const priced = priceLane(laneRequest, view, (field) => `${prefix}.${field}`);
-    return { value: priced.answer[condition.metric], factorVersions: distinctFactors(priced.used), laneRequest: { ...laneRequest, as_of: view.asOf } };
+    return {
+      value: priced.answer[condition.metric],
+      factorVersions: distinctFactors(priced.used),
+      laneRequest: { ...laneRequest, as_of: view.asOf },
+    };
   }
   const area = DIESEL_REGIONS[condition.region!];
   const latest = dieselPrice(view, area);

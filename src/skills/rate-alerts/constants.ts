@@ -5,7 +5,12 @@ import type { Tier } from "../../access/tiers.ts";
  * skill at all; the caps keep one account's evaluation work bounded, since every import re-prices
  * every alert.
  */
-export const MAX_ALERTS_BY_TIER: Record<Tier, number> = { explorer: 0, starter: 10, professional: 100, enterprise: 1000 };
+export const MAX_ALERTS_BY_TIER: Record<Tier, number> = {
+  explorer: 0,
+  starter: 10,
+  professional: 100,
+  enterprise: 1000,
+};
 
 export const WATCHED_METRICS = ["rate_per_mile", "total_cost", "diesel_price", "diesel_change_percent"] as const;
 export type WatchedMetric = (typeof WATCHED_METRICS)[number];

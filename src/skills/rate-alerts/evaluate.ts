@@ -36,14 +36,23 @@ export function measurementJson(measurement: Measurement, view: ReferenceView) {
  * to the webhook outbox) in the same transaction. An alert whose figure cannot be priced any more
  * (a series stopped) is reported, not fatal.
  */
-export async function evaluateAlerts(tx: Writer, store: AlertStore, accountId: string, view: ReferenceView, now: number): Promise<EvaluationOutcome> {
+export async function evaluateAlerts(
+  tx: Writer,
+  store: AlertStore,
+  accountId: string,
+  view: ReferenceView,
+  now: number,
+): Promise<EvaluationOutcome> {
   const outcome: EvaluationOutcome = { evaluated: 0, fired: [], failed: [] };
   for (const alert of await store.enabled()) {
     let measurement: Measurement;
     try {
       measurement = measure(alert.condition as Condition, view);
     } catch (error) {
-      outcome.failed.push({ alert_id: alert.id, error: error instanceof ApiError ? error.message : "could not be evaluated" });
+      outcome.failed.push({
+        alert_id: alert.id,
+        error: error instanceof ApiError ? error.message : "could not be evaluated",
+      });
       continue;
     }
     outcome.evaluated += 1;
@@ -56,7 +65,12 @@ export async function evaluateAlerts(tx: Writer, store: AlertStore, accountId: s
       ...(step.event === "alert.triggered" && { lastFiredAt: now }),
     });
     if (!step.event) continue;
-    const event = await appendEvent(tx, { accountId, type: step.event, payload: alertEventPayload(alert, measurement, view), at: now });
+    const event = await appendEvent(tx, {
+      accountId,
+      type: step.event,
+      payload: alertEventPayload(alert, measurement, view),
+      at: now,
+    });
     outcome.fired.push({ alert_id: alert.id, event_id: event.id, type: step.event, value: measurement.value });
   }
   return outcome;

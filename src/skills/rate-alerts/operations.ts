@@ -19,7 +19,9 @@ export interface AlertCaller {
 const notFound = (id: string) => errors.notFound(`No alert '${id}' in this account.`);
 
 function describe(condition: Condition): string {
-  return condition.origin ? `${condition.metric} ${condition.origin} → ${condition.destination}` : `${condition.metric} ${condition.region}`;
+  return condition.origin
+    ? `${condition.metric} ${condition.origin} → ${condition.destination}`
+    : `${condition.metric} ${condition.region}`;
 }
 
 /**
@@ -32,11 +34,18 @@ function baseline(definition: AlertDefinition, view: ReferenceView, now: number)
   checkConditionFields(definition.condition);
   const measurement = measure(definition.condition, view);
   const side = sideOf(measurement.value, definition.threshold);
-  const firing = (definition.direction === "ABOVE" && side === "above") || (definition.direction === "BELOW" && side === "below");
+  const firing =
+    (definition.direction === "ABOVE" && side === "above") || (definition.direction === "BELOW" && side === "below");
   return { measurement, state: { lastValue: measurement.value, lastState: side, firing, lastEvaluatedAt: now } };
 }
 
-export async function createAlert(tx: Writer, caller: AlertCaller, input: Static<typeof createInput>, view: ReferenceView, now: number) {
+export async function createAlert(
+  tx: Writer,
+  caller: AlertCaller,
+  input: Static<typeof createInput>,
+  view: ReferenceView,
+  now: number,
+) {
   const store = new AlertStore(tx, caller.accountId);
   const cap = MAX_ALERTS_BY_TIER[caller.tier];
   if ((await store.count()) >= cap) throw errors.alertLimitReached(caller.tier, cap);
@@ -65,7 +74,13 @@ export async function getAlert(tx: Writer, caller: AlertCaller, id: string): Pro
 }
 
 /** A changed condition, direction or threshold is priced again and starts from a fresh baseline. */
-export async function updateAlert(tx: Writer, caller: AlertCaller, input: Static<typeof updateInput>, view: ReferenceView, now: number) {
+export async function updateAlert(
+  tx: Writer,
+  caller: AlertCaller,
+  input: Static<typeof updateInput>,
+  view: ReferenceView,
+  now: number,
+) {
   const store = new AlertStore(tx, caller.accountId);
   const current = await getAlert(tx, caller, input.id);
   const definition: AlertDefinition = {
@@ -91,6 +106,11 @@ export async function deleteAlert(tx: Writer, caller: AlertCaller, id: string) {
   return { deleted: id };
 }
 
-export function evaluateNow(tx: Writer, caller: AlertCaller, view: ReferenceView, now: number): Promise<EvaluationOutcome> {
+export function evaluateNow(
+  tx: Writer,
+  caller: AlertCaller,
+  view: ReferenceView,
+  now: number,
+): Promise<EvaluationOutcome> {
   return evaluateAlerts(tx, new AlertStore(tx, caller.accountId), caller.accountId, view, now);
 }

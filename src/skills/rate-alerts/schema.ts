@@ -14,13 +14,23 @@ export const conditionSchema = T.Object(
     metric: enumOf(WATCHED_METRICS, {
       description: `One of ${WATCHED_METRICS.join(", ")}; diesel_change_percent is the week-over-week change of the region's weekly price`,
     }),
-    origin: T.Optional(T.String({ minLength: 1, maxLength: 120, description: 'Lane metrics: "City, ST" or a ZIP code' })),
-    destination: T.Optional(T.String({ minLength: 1, maxLength: 120, description: "Lane metrics: same form as origin" })),
-    equipment: T.Optional(enumOf(EQUIPMENT_TYPES, { description: `Lane metrics: one of ${EQUIPMENT_TYPES.join(", ")}` })),
+    origin: T.Optional(
+      T.String({ minLength: 1, maxLength: 120, description: 'Lane metrics: "City, ST" or a ZIP code' }),
+    ),
+    destination: T.Optional(
+      T.String({ minLength: 1, maxLength: 120, description: "Lane metrics: same form as origin" }),
+    ),
+    equipment: T.Optional(
+      enumOf(EQUIPMENT_TYPES, { description: `Lane metrics: one of ${EQUIPMENT_TYPES.join(", ")}` }),
+    ),
     mode: T.Optional(enumOf(MODES, { description: `Lane metrics: one of ${MODES.join(", ")}; default FTL` })),
-    miles: T.Optional(T.Number({ description: "Lane metrics: the lane's miles instead of the estimated road distance" })),
+    miles: T.Optional(
+      T.Number({ description: "Lane metrics: the lane's miles instead of the estimated road distance" }),
+    ),
     include_fuel_surcharge: T.Optional(T.Boolean({ description: "Lane metrics: price with the fuel surcharge" })),
-    region: T.Optional(enumOf(DIESEL_REGION_NAMES, { description: `Diesel metrics: one of ${DIESEL_REGION_NAMES.join(", ")}` })),
+    region: T.Optional(
+      enumOf(DIESEL_REGION_NAMES, { description: `Diesel metrics: one of ${DIESEL_REGION_NAMES.join(", ")}` }),
+    ),
   },
   { additionalProperties: false, description: "The watched figure: a lane's rate or a region's diesel price" },
 );
@@ -29,10 +39,13 @@ const alertFields = {
   name: T.Optional(T.String({ minLength: 1, maxLength: 100, description: "A label for the alert" })),
   condition: conditionSchema,
   direction: enumOf(DIRECTIONS, {
-    description: "ABOVE and BELOW fire when the figure moves past the threshold and resolve when it moves back; CROSSES fires on every crossing",
+    description:
+      "ABOVE and BELOW fire when the figure moves past the threshold and resolve when it moves back; CROSSES fires on every crossing",
   }),
   threshold: T.Number({ description: "USD per mile, USD per load, USD per gallon, or percent, by metric" }),
-  cooldown_seconds: T.Optional(T.Integer({ minimum: 0, maximum: MAX_COOLDOWN_SECONDS, description: "After firing, stay quiet this long" })),
+  cooldown_seconds: T.Optional(
+    T.Integer({ minimum: 0, maximum: MAX_COOLDOWN_SECONDS, description: "After firing, stay quiet this long" }),
+  ),
 };
 
 const alertId = T.String({ pattern: "^alrt_[0-9A-Z]{26}$", description: "The alert's id" });
@@ -50,7 +63,9 @@ export const updateInput = T.Object({
 export const idInput = T.Object({ id: alertId });
 export const listInput = T.Object({
   cursor: T.Optional(T.String({ description: "next_cursor from the previous page" })),
-  limit: T.Optional(T.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: `1 to ${MAX_PAGE_SIZE}; default 20` })),
+  limit: T.Optional(
+    T.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: `1 to ${MAX_PAGE_SIZE}; default 20` }),
+  ),
 });
 export const evaluateInput = T.Object({});
 
@@ -77,7 +92,9 @@ export const alertSchema = T.Object(
       {
         firing: T.Boolean({ description: "The figure is past the threshold since the last trigger" }),
         last_value: nullable(T.Number({ description: "The figure at the last evaluation; null before the first" })),
-        last_evaluated_at: nullable(T.String({ description: "When it was last evaluated (ISO 8601); null before the first" })),
+        last_evaluated_at: nullable(
+          T.String({ description: "When it was last evaluated (ISO 8601); null before the first" }),
+        ),
         last_fired_at: nullable(T.String({ description: "When it last fired (ISO 8601); null if never" })),
       },
       { description: "Where the alert stands" },
@@ -105,7 +122,13 @@ export const evaluateOutput = T.Object({
     }),
     { description: "Alerts that fired in this evaluation" },
   ),
-  failed: T.Array(T.Object({ alert_id: T.String({ description: "The alert" }), error: T.String({ description: "Why it could not be evaluated" }) }), {
-    description: "Alerts that could not be evaluated",
-  }),
+  failed: T.Array(
+    T.Object({
+      alert_id: T.String({ description: "The alert" }),
+      error: T.String({ description: "Why it could not be evaluated" }),
+    }),
+    {
+      description: "Alerts that could not be evaluated",
+    },
+  ),
 });

@@ -2,8 +2,26 @@ import type { Static, TSchema } from "@sinclair/typebox";
 import { defineOperationsSkill, type AnySkill, type OperationsSkill, type SkillContext } from "../types.ts";
 import { alertJson } from "./alert-store.ts";
 import { RATE_ALERTS_MODEL } from "./constants.ts";
-import { createAlert, deleteAlert, evaluateNow, getAlert, listAlerts, updateAlert, type AlertCaller } from "./operations.ts";
-import { alertOutput, createInput, deleteOutput, evaluateInput, evaluateOutput, idInput, listInput, listOutput, updateInput } from "./schema.ts";
+import {
+  createAlert,
+  deleteAlert,
+  evaluateNow,
+  getAlert,
+  listAlerts,
+  updateAlert,
+  type AlertCaller,
+} from "./operations.ts";
+import {
+  alertOutput,
+  createInput,
+  deleteOutput,
+  evaluateInput,
+  evaluateOutput,
+  idInput,
+  listInput,
+  listOutput,
+  updateInput,
+} from "./schema.ts";
 
 type StoreContext = SkillContext & Required<Pick<SkillContext, "store">>;
 
@@ -23,7 +41,9 @@ interface Operation<I extends TSchema, O extends TSchema> {
  * by an audit: its answer depends on the account's alerts, not only on reference data. The receipt
  * records the factor versions of the figure an answer priced (create, update).
  */
-function operation<I extends TSchema, O extends TSchema>(declaration: Operation<I, O>): OperationsSkill["operations"][number] {
+function operation<I extends TSchema, O extends TSchema>(
+  declaration: Operation<I, O>,
+): OperationsSkill["operations"][number] {
   const { handler, ...shared } = declaration;
   return {
     ...shared,
@@ -44,7 +64,8 @@ function operation<I extends TSchema, O extends TSchema>(declaration: Operation<
 export const rateAlertsSkill = defineOperationsSkill({
   name: "rate-alerts",
   minimumTier: "starter",
-  description: "Threshold alerts on a lane's rate or total cost and on regional diesel, with events and signed webhooks when they fire.",
+  description:
+    "Threshold alerts on a lane's rate or total cost and on regional diesel, with events and signed webhooks when they fire.",
   operations: [
     operation({
       operation: "create",

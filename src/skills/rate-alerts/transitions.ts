@@ -19,9 +19,11 @@ export interface Transition {
   firing: boolean;
 }
 
-export const sideOf = (value: number, threshold: number): Side => (value > threshold ? "above" : value < threshold ? "below" : "at");
+export const sideOf = (value: number, threshold: number): Side =>
+  value > threshold ? "above" : value < threshold ? "below" : "at";
 
-const holds = (direction: "ABOVE" | "BELOW", side: Side) => (direction === "ABOVE" ? side === "above" : side === "below");
+const holds = (direction: "ABOVE" | "BELOW", side: Side) =>
+  direction === "ABOVE" ? side === "above" : side === "below";
 
 /**
  * One evaluation's outcome. ABOVE / BELOW fire when the condition starts to hold and resolve when it
@@ -31,7 +33,10 @@ const holds = (direction: "ABOVE" | "BELOW", side: Side) => (direction === "ABOV
  */
 export function transition(state: AlertState, value: number, now: number): Transition {
   const side = sideOf(value, state.threshold);
-  const coolingDown = state.lastFiredAt !== null && state.cooldownSeconds !== null && now < state.lastFiredAt + state.cooldownSeconds * 1000;
+  const coolingDown =
+    state.lastFiredAt !== null &&
+    state.cooldownSeconds !== null &&
+    now < state.lastFiredAt + state.cooldownSeconds * 1000;
   if (state.direction === "CROSSES") {
     const previous = state.lastState;
     const crossed = previous !== null && previous !== "at" && side !== "at" && side !== previous;
@@ -39,7 +44,8 @@ export function transition(state: AlertState, value: number, now: number): Trans
     return { event: crossed && !coolingDown ? "alert.triggered" : null, side: keptSide, firing: false };
   }
   const holdsNow = holds(state.direction, side);
-  if (holdsNow && !state.firing) return coolingDown ? { event: null, side, firing: false } : { event: "alert.triggered", side, firing: true };
+  if (holdsNow && !state.firing)
+    return coolingDown ? { event: null, side, firing: false } : { event: "alert.triggered", side, firing: true };
   if (!holdsNow && state.firing) return { event: "alert.resolved", side, firing: false };
   return { event: null, side, firing: state.firing };
 }

@@ -34,7 +34,11 @@ const share = (outcomes: readonly Outcome[], inside: (outcome: Outcome) => boole
  * forecast from only the weeks up to its origin, and scored at each horizon against the rate the cost
  * model gives for the diesel price that week actually had.
  */
-export function backtestRates(history: readonly WeeklyPrice[], horizons: readonly number[], rateAt: (diesel: number) => number): Backtest {
+export function backtestRates(
+  history: readonly WeeklyPrice[],
+  horizons: readonly number[],
+  rateAt: (diesel: number) => number,
+): Backtest {
   const { spanWeeks, everyWeeks } = RATE_FORECAST_MODEL.backtest.value;
   const byDate = new Map(history.map((week) => [week.date, week.value]));
   const outcomes = new Map<number, Outcome[]>(horizons.map((h) => [h, []]));

@@ -23,17 +23,20 @@ export const RATE_FORECAST_MODEL = {
 
   windowWeeks: {
     value: 156,
-    source: "Three years of weekly prices: long enough for more than 100 overlapping changes at 26 weeks, short enough to reflect the current price regime.",
+    source:
+      "Three years of weekly prices: long enough for more than 100 overlapping changes at 26 weeks, short enough to reflect the current price regime.",
   },
 
   minimumChanges: {
     value: 52,
-    source: "Fewer than a year of h-week changes makes the 2.5% and 97.5% quantiles guesswork; the forecast is refused rather than shown.",
+    source:
+      "Fewer than a year of h-week changes makes the 2.5% and 97.5% quantiles guesswork; the forecast is refused rather than shown.",
   },
 
   quantiles: {
     value: { p2_5: 0.025, p10: 0.1, p50: 0.5, p90: 0.9, p97_5: 0.975 },
-    source: "Central 80% (p10-p90) and 95% (p2.5-p97.5) intervals and the median; empirical quantiles interpolated between order statistics (type 7).",
+    source:
+      "Central 80% (p10-p90) and 95% (p2.5-p97.5) intervals and the median; empirical quantiles interpolated between order statistics (type 7).",
   },
 
   widening: {

@@ -17,7 +17,11 @@ export interface LaneDieselHistory {
  * The lane's weekly diesel price back to `from`, built the way rate-lookup prices one week: the mean of
  * the areas whose readings it used (after any fallback to a broader area).
  */
-export function laneDieselHistory(view: ReferenceView, readings: readonly DieselReading[], from: string): LaneDieselHistory {
+export function laneDieselHistory(
+  view: ReferenceView,
+  readings: readonly DieselReading[],
+  from: string,
+): LaneDieselHistory {
   const bySeries = readings.map((reading) => view.history(reading.observation.seriesId, from));
   const sums = new Map<string, { total: number; count: number }>();
   for (const history of bySeries) {

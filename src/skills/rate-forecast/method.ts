@@ -55,9 +55,14 @@ function widenMonotonically(steps: StepForecast[]): StepForecast[] {
       continue;
     }
     const { p50 } = step.logChange;
-    const below = (name: "p2_5" | "p10") => p50 - Math.max(p50 - step.logChange[name], previous.logChange.p50 - previous.logChange[name]);
-    const above = (name: "p90" | "p97_5") => p50 + Math.max(step.logChange[name] - p50, previous.logChange[name] - previous.logChange.p50);
-    widened.push({ ...step, logChange: { p2_5: below("p2_5"), p10: below("p10"), p50, p90: above("p90"), p97_5: above("p97_5") } });
+    const below = (name: "p2_5" | "p10") =>
+      p50 - Math.max(p50 - step.logChange[name], previous.logChange.p50 - previous.logChange[name]);
+    const above = (name: "p90" | "p97_5") =>
+      p50 + Math.max(step.logChange[name] - p50, previous.logChange[name] - previous.logChange.p50);
+    widened.push({
+      ...step,
+      logChange: { p2_5: below("p2_5"), p10: below("p10"), p50, p90: above("p90"), p97_5: above("p97_5") },
+    });
   }
   return widened;
 }
@@ -67,7 +72,11 @@ function widenMonotonically(steps: StepForecast[]): StepForecast[] {
  * h-week log change within the window ending at `originDate`, less their median. Undefined when any
  * horizon has fewer changes than the method trusts.
  */
-export function forecastLogChanges(history: readonly WeeklyPrice[], originDate: string, maxSteps: number): StepForecast[] | undefined {
+export function forecastLogChanges(
+  history: readonly WeeklyPrice[],
+  originDate: string,
+  maxSteps: number,
+): StepForecast[] | undefined {
   const grid = logPriceGrid(forecastWindow(history, originDate));
   const steps: StepForecast[] = [];
   for (let h = 1; h <= maxSteps; h++) {
@@ -75,13 +84,21 @@ export function forecastLogChanges(history: readonly WeeklyPrice[], originDate: 
     if (changes.length < minimumChanges.value) return undefined;
     // Centred on the median change: the window's spread and skew are kept, its drift is not (see constants).
     const median = quantile(changes, 0.5);
-    const logChange = Object.fromEntries(QUANTILE_NAMES.map((name) => [name, quantile(changes, LEVELS.value[name]) - median])) as Quantiles;
+    const logChange = Object.fromEntries(
+      QUANTILE_NAMES.map((name) => [name, quantile(changes, LEVELS.value[name]) - median]),
+    ) as Quantiles;
     steps.push({ steps: h, logChange, changes: changes.length });
   }
   return widenMonotonically(steps);
 }
 
 /** A price's quantiles after a forecast step, mapped through a function that rises with the price. */
-export function priceQuantiles(lastPrice: number, step: StepForecast, through: (price: number) => number = (price) => price): Quantiles {
-  return Object.fromEntries(QUANTILE_NAMES.map((name) => [name, through(lastPrice * Math.exp(step.logChange[name]))])) as Quantiles;
+export function priceQuantiles(
+  lastPrice: number,
+  step: StepForecast,
+  through: (price: number) => number = (price) => price,
+): Quantiles {
+  return Object.fromEntries(
+    QUANTILE_NAMES.map((name) => [name, through(lastPrice * Math.exp(step.logChange[name]))]),
+  ) as Quantiles;
 }

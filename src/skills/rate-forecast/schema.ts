@@ -25,7 +25,10 @@ export const rateForecastInput = Type.Object({
 });
 
 const interval = (level: string) =>
-  Type.Object({ lower: Type.Number(), upper: Type.Number() }, { description: `Central ${level} interval of rate_per_mile, USD per mile` });
+  Type.Object(
+    { lower: Type.Number(), upper: Type.Number() },
+    { description: `Central ${level} interval of rate_per_mile, USD per mile` },
+  );
 
 const nullableNumber = (description: string) => nullable(Type.Number({ description }));
 const lookupAnswer = rateLookupOutput.properties;
@@ -54,7 +57,9 @@ export const rateForecastOutput = Type.Object({
     Type.Object({
       week: Type.Integer({ minimum: 1 }),
       date: Type.String({ description: "The EIA survey Monday this point forecasts" }),
-      weeks_after_last_observation: Type.Integer({ description: "The forecast step: weeks from the newest diesel week to this one" }),
+      weeks_after_last_observation: Type.Integer({
+        description: "The forecast step: weeks from the newest diesel week to this one",
+      }),
       diesel_p50: Type.Number({ description: "Median lane diesel price, USD per gallon" }),
       p50: Type.Number({ description: "Median rate_per_mile, USD per mile" }),
       interval_80: interval("80%"),
@@ -65,9 +70,14 @@ export const rateForecastOutput = Type.Object({
   method: Type.Object({
     name: Type.String(),
     description: Type.String(),
-    diesel_series: Type.Array(Type.String(), { description: "EIA series averaged into the lane's diesel, as rate-lookup does" }),
+    diesel_series: Type.Array(Type.String(), {
+      description: "EIA series averaged into the lane's diesel, as rate-lookup does",
+    }),
     window: Type.Object({ weeks: Type.Integer(), from: Type.String(), to: Type.String() }),
-    changes_per_horizon: Type.Object({ min: Type.Integer(), max: Type.Integer() }, { description: "h-week log changes the window held" }),
+    changes_per_horizon: Type.Object(
+      { min: Type.Integer(), max: Type.Integer() },
+      { description: "h-week log changes the window held" },
+    ),
     held_at_as_of: Type.Array(Type.String(), { description: "Cost inputs carried at their as-of values" }),
   }),
   backtest: Type.Object({

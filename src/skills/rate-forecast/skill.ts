@@ -26,7 +26,9 @@ const heldAtAsOf = (factors: LaneFactors): string[] => [
 
 /** Each diesel series' first week in the forecast window and in the whole history read (the backtest's). */
 function historyBounds(bySeries: readonly Observation[][], windowStart: string): Observation[] {
-  return bySeries.flatMap((series) => [series.find((o) => o.observedOn >= windowStart), series[0]]).filter((o) => o !== undefined);
+  return bySeries
+    .flatMap((series) => [series.find((o) => o.observedOn >= windowStart), series[0]])
+    .filter((o) => o !== undefined);
 }
 
 export const rateForecastSkill = defineSkill({
@@ -54,7 +56,11 @@ export const rateForecastSkill = defineSkill({
       .sort()
       .at(-1)!;
     const unseenWeeks = Math.floor(daysBetween(lastWeek, view.asOf) / 7);
-    const history = laneDieselHistory(view, factors.diesel, weeksAfter(lastWeek, -(windowWeeks.value + backtestPlan.value.spanWeeks + 1)));
+    const history = laneDieselHistory(
+      view,
+      factors.diesel,
+      weeksAfter(lastWeek, -(windowWeeks.value + backtestPlan.value.spanWeeks + 1)),
+    );
     const steps = forecastLogChanges(history.weeks, lastWeek, unseenWeeks + horizon);
     if (!steps) throw beforeData(`${windowWeeks.value} weeks of diesel prices for the lane`, view.asOf);
 

@@ -15,7 +15,8 @@ export interface MarketComparison {
   spread: number;
 }
 
-export const agreesWithMarket = (comparison: MarketComparison): boolean => Math.abs(comparison.spread) <= AMS_AGREEMENT_BAND;
+export const agreesWithMarket = (comparison: MarketComparison): boolean =>
+  Math.abs(comparison.spread) <= AMS_AGREEMENT_BAND;
 
 export type ConfidenceLevel = "AMS_ANCHORED" | "HIGH" | "MEDIUM" | "LOW";
 
@@ -64,29 +65,38 @@ export function assessConfidence(inputs: ConfidenceInputs): Confidence {
     if (age > 45) penalize(0.3, `diesel price for ${reading.areaName} is ${age} days old`);
     else if (age > 14) penalize(0.15, `diesel price for ${reading.areaName} is ${age} days old`);
     else if (age > 7) penalize(0.05, `diesel price for ${reading.areaName} is ${age} days old`);
-    if (reading.area !== reading.requestedArea) penalize(0.05, `no current regional diesel price; used ${reading.areaName}`);
+    if (reading.area !== reading.requestedArea)
+      penalize(0.05, `no current regional diesel price; used ${reading.areaName}`);
   }
 
   const wageAgeMonths = daysBetween(inputs.wage.observation.observedOn, inputs.asOf) / 30.4;
-  if (inputs.wage.scope === "national") penalize(0.05, `no state wage for ${inputs.wage.state}; used the national median`);
+  if (inputs.wage.scope === "national")
+    penalize(0.05, `no state wage for ${inputs.wage.state}; used the national median`);
   if (wageAgeMonths > 24) penalize(0.1, `driver wage survey is ${Math.round(wageAgeMonths)} months old`);
   else if (wageAgeMonths > 15) penalize(0.05, `driver wage survey is ${Math.round(wageAgeMonths)} months old`);
 
   for (const { field, place } of inputs.places) {
-    if (place.quality === "fuzzy") penalize(0.15, `${field} matched approximately (${place.editDistance} edits) to ${place.city}, ${place.state}`);
+    if (place.quality === "fuzzy")
+      penalize(0.15, `${field} matched approximately (${place.editDistance} edits) to ${place.city}, ${place.state}`);
     if (place.quality === "city_only") penalize(0.05, `${field} had no state; took the most populous ${place.city}`);
   }
 
   const { lane } = inputs;
   if (lane.distanceMethod === "GREAT_CIRCLE_X_CIRCUITY") {
-    penalize(0.15, `distance estimated from great-circle miles and a circuity factor: ${lane.fallbackReason ?? "road network not used"}`);
+    penalize(
+      0.15,
+      `distance estimated from great-circle miles and a circuity factor: ${lane.fallbackReason ?? "road network not used"}`,
+    );
   }
   if (lane.distanceMethod === "ROAD_NETWORK_BOUNDED") {
     penalize(0.1, `road miles bounded: ${lane.boundReason ?? "the network's route goes round a road it lacks"}`);
   }
   const connector = lane.connectorMiles && Math.max(lane.connectorMiles.origin, lane.connectorMiles.destination);
   if (connector !== undefined && connector > LONG_CONNECTOR_MILES) {
-    penalize(0.05, `${Math.round(connector)} mi of local road to reach the Interstate network are estimated, not routed`);
+    penalize(
+      0.05,
+      `${Math.round(connector)} mi of local road to reach the Interstate network are estimated, not routed`,
+    );
   }
   if (lane.detour && lane.detour.ratio > LONG_ROUTE_RATIO && !lane.detour.roundWater) {
     penalize(
@@ -94,9 +104,11 @@ export function assessConfidence(inputs: ConfidenceInputs): Confidence {
       `the Interstate route is ${lane.detour.ratio.toFixed(2)}x the straight line (truck routes run up to ${LONG_ROUTE_RATIO}x): a shorter road the network lacks may exist`,
     );
   }
-  if (lane.miles < 150) penalize(0.05, "short lane: the per-load cost is a large share of the rate and varies most between shippers");
+  if (lane.miles < 150)
+    penalize(0.05, "short lane: the per-load cost is a large share of the rate and varies most between shippers");
   else if (lane.miles > 2500) penalize(0.05, "very long lane: team drivers and backhaul pricing are outside the model");
-  if (inputs.mode !== "FTL") penalize(0.1, `${inputs.mode} is priced with a fixed multiplier on the truckload cost basis`);
+  if (inputs.mode !== "FTL")
+    penalize(0.1, `${inputs.mode} is priced with a fixed multiplier on the truckload cost basis`);
 
   score = Math.max(0, Math.min(1, score));
   const { market } = inputs;
@@ -113,7 +125,8 @@ export function assessConfidence(inputs: ConfidenceInputs): Confidence {
     penalize(0.1, `${said}, outside the ${AMS_AGREEMENT_BAND * 100}% band`);
     score = Math.max(0, score);
   }
-  if (reasons.length === 0) reasons.push("current regional diesel, state wage, exact places and an interstate-length lane");
+  if (reasons.length === 0)
+    reasons.push("current regional diesel, state wage, exact places and an interstate-length lane");
   const level: ConfidenceLevel = score >= HIGH_FROM ? "HIGH" : score >= MEDIUM_FROM ? "MEDIUM" : "LOW";
   return { level, score: round2(score), reasons };
 }

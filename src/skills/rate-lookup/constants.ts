@@ -56,7 +56,8 @@ export const RATE_MODEL = {
 
   averageDrivingSpeedMph: {
     value: 47.5,
-    source: "Door-to-door planning speed 45-50 mph (FHWA Freight Facts: interstate truck speeds above 55 mph, slower near cities); midpoint.",
+    source:
+      "Door-to-door planning speed 45-50 mph (FHWA Freight Facts: interstate truck speeds above 55 mph, slower near cities); midpoint.",
   },
 
   drivingShareOfPaidHours: {
@@ -72,20 +73,68 @@ export const RATE_MODEL = {
   atriEditions: {
     value: [
       // 2017 data from a chart (HDT, August 2019): truck/trailer .26, R&M .17, insurance .08, permits .02, tires .04, tolls .03.
-      { edition: 2018, dataYear: 2017, publishedOn: "2018-10-01", equipmentPerMile: 0.6, totalPerMile: 1.691, fuelPerMile: 0.34, driverPerMile: 0.73 },
+      {
+        edition: 2018,
+        dataYear: 2017,
+        publishedOn: "2018-10-01",
+        equipmentPerMile: 0.6,
+        totalPerMile: 1.691,
+        fuelPerMile: 0.34,
+        driverPerMile: 0.73,
+      },
       // 2020: total 1.646 (1.855 / 1.127, The Trucker), fuel .308 and driver compensation .737 (Minnesota Trucking Association and
       // USDA Grain Transportation Report 2021-12-09, quoting the 2021 update released 2021-11-23); equipment = non-fuel 1.338
       // (farmequip.org) minus .737, which the total minus fuel and driver confirms.
-      { edition: 2021, dataYear: 2020, publishedOn: "2021-11-23", equipmentPerMile: 0.601, totalPerMile: 1.646, fuelPerMile: 0.308, driverPerMile: 0.737 },
+      {
+        edition: 2021,
+        dataYear: 2020,
+        publishedOn: "2021-11-23",
+        equipmentPerMile: 0.601,
+        totalPerMile: 1.646,
+        fuelPerMile: 0.308,
+        driverPerMile: 0.737,
+      },
       // 2021: non-fuel 1.438 (farmequip.org quoting the 2022 update) minus driver compensation .809 (The Trucker, 2022-08-12);
       // fuel = total 1.855 - non-fuel. Published by 2022-08-12 (the press report's date; ATRI's own release day not carried).
-      { edition: 2022, dataYear: 2021, publishedOn: "2022-08-12", equipmentPerMile: 0.629, totalPerMile: 1.855, fuelPerMile: 0.417, driverPerMile: 0.809 },
+      {
+        edition: 2022,
+        dataYear: 2021,
+        publishedOn: "2022-08-12",
+        equipmentPerMile: 0.629,
+        totalPerMile: 1.855,
+        fuelPerMile: 0.417,
+        driverPerMile: 0.809,
+      },
       // 2022: truck/trailer .331, R&M .196, insurance .088, tires .045, tolls .028.
-      { edition: 2023, dataYear: 2022, publishedOn: "2023-06-01", equipmentPerMile: 0.688, totalPerMile: 2.251, fuelPerMile: 0.641, driverPerMile: 0.922 },
+      {
+        edition: 2023,
+        dataYear: 2022,
+        publishedOn: "2023-06-01",
+        equipmentPerMile: 0.688,
+        totalPerMile: 2.251,
+        fuelPerMile: 0.641,
+        driverPerMile: 0.922,
+      },
       // 2023: non-fuel 1.716 minus wages .779 and benefits .188.
-      { edition: 2024, dataYear: 2023, publishedOn: "2024-06-01", equipmentPerMile: 0.749, totalPerMile: 2.269, fuelPerMile: 0.553, driverPerMile: 0.967 },
+      {
+        edition: 2024,
+        dataYear: 2023,
+        publishedOn: "2024-06-01",
+        equipmentPerMile: 0.749,
+        totalPerMile: 2.269,
+        fuelPerMile: 0.553,
+        driverPerMile: 0.967,
+      },
       // 2024: non-fuel 1.779 minus wages .798 and benefits .197.
-      { edition: 2025, dataYear: 2024, publishedOn: "2025-07-01", equipmentPerMile: 0.784, totalPerMile: 2.26, fuelPerMile: 0.481, driverPerMile: 0.995 },
+      {
+        edition: 2025,
+        dataYear: 2024,
+        publishedOn: "2025-07-01",
+        equipmentPerMile: 0.784,
+        totalPerMile: 2.26,
+        fuelPerMile: 0.481,
+        driverPerMile: 0.995,
+      },
     ] satisfies AtriEdition[],
     source:
       "ATRI Operational Costs of Trucking, line items as quoted by FreightWaves, Truckinginfo, natcotransport, safecarriers, The Trucker, the Minnesota Trucking Association, USDA Grain Transportation Report and farmequip.org " +
@@ -96,12 +145,14 @@ export const RATE_MODEL = {
 
   modeMultiplier: {
     value: { FTL: 1.0, LTL: 1.35, INTERMODAL: 0.82 } satisfies Record<Mode, number>,
-    source: "Waybill product decision (docs/api.md, Skills): LTL handling and consolidation premium; intermodal rail line-haul discount.",
+    source:
+      "Waybill product decision (docs/api.md, Skills): LTL handling and consolidation premium; intermodal rail line-haul discount.",
   },
 
   equipmentMultiplier: {
     value: { DRY_VAN: 1.0, REEFER: 1.18, FLATBED: 1.12 } satisfies Record<Equipment, number>,
-    source: "Waybill product decision, in line with DAT 2024-2025 national averages: reefer 1.17-1.21x and flatbed 1.20-1.27x the van linehaul rate.",
+    source:
+      "Waybill product decision, in line with DAT 2024-2025 national averages: reefer 1.17-1.21x and flatbed 1.20-1.27x the van linehaul rate.",
   },
 
   fuelSurcharge: {
@@ -161,10 +212,14 @@ export const RATE_MODEL = {
 
   minLaneMiles: {
     value: 5,
-    source: "Waybill input check: a caller's distance below 5 miles (or below 0.9x the straight line between the places) is a typing error, not a truckload lane.",
+    source:
+      "Waybill input check: a caller's distance below 5 miles (or below 0.9x the straight line between the places) is a typing error, not a truckload lane.",
   },
 
-  maxLaneMiles: { value: 5000, source: "Longest plausible US truck move (Key West to Anchorage is about 4,900 road miles)." },
+  maxLaneMiles: {
+    value: 5000,
+    source: "Longest plausible US truck move (Key West to Anchorage is about 4,900 road miles).",
+  },
 } as const;
 
 /** The newest ATRI edition published on or before a date. */

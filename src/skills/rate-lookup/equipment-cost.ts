@@ -25,11 +25,17 @@ export interface EquipmentCost {
 export function equipmentCostAsOf(view: ReferenceView): EquipmentCost | undefined {
   const edition = atriEditionAsOf(view.asOf);
   if (!edition) return undefined;
-  const baseMonths = view.history(EQUIPMENT_COST_INDEX, `${edition.dataYear}-01-01`).filter((o) => o.observedOn <= `${edition.dataYear}-12-31`);
+  const baseMonths = view
+    .history(EQUIPMENT_COST_INDEX, `${edition.dataYear}-01-01`)
+    .filter((o) => o.observedOn <= `${edition.dataYear}-12-31`);
   const latest = view.latest(EQUIPMENT_COST_INDEX);
   const label = `ATRI Operational Costs of Trucking ${edition.edition} edition (${edition.dataYear} data, published ${edition.publishedOn}): $${edition.equipmentPerMile}/mile`;
   if (baseMonths.length === 0 || !latest || latest.observedOn <= `${edition.dataYear}-12-31`) {
-    return { perMile: edition.equipmentPerMile, edition, description: `${label}, not carried forward (no newer ${EQUIPMENT_COST_INDEX} month)` };
+    return {
+      perMile: edition.equipmentPerMile,
+      edition,
+      description: `${label}, not carried forward (no newer ${EQUIPMENT_COST_INDEX} month)`,
+    };
   }
   const base = baseMonths.reduce((sum, o) => sum + o.value, 0) / baseMonths.length;
   const ratio = latest.value / base;

@@ -17,7 +17,9 @@ export interface LaneBalance {
 }
 
 const MARKET_OF_STATE = new Map<StateCode, FreightMarket>(
-  Object.entries(FREIGHT_MARKETS).flatMap(([market, states]) => states.map((state) => [state as StateCode, market as FreightMarket] as const)),
+  Object.entries(FREIGHT_MARKETS).flatMap(([market, states]) =>
+    states.map((state) => [state as StateCode, market as FreightMarket] as const),
+  ),
 );
 
 export const freightMarketOf = (state: StateCode): FreightMarket | null => MARKET_OF_STATE.get(state) ?? null;
@@ -29,5 +31,11 @@ export function laneBalance(originState: StateCode, destinationState: StateCode,
   const applies = modes.includes(mode);
   const out = applies && originMarket ? (outbound[originMarket] ?? 1) : 1;
   const into = applies && destinationMarket ? (inbound[destinationMarket] ?? 1) : 1;
-  return { origin_market: originMarket, destination_market: destinationMarket, outbound: out, inbound: into, factor: out * into };
+  return {
+    origin_market: originMarket,
+    destination_market: destinationMarket,
+    outbound: out,
+    inbound: into,
+    factor: out * into,
+  };
 }

@@ -62,13 +62,20 @@ export function resolveLane(
   network: RoadNetwork = embeddedRoadNetwork(),
 ): Lane {
   if (callerMiles !== undefined && !Number.isFinite(callerMiles)) {
-    throw errors.invalidRequest([{ field: fieldName("miles"), problem: `must be a finite number; got ${callerMiles}` }]);
+    throw errors.invalidRequest([
+      { field: fieldName("miles"), problem: `must be a finite number; got ${callerMiles}` },
+    ]);
   }
   const origin = placeOrRefuse(fieldName("origin"), originText);
   const destination = placeOrRefuse(fieldName("destination"), destinationText);
   const crowFlies = greatCircleMiles(origin, destination);
   if (crowFlies < 1) {
-    throw errors.invalidRequest([{ field: fieldName("destination"), problem: `is the same place as origin (${origin.city}, ${origin.state}); a lane needs two places` }]);
+    throw errors.invalidRequest([
+      {
+        field: fieldName("destination"),
+        problem: `is the same place as origin (${origin.city}, ${origin.state}); a lane needs two places`,
+      },
+    ]);
   }
   const base = { origin, destination, roadNetwork: network.version };
   if (callerMiles !== undefined) {

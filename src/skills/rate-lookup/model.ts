@@ -51,7 +51,8 @@ export interface CostBasis {
   multiplier: number;
 }
 
-const paidHoursPerMile = (): number => 1 / (RATE_MODEL.averageDrivingSpeedMph.value * RATE_MODEL.drivingShareOfPaidHours.value);
+const paidHoursPerMile = (): number =>
+  1 / (RATE_MODEL.averageDrivingSpeedMph.value * RATE_MODEL.drivingShareOfPaidHours.value);
 
 export interface FuelSurchargeTerms {
   baseDieselPerGallon: number;
@@ -74,7 +75,8 @@ function perLoadCost(inputs: CostInputs, perMile: { tractorFuel: number; labor: 
   const { dwellHours, emptyMilesToPickup, overheadPerLoad } = RATE_MODEL.perLoad.value;
   const hoursToMiles = 1 / paidHoursPerMile();
   // An hour standing costs the driver's hour and the equipment's hour (its per-mile cost over the miles it would have run).
-  const reeferUnitPerHour = inputs.equipment === "REEFER" ? RATE_MODEL.reeferUnitGallonsPerHour.value * inputs.offRoadDieselPerGallon : 0;
+  const reeferUnitPerHour =
+    inputs.equipment === "REEFER" ? RATE_MODEL.reeferUnitGallonsPerHour.value * inputs.offRoadDieselPerGallon : 0;
   const hourly = (perMile.labor + inputs.equipmentPerMile) * hoursToMiles + reeferUnitPerHour;
   const dwell = dwellHours * hourly;
   const emptyMiles = emptyMilesToPickup * (perMile.tractorFuel + perMile.labor + inputs.equipmentPerMile);
@@ -90,16 +92,29 @@ export function costBasis(inputs: CostInputs): CostBasis {
   const mpg = RATE_MODEL.fuelEconomyMpg.value[inputs.equipment];
   const terms = surchargeTerms(inputs.equipment);
   const tractorFuel = inputs.dieselPerGallon / mpg;
-  const fuel = inputs.includeFuelSurcharge ? Math.min(inputs.dieselPerGallon, terms.baseDieselPerGallon) / mpg : tractorFuel;
+  const fuel = inputs.includeFuelSurcharge
+    ? Math.min(inputs.dieselPerGallon, terms.baseDieselPerGallon) / mpg
+    : tractorFuel;
   const surcharge = inputs.includeFuelSurcharge ? fuelSurchargePerMile(inputs.surchargeDieselPerGallon, terms) : 0;
-  const reeferFuel = inputs.equipment === "REEFER" ? RATE_MODEL.reeferUnitGallonsPerHour.value * paidHoursPerMile() * inputs.offRoadDieselPerGallon : 0;
+  const reeferFuel =
+    inputs.equipment === "REEFER"
+      ? RATE_MODEL.reeferUnitGallonsPerHour.value * paidHoursPerMile() * inputs.offRoadDieselPerGallon
+      : 0;
   const labor = inputs.driverHourlyWage * (1 + RATE_MODEL.driverBenefitsRatio.value) * paidHoursPerMile();
   const equipment = inputs.equipmentPerMile;
   const margin = RATE_MODEL.marginPerMile.value;
   const perLoad = perLoadCost(inputs, { tractorFuel, labor });
-  const multiplier = RATE_MODEL.modeMultiplier.value[inputs.mode] * RATE_MODEL.equipmentMultiplier.value[inputs.equipment];
+  const multiplier =
+    RATE_MODEL.modeMultiplier.value[inputs.mode] * RATE_MODEL.equipmentMultiplier.value[inputs.equipment];
 
-  const multiplied = { fuel, reefer_fuel: reeferFuel, labor, equipment, margin, per_load: perLoad.total / inputs.miles };
+  const multiplied = {
+    fuel,
+    reefer_fuel: reeferFuel,
+    labor,
+    equipment,
+    margin,
+    per_load: perLoad.total / inputs.miles,
+  };
   const linehaul = Object.values(multiplied).reduce((sum, perMile) => sum + perMile, 0) * multiplier;
   const laneBalance = linehaul * (inputs.laneBalanceFactor - 1);
   const breakdown = {
@@ -108,5 +123,11 @@ export function costBasis(inputs: CostInputs): CostBasis {
     fuel_surcharge: round(surcharge, 4),
   } as unknown as CostBreakdown;
   const ratePerMile = linehaul + laneBalance + surcharge;
-  return { ratePerMile, breakdown, perLoad, operatingCostPerMile: tractorFuel + reeferFuel + labor + equipment, multiplier };
+  return {
+    ratePerMile,
+    breakdown,
+    perLoad,
+    operatingCostPerMile: tractorFuel + reeferFuel + labor + equipment,
+    multiplier,
+  };
 }

@@ -64,10 +64,17 @@ function laneDiesel(view: ReferenceView, origin: ResolvedPlace, destination: Res
 }
 
 const describeDiesel = (readings: DieselReading[]): string =>
-  "EIA weekly retail on-highway diesel, " + readings.map((r) => `${r.observation.seriesId} (${r.areaName}, week of ${r.observation.observedOn})`).join(" averaged with ");
+  "EIA weekly retail on-highway diesel, " +
+  readings
+    .map((r) => `${r.observation.seriesId} (${r.areaName}, week of ${r.observation.observedOn})`)
+    .join(" averaged with ");
 
 /** Resolve the lane and read its diesel, wage, ATRI edition and (for reefers) excise as of the view. */
-export function readLaneFactors(request: LaneRequest, view: ReferenceView, fieldName: LaneFieldName = fieldAsIs): LaneFactors {
+export function readLaneFactors(
+  request: LaneRequest,
+  view: ReferenceView,
+  fieldName: LaneFieldName = fieldAsIs,
+): LaneFactors {
   const mode = request.mode ?? "FTL";
   checkAllowed(fieldName("equipment"), request.equipment, EQUIPMENT_TYPES);
   checkAllowed(fieldName("mode"), mode, MODES);
@@ -145,7 +152,10 @@ function distanceOut(lane: Lane): RateLookupAnswer["distance"] {
   return {
     road_network: lane.roadNetwork,
     ...(lane.connectorMiles && {
-      connector_miles: { origin: round(lane.connectorMiles.origin, 1), destination: round(lane.connectorMiles.destination, 1) },
+      connector_miles: {
+        origin: round(lane.connectorMiles.origin, 1),
+        destination: round(lane.connectorMiles.destination, 1),
+      },
     }),
     ...(lane.fallbackReason && { fallback_reason: lane.fallbackReason }),
     ...(lane.boundReason && { bound_reason: lane.boundReason }),
@@ -181,7 +191,8 @@ export function priceLane(
   const totalCost = cost.ratePerMile * lane.miles;
 
   const used = [...factors.used];
-  const rate = equipment === "REEFER" && mode === "FTL" ? amsMarketRate(view, lane.origin, lane.destination) : undefined;
+  const rate =
+    equipment === "REEFER" && mode === "FTL" ? amsMarketRate(view, lane.origin, lane.destination) : undefined;
   if (rate) used.push(rate.low, rate.high);
   const market = rate && { rate, spread: (totalCost - rate.midpoint) / rate.midpoint };
 

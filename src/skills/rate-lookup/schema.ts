@@ -4,14 +4,29 @@ import { enumOf, factorVersionSchema, isoDate } from "../schema-kit.ts";
 import { MODES } from "./constants.ts";
 
 export const rateLookupInput = Type.Object({
-  origin: Type.String({ minLength: 1, maxLength: 120, description: '"City, ST" (forgiving) or a 5-digit ZIP code', examples: ["Chicago, IL"] }),
-  destination: Type.String({ minLength: 1, maxLength: 120, description: "Same form as origin", examples: ["Dallas, TX"] }),
+  origin: Type.String({
+    minLength: 1,
+    maxLength: 120,
+    description: '"City, ST" (forgiving) or a 5-digit ZIP code',
+    examples: ["Chicago, IL"],
+  }),
+  destination: Type.String({
+    minLength: 1,
+    maxLength: 120,
+    description: "Same form as origin",
+    examples: ["Dallas, TX"],
+  }),
   equipment: enumOf(EQUIPMENT_TYPES, { description: `One of ${EQUIPMENT_TYPES.join(", ")}` }),
   mode: Type.Optional(enumOf(MODES, { description: `One of ${MODES.join(", ")}; default FTL`, default: "FTL" })),
   miles: Type.Optional(
-    Type.Number({ description: "Lane distance in miles; overrides the road distance (at least 5 and 0.9x the straight line between the places, at most 5000)" }),
+    Type.Number({
+      description:
+        "Lane distance in miles; overrides the road distance (at least 5 and 0.9x the straight line between the places, at most 5000)",
+    }),
   ),
-  include_fuel_surcharge: Type.Optional(Type.Boolean({ description: "Add the per-mile fuel surcharge; default false", default: false })),
+  include_fuel_surcharge: Type.Optional(
+    Type.Boolean({ description: "Add the per-mile fuel surcharge; default false", default: false }),
+  ),
   as_of: Type.Optional(isoDate("YYYY-MM-DD: answer with only the data observed on or before this date")),
 });
 
@@ -40,10 +55,17 @@ export const rateLookupOutput = Type.Object({
   distance: Type.Object({
     road_network: Type.String({ description: "Version of the road network asked for the miles" }),
     connector_miles: Type.Optional(
-      Type.Object({ origin: Type.Number(), destination: Type.Number() }, { description: "Local-road miles from each place to the network" }),
+      Type.Object(
+        { origin: Type.Number(), destination: Type.Number() },
+        { description: "Local-road miles from each place to the network" },
+      ),
     ),
     fallback_reason: Type.Optional(Type.String({ description: "Why the network's route was not used" })),
-    bound_reason: Type.Optional(Type.String({ description: "Where the network's route goes round a road it lacks, and what was counted instead" })),
+    bound_reason: Type.Optional(
+      Type.String({
+        description: "Where the network's route goes round a road it lacks, and what was counted instead",
+      }),
+    ),
   }),
   equipment: enumOf(EQUIPMENT_TYPES),
   mode: enumOf(MODES),
@@ -61,7 +83,10 @@ export const rateLookupOutput = Type.Object({
       lane_balance: perMile("What the lane-balance factor adds to (or, below 1, takes off) the parts above"),
       fuel_surcharge: perMile("Fuel surcharge above the base diesel price; never multiplied"),
     },
-    { description: "Per-mile parts; all but the surcharge after the mode and equipment multipliers; they add up to rate_per_mile" },
+    {
+      description:
+        "Per-mile parts; all but the surcharge after the mode and equipment multipliers; they add up to rate_per_mile",
+    },
   ),
   per_load_cost: Type.Object(
     {
@@ -75,13 +100,23 @@ export const rateLookupOutput = Type.Object({
   multipliers: Type.Object({ mode: Type.Number(), equipment: Type.Number() }),
   lane_balance: Type.Object(
     {
-      origin_market: Type.Union([Type.String(), Type.Null()], { description: "Freight market the origin lies in, null when none is fitted" }),
-      destination_market: Type.Union([Type.String(), Type.Null()], { description: "Freight market the destination lies in, null when none is fitted" }),
+      origin_market: Type.Union([Type.String(), Type.Null()], {
+        description: "Freight market the origin lies in, null when none is fitted",
+      }),
+      destination_market: Type.Union([Type.String(), Type.Null()], {
+        description: "Freight market the destination lies in, null when none is fitted",
+      }),
       outbound: Type.Number({ description: "Multiplier on loads leaving the origin's market" }),
       inbound: Type.Number({ description: "Multiplier on loads entering the destination's market" }),
-      factor: Type.Number({ description: "outbound x inbound, applied to the linehaul and per-load cost (never the surcharge); 1 for LTL and intermodal" }),
+      factor: Type.Number({
+        description:
+          "outbound x inbound, applied to the linehaul and per-load cost (never the surcharge); 1 for LTL and intermodal",
+      }),
     },
-    { description: "Head-haul / back-haul: markets that receive more freight than they ship cost more to enter and less to leave" },
+    {
+      description:
+        "Head-haul / back-haul: markets that receive more freight than they ship cost more to enter and less to leave",
+    },
   ),
   confidence: Type.Object({
     level: enumOf(["AMS_ANCHORED", "HIGH", "MEDIUM", "LOW"]),

@@ -35,12 +35,22 @@ describe("the lane-balance fit (median polish)", () => {
 
   test("the factors average 1 in logs over the lane-weeks they were fitted on: they move cost between lanes, not the level", () => {
     const rows = planted();
-    const meanLog = rows.reduce((sum, row) => sum + Math.log(fitted.outbound[row.origin!]! * fitted.inbound[row.destination!]!), 0) / rows.length;
+    const meanLog =
+      rows.reduce((sum, row) => sum + Math.log(fitted.outbound[row.origin!]! * fitted.inbound[row.destination!]!), 0) /
+      rows.length;
     expect(Math.abs(meanLog)).toBeLessThan(0.01);
   });
 
   test("a market seen in fewer than 6 lane-weeks gets no figure", () => {
-    const rows = [...planted(), ...Array.from({ length: 5 }, () => ({ week: "2026-06-30", origin: "TEXAS", destination: "FLORIDA", logError: 0.4 }))];
+    const rows = [
+      ...planted(),
+      ...Array.from({ length: 5 }, () => ({
+        week: "2026-06-30",
+        origin: "TEXAS",
+        destination: "FLORIDA",
+        logError: 0.4,
+      })),
+    ];
     const refit = fitLaneBalance(rows);
     expect(refit.lanesPerMarket.inbound.FLORIDA).toBe(5);
     expect(refit.inbound.FLORIDA).toBeUndefined();

@@ -60,7 +60,9 @@ export function fitLaneBalance(rows: LaneWeekError[]): FittedLaneBalance {
       for (const row of rows) {
         const key = keyOf[term](row);
         if (key === null) continue;
-        const others = (["inbound", "outbound", "week"] as const).filter((t) => t !== term).reduce((sum, t) => sum + effectOf(t, row), 0);
+        const others = (["inbound", "outbound", "week"] as const)
+          .filter((t) => t !== term)
+          .reduce((sum, t) => sum + effectOf(t, row), 0);
         residuals.set(key, [...(residuals.get(key) ?? []), row.logError - others]);
       }
       for (const [key, values] of residuals) effects[term].set(key, median(values));
@@ -89,7 +91,11 @@ export function fitLaneBalance(rows: LaneWeekError[]): FittedLaneBalance {
   return {
     outbound: outbound.factors,
     inbound: inbound.factors,
-    weeks: Object.fromEntries([...effects.week].sort(([a], [b]) => a.localeCompare(b)).map(([week, effect]) => [week, Math.round(effect * 1000) / 1000])),
+    weeks: Object.fromEntries(
+      [...effects.week]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([week, effect]) => [week, Math.round(effect * 1000) / 1000]),
+    ),
     lanesPerMarket: { outbound: outbound.counts, inbound: inbound.counts },
   };
 }

@@ -47,7 +47,8 @@ function errorRow(label: string, errors: number[]): string {
 }
 
 /** Whether a lane's published route uses a road other than an Interstate (its notes in brackets aside). */
-const leavesInterstates = (route: string) => route.split(",").some((road) => !/^I-\d/.test(road.replace(/\(.*?\)/g, "").trim()));
+const leavesInterstates = (route: string) =>
+  route.split(",").some((road) => !/^I-\d/.test(road.replace(/\(.*?\)/g, "").trim()));
 
 function roadSection(): string[] {
   const network = embeddedRoadNetwork();
@@ -68,20 +69,27 @@ function roadSection(): string[] {
   };
   const byRoute: Record<"interstate" | "leaves", number[]> = { interstate: [], leaves: [] };
   const worst: string[] = [];
-  const notPlain: Record<"ROAD_NETWORK_BOUNDED" | "OFF_NETWORK", string[]> = { ROAD_NETWORK_BOUNDED: [], OFF_NETWORK: [] };
+  const notPlain: Record<"ROAD_NETWORK_BOUNDED" | "OFF_NETWORK", string[]> = {
+    ROAD_NETWORK_BOUNDED: [],
+    OFF_NETWORK: [],
+  };
   for (const lane of lanes) {
     const origin = place(lane.origin);
     const destination = place(lane.destination);
     const crow = greatCircleMiles(origin, destination);
     const road = roadMiles(network, origin, destination);
-    const miles = road.method === "OFF_NETWORK" && road.cause === "FAR_FROM_NETWORK" ? crow * circuityFactor(crow) : road.miles;
+    const miles =
+      road.method === "OFF_NETWORK" && road.cause === "FAR_FROM_NETWORK" ? crow * circuityFactor(crow) : road.miles;
     const error = (miles - lane.roadMiles) / lane.roadMiles;
     bySet[lane.set]!.road.push(error);
     byRoute[leavesInterstates(lane.route) ? "leaves" : "interstate"].push(error);
     bySet[lane.set]!.crow.push((crow * circuityFactor(crow) - lane.roadMiles) / lane.roadMiles);
     const method = road.method === "ROAD_NETWORK" && road.missingRoad ? "ROAD_NETWORK_BOUNDED" : road.method;
     if (method !== "ROAD_NETWORK") notPlain[method].push(`${lane.origin} - ${lane.destination} ${pct(error)}`);
-    if (Math.abs(error) > 0.05) worst.push(`${lane.origin} - ${lane.destination} (${lane.set}): ${Math.round(miles)} vs ${lane.roadMiles} (${pct(error)}, ${method})`);
+    if (Math.abs(error) > 0.05)
+      worst.push(
+        `${lane.origin} - ${lane.destination} (${lane.set}): ${Math.round(miles)} vs ${lane.roadMiles} (${pct(error)}, ${method})`,
+      );
   }
   // Query time: every reference lane routed 20 times after a warm-up pass.
   const pairs = lanes.map((lane) => [place(lane.origin), place(lane.destination)] as const);
@@ -143,7 +151,9 @@ function atriSection(): string[] {
     const wage = view.latest(NATIONAL_TRUCK_DRIVER_WAGE_SERIES);
     const equipment = equipmentCostAsOf(view);
     if (!diesel || !wage || !equipment) {
-      rows.push(`| ${yearText} | ${atriTotal} | not answerable as of ${asOf} (no ${!diesel ? "diesel" : !wage ? "published wage" : "ATRI edition"}) | | | | |`);
+      rows.push(
+        `| ${yearText} | ${atriTotal} | not answerable as of ${asOf} (no ${!diesel ? "diesel" : !wage ? "published wage" : "ATRI edition"}) | | | | |`,
+      );
       continue;
     }
     const cost = costBasis({
@@ -196,7 +206,9 @@ function usdaLaneWeeks(view = data.view("2100-01-01", KNOWN_AT)): UsdaLaneWeek[]
   for (const district of Object.keys(AMS_DISTRICTS)) {
     for (const destination of Object.keys(DESTINATION_PLACES)) {
       const lows = view.history(amsFvwtrkSeries("LOW", district, destination));
-      const highs = new Map(view.history(amsFvwtrkSeries("HIGH", district, destination)).map((o) => [o.observedOn, o.value]));
+      const highs = new Map(
+        view.history(amsFvwtrkSeries("HIGH", district, destination)).map((o) => [o.observedOn, o.value]),
+      );
       for (const low of lows) {
         const high = highs.get(low.observedOn);
         if (high !== undefined) out.push({ week: low.observedOn, district, destination, low: low.value, high });
@@ -228,7 +240,12 @@ function priceLaneWeek(w: UsdaLaneWeek): PricedLaneWeek {
 const midpointOf = (w: UsdaLaneWeek) => (w.low + w.high) / 2;
 const inRange = (w: UsdaLaneWeek, cost: number) => cost >= w.low && cost <= w.high;
 
-function accuracyRow(label: string, lanes: PricedLaneWeek[], costOf: (w: PricedLaneWeek) => number | undefined, fitWeeks?: string): string {
+function accuracyRow(
+  label: string,
+  lanes: PricedLaneWeek[],
+  costOf: (w: PricedLaneWeek) => number | undefined,
+  fitWeeks?: string,
+): string {
   const scored = lanes.flatMap((w) => {
     const cost = costOf(w);
     return cost === undefined ? [] : [{ w, cost, error: (cost - midpointOf(w)) / midpointOf(w) }];
@@ -246,9 +263,18 @@ function accuracyRow(label: string, lanes: PricedLaneWeek[], costOf: (w: PricedL
  * A lever's row: the held-out weeks beside the share inside on the fit weeks under the same lever (in-sample for a
  * lever fitted on them), so a lever that lifts the held-out weeks but not the fit weeks shows it.
  */
-function leverRow(label: string, fit: PricedLaneWeek[], heldOut: PricedLaneWeek[], costOf: (w: PricedLaneWeek) => number | undefined, note = ""): string {
+function leverRow(
+  label: string,
+  fit: PricedLaneWeek[],
+  heldOut: PricedLaneWeek[],
+  costOf: (w: PricedLaneWeek) => number | undefined,
+  note = "",
+): string {
   const scored = fit.filter((w) => costOf(w) !== undefined);
-  const fitWeeks = scored.length === 0 ? "-" : `${shareInside(scored, costOf)} %${scored.length < fit.length ? ` of ${scored.length}` : ""}${note}`;
+  const fitWeeks =
+    scored.length === 0
+      ? "-"
+      : `${shareInside(scored, costOf)} %${scored.length < fit.length ? ` of ${scored.length}` : ""}${note}`;
   return accuracyRow(label, heldOut, costOf, fitWeeks);
 }
 
@@ -261,7 +287,9 @@ function shareInside(lanes: PricedLaneWeek[], costOf: (w: PricedLaneWeek) => num
 function weeklyMoves(all: PricedLaneWeek[]): number[] {
   const byLane = new Map(all.map((w) => [`${w.district}|${w.destination}|${w.week}`, w]));
   return all.flatMap((w) => {
-    const before = byLane.get(`${w.district}|${w.destination}|${new Date(Date.parse(w.week) - 7 * DAY_MS).toISOString().slice(0, 10)}`);
+    const before = byLane.get(
+      `${w.district}|${w.destination}|${new Date(Date.parse(w.week) - 7 * DAY_MS).toISOString().slice(0, 10)}`,
+    );
     return before ? [Math.abs(midpointOf(w) / midpointOf(before) - 1)] : [];
   });
 }
@@ -289,8 +317,19 @@ const BY_DISTRICT_AND_CITY: Grouping = { origin: (w) => w.district, destination:
 type UnbalancedCost = (w: PricedLaneWeek) => number;
 const modelUnbalanced: UnbalancedCost = (w) => w.costWithoutBalance;
 
-function fittedLaneBalance(lanes: PricedLaneWeek[], by: Grouping = BY_MARKET, costOf = modelUnbalanced): FittedLaneBalance {
-  return fitLaneBalance(lanes.map((w) => ({ week: w.week, origin: by.origin(w), destination: by.destination(w), logError: Math.log(midpointOf(w) / costOf(w)) })));
+function fittedLaneBalance(
+  lanes: PricedLaneWeek[],
+  by: Grouping = BY_MARKET,
+  costOf = modelUnbalanced,
+): FittedLaneBalance {
+  return fitLaneBalance(
+    lanes.map((w) => ({
+      week: w.week,
+      origin: by.origin(w),
+      destination: by.destination(w),
+      logError: Math.log(midpointOf(w) / costOf(w)),
+    })),
+  );
 }
 
 /** The cost basis with a fitted lane balance in place of the shipped one (a group without a figure counts 1). */
@@ -303,7 +342,8 @@ function balancedBy(fitted: FittedLaneBalance, by: Grouping, costOf = modelUnbal
 }
 
 /** A variant of one cost part, with the lane balance refitted on the fit weeks for it (as the shipped one was for the model). */
-const variantWithRefittedBalance = (fit: PricedLaneWeek[], costOf: UnbalancedCost) => balancedBy(fittedLaneBalance(fit, BY_MARKET, costOf), BY_MARKET, costOf);
+const variantWithRefittedBalance = (fit: PricedLaneWeek[], costOf: UnbalancedCost) =>
+  balancedBy(fittedLaneBalance(fit, BY_MARKET, costOf), BY_MARKET, costOf);
 
 /** Empty miles as a share of the loaded miles (ATRI's non-revenue miles) instead of a fixed distance per load. */
 const emptyMilesAsShare =
@@ -353,13 +393,18 @@ function refittedBeforeEachWeek(all: PricedLaneWeek[], by: Grouping): (w: Priced
 function leaveOneDistrictOut(fit: PricedLaneWeek[]): (w: PricedLaneWeek) => number {
   const refits = new Map<string, (w: PricedLaneWeek) => number>();
   return (w) => {
-    if (!refits.has(w.district)) refits.set(w.district, balancedBy(fittedLaneBalance(fit.filter((other) => other.district !== w.district)), BY_MARKET));
+    if (!refits.has(w.district))
+      refits.set(
+        w.district,
+        balancedBy(fittedLaneBalance(fit.filter((other) => other.district !== w.district)), BY_MARKET),
+      );
     return refits.get(w.district)!(w);
   };
 }
 
 /** The reports published before a week, read as a view the day before it would read them. */
-const reportsBefore = (week: string): UsdaLaneWeek[] => usdaLaneWeeks(data.view(new Date(Date.parse(week) - DAY_MS).toISOString().slice(0, 10), KNOWN_AT));
+const reportsBefore = (week: string): UsdaLaneWeek[] =>
+  usdaLaneWeeks(data.view(new Date(Date.parse(week) - DAY_MS).toISOString().slice(0, 10), KNOWN_AT));
 
 /**
  * Rolling origin: each lane-week scaled by USDA's reefer rate index of the last report before its week
@@ -379,7 +424,10 @@ function scaledByPriorIndex(withoutOwnDistrict: boolean): (w: PricedLaneWeek) =>
 }
 
 /** Each week's lane-weeks scaled so their median error is nil: USDA's level that very week, which no one knows before it. */
-function scaledToSameWeekLevel(all: PricedLaneWeek[], costOf: UnbalancedCost = (w) => w.cost): (w: PricedLaneWeek) => number {
+function scaledToSameWeekLevel(
+  all: PricedLaneWeek[],
+  costOf: UnbalancedCost = (w) => w.cost,
+): (w: PricedLaneWeek) => number {
   const weeks = new Map<string, number>();
   for (const week of new Set(all.map((w) => w.week))) {
     weeks.set(week, median(all.filter((w) => w.week === week).map((w) => Math.log(midpointOf(w) / costOf(w)))));
@@ -391,7 +439,10 @@ function scaledToSameWeekLevel(all: PricedLaneWeek[], costOf: UnbalancedCost = (
  * Each lane-week's cost with the median fit-week error (in logs) of its group taken off: a factor per group fitted on
  * the fit weeks only. Grouped by lane it memorises USDA lane by lane, which is copying the market, not a cost basis.
  */
-function scaledByFitGroupError(fit: PricedLaneWeek[], groupOf: (w: PricedLaneWeek) => string): (w: PricedLaneWeek) => number | undefined {
+function scaledByFitGroupError(
+  fit: PricedLaneWeek[],
+  groupOf: (w: PricedLaneWeek) => string,
+): (w: PricedLaneWeek) => number | undefined {
   const logs = new Map<string, number[]>();
   for (const w of fit) logs.set(groupOf(w), [...(logs.get(groupOf(w)) ?? []), Math.log(midpointOf(w) / w.cost)]);
   return (w) => {
@@ -402,12 +453,18 @@ function scaledByFitGroupError(fit: PricedLaneWeek[], groupOf: (w: PricedLaneWee
 
 function usdaSection(): string[] {
   const all = usdaLaneWeeks().map(priceLaneWeek);
-  if (all.length === 0) return ["### USDA AMS reefer lane-weeks", "", "The snapshot holds no USDA AMS FVWTRK weeks; nothing to compare."];
+  if (all.length === 0)
+    return ["### USDA AMS reefer lane-weeks", "", "The snapshot holds no USDA AMS FVWTRK weeks; nothing to compare."];
   const fit = all.filter((w) => FIT_WEEKS.includes(w.week));
   const heldOut = all.filter((w) => HELD_OUT_WEEKS.includes(w.week));
   const groups = new Map<string, PricedLaneWeek[]>();
   for (const w of fit) {
-    for (const key of [`USDA band ${distanceBand(w.miles)}`, `to ${w.destination}`, `from ${w.originMarket ?? "no fitted market"}`, `week ${w.week}`]) {
+    for (const key of [
+      `USDA band ${distanceBand(w.miles)}`,
+      `to ${w.destination}`,
+      `from ${w.originMarket ?? "no fitted market"}`,
+      `week ${w.week}`,
+    ]) {
       groups.set(key, [...(groups.get(key) ?? []), w]);
     }
   }
@@ -422,7 +479,8 @@ function usdaSection(): string[] {
   const byPriorIndex = scaledByPriorIndex(false);
   const { outbound, inbound } = RATE_MODEL.laneBalance.value;
   const fitted = fittedLaneBalance(fit);
-  const drift = JSON.stringify({ outbound: fitted.outbound, inbound: fitted.inbound }) !== JSON.stringify({ outbound, inbound });
+  const drift =
+    JSON.stringify({ outbound: fitted.outbound, inbound: fitted.inbound }) !== JSON.stringify({ outbound, inbound });
   return [
     "### REEFER cost basis (no surcharge) vs USDA AMS FVWTRK $/load",
     "",
@@ -437,7 +495,13 @@ function usdaSection(): string[] {
     "",
     "| held-out weeks priced by | fit weeks inside | lane-weeks | inside USDA's range | median signed error | 10th..90th | loads under 500 mi | their median error |",
     "|---|---|---|---|---|---|---|---|",
-    leverRow("the model", fit, heldOut, (w) => w.cost, ` (each fit week left out: ${leaveOneFitWeekOut(fit, BY_MARKET)} %)`),
+    leverRow(
+      "the model",
+      fit,
+      heldOut,
+      (w) => w.cost,
+      ` (each fit week left out: ${leaveOneFitWeekOut(fit, BY_MARKET)} %)`,
+    ),
     leverRow("the model without lane balance", fit, heldOut, (w) => w.costWithoutBalance),
     leverRow("lane balance refitted without the lane's own district", fit, heldOut, leaveOneDistrictOut(fit)),
     leverRow(
@@ -462,7 +526,12 @@ function usdaSection(): string[] {
       balancedBy(fittedLaneBalance(fit, BY_DISTRICT_AND_CITY), BY_DISTRICT_AND_CITY),
       ` (each fit week left out: ${leaveOneFitWeekOut(fit, BY_DISTRICT_AND_CITY)} %)`,
     ),
-    leverRow("lane balance refitted on the reports before each week (rolling origin), markets", fit, heldOut, refittedBeforeEachWeek(all, BY_MARKET)),
+    leverRow(
+      "lane balance refitted on the reports before each week (rolling origin), markets",
+      fit,
+      heldOut,
+      refittedBeforeEachWeek(all, BY_MARKET),
+    ),
     leverRow(
       "lane balance refitted on the reports before each week (rolling origin), districts x cities",
       fit,
@@ -490,8 +559,18 @@ function usdaSection(): string[] {
     ].flatMap(([label, by]) => {
       const inSample = balancedBy(fittedLaneBalance(heldOut, by as Grouping), by as Grouping);
       return [
-        leverRow(`lane balance fitted on the held-out weeks themselves, ${label} (in-sample: the factor's ceiling)`, fit, heldOut, inSample),
-        leverRow(`the same x each held-out week's own level (in-sample, level known)`, fit, heldOut, scaledToSameWeekLevel(all, inSample)),
+        leverRow(
+          `lane balance fitted on the held-out weeks themselves, ${label} (in-sample: the factor's ceiling)`,
+          fit,
+          heldOut,
+          inSample,
+        ),
+        leverRow(
+          `the same x each held-out week's own level (in-sample, level known)`,
+          fit,
+          heldOut,
+          scaledToSameWeekLevel(all, inSample),
+        ),
       ];
     }),
     leverRow(
@@ -502,12 +581,18 @@ function usdaSection(): string[] {
     ),
     leverRow("USDA's own midpoint a week earlier (a ceiling, not a model)", fit, heldOut, previousWeekMidpoint(all)),
     "",
-    `USDA reefer rate index (median over lanes of the midpoint / the lane's fit-week geometric mean): ${[...reeferRateIndex(all, FIT_WEEKS)]
+    `USDA reefer rate index (median over lanes of the midpoint / the lane's fit-week geometric mean): ${[
+      ...reeferRateIndex(all, FIT_WEEKS),
+    ]
       .map(([week, value]) => `${week} ${value.toFixed(3)}`)
-      .join(", ")}. Inside USDA's range by held-out week, the model / x the index of the report before: ${HELD_OUT_WEEKS.map((week) => {
-      const lanes = heldOut.filter((w) => w.week === week);
-      return `${week} ${shareInside(lanes, (w) => w.cost)} / ${shareInside(lanes, byPriorIndex)} %`;
-    }).join(", ")}.`,
+      .join(
+        ", ",
+      )}. Inside USDA's range by held-out week, the model / x the index of the report before: ${HELD_OUT_WEEKS.map(
+      (week) => {
+        const lanes = heldOut.filter((w) => w.week === week);
+        return `${week} ${shareInside(lanes, (w) => w.cost)} / ${shareInside(lanes, byPriorIndex)} %`;
+      },
+    ).join(", ")}.`,
     "",
     `USDA's range is ${pct(median(widths)).slice(1)} of its midpoint wide at the median (10th..90th ${pct(quantile(widths, 0.1)).slice(1)} .. ${pct(quantile(widths, 0.9)).slice(1)}): ` +
       "a lane-week is inside only when the answer is within about half that of the midpoint. " +
@@ -543,7 +628,15 @@ if (process.argv.includes("--fit")) {
   process.exit(0);
 }
 
-const report = [`## Fidelity (model ${RATE_MODEL.version})`, "", ...roadSection(), "", ...atriSection(), "", ...usdaSection()].join("\n");
+const report = [
+  `## Fidelity (model ${RATE_MODEL.version})`,
+  "",
+  ...roadSection(),
+  "",
+  ...atriSection(),
+  "",
+  ...usdaSection(),
+].join("\n");
 console.log(report);
 
 if (process.argv.includes("--readme")) {
@@ -554,5 +647,8 @@ if (process.argv.includes("--readme")) {
   const from = text.indexOf(start);
   const to = text.indexOf(end);
   if (from < 0 || to < 0) throw new Error("README.md has no fidelity markers");
-  writeFileSync(readme, `${text.slice(0, from + start.length)}\n${report.replace(/^## .*\n\n/, "")}\n${text.slice(to)}`);
+  writeFileSync(
+    readme,
+    `${text.slice(0, from + start.length)}\n${report.replace(/^## .*\n\n/, "")}\n${text.slice(to)}`,
+  );
 }

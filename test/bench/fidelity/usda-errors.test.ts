@@ -12,7 +12,12 @@ const lane = (district: string, destination: string, miles: number, cost: number
 });
 
 describe("the held-out USDA error analysis", () => {
-  const lanes = [lane("GEORGIA", "Atlanta", 181, 1400), lane("GEORGIA", "Chicago", 893, 1300), lane("YAKIMA", "Seattle", 142, 1000), lane("YAKIMA", "Dallas", 2058, 850)];
+  const lanes = [
+    lane("GEORGIA", "Atlanta", 181, 1400),
+    lane("GEORGIA", "Chicago", 893, 1300),
+    lane("YAKIMA", "Seattle", 142, 1000),
+    lane("YAKIMA", "Dallas", 2058, 850),
+  ];
 
   test("the signed error is against the range's midpoint", () => {
     expect(signedError(lanes[0]!)).toBeCloseTo(0.4, 6);
@@ -20,7 +25,9 @@ describe("the held-out USDA error analysis", () => {
   });
 
   test("groups by district, destination, USDA band and week, counting each tail", () => {
-    const text = heldOutErrorAnalysis(lanes, (district) => (district === "GEORGIA" ? "Tifton, GA" : district)).join("\n");
+    const text = heldOutErrorAnalysis(lanes, (district) => (district === "GEORGIA" ? "Tifton, GA" : district)).join(
+      "\n",
+    );
     expect(text).toContain("| all | 4 | 25 % | ");
     expect(text).toMatch(/\| from Tifton, GA \| 2 \| 0 % \| .* \| 2 \| 0 \|/);
     expect(text).toMatch(/\| from YAKIMA \| 2 \| 50 % \| .* \| 0 \| 1 \|/);

@@ -57,12 +57,17 @@ function tailByDistrict(lanes: readonly ScoredLaneWeek[], inTail: (error: number
   const counts = new Map<string, number>();
   for (const w of lanes) if (inTail(signedError(w))) counts.set(w.district, (counts.get(w.district) ?? 0) + 1);
   const total = [...counts.values()].reduce((sum, n) => sum + n, 0);
-  const named = [...counts].sort(([a, x], [b, y]) => y - x || a.localeCompare(b)).map(([district, n]) => `${district} ${n}`);
+  const named = [...counts]
+    .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+    .map(([district, n]) => `${district} ${n}`);
   return `${total} (${named.join(", ") || "none"})`;
 }
 
 /** The analysis as Markdown lines; `districtName` shortens USDA's district headers for the table. */
-export function heldOutErrorAnalysis(lanes: readonly ScoredLaneWeek[], districtName: (district: string) => string): string[] {
+export function heldOutErrorAnalysis(
+  lanes: readonly ScoredLaneWeek[],
+  districtName: (district: string) => string,
+): string[] {
   const rows = groupings.flatMap(([prefix, keyOf]) => {
     const groups = new Map<string, ScoredLaneWeek[]>();
     for (const w of lanes) groups.set(keyOf(w), [...(groups.get(keyOf(w)) ?? []), w]);

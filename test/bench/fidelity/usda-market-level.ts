@@ -26,7 +26,8 @@ const meanOf = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / val
 export function reeferRateIndex(lanes: readonly ReportLane[], baseWeeks: readonly string[]): Map<string, number> {
   const baseLogs = new Map<string, number[]>();
   for (const lane of lanes) {
-    if (baseWeeks.includes(lane.week)) baseLogs.set(laneKey(lane), [...(baseLogs.get(laneKey(lane)) ?? []), Math.log(midpoint(lane))]);
+    if (baseWeeks.includes(lane.week))
+      baseLogs.set(laneKey(lane), [...(baseLogs.get(laneKey(lane)) ?? []), Math.log(midpoint(lane))]);
   }
   const baseLog = new Map([...baseLogs].map(([key, logs]) => [key, meanOf(logs)]));
   const ratios = new Map<string, number[]>();
@@ -34,7 +35,9 @@ export function reeferRateIndex(lanes: readonly ReportLane[], baseWeeks: readonl
     const base = baseLog.get(laneKey(lane));
     if (base !== undefined) ratios.set(lane.week, [...(ratios.get(lane.week) ?? []), Math.log(midpoint(lane)) - base]);
   }
-  return new Map([...ratios].sort(([a], [b]) => a.localeCompare(b)).map(([week, logs]) => [week, Math.exp(median(logs))]));
+  return new Map(
+    [...ratios].sort(([a], [b]) => a.localeCompare(b)).map(([week, logs]) => [week, Math.exp(median(logs))]),
+  );
 }
 
 export interface MarketLevel {
@@ -48,7 +51,11 @@ export interface MarketLevel {
  * The market-level factor for a week from the reports published before it (`visible`), or undefined when no report
  * precedes the week or a base week is missing from what is visible.
  */
-export function marketLevelBefore(week: string, visible: readonly ReportLane[], baseWeeks: readonly string[]): MarketLevel | undefined {
+export function marketLevelBefore(
+  week: string,
+  visible: readonly ReportLane[],
+  baseWeeks: readonly string[],
+): MarketLevel | undefined {
   const index = reeferRateIndex(
     visible.filter((lane) => lane.week < week),
     baseWeeks,

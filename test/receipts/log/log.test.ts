@@ -5,8 +5,22 @@ import { verifyCheckpoint } from "@sigstore/verify/dist/tlog/checkpoint";
 import { openMemoryDatabase, type Db } from "../../../src/db/client.ts";
 import { ManualClock } from "../../../src/clock.ts";
 import { ReceiptLog } from "../../../src/receipts/log/log.ts";
-import { consistencyProof, inclusionProof, leafHash, memoryNodes, rootHash, verifyConsistency, verifyInclusion } from "../../../src/receipts/log/merkle.ts";
-import { noteKeyId, parseCheckpointText, parseNote, parseVerifierKey, verifierKey } from "../../../src/receipts/log/note.ts";
+import {
+  consistencyProof,
+  inclusionProof,
+  leafHash,
+  memoryNodes,
+  rootHash,
+  verifyConsistency,
+  verifyInclusion,
+} from "../../../src/receipts/log/merkle.ts";
+import {
+  noteKeyId,
+  parseCheckpointText,
+  parseNote,
+  parseVerifierKey,
+  verifierKey,
+} from "../../../src/receipts/log/note.ts";
 import { ensureSigningKey, publicKeyObject } from "../../../src/receipts/signer.ts";
 import { sqliteReceiptRows } from "../../../src/receipts/rows/sqlite.ts";
 import { verifyLog } from "../../../src/receipts/verify.ts";
@@ -17,7 +31,9 @@ const ORIGIN = "waybill.test/log";
 /** Receipts rows written straight into the table (as a pre-log database holds them), leaf entries given. */
 function insertRows(db: Db, count: number): Buffer[] {
   const principal = seedPrincipal(db);
-  const insert = db.$client.prepare("INSERT INTO receipts (seq, id, issued_at, skill, account_id, body, hash) VALUES (?, ?, 0, 'rate-lookup', ?, ?, ?)");
+  const insert = db.$client.prepare(
+    "INSERT INTO receipts (seq, id, issued_at, skill, account_id, body, hash) VALUES (?, ?, 0, 'rate-lookup', ?, ?, ?)",
+  );
   const entries: Buffer[] = [];
   db.$client.transaction(() => {
     for (let i = 0; i < count; i++) {
@@ -34,11 +50,18 @@ function openLog(db: Db): ReceiptLog {
   const clock = new ManualClock(T0);
   const key = ensureSigningKey(db, clock);
   const keys = { current: () => key, follow: () => {} };
-  return ReceiptLog.open(sqliteReceiptRows(db), { origin: ORIGIN, keys, clock, transaction: (work) => db.$client.transaction(() => work(db)).immediate() }) as ReceiptLog;
+  return ReceiptLog.open(sqliteReceiptRows(db), {
+    origin: ORIGIN,
+    keys,
+    clock,
+    transaction: (work) => db.$client.transaction(() => work(db)).immediate(),
+  }) as ReceiptLog;
 }
 
 describe("receipt log", () => {
-  test("receipts written before the log are added at start: tiles of every level, proofs and one signed checkpoint", { timeout: 60_000 }, () => {
+  test("receipts written before the log are added at start: tiles of every level, proofs and one signed checkpoint", {
+    timeout: 60_000,
+  }, () => {
     const db = openMemoryDatabase();
     const entries = insertRows(db, 70_000);
     const log = openLog(db);
@@ -70,7 +93,9 @@ describe("receipt log", () => {
       [1000, 1000],
     ] as const) {
       const proof = log.consistencyProof(from, to);
-      expect(proof.map((h) => Buffer.from(h).toString("hex"))).toEqual(consistencyProof(reference, from, to).map((h) => Buffer.from(h).toString("hex")));
+      expect(proof.map((h) => Buffer.from(h).toString("hex"))).toEqual(
+        consistencyProof(reference, from, to).map((h) => Buffer.from(h).toString("hex")),
+      );
       expect(verifyConsistency(from, to, proof, rootHash(reference, from), rootHash(reference, to))).toBe(true);
     }
     // Restarting finds the same head without signing again.
@@ -87,7 +112,9 @@ describe("receipt log", () => {
     expect(first.map((r) => r.logIndex)).toEqual([0, 1, 2, 3, 4]);
     appendBatch(Array.from({ length: 300 }, () => sampleEntry(principal)));
     const checkpoints = db.$client
-      .query<{ tree_size: number; note: string; kid: string }, []>("SELECT tree_size, note, kid FROM log_checkpoints ORDER BY tree_size")
+      .query<{ tree_size: number; note: string; kid: string }, []>(
+        "SELECT tree_size, note, kid FROM log_checkpoints ORDER BY tree_size",
+      )
       .all();
     expect(checkpoints.map((c) => c.tree_size)).toEqual([5, 305]);
 
@@ -95,19 +122,33 @@ describe("receipt log", () => {
     const verifier = parseVerifierKey(published.note_verifier_key);
     expect(published.note_verifier_key.startsWith(`${ORIGIN}+`)).toBe(true);
     expect(verifier.keyId.equals(noteKeyId(ORIGIN, Buffer.from(published.public_key, "base64url")))).toBe(true);
-    const tlog = { logID: Buffer.concat([verifier.keyId, Buffer.alloc(28)]), baseURL: `https://${ORIGIN}`, publicKey: publicKeyObject(published.public_key) };
+    const tlog = {
+      logID: Buffer.concat([verifier.keyId, Buffer.alloc(28)]),
+      baseURL: `https://${ORIGIN}`,
+      publicKey: publicKeyObject(published.public_key),
+    };
     for (const checkpoint of checkpoints) {
-      const parsed = verifyCheckpoint({ inclusionProof: { checkpoint: { envelope: checkpoint.note } } } as never, [tlog] as never);
+      const parsed = verifyCheckpoint(
+        { inclusionProof: { checkpoint: { envelope: checkpoint.note } } } as never,
+        [tlog] as never,
+      );
       expect(Number(parsed.logSize)).toBe(checkpoint.tree_size);
       expect(checkpoint.kid).toBe(published.kid);
     }
     // A checkpoint signed by another key under the same name is refused by the same verifier.
     const other = { ...tlog, publicKey: publicKeyObject(Buffer.alloc(32, 7).toString("base64url")) };
-    expect(() => verifyCheckpoint({ inclusionProof: { checkpoint: { envelope: checkpoints[1]!.note } } } as never, [other] as never)).toThrow();
+    expect(() =>
+      verifyCheckpoint(
+        { inclusionProof: { checkpoint: { envelope: checkpoints[1]!.note } } } as never,
+        [other] as never,
+      ),
+    ).toThrow();
 
     const note = parseNote(checkpoints[1]!.note);
     const { root } = parseCheckpointText(note.text);
-    const entry = Buffer.from(db.$client.query<{ hash: Uint8Array }, []>("SELECT hash FROM receipts WHERE seq = 300").get()!.hash);
+    const entry = Buffer.from(
+      db.$client.query<{ hash: Uint8Array }, []>("SELECT hash FROM receipts WHERE seq = 300").get()!.hash,
+    );
     expect(verifyInclusion(299, 305, leafHash(entry), ledger.log.inclusionProof(299, 305), root)).toBe(true);
     expect(verifierKey(ORIGIN, verifier.rawPublicKey)).toBe(published.note_verifier_key);
   });
@@ -144,7 +185,9 @@ describe("receipt log", () => {
       expect(ledger.log.size).toBe(2);
       expect(ledger.log.latest()!.size).toBe(2);
       // Now make COMMIT itself fail: the head must not move.
-      db.$client.run("CREATE TRIGGER refuse BEFORE INSERT ON log_checkpoints BEGIN SELECT RAISE(ABORT, 'disk full'); END");
+      db.$client.run(
+        "CREATE TRIGGER refuse BEFORE INSERT ON log_checkpoints BEGIN SELECT RAISE(ABORT, 'disk full'); END",
+      );
       committer.commit(() => ledger.append(db, sampleEntry(principal))).catch(() => {});
       committer.flush();
       expect(ledger.log.size).toBe(2);
@@ -160,11 +203,16 @@ describe("receipt log", () => {
     const db = openMemoryDatabase();
     const { ledger, committer } = openLedger(db, { origin: ORIGIN });
     const principal = seedPrincipal(db);
-    const appendMany = (count: number) => Promise.all(Array.from({ length: count }, () => committer.commit(() => ledger.append(db, sampleEntry(principal)))));
+    const appendMany = (count: number) =>
+      Promise.all(
+        Array.from({ length: count }, () => committer.commit(() => ledger.append(db, sampleEntry(principal)))),
+      );
     const committed = appendMany(250);
     committer.flush();
     await committed;
-    db.$client.run("CREATE TRIGGER refuse BEFORE INSERT ON log_checkpoints BEGIN SELECT RAISE(ABORT, 'disk full'); END");
+    db.$client.run(
+      "CREATE TRIGGER refuse BEFORE INSERT ON log_checkpoints BEGIN SELECT RAISE(ABORT, 'disk full'); END",
+    );
     const refused = appendMany(10);
     committer.flush();
     expect(refused).rejects.toThrow("disk full");

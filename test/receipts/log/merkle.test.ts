@@ -61,13 +61,23 @@ describe("RFC 6962 tree", () => {
       for (let index = 0; index < size; index++) {
         const proof = inclusionProof(nodes, index, size);
         expect(verifyInclusion(index, size, leaves[index]!, proof, root)).toBe(true);
-        const entry = { canonicalizedBody: entries[index]!, inclusionProof: { logIndex: String(index), hashes: proof.map((h) => Buffer.from(h)) } };
-        expect(() => verifyMerkleInclusion(entry as never, { logSize: BigInt(size), logHash: Buffer.from(root) } as never)).not.toThrow();
+        const entry = {
+          canonicalizedBody: entries[index]!,
+          inclusionProof: { logIndex: String(index), hashes: proof.map((h) => Buffer.from(h)) },
+        };
+        expect(() =>
+          verifyMerkleInclusion(entry as never, { logSize: BigInt(size), logHash: Buffer.from(root) } as never),
+        ).not.toThrow();
         if (proof.length > 0) {
           const tampered = [...proof.slice(0, -1), flip(proof[proof.length - 1]!)];
           expect(verifyInclusion(index, size, leaves[index]!, tampered, root)).toBe(false);
-          const bad = { ...entry, inclusionProof: { ...entry.inclusionProof, hashes: tampered.map((h) => Buffer.from(h)) } };
-          expect(() => verifyMerkleInclusion(bad as never, { logSize: BigInt(size), logHash: Buffer.from(root) } as never)).toThrow();
+          const bad = {
+            ...entry,
+            inclusionProof: { ...entry.inclusionProof, hashes: tampered.map((h) => Buffer.from(h)) },
+          };
+          expect(() =>
+            verifyMerkleInclusion(bad as never, { logSize: BigInt(size), logHash: Buffer.from(root) } as never),
+          ).toThrow();
         }
         expect(verifyInclusion(index, size, leaves[(index + 1) % 70]!, proof, root)).toBe(false);
       }

@@ -17,7 +17,19 @@ describe("C2SP tile paths", () => {
   });
 
   test("malformed paths are refused: missing x, short groups, widths outside 1–255", () => {
-    for (const path of ["1", "01", "001/000", "x001", "x1/000", "000.p/0", "000.p/256", "000.p/01", "000.p", "abc", ""]) {
+    for (const path of [
+      "1",
+      "01",
+      "001/000",
+      "x001",
+      "x1/000",
+      "000.p/0",
+      "000.p/256",
+      "000.p/01",
+      "000.p",
+      "abc",
+      "",
+    ]) {
       expect(parseTileIndexPath(path.split("/"))).toBeNull();
     }
   });

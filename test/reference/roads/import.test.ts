@@ -21,8 +21,14 @@ test("an imported network prices lookups known after the import; views known bef
   const { network } = JSON.parse(result.output) as { network: string };
   data.reload();
 
-  const input = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN", as_of: "2026-09-22" } as const;
-  const price = (knownAt: number) => rateLookupSkill.handler(input, skillContext(data, data.view(input.as_of, knownAt))).answer;
+  const input = {
+    origin: "Chicago, IL",
+    destination: "Dallas, TX",
+    equipment: "DRY_VAN",
+    as_of: "2026-09-22",
+  } as const;
+  const price = (knownAt: number) =>
+    rateLookupSkill.handler(input, skillContext(data, data.view(input.as_of, knownAt))).answer;
   expect(price(importedAt).distance.road_network).toBe(network);
   expect(price(importedAt - 1).distance.road_network).toBe(embeddedRoadNetwork().version);
 });
@@ -30,11 +36,19 @@ test("an imported network prices lookups known after the import; views known bef
 test("a file that is not road lines is refused in one line and stores nothing", async () => {
   const { db } = await snapshotReferenceData();
   const file = join(TMP, `waybill-not-roads-${process.pid}.geojson`);
-  writeFileSync(file, JSON.stringify({ type: "FeatureCollection", features: [{ type: "Feature", geometry: { type: "Polygon", coordinates: [] } }] }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      type: "FeatureCollection",
+      features: [{ type: "Feature", geometry: { type: "Polygon", coordinates: [] } }],
+    }),
+  );
   const result = await dataImport(db, "roads", file);
   expect(result).toEqual({
     exitCode: 1,
-    output: expect.stringMatching(/^waybill: .* is not a usable road network: feature 0: geometry must be a LineString or MultiLineString$/),
+    output: expect.stringMatching(
+      /^waybill: .* is not a usable road network: feature 0: geometry must be a LineString or MultiLineString$/,
+    ),
   });
   expect(db.$client.prepare("SELECT count(*) AS n FROM road_networks").get()).toEqual({ n: 0 });
 });

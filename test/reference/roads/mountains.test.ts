@@ -5,7 +5,12 @@ const at = (lon: number, lat: number) => ({ lon, lat });
 
 describe("mountain country", () => {
   test("is the Rockies and the dissected northern Colorado Plateaus", () => {
-    for (const mountains of [at(-112.53, 46.0) /* Butte */, at(-112.04, 46.59) /* Helena */, at(-108.55, 39.06) /* Grand Junction */, at(-106.8, 39.6) /* Vail */]) {
+    for (const mountains of [
+      at(-112.53, 46.0) /* Butte */,
+      at(-112.04, 46.59) /* Helena */,
+      at(-108.55, 39.06) /* Grand Junction */,
+      at(-106.8, 39.6) /* Vail */,
+    ]) {
       expect(inMountains(mountains)).toBe(true);
     }
   });

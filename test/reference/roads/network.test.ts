@@ -63,14 +63,20 @@ describe("building a network from drawn lines", () => {
         ],
       }, // stops 0.7 mi short of the first road
     ]);
-    expect(short.route(at(-101, 40), at(-100, 41)).networkMiles).toBeLessThan(miles([-101, 40], [-100, 40]) + miles([-100, 40], [-100, 41]) + 2);
+    expect(short.route(at(-101, 40), at(-100, 41)).networkMiles).toBeLessThan(
+      miles([-101, 40], [-100, 40]) + miles([-100, 40], [-100, 41]) + 2,
+    );
   });
 
   test("two carriageways ending side by side short of a road join that road, not each other", () => {
     // A divided highway drawn as two lines 0.14 mi apart, joined at its far end, both stopping 0.7 mi short of a
     // crossing road (I-55 at LaPlace): the nearest line to each loose end is its twin, but the twin is not a way on.
     const road = (...coordinates: [number, number][]): RoadLine => ({ coordinates });
-    const net = network([road([-101, 40], [-99, 40]), road([-100, 40.01], [-100, 41]), road([-100, 41], [-99.9973, 40.9], [-99.9973, 40.01])]);
+    const net = network([
+      road([-101, 40], [-99, 40]),
+      road([-100, 40.01], [-100, 41]),
+      road([-100, 41], [-99.9973, 40.9], [-99.9973, 40.01]),
+    ]);
     const route = net.route(at(-101, 40), at(-100, 41));
     // Both places on the network (neither piece dropped as an island), joined at the end, not round the far end.
     expect(route.origin.offsetMiles + route.destination.offsetMiles).toBeLessThan(0.1);
@@ -173,7 +179,10 @@ describe("road miles between places", () => {
     expect(result.method).toBe("ROAD_NETWORK");
     if (result.method !== "ROAD_NETWORK") return;
     expect(result.connectorMiles.origin).toBeGreaterThan(0.5);
-    expect(result.miles).toBeCloseTo(result.networkMiles + result.connectorMiles.origin + result.connectorMiles.destination, 6);
+    expect(result.miles).toBeCloseTo(
+      result.networkMiles + result.connectorMiles.origin + result.connectorMiles.destination,
+      6,
+    );
     expect(result.missingRoad).toBeUndefined();
   });
 
@@ -191,9 +200,15 @@ describe("road miles between places", () => {
 
   test("an implausible detour is refused with the ratio, and a place far from the network is off it", () => {
     const detour = roadMiles(wideU, at(-118, 41), at(-116, 41));
-    expect(detour).toMatchObject({ method: "OFF_NETWORK", reason: expect.stringMatching(/x the straight-line distance/) });
+    expect(detour).toMatchObject({
+      method: "OFF_NETWORK",
+      reason: expect.stringMatching(/x the straight-line distance/),
+    });
     const far = roadMiles(uShape, at(-111, 40), at(-116, 40));
-    expect(far).toMatchObject({ method: "OFF_NETWORK", reason: expect.stringMatching(/^origin is \d+ mi from the nearest Interstate/) });
+    expect(far).toMatchObject({
+      method: "OFF_NETWORK",
+      reason: expect.stringMatching(/^origin is \d+ mi from the nearest Interstate/),
+    });
   });
 
   test("an implausible detour across mountains falls back at the mountain circuity, and says so", () => {
@@ -217,7 +232,11 @@ describe("road miles between places", () => {
       },
     ]);
     const rockies = roadMiles(rockiesU, at(-108.5, 39.5), at(-106.5, 39.5));
-    expect(rockies).toMatchObject({ method: "OFF_NETWORK", cause: "IMPLAUSIBLE_DETOUR", reason: expect.stringMatching(/crosses mountains/) });
+    expect(rockies).toMatchObject({
+      method: "OFF_NETWORK",
+      cause: "IMPLAUSIBLE_DETOUR",
+      reason: expect.stringMatching(/crosses mountains/),
+    });
     expect(rockies.method === "OFF_NETWORK" && rockies.cause === "IMPLAUSIBLE_DETOUR" && rockies.miles).toBeCloseTo(
       miles([-108.5, 39.5], [-106.5, 39.5]) * ROAD_RULES.mountainCircuity.value,
       6,
@@ -227,15 +246,20 @@ describe("road miles between places", () => {
   test("a short lane keeps a winding Interstate; an implausibly long route is capped at local roads, higher in mountains", () => {
     // A road zigzagging about 1.3x its straight line between two places 41 mi apart is the road (I-15 Butte-Helena runs
     // 1.4x); one zigzagging over 1.45x means local roads the network lacks run more directly.
-    const zigzag = (lon: number, lat: number, swing: number) => [0, 1, 2, 3, 4].map((k): [number, number] => [lon + (k % 2) * swing, lat + k * 0.15]);
-    const lane = (lon: number, lat: number, swing: number) => roadMiles(network([{ coordinates: zigzag(lon, lat, swing) }]), at(lon, lat), at(lon, lat + 0.6));
+    const zigzag = (lon: number, lat: number, swing: number) =>
+      [0, 1, 2, 3, 4].map((k): [number, number] => [lon + (k % 2) * swing, lat + k * 0.15]);
+    const lane = (lon: number, lat: number, swing: number) =>
+      roadMiles(network([{ coordinates: zigzag(lon, lat, swing) }]), at(lon, lat), at(lon, lat + 0.6));
     const crow = (lat: number) => miles([-100, lat], [-100, lat + 0.6]);
 
     const winding = lane(-99, 38.5, 0.15);
     expect(winding.method).toBe("ROAD_NETWORK");
     if (winding.method !== "ROAD_NETWORK") return;
     expect(winding.miles / crow(38.5)).toBeGreaterThan(1.25);
-    expect(winding.miles).toBeCloseTo(winding.networkMiles + winding.connectorMiles.origin + winding.connectorMiles.destination, 6);
+    expect(winding.miles).toBeCloseTo(
+      winding.networkMiles + winding.connectorMiles.origin + winding.connectorMiles.destination,
+      6,
+    );
 
     const kansas = lane(-99, 38.5, 0.3);
     expect(kansas.method).toBe("ROAD_NETWORK");
@@ -244,8 +268,13 @@ describe("road miles between places", () => {
     expect(kansas.miles).toBeCloseTo(crow(38.5) * ROAD_RULES.connectorCircuity.value, 6);
 
     const montana = lane(-112.5, 46, 0.3);
-    expect(montana.method === "ROAD_NETWORK" && montana.networkMiles / crow(46)).toBeGreaterThan(ROAD_RULES.maxDetourRatio.value);
-    expect(montana.method === "ROAD_NETWORK" && montana.miles).toBeCloseTo(crow(46) * ROAD_RULES.mountainCircuity.value, 6);
+    expect(montana.method === "ROAD_NETWORK" && montana.networkMiles / crow(46)).toBeGreaterThan(
+      ROAD_RULES.maxDetourRatio.value,
+    );
+    expect(montana.method === "ROAD_NETWORK" && montana.miles).toBeCloseTo(
+      crow(46) * ROAD_RULES.mountainCircuity.value,
+      6,
+    );
   });
 
   test("a road the network lacks may run to the place itself, not only to where its local leg joins", () => {
@@ -264,7 +293,10 @@ describe("road miles between places", () => {
     expect(result.method).toBe("ROAD_NETWORK");
     if (result.method !== "ROAD_NETWORK") return;
     expect(result.missingRoad).toMatchObject({ scale: "corridor", to: { lat: 38.62, lon: -98 } });
-    expect(result.miles).toBeCloseTo(miles([-99, 40], [-98, 38.62]) * MISSING_ROAD_RULES.corridor.value.assumedCircuity, 0);
+    expect(result.miles).toBeCloseTo(
+      miles([-99, 40], [-98, 38.62]) * MISSING_ROAD_RULES.corridor.value.assumedCircuity,
+      0,
+    );
   });
 });
 
@@ -273,7 +305,12 @@ describe("a road the network lacks", () => {
 
   test("is assumed only over land: a shortcut across a lake is not a road", () => {
     // Detroit round the western end of Lake Erie to Sandusky, then back to a point across the lake from Detroit.
-    const roundLakeErie = [point(-83.05, 42.33, 0), point(-83.55, 41.65, 50), point(-82.7, 41.45, 100), point(-82.5, 42.0, 140)];
+    const roundLakeErie = [
+      point(-83.05, 42.33, 0),
+      point(-83.55, 41.65, 50),
+      point(-82.7, 41.45, 100),
+      point(-82.5, 42.0, 140),
+    ];
     expect(missingRoadShortcut(roundLakeErie, 140)).toBeUndefined();
   });
 
@@ -287,17 +324,32 @@ describe("a road the network lacks", () => {
   test("at corridor scale is assumed only across open country", () => {
     // A route that goes 290 mi round between two points 82 mi apart (3.5x): across Kansas a US highway runs there and is
     // counted at the corridor circuity; the same shape in the Great Basin is mountains and desert, and no road is assumed.
-    const roundAbout = (lon: number) => [point(lon, 38, 0), point(lon, 39.5, 104), point(lon + 1.5, 39.5, 185), point(lon + 1.5, 38, 289)];
+    const roundAbout = (lon: number) => [
+      point(lon, 38, 0),
+      point(lon, 39.5, 104),
+      point(lon + 1.5, 39.5, 185),
+      point(lon + 1.5, 38, 289),
+    ];
     const kansas = roundAbout(-99);
     const shortcut = missingRoadShortcut(kansas, 300);
-    expect(shortcut).toMatchObject({ from: kansas[0], to: kansas[3], scale: "corridor", assumedCircuity: MISSING_ROAD_RULES.corridor.value.assumedCircuity });
-    expect(shortcut!.savedMiles).toBeCloseTo(289 - shortcut!.straightMiles * MISSING_ROAD_RULES.corridor.value.assumedCircuity, 6);
+    expect(shortcut).toMatchObject({
+      from: kansas[0],
+      to: kansas[3],
+      scale: "corridor",
+      assumedCircuity: MISSING_ROAD_RULES.corridor.value.assumedCircuity,
+    });
+    expect(shortcut!.savedMiles).toBeCloseTo(
+      289 - shortcut!.straightMiles * MISSING_ROAD_RULES.corridor.value.assumedCircuity,
+      6,
+    );
     expect(missingRoadShortcut(roundAbout(-117), 300)).toBeUndefined();
   });
 
   test("at corridor scale is not assumed for a way round within the corridor ratio", () => {
     // 100 mi by road between points 82 mi apart (1.22x): an ordinary dog-leg, even in open country.
-    expect(missingRoadShortcut([point(-99, 38, 0), point(-98.25, 38.4, 50), point(-97.5, 38, 100)], 100)).toBeUndefined();
+    expect(
+      missingRoadShortcut([point(-99, 38, 0), point(-98.25, 38.4, 50), point(-97.5, 38, 100)], 100),
+    ).toBeUndefined();
   });
 
   test("is not assumed where the route runs as straight as roads do", () => {
@@ -385,7 +437,10 @@ describe("reading GeoJSON road files", () => {
     ["not json", /not JSON/],
     [JSON.stringify({ type: "Feature" }), /FeatureCollection/],
     [collection([]), /no road lines/],
-    [collection([{ type: "Feature", geometry: { type: "Point", coordinates: [-100, 40] } }]), /feature 0: geometry must be/],
+    [
+      collection([{ type: "Feature", geometry: { type: "Point", coordinates: [-100, 40] } }]),
+      /feature 0: geometry must be/,
+    ],
     [
       collection([
         {

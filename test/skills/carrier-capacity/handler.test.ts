@@ -13,7 +13,8 @@ import { callSkill, detailsOf, refusalOf } from "../../support/skill-call.ts";
 
 const skill = carrierCapacitySkill as unknown as AnyReadingSkill;
 // biome-ignore lint/suspicious/noExplicitAny: the answer is checked field by field
-const answer = (data: Awaited<ReturnType<typeof snapshotReferenceData>>["data"], raw: unknown): any => callSkill(skill, data, raw).answer;
+const answer = (data: Awaited<ReturnType<typeof snapshotReferenceData>>["data"], raw: unknown): any =>
+  callSkill(skill, data, raw).answer;
 
 const embeddedOnly = await snapshotReferenceData();
 const withCensus = await snapshotReferenceData();
@@ -21,11 +22,14 @@ const withCensus = await snapshotReferenceData();
 describe("carrier-capacity from the embedded series only (no census)", () => {
   const { data } = embeddedOnly;
 
-  test.each(["2020-04-15", "2021-04-15", "2023-04-15", "2024-10-15"])("as of %s the label is the value read against ±20", (asOf) => {
-    const { value, label } = answer(data, { as_of: asOf }).capacity_pressure;
-    expect(Math.abs(value)).toBeLessThanOrEqual(100);
-    expect(label).toBe(value > 20 ? "TIGHT" : value < -20 ? "LOOSE" : "BALANCED");
-  });
+  test.each(["2020-04-15", "2021-04-15", "2023-04-15", "2024-10-15"])(
+    "as of %s the label is the value read against ±20",
+    (asOf) => {
+      const { value, label } = answer(data, { as_of: asOf }).capacity_pressure;
+      expect(Math.abs(value)).toBeLessThanOrEqual(100);
+      expect(label).toBe(value > 20 ? "TIGHT" : value < -20 ? "LOOSE" : "BALANCED");
+    },
+  );
 
   test("each counted input's contribution, weight and freshness add up to the index", async () => {
     const { capacity_pressure: index } = answer(data, { as_of: "2021-04-15" });
@@ -56,13 +60,25 @@ describe("carrier-capacity from the embedded series only (no census)", () => {
     expect(body.demand.area_share.census_power_units_percent).toBeNull();
     expect(body.missing).toContain("census: no FMCSA Company Census File imported (waybill data import fmcsa FILE)");
     expect(body.confidence.level).not.toBe("HIGH");
-    expect(body.confidence.reasons).toContain("no FMCSA census loaded: the area's carriers, power units and drivers are unknown");
+    expect(body.confidence.reasons).toContain(
+      "no FMCSA census loaded: the area's carriers, power units and drivers are unknown",
+    );
     const census = body.capacity_pressure.inputs.find((input: { id: string }) => input.id === "census_power_units");
     expect(census).toMatchObject({ measured: null, contribution: null, effective_weight: 0 });
     // Every figure it does report names its series, date and source.
-    expect(body.supply.truck_drivers.by_state[0].median_wage_hourly).toMatchObject({ series_id: "OEUS480000000000053303208", date: "2024-05-01" });
-    expect(body.supply.national_truck_employment).toMatchObject({ series_id: "CES4348400001", source: expect.any(String) });
-    expect(body.supply.truck_drivers.employment).toMatchObject({ value: 212_700, series_id: "OEUS480000000000053303201", date: "2024-05-01" });
+    expect(body.supply.truck_drivers.by_state[0].median_wage_hourly).toMatchObject({
+      series_id: "OEUS480000000000053303208",
+      date: "2024-05-01",
+    });
+    expect(body.supply.national_truck_employment).toMatchObject({
+      series_id: "CES4348400001",
+      source: expect.any(String),
+    });
+    expect(body.supply.truck_drivers.employment).toMatchObject({
+      value: 212_700,
+      series_id: "OEUS480000000000053303201",
+      date: "2024-05-01",
+    });
   });
 
   test("an area total of driver jobs is given only when every state's figure is known", async () => {
@@ -94,17 +110,36 @@ describe("carrier-capacity from the embedded series only (no census)", () => {
   });
 
   test("areas resolve to their states: a PADD, a census region, a list", async () => {
-    expect(answer(data, { area: "PADD3", as_of: "2024-01-15" }).area.states).toEqual(["AL", "AR", "LA", "MS", "NM", "TX"]);
-    expect(answer(data, { area: "NORTHEAST", as_of: "2024-01-15" }).area).toMatchObject({ kind: "CENSUS_REGION", states: expect.arrayContaining(["NY", "PA", "ME"]) });
-    expect(answer(data, { states: ["TX", "OK", "TX"], as_of: "2024-01-15" }).area).toEqual({ name: "TX+OK", kind: "STATES", states: ["TX", "OK"] });
+    expect(answer(data, { area: "PADD3", as_of: "2024-01-15" }).area.states).toEqual([
+      "AL",
+      "AR",
+      "LA",
+      "MS",
+      "NM",
+      "TX",
+    ]);
+    expect(answer(data, { area: "NORTHEAST", as_of: "2024-01-15" }).area).toMatchObject({
+      kind: "CENSUS_REGION",
+      states: expect.arrayContaining(["NY", "PA", "ME"]),
+    });
+    expect(answer(data, { states: ["TX", "OK", "TX"], as_of: "2024-01-15" }).area).toEqual({
+      name: "TX+OK",
+      kind: "STATES",
+      states: ["TX", "OK"],
+    });
   });
 
   test("bad input is refused with the field and the allowed values", async () => {
     const both = refusalOf(() => callSkill(skill, data, { area: "TX", states: ["OK"] }));
     expect(detailsOf(both)).toEqual([{ field: "states", problem: "give either area or states, not both" }]);
     const unknown = detailsOf(refusalOf(() => callSkill(skill, data, { area: "ATLANTIS" })))[0]!;
-    expect(unknown).toMatchObject({ field: "area", allowed: expect.arrayContaining(["NATIONAL", "PADD2", "MIDWEST", "TX"]) });
-    expect(detailsOf(refusalOf(() => callSkill(skill, data, { as_of: "1980-01-01" })))[0]).toMatchObject({ field: "as_of" });
+    expect(unknown).toMatchObject({
+      field: "area",
+      allowed: expect.arrayContaining(["NATIONAL", "PADD2", "MIDWEST", "TX"]),
+    });
+    expect(detailsOf(refusalOf(() => callSkill(skill, data, { as_of: "1980-01-01" })))[0]).toMatchObject({
+      field: "as_of",
+    });
   });
 });
 
@@ -122,17 +157,28 @@ describe("carrier-capacity with an imported census", () => {
   }, 60_000);
 
   const sumOf = (census: ExpectedCensus, states: string[], measure: "carriers" | "powerUnits" | "drivers") =>
-    states.flatMap((state) => ["A", "B", "C"].map((op) => census.cells.get(`${state}_${op}`)?.[measure] ?? 0)).reduce((a, b) => a + b, 0);
+    states
+      .flatMap((state) => ["A", "B", "C"].map((op) => census.cells.get(`${state}_${op}`)?.[measure] ?? 0))
+      .reduce((a, b) => a + b, 0);
 
   test("the area's for-hire carriers, power units and drivers are the census counts, by operation too", async () => {
     const body = answer(data, { states: ["TX", "GA"], as_of: "2025-10-15" });
     expect(body.supply.census).toMatchObject({
       date: "2025-09-01",
-      for_hire: { carriers: sumOf(late, ["TX", "GA"], "carriers"), power_units: sumOf(late, ["TX", "GA"], "powerUnits"), drivers: sumOf(late, ["TX", "GA"], "drivers") },
+      for_hire: {
+        carriers: sumOf(late, ["TX", "GA"], "carriers"),
+        power_units: sumOf(late, ["TX", "GA"], "powerUnits"),
+        drivers: sumOf(late, ["TX", "GA"], "drivers"),
+      },
     });
-    expect(body.supply.census.by_operation.A.carriers).toBe((late.cells.get("TX_A")?.carriers ?? 0) + (late.cells.get("GA_A")?.carriers ?? 0));
+    expect(body.supply.census.by_operation.A.carriers).toBe(
+      (late.cells.get("TX_A")?.carriers ?? 0) + (late.cells.get("GA_A")?.carriers ?? 0),
+    );
     const nationalUnits = [...late.cells.values()].reduce((sum, cell) => sum + cell.powerUnits, 0);
-    expect(body.demand.area_share.census_power_units_percent).toBeCloseTo((sumOf(late, ["TX", "GA"], "powerUnits") / nationalUnits) * 100, 2);
+    expect(body.demand.area_share.census_power_units_percent).toBeCloseTo(
+      (sumOf(late, ["TX", "GA"], "powerUnits") / nationalUnits) * 100,
+      2,
+    );
     expect(body.missing.some((line: string) => line.startsWith("census"))).toBe(false);
   });
 
@@ -144,7 +190,9 @@ describe("carrier-capacity with an imported census", () => {
     expect(input.effective_weight).toBeGreaterThan(0);
     // Fewer trucks than before is capacity leaving: the signal points to tight.
     expect(Math.sign(input.signal)).toBe(-Math.sign(after - before));
-    expect(body.factor_versions.some((f: { series_id: string }) => f.series_id === "FMCSA_CENSUS_POWER_UNITS_TX_A")).toBe(true);
+    expect(
+      body.factor_versions.some((f: { series_id: string }) => f.series_id === "FMCSA_CENSUS_POWER_UNITS_TX_A"),
+    ).toBe(true);
   });
 
   test("as of a date before the first census, the census is not there", async () => {

@@ -15,7 +15,11 @@ test("explorer is refused with TIER_REQUIRED; a starter key without the scope wi
   const explorer = await server.accountWithKey("explorer");
   const refused = await server.call("/v1/carriers/capacity", { method: "POST", key: explorer.key, json: REQUEST });
   expect(refused.status).toBe(403);
-  expect(await refused.json()).toMatchObject({ error: "TIER_REQUIRED", required_tier: "starter", current_tier: "explorer" });
+  expect(await refused.json()).toMatchObject({
+    error: "TIER_REQUIRED",
+    required_tier: "starter",
+    current_tier: "explorer",
+  });
 
   const narrow = await server.accountWithKey("starter", ["rate-lookup"]);
   const scoped = await server.call("/v1/carriers/capacity", { method: "POST", key: narrow.key, json: REQUEST });
@@ -32,12 +36,18 @@ test("a starter key gets the same answer over REST, invoke and MCP, each with it
   expect(body.area).toMatchObject({ name: "PADD3", kind: "PADD" });
   expect(body.capacity_pressure.history).toHaveLength(3);
 
-  const invoked = await (await server.call("/v1/agent/invoke/carrier-capacity", { method: "POST", key: starter.key, json: REQUEST })).json();
+  const invoked = await (
+    await server.call("/v1/agent/invoke/carrier-capacity", { method: "POST", key: starter.key, json: REQUEST })
+  ).json();
   expect(invoked.receipt_id).not.toBe(body.receipt_id);
   expect(invoked.capacity_pressure).toEqual(body.capacity_pressure);
 
   const client = new Client({ name: "waybill-test", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${starter.key}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${starter.key}` } },
+    }),
+  );
   const tool = await client.callTool({ name: "carrier-capacity", arguments: REQUEST });
   expect(tool.isError).toBe(false);
   expect((tool.structuredContent as typeof body).capacity_pressure).toEqual(body.capacity_pressure);
@@ -50,8 +60,12 @@ test("bad input is a 400 naming the field; the skill is listed and documented", 
   expect(bad.status).toBe(400);
   expect(await bad.json()).toMatchObject({ error: "INVALID_REQUEST", details: [{ field: "states" }] });
 
-  const skills = (await (await server.call("/v1/skills", { key })).json()) as { skills: { name: string }[] } | { name: string }[];
+  const skills = (await (await server.call("/v1/skills", { key })).json()) as
+    | { skills: { name: string }[] }
+    | { name: string }[];
   expect(JSON.stringify(skills)).toContain("carrier-capacity");
-  const openapi = (await (await server.call("/openapi.json")).json()) as { paths: Record<string, Record<string, { operationId: string }>> };
+  const openapi = (await (await server.call("/openapi.json")).json()) as {
+    paths: Record<string, Record<string, { operationId: string }>>;
+  };
   expect(openapi.paths["/v1/carriers/capacity"]?.post?.operationId).toBe("carrier-capacity");
 });

@@ -46,8 +46,12 @@ describe("U.S. average, 13 weeks to the week of 2026-10-05", () => {
     const dates = factorVersions.filter((f) => f.series_id === "EMD_EPD2D_PTE_NUS_DPG").map((f) => f.observation_date);
     expect(dates).toEqual(expect.arrayContaining([...answer.series.map((p) => p.date), "2026-07-06", "2025-10-06"]));
     expect(new Set(factorVersions.map((f) => `${f.series_id}|${f.observation_date}`)).size).toBe(factorVersions.length);
-    expect(factorVersions.every((f) => f.observation_date <= "2026-10-06" && f.import_id === snapshotImportId())).toBe(true);
-    expect(factorVersions.find((f) => f.observation_date === "2025-10-06" && f.series_id.includes("NUS"))?.value).toBe(3.711);
+    expect(factorVersions.every((f) => f.observation_date <= "2026-10-06" && f.import_id === snapshotImportId())).toBe(
+      true,
+    );
+    expect(factorVersions.find((f) => f.observation_date === "2025-10-06" && f.series_id.includes("NUS"))?.value).toBe(
+      3.711,
+    );
   });
 
   test("the answer matches the declared output schema", async () => {
@@ -61,10 +65,19 @@ describe("regions", () => {
     expect(answer.region).toBe("NATIONAL");
     expect(answer.weeks).toBe(52);
     expect(answer.regions.map((r) => r.region)).toEqual(DIESEL_REGION_NAMES);
-    expect(answer.regions.find((r) => r.region === "NATIONAL")).toMatchObject({ latest_price: 6.529, change_4_weeks: 0.877 }); // 6.529 - 5.652 (2026-08-24)
-    expect(answer.regions.find((r) => r.region === "PADD1A")).toMatchObject({ latest_price: 6.517, observation_date: "2026-09-21", series_id: "EMD_EPD2D_PTE_R1X_DPG" });
+    expect(answer.regions.find((r) => r.region === "NATIONAL")).toMatchObject({
+      latest_price: 6.529,
+      change_4_weeks: 0.877,
+    }); // 6.529 - 5.652 (2026-08-24)
+    expect(answer.regions.find((r) => r.region === "PADD1A")).toMatchObject({
+      latest_price: 6.517,
+      observation_date: "2026-09-21",
+      series_id: "EMD_EPD2D_PTE_R1X_DPG",
+    });
     expect(answer.regions.find((r) => r.region === "CALIFORNIA")!.latest_price).toBe(8.246);
-    expect(factorVersions).toContainEqual(expect.objectContaining({ series_id: "EMD_EPD2D_PTE_SCA_DPG", value: 8.246, observation_date: "2026-09-21" }));
+    expect(factorVersions).toContainEqual(
+      expect.objectContaining({ series_id: "EMD_EPD2D_PTE_SCA_DPG", value: 8.246, observation_date: "2026-09-21" }),
+    );
   });
 
   test("a regional series that ends before the U.S. one is shown as it is, with a note", async () => {
@@ -83,7 +96,13 @@ describe("regions", () => {
     const { answer } = trends({ region: "PADD5_EX_CA", as_of: "2012-01-10" });
     expect(answer.series).toHaveLength(5);
     expect(answer.direction.value).toBe("INSUFFICIENT_DATA");
-    expect(answer.changes.find((c) => c.weeks === 52)).toEqual({ weeks: 52, from_date: null, from_price: null, absolute: null, percent: null });
+    expect(answer.changes.find((c) => c.weeks === 52)).toEqual({
+      weeks: 52,
+      from_date: null,
+      from_price: null,
+      absolute: null,
+      percent: null,
+    });
     expect(answer.regions.find((r) => r.region === "PADD5_EX_CA")?.change_4_weeks).not.toBeNull();
   });
 });

@@ -27,7 +27,12 @@ describe("per mile, from the snapshot's EIA weeks", () => {
       baseline: 1.25,
       mpg_divisor: 6.9,
       mpg_divisor_source: "EQUIPMENT_DEFAULT",
-      diesel: { price_per_gallon: 6.529, region: "NATIONAL", series_id: "EMD_EPD2D_PTE_NUS_DPG", observation_date: "2026-09-21" },
+      diesel: {
+        price_per_gallon: 6.529,
+        region: "NATIONAL",
+        series_id: "EMD_EPD2D_PTE_NUS_DPG",
+        observation_date: "2026-09-21",
+      },
     });
     expect(answer.calculation).toBe("max(0, (6.529 - 1.25) / 6.9) = 0.7651 USD/mile");
     expect(answer.total_surcharge).toBeUndefined();
@@ -35,7 +40,9 @@ describe("per mile, from the snapshot's EIA weeks", () => {
   });
 
   test("the factor version is the one observation used; the model version names the rate-lookup table", async () => {
-    expect(factorVersions).toEqual([{ series_id: "EMD_EPD2D_PTE_NUS_DPG", value: 6.529, observation_date: "2026-09-21", import_id: SNAPSHOT_IMPORT }]);
+    expect(factorVersions).toEqual([
+      { series_id: "EMD_EPD2D_PTE_NUS_DPG", value: 6.529, observation_date: "2026-09-21", import_id: SNAPSHOT_IMPORT },
+    ]);
     expect(answer.factor_versions).toEqual(factorVersions);
     expect(modelVersion).toContain(RATE_MODEL.version);
   });
@@ -51,8 +58,12 @@ describe("per mile, from the snapshot's EIA weeks", () => {
   });
 
   test("equipment sets the divisor; mpg_divisor and baseline override", async () => {
-    expect(surcharge({ region: "NATIONAL", as_of: "2026-09-22", equipment: "REEFER" }).answer.surcharge_per_mile).toBeCloseTo((6.529 - 1.25) / 6.33, 4);
-    expect(surcharge({ region: "NATIONAL", as_of: "2026-09-22", equipment: "FLATBED" }).answer.surcharge_per_mile).toBeCloseTo((6.529 - 1.25) / 5.8, 4);
+    expect(
+      surcharge({ region: "NATIONAL", as_of: "2026-09-22", equipment: "REEFER" }).answer.surcharge_per_mile,
+    ).toBeCloseTo((6.529 - 1.25) / 6.33, 4);
+    expect(
+      surcharge({ region: "NATIONAL", as_of: "2026-09-22", equipment: "FLATBED" }).answer.surcharge_per_mile,
+    ).toBeCloseTo((6.529 - 1.25) / 5.8, 4);
     const custom = surcharge({ region: "NATIONAL", as_of: "2026-09-22", mpg_divisor: 6, baseline: 2.5 }).answer;
     expect(custom.surcharge_per_mile).toBeCloseTo((6.529 - 2.5) / 6, 4);
     expect(custom.mpg_divisor_source).toBe("CALLER_PROVIDED");
@@ -71,7 +82,13 @@ describe("per mile, from the snapshot's EIA weeks", () => {
 
 describe("PERCENTAGE", () => {
   test("the trip's surcharge over the base freight charge", async () => {
-    const { answer } = surcharge({ region: "NATIONAL", as_of: "2026-09-22", formula: "PERCENTAGE", miles: 500, base_freight_charge: 2000 });
+    const { answer } = surcharge({
+      region: "NATIONAL",
+      as_of: "2026-09-22",
+      formula: "PERCENTAGE",
+      miles: 500,
+      base_freight_charge: 2000,
+    });
     expect(answer.total_surcharge).toBe(382.54);
     expect(answer.surcharge_percent).toBeCloseTo((((6.529 - 1.25) / 6.9) * 500 * 100) / 2000, 2); // 19.13 %
     expect(answer.base_freight_charge).toBe(2000);
@@ -83,23 +100,41 @@ describe("where the price comes from", () => {
   test("an origin uses its state's EIA area", async () => {
     const { answer, factorVersions } = surcharge({ origin: "Chicago, IL", as_of: "2025-06-30" });
     expect(answer.origin).toMatchObject({ city: "Chicago", state: "IL", padd: "2", resolution: "exact" });
-    expect(answer.diesel).toMatchObject({ region: "PADD2", requested_region: "PADD2", price_per_gallon: 3.715, observation_date: "2025-06-30" });
+    expect(answer.diesel).toMatchObject({
+      region: "PADD2",
+      requested_region: "PADD2",
+      price_per_gallon: 3.715,
+      observation_date: "2025-06-30",
+    });
     expect(answer.diesel.fallback_reason).toBeUndefined();
     expect(answer.surcharge_per_mile).toBeCloseTo((3.715 - 1.25) / 6.9, 4);
     expect(factorVersions.map((f) => f.series_id)).toEqual(["EMD_EPD2D_PTE_R20_DPG"]);
   });
 
   test("sub-regions and California have their own series", async () => {
-    expect(surcharge({ region: "PADD1A", as_of: "2026-09-22" }).answer.diesel).toMatchObject({ series_id: "EMD_EPD2D_PTE_R1X_DPG", price_per_gallon: 6.517 });
-    expect(surcharge({ region: "CALIFORNIA", as_of: "2026-09-22" }).answer.diesel).toMatchObject({ series_id: "EMD_EPD2D_PTE_SCA_DPG", price_per_gallon: 8.246 });
+    expect(surcharge({ region: "PADD1A", as_of: "2026-09-22" }).answer.diesel).toMatchObject({
+      series_id: "EMD_EPD2D_PTE_R1X_DPG",
+      price_per_gallon: 6.517,
+    });
+    expect(surcharge({ region: "CALIFORNIA", as_of: "2026-09-22" }).answer.diesel).toMatchObject({
+      series_id: "EMD_EPD2D_PTE_SCA_DPG",
+      price_per_gallon: 8.246,
+    });
   });
 
   test("a regional series that lags the U.S. one falls back to the U.S. price, and says so", async () => {
     // Regional weeks end 2026-09-21; the U.S. series runs to 2026-10-05.
     const { answer, factorVersions } = surcharge({ origin: "Chicago, IL", as_of: "2026-10-06" });
-    expect(answer.diesel).toMatchObject({ region: "NATIONAL", requested_region: "PADD2", price_per_gallon: 6.199, observation_date: "2026-10-05" });
+    expect(answer.diesel).toMatchObject({
+      region: "NATIONAL",
+      requested_region: "PADD2",
+      price_per_gallon: 6.199,
+      observation_date: "2026-10-05",
+    });
     expect(answer.diesel.fallback_reason).toContain("Midwest (PADD 2)");
-    expect(factorVersions).toEqual([{ series_id: "EMD_EPD2D_PTE_NUS_DPG", value: 6.199, observation_date: "2026-10-05", import_id: SNAPSHOT_IMPORT }]);
+    expect(factorVersions).toEqual([
+      { series_id: "EMD_EPD2D_PTE_NUS_DPG", value: 6.199, observation_date: "2026-10-05", import_id: SNAPSHOT_IMPORT },
+    ]);
   });
 });
 
@@ -109,19 +144,39 @@ describe("refusals", () => {
   test("neither origin nor region: 400 listing the regions", async () => {
     const error = refused({ as_of: "2026-09-22" });
     expect(error.status).toBe(400);
-    expect(detailsOf(error)[0]).toMatchObject({ field: "region", allowed: expect.arrayContaining(["NATIONAL", "PADD1A", "CALIFORNIA", "PADD5_EX_CA"]) });
+    expect(detailsOf(error)[0]).toMatchObject({
+      field: "region",
+      allowed: expect.arrayContaining(["NATIONAL", "PADD1A", "CALIFORNIA", "PADD5_EX_CA"]),
+    });
   });
 
   test("an unknown region or formula: 400 with the allowed values (from the schema)", async () => {
-    expect(detailsOf(refused({ region: "PADD9" }))[0]).toMatchObject({ field: "region", allowed: expect.arrayContaining(["PADD5", "PADD5_EX_CA"]) });
-    expect(detailsOf(refused({ region: "NATIONAL", formula: "FLAT" }))[0]).toMatchObject({ field: "formula", allowed: ["PER_MILE", "PERCENTAGE"] });
-    expect(detailsOf(refused({ region: "NATIONAL", equipment: "TANKER" }))[0]).toMatchObject({ field: "equipment", allowed: ["DRY_VAN", "REEFER", "FLATBED"] });
+    expect(detailsOf(refused({ region: "PADD9" }))[0]).toMatchObject({
+      field: "region",
+      allowed: expect.arrayContaining(["PADD5", "PADD5_EX_CA"]),
+    });
+    expect(detailsOf(refused({ region: "NATIONAL", formula: "FLAT" }))[0]).toMatchObject({
+      field: "formula",
+      allowed: ["PER_MILE", "PERCENTAGE"],
+    });
+    expect(detailsOf(refused({ region: "NATIONAL", equipment: "TANKER" }))[0]).toMatchObject({
+      field: "equipment",
+      allowed: ["DRY_VAN", "REEFER", "FLATBED"],
+    });
   });
 
   test.each([
     [{ origin: "Chicago, IL", region: "PADD2" }, "region", /not both/],
-    [{ region: "NATIONAL", formula: "PERCENTAGE", miles: 500 }, "base_freight_charge", /required with formula PERCENTAGE/],
-    [{ region: "NATIONAL", formula: "PERCENTAGE", base_freight_charge: 2000 }, "miles", /required with formula PERCENTAGE/],
+    [
+      { region: "NATIONAL", formula: "PERCENTAGE", miles: 500 },
+      "base_freight_charge",
+      /required with formula PERCENTAGE/,
+    ],
+    [
+      { region: "NATIONAL", formula: "PERCENTAGE", base_freight_charge: 2000 },
+      "miles",
+      /required with formula PERCENTAGE/,
+    ],
     [{ region: "NATIONAL", base_freight_charge: 2000 }, "base_freight_charge", /only used with formula PERCENTAGE/],
     [{ region: "NATIONAL", miles: 0 }, "miles", /greater than 0/],
     [{ region: "NATIONAL", miles: 9000 }, "miles", /at most 5000/],

@@ -7,14 +7,23 @@ import { LOADED_AT, snapshotReferenceData } from "../../reference/helpers.ts";
 import { callSkill, detailsOf, refusalOf, skillContext } from "../../support/skill-call.ts";
 
 const { data } = await snapshotReferenceData();
-const compare = (raw: unknown) => callSkill(laneComparisonSkill as unknown as AnyReadingSkill, data, raw) as ReturnType<typeof laneComparisonSkill.handler>;
+const compare = (raw: unknown) =>
+  callSkill(laneComparisonSkill as unknown as AnyReadingSkill, data, raw) as ReturnType<
+    typeof laneComparisonSkill.handler
+  >;
 type LookupInput = Parameters<typeof rateLookupSkill.handler>[0];
-const lookup = (input: LookupInput) => rateLookupSkill.handler(input, skillContext(data, data.view(input.as_of!, LOADED_AT))).answer;
+const lookup = (input: LookupInput) =>
+  rateLookupSkill.handler(input, skillContext(data, data.view(input.as_of!, LOADED_AT))).answer;
 
 const AS_OF = "2025-06-30";
 const CHICAGO_DALLAS = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" } as const;
 const LA_PHOENIX = { origin: "Los Angeles, CA", destination: "Phoenix, AZ", equipment: "REEFER" } as const;
-const ATLANTA_NEW_YORK = { origin: "Atlanta, GA", destination: "New York, NY", equipment: "FLATBED", label: "east" } as const;
+const ATLANTA_NEW_YORK = {
+  origin: "Atlanta, GA",
+  destination: "New York, NY",
+  equipment: "FLATBED",
+  label: "east",
+} as const;
 
 describe("two lanes ranked against two rate-lookup answers", () => {
   const van = lookup({ ...CHICAGO_DALLAS, as_of: AS_OF });
@@ -23,8 +32,16 @@ describe("two lanes ranked against two rate-lookup answers", () => {
 
   test("each lane carries rate-lookup's own figures", async () => {
     const byPosition = (position: number) => answer.lanes.find((lane) => lane.position === position)!;
-    expect(byPosition(0)).toMatchObject({ rate_per_mile: reefer.rate_per_mile, total_cost: reefer.total_cost, miles: reefer.miles });
-    expect(byPosition(1)).toMatchObject({ rate_per_mile: van.rate_per_mile, total_cost: van.total_cost, miles: van.miles });
+    expect(byPosition(0)).toMatchObject({
+      rate_per_mile: reefer.rate_per_mile,
+      total_cost: reefer.total_cost,
+      miles: reefer.miles,
+    });
+    expect(byPosition(1)).toMatchObject({
+      rate_per_mile: van.rate_per_mile,
+      total_cost: van.total_cost,
+      miles: van.miles,
+    });
     expect(byPosition(1).confidence).toEqual({ level: van.confidence.level, score: van.confidence.score });
   });
 
@@ -37,8 +54,14 @@ describe("two lanes ranked against two rate-lookup answers", () => {
       [2, dear.rate_per_mile],
     ]);
     expect(answer.lanes[0]!.delta_vs_cheapest).toEqual({ absolute: 0, percent: 0 });
-    expect(answer.lanes[1]!.delta_vs_cheapest.absolute).toBeCloseTo(round(dear.rate_per_mile - cheap.rate_per_mile, 3), 9);
-    expect(answer.lanes[1]!.delta_vs_cheapest.percent).toBeCloseTo(((dear.rate_per_mile - cheap.rate_per_mile) / cheap.rate_per_mile) * 100, 2);
+    expect(answer.lanes[1]!.delta_vs_cheapest.absolute).toBeCloseTo(
+      round(dear.rate_per_mile - cheap.rate_per_mile, 3),
+      9,
+    );
+    expect(answer.lanes[1]!.delta_vs_cheapest.percent).toBeCloseTo(
+      ((dear.rate_per_mile - cheap.rate_per_mile) / cheap.rate_per_mile) * 100,
+      2,
+    );
     // The answer rounds half up to 3 decimals: compare with the same rounding, not within 0.0005 of the raw delta.
     expect(answer.lanes[0]!.delta_vs_mean.absolute).toBeCloseTo(round(cheap.rate_per_mile - mean, 3), 9);
     expect(answer.lanes[1]!.delta_vs_mean.percent).toBeCloseTo(((dear.rate_per_mile - mean) / mean) * 100, 2);
@@ -85,7 +108,9 @@ test("the fuel surcharge option reaches every lane", async () => {
   lanes.forEach((request, position) => {
     const surcharged = lookup({ ...request, as_of: AS_OF, include_fuel_surcharge: true });
     expect(surcharged.breakdown.fuel_surcharge).toBeGreaterThan(0);
-    expect(withSurcharge.lanes.find((lane) => lane.position === position)!.rate_per_mile).toBe(surcharged.rate_per_mile);
+    expect(withSurcharge.lanes.find((lane) => lane.position === position)!.rate_per_mile).toBe(
+      surcharged.rate_per_mile,
+    );
   });
 });
 
@@ -103,7 +128,9 @@ describe("refusals name the lane", () => {
   test("miles out of range and a lane from a place to itself", async () => {
     const miles = refusalOf(() => compare({ lanes: [CHICAGO_DALLAS, { ...CHICAGO_DALLAS, miles: 9000 }] }));
     expect(detailsOf(miles).map((d) => d.field)).toEqual(["lanes.1.miles"]);
-    const sameCity = refusalOf(() => compare({ lanes: [{ ...CHICAGO_DALLAS, destination: "Chicago, IL" }, CHICAGO_DALLAS] }));
+    const sameCity = refusalOf(() =>
+      compare({ lanes: [{ ...CHICAGO_DALLAS, destination: "Chicago, IL" }, CHICAGO_DALLAS] }),
+    );
     expect(detailsOf(sameCity).map((d) => d.field)).toEqual(["lanes.0.destination"]);
   });
 

@@ -9,7 +9,10 @@ afterAll(() => server.stop());
 
 test("a starter key compares lanes with a receipt; an unresolvable lane end is a 422 naming the lane", async () => {
   const { key, authObjId } = await server.accountWithKey("starter", ["lane-comparison"]);
-  const lanes = [CHICAGO_TO_DALLAS, { origin: "Denver, CO", destination: "Chicago, IL", equipment: "REEFER", label: "return" }];
+  const lanes = [
+    CHICAGO_TO_DALLAS,
+    { origin: "Denver, CO", destination: "Chicago, IL", equipment: "REEFER", label: "return" },
+  ];
   const response = await server.call("/v1/lanes/compare", { method: "POST", key, json: { lanes } });
   expect(response.status).toBe(200);
   const body = await response.json();

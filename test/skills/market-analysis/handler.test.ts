@@ -52,7 +52,14 @@ describe("as of 2026-01-31, when every monthly series has a recent published fig
       diesel: pct(3.624, 3.62) / 15,
       fed_funds: -(3.72 - 4.22) / 0.75, // points; a cut tightens
     };
-    const weights = { truck_freight_ppi: 0.25, freight_tsi: 0.2, industrial_production: 0.15, truck_employment: 0.15, diesel: 0.1, fed_funds: 0.1 };
+    const weights = {
+      truck_freight_ppi: 0.25,
+      freight_tsi: 0.2,
+      industrial_production: 0.15,
+      truck_employment: 0.15,
+      diesel: 0.1,
+      fed_funds: 0.1,
+    };
     const ids = Object.keys(signals) as (keyof typeof signals)[];
     const score = ids.reduce((sum, id) => sum + weights[id] * signals[id], 0) / 0.95;
     expect(answer.signal.score!).toBeCloseTo(score, 3); // about 0.16
@@ -62,7 +69,11 @@ describe("as of 2026-01-31, when every monthly series has a recent published fig
 
   test("an indicator without a 3-month-old observation is shown but not counted, and the reasons say so", async () => {
     // WTI in the snapshot starts 2025-12-01.
-    expect(byId("wti_crude")).toMatchObject({ latest: { value: 60.7, date: "2026-01-23" }, trend: null, contribution: null });
+    expect(byId("wti_crude")).toMatchObject({
+      latest: { value: 60.7, date: "2026-01-23" },
+      trend: null,
+      contribution: null,
+    });
     expect(answer.signal.reasons.at(-1)).toBe("WTI crude oil spot left out: no observation 3 months before its latest");
     expect(answer.signal.reasons[0]).toStartWith("PPI truck transportation of freight up 1.14% over 3 months");
   });
@@ -70,10 +81,16 @@ describe("as of 2026-01-31, when every monthly series has a recent published fig
   test("factor versions: every latest, trend base and z-score window observation, once, none after as_of", async () => {
     for (const indicator of answer.indicators) {
       expect(factorVersions).toContainEqual(
-        expect.objectContaining({ series_id: indicator.series_id, observation_date: indicator.latest.date, value: indicator.latest.value }),
+        expect.objectContaining({
+          series_id: indicator.series_id,
+          observation_date: indicator.latest.date,
+          value: indicator.latest.value,
+        }),
       );
       if (indicator.trend)
-        expect(factorVersions).toContainEqual(expect.objectContaining({ series_id: indicator.series_id, observation_date: indicator.trend.from_date }));
+        expect(factorVersions).toContainEqual(
+          expect.objectContaining({ series_id: indicator.series_id, observation_date: indicator.trend.from_date }),
+        );
     }
     expect(factorVersions.filter((f) => f.series_id === "FEDFUNDS")).toHaveLength(37);
     expect(new Set(factorVersions.map((f) => `${f.series_id}|${f.observation_date}`)).size).toBe(factorVersions.length);
@@ -103,8 +120,13 @@ describe("signals over the cycle and over time", () => {
     const { answer } = analyse({ as_of: "2026-11-22" }); // PPI ends 2025-12
     expect(answer.signal).toMatchObject({ value: "INSUFFICIENT_DATA", score: null });
     expect(answer.signal.coverage).toBeLessThan(MARKET_MODEL.signal.value.minCoverage);
-    expect(answer.signal.reasons).toContain("PPI truck transportation of freight left out: latest observation 2025-12-01 is 356 days old (limit 150)");
-    expect(answer.indicators.find((i) => i.id === "truck_freight_ppi")).toMatchObject({ fresh: false, contribution: null });
+    expect(answer.signal.reasons).toContain(
+      "PPI truck transportation of freight left out: latest observation 2025-12-01 is 356 days old (limit 150)",
+    );
+    expect(answer.indicators.find((i) => i.id === "truck_freight_ppi")).toMatchObject({
+      fresh: false,
+      contribution: null,
+    });
   });
 
   test("without as_of, the signal comes from the newest month-end with enough fresh indicators, labelled with it", async () => {
@@ -113,12 +135,16 @@ describe("signals over the cycle and over time", () => {
     expect(answer.signal.value).not.toBe("INSUFFICIENT_DATA");
     expect(answer.signal.coverage).toBeGreaterThanOrEqual(MARKET_MODEL.signal.value.minCoverage);
     expect(answer.signal_as_of).toMatch(/^2026-\d{2}-(28|29|30|31)$/);
-    expect(answer.signal.reasons[0]).toStartWith(`Read as of ${answer.signal_as_of}, the newest month-end with enough fresh indicators`);
+    expect(answer.signal.reasons[0]).toStartWith(
+      `Read as of ${answer.signal_as_of}, the newest month-end with enough fresh indicators`,
+    );
     expect(factorVersions.every((f) => f.observation_date <= answer.signal_as_of!)).toBe(true);
   });
 
   test("the diesel indicator follows the region, falling back when the regional series lags", async () => {
-    expect(analyse({ as_of: "2025-12-31", region: "PADD2" }).answer.indicators.find((i) => i.id === "diesel")!.series_id).toBe("EMD_EPD2D_PTE_R20_DPG");
+    expect(
+      analyse({ as_of: "2025-12-31", region: "PADD2" }).answer.indicators.find((i) => i.id === "diesel")!.series_id,
+    ).toBe("EMD_EPD2D_PTE_R20_DPG");
     const lagging = analyse({ as_of: "2026-10-06", region: "PADD2" }).answer;
     expect(lagging.indicators.find((i) => i.id === "diesel")!.series_id).toBe("EMD_EPD2D_PTE_NUS_DPG");
     expect(lagging.diesel_fallback).toContain("Midwest (PADD 2)");

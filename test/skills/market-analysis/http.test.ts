@@ -11,10 +11,19 @@ test("explorer is refused with TIER_REQUIRED; a starter key gets the analysis wi
   const explorer = await server.accountWithKey("explorer");
   const refused = await server.call("/v1/market/analysis", { method: "POST", key: explorer.key, json: {} });
   expect(refused.status).toBe(403);
-  expect(await refused.json()).toMatchObject({ error: "TIER_REQUIRED", required_tier: "starter", current_tier: "explorer", upgrade_url: "/pricing" });
+  expect(await refused.json()).toMatchObject({
+    error: "TIER_REQUIRED",
+    required_tier: "starter",
+    current_tier: "explorer",
+    upgrade_url: "/pricing",
+  });
 
   const starter = await server.accountWithKey("starter");
-  const response = await server.call("/v1/market/analysis", { method: "POST", key: starter.key, json: { as_of: "2025-12-31" } });
+  const response = await server.call("/v1/market/analysis", {
+    method: "POST",
+    key: starter.key,
+    json: { as_of: "2025-12-31" },
+  });
   expect(response.status).toBe(200);
   const body = await response.json();
   expect(body.receipt_id).toMatch(/^rcpt_/);

@@ -12,8 +12,12 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-const json = async (response: Response) => ({ status: response.status, body: (await response.json()) as Record<string, any> });
-const nationalDiesel = () => server.runtime.reference.view("2026-10-15", server.clock.now()).latest(dieselSeriesId("NUS"))!;
+const json = async (response: Response) => ({
+  status: response.status,
+  body: (await response.json()) as Record<string, any>,
+});
+const nationalDiesel = () =>
+  server.runtime.reference.view("2026-10-15", server.clock.now()).latest(dieselSeriesId("NUS"))!;
 
 function dieselAlert(threshold: number, direction = "ABOVE") {
   return { name: "US diesel", condition: { metric: "diesel_price", region: "NATIONAL" }, direction, threshold };
@@ -23,20 +27,42 @@ describe("rate-alerts over REST", () => {
   test("create answers with the alert, its baseline measurement and a receipt; get, patch and delete it", async () => {
     const { key } = await server.accountWithKey("starter");
     const current = nationalDiesel();
-    const created = await json(await server.call("/v1/alerts", { method: "POST", key, json: dieselAlert(current.value + 1) }));
+    const created = await json(
+      await server.call("/v1/alerts", { method: "POST", key, json: dieselAlert(current.value + 1) }),
+    );
     expect(created.status).toBe(200);
     expect(created.body.receipt_id).toMatch(/^rcpt_/);
-    expect(created.body.alert).toMatchObject({ name: "US diesel", direction: "ABOVE", enabled: true, state: { firing: false, last_value: current.value } });
+    expect(created.body.alert).toMatchObject({
+      name: "US diesel",
+      direction: "ABOVE",
+      enabled: true,
+      state: { firing: false, last_value: current.value },
+    });
     expect(created.body.measurement.factor_versions).toEqual([
-      { series_id: current.seriesId, value: current.value, observation_date: current.observedOn, import_id: current.importId },
+      {
+        series_id: current.seriesId,
+        value: current.value,
+        observation_date: current.observedOn,
+        import_id: current.importId,
+      },
     ]);
     const id = created.body.alert.id as string;
 
     const fetched = await json(await server.call(`/v1/alerts/${id}`, { key }));
     expect(fetched.body.alert.id).toBe(id);
-    const patched = await json(await server.call(`/v1/alerts/${id}`, { method: "PATCH", key, json: { threshold: current.value - 1, cooldown_seconds: 3600 } }));
+    const patched = await json(
+      await server.call(`/v1/alerts/${id}`, {
+        method: "PATCH",
+        key,
+        json: { threshold: current.value - 1, cooldown_seconds: 3600 },
+      }),
+    );
     expect(patched.status).toBe(200);
-    expect(patched.body.alert).toMatchObject({ threshold: current.value - 1, cooldown_seconds: 3600, state: { firing: true } });
+    expect(patched.body.alert).toMatchObject({
+      threshold: current.value - 1,
+      cooldown_seconds: 3600,
+      state: { firing: true },
+    });
     const deleted = await json(await server.call(`/v1/alerts/${id}`, { method: "DELETE", key }));
     expect(deleted.body.deleted).toBe(id);
     expect((await server.call(`/v1/alerts/${id}`, { key })).status).toBe(404);
@@ -46,7 +72,10 @@ describe("rate-alerts over REST", () => {
     const { key } = await server.accountWithKey("starter");
     const ids: string[] = [];
     for (const threshold of [1, 2, 3]) {
-      ids.push((await json(await server.call("/v1/alerts", { method: "POST", key, json: dieselAlert(threshold) }))).body.alert.id);
+      ids.push(
+        (await json(await server.call("/v1/alerts", { method: "POST", key, json: dieselAlert(threshold) }))).body.alert
+          .id,
+      );
     }
     const first = await json(await server.call("/v1/alerts?limit=2", { key }));
     expect(first.body.alerts.map((a: { id: string }) => a.id)).toEqual([ids[2], ids[1]]);
@@ -58,7 +87,8 @@ describe("rate-alerts over REST", () => {
   test("another account's alert is a 404, for reading, changing and deleting alike", async () => {
     const owner = await server.accountWithKey("starter");
     const other = await server.accountWithKey("professional");
-    const id = (await json(await server.call("/v1/alerts", { method: "POST", key: owner.key, json: dieselAlert(9) }))).body.alert.id;
+    const id = (await json(await server.call("/v1/alerts", { method: "POST", key: owner.key, json: dieselAlert(9) })))
+      .body.alert.id;
     for (const init of [{}, { method: "PATCH", json: { threshold: 1 } }, { method: "DELETE" }]) {
       const reply = await json(await server.call(`/v1/alerts/${id}`, { ...init, key: other.key }));
       expect(reply.status).toBe(404);
@@ -71,19 +101,36 @@ describe("rate-alerts over REST", () => {
   test("what can never be priced is refused at creation", async () => {
     const { key } = await server.accountWithKey("starter");
     const lane = { metric: "rate_per_mile", origin: "Qzxv, ZZ", destination: "Dallas, TX", equipment: "DRY_VAN" };
-    const unresolved = await json(await server.call("/v1/alerts", { method: "POST", key, json: { condition: lane, direction: "BELOW", threshold: 2 } }));
+    const unresolved = await json(
+      await server.call("/v1/alerts", {
+        method: "POST",
+        key,
+        json: { condition: lane, direction: "BELOW", threshold: 2 },
+      }),
+    );
     expect(unresolved.status).toBe(422);
     expect(unresolved.body).toMatchObject({ error: "UNRESOLVED_LOCATION", field: "condition.origin" });
     const missing = await json(
-      await server.call("/v1/alerts", { method: "POST", key, json: { condition: { metric: "total_cost", origin: "Chicago, IL" }, direction: "ABOVE", threshold: 2 } }),
+      await server.call("/v1/alerts", {
+        method: "POST",
+        key,
+        json: { condition: { metric: "total_cost", origin: "Chicago, IL" }, direction: "ABOVE", threshold: 2 },
+      }),
     );
     expect(missing.status).toBe(400);
-    expect(missing.body.details.map((d: { field: string }) => d.field).sort()).toEqual(["condition.destination", "condition.equipment"]);
+    expect(missing.body.details.map((d: { field: string }) => d.field).sort()).toEqual([
+      "condition.destination",
+      "condition.equipment",
+    ]);
     const mixed = await json(
       await server.call("/v1/alerts", {
         method: "POST",
         key,
-        json: { condition: { metric: "diesel_price", region: "PADD3", origin: "Chicago, IL" }, direction: "ABOVE", threshold: 2 },
+        json: {
+          condition: { metric: "diesel_price", region: "PADD3", origin: "Chicago, IL" },
+          direction: "ABOVE",
+          threshold: 2,
+        },
       }),
     );
     expect(mixed.body.details).toEqual([{ field: "condition.origin", problem: "does not apply to diesel_price" }]);
@@ -95,7 +142,11 @@ describe("rate-alerts over REST", () => {
     const lane = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "REEFER" };
     const quote = await json(await server.call("/v1/rates/lookup", { method: "POST", key, json: lane }));
     const alert = await json(
-      await server.call("/v1/alerts", { method: "POST", key, json: { condition: { metric: "total_cost", ...lane }, direction: "CROSSES", threshold: 2000 } }),
+      await server.call("/v1/alerts", {
+        method: "POST",
+        key,
+        json: { condition: { metric: "total_cost", ...lane }, direction: "CROSSES", threshold: 2000 },
+      }),
     );
     expect(alert.body.measurement.value).toBe(quote.body.total_cost);
     expect(alert.body.measurement.factor_versions).toEqual(quote.body.factor_versions);
@@ -113,7 +164,9 @@ describe("rate-alerts over REST", () => {
       }),
     );
     expect(created.body.measurement.value).toBeCloseTo(((latest!.value - before!.value) / before!.value) * 100, 2);
-    expect(created.body.measurement.factor_versions.map((f: { observation_date: string }) => f.observation_date)).toEqual([before!.observedOn, latest!.observedOn]);
+    expect(
+      created.body.measurement.factor_versions.map((f: { observation_date: string }) => f.observation_date),
+    ).toEqual([before!.observedOn, latest!.observedOn]);
   });
 
   test(`the tier caps the number of alerts (starter ${MAX_ALERTS_BY_TIER.starter}) with a 409`, async () => {
@@ -123,16 +176,27 @@ describe("rate-alerts over REST", () => {
     }
     const refused = await json(await server.call("/v1/alerts", { method: "POST", key, json: dieselAlert(99) }));
     expect(refused.status).toBe(409);
-    expect(refused.body).toMatchObject({ error: "ALERT_LIMIT_REACHED", limit: MAX_ALERTS_BY_TIER.starter, current_tier: "starter", upgrade_url: "/pricing" });
+    expect(refused.body).toMatchObject({
+      error: "ALERT_LIMIT_REACHED",
+      limit: MAX_ALERTS_BY_TIER.starter,
+      current_tier: "starter",
+      upgrade_url: "/pricing",
+    });
   });
 
   test("a Starter key scoped to rate-lookup gets 403 SCOPE_REQUIRED; an Explorer key gets TIER_REQUIRED", async () => {
     const scoped = await server.accountWithKey("starter", ["rate-lookup"]);
     const denied = await json(await server.call("/v1/alerts", { key: scoped.key }));
     expect(denied.status).toBe(403);
-    expect(denied.body).toMatchObject({ error: "SCOPE_REQUIRED", required_scope: "rate-alerts", key_scopes: ["rate-lookup"] });
+    expect(denied.body).toMatchObject({
+      error: "SCOPE_REQUIRED",
+      required_scope: "rate-alerts",
+      key_scopes: ["rate-lookup"],
+    });
     const explorer = await server.accountWithKey("explorer");
-    const tier = await json(await server.call("/v1/alerts", { method: "POST", key: explorer.key, json: dieselAlert(1) }));
+    const tier = await json(
+      await server.call("/v1/alerts", { method: "POST", key: explorer.key, json: dieselAlert(1) }),
+    );
     expect(tier.status).toBe(403);
     expect(tier.body).toMatchObject({
       error: "TIER_REQUIRED",
@@ -145,28 +209,48 @@ describe("rate-alerts over REST", () => {
 
   test("the same operations through invoke, MCP and the OpenAPI document", async () => {
     const { key } = await server.accountWithKey("starter");
-    const invoked = await json(await server.call("/v1/agent/invoke/rate-alerts.create", { method: "POST", key, json: dieselAlert(7) }));
+    const invoked = await json(
+      await server.call("/v1/agent/invoke/rate-alerts.create", { method: "POST", key, json: dieselAlert(7) }),
+    );
     expect(invoked.status).toBe(200);
-    const listed = await json(await server.call("/v1/agent/invoke/rate-alerts.list", { method: "POST", key, json: {} }));
+    const listed = await json(
+      await server.call("/v1/agent/invoke/rate-alerts.list", { method: "POST", key, json: {} }),
+    );
     expect(listed.body.alerts).toHaveLength(1);
 
     const mcp = (body: unknown) =>
-      server.call("/mcp", { method: "POST", key, headers: { accept: "application/json, text/event-stream" }, json: body }).then((r) => r.json() as Promise<any>);
+      server
+        .call("/mcp", { method: "POST", key, headers: { accept: "application/json, text/event-stream" }, json: body })
+        .then((r) => r.json() as Promise<any>);
     const tools = await mcp({ jsonrpc: "2.0", id: 1, method: "tools/list" });
     const names = tools.result.tools.map((tool: { name: string }) => tool.name);
     expect(names).toEqual(
-      expect.arrayContaining(["rate-alerts.create", "rate-alerts.list", "rate-alerts.get", "rate-alerts.update", "rate-alerts.delete", "rate-alerts.evaluate"]),
+      expect.arrayContaining([
+        "rate-alerts.create",
+        "rate-alerts.list",
+        "rate-alerts.get",
+        "rate-alerts.update",
+        "rate-alerts.delete",
+        "rate-alerts.evaluate",
+      ]),
     );
-    const got = await mcp({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "rate-alerts.get", arguments: { id: invoked.body.alert.id } } });
+    const got = await mcp({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "rate-alerts.get", arguments: { id: invoked.body.alert.id } },
+    });
     expect(got.result.structuredContent.alert.id).toBe(invoked.body.alert.id);
 
     const openapi = (await (await server.call("/openapi.json")).json()) as any;
     expect(Object.keys(openapi.paths["/v1/alerts/{id}"]).sort()).toEqual(["delete", "get", "patch"]);
     const patchParameters = openapi.paths["/v1/alerts/{id}"].patch.parameters;
-    expect(patchParameters.filter((parameter: { in?: string }) => parameter.in === "path" || parameter.in === "query")).toEqual([
-      expect.objectContaining({ name: "id", in: "path", required: true }),
-    ]);
-    expect(openapi.paths["/v1/alerts/{id}"].patch.requestBody.content["application/json"].schema.properties.id).toBeUndefined();
+    expect(
+      patchParameters.filter((parameter: { in?: string }) => parameter.in === "path" || parameter.in === "query"),
+    ).toEqual([expect.objectContaining({ name: "id", in: "path", required: true })]);
+    expect(
+      openapi.paths["/v1/alerts/{id}"].patch.requestBody.content["application/json"].schema.properties.id,
+    ).toBeUndefined();
     expect(openapi.paths["/v1/alerts/evaluate"].post.operationId).toBe("rate-alerts.evaluate");
   });
 });
@@ -175,7 +259,9 @@ describe("evaluation and events", () => {
   test("new data crossing the threshold fires once, with the values and factor versions seen, listed in /v1/events", async () => {
     const { key, accountId } = await server.accountWithKey("starter");
     const current = nationalDiesel();
-    const alert = (await json(await server.call("/v1/alerts", { method: "POST", key, json: dieselAlert(current.value + 0.5) }))).body.alert;
+    const alert = (
+      await json(await server.call("/v1/alerts", { method: "POST", key, json: dieselAlert(current.value + 0.5) }))
+    ).body.alert;
     await server.runtime.alertBackground.run(false); // sets the data watermark on a fresh database
 
     (server.clock as ManualClock).advance(1000);
@@ -190,7 +276,9 @@ describe("evaluation and events", () => {
     (server.clock as ManualClock).advance(1000);
     const run = await server.runtime.alertBackground.run(false);
     expect(run.dataUpdated).toBe(true);
-    expect(run.outcomes.get(accountId)!.fired).toEqual([expect.objectContaining({ alert_id: alert.id, type: "alert.triggered", value: raised })]);
+    expect(run.outcomes.get(accountId)!.fired).toEqual([
+      expect.objectContaining({ alert_id: alert.id, type: "alert.triggered", value: raised }),
+    ]);
 
     await setTier(server.runtime.db, accountId, "explorer"); // below Starter: kept, not evaluated
     expect((await server.runtime.alertBackground.run(true)).outcomes.has(accountId)).toBe(false);
@@ -202,10 +290,20 @@ describe("evaluation and events", () => {
     const listed = await json(await server.call("/v1/events?type=alert.triggered", { key }));
     expect(listed.body.events).toHaveLength(1);
     const [event] = listed.body.events;
-    expect(event.data).toMatchObject({ alert_id: alert.id, threshold: current.value + 0.5, measurement: { value: raised } });
-    expect(event.data.measurement.factor_versions).toEqual([expect.objectContaining({ series_id: current.seriesId, value: raised })]);
+    expect(event.data).toMatchObject({
+      alert_id: alert.id,
+      threshold: current.value + 0.5,
+      measurement: { value: raised },
+    });
+    expect(event.data.measurement.factor_versions).toEqual([
+      expect.objectContaining({ series_id: current.seriesId, value: raised }),
+    ]);
     const all = await json(await server.call("/v1/events", { key }));
-    expect(all.body.events.map((e: { type: string }) => e.type)).toEqual(["key.created", "data.updated", "alert.triggered"]);
+    expect(all.body.events.map((e: { type: string }) => e.type)).toEqual([
+      "key.created",
+      "data.updated",
+      "alert.triggered",
+    ]);
     const after = await json(await server.call(`/v1/events?after=${all.body.next_cursor}`, { key }));
     expect(after.body.events).toEqual([]);
     const bad = await json(await server.call("/v1/events?type=nope", { key }));

@@ -6,7 +6,8 @@ import { LOADED_AT, snapshotReferenceData } from "../../reference/helpers.ts";
 import { callSkill, detailsOf, refusalOf, skillContext } from "../../support/skill-call.ts";
 
 const { data } = await snapshotReferenceData();
-const forecast = (raw: Record<string, unknown>) => callSkill(rateForecastSkill as unknown as AnyReadingSkill, data, raw) as ReturnType<typeof rateForecastSkill.handler>;
+const forecast = (raw: Record<string, unknown>) =>
+  callSkill(rateForecastSkill as unknown as AnyReadingSkill, data, raw) as ReturnType<typeof rateForecastSkill.handler>;
 const CHICAGO_DALLAS = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" } as const;
 const AS_OF = "2025-06-30"; // an EIA survey Monday: the newest diesel week is as_of itself
 
@@ -15,7 +16,10 @@ describe("Chicago -> Dallas dry van, 26 weeks from 2025-06-30", () => {
   const width = (interval: { lower: number; upper: number }) => interval.upper - interval.lower;
 
   test("the starting rate is rate-lookup's answer as of as_of", async () => {
-    const lookup = rateLookupSkill.handler({ ...CHICAGO_DALLAS, as_of: AS_OF }, skillContext(data, data.view(AS_OF, LOADED_AT)));
+    const lookup = rateLookupSkill.handler(
+      { ...CHICAGO_DALLAS, as_of: AS_OF },
+      skillContext(data, data.view(AS_OF, LOADED_AT)),
+    );
     expect(answer.starting_rate).toMatchObject({
       rate_per_mile: lookup.answer.rate_per_mile,
       total_cost: lookup.answer.total_cost,
@@ -117,7 +121,9 @@ describe("refusals", () => {
 
   test("a lane whose diesel series is younger than the method needs is refused on as_of", async () => {
     // EIA's West Coast except California series starts in December 2011.
-    const error = refusalOf(() => forecast({ origin: "Seattle, WA", destination: "Boise, ID", equipment: "DRY_VAN", as_of: "2012-06-04" }));
+    const error = refusalOf(() =>
+      forecast({ origin: "Seattle, WA", destination: "Boise, ID", equipment: "DRY_VAN", as_of: "2012-06-04" }),
+    );
     expect(detailsOf(error).map((d) => d.field)).toEqual(["as_of"]);
   });
 });

@@ -9,9 +9,17 @@ afterAll(() => server.stop());
 
 test("rate-forecast needs the professional tier", async () => {
   const starter = await server.accountWithKey("starter");
-  const refused = await server.call("/v1/rates/forecast", { method: "POST", key: starter.key, json: CHICAGO_TO_DALLAS });
+  const refused = await server.call("/v1/rates/forecast", {
+    method: "POST",
+    key: starter.key,
+    json: CHICAGO_TO_DALLAS,
+  });
   expect(refused.status).toBe(403);
-  expect(await refused.json()).toMatchObject({ error: "TIER_REQUIRED", required_tier: "professional", current_tier: "starter" });
+  expect(await refused.json()).toMatchObject({
+    error: "TIER_REQUIRED",
+    required_tier: "professional",
+    current_tier: "starter",
+  });
 
   const professional = await server.accountWithKey("professional");
   const response = await server.call("/v1/rates/forecast", {

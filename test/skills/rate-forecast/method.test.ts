@@ -48,7 +48,10 @@ describe("random walk with empirical h-week changes, by hand", () => {
     const [week1, week2] = forecastLogChanges(history, history.at(-1)!.date, 2)!;
     expect(week2!.logChange.p50).toBe(0);
     expect(week2!.logChange.p50 - week2!.logChange.p2_5).toBeCloseTo(week1!.logChange.p50 - week1!.logChange.p2_5, 12);
-    expect(week2!.logChange.p97_5 - week2!.logChange.p50).toBeCloseTo(week1!.logChange.p97_5 - week1!.logChange.p50, 12);
+    expect(week2!.logChange.p97_5 - week2!.logChange.p50).toBeCloseTo(
+      week1!.logChange.p97_5 - week1!.logChange.p50,
+      12,
+    );
     expect(week1!.logChange.p97_5 - week1!.logChange.p2_5).toBeCloseTo(2 * Math.log(1.1), 12);
   });
 

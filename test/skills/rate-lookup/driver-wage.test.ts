@@ -3,7 +3,8 @@ import { RATE_MODEL } from "../../../src/skills/rate-lookup/constants.ts";
 import { describeCarry, driverWageAsOf } from "../../../src/skills/rate-lookup/driver-wage.ts";
 import type { Observation } from "../../../src/reference/view.ts";
 
-const wage = (observedOn: string, value = 20): Observation => ({ seriesId: "OEUN000000000000053303208", observedOn, value }) as unknown as Observation;
+const wage = (observedOn: string, value = 20): Observation =>
+  ({ seriesId: "OEUN000000000000053303208", observedOn, value }) as unknown as Observation;
 const editions = RATE_MODEL.atriEditions.value;
 
 test("a wage no older than the newest ATRI edition's data year is used as published", () => {

@@ -42,27 +42,53 @@ describe("lane distances", () => {
   });
 
   test("a place far from any Interstate falls back to great-circle x circuity, says why, and costs confidence", async () => {
-    const onNetwork = lookup({ origin: "Miami, FL", destination: "Atlanta, GA", equipment: "DRY_VAN", as_of: "2026-09-22" }).answer;
-    const { answer } = lookup({ origin: "Key West, FL", destination: "Atlanta, GA", equipment: "DRY_VAN", as_of: "2026-09-22" });
+    const onNetwork = lookup({
+      origin: "Miami, FL",
+      destination: "Atlanta, GA",
+      equipment: "DRY_VAN",
+      as_of: "2026-09-22",
+    }).answer;
+    const { answer } = lookup({
+      origin: "Key West, FL",
+      destination: "Atlanta, GA",
+      equipment: "DRY_VAN",
+      as_of: "2026-09-22",
+    });
     expect(onNetwork.distance_method).toBe("ROAD_NETWORK");
     expect(answer.distance_method).toBe("GREAT_CIRCLE_X_CIRCUITY");
     expect(answer.distance.fallback_reason).toMatch(/origin is \d+ mi from the nearest Interstate/);
     expect(answer.confidence.reasons.join(" ")).toContain("great-circle miles and a circuity factor");
     expect(answer.confidence.score).toBeLessThan(onNetwork.confidence.score);
     // Its long haul is still Interstate: the rate model's circuity, not the detour fallback's.
-    expect(answer.miles).toBeCloseTo(greatCircleMiles(answer.origin, answer.destination) * RATE_MODEL.circuity.value.interstate, 0);
+    expect(answer.miles).toBeCloseTo(
+      greatCircleMiles(answer.origin, answer.destination) * RATE_MODEL.circuity.value.interstate,
+      0,
+    );
   });
 
   test("a lane the Interstates serve only by an implausible detour falls back (Phoenix-Las Vegas runs on US-93)", () => {
-    const { answer } = lookup({ origin: "Phoenix, AZ", destination: "Las Vegas, NV", equipment: "DRY_VAN", as_of: "2026-09-22" });
+    const { answer } = lookup({
+      origin: "Phoenix, AZ",
+      destination: "Las Vegas, NV",
+      equipment: "DRY_VAN",
+      as_of: "2026-09-22",
+    });
     expect(answer.distance_method).toBe("GREAT_CIRCLE_X_CIRCUITY");
     expect(answer.distance.fallback_reason).toMatch(/straight-line distance \(over 1.45x\)/);
     // The real road crosses the corridor on US highways: the straight line x the detour fallback's circuity.
-    expect(answer.miles).toBeCloseTo(greatCircleMiles(answer.origin, answer.destination) * ROAD_RULES.detourFallbackCircuity.value, 0);
+    expect(answer.miles).toBeCloseTo(
+      greatCircleMiles(answer.origin, answer.destination) * ROAD_RULES.detourFallbackCircuity.value,
+      0,
+    );
   });
 
   test("a lane round a lake is priced on the network as it is", () => {
-    const roundTheLake = lookup({ origin: "Detroit, MI", destination: "Cleveland, OH", equipment: "DRY_VAN", as_of: "2026-09-22" }).answer;
+    const roundTheLake = lookup({
+      origin: "Detroit, MI",
+      destination: "Cleveland, OH",
+      equipment: "DRY_VAN",
+      as_of: "2026-09-22",
+    }).answer;
     expect(roundTheLake.distance_method).toBe("ROAD_NETWORK");
     expect(roundTheLake.distance.bound_reason).toBeUndefined();
     expect(roundTheLake.confidence.reasons.join("; ")).not.toMatch(/shorter road the network lacks|road miles bounded/);
@@ -70,11 +96,25 @@ describe("lane distances", () => {
 
   test("a route that goes round a road the network lacks is bounded, says where, and costs confidence", () => {
     // The network goes round by Casa Grande on I-10 and I-8; trucks take AZ-85 from Buckeye to Gila Bend.
-    const withoutAz85 = lookup({ origin: "Phoenix, AZ", destination: "San Diego, CA", equipment: "DRY_VAN", as_of: "2026-09-22" }).answer;
-    const onNetwork = lookup({ origin: "Los Angeles, CA", destination: "Phoenix, AZ", equipment: "DRY_VAN", as_of: "2026-09-22" }).answer;
+    const withoutAz85 = lookup({
+      origin: "Phoenix, AZ",
+      destination: "San Diego, CA",
+      equipment: "DRY_VAN",
+      as_of: "2026-09-22",
+    }).answer;
+    const onNetwork = lookup({
+      origin: "Los Angeles, CA",
+      destination: "Phoenix, AZ",
+      equipment: "DRY_VAN",
+      as_of: "2026-09-22",
+    }).answer;
     expect(withoutAz85.distance_method).toBe("ROAD_NETWORK_BOUNDED");
-    expect(withoutAz85.distance.bound_reason).toMatch(/goes \d+ mi round between .* \d+ mi apart in a straight line over land/);
-    expect(withoutAz85.confidence.reasons.join("; ")).toMatch(/road miles bounded: the Interstate route goes \d+ mi round/);
+    expect(withoutAz85.distance.bound_reason).toMatch(
+      /goes \d+ mi round between .* \d+ mi apart in a straight line over land/,
+    );
+    expect(withoutAz85.confidence.reasons.join("; ")).toMatch(
+      /road miles bounded: the Interstate route goes \d+ mi round/,
+    );
     // Bounded: shorter than the network's own way round, never shorter than the straight line.
     const crow = greatCircleMiles(withoutAz85.origin, withoutAz85.destination);
     expect(withoutAz85.miles).toBeGreaterThan(crow);
@@ -82,7 +122,12 @@ describe("lane distances", () => {
   });
 
   test("a corridor-scale way round over open country is bounded by the US highway the network lacks (Dallas-Tulsa, US-75)", () => {
-    const viaOklahomaCity = lookup({ origin: "Dallas, TX", destination: "Tulsa, OK", equipment: "DRY_VAN", as_of: "2026-09-22" }).answer;
+    const viaOklahomaCity = lookup({
+      origin: "Dallas, TX",
+      destination: "Tulsa, OK",
+      equipment: "DRY_VAN",
+      as_of: "2026-09-22",
+    }).answer;
     expect(viaOklahomaCity.distance_method).toBe("ROAD_NETWORK_BOUNDED");
     expect(viaOklahomaCity.distance.bound_reason).toMatch(
       /\d+ mi apart in a straight line across open country: a US highway the network lacks is counted there at 1.15x/,
@@ -91,7 +136,12 @@ describe("lane distances", () => {
   });
 
   test("a long way round through mountains is the real road and stays on the network (Denver-Salt Lake City by Cheyenne)", () => {
-    const byI80 = lookup({ origin: "Denver, CO", destination: "Salt Lake City, UT", equipment: "DRY_VAN", as_of: "2026-09-22" }).answer;
+    const byI80 = lookup({
+      origin: "Denver, CO",
+      destination: "Salt Lake City, UT",
+      equipment: "DRY_VAN",
+      as_of: "2026-09-22",
+    }).answer;
     expect(byI80.distance_method).toBe("ROAD_NETWORK");
     expect(byI80.distance.bound_reason).toBeUndefined();
     expect(byI80.miles / greatCircleMiles(byI80.origin, byI80.destination)).toBeGreaterThan(1.3);
@@ -106,7 +156,12 @@ describe("lane distances", () => {
 
 describe("the answer", () => {
   const asOf = "2025-06-30";
-  const { answer, factorVersions, modelVersion } = lookup({ origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN", as_of: asOf });
+  const { answer, factorVersions, modelVersion } = lookup({
+    origin: "Chicago, IL",
+    destination: "Dallas, TX",
+    equipment: "DRY_VAN",
+    as_of: asOf,
+  });
 
   test("has the contract's fields and the product's additions", async () => {
     expect(answer).toMatchObject({
@@ -130,7 +185,12 @@ describe("the answer", () => {
     expect(answer.data_sources.diesel_price).toBeCloseTo((midwest.value + gulf.value) / 2, 4);
     expect(answer.data_sources.diesel_source).toContain("EMD_EPD2D_PTE_R20_DPG");
     expect(answer.data_sources.labor_rate).toBe(28.75); // Illinois OEWS May 2024 hourly median
-    expect(factorVersions.map((f) => f.series_id)).toEqual(["EMD_EPD2D_PTE_R20_DPG", "EMD_EPD2D_PTE_R30_DPG", "OEUS170000000000053303208", "PCU336120336120"]);
+    expect(factorVersions.map((f) => f.series_id)).toEqual([
+      "EMD_EPD2D_PTE_R20_DPG",
+      "EMD_EPD2D_PTE_R30_DPG",
+      "OEUS170000000000053303208",
+      "PCU336120336120",
+    ]);
     expect(factorVersions.every((f) => f.import_id === snapshotImportId() && f.observation_date <= asOf)).toBe(true);
   });
 
@@ -154,7 +214,9 @@ describe("the answer", () => {
   });
 
   test("the same input and view give the same answer", async () => {
-    expect(lookup({ origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN", as_of: asOf }).answer).toEqual(answer);
+    expect(
+      lookup({ origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN", as_of: asOf }).answer,
+    ).toEqual(answer);
   });
 });
 
@@ -235,7 +297,13 @@ describe("lane balance (head-haul / back-haul)", () => {
   });
 
   test("the breakdown shows what the factor adds, on the linehaul and per-load cost but never the surcharge", () => {
-    const answer = lookup({ origin: "Los Angeles, CA", destination: "Seattle, WA", equipment: "REEFER", as_of: asOf, include_fuel_surcharge: true }).answer;
+    const answer = lookup({
+      origin: "Los Angeles, CA",
+      destination: "Seattle, WA",
+      equipment: "REEFER",
+      as_of: asOf,
+      include_fuel_surcharge: true,
+    }).answer;
     const { lane_balance, fuel_surcharge, ...linehaul } = answer.breakdown;
     const beforeBalance = Object.values(linehaul).reduce((a, b) => a + b, 0);
     expect(lane_balance).toBeCloseTo(beforeBalance * (answer.lane_balance.factor - 1), 3);
@@ -245,7 +313,13 @@ describe("lane balance (head-haul / back-haul)", () => {
 
   test("a market without a fitted figure and an LTL load are balanced (factor 1, nothing added)", () => {
     const unfitted = priced("Omaha, NE", "Kansas City, MO");
-    expect(unfitted.lane_balance).toEqual({ origin_market: null, destination_market: null, outbound: 1, inbound: 1, factor: 1 });
+    expect(unfitted.lane_balance).toEqual({
+      origin_market: null,
+      destination_market: null,
+      outbound: 1,
+      inbound: 1,
+      factor: 1,
+    });
     expect(unfitted.breakdown.lane_balance).toBe(0);
     const ltl = priced("Los Angeles, CA", "Seattle, WA", "LTL");
     expect(ltl.lane_balance.origin_market).toBe("CALIFORNIA");
@@ -256,21 +330,46 @@ describe("lane balance (head-haul / back-haul)", () => {
 
 describe("diesel fallback and confidence", () => {
   test("current regional data, exact places, interstate lane: HIGH", async () => {
-    const { answer } = lookup({ origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN", as_of: "2026-09-22" });
+    const { answer } = lookup({
+      origin: "Chicago, IL",
+      destination: "Dallas, TX",
+      equipment: "DRY_VAN",
+      as_of: "2026-09-22",
+    });
     expect(answer.confidence.level).toBe("HIGH");
   });
 
   test("when the regional series lags the national one, the U.S. price is used and confidence drops", async () => {
     // Regional weeks end 2026-09-21; the national series runs to 2026-10-05.
-    const { answer, factorVersions } = lookup({ origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN", as_of: "2026-10-06" });
+    const { answer, factorVersions } = lookup({
+      origin: "Chicago, IL",
+      destination: "Dallas, TX",
+      equipment: "DRY_VAN",
+      as_of: "2026-10-06",
+    });
     expect(factorVersions[0]).toMatchObject({ series_id: "EMD_EPD2D_PTE_NUS_DPG", observation_date: "2026-10-05" });
     expect(answer.confidence.reasons.join(" ")).toContain("no current regional diesel price");
   });
 
   test("a misspelt place and a short lane lower the score", async () => {
-    const exact = lookup({ origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN", as_of: "2026-09-22" }).answer;
-    const fuzzy = lookup({ origin: "Chicgo, IL", destination: "Dallas, TX", equipment: "DRY_VAN", as_of: "2026-09-22" }).answer;
-    const short = lookup({ origin: "Dallas, TX", destination: "Fort Worth, TX", equipment: "DRY_VAN", as_of: "2026-09-22" }).answer;
+    const exact = lookup({
+      origin: "Chicago, IL",
+      destination: "Dallas, TX",
+      equipment: "DRY_VAN",
+      as_of: "2026-09-22",
+    }).answer;
+    const fuzzy = lookup({
+      origin: "Chicgo, IL",
+      destination: "Dallas, TX",
+      equipment: "DRY_VAN",
+      as_of: "2026-09-22",
+    }).answer;
+    const short = lookup({
+      origin: "Dallas, TX",
+      destination: "Fort Worth, TX",
+      equipment: "DRY_VAN",
+      as_of: "2026-09-22",
+    }).answer;
     expect(fuzzy.origin.resolution).toBe("fuzzy");
     expect(fuzzy.confidence.score).toBeLessThan(exact.confidence.score);
     expect(short.confidence.score).toBeLessThan(exact.confidence.score);
@@ -280,8 +379,14 @@ describe("diesel fallback and confidence", () => {
     const { db: amsDb, data: amsData } = await snapshotReferenceData();
     const importedAt = LOADED_AT + 1000;
     const district = "SOUTH AND CENTRAL DISTRICT CALIFORNIA";
-    const input = { origin: "Fresno, CA", destination: "Chicago, IL", equipment: "REEFER", as_of: "2026-07-28" } as const;
-    const costPerLoad = rateLookupSkill.handler(input, skillContext(amsData, amsData.view(input.as_of, LOADED_AT))).answer.total_cost;
+    const input = {
+      origin: "Fresno, CA",
+      destination: "Chicago, IL",
+      equipment: "REEFER",
+      as_of: "2026-07-28",
+    } as const;
+    const costPerLoad = rateLookupSkill.handler(input, skillContext(amsData, amsData.view(input.as_of, LOADED_AT)))
+      .answer.total_cost;
     const week = (date: string, mid: number) => [
       { seriesId: amsFvwtrkSeries("LOW", district, "Chicago"), observedOn: date, value: Math.round(mid - 100) },
       { seriesId: amsFvwtrkSeries("HIGH", district, "Chicago"), observedOn: date, value: Math.round(mid + 100) },
@@ -293,18 +398,34 @@ describe("diesel fallback and confidence", () => {
         ...week("2026-07-28", costPerLoad * 1.05),
         ...week("2026-06-30", costPerLoad * 1.6),
         // A misprinted week (low under half the high, stored before the importer refused such lines).
-        { seriesId: amsFvwtrkSeries("LOW", district, "Chicago"), observedOn: "2026-08-04", value: Math.round(costPerLoad * 0.3) },
-        { seriesId: amsFvwtrkSeries("HIGH", district, "Chicago"), observedOn: "2026-08-04", value: Math.round(costPerLoad * 1.05) },
+        {
+          seriesId: amsFvwtrkSeries("LOW", district, "Chicago"),
+          observedOn: "2026-08-04",
+          value: Math.round(costPerLoad * 0.3),
+        },
+        {
+          seriesId: amsFvwtrkSeries("HIGH", district, "Chicago"),
+          observedOn: "2026-08-04",
+          value: Math.round(costPerLoad * 1.05),
+        },
       ],
       importedAt,
     );
     amsData.reload();
     const at = (as_of: string, origin: string = input.origin, equipment: "REEFER" | "DRY_VAN" = "REEFER") =>
-      rateLookupSkill.handler({ ...input, as_of, origin, equipment }, skillContext(amsData, amsData.view(as_of, importedAt))).answer;
+      rateLookupSkill.handler(
+        { ...input, as_of, origin, equipment },
+        skillContext(amsData, amsData.view(as_of, importedAt)),
+      ).answer;
 
     const anchored = at("2026-07-28");
     expect(anchored.confidence.level).toBe("AMS_ANCHORED");
-    expect(anchored.market_anchor).toMatchObject({ district, destination: "Chicago", observation_date: "2026-07-28", agrees: true });
+    expect(anchored.market_anchor).toMatchObject({
+      district,
+      destination: "Chicago",
+      observation_date: "2026-07-28",
+      agrees: true,
+    });
     expect(anchored.market_anchor!.spread).toBeCloseTo(-0.05, 2);
     expect(anchored.factor_versions.map((f) => f.series_id)).toContain(amsFvwtrkSeries("HIGH", district, "Chicago"));
     // A market 60 % above the cost basis is reported, not vouched for.
@@ -323,7 +444,8 @@ describe("diesel fallback and confidence", () => {
 });
 
 test("with the snapshot's USDA weeks, anchors follow the shipping district, not the origin's state", async () => {
-  const at = (origin: string, destination: string) => lookup({ origin, destination, equipment: "REEFER", as_of: "2026-07-28" }).answer.market_anchor?.district;
+  const at = (origin: string, destination: string) =>
+    lookup({ origin, destination, equipment: "REEFER", as_of: "2026-07-28" }).answer.market_anchor?.district;
   expect(at("Yakima, WA", "Seattle, WA")).toBe("YAKIMA VALLEY AND WENATCHEE DISTRICT WASHINGTON");
   expect(at("Spokane, WA", "Seattle, WA")).toBeUndefined(); // same state, 190 mi from the district
   expect(at("McAllen, TX", "Chicago, IL")).toBe("MEXICO CROSSINGS THROUGH SOUTH TEXAS");
@@ -333,7 +455,8 @@ test("with the snapshot's USDA weeks, anchors follow the shipping district, not 
 });
 
 test("a USDA report anchors a lane for four weeks after its date and not a day more", () => {
-  const anchor = (as_of: string) => lookup({ origin: "Yakima, WA", destination: "Seattle, WA", equipment: "REEFER", as_of }).answer.market_anchor;
+  const anchor = (as_of: string) =>
+    lookup({ origin: "Yakima, WA", destination: "Seattle, WA", equipment: "REEFER", as_of }).answer.market_anchor;
   expect(anchor("2026-08-25")?.observation_date).toBe("2026-07-28");
   expect(anchor("2026-08-26")).toBeUndefined();
 });
@@ -381,7 +504,11 @@ describe("refusals", () => {
   test("a bare name shared by comparable places: 422 AMBIGUOUS_LOCATION with candidates and their states", async () => {
     const error = refusal({ ...base, origin: "Portland" });
     expect(error.status).toBe(422);
-    expect(error.body("req")).toMatchObject({ error: "AMBIGUOUS_LOCATION", field: "origin", candidates: ["Portland, OR", "Portland, ME"] });
+    expect(error.body("req")).toMatchObject({
+      error: "AMBIGUOUS_LOCATION",
+      field: "origin",
+      candidates: ["Portland, OR", "Portland, ME"],
+    });
   });
 
   test("a refused call writes nothing", async () => {

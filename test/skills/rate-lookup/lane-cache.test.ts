@@ -33,7 +33,9 @@ test("a remembered lane has exactly the miles the network routes, in both direct
 });
 
 test("each network keeps its own lanes: an imported network does not answer with the embedded one's miles", () => {
-  const corridor = new RoadNetwork(buildRoadNetwork(parseRoadGeoJson(JSON.stringify(CORRIDOR_ROADS)), "imported", "0".repeat(64), "test corridor"));
+  const corridor = new RoadNetwork(
+    buildRoadNetwork(parseRoadGeoJson(JSON.stringify(CORRIDOR_ROADS)), "imported", "0".repeat(64), "test corridor"),
+  );
   const [from, to] = LANES[0]!;
   const embedded = cachedRoadMiles(embeddedRoadNetwork(), from, to);
   const imported = cachedRoadMiles(corridor, from, to);
@@ -49,7 +51,15 @@ test("a remembered answer cannot be changed by whoever reads it", () => {
 });
 
 test("a remembered place text resolves exactly as the gazetteer does, refusals included, and cannot be changed", () => {
-  for (const text of ["Chicago, IL", "chicago il", "Springfield", "Chicgo, IL", "Nowhereville, ZZ", "Honolulu, HI", "60601"]) {
+  for (const text of [
+    "Chicago, IL",
+    "chicago il",
+    "Springfield",
+    "Chicgo, IL",
+    "Nowhereville, ZZ",
+    "Honolulu, HI",
+    "60601",
+  ]) {
     const first = cachedPlaceResolution(text);
     expect(first).toEqual(resolvePlace(text));
     expect(cachedPlaceResolution(text)).toBe(first);
