@@ -4,18 +4,23 @@
  *   composition  src/main.ts, app.ts, runtime.ts, config.ts,  may use everything
  *                src/cli/serve.ts (builds and starts the server)
  *   transports   src/http/, src/dashboard/, src/cli/, views/  may use what is below
- *   pipeline     src/pipeline/, src/access/, src/metering/    gates, metering, validation
+ *   pipeline     src/pipeline/, src/access/, src/metering/,   gates, metering, validation,
+ *                src/webhooks/                                webhook delivery
  *   skills       src/skills/                                  one folder per skill
- *   data         src/receipts/, src/reference/, src/db/       the ledger, reference data, SQLite
- *   shared       src/errors.ts, src/dates.ts, src/clock.ts, src/ids.ts, src/paths.ts
+ *   data         src/receipts/, src/reference/, src/db/,      the ledger, reference data, SQLite,
+ *                src/events/, src/ops/                        the event log, operational records
+ *   shared       src/errors.ts, dates.ts, clock.ts, ids.ts,   vocabulary with no storage
+ *                paths.ts, cursor.ts, client-gone.ts, src/ops/log.ts
  *
  * A caller's tier and grant (src/access/tiers.ts, principal.ts) are vocabulary every layer may name.
  * Type-only imports count too.
  */
 const COMPOSITION = "^src/((main|app|runtime|config)\\.ts|cli/serve\\.ts)$";
 const TRANSPORTS = "^(src/(http|dashboard|cli)/|views/)";
-const PIPELINE = "^src/(pipeline|metering)/|^src/access/(?!(tiers|principal)\\.ts$)";
+const PIPELINE = "^src/(pipeline|metering|webhooks)/|^src/access/(?!(tiers|principal)\\.ts$)";
 const SKILLS = "^src/skills/";
+const SHARED = "^src/((errors|dates|clock|ids|paths|cursor|client-gone)\\.ts|ops/log\\.ts|access/(tiers|principal)\\.ts)$";
+const DATA = "^src/(receipts|reference|db|events)/|^src/ops/(?!log\\.ts$)";
 
 module.exports = {
   forbidden: [
@@ -51,15 +56,15 @@ module.exports = {
     {
       name: "not-up-from-data",
       severity: "error",
-      comment: "Receipts, reference data and the database know nothing of skills, gates or transports.",
-      from: { path: "^src/(receipts|reference|db)/" },
+      comment: "Receipts, reference data, events and the database know nothing of skills, gates or transports.",
+      from: { path: DATA },
       to: { path: [COMPOSITION, TRANSPORTS, PIPELINE, SKILLS] },
     },
     {
       name: "not-up-from-shared",
       severity: "error",
-      from: { path: "^src/(errors|dates|clock|ids|paths)\\.ts$" },
-      to: { path: [COMPOSITION, TRANSPORTS, PIPELINE, SKILLS, "^src/(receipts|reference|db)/"] },
+      from: { path: SHARED },
+      to: { path: [COMPOSITION, TRANSPORTS, PIPELINE, SKILLS, DATA] },
     },
     {
       name: "skill-folders-meet-at-index",
@@ -67,6 +72,13 @@ module.exports = {
       comment: "One skill reuses another's model only through that skill's index.ts.",
       from: { path: "^src/skills/([^/]+)/" },
       to: { path: "^src/skills/[^/]+/", pathNot: ["^src/skills/$1/", "^src/skills/[^/]+/index\\.ts$"] },
+    },
+    {
+      name: "every-file-in-a-layer",
+      severity: "error",
+      comment: "A new folder of src/ is placed in a layer here and in docs/architecture.md before it is used.",
+      from: {},
+      to: { path: "^src/", pathNot: [COMPOSITION, TRANSPORTS, PIPELINE, SKILLS, DATA, SHARED] },
     },
   ],
   options: {

@@ -21,7 +21,7 @@ install_when_missing postgresql "/usr/lib/postgresql/*/bin/initdb"
 mkdir -p .tmp
 bun run build || exit 1
 # One throw-away PostgreSQL cluster for the whole run (WAYBILL_TEST_POSTGRES_URL), stopped at the end.
-bun scripts/with-postgres.ts bun test --timeout 60000 "$@" 2>&1 | tee .tmp/test.log
+bun scripts/with-postgres.ts bun test "$@" 2>&1 | tee .tmp/test.log
 status=${PIPESTATUS[0]}
 passed=$(grep -Eo '^ *[0-9]+ pass' .tmp/test.log | grep -Eo '[0-9]+' | tail -1)
 failed=$(grep -Eo '^ *[0-9]+ fail' .tmp/test.log | grep -Eo '[0-9]+' | tail -1)

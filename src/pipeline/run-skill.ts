@@ -8,7 +8,7 @@ import type { Clock } from "../clock.ts";
 import type { Db, Store } from "../db/client.ts";
 import type { GroupCommitter } from "../db/group-commit.ts";
 import { isPromise, type MaybePromise } from "../db/maybe-async.ts";
-import { recordQuotaThreshold } from "../events/quota-threshold.ts";
+import { recordQuotaThreshold } from "../metering/quota-threshold.ts";
 import { ApiError, errors } from "../errors.ts";
 import type { Admission, Meter, UsageLog } from "../metering/meter.ts";
 import type { RateLimitHeaders } from "../metering/window-status.ts";

@@ -6,7 +6,7 @@ import { issueKey, revokeActiveKey } from "../../src/access/keys.ts";
 import { openMemoryDatabase } from "../../src/db/client.ts";
 import { events } from "../../src/db/schema.ts";
 import { recordDataUpdates } from "../../src/events/data-updates.ts";
-import { thresholdReached } from "../../src/events/quota-threshold.ts";
+import { thresholdReached } from "../../src/metering/quota-threshold.ts";
 import { DEFAULT_LIMITS } from "../../src/metering/limits.ts";
 import { appendObservations } from "../../src/reference/append.ts";
 import { testInstance } from "../support/instance.ts";

@@ -1,6 +1,6 @@
 import type { Principal } from "../access/principal.ts";
-import type { MonthCount } from "../metering/meter.ts";
-import { appendEvent, type Writer } from "./log.ts";
+import type { MonthCount } from "./meter.ts";
+import { appendEvent, type Writer } from "../events/log.ts";
 
 /** Shares of the monthly quota that raise a `quota.threshold` event, once each per month. */
 export const QUOTA_THRESHOLDS_PERCENT = [80, 100] as const;
