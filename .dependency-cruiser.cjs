@@ -10,7 +10,8 @@
  *   data         src/receipts/, src/reference/, src/db/,      the ledger, reference data, SQLite,
  *                src/events/, src/ops/                        the event log, operational records
  *   shared       src/errors.ts, dates.ts, clock.ts, ids.ts,   vocabulary with no storage
- *                paths.ts, cursor.ts, client-gone.ts, src/ops/log.ts
+ *                paths.ts, cursor.ts, client-gone.ts, version.ts,
+ *                src/ops/log.ts, src/access/tiers.ts, principal.ts
  *
  * A caller's tier and grant (src/access/tiers.ts, principal.ts) are vocabulary every layer may name.
  * Type-only imports count too.
@@ -19,7 +20,8 @@ const COMPOSITION = "^src/((main|app|runtime|config)\\.ts|cli/serve\\.ts)$";
 const TRANSPORTS = "^(src/(http|dashboard|cli)/|views/)";
 const PIPELINE = "^src/(pipeline|metering|webhooks)/|^src/access/(?!(tiers|principal)\\.ts$)";
 const SKILLS = "^src/skills/";
-const SHARED = "^src/((errors|dates|clock|ids|paths|cursor|client-gone)\\.ts|ops/log\\.ts|access/(tiers|principal)\\.ts)$";
+const SHARED =
+  "^src/((errors|dates|clock|ids|paths|cursor|client-gone|version)\\.ts|ops/log\\.ts|access/(tiers|principal)\\.ts)$";
 const DATA = "^src/(receipts|reference|db|events)/|^src/ops/(?!log\\.ts$)";
 
 module.exports = {

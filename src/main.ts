@@ -1,3 +1,4 @@
+import { VERSION } from "./version.ts";
 import { systemClock } from "./clock.ts";
 import { accountsCreate, accountsList, accountsSetPassword, accountsSetTier } from "./cli/accounts.ts";
 import { helpFor, parseCommand } from "./cli/args.ts";
@@ -124,7 +125,7 @@ const NEEDS_EXISTING_DATABASE = new Set([
 
 async function main(argv: string[]): Promise<number> {
   if (argv.includes("--version")) {
-    console.log("waybill 0.1.0");
+    console.log(`waybill ${VERSION}`);
     return EXIT.ok;
   }
   if (argv.includes("--help") || argv.includes("-h")) {

@@ -1,3 +1,4 @@
+import { VERSION } from "../version.ts";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -13,7 +14,7 @@ import { CLIENT_GONE_STATUS, isClientGone } from "../client-gone.ts";
 import { toolResult, toolsFor } from "./mcp-tools.ts";
 import { attributeRequest, requestIdOf } from "./request-context.ts";
 
-export const MCP_SERVER_INFO = { name: "waybill", version: "0.1.0" };
+export const MCP_SERVER_INFO = { name: "waybill", version: VERSION };
 
 /**
  * The MCP transport at /mcp (Streamable HTTP, stateless, JSON responses): one tool per skill the

@@ -1,3 +1,4 @@
+import { VERSION } from "../../version.ts";
 import { ERROR_STATUS, type ErrorCode } from "../../errors.ts";
 import { type AnySkill, callName } from "../../skills/types.ts";
 import type { RouteEntry } from "../allowed-methods.ts";
@@ -407,7 +408,7 @@ export function openApiDocument(source: DocumentSource): Json {
     openapi: "3.1.0",
     info: {
       title: "Waybill",
-      version: "0.1.0",
+      version: VERSION,
       description:
         "Cost-basis truckload rates from public US data, gated by tier and key scopes, metered per minute and month, and proven by signed, " +
         "hash-chained receipts. Guides: [/docs/agents.md](/docs/agents.md) and [/llms.txt](/llms.txt).",
