@@ -429,6 +429,7 @@ function usdaSection(): string[] {
   const widths = all.map((w) => (w.high - w.low) / midpointOf(w));
   // USDA's level over the cost basis on the fit weeks: the market's premium, which a cost basis does not carry.
   const level = Math.exp(median(fit.map((w) => Math.log(midpointOf(w) / w.cost))));
+  const unbalancedLevel = Math.exp(median(fit.map((w) => Math.log(midpointOf(w) / (w.fuel + w.rest)))));
   const { outbound, inbound } = RATE_MODEL.laneBalance.value;
   const fitted = fittedLaneBalance(fit);
   const drift =
@@ -465,6 +466,10 @@ function usdaSection(): string[] {
     scoreRow(
       `held out, x USDA's level over the cost basis on the fit weeks (${level.toFixed(3)}): a market level, not a cost`,
       score(heldOut, (w) => w.cost * level),
+    ),
+    scoreRow(
+      `held out, without the lane balance, x its own level over USDA on the fit weeks (${unbalancedLevel.toFixed(3)})`,
+      score(heldOut, (w) => (w.fuel + w.rest) * unbalancedLevel),
     ),
     scoreRow("held out, the market anchor (latest report <= 14 days old)", heldAnchor),
     "",
