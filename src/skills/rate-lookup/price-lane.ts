@@ -118,11 +118,22 @@ export function readLaneFactors(
   };
 }
 
+/** Multipliers on the driver wage and the equipment cost per mile, for a forecast that projects them (1: as read). */
+export interface CostScale {
+  wage: number;
+  equipment: number;
+}
+
 /**
- * The lane's cost basis at a given retail diesel price, every other factor as read. The surcharge reads the
- * origin's diesel area (the tariff's rule, shared with fuel-surcharge); a forecast moves both prices together.
+ * The lane's cost basis at a given retail diesel price, every other factor as read (or scaled, for a forecast). The
+ * surcharge reads the origin's diesel area (the tariff's rule, shared with fuel-surcharge); a forecast moves both
+ * prices together.
  */
-export function costAtDiesel(factors: LaneFactors, dieselPerGallon: number): CostBasis {
+export function costAtDiesel(
+  factors: LaneFactors,
+  dieselPerGallon: number,
+  scale: CostScale = { wage: 1, equipment: 1 },
+): CostBasis {
   const originDiesel = factors.diesel[0]!.observation.value;
   return costBasis({
     equipment: factors.equipment,
@@ -131,8 +142,8 @@ export function costAtDiesel(factors: LaneFactors, dieselPerGallon: number): Cos
     dieselPerGallon,
     surchargeDieselPerGallon: originDiesel + (dieselPerGallon - factors.dieselPerGallon),
     offRoadDieselPerGallon: dieselPerGallon - factors.offRoadTaxRelief,
-    driverHourlyWage: factors.driverWage.hourly,
-    equipmentPerMile: factors.equipmentCost.perMile,
+    driverHourlyWage: factors.driverWage.hourly * scale.wage,
+    equipmentPerMile: factors.equipmentCost.perMile * scale.equipment,
     includeFuelSurcharge: factors.includeFuelSurcharge,
     laneBalanceFactor: factors.laneBalance.factor,
   });

@@ -25,6 +25,7 @@ import { driverWageAsOf } from "../../../src/skills/rate-lookup/driver-wage.ts";
 import { equipmentCostAsOf } from "../../../src/skills/rate-lookup/equipment-cost.ts";
 import { costBasis } from "../../../src/skills/rate-lookup/model.ts";
 import { costAtDiesel, priceLane } from "../../../src/skills/rate-lookup/price-lane.ts";
+import { rateForecastSkill } from "../../../src/skills/rate-forecast/skill.ts";
 import { ensureBlock, replaceBetween } from "../readme-block.ts";
 import { ATRI_SOURCE, ATRI_TOTAL_PER_MILE } from "./atri-years.ts";
 import { type FittedLaneBalance, fitLaneBalance } from "./fit-lane-balance.ts";
@@ -489,6 +490,45 @@ function usdaSection(): string[] {
   ];
 }
 
+/** rate-forecast's own backtest (two years of origins every 4 weeks) beside the naive last-value forecast it must beat. */
+function forecastSection(): string[] {
+  const lanes = [
+    ["Chicago, IL", "Dallas, TX", "DRY_VAN"],
+    ["Fresno, CA", "Atlanta, GA", "REEFER"],
+    ["Atlanta, GA", "Charlotte, NC", "FLATBED"],
+  ] as const;
+  const rows: string[] = [];
+  let better = 0;
+  let compared = 0;
+  for (const asOf of ["2020-06-29", "2022-06-27", "2024-06-24", "2025-06-30", "2026-09-21"]) {
+    for (const [origin, destination, equipment] of lanes) {
+      const view = data.view(asOf, KNOWN_AT);
+      const { answer } = rateForecastSkill.handler({ origin, destination, equipment, horizon_weeks: 26, as_of: asOf }, {
+        data: view,
+      } as Parameters<typeof rateForecastSkill.handler>[1]);
+      const cells = answer.backtest.horizons.map((h) => {
+        if (h.mape_percent !== null && h.naive_mape_percent !== null) {
+          compared++;
+          if (h.mape_percent < h.naive_mape_percent) better++;
+        }
+        return `${h.mape_percent} / ${h.naive_mape_percent} (${h.coverage_80})`;
+      });
+      rows.push(`| ${asOf} | ${origin} - ${destination} ${equipment} | ${cells.join(" | ")} |`);
+    }
+  }
+  return [
+    "### rate-forecast backtest against the naive forecast",
+    "",
+    "MAPE of the median rate per mile, the method / the naive last value (80 % interval coverage), over 26 origins every 4 weeks in the two years before as_of.",
+    "",
+    "| as_of | lane | 1 week | 4 weeks | 26 weeks |",
+    "|---|---|---|---|---|",
+    ...rows,
+    "",
+    `The method beats the naive forecast in ${better} of ${compared} lane-horizons.`,
+  ];
+}
+
 if (process.argv.includes("--fit")) {
   const fit = usdaLaneWeeks()
     .filter((w) => FIT_WEEKS.includes(w.week))
@@ -505,6 +545,8 @@ const report = [
   ...atriSection(),
   "",
   ...usdaSection(),
+  "",
+  ...forecastSection(),
   "",
   ...(process.argv.includes("--no-roads") ? [] : roadSection()),
 ].join("\n");
