@@ -193,7 +193,7 @@ function atriSection(): string[] {
     `### A long haul's cost lines as of 1 July vs ATRI (${ATRI_SOURCE})`,
     "",
     `Dry van, ${ATRI_HAUL_MILES} loaded miles, U.S. diesel and national wage: every line but margin and surcharge, stops and empty miles included. ` +
-      `Target: within +/-5 % every year; worst ${pct(worst).slice(1)}: ${met(worst <= 0.05)}.`,
+      `Target: within +/-5 % every year; worst ${(worst * 100).toFixed(2)} %: ${met(worst <= 0.05)}.`,
     "",
     "| year | ATRI | model | error | of which stops and empty miles | U.S. diesel | national wage | equipment |",
     "|---|---|---|---|---|---|---|---|",
