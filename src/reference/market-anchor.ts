@@ -5,8 +5,8 @@ import { amsFvwtrkSeries } from "./series-ids.ts";
 import type { Observation, ReferenceView } from "./view.ts";
 import { daysBetween } from "../dates.ts";
 
-/** A USDA AMS FVWTRK observation anchors a lane for this many days (four weekly reports). */
-export const AMS_ANCHOR_WINDOW_DAYS = 28;
+/** A USDA AMS FVWTRK observation anchors a lane for this many days (two weekly reports; docs/rate-model.md, "Market anchoring"). */
+export const AMS_ANCHOR_WINDOW_DAYS = 14;
 
 export interface AmsMarketRate {
   district: string;
@@ -19,7 +19,7 @@ export interface AmsMarketRate {
 
 /**
  * The USDA AMS reefer truck rate range (USD per load) for a lane whose origin lies in a reported shipping district
- * and whose destination is a reported city, from a report no older than four weeks as of the view. When the origin
+ * and whose destination is a reported city, from a report no older than two weeks as of the view. When the origin
  * lies in several districts, the nearest district with a current report wins. A range no report prints (ams-range.ts)
  * is a misprint stored before the importer refused them, not a market figure: that district does not anchor.
  */

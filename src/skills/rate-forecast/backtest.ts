@@ -1,7 +1,7 @@
 import { mean } from "../../reference/series-stats.ts";
-import { RATE_FORECAST_MODEL } from "./constants.ts";
+import { RATE_FORECAST_MODEL, type Quantiles } from "./constants.ts";
 import type { WeeklyPrice } from "./lane-diesel-history.ts";
-import { forecastLogChanges, priceQuantiles, weeksAfter } from "./method.ts";
+import { forecastLogChanges, type StepForecast, weeksAfter } from "./method.ts";
 
 export interface HorizonScore {
   weeks: number;
@@ -9,6 +9,8 @@ export interface HorizonScore {
   forecasts: number;
   /** Mean absolute percentage error of the median rate; undefined without forecasts. */
   mapePercent: number | undefined;
+  /** The same for the naive forecast: the rate at the origin, carried flat. */
+  naiveMapePercent: number | undefined;
   /** Share of outcomes inside the 80% and the 95% interval. */
   coverage80: number | undefined;
   coverage95: number | undefined;
@@ -20,24 +22,35 @@ export interface Backtest {
   scores: HorizonScore[];
 }
 
+/** How the backtest prices a forecast and an outcome; both rest on what was published by their date. */
+export interface BacktestPricing {
+  /** The rate's quantiles `step.steps` weeks after `origin`, from the diesel price then and what was published by then. */
+  forecast(origin: string, startPrice: number, step: StepForecast): Quantiles;
+  /** The rate as it was at a date: that week's diesel, wage and equipment as published by then. */
+  actual(date: string, diesel: number): number;
+}
+
 interface Outcome {
   absolutePercentError: number;
+  naiveAbsolutePercentError: number;
   inside80: boolean;
   inside95: boolean;
 }
 
 const share = (outcomes: readonly Outcome[], inside: (outcome: Outcome) => boolean) =>
   outcomes.length === 0 ? undefined : outcomes.filter(inside).length / outcomes.length;
+const meanOf = (outcomes: readonly Outcome[], value: (outcome: Outcome) => number) =>
+  outcomes.length === 0 ? undefined : mean(outcomes.map(value));
 
 /**
- * The method re-run from every `everyWeeks`-th week over the `spanWeeks` before the newest week, each
- * forecast from only the weeks up to its origin, and scored at each horizon against the rate the cost
- * model gives for the diesel price that week actually had.
+ * The method re-run from every `everyWeeks`-th week over the `spanWeeks` before the newest week, each forecast from
+ * only the weeks up to its origin, and scored at each horizon against the rate as it turned out, beside the naive
+ * forecast (the origin's rate, flat).
  */
 export function backtestRates(
   history: readonly WeeklyPrice[],
   horizons: readonly number[],
-  rateAt: (diesel: number) => number,
+  pricing: BacktestPricing,
 ): Backtest {
   const { spanWeeks, everyWeeks } = RATE_FORECAST_MODEL.backtest.value;
   const byDate = new Map(history.map((week) => [week.date, week.value]));
@@ -53,14 +66,18 @@ export function backtestRates(
     const reachable = Math.min(longest, back);
     const steps = forecastLogChanges(history, origin, reachable);
     if (!steps) continue;
+    const naive = pricing.actual(origin, startPrice);
     let scored = false;
     for (const h of horizons) {
-      const actualPrice = byDate.get(weeksAfter(origin, h));
-      if (h > reachable || actualPrice === undefined) continue;
-      const actual = rateAt(actualPrice);
-      const rate = priceQuantiles(startPrice, steps[h - 1]!, rateAt);
-      outcomes.get(h)!.push({
+      const date = weeksAfter(origin, h);
+      const actualPrice = byDate.get(date);
+      const step = steps[h - 1];
+      if (h > reachable || actualPrice === undefined || !step) continue;
+      const actual = pricing.actual(date, actualPrice);
+      const rate = pricing.forecast(origin, startPrice, step);
+      outcomes.get(h)?.push({
         absolutePercentError: (Math.abs(rate.p50 - actual) / actual) * 100,
+        naiveAbsolutePercentError: (Math.abs(naive - actual) / actual) * 100,
         inside80: rate.p10 <= actual && actual <= rate.p90,
         inside95: rate.p2_5 <= actual && actual <= rate.p97_5,
       });
@@ -70,11 +87,12 @@ export function backtestRates(
   }
 
   const scores = horizons.map((weeks) => {
-    const scoredOutcomes = outcomes.get(weeks)!;
+    const scoredOutcomes = outcomes.get(weeks) ?? [];
     return {
       weeks,
       forecasts: scoredOutcomes.length,
-      mapePercent: scoredOutcomes.length === 0 ? undefined : mean(scoredOutcomes.map((o) => o.absolutePercentError)),
+      mapePercent: meanOf(scoredOutcomes, (o) => o.absolutePercentError),
+      naiveMapePercent: meanOf(scoredOutcomes, (o) => o.naiveAbsolutePercentError),
       coverage80: share(scoredOutcomes, (o) => o.inside80),
       coverage95: share(scoredOutcomes, (o) => o.inside95),
     };

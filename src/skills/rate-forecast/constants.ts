@@ -5,20 +5,27 @@ import { RATE_MODEL } from "../rate-lookup/index.ts";
  * The rate itself comes from the rate-lookup cost model, so the version names both.
  */
 export const RATE_FORECAST_MODEL = {
-  version: `rate-forecast-2026.11.1+${RATE_MODEL.version}`,
+  version: `rate-forecast-2026.11.2+${RATE_MODEL.version}`,
 
   method: {
-    value: "RANDOM_WALK_EMPIRICAL_H_STEP",
+    value: "RANDOM_WALK_EMPIRICAL_H_STEP_SEASONAL_WITH_COST_TRENDS",
     source:
-      "Diesel is the only cost input that moves week to week, so only diesel is forecast; wages (annual survey) and ATRI equipment " +
-      "costs (annual edition) are carried at their as-of values. The lane's weekly diesel price (rate-lookup's: the mean of the " +
-      "origin's and destination's EIA areas) is a random walk in logs without drift: the median forecast is the last price, and the " +
-      "interval h weeks ahead is the last price times exp(q), q a quantile of every h-week log change in the trailing window less " +
-      "their median. Whole h-week changes keep the momentum of real diesel moves (weekly changes are positively autocorrelated, so " +
-      "sqrt(h) scaling of one-week volatility would understate long horizons) and their skew. Each diesel quantile goes through the " +
-      "cost model; the rate rises with diesel, so the results are the rate's quantiles. The no-change forecast is the standard " +
-      "hard-to-beat benchmark for fuel prices (Alquist, Kilian and Vigfusson 2013); a drift taken from the window scored the same or " +
-      "worse in this skill's backtest (4- and 8-week MAPE, Chicago-Dallas, five as_of dates 2020-2026).",
+      "Every cost line the skill has a history for is projected (docs/rate-model.md, 'Forecast'). Diesel: the lane's weekly price " +
+      "(rate-lookup's: the mean of the origin's and destination's EIA areas) is a random walk in logs without drift, moved by its " +
+      "seasonal shape (the median over the last 8 years of the same weeks' log change, each year's own trend taken off); the interval " +
+      "h weeks ahead is that times exp(q), q a quantile of every h-week log change in the trailing window less their median. Whole " +
+      "h-week changes keep the momentum of real diesel moves and their skew. The driver wage grows at the national OEWS median's rate " +
+      "between its two newest editions, the equipment cost at the heavy-truck PPI's change over its newest 12 months (the index that " +
+      "carries ATRI's equipment cost). Each diesel quantile goes through the cost model with the projected wage and equipment; the rate " +
+      "rises with diesel, so the results are the rate's quantiles. The no-change forecast is the standard hard-to-beat benchmark for " +
+      "fuel prices (Alquist, Kilian and Vigfusson 2013): the backtest scores it beside the method.",
+  },
+
+  seasonality: {
+    value: { years: 8, minimumYears: 3 },
+    source:
+      "Eight years of the same calendar weeks, at least three with prices, so one year's shock (2022) does not make the season; fewer " +
+      "than three years of history: no seasonal move.",
   },
 
   windowWeeks: {
@@ -56,7 +63,9 @@ export const RATE_FORECAST_MODEL = {
     source:
       "The same forecast made from every 4th weekly observation over the two years before the newest one, each from only the data " +
       "before it, scored against what diesel did, passed through the same cost model: MAPE of rate_per_mile and how often the " +
-      "80% and 95% intervals held the outcome. Labor and equipment are held, so this measures the diesel forecast's share of the error.",
+      "80% and 95% intervals held the outcome. The outcome is the rate with that week's diesel and the wage and equipment levels " +
+      "published by then (the national OEWS median and the heavy-truck PPI standing for the lane's); each forecast projects them from " +
+      "what was published by its origin. The naive forecast (the rate at the origin, carried flat) is scored on the same outcomes.",
   },
 
   factorListing: {

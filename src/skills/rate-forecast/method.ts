@@ -3,7 +3,7 @@ import { QUANTILE_NAMES, RATE_FORECAST_MODEL, type Quantiles } from "./constants
 import type { WeeklyPrice } from "./lane-diesel-history.ts";
 import { WEEK_MS } from "../../dates.ts";
 
-const { quantiles: LEVELS, windowWeeks, minimumChanges } = RATE_FORECAST_MODEL;
+const { quantiles: LEVELS, windowWeeks, minimumChanges, seasonality } = RATE_FORECAST_MODEL;
 
 export const weeksAfter = (date: string, weeks: number) => shiftDate(date, { days: 7 * weeks });
 
@@ -101,4 +101,28 @@ export function priceQuantiles(
   return Object.fromEntries(
     QUANTILE_NAMES.map((name) => [name, through(lastPrice * Math.exp(step.logChange[name]))]),
   ) as Quantiles;
+}
+
+/**
+ * Diesel's seasonal move over `steps` weeks from the origin's time of year: for each of the last years, the log change
+ * from the same week then over `steps` weeks, less that year's own 52-week change pro rata (its trend, which a random
+ * walk does not carry); the median of those years. 0 when fewer years than the method trusts are in the history.
+ * Reads only weeks up to the origin.
+ */
+export function seasonalLogChange(history: readonly WeeklyPrice[], originDate: string, steps: number): number {
+  const logPrice = new Map(history.filter((w) => w.date <= originDate).map((w) => [w.date, Math.log(w.value)]));
+  const shapes: number[] = [];
+  for (let year = 1; year <= seasonality.value.years; year++) {
+    const start = weeksAfter(originDate, -52 * year);
+    const atStart = logPrice.get(start);
+    const atStep = logPrice.get(weeksAfter(start, steps));
+    const ayearOn = logPrice.get(weeksAfter(start, 52));
+    if (atStart === undefined || atStep === undefined || ayearOn === undefined) continue;
+    shapes.push(atStep - atStart - (steps / 52) * (ayearOn - atStart));
+  }
+  if (shapes.length < seasonality.value.minimumYears) return 0;
+  return quantile(
+    shapes.sort((a, b) => a - b),
+    0.5,
+  );
 }

@@ -78,7 +78,10 @@ export const rateForecastOutput = Type.Object({
       { min: Type.Integer(), max: Type.Integer() },
       { description: "h-week log changes the window held" },
     ),
-    held_at_as_of: Type.Array(Type.String(), { description: "Cost inputs carried at their as-of values" }),
+    projected: Type.Array(Type.String(), {
+      description: "Cost lines projected from their own history, with the rate and the figures it came from",
+    }),
+    held_at_as_of: Type.Array(Type.String(), { description: "Cost inputs carried at their as-of values, and why" }),
   }),
   backtest: Type.Object({
     description: Type.String(),
@@ -90,6 +93,9 @@ export const rateForecastOutput = Type.Object({
         weeks: Type.Integer(),
         forecasts: Type.Integer(),
         mape_percent: nullableNumber("Mean absolute percentage error of the median rate_per_mile"),
+        naive_mape_percent: nullableNumber(
+          "The same for the naive forecast (the rate at the origin, carried flat), on the same outcomes: the method must beat it",
+        ),
         coverage_80: nullableNumber("Share of outcomes inside the 80% interval (0..1)"),
         coverage_95: nullableNumber("Share of outcomes inside the 95% interval (0..1)"),
       }),

@@ -2,27 +2,66 @@ import type { Static } from "@sinclair/typebox";
 import type { Observation } from "../../reference/view.ts";
 import { beforeData, distinctFactors } from "../kit.ts";
 import { round } from "../kit.ts";
-import { costAtDiesel, priceLane, type LaneFactors } from "../rate-lookup/index.ts";
+import { costAtDiesel, type CostScale, priceLane, type LaneFactors } from "../rate-lookup/index.ts";
 import { defineSkill } from "../types.ts";
 import { backtestRates } from "./backtest.ts";
 import { RATE_FORECAST_MODEL } from "./constants.ts";
 import { laneDieselHistory } from "./lane-diesel-history.ts";
-import { forecastLogChanges, forecastWindow, priceQuantiles, weeksAfter } from "./method.ts";
+import { forecastLogChanges, forecastWindow, priceQuantiles, seasonalLogChange, weeksAfter } from "./method.ts";
 import { rateForecastInput, rateForecastOutput } from "./schema.ts";
+import {
+  type CostTrend,
+  type CostTrends,
+  costHistories,
+  costTrendsAsOf,
+  levelScale,
+  projectedScale,
+} from "./trends.ts";
 import { daysBetween } from "../../dates.ts";
 
 type Output = Static<typeof rateForecastOutput>;
 
-const { windowWeeks, backtest: backtestPlan, horizonWeeks, method } = RATE_FORECAST_MODEL;
+const { windowWeeks, backtest: backtestPlan, horizonWeeks, method, seasonality } = RATE_FORECAST_MODEL;
 const perMile = (value: number) => round(value, 3);
 const orNull = (value: number | undefined, decimals: number) => (value === undefined ? null : round(value, decimals));
 
-const heldAtAsOf = (factors: LaneFactors): string[] => [
-  `driver wage ${round(factors.driverWage.hourly, 2)} USD/h (${factors.wage.observation.seriesId}, ${factors.wage.observation.observedOn}${factors.driverWage.carriedForward ? ", carried forward by ATRI driver cost per mile" : ""})`,
-  `equipment ${round(factors.equipmentCost.perMile, 4)} USD/mile (ATRI ${factors.equipmentCost.edition.edition} edition${factors.equipmentCost.carriedForward ? ", carried forward by the heavy-truck PPI" : ""})`,
-  ...(factors.offRoadTaxRelief > 0 ? [`reefer fuel excise relief ${round(factors.offRoadTaxRelief, 4)} USD/gal`] : []),
-  "margin and mode/equipment multipliers (rate-lookup constants)",
+const percentPerYear = (trend: CostTrend) => `${round(trend.annualRate * 100, 2)} % a year`;
+
+/** The cost lines projected from their own history, in words. */
+const projected = (trends: CostTrends): string[] => [
+  "diesel: random walk with its seasonal shape (the same weeks of the last 8 years, each year's trend taken off)",
+  ...(trends.wage
+    ? [
+        `driver wage: ${percentPerYear(trends.wage)}, the national OEWS median from ${trends.wage.from.value} (${trends.wage.from.observedOn}) to ${trends.wage.to.value} (${trends.wage.to.observedOn})`,
+      ]
+    : []),
+  ...(trends.equipment
+    ? [
+        `equipment: ${percentPerYear(trends.equipment)}, the heavy-truck PPI from ${trends.equipment.from.value} (${trends.equipment.from.observedOn}) to ${trends.equipment.to.value} (${trends.equipment.to.observedOn})`,
+      ]
+    : []),
 ];
+
+/** The cost lines held at their as-of values, and why. */
+const heldAtAsOf = (factors: LaneFactors, trends: CostTrends): string[] => [
+  ...(trends.wage
+    ? []
+    : [`driver wage ${round(factors.driverWage.hourly, 2)} USD/h: fewer than two OEWS editions published by as_of`]),
+  ...(trends.equipment
+    ? []
+    : [
+        `equipment ${round(factors.equipmentCost.perMile, 4)} USD/mile: no heavy-truck PPI month a year before the newest`,
+      ]),
+  ...(factors.offRoadTaxRelief > 0
+    ? [`reefer fuel excise relief ${round(factors.offRoadTaxRelief, 4)} USD/gal: excise changes by law, not by trend`]
+    : []),
+  "margin, mode and equipment multipliers and the lane balance: model constants, no history to project",
+];
+
+const combined = (a: CostScale, b: CostScale): CostScale => ({
+  wage: a.wage * b.wage,
+  equipment: a.equipment * b.equipment,
+});
 
 /** Each diesel series' first week in the forecast window and in the whole history read (the backtest's). */
 function historyBounds(bySeries: readonly Observation[][], windowStart: string): Observation[] {
@@ -36,8 +75,9 @@ export const rateForecastSkill = defineSkill({
   minimumTier: "professional",
   description:
     "Weekly forecast of a lane's cost-basis rate per mile for 1 to 26 weeks, with 80% and 95% intervals: the lane's EIA diesel " +
-    "price as a random walk, intervals from its h-week changes over three years, passed through the rate-lookup cost model, " +
-    "with the method's backtest error and interval coverage over the previous two years.",
+    "price as a random walk with its seasonal shape, intervals from its h-week changes over three years, the driver wage and " +
+    "equipment cost projected by their own trends, passed through the rate-lookup cost model, with the backtest error and " +
+    "interval coverage over the previous two years beside the naive (last value) forecast's.",
   rest: { method: "POST", path: "/v1/rates/forecast" },
   input: rateForecastInput,
   output: rateForecastOutput,
@@ -47,7 +87,9 @@ export const rateForecastSkill = defineSkill({
     const horizon = input.horizon_weeks ?? horizonWeeks.value.default;
     const start = priceLane(input, view);
     const { factors } = start;
-    const rateAt = (diesel: number) => costAtDiesel(factors, diesel).ratePerMile;
+    const rateAt = (diesel: number, scale?: CostScale) => costAtDiesel(factors, diesel, scale).ratePerMile;
+    const histories = costHistories(view);
+    const trends = costTrendsAsOf(histories, view.asOf);
 
     // The forecast starts from rate-lookup's diesel price, dated by its newest EIA week; the weeks between
     // that week and as_of are forecast too (they are not known yet), so week 1 is the first Monday after as_of.
@@ -59,18 +101,20 @@ export const rateForecastSkill = defineSkill({
     const history = laneDieselHistory(
       view,
       factors.diesel,
-      weeksAfter(lastWeek, -(windowWeeks.value + backtestPlan.value.spanWeeks + 1)),
+      weeksAfter(lastWeek, -(windowWeeks.value + backtestPlan.value.spanWeeks + 1 + 52 * seasonality.value.years)),
     );
     const steps = forecastLogChanges(history.weeks, lastWeek, unseenWeeks + horizon);
     if (!steps) throw beforeData(`${windowWeeks.value} weeks of diesel prices for the lane`, view.asOf);
 
     const forecast: Output["forecast"] = steps.slice(unseenWeeks).map((step, index) => {
-      const rate = priceQuantiles(factors.dieselPerGallon, step, rateAt);
+      const seasonalStart = factors.dieselPerGallon * Math.exp(seasonalLogChange(history.weeks, lastWeek, step.steps));
+      const scale = projectedScale(trends, step.steps);
+      const rate = priceQuantiles(seasonalStart, step, (diesel) => rateAt(diesel, scale));
       return {
         week: index + 1,
         date: weeksAfter(lastWeek, step.steps),
         weeks_after_last_observation: step.steps,
-        diesel_p50: round(priceQuantiles(factors.dieselPerGallon, step).p50, 4),
+        diesel_p50: round(priceQuantiles(seasonalStart, step).p50, 4),
         p50: perMile(rate.p50),
         interval_80: { lower: perMile(rate.p10), upper: perMile(rate.p90) },
         interval_95: { lower: perMile(rate.p2_5), upper: perMile(rate.p97_5) },
@@ -78,7 +122,17 @@ export const rateForecastSkill = defineSkill({
     });
 
     const horizons = [...new Set([1, 4, horizon])].sort((a, b) => a - b);
-    const backtest = backtestRates(history.weeks, horizons, rateAt);
+    const backtest = backtestRates(history.weeks, horizons, {
+      forecast: (origin, startPrice, step) => {
+        const scale = combined(
+          levelScale(histories, origin, view.asOf),
+          projectedScale(costTrendsAsOf(histories, origin), step.steps),
+        );
+        const seasonalStart = startPrice * Math.exp(seasonalLogChange(history.weeks, origin, step.steps));
+        return priceQuantiles(seasonalStart, step, (diesel) => rateAt(diesel, scale));
+      },
+      actual: (date, diesel) => rateAt(diesel, levelScale(histories, date, view.asOf)),
+    });
     const window = forecastWindow(history.weeks, lastWeek);
     const answer: Output = {
       as_of: view.asOf,
@@ -107,7 +161,8 @@ export const rateForecastSkill = defineSkill({
           min: Math.min(...steps.map((step) => step.changes)),
           max: Math.max(...steps.map((step) => step.changes)),
         },
-        held_at_as_of: heldAtAsOf(factors),
+        projected: projected(trends),
+        held_at_as_of: heldAtAsOf(factors, trends),
       },
       backtest: {
         description: backtestPlan.source,
@@ -118,11 +173,16 @@ export const rateForecastSkill = defineSkill({
           weeks: score.weeks,
           forecasts: score.forecasts,
           mape_percent: orNull(score.mapePercent, 2),
+          naive_mape_percent: orNull(score.naiveMapePercent, 2),
           coverage_80: orNull(score.coverage80, 3),
           coverage_95: orNull(score.coverage95, 3),
         })),
       },
-      factor_versions: distinctFactors([...start.used, ...historyBounds(history.bySeries, window[0]!.date)]),
+      factor_versions: distinctFactors([
+        ...start.used,
+        ...historyBounds(history.bySeries, window[0]!.date),
+        ...[trends.wage, trends.equipment].flatMap((trend) => (trend ? [trend.from, trend.to] : [])),
+      ]),
       model_version: RATE_FORECAST_MODEL.version,
     };
     return { answer, factorVersions: answer.factor_versions, modelVersion: RATE_FORECAST_MODEL.version };

@@ -105,7 +105,10 @@ export function assessConfidence(inputs: ConfidenceInputs): Confidence {
     );
   }
   if (lane.miles < 150)
-    penalize(0.05, "short lane: the per-load cost is a large share of the rate and varies most between shippers");
+    penalize(
+      0.05,
+      "short lane: the stop hours and empty miles are a large share of the rate and vary most between shippers",
+    );
   else if (lane.miles > 2500) penalize(0.05, "very long lane: team drivers and backhaul pricing are outside the model");
   if (inputs.mode !== "FTL")
     penalize(0.1, `${inputs.mode} is priced with a fixed multiplier on the truckload cost basis`);

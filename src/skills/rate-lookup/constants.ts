@@ -40,7 +40,7 @@ export interface AtriEdition {
 
 export const RATE_MODEL = {
   // The routing rules price a lane's miles, so their revision is part of the model's (docs/rate-model.md, "Model version").
-  version: `rate-lookup-2026.11.7+${ROAD_ROUTING_REVISION}`,
+  version: `rate-lookup-2026.11.8+${ROAD_ROUTING_REVISION}`,
 
   fuelEconomyMpg: {
     value: { DRY_VAN: 6.9, REEFER: 6.33, FLATBED: 5.8 } satisfies Record<Equipment, number>,
@@ -141,65 +141,85 @@ export const RATE_MODEL = {
       "(docs/data-sources.md); equipment = non-fuel total minus driver wages and benefits.",
   },
 
-  marginPerMile: { value: 0.15, source: "Waybill product decision: a flat carrier margin of $0.15 per mile." },
+  marginPerMile: {
+    value: 0.15,
+    source:
+      "Waybill product decision: a flat carrier margin of $0.15 per loaded mile, never multiplied; it also covers dispatch, billing and " +
+      "booking, which ATRI's operating costs leave out (docs/rate-model.md, 'One cost per mile').",
+  },
 
   modeMultiplier: {
     value: { FTL: 1.0, LTL: 1.35, INTERMODAL: 0.82 } satisfies Record<Mode, number>,
     source:
-      "Waybill product decision (docs/api.md, Skills): LTL handling and consolidation premium; intermodal rail line-haul discount.",
+      "Waybill product decision (docs/api.md, Skills): LTL handling and consolidation premium; intermodal rail line-haul discount. " +
+      "Applied to the driver, equipment, stop and empty-mile lines, never to fuel (docs/rate-model.md, 'Fuel counted once').",
   },
 
   equipmentMultiplier: {
-    value: { DRY_VAN: 1.0, REEFER: 1.18, FLATBED: 1.12 } satisfies Record<Equipment, number>,
+    value: { DRY_VAN: 1.0, REEFER: 1.15, FLATBED: 1.15 } satisfies Record<Equipment, number>,
     source:
-      "Waybill product decision, in line with DAT 2024-2025 national averages: reefer 1.17-1.21x and flatbed 1.20-1.27x the van linehaul rate.",
+      "DAT national spot linehaul rates (fuel surcharge excluded) over van, median of 2024-04, 2024-11, 2024-12 and 2025-01: reefer 1.195, " +
+      "flatbed 1.145 (docs/rate-model.md, 'Equipment'); the reefer figure less the unit's own fuel, which the model prices itself " +
+      "(about 0.04 of van linehaul), rounded to 0.05. Applied to the driver, equipment, stop and empty-mile lines, never to fuel. " +
+      "DAT's 2025-09 month, which the fidelity benchmark judges by, is not among the months.",
   },
 
   fuelSurcharge: {
     value: { baseDieselPerGallon: 1.25 },
     source:
       "ATA/DOE per-mile tariff: (DOE/EIA weekly diesel of the origin's region - $1.25 base) / the equipment's mpg, floored at zero. " +
-      "The same rule and mpg serve rate-lookup and fuel-surcharge (docs/rate-model.md, 'Fuel counted once').",
+      "The same rule and mpg serve rate-lookup and fuel-surcharge; in rate-lookup it is split out of the fuel line, so the total " +
+      "does not move (docs/rate-model.md, 'Fuel counted once').",
   },
 
-  perLoad: {
-    value: { dwellHours: 4, emptyMilesToPickup: 50, overheadPerLoad: 100 },
+  load: {
+    value: {
+      stopHours: 4,
+      emptyShareOfLoadedMiles: 0.2,
+      minEmptyMilesPerLoad: 50,
+      equipmentTimeShare: 0.609,
+      referenceHaulMiles: 1000,
+    },
     source:
-      "docs/rate-model.md, 'Per-load cost'. Dwell: two stops at the 2 hours of free time per stop the industry books (DOT OIG 2018, " +
-      "driver detention), paid at the driver's loaded hourly cost plus the equipment's hourly cost. Empty miles: ATRI puts non-revenue miles " +
-      "at 15-20% of all miles (Operational Costs of Trucking 2023-2025); 50 mi per load is the value of 0/25/50/75/100/150 that " +
-      "minimises the median absolute error on the USDA AMS fit weeks (test/bench/fidelity), below that share for any haul over 250 mi. Overhead: dispatch, billing and " +
-      "load booking, $100 per load (Waybill judgement; the USDA fit is insensitive to moving it against the empty miles).",
+      "docs/rate-model.md, 'One cost per mile'. Stops: two stops at the 2 hours of free time per stop the industry books (DOT OIG 2018, " +
+      "driver detention). Empty miles: ATRI 2025 edition, non-revenue miles 16.7 % of all miles = 0.20 per loaded mile, and at least " +
+      "50 mi to reach a pickup (the value of 0/25/50/75/100/150 that fitted the USDA AMS fit weeks best under model 2026.11.4). " +
+      "Equipment time share: ATRI 2023 edition (2022 data), truck/trailer payments $0.331 and insurance $0.088 of $0.688 equipment per mile " +
+      "run by the day; repair, tires and tolls ($0.269) run by the mile. Reference haul: ATRI's per-mile lines are read as the cost of a " +
+      "1,000-mile loaded haul with its empty miles and stops, and split over that haul's hours and driven miles once.",
   },
 
   laneBalance: {
     value: {
       /** Multiplier on a load leaving the market (an origin there). */
       outbound: {
-        CALIFORNIA: 0.99,
-        DESERT_SOUTHWEST: 0.95,
-        MOUNTAIN: 0.74,
-        PACIFIC_NORTHWEST: 0.83,
-        SOUTHEAST: 1.25,
-        TEXAS: 1.05,
+        CALIFORNIA: 0.97,
+        DESERT_SOUTHWEST: 0.98,
+        MOUNTAIN: 0.64,
+        PACIFIC_NORTHWEST: 0.76,
+        SOUTHEAST: 1.38,
+        TEXAS: 1.1,
       } as Partial<Record<FreightMarket, number>>,
       /** Multiplier on a load entering the market (a destination there). */
       inbound: {
-        CALIFORNIA: 0.69,
-        FLORIDA: 1.06,
+        CALIFORNIA: 0.59,
+        FLORIDA: 1.07,
         NORTHEAST: 1.03,
-        PACIFIC_NORTHWEST: 1.26,
+        PACIFIC_NORTHWEST: 1.59,
         SOUTHEAST: 1.07,
-        TEXAS: 0.94,
-        UPPER_MIDWEST: 0.9,
+        TEXAS: 0.98,
+        UPPER_MIDWEST: 0.86,
       } as Partial<Record<FreightMarket, number>>,
       modes: ["FTL"] as readonly Mode[],
+      /** Public evidence of head-haul / back-haul exists only for reefer produce lanes (USDA AMS FVWTRK). */
+      equipment: ["REEFER"] as readonly Equipment[],
     },
     source:
       "Fitted, no published source: USDA AMS FVWTRK reefer $/load on the fit weeks 2026-04-29, 2026-06-30 and 2026-07-07 only (216 lane-weeks), " +
-      "Tukey median polish of log(USDA midpoint / cost basis) into destination-market, origin-market and week effects, week effects dropped, " +
+      "Tukey median polish of log((USDA midpoint - the load's diesel) / the non-fuel lines and margin) into destination-market, origin-market and week effects, week effects dropped, " +
       "centred to average 1 over the fit lane-weeks; markets with fewer than 6 lane-weeks get none (test/bench/fidelity/fit-lane-balance.ts, " +
-      "docs/rate-model.md 'Lane balance'). Truckload only: LTL and intermodal networks consolidate and do not price the empty return per lane.",
+      "docs/rate-model.md 'Lane balance'). Truckload only: LTL and intermodal networks consolidate and do not price the empty return per lane. " +
+      "Reefer only: USDA AMS prices reefer produce lanes, and no public source shows direction for dry van or flatbed.",
   },
 
   circuity: {

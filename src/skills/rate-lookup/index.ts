@@ -5,6 +5,7 @@
  */
 export { MODES, RATE_MODEL, type Mode } from "./constants.ts";
 export { fuelSurchargePerMile, type FuelSurchargeTerms } from "./model.ts";
-export { costAtDiesel, priceLane, type LaneFactors, type RateLookupAnswer } from "./price-lane.ts";
+export { EQUIPMENT_COST_INDEX } from "./equipment-cost.ts";
+export { costAtDiesel, type CostScale, priceLane, type LaneFactors, type RateLookupAnswer } from "./price-lane.ts";
 export { placeOrRefuse } from "./lane.ts";
 export { rateLookupInput, rateLookupOutput } from "./schema.ts";

@@ -5,6 +5,7 @@ import { RATE_MODEL, type Mode } from "./constants.ts";
 export interface CostInputs {
   equipment: Equipment;
   mode: Mode;
+  /** Loaded miles of the lane. */
   miles: number;
   /** Retail on-highway diesel for the lane, USD/gal (taxes included). */
   dieselPerGallon: number;
@@ -17,42 +18,65 @@ export interface CostInputs {
   /** Truck, trailer, maintenance, insurance, tires, tolls and permits, USD/mile (ATRI, carried forward). */
   equipmentPerMile: number;
   includeFuelSurcharge: boolean;
-  /** Head-haul / back-haul multiplier on the linehaul and per-load cost (lane-balance.ts); 1 for a balanced lane. */
+  /** Head-haul / back-haul multiplier on the non-fuel lines and margin (lane-balance.ts); 1 for a balanced lane. */
   laneBalanceFactor: number;
 }
 
-/** USD per mile, so the parts add up to the rate. Linehaul and per-load parts are after the multipliers; the surcharge never is. */
+/** USD per loaded mile; the parts add up to the rate. */
 export interface CostBreakdown {
+  /** Tractor diesel for every mile driven, loaded and empty, less what the surcharge carries. */
   fuel: number;
   reefer_fuel: number;
+  /** Driver time on the loaded miles. */
   labor: number;
+  /** Equipment time on the loaded miles and its wear by the mile. */
   equipment: number;
+  /** Driver and equipment time at the two stops. */
+  stops: number;
+  /** Driver and equipment time and wear on the empty miles (their diesel is in `fuel`). */
+  empty_miles: number;
   margin: number;
-  per_load: number;
-  /** What the lane-balance factor adds (or, below 1, takes off) the parts above. */
+  /** What the lane-balance factor adds to (or, below 1, takes off) the non-fuel lines and margin. */
   lane_balance: number;
   fuel_surcharge: number;
 }
 
-/** The fixed cost of one load in USD, before multipliers. */
-export interface PerLoadCost {
-  dwell: number;
+/** What a load takes (miles and hours) and what each costs. */
+export interface LoadQuantities {
   empty_miles: number;
-  overhead: number;
-  total: number;
+  driven_miles: number;
+  /** Driving and the on-duty time around it, loaded and empty. */
+  running_hours: number;
+  stop_hours: number;
+  /** Driver and equipment time, USD per on-duty hour, after the multipliers. */
+  cost_per_hour: number;
+  /** Tractor diesel and equipment wear, USD per mile driven; the wear after the multipliers. */
+  cost_per_driven_mile: number;
 }
 
 export interface CostBasis {
   ratePerMile: number;
   breakdown: CostBreakdown;
-  perLoad: PerLoadCost;
-  /** Per-mile cost before margin, per-load cost, surcharge and multipliers, fuel at retail: the figure comparable with ATRI's. */
+  load: LoadQuantities;
+  /** Every cost line but margin, lane balance and surcharge split, USD per loaded mile: the figure comparable with ATRI's total. */
   operatingCostPerMile: number;
   multiplier: number;
 }
 
-const paidHoursPerMile = (): number =>
-  1 / (RATE_MODEL.averageDrivingSpeedMph.value * RATE_MODEL.drivingShareOfPaidHours.value);
+const { stopHours, emptyShareOfLoadedMiles, minEmptyMilesPerLoad, equipmentTimeShare, referenceHaulMiles } =
+  RATE_MODEL.load.value;
+
+/** On-duty miles per hour while running: the planning speed over the share of the on-duty window spent driving. */
+const RUNNING_MPH = RATE_MODEL.averageDrivingSpeedMph.value * RATE_MODEL.drivingShareOfPaidHours.value;
+
+export const emptyMilesFor = (loadedMiles: number): number =>
+  Math.max(minEmptyMilesPerLoad, emptyShareOfLoadedMiles * loadedMiles);
+
+/** The reference haul ATRI's per-mile lines are read as (docs/rate-model.md, "One cost per mile"). */
+const REFERENCE = (() => {
+  const drivenMiles = referenceHaulMiles + emptyMilesFor(referenceHaulMiles);
+  return { drivenMiles, hours: drivenMiles / RUNNING_MPH + stopHours };
+})();
 
 export interface FuelSurchargeTerms {
   baseDieselPerGallon: number;
@@ -70,64 +94,89 @@ export function fuelSurchargePerMile(dieselPerGallon: number, terms: FuelSurchar
   return Math.max(0, (dieselPerGallon - terms.baseDieselPerGallon) / terms.mpgDivisor);
 }
 
-/** A load's fixed cost: dwell at two stops, the empty miles to the pickup, and booking overhead (docs/rate-model.md). */
-function perLoadCost(inputs: CostInputs, perMile: { tractorFuel: number; labor: number }): PerLoadCost {
-  const { dwellHours, emptyMilesToPickup, overheadPerLoad } = RATE_MODEL.perLoad.value;
-  const hoursToMiles = 1 / paidHoursPerMile();
-  // An hour standing costs the driver's hour and the equipment's hour (its per-mile cost over the miles it would have run).
-  const reeferUnitPerHour =
-    inputs.equipment === "REEFER" ? RATE_MODEL.reeferUnitGallonsPerHour.value * inputs.offRoadDieselPerGallon : 0;
-  const hourly = (perMile.labor + inputs.equipmentPerMile) * hoursToMiles + reeferUnitPerHour;
-  const dwell = dwellHours * hourly;
-  const emptyMiles = emptyMilesToPickup * (perMile.tractorFuel + perMile.labor + inputs.equipmentPerMile);
-  return { dwell, empty_miles: emptyMiles, overhead: overheadPerLoad, total: dwell + emptyMiles + overheadPerLoad };
+/**
+ * One cost per mile, calibrated once: each per-mile line (fuel at retail / mpg, the driver at the OEWS wage over
+ * the hours-of-service running speed, ATRI's equipment) is what a mile of the reference long haul costs, its empty
+ * miles and stops included. Split once over that haul's hours (driver, equipment payments and insurance) and driven
+ * miles (diesel, repair, tires, tolls), the same rates then price any lane by its own hours and miles, so a short
+ * haul costs its day and a long haul costs ATRI's mile (docs/rate-model.md).
+ */
+function unitRates(inputs: CostInputs) {
+  const perLoadedMile = {
+    fuel: inputs.dieselPerGallon / RATE_MODEL.fuelEconomyMpg.value[inputs.equipment],
+    driver: (inputs.driverHourlyWage * (1 + RATE_MODEL.driverBenefitsRatio.value)) / RUNNING_MPH,
+    equipment: inputs.equipmentPerMile,
+  };
+  const perHour = referenceHaulMiles / REFERENCE.hours;
+  const perDrivenMile = referenceHaulMiles / REFERENCE.drivenMiles;
+  return {
+    fuelPerDrivenMile: perLoadedMile.fuel * perDrivenMile,
+    wearPerDrivenMile: perLoadedMile.equipment * (1 - equipmentTimeShare) * perDrivenMile,
+    driverPerHour: perLoadedMile.driver * perHour,
+    equipmentPerHour: perLoadedMile.equipment * equipmentTimeShare * perHour,
+  };
 }
 
 /**
- * (fuel + reefer fuel + labor + equipment + margin + per-load cost / miles) x mode x equipment multiplier x lane balance [+ surcharge].
- * With the surcharge, linehaul fuel is priced at the surcharge's base price and the surcharge carries the rest,
- * so fuel is counted once; the surcharge is a pass-through and no multiplier scales it.
+ * The lane's cost basis: fuel, reefer fuel, driver, equipment, stops and empty miles priced by the load's hours and
+ * miles, the mode and equipment multipliers on everything but fuel, the stated margin, and (reefer only) the lane
+ * balance on the non-fuel lines and margin. With the surcharge, the tariff's figure is split out of the fuel line:
+ * the total does not move.
  */
 export function costBasis(inputs: CostInputs): CostBasis {
-  const mpg = RATE_MODEL.fuelEconomyMpg.value[inputs.equipment];
-  const terms = surchargeTerms(inputs.equipment);
-  const tractorFuel = inputs.dieselPerGallon / mpg;
-  const fuel = inputs.includeFuelSurcharge
-    ? Math.min(inputs.dieselPerGallon, terms.baseDieselPerGallon) / mpg
-    : tractorFuel;
-  const surcharge = inputs.includeFuelSurcharge ? fuelSurchargePerMile(inputs.surchargeDieselPerGallon, terms) : 0;
-  const reeferFuel =
-    inputs.equipment === "REEFER"
-      ? RATE_MODEL.reeferUnitGallonsPerHour.value * paidHoursPerMile() * inputs.offRoadDieselPerGallon
-      : 0;
-  const labor = inputs.driverHourlyWage * (1 + RATE_MODEL.driverBenefitsRatio.value) * paidHoursPerMile();
-  const equipment = inputs.equipmentPerMile;
-  const margin = RATE_MODEL.marginPerMile.value;
-  const perLoad = perLoadCost(inputs, { tractorFuel, labor });
+  const miles = inputs.miles;
+  const rates = unitRates(inputs);
   const multiplier =
     RATE_MODEL.modeMultiplier.value[inputs.mode] * RATE_MODEL.equipmentMultiplier.value[inputs.equipment];
 
-  const multiplied = {
-    fuel,
-    reefer_fuel: reeferFuel,
-    labor,
-    equipment,
-    margin,
-    per_load: perLoad.total / inputs.miles,
+  const emptyMiles = emptyMilesFor(miles);
+  const drivenMiles = miles + emptyMiles;
+  const loadedHours = miles / RUNNING_MPH;
+  const emptyHours = emptyMiles / RUNNING_MPH;
+  const timePerHour = (rates.driverPerHour + rates.equipmentPerHour) * multiplier;
+  const wearPerMile = rates.wearPerDrivenMile * multiplier;
+
+  const tractorFuel = (rates.fuelPerDrivenMile * drivenMiles) / miles;
+  const reeferFuel =
+    inputs.equipment === "REEFER"
+      ? (RATE_MODEL.reeferUnitGallonsPerHour.value * inputs.offRoadDieselPerGallon * (loadedHours + stopHours)) / miles
+      : 0;
+  const nonFuel = {
+    labor: (rates.driverPerHour * multiplier * loadedHours) / miles,
+    equipment: (rates.equipmentPerHour * multiplier * loadedHours) / miles + wearPerMile,
+    stops: (timePerHour * stopHours) / miles,
+    empty_miles: (timePerHour * emptyHours + wearPerMile * emptyMiles) / miles,
   };
-  const linehaul = Object.values(multiplied).reduce((sum, perMile) => sum + perMile, 0) * multiplier;
-  const laneBalance = linehaul * (inputs.laneBalanceFactor - 1);
-  const breakdown = {
-    ...Object.fromEntries(Object.entries(multiplied).map(([name, perMile]) => [name, round(perMile * multiplier, 4)])),
-    lane_balance: round(laneBalance, 4),
-    fuel_surcharge: round(surcharge, 4),
-  } as unknown as CostBreakdown;
-  const ratePerMile = linehaul + laneBalance + surcharge;
+  const margin = RATE_MODEL.marginPerMile.value;
+  const balanced = Object.values(nonFuel).reduce((sum, perMile) => sum + perMile, 0) + margin;
+  const laneBalance = balanced * (inputs.laneBalanceFactor - 1);
+  const surcharge = inputs.includeFuelSurcharge
+    ? Math.min(tractorFuel, fuelSurchargePerMile(inputs.surchargeDieselPerGallon, surchargeTerms(inputs.equipment)))
+    : 0;
+
+  const operatingCostPerMile = tractorFuel + reeferFuel + balanced - margin;
   return {
-    ratePerMile,
-    breakdown,
-    perLoad,
-    operatingCostPerMile: tractorFuel + reeferFuel + labor + equipment,
+    ratePerMile: operatingCostPerMile + margin + laneBalance,
+    breakdown: {
+      fuel: round(tractorFuel - surcharge, 4),
+      reefer_fuel: round(reeferFuel, 4),
+      labor: round(nonFuel.labor, 4),
+      equipment: round(nonFuel.equipment, 4),
+      stops: round(nonFuel.stops, 4),
+      empty_miles: round(nonFuel.empty_miles, 4),
+      margin,
+      lane_balance: round(laneBalance, 4),
+      fuel_surcharge: round(surcharge, 4),
+    },
+    load: {
+      empty_miles: round(emptyMiles, 1),
+      driven_miles: round(drivenMiles, 1),
+      running_hours: round(loadedHours + emptyHours, 2),
+      stop_hours: stopHours,
+      cost_per_hour: round(timePerHour, 2),
+      cost_per_driven_mile: round(rates.fuelPerDrivenMile + wearPerMile, 4),
+    },
+    operatingCostPerMile,
     multiplier,
   };
 }

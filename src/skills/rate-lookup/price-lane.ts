@@ -101,7 +101,7 @@ export function readLaneFactors(
   }
   const includeFuelSurcharge = request.include_fuel_surcharge ?? false;
   const driverWage = driverWageAsOf(wage.observation, view.asOf);
-  const balance = laneBalance(lane.origin.state, lane.destination.state, mode);
+  const balance = laneBalance(lane.origin, lane.destination, mode, request.equipment);
   return {
     lane,
     equipment: request.equipment,
@@ -118,11 +118,22 @@ export function readLaneFactors(
   };
 }
 
+/** Multipliers on the driver wage and the equipment cost per mile, for a forecast that projects them (1: as read). */
+export interface CostScale {
+  wage: number;
+  equipment: number;
+}
+
 /**
- * The lane's cost basis at a given retail diesel price, every other factor as read. The surcharge reads the
- * origin's diesel area (the tariff's rule, shared with fuel-surcharge); a forecast moves both prices together.
+ * The lane's cost basis at a given retail diesel price, every other factor as read (or scaled, for a forecast). The
+ * surcharge reads the origin's diesel area (the tariff's rule, shared with fuel-surcharge); a forecast moves both
+ * prices together.
  */
-export function costAtDiesel(factors: LaneFactors, dieselPerGallon: number): CostBasis {
+export function costAtDiesel(
+  factors: LaneFactors,
+  dieselPerGallon: number,
+  scale: CostScale = { wage: 1, equipment: 1 },
+): CostBasis {
   const originDiesel = factors.diesel[0]!.observation.value;
   return costBasis({
     equipment: factors.equipment,
@@ -131,8 +142,8 @@ export function costAtDiesel(factors: LaneFactors, dieselPerGallon: number): Cos
     dieselPerGallon,
     surchargeDieselPerGallon: originDiesel + (dieselPerGallon - factors.dieselPerGallon),
     offRoadDieselPerGallon: dieselPerGallon - factors.offRoadTaxRelief,
-    driverHourlyWage: factors.driverWage.hourly,
-    equipmentPerMile: factors.equipmentCost.perMile,
+    driverHourlyWage: factors.driverWage.hourly * scale.wage,
+    equipmentPerMile: factors.equipmentCost.perMile * scale.equipment,
     includeFuelSurcharge: factors.includeFuelSurcharge,
     laneBalanceFactor: factors.laneBalance.factor,
   });
@@ -222,12 +233,7 @@ export function priceLane(
     origin: placeOut(request.origin, lane.origin),
     destination: placeOut(request.destination, lane.destination),
     breakdown: cost.breakdown,
-    per_load_cost: {
-      dwell: round(cost.perLoad.dwell, 2),
-      empty_miles: round(cost.perLoad.empty_miles, 2),
-      overhead: round(cost.perLoad.overhead, 2),
-      total: round(cost.perLoad.total, 2),
-    },
+    load: cost.load,
     multipliers: {
       mode: RATE_MODEL.modeMultiplier.value[mode],
       equipment: RATE_MODEL.equipmentMultiplier.value[equipment],
@@ -241,7 +247,7 @@ export function priceLane(
       labor_source: `BLS OEWS heavy and tractor-trailer truck drivers (53-3032) hourly median, ${wage.scope === "state" ? lane.origin.state : "U.S."}, series ${wage.observation.seriesId} (${wage.observation.observedOn})${describeCarry(factors.driverWage)}`,
       equipment_source: equipmentCost.description,
       ...(factors.includeFuelSurcharge && {
-        fuel_surcharge_source: `(${diesel[0]!.observation.seriesId} ${diesel[0]!.observation.value} - ${RATE_MODEL.fuelSurcharge.value.baseDieselPerGallon} base) / ${RATE_MODEL.fuelEconomyMpg.value[equipment]} mpg; linehaul fuel priced at the base`,
+        fuel_surcharge_source: `(${diesel[0]!.observation.seriesId} ${diesel[0]!.observation.value} - ${RATE_MODEL.fuelSurcharge.value.baseDieselPerGallon} base) / ${RATE_MODEL.fuelEconomyMpg.value[equipment]} mpg, split out of the fuel line; the total is the same without it`,
       }),
     },
     ...(market && { market_anchor: marketOut(market, totalCost) }),

@@ -25,7 +25,10 @@ export const rateLookupInput = Type.Object({
     }),
   ),
   include_fuel_surcharge: Type.Optional(
-    Type.Boolean({ description: "Add the per-mile fuel surcharge; default false", default: false }),
+    Type.Boolean({
+      description: "Show the per-mile fuel surcharge split out of the fuel line (the total is the same); default false",
+      default: false,
+    }),
   ),
   as_of: Type.Optional(isoDate("YYYY-MM-DD: answer with only the data observed on or before this date")),
 });
@@ -74,28 +77,41 @@ export const rateLookupOutput = Type.Object({
   destination: place,
   breakdown: Type.Object(
     {
-      fuel: perMile("Tractor diesel"),
-      reefer_fuel: perMile("Refrigeration unit diesel"),
-      labor: perMile("Driver wages and benefits"),
-      equipment: perMile("Truck, trailer, maintenance, insurance, tires, tolls, permits"),
-      margin: perMile("Carrier margin"),
-      per_load: perMile("Per-load cost (per_load_cost.total) spread over the lane's miles"),
-      lane_balance: perMile("What the lane-balance factor adds to (or, below 1, takes off) the parts above"),
-      fuel_surcharge: perMile("Fuel surcharge above the base diesel price; never multiplied"),
+      fuel: perMile("Tractor diesel for every mile driven, loaded and empty, less the fuel_surcharge split out of it"),
+      reefer_fuel: perMile("Refrigeration unit diesel, running loaded and at the stops"),
+      labor: perMile("Driver wages and benefits for the loaded miles' hours"),
+      equipment: perMile(
+        "Truck and trailer payments and insurance by the hour, repair, tires and tolls by the mile, loaded",
+      ),
+      stops: perMile("Driver and equipment time at the two stops (load.stop_hours)"),
+      empty_miles: perMile(
+        "Driver and equipment time and wear on the empty miles (load.empty_miles); their diesel is in fuel",
+      ),
+      margin: perMile("Carrier margin, never multiplied"),
+      lane_balance: perMile(
+        "What the lane-balance factor adds to (or, below 1, takes off) the non-fuel lines and margin",
+      ),
+      fuel_surcharge: perMile(
+        "With include_fuel_surcharge: the tariff's surcharge, split out of the fuel line (the total does not move)",
+      ),
     },
     {
       description:
-        "Per-mile parts; all but the surcharge after the mode and equipment multipliers; they add up to rate_per_mile",
+        "Per-mile parts; labor, equipment, stops and empty_miles after the mode and equipment multipliers; they add up to rate_per_mile",
     },
   ),
-  per_load_cost: Type.Object(
+  load: Type.Object(
     {
-      dwell: Type.Number({ description: "Loading and unloading time at two stops, USD" }),
-      empty_miles: Type.Number({ description: "Empty miles driven to the pickup, USD" }),
-      overhead: Type.Number({ description: "Dispatch, billing and booking, USD" }),
-      total: Type.Number({ description: "USD per load, before multipliers" }),
+      empty_miles: Type.Number({ description: "Miles driven empty to reach the load" }),
+      driven_miles: Type.Number({ description: "Loaded and empty miles" }),
+      running_hours: Type.Number({ description: "On-duty hours driving the loaded and empty miles" }),
+      stop_hours: Type.Number({ description: "Hours at the two stops" }),
+      cost_per_hour: Type.Number({
+        description: "Driver and equipment time, USD per on-duty hour, after the multipliers",
+      }),
+      cost_per_driven_mile: Type.Number({ description: "Diesel and equipment wear, USD per mile driven" }),
     },
-    { description: "The fixed cost of one load, whatever its length" },
+    { description: "What the load takes in hours and miles, and what each costs: the breakdown is priced from these" },
   ),
   multipliers: Type.Object({ mode: Type.Number(), equipment: Type.Number() }),
   lane_balance: Type.Object(
@@ -110,12 +126,12 @@ export const rateLookupOutput = Type.Object({
       inbound: Type.Number({ description: "Multiplier on loads entering the destination's market" }),
       factor: Type.Number({
         description:
-          "outbound x inbound, applied to the linehaul and per-load cost (never the surcharge); 1 for LTL and intermodal",
+          "outbound x inbound, applied to the non-fuel lines and margin of a REEFER truckload from a USDA AMS shipping district; 1 for any other lane (no public evidence of direction)",
       }),
     },
     {
       description:
-        "Head-haul / back-haul: markets that receive more freight than they ship cost more to enter and less to leave",
+        "Head-haul / back-haul, fitted on USDA AMS reefer produce lanes: markets that receive more freight than they ship cost more to enter and less to leave",
     },
   ),
   confidence: Type.Object({

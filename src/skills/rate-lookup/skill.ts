@@ -8,7 +8,9 @@ export const rateLookupSkill = defineSkill({
   minimumTier: "explorer",
   description:
     "Cost-basis truckload rate for a lane: diesel (EIA, by PADD), driver wages (BLS OEWS, by state), equipment costs (ATRI), " +
-    "a per-load cost, a head-haul / back-haul lane balance, road miles on the Interstate network, per-mile breakdown, confidence (USDA AMS anchoring) and data sources.",
+    "stops and empty miles priced by the load's hours and miles, road miles on the Interstate network, per-mile breakdown, " +
+    "a head-haul / back-haul factor only for reefer produce lanes, the USDA AMS market rate beside the cost where one exists, " +
+    "confidence and data sources.",
   rest: { method: "POST", path: "/v1/rates/lookup" },
   input: rateLookupInput,
   output: rateLookupOutput,

@@ -1,14 +1,16 @@
 /**
- * `npm run fidelity`: the rate model against the project's own reference sets (docs/rate-model.md, "Fidelity").
+ * `npm run fidelity`: the rate model against public figures (docs/rate-model.md, "Fidelity"). Prints Markdown; with
+ * --write, also writes it between the rate-model fidelity markers in docs/benchmarks.md (created when absent); with
+ * --fit, prints the lane-balance factors the USDA fit weeks give (fit-lane-balance.ts) and nothing else; lanes of a
+ * sealed road set (road-lanes.ts) are left out until --unseal.
  *   1. road miles of well-known lanes (road-lanes.ts), tuning and held-out lanes apart, and query time;
- *   2. total cost per mile as of mid-year 2019-2024 against ATRI's total for that year (atri-years.ts);
- *   3. REEFER cost basis (no surcharge) against USDA AMS FVWTRK $/load ranges in the snapshot, fit and held-out weeks,
- *      and the levers tried on the held-out weeks: a market-level index (usda-market-level.ts), band, district, lane.
- * Prints Markdown tables; with --readme, also writes them between the fidelity markers in README.md; with --fit, prints
- * the lane-balance factors the fit weeks give (fit-lane-balance.ts) and nothing else; lanes of a sealed set (road-lanes.ts)
- * are left out until --unseal.
+ *   2. every cost line of a long haul but margin and surcharge, as of mid-year 2019-2024, against ATRI's total;
+ *   3. the national level and shape as of 2025-09-15 (national-lanes.ts): long-haul dry van against DAT's contract
+ *      average, reefer/van and flatbed/van, 120-300 mi against long haul, and the surcharge split's invariance;
+ *   4. REEFER cost basis against USDA AMS FVWTRK midpoints on the fit and held-out weeks, and the market anchor (the
+ *      latest report at most 14 days old) against the next week's range.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { DAY_MS } from "../../../src/dates.ts";
 import { openMemoryDatabase } from "../../../src/db/client.ts";
 import { AMS_DISTRICTS } from "../../../src/reference/ams-districts.ts";
@@ -17,16 +19,19 @@ import { createReferenceData } from "../../../src/reference/index.ts";
 import { resolvePlace, type ResolvedPlace } from "../../../src/reference/places.ts";
 import { embeddedRoadNetwork, roadMiles } from "../../../src/reference/roads/index.ts";
 import { amsFvwtrkSeries, NATIONAL_TRUCK_DRIVER_WAGE_SERIES } from "../../../src/reference/series-ids.ts";
+import type { Equipment } from "../../../src/skills/kit.ts";
 import { circuityFactor, RATE_MODEL, type FreightMarket } from "../../../src/skills/rate-lookup/constants.ts";
 import { driverWageAsOf } from "../../../src/skills/rate-lookup/driver-wage.ts";
 import { equipmentCostAsOf } from "../../../src/skills/rate-lookup/equipment-cost.ts";
 import { costBasis } from "../../../src/skills/rate-lookup/model.ts";
 import { costAtDiesel, priceLane } from "../../../src/skills/rate-lookup/price-lane.ts";
+import { rateForecastSkill } from "../../../src/skills/rate-forecast/skill.ts";
+import { ensureBlock, replaceBetween } from "../readme-block.ts";
 import { ATRI_SOURCE, ATRI_TOTAL_PER_MILE } from "./atri-years.ts";
-import { type FittedLaneBalance, fitLaneBalance, median as middle } from "./fit-lane-balance.ts";
+import { type FittedLaneBalance, fitLaneBalance } from "./fit-lane-balance.ts";
+import { DAT_2025_09, LONG_HAUL_LANES, SHORT_HAUL_LANES } from "./national-lanes.ts";
 import { REFERENCE_LANES, ROAD_MILES_SOURCE, SEALED_SETS } from "./road-lanes.ts";
 import { distanceBand, heldOutErrorAnalysis, pct, quantile } from "./usda-errors.ts";
-import { marketLevelBefore, type ReportLane, reeferRateIndex } from "./usda-market-level.ts";
 import { DESTINATION_PLACES, DISTRICT_TOWNS, FIT_WEEKS, HELD_OUT_WEEKS } from "./usda-weeks.ts";
 
 const KNOWN_AT = Date.parse("2026-11-22T12:00:00Z");
@@ -34,6 +39,8 @@ const data = createReferenceData(openMemoryDatabase());
 await data.loadSnapshot(KNOWN_AT);
 
 const median = (values: number[]) => quantile(values, 0.5);
+const share = (part: number, whole: number) => `${Math.round((part / whole) * 100)} %`;
+const met = (ok: boolean) => (ok ? "met" : "**missed**");
 const place = (text: string): ResolvedPlace => {
   const result = resolvePlace(text);
   if (!result.ok) throw new Error(`reference place ${text} does not resolve`);
@@ -142,8 +149,12 @@ function roadSection(): string[] {
   ];
 }
 
+/** The long haul ATRI's total is compared with: the model's reference haul, national wage and U.S. diesel. */
+const ATRI_HAUL_MILES = RATE_MODEL.load.value.referenceHaulMiles;
+
 function atriSection(): string[] {
   const rows: string[] = [];
+  const errors: number[] = [];
   for (const [yearText, atriTotal] of Object.entries(ATRI_TOTAL_PER_MILE)) {
     const asOf = `${yearText}-07-01`;
     const view = data.view(asOf, KNOWN_AT);
@@ -152,14 +163,14 @@ function atriSection(): string[] {
     const equipment = equipmentCostAsOf(view);
     if (!diesel || !wage || !equipment) {
       rows.push(
-        `| ${yearText} | ${atriTotal} | not answerable as of ${asOf} (no ${!diesel ? "diesel" : !wage ? "published wage" : "ATRI edition"}) | | | | |`,
+        `| ${yearText} | ${atriTotal} | not answerable as of ${asOf} (no ${!diesel ? "diesel" : !wage ? "published wage" : "ATRI edition"}) | | | | | |`,
       );
       continue;
     }
     const cost = costBasis({
       equipment: "DRY_VAN",
       mode: "FTL",
-      miles: 500,
+      miles: ATRI_HAUL_MILES,
       dieselPerGallon: diesel.value,
       surchargeDieselPerGallon: diesel.value,
       offRoadDieselPerGallon: diesel.value,
@@ -169,33 +180,102 @@ function atriSection(): string[] {
       laneBalanceFactor: 1,
     });
     const error = (cost.operatingCostPerMile - atriTotal) / atriTotal;
+    errors.push(error);
     const carry = driverWageAsOf(wage, asOf).carriedForward;
+    const b = cost.breakdown;
     rows.push(
-      `| ${yearText} | ${atriTotal} | ${cost.operatingCostPerMile.toFixed(3)} | ${pct(error)} | ${diesel.value} (${diesel.observedOn}) | ${wage.value} (${wage.observedOn})${carry ? ` x${carry.ratio.toFixed(3)} ATRI driver ${carry.from.dataYear}-${carry.to.dataYear}` : ""} | ` +
+      `| ${yearText} | ${atriTotal} | ${cost.operatingCostPerMile.toFixed(3)} | ${pct(error)} | ${(b.stops + b.empty_miles).toFixed(3)} | ${diesel.value} (${diesel.observedOn}) | ${wage.value} (${wage.observedOn})${carry ? ` x${carry.ratio.toFixed(3)} ATRI driver ${carry.from.dataYear}-${carry.to.dataYear}` : ""} | ` +
         `${equipment.perMile.toFixed(3)} (ATRI ${equipment.edition.edition}${equipment.carriedForward ? ` x${equipment.carriedForward.ratio.toFixed(3)} PPI` : ""}) |`,
     );
   }
+  const worst = Math.max(...errors.map(Math.abs));
   return [
-    `### Total cost per mile as of 1 July vs ATRI (${ATRI_SOURCE})`,
+    `### A long haul's cost lines as of 1 July vs ATRI (${ATRI_SOURCE})`,
     "",
-    "| year | ATRI | model | error | U.S. diesel | national wage | equipment |",
-    "|---|---|---|---|---|---|---|",
+    `Dry van, ${ATRI_HAUL_MILES} loaded miles, U.S. diesel and national wage: every line but margin and surcharge, stops and empty miles included. ` +
+      `Target: within +/-5 % every year; worst ${(worst * 100).toFixed(2)} %: ${met(worst <= 0.05)}.`,
+    "",
+    "| year | ATRI | model | error | of which stops and empty miles | U.S. diesel | national wage | equipment |",
+    "|---|---|---|---|---|---|---|---|",
     ...rows,
   ];
 }
 
-type UsdaLaneWeek = ReportLane;
+function nationalSection(): string[] {
+  const view = data.view(DAT_2025_09.asOf, KNOWN_AT);
+  const price = (origin: string, destination: string, equipment: Equipment, includeFuelSurcharge = false) =>
+    priceLane({ origin, destination, equipment, include_fuel_surcharge: includeFuelSurcharge }, view).answer;
+  const long = LONG_HAUL_LANES.map(([origin, destination]) => ({
+    van: price(origin, destination, "DRY_VAN"),
+    reefer: price(origin, destination, "REEFER"),
+    flatbed: price(origin, destination, "FLATBED"),
+  }));
+  const van = median(long.map((lane) => lane.van.rate_per_mile));
+  const vanError = (van - DAT_2025_09.contract.DRY_VAN) / DAT_2025_09.contract.DRY_VAN;
+  const ratio = (of: "reefer" | "flatbed") =>
+    median(long.map((lane) => lane[of].rate_per_mile / lane.van.rate_per_mile));
+  const reeferRatio = ratio("reefer");
+  const flatbedRatio = ratio("flatbed");
+  const unbalancedReefer = median(
+    long.map((lane) => (lane.reefer.rate_per_mile - lane.reefer.breakdown.lane_balance) / lane.van.rate_per_mile),
+  );
+  const short = SHORT_HAUL_LANES.map(([origin, destination]) => price(origin, destination, "DRY_VAN")).filter(
+    (answer) => answer.miles >= 120 && answer.miles <= 300,
+  );
+  const shortRate = median(short.map((answer) => answer.rate_per_mile));
+  const { factors } = priceLane({ origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" }, view);
+  const curve = [60, 120, 200, 300, 500, 750, 1000, 1500, 2000].map((miles) => {
+    const rate = costAtDiesel({ ...factors, lane: { ...factors.lane, miles } }, factors.dieselPerGallon).ratePerMile;
+    return `${miles} mi ${rate.toFixed(2)} (${(rate / van).toFixed(2)}x)`;
+  });
+  const invariance = [...LONG_HAUL_LANES, ...SHORT_HAUL_LANES].flatMap(([origin, destination]) =>
+    (["DRY_VAN", "REEFER", "FLATBED"] as const).map((equipment) => {
+      const without = price(origin, destination, equipment);
+      const withSurcharge = price(origin, destination, equipment, true);
+      return {
+        change: Math.abs(withSurcharge.total_cost / without.total_cost - 1),
+        surcharge: withSurcharge.breakdown.fuel_surcharge,
+      };
+    }),
+  );
+  const worstChange = Math.max(...invariance.map((row) => row.change));
+  return [
+    `### National level and shape as of ${DAT_2025_09.asOf} (${DAT_2025_09.source})`,
+    "",
+    `${long.length} long-haul lanes (${Math.round(Math.min(...long.map((l) => l.van.miles)))}-${Math.round(Math.max(...long.map((l) => l.van.miles)))} mi) and ${short.length} short lanes of 120-300 mi (national-lanes.ts), medians over lanes.`,
+    "",
+    "| target | model | reference | result |",
+    "|---|---|---|---|",
+    `| long-haul dry van within +/-15 % of DAT's contract average | $${van.toFixed(3)}/mi (${pct(vanError)}) | $${DAT_2025_09.contract.DRY_VAN} | ${met(Math.abs(vanError) <= 0.15)} |`,
+    `| reefer / van between 1.06 and 1.22 | ${reeferRatio.toFixed(3)} (before the reefer lane balance ${unbalancedReefer.toFixed(3)}) | DAT contract ${(DAT_2025_09.contract.REEFER / DAT_2025_09.contract.DRY_VAN).toFixed(2)}, spot ${(DAT_2025_09.spot.REEFER / DAT_2025_09.spot.DRY_VAN).toFixed(2)} | ${met(reeferRatio >= 1.06 && reeferRatio <= 1.22)} |`,
+    `| flatbed / van between 1.12 and 1.38 | ${flatbedRatio.toFixed(3)} | DAT contract ${(DAT_2025_09.contract.FLATBED / DAT_2025_09.contract.DRY_VAN).toFixed(2)}, spot ${(DAT_2025_09.spot.FLATBED / DAT_2025_09.spot.DRY_VAN).toFixed(2)} | ${met(flatbedRatio >= 1.12 && flatbedRatio <= 1.38)} |`,
+    `| 120-300 mi dry van at most 1.6x the long-haul rate per mile | $${shortRate.toFixed(3)}/mi = ${(shortRate / van).toFixed(2)}x | | ${met(shortRate / van <= 1.6)} |`,
+    `| total with and without include_fuel_surcharge within 0.5 %, every equipment and lane | worst ${pct(worstChange).slice(1)} over ${invariance.length} lane-equipment pairs (surcharge ${Math.min(...invariance.map((r) => r.surcharge)).toFixed(3)}-${Math.max(...invariance.map((r) => r.surcharge)).toFixed(3)} $/mi) | | ${met(worstChange <= 0.005)} |`,
+    "",
+    `Length-of-haul curve (Chicago-Dallas dry van priced at other loaded miles, x the long-haul median): ${curve.join(", ")}.`,
+    "",
+    `Long-haul reefer / van by lane: ${long.map((l) => (l.reefer.rate_per_mile / l.van.rate_per_mile).toFixed(2)).join(", ")} (the reefer lane balance moves lanes out of and into its fitted markets).`,
+  ];
+}
+
+interface UsdaLaneWeek {
+  week: string;
+  district: string;
+  destination: string;
+  low: number;
+  high: number;
+}
 
 interface PricedLaneWeek extends UsdaLaneWeek {
   miles: number;
   /** The model's answer, lane balance included. */
   cost: number;
-  /** The same without the lane-balance factor (no surcharge is asked, so the factor scales the whole cost). */
-  costWithoutBalance: number;
-  /** The same with the lane's fuel at its origin's EIA diesel area instead of the mean of both ends. */
-  costAtOriginDiesel: number;
-  /** What the per-load empty miles add to the load, after the mode and equipment multipliers (no lane balance). */
-  emptyMilesCost: number;
+  /** Tractor and reefer-unit diesel of the load, which the lane balance never scales. */
+  fuel: number;
+  /** Every other line and the margin, before the lane balance. */
+  rest: number;
+  /** The market anchor's midpoint as of the day before the week (the latest report at most 14 days old), if any. */
+  anchor?: number;
   originMarket: FreightMarket | null;
   destinationMarket: FreightMarket | null;
 }
@@ -218,237 +298,116 @@ function usdaLaneWeeks(view = data.view("2100-01-01", KNOWN_AT)): UsdaLaneWeek[]
   return out;
 }
 
+const dayBefore = (week: string) => new Date(Date.parse(week) - DAY_MS).toISOString().slice(0, 10);
+
 function priceLaneWeek(w: UsdaLaneWeek): PricedLaneWeek {
-  const { answer, factors } = priceLane(
-    { origin: DISTRICT_TOWNS[w.district]!, destination: DESTINATION_PLACES[w.destination]!, equipment: "REEFER" },
-    data.view(w.week, KNOWN_AT),
+  const request = {
+    origin: DISTRICT_TOWNS[w.district]!,
+    destination: DESTINATION_PLACES[w.destination]!,
+    equipment: "REEFER",
+  } as const;
+  const { answer, factors } = priceLane(request, data.view(w.week, KNOWN_AT));
+  const unbalanced = costAtDiesel(
+    { ...factors, laneBalance: { ...factors.laneBalance, factor: 1 } },
+    factors.dieselPerGallon,
   );
-  const balance = answer.lane_balance;
-  const atOriginDiesel = costAtDiesel(factors, factors.diesel[0]!.observation.value);
+  const fuel = (unbalanced.breakdown.fuel + unbalanced.breakdown.reefer_fuel) * answer.miles;
+  const anchor = priceLane(request, data.view(dayBefore(w.week), KNOWN_AT)).answer.market_anchor;
   return {
     ...w,
     miles: answer.miles,
     cost: answer.total_cost,
-    costWithoutBalance: answer.total_cost / balance.factor,
-    costAtOriginDiesel: (atOriginDiesel.ratePerMile * answer.miles) / balance.factor,
-    emptyMilesCost: answer.per_load_cost.empty_miles * answer.multipliers.mode * answer.multipliers.equipment,
-    originMarket: balance.origin_market as FreightMarket | null,
-    destinationMarket: balance.destination_market as FreightMarket | null,
+    fuel,
+    rest: unbalanced.ratePerMile * answer.miles - fuel,
+    ...(anchor && { anchor: anchor.midpoint_per_load }),
+    originMarket: answer.lane_balance.origin_market as FreightMarket | null,
+    destinationMarket: answer.lane_balance.destination_market as FreightMarket | null,
   };
-}
-
-const midpointOf = (w: UsdaLaneWeek) => (w.low + w.high) / 2;
-const inRange = (w: UsdaLaneWeek, cost: number) => cost >= w.low && cost <= w.high;
-
-function accuracyRow(
-  label: string,
-  lanes: PricedLaneWeek[],
-  costOf: (w: PricedLaneWeek) => number | undefined,
-  fitWeeks?: string,
-): string {
-  const scored = lanes.flatMap((w) => {
-    const cost = costOf(w);
-    return cost === undefined ? [] : [{ w, cost, error: (cost - midpointOf(w)) / midpointOf(w) }];
-  });
-  const errors = scored.map((s) => s.error);
-  const inside = scored.filter((s) => inRange(s.w, s.cost)).length;
-  const short = scored.filter((s) => s.w.miles < 500).map((s) => s.error);
-  return (
-    `| ${label} | ${fitWeeks === undefined ? "" : `${fitWeeks} | `}${errors.length} | ${Math.round((inside / errors.length) * 100)} % | ${pct(median(errors))} | ` +
-    `${pct(quantile(errors, 0.1))} .. ${pct(quantile(errors, 0.9))} | ${short.length} | ${short.length ? pct(median(short)) : "-"} |`
-  );
 }
 
 /**
- * A lever's row: the held-out weeks beside the share inside on the fit weeks under the same lever (in-sample for a
- * lever fitted on them), so a lever that lifts the held-out weeks but not the fit weeks shows it.
+ * A broker's gross margin on a spot load, as a share of what the shipper pays: 12-20 % on spot loads (nuvocargo.com,
+ * 2026), 8-15 % industry average (dispatched.finance); trade guides, not a survey. USDA's FVWTRK rates include broker
+ * fees; the cost basis is a carrier's cost and margin. Used for an explanatory row only, never in the model.
  */
-function leverRow(
-  label: string,
-  fit: PricedLaneWeek[],
-  heldOut: PricedLaneWeek[],
-  costOf: (w: PricedLaneWeek) => number | undefined,
-  note = "",
-): string {
-  const scored = fit.filter((w) => costOf(w) !== undefined);
-  const fitWeeks =
-    scored.length === 0
-      ? "-"
-      : `${shareInside(scored, costOf)} %${scored.length < fit.length ? ` of ${scored.length}` : ""}${note}`;
-  return accuracyRow(label, heldOut, costOf, fitWeeks);
+const BROKER_SPREAD = 0.15;
+
+const midpointOf = (w: UsdaLaneWeek) => (w.low + w.high) / 2;
+const inRange = (w: UsdaLaneWeek, cost: number) => cost >= w.low && cost <= w.high;
+const errorOf = (w: UsdaLaneWeek, cost: number) => (cost - midpointOf(w)) / midpointOf(w);
+
+interface Scored {
+  n: number;
+  within10: number;
+  medianAbs: number;
+  medianSigned: number;
+  inside: number;
 }
 
-/** Percentage of the lane-weeks a pricing puts inside USDA's range, rounded. */
-function shareInside(lanes: PricedLaneWeek[], costOf: (w: PricedLaneWeek) => number | undefined): number {
-  return Math.round((lanes.filter((w) => inRange(w, costOf(w) ?? Number.NaN)).length / lanes.length) * 100);
-}
-
-/** |change| of each lane's midpoint between reports 7 days apart. */
-function weeklyMoves(all: PricedLaneWeek[]): number[] {
-  const byLane = new Map(all.map((w) => [`${w.district}|${w.destination}|${w.week}`, w]));
-  return all.flatMap((w) => {
-    const before = byLane.get(
-      `${w.district}|${w.destination}|${new Date(Date.parse(w.week) - 7 * DAY_MS).toISOString().slice(0, 10)}`,
-    );
-    return before ? [Math.abs(midpointOf(w) / midpointOf(before) - 1)] : [];
+function score(lanes: PricedLaneWeek[], costOf: (w: PricedLaneWeek) => number | undefined): Scored {
+  const scored = lanes.flatMap((w) => {
+    const cost = costOf(w);
+    return cost === undefined ? [] : [{ w, cost, error: errorOf(w, cost) }];
   });
-}
-
-/** USDA's own midpoint for the same lane in the report before: what copying the market, not pricing it, would score. */
-function previousWeekMidpoint(all: PricedLaneWeek[]): (w: PricedLaneWeek) => number | undefined {
-  const weeks = [...new Set(all.map((w) => w.week))].sort();
-  const byLane = new Map(all.map((w) => [`${w.district}|${w.destination}|${w.week}`, w]));
-  return (w) => {
-    const before = weeks[weeks.indexOf(w.week) - 1];
-    const previous = before && byLane.get(`${w.district}|${w.destination}|${before}`);
-    return previous ? midpointOf(previous) : undefined;
+  const errors = scored.map((s) => s.error);
+  return {
+    n: scored.length,
+    within10: scored.filter((s) => Math.abs(s.error) <= 0.1).length / scored.length,
+    medianAbs: median(errors.map(Math.abs)),
+    medianSigned: median(errors),
+    inside: scored.filter((s) => inRange(s.w, s.cost)).length / scored.length,
   };
 }
 
-/** How lane balance groups a lane-week: the shipped factor by freight market, or finer, by USDA's own districts and cities. */
-interface Grouping {
-  origin: (w: PricedLaneWeek) => string | null;
-  destination: (w: PricedLaneWeek) => string | null;
-}
-const BY_MARKET: Grouping = { origin: (w) => w.originMarket, destination: (w) => w.destinationMarket };
-const BY_DISTRICT_AND_CITY: Grouping = { origin: (w) => w.district, destination: (w) => w.destination };
+const scoreRow = (label: string, s: Scored) =>
+  `| ${label} | ${s.n} | ${Math.round(s.within10 * 100)} % | ${pct(s.medianAbs).slice(1)} | ${pct(s.medianSigned)} | ${Math.round(s.inside * 100)} % |`;
 
-/** A lane-week's cost before lane balance: the model's, or a variant of one of its parts. */
-type UnbalancedCost = (w: PricedLaneWeek) => number;
-const modelUnbalanced: UnbalancedCost = (w) => w.costWithoutBalance;
+/** How lane balance groups a lane-week: the shipped factor by freight market. */
+const byMarket = {
+  origin: (w: PricedLaneWeek) => w.originMarket,
+  destination: (w: PricedLaneWeek) => w.destinationMarket,
+};
 
-function fittedLaneBalance(
-  lanes: PricedLaneWeek[],
-  by: Grouping = BY_MARKET,
-  costOf = modelUnbalanced,
-): FittedLaneBalance {
+/** The factor that would put the lane-week on USDA's midpoint, on the lines it scales (floored at a twentieth). */
+const logError = (w: PricedLaneWeek) => Math.log(Math.max(midpointOf(w) - w.fuel, 0.05 * w.rest) / w.rest);
+
+function fittedLaneBalance(lanes: PricedLaneWeek[]): FittedLaneBalance {
   return fitLaneBalance(
     lanes.map((w) => ({
       week: w.week,
-      origin: by.origin(w),
-      destination: by.destination(w),
-      logError: Math.log(midpointOf(w) / costOf(w)),
+      origin: byMarket.origin(w),
+      destination: byMarket.destination(w),
+      logError: logError(w),
     })),
   );
 }
 
-/** The cost basis with a fitted lane balance in place of the shipped one (a group without a figure counts 1). */
-function balancedBy(fitted: FittedLaneBalance, by: Grouping, costOf = modelUnbalanced): (w: PricedLaneWeek) => number {
+function balancedBy(fitted: FittedLaneBalance): (w: PricedLaneWeek) => number {
   return (w) => {
-    const origin = by.origin(w);
-    const destination = by.destination(w);
-    return costOf(w) * ((origin && fitted.outbound[origin]) || 1) * ((destination && fitted.inbound[destination]) || 1);
-  };
-}
-
-/** A variant of one cost part, with the lane balance refitted on the fit weeks for it (as the shipped one was for the model). */
-const variantWithRefittedBalance = (fit: PricedLaneWeek[], costOf: UnbalancedCost) =>
-  balancedBy(fittedLaneBalance(fit, BY_MARKET, costOf), BY_MARKET, costOf);
-
-/** Empty miles as a share of the loaded miles (ATRI's non-revenue miles) instead of a fixed distance per load. */
-const emptyMilesAsShare =
-  (share: number): UnbalancedCost =>
-  (w) =>
-    w.costWithoutBalance + w.emptyMilesCost * ((share * w.miles) / RATE_MODEL.perLoad.value.emptyMilesToPickup - 1);
-
-/** The model with its level (the REEFER multiplier, in effect) refitted on the fit weeks: their median log error taken off. */
-function levelRefitted(fit: PricedLaneWeek[]): (w: PricedLaneWeek) => number {
-  const level = Math.exp(middle(fit.map((w) => Math.log(midpointOf(w) / w.cost))));
-  return (w) => w.cost * level;
-}
-
-/** Share of the fit lane-weeks inside when each fit week is priced with lane balance fitted on the other two. */
-function leaveOneFitWeekOut(fit: PricedLaneWeek[], by: Grouping): number {
-  const inside = FIT_WEEKS.reduce((count, week) => {
-    const price = balancedBy(
-      fittedLaneBalance(
-        fit.filter((w) => w.week !== week),
-        by,
-      ),
-      by,
+    const origin = byMarket.origin(w);
+    const destination = byMarket.destination(w);
+    return (
+      w.fuel + w.rest * ((origin && fitted.outbound[origin]) || 1) * ((destination && fitted.inbound[destination]) || 1)
     );
-    return count + fit.filter((w) => w.week === week && inRange(w, price(w))).length;
-  }, 0);
-  return Math.round((inside / fit.length) * 100);
-}
-
-/**
- * Rolling origin: each week priced with lane balance refitted on every report published before it (a report is
- * published on its date), week effects dropped as in the shipped fit; no earlier report, no price.
- */
-function refittedBeforeEachWeek(all: PricedLaneWeek[], by: Grouping): (w: PricedLaneWeek) => number | undefined {
-  const prices = new Map<string, (w: PricedLaneWeek) => number>();
-  return (w) => {
-    const before = all.filter((other) => other.week < w.week);
-    if (before.length === 0) return undefined;
-    if (!prices.has(w.week)) prices.set(w.week, balancedBy(fittedLaneBalance(before, by), by));
-    return prices.get(w.week)!(w);
   };
 }
 
-/**
- * Each district's held-out lane-weeks priced with a lane balance refitted without that district's fit lane-weeks:
- * how the factor does on lanes it was not fitted on (a market only that district ships from gets no outbound figure).
- */
+/** Each district's lane-weeks priced with a lane balance refitted without that district's fit lane-weeks. */
 function leaveOneDistrictOut(fit: PricedLaneWeek[]): (w: PricedLaneWeek) => number {
   const refits = new Map<string, (w: PricedLaneWeek) => number>();
   return (w) => {
     if (!refits.has(w.district))
-      refits.set(
-        w.district,
-        balancedBy(fittedLaneBalance(fit.filter((other) => other.district !== w.district)), BY_MARKET),
-      );
+      refits.set(w.district, balancedBy(fittedLaneBalance(fit.filter((other) => other.district !== w.district))));
     return refits.get(w.district)!(w);
   };
 }
 
-/** The reports published before a week, read as a view the day before it would read them. */
-const reportsBefore = (week: string): UsdaLaneWeek[] =>
-  usdaLaneWeeks(data.view(new Date(Date.parse(week) - DAY_MS).toISOString().slice(0, 10), KNOWN_AT));
-
-/**
- * Rolling origin: each lane-week scaled by USDA's reefer rate index of the last report before its week
- * (usda-market-level.ts); withoutOwnDistrict builds the index without any lane of the lane's own district.
- */
-function scaledByPriorIndex(withoutOwnDistrict: boolean): (w: PricedLaneWeek) => number | undefined {
-  const levels = new Map<string, ReturnType<typeof marketLevelBefore>>();
-  return (w) => {
-    const key = `${w.week}|${withoutOwnDistrict ? w.district : ""}`;
-    if (!levels.has(key)) {
-      const visible = reportsBefore(w.week).filter((lane) => !withoutOwnDistrict || lane.district !== w.district);
-      levels.set(key, marketLevelBefore(w.week, visible, FIT_WEEKS));
-    }
-    const level = levels.get(key);
-    return level && w.cost * level.factor;
-  };
-}
-
-/** Each week's lane-weeks scaled so their median error is nil: USDA's level that very week, which no one knows before it. */
-function scaledToSameWeekLevel(
-  all: PricedLaneWeek[],
-  costOf: UnbalancedCost = (w) => w.cost,
-): (w: PricedLaneWeek) => number {
-  const weeks = new Map<string, number>();
-  for (const week of new Set(all.map((w) => w.week))) {
-    weeks.set(week, median(all.filter((w) => w.week === week).map((w) => Math.log(midpointOf(w) / costOf(w)))));
-  }
-  return (w) => costOf(w) * Math.exp(weeks.get(w.week)!);
-}
-
-/**
- * Each lane-week's cost with the median fit-week error (in logs) of its group taken off: a factor per group fitted on
- * the fit weeks only. Grouped by lane it memorises USDA lane by lane, which is copying the market, not a cost basis.
- */
-function scaledByFitGroupError(
-  fit: PricedLaneWeek[],
-  groupOf: (w: PricedLaneWeek) => string,
-): (w: PricedLaneWeek) => number | undefined {
-  const logs = new Map<string, number[]>();
-  for (const w of fit) logs.set(groupOf(w), [...(logs.get(groupOf(w)) ?? []), Math.log(midpointOf(w) / w.cost)]);
-  return (w) => {
-    const group = logs.get(groupOf(w));
-    return group && w.cost * Math.exp(middle(group));
-  };
+function groupBias(lanes: PricedLaneWeek[], keyOf: (w: PricedLaneWeek) => string): [string, number, number][] {
+  const groups = new Map<string, PricedLaneWeek[]>();
+  for (const w of lanes) groups.set(keyOf(w), [...(groups.get(keyOf(w)) ?? []), w]);
+  return [...groups.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, group]) => [key, group.length, median(group.map((w) => errorOf(w, w.cost)))]);
 }
 
 function usdaSection(): string[] {
@@ -457,146 +416,67 @@ function usdaSection(): string[] {
     return ["### USDA AMS reefer lane-weeks", "", "The snapshot holds no USDA AMS FVWTRK weeks; nothing to compare."];
   const fit = all.filter((w) => FIT_WEEKS.includes(w.week));
   const heldOut = all.filter((w) => HELD_OUT_WEEKS.includes(w.week));
-  const groups = new Map<string, PricedLaneWeek[]>();
-  for (const w of fit) {
-    for (const key of [
-      `USDA band ${distanceBand(w.miles)}`,
-      `to ${w.destination}`,
-      `from ${w.originMarket ?? "no fitted market"}`,
-      `week ${w.week}`,
-    ]) {
-      groups.set(key, [...(groups.get(key) ?? []), w]);
-    }
-  }
-  const spread = [...groups.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([key, lanes]) => {
-      const errors = lanes.map((w) => (w.cost - midpointOf(w)) / midpointOf(w));
-      return `| ${key} | ${lanes.length} | ${Math.round((lanes.filter((w) => inRange(w, w.cost)).length / lanes.length) * 100)} % | ${pct(median(errors))} |`;
-    });
+  const model = (w: PricedLaneWeek) => w.cost;
+  const held = score(heldOut, model);
+  const bands = groupBias(heldOut, (w) => distanceBand(w.miles));
+  const weeks = groupBias(heldOut, (w) => w.week);
+  const worstBias = Math.max(...[...bands, ...weeks].map(([, , bias]) => Math.abs(bias)));
+  const anchored = all.filter((w) => w.anchor !== undefined);
+  const anchor = score(anchored, (w) => w.anchor);
+  const heldAnchor = score(
+    heldOut.filter((w) => w.anchor !== undefined),
+    (w) => w.anchor,
+  );
   const widths = all.map((w) => (w.high - w.low) / midpointOf(w));
-  const moves = weeklyMoves(all);
-  const byPriorIndex = scaledByPriorIndex(false);
+  // USDA's level over the cost basis on the fit weeks: the market's premium, which a cost basis does not carry.
+  const level = Math.exp(median(fit.map((w) => Math.log(midpointOf(w) / w.cost))));
+  const unbalancedLevel = Math.exp(median(fit.map((w) => Math.log(midpointOf(w) / (w.fuel + w.rest)))));
   const { outbound, inbound } = RATE_MODEL.laneBalance.value;
   const fitted = fittedLaneBalance(fit);
   const drift =
     JSON.stringify({ outbound: fitted.outbound, inbound: fitted.inbound }) !== JSON.stringify({ outbound, inbound });
   return [
-    "### REEFER cost basis (no surcharge) vs USDA AMS FVWTRK $/load",
+    "### REEFER cost basis and market anchor vs USDA AMS FVWTRK $/load",
     "",
-    `Per-load cost ${JSON.stringify(RATE_MODEL.perLoad.value)}; lane balance (fitted on the fit weeks only) outbound ${JSON.stringify(outbound)}, inbound ${JSON.stringify(inbound)}.`,
+    `Lane balance (REEFER only, fitted on the fit weeks ${FIT_WEEKS.join(", ")}) outbound ${JSON.stringify(outbound)}, inbound ${JSON.stringify(inbound)}; held out: ${HELD_OUT_WEEKS.join(", ")}.`,
     "",
-    "| weeks | lane-weeks | inside USDA's range | median signed error vs midpoint | 10th..90th percentile | loads under 500 mi | their median error |",
-    "|---|---|---|---|---|---|---|",
-    accuracyRow(`fit weeks (${FIT_WEEKS.join(", ")})`, fit, (w) => w.cost),
-    accuracyRow(`held-out weeks (${HELD_OUT_WEEKS.join(", ")})`, heldOut, (w) => w.cost),
+    "| target (held-out weeks) | model | result |",
+    "|---|---|---|",
+    `| cost basis within +/-10 % of USDA's midpoint on >= 72 % of lane-weeks | ${Math.round(held.within10 * 100)} % of ${held.n} | ${met(held.within10 >= 0.72)} |`,
+    `| median abs error <= 7 % | ${pct(held.medianAbs).slice(1)} | ${met(held.medianAbs <= 0.07)} |`,
+    `| no distance band or week biased beyond +/-10 % (median signed error) | worst ${pct(worstBias).slice(1)} | ${met(worstBias <= 0.1)} |`,
+    `| market anchor (latest report <= 14 days old) inside the next week's range on >= 55 % | ${Math.round(heldAnchor.inside * 100)} % of ${heldAnchor.n} (all weeks with an anchor: ${Math.round(anchor.inside * 100)} % of ${anchor.n}) | ${met(heldAnchor.inside >= 0.55)} |`,
+    `| secondary: cost basis inside USDA's range | ${Math.round(held.inside * 100)} % | |`,
     "",
-    "Levers tried on the held-out weeks, each beside the share inside on the fit weeks under the same lever (in-sample where it was fitted on them); none of them is in the model:",
+    "| priced by | lane-weeks | within +/-10 % of midpoint | median abs error | median signed error | inside the range |",
+    "|---|---|---|---|---|---|",
+    scoreRow("the model, fit weeks", score(fit, model)),
+    scoreRow("the model, held-out weeks", held),
+    scoreRow(
+      "held out, without the lane balance",
+      score(heldOut, (w) => w.fuel + w.rest),
+    ),
+    scoreRow(
+      "held out, lane balance refitted without the lane's own district",
+      score(heldOut, leaveOneDistrictOut(fit)),
+    ),
+    scoreRow(
+      `held out, grossed up for a broker's spread of ${BROKER_SPREAD * 100} % of the shipper's rate (USDA's rates include broker fees)`,
+      score(heldOut, (w) => w.cost / (1 - BROKER_SPREAD)),
+    ),
+    scoreRow(
+      `held out, x USDA's level over the cost basis on the fit weeks (${level.toFixed(3)}): a market level, not a cost`,
+      score(heldOut, (w) => w.cost * level),
+    ),
+    scoreRow(
+      `held out, without the lane balance, x its own level over USDA on the fit weeks (${unbalancedLevel.toFixed(3)})`,
+      score(heldOut, (w) => (w.fuel + w.rest) * unbalancedLevel),
+    ),
+    scoreRow("held out, the market anchor (latest report <= 14 days old)", heldAnchor),
     "",
-    "| held-out weeks priced by | fit weeks inside | lane-weeks | inside USDA's range | median signed error | 10th..90th | loads under 500 mi | their median error |",
-    "|---|---|---|---|---|---|---|---|",
-    leverRow(
-      "the model",
-      fit,
-      heldOut,
-      (w) => w.cost,
-      ` (each fit week left out: ${leaveOneFitWeekOut(fit, BY_MARKET)} %)`,
-    ),
-    leverRow("the model without lane balance", fit, heldOut, (w) => w.costWithoutBalance),
-    leverRow("lane balance refitted without the lane's own district", fit, heldOut, leaveOneDistrictOut(fit)),
-    leverRow(
-      "fuel at the origin's diesel instead of the lane's (lane balance refitted)",
-      fit,
-      heldOut,
-      variantWithRefittedBalance(fit, (w) => w.costAtOriginDiesel),
-    ),
-    ...[0.1, 0.175].map((share) =>
-      leverRow(
-        `empty miles ${share * 100} % of the loaded miles instead of ${RATE_MODEL.perLoad.value.emptyMilesToPickup} per load (lane balance refitted)`,
-        fit,
-        heldOut,
-        variantWithRefittedBalance(fit, emptyMilesAsShare(share)),
-      ),
-    ),
-    leverRow("the REEFER multiplier refitted on the fit weeks (the model's level)", fit, heldOut, levelRefitted(fit)),
-    leverRow(
-      "lane balance by shipping district x destination city, fitted on the fit weeks",
-      fit,
-      heldOut,
-      balancedBy(fittedLaneBalance(fit, BY_DISTRICT_AND_CITY), BY_DISTRICT_AND_CITY),
-      ` (each fit week left out: ${leaveOneFitWeekOut(fit, BY_DISTRICT_AND_CITY)} %)`,
-    ),
-    leverRow(
-      "lane balance refitted on the reports before each week (rolling origin), markets",
-      fit,
-      heldOut,
-      refittedBeforeEachWeek(all, BY_MARKET),
-    ),
-    leverRow(
-      "lane balance refitted on the reports before each week (rolling origin), districts x cities",
-      fit,
-      heldOut,
-      refittedBeforeEachWeek(all, BY_DISTRICT_AND_CITY),
-    ),
-    leverRow("x USDA reefer index of the report before (rolling origin)", fit, heldOut, byPriorIndex),
-    leverRow("x that index built without the lane's own district", fit, heldOut, scaledByPriorIndex(true)),
-    leverRow("x USDA's level that same week (known only after the week)", fit, heldOut, scaledToSameWeekLevel(all)),
-    leverRow(
-      "x a factor per USDA distance band fitted on the fit weeks",
-      fit,
-      heldOut,
-      scaledByFitGroupError(fit, (w) => distanceBand(w.miles)),
-    ),
-    leverRow(
-      "x a factor per shipping district fitted on the fit weeks",
-      fit,
-      heldOut,
-      scaledByFitGroupError(fit, (w) => w.district),
-    ),
-    ...[
-      ["markets", BY_MARKET],
-      ["districts x cities", BY_DISTRICT_AND_CITY],
-    ].flatMap(([label, by]) => {
-      const inSample = balancedBy(fittedLaneBalance(heldOut, by as Grouping), by as Grouping);
-      return [
-        leverRow(
-          `lane balance fitted on the held-out weeks themselves, ${label} (in-sample: the factor's ceiling)`,
-          fit,
-          heldOut,
-          inSample,
-        ),
-        leverRow(
-          `the same x each held-out week's own level (in-sample, level known)`,
-          fit,
-          heldOut,
-          scaledToSameWeekLevel(all, inSample),
-        ),
-      ];
-    }),
-    leverRow(
-      "x each lane's own fit-week error (memorises USDA lane by lane, not a model)",
-      fit,
-      heldOut,
-      scaledByFitGroupError(fit, (w) => `${w.district}|${w.destination}`),
-    ),
-    leverRow("USDA's own midpoint a week earlier (a ceiling, not a model)", fit, heldOut, previousWeekMidpoint(all)),
+    `Median signed error by USDA distance band: ${bands.map(([key, n, bias]) => `${key} ${pct(bias)} (${n})`).join("; ")}. By week: ${weeks.map(([key, n, bias]) => `${key} ${pct(bias)} (${n})`).join("; ")}.`,
     "",
-    `USDA reefer rate index (median over lanes of the midpoint / the lane's fit-week geometric mean): ${[
-      ...reeferRateIndex(all, FIT_WEEKS),
-    ]
-      .map(([week, value]) => `${week} ${value.toFixed(3)}`)
-      .join(
-        ", ",
-      )}. Inside USDA's range by held-out week, the model / x the index of the report before: ${HELD_OUT_WEEKS.map(
-      (week) => {
-        const lanes = heldOut.filter((w) => w.week === week);
-        return `${week} ${shareInside(lanes, (w) => w.cost)} / ${shareInside(lanes, byPriorIndex)} %`;
-      },
-    ).join(", ")}.`,
-    "",
-    `USDA's range is ${pct(median(widths)).slice(1)} of its midpoint wide at the median (10th..90th ${pct(quantile(widths, 0.1)).slice(1)} .. ${pct(quantile(widths, 0.9)).slice(1)}): ` +
-      "a lane-week is inside only when the answer is within about half that of the midpoint. " +
-      `The same lane's midpoint moves from one weekly report to the next by ${pct(median(moves)).slice(1)} at the median (75th ${pct(quantile(moves, 0.75)).slice(1)}, 90th ${pct(quantile(moves, 0.9)).slice(1)}; ${moves.length} pairs of reports 7 days apart).`,
+    `USDA's range is ${pct(median(widths)).slice(1)} of its midpoint wide at the median (10th..90th ${pct(quantile(widths, 0.1)).slice(1)} .. ${pct(quantile(widths, 0.9)).slice(1)}), so "inside" asks for about half that.`,
     ...(drift
       ? [
           "",
@@ -607,48 +487,75 @@ function usdaSection(): string[] {
     "Where the held-out weeks miss (districts named by the town that prices them; read after the constants were fixed, to explain, not to choose):",
     "",
     ...heldOutErrorAnalysis(heldOut, (district) => DISTRICT_TOWNS[district] ?? district),
-    "",
-    "Where the fit weeks fall out (by USDA's own distance bands, destination, origin market and week):",
-    "",
-    "| fit lane-weeks | n | inside | median signed error |",
-    "|---|---|---|---|",
-    ...spread,
   ];
 }
 
-function printFit(): void {
+/** rate-forecast's own backtest (two years of origins every 4 weeks) beside the naive last-value forecast it must beat. */
+function forecastSection(): string[] {
+  const lanes = [
+    ["Chicago, IL", "Dallas, TX", "DRY_VAN"],
+    ["Fresno, CA", "Atlanta, GA", "REEFER"],
+    ["Atlanta, GA", "Charlotte, NC", "FLATBED"],
+  ] as const;
+  const rows: string[] = [];
+  let better = 0;
+  let compared = 0;
+  for (const asOf of ["2020-06-29", "2022-06-27", "2024-06-24", "2025-06-30", "2026-09-21"]) {
+    for (const [origin, destination, equipment] of lanes) {
+      const view = data.view(asOf, KNOWN_AT);
+      const { answer } = rateForecastSkill.handler({ origin, destination, equipment, horizon_weeks: 26, as_of: asOf }, {
+        data: view,
+      } as Parameters<typeof rateForecastSkill.handler>[1]);
+      const cells = answer.backtest.horizons.map((h) => {
+        if (h.mape_percent !== null && h.naive_mape_percent !== null) {
+          compared++;
+          if (h.mape_percent < h.naive_mape_percent) better++;
+        }
+        return `${h.mape_percent} / ${h.naive_mape_percent} (${h.coverage_80})`;
+      });
+      rows.push(`| ${asOf} | ${origin} - ${destination} ${equipment} | ${cells.join(" | ")} |`);
+    }
+  }
+  return [
+    "### rate-forecast backtest against the naive forecast",
+    "",
+    "MAPE of the median rate per mile, the method / the naive last value (80 % interval coverage), over 26 origins every 4 weeks in the two years before as_of.",
+    "",
+    "| as_of | lane | 1 week | 4 weeks | 26 weeks |",
+    "|---|---|---|---|---|",
+    ...rows,
+    "",
+    `The method beats the naive forecast in ${better} of ${compared} lane-horizons.`,
+  ];
+}
+
+if (process.argv.includes("--fit")) {
   const fit = usdaLaneWeeks()
     .filter((w) => FIT_WEEKS.includes(w.week))
     .map(priceLaneWeek);
   console.log(JSON.stringify(fittedLaneBalance(fit), null, 2));
-}
-
-if (process.argv.includes("--fit")) {
-  printFit();
   process.exit(0);
 }
 
 const report = [
-  `## Fidelity (model ${RATE_MODEL.version})`,
+  `## Rate model fidelity (model ${RATE_MODEL.version})`,
   "",
-  ...roadSection(),
+  ...nationalSection(),
   "",
   ...atriSection(),
   "",
   ...usdaSection(),
+  "",
+  ...forecastSection(),
+  "",
+  ...(process.argv.includes("--no-roads") ? [] : roadSection()),
 ].join("\n");
 console.log(report);
 
-if (process.argv.includes("--readme")) {
-  const readme = new URL("../../../README.md", import.meta.url).pathname;
-  const text = readFileSync(readme, "utf8");
-  const start = "<!-- fidelity:start -->";
-  const end = "<!-- fidelity:end -->";
-  const from = text.indexOf(start);
-  const to = text.indexOf(end);
-  if (from < 0 || to < 0) throw new Error("README.md has no fidelity markers");
-  writeFileSync(
-    readme,
-    `${text.slice(0, from + start.length)}\n${report.replace(/^## .*\n\n/, "")}\n${text.slice(to)}`,
-  );
+const MARKERS = ["<!-- rate-model-fidelity:start -->", "<!-- rate-model-fidelity:end -->"] as const;
+if (process.argv.includes("--write")) {
+  const file = new URL("../../../docs/benchmarks.md", import.meta.url).pathname;
+  if (!existsSync(file)) writeFileSync(file, "# Benchmarks\n");
+  ensureBlock(file, "Rate model fidelity (`npm run fidelity -- --write`)", ...MARKERS);
+  replaceBetween(file, ...MARKERS, report.replace(/^## .*\n\n/, ""));
 }

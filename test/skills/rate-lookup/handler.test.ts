@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { ApiError } from "../../../src/errors.ts";
 import { rateLookupSkill } from "../../../src/skills/rate-lookup/skill.ts";
 import { RATE_MODEL } from "../../../src/skills/rate-lookup/constants.ts";
+import type { Equipment } from "../../../src/skills/kit.ts";
 import { appendObservations } from "../../../src/reference/append.ts";
 import { greatCircleMiles } from "../../../src/reference/distance.ts";
 import { embeddedRoadNetwork } from "../../../src/reference/roads/index.ts";
@@ -194,17 +195,31 @@ describe("the answer", () => {
     expect(factorVersions.every((f) => f.import_id === snapshotImportId() && f.observation_date <= asOf)).toBe(true);
   });
 
-  test("the breakdown adds up to the rate, the per-load cost spread over the miles", async () => {
+  test("the breakdown adds up to the rate; stops and empty miles are priced by the load's hours and miles", async () => {
     const sum = Object.values(answer.breakdown).reduce((a, b) => a + b, 0);
     expect(sum).toBeCloseTo(answer.rate_per_mile, 2);
     expect(answer.breakdown.reefer_fuel).toBe(0);
     expect(answer.breakdown.fuel_surcharge).toBe(0);
-    const { dwell, empty_miles, overhead, total } = answer.per_load_cost;
-    expect(dwell).toBeGreaterThan(0);
-    expect(empty_miles).toBeGreaterThan(0);
-    expect(overhead).toBe(RATE_MODEL.perLoad.value.overheadPerLoad);
-    expect(dwell + empty_miles + overhead).toBeCloseTo(total, 1);
-    expect(answer.breakdown.per_load).toBeCloseTo((total * answer.multipliers.equipment) / answer.miles, 3);
+    expect(answer.breakdown.lane_balance).toBe(0);
+    const { load, breakdown, miles } = answer;
+    expect(load.driven_miles).toBeCloseTo(miles + load.empty_miles, 0);
+    expect(load.stop_hours).toBe(RATE_MODEL.load.value.stopHours);
+    expect(breakdown.stops * miles).toBeCloseTo(load.cost_per_hour * load.stop_hours, 0);
+    expect(breakdown.empty_miles).toBeGreaterThan(0);
+  });
+
+  test("a short haul costs more per mile than a long one, but its day, not a flat add-on, is what it costs", async () => {
+    const at = (miles: number) =>
+      lookup({ origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN", as_of: asOf, miles }).answer;
+    const long = at(1500);
+    const longer = at(2500);
+    expect(longer.rate_per_mile).toBeLessThan(long.rate_per_mile);
+    // Past the minimum deadhead every line runs with the miles but the stops, whose hours cost the same on any load.
+    expect(longer.rate_per_mile - longer.breakdown.stops).toBeCloseTo(long.rate_per_mile - long.breakdown.stops, 2);
+    expect(longer.breakdown.stops * longer.miles).toBeCloseTo(long.breakdown.stops * long.miles, 0);
+    expect(long.load.cost_per_hour).toBe(longer.load.cost_per_hour);
+    // Below it, the deadhead to the pickup is a floor: a 100-mile load still runs its minimum empty miles.
+    expect(at(723).load.empty_miles).toBeGreaterThanOrEqual(RATE_MODEL.load.value.minEmptyMilesPerLoad);
   });
 
   test("equipment cost is ATRI's newest published edition carried forward by the heavy-truck PPI, and says so", async () => {
@@ -224,45 +239,55 @@ describe("equipment, mode and surcharge", () => {
   const base = { origin: "Chicago, IL", destination: "Dallas, TX", as_of: "2025-06-30", miles: 950 } as const;
   const van = lookup({ ...base, equipment: "DRY_VAN" }).answer;
 
-  test("reefer adds unit fuel and the 1.18 multiplier; flatbed burns more fuel", async () => {
+  test("reefer adds unit fuel and its multiplier on the non-fuel lines; flatbed burns more fuel", async () => {
     const reefer = lookup({ ...base, equipment: "REEFER" }).answer;
     const flatbed = lookup({ ...base, equipment: "FLATBED" }).answer;
+    const { REEFER, FLATBED } = RATE_MODEL.equipmentMultiplier.value;
     expect(reefer.breakdown.reefer_fuel).toBeGreaterThan(0.03);
-    expect(reefer.multipliers.equipment).toBe(1.18);
+    expect(reefer.multipliers.equipment).toBe(REEFER);
     expect(reefer.factor_versions.map((f) => f.series_id)).toContain("FHWA_MF121T_DIESEL_IL");
-    expect(flatbed.breakdown.fuel / 1.12).toBeGreaterThan(van.breakdown.fuel);
-    expect(reefer.rate_per_mile).toBeGreaterThan(flatbed.rate_per_mile);
+    expect(reefer.breakdown.labor).toBeCloseTo(van.breakdown.labor * REEFER, 3);
+    expect(flatbed.breakdown.equipment).toBeCloseTo(van.breakdown.equipment * FLATBED, 3);
+    const mpg = RATE_MODEL.fuelEconomyMpg.value;
+    // Fuel is never multiplied: it differs by fuel economy alone.
+    expect(flatbed.breakdown.fuel).toBeCloseTo((van.breakdown.fuel * mpg.DRY_VAN) / mpg.FLATBED, 3);
+    expect(reefer.breakdown.margin).toBe(van.breakdown.margin);
   });
 
-  test("mode multipliers", async () => {
+  test("mode multipliers scale the non-fuel lines, never fuel or margin", async () => {
     const ltl = lookup({ ...base, equipment: "DRY_VAN", mode: "LTL" }).answer;
     const intermodal = lookup({ ...base, equipment: "DRY_VAN", mode: "INTERMODAL" }).answer;
-    // Lane balance is a truckload factor: LTL and intermodal answers carry factor 1.
-    const vanBeforeBalance = van.rate_per_mile / van.lane_balance.factor;
-    expect(ltl.lane_balance.factor).toBe(1);
-    expect(intermodal.lane_balance.factor).toBe(1);
-    expect(ltl.rate_per_mile).toBeCloseTo(vanBeforeBalance * 1.35, 2);
-    expect(intermodal.rate_per_mile).toBeCloseTo(vanBeforeBalance * 0.82, 2);
+    const nonFuel = (a: typeof van) =>
+      a.breakdown.labor + a.breakdown.equipment + a.breakdown.stops + a.breakdown.empty_miles;
+    for (const [answer, multiplier] of [
+      [ltl, RATE_MODEL.modeMultiplier.value.LTL],
+      [intermodal, RATE_MODEL.modeMultiplier.value.INTERMODAL],
+    ] as const) {
+      expect(answer.lane_balance.factor).toBe(1);
+      expect(answer.breakdown.fuel).toBe(van.breakdown.fuel);
+      expect(nonFuel(answer)).toBeCloseTo(nonFuel(van) * multiplier, 3);
+      expect(answer.rate_per_mile).toBeCloseTo(van.rate_per_mile + nonFuel(van) * (multiplier - 1), 2);
+    }
   });
 
-  test("fuel is counted once: linehaul fuel at the surcharge base, the surcharge carries the rest, unmultiplied", async () => {
-    const reefer = lookup({ ...base, equipment: "REEFER" }).answer;
-    const withFsc = lookup({ ...base, equipment: "REEFER", include_fuel_surcharge: true }).answer;
-    const mpg = RATE_MODEL.fuelEconomyMpg.value.REEFER;
-    const originDiesel = withFsc.factor_versions[0]!.value; // the origin's EIA area comes first
-    expect(withFsc.breakdown.fuel).toBeCloseTo((1.25 / mpg) * 1.18, 3);
-    expect(withFsc.breakdown.fuel_surcharge).toBeCloseTo((originDiesel - 1.25) / mpg, 3);
-    // Only the fuel line, the lane balance on it and the surcharge differ from the answer without it.
-    const { fuel, fuel_surcharge, lane_balance, ...rest } = withFsc.breakdown;
-    const { fuel: fullFuel, fuel_surcharge: none, lane_balance: fullBalance, ...restWithout } = reefer.breakdown;
-    expect(rest).toEqual(restWithout);
-    expect(none).toBe(0);
-    expect(fuel).toBeLessThan(fullFuel);
-    const factor = withFsc.lane_balance.factor;
-    expect(lane_balance - fullBalance).toBeCloseTo((fuel - fullFuel) * (factor - 1), 3);
-    expect(withFsc.rate_per_mile).toBeCloseTo(reefer.rate_per_mile + (fuel - fullFuel) * factor + fuel_surcharge, 2);
-    expect(withFsc.data_sources.fuel_surcharge_source).toContain("linehaul fuel priced at the base");
-  });
+  test.each(["DRY_VAN", "REEFER", "FLATBED"] as const)(
+    "%s: the surcharge is split out of the fuel line and the total does not move",
+    (equipment) => {
+      for (const lane of [base, { origin: "Fresno, CA", destination: "Atlanta, GA", as_of: "2026-07-14" }]) {
+        const without = lookup({ ...lane, equipment }).answer;
+        const withFsc = lookup({ ...lane, equipment, include_fuel_surcharge: true }).answer;
+        expect(withFsc.total_cost).toBe(without.total_cost);
+        expect(withFsc.rate_per_mile).toBe(without.rate_per_mile);
+        expect(withFsc.breakdown.fuel_surcharge).toBeGreaterThan(0);
+        expect(withFsc.breakdown.fuel + withFsc.breakdown.fuel_surcharge).toBeCloseTo(without.breakdown.fuel, 3);
+        const { fuel, fuel_surcharge, ...rest } = withFsc.breakdown;
+        const { fuel: _fuel, fuel_surcharge: none, ...restWithout } = without.breakdown;
+        expect(rest).toEqual(restWithout);
+        expect(none).toBe(0);
+        expect(withFsc.data_sources.fuel_surcharge_source).toContain("split out of the fuel line");
+      }
+    },
+  );
 
   test("rate-lookup's surcharge is the fuel-surcharge skill's for the same origin, equipment and week", async () => {
     const withFsc = lookup({ ...base, equipment: "DRY_VAN", include_fuel_surcharge: true }).answer;
@@ -276,52 +301,56 @@ describe("equipment, mode and surcharge", () => {
 
 describe("lane balance (head-haul / back-haul)", () => {
   const asOf = "2026-07-14";
-  const priced = (origin: string, destination: string, mode?: "FTL" | "LTL") =>
-    lookup({ origin, destination, equipment: "REEFER", as_of: asOf, ...(mode && { mode }) }).answer;
+  const priced = (origin: string, destination: string, equipment: Equipment = "REEFER", mode?: "FTL" | "LTL") =>
+    lookup({ origin, destination, equipment, as_of: asOf, ...(mode && { mode }) }).answer;
+  const perMileWithoutFuel = (a: ReturnType<typeof priced>) =>
+    a.rate_per_mile - a.breakdown.fuel - a.breakdown.reefer_fuel;
 
-  test("a load into a market that ships little back costs more than the same road the other way", () => {
-    const intoSeattle = priced("Los Angeles, CA", "Seattle, WA");
-    const outOfSeattle = priced("Seattle, WA", "Los Angeles, CA");
+  test.each(["DRY_VAN", "FLATBED"] as const)(
+    "%s carries no lane balance: a lane and its reverse cost the same",
+    (equipment) => {
+      // One state, one diesel area and one wage at both ends, in a market the reefer factor is fitted for.
+      const lane = (origin: string, destination: string) =>
+        lookup({ origin, destination, equipment, as_of: asOf, miles: 240 }).answer;
+      const there = lane("Dallas, TX", "Houston, TX");
+      const back = lane("Houston, TX", "Dallas, TX");
+      for (const answer of [there, back]) {
+        expect(answer.lane_balance).toMatchObject({ origin_market: "TEXAS", destination_market: "TEXAS", factor: 1 });
+        expect(answer.breakdown.lane_balance).toBe(0);
+      }
+      expect(there.rate_per_mile).toBe(back.rate_per_mile);
+      expect(there.breakdown).toEqual(back.breakdown);
+    },
+  );
+
+  test("a reefer load from a USDA shipping district carries the fitted factor on its non-fuel lines and margin", () => {
+    const answer = lookup({
+      origin: "Fresno, CA",
+      destination: "Seattle, WA",
+      equipment: "REEFER",
+      as_of: asOf,
+      include_fuel_surcharge: true,
+    }).answer;
     const { outbound, inbound } = RATE_MODEL.laneBalance.value;
-    expect(intoSeattle.lane_balance).toEqual({
+    expect(answer.lane_balance).toEqual({
       origin_market: "CALIFORNIA",
       destination_market: "PACIFIC_NORTHWEST",
       outbound: outbound.CALIFORNIA!,
       inbound: inbound.PACIFIC_NORTHWEST!,
       factor: Number((outbound.CALIFORNIA! * inbound.PACIFIC_NORTHWEST!).toFixed(4)),
     });
-    expect(outOfSeattle.lane_balance.factor).toBeCloseTo(outbound.PACIFIC_NORTHWEST! * inbound.CALIFORNIA!, 4);
-    expect(intoSeattle.lane_balance.factor).toBeGreaterThan(1);
-    expect(outOfSeattle.lane_balance.factor).toBeLessThan(1);
-    expect(intoSeattle.rate_per_mile).toBeGreaterThan(outOfSeattle.rate_per_mile);
-  });
-
-  test("the breakdown shows what the factor adds, on the linehaul and per-load cost but never the surcharge", () => {
-    const answer = lookup({
-      origin: "Los Angeles, CA",
-      destination: "Seattle, WA",
-      equipment: "REEFER",
-      as_of: asOf,
-      include_fuel_surcharge: true,
-    }).answer;
-    const { lane_balance, fuel_surcharge, ...linehaul } = answer.breakdown;
-    const beforeBalance = Object.values(linehaul).reduce((a, b) => a + b, 0);
+    const { lane_balance, fuel, reefer_fuel, fuel_surcharge, ...balanced } = answer.breakdown;
+    const beforeBalance = Object.values(balanced).reduce((a, b) => a + b, 0);
     expect(lane_balance).toBeCloseTo(beforeBalance * (answer.lane_balance.factor - 1), 3);
     expect(fuel_surcharge).toBeGreaterThan(0);
-    expect(beforeBalance + lane_balance + fuel_surcharge).toBeCloseTo(answer.rate_per_mile, 2);
+    expect(perMileWithoutFuel(answer) - fuel_surcharge).toBeCloseTo(beforeBalance + lane_balance, 2);
   });
 
-  test("a market without a fitted figure and an LTL load are balanced (factor 1, nothing added)", () => {
-    const unfitted = priced("Omaha, NE", "Kansas City, MO");
-    expect(unfitted.lane_balance).toEqual({
-      origin_market: null,
-      destination_market: null,
-      outbound: 1,
-      inbound: 1,
-      factor: 1,
-    });
-    expect(unfitted.breakdown.lane_balance).toBe(0);
-    const ltl = priced("Los Angeles, CA", "Seattle, WA", "LTL");
+  test("a reefer load from outside the produce districts, and an LTL load, are balanced (factor 1)", () => {
+    const national = priced("Chicago, IL", "Dallas, TX");
+    expect(national.lane_balance.factor).toBe(1);
+    expect(national.breakdown.lane_balance).toBe(0);
+    const ltl = priced("Fresno, CA", "Seattle, WA", "REEFER", "LTL");
     expect(ltl.lane_balance.origin_market).toBe("CALIFORNIA");
     expect(ltl.lane_balance.factor).toBe(1);
     expect(ltl.breakdown.lane_balance).toBe(0);
@@ -454,11 +483,11 @@ test("with the snapshot's USDA weeks, anchors follow the shipping district, not 
   expect(at("Fresno, CA", "Denver, CO")).toBeUndefined(); // a destination the report does not price
 });
 
-test("a USDA report anchors a lane for four weeks after its date and not a day more", () => {
+test("a USDA report anchors a lane for two weeks after its date and not a day more", () => {
   const anchor = (as_of: string) =>
     lookup({ origin: "Yakima, WA", destination: "Seattle, WA", equipment: "REEFER", as_of }).answer.market_anchor;
-  expect(anchor("2026-08-25")?.observation_date).toBe("2026-07-28");
-  expect(anchor("2026-08-26")).toBeUndefined();
+  expect(anchor("2026-08-11")?.observation_date).toBe("2026-07-28");
+  expect(anchor("2026-08-12")).toBeUndefined();
 });
 
 describe("refusals", () => {
