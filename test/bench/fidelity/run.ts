@@ -4,11 +4,11 @@
  *   2. total cost per mile as of mid-year 2019-2024 against ATRI's total for that year (atri-years.ts);
  *   3. REEFER cost basis (no surcharge) against USDA AMS FVWTRK $/load ranges in the snapshot, fit and held-out weeks,
  *      and the levers tried on the held-out weeks: a market-level index (usda-market-level.ts), band, district, lane.
- * Prints Markdown tables; with --readme, also writes them between the fidelity markers in README.md; with --fit, prints
+ * Prints Markdown tables; with --write, also writes them between the fidelity markers in docs/benchmarks.md; with --fit, prints
  * the lane-balance factors the fit weeks give (fit-lane-balance.ts) and nothing else; lanes of a sealed set (road-lanes.ts)
  * are left out until --unseal.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { BENCHMARKS_PAGE, FIDELITY_MARKERS, replaceBetween } from "../results-block.ts";
 import { DAY_MS } from "../../../src/dates.ts";
 import { openMemoryDatabase } from "../../../src/db/client.ts";
 import { AMS_DISTRICTS } from "../../../src/reference/ams-districts.ts";
@@ -639,16 +639,7 @@ const report = [
 ].join("\n");
 console.log(report);
 
-if (process.argv.includes("--readme")) {
-  const readme = new URL("../../../README.md", import.meta.url).pathname;
-  const text = readFileSync(readme, "utf8");
-  const start = "<!-- fidelity:start -->";
-  const end = "<!-- fidelity:end -->";
-  const from = text.indexOf(start);
-  const to = text.indexOf(end);
-  if (from < 0 || to < 0) throw new Error("README.md has no fidelity markers");
-  writeFileSync(
-    readme,
-    `${text.slice(0, from + start.length)}\n${report.replace(/^## .*\n\n/, "")}\n${text.slice(to)}`,
-  );
+if (process.argv.includes("--write")) {
+  replaceBetween(BENCHMARKS_PAGE, ...FIDELITY_MARKERS, report.replace(/^## .*\n\n/, ""));
+  console.log(`\nwritten to ${BENCHMARKS_PAGE}`);
 }
