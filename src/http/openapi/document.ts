@@ -360,6 +360,9 @@ function detailOperation(method: string, path: string, detail: Json): Json {
   };
 }
 
+/** The Idempotency-Key the document shows; the /docs console replaces it with a fresh key on every send. */
+export const IDEMPOTENCY_KEY_EXAMPLE = "5f1c8e2a-3b7d-4c9e-8a1f-0d2b4c6e8f10";
+
 /** The OpenAPI 3.1 document, generated from the skill declarations and the route table. */
 export function openApiDocument(source: DocumentSource): Json {
   const { skills } = source;
@@ -460,7 +463,7 @@ export function openApiDocument(source: DocumentSource): Json {
             maxLength: 255,
             description: "1 to 255 visible ASCII characters; a UUID is a good choice.",
           },
-          example: "5f1c8e2a-3b7d-4c9e-8a1f-0d2b4c6e8f10",
+          example: IDEMPOTENCY_KEY_EXAMPLE,
         },
       },
     },
