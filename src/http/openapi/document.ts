@@ -412,8 +412,8 @@ export function openApiDocument(source: DocumentSource): Json {
       title: "Waybill",
       version: "0.1.0",
       description:
-        "Cost-basis truckload rates from public US data, gated by tier and key scopes, metered per minute and month, and proven by signed, " +
-        "hash-chained receipts. Guides: [/docs/agents.md](/docs/agents.md) and [/llms.txt](/llms.txt).",
+        "Cost-basis truckload rates from public US data, gated by tier and key scopes, metered per minute and month, and proven by " +
+        "receipts in a signed transparency log. Guides: [/docs/agents.md](/docs/agents.md) and [/llms.txt](/llms.txt).",
       license: { name: "Proprietary; self-hosted", identifier: "LicenseRef-Waybill" },
     },
     servers: [{ url: source.serverUrl, description: "This instance." }],
