@@ -147,7 +147,7 @@ function ledgerOver(rows: ReceiptRows, { log, parts, keys, origin }: LedgerParts
  * One receipt: its parts stored (or found), its row inserted, its entry staged as the log's next
  * leaf. Written without generators, with what is the same call after call (the principal's and
  * the model's texts) built once and no hex or Buffer made that nothing reads: on the SQLite file this runs on every answered call, synchronously,
- * with cold caches at low concurrency (docs/performance.md, "The append and the batch, leaner").
+ * with cold caches at low concurrency (docs/design/2026-11-answered-call-cpu.md).
  */
 function appendReceipt(
   rows: ReceiptRows,

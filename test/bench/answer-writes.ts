@@ -36,7 +36,7 @@ const { createRuntime } = await from<typeof Runtime>("src/runtime.ts");
 
 const CALLS = Number(process.env.CALLS ?? 20_000);
 // BATCH=1 or 2 is the 1,000 req/s case; PAUSE_MS=1 sleeps between batches, so each batch runs with
-// caches as cold as between a server's requests at that rate (docs/performance.md, "The append and the batch, leaner").
+// caches as cold as between a server's requests at that rate (docs/design/2026-11-answered-call-cpu.md).
 const BATCH = Number(process.env.BATCH ?? 32);
 const PAUSE_MS = Number(process.env.PAUSE_MS ?? 0);
 

@@ -2,7 +2,7 @@
 // a pool of keep-alive sockets (Bun.connect), one request per socket at a time. It parses only what
 // it needs to know a response is whole (status line, Content-Length or chunked framing), so the
 // client adds a fraction of a millisecond to a latency where `fetch` added about one, and its own
-// garbage collections stay short (docs/performance.md, "The open-loop client", seventh pass).
+// garbage collections stay short (docs/performance.md, "The open-loop client").
 import type { Socket } from "bun";
 
 const HEADER_END = Buffer.from("\r\n\r\n");

@@ -4,7 +4,7 @@
 // answered call. Closed loop at 32 connections spread round robin; loopback only; bounded: every
 // run lasts WARMUP + SECONDS, every process it starts is stopped, and a watchdog ends it after
 // 15 minutes whatever happens. Results go to .tmp/bench/replicas-<time>/ and, unless
-// KEEP_README=1, into README.md between the replicas markers.
+// KEEP_RESULTS=1, into docs/benchmarks.md between the replicas markers.
 // Knobs: --replicas 1,3  --seconds 8 (SECONDS_PER_RUN)  --warmup 2  --connections 32  --rounds 1 (ROUNDS).
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
@@ -13,10 +13,9 @@ import { parseArgs } from "node:util";
 import { startPostgres, type PostgresCluster } from "../support/postgres.ts";
 import { accountKeyOn, cliOn, startReplicas, type ReplicaSet } from "../support/replicas.ts";
 import { closedLoop, cpuTicksOf, cpuTicksOfTree, type LoadResult } from "./closed-loop.ts";
-import { ensureBlock, replaceBetween } from "./readme-block.ts";
+import { BENCHMARKS_PAGE, ensureBlock, REPLICAS_MARKERS, replaceBetween } from "./results-block.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
-const MARKERS = ["<!-- replicas:start -->", "<!-- replicas:end -->"] as const;
 const LIMITS = JSON.stringify({ enterprise: { per_minute: 100_000_000, per_month: 1_000_000_000 } });
 const BODY = JSON.stringify({ origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" });
 const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ on Linux
@@ -217,10 +216,9 @@ async function main() {
   const text = report(runId, results, { before, after, cpus: availableParallelism(), postgres: cluster.major });
   writeFileSync(join(out, "results.json"), JSON.stringify({ runId, results, runs: [...runs.values()] }, null, 2));
   console.log(text);
-  if (process.env.KEEP_README !== "1") {
-    const readme = join(ROOT, "README.md");
-    ensureBlock(readme, "Replicas on PostgreSQL: benchmark", ...MARKERS);
-    replaceBetween(readme, ...MARKERS, text);
+  if (process.env.KEEP_RESULTS !== "1") {
+    ensureBlock(BENCHMARKS_PAGE, "Replicas on PostgreSQL", ...REPLICAS_MARKERS);
+    replaceBetween(BENCHMARKS_PAGE, ...REPLICAS_MARKERS, text);
   }
 }
 

@@ -1,14 +1,14 @@
 // Turn one benchmark run's files (.tmp/bench/<time>/) into the results table: medians over the
 // rounds, the ratios of answered calls to the bare Elysia route and the durable floor (run one after
-// the other, and side by side), the fixed-rate p99. Prints it, and with a README path writes it
-// between the bench markers (keeping the soak line there).
-// `bun test/bench/report.ts OUT_DIR [README.md]`
+// the other, and side by side), the fixed-rate p99. Prints it, and with a page path (docs/benchmarks.md)
+// writes it between the bench markers (keeping the soak line there).
+// `bun test/bench/report.ts OUT_DIR [docs/benchmarks.md]`
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { BENCH_MARKERS, ensureBlock, replaceBetween, SOAK_MARKERS, textBetween } from "./readme-block.ts";
+import { BENCH_MARKERS, ensureBlock, replaceBetween, SOAK_MARKERS, textBetween } from "./results-block.ts";
 
-const [outDir, readme] = process.argv.slice(2);
-if (!outDir) throw new Error("usage: report.ts OUT_DIR [README.md]");
+const [outDir, page] = process.argv.slice(2);
+if (!outDir) throw new Error("usage: report.ts OUT_DIR [docs/benchmarks.md]");
 
 interface Run {
   rps: number;
@@ -178,9 +178,9 @@ const table = [
 ].join("\n");
 console.log(table);
 
-if (readme) {
-  ensureBlock(readme, "Benchmark", ...BENCH_MARKERS);
-  const soak = textBetween(readme, ...SOAK_MARKERS) || "- soak: not run yet (`bash test/bench/soak.sh`).";
-  replaceBetween(readme, ...BENCH_MARKERS, `${table}\n\n${SOAK_MARKERS[0]}\n${soak}\n${SOAK_MARKERS[1]}`);
-  console.log(`\nwritten to ${readme}`);
+if (page) {
+  ensureBlock(page, "Benchmark", ...BENCH_MARKERS);
+  const soak = textBetween(page, ...SOAK_MARKERS) || "- soak: not run yet (`bash test/bench/soak.sh`).";
+  replaceBetween(page, ...BENCH_MARKERS, `${table}\n\n${SOAK_MARKERS[0]}\n${soak}\n${SOAK_MARKERS[1]}`);
+  console.log(`\nwritten to ${page}`);
 }

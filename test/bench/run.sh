@@ -14,8 +14,8 @@
 # with the machine as those of runs minutes apart do. Then a fixed 1,000 req/s run of
 # `answered`, `floor` and `bare` (test/bench/fixed-rate.ts) for p99 at that load, and the disk's own
 # fsync latency (test/bench/fsync-latency.ts). Loopback only; every run is bounded.
-# Results go to .tmp/bench/<time>/ and into README.md between the bench markers.
-# Knobs: ROUNDS (3), DURATION (8s), RATE (1000), RATE_SECONDS (20), KEEP_README=1 to leave README alone.
+# Results go to .tmp/bench/<time>/ and into docs/benchmarks.md between the bench markers.
+# Knobs: ROUNDS (3), DURATION (8s), RATE (1000), RATE_SECONDS (20), KEEP_RESULTS=1 to leave docs/benchmarks.md alone.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH="$PWD/node_modules/.bin:$PATH"
@@ -155,8 +155,8 @@ bun test/bench/storage.ts "$DB" >"$OUT/storage.json"
 cat "$OUT/storage.json"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/machine.txt"
 
-if [ "${KEEP_README:-0}" = 1 ]; then
+if [ "${KEEP_RESULTS:-0}" = 1 ]; then
   bun test/bench/report.ts "$OUT"
 else
-  bun test/bench/report.ts "$OUT" README.md
+  bun test/bench/report.ts "$OUT" docs/benchmarks.md
 fi

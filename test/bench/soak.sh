@@ -2,8 +2,8 @@
 # Soak: answered rate lookups at full speed (wrk, 32 connections, server CPU 0 / wrk CPU 1) for
 # SOAK_SECONDS (120), sampling the server's RSS and the WAL file's size every 10 s. Flat RSS and a
 # WAL that keeps being started over (every 4,000 pages, cut back to 16 MiB) rather than growing are the pass conditions;
-# they are printed, not asserted. Loopback only, bounded. Writes a summary line into README.md
-# between the soak markers (inside the benchmark block) unless KEEP_README=1.
+# they are printed, not asserted. Loopback only, bounded. Writes a summary line into
+# docs/benchmarks.md between the soak markers (inside the benchmark block) unless KEEP_RESULTS=1.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH="$PWD/node_modules/.bin:$PATH"
@@ -54,15 +54,15 @@ SUMMARY=$(awk -v secs="$SOAK_SECONDS" -v reqs="$(sed -n 's/ *\([0-9]*\) requests
     printf " (MB).\n"
   }' "$OUT/samples.txt")
 echo "$SUMMARY"
-if [ "${KEEP_README:-0}" != 1 ]; then
+if [ "${KEEP_RESULTS:-0}" != 1 ]; then
   SOAK_SUMMARY="$SUMMARY" bun -e '
-    import { BENCH_MARKERS, ensureBlock, replaceBetween, SOAK_MARKERS, textBetween } from "./test/bench/readme-block.ts";
+    import { BENCH_MARKERS, BENCHMARKS_PAGE as page, ensureBlock, replaceBetween, SOAK_MARKERS, textBetween } from "./test/bench/results-block.ts";
     const summary = process.env.SOAK_SUMMARY;
-    ensureBlock("README.md", "Benchmark", ...BENCH_MARKERS);
-    if (!require("node:fs").readFileSync("README.md", "utf8").includes(SOAK_MARKERS[0])) {
-      const bench = textBetween("README.md", ...BENCH_MARKERS);
-      replaceBetween("README.md", ...BENCH_MARKERS, `${bench}\n\n${SOAK_MARKERS[0]}\n${SOAK_MARKERS[1]}`);
+    ensureBlock(page, "Benchmark", ...BENCH_MARKERS);
+    if (!require("node:fs").readFileSync(page, "utf8").includes(SOAK_MARKERS[0])) {
+      const bench = textBetween(page, ...BENCH_MARKERS);
+      replaceBetween(page, ...BENCH_MARKERS, `${bench}\n\n${SOAK_MARKERS[0]}\n${SOAK_MARKERS[1]}`);
     }
-    replaceBetween("README.md", ...SOAK_MARKERS, summary);
+    replaceBetween(page, ...SOAK_MARKERS, summary);
   '
 fi

@@ -3,7 +3,7 @@
 // names the b-tree each frame's page belongs to (SQLite's dbstat table). A frame is one page, written
 // to the WAL, fsynced, and written again by a checkpoint: frames per commit are a batch's disk work.
 // `bun test/bench/wal-frames.ts FILE` while a server is under load on FILE, or on a copy of FILE and
-// FILE-wal taken together (docs/performance.md, "What an answered call does that the floor does not").
+// FILE-wal taken together (docs/design/2026-11-durable-floor.md).
 // dbstat reads every page of the file, so run it between measured runs, not during one.
 // Not a test: nothing here is asserted (wal-frames.test.ts checks the reading).
 import { Database } from "bun:sqlite";

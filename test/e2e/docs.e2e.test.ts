@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
-import { testInstance, type TestInstance } from "../support/instance.ts";
+import { IDEMPOTENCY_KEY_EXAMPLE } from "../../src/http/openapi/document.ts";
+import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../support/instance.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 
@@ -48,4 +49,45 @@ describe.skipIf(!existsSync(CHROMIUM))("/docs renders the API reference in Chrom
     expect(problems).toEqual([]);
     await page.close();
   }, 90_000);
+
+  test("the console answers a second send with another lane: each send carries its own Idempotency-Key", async () => {
+    const { key } = await server.accountWithKey("starter");
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${server.url}/docs`);
+    await page.getByText("/v1/rates/lookup").first().waitFor({ timeout: 30_000 });
+    await page.getByPlaceholder("Token").first().fill(key);
+    await page
+      .getByRole("button", { name: /test request/i })
+      .first()
+      .click();
+    const send = page.getByRole("button", { name: /^Send/ }).first();
+    const sendLookup = async () => {
+      const answered = page.waitForResponse(
+        (answer) => answer.url().endsWith("/v1/rates/lookup") && answer.request().method() === "POST",
+        { timeout: 30_000 },
+      );
+      await send.click();
+      const answer = await answered;
+      const headers = await answer.request().allHeaders();
+      return { status: answer.status(), idempotencyKey: headers["idempotency-key"], body: answer.request().postData() };
+    };
+
+    // The request body's editor: the last one on the page until a response adds its own viewer.
+    const editor = page.locator(".cm-content").nth((await page.locator(".cm-content").count()) - 1);
+    await expect(editor.innerText()).resolves.toContain("Dallas, TX");
+    const first = await sendLookup();
+    // Another lane: replace the pre-filled body in the console's editor, then send again.
+    await editor.click();
+    await page.keyboard.press("Control+A");
+    await page.keyboard.insertText(JSON.stringify({ ...CHICAGO_TO_DALLAS, destination: "Denver, CO" }));
+    const second = await sendLookup();
+
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(second.body).toContain("Denver, CO");
+    expect(first.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(first.idempotencyKey).not.toBe(second.idempotencyKey);
+    expect(first.idempotencyKey).not.toBe(IDEMPOTENCY_KEY_EXAMPLE);
+    await page.close();
+  }, 120_000);
 });

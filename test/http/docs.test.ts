@@ -3,6 +3,7 @@ import { t } from "elysia";
 import { ERROR_STATUS } from "../../src/errors.ts";
 import { agentGuide } from "../../src/http/docs/agent-guide.ts";
 import { llmsTxt } from "../../src/http/docs/llms-txt.ts";
+import { mcpClientConfig } from "../../src/http/docs/mcp-client-config.ts";
 import type { AnySkill } from "../../src/skills/types.ts";
 import { testInstance, type TestInstance } from "../support/instance.ts";
 
@@ -66,5 +67,20 @@ describe("/llms.txt and the agent guide follow the registry", () => {
     const response = await server.call("/llms.txt");
     expect(response.headers.get("content-type")).toStartWith("text/markdown");
     expect(response.headers.get("cache-control")).toContain("public");
+  });
+});
+
+describe("docs/api.md's MCP client configuration", () => {
+  test("is the entry the server generates for its default address, and names the MCP route", async () => {
+    const page = await Bun.file(new URL("../../docs/api.md", import.meta.url)).text();
+    const section = page.slice(page.indexOf("## MCP"));
+    const block = /```json\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
+    const config = JSON.parse(block) as { mcpServers: { waybill: { url: string } } };
+    expect(new URL(config.mcpServers.waybill.url).pathname).toBe("/mcp");
+    expect(block.trim()).toBe(mcpClientConfig("http://127.0.0.1:8080"));
+    // The route it names answers MCP (a request without a key is refused the way /mcp refuses it).
+    const response = await server.call("/mcp", { method: "POST", json: { jsonrpc: "2.0", id: 1, method: "ping" } });
+    expect(response.status).toBe(401);
+    expect(((await response.json()) as { error: string }).error).toBe("MISSING_API_KEY");
   });
 });

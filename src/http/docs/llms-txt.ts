@@ -10,7 +10,7 @@ export function llmsTxt(skills: readonly AnySkill[], origin: string): string {
     "# Waybill",
     "",
     "> Truckload cost-basis freight rates computed from public US data (EIA diesel, BLS wages, FRED indices, USDA AMS reefer rates), " +
-      "over HTTP/JSON and MCP. Every answer carries a signed, hash-chained receipt that can be verified offline.",
+      "over HTTP/JSON and MCP. Every answer carries a receipt in a signed transparency log that can be verified offline.",
     "",
     "Every /v1 call needs `Authorization: Bearer wbk_…` (an API key from the dashboard). Each skill is gated by the account's tier " +
       "and the key's scopes, and metered per minute and per month. Answers carry `receipt_id` and `auth_obj_id`; errors carry an " +
@@ -18,7 +18,7 @@ export function llmsTxt(skills: readonly AnySkill[], origin: string): string {
     "",
     "## Docs",
     "",
-    `- [Agent guide](${origin}/docs/agents.md): authenticate, pick a skill, read receipts and limits, verify an answer`,
+    `- [Agent guide](${origin}/docs/agents.md): authenticate, pick a skill (REST, invoke or MCP, with a client configuration), read receipts and limits, verify an answer`,
     `- [OpenAPI 3.1 document](${origin}/openapi.json): every route, input and output schema, error and header`,
     `- [API reference](${origin}/docs): the same document, browsable, with a request console`,
     "",
@@ -33,7 +33,7 @@ export function llmsTxt(skills: readonly AnySkill[], origin: string): string {
     "",
     `- [Skills for this key](${origin}/v1/skills): GET, lists every skill and whether your key may call it`,
     `- [Usage](${origin}/v1/usage): GET, your month to date and minute headroom`,
-    `- [Receipt public key](${origin}/v1/receipts/public-key): GET, no key needed; verifies receipt signatures`,
+    `- [Receipt public key](${origin}/v1/receipts/public-key): GET, no key needed; verifies the log's signed checkpoints`,
     `- [MCP endpoint](${origin}/mcp): Streamable HTTP, stateless, the same bearer key; one tool per skill`,
     "",
   ];

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { AnySkill } from "../../skills/types.ts";
 import { etagOf, PUBLIC_DOCUMENT_CACHE_CONTROL } from "../cache.ts";
+import { IDEMPOTENCY_KEY_EXAMPLE } from "../openapi/document.ts";
 import { agentGuide } from "./agent-guide.ts";
 import { llmsTxt } from "./llms-txt.ts";
 // Embedded in the compiled binary (Bun `type: "file"`): the docs page never loads anything from another origin.
@@ -55,7 +56,8 @@ function docsPage(title: string): string {
 <link rel="icon" href="/public/favicon.svg" type="image/svg+xml">
 </head>
 <body>
-<div id="api-reference" data-configuration="${escapeAttribute(JSON.stringify(configuration))}"></div>
+<div id="api-reference" data-configuration="${escapeAttribute(JSON.stringify(configuration))}"
+  data-idempotency-key-example="${escapeAttribute(IDEMPOTENCY_KEY_EXAMPLE)}"></div>
 <script src="/docs/assets/scalar.js"></script>
 <script src="/docs/assets/init.js"></script>
 </body>

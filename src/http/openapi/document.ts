@@ -361,6 +361,9 @@ function detailOperation(method: string, path: string, detail: Json): Json {
   };
 }
 
+/** The Idempotency-Key the document shows; the /docs console replaces it with a fresh key on every send. */
+export const IDEMPOTENCY_KEY_EXAMPLE = "5f1c8e2a-3b7d-4c9e-8a1f-0d2b4c6e8f10";
+
 /** The OpenAPI 3.1 document, generated from the skill declarations and the route table. */
 export function openApiDocument(source: DocumentSource): Json {
   const { skills } = source;
@@ -410,8 +413,8 @@ export function openApiDocument(source: DocumentSource): Json {
       title: "Waybill",
       version: VERSION,
       description:
-        "Cost-basis truckload rates from public US data, gated by tier and key scopes, metered per minute and month, and proven by signed, " +
-        "hash-chained receipts. Guides: [/docs/agents.md](/docs/agents.md) and [/llms.txt](/llms.txt).",
+        "Cost-basis truckload rates from public US data, gated by tier and key scopes, metered per minute and month, and proven by " +
+        "receipts in a signed transparency log. Guides: [/docs/agents.md](/docs/agents.md) and [/llms.txt](/llms.txt).",
       license: { name: "Proprietary; self-hosted", identifier: "LicenseRef-Waybill" },
     },
     servers: [{ url: source.serverUrl, description: "This instance." }],
@@ -461,7 +464,7 @@ export function openApiDocument(source: DocumentSource): Json {
             maxLength: 255,
             description: "1 to 255 visible ASCII characters; a UUID is a good choice.",
           },
-          example: "5f1c8e2a-3b7d-4c9e-8a1f-0d2b4c6e8f10",
+          example: IDEMPOTENCY_KEY_EXAMPLE,
         },
       },
     },

@@ -47,7 +47,7 @@ const FIELD_GLOSSARY: Readonly<Record<string, string>> = {
   issued_at: "When the receipt was issued (ISO 8601, UTC).",
   known_at: "The latest import time the answer could see (ISO 8601, UTC).",
   fetched_at: "When the figure was fetched from its publisher (ISO 8601, UTC).",
-  seq: "Position of the receipt in the hash chain.",
+  seq: "Position of the receipt in the instance's receipt log, counted from 1 (its log_index + 1).",
   lane: "The lane.",
   from: "First date of the range (YYYY-MM-DD).",
   to: "Last date of the range (YYYY-MM-DD).",

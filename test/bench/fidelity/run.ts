@@ -1,6 +1,6 @@
 /**
  * `npm run fidelity`: the rate model against public figures (docs/rate-model.md, "Fidelity"). Prints Markdown; with
- * --write, also writes it between the rate-model fidelity markers in docs/benchmarks.md (created when absent); with
+ * --write, also writes it between the fidelity markers in docs/benchmarks.md; with
  * --fit, prints the lane-balance factors the USDA fit weeks give (fit-lane-balance.ts) and nothing else; lanes of a
  * sealed road set (road-lanes.ts) are left out until --unseal.
  *   1. road miles of well-known lanes (road-lanes.ts), tuning and held-out lanes apart, and query time;
@@ -10,7 +10,7 @@
  *   4. REEFER cost basis against USDA AMS FVWTRK midpoints on the fit and held-out weeks, and the market anchor (the
  *      latest report at most 14 days old) against the next week's range.
  */
-import { existsSync, writeFileSync } from "node:fs";
+import { BENCHMARKS_PAGE, FIDELITY_MARKERS, replaceBetween } from "../results-block.ts";
 import { DAY_MS } from "../../../src/dates.ts";
 import { openMemoryDatabase } from "../../../src/db/client.ts";
 import { AMS_DISTRICTS } from "../../../src/reference/ams-districts.ts";
@@ -26,7 +26,6 @@ import { equipmentCostAsOf } from "../../../src/skills/rate-lookup/equipment-cos
 import { costBasis } from "../../../src/skills/rate-lookup/model.ts";
 import { costAtDiesel, priceLane } from "../../../src/skills/rate-lookup/price-lane.ts";
 import { rateForecastSkill } from "../../../src/skills/rate-forecast/skill.ts";
-import { ensureBlock, replaceBetween } from "../readme-block.ts";
 import { ATRI_SOURCE, ATRI_TOTAL_PER_MILE } from "./atri-years.ts";
 import { type FittedLaneBalance, fitLaneBalance } from "./fit-lane-balance.ts";
 import { DAT_2025_09, LONG_HAUL_LANES, SHORT_HAUL_LANES } from "./national-lanes.ts";
@@ -552,10 +551,7 @@ const report = [
 ].join("\n");
 console.log(report);
 
-const MARKERS = ["<!-- rate-model-fidelity:start -->", "<!-- rate-model-fidelity:end -->"] as const;
 if (process.argv.includes("--write")) {
-  const file = new URL("../../../docs/benchmarks.md", import.meta.url).pathname;
-  if (!existsSync(file)) writeFileSync(file, "# Benchmarks\n");
-  ensureBlock(file, "Rate model fidelity (`npm run fidelity -- --write`)", ...MARKERS);
-  replaceBetween(file, ...MARKERS, report.replace(/^## .*\n\n/, ""));
+  replaceBetween(BENCHMARKS_PAGE, ...FIDELITY_MARKERS, report.replace(/^## .*\n\n/, ""));
+  console.log(`\nwritten to ${BENCHMARKS_PAGE}`);
 }
