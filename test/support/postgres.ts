@@ -40,6 +40,10 @@ export interface PostgresCluster {
   log(): string;
   /** The postmaster's process id (the parent of one backend per connection). */
   serverPid(): number;
+  /** Stop the server but keep its data (`fast`: connections are cut, as a restart or failover does); `resume()` starts it again. */
+  halt(mode?: "fast" | "immediate"): void;
+  /** Start a halted server again on the same port and data. */
+  resume(): void;
   /** Stop the server and remove its folder; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -221,6 +225,16 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
       createDatabase,
       log,
       serverPid: () => Number(readFileSync(join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]),
+      halt(mode = "fast") {
+        run([...ctl, "stop", "-m", mode, "-w", "-t", "60"], "pg_ctl stop");
+      },
+      resume() {
+        const started = Bun.spawnSync([...ctl, "start", "-w", "-t", "60", "-l", logFile], {
+          stdout: "pipe",
+          stderr: "pipe",
+        });
+        if (started.exitCode !== 0) throw new Error(`pg_ctl start failed: ${started.stderr.toString()}\n${log()}`);
+      },
       async stop() {
         if (stopped) return;
         stopped = true;
