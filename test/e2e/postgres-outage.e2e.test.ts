@@ -122,12 +122,19 @@ async function expectStoredAndVerified(receiptIds: string[]): Promise<void> {
 test("PostgreSQL stopped for 8 s under load: 503 with Retry-After meanwhile, answers again within 10 s of its return", async () => {
   let returnedAt = 0;
   let readyDuringOutage: { status: number; body: Record<string, unknown> } | undefined;
+  let otherRouteDuringOutage: { status: number; error?: string; retryAfter: string | null } | undefined;
   const outcomes = await loadDuring(async (started) => {
     await Bun.sleep(1_500);
     cluster.halt("fast");
     const haltedAt = performance.now();
     await Bun.sleep(2_000);
     readyDuringOutage = await readyz();
+    const usage = await fetch(`${replica.url}/v1/usage`, { headers: { authorization: `Bearer ${key}` } });
+    otherRouteDuringOutage = {
+      status: usage.status,
+      error: ((await usage.json()) as { error?: string }).error,
+      retryAfter: usage.headers.get("retry-after"),
+    };
     await Bun.sleep(Math.max(0, 8_000 - (performance.now() - haltedAt)));
     cluster.resume();
     returnedAt = performance.now() - started;
@@ -143,6 +150,8 @@ test("PostgreSQL stopped for 8 s under load: 503 with Retry-After meanwhile, ans
   const answered = expectCleanOutcomes(outcomes);
   expect(outcomes.some((o) => o.status === 503)).toBe(true);
   expect(readyDuringOutage?.status).toBe(503);
+  // Not only skill calls: a route that reads the database refuses the same way.
+  expect(otherRouteDuringOutage).toEqual({ status: 503, error: "SERVICE_UNAVAILABLE", retryAfter: "2" });
   expect(String((readyDuringOutage?.body.reasons as string[])?.[0])).toMatch(/unreachable|shutting down/);
   const firstAnswerAfter = outcomes.find((o) => o.status === 200 && o.at > returnedAt);
   expect(firstAnswerAfter).toBeDefined();
