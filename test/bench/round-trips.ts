@@ -57,7 +57,9 @@ try {
       const kind = text.slice(0, 60);
       kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
     }
-    console.log(`\n${name}: ${lines.length} statements for ${calls} answered calls = ${(lines.length / calls).toFixed(2)} per call`);
+    console.log(
+      `\n${name}: ${lines.length} statements for ${calls} answered calls = ${(lines.length / calls).toFixed(2)} per call`,
+    );
     for (const [kind, n] of [...kinds].sort((a, b) => b[1] - a[1]).slice(0, 14))
       console.log(`  ${(n / calls).toFixed(2)}  ${kind}`);
   };
