@@ -22,7 +22,8 @@ export type ErrorCode =
   | "NOT_ROAD_CONNECTED"
   | "RATE_LIMITED"
   | "ALERT_LIMIT_REACHED"
-  | "INTERNAL_ERROR";
+  | "INTERNAL_ERROR"
+  | "SERVICE_UNAVAILABLE";
 
 /** Every code of the error table with its HTTP status (the OpenAPI document and the agent guide list them from here). */
 export const ERROR_STATUS: Record<ErrorCode, number> = {
@@ -44,7 +45,11 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   RATE_LIMITED: 429,
   ALERT_LIMIT_REACHED: 409,
   INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
 };
+
+/** Seconds a caller is asked to wait while the database cannot be reached (a restart or failover takes a few). */
+export const UNAVAILABLE_RETRY_AFTER_S = 2;
 
 export interface FieldProblem {
   field: string;
@@ -173,19 +178,52 @@ export const errors = {
       { "Retry-After": String(retryAfter) },
     ),
   internal: () => new ApiError("INTERNAL_ERROR", "Something went wrong on our side; the request was not answered."),
+  serviceUnavailable: () =>
+    new ApiError(
+      "SERVICE_UNAVAILABLE",
+      `The database cannot be reached right now; the request was not answered. Retry after ${UNAVAILABLE_RETRY_AFTER_S} s.`,
+      { retry_after: UNAVAILABLE_RETRY_AFTER_S },
+      { "Retry-After": String(UNAVAILABLE_RETRY_AFTER_S) },
+    ),
 };
+
+/** The PostgreSQL client's codes for a connection that could not be made or was lost. */
+const CONNECTION_LOST =
+  /^(ERR_POSTGRES_(CONNECTION_(CLOSED|FAILED|REFUSED|TIMEOUT)|IDLE_TIMEOUT|LIFETIME_TIMEOUT)|ECONNREFUSED|ECONNRESET|EPIPE)$/;
+/** SQLSTATEs of a server shutting down, restarting, not yet accepting, out of connections, or a lost connection (08…). */
+const SERVER_AWAY = /^(57P0[1-3]|53300|08...)$/;
+
+/**
+ * Whether `error` (or what it wraps: drizzle wraps the client's error as `cause`) says the database
+ * cannot be reached right now, rather than that the request or the code is wrong: such a call is
+ * refused with SERVICE_UNAVAILABLE and Retry-After, never INTERNAL_ERROR.
+ */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  for (let at = error, depth = 0; at && typeof at === "object" && depth < 5; depth++) {
+    const { code, errno } = at as { code?: unknown; errno?: unknown };
+    if (CONNECTION_LOST.test(String(code ?? "")) || SERVER_AWAY.test(String(errno ?? ""))) return true;
+    at = (at as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** The error table's row for anything thrown that is not a refusal: unreachable database or internal error. */
+export function apiErrorOf(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  return isDatabaseUnreachable(error) ? errors.serviceUnavailable() : errors.internal();
+}
 
 /** A configuration value or start-up condition the operator got wrong: printed as one line, and the process stops. */
 export class ConfigError extends Error {}
 
-/** Turn any thrown value into a response. Unknown errors become INTERNAL_ERROR; nothing internal leaks. */
+/** Turn any thrown value into a response. Unknown errors become INTERNAL_ERROR (or SERVICE_UNAVAILABLE); nothing internal leaks. */
 export function errorResponse(
   error: unknown,
   requestId: string,
   authObjId?: string,
   extraHeaders: Record<string, string> = {},
 ): Response {
-  const apiError = error instanceof ApiError ? error : errors.internal();
+  const apiError = apiErrorOf(error);
   return Response.json(apiError.body(requestId, authObjId), {
     status: apiError.status,
     headers: { ...apiError.headers, ...extraHeaders, "Cache-Control": "no-store", "X-Request-Id": requestId },

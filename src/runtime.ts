@@ -17,6 +17,7 @@ import type { PipelineDeps } from "./pipeline/run-skill.ts";
 import { AlertBackground } from "./skills/rate-alerts/background.ts";
 import { SkillCatalog } from "./skills/catalog.ts";
 import { SKILLS } from "./skills/registry.ts";
+import { log as serverLog } from "./ops/log.ts";
 import { createReadiness, type ReadinessProbe } from "./ops/readiness.ts";
 import { servedDeclarations, type RegisteredSkill } from "./skills/types.ts";
 import { systemResolver, type TargetPolicy } from "./webhooks/target-policy.ts";
@@ -123,7 +124,9 @@ export async function createRuntime({
     if (changed.external) {
       // Another process committed: maybe a revoke or tier change (above), a month count, or an import.
       meter.invalidate();
-      ledger.reloadSigningKey();
+      // A failed read (the database away) is retried on the next change, which a reconnection counts as.
+      const reloaded = ledger.reloadSigningKey();
+      if (isPromise(reloaded)) reloaded.catch((error) => serverLog.failure("signing_key_reload_failed", error));
       reloadReference(true);
     }
   }
@@ -141,7 +144,7 @@ export async function createRuntime({
     });
     if (!isPromise(done)) return;
     reloading = done
-      .catch((error) => console.error(`reading new reference figures failed: ${(error as Error).message}`))
+      .catch((error) => serverLog.failure("reference_reload_failed", error))
       .finally(() => {
         reloading = undefined;
         if (reloadAgain) {

@@ -9,6 +9,7 @@ import { setupUrlOnFirstStart } from "../dashboard/index.ts";
 import { warmGazetteer } from "../reference/index.ts";
 import { acquireInstanceLock } from "../ops/instance-lock.ts";
 import { configureLog } from "../ops/log.ts";
+import { keepServingOnStrayErrors } from "../ops/stray-errors.ts";
 import { MonotonicClock, newestRecordedInstant } from "../ops/monotonic-clock.ts";
 import { embeddedRoadNetwork } from "../reference/roads/index.ts";
 import { startSyncSchedule } from "../reference/sync/schedule.ts";
@@ -23,6 +24,7 @@ const SOCKET_BODY_LIMIT = 1024 * 1024 * 1024;
 
 export async function serve(config: ServeConfig): Promise<void> {
   configureLog({ format: config.logFormat, level: config.logLevel });
+  keepServingOnStrayErrors();
   // One server per SQLite file, taken before migrating: a second server must not touch the file.
   // Replicas on PostgreSQL share their database by design; its migration runs under an advisory lock.
   const lock = config.database.dialect === "sqlite" ? acquireInstanceLock(config.database.file) : undefined;

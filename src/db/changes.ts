@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { SQL } from "bun";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { Backoff } from "./backoff.ts";
 import type { Db, Store } from "./client.ts";
 import type { MaybePromise } from "./maybe-async.ts";
 
@@ -106,6 +107,8 @@ export class SqliteChangeWatcher extends LocalGenerations implements ChangeWatch
 class PostgresChangeWatcher extends LocalGenerations implements ChangeWatcher {
   private heard = false;
   private fingerprint = "";
+  private unreachable = false;
+  private readonly backoff = new Backoff();
   private readonly timer: ReturnType<typeof setInterval>;
   private subscription?: SQL.ListenSubscription;
 
@@ -138,13 +141,22 @@ class PostgresChangeWatcher extends LocalGenerations implements ChangeWatcher {
     await this.subscription?.unlisten();
   }
 
+  /**
+   * While the database cannot be reached the poll backs off and nothing is reported (reloading the
+   * caches then would only fail, and would hold pool connections); the first read that works again
+   * counts as a change, since anything may have been committed meanwhile.
+   */
   private async checkFingerprint(): Promise<void> {
+    if (!this.backoff.ready()) return;
     try {
       const now = await this.readFingerprint();
-      if (now !== this.fingerprint) this.heard = true;
+      if (now !== this.fingerprint || this.unreachable) this.heard = true;
       this.fingerprint = now;
+      this.unreachable = false;
+      this.backoff.succeeded();
     } catch {
-      this.heard = true; // the database is unreachable for now; look again when it answers
+      this.unreachable = true;
+      this.backoff.failed();
     }
   }
 

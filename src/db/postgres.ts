@@ -12,12 +12,18 @@ export type PostgresStore = Store & { $client: SQL };
 /** Any number that names the migration lock: replicas starting together migrate one after another. */
 const MIGRATION_LOCK = 0x57a7_b111;
 
+/**
+ * Seconds to wait for a new connection (Bun's default is 30): an unreachable server (a partition,
+ * a failover in progress) then costs a waiting call 5 s before its 503, not 30 (docs/postgresql.md).
+ */
+const CONNECT_TIMEOUT_S = 5;
+
 /** Pool size per process unless the URL says otherwise (`?max=N`); docs/postgresql.md has the arithmetic. */
 const DEFAULT_POOL = 10;
 
 /** Connect, apply migrations-pg/ under an advisory lock, and hand back the store. */
 export async function openPostgres(url: string): Promise<PostgresStore> {
-  const client = new SQL({ url, max: poolSizeOf(url), bigint: false });
+  const client = new SQL({ url, max: poolSizeOf(url), bigint: false, connectionTimeout: CONNECT_TIMEOUT_S });
   try {
     await migrateUnderLock(client);
   } catch (error) {

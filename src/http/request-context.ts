@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { ApiError, errorResponse, errors } from "../errors.ts";
+import { ApiError, apiErrorOf, errorResponse, errors } from "../errors.ts";
 import type { CorsPolicy } from "./cors.ts";
 import { finishedJsonAnswer, finishResponse, isFinished } from "./finish-response.ts";
 import type { Metrics } from "./metrics.ts";
@@ -118,8 +118,10 @@ export function requestContext({ metrics, cors, allowedMethods, recognise }: Req
         allowed.length > 0 ? errors.methodNotAllowed(request.method, allowed) : errors.notFound("No such route.");
     } else if (code === "PARSE") apiError = errors.invalidRequest([{ field: "(body)", problem: "is not valid JSON" }]);
     else {
-      log.failure("unhandled_error", error, { request_id: state.id });
-      apiError = errors.internal();
+      apiError = apiErrorOf(error);
+      log.failure(apiError.status === 503 ? "database_unreachable" : "unhandled_error", error, {
+        request_id: state.id,
+      });
     }
     return refuse(request, state, apiError);
   };

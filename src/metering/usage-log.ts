@@ -1,4 +1,6 @@
+import { Backoff } from "../db/backoff.ts";
 import type { Db, Store } from "../db/client.ts";
+import { isDatabaseUnreachable } from "../errors.ts";
 import type { BatchParticipant } from "../db/group-commit.ts";
 import type { MaybePromise } from "../db/maybe-async.ts";
 import { inTransaction } from "../db/transaction.ts";
@@ -62,12 +64,16 @@ function rowWriter(db: Store): WriteRow {
  * go to usage_events in one transaction per batch, off the request path, so a flood of refused calls
  * costs the writer one commit per batch instead of one each.
  */
+/** Refusal rows kept in memory while the database cannot be reached; older ones beyond this are dropped (and logged). */
+const MAX_KEPT_WHILE_UNREACHABLE = 10_000;
+
 export function createUsageLog(
   db: Store,
   { flushAfterMs = 250, maxBuffered = 200 }: UsageLogOptions = {},
 ): ClosableUsageLog {
   let buffered: UsageEvent[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const backoff = new Backoff();
   const writeRow = rowWriter(db);
   const keyUse = new BatchKeyUse(db);
 
@@ -80,7 +86,8 @@ export function createUsageLog(
     return inTransaction(db, async (tx) => {
       await insertUsage(tx, events);
       return 0;
-    }).catch(async () => {
+    }).catch(async (error: unknown) => {
+      if (isDatabaseUnreachable(error)) throw error; // kept and written once it answers (below)
       let failed = 0;
       for (const event of events)
         failed += await inTransaction(db, async (tx) => writeRow(tx, event)).then(
@@ -116,11 +123,25 @@ export function createUsageLog(
       const failed = writeBatch(events);
       if (typeof failed === "number") return report(failed, events.length);
       return failed.then(
-        (count) => report(count, events.length),
-        (error) => lost(error, events.length),
+        (count) => {
+          backoff.succeeded();
+          report(count, events.length);
+        },
+        (error) => (isDatabaseUnreachable(error) ? keepForLater(error, events) : lost(error, events.length)),
       );
     } catch (error) {
       lost(error, events.length);
+    }
+  };
+
+  /** The database is away: the rows wait (up to a bound) and are tried again after a back-off. */
+  const keepForLater = (error: unknown, events: UsageEvent[]) => {
+    const room = Math.max(0, MAX_KEPT_WHILE_UNREACHABLE - buffered.length);
+    if (events.length > room) lost(error, events.length - room);
+    buffered = [...events.slice(0, room), ...buffered];
+    if (timer === undefined) {
+      timer = setTimeout(flush, backoff.failed());
+      timer.unref?.();
     }
   };
 
@@ -136,7 +157,7 @@ export function createUsageLog(
     batch: keyUse,
     recordRefused(event) {
       buffered.push(event);
-      schedule(buffered.length >= maxBuffered ? 0 : flushAfterMs);
+      schedule(buffered.length >= maxBuffered && backoff.ready() ? 0 : flushAfterMs);
     },
     flush,
     close: flush,

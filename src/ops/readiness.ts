@@ -1,5 +1,6 @@
 import { desc } from "drizzle-orm";
 import type { Clock } from "../clock.ts";
+import { isDatabaseUnreachable } from "../errors.ts";
 import type { Db, Store } from "../db/client.ts";
 import { andThen, type MaybePromise } from "../db/maybe-async.ts";
 import { first, inTransaction } from "../db/transaction.ts";
@@ -33,6 +34,7 @@ export function describeWriteFailure(error: unknown): string {
   const state = String((error as { errno?: unknown }).errno ?? "");
   for (const [pattern, meaning] of POSTGRES_STATES) if (pattern.test(state)) return meaning;
   const code = String((error as { code?: string }).code ?? "");
+  if (isDatabaseUnreachable(error)) return `the database server is unreachable (${code || "connection lost"})`;
   if (code.startsWith("SQLITE_FULL")) return "disk full: the database cannot grow";
   if (code.startsWith("SQLITE_READONLY")) return "the database file or its folder is read-only";
   if (code.startsWith("SQLITE_CORRUPT") || code.startsWith("SQLITE_NOTADB")) return "the database file is corrupted";

@@ -9,7 +9,7 @@ import type { Db, Store } from "../db/client.ts";
 import type { GroupCommitter } from "../db/group-commit.ts";
 import { isPromise, type MaybePromise } from "../db/maybe-async.ts";
 import { recordQuotaThreshold } from "../metering/quota-threshold.ts";
-import { ApiError, errors } from "../errors.ts";
+import { ApiError, apiErrorOf, errors } from "../errors.ts";
 import type { Admission, Meter, UsageLog } from "../metering/meter.ts";
 import type { RateLimitHeaders } from "../metering/window-status.ts";
 import { AnswerBytes, type AnswerBody } from "../receipts/answer-bytes.ts";
@@ -192,8 +192,8 @@ function refusal(
   principal: Principal | null,
   headers: Record<string, string>,
 ): SkillReply {
+  const apiError = apiErrorOf(error);
   if (!(error instanceof ApiError)) log.failure("skill_call_failed", error, { request_id: requestId });
-  const apiError = error instanceof ApiError ? error : errors.internal();
   return {
     status: apiError.status,
     body: apiError.body(requestId, principal?.authObjId),

@@ -1,6 +1,8 @@
 import { and, asc, eq, lte } from "drizzle-orm";
 import type { Clock } from "../clock.ts";
+import { Backoff } from "../db/backoff.ts";
 import type { Store } from "../db/client.ts";
+import { log } from "../ops/log.ts";
 import { first, inTransaction } from "../db/transaction.ts";
 import { appendEvent, type EventRecord } from "../events/log.ts";
 import { postWebhook, type PostOutcome } from "./http-post.ts";
@@ -43,6 +45,8 @@ export class DeliveryWorker {
   private timer: ReturnType<typeof setInterval> | undefined;
   private readonly concurrency: number;
   private readonly random: () => number;
+  /** After a failed look for due deliveries (the database away), the next waits a while. */
+  private readonly backoff = new Backoff();
 
   constructor(
     private readonly db: Store,
@@ -61,8 +65,11 @@ export class DeliveryWorker {
 
   /** Look for due deliveries now: on every poll, and whenever an attempt frees a slot. */
   private wake(): void {
-    if (!this.timer) return;
-    this.tick().catch((error) => console.error("webhook delivery worker:", error));
+    if (!this.timer || !this.backoff.ready()) return;
+    this.tick().then(
+      () => this.backoff.succeeded(),
+      (error) => log.failure("webhook_worker_paused", error, { retry_in_ms: this.backoff.failed() }),
+    );
   }
 
   /** Attempt every due delivery, up to the concurrency; resolves when those attempts are recorded. */
@@ -113,7 +120,8 @@ export class DeliveryWorker {
       const outcome = await postWebhook(new URL(delivery.url), headers, body, this.policy);
       await this.record(delivery, outcome);
     } catch (error) {
-      console.error(`webhook delivery ${delivery.id} failed unexpectedly:`, error);
+      // Not recorded (say, the database went away after the POST): still pending, so attempted again later.
+      log.failure("webhook_delivery_not_recorded", error, { delivery_id: delivery.id });
     } finally {
       this.inFlight.delete(delivery.id);
       this.wake(); // a backlog drains at the concurrency, not at one batch per poll

@@ -237,6 +237,51 @@ describe("three replicas on one PostgreSQL", () => {
     expect(month.n).toBe(rows.n);
   }, 180_000);
 
+  test("kill -9 of a replica while an account spends its month: only calls to it fail, the others keep answering, the quota stays exact", async () => {
+    const email = "crash-quota@example.com";
+    const key = accountKeyOn(folder.exe, databaseUrl, folder.dir, email, "explorer");
+    const victim = 2;
+    const victimReplica = set.replicas[victim];
+    if (!victimReplica) throw new Error("no replica to kill");
+    const victimUrl = victimReplica.url;
+    let killedAt = -1;
+    const { outcomes, killed } = await loadWithKill({
+      total: 90,
+      workers: 12,
+      killAfter: 8,
+      call: async () => {
+        const base = set.next();
+        return { ...(await lookup(base, key)), base };
+      },
+      kill: () => {
+        killedAt = answered.length; // answers (200s) any test had got when the kill landed
+        victimReplica.process.kill("SIGKILL");
+      },
+    });
+    expect(killed).toBe(true);
+    // A call fails only by losing its answer with the killed replica; every other is answered or refused by the quota.
+    const statuses = outcomes.map((o) => (o.status === 429 ? `429 ${String(o.body.error)}` : String(o.status)));
+    expect(statuses.filter((s) => !["200", "no answer", "429 RATE_LIMITED"].includes(s))).toEqual([]);
+    expect(outcomes.filter((o) => o.status === "no answer" && o.base !== victimUrl)).toEqual([]);
+    // The surviving replicas kept answering after the kill.
+    expect(answered.length).toBeGreaterThan(killedAt);
+    const answeredHere = withStatus(outcomes, 200);
+    expect(answeredHere.length).toBeLessThanOrEqual(MONTH_LIMIT);
+
+    await set.restart(victim);
+    // The month is used up exactly: as many counted as stored receipts, both the limit, and every replica refuses.
+    const accountId = await accountIdOf(email);
+    const [month] =
+      await sql`select coalesce(sum(answered), 0)::int as n from monthly_usage where account_id = ${accountId}`;
+    const [rows] =
+      await sql`select count(*)::int as n from receipts where account_id = ${accountId} and request_id is not null`;
+    expect({ month: month.n, receipts: rows.n }).toEqual({ month: MONTH_LIMIT, receipts: MONTH_LIMIT });
+    for (const replica of set.replicas) {
+      const refused = await lookup(replica.url, key);
+      expect(refused).toMatchObject({ status: 429, body: { error: "RATE_LIMITED", window: "month" } });
+    }
+  }, 180_000);
+
   test("a receipt answered by one replica is audited through another, shown on a third's dashboard, and verified offline", async () => {
     const email = "audit@example.com";
     const key = accountKeyOn(folder.exe, databaseUrl, folder.dir, email, "enterprise", PASSWORD);

@@ -40,6 +40,16 @@ export interface PostgresCluster {
   log(): string;
   /** The postmaster's process id (the parent of one backend per connection). */
   serverPid(): number;
+  /** Stop the server but keep its data (`fast`: connections are cut, as a restart or failover does); `resume()` starts it again. */
+  halt(mode?: "fast" | "immediate"): void;
+  /** Start a halted server again on the same port and data. */
+  resume(): void;
+  /**
+   * Fail over to a copy: the server dies (`immediate`, as a lost machine), its data directory is
+   * copied as a replicated disk or a file-system snapshot would hold it, and a new server starts
+   * from the copy on the same address, recovering from its WAL. Later calls act on the copy.
+   */
+  failoverToCopy(): void;
   /** Stop the server and remove its folder; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -152,8 +162,9 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
   if (owner.uid !== undefined && owner.gid !== undefined) chownSync(folder, owner.uid, owner.gid);
   const dataDir = join(folder, "data");
   const logFile = join(folder, "server.log");
-  const ctl = [...owner.run, join(bin, "pg_ctl"), "-D", dataDir];
-  const stopCommand = [...ctl, "stop", "-m", "immediate", "-w"];
+  let currentDataDir = dataDir;
+  let ctl = [...owner.run, join(bin, "pg_ctl"), "-D", dataDir];
+  let stopCommand = [...ctl, "stop", "-m", "immediate", "-w"];
   const password = randomBytes(16).toString("hex");
   const log = () => (existsSync(logFile) ? readFileSync(logFile, "utf8") : "");
   let watchdog: Bun.Subprocess | undefined;
@@ -213,6 +224,14 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
     };
     const url = createDatabase(options.database ?? "waybill");
     let stopped = false;
+    let copies = 0;
+    const startAgain = () => {
+      const started = Bun.spawnSync([...ctl, "start", "-w", "-t", "60", "-l", logFile], {
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      if (started.exitCode !== 0) throw new Error(`pg_ctl start failed: ${started.stderr.toString()}\n${log()}`);
+    };
     return {
       url,
       port,
@@ -220,7 +239,22 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
       folder,
       createDatabase,
       log,
-      serverPid: () => Number(readFileSync(join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]),
+      serverPid: () => Number(readFileSync(join(currentDataDir, "postmaster.pid"), "utf8").split("\n")[0]),
+      halt(mode = "fast") {
+        run([...ctl, "stop", "-m", mode, "-w", "-t", "60"], "pg_ctl stop");
+      },
+      failoverToCopy() {
+        run([...ctl, "stop", "-m", "immediate", "-w", "-t", "60"], "pg_ctl stop");
+        const copy = join(folder, `data-copy-${++copies}`);
+        run([...owner.run, "cp", "-a", currentDataDir, copy], "copying the data directory");
+        currentDataDir = copy;
+        ctl = [...owner.run, join(bin, "pg_ctl"), "-D", copy];
+        stopCommand = [...ctl, "stop", "-m", "immediate", "-w"];
+        watchdog?.kill();
+        watchdog = startWatchdog(stopCommand, folder);
+        startAgain();
+      },
+      resume: startAgain,
       async stop() {
         if (stopped) return;
         stopped = true;

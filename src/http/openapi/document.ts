@@ -70,6 +70,7 @@ const STATUS_RESPONSE_NAMES: Record<number, string> = {
   422: "UnprocessableContent",
   429: "TooManyRequests",
   500: "InternalError",
+  503: "ServiceUnavailable",
 };
 
 const HEADERS: Record<string, Json> = {
@@ -118,7 +119,7 @@ function errorResponses(): Json {
     const extraHeaders: Json =
       status === 401
         ? { "WWW-Authenticate": ref("headers", "WWWAuthenticate") }
-        : status === 429
+        : status === 429 || status === 503
           ? { "Retry-After": ref("headers", "RetryAfter") }
           : {};
     responses[STATUS_RESPONSE_NAMES[status]!] = {
@@ -194,6 +195,7 @@ function skillErrors(skill: AnySkill, withBody: boolean): number[] {
     422,
     429,
     500,
+    503,
     ...(withBody ? [413, 415] : []),
     ...(notFound ? [404] : []),
     ...(conflict ? [409] : []),
@@ -310,7 +312,7 @@ function invokeOperation(
           },
         },
       },
-      ...errorRefs([400, 401, 403, 404, 409, 413, 415, 422, 429, 500]),
+      ...errorRefs([400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503]),
     },
   };
 }
@@ -344,7 +346,7 @@ function documentedOperation(method: string, doc: RouteDoc): Json {
         headers: { "X-Request-Id": ref("headers", "XRequestId") },
         content: { "application/json": { schema: plain(doc.response.schema), example: doc.response.example } },
       },
-      ...errorRefs([...(doc.authenticated ? [401] : []), ...doc.errors, 500]),
+      ...errorRefs([...(doc.authenticated ? [401] : []), ...doc.errors, 500, 503]),
     },
   };
 }
@@ -357,7 +359,7 @@ function detailOperation(method: string, path: string, detail: Json): Json {
     security: [{ bearer: [] }],
     parameters: [ref("parameters", "RequestId")],
     ...detail,
-    responses: { ...errorRefs([401, 500]), ...(detail.responses as Json | undefined) },
+    responses: { ...errorRefs([401, 500, 503]), ...(detail.responses as Json | undefined) },
   };
 }
 

@@ -79,6 +79,9 @@ const EXTRA_FIELDS: Record<ErrorCode, Record<string, TSchema>> = {
     upgrade_url: Type.String({ description: "Where to compare tiers." }),
   },
   INTERNAL_ERROR: {},
+  SERVICE_UNAVAILABLE: {
+    retry_after: Type.Integer({ description: "Seconds to wait before retrying (also in the Retry-After header)." }),
+  },
 };
 
 /** One real refusal per code, built by the same factories the server uses: the document's examples. */
@@ -111,6 +114,7 @@ const EXAMPLES: Record<ErrorCode, ApiError> = {
   RATE_LIMITED: errors.rateLimited("minute", 10, 1792065780, 42),
   ALERT_LIMIT_REACHED: errors.alertLimitReached("starter", 10),
   INTERNAL_ERROR: errors.internal(),
+  SERVICE_UNAVAILABLE: errors.serviceUnavailable(),
 };
 
 const EXAMPLE_REQUEST_ID = "req_01JD2ZQ8W6Y3K7M1N4P5R8T0VX";

@@ -248,6 +248,7 @@ export class ReceiptLog implements BatchParticipant {
   }
 
   private reset(): void {
+    this.rows.endBatch();
     this.staged = [];
     this.beforeBatch = null;
     this.sealed = null;
@@ -256,6 +257,7 @@ export class ReceiptLog implements BatchParticipant {
   }
 
   private *writeAndSign(tx: Store): Steps<void> {
+    yield* wait(this.rows.writeBatch(tx));
     for (const tile of this.tileWrites) yield* wait(this.rows.putTile(tx, tile.level, tile.index, tile.hashes));
     this.sealed = yield* wait(this.signCheckpoint(tx));
   }

@@ -19,6 +19,8 @@ const bytes = (value: Uint8Array) => Buffer.from(value.buffer, value.byteOffset,
 export function portableReceiptRows(store: Store): ReceiptRows {
   const t = store.t;
   const r = t.receipts;
+  /** The open batch's receipt rows, written in one multi-row INSERT by writeBatch (one batch at a time per process). */
+  let batchRows: (typeof t.receipts.$inferInsert)[] = [];
   return {
     parts: (ids) => receiptPartsById(store, ids),
     async checkpoints() {
@@ -39,8 +41,17 @@ export function portableReceiptRows(store: Store): ReceiptRows {
     },
     storedReceipt: (seq) => storedReceiptAt(store, seq),
     shared: store.engine === "postgres",
-    async insertReceipt(tx, row) {
-      await tx.insert(t.receipts).values({ ...row, responseSha256: bytes(row.responseSha256), hash: bytes(row.hash) });
+    insertReceipt(_tx, row) {
+      batchRows.push({ ...row, responseSha256: bytes(row.responseSha256), hash: bytes(row.hash) });
+    },
+    async writeBatch(tx) {
+      if (batchRows.length === 0) return;
+      const rows = batchRows;
+      batchRows = [];
+      await tx.insert(t.receipts).values(rows);
+    },
+    endBatch() {
+      batchRows = [];
     },
     async findPart(tx, sha256) {
       return (

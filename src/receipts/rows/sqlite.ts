@@ -72,6 +72,8 @@ function prepare(db: Db): ReceiptRows {
   const insertKey = lazily("INSERT INTO signing_keys (kid, public_key, private_key, created_at) VALUES (?, ?, ?, ?)");
   return {
     shared: false,
+    writeBatch() {}, // every row went in at once
+    endBatch() {},
     insertReceipt(_tx: Store, row: ReceiptRow) {
       insertReceipt().run(
         row.seq,

@@ -48,7 +48,16 @@ export interface SigningKeyRow {
 export interface ReceiptRows {
   /** Whether other processes append to the same log (PostgreSQL replicas): batches then take the log's lock. */
   readonly shared: boolean;
+  /**
+   * A receipt row of the open batch. The SQLite file inserts it at once; PostgreSQL keeps it until
+   * writeBatch, which inserts every row of the batch in one statement (docs/postgresql.md, "Round
+   * trips per answer").
+   */
   insertReceipt(tx: Store, row: ReceiptRow): MaybePromise<void>;
+  /** Write the rows insertReceipt kept for this batch (inside its transaction, before its checkpoint). */
+  writeBatch(tx: Store): MaybePromise<void>;
+  /** The batch rolled back or committed: forget what it kept. */
+  endBatch(): void;
   findPart(tx: Store, sha256: Uint8Array): MaybePromise<number | undefined>;
   insertPart(tx: Store, sha256: Uint8Array, text: string): MaybePromise<number>;
   /** A full hash tile's bytes, if stored. */

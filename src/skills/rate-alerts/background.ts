@@ -1,5 +1,7 @@
 import type { Clock } from "../../clock.ts";
+import { Backoff } from "../../db/backoff.ts";
 import type { Store } from "../../db/client.ts";
+import { log } from "../../ops/log.ts";
 import { inTransaction } from "../../db/transaction.ts";
 import { recordDataUpdates } from "../../events/data-updates.ts";
 import type { ReferenceData } from "../../reference/view.ts";
@@ -22,6 +24,7 @@ const utcDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export class AlertBackground {
   private timers: ReturnType<typeof setInterval>[] = [];
   private pending: ReturnType<typeof setTimeout> | undefined;
+  private readonly backoff = new Backoff();
 
   constructor(
     private readonly db: Store,
@@ -70,7 +73,12 @@ export class AlertBackground {
     if (this.pending) clearTimeout(this.pending);
   }
 
+  /** A run that failed (the database away) makes the timers skip runs for a while instead of failing each second. */
   private safely(always: boolean): void {
-    this.run(always).catch((error) => console.error("alert evaluation failed:", error));
+    if (!this.backoff.ready()) return;
+    this.run(always).then(
+      () => this.backoff.succeeded(),
+      (error) => log.failure("alert_evaluation_failed", error, { retry_in_ms: this.backoff.failed() }),
+    );
   }
 }
