@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
 import { setTier } from "../../../src/access/accounts.ts";
 import { appendObservations } from "../../../src/reference/append.ts";
 import { dieselSeriesId } from "../../../src/reference/series-ids.ts";
 import { MAX_ALERTS_BY_TIER } from "../../../src/skills/rate-alerts/constants.ts";
 import type { ManualClock } from "../../../src/clock.ts";
+import { createEndpoint } from "../../../src/webhooks/endpoints.ts";
 import { testInstance, type TestInstance } from "../../support/instance.ts";
 
 let server: TestInstance;
@@ -256,6 +258,69 @@ describe("rate-alerts over REST", () => {
 });
 
 describe("evaluation and events", () => {
+  test("an alert whose condition already holds fires at creation (event and webhook delivery), then only on changes", async () => {
+    const { key, accountId } = await server.accountWithKey("starter");
+    const { endpoint } = await createEndpoint(server.runtime.db, accountId, {
+      url: "https://hooks.example.com/waybill",
+      eventTypes: ["alert.triggered"],
+      allowPrivate: false,
+      now: server.clock.now(),
+    });
+    const current = nationalDiesel();
+    const created = await json(
+      await server.call("/v1/alerts", { method: "POST", key, json: dieselAlert(current.value - 0.25) }),
+    );
+    expect(created.status).toBe(200);
+    expect(created.body.alert.state).toMatchObject({ firing: true, last_value: current.value });
+    expect(created.body.alert.state.last_fired_at).not.toBeNull();
+    expect(created.body.fired).toEqual({ event_id: expect.stringMatching(/^evt_/), type: "alert.triggered" });
+
+    const events = await json(await server.call("/v1/events?type=alert.triggered", { key }));
+    expect(events.body.events).toEqual([
+      expect.objectContaining({
+        id: created.body.fired.event_id,
+        data: expect.objectContaining({ alert_id: created.body.alert.id, measurement: expect.anything() }),
+      }),
+    ]);
+    const { webhookDeliveries } = server.runtime.db.t;
+    const deliveries = await server.runtime.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.endpointId, endpoint.id));
+    expect(deliveries.map((delivery) => [delivery.eventId, delivery.status])).toEqual([
+      [created.body.fired.event_id, "pending"],
+    ]);
+
+    // Still true: the next evaluation adds nothing.
+    const again = await json(await server.call("/v1/alerts/evaluate", { method: "POST", key, json: {} }));
+    expect(again.body).toMatchObject({ evaluated: 1, fired: [] });
+
+    // CROSSES has no earlier side at creation: its first value is only the baseline.
+    const crosses = await json(
+      await server.call("/v1/alerts", { method: "POST", key, json: dieselAlert(current.value - 0.25, "CROSSES") }),
+    );
+    expect(crosses.body.fired).toBeUndefined();
+    expect(crosses.body.alert.state.firing).toBe(false);
+
+    // A paused alert whose new rule holds does not fire until it is evaluated enabled.
+    const paused = await json(
+      await server.call(`/v1/alerts/${crosses.body.alert.id}`, {
+        method: "PATCH",
+        key,
+        json: { direction: "BELOW", threshold: current.value + 1, enabled: false },
+      }),
+    );
+    expect(paused.body.fired).toBeUndefined();
+    const resumed = await json(
+      await server.call(`/v1/alerts/${crosses.body.alert.id}`, { method: "PATCH", key, json: { enabled: true } }),
+    );
+    expect(resumed.body.fired).toBeUndefined();
+    const evaluated = await json(await server.call("/v1/alerts/evaluate", { method: "POST", key, json: {} }));
+    expect(evaluated.body.fired).toEqual([
+      expect.objectContaining({ alert_id: crosses.body.alert.id, type: "alert.triggered" }),
+    ]);
+  });
+
   test("new data crossing the threshold fires once, with the values and factor versions seen, listed in /v1/events", async () => {
     const { key, accountId } = await server.accountWithKey("starter");
     const current = nationalDiesel();
