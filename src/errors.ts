@@ -129,6 +129,14 @@ export const errors = {
       key_scopes: keyScopes,
     }),
   notFound: (what = "No such resource.") => new ApiError("NOT_FOUND", what),
+  operationRequired: (skill: string, requested: string, operations: readonly string[]) =>
+    new ApiError(
+      "NOT_FOUND",
+      requested === skill
+        ? `'${skill}' has several operations; invoke one of them: ${operations.join(", ")}.`
+        : `'${skill}' has no operation '${requested}'; invoke one of: ${operations.join(", ")}.`,
+      { operations },
+    ),
   methodNotAllowed: (method: string, allowed: readonly string[]) =>
     new ApiError(
       "METHOD_NOT_ALLOWED",

@@ -209,6 +209,51 @@ describe("rate-alerts over REST", () => {
     });
   });
 
+  test("invoke obeys the tier and scope rules for every name that reaches rate-alerts", async () => {
+    const names = ["rate-alerts", "rate-alerts.create", "rate-alerts_create", "rate-alerts.nope", "rate-alerts_list"];
+    const explorer = await server.accountWithKey("explorer");
+    const scoped = await server.accountWithKey("starter", ["rate-lookup"]);
+    const starter = await server.accountWithKey("starter");
+    for (const name of names) {
+      const path = `/v1/agent/invoke/${name}`;
+      const anonymous = await json(await server.call(path, { method: "POST", json: {} }));
+      expect([name, anonymous.status, anonymous.body.error]).toEqual([name, 401, "MISSING_API_KEY"]);
+      const tier = await json(await server.call(path, { method: "POST", key: explorer.key, json: dieselAlert(1) }));
+      expect([name, tier.status, tier.body.error, tier.body.required_tier]).toEqual([
+        name,
+        403,
+        "TIER_REQUIRED",
+        "starter",
+      ]);
+      const scope = await json(await server.call(path, { method: "POST", key: scoped.key, json: {} }));
+      expect([name, scope.status, scope.body.error]).toEqual([name, 403, "SCOPE_REQUIRED"]);
+    }
+    const operations = [
+      "rate-alerts.create",
+      "rate-alerts.list",
+      "rate-alerts.get",
+      "rate-alerts.update",
+      "rate-alerts.delete",
+      "rate-alerts.evaluate",
+    ];
+    for (const name of ["rate-alerts", "rate-alerts.nope"]) {
+      const chooser = await json(
+        await server.call(`/v1/agent/invoke/${name}`, { method: "POST", key: starter.key, json: dieselAlert(1) }),
+      );
+      expect(chooser.status).toBe(404);
+      expect(chooser.body).toMatchObject({ error: "NOT_FOUND", operations });
+      expect(chooser.body.message).toContain("rate-alerts.create");
+    }
+    const listed = await json(
+      await server.call("/v1/agent/invoke/rate-alerts_list", { method: "POST", key: starter.key, json: {} }),
+    );
+    expect(listed.status).toBe(200);
+    const unknown = await json(
+      await server.call("/v1/agent/invoke/nope", { method: "POST", key: starter.key, json: {} }),
+    );
+    expect(unknown.status).toBe(404);
+  });
+
   test("the same operations through invoke, MCP and the OpenAPI document", async () => {
     const { key } = await server.accountWithKey("starter");
     const invoked = await json(
@@ -228,19 +273,26 @@ describe("rate-alerts over REST", () => {
     const names = tools.result.tools.map((tool: { name: string }) => tool.name);
     expect(names).toEqual(
       expect.arrayContaining([
-        "rate-alerts.create",
-        "rate-alerts.list",
-        "rate-alerts.get",
-        "rate-alerts.update",
-        "rate-alerts.delete",
-        "rate-alerts.evaluate",
+        "rate-alerts_create",
+        "rate-alerts_list",
+        "rate-alerts_get",
+        "rate-alerts_update",
+        "rate-alerts_delete",
+        "rate-alerts_evaluate",
       ]),
+    );
+    for (const tool of tools.result.tools as { name: string; title: string }[]) {
+      expect(tool.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+      expect(tool.title).not.toBe(tool.name);
+    }
+    expect(tools.result.tools.find((tool: { name: string }) => tool.name === "rate-alerts_create").title).toBe(
+      "Rate Alerts: Create",
     );
     const got = await mcp({
       jsonrpc: "2.0",
       id: 2,
       method: "tools/call",
-      params: { name: "rate-alerts.get", arguments: { id: invoked.body.alert.id } },
+      params: { name: "rate-alerts_get", arguments: { id: invoked.body.alert.id } },
     });
     expect(got.result.structuredContent.alert.id).toBe(invoked.body.alert.id);
 
