@@ -2,7 +2,7 @@ import type { Tier } from "./access/tiers.ts";
 
 /**
  * The error table (docs/api.md, Errors). Every error body the service sends is built here and nowhere else:
- * `{ error, message, request_id, [auth_obj_id], ...extra }`.
+ * `{ error, message, doc_url, request_id, [auth_obj_id], ...extra }`.
  */
 export type ErrorCode =
   | "INVALID_REQUEST"
@@ -52,6 +52,12 @@ export interface FieldProblem {
   allowed?: readonly string[];
 }
 
+/**
+ * Where a code is explained (its anchor on the server's /docs/errors page), sent as `doc_url` with
+ * every error, like Stripe's `doc_url`. Relative to the server, as `upgrade_url` is.
+ */
+export const errorDocUrl = (code: ErrorCode) => `/docs/errors#${code}`;
+
 let stackTraceLimit = 0;
 /** Turns stack capture off for one Error construction (the constructor turns it back on right after). */
 function withoutStackTrace(message: string): string {
@@ -82,6 +88,7 @@ export class ApiError extends Error {
     return {
       error: this.errorCode,
       message: this.message,
+      doc_url: errorDocUrl(this.errorCode),
       request_id: requestId,
       ...(authObjId ? { auth_obj_id: authObjId } : {}),
       ...this.extra,
@@ -95,8 +102,8 @@ export const errors = {
   invalidRequest: (details: FieldProblem[], message = "The request is not valid; see details.") =>
     new ApiError("INVALID_REQUEST", message, { details }),
   missingKey: () => new ApiError("MISSING_API_KEY", "Send your API key as 'Authorization: Bearer wbk_…'.", {}, BEARER),
-  malformedKey: () =>
-    new ApiError("MALFORMED_API_KEY", "The API key is not of the form wbk_ followed by 64 hex characters.", {}, BEARER),
+  malformedKey: (problem = "The API key is not of the form wbk_ followed by 64 hex characters.") =>
+    new ApiError("MALFORMED_API_KEY", problem, {}, BEARER),
   invalidKey: () =>
     new ApiError(
       "INVALID_API_KEY",
