@@ -160,8 +160,8 @@ export const errors = {
     new ApiError("PAYLOAD_TOO_LARGE", `The request body is larger than ${limitBytes} bytes.`),
   unsupportedMediaType: () =>
     new ApiError("UNSUPPORTED_MEDIA_TYPE", "Send the request body as JSON with 'Content-Type: application/json'."),
-  unresolvedLocation: (field: string, input: string, suggestions: string[]) =>
-    new ApiError("UNRESOLVED_LOCATION", `Could not find a US place for ${field} '${input}'.`, {
+  unresolvedLocation: (field: string, input: string, suggestions: string[], why?: string) =>
+    new ApiError("UNRESOLVED_LOCATION", `Could not find a US place for ${field} '${input}'${why ? `: ${why}` : ""}.`, {
       field,
       input,
       suggestions,
