@@ -125,11 +125,11 @@ describe("alerts and webhooks in the binary", () => {
           threshold: 0.5,
         }),
       })
-    ).json()) as any;
+    ).json()) as { alert: { id: string; state: { firing: boolean } }; fired: { event_id: string; type: string } };
     expect(created.alert.state.firing).toBe(true);
     expect(created.fired.type).toBe("alert.triggered");
     const [delivery] = await receiver.waitFor(1, 20_000);
-    expect(delivery!.verified).toMatchObject({
+    expect(delivery?.verified).toMatchObject({
       type: "alert.triggered",
       data: { id: created.fired.event_id, alert_id: created.alert.id, threshold: 0.5 },
     });
