@@ -1,4 +1,5 @@
 import { ERROR_STATUS, type ErrorCode } from "../../errors.ts";
+import { toolName } from "../../skills/call-names.ts";
 import { type AnySkill, callName } from "../../skills/types.ts";
 import type { RouteEntry } from "../allowed-methods.ts";
 import { codesByStatus, errorExample, errorSchema, errorSchemaName } from "./error-schemas.ts";
@@ -242,7 +243,7 @@ function skillOperation(skill: AnySkill, example: { input: unknown; answer: unkn
     summary: name,
     description:
       `${skill.description}\n\nMinimum tier **${skill.minimumTier}**; the key needs the scope \`${skill.name}\`. ` +
-      `Also callable as \`POST /v1/agent/invoke/${name}\` and as the MCP tool \`${name}\`. Every answer is metered and carries a signed receipt.`,
+      `Also callable as \`POST /v1/agent/invoke/${name}\` and as the MCP tool \`${toolName(skill)}\`. Every answer is metered and carries a signed receipt.`,
     tags: ["skills"],
     "x-minimum-tier": skill.minimumTier,
     "x-scope": skill.name,
@@ -301,7 +302,8 @@ function invokeOperation(
         in: "path",
         required: true,
         description:
-          "The skill's name, or `skill.operation` for one operation of a skill with several (`rate-alerts.create`).",
+          "The skill's name, or `skill.operation` for one operation of a skill with several (`rate-alerts.create`; the MCP spelling `rate-alerts_create` works too). " +
+          "A skill with several operations named without a known one is gated like its operations (401, 403), then answered 404 with the `operations` to call.",
         schema: { type: "string", enum: skills.map(callName), description: "A call name." },
         example: skills[0] && callName(skills[0]),
       },
