@@ -51,20 +51,25 @@ function firstEvaluation(
   return { measurement, state, event: step.event };
 }
 
-/** Store the first evaluation's state and record its trigger, if any; the answer names the event. */
+/** Where an operation stores an alert: the account's store, its transaction, the data view and the call's time. */
+interface Writing {
+  tx: Writer;
+  store: AlertStore;
+  accountId: string;
+  view: ReferenceView;
+  now: number;
+}
+
+/** Store the alert's changes with its first evaluation's state and record its trigger, if any; the answer names the event. */
 async function settle(
-  tx: Writer,
-  store: AlertStore,
+  at: Writing,
   id: string,
   changes: Parameters<AlertStore["update"]>[1],
   first: ReturnType<typeof firstEvaluation> | undefined,
-  view: ReferenceView,
-  now: number,
-  accountId: string,
 ) {
-  const alert = await store.update(id, { ...changes, ...first?.state });
+  const alert = await at.store.update(id, { ...changes, ...first?.state });
   const fired = first?.event
-    ? await recordFiring(tx, accountId, alert, first.event, first.measurement, view, now)
+    ? await recordFiring(at.tx, at.accountId, alert, first.event, first.measurement, at.view, at.now)
     : undefined;
   return { alert: alertJson(alert), ...(fired && { fired }) };
 }
@@ -88,7 +93,7 @@ export async function createAlert(
   };
   const first = firstEvaluation(definition, view, now, { enabled: true, lastFiredAt: null });
   const created = await store.insert(definition, now);
-  const settled = await settle(tx, store, created.id, {}, first, view, now, caller.accountId);
+  const settled = await settle({ tx, store, accountId: caller.accountId, view, now }, created.id, {}, first);
   return { ...settled, measurement: measurementJson(first.measurement, view) };
 }
 
@@ -128,7 +133,7 @@ export async function updateAlert(
       })
     : undefined;
   const changes = { ...definition, ...(input.enabled !== undefined && { enabled: input.enabled }), updatedAt: now };
-  const settled = await settle(tx, store, current.id, changes, fresh, view, now, caller.accountId);
+  const settled = await settle({ tx, store, accountId: caller.accountId, view, now }, current.id, changes, fresh);
   return { ...settled, ...(fresh && { measurement: measurementJson(fresh.measurement, view) }) };
 }
 
