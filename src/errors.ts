@@ -2,7 +2,7 @@ import type { Tier } from "./access/tiers.ts";
 
 /**
  * The error table (docs/api.md, Errors). Every error body the service sends is built here and nowhere else:
- * `{ error, message, request_id, [auth_obj_id], ...extra }`.
+ * `{ error, message, doc_url, request_id, [auth_obj_id], ...extra }`.
  */
 export type ErrorCode =
   | "INVALID_REQUEST"
@@ -57,6 +57,12 @@ export interface FieldProblem {
   allowed?: readonly string[];
 }
 
+/**
+ * Where a code is explained (its anchor on the server's /docs/errors page), sent as `doc_url` with
+ * every error, like Stripe's `doc_url`. Relative to the server, as `upgrade_url` is.
+ */
+export const errorDocUrl = (code: ErrorCode) => `/docs/errors#${code}`;
+
 let stackTraceLimit = 0;
 /** Turns stack capture off for one Error construction (the constructor turns it back on right after). */
 function withoutStackTrace(message: string): string {
@@ -87,6 +93,7 @@ export class ApiError extends Error {
     return {
       error: this.errorCode,
       message: this.message,
+      doc_url: errorDocUrl(this.errorCode),
       request_id: requestId,
       ...(authObjId ? { auth_obj_id: authObjId } : {}),
       ...this.extra,
@@ -100,8 +107,8 @@ export const errors = {
   invalidRequest: (details: FieldProblem[], message = "The request is not valid; see details.") =>
     new ApiError("INVALID_REQUEST", message, { details }),
   missingKey: () => new ApiError("MISSING_API_KEY", "Send your API key as 'Authorization: Bearer wbk_…'.", {}, BEARER),
-  malformedKey: () =>
-    new ApiError("MALFORMED_API_KEY", "The API key is not of the form wbk_ followed by 64 hex characters.", {}, BEARER),
+  malformedKey: (problem = "The API key is not of the form wbk_ followed by 64 hex characters.") =>
+    new ApiError("MALFORMED_API_KEY", problem, {}, BEARER),
   invalidKey: () =>
     new ApiError(
       "INVALID_API_KEY",
@@ -134,6 +141,14 @@ export const errors = {
       key_scopes: keyScopes,
     }),
   notFound: (what = "No such resource.") => new ApiError("NOT_FOUND", what),
+  operationRequired: (skill: string, requested: string, operations: readonly string[]) =>
+    new ApiError(
+      "NOT_FOUND",
+      requested === skill
+        ? `'${skill}' has several operations; invoke one of them: ${operations.join(", ")}.`
+        : `'${skill}' has no operation '${requested}'; invoke one of: ${operations.join(", ")}.`,
+      { operations },
+    ),
   methodNotAllowed: (method: string, allowed: readonly string[]) =>
     new ApiError(
       "METHOD_NOT_ALLOWED",
@@ -150,8 +165,8 @@ export const errors = {
     new ApiError("PAYLOAD_TOO_LARGE", `The request body is larger than ${limitBytes} bytes.`),
   unsupportedMediaType: () =>
     new ApiError("UNSUPPORTED_MEDIA_TYPE", "Send the request body as JSON with 'Content-Type: application/json'."),
-  unresolvedLocation: (field: string, input: string, suggestions: string[]) =>
-    new ApiError("UNRESOLVED_LOCATION", `Could not find a US place for ${field} '${input}'.`, {
+  unresolvedLocation: (field: string, input: string, suggestions: string[], why?: string) =>
+    new ApiError("UNRESOLVED_LOCATION", `Could not find a US place for ${field} '${input}'${why ? `: ${why}` : ""}.`, {
       field,
       input,
       suggestions,

@@ -15,6 +15,7 @@ import { webhooksAdd, webhooksList } from "./cli/webhooks.ts";
 import { AccessError } from "./access/accounts.ts";
 import { ArgumentError, DEFAULT_HOST, DEFAULT_PORT, parsePublicUrl, resolveDatabase, serveConfig } from "./config.ts";
 import { ConfigError } from "./errors.ts";
+import { rememberedLinkOrigin } from "./dashboard/index.ts";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { openStore, type OpenStore } from "./db/open.ts";
@@ -37,9 +38,11 @@ async function runCommand(
     throw new ConfigError(`'waybill ${name}' does not run on PostgreSQL in this build yet (docs/postgresql.md).`);
   };
   const str = (flag: string) => (typeof values[flag] === "string" ? (values[flag] as string) : undefined);
-  // Where printed links point: --public-url, WAYBILL_PUBLIC_URL, or the server's default address.
+  // Where printed links point: --public-url, WAYBILL_PUBLIC_URL, where `serve` last said it listens
+  // on this database, or the server's default address.
   const publicUrl =
     parsePublicUrl(str("public-url") ?? process.env.WAYBILL_PUBLIC_URL)?.origin ??
+    (await rememberedLinkOrigin(opened.store)) ??
     `http://${process.env.WAYBILL_HOST ?? DEFAULT_HOST}:${process.env.WAYBILL_PORT ?? DEFAULT_PORT}`;
   switch (name) {
     case "accounts create":

@@ -1,18 +1,28 @@
 import { errors } from "../errors.ts";
-import { digestApiKey, isWellFormedApiKey } from "./api-key.ts";
+import { digestApiKey, isWellFormedApiKey, KEY_PREFIX, keyFormatProblem } from "./api-key.ts";
 import type { KeyIndex } from "./key-index.ts";
 import type { Principal } from "./principal.ts";
 
 const BEARER = /^Bearer[ ]+(\S*)[ ]*$/i;
 
+/** An Authorization header that is not `Bearer <key>`: which part is wrong. */
+function headerProblem(authorization: string): string {
+  const [first = "", ...rest] = authorization.trim().split(/\s+/);
+  if (first.startsWith(KEY_PREFIX) && rest.length === 0)
+    return "The Authorization header has the key without the 'Bearer ' prefix: send 'Authorization: Bearer wbk_…'.";
+  if (rest.length > 0 && !/^bearer$/i.test(first))
+    return `The Authorization header uses the '${first.slice(0, 20)}' scheme; send 'Authorization: Bearer wbk_…'.`;
+  return "The Authorization header is not 'Bearer' followed by one key: send 'Authorization: Bearer wbk_…'.";
+}
+
 /** Authorization header → the key grant it presents, or a 401 of the error table. */
 export function authenticate(index: KeyIndex, authorization: string | null | undefined): Principal {
   if (!authorization || authorization.trim() === "") throw errors.missingKey();
   const match = BEARER.exec(authorization);
-  if (!match) throw errors.malformedKey();
+  if (!match) throw errors.malformedKey(headerProblem(authorization));
   const key = match[1] ?? "";
   if (key === "") throw errors.missingKey();
-  if (!isWellFormedApiKey(key)) throw errors.malformedKey();
+  if (!isWellFormedApiKey(key)) throw errors.malformedKey(keyFormatProblem(key));
   const grant = index.lookup(digestApiKey(key));
   if (!grant) throw errors.invalidKey();
   // A revoked key may say so: its holder already had it.

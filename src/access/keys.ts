@@ -49,6 +49,11 @@ export async function issueKey(db: Store, accountId: string, scopes: Scope[] | n
   const key = generateApiKey();
   const { apiKeys } = db.t;
   const issued = await inTransaction(db, async (tx) => {
+    const { accounts } = tx.t;
+    const owner = await first(
+      tx.select({ disabledAt: accounts.disabledAt }).from(accounts).where(eq(accounts.id, accountId)),
+    );
+    if (owner?.disabledAt != null) throw new AccessError("The account is disabled; an admin must enable it first.");
     const previous = await revokeInTransaction(tx, accountId, now);
     const [record] = await tx
       .insert(apiKeys)
@@ -78,7 +83,7 @@ export async function revokeActiveKey(db: Store, accountId: string, now: number)
 }
 
 /** Revoke the active key, if any, and log it, inside the caller's transaction. */
-async function revokeInTransaction(tx: Store, accountId: string, now: number): Promise<KeyRecord | undefined> {
+export async function revokeInTransaction(tx: Store, accountId: string, now: number): Promise<KeyRecord | undefined> {
   const { apiKeys } = tx.t;
   const key = await first(
     tx

@@ -11,6 +11,9 @@ const sha256Hex = (text: string) => createHash("sha256").update(text).digest("he
 export const PASSWORD_LINK_TTL_MS = 24 * 60 * 60 * 1000;
 const LINK_PREFIX = "password_link:";
 
+/** A password link's URL on the origin users reach the server at (the dashboard serves /password/:token). */
+export const passwordLinkUrl = (origin: string, token: string) => `${origin.replace(/\/+$/, "")}/password/${token}`;
+
 /**
  * Set an account's password (argon2id) and end every session it has, so whoever had the old
  * password is signed out everywhere. One transaction; nothing half-written.
@@ -33,17 +36,27 @@ export async function setAccountPassword(db: Store, accountId: string, password:
  * without stdin print, so an operator never has to type someone's password or locks anyone out.
  * Issuing a new link for an account kills its older ones.
  */
-export async function issuePasswordLink(db: Store, accountId: string, now: number): Promise<string> {
+export async function issuePasswordLink(
+  db: Store,
+  accountId: string,
+  now: number,
+  /** An admin's reset: the current password stops working and every session ends, with the link. */
+  options: { resetPassword?: boolean } = {},
+): Promise<string> {
   const token = randomToken();
   const { settings } = db.t;
   await inTransaction(db, async (tx) => {
-    for (const row of await tx
-      .select()
-      .from(settings)
-      .where(like(settings.key, `${LINK_PREFIX}%`))) {
-      const link = parseLink(row.value);
-      if (!link || link.accountId === accountId || link.expiresAt <= now)
-        await tx.delete(settings).where(eq(settings.key, row.key));
+    const { accounts } = tx.t;
+    const owner = await first(
+      tx.select({ disabledAt: accounts.disabledAt }).from(accounts).where(eq(accounts.id, accountId)),
+    );
+    if (!owner) throw new AccessError(`No account ${accountId}.`);
+    if (owner.disabledAt !== null)
+      throw new AccessError("The account is disabled; enable it before issuing a password link.");
+    await forgetPasswordLinks(tx, accountId, now);
+    if (options.resetPassword) {
+      await tx.update(accounts).set({ passwordHash: null }).where(eq(accounts.id, accountId));
+      await tx.delete(tx.t.sessions).where(eq(tx.t.sessions.accountId, accountId));
     }
     await tx.insert(settings).values({
       key: LINK_PREFIX + sha256Hex(token),
@@ -51,6 +64,19 @@ export async function issuePasswordLink(db: Store, accountId: string, now: numbe
     });
   });
   return token;
+}
+
+/** Delete the account's password links (and every expired one), inside the caller's transaction. */
+export async function forgetPasswordLinks(tx: Store, accountId: string, now: number): Promise<void> {
+  const { settings } = tx.t;
+  for (const row of await tx
+    .select()
+    .from(settings)
+    .where(like(settings.key, `${LINK_PREFIX}%`))) {
+    const link = parseLink(row.value);
+    if (!link || link.accountId === accountId || link.expiresAt <= now)
+      await tx.delete(settings).where(eq(settings.key, row.key));
+  }
 }
 
 /** The account a live link belongs to, or undefined (unknown, used or expired). */

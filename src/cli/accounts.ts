@@ -7,7 +7,7 @@ import {
   requireAccountByEmail,
   setTier,
 } from "../access/accounts.ts";
-import { issuePasswordLink, setAccountPassword } from "../access/passwords.ts";
+import { issuePasswordLink, passwordLinkUrl, setAccountPassword } from "../access/passwords.ts";
 import type { Clock } from "../clock.ts";
 import { recordAccountEvent } from "../ops/audit-log.ts";
 import type { Store } from "../db/client.ts";
@@ -22,8 +22,6 @@ export interface AccountsCreateOptions {
   publicUrl: string;
   json: boolean;
 }
-
-const passwordLinkUrl = (publicUrl: string, token: string) => `${publicUrl.replace(/\/+$/, "")}/password/${token}`;
 
 export async function accountsCreate(db: Store, clock: Clock, options: AccountsCreateOptions): Promise<CommandResult> {
   if (!options.email) throw new UsageError("accounts create needs --email.");
@@ -49,6 +47,8 @@ export async function accountsCreate(db: Store, clock: Clock, options: AccountsC
     passwordHash === null
       ? passwordLinkUrl(options.publicUrl, await issuePasswordLink(db, account.id, now))
       : undefined;
+  if (link)
+    await recordAccountEvent(db, { at: now, accountId: account.id, action: "password_link_issued", actor: "cli" });
   const view = {
     id: account.id,
     email: account.email,

@@ -5,7 +5,7 @@ import type { ServeConfig } from "../config.ts";
 import { ConfigError } from "../errors.ts";
 import { describeLocation } from "../db/location.ts";
 import { openStore, type OpenStore } from "../db/open.ts";
-import { setupUrlOnFirstStart } from "../dashboard/index.ts";
+import { reachableOrigin, rememberLinkOrigin, setupUrlOnFirstStart } from "../dashboard/index.ts";
 import { warmGazetteer } from "../reference/index.ts";
 import { acquireInstanceLock } from "../ops/instance-lock.ts";
 import { configureLog } from "../ops/log.ts";
@@ -116,7 +116,9 @@ export async function serve(config: ServeConfig): Promise<void> {
   // Announce only once everything is in place (the database took a write, the socket answers):
   // scripts treat this line as "ready".
   const url = `http://${config.host}:${app.server!.port}`;
-  const setupUrl = await setupUrlOnFirstStart(db, config.publicUrl?.origin ?? url);
+  const linkOrigin = config.publicUrl?.origin ?? reachableOrigin(config.host, app.server?.port ?? config.port);
+  await rememberLinkOrigin(db, linkOrigin);
+  const setupUrl = await setupUrlOnFirstStart(db, linkOrigin);
   console.log(`listening on ${url}`);
   console.log(`database ${where}`);
   if (setupUrl) console.log(`no admin yet: open ${setupUrl} once to create the admin account`);

@@ -89,7 +89,8 @@ export function alertsRoutes(context: DashboardContext) {
             typeof createAlert
           >[2];
           const created = await createAlert(tx, caller, input, view(signedIn.now), signedIn.now);
-          return `Alert “${created.alert.name}” added; the figure is ${created.measurement.value} now.`;
+          const firing = created.fired ? " The condition already holds: it fired." : "";
+          return `Alert “${created.alert.name}” added; the figure is ${created.measurement.value} now.${firing}`;
         }),
       { signedIn: "account" },
     )

@@ -20,6 +20,7 @@ import { webhooksRoutes } from "./webhooks-routes.ts";
 
 export type { DashboardDeps, DashboardOptions } from "./deps.ts";
 export { setupUrlOnFirstStart } from "./setup.ts";
+export { reachableOrigin, rememberedLinkOrigin, rememberLinkOrigin } from "./link-origin.ts";
 
 /**
  * The account holder's dashboard (docs/api.md, Dashboard): `/`, `/signin`, `/signout`, `/setup/:token`,

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Store } from "../db/client.ts";
 import { first } from "../db/transaction.ts";
 
-export type SettingName = "setup_token_sha256" | "csrf_secret";
+export type SettingName = "setup_token_sha256" | "csrf_secret" | "link_origin";
 
 export async function readSetting(db: Store, name: SettingName): Promise<string | undefined> {
   const { settings } = db.t;

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { AccessError } from "../access/accounts.ts";
+import { recordAccountEvent } from "../ops/audit-log.ts";
 import { SetupPage } from "../../views/auth/setup.tsx";
 import { ProblemPage } from "../../views/errors.tsx";
 import type { DashboardContext } from "./context.ts";
@@ -44,6 +45,13 @@ export function setupRoutes(context: DashboardContext) {
         if (error instanceof AccessError) return again(error.message);
         throw error;
       }
+      await recordAccountEvent(context.db, {
+        at: now,
+        accountId: adminId,
+        action: "account_created",
+        actor: { accountId: adminId },
+        detail: "admin, through the first-start setup link",
+      });
       const policy = sessionCookiePolicy(request, context.options);
       const { token } = await startSession(context.db, adminId, now);
       return new Response(null, {

@@ -37,6 +37,7 @@ export const accounts = pgTable("accounts", {
     .default("explorer"),
   isAdmin: boolean("is_admin").notNull().default(false),
   createdAt: ms("created_at").notNull(),
+  disabledAt: ms("disabled_at"),
 });
 
 export const apiKeys = pgTable(

@@ -12,6 +12,8 @@ export const accounts = sqliteTable("accounts", {
     .default("explorer"),
   isAdmin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
   createdAt: integer("created_at").notNull(),
+  /** Set when an admin disabled the account: no sign-in, no key, no password link until enabled again. */
+  disabledAt: integer("disabled_at"),
 });
 
 export const apiKeys = sqliteTable(

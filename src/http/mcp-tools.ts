@@ -2,6 +2,7 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { decide } from "../access/authorize.ts";
 import type { Principal } from "../access/principal.ts";
 import type { SkillReply } from "../pipeline/run-skill.ts";
+import { toolName, toolTitle } from "../skills/call-names.ts";
 import { callName, type AnySkill } from "../skills/types.ts";
 
 type Json = Record<string, unknown>;
@@ -33,8 +34,8 @@ export function toolsFor(principal: Principal, skills: readonly AnySkill[]): Too
   return skills
     .filter((skill) => decide(principal.tier, principal.scopes, skill).allowed)
     .map((skill) => ({
-      name: callName(skill),
-      title: callName(skill),
+      name: toolName(skill),
+      title: toolTitle(skill),
       description: `${skill.description} (Tier: ${skill.minimumTier} and up. Each call is metered and returns a receipt_id.)`,
       inputSchema: plain(skill.input) as Tool["inputSchema"],
       outputSchema: outputSchemaOf(skill),
@@ -47,6 +48,7 @@ export function toolsFor(principal: Principal, skills: readonly AnySkill[]): Too
         "waybill/minimum_tier": skill.minimumTier,
         "waybill/scope": skill.name,
         "waybill/rest": `${skill.rest.method} ${skill.rest.path}`,
+        "waybill/invoke": `POST /v1/agent/invoke/${callName(skill)}`,
       },
     }));
 }

@@ -7,7 +7,8 @@ import { authenticate } from "../access/authenticate.ts";
 import { confirmKeyLive } from "../access/key-liveness.ts";
 import type { Principal } from "../access/principal.ts";
 import { runSkill, type PipelineDeps } from "../pipeline/run-skill.ts";
-import { callName, type AnySkill } from "../skills/types.ts";
+import { callResolver } from "../skills/call-names.ts";
+import type { AnySkill } from "../skills/types.ts";
 import { readCappedBody } from "./body-cap.ts";
 import { errorResponse, errors } from "../errors.ts";
 import { CLIENT_GONE_STATUS, isClientGone } from "../client-gone.ts";
@@ -22,7 +23,7 @@ export const MCP_SERVER_INFO = { name: "waybill", version: VERSION };
  * the same pipeline, the same limits, a receipt. The bearer key travels on the HTTP request.
  */
 export function mcpRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
-  const byName = new Map(skills.map((skill) => [callName(skill), skill]));
+  const resolve = callResolver(skills);
 
   function serverFor(
     requestId: string,
@@ -33,12 +34,12 @@ export function mcpRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
     const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolsFor(principal, skills) }));
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
-      const skill = byName.get(request.params.name);
-      const reply = skill
-        ? await runSkill(deps, skill, {
+      const resolved = resolve(request.params.name);
+      const reply = resolved
+        ? await runSkill(deps, resolved.skill, {
             requestId,
             authorization,
-            readInput: async () => request.params.arguments ?? {},
+            readInput: async () => (resolved.chooser ? {} : (request.params.arguments ?? {})),
             inputSource: "body",
             signal: httpRequest.signal,
           })

@@ -8,7 +8,10 @@ export type AuditAction =
   | "key_revoked"
   | "tier_changed"
   | "password_changed"
-  | "password_link_issued";
+  | "password_link_issued"
+  | "password_reset"
+  | "account_disabled"
+  | "account_enabled";
 
 /** Who acted: the command line, or the dashboard user (by account id). */
 export type AuditActor = "cli" | { accountId: string };

@@ -23,11 +23,21 @@ export interface ResolvedPlace {
 
 export type PlaceResolution =
   | { ok: true; place: ResolvedPlace }
-  | { ok: false; reason: "unresolved"; suggestions: string[] }
+  | {
+      ok: false;
+      reason: "unresolved";
+      suggestions: string[] /** Why, when more can be said than "not found". */;
+      why?: string;
+    }
   | { ok: false; reason: "ambiguous"; candidates: string[] }
   | { ok: false; reason: "not_road_connected"; message: string };
 
-const unresolved = (suggestions: string[]): PlaceResolution => ({ ok: false, reason: "unresolved", suggestions });
+const unresolved = (suggestions: string[], why?: string): PlaceResolution => ({
+  ok: false,
+  reason: "unresolved",
+  suggestions,
+  ...(why && { why }),
+});
 
 const ABBREVIATIONS: Record<string, string> = { st: "saint", ste: "sainte", ft: "fort", mt: "mount" };
 
@@ -255,6 +265,8 @@ function resolveCityState(trimmed: string): PlaceResolution {
   const offRoadTail =
     trimmed.includes(",") || TERRITORY_NAMES[normalizePlaceName(trimmed)] ? offRoadIn(trimmed) : undefined;
   if (offRoadTail) return { ok: false, reason: "not_road_connected", message: offRoadTail };
+  const unknownState = unknownStateIn(trimmed);
+  if (unknownState) return unresolvedSuggesting(normalizePlaceName(unknownState.city), undefined, unknownState.why);
   const { city, state } = splitCityState(trimmed);
   if (!city) return unresolved([]);
   const places = index();
@@ -277,8 +289,38 @@ function resolveCityState(trimmed: string): PlaceResolution {
     const offRoad = offRoadArea(place.state);
     return offRoad ? { ok: false, reason: "not_road_connected", message: offRoad } : { ok: true, place };
   }
-  const suggestions = [...places.elsewhere(city, 3), ...nearest.map((n) => n.place)]
-    .filter((p) => !offRoadArea(p.state))
-    .map(label);
-  return unresolved([...new Set(suggestions)].slice(0, 5));
+  return unresolvedSuggesting(city, state);
+}
+
+/**
+ * A suggestion must be close enough to be what the caller meant: the same name in another state, or
+ * one edit more than a fuzzy match accepts (never a place that merely shares a few letters).
+ */
+const closeEnough = (name: string, distance: number) => distance <= allowedEdits(name) + 1;
+
+function unresolvedSuggesting(city: string, state: StateCode | undefined, why?: string): PlaceResolution {
+  if (!city) return unresolved([], why);
+  const places = index();
+  const near = places
+    .nearest(city, state, 5)
+    .filter((n) => closeEnough(city, n.distance))
+    .map((n) => n.place);
+  const suggestions = [...places.elsewhere(city, 3), ...near].filter((p) => !offRoadArea(p.state)).map(label);
+  return unresolved([...new Set(suggestions)].slice(0, 5), why);
+}
+
+/**
+ * "City, XX" whose XX is meant as a state but is none (a two- or three-letter code, or a word that is
+ * not a state's name): the caller is told so, and suggestions come from every state.
+ */
+function unknownStateIn(text: string): { city: string; why: string } | undefined {
+  const comma = text.lastIndexOf(",");
+  if (comma < 0) return undefined;
+  const tail = text.slice(comma + 1).trim();
+  if (!/^[A-Za-z][A-Za-z. ]*$/.test(tail) || parseState(tail)) return undefined;
+  const looksLikeCode = tail.replace(/\./g, "").length <= 3;
+  return {
+    city: text.slice(0, comma),
+    why: looksLikeCode ? `'${tail}' is not a US state code` : `'${tail}' is not a US state`,
+  };
 }

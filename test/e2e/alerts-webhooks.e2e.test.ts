@@ -111,6 +111,30 @@ describe("alerts and webhooks in the binary", () => {
     expect(receiver.received).toHaveLength(1); // subscribed to alert.triggered only
   }, 60_000);
 
+  test("an alert created while its condition already holds fires at once: event and a verified delivery", async () => {
+    const db = "alerts-at-once.db";
+    const { receiver, key } = accountWithWebhook(db, "holds@example.com", "alert.triggered");
+    const server = await serve(db);
+    const created = (await (
+      await fetch(`${server.url}/v1/alerts`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({
+          condition: { metric: "diesel_price", region: "NATIONAL" },
+          direction: "ABOVE",
+          threshold: 0.5,
+        }),
+      })
+    ).json()) as { alert: { id: string; state: { firing: boolean } }; fired: { event_id: string; type: string } };
+    expect(created.alert.state.firing).toBe(true);
+    expect(created.fired.type).toBe("alert.triggered");
+    const [delivery] = await receiver.waitFor(1, 20_000);
+    expect(delivery?.verified).toMatchObject({
+      type: "alert.triggered",
+      data: { id: created.fired.event_id, alert_id: created.alert.id, threshold: 0.5 },
+    });
+  }, 60_000);
+
   test("a receiver that is down gets the delivery when it comes back, under the same webhook-id", async () => {
     const db = "retry.db";
     const { receiver } = accountWithWebhook(db, "retry@example.com");

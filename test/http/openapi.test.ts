@@ -135,6 +135,30 @@ describe("/openapi.json", () => {
     expect(undescribed).toEqual([]);
   });
 
+  test("every metered response of a skill declares the limit headers; every 429 also Retry-After", async () => {
+    const components = (document as unknown as { components: { responses: Record<string, { headers: object }> } })
+      .components.responses;
+    type Response = { $ref?: string; headers?: Record<string, unknown> };
+    const headersOf = (response: Response) =>
+      Object.keys((response.$ref ? components[response.$ref.split("/").at(-1) ?? ""] : response)?.headers ?? {});
+    const limitHeaders = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"];
+    const operations = [
+      ...server.runtime.skills.map(
+        (skill) => document.paths[openApiPath(skill.rest.path)]?.[skill.rest.method.toLowerCase()],
+      ),
+      document.paths["/v1/agent/invoke/{skill}"]?.post,
+    ];
+    expect(operations).not.toContain(undefined);
+    for (const operation of operations) {
+      const responses = (operation?.responses ?? {}) as Record<string, Response>;
+      for (const [status, response] of Object.entries(responses)) {
+        if (status === "401" || status === "405") continue; // refused before a key's window is known, or by the router
+        expect([status, headersOf(response)]).toEqual([status, expect.arrayContaining(limitHeaders)]);
+      }
+      expect(headersOf(responses["429"] ?? {})).toContain("Retry-After");
+    }
+  });
+
   test("every operation has an example for its request and its answer", async () => {
     for (const [path, item] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(item)) {

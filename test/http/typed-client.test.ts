@@ -4,9 +4,10 @@ import { join } from "node:path";
 import { testInstance, type TestInstance } from "../support/instance.ts";
 
 /**
- * What an integrator does with /openapi.json: generate types with openapi-typescript, write a
- * program with openapi-fetch that reads receipt_id from a rate lookup, type-check it strictly, and
- * run it against the real app on a loopback port.
+ * What an integrator does with /openapi.json: generate types with openapi-typescript's default flags,
+ * write a program with openapi-fetch that calls three skills (a POST body with only its required
+ * fields, a GET with a query, a POST that names a region), reads the limit headers and a typed
+ * refusal with its doc_url, type-check it strictly, and run it against the real app on a loopback port.
  */
 const ROOT = join(import.meta.dir, "../..");
 const WORK = join(ROOT, ".tmp", "typed-client");
@@ -16,16 +17,33 @@ const PROGRAM = `import createClient from "openapi-fetch";
 import type { paths } from "./schema";
 
 const client = createClient<paths>({ baseUrl: process.env.BASE_URL, headers: { Authorization: \`Bearer \${process.env.API_KEY}\` } });
-const { data, error } = await client.POST("/v1/rates/lookup", {
+
+// Only the required fields: defaulted inputs (mode, include_fuel_surcharge) stay optional to send.
+const lookup = await client.POST("/v1/rates/lookup", {
   body: { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" },
 });
-if (error) {
-  console.error(error.error, error.message);
-  process.exit(1);
-}
-const receiptId: string = data.receipt_id;
-const ratePerMile: number = data.rate_per_mile;
-console.log(receiptId, ratePerMile);
+if (lookup.error) throw new Error(\`\${lookup.error.error}: \${lookup.error.message}\`);
+const receiptId: string = lookup.data.receipt_id;
+const ratePerMile: number = lookup.data.rate_per_mile;
+
+const trends = await client.GET("/v1/diesel/trends", { params: { query: { region: "PADD3", weeks: 8 } } });
+if (trends.error) throw new Error(trends.error.message);
+const latestDiesel: number = trends.data.latest.price;
+
+const surcharge = await client.POST("/v1/fuel/surcharge", { body: { region: "NATIONAL" } });
+if (surcharge.error) throw new Error(surcharge.error.message);
+const perMile: number = surcharge.data.surcharge_per_mile;
+const remaining = Number(surcharge.response.headers.get("X-RateLimit-Remaining"));
+
+// Explorer has 3 calls a minute: the fourth is a typed 429 with its documentation link.
+const limited = await client.POST("/v1/fuel/surcharge", { body: { region: "NATIONAL" } });
+const refusal = limited.error;
+if (!refusal || refusal.error !== "RATE_LIMITED") throw new Error("expected RATE_LIMITED");
+const retryAfter: number = refusal.retry_after;
+const docUrl: string = refusal.doc_url;
+
+console.log(JSON.stringify({ receiptId, ratePerMile, latestDiesel, perMile, remaining, retryAfter, docUrl,
+  retryAfterHeader: limited.response.headers.get("Retry-After") }));
 `;
 
 const TSCONFIG = {
@@ -63,16 +81,10 @@ async function run(command: string[], env: Record<string, string> = {}) {
   return { exitCode, output: `${stdout}${stderr}` };
 }
 
-test("a client generated from /openapi.json compiles, reads receipt_id from a rate lookup and runs", async () => {
+test("a client generated from /openapi.json with default flags compiles and calls three skills", async () => {
   writeFileSync(join(WORK, "openapi.json"), await (await server.call("/openapi.json")).text());
-  // Optional inputs with a default stay optional for the caller (openapi-typescript 7 would make them required).
-  const generate = await run([
-    join(BIN, "openapi-typescript"),
-    "openapi.json",
-    "-o",
-    "schema.d.ts",
-    "--default-non-nullable=false",
-  ]);
+  // openapi-typescript's default flags: what an integrator runs first.
+  const generate = await run([join(BIN, "openapi-typescript"), "openapi.json", "-o", "schema.d.ts"]);
   expect({ step: "openapi-typescript", ...generate, output: generate.exitCode === 0 ? "" : generate.output }).toEqual({
     step: "openapi-typescript",
     exitCode: 0,
@@ -90,6 +102,16 @@ test("a client generated from /openapi.json compiles, reads receipt_id from a ra
 
   const { key } = await server.accountWithKey("explorer");
   const execution = await run([process.execPath, "program.ts"], { BASE_URL: server.url, API_KEY: key });
-  expect(execution.exitCode).toBe(0);
-  expect(execution.output).toMatch(/^rcpt_[0-9A-Z]{26} \d+(\.\d+)?\n$/);
+  expect({ exitCode: execution.exitCode, output: execution.exitCode === 0 ? "" : execution.output }).toEqual({
+    exitCode: 0,
+    output: "",
+  });
+  const printed = JSON.parse(execution.output);
+  expect(printed).toMatchObject({
+    receiptId: expect.stringMatching(/^rcpt_[0-9A-Z]{26}$/),
+    remaining: 0,
+    docUrl: "/docs/errors#RATE_LIMITED",
+    retryAfterHeader: String(printed.retryAfter),
+  });
+  for (const figure of ["ratePerMile", "latestDiesel", "perMile"]) expect(printed[figure]).toBeGreaterThan(0);
 }, 120_000);

@@ -45,10 +45,25 @@ describe("forgiving place parsing", () => {
     expect(resolved("Houston, TX").padd).toBe("3");
   });
 
-  test("a name that is too far from any place fails with the closest real places", () => {
-    const result = resolvePlace("Xyzzyville, TX");
-    expect(result.ok).toBe(false);
-    expect(result.ok === false && result.reason === "unresolved" && result.suggestions.length > 0).toBe(true);
+  test("a near miss fails with the close real places; a name far from every place gets no nonsense suggestions", () => {
+    expect(resolvePlace("Dallass Fort, TX")).toMatchObject({ ok: false, reason: "unresolved" });
+    const near = resolvePlace("Chicgoo, IL");
+    expect(near.ok === false && near.reason === "unresolved" && near.suggestions).toEqual(["Chicago, IL"]);
+    expect(resolvePlace("Xyzzyville, TX")).toEqual({ ok: false, reason: "unresolved", suggestions: [] });
+  });
+
+  test("an unknown state is named as such, and only the same or a close name in a real state is suggested", () => {
+    expect(resolvePlace("Nowhere, ZZ")).toEqual({
+      ok: false,
+      reason: "unresolved",
+      suggestions: [],
+      why: "'ZZ' is not a US state code",
+    });
+    expect(resolvePlace("Dallas, Texass")).toMatchObject({
+      why: "'Texass' is not a US state",
+      suggestions: expect.arrayContaining(["Dallas, TX"]),
+    });
+    expect(resolvePlace("Dalas, TZ")).toMatchObject({ suggestions: expect.arrayContaining(["Dallas, TX"]) });
   });
 
   test("a city in the wrong state suggests the same city elsewhere first", () => {

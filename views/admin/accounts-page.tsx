@@ -12,6 +12,23 @@ export interface AccountRow {
   usedThisMonth: number;
   perMonth: number;
   activeKeyDisplayId: string | null;
+  disabled: boolean;
+}
+
+/** Links to the confirmation step of each admin action that applies to the account now. */
+function AccountActions({ row }: { row: AccountRow }) {
+  const link = (path: string, label: string) => (
+    <a href={`/dashboard/admin/accounts/${row.id}/confirm/${path}`} class="action-link" safe>
+      {label}
+    </a>
+  );
+  if (row.disabled) return <>{link("enable", "Enable")}</>;
+  return (
+    <>
+      {link("password-reset", "Reset password")} {row.activeKeyDisplayId ? link("revoke-key", "Revoke key") : null}{" "}
+      {row.isAdmin ? null : link("disable", "Disable")}
+    </>
+  );
 }
 
 export function AccountsPage(props: {
@@ -47,6 +64,7 @@ export function AccountsPage(props: {
                 <th class="num">This month</th>
                 <th>Key</th>
                 <th>Since</th>
+                <th>Actions</th>
               </tr>
             </thead>
             <tbody>
@@ -72,6 +90,7 @@ export function AccountRowView({ row, csrfToken, saved }: { row: AccountRow; csr
           {row.email}
         </a>
         {row.isAdmin && <span class="badge">admin</span>}
+        {row.disabled && <span class="badge warn">disabled</span>}
       </td>
       <td>
         <form
@@ -108,6 +127,9 @@ export function AccountRowView({ row, csrfToken, saved }: { row: AccountRow; csr
       <td>{row.activeKeyDisplayId ? <code safe>{row.activeKeyDisplayId}</code> : <span class="muted">none</span>}</td>
       <td class="nowrap" safe>
         {formatDate(row.createdAt)}
+      </td>
+      <td class="nowrap">
+        <AccountActions row={row} />
       </td>
     </tr>
   );

@@ -1,8 +1,8 @@
-import type { AuditEntry } from "../../src/ops/audit-log.ts";
+import type { AuditAction, AuditEntry } from "../../src/ops/audit-log.ts";
 import { formatDateTime } from "../format.ts";
 import { AppLayout, type Viewer } from "../layout.tsx";
 
-const ACTIONS: Record<string, string> = {
+const ACTIONS: Record<AuditAction, string> = {
   account_created: "account created",
   signed_in: "signed in",
   key_created: "key created",
@@ -10,6 +10,9 @@ const ACTIONS: Record<string, string> = {
   tier_changed: "tier changed",
   password_changed: "password changed",
   password_link_issued: "password link issued",
+  password_reset: "password reset",
+  account_disabled: "account disabled",
+  account_enabled: "account enabled",
 };
 
 /** Admins: the newest entries of the account audit log, across accounts. */
@@ -18,7 +21,10 @@ export function AuditPage(props: { viewer: Viewer; entries: readonly AuditEntry[
     <AppLayout title="Audit log" viewer={props.viewer} section="admin">
       <div class="page-head">
         <h1>Account audit log</h1>
-        <p class="muted">Sign-ins, keys created and revoked, tier and password changes; newest first.</p>
+        <p class="muted">
+          Setup, sign-ins, keys created and revoked, tier and password changes, password links, admin resets and
+          disabled accounts; newest first.
+        </p>
       </div>
       <section class="card">
         <div class="table-scroll">

@@ -1,5 +1,6 @@
 import type { eventJson } from "../../src/events/log.ts";
 import { EVENT_TYPES } from "../../src/events/types.ts";
+import { eventSummary } from "./event-summary.ts";
 import { DataTable } from "../data-table.tsx";
 import { AppLayout, type Viewer } from "../layout.tsx";
 
@@ -7,6 +8,38 @@ export interface EventsPageProps {
   viewer: Viewer;
   events: ReturnType<typeof eventJson>[];
   type: string | undefined;
+}
+
+/** A readable summary of one event, with its JSON (as the API and webhooks send it) one click away. */
+function EventDetails({ type, data }: { type: string; data: Record<string, unknown> }) {
+  const summary = eventSummary(type, data);
+  return (
+    <>
+      <p class="event-headline" safe>
+        {summary.headline}
+      </p>
+      {summary.facts.length > 0 ? (
+        <dl class="event-facts">
+          {summary.facts.map(([label, value]) => (
+            <>
+              <dt class="event-fact-label" safe>
+                {label}
+              </dt>
+              <dd class="event-fact-value" safe>
+                {value}
+              </dd>
+            </>
+          ))}
+        </dl>
+      ) : null}
+      <details>
+        <summary>JSON</summary>
+        <code class="break" safe>
+          {JSON.stringify(data)}
+        </code>
+      </details>
+    </>
+  );
 }
 
 /** The account's event log, newest first, filterable by type (a GET form: works without JavaScript). */
@@ -47,9 +80,7 @@ export function EventsPage(props: EventsPageProps) {
               </td>
               <td safe>{event.type}</td>
               <td>
-                <code class="break" safe>
-                  {JSON.stringify(event.data)}
-                </code>
+                <EventDetails type={event.type} data={event.data} />
               </td>
             </tr>
           ))}

@@ -3,6 +3,7 @@ import type { AnySkill } from "../../skills/types.ts";
 import { etagOf, PUBLIC_DOCUMENT_CACHE_CONTROL } from "../cache.ts";
 import { IDEMPOTENCY_KEY_EXAMPLE } from "../openapi/document.ts";
 import { agentGuide } from "./agent-guide.ts";
+import { errorGuidePage } from "./error-guide.ts";
 import { llmsTxt } from "./llms-txt.ts";
 // Embedded in the compiled binary (Bun `type: "file"`): the docs page never loads anything from another origin.
 import scalarBundlePath from "../../../node_modules/@scalar/api-reference/dist/browser/standalone.js" with {
@@ -17,6 +18,10 @@ import initScriptPath from "./scalar-init.js" with { type: "file" };
 const DOCS_PAGE_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; " +
   "connect-src 'self'; worker-src 'self' blob:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/** The error guide is plain HTML with one inline style block: nothing else may load or run. */
+const ERROR_PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 interface Asset {
   bytes: Uint8Array<ArrayBuffer>;
@@ -83,7 +88,8 @@ const markdown = (text: string) =>
 
 /**
  * The documentation a person or an agent starts from, all derived from the skill registry:
- * /docs (interactive reference over /openapi.json), /llms.txt, /docs/agents.md (the agent guide).
+ * /docs (interactive reference over /openapi.json), /docs/errors (what each error code means, the
+ * target of every error's `doc_url`), /llms.txt, /docs/agents.md (the agent guide).
  */
 export function docsRoutes(skills: readonly AnySkill[], options: { publicUrl?: string } = {}) {
   const originOf = (request: Request) => options.publicUrl ?? new URL(request.url).origin;
@@ -97,6 +103,18 @@ export function docsRoutes(skills: readonly AnySkill[], options: { publicUrl?: s
             "content-security-policy": DOCS_PAGE_CSP,
             "x-content-type-options": "nosniff",
             "referrer-policy": "same-origin",
+            "cache-control": PUBLIC_DOCUMENT_CACHE_CONTROL,
+          },
+        }),
+    )
+    .get(
+      "/docs/errors",
+      () =>
+        new Response(errorGuidePage(), {
+          headers: {
+            "content-type": "text/html; charset=utf-8",
+            "content-security-policy": ERROR_PAGE_CSP,
+            "x-content-type-options": "nosniff",
             "cache-control": PUBLIC_DOCUMENT_CACHE_CONTROL,
           },
         }),

@@ -1,5 +1,6 @@
 import { VERSION } from "../../version.ts";
 import { ERROR_STATUS, type ErrorCode } from "../../errors.ts";
+import { toolName } from "../../skills/call-names.ts";
 import { type AnySkill, callName } from "../../skills/types.ts";
 import type { RouteEntry } from "../allowed-methods.ts";
 import { codesByStatus, errorExample, errorSchema, errorSchemaName } from "./error-schemas.ts";
@@ -30,8 +31,20 @@ const openApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, "{$1}");
 const pascal = (name: string) => name.replace(/(^|[-_.])([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
 /** `/v1/alerts/:id` → ["id"]: path segments that are input fields. */
 const pathParamsOf = (path: string) => (path.match(/:[A-Za-z_]+/g) ?? []).map((segment) => segment.slice(1));
-/** Component schema names are per call name: each operation of rate-alerts has its own input and answer. */
-const schemaName = (skill: AnySkill, kind: "Input" | "Answer") => `${pascal(callName(skill))}${kind}`;
+/** Component schema names are per call name: each operation of rate-alerts has its own answer. */
+const schemaName = (skill: AnySkill) => `${pascal(callName(skill))}Answer`;
+
+/**
+ * A skill's input as its request body states it: inline, never a component. Generators such as
+ * openapi-typescript (default flags) make a component's defaulted fields required, which is right
+ * for answers (always sent) and wrong for inputs (optional to send); inside a request body they stay
+ * optional.
+ */
+function inputSchema(skill: AnySkill): Json & ObjectSchema {
+  const input = plain(skill.input);
+  describeFields(input);
+  return { ...input, description: (input.description as string | undefined) ?? `Input of ${callName(skill)}.` };
+}
 
 type ObjectSchema = { properties?: Record<string, Json>; required?: string[] };
 /** Each named field of an object schema as a parameter (query string or path). */
@@ -112,6 +125,25 @@ const HEADERS: Record<string, Json> = {
 };
 const headerName = (name: string) => name.replace(/-/g, "");
 
+const RATE_LIMIT_HEADERS = {
+  "X-Request-Id": ref("headers", "XRequestId"),
+  "X-RateLimit-Limit": ref("headers", "XRateLimitLimit"),
+  "X-RateLimit-Remaining": ref("headers", "XRateLimitRemaining"),
+  "X-RateLimit-Reset": ref("headers", "XRateLimitReset"),
+};
+
+/** Refusals a skill call can give once its key was recognised: metered, so they carry the key's minute window. */
+const METERED_STATUSES = new Set([400, 403, 404, 409, 413, 415, 422, 429, 500]);
+const responseName = (status: number) => STATUS_RESPONSE_NAMES[status] ?? `Status${status}`;
+/** A metered refusal's response component; 429 is metered by nature and has no twin. */
+const meteredName = (status: number) =>
+  METERED_STATUSES.has(status) && status !== 429 ? `Metered${responseName(status)}` : responseName(status);
+
+/**
+ * One response per status, and for a skill call's refusals a metered twin that also declares the
+ * limit headers (docs/api.md, "Limits"). Only skill calls are limited, so 429 always has them and
+ * `Retry-After`.
+ */
 function errorResponses(): Json {
   const responses: Json = {};
   for (const [status, codes] of codesByStatus()) {
@@ -119,10 +151,12 @@ function errorResponses(): Json {
     const extraHeaders: Json =
       status === 401
         ? { "WWW-Authenticate": ref("headers", "WWWAuthenticate") }
-        : status === 429 || status === 503
-          ? { "Retry-After": ref("headers", "RetryAfter") }
-          : {};
-    responses[STATUS_RESPONSE_NAMES[status]!] = {
+        : status === 429
+          ? { ...RATE_LIMIT_HEADERS, "Retry-After": ref("headers", "RetryAfter") }
+          : status === 503
+            ? { "Retry-After": ref("headers", "RetryAfter") }
+            : {};
+    const response = {
       description: codes.join(" or "),
       headers: { "X-Request-Id": ref("headers", "XRequestId"), ...extraHeaders },
       content: {
@@ -132,16 +166,23 @@ function errorResponses(): Json {
         },
       },
     };
+    responses[responseName(status)] = response;
+    if (METERED_STATUSES.has(status) && status !== 429)
+      responses[meteredName(status)] = {
+        ...response,
+        description: `${response.description}, with the key's limit headers`,
+        headers: { ...response.headers, ...RATE_LIMIT_HEADERS },
+      };
   }
   return responses;
 }
 
-/** The refusals an operation can give; every path answers another method with 405. */
-const errorRefs = (statuses: readonly number[]): Json =>
+/** The refusals an operation can give; every path answers another method with 405. A skill call's are metered. */
+const errorRefs = (statuses: readonly number[], metered = false): Json =>
   Object.fromEntries(
     [...new Set([...statuses, 405])]
       .sort()
-      .map((status) => [String(status), ref("responses", STATUS_RESPONSE_NAMES[status]!)]),
+      .map((status) => [String(status), ref("responses", metered ? meteredName(status) : responseName(status))]),
   );
 
 /** The answer as sent: the skill's output plus the envelope (receipt_id, log_index, auth_obj_id), on every object form of it. */
@@ -177,13 +218,6 @@ function answerSchema(output: Json): Json {
   };
 }
 
-const RATE_LIMIT_HEADERS = {
-  "X-Request-Id": ref("headers", "XRequestId"),
-  "X-RateLimit-Limit": ref("headers", "XRateLimitLimit"),
-  "X-RateLimit-Remaining": ref("headers", "XRateLimitRemaining"),
-  "X-RateLimit-Reset": ref("headers", "XRateLimitReset"),
-};
-
 /** An alert id that is not the caller's is a 404; creating past the tier's cap is 409 ALERT_LIMIT_REACHED. */
 function skillErrors(skill: AnySkill, withBody: boolean): number[] {
   const notFound = skill.name === "audit-report" || pathParamsOf(skill.rest.path).length > 0;
@@ -203,7 +237,7 @@ function skillErrors(skill: AnySkill, withBody: boolean): number[] {
 }
 
 function skillOperation(skill: AnySkill, example: { input: unknown; answer: unknown }): Json {
-  const input = plain(skill.input) as Json & ObjectSchema;
+  const input = inputSchema(skill);
   const name = callName(skill);
   const pathParams = pathParamsOf(skill.rest.path);
   // GET and DELETE read their input from the query string; the others from the body. Path segments are input fields too.
@@ -214,7 +248,7 @@ function skillOperation(skill: AnySkill, example: { input: unknown; answer: unkn
     summary: name,
     description:
       `${skill.description}\n\nMinimum tier **${skill.minimumTier}**; the key needs the scope \`${skill.name}\`. ` +
-      `Also callable as \`POST /v1/agent/invoke/${name}\` and as the MCP tool \`${name}\`. Every answer is metered and carries a signed receipt.`,
+      `Also callable as \`POST /v1/agent/invoke/${name}\` and as the MCP tool \`${toolName(skill)}\`. Every answer is metered and carries a signed receipt.`,
     tags: ["skills"],
     "x-minimum-tier": skill.minimumTier,
     "x-scope": skill.name,
@@ -233,7 +267,7 @@ function skillOperation(skill: AnySkill, example: { input: unknown; answer: unkn
             description: `The ${name} input${pathParams.length > 0 ? ` (${pathParams.join(", ")} from the path)` : ""}.`,
             content: {
               "application/json": {
-                schema: pathParams.length > 0 ? without(input, pathParams) : ref("schemas", schemaName(skill, "Input")),
+                schema: pathParams.length > 0 ? without(input, pathParams) : input,
                 example: omitKeys(example.input, pathParams),
               },
             },
@@ -247,10 +281,10 @@ function skillOperation(skill: AnySkill, example: { input: unknown; answer: unkn
           ...(inQuery ? {} : { "Idempotency-Replayed": ref("headers", "IdempotencyReplayed") }),
         },
         content: {
-          "application/json": { schema: ref("schemas", schemaName(skill, "Answer")), example: example.answer },
+          "application/json": { schema: ref("schemas", schemaName(skill)), example: example.answer },
         },
       },
-      ...errorRefs(skillErrors(skill, !inQuery)),
+      ...errorRefs(skillErrors(skill, !inQuery), true),
     },
   };
 }
@@ -273,7 +307,8 @@ function invokeOperation(
         in: "path",
         required: true,
         description:
-          "The skill's name, or `skill.operation` for one operation of a skill with several (`rate-alerts.create`).",
+          "The skill's name, or `skill.operation` for one operation of a skill with several (`rate-alerts.create`; the MCP spelling `rate-alerts_create` works too). " +
+          "A skill with several operations named without a known one is gated like its operations (401, 403), then answered 404 with the `operations` to call.",
         schema: { type: "string", enum: skills.map(callName), description: "A call name." },
         example: skills[0] && callName(skills[0]),
       },
@@ -286,7 +321,7 @@ function invokeOperation(
       content: {
         "application/json": {
           // anyOf: inputs of different skills may share a shape; the path names which one applies.
-          schema: { anyOf: skills.map((skill) => ref("schemas", schemaName(skill, "Input"))) },
+          schema: { anyOf: skills.map((skill) => ({ title: callName(skill), ...inputSchema(skill) })) },
           examples: Object.fromEntries(
             skills.map((skill) => [
               callName(skill),
@@ -302,7 +337,7 @@ function invokeOperation(
         headers: { ...RATE_LIMIT_HEADERS, "Idempotency-Replayed": ref("headers", "IdempotencyReplayed") },
         content: {
           "application/json": {
-            schema: { anyOf: skills.map((skill) => ref("schemas", schemaName(skill, "Answer"))) },
+            schema: { anyOf: skills.map((skill) => ref("schemas", schemaName(skill))) },
             examples: Object.fromEntries(
               skills.map((skill) => [
                 callName(skill),
@@ -312,7 +347,7 @@ function invokeOperation(
           },
         },
       },
-      ...errorRefs([400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503]),
+      ...errorRefs([400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503], true),
     },
   };
 }
@@ -372,15 +407,10 @@ export function openApiDocument(source: DocumentSource): Json {
   const schemas: Json = {};
   const examples = new Map<string, { input: unknown; answer: unknown }>();
   for (const skill of skills) {
-    const input = plain(skill.input);
+    const input = inputSchema(skill);
     const answer = answerSchema(plain(skill.output));
-    describeFields(input);
     describeFields(answer);
-    schemas[schemaName(skill, "Input")] = {
-      ...input,
-      description: (input.description as string | undefined) ?? `Input of ${callName(skill)}.`,
-    };
-    schemas[schemaName(skill, "Answer")] = {
+    schemas[schemaName(skill)] = {
       ...answer,
       description: (answer.description as string | undefined) ?? `Answer of ${callName(skill)}.`,
     };

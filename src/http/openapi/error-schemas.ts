@@ -7,6 +7,10 @@ import { type ApiError, ERROR_STATUS, type ErrorCode, errors } from "../../error
  */
 const envelope = {
   message: Type.String({ description: "What went wrong and what to do about it, in one or two sentences." }),
+  doc_url: Type.String({
+    description: "Where this error code is explained: its section of the server's /docs/errors page (relative URL).",
+    examples: ["/docs/errors#TIER_REQUIRED"],
+  }),
   request_id: Type.String({
     description: "This request's id (the X-Request-Id header): quote it when asking for help.",
   }),

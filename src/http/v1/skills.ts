@@ -3,6 +3,7 @@ import { confirmKeyLive } from "../../access/key-liveness.ts";
 import { authenticate, recognise } from "../../access/authenticate.ts";
 import { decide } from "../../access/authorize.ts";
 import { runSkill, type PipelineDeps, type SkillCall, type SkillReply } from "../../pipeline/run-skill.ts";
+import { callResolver } from "../../skills/call-names.ts";
 import { callName, type AnySkill } from "../../skills/types.ts";
 import { errorResponse, errors } from "../../errors.ts";
 import { NEVER_STORE } from "../cache.ts";
@@ -44,7 +45,7 @@ export interface SkillEndpoint {
  * endpoints serve through Elysia and, for POST, through Bun's router (src/app.ts).
  */
 export function skillEndpoints(deps: PipelineDeps, skills: readonly AnySkill[]): SkillEndpoint[] {
-  const byName = new Map(skills.map((skill) => [callName(skill), skill]));
+  const resolve = callResolver(skills);
   const idempotency = createIdempotencyStore(deps);
   /** POST calls may carry an Idempotency-Key; GET calls are safe to retry as they are. */
   const run = (skill: AnySkill, request: Request, call: SkillCall) => {
@@ -77,16 +78,17 @@ export function skillEndpoints(deps: PipelineDeps, skills: readonly AnySkill[]):
     path: "/v1/agent/invoke/:skill",
     async handle(request, params) {
       const requestId = requestIdOf(request);
-      const skill = byName.get(params.skill ?? "");
-      if (!skill) {
+      const resolved = resolve(params.skill ?? "");
+      if (!resolved) {
         deps.refreshCaches();
         const caller = recognise(deps.keys, request.headers.get("authorization"));
         return errorResponse(errors.notFound(`No skill named '${params.skill}'.`), requestId, caller?.authObjId);
       }
-      const reply = await run(skill, request, {
+      const reply = await run(resolved.skill, request, {
         requestId,
         authorization: request.headers.get("authorization"),
-        readInput: () => readJsonBody(request),
+        // A skill with several operations called without one: gated, then told which to call; its body is not read.
+        readInput: resolved.chooser ? async () => ({}) : () => readJsonBody(request),
         inputSource: "body",
         signal: request.signal,
       });

@@ -4,7 +4,7 @@ import type { ReferenceView } from "../../reference/view.ts";
 import type { AlertRecord, AlertStore } from "./alert-store.ts";
 import { measure, type Condition, type Measurement } from "./condition.ts";
 import { RATE_ALERTS_MODEL } from "./constants.ts";
-import { transition } from "./transitions.ts";
+import { transition, type Transition } from "./transitions.ts";
 
 export interface Fired {
   alert_id: string;
@@ -65,15 +65,29 @@ export async function evaluateAlerts(
       ...(step.event === "alert.triggered" && { lastFiredAt: now }),
     });
     if (!step.event) continue;
-    const event = await appendEvent(tx, {
-      accountId,
-      type: step.event,
-      payload: alertEventPayload(alert, measurement, view),
-      at: now,
-    });
-    outcome.fired.push({ alert_id: alert.id, event_id: event.id, type: step.event, value: measurement.value });
+    const fired = await recordFiring(tx, accountId, alert, step.event, measurement, view, now);
+    outcome.fired.push({ alert_id: alert.id, ...fired, value: measurement.value });
   }
   return outcome;
+}
+
+/** A trigger or resolution as an event (and so a webhook delivery), in the caller's transaction. */
+export async function recordFiring(
+  tx: Writer,
+  accountId: string,
+  alert: AlertRecord,
+  type: NonNullable<Transition["event"]>,
+  measurement: Measurement,
+  view: ReferenceView,
+  now: number,
+): Promise<{ event_id: string; type: string }> {
+  const event = await appendEvent(tx, {
+    accountId,
+    type,
+    payload: alertEventPayload(alert, measurement, view),
+    at: now,
+  });
+  return { event_id: event.id, type };
 }
 
 function alertEventPayload(alert: AlertRecord, measurement: Measurement, view: ReferenceView) {

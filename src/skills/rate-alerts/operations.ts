@@ -1,14 +1,14 @@
 import type { Static } from "@sinclair/typebox";
 import type { Tier } from "../../access/tiers.ts";
-import { ApiError, errors } from "../../errors.ts";
+import { errors } from "../../errors.ts";
 import type { Writer } from "../../events/log.ts";
 import type { ReferenceView } from "../../reference/view.ts";
 import { alertJson, AlertStore, type AlertDefinition, type AlertRecord } from "./alert-store.ts";
 import { checkConditionFields, measure, type Condition } from "./condition.ts";
 import { DEFAULT_PAGE_SIZE, MAX_ALERTS_BY_TIER } from "./constants.ts";
-import { evaluateAlerts, measurementJson, type EvaluationOutcome } from "./evaluate.ts";
+import { evaluateAlerts, measurementJson, recordFiring, type EvaluationOutcome } from "./evaluate.ts";
 import type { createInput, listInput, updateInput } from "./schema.ts";
-import { sideOf } from "./transitions.ts";
+import { transition } from "./transitions.ts";
 
 /** The caller's alerts and what they may do with them; the API and the dashboard share it, so their rules cannot differ. */
 export interface AlertCaller {
@@ -26,17 +26,52 @@ function describe(condition: Condition): string {
 
 /**
  * Price the condition now: a condition that cannot be priced (unknown place, impossible lane, a region
- * without data) is refused at creation with rate-lookup's own error. The first value becomes the
- * alert's baseline: an alert whose condition already holds starts firing without an event, and the
- * caller sees that in the answer.
+ * without data) is refused at creation with rate-lookup's own error. That pricing is the alert's first
+ * evaluation: an ABOVE or BELOW condition that already holds fires at once (docs/alerts-and-webhooks.md);
+ * CROSSES has no earlier side yet, so its first value is only the baseline.
  */
-function baseline(definition: AlertDefinition, view: ReferenceView, now: number) {
+function firstEvaluation(
+  definition: AlertDefinition,
+  view: ReferenceView,
+  now: number,
+  previous: { enabled: boolean; lastFiredAt: number | null },
+) {
   checkConditionFields(definition.condition);
   const measurement = measure(definition.condition, view);
-  const side = sideOf(measurement.value, definition.threshold);
-  const firing =
-    (definition.direction === "ABOVE" && side === "above") || (definition.direction === "BELOW" && side === "below");
-  return { measurement, state: { lastValue: measurement.value, lastState: side, firing, lastEvaluatedAt: now } };
+  const evaluated = transition({ ...definition, lastState: null, firing: false, ...previous }, measurement.value, now);
+  // A disabled alert is not evaluated: it keeps the side it saw and fires once enabled, if still true.
+  const step = previous.enabled ? evaluated : { event: null, side: evaluated.side, firing: false };
+  const state = {
+    lastValue: measurement.value,
+    lastState: step.side,
+    firing: step.firing,
+    lastEvaluatedAt: now,
+    ...(step.event && { lastFiredAt: now }),
+  };
+  return { measurement, state, event: step.event };
+}
+
+/** Where an operation stores an alert: the account's store, its transaction, the data view and the call's time. */
+interface Writing {
+  tx: Writer;
+  store: AlertStore;
+  accountId: string;
+  view: ReferenceView;
+  now: number;
+}
+
+/** Store the alert's changes with its first evaluation's state and record its trigger, if any; the answer names the event. */
+async function settle(
+  at: Writing,
+  id: string,
+  changes: Parameters<AlertStore["update"]>[1],
+  first: ReturnType<typeof firstEvaluation> | undefined,
+) {
+  const alert = await at.store.update(id, { ...changes, ...first?.state });
+  const fired = first?.event
+    ? await recordFiring(at.tx, at.accountId, alert, first.event, first.measurement, at.view, at.now)
+    : undefined;
+  return { alert: alertJson(alert), ...(fired && { fired }) };
 }
 
 export async function createAlert(
@@ -56,10 +91,10 @@ export async function createAlert(
     threshold: input.threshold,
     cooldownSeconds: input.cooldown_seconds ?? null,
   };
-  const { measurement, state } = baseline(definition, view, now);
+  const first = firstEvaluation(definition, view, now, { enabled: true, lastFiredAt: null });
   const created = await store.insert(definition, now);
-  const alert = await store.update(created.id, state);
-  return { alert: alertJson(alert), measurement: measurementJson(measurement, view) };
+  const settled = await settle({ tx, store, accountId: caller.accountId, view, now }, created.id, {}, first);
+  return { ...settled, measurement: measurementJson(first.measurement, view) };
 }
 
 export async function listAlerts(tx: Writer, caller: AlertCaller, input: Static<typeof listInput>) {
@@ -91,14 +126,15 @@ export async function updateAlert(
     cooldownSeconds: input.cooldown_seconds === undefined ? current.cooldownSeconds : input.cooldown_seconds,
   };
   const repriced = input.condition !== undefined || input.direction !== undefined || input.threshold !== undefined;
-  const fresh = repriced ? baseline(definition, view, now) : undefined;
-  const alert = await store.update(current.id, {
-    ...definition,
-    ...(input.enabled !== undefined && { enabled: input.enabled }),
-    ...fresh?.state,
-    updatedAt: now,
-  });
-  return { alert: alertJson(alert), ...(fresh && { measurement: measurementJson(fresh.measurement, view) }) };
+  const fresh = repriced
+    ? firstEvaluation(definition, view, now, {
+        enabled: input.enabled ?? current.enabled,
+        lastFiredAt: current.lastFiredAt,
+      })
+    : undefined;
+  const changes = { ...definition, ...(input.enabled !== undefined && { enabled: input.enabled }), updatedAt: now };
+  const settled = await settle({ tx, store, accountId: caller.accountId, view, now }, current.id, changes, fresh);
+  return { ...settled, ...(fresh && { measurement: measurementJson(fresh.measurement, view) }) };
 }
 
 export async function deleteAlert(tx: Writer, caller: AlertCaller, id: string) {

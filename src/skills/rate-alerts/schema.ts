@@ -105,7 +105,19 @@ export const alertSchema = T.Object(
   { description: "A rate alert" },
 );
 
-export const alertOutput = T.Object({ alert: alertSchema, measurement: T.Optional(measurementSchema) });
+export const alertOutput = T.Object({
+  alert: alertSchema,
+  measurement: T.Optional(measurementSchema),
+  fired: T.Optional(
+    T.Object(
+      {
+        event_id: T.String({ description: "The alert.triggered event (see GET /v1/events)" }),
+        type: T.String({ description: "The event type" }),
+      },
+      { description: "Present when the condition already held: this first evaluation fired" },
+    ),
+  ),
+});
 export const listOutput = T.Object({
   alerts: T.Array(alertSchema, { description: "Your alerts, newest first" }),
   next_cursor: nullable(T.String({ description: "Pass as cursor for the next page; null on the last page" })),

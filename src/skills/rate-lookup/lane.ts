@@ -36,7 +36,7 @@ export function placeOrRefuse(field: string, text: string): ResolvedPlace {
   if (resolution.ok) return resolution.place;
   if (resolution.reason === "not_road_connected") throw errors.notRoadConnected(field, text, resolution.message);
   if (resolution.reason === "ambiguous") throw errors.ambiguousLocation(field, text, resolution.candidates);
-  throw errors.unresolvedLocation(field, text, resolution.suggestions);
+  throw errors.unresolvedLocation(field, text, resolution.suggestions, resolution.why);
 }
 
 function checkCallerMiles(callerMiles: number, crowFlies: number, fieldName: LaneFieldName): void {

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
 import { setTier } from "../../../src/access/accounts.ts";
 import { appendObservations } from "../../../src/reference/append.ts";
 import { dieselSeriesId } from "../../../src/reference/series-ids.ts";
 import { MAX_ALERTS_BY_TIER } from "../../../src/skills/rate-alerts/constants.ts";
 import type { ManualClock } from "../../../src/clock.ts";
+import { createEndpoint } from "../../../src/webhooks/endpoints.ts";
 import { testInstance, type TestInstance } from "../../support/instance.ts";
 
 let server: TestInstance;
@@ -207,6 +209,51 @@ describe("rate-alerts over REST", () => {
     });
   });
 
+  test("invoke obeys the tier and scope rules for every name that reaches rate-alerts", async () => {
+    const names = ["rate-alerts", "rate-alerts.create", "rate-alerts_create", "rate-alerts.nope", "rate-alerts_list"];
+    const explorer = await server.accountWithKey("explorer");
+    const scoped = await server.accountWithKey("starter", ["rate-lookup"]);
+    const starter = await server.accountWithKey("starter");
+    for (const name of names) {
+      const path = `/v1/agent/invoke/${name}`;
+      const anonymous = await json(await server.call(path, { method: "POST", json: {} }));
+      expect([name, anonymous.status, anonymous.body.error]).toEqual([name, 401, "MISSING_API_KEY"]);
+      const tier = await json(await server.call(path, { method: "POST", key: explorer.key, json: dieselAlert(1) }));
+      expect([name, tier.status, tier.body.error, tier.body.required_tier]).toEqual([
+        name,
+        403,
+        "TIER_REQUIRED",
+        "starter",
+      ]);
+      const scope = await json(await server.call(path, { method: "POST", key: scoped.key, json: {} }));
+      expect([name, scope.status, scope.body.error]).toEqual([name, 403, "SCOPE_REQUIRED"]);
+    }
+    const operations = [
+      "rate-alerts.create",
+      "rate-alerts.list",
+      "rate-alerts.get",
+      "rate-alerts.update",
+      "rate-alerts.delete",
+      "rate-alerts.evaluate",
+    ];
+    for (const name of ["rate-alerts", "rate-alerts.nope"]) {
+      const chooser = await json(
+        await server.call(`/v1/agent/invoke/${name}`, { method: "POST", key: starter.key, json: dieselAlert(1) }),
+      );
+      expect(chooser.status).toBe(404);
+      expect(chooser.body).toMatchObject({ error: "NOT_FOUND", operations });
+      expect(chooser.body.message).toContain("rate-alerts.create");
+    }
+    const listed = await json(
+      await server.call("/v1/agent/invoke/rate-alerts_list", { method: "POST", key: starter.key, json: {} }),
+    );
+    expect(listed.status).toBe(200);
+    const unknown = await json(
+      await server.call("/v1/agent/invoke/nope", { method: "POST", key: starter.key, json: {} }),
+    );
+    expect(unknown.status).toBe(404);
+  });
+
   test("the same operations through invoke, MCP and the OpenAPI document", async () => {
     const { key } = await server.accountWithKey("starter");
     const invoked = await json(
@@ -226,19 +273,26 @@ describe("rate-alerts over REST", () => {
     const names = tools.result.tools.map((tool: { name: string }) => tool.name);
     expect(names).toEqual(
       expect.arrayContaining([
-        "rate-alerts.create",
-        "rate-alerts.list",
-        "rate-alerts.get",
-        "rate-alerts.update",
-        "rate-alerts.delete",
-        "rate-alerts.evaluate",
+        "rate-alerts_create",
+        "rate-alerts_list",
+        "rate-alerts_get",
+        "rate-alerts_update",
+        "rate-alerts_delete",
+        "rate-alerts_evaluate",
       ]),
+    );
+    for (const tool of tools.result.tools as { name: string; title: string }[]) {
+      expect(tool.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+      expect(tool.title).not.toBe(tool.name);
+    }
+    expect(tools.result.tools.find((tool: { name: string }) => tool.name === "rate-alerts_create").title).toBe(
+      "Rate Alerts: Create",
     );
     const got = await mcp({
       jsonrpc: "2.0",
       id: 2,
       method: "tools/call",
-      params: { name: "rate-alerts.get", arguments: { id: invoked.body.alert.id } },
+      params: { name: "rate-alerts_get", arguments: { id: invoked.body.alert.id } },
     });
     expect(got.result.structuredContent.alert.id).toBe(invoked.body.alert.id);
 
@@ -256,6 +310,69 @@ describe("rate-alerts over REST", () => {
 });
 
 describe("evaluation and events", () => {
+  test("an alert whose condition already holds fires at creation (event and webhook delivery), then only on changes", async () => {
+    const { key, accountId } = await server.accountWithKey("starter");
+    const { endpoint } = await createEndpoint(server.runtime.db, accountId, {
+      url: "https://hooks.example.com/waybill",
+      eventTypes: ["alert.triggered"],
+      allowPrivate: false,
+      now: server.clock.now(),
+    });
+    const current = nationalDiesel();
+    const created = await json(
+      await server.call("/v1/alerts", { method: "POST", key, json: dieselAlert(current.value - 0.25) }),
+    );
+    expect(created.status).toBe(200);
+    expect(created.body.alert.state).toMatchObject({ firing: true, last_value: current.value });
+    expect(created.body.alert.state.last_fired_at).not.toBeNull();
+    expect(created.body.fired).toEqual({ event_id: expect.stringMatching(/^evt_/), type: "alert.triggered" });
+
+    const events = await json(await server.call("/v1/events?type=alert.triggered", { key }));
+    expect(events.body.events).toEqual([
+      expect.objectContaining({
+        id: created.body.fired.event_id,
+        data: expect.objectContaining({ alert_id: created.body.alert.id, measurement: expect.anything() }),
+      }),
+    ]);
+    const { webhookDeliveries } = server.runtime.db.t;
+    const deliveries = await server.runtime.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.endpointId, endpoint.id));
+    expect(deliveries.map((delivery) => [delivery.eventId, delivery.status])).toEqual([
+      [created.body.fired.event_id, "pending"],
+    ]);
+
+    // Still true: the next evaluation adds nothing.
+    const again = await json(await server.call("/v1/alerts/evaluate", { method: "POST", key, json: {} }));
+    expect(again.body).toMatchObject({ evaluated: 1, fired: [] });
+
+    // CROSSES has no earlier side at creation: its first value is only the baseline.
+    const crosses = await json(
+      await server.call("/v1/alerts", { method: "POST", key, json: dieselAlert(current.value - 0.25, "CROSSES") }),
+    );
+    expect(crosses.body.fired).toBeUndefined();
+    expect(crosses.body.alert.state.firing).toBe(false);
+
+    // A paused alert whose new rule holds does not fire until it is evaluated enabled.
+    const paused = await json(
+      await server.call(`/v1/alerts/${crosses.body.alert.id}`, {
+        method: "PATCH",
+        key,
+        json: { direction: "BELOW", threshold: current.value + 1, enabled: false },
+      }),
+    );
+    expect(paused.body.fired).toBeUndefined();
+    const resumed = await json(
+      await server.call(`/v1/alerts/${crosses.body.alert.id}`, { method: "PATCH", key, json: { enabled: true } }),
+    );
+    expect(resumed.body.fired).toBeUndefined();
+    const evaluated = await json(await server.call("/v1/alerts/evaluate", { method: "POST", key, json: {} }));
+    expect(evaluated.body.fired).toEqual([
+      expect.objectContaining({ alert_id: crosses.body.alert.id, type: "alert.triggered" }),
+    ]);
+  });
+
   test("new data crossing the threshold fires once, with the values and factor versions seen, listed in /v1/events", async () => {
     const { key, accountId } = await server.accountWithKey("starter");
     const current = nationalDiesel();

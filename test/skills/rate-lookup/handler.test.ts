@@ -493,6 +493,12 @@ test("a USDA report anchors a lane for two weeks after its date and not a day mo
 describe("refusals", () => {
   const base = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" } as const;
 
+  test("an unknown state: 422 that says so, with no far-fetched suggestions", async () => {
+    const error = refusal({ ...base, destination: "Nowhere, ZZ" });
+    expect(error.body("req")).toMatchObject({ error: "UNRESOLVED_LOCATION", field: "destination", suggestions: [] });
+    expect(error.message).toBe("Could not find a US place for destination 'Nowhere, ZZ': 'ZZ' is not a US state code.");
+  });
+
   test("unresolvable place: 422 with suggestions", async () => {
     const error = refusal({ ...base, destination: "Dalas, TZ" });
     expect(error.status).toBe(422);
