@@ -1,5 +1,5 @@
 import { and, eq, gt, lte } from "drizzle-orm";
-import { authenticate } from "../access/authenticate.ts";
+import { authenticateCaller } from "../access/authenticate.ts";
 import type { Principal } from "../access/principal.ts";
 import type { Store } from "../db/client.ts";
 import { first } from "../db/transaction.ts";
@@ -134,11 +134,8 @@ export function createIdempotencyStore(
   return {
     async run(skill, key, call, execute) {
       let principal: Principal;
-      deps.refreshCaches();
-      const reloading = deps.keys.settled();
-      if (reloading) await reloading;
       try {
-        principal = authenticate(deps.keys, call.authorization);
+        principal = await authenticateCaller(deps, call.authorization);
       } catch {
         return execute(call); // the pipeline gives the 401
       }

@@ -2,7 +2,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Elysia } from "elysia";
-import { authenticate } from "../access/authenticate.ts";
+import { authenticateCaller } from "../access/authenticate.ts";
 import { confirmKeyLive } from "../access/key-liveness.ts";
 import type { Principal } from "../access/principal.ts";
 import { runSkill, type PipelineDeps } from "../pipeline/run-skill.ts";
@@ -56,12 +56,9 @@ export function mcpRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
     async ({ request }) => {
       const requestId = requestIdOf(request);
       const authorization = request.headers.get("authorization");
-      deps.refreshCaches();
-      const reloading = deps.keys.settled();
-      if (reloading) await reloading;
       let principal: Principal;
       try {
-        principal = authenticate(deps.keys, authorization); // listing tools needs a key too
+        principal = await authenticateCaller(deps, authorization); // listing tools needs a key too
         attributeRequest(request, principal.accountId, true);
       } catch (error) {
         return errorResponse(error, requestId);

@@ -48,7 +48,7 @@ export function answerResponse(
   return new Response(answerBodyText(body), { status, headers: { ...headers, "content-type": "application/json" } });
 }
 
-interface RequestContextOptions {
+interface RequestPipelineOptions {
   metrics: Metrics;
   cors: CorsPolicy;
   /** Methods the path is served under (empty: no such path), from the app's route table. */
@@ -62,48 +62,73 @@ const isPlainBody = (value: unknown): value is Record<string, unknown> =>
   Array.isArray(value) ||
   (typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype);
 
-/** A route's own work, given the request and its path parameters; the request context does the rest. */
+/** A route's own work, given the request and its path parameters; the request pipeline does the rest. */
 export type RouteHandler = (request: Request, params: Record<string, string>) => Promise<Response>;
 
 /**
- * Global concerns of every request: an X-Request-Id (the caller's, when well formed), the body
- * size cap, OPTIONS and 405, metrics and the access log, turning errors (unknown route,
- * unparseable body, a refusal, a failure) into rows of the error table, and finishing every
- * response (CORS, ETag, compression; docs/api.md). The same steps serve two ways in:
- * - `plugin`, Elysia's global hooks around every route the app declares;
- * - `direct`, one function around a route served by Bun's own router, without Elysia's hooks and
- *   context on the hot path (docs/performance.md, "Skill routes on Bun's router").
+ * The one way every request goes, whatever its route: an X-Request-Id (the caller's, when well
+ * formed), OPTIONS, the body size cap, turning errors (unknown route or method, unparseable body, a
+ * refusal, a failure) into rows of the error table, finishing every response (CORS, ETag,
+ * compression; docs/api.md), then metrics and the access log. Tests call `app.handle`, which runs
+ * the same steps a listening server does.
  */
-export function requestContext({ metrics, cors, allowedMethods, recognise }: RequestContextOptions) {
+export function requestPipeline({ metrics, cors, allowedMethods, recognise }: RequestPipelineOptions) {
   const finish = (request: Request, response: Response) =>
     finishResponse(request, response, requestIdOf(request), cors);
+  /** The request's state; made here for a request that failed before its first step ran. */
+  const stateOf = (request: Request): RequestState => {
+    let state = states.get(request);
+    if (!state) {
+      state = { id: requestIdFor(request), startedAt: performance.now(), cors };
+      states.set(request, state);
+    }
+    return state;
+  };
   const refuse = (request: Request, state: RequestState, error: ApiError) => {
     state.errorStatus = error.status;
     return finish(request, errorResponse(error, state.id, recognise(request)));
   };
 
-  /** The request's state; a response when it is answered before any route runs (a preflight, a body past the cap). */
-  const begin = (request: Request): MaybePromise<Response> | undefined => {
-    const state: RequestState = { id: requestIdFor(request), startedAt: performance.now(), cors };
-    states.set(request, state);
-    if (request.method === "OPTIONS") {
-      const allowed = allowedMethods(new URL(request.url).pathname);
-      if (allowed.length > 0) {
-        const preflight = cors.preflight(request, allowed);
-        return finish(
-          request,
-          preflight ?? new Response(null, { status: 204, headers: { Allow: allowed.join(", ") } }),
-        );
-      }
-    }
+  /** OPTIONS on a known path: the CORS preflight when it is one, else 204 with the methods allowed. */
+  const preflight = (request: Request): MaybePromise<Response> | undefined => {
+    if (request.method !== "OPTIONS") return undefined;
+    const allowed = allowedMethods(new URL(request.url).pathname);
+    if (allowed.length === 0) return undefined;
+    const answer = cors.preflight(request, allowed);
+    return finish(request, answer ?? new Response(null, { status: 204, headers: { Allow: allowed.join(", ") } }));
+  };
+
+  /** A body declared past the cap is refused before it is read (a body without a length is capped as it is read). */
+  const capBody = (request: Request): MaybePromise<Response> | undefined => {
     const declaredLength = Number(request.headers.get("content-length") ?? 0);
-    if (declaredLength > MAX_BODY_BYTES) return refuse(request, state, errors.payloadTooLarge(MAX_BODY_BYTES));
+    if (declaredLength <= MAX_BODY_BYTES) return undefined;
+    return refuse(request, stateOf(request), errors.payloadTooLarge(MAX_BODY_BYTES));
+  };
+
+  /** Every response finished (request id, CORS, cache validators, compression); a plain object becomes JSON. */
+  const finishStep = (
+    request: Request,
+    value: unknown,
+    set: { status?: unknown; headers: Record<string, unknown> },
+  ) => {
+    if (value instanceof Response) {
+      // The finished response carries the id itself; left in `set`, Elysia would copy the
+      // response into a new one around its body stream just to add it again.
+      delete set.headers["x-request-id"];
+      return isFinished(value) ? value : finish(request, value);
+    }
+    if (isPlainBody(value)) {
+      const status = typeof set.status === "number" ? set.status : 200;
+      const response = Response.json(value, { status, headers: set.headers as Record<string, string> });
+      delete set.headers["x-request-id"];
+      return finish(request, response);
+    }
     return undefined;
   };
 
   /** The error table's answer to whatever a route threw; `code` is Elysia's name for its own errors. */
   const fail = (request: Request, error: unknown, code?: string | number): MaybePromise<Response> => {
-    const state = states.get(request) ?? { id: requestIdFor(request), startedAt: performance.now(), cors };
+    const state = stateOf(request);
     if (isClientGone(error, request.signal)) {
       state.errorStatus = CLIENT_GONE_STATUS;
       return new Response(null, { status: CLIENT_GONE_STATUS }); // nobody is left to read it
@@ -134,58 +159,31 @@ export function requestContext({ metrics, cors, allowedMethods, recognise }: Req
     logAccess({ requestId: state.id, method: request.method, route, status, latencyMs, actor: state.actor });
   };
 
-  const plugin = new Elysia({ name: "request-context" })
-    .onRequest(({ request, set }) => {
-      const early = begin(request);
-      set.headers["x-request-id"] = requestIdOf(request);
-      return early;
-    })
-    .onError({ as: "global" }, ({ code, error, request }) => fail(request, error, code))
-    .mapResponse({ as: "global" }, ({ request, responseValue, set }) => {
-      if (responseValue instanceof Response) {
-        // The finished response carries the id itself; left in `set`, Elysia would copy the
-        // response into a new one around its body stream just to add it again.
-        delete set.headers["x-request-id"];
-        return isFinished(responseValue) ? responseValue : finish(request, responseValue);
-      }
-      if (isPlainBody(responseValue)) {
-        const status = typeof set.status === "number" ? set.status : 200;
-        const response = Response.json(responseValue, { status, headers: set.headers as Record<string, string> });
-        delete set.headers["x-request-id"];
-        return finish(request, response);
-      }
-    })
+  /** The request's state and its X-Request-Id, which every response and log line carries. */
+  const identify = ({ request, set }: { request: Request; set: { headers: Record<string, string | number> } }) => {
+    states.set(request, { id: requestIdFor(request), startedAt: performance.now(), cors });
+    set.headers["x-request-id"] = requestIdOf(request);
+  };
+
+  /**
+   * The steps of every request, in order, for every route the app declares: read this list to know
+   * what happens to a request (as Unkey's register.go lists its middlewares). A step that returns a
+   * response answers the request there; the route runs after the `onRequest` steps.
+   */
+  return new Elysia({ name: "request-pipeline" })
+    .onRequest(identify) // the request id and the request's state
+    .onRequest(({ request }) => preflight(request)) // OPTIONS: a CORS preflight, or 204 with Allow
+    .onRequest(({ request }) => capBody(request)) // 413 for a declared body past the cap
+    .onError({ as: "global" }, ({ code, error, request }) => fail(request, error, code)) // errors → the error table
+    .mapResponse({ as: "global" }, ({ request, responseValue, set }) => finishStep(request, responseValue, set))
     .onAfterResponse({ as: "global" }, (context) => {
+      // metrics and the access-log line, once the status is known
       const { request, set } = context;
       const response = "responseValue" in context ? context.responseValue : undefined;
       const route = ("route" in context && typeof context.route === "string" && context.route) || "unmatched";
       end(request, route, response instanceof Response ? response.status : Number(set.status ?? 200));
     });
-
-  /**
-   * A route served by Bun's router (`route` is its pattern, for metrics and the log): the same
-   * steps as the plugin's hooks, in the same order. The access-log line is written as the response
-   * is handed to Bun rather than after it is sent.
-   */
-  const direct =
-    (route: string, handler: RouteHandler) =>
-    async (request: Request & { params?: Record<string, string> }): Promise<Response> => {
-      let response: Response;
-      try {
-        const early = begin(request);
-        const answered = early !== undefined ? await early : await handler(request, request.params ?? {});
-        response = await (isFinished(answered) ? answered : finish(request, answered));
-      } catch (error) {
-        response = await fail(request, error);
-      }
-      end(request, route, response.status);
-      return response;
-    };
-
-  return { plugin, direct };
 }
-
-export type RequestContext = ReturnType<typeof requestContext>;
 
 /** One decoder for every body (it keeps no state between non-streaming calls). */
 const UTF8 = new TextDecoder();

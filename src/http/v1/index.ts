@@ -1,12 +1,11 @@
 import { Elysia } from "elysia";
-import { authenticate } from "../../access/authenticate.ts";
-import { whenSettled } from "../../access/key-index.ts";
+import { authenticateCaller } from "../../access/authenticate.ts";
 import type { ReceiptLog } from "../../receipts/log/log.ts";
 import { logProofRoutes } from "./log-proofs.ts";
 import type { PipelineDeps } from "../../pipeline/run-skill.ts";
 import { publicKeyRoute, type PublicKeyRouteDeps } from "./public-key.ts";
 import { eventsRoute } from "./events.ts";
-import { skillRoutes, type SkillEndpoint } from "./skills.ts";
+import { skillRoutes } from "./skills.ts";
 import { usageRoute, type UsageRouteDeps } from "./usage.ts";
 
 /**
@@ -14,18 +13,12 @@ import { usageRoute, type UsageRouteDeps } from "./usage.ts";
  * and /v1/skills (from the skill declarations), /v1/usage, /v1/events, /v1/receipts/public-key and the
  * log proofs /v1/log/inclusion and /v1/log/consistency.
  */
-export function v1Routes(
-  runtime: PipelineDeps & UsageRouteDeps & PublicKeyRouteDeps & { log: ReceiptLog },
-  skillEndpoints: readonly SkillEndpoint[],
-) {
-  const authenticateKey = (authorization: string | undefined) => {
-    runtime.refreshCaches();
-    return whenSettled(runtime.keys, () => authenticate(runtime.keys, authorization));
-  };
+export function v1Routes(runtime: PipelineDeps & UsageRouteDeps & PublicKeyRouteDeps & { log: ReceiptLog }) {
+  const authenticateKey = (authorization: string | undefined) => authenticateCaller(runtime, authorization);
   return new Elysia({ name: "v1" })
     .use(publicKeyRoute(runtime))
     .use(logProofRoutes(runtime))
-    .use(skillRoutes(runtime, runtime.skills, skillEndpoints))
+    .use(skillRoutes(runtime, runtime.skills))
     .use(usageRoute(runtime, authenticateKey))
     .use(eventsRoute(runtime.db, authenticateKey));
 }

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { confirmKeyLive } from "../../access/key-liveness.ts";
-import { authenticate, recognise } from "../../access/authenticate.ts";
+import { authenticateCaller, recogniseCaller } from "../../access/authenticate.ts";
 import { decide } from "../../access/authorize.ts";
 import { runSkill, type PipelineDeps, type SkillCall, type SkillReply } from "../../pipeline/run-skill.ts";
 import { callName, type AnySkill } from "../../skills/types.ts";
@@ -31,7 +31,7 @@ async function restInput(skill: AnySkill, request: Request, params: Record<strin
 }
 
 /** One HTTP way into the skills: a method, a path pattern and what answers it. */
-export interface SkillEndpoint {
+interface SkillEndpoint {
   method: AnySkill["rest"]["method"];
   path: string;
   handle: RouteHandler;
@@ -40,10 +40,9 @@ export interface SkillEndpoint {
 /**
  * The HTTP transports generated from the skill declarations: each skill's own REST route and
  * POST /v1/agent/invoke/:skill (the body is the skill's input, whatever its REST method). All of
- * them go through runSkill, so the rules cannot differ between them. Made once per app: the same
- * endpoints serve through Elysia and, for POST, through Bun's router (src/app.ts).
+ * them go through runSkill, so the rules cannot differ between them.
  */
-export function skillEndpoints(deps: PipelineDeps, skills: readonly AnySkill[]): SkillEndpoint[] {
+function skillEndpoints(deps: PipelineDeps, skills: readonly AnySkill[]): SkillEndpoint[] {
   const byName = new Map(skills.map((skill) => [callName(skill), skill]));
   const idempotency = createIdempotencyStore(deps);
   /** POST calls may carry an Idempotency-Key; GET calls are safe to retry as they are. */
@@ -79,8 +78,7 @@ export function skillEndpoints(deps: PipelineDeps, skills: readonly AnySkill[]):
       const requestId = requestIdOf(request);
       const skill = byName.get(params.skill ?? "");
       if (!skill) {
-        deps.refreshCaches();
-        const caller = recognise(deps.keys, request.headers.get("authorization"));
+        const caller = recogniseCaller(deps, request.headers.get("authorization"));
         return errorResponse(errors.notFound(`No skill named '${params.skill}'.`), requestId, caller?.authObjId);
       }
       const reply = await run(skill, request, {
@@ -98,9 +96,9 @@ export function skillEndpoints(deps: PipelineDeps, skills: readonly AnySkill[]):
 }
 
 /** The skill endpoints as Elysia routes, plus GET /v1/skills (what this key may call). */
-export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[], endpoints: readonly SkillEndpoint[]) {
+export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
   const app = new Elysia({ name: "skills" });
-  for (const endpoint of endpoints) {
+  for (const endpoint of skillEndpoints(deps, skills)) {
     app.route(
       endpoint.method,
       endpoint.path,
@@ -111,11 +109,8 @@ export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[], end
 
   app.get("/v1/skills", async ({ request }) => {
     const requestId = requestIdOf(request);
-    deps.refreshCaches();
-    const reloading = deps.keys.settled();
-    if (reloading) await reloading;
     try {
-      const principal = authenticate(deps.keys, request.headers.get("authorization"));
+      const principal = await authenticateCaller(deps, request.headers.get("authorization"));
       await confirmKeyLive(deps.db, principal); // nothing else here reads the database (docs/postgresql.md)
       attributeRequest(request, principal.accountId, true);
       return Response.json({
