@@ -9,13 +9,14 @@ import { log } from "../ops/log.ts";
 import { logAccess, keyDisplayIdOf, type RequestActor } from "./access-log.ts";
 import { CLIENT_GONE_STATUS, isClientGone } from "../client-gone.ts";
 import { answerBodyText, type AnswerBody } from "../receipts/answer-bytes.ts";
-import type { MaybePromise } from "../db/maybe-async.ts";
+import { andThen, type MaybePromise } from "../db/maybe-async.ts";
 
 interface RequestState {
   id: string;
   startedAt: number;
   cors: CorsPolicy;
-  errorStatus?: number;
+  /** The status the client received, once the response is finished (a compressed body finishes later). */
+  sentStatus?: number;
   actor?: RequestActor;
 }
 
@@ -73,8 +74,12 @@ export type RouteHandler = (request: Request, params: Record<string, string>) =>
  * the same steps a listening server does.
  */
 export function requestPipeline({ metrics, cors, allowedMethods, recognise }: RequestPipelineOptions) {
+  const sent = (request: Request, response: Response): Response => {
+    stateOf(request).sentStatus = response.status;
+    return response;
+  };
   const finish = (request: Request, response: Response) =>
-    finishResponse(request, response, requestIdOf(request), cors);
+    andThen(finishResponse(request, response, requestIdOf(request), cors), (finished) => sent(request, finished));
   /** The request's state; made here for a request that failed before its first step ran. */
   const stateOf = (request: Request): RequestState => {
     let state = states.get(request);
@@ -85,7 +90,6 @@ export function requestPipeline({ metrics, cors, allowedMethods, recognise }: Re
     return state;
   };
   const refuse = (request: Request, state: RequestState, error: ApiError) => {
-    state.errorStatus = error.status;
     return finish(request, errorResponse(error, state.id, recognise(request)));
   };
 
@@ -115,7 +119,7 @@ export function requestPipeline({ metrics, cors, allowedMethods, recognise }: Re
       // The finished response carries the id itself; left in `set`, Elysia would copy the
       // response into a new one around its body stream just to add it again.
       delete set.headers["x-request-id"];
-      return isFinished(value) ? value : finish(request, value);
+      return isFinished(value) ? sent(request, value) : finish(request, value);
     }
     if (isPlainBody(value)) {
       const status = typeof set.status === "number" ? set.status : 200;
@@ -130,7 +134,7 @@ export function requestPipeline({ metrics, cors, allowedMethods, recognise }: Re
   const fail = (request: Request, error: unknown, code?: string | number): MaybePromise<Response> => {
     const state = stateOf(request);
     if (isClientGone(error, request.signal)) {
-      state.errorStatus = CLIENT_GONE_STATUS;
+      state.sentStatus = CLIENT_GONE_STATUS;
       return new Response(null, { status: CLIENT_GONE_STATUS }); // nobody is left to read it
     }
     let apiError: ApiError;
@@ -153,7 +157,7 @@ export function requestPipeline({ metrics, cors, allowedMethods, recognise }: Re
   const end = (request: Request, route: string, answeredStatus: number): void => {
     const state = states.get(request);
     if (!state) return;
-    const status = request.signal.aborted ? CLIENT_GONE_STATUS : (state.errorStatus ?? answeredStatus);
+    const status = request.signal.aborted ? CLIENT_GONE_STATUS : (state.sentStatus ?? answeredStatus);
     const latencyMs = performance.now() - state.startedAt;
     metrics.observe(request.method, route, status, latencyMs / 1000);
     logAccess({ requestId: state.id, method: request.method, route, status, latencyMs, actor: state.actor });
