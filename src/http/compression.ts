@@ -1,7 +1,6 @@
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import type { MaybePromise } from "../db/maybe-async.ts";
 import { answerBodyText, type AnswerBody } from "../receipts/answer-bytes.ts";
-import { gzipWithSharedPrefix } from "./prefix-gzip.ts";
 import { withHeaders } from "./with-headers.ts";
 
 /**
@@ -104,7 +103,7 @@ export function compressResponse(request: Request, response: Response): MaybePro
 /**
  * An answer's body as compressResponse would send it: compressed with the client's preferred cheap
  * encoding when over COMPRESS_ABOVE_BYTES, else as it is. Either way the response varies by
- * Accept-Encoding. gzip deflates the part every call with this answer shares once (prefix-gzip.ts).
+ * Accept-Encoding.
  */
 export function compressedAnswer(
   request: Request,
@@ -113,11 +112,6 @@ export function compressedAnswer(
   const text = answerBodyText(answer);
   const encoding = chooseEncoding(request.headers.get("accept-encoding"), PER_RESPONSE_PREFERENCE);
   if (!encoding || Buffer.byteLength(text) <= COMPRESS_ABOVE_BYTES) return { body: text };
-  if (encoding === "gzip")
-    return {
-      body: gzipWithSharedPrefix(answer.bytes, answer.bytes.prefix, answer.tail, PER_RESPONSE_GZIP_LEVEL),
-      encoding,
-    };
   return { body: encodeOnce(new TextEncoder().encode(text) as Uint8Array<ArrayBuffer>, encoding), encoding };
 }
 

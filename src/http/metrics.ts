@@ -1,6 +1,4 @@
-import { Counter, Gauge, Registry } from "prom-client";
-import { BucketHistogram, type HistogramSeries } from "./bucket-histogram.ts";
-import { SeriesCounter, type CounterSeries } from "./series-counter.ts";
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { BatchStages } from "../db/group-commit.ts";
 import { processMetrics } from "../ops/process-metrics.ts";
 import type { SeriesFreshness } from "../reference/freshness.ts";
@@ -20,61 +18,55 @@ export function createMetrics(
   const registry = new Registry();
   const now = options.now ?? Date.now;
   processMetrics(registry);
-  const requests = new SeriesCounter(
-    "waybill_http_requests_total",
-    "HTTP requests answered, by route pattern and status code (499: the client went away first).",
-    registry,
-  );
-  const requestsOf = new Map<string, CounterSeries>();
-  const latency = new BucketHistogram(
-    "waybill_http_request_duration_seconds",
-    "Time from receiving a request to handing its response to the socket.",
-    [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registry,
-  );
-  const latencyOf = new Map<string, HistogramSeries>();
-  const answers = new SeriesCounter(
-    "waybill_skill_answers_total",
-    "Skill calls answered (2xx, receipt committed), by skill.",
-    registry,
-  );
-  const answersOf = new Map<string, CounterSeries>();
+  const requests = new Counter({
+    name: "waybill_http_requests_total",
+    help: "HTTP requests answered, by route pattern and status code (499: the client went away first).",
+    labelNames: ["method", "route", "status"] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: "waybill_http_request_duration_seconds",
+    help: "Time from receiving a request to handing its response to the socket.",
+    labelNames: ["route"] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  const answers = new Counter({
+    name: "waybill_skill_answers_total",
+    help: "Skill calls answered (2xx, receipt committed), by skill.",
+    labelNames: ["skill"] as const,
+    registers: [registry],
+  });
   const refusals = new Counter({
     name: "waybill_skill_refusals_total",
     help: "Skill calls refused after authentication, by skill and error code.",
     labelNames: ["skill", "reason"] as const,
     registers: [registry],
   });
-  const receipts = new SeriesCounter(
-    "waybill_receipts_appended_total",
-    "Signed receipts appended to the chain.",
-    registry,
-  ).labels();
-  const batchSize = new BucketHistogram(
-    "waybill_group_commit_batch_writes",
-    "Writes (answers) per group-commit transaction.",
-    [1, 2, 4, 8, 16, 32, 64, 128, 256],
-    registry,
-  ).labels();
-  const batchLatency = new BucketHistogram(
-    "waybill_group_commit_duration_seconds",
-    "Time to run and commit (fsync) one group-commit transaction.",
-    [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
-    registry,
-  ).labels();
-  const batchStages = new BucketHistogram(
-    "waybill_group_commit_stage_seconds",
-    "Where an answer's commit time goes (docs/performance.md): queued (per write, until its batch starts), writes (the batch's rows, tiles and checkpoint signature), commit (the COMMIT statement, with any WAL checkpoint), sync (until the batch is on disk), held (per WAL restart, how long batches waited for it).",
-    [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
-    registry,
-  );
-  const stage = {
-    queued: batchStages.labels({ stage: "queued" }),
-    writes: batchStages.labels({ stage: "writes" }),
-    commit: batchStages.labels({ stage: "commit" }),
-    sync: batchStages.labels({ stage: "sync" }),
-    held: batchStages.labels({ stage: "held" }),
-  };
+  const receipts = new Counter({
+    name: "waybill_receipts_appended_total",
+    help: "Signed receipts appended to the chain.",
+    registers: [registry],
+  });
+  const batchSize = new Histogram({
+    name: "waybill_group_commit_batch_writes",
+    help: "Writes (answers) per group-commit transaction.",
+    buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+    registers: [registry],
+  });
+  const batchLatency = new Histogram({
+    name: "waybill_group_commit_duration_seconds",
+    help: "Time to run and commit (fsync) one group-commit transaction.",
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+    registers: [registry],
+  });
+  const stage = new Histogram({
+    name: "waybill_group_commit_stage_seconds",
+    help: "Where an answer's commit time goes (docs/performance.md): queued (per write, until its batch starts), writes (the batch's rows, tiles and checkpoint signature), commit (the COMMIT statement, with any WAL checkpoint), sync (until the batch is on disk), held (per WAL restart, how long batches waited for it).",
+    labelNames: ["stage"] as const,
+    buckets: [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [registry],
+  });
   const seriesDates = options.seriesDates;
   if (seriesDates) {
     new Gauge({
@@ -106,13 +98,11 @@ export function createMetrics(
   }
   return {
     observe(method: string, route: string, status: number, seconds: number): void {
-      seriesOf(requestsOf, `${method} ${route} ${status}`, () =>
-        requests.labels({ method, route, status: String(status) }),
-      ).inc();
-      seriesOf(latencyOf, route, () => latency.labels({ route })).observe(seconds);
+      requests.inc({ method, route, status: String(status) });
+      latency.observe({ route }, seconds);
     },
     answered(skill: string): void {
-      seriesOf(answersOf, skill, () => answers.labels({ skill })).inc();
+      answers.inc({ skill });
       receipts.inc();
     },
     refused(skill: string, reason: string): void {
@@ -123,13 +113,13 @@ export function createMetrics(
       batchLatency.observe(seconds);
     },
     groupCommitStages(stages: BatchStages): void {
-      for (const waited of stages.queuedMs) stage.queued.observe(waited / 1000);
-      stage.writes.observe(stages.writesMs / 1000);
-      stage.commit.observe(stages.commitMs / 1000);
-      stage.sync.observe(stages.syncMs / 1000);
+      for (const waited of stages.queuedMs) stage.observe({ stage: "queued" }, waited / 1000);
+      stage.observe({ stage: "writes" }, stages.writesMs / 1000);
+      stage.observe({ stage: "commit" }, stages.commitMs / 1000);
+      stage.observe({ stage: "sync" }, stages.syncMs / 1000);
     },
     walRestartHeld(ms: number): void {
-      stage.held.observe(ms / 1000);
+      stage.observe({ stage: "held" }, ms / 1000);
     },
     render: () => registry.metrics(),
     contentType: registry.contentType,
@@ -137,13 +127,3 @@ export function createMetrics(
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
-
-/** The series kept under `key`, made the first time it is asked for (route patterns, skills, statuses: few). */
-function seriesOf<S>(known: Map<string, S>, key: string, make: () => S): S {
-  let series = known.get(key);
-  if (!series) {
-    series = make();
-    known.set(key, series);
-  }
-  return series;
-}
