@@ -1,15 +1,15 @@
 import { Elysia } from "elysia";
 import { recogniseCaller } from "./access/authenticate.ts";
 import { dashboardRoutes, type DashboardOptions } from "./dashboard/index.ts";
-import { allowedMethodsFor, type RouteEntry } from "./http/allowed-methods.ts";
-import { corsPolicy } from "./http/cors.ts";
-import { docsRoutes } from "./http/docs/routes.ts";
-import { healthRoutes } from "./http/health.ts";
-import { logTileRoutes } from "./http/log-tiles.ts";
-import { mcpRoutes } from "./http/mcp.ts";
-import { openApiRoutes } from "./http/openapi/routes.ts";
-import { requestPipeline } from "./http/request-context.ts";
-import { v1Routes } from "./http/v1/index.ts";
+import { allowedMethodsFor, type RouteEntry } from "./http/pipeline/allowed-methods.ts";
+import { corsPolicy } from "./http/pipeline/cors.ts";
+import { docsRoutes } from "./http/routes/docs/routes.ts";
+import { healthRoutes } from "./http/routes/health.ts";
+import { logTileRoutes } from "./http/routes/log-tiles.ts";
+import { mcpRoutes } from "./http/routes/mcp.ts";
+import { openApiRoutes } from "./http/routes/openapi/routes.ts";
+import { requestPipeline } from "./http/pipeline/request-pipeline.ts";
+import { v1Routes } from "./http/routes/v1/index.ts";
 import type { Runtime } from "./runtime.ts";
 
 export interface HttpOptions {
