@@ -34,8 +34,8 @@ export function attributeRequest(request: Request, accountId: string, viaKey: bo
 }
 
 /**
- * A skill's answer, its body in hand: finished at once when the request came through the request
- * context (a GET or POST), else built plain and finished by the context's response hook as usual.
+ * A skill's answer, its body in hand: built finished in one step for a GET or POST, else built
+ * plain and finished by the pipeline's finishing step as usual.
  */
 export function answerResponse(
   request: Request,
@@ -153,10 +153,14 @@ export function requestPipeline({ metrics, cors, allowedMethods, recognise }: Re
     return refuse(request, state, apiError);
   };
 
-  /** Metrics and the access-log line, once the status is known. */
-  const end = (request: Request, route: string, answeredStatus: number): void => {
+  /** Metrics and the access-log line, once the response is sent: with the status the client received. */
+  const observe = (context: { request: Request; set: { status?: unknown } }): void => {
+    const { request, set } = context;
     const state = states.get(request);
     if (!state) return;
+    const response = "responseValue" in context ? context.responseValue : undefined;
+    const route = ("route" in context && typeof context.route === "string" && context.route) || "unmatched";
+    const answeredStatus = response instanceof Response ? response.status : Number(set.status ?? 200);
     const status = request.signal.aborted ? CLIENT_GONE_STATUS : (state.sentStatus ?? answeredStatus);
     const latencyMs = performance.now() - state.startedAt;
     metrics.observe(request.method, route, status, latencyMs / 1000);
@@ -174,19 +178,16 @@ export function requestPipeline({ metrics, cors, allowedMethods, recognise }: Re
    * what happens to a request (as Unkey's register.go lists its middlewares). A step that returns a
    * response answers the request there; the route runs after the `onRequest` steps.
    */
-  return new Elysia({ name: "request-pipeline" })
-    .onRequest(identify) // the request id and the request's state
-    .onRequest(({ request }) => preflight(request)) // OPTIONS: a CORS preflight, or 204 with Allow
-    .onRequest(({ request }) => capBody(request)) // 413 for a declared body past the cap
-    .onError({ as: "global" }, ({ code, error, request }) => fail(request, error, code)) // errors → the error table
-    .mapResponse({ as: "global" }, ({ request, responseValue, set }) => finishStep(request, responseValue, set))
-    .onAfterResponse({ as: "global" }, (context) => {
-      // metrics and the access-log line, once the status is known
-      const { request, set } = context;
-      const response = "responseValue" in context ? context.responseValue : undefined;
-      const route = ("route" in context && typeof context.route === "string" && context.route) || "unmatched";
-      end(request, route, response instanceof Response ? response.status : Number(set.status ?? 200));
-    });
+  return (
+    new Elysia({ name: "request-pipeline" })
+      .onRequest(identify) // the request id and the request's state
+      .onRequest(({ request }) => preflight(request)) // OPTIONS: a CORS preflight, or 204 with Allow
+      .onRequest(({ request }) => capBody(request)) // 413 for a declared body past the cap
+      .onError({ as: "global" }, ({ code, error, request }) => fail(request, error, code)) // errors → the error table
+      // finishing: the request id, CORS, cache validators, compression
+      .mapResponse({ as: "global" }, ({ request, responseValue, set }) => finishStep(request, responseValue, set))
+      .onAfterResponse({ as: "global" }, (context) => observe(context))
+  ); // metrics and the access-log line
 }
 
 /** One decoder for every body (it keeps no state between non-streaming calls). */
