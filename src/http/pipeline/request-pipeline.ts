@@ -1,14 +1,13 @@
 import { Elysia } from "elysia";
 import { ApiError, errorResponse, errors } from "../../errors.ts";
 import type { CorsPolicy } from "./cors.ts";
-import { finishedJsonAnswer, finishResponse, isFinished } from "../responses/finish-response.ts";
+import { finishResponse, isFinished } from "../responses/finish-response.ts";
 import type { Metrics } from "../observability/metrics.ts";
 import { MAX_BODY_BYTES, readCappedBody } from "./body-cap.ts";
 import { requestIdFor } from "./request-id.ts";
 import { log } from "../../ops/log.ts";
 import { logAccess, keyDisplayIdOf, type RequestActor } from "../observability/access-log.ts";
 import { CLIENT_GONE_STATUS, isClientGone } from "../../client-gone.ts";
-import { answerBodyText, type AnswerBody } from "../../receipts/answer-bytes.ts";
 import { andThen, type MaybePromise } from "../../db/maybe-async.ts";
 
 interface RequestState {
@@ -31,22 +30,6 @@ export function requestIdOf(request: Request): string {
 export function attributeRequest(request: Request, accountId: string, viaKey: boolean): void {
   const state = states.get(request);
   if (state) state.actor = { accountId, keyDisplayId: viaKey ? keyDisplayIdOf(request) : undefined };
-}
-
-/**
- * A skill's answer, its body in hand: built finished in one step for a GET or POST, else built
- * plain and finished by the pipeline's finishing step as usual.
- */
-export function answerResponse(
-  request: Request,
-  status: number,
-  headers: Readonly<Record<string, string>>,
-  body: AnswerBody,
-): Response {
-  const state = states.get(request);
-  if (state && (request.method === "POST" || request.method === "GET"))
-    return finishedJsonAnswer(request, status, headers, body, state.cors);
-  return new Response(answerBodyText(body), { status, headers: { ...headers, "content-type": "application/json" } });
 }
 
 interface RequestPipelineOptions {

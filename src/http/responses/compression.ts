@@ -1,6 +1,5 @@
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import type { MaybePromise } from "../../db/maybe-async.ts";
-import { answerBodyText, type AnswerBody } from "../../receipts/answer-bytes.ts";
 import { withHeaders } from "./with-headers.ts";
 
 /**
@@ -36,7 +35,7 @@ function chooseEncoding(acceptEncoding: string | null, preference: readonly Enco
     const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
     weights.set(name.trim(), q ? Number(q.slice(2)) : 1);
   }
-  const weight = (name: Encoding) => weights.get(name) ?? (weights.has("*") ? weights.get("*")! : 0);
+  const weight = (name: Encoding) => weights.get(name) ?? weights.get("*") ?? 0;
   return preference.find((encoding) => weight(encoding) > 0);
 }
 
@@ -73,7 +72,8 @@ function compressedBody(bytes: Uint8Array<ArrayBuffer>, encoding: Encoding, keep
   let body = keptVariants.get(key);
   if (!body) {
     body = encodeToKeep(bytes, encoding);
-    if (keptVariants.size >= KEPT_VARIANTS_MAX) keptVariants.delete(keptVariants.keys().next().value!);
+    const oldest = keptVariants.keys().next();
+    if (keptVariants.size >= KEPT_VARIANTS_MAX && !oldest.done) keptVariants.delete(oldest.value);
     keptVariants.set(key, body);
   }
   return body;
@@ -98,21 +98,6 @@ export function compressResponse(request: Request, response: Response): MaybePro
   // The body is read only to compress it: a caller that accepts no encoding gets it untouched.
   if (!encoding) return withHeaders(response, (headers) => headers.append("Vary", "Accept-Encoding"));
   return compressed(response, encoding, keepAs);
-}
-
-/**
- * An answer's body as compressResponse would send it: compressed with the client's preferred cheap
- * encoding when over COMPRESS_ABOVE_BYTES, else as it is. Either way the response varies by
- * Accept-Encoding.
- */
-export function compressedAnswer(
-  request: Request,
-  answer: AnswerBody,
-): { body: string | Uint8Array; encoding?: Encoding } {
-  const text = answerBodyText(answer);
-  const encoding = chooseEncoding(request.headers.get("accept-encoding"), PER_RESPONSE_PREFERENCE);
-  if (!encoding || Buffer.byteLength(text) <= COMPRESS_ABOVE_BYTES) return { body: text };
-  return { body: encodeOnce(new TextEncoder().encode(text) as Uint8Array<ArrayBuffer>, encoding), encoding };
 }
 
 async function compressed(response: Response, encoding: Encoding, keepAs: string | undefined): Promise<Response> {

@@ -4,23 +4,22 @@ import { authenticateCaller, recogniseCaller } from "../../../access/authenticat
 import { decide } from "../../../access/authorize.ts";
 import { runSkill, type PipelineDeps, type SkillCall, type SkillReply } from "../../../pipeline/run-skill.ts";
 import { callName, type AnySkill } from "../../../skills/types.ts";
+import { answerBodyText } from "../../../receipts/answer-bytes.ts";
 import { errorResponse, errors } from "../../../errors.ts";
 import { NEVER_STORE } from "../../responses/cache.ts";
 import { createIdempotencyStore } from "./idempotency.ts";
-import {
-  answerResponse,
-  attributeRequest,
-  readJsonBody,
-  requestIdOf,
-  type RouteHandler,
-} from "../../pipeline/request-pipeline.ts";
+import { attributeRequest, readJsonBody, requestIdOf, type RouteHandler } from "../../pipeline/request-pipeline.ts";
 
 /** Every skill reply is one metered event with its own receipt: never to be reused from a cache. */
 function toResponse(reply: SkillReply, requestId: string, request: Request): Response {
   if (reply.principal) attributeRequest(request, reply.principal.accountId, true);
   const headers = { ...reply.headers, "Cache-Control": NEVER_STORE, "X-Request-Id": requestId };
   // An answer goes out as the exact bytes its receipt hashed (plus its envelope), serialized once.
-  if (reply.answerBody !== undefined) return answerResponse(request, reply.status, headers, reply.answerBody);
+  if (reply.answerBody !== undefined)
+    return new Response(answerBodyText(reply.answerBody), {
+      status: reply.status,
+      headers: { ...headers, "content-type": "application/json" },
+    });
   return Response.json(reply.body, { status: reply.status, headers });
 }
 
