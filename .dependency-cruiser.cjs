@@ -4,6 +4,7 @@
  *   composition  src/main.ts, app.ts, runtime.ts, config.ts,  may use everything
  *                src/cli/serve.ts (builds and starts the server)
  *   transports   src/http/, src/dashboard/, src/cli/, views/  may use what is below
+ *                (src/http/ by concern: pipeline/, responses/, observability/, routes/)
  *   pipeline     src/pipeline/, src/access/, src/metering/,   gates, metering, validation,
  *                src/webhooks/                                webhook delivery
  *   skills       src/skills/                                  one folder per skill
@@ -67,6 +68,28 @@ module.exports = {
       severity: "error",
       from: { path: SHARED },
       to: { path: [COMPOSITION, TRANSPORTS, PIPELINE, SKILLS, DATA] },
+    },
+    {
+      name: "http-steps-know-no-routes",
+      severity: "error",
+      comment:
+        "src/http/ by concern (docs/architecture.md): the request pipeline, responses and observability serve every route and import none.",
+      from: { path: "^src/http/(pipeline|responses|observability)/" },
+      to: { path: "^src/http/routes/" },
+    },
+    {
+      name: "http-responses-and-observability-below-the-pipeline",
+      severity: "error",
+      comment: "Finishing a response and counting it know nothing of the pipeline's steps (CORS policy types aside).",
+      from: { path: "^src/http/(responses|observability)/" },
+      to: { path: "^src/http/pipeline/", pathNot: "^src/http/pipeline/cors\\.ts$" },
+    },
+    {
+      name: "http-observability-alone",
+      severity: "error",
+      comment: "Metrics and the access log are leaves of src/http/.",
+      from: { path: "^src/http/observability/" },
+      to: { path: "^src/http/(pipeline|responses|routes)/" },
     },
     {
       name: "skill-folders-meet-at-index",

@@ -1,16 +1,15 @@
 import { Elysia } from "elysia";
-import { recognise } from "./access/authenticate.ts";
+import { recogniseCaller } from "./access/authenticate.ts";
 import { dashboardRoutes, type DashboardOptions } from "./dashboard/index.ts";
-import { allowedMethodsFor, type RouteEntry } from "./http/allowed-methods.ts";
-import { corsPolicy } from "./http/cors.ts";
-import { docsRoutes } from "./http/docs/routes.ts";
-import { healthRoutes } from "./http/health.ts";
-import { logTileRoutes } from "./http/log-tiles.ts";
-import { mcpRoutes } from "./http/mcp.ts";
-import { openApiRoutes } from "./http/openapi/routes.ts";
-import { requestContext, type RequestContext } from "./http/request-context.ts";
-import { v1Routes } from "./http/v1/index.ts";
-import { skillEndpoints, type SkillEndpoint } from "./http/v1/skills.ts";
+import { allowedMethodsFor, type RouteEntry } from "./http/pipeline/allowed-methods.ts";
+import { corsPolicy } from "./http/pipeline/cors.ts";
+import { docsRoutes } from "./http/routes/docs/routes.ts";
+import { healthRoutes } from "./http/routes/health.ts";
+import { logTileRoutes } from "./http/routes/log-tiles.ts";
+import { mcpRoutes } from "./http/routes/mcp.ts";
+import { openApiRoutes } from "./http/routes/openapi/routes.ts";
+import { requestPipeline } from "./http/pipeline/request-pipeline.ts";
+import { v1Routes } from "./http/routes/v1/index.ts";
 import type { Runtime } from "./runtime.ts";
 
 export interface HttpOptions {
@@ -24,20 +23,16 @@ export interface HttpOptions {
 /** The whole HTTP surface, without listening: tests call app.handle(), the server listens. */
 export function createApp(runtime: Runtime, options: HttpOptions = {}) {
   let routeTable: () => readonly RouteEntry[] = () => [];
-  const context = requestContext({
+  const pipeline = requestPipeline({
     metrics: runtime.metrics,
     cors: corsPolicy(options.corsOrigins ?? []),
     allowedMethods: allowedMethodsFor(() => routeTable()),
-    recognise: (request) => {
-      runtime.refreshCaches();
-      return recognise(runtime.keys, request.headers.get("authorization"))?.authObjId;
-    },
+    recognise: (request) => recogniseCaller(runtime, request.headers.get("authorization"))?.authObjId,
   });
-  const skills = skillEndpoints(runtime, runtime.skills);
-  const app = new Elysia({ serve: { routes: bunRoutes(skills, context) } })
-    .use(context.plugin)
+  const app = new Elysia()
+    .use(pipeline)
     .use(healthRoutes(runtime))
-    .use(v1Routes(runtime, skills))
+    .use(v1Routes(runtime))
     .use(logTileRoutes(runtime))
     .use(mcpRoutes(runtime, runtime.skills))
     .use(openApiRoutes(runtime, () => routeTable(), options.publicUrl))
@@ -45,20 +40,4 @@ export function createApp(runtime: Runtime, options: HttpOptions = {}) {
     .use(dashboardRoutes(runtime, options.dashboard));
   routeTable = () => app.routes;
   return app;
-}
-
-/**
- * The POST skill endpoints straight on Bun's router when the app listens, each wrapped in the
- * request context's `direct` steps instead of Elysia's hooks: the answered call is the hot path,
- * and Elysia's per-request context and hook chain cost it about 4 % of its CPU
- * (docs/performance.md, "Skill routes on Bun's router"). Any other method on those paths falls
- * through to Elysia (a GET is a 405, an OPTIONS a preflight), and `app.handle` serves them through
- * Elysia as before. Only POST: a GET route would also answer HEAD on Bun's router.
- */
-function bunRoutes(endpoints: readonly SkillEndpoint[], context: RequestContext) {
-  const routes: Record<string, { POST: (request: Request) => Promise<Response> }> = {};
-  for (const endpoint of endpoints) {
-    if (endpoint.method === "POST") routes[endpoint.path] = { POST: context.direct(endpoint.path, endpoint.handle) };
-  }
-  return routes;
 }

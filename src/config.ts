@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { databaseLocation, type DatabaseLocation } from "./db/location.ts";
 import { ConfigError } from "./errors.ts";
-import { parseCorsOrigins } from "./http/cors.ts";
+import { parseCorsOrigins } from "./http/pipeline/cors.ts";
 import { DEFAULT_LIMITS, parseLimits, type LimitsTable } from "./metering/limits.ts";
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from "./ops/log.ts";
 

@@ -3,7 +3,7 @@ import type { Clock } from "./clock.ts";
 import { watchChanges } from "./db/changes.ts";
 import { andThen, isPromise } from "./db/maybe-async.ts";
 import type { Db, Store } from "./db/client.ts";
-import { createMetrics, type Metrics } from "./http/metrics.ts";
+import { createMetrics, type Metrics } from "./http/observability/metrics.ts";
 import { createMeter } from "./metering/create-meter.ts";
 import { GroupCommitter } from "./db/group-commit.ts";
 import type { LimitsTable } from "./metering/limits.ts";

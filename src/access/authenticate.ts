@@ -1,6 +1,7 @@
 import { errors } from "../errors.ts";
 import { digestApiKey, isWellFormedApiKey, KEY_PREFIX, keyFormatProblem } from "./api-key.ts";
-import type { KeyIndex } from "./key-index.ts";
+import type { MaybePromise } from "../db/maybe-async.ts";
+import { whenSettled, type KeyIndex } from "./key-index.ts";
 import type { Principal } from "./principal.ts";
 
 const BEARER = /^Bearer[ ]+(\S*)[ ]*$/i;
@@ -37,4 +38,33 @@ export function recognise(index: KeyIndex, authorization: string | null | undefi
   } catch {
     return undefined;
   }
+}
+
+/** What the authentication step reads: the key index, and the hook that notices another process's key changes. */
+export interface KeyAuthority {
+  keys: KeyIndex;
+  refreshCaches(): void;
+}
+
+/**
+ * The one authentication step of every keyed route: notice key changes another process made
+ * (refreshCaches), wait for a reload in flight (PostgreSQL, so a revoke announced by another replica
+ * is in force before we look), then check the Authorization header. Synchronous on a SQLite file.
+ * Throws, or rejects, with the error table's 401.
+ */
+export function authenticateCaller(
+  authority: KeyAuthority,
+  authorization: string | null | undefined,
+): MaybePromise<Principal> {
+  authority.refreshCaches();
+  return whenSettled(authority.keys, () => authenticate(authority.keys, authorization));
+}
+
+/** Like authenticateCaller, but without waiting or refusing: the caller's grant when its key is valid now. */
+export function recogniseCaller(
+  authority: KeyAuthority,
+  authorization: string | null | undefined,
+): Principal | undefined {
+  authority.refreshCaches();
+  return recognise(authority.keys, authorization);
 }

@@ -7,7 +7,7 @@ import { readSessionToken, sessionCookiePolicy } from "./cookies.ts";
 import { CSRF_FIELD, CSRF_HEADER, isCrossSiteRequest } from "./csrf.ts";
 import { isHtmxRequest, PAGE_HEADERS } from "./render.ts";
 import { resumeSession, type Session } from "./sessions.ts";
-import { attributeRequest } from "../http/request-context.ts";
+import { attributeRequest } from "../http/pipeline/request-pipeline.ts";
 
 export type Access = "account" | "admin";
 

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { ProblemPage } from "../../views/errors.tsx";
-import { cappedBodyParser } from "../http/body-cap.ts";
+import { cappedBodyParser } from "../http/pipeline/body-cap.ts";
 import { PricingPage } from "../../views/pricing-page.tsx";
 import { adminRoutes } from "./admin-routes.ts";
 import { alertsRoutes } from "./alerts-routes.ts";

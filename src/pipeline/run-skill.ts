@@ -1,7 +1,7 @@
 import { CLIENT_GONE_STATUS, isClientGone } from "../client-gone.ts";
 import { log } from "../ops/log.ts";
 import type { KeyIndex } from "../access/key-index.ts";
-import { authenticate } from "../access/authenticate.ts";
+import { authenticateCaller } from "../access/authenticate.ts";
 import { authorize } from "../access/authorize.ts";
 import type { Principal } from "../access/principal.ts";
 import type { Clock } from "../clock.ts";
@@ -73,12 +73,9 @@ export interface SkillReply {
  */
 export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillCall): Promise<SkillReply> {
   const started = performance.now();
-  deps.refreshCaches();
-  const reloading = deps.keys.settled(); // a key change announced by another replica: in force before we look
-  if (reloading) await reloading;
   let principal: Principal;
   try {
-    principal = authenticate(deps.keys, call.authorization);
+    principal = await authenticateCaller(deps, call.authorization);
   } catch (error) {
     return refusal(error, call.requestId, null, {});
   }

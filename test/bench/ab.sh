@@ -6,13 +6,16 @@
 # spell of the machine falls on both alike. Back-to-back runs of one build on this machine differ by
 # up to 25 % from one minute to the next; run side by side, a build against itself differs by ≤ 7 %
 # (docs/performance.md, "Two builds side by side"). The sides swap every round.
-# Knobs: ROUNDS (4), DURATION (10 s), WARM (5 s). Loopback only; every run is bounded.
+# Each side's p99 latency (wrk's) is printed beside the ratio.
+# Knobs: ROUNDS (4), DURATION (10 s), WARM (5 s), SCRIPT (post.lua: one lane; lanes.lua: a Zipf mix of
+# real city pairs). Loopback only; every run is bounded.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 [ $# -eq 2 ] && [ -x "$1" ] && [ -x "$2" ] || { echo "usage: ab.sh BIN_A BIN_B (two waybill binaries)" >&2; exit 2; }
 command -v wrk >/dev/null || { echo "wrk is missing: run npm run bench once, which installs it" >&2; exit 2; }
 ROUNDS=${ROUNDS:-4}
 DURATION=${DURATION:-10}
+SCRIPT=${SCRIPT:-post.lua}
 WARM=${WARM:-5}
 OUT="$PWD/.tmp/bench/ab-$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$OUT"
@@ -34,11 +37,15 @@ start() { # binary, name → the server's pid in $STARTED
 }
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 load() { # name, seconds, output
-  BENCH_KEY=${KEYS[$1]} taskset -c 1 wrk -t1 -c32 -d"$2"s -s test/bench/post.lua "http://127.0.0.1:${PORTS[$1]}/v1/rates/lookup" >"$3"
+  BENCH_KEY=${KEYS[$1]} taskset -c 1 wrk -t1 -c32 -d"$2"s --latency -s "test/bench/$SCRIPT" \
+    "http://127.0.0.1:${PORTS[$1]}/v1/rates/lookup" >"$3"
 }
 answered() { awk '/requests in/ {print $1}' "$1"; }
+# wrk's 99th percentile in milliseconds.
+p99() { awk '$1 == "99%" {print $2}' "$1" | python3 -c "import sys, re; v, u = re.match(r'([\d.]+)(\w+)', sys.stdin.read().strip()).groups(); print(f'{float(v) * {\"us\": 0.001, \"ms\": 1, \"s\": 1000}[u]:.1f}')"; }
+median() { sort -n | python3 -c "import sys, statistics; print(f'{statistics.median(float(x) for x in sys.stdin):.3f}')"; }
 
-RATIOS=()
+RATIOS=() P99_A=() P99_B=()
 for round in $(seq 1 "$ROUNDS"); do
   # Odd rounds start A (server and wrk) first; even rounds B.
   rm -f "$OUT"/a.db* "$OUT"/b.db*
@@ -58,7 +65,9 @@ for round in $(seq 1 "$ROUNDS"); do
   N_A=$(answered "$OUT/a.wrk"); N_B=$(answered "$OUT/b.wrk")
   RATIO=$(python3 -c "print(f'{$N_B / $N_A:.3f}')")
   RATIOS+=("$RATIO")
-  echo "round $round: A $N_A answers ($(( (A1 - A0) * 10000 / N_A )) µs CPU each), B $N_B ($(( (B1 - B0) * 10000 / N_B )) µs), B/A $RATIO"
+  PA=$(p99 "$OUT/a.wrk"); PB=$(p99 "$OUT/b.wrk"); P99_A+=("$PA"); P99_B+=("$PB")
+  echo "round $round: A $N_A answers ($(( (A1 - A0) * 10000 / N_A )) µs CPU each, p99 $PA ms), B $N_B ($(( (B1 - B0) * 10000 / N_B )) µs, p99 $PB ms), B/A $RATIO"
   kill "$PID_A" "$PID_B"; wait "$PID_A" "$PID_B" 2>/dev/null || true
 done
-echo "B/A answered, median of $ROUNDS rounds: $(printf '%s\n' "${RATIOS[@]}" | sort -n | python3 -c "import sys, statistics; print(f'{statistics.median(float(x) for x in sys.stdin):.3f}')")"
+echo "B/A answered, median of $ROUNDS rounds: $(printf '%s\n' "${RATIOS[@]}" | median)" \
+  "(p99 A $(printf '%s\n' "${P99_A[@]}" | median) ms, B $(printf '%s\n' "${P99_B[@]}" | median) ms)"

@@ -156,7 +156,7 @@ const table = [
   "",
   ...rows,
   "",
-  `- **ratio answered / bare Elysia: ${fmt(ratio("c32"), 3)} at 32 connections, ${fmt(ratio("c1"), 3)} at 1 connection** (server CPU per call: ${fmt(cpuRatio("bare"), 3)} of the answered call's).`,
+  `- **ratio answered / bare Elysia: ${fmt(ratio("c32"), 3)} at 32 connections, ${fmt(ratio("c1"), 3)} at 1 connection** (server CPU per call: ${fmt(cpuRatio("bare"), 3)} of the answered call's); **p99 at 32 connections: answered ${fmt(summary("answered.c32").p99, 1)} ms**, bare Elysia ${fmt(summary("bare.c32").p99, 1)} ms (the machine's own tail).`,
   `- **ratio answered / durable floor: ${fmt(ratio("c32", "floor"), 3)} at 32 connections, ${fmt(ratio("c1", "floor"), 3)} at 1 connection** (server CPU per call: ${fmt(cpuRatio("floor"), 3)}).`,
   ...(sideBySideRatios.length > 0
     ? [

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
-import { IDEMPOTENCY_KEY_EXAMPLE } from "../../src/http/openapi/document.ts";
+import { IDEMPOTENCY_KEY_EXAMPLE } from "../../src/http/routes/openapi/document.ts";
 import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../support/instance.ts";
 
 const CHROMIUM = "/usr/bin/chromium";

@@ -117,3 +117,45 @@ describe("repeated identical failures", () => {
     expect(entries()[2]!.stack).toBeUndefined();
   });
 });
+
+describe("a refusal sent compressed", () => {
+  test("is logged and counted with the status the client received, whatever the method", async () => {
+    const { key } = await server.accountWithKey("explorer"); // rate-alerts needs starter: 403
+    const calls: { method: string; path: string; key?: string; json?: unknown }[] = [
+      { method: "GET", path: "/v1/alerts" }, // 401: no key
+      { method: "GET", path: "/v1/alerts", key }, // 403: tier
+      { method: "PATCH", path: "/v1/alerts/alrt_nope" }, // 401
+      { method: "DELETE", path: "/v1/alerts/alrt_nope", key }, // 403
+      { method: "POST", path: "/v1/rates/lookup", json: CHICAGO_TO_DALLAS }, // 401
+      { method: "GET", path: "/v1/diesel/trends?weeks=lots", key }, // 400: not a number
+    ];
+    capture("json");
+    const sent = new Map<string, number>();
+    for (const call of calls) {
+      const response = await server.call(call.path, {
+        method: call.method,
+        key: call.key,
+        json: call.json,
+        headers: { "accept-encoding": "gzip" },
+      });
+      await response.arrayBuffer();
+      sent.set(response.headers.get("x-request-id") ?? "", response.status);
+    }
+    await Bun.sleep(50);
+    const logged = new Map(
+      entries()
+        .filter((entry) => sent.has(String(entry.request_id)))
+        .map((entry) => [String(entry.request_id), entry.status]),
+    );
+    expect([...sent.values()].every((status) => status >= 400)).toBe(true);
+    expect(logged).toEqual(sent);
+    const metrics = await (await server.call("/metrics")).text();
+    expect(metrics).not.toMatch(
+      /^waybill_http_requests_total\{method="(GET|PATCH|DELETE)",route="\/v1\/alerts.*status="200"\}/m,
+    );
+    for (const route of ["/v1/alerts", "/v1/alerts/:id"])
+      expect(metrics).toMatch(
+        new RegExp(`^waybill_http_requests_total\\{method="\\w+",route="${route}",status="40[13]"\\}`, "m"),
+      );
+  });
+});

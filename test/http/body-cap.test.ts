@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { ApiError } from "../../src/errors.ts";
-import { readCappedBody } from "../../src/http/body-cap.ts";
+import { readCappedBody } from "../../src/http/pipeline/body-cap.ts";
 
 const post = (body: BodyInit, headers: Record<string, string> = {}) =>
   new Request("http://localhost/x", { method: "POST", body, headers });

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { t } from "elysia";
 import { ERROR_STATUS } from "../../src/errors.ts";
-import { agentGuide } from "../../src/http/docs/agent-guide.ts";
-import { llmsTxt } from "../../src/http/docs/llms-txt.ts";
-import { mcpClientConfig } from "../../src/http/docs/mcp-client-config.ts";
+import { agentGuide } from "../../src/http/routes/docs/agent-guide.ts";
+import { llmsTxt } from "../../src/http/routes/docs/llms-txt.ts";
+import { mcpClientConfig } from "../../src/http/routes/docs/mcp-client-config.ts";
 import type { AnySkill } from "../../src/skills/types.ts";
 import { testInstance, type TestInstance } from "../support/instance.ts";
 

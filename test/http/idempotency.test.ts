@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { ManualClock } from "../../src/clock.ts";
-import { IDEMPOTENCY_WINDOW_MS } from "../../src/http/idempotency.ts";
+import { IDEMPOTENCY_WINDOW_MS } from "../../src/http/routes/v1/idempotency.ts";
 import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../support/instance.ts";
 
 let server: TestInstance;

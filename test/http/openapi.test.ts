@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
 import { ERROR_STATUS, type ErrorCode } from "../../src/errors.ts";
-import { isDocumentedRoute, openApiDocument } from "../../src/http/openapi/document.ts";
-import { errorSchema, errorSchemaName } from "../../src/http/openapi/error-schemas.ts";
+import { isDocumentedRoute, openApiDocument } from "../../src/http/routes/openapi/document.ts";
+import { errorSchema, errorSchemaName } from "../../src/http/routes/openapi/error-schemas.ts";
 import { createApp } from "../../src/app.ts";
 import { callName } from "../../src/skills/types.ts";
 import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../support/instance.ts";

@@ -7,7 +7,7 @@ import { ManualClock } from "../../src/clock.ts";
 import type { Store } from "../../src/db/client.ts";
 import { GroupCommitter } from "../../src/db/group-commit.ts";
 import { openStore, type OpenStore } from "../../src/db/open.ts";
-import { createIdempotencyStore } from "../../src/http/idempotency.ts";
+import { createIdempotencyStore } from "../../src/http/routes/v1/idempotency.ts";
 import { createMeter } from "../../src/metering/create-meter.ts";
 import { DEFAULT_LIMITS } from "../../src/metering/limits.ts";
 import type { Meter, UsageEvent } from "../../src/metering/meter.ts";

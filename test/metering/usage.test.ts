@@ -6,7 +6,7 @@ import { errors } from "../../src/errors.ts";
 import { createMeter } from "../../src/metering/create-meter.ts";
 import { DEFAULT_LIMITS } from "../../src/metering/limits.ts";
 import type { UsageEvent } from "../../src/metering/meter.ts";
-import { usageRoute } from "../../src/http/v1/usage.ts";
+import { usageRoute } from "../../src/http/routes/v1/usage.ts";
 import { createUsageLog } from "../../src/metering/usage-log.ts";
 import { dailyCallsBySkill, monthCalls, recentCalls, usageReport } from "../../src/metering/usage-report.ts";
 import { lastUseOfKey } from "../../src/dashboard/queries.ts";

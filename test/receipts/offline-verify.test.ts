@@ -8,7 +8,7 @@ import { openMemoryDatabase } from "../../src/db/client.ts";
 import { auditReportSkill } from "../../src/skills/audit-report/skill.ts";
 import type { ReceiptTrace } from "../../src/skills/audit-report/trace.ts";
 import { canonicalJson } from "../../src/receipts/canonical.ts";
-import { publicKeyRoute } from "../../src/http/v1/public-key.ts";
+import { publicKeyRoute } from "../../src/http/routes/v1/public-key.ts";
 import { openLedger, sampleEntry, seedPrincipal, T0 } from "./fixtures.ts";
 
 const SCRIPT = join(import.meta.dir, "../../scripts/verify-receipt.ts");
