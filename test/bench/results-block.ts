@@ -32,4 +32,5 @@ export function textBetween(file: string, start: string, end: string): string {
 export const BENCH_MARKERS = ["<!-- bench:start -->", "<!-- bench:end -->"] as const;
 export const SOAK_MARKERS = ["<!-- soak:start -->", "<!-- soak:end -->"] as const;
 export const FIDELITY_MARKERS = ["<!-- fidelity:start -->", "<!-- fidelity:end -->"] as const;
+export const CAPACITY_MARKERS = ["<!-- capacity:start -->", "<!-- capacity:end -->"] as const;
 export const REPLICAS_MARKERS = ["<!-- replicas:start -->", "<!-- replicas:end -->"] as const;

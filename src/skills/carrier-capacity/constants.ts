@@ -9,8 +9,9 @@
 import { ATA_TONNAGE_SA, CASS_SHIPMENTS_INDEX, FMCSA_NET_CHANGE_CARRIERS } from "../../reference/series-ids.ts";
 
 export const PRESSURE_INPUT_IDS = [
-  "output_per_truck_job",
+  "truck_employment",
   "freight_tsi",
+  "industrial_production",
   "cass_shipments",
   "ata_tonnage",
   "carrier_net_change",
@@ -23,23 +24,35 @@ export type PressureInputId = (typeof PRESSURE_INPUT_IDS)[number];
 export const CAPACITY_LABELS = ["LOOSE", "BALANCED", "TIGHT"] as const;
 export type CapacityLabel = (typeof CAPACITY_LABELS)[number];
 
-export type Side = "balance" | "demand" | "supply" | "price" | "area";
+export type Side = "demand" | "supply" | "price" | "area";
 
 /**
  * How an input's signal is measured:
  * - `change_percent`: the latest value against the one `months` earlier, in percent;
- * - `ratio_to_trend`: the latest ratio of two monthly series against the ratio's mean over the `months`
- *   before, in percent (freight per trucking job above its recent norm: more freight per truck than usual);
  * - `monthly_mean`: the mean of the observations of the last 3 months (a flow, e.g. carriers added per month);
  * - `census_change`: the area's census power units against the census loaded at least 6 months earlier, in percent;
  * - `area_premium`: the area's OEWS driver median wage against the national median, in percent.
  */
 export type Measure =
   | { kind: "change_percent"; months: number }
-  | { kind: "ratio_to_trend"; denominatorSeriesId: string; months: number }
   | { kind: "monthly_mean" }
   | { kind: "census_change" }
   | { kind: "area_premium" };
+
+/**
+ * - `fixed`: the measured move that counts as a full-strength signal (±1), smaller moves pro rata; for inputs
+ *   whose published history is too short to judge a move against (Cass, ATA, FMCSA counts, census, OEWS);
+ * - `own_history`: the measure as a standard score against the same measure over the `months` before it (at
+ *   least `minMonths` of them), full strength at `fullSignalAtSd` standard deviations. A move counts by how
+ *   unusual it is for that series, so a series' structural drift or its own volatility does not pass for
+ *   tightness.
+ */
+export type SignalScale =
+  | { kind: "fixed"; fullSignalAt: number }
+  | { kind: "own_history"; months: number; minMonths: number; fullSignalAtSd: number };
+
+/** Standardisation window shared by every long monthly series: ten years, at least three. */
+const OWN_HISTORY: SignalScale = { kind: "own_history", months: 120, minMonths: 36, fullSignalAtSd: 2 };
 
 export interface PressureInputSpec {
   name: string;
@@ -48,8 +61,8 @@ export interface PressureInputSpec {
   seriesId?: string;
   measure: Measure;
   unit: string;
-  /** The measured move that counts as a full-strength signal (±1); smaller moves count pro rata. */
-  fullSignalAt: number;
+  /** How the measure becomes a signal in [-1, 1]. */
+  scale: SignalScale;
   /** +1: a rise tightens capacity; -1: a rise loosens it. */
   polarity: 1 | -1;
   weight: number;
@@ -61,25 +74,24 @@ export interface PressureInputSpec {
 const MONTHLY_FRESH_DAYS = 150;
 
 export const CAPACITY_MODEL = {
-  version: "carrier-capacity-2026.11.1",
+  version: "carrier-capacity-2026.11.2",
 
   inputs: {
     value: {
-      output_per_truck_job: {
-        name: "Goods output per trucking job: industrial production ÷ BLS CES truck transportation employment",
-        side: "balance",
-        seriesId: "INDPRO",
-        measure: { kind: "ratio_to_trend", denominatorSeriesId: "CES4348400001", months: 24 },
-        unit: "percent against its 2-year mean",
-        fullSignalAt: 5,
+      truck_employment: {
+        name: "BLS CES truck transportation employment",
+        side: "supply",
+        seriesId: "CES4348400001",
+        measure: { kind: "change_percent", months: 12 },
+        unit: "percent year on year",
+        scale: OWN_HISTORY,
         polarity: 1,
-        weight: 0.35,
+        weight: 0.2,
         freshDays: MONTHLY_FRESH_DAYS,
         rationale:
-          "Goods produced against the people employed to haul them: above its 2-year norm, each truck has more freight than usual (2021); " +
-          "below, fleets hired for freight that has gone (2023). Employment alone lags freight (fleets shrink after a downturn), so it " +
-          "only counts in this ratio. The heaviest weight: it is demand and supply in one figure. Industrial production rather than the " +
-          "freight TSI, whose pipeline, rail and water components rose through 2024 while truckload demand did not.",
+          "Payroll jobs at trucking firms follow what hauling pays: fleets hire drivers when loads wait for trucks (2018, 2021-22) " +
+          "and shed them when trucks wait for loads (2019 H2, 2023-24). Read as the market's answer, not as capacity removed: jobs " +
+          "cut in a soft market leave the trucks with owner-operators and private fleets.",
       },
       freight_tsi: {
         name: "BTS Freight Transportation Services Index",
@@ -87,12 +99,25 @@ export const CAPACITY_MODEL = {
         seriesId: "TSIFRGHT",
         measure: { kind: "change_percent", months: 12 },
         unit: "percent year on year",
-        fullSignalAt: 6,
+        scale: OWN_HISTORY,
+        polarity: 1,
+        weight: 0.15,
+        freshDays: MONTHLY_FRESH_DAYS,
+        rationale:
+          "For-hire freight moved, all modes led by trucking: the broadest monthly measure of freight volume, compared year on year.",
+      },
+      industrial_production: {
+        name: "Industrial production (Federal Reserve, INDPRO)",
+        side: "demand",
+        seriesId: "INDPRO",
+        measure: { kind: "change_percent", months: 12 },
+        unit: "percent year on year",
+        scale: OWN_HISTORY,
         polarity: 1,
         weight: 0.1,
         freshDays: MONTHLY_FRESH_DAYS,
         rationale:
-          "For-hire freight moved, all modes led by trucking: the broadest monthly measure of freight volume, compared year on year.",
+          "Goods made are goods to haul: the demand behind truckload freight, without the pipeline, rail and water parts of the TSI.",
       },
       cass_shipments: {
         name: "Cass Freight Index, shipments",
@@ -100,7 +125,7 @@ export const CAPACITY_MODEL = {
         seriesId: CASS_SHIPMENTS_INDEX,
         measure: { kind: "change_percent", months: 12 },
         unit: "percent year on year",
-        fullSignalAt: 8,
+        scale: { kind: "fixed", fullSignalAt: 8 },
         polarity: 1,
         weight: 0.1,
         freshDays: MONTHLY_FRESH_DAYS,
@@ -113,7 +138,7 @@ export const CAPACITY_MODEL = {
         seriesId: ATA_TONNAGE_SA,
         measure: { kind: "change_percent", months: 12 },
         unit: "percent year on year",
-        fullSignalAt: 5,
+        scale: { kind: "fixed", fullSignalAt: 5 },
         polarity: 1,
         weight: 0.05,
         freshDays: MONTHLY_FRESH_DAYS,
@@ -126,9 +151,9 @@ export const CAPACITY_MODEL = {
         seriesId: FMCSA_NET_CHANGE_CARRIERS,
         measure: { kind: "monthly_mean" },
         unit: "carriers per month",
-        fullSignalAt: 2000,
+        scale: { kind: "fixed", fullSignalAt: 2000 },
         polarity: -1,
-        weight: 0.1,
+        weight: 0.05,
         freshDays: 120,
         rationale:
           "New for-hire authorities minus revocations: carriers leaving faster than they enter is capacity draining out (2023-2025), " +
@@ -139,7 +164,7 @@ export const CAPACITY_MODEL = {
         side: "supply",
         measure: { kind: "census_change" },
         unit: "percent",
-        fullSignalAt: 5,
+        scale: { kind: "fixed", fullSignalAt: 5 },
         polarity: -1,
         weight: 0.05,
         freshDays: 400,
@@ -150,22 +175,23 @@ export const CAPACITY_MODEL = {
         name: "PPI truck transportation of freight",
         side: "price",
         seriesId: "WPU301",
-        measure: { kind: "change_percent", months: 6 },
-        unit: "percent over 6 months",
-        fullSignalAt: 4,
+        measure: { kind: "change_percent", months: 12 },
+        unit: "percent year on year",
+        scale: OWN_HISTORY,
         polarity: 1,
-        weight: 0.2,
+        weight: 0.25,
         freshDays: MONTHLY_FRESH_DAYS,
         rationale:
-          "What carriers charge: prices rise when capacity is short. Six months rather than a year, because contract rates already lag " +
-          "the spot market; it confirms the volume inputs rather than measuring capacity itself.",
+          "What carriers charge: prices rise when capacity is short (2018, 2021-22) and fall when it is not (2019, 2023). The heaviest " +
+          "weight, as the one input that is itself the balance of supply and demand; year on year because the index is not seasonally " +
+          "adjusted, and against its own history because trucking prices drift up with costs.",
       },
       area_driver_wage: {
         name: "Area truck-driver median wage against the U.S. median (BLS OEWS 53-3032)",
         side: "area",
         measure: { kind: "area_premium" },
         unit: "percent",
-        fullSignalAt: 15,
+        scale: { kind: "fixed", fullSignalAt: 15 },
         polarity: 1,
         weight: 0.05,
         freshDays: 800,
@@ -175,7 +201,8 @@ export const CAPACITY_MODEL = {
       },
     } satisfies Record<PressureInputId, PressureInputSpec>,
     source:
-      "Weights sum to 1: output per trucking job 0.35, demand 0.25, carrier supply 0.15, price 0.2, area 0.05; see " +
+      "Weights, chosen before the history was read and not fitted to it, sum to 1: price 0.25, trucking jobs 0.2, freight " +
+      "demand 0.4 (TSI 0.15, industrial production 0.1, Cass 0.1, ATA 0.05), carriers and trucks 0.1, area wage 0.05; see " +
       "docs/carrier-capacity.md for each choice.",
   },
 

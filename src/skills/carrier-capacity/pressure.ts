@@ -1,6 +1,8 @@
 /**
  * The capacity pressure index: every input measured as of the view, turned into a signal in [-1, 1]
- * (+1 tight), weighted by its importance and its freshness, and averaged onto -100..+100.
+ * (+1 tight), weighted by its importance and its freshness, and averaged onto -100..+100. Long monthly
+ * series count by their standard score against their own past ten years, so the index's own history spans
+ * loose to tight (docs/carrier-capacity.md).
  */
 import { daysBetween } from "../../dates.ts";
 import { stateInfo, type StateCode } from "../../reference/regions.ts";
@@ -29,6 +31,8 @@ export interface InputReading {
   /** The newest figure the measure rests on, and its date. */
   latest?: Observation;
   measured?: number;
+  /** For inputs scaled against their own history: how many standard deviations `measured` is from its mean there. */
+  standardScore?: number;
   /** What was compared, in words ("against 2025-06-01", "mean of 3 months"). */
   basis?: string;
   ageDays?: number;
@@ -83,33 +87,45 @@ function percentChange(view: ReferenceView, seriesId: string, months: number): M
   };
 }
 
-/** The latest numerator/denominator ratio against the ratio's mean over the `months` before it, in percent. */
-function ratioToTrend(view: ReferenceView, seriesId: string, denominatorId: string, months: number): Measurement {
-  const latest = view.latest(seriesId);
-  if (!latest) return { missing: `no ${seriesId} observation on or before ${view.asOf}`, used: [] };
-  const from = shiftDate(latest.observedOn, { months: -months });
-  const denominators = new Map(view.history(denominatorId, from).map((o) => [o.observedOn, o]));
-  const pairs = view.history(seriesId, from).flatMap((o) => {
-    const d = denominators.get(o.observedOn);
-    return d && d.value !== 0 ? [{ numerator: o, denominator: d, ratio: o.value / d.value }] : [];
+const monthOf = (date: string) => date.slice(0, 7);
+
+/**
+ * The same percent change measured at every month of the `window` months before `latest`, from the figures
+ * the view holds: the history an own-history input's latest move is judged against.
+ */
+function pastChanges(view: ReferenceView, latest: Observation, months: number, window: number): number[] {
+  const firstBase = shiftDate(latest.observedOn, { months: -(window + months) });
+  const history = view.history(latest.seriesId, firstBase);
+  const byMonth = new Map(history.map((o) => [monthOf(o.observedOn), o.value]));
+  const windowStart = shiftDate(latest.observedOn, { months: -window });
+  return history.flatMap((o) => {
+    if (o.observedOn < windowStart || o.observedOn >= latest.observedOn) return [];
+    const base = byMonth.get(monthOf(shiftDate(o.observedOn, { months: -months })));
+    return base ? [(o.value / base - 1) * 100] : [];
   });
-  const current = pairs.at(-1);
-  if (!current || current.numerator.observedOn !== latest.observedOn) {
-    return { latest, missing: `no ${denominatorId} observation for ${latest.observedOn} to divide by`, used: [latest] };
-  }
-  const earlier = pairs.slice(0, -1);
-  if (earlier.length < months * 0.75)
+}
+
+type Scaled = { ratio: number; standardScore?: number; note?: string } | { ratio?: undefined; missing: string };
+
+/** measured as a share of a full-strength move, before clamping and polarity; or why it cannot be judged. */
+function scaled(view: ReferenceView, spec: PressureInputSpec, measured: number, latest?: Observation): Scaled {
+  const { scale, measure } = spec;
+  if (scale.kind === "fixed") return { ratio: measured / scale.fullSignalAt };
+  if (measure.kind !== "change_percent" || !latest)
+    throw new Error(`${spec.name}: own-history scaling needs a percent change of a series`);
+  const past = pastChanges(view, latest, measure.months, scale.months);
+  if (past.length < scale.minMonths)
     return {
-      latest,
-      missing: `fewer than ${Math.ceil(months * 0.75)} months of both series before ${latest.observedOn}`,
-      used: [latest],
+      missing: `${past.length} months of its own history before ${latest.observedOn} to judge the move against (needs ${scale.minMonths})`,
     };
-  const norm = earlier.reduce((sum, p) => sum + p.ratio, 0) / earlier.length;
+  const mean = past.reduce((sum, x) => sum + x, 0) / past.length;
+  const sd = Math.sqrt(past.reduce((sum, x) => sum + (x - mean) ** 2, 0) / (past.length - 1));
+  if (sd === 0) return { missing: `its own history before ${latest.observedOn} never moved` };
+  const standardScore = round((measured - mean) / sd, 2);
   return {
-    latest,
-    measured: round((current.ratio / norm - 1) * 100, 2),
-    basis: `${seriesId}/${denominatorId} ${round(current.ratio, 4)} on ${latest.observedOn} against its mean ${round(norm, 4)} over ${earlier.length} months`,
-    used: pairs.flatMap((p) => [p.numerator, p.denominator]),
+    standardScore,
+    ratio: standardScore / scale.fullSignalAtSd,
+    note: `${standardScore > 0 ? "+" : ""}${standardScore} standard deviations from its mean of ${round(mean, 2)} over the ${past.length} months before`,
   };
 }
 
@@ -185,8 +201,6 @@ function measure(view: ReferenceView, id: PressureInputId, spec: PressureInputSp
   switch (how.kind) {
     case "change_percent":
       return percentChange(view, spec.seriesId!, how.months);
-    case "ratio_to_trend":
-      return ratioToTrend(view, spec.seriesId!, how.denominatorSeriesId, how.months);
     case "monthly_mean":
       return monthlyMean(view, spec.seriesId!);
     case "census_change":
@@ -216,7 +230,14 @@ export function readInput(view: ReferenceView, id: PressureInputId, area: Area):
     reading.freshness = freshnessOf(reading.ageDays, spec);
   }
   if (reading.measured === undefined) return reading;
-  reading.signal = round(clamp(reading.measured / spec.fullSignalAt) * spec.polarity, 3);
+  const scale = scaled(view, spec, reading.measured, reading.latest);
+  if (scale.ratio === undefined) {
+    reading.missing = scale.missing;
+    return reading;
+  }
+  reading.standardScore = scale.standardScore;
+  if (scale.note) reading.basis = `${reading.basis}; ${scale.note}`;
+  reading.signal = round(clamp(scale.ratio) * spec.polarity, 3);
   if (reading.freshness === "EXPIRED") {
     reading.missing = `latest figure ${reading.latest!.observedOn} is ${reading.ageDays} days old (counts up to ${spec.freshDays * CAPACITY_MODEL.freshness.value.expiredAfterFreshMultiple})`;
     return reading;

@@ -63,15 +63,25 @@ const censusCounts = (description: string) =>
 const pressureInput = Type.Object({
   id: oneOf(PRESSURE_INPUT_IDS),
   name: Type.String(),
-  side: oneOf(["balance", "demand", "supply", "price", "area"], "Which side of the market it measures"),
+  side: oneOf(["demand", "supply", "price", "area"], "Which side of the market it measures"),
   series_id: Type.String(),
   latest: nullable(Type.Object({ value: Type.Number(), date: Type.String() })),
   measured: nullable(Type.Number({ description: "The input's measure, in `unit`" })),
   unit: Type.String(),
+  standard_score: nullable(
+    Type.Number({
+      description: "For inputs judged against their own past ten years: standard deviations from its mean there",
+    }),
+  ),
   basis: nullable(Type.String({ description: "What was compared" })),
   age_days: nullable(Type.Integer()),
   freshness: nullable(oneOf(["FRESH", "STALE", "EXPIRED"], "How recent its latest figure is")),
-  signal: nullable(Type.Number({ description: "measured / full-signal move, clamped to [-1, 1], +1 = tight" })),
+  signal: nullable(
+    Type.Number({
+      description:
+        "measured (or its standard score against its own history) / full-signal move, clamped to [-1, 1], +1 = tight",
+    }),
+  ),
   weight: Type.Number(),
   effective_weight: Type.Number({ description: "The weight it counted with: halved when stale, 0 when left out" }),
   contribution: nullable(

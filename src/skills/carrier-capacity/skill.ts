@@ -25,6 +25,7 @@ function inputOut(reading: InputReading, index: PressureIndex): Output["capacity
     latest: reading.latest ? { value: reading.latest.value, date: reading.latest.observedOn } : null,
     measured: reading.measured ?? null,
     unit: spec.unit,
+    standard_score: reading.standardScore ?? null,
     basis: reading.basis ?? null,
     age_days: reading.ageDays ?? null,
     freshness: reading.freshness ?? null,

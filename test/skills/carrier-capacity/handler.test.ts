@@ -3,6 +3,12 @@ import { join } from "node:path";
 import { importFmcsaCensus } from "../../../src/reference/importers/census-import.ts";
 import { round } from "../../../src/skills/kit.ts";
 import { resolveArea } from "../../../src/skills/carrier-capacity/area.ts";
+import type { ReferenceView } from "../../../src/reference/view.ts";
+import {
+  CAPACITY_MODEL,
+  type PressureInputId,
+  type PressureInputSpec,
+} from "../../../src/skills/carrier-capacity/constants.ts";
 import { earlierView } from "../../../src/skills/carrier-capacity/figures.ts";
 import { pressureIndex } from "../../../src/skills/carrier-capacity/pressure.ts";
 import { carrierCapacitySkill } from "../../../src/skills/carrier-capacity/skill.ts";
@@ -17,6 +23,7 @@ const answer = (data: Awaited<ReturnType<typeof snapshotReferenceData>>["data"],
   callSkill(skill, data, raw).answer;
 
 const embeddedOnly = await snapshotReferenceData();
+const NATIONAL = resolveArea("NATIONAL", undefined);
 const withCensus = await snapshotReferenceData();
 
 describe("carrier-capacity from the embedded series only (no census)", () => {
@@ -30,6 +37,69 @@ describe("carrier-capacity from the embedded series only (no census)", () => {
       expect(label).toBe(value > 20 ? "TIGHT" : value < -20 ? "LOOSE" : "BALANCED");
     },
   );
+
+  test("the index's own history reaches both ends: some quarters since 2018 read TIGHT, some LOOSE", () => {
+    const labels = new Set<string | null>();
+    for (let year = 2018; year <= 2025; year++)
+      for (const month of ["03", "06", "09", "12"])
+        labels.add(pressureIndex(data.view(`${year}-${month}-20`, LOADED_AT), NATIONAL).label);
+    expect(labels).toContain("TIGHT");
+    expect(labels).toContain("LOOSE");
+  });
+
+  /** The view with the latest observation of one series moved by `factor`: the same market, one input changed. */
+  const nudged = (view: ReferenceView, seriesId: string, factor: number): ReferenceView => {
+    const newest = view.latest(seriesId);
+    const moved = (o: ReturnType<ReferenceView["history"]>[number]) =>
+      o.observedOn === newest?.observedOn ? { ...o, value: o.value * factor } : o;
+    return {
+      ...view,
+      latest: (id) => {
+        const latest = view.latest(id);
+        return id === seriesId && latest ? moved(latest) : latest;
+      },
+      history: (id, from) => (id === seriesId ? view.history(id, from).map(moved) : view.history(id, from)),
+    };
+  };
+
+  const ownHistoryInputs = (Object.keys(CAPACITY_MODEL.inputs.value) as PressureInputId[]).filter(
+    (id) => CAPACITY_MODEL.inputs.value[id].scale.kind === "own_history",
+  );
+
+  test.each(ownHistoryInputs)("a rise in %s's latest figure moves the index towards tight, as documented", (id) => {
+    const spec: PressureInputSpec = CAPACITY_MODEL.inputs.value[id];
+    const view = data.view("2024-09-20", LOADED_AT);
+    const before = pressureIndex(view, NATIONAL);
+    const after = pressureIndex(nudged(view, spec.seriesId ?? "", 1.02), NATIONAL);
+    const reading = (index: typeof before) => index.readings.find((r) => r.id === id);
+    expect(reading(before)?.effectiveWeight).toBeGreaterThan(0);
+    expect(reading(after)?.standardScore ?? 0).toBeGreaterThan(reading(before)?.standardScore ?? 0);
+    expect(Math.sign((reading(after)?.signal ?? 0) - (reading(before)?.signal ?? 0))).toBe(spec.polarity);
+    expect(after.value ?? 0).toBeGreaterThan(before.value ?? 0);
+  });
+
+  test("an own-history input's standard score is its change against the same change over the 10 years before", () => {
+    const view = data.view("2024-09-20", LOADED_AT);
+    const reading = pressureIndex(view, NATIONAL).readings.find((r) => r.id === "truck_employment");
+    const series = view.history("CES4348400001");
+    const yoy = (i: number) => ((series[i]?.value ?? 0) / (series[i - 12]?.value ?? 1) - 1) * 100;
+    const last = series.length - 1;
+    const past = Array.from({ length: 120 }, (_, k) => yoy(last - 120 + k));
+    const mean = past.reduce((a, b) => a + b, 0) / past.length;
+    const sd = Math.sqrt(past.reduce((a, b) => a + (b - mean) ** 2, 0) / (past.length - 1));
+    expect(reading?.measured ?? 0).toBeCloseTo(yoy(last), 1);
+    expect(reading?.standardScore ?? 0).toBeCloseTo((yoy(last) - mean) / sd, 1);
+    expect(reading?.signal).toBeCloseTo(Math.max(-1, Math.min(1, (reading?.standardScore ?? 0) / 2)), 2);
+  });
+
+  test("an input with too little of its own history is left out and says why", () => {
+    // Industrial production starts in 2018 in the snapshot: by mid-2020 there are 18 months of year-on-year change.
+    const body = answer(data, { as_of: "2020-09-20" });
+    const input = body.capacity_pressure.inputs.find((i: { id: string }) => i.id === "industrial_production");
+    expect(input).toMatchObject({ effective_weight: 0, contribution: null, standard_score: null });
+    expect(input.measured).not.toBeNull();
+    expect(input.missing).toMatch(/months of its own history .* \(needs 36\)/);
+  });
 
   test("each counted input's contribution, weight and freshness add up to the index", async () => {
     const { capacity_pressure: index } = answer(data, { as_of: "2021-04-15" });
