@@ -1,5 +1,12 @@
 import { systemClock } from "./clock.ts";
-import { accountsCreate, accountsList, accountsSetPassword, accountsSetTier } from "./cli/accounts.ts";
+import {
+  type AccountsCreateRequest,
+  accountsCreate,
+  accountsCreateRequest,
+  accountsList,
+  accountsSetPassword,
+  accountsSetTier,
+} from "./cli/accounts.ts";
 import { helpFor, parseCommand } from "./cli/args.ts";
 import { backup } from "./cli/backup.ts";
 import { dataImportCensus } from "./cli/census.ts";
@@ -23,10 +30,28 @@ async function readStdin(): Promise<string> {
   return (await Bun.stdin.text()).replace(/\r?\n$/, "");
 }
 
+type Values = Record<string, string | boolean | undefined>;
+
+/** Where printed links point: --public-url, WAYBILL_PUBLIC_URL, or the server's default address. */
+const linkOrigin = (values: Values): string =>
+  parsePublicUrl(typeof values["public-url"] === "string" ? values["public-url"] : process.env.WAYBILL_PUBLIC_URL)
+    ?.origin ?? `http://${process.env.WAYBILL_HOST ?? DEFAULT_HOST}:${process.env.WAYBILL_PORT ?? DEFAULT_PORT}`;
+
+async function accountsCreateArguments(values: Values): Promise<AccountsCreateRequest> {
+  return accountsCreateRequest({
+    email: typeof values.email === "string" ? values.email : undefined,
+    tier: typeof values.tier === "string" ? values.tier : undefined,
+    admin: values.admin === true,
+    password: values["password-stdin"] ? await readStdin() : undefined,
+    publicUrl: linkOrigin(values),
+    json: values.json === true,
+  });
+}
+
 async function runCommand(
   opened: OpenStore,
   name: string,
-  values: Record<string, string | boolean | undefined>,
+  values: Values,
   positionals: string[],
 ): Promise<CommandResult> {
   const json = values.json === true;
@@ -36,20 +61,8 @@ async function runCommand(
     throw new ConfigError(`'waybill ${name}' does not run on PostgreSQL in this build yet (docs/postgresql.md).`);
   };
   const str = (flag: string) => (typeof values[flag] === "string" ? (values[flag] as string) : undefined);
-  // Where printed links point: --public-url, WAYBILL_PUBLIC_URL, or the server's default address.
-  const publicUrl =
-    parsePublicUrl(str("public-url") ?? process.env.WAYBILL_PUBLIC_URL)?.origin ??
-    `http://${process.env.WAYBILL_HOST ?? DEFAULT_HOST}:${process.env.WAYBILL_PORT ?? DEFAULT_PORT}`;
+  const publicUrl = linkOrigin(values);
   switch (name) {
-    case "accounts create":
-      return accountsCreate(opened.store, systemClock, {
-        email: str("email"),
-        tier: str("tier"),
-        admin: values.admin === true,
-        password: values["password-stdin"] ? await readStdin() : undefined,
-        publicUrl,
-        json,
-      });
     case "accounts set-password":
       return accountsSetPassword(opened.store, systemClock, {
         email: str("email"),
@@ -158,8 +171,11 @@ async function main(argv: string[]): Promise<number> {
   if (location.dialect === "sqlite" && NEEDS_EXISTING_DATABASE.has(command.name) && !existsSync(location.file)) {
     throw new ConfigError(`there is no database at ${resolve(location.file)}; check --db or WAYBILL_DB.`);
   }
+  // `accounts create` may create the database: its arguments are checked first, so a mistake leaves no file.
+  const accountRequest = command.name === "accounts create" ? await accountsCreateArguments(command.values) : undefined;
   const opened = await openStore(location);
   try {
+    if (accountRequest) return printed(await accountsCreate(opened.store, systemClock, accountRequest));
     return printed(await runCommand(opened, command.name, command.values, command.positionals));
   } finally {
     await opened.close();
