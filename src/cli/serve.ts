@@ -9,6 +9,7 @@ import { setupUrlOnFirstStart } from "../dashboard/index.ts";
 import { warmGazetteer } from "../reference/index.ts";
 import { acquireInstanceLock } from "../ops/instance-lock.ts";
 import { configureLog } from "../ops/log.ts";
+import { stopGracefully } from "../ops/graceful-stop.ts";
 import { MonotonicClock, newestRecordedInstant } from "../ops/monotonic-clock.ts";
 import { embeddedRoadNetwork } from "../reference/roads/index.ts";
 import { startSyncSchedule } from "../reference/sync/schedule.ts";
@@ -96,7 +97,8 @@ export async function serve(config: ServeConfig): Promise<void> {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: finishing in-flight requests`);
-    await app.stop(false); // stop accepting; in-flight requests finish
+    // Answer what clients already sent, closing each connection after it; then stop listening.
+    if (app.server) await stopGracefully(app.server, (request) => app.handle(request));
     stopSync?.();
     await runtime.close();
     opened.sqlite?.$client.run("PRAGMA wal_checkpoint(TRUNCATE)");
