@@ -17,6 +17,8 @@ import { receiptsVerifyCommand } from "./cli/receipts.ts";
 import { migrateCommand } from "./cli/migrate.ts";
 import { errorOutput, EXIT, failure, UsageError, type CommandResult } from "./cli/result.ts";
 import { verifyCommand } from "./cli/verify.ts";
+import { resolvedPath } from "./ops/instance-lock.ts";
+import { witnessFileOf } from "./receipts/witness.ts";
 import { webhooksAdd, webhooksList } from "./cli/webhooks.ts";
 import { AccessError } from "./access/accounts.ts";
 import { ArgumentError, DEFAULT_HOST, DEFAULT_PORT, parsePublicUrl, resolveDatabase, serveConfig } from "./config.ts";
@@ -100,7 +102,11 @@ async function runCommand(
     case "keys rotate-signing":
       return keysRotateSigning(opened.store, systemClock, { json });
     case "receipts verify":
-      return receiptsVerifyCommand(opened.store, { json, checkpoint: str("checkpoint") });
+      return receiptsVerifyCommand(opened.store, {
+        json,
+        checkpoint: str("checkpoint"),
+        witness: opened.sqlite ? witnessFileOf(resolvedPath(opened.sqlite.$client.filename)) : undefined,
+      });
     case "webhooks add":
       return webhooksAdd(opened.store, systemClock, {
         email: str("email"),

@@ -30,7 +30,7 @@ export function lockFileOf(dbFile: string): string {
 }
 
 /** The path with every symlink resolved, also for a database file not created yet. */
-function resolvedPath(file: string): string {
+export function resolvedPath(file: string): string {
   const absolute = resolve(file);
   if (existsSync(absolute)) return realpathSync(absolute);
   return join(realpathSync(dirname(absolute)), basename(absolute));
