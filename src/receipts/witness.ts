@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import type { Store } from "../db/client.ts";
 import { parseCheckpointText, parseNote } from "./log/note.ts";
 import { receiptRowsOf } from "./rows/for-store.ts";
@@ -37,9 +37,18 @@ export async function witnessProblem(store: Store, file: string): Promise<string
   return problem ? `the checkpoint kept in ${file} is not valid: ${problem}` : null;
 }
 
-/** Replace the witness with a newer checkpoint note (write then rename, so it is never half-written). */
+/**
+ * Replace the witness with a newer checkpoint note: written and fsynced under another name, then
+ * renamed into place, so a power cut leaves the old note or the new one, never a torn file.
+ */
 export function writeWitness(file: string, note: string): void {
   const temporary = `${file}.tmp`;
-  writeFileSync(temporary, note);
+  const fd = openSync(temporary, "w", 0o600);
+  try {
+    writeSync(fd, note);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
   renameSync(temporary, file);
 }
