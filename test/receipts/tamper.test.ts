@@ -1,4 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Principal } from "../../src/access/principal.ts";
 import { ManualClock } from "../../src/clock.ts";
 import { openMemoryDatabase, type Db } from "../../src/db/client.ts";
@@ -6,6 +9,7 @@ import { validateInput } from "../../src/pipeline/validate.ts";
 import { sha256Hex } from "../../src/receipts/canonical.ts";
 import { storedReceiptAt } from "../../src/receipts/store.ts";
 import { type KeptCheckpoint, verifyLog } from "../../src/receipts/verify.ts";
+import { witnessProblem, writeWitness } from "../../src/receipts/witness.ts";
 import { auditReportSkill } from "../../src/skills/audit-report/skill.ts";
 import type { ReceiptTrace } from "../../src/skills/audit-report/trace.ts";
 import { openLedger, sampleEntry, seedPrincipal, T0 } from "./fixtures.ts";
@@ -56,7 +60,12 @@ const partOf = (db: Db, column: string) =>
 
 /** One edit, and which receipt its audit is about (TARGET unless said). */
 type Edit = (db: Db) => { audit?: number } | undefined | Promise<undefined>;
-const run = (sql: string) => (db: Db) => void db.$client.run(sql);
+const run =
+  (sql: string, audit?: number): Edit =>
+  (db) => {
+    db.$client.run(sql);
+    return audit === undefined ? undefined : { audit };
+  };
 
 const EDITS: [string, Edit][] = [
   ["receipt: issued_at", run(`UPDATE receipts SET issued_at = issued_at + 1 WHERE seq = ${TARGET}`)],
@@ -82,7 +91,7 @@ const EDITS: [string, Edit][] = [
   ["receipt: request part id", run(`UPDATE receipts SET request_part = factors_part WHERE seq = ${TARGET}`)],
   ["receipt: factors part id", run(`UPDATE receipts SET factors_part = model_part WHERE seq = ${TARGET}`)],
   ["receipt: model part id", run(`UPDATE receipts SET model_part = principal_part WHERE seq = ${TARGET}`)],
-  ["receipt: deleted", (db) => (db.$client.run(`DELETE FROM receipts WHERE seq = ${TARGET}`), { audit: TARGET + 1 })],
+  ["receipt: deleted", run(`DELETE FROM receipts WHERE seq = ${TARGET}`, TARGET + 1)],
   [
     "part: request text",
     (db) =>
@@ -108,11 +117,9 @@ const EDITS: [string, Edit][] = [
   ["tile: deleted", run("DELETE FROM log_tiles WHERE level = 0 AND idx = 0")],
   [
     "latest checkpoint: root",
-    (db) => (
-      db.$client.run(
-        `UPDATE log_checkpoints SET root_hash = lower(hex(${flipHexDigit("unhex(root_hash)")})) WHERE tree_size = ${SIZE}`,
-      ),
-      { audit: SIZE }
+    run(
+      `UPDATE log_checkpoints SET root_hash = lower(hex(${flipHexDigit("unhex(root_hash)")})) WHERE tree_size = ${SIZE}`,
+      SIZE,
     ),
   ],
   [
@@ -125,10 +132,7 @@ const EDITS: [string, Edit][] = [
       return { audit: SIZE };
     },
   ],
-  [
-    "latest checkpoint: deleted",
-    (db) => (db.$client.run(`DELETE FROM log_checkpoints WHERE tree_size = ${SIZE}`), { audit: SIZE }),
-  ],
+  ["latest checkpoint: deleted", run(`DELETE FROM log_checkpoints WHERE tree_size = ${SIZE}`, SIZE)],
   ["every checkpoint: deleted", run("DELETE FROM log_checkpoints")],
   [
     "the receipt's own checkpoint: root",
@@ -197,5 +201,21 @@ describe("single-row edits of the receipt log", () => {
       failedCheckpoint: SIZE,
       problem: expect.stringContaining("covers receipts the log no longer has"),
     });
+    // The server's witness file holds the same checkpoint: its next start is refused.
+    const witness = join(mkdtempSync(join(tmpdir(), "waybill-witness-")), "log.db.checkpoint");
+    writeWitness(witness, kept.note);
+    expect(await witnessProblem(db, witness)).toContain(`the log no longer holds the checkpoint of ${SIZE} receipts`);
+  });
+
+  test("the witness file passes on an intact log and catches a rewritten one", async () => {
+    const { db, kept } = logOf();
+    const witness = join(mkdtempSync(join(tmpdir(), "waybill-witness-")), "log.db.checkpoint");
+    expect(await witnessProblem(db, witness)).toBeNull(); // none yet: nothing to hold the log to
+    writeWitness(witness, kept.note);
+    expect(await witnessProblem(db, witness)).toBeNull();
+    db.$client.run(
+      `UPDATE log_checkpoints SET root_hash = lower(hex(${flipHexDigit("unhex(root_hash)")})) WHERE tree_size = ${SIZE}`,
+    );
+    expect(await witnessProblem(db, witness)).toContain("differs from the one kept in");
   });
 });
