@@ -1,6 +1,13 @@
 import { VERSION } from "./version.ts";
 import { systemClock } from "./clock.ts";
-import { accountsCreate, accountsList, accountsSetPassword, accountsSetTier } from "./cli/accounts.ts";
+import {
+  type AccountsCreateRequest,
+  accountsCreate,
+  accountsCreateRequest,
+  accountsList,
+  accountsSetPassword,
+  accountsSetTier,
+} from "./cli/accounts.ts";
 import { helpFor, parseCommand } from "./cli/args.ts";
 import { backup } from "./cli/backup.ts";
 import { dataImportCensus } from "./cli/census.ts";
@@ -11,6 +18,8 @@ import { receiptsVerifyCommand } from "./cli/receipts.ts";
 import { migrateCommand } from "./cli/migrate.ts";
 import { errorOutput, EXIT, failure, UsageError, type CommandResult } from "./cli/result.ts";
 import { verifyCommand } from "./cli/verify.ts";
+import { resolvedPath } from "./ops/instance-lock.ts";
+import { witnessFileOf } from "./receipts/witness.ts";
 import { webhooksAdd, webhooksList } from "./cli/webhooks.ts";
 import { AccessError } from "./access/accounts.ts";
 import { ArgumentError, DEFAULT_HOST, DEFAULT_PORT, parsePublicUrl, resolveDatabase, serveConfig } from "./config.ts";
@@ -19,16 +28,43 @@ import { rememberedLinkOrigin } from "./dashboard/index.ts";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { openStore, type OpenStore } from "./db/open.ts";
-import type { Db } from "./db/client.ts";
+import type { Db, Store } from "./db/client.ts";
 
 async function readStdin(): Promise<string> {
   return (await Bun.stdin.text()).replace(/\r?\n$/, "");
 }
 
+type Values = Record<string, string | boolean | undefined>;
+
+/** The address printed links must use when one was given: --public-url or WAYBILL_PUBLIC_URL (checked early). */
+const givenLinkOrigin = (values: Values): string | undefined =>
+  parsePublicUrl(typeof values["public-url"] === "string" ? values["public-url"] : process.env.WAYBILL_PUBLIC_URL)
+    ?.origin;
+
+/** Where printed links point: the given address, where `serve` last said it listens on this database, or the default. */
+async function linkOrigin(values: Values, store: Store): Promise<string> {
+  return (
+    givenLinkOrigin(values) ??
+    (await rememberedLinkOrigin(store)) ??
+    `http://${process.env.WAYBILL_HOST ?? DEFAULT_HOST}:${process.env.WAYBILL_PORT ?? DEFAULT_PORT}`
+  );
+}
+
+async function accountsCreateArguments(values: Values): Promise<AccountsCreateRequest> {
+  givenLinkOrigin(values); // a malformed --public-url is refused before the database is created
+  return accountsCreateRequest({
+    email: typeof values.email === "string" ? values.email : undefined,
+    tier: typeof values.tier === "string" ? values.tier : undefined,
+    admin: values.admin === true,
+    password: values["password-stdin"] ? await readStdin() : undefined,
+    json: values.json === true,
+  });
+}
+
 async function runCommand(
   opened: OpenStore,
   name: string,
-  values: Record<string, string | boolean | undefined>,
+  values: Values,
   positionals: string[],
 ): Promise<CommandResult> {
   const json = values.json === true;
@@ -38,22 +74,8 @@ async function runCommand(
     throw new ConfigError(`'waybill ${name}' does not run on PostgreSQL in this build yet (docs/postgresql.md).`);
   };
   const str = (flag: string) => (typeof values[flag] === "string" ? (values[flag] as string) : undefined);
-  // Where printed links point: --public-url, WAYBILL_PUBLIC_URL, where `serve` last said it listens
-  // on this database, or the server's default address.
-  const publicUrl =
-    parsePublicUrl(str("public-url") ?? process.env.WAYBILL_PUBLIC_URL)?.origin ??
-    (await rememberedLinkOrigin(opened.store)) ??
-    `http://${process.env.WAYBILL_HOST ?? DEFAULT_HOST}:${process.env.WAYBILL_PORT ?? DEFAULT_PORT}`;
+  const publicUrl = await linkOrigin(values, opened.store);
   switch (name) {
-    case "accounts create":
-      return accountsCreate(opened.store, systemClock, {
-        email: str("email"),
-        tier: str("tier"),
-        admin: values.admin === true,
-        password: values["password-stdin"] ? await readStdin() : undefined,
-        publicUrl,
-        json,
-      });
     case "accounts set-password":
       return accountsSetPassword(opened.store, systemClock, {
         email: str("email"),
@@ -91,7 +113,11 @@ async function runCommand(
     case "keys rotate-signing":
       return keysRotateSigning(opened.store, systemClock, { json });
     case "receipts verify":
-      return receiptsVerifyCommand(opened.store, { json, checkpoint: str("checkpoint") });
+      return receiptsVerifyCommand(opened.store, {
+        json,
+        checkpoint: str("checkpoint"),
+        witness: opened.sqlite ? witnessFileOf(resolvedPath(opened.sqlite.$client.filename)) : undefined,
+      });
     case "webhooks add":
       return webhooksAdd(opened.store, systemClock, {
         email: str("email"),
@@ -162,8 +188,14 @@ async function main(argv: string[]): Promise<number> {
   if (location.dialect === "sqlite" && NEEDS_EXISTING_DATABASE.has(command.name) && !existsSync(location.file)) {
     throw new ConfigError(`there is no database at ${resolve(location.file)}; check --db or WAYBILL_DB.`);
   }
+  // `accounts create` may create the database: its arguments are checked first, so a mistake leaves no file.
+  const accountRequest = command.name === "accounts create" ? await accountsCreateArguments(command.values) : undefined;
   const opened = await openStore(location);
   try {
+    if (accountRequest) {
+      const publicUrl = await linkOrigin(command.values, opened.store);
+      return printed(await accountsCreate(opened.store, systemClock, { ...accountRequest, publicUrl }));
+    }
     return printed(await runCommand(opened, command.name, command.values, command.positionals));
   } finally {
     await opened.close();

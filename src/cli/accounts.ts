@@ -8,6 +8,7 @@ import {
   setTier,
 } from "../access/accounts.ts";
 import { issuePasswordLink, passwordLinkUrl, setAccountPassword } from "../access/passwords.ts";
+import type { Tier } from "../access/tiers.ts";
 import type { Clock } from "../clock.ts";
 import { recordAccountEvent } from "../ops/audit-log.ts";
 import type { Store } from "../db/client.ts";
@@ -18,23 +19,41 @@ export interface AccountsCreateOptions {
   tier?: string;
   admin?: boolean;
   password?: string;
-  /** Origin the printed one-time password link points at. */
-  publicUrl: string;
   json: boolean;
 }
 
-export async function accountsCreate(db: Store, clock: Clock, options: AccountsCreateOptions): Promise<CommandResult> {
-  if (!options.email) throw new UsageError("accounts create needs --email.");
-  argument(() => normalizeEmail(options.email!));
-  const tier = argument(() => parseTier(options.tier ?? "explorer"));
-  const passwordHash =
-    options.password === undefined ? null : await argumentAsync(() => hashPassword(options.password!));
+/** `accounts create`'s arguments, checked (the password hashed) before any database is opened or created. */
+export interface AccountsCreateRequest {
+  email: string;
+  tier: Tier;
+  admin: boolean;
+  passwordHash: string | null;
+  json: boolean;
+}
+
+export async function accountsCreateRequest(options: AccountsCreateOptions): Promise<AccountsCreateRequest> {
+  const email = options.email;
+  if (!email) throw new UsageError("accounts create needs --email.");
+  argument(() => normalizeEmail(email));
+  const password = options.password;
+  return {
+    email,
+    tier: argument(() => parseTier(options.tier ?? "explorer")),
+    admin: options.admin ?? false,
+    passwordHash: password === undefined ? null : await argumentAsync(() => hashPassword(password)),
+    json: options.json,
+  };
+}
+
+/** Creates the account; `publicUrl` is the origin its one-time password link points at. */
+export async function accountsCreate(
+  db: Store,
+  clock: Clock,
+  options: AccountsCreateRequest & { publicUrl: string },
+): Promise<CommandResult> {
+  const { tier, passwordHash } = options;
   const now = clock.now();
-  const account = await createAccount(
-    db,
-    { email: options.email, tier, isAdmin: options.admin ?? false, passwordHash },
-    now,
-  );
+  const account = await createAccount(db, { email: options.email, tier, isAdmin: options.admin, passwordHash }, now);
   await recordAccountEvent(db, {
     at: now,
     accountId: account.id,

@@ -7,13 +7,16 @@ import { describeLocation } from "../db/location.ts";
 import { openStore, type OpenStore } from "../db/open.ts";
 import { reachableOrigin, rememberLinkOrigin, setupUrlOnFirstStart } from "../dashboard/index.ts";
 import { warmGazetteer } from "../reference/index.ts";
-import { acquireInstanceLock } from "../ops/instance-lock.ts";
+import { acquireInstanceLock, resolvedPath } from "../ops/instance-lock.ts";
 import { configureLog } from "../ops/log.ts";
 import { keepServingOnStrayErrors } from "../ops/stray-errors.ts";
+import { stopGracefully } from "../ops/graceful-stop.ts";
 import { MonotonicClock, newestRecordedInstant } from "../ops/monotonic-clock.ts";
 import { embeddedRoadNetwork } from "../reference/roads/index.ts";
 import { startSyncSchedule } from "../reference/sync/schedule.ts";
+import { witnessFileOf, witnessProblem, writeWitness } from "../receipts/witness.ts";
 import { createRuntime } from "../runtime.ts";
+import { log } from "../ops/log.ts";
 
 /**
  * Far above the 64 KiB cap on purpose: the app reads every body through its own cap and answers
@@ -56,6 +59,14 @@ export async function serve(config: ServeConfig): Promise<void> {
     await abandon();
     throw new ConfigError(`database ${where} does not take writes: ${writable.reason}.`);
   }
+  // The SQLite file's log keeps a copy of its latest checkpoint beside it, and refuses a log without it.
+  const witness = config.database.dialect === "sqlite" ? witnessFileOf(resolvedPath(config.database.file)) : undefined;
+  const witnessRefusal = witness ? await witnessProblem(db, witness) : null;
+  if (witnessRefusal) {
+    await abandon();
+    throw new ConfigError(`${witnessRefusal}.`);
+  }
+  const keepWitness = witness ? witnessKeeper(witness, () => runtime.ledger.log.latest()?.note) : undefined;
   warmGazetteer(); // build the place index now, not inside the first requests (0.2–0.3 s)
   embeddedRoadNetwork(); // and the road network with its landmark distances
   const app = createApp(runtime, {
@@ -98,9 +109,11 @@ export async function serve(config: ServeConfig): Promise<void> {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: finishing in-flight requests`);
-    await app.stop(false); // stop accepting; in-flight requests finish
+    // Answer what clients already sent, closing each connection after it; then stop listening.
+    if (app.server) await stopGracefully(app.server, (request) => app.handle(request));
     stopSync?.();
     await runtime.close();
+    keepWitness?.stop();
     opened.sqlite?.$client.run("PRAGMA wal_checkpoint(TRUNCATE)");
     await opened.close();
     lock?.release();
@@ -122,4 +135,31 @@ export async function serve(config: ServeConfig): Promise<void> {
   console.log(`listening on ${url}`);
   console.log(`database ${where}`);
   if (setupUrl) console.log(`no admin yet: open ${setupUrl} once to create the admin account`);
+}
+
+/** Copy the log's latest durable checkpoint to the witness file now, then once a second while it changes. */
+function witnessKeeper(file: string, latest: () => string | undefined): { stop(): void } {
+  let written: string | undefined;
+  let failed = false;
+  const keep = () => {
+    const note = latest();
+    if (note === undefined || note === written) return;
+    try {
+      writeWitness(file, note);
+      written = note;
+      failed = false;
+    } catch (error) {
+      if (!failed) log.warn("witness_write_failed", { file, reason: (error as Error).message });
+      failed = true;
+    }
+  };
+  keep();
+  const timer = setInterval(keep, 1000);
+  timer.unref();
+  return {
+    stop() {
+      clearInterval(timer);
+      keep();
+    },
+  };
 }

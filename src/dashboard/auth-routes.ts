@@ -4,13 +4,21 @@ import { SignInPage, type SignInProps } from "../../views/auth/sign-in.tsx";
 import { ProblemPage } from "../../views/errors.tsx";
 import { clientAddressOf } from "./client-address.ts";
 import type { DashboardContext } from "./context.ts";
-import { clearedSessionCookieHeader, readSessionToken, sessionCookieHeader, sessionCookiePolicy } from "./cookies.ts";
+import {
+  clearedSessionCookieHeader,
+  knownBrowserCookieHeader,
+  readKnownBrowserToken,
+  readSessionToken,
+  sessionCookieHeader,
+  sessionCookiePolicy,
+} from "./cookies.ts";
 import { isCrossSiteRequest } from "./csrf.ts";
 import { fieldOf, safeNextPath, sessionGuard } from "./guard.ts";
 import { pageResponse } from "./render.ts";
 import { recordAccountEvent } from "../ops/audit-log.ts";
 import { randomToken } from "./secrets.ts";
 import { endSession, startSession } from "./sessions.ts";
+import { retryAfterSeconds } from "./throttle.ts";
 
 /** Verifying against this when the email is unknown makes "no such account" cost as long as "wrong password". */
 let decoyHash: Promise<string> | undefined;
@@ -48,28 +56,34 @@ export function authRoutes(context: DashboardContext) {
       const next = safeNextPath(query.next);
       const address = clientAddressOf(server, request, context.options);
 
-      const wait = context.throttle.addressWait(address, now);
-      if (wait > 0) {
-        const seconds = Math.ceil(wait / 1000);
+      const policy = sessionCookiePolicy(request, context.options);
+      // Counted before the slow hash, so simultaneous guesses cannot all slip past the limit.
+      const admission = context.throttle.signIn({
+        email,
+        address,
+        browserToken: readKnownBrowserToken(request, policy),
+        now,
+      });
+      if (!admission.admitted) {
+        const retryAfter = retryAfterSeconds(admission.retryAfterMs);
+        const error =
+          retryAfter === undefined
+            ? "Too many failed sign-ins on this account. Sign in from a browser you used before, or ask the administrator for a password link."
+            : `Too many failed sign-ins. Try again in ${retryAfter} s.`;
         return signInPage(
-          { email, next, error: `Too many failed sign-ins from your address. Try again in ${seconds} s.` },
+          { email, next, error },
           429,
-          {
-            "retry-after": String(seconds),
-          },
+          retryAfter === undefined ? {} : { "retry-after": String(retryAfter) },
         );
       }
-      const delay = context.throttle.accountDelay(email);
-      if (delay > 0) await context.sleep(delay);
 
       const account = email ? await findAccountByEmail(context.db, email) : undefined;
       const passwordMatches = await Bun.password.verify(password, account?.passwordHash ?? (await decoyPasswordHash()));
       if (!account?.passwordHash || !passwordMatches) {
-        context.throttle.recordFailure(email, address, now);
         return signInPage({ email, next, error: "That email and password do not match an account." }, 401);
       }
 
-      context.throttle.recordSuccess(email);
+      admission.attempt.succeeded();
       await recordAccountEvent(context.db, {
         at: now,
         accountId: account.id,
@@ -77,16 +91,11 @@ export function authRoutes(context: DashboardContext) {
         actor: { accountId: account.id },
         detail: `from ${address}`,
       });
-      const policy = sessionCookiePolicy(request, context.options);
       const { token } = await startSession(context.db, account.id, now, readSessionToken(request, policy));
-      return new Response(null, {
-        status: 303,
-        headers: {
-          location: next ?? "/dashboard",
-          "set-cookie": sessionCookieHeader(policy, token),
-          "cache-control": "no-store",
-        },
-      });
+      const headers = new Headers({ location: next ?? "/dashboard", "cache-control": "no-store" });
+      headers.append("set-cookie", sessionCookieHeader(policy, token));
+      headers.append("set-cookie", knownBrowserCookieHeader(policy, context.throttle.browserToken(email)));
+      return new Response(null, { status: 303, headers });
     })
     .post(
       "/signout",

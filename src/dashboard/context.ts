@@ -7,8 +7,6 @@ export interface DashboardContext extends DashboardDeps {
   options: DashboardOptions;
   csrf: CsrfTokens;
   throttle: SignInThrottle;
-  /** How the sign-in slow-down waits (tests pass one that records instead of sleeping). */
-  sleep(ms: number): Promise<void>;
 }
 
 export function createDashboardContext(deps: DashboardDeps, options: DashboardOptions): DashboardContext {
@@ -17,6 +15,5 @@ export function createDashboardContext(deps: DashboardDeps, options: DashboardOp
     options,
     csrf: new CsrfTokens(deps.db),
     throttle: new SignInThrottle(),
-    sleep: options.sleep ?? ((ms) => Bun.sleep(ms)),
   };
 }

@@ -39,14 +39,43 @@ export function sessionCookiePolicy(request: Request, options: DashboardOptions)
 }
 
 export function readSessionToken(request: Request, policy: SessionCookiePolicy): string | undefined {
+  return readCookie(request, policy.name);
+}
+
+function readCookie(request: Request, name: string): string | undefined {
   const header = request.headers.get("cookie");
   if (!header) return undefined;
   for (const part of header.split(";")) {
     const separator = part.indexOf("=");
     if (separator < 0) continue;
-    if (part.slice(0, separator).trim() === policy.name) return decodedOrNothing(part.slice(separator + 1).trim());
+    if (part.slice(0, separator).trim() === name) return decodedOrNothing(part.slice(separator + 1).trim());
   }
   return undefined;
+}
+
+/**
+ * The known-browser cookie (src/dashboard/throttle.ts): set at each sign-in, it lets this browser's
+ * later attempts count on their own record, so failures elsewhere cannot lock its owner out. Same
+ * prefix and attributes as the session cookie; it outlives the session.
+ */
+const knownBrowserCookieName = (policy: SessionCookiePolicy) =>
+  policy.secure ? "__Host-waybill_browser" : "waybill_browser";
+const KNOWN_BROWSER_MAX_AGE_S = 180 * 24 * 60 * 60;
+
+export function readKnownBrowserToken(request: Request, policy: SessionCookiePolicy): string | undefined {
+  return readCookie(request, knownBrowserCookieName(policy));
+}
+
+export function knownBrowserCookieHeader(policy: SessionCookiePolicy, token: string): string {
+  const attributes = [
+    `${knownBrowserCookieName(policy)}=${token}`,
+    "Path=/",
+    "HttpOnly",
+    "SameSite=Lax",
+    `Max-Age=${KNOWN_BROWSER_MAX_AGE_S}`,
+  ];
+  if (policy.secure) attributes.push("Secure");
+  return attributes.join("; ");
 }
 
 /** A malformed percent-escape (`%E0%A4%A`) is no session at all, never an error: the visitor is simply signed out. */

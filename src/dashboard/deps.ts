@@ -42,6 +42,4 @@ export interface DashboardOptions {
    * origin is same-site even when the proxy rewrites Host.
    */
   publicUrl?: URL;
-  /** The sign-in slow-down's wait; Bun.sleep unless a test replaces it. */
-  sleep?: (ms: number) => Promise<void>;
 }

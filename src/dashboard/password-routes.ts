@@ -4,12 +4,14 @@ import { passwordLinkAccount, redeemPasswordLink, setAccountPassword } from "../
 import { recordAccountEvent } from "../ops/audit-log.ts";
 import { ChangePasswordPage, SetPasswordPage } from "../../views/account/password-pages.tsx";
 import { ProblemPage } from "../../views/errors.tsx";
+import { clientAddressOf } from "./client-address.ts";
 import type { DashboardContext } from "./context.ts";
 import { sessionCookieHeader, sessionCookiePolicy } from "./cookies.ts";
 import { isCrossSiteRequest } from "./csrf.ts";
 import { fieldOf, sessionGuard } from "./guard.ts";
 import { pageResponse } from "./render.ts";
 import { startSession } from "./sessions.ts";
+import { retryAfterSeconds } from "./throttle.ts";
 
 const deadLink = () =>
   pageResponse(
@@ -56,6 +58,7 @@ export function passwordRoutes(context: DashboardContext) {
         if (error instanceof AccessError) return again(error.message);
         throw error;
       }
+      context.throttle.forgetAccount({ email: account.email, accountId: account.id });
       await recordAccountEvent(context.db, {
         at: now,
         accountId: account.id,
@@ -75,13 +78,28 @@ export function passwordRoutes(context: DashboardContext) {
     )
     .post(
       "/dashboard/password",
-      async ({ body, request, signedIn: { account, viewer, now } }) => {
-        const refuse = (error: string, status: number) =>
-          pageResponse(ChangePasswordPage({ viewer, error }), { status });
+      async ({ body, request, server, signedIn: { account, viewer, now } }) => {
+        const refuse = (error: string, status: number, headers: Record<string, string> = {}) =>
+          pageResponse(ChangePasswordPage({ viewer, error }), { status, headers });
         const current = fieldOf(body, "current_password") ?? "";
         const password = fieldOf(body, "password") ?? "";
+        // A stolen session must not become a way to guess the password: the check is throttled like a sign-in.
+        const admission = context.throttle.passwordChange({
+          accountId: account.id,
+          address: clientAddressOf(server, request, context.options),
+          now,
+        });
+        if (!admission.admitted) {
+          const retryAfter = retryAfterSeconds(admission.retryAfterMs);
+          return retryAfter === undefined
+            ? refuse("Too many wrong current passwords. Sign out and set the password through a password link.", 429)
+            : refuse(`Too many wrong current passwords. Try again in ${retryAfter} s.`, 429, {
+                "retry-after": String(retryAfter),
+              });
+        }
         if (!account.passwordHash || !(await Bun.password.verify(current, account.passwordHash)))
           return refuse("The current password is not right.", 403);
+        admission.attempt.succeeded();
         if (password !== fieldOf(body, "password_again")) return refuse("The two new passwords differ.", 422);
         try {
           await setAccountPassword(context.db, account.id, password);
@@ -89,6 +107,7 @@ export function passwordRoutes(context: DashboardContext) {
           if (error instanceof AccessError) return refuse(error.message, 422);
           throw error;
         }
+        context.throttle.forgetAccount({ email: account.email, accountId: account.id });
         await recordAccountEvent(context.db, {
           at: now,
           accountId: account.id,

@@ -1,82 +1,189 @@
+import { createHmac, randomBytes } from "node:crypto";
+import { sameSecret } from "./secrets.ts";
+
 /**
- * Failed sign-ins, throttled without ever locking an account (docs/operations.md, "Sign-in
- * throttling"). Two records, both in memory:
+ * Password guessing, limited as NIST SP 800-63B asks (docs/operations.md, "Sign-in throttling"):
+ * consecutive failures are counted per client address and per account, and past a few free ones
+ * each further attempt must wait a time that doubles per failure (exponential backoff, capped).
  *
- * - Per client address: the first ADDRESS_FREE_FAILURES failures cost nothing; after that the
- *   address is refused (429) for a wait that doubles from 1 s up to 15 min. This stops one address
- *   guessing, across any number of accounts, and touches only that address.
- * - Per account (email): never refused. After ACCOUNT_FREE_FAILURES failures, every further attempt
- *   on that account, from anywhere, is answered only after a delay that doubles from 0.5 s up to
- *   8 s, which makes guessing one account slow while its owner can still sign in from their own
- *   address (waiting at most 8 s). A successful sign-in clears the account's record.
+ * An attempt is counted when it arrives, before its password is hashed, and stays counted as a
+ * failure unless it succeeds; so 100 simultaneous guesses are counted as they come and all but the
+ * free ones are refused, and no more waiting is imposed than the attempts actually checked justify.
  *
- * An attacker failing on purpose can therefore slow an account down but not lock its owner out,
- * and can only lock out their own address. A restart forgets the counters (an attacker cannot
- * trigger one), and the database stays free of writes from unauthenticated traffic.
+ * An account's owner is not locked out by someone failing on purpose: a browser that has signed in
+ * to the account before carries a "known browser" cookie, and its attempts are counted on their own
+ * record instead of the account's. A restart forgets every record (the database stays free of
+ * writes from unauthenticated traffic, and the browser cookies' key is per process).
  */
-export const ADDRESS_FREE_FAILURES = 20;
-export const ADDRESS_BASE_WAIT_MS = 1000;
-export const ADDRESS_MAX_WAIT_MS = 15 * 60 * 1000;
-export const ACCOUNT_FREE_FAILURES = 5;
-export const ACCOUNT_BASE_DELAY_MS = 500;
-export const ACCOUNT_MAX_DELAY_MS = 8000;
-/** Records fade this long after their last failure. */
+export interface BackoffPolicy {
+  /** Consecutive failures that cost nothing. */
+  freeFailures: number;
+  /** The wait after the first failure past the free ones; it doubles with each further failure. */
+  baseWaitMs: number;
+  maxWaitMs: number;
+  /** After this many consecutive failures the record refuses until it is cleared (NIST's limit of 100 per account). */
+  lockAfter: number;
+}
+
+export const ADDRESS_POLICY: BackoffPolicy = {
+  freeFailures: 20,
+  baseWaitMs: 1000,
+  maxWaitMs: 15 * 60 * 1000,
+  lockAfter: Number.POSITIVE_INFINITY,
+};
+export const ACCOUNT_POLICY: BackoffPolicy = {
+  freeFailures: 5,
+  baseWaitMs: 1000,
+  maxWaitMs: 15 * 60 * 1000,
+  lockAfter: 100,
+};
+
+/** Records fade this long after their last attempt. */
 const FORGET_AFTER_MS = 24 * 60 * 60 * 1000;
 
+/** The wait before the next attempt after this many consecutive failures: none for the free ones, then base, doubling. */
+const backoffWait = (failures: number, policy: BackoffPolicy): number => {
+  const excess = failures - policy.freeFailures;
+  return excess >= 0 ? Math.min(policy.maxWaitMs, policy.baseWaitMs * 2 ** excess) : 0;
+};
+
 interface FailureRecord {
+  /** Failures so far, attempts still being checked included. */
   failures: number;
-  lastFailureAt: number;
+  lastAttemptAt: number;
+  /** The next attempt is refused before this time. */
+  openAt: number;
 }
 
-const backoff = (excess: number, base: number, max: number) =>
-  excess > 0 ? Math.min(max, base * 2 ** (excess - 1)) : 0;
-
-export class SignInThrottle {
-  private readonly addresses = new Map<string, FailureRecord>();
-  private readonly accounts = new Map<string, FailureRecord>();
+/** Consecutive failures per key under one backoff policy. */
+class FailureCounter {
+  private readonly records = new Map<string, FailureRecord>();
   private lastSweepAt = 0;
 
-  /** Milliseconds until this address may try again (a 429 meanwhile); 0 when it may. */
-  addressWait(address: string, now: number): number {
-    const record = this.addresses.get(address);
-    if (!record) return 0;
-    const until =
-      record.lastFailureAt +
-      backoff(record.failures - ADDRESS_FREE_FAILURES, ADDRESS_BASE_WAIT_MS, ADDRESS_MAX_WAIT_MS);
-    return Math.max(0, until - now);
+  constructor(private readonly policy: BackoffPolicy) {}
+
+  waitFor(key: string, now: number): number {
+    return Math.max(0, (this.records.get(key)?.openAt ?? 0) - now);
   }
 
-  /** How long to hold this attempt on the account before checking its password; never a refusal. */
-  accountDelay(email: string): number {
-    const record = this.accounts.get(normalized(email));
-    return record ? backoff(record.failures - ACCOUNT_FREE_FAILURES, ACCOUNT_BASE_DELAY_MS, ACCOUNT_MAX_DELAY_MS) : 0;
+  /** Count an attempt as a failure now, before it is checked. */
+  reserve(key: string, now: number): void {
+    this.sweep(now);
+    const record = this.records.get(key) ?? { failures: 0, lastAttemptAt: now, openAt: 0 };
+    record.failures += 1;
+    record.lastAttemptAt = now;
+    record.openAt = now + this.waitAfter(record.failures);
+    this.records.set(key, record);
   }
 
-  recordFailure(email: string, address: string, now: number): void {
-    this.forgetStale(now);
-    for (const [records, key] of [
-      [this.accounts, normalized(email)],
-      [this.addresses, address],
-    ] as const) {
-      const record = records.get(key) ?? { failures: 0, lastFailureAt: now };
-      record.failures += 1;
-      record.lastFailureAt = now;
-      records.set(key, record);
-    }
+  /** The reserved attempt was not a failure after all (an address signing in to some account). */
+  release(key: string): void {
+    const record = this.records.get(key);
+    if (!record) return;
+    record.failures = Math.max(0, record.failures - 1);
+    record.openAt = record.lastAttemptAt + this.waitAfter(record.failures);
   }
 
-  recordSuccess(email: string): void {
-    this.accounts.delete(normalized(email));
+  clear(key: string): void {
+    this.records.delete(key);
   }
 
-  private forgetStale(now: number): void {
+  /** Exponential backoff past the free failures; past `lockAfter` failures, no attempt until the record is cleared. */
+  private waitAfter(failures: number): number {
+    return failures >= this.policy.lockAfter ? Number.POSITIVE_INFINITY : backoffWait(failures, this.policy);
+  }
+
+  private sweep(now: number): void {
     if (now - this.lastSweepAt < 60_000) return;
     this.lastSweepAt = now;
-    for (const records of [this.addresses, this.accounts]) {
-      for (const [key, record] of records) if (now - record.lastFailureAt > FORGET_AFTER_MS) records.delete(key);
-    }
+    for (const [key, record] of this.records)
+      if (now - record.lastAttemptAt > FORGET_AFTER_MS) this.records.delete(key);
   }
 }
+
+/** A counted attempt: call `succeeded` when the password was right; otherwise it stays a failure. */
+export interface Attempt {
+  succeeded(): void;
+}
+
+export type Admission = { admitted: true; attempt: Attempt } | { admitted: false; retryAfterMs: number };
+
+export class SignInThrottle {
+  private readonly addresses = new FailureCounter(ADDRESS_POLICY);
+  private readonly accounts = new FailureCounter(ACCOUNT_POLICY);
+  /** A known browser's own record, and a signed-in account checking its current password: the account's rules. */
+  private readonly knownBrowsers = new FailureCounter(ACCOUNT_POLICY);
+  private readonly passwordChanges = new FailureCounter(ACCOUNT_POLICY);
+  private readonly browserKey = randomBytes(32);
+
+  /**
+   * Admit a sign-in attempt or say how long to wait. `browserToken` is the known-browser cookie, if
+   * any: when it was issued to this email, the attempt counts on that browser's record, not the account's.
+   */
+  signIn(input: { email: string; address: string; browserToken?: string; now: number }): Admission {
+    const email = normalized(input.email);
+    const known = input.browserToken !== undefined && sameSecret(input.browserToken, this.browserToken(email));
+    return admit(input.now, [
+      { counter: this.addresses, key: input.address, onSuccess: "release" },
+      known
+        ? { counter: this.knownBrowsers, key: email, onSuccess: "clear" }
+        : { counter: this.accounts, key: email, onSuccess: "clear" },
+    ]);
+  }
+
+  /** Admit a signed-in account's check of its current password (changing it), or say how long to wait. */
+  passwordChange(input: { accountId: string; address: string; now: number }): Admission {
+    return admit(input.now, [
+      { counter: this.addresses, key: input.address, onSuccess: "release" },
+      { counter: this.passwordChanges, key: input.accountId, onSuccess: "clear" },
+    ]);
+  }
+
+  /** A new password (set through a one-time link or changed) ends the account's guessing records. */
+  forgetAccount(input: { email: string; accountId: string }): void {
+    const email = normalized(input.email);
+    this.accounts.clear(email);
+    this.knownBrowsers.clear(email);
+    this.passwordChanges.clear(input.accountId);
+  }
+
+  /** The cookie value that marks a browser as having signed in to this email (HMAC under a per-process key). */
+  browserToken(email: string): string {
+    return createHmac("sha256", this.browserKey).update(normalized(email)).digest("base64url");
+  }
+}
+
+interface Charge {
+  counter: FailureCounter;
+  key: string;
+  /** On success: forget the record (the account's own), or only take back this attempt (a shared address). */
+  onSuccess: "clear" | "release";
+}
+
+/** Refused while any record still waits; otherwise counted on every record before the password is checked. */
+function admit(now: number, charges: Charge[]): Admission {
+  const retryAfterMs = Math.max(...charges.map(({ counter, key }) => counter.waitFor(key, now)));
+  if (retryAfterMs > 0) return { admitted: false, retryAfterMs };
+  for (const { counter, key } of charges) counter.reserve(key, now);
+  let settled = false;
+  return {
+    admitted: true,
+    attempt: {
+      succeeded() {
+        if (settled) return;
+        settled = true;
+        for (const { counter, key, onSuccess } of charges) {
+          if (onSuccess === "clear") counter.clear(key);
+          else counter.release(key);
+        }
+      },
+    },
+  };
+}
+
+/** Whole seconds for Retry-After, or undefined while the record refuses until it is cleared. */
+export const retryAfterSeconds = (ms: number): number | undefined =>
+  Number.isFinite(ms) ? Math.max(1, Math.ceil(ms / 1000)) : undefined;
 
 function normalized(email: string): string {
   return email.trim().toLowerCase();

@@ -1,7 +1,9 @@
 import { Database } from "bun:sqlite";
-import { resolve } from "node:path";
+import { closeSync, existsSync, openSync, realpathSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { ConfigError } from "../errors.ts";
 import { requireDatabaseFolder } from "../db/open.ts";
+import { tryExclusiveFileLock } from "./file-lock.ts";
 
 /**
  * One writer per database: `waybill serve` holds an exclusive lock on `<db>.lock` for its whole
@@ -12,6 +14,11 @@ import { requireDatabaseFolder } from "../db/open.ts";
  * dies, even on kill -9) on a separate small file in exclusive locking mode, not on the database:
  * an exclusive lock on the database would shut out the CLI, which must keep working against a live
  * server (WAL lets it read and write beside the server). The CLI does not take this lock.
+ *
+ * The same file reached by another name must not get past it: a second server on a symlink or a
+ * hard link would keep its own `-wal` file beside the first server's and break the database. So
+ * the lock file is named after the database's resolved path (symlinks), and the database file
+ * itself, that is its inode, is flock()ed (hard links too; src/ops/file-lock.ts).
  */
 export interface InstanceLock {
   readonly path: string;
@@ -19,7 +26,28 @@ export interface InstanceLock {
 }
 
 export function lockFileOf(dbFile: string): string {
-  return `${resolve(dbFile)}.lock`;
+  return `${resolvedPath(dbFile)}.lock`;
+}
+
+/** The path with every symlink resolved, also for a database file not created yet. */
+export function resolvedPath(file: string): string {
+  const absolute = resolve(file);
+  if (existsSync(absolute)) return realpathSync(absolute);
+  return join(realpathSync(dirname(absolute)), basename(absolute));
+}
+
+const heldElsewhere = (dbFile: string, path: string) =>
+  new ConfigError(`another waybill server is already using ${resolve(dbFile)} (it holds ${path}); stop it first.`);
+
+/** An exclusive flock on the database file's inode, or a refusal when another process holds one. */
+function lockDatabaseInode(dbPath: string, lockPath: string): () => void {
+  const fd = openSync(dbPath, "a"); // created empty when new: SQLite takes an empty file as a new database
+  const held = tryExclusiveFileLock(fd);
+  if (held === "busy") {
+    closeSync(fd);
+    throw heldElsewhere(dbPath, lockPath);
+  }
+  return () => closeSync(fd);
 }
 
 export function acquireInstanceLock(dbFile: string): InstanceLock {
@@ -46,15 +74,21 @@ export function acquireInstanceLock(dbFile: string): InstanceLock {
   } catch (error) {
     lock.close();
     const code = (error as { code?: string }).code ?? "";
-    if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
-      throw new ConfigError(
-        `another waybill server is already using ${resolve(dbFile)} (it holds ${path}); stop it first.`,
-      );
-    }
+    if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) throw heldElsewhere(dbFile, path);
     throw new ConfigError(`cannot lock ${path}: ${(error as Error).message}.`);
+  }
+  let releaseInode: () => void;
+  try {
+    releaseInode = lockDatabaseInode(dbPath, path);
+  } catch (error) {
+    lock.close();
+    throw error;
   }
   return {
     path,
-    release: () => lock.close(),
+    release: () => {
+      releaseInode();
+      lock.close();
+    },
   };
 }

@@ -35,7 +35,7 @@ interface JoinedRow {
 
 /**
  * The row as readers see it: the body rebuilt from its parts (or as stored whole). A row whose
- * parts are missing gets an empty body, which no hash matches: `receipts verify` reports it.
+ * parts are missing, or are not parts of their kind, gets an empty body, which no hash matches: `receipts verify` reports it.
  */
 function toStoredReceipt(row: JoinedRow): StoredReceipt {
   const body = row.body ?? rebuiltBody(row);
@@ -65,21 +65,25 @@ function rebuiltBody(row: JoinedRow): string {
   const { principal, request, requestSha256, factors, model, asOf, knownAt, responseSha256 } = row;
   if (principal === null || request === null || requestSha256 === null || factors === null || model === null) return "";
   if (asOf === null || knownAt === null || responseSha256 === null) return "";
-  return composeBody({
-    logIndex: row.seq - 1,
-    id: row.id,
-    issuedAt: row.issuedAt,
-    knownAt,
-    skill: row.skill,
-    accountId: row.accountId,
-    asOf,
-    principal,
-    request,
-    requestSha256,
-    factors,
-    model,
-    responseSha256,
-  });
+  try {
+    return composeBody({
+      logIndex: row.seq - 1,
+      id: row.id,
+      issuedAt: row.issuedAt,
+      knownAt,
+      skill: row.skill,
+      accountId: row.accountId,
+      asOf,
+      principal,
+      request,
+      requestSha256,
+      factors,
+      model,
+      responseSha256,
+    });
+  } catch {
+    return ""; // a part id pointing at a part of another kind (edited): nothing to rebuild
+  }
 }
 
 /**

@@ -181,6 +181,74 @@ function checkpointProblem(
   }
 }
 
+/**
+ * Why a stored checkpoint is not a signed note of its own size and root, by its own key among
+ * `publicKeys`, under `origin` when given; null when it is. The server checks its latest checkpoint
+ * this way before it signs anything on top of it, and the audit report the checkpoint it returns.
+ */
+export function signedCheckpointProblem(
+  checkpoint: StoredCheckpoint,
+  publicKeys: readonly PublicKeyRecord[],
+  origin?: string,
+): string | null {
+  try {
+    const note = parseNote(checkpoint.note);
+    const body = parseCheckpointText(note.text);
+    if (origin !== undefined && body.origin !== origin) return `its note names the log ${body.origin}, not ${origin}`;
+    if (body.size !== checkpoint.treeSize || body.root.toString("hex") !== checkpoint.rootHash)
+      return "its note does not say the stored size and root";
+    const signer = noteVerifiersFor(publicKeys, body.origin).get(checkpoint.kid);
+    if (!signer) return `its key ${checkpoint.kid} is not one of the log's keys`;
+    return verifyNote(note, [signer])?.includes(signer)
+      ? null
+      : `it carries no valid signature by its key ${checkpoint.kid}`;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/**
+ * What the audit report finds wrong with the checkpoints it relies on for receipt `seq`, or nothing:
+ * the one it returns (the latest) must be a valid signed note of its size and root by one of the
+ * log's keys, still stored as the latest checkpoint of that size (not edited or deleted behind the
+ * server's back); and the stored checkpoint signed with the receipt's batch (the smallest covering
+ * it) must be a valid signed note whose root is the log's root at its size. `rootAt` gives that
+ * root from the log's tiles (null when the log is not that large here).
+ */
+export async function auditCheckpointProblems(
+  store: Store,
+  seq: number,
+  served: { size: number; root: Uint8Array; kid: string; note: string },
+  rootAt: (size: number) => Promise<Uint8Array | null>,
+): Promise<string[]> {
+  const rows = receiptRowsOf(store);
+  const keys = await rows.publicKeys();
+  const rootHash = Buffer.from(served.root).toString("hex");
+  const servedProblem = signedCheckpointProblem(
+    { treeSize: served.size, rootHash, kid: served.kid, note: served.note },
+    keys,
+  );
+  if (servedProblem) return [`the checkpoint at tree size ${served.size} is not valid: ${servedProblem}`];
+  const stored = await rows.latestCheckpoint();
+  if (!stored || stored.treeSize < served.size)
+    return [
+      `the stored checkpoints end before tree size ${served.size}, which the log signed: checkpoints were deleted`,
+    ];
+  if (stored.treeSize === served.size && (stored.note !== served.note || stored.rootHash !== rootHash))
+    return [`the stored checkpoint at tree size ${served.size} is not the one the log signed`];
+  const own = await rows.checkpointCovering(seq);
+  if (!own) return [`no stored checkpoint covers receipt seq ${seq}: checkpoints were deleted`];
+  const ownProblem = signedCheckpointProblem(own, keys);
+  if (ownProblem)
+    return [`the checkpoint at tree size ${own.treeSize}, which covers this receipt, is not valid: ${ownProblem}`];
+  const root = await rootAt(own.treeSize);
+  if (root && Buffer.from(root).toString("hex") !== own.rootHash)
+    return [
+      `the checkpoint at tree size ${own.treeSize}, which covers this receipt, does not sign the log's root at that size`,
+    ];
+  return [];
+}
+
 /** A checkpoint a client kept: the log must still contain the tree it names. */
 export interface KeptCheckpoint {
   size: number;

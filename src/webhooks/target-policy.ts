@@ -1,6 +1,6 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
-import ipaddr from "ipaddr.js";
+import { isPublicAddress } from "./public-address.ts";
 
 /**
  * Where webhooks may go (docs/alerts-and-webhooks.md, "Delivery safety"). By default only https URLs whose
@@ -43,12 +43,6 @@ export function parseWebhookUrl(raw: string, allowPrivate: boolean): URL {
 
 /** The URL's host without IPv6 brackets. */
 export const bareHost = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, "$1");
-
-/** Public unicast only: no loopback, private, link-local (cloud metadata), CGNAT, multicast or reserved ranges. */
-export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  return ipaddr.process(address).range() === "unicast";
-}
 
 /**
  * Resolve the host once and pick the address to connect to. Every address in the answer must be

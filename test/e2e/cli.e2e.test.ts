@@ -32,6 +32,30 @@ describe("the compiled binary's command line", () => {
     }
   }, 60_000);
 
+  test("accounts create with bad arguments is refused before a database file is created", () => {
+    for (const [args, stdin, message] of [
+      [["accounts", "create"], undefined, "needs --email"],
+      [["accounts", "create", "--email", "not-an-email"], undefined, "is not an email address"],
+      [["accounts", "create", "--email", "a@b.io", "--tier", "gold"], undefined, "Unknown tier 'gold'"],
+      [["accounts", "create", "--email", "a@b.io", "--password-stdin"], "short\n", "at least 10 characters"],
+      [
+        ["accounts", "create", "--email", "a@b.io", "--public-url", "ftp://x"],
+        undefined,
+        "must be http:// or https://",
+      ],
+    ] as [string[], string | undefined, string][]) {
+      const result = runCli(suite.exe, [...args, "--db", "never.db"], suite.dir, stdin);
+      expect({ args, exitCode: result.exitCode }).toEqual({ args, exitCode: 2 });
+      expect(result.stderr).toContain(message);
+      for (const file of ["never.db", "never.db-wal", "never.db-shm"]) {
+        expect(existsSync(join(suite.dir, file))).toBe(false);
+      }
+    }
+    const good = runCli(suite.exe, ["accounts", "create", "--email", "a@b.io", "--db", "never.db"], suite.dir);
+    expect(good.exitCode).toBe(0);
+    expect(existsSync(join(suite.dir, "never.db"))).toBe(true);
+  }, 60_000);
+
   test("under --json every failure is one line of the same shape on stderr, with the README's exit codes", () => {
     runCli(suite.exe, ["accounts", "create", "--email", "j@example.com", "--db", "json.db"], suite.dir);
     const cases = [

@@ -1,4 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { existsSync, linkSync, mkdirSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
 import { ensureDebianTool } from "../support/debian.ts";
 import { binaryFolderForSuite, runCli, startBinary } from "../support/binary.ts";
 
@@ -36,6 +38,35 @@ describe("one server per database, one per port", () => {
     expect(await again.stop("SIGKILL")).not.toBe(0);
     const afterKill = await startBinary(suite.exe, ["--db", "one.db"], { cwd: suite.dir });
     expect(await afterKill.stop()).toBe(0);
+  }, 60_000);
+
+  test("a symlink or a hard link to the database does not get a second server past the lock", async () => {
+    const first = await startBinary(suite.exe, ["--db", "linked.db"], { cwd: suite.dir });
+    const key = runCli(
+      suite.exe,
+      ["accounts", "create", "--email", "l@example.com", "--tier", "starter", "--db", "linked.db"],
+      suite.dir,
+    );
+    expect(key.exitCode).toBe(0);
+    mkdirSync(join(suite.dir, "elsewhere"), { recursive: true });
+    symlinkSync(join(suite.dir, "linked.db"), join(suite.dir, "symlinked.db"));
+    linkSync(join(suite.dir, "linked.db"), join(suite.dir, "elsewhere", "hardlinked.db"));
+    for (const other of ["symlinked.db", "elsewhere/hardlinked.db"]) {
+      const second = runServe(["--port", "0", "--db", other]);
+      expect({ other, exitCode: second.exitCode }).toEqual({ other, exitCode: 1 });
+      expect(second.stdout).not.toContain("listening");
+      expect(second.stderr).toContain("another waybill server is already using");
+      // No second WAL was started beside the first server's.
+      expect(existsSync(join(suite.dir, `${other}-wal`))).toBe(false);
+    }
+    // The first server still answers, from its own file.
+    expect((await fetch(`${first.url}/readyz`)).status).toBe(200);
+    expect((await fetch(`${first.url}/signin`)).status).toBe(200);
+    expect(await first.stop()).toBe(0);
+    // Once it is gone, the hard link's name is a way to serve the same file.
+    const viaLink = await startBinary(suite.exe, ["--db", "elsewhere/hardlinked.db"], { cwd: suite.dir });
+    expect((await fetch(`${viaLink.url}/readyz`)).status).toBe(200);
+    expect(await viaLink.stop()).toBe(0);
   }, 60_000);
 
   test("a second serve on the same port fails as 'port in use'", async () => {

@@ -1,11 +1,11 @@
 /**
  * The receipt log through the compiled binary, as an operator and a client use it: answers, the
  * audit report's proof, `waybill verify` offline with nothing but the binary and three files, a
- * signing-key rotation while the server runs, and `receipts verify` catching trimmed receipts
- * against a checkpoint the client kept.
+ * signing-key rotation while the server runs, and trimmed receipts caught against the server's
+ * witness file (by `receipts verify` and by the server refusing to start) and a checkpoint the client kept.
  */
 import { expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Database } from "bun:sqlite";
 import { binaryFolderForFile, runCli, startBinary } from "../support/binary.ts";
@@ -97,11 +97,29 @@ test("answers are provable offline with the binary alone, across a key rotation,
     expect(await server.stop()).toBe(0);
   }
 
-  // Trim the newest receipts and the checkpoints that covered them: only the kept checkpoint shows it.
+  // The server kept its latest checkpoint beside the database as it went.
+  const witness = join(dir, "log.db.checkpoint");
+  expect(readFileSync(witness, "utf8")).toStartWith("rates.example.com/log\n5\n");
+
+  // Trim the newest receipts and the checkpoints that covered them: the database alone is consistent,
+  // but the witness file and the checkpoint the client kept show it, and the server refuses to start.
   const sqlite = new Database(join(dir, "log.db"));
   sqlite.run("DELETE FROM receipts WHERE seq > 2");
   sqlite.run("DELETE FROM log_checkpoints WHERE tree_size > 2");
   sqlite.close();
+  const byWitness = runCli(exe, ["receipts", "verify", ...db], dir);
+  expect(byWitness.exitCode).toBe(1);
+  expect(byWitness.stderr).toContain("the kept checkpoint at tree size 5 covers receipts the log no longer has");
+  const refused = Bun.spawnSync([exe, "serve", "--port", "0", ...db], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? "", HOME: dir },
+    timeout: 20_000,
+  });
+  expect(refused.exitCode).toBe(1);
+  expect(refused.stderr.toString()).toContain("the log no longer holds the checkpoint of 5 receipts kept in");
+  expect(refused.stderr.toString()).toContain("receipts or checkpoints were removed");
+  // Set aside on purpose (as after restoring an older backup), only the client's copy still shows it.
+  renameSync(witness, `${witness}.set-aside`);
   expect(runCli(exe, ["receipts", "verify", ...db], dir).exitCode).toBe(0);
   const caught = runCli(exe, ["receipts", "verify", "--checkpoint", "checkpoint.txt", ...db], dir);
   expect(caught.exitCode).toBe(1);

@@ -17,7 +17,7 @@ describe("MonotonicClock", () => {
     const lines: string[] = [];
     configureLog({ format: "json", level: "info", write: (line) => lines.push(line) });
     const wall = new ManualClock(Date.parse("2026-11-20T12:00:00Z"));
-    const clock = new MonotonicClock(wall);
+    const clock = new MonotonicClock(wall, 0, () => 0); // no time passes but what the test moves
     expect(clock.now()).toBe(wall.now());
     wall.advance(-3_600_000);
     expect(clock.now()).toBe(Date.parse("2026-11-20T12:00:00Z"));
@@ -27,6 +27,60 @@ describe("MonotonicClock", () => {
     wall.advance(3_600_001);
     expect(clock.now()).toBe(Date.parse("2026-11-20T12:00:00.001Z"));
     expect(lines.map((l) => JSON.parse(l).event)).toEqual(["clock_stepped_back", "clock_caught_up"]);
+  });
+});
+
+describe("a backward step of the wall clock", () => {
+  test("the clock runs on by the time that really passes while the wall clock is behind", () => {
+    const wall = new ManualClock(Date.parse("2026-11-20T12:00:00Z"));
+    let elapsed = 5_000;
+    const clock = new MonotonicClock(wall, 0, () => elapsed);
+    expect(clock.now()).toBe(Date.parse("2026-11-20T12:00:00Z"));
+    wall.advance(-3_600_000);
+    elapsed += 1500.5;
+    expect(clock.now()).toBe(Date.parse("2026-11-20T12:00:01.500Z"));
+    wall.advance(2000); // still an hour behind: wall time does not matter until it catches up
+    elapsed += 0.5;
+    expect(clock.now()).toBe(Date.parse("2026-11-20T12:00:01.501Z"));
+    wall.set(Date.parse("2026-11-20T13:00:00Z"));
+    expect(clock.now()).toBe(Date.parse("2026-11-20T13:00:00Z"));
+  });
+
+  test("a key refused by its minute window is admitted again after its Retry-After, not after the whole gap", async () => {
+    const db = openMemoryDatabase();
+    const wall = new ManualClock(Date.parse("2026-11-20T12:00:00Z"));
+    let elapsed = 0;
+    const clock = new MonotonicClock(wall, 0, () => elapsed);
+    const runtime = await createRuntime({ db, clock, limits: DEFAULT_LIMITS });
+    const account = await createAccount(db, { email: "w@example.com", tier: "explorer" }, clock.now());
+    const { key } = await issueKey(db, account.id, null, clock.now());
+    const app = createApp(runtime);
+    const call = () =>
+      app.handle(
+        new Request("http://localhost/v1/rates/lookup", {
+          method: "POST",
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+          body: JSON.stringify(CHICAGO_TO_DALLAS),
+        }),
+      );
+    for (let i = 0; i < DEFAULT_LIMITS.explorer.perMinute; i++) expect((await call()).status).toBe(200);
+    elapsed += 10_000;
+    wall.advance(-3_600_000 + 10_000); // the wall clock steps an hour back
+    const refused = await call();
+    expect(refused.status).toBe(429);
+    const retryAfter = Number(refused.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(61);
+    // One second short of the promise: still refused, with what is left of it.
+    elapsed += (retryAfter - 1) * 1000;
+    wall.advance((retryAfter - 1) * 1000);
+    const early = await call();
+    expect(early.status).toBe(429);
+    expect(Number(early.headers.get("retry-after"))).toBeLessThanOrEqual(1);
+    elapsed += 1000;
+    wall.advance(1000);
+    expect((await call()).status).toBe(200);
+    await runtime.close();
   });
 });
 

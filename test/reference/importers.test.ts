@@ -177,6 +177,22 @@ describe("bad files are refused whole, with one line", () => {
       '{"results":[{"district":"GEORGIA","destination":"Atlanta","low_price":"1000","high_price":"1200"}]}',
       /report date '' is not a date/,
     ],
+    [
+      "eia",
+      "null-row.json",
+      '{"response":{"data":[{"series":"EMD_EPD2D_PTE_NUS_DPG","period":"2026-09-21","value":"6.1"},null]}}',
+      /^waybill: null-row\.json is not a valid EIA file: response\.data\[1\] is null, not a row object$/,
+    ],
+    ["eia", "number-row.json", '{"response":{"data":[7]}}', /response\.data\[0\] is a number, not a row object/],
+    ["eia", "null-response.json", '{"response":null}', /no response\.data array/],
+    [
+      "ams",
+      "null-row.json",
+      '{"results":[null,{"district":"GEORGIA","destination":"Atlanta","report_date":"2026-07-21","low_price":"1000","high_price":"1200"}]}',
+      /^waybill: null-row\.json is not a valid AMS file: results\[0\] is null, not a row object$/,
+    ],
+    ["ams", "bare-array-row.json", "[[1,2]]", /array\[0\] is an array, not a row object/],
+    ["ams", "null-results.json", '{"results":null}', /no 'results' array/],
   ];
   test.each(cases)("%s %s", async (source, name, content, message) => {
     const { db } = await snapshotReferenceData();

@@ -13,6 +13,7 @@ import {
   type Hash,
   type NodeSource,
 } from "./merkle.ts";
+import { signedCheckpointProblem } from "../verify.ts";
 import { checkpointText, signNote } from "./note.ts";
 import { leafHashesOf, reduceHashes, TileStore, TILE_HEIGHT, TILE_WIDTH } from "./tiles.ts";
 
@@ -353,6 +354,12 @@ export class ReceiptLog implements BatchParticipant {
   private *catchUp(tx: Store): Steps<void> {
     yield* wait(this.rows.lockLog(tx));
     const receiptCount = yield* wait(this.rows.receiptCount());
+    const rowCount = yield* wait(this.rows.receiptRows());
+    if (rowCount !== receiptCount) {
+      throw new Error(
+        `the receipt log runs to seq ${receiptCount} but holds ${rowCount} receipts: ${receiptCount - rowCount} were deleted from its middle; run 'waybill receipts verify'`,
+      );
+    }
     const tileCount = yield* wait(this.rows.tileCount(0));
     const tiledSize = Math.min(tileCount * TILE_WIDTH, receiptCount - (receiptCount % TILE_WIDTH));
     this.head = yield* this.loadHead(tiledSize);
@@ -362,7 +369,35 @@ export class ReceiptLog implements BatchParticipant {
     }
     const stored = yield* wait(this.rows.latestCheckpoint());
     // Never sign a checkpoint inconsistent with one already signed (C2SP tlog-checkpoint): a log that
-    // lost receipts, or whose receipts no longer hash to the signed root, is not served.
+    // lost receipts, or whose receipts no longer hash to the signed root, is not served. Nor one on
+    // top of a latest checkpoint that is not a valid signed note, nor over log-era receipts that no
+    // checkpoint covers (docs/receipts.md, "What the server refuses to sign").
+    if (stored) {
+      // Its own origin: a log renamed since (another configured origin) keeps older checkpoints under the old name.
+      const problem = signedCheckpointProblem(stored, yield* wait(this.rows.publicKeys()));
+      if (problem) {
+        throw new Error(
+          `the latest receipt log checkpoint (tree size ${stored.treeSize}) is not valid: ${problem}; run 'waybill receipts verify'`,
+        );
+      }
+    }
+    // Full tiles are written in the transaction of the checkpoint that completes them.
+    if (stored && tileCount < Math.floor(stored.treeSize / TILE_WIDTH)) {
+      throw new Error(
+        `the receipt log's tiles end at ${tileCount * TILE_WIDTH} leaves but a checkpoint of ${stored.treeSize} was signed: tiles were deleted; run 'waybill receipts verify'`,
+      );
+    }
+    const coveredSize = stored?.treeSize ?? 0;
+    if (this.head.size > coveredSize) {
+      const [newest] = yield* wait(this.rows.receiptPage(this.head.size - 1, 1));
+      // Receipts written before the log (stored whole, format waybill.receipt/2) come first and are
+      // signed here once, by the upgrade; every later receipt committed together with its checkpoint.
+      if (newest && !newest.whole) {
+        throw new Error(
+          `receipts from seq ${coveredSize + 1} to ${this.head.size} are covered by no signed checkpoint: checkpoints were deleted, and the server signs no checkpoint over receipts it cannot vouch for; run 'waybill receipts verify'`,
+        );
+      }
+    }
     if (stored && stored.treeSize > this.head.size) {
       throw new Error(
         `the receipt log holds ${this.head.size} receipts but a checkpoint of ${stored.treeSize} was signed: receipts were deleted (run 'waybill receipts verify')`,

@@ -1,6 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import type { StoredReceipt } from "../format.ts";
-import type { ReceiptLog } from "./log.ts";
+import type { ReceiptLog, SignedCheckpoint } from "./log.ts";
 import { leafHash, verifyInclusion } from "./merkle.ts";
 
 export const ReceiptProofSchema = Type.Object({
@@ -21,7 +21,10 @@ export type ReceiptProof = Static<typeof ReceiptProofSchema>;
  * inclusion proof and the checkpoint, which is what an offline verifier needs besides the key.
  * Null when no checkpoint covers the receipt yet (it cannot be: checkpoints are signed before answers).
  */
-export function receiptProof(log: ReceiptLog, row: StoredReceipt): { proof: ReceiptProof; included: boolean } | null {
+export function receiptProof(
+  log: ReceiptLog,
+  row: StoredReceipt,
+): { proof: ReceiptProof; included: boolean; checkpoint: SignedCheckpoint } | null {
   const checkpoint = log.latest();
   const index = row.seq - 1;
   if (!checkpoint || index >= checkpoint.size) return null;
@@ -36,5 +39,6 @@ export function receiptProof(log: ReceiptLog, row: StoredReceipt): { proof: Rece
       checkpoint: checkpoint.note,
     },
     included: verifyInclusion(index, checkpoint.size, leafHash(entry), hashes, checkpoint.root),
+    checkpoint,
   };
 }

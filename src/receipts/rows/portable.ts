@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, lte, max, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, gte, lte, max, sql } from "drizzle-orm";
 import { lockUntilTransactionEnds } from "../../db/advisory-lock.ts";
 import type { Store } from "../../db/client.ts";
 import { first } from "../../db/transaction.ts";
@@ -97,6 +97,9 @@ export function portableReceiptRows(store: Store): ReceiptRows {
     async receiptCount() {
       return Number((await first(store.select({ n: max(t.receipts.seq) }).from(t.receipts)))?.n ?? 0);
     },
+    async receiptRows() {
+      return Number((await first(store.select({ n: count() }).from(t.receipts)))?.n ?? 0);
+    },
     async latestCheckpoint(tx = store) {
       const c = t.logCheckpoints;
       return first(
@@ -104,6 +107,17 @@ export function portableReceiptRows(store: Store): ReceiptRows {
           .select({ treeSize: c.treeSize, rootHash: c.rootHash, kid: c.kid, note: c.note })
           .from(c)
           .orderBy(desc(c.treeSize))
+          .limit(1),
+      );
+    },
+    async checkpointCovering(size) {
+      const c = t.logCheckpoints;
+      return first(
+        store
+          .select({ treeSize: c.treeSize, rootHash: c.rootHash, kid: c.kid, note: c.note })
+          .from(c)
+          .where(gte(c.treeSize, size))
+          .orderBy(c.treeSize)
           .limit(1),
       );
     },

@@ -43,8 +43,12 @@ function prepare(db: Db): ReceiptRows {
     "SELECT hash FROM receipts WHERE seq > ? AND seq <= ? ORDER BY seq",
   );
   const receiptCount = lazily<{ n: number | null }, []>("SELECT max(seq) AS n FROM receipts");
+  const receiptRows = lazily<{ n: number }, []>("SELECT count(*) AS n FROM receipts");
   const latestCheckpoint = lazily<CheckpointRow, []>(
     "SELECT tree_size AS treeSize, root_hash AS rootHash, kid, note FROM log_checkpoints ORDER BY tree_size DESC LIMIT 1",
+  );
+  const checkpointCovering = lazily<CheckpointRow, [number]>(
+    "SELECT tree_size AS treeSize, root_hash AS rootHash, kid, note FROM log_checkpoints WHERE tree_size >= ? ORDER BY tree_size LIMIT 1",
   );
   const insertCheckpoint = lazily(
     "INSERT INTO log_checkpoints (tree_size, root_hash, kid, note, signed_at) VALUES (?, ?, ?, ?, ?)",
@@ -107,7 +111,9 @@ function prepare(db: Db): ReceiptRows {
         .all(from, to)
         .map((row) => Buffer.from(row.hash)),
     receiptCount: () => receiptCount().get()?.n ?? 0,
+    receiptRows: () => receiptRows().get()?.n ?? 0,
     latestCheckpoint: () => latestCheckpoint().get() ?? undefined,
+    checkpointCovering: (size) => checkpointCovering().get(size) ?? undefined,
     insertCheckpoint(_tx, row) {
       insertCheckpoint().run(row.treeSize, row.rootHash, row.kid, row.note, row.signedAt);
     },

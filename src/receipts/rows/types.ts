@@ -66,9 +66,14 @@ export interface ReceiptRows {
   tileCount(level: number): MaybePromise<number>;
   /** Leaf entries (receipts.hash) of log indexes [from, to), in order. */
   entries(from: number, to: number, tx?: Store): MaybePromise<Buffer[]>;
+  /** The highest seq stored, which is the log's size when no receipt is missing. */
   receiptCount(): MaybePromise<number>;
+  /** How many receipts rows there are (a full count, read once at start-up to find a missing one). */
+  receiptRows(): MaybePromise<number>;
   latestCheckpoint(tx?: Store): MaybePromise<CheckpointRow | undefined>;
   insertCheckpoint(tx: Store, row: CheckpointRow & { signedAt: number }): MaybePromise<void>;
+  /** The smallest checkpoint of at least `size` leaves: the one signed with the batch of receipt seq `size`. */
+  checkpointCovering(size: number): MaybePromise<CheckpointRow | undefined>;
   newestSigningKey(tx?: Store): MaybePromise<SigningKeyRow | undefined>;
   /** Every signing key's public half, newest first. */
   publicKeys(): MaybePromise<{ kid: string; publicKey: string; createdAt: number }[]>;

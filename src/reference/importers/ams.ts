@@ -1,7 +1,7 @@
 import type { ParsedObservation } from "../admit.ts";
 import { isPrintedAmsRange } from "../ams-range.ts";
 import { type AmsRangeEnd, amsFvwtrkSeries } from "../series-ids.ts";
-import { csvRecords, ImportFormatError, isoDate, parseDecimal } from "./common.ts";
+import { csvRecords, ImportFormatError, isoDate, jsonObjectRows, parseDecimal } from "./common.ts";
 
 /**
  * USDA AMS Specialty Crops National Truck Rate Report (FVWTRK): refrigerated truckload rates in USD
@@ -92,17 +92,18 @@ function* laneObservations(lanes: Iterable<Lane>): Generator<ParsedObservation> 
   }
 }
 
-function jsonRows(text: string): Row[] {
+function jsonRows(text: string): { row: Row; where: string }[] {
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
     throw new ImportFormatError("not valid JSON (expected a USDA AMS MyMarketNews API response)");
   }
-  const rows = Array.isArray(body) ? body : (body as { results?: unknown })?.results;
+  const bare = Array.isArray(body);
+  const rows = bare ? body : (body as { results?: unknown } | null)?.results;
   if (!Array.isArray(rows))
     throw new ImportFormatError("JSON has no 'results' array (expected a USDA AMS MyMarketNews API response)");
-  return rows as Row[];
+  return jsonObjectRows(rows, bare ? "array" : "results");
 }
 
 /** The FVWTRK report as a CSV table, line by line. */
@@ -123,9 +124,9 @@ export function parseAmsCsv(lines: Iterable<string>): Iterable<ParsedObservation
 /** The FVWTRK report as MyMarketNews JSON. */
 export function parseAmsJson(text: string): Iterable<ParsedObservation> {
   const lanes: Lane[] = [];
-  jsonRows(text).forEach((row, i) => {
-    const lane = readLane(row, `results[${i}]`);
+  for (const { row, where } of jsonRows(text)) {
+    const lane = readLane(row, where);
     if (lane) lanes.push(lane);
-  });
+  }
   return laneObservations(lanes);
 }

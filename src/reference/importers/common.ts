@@ -5,6 +5,21 @@ export class ImportFormatError extends Error {
   override name = "ImportFormatError";
 }
 
+/**
+ * The rows of a JSON array, each checked to be an object; `null`, a number or a nested array is refused
+ * with its place (`response.data[3] is null, not a row object`).
+ */
+export function jsonObjectRows(rows: unknown[], name: string): { row: Record<string, unknown>; where: string }[] {
+  return rows.map((row, i) => {
+    const where = `${name}[${i}]`;
+    if (row === null || typeof row !== "object" || Array.isArray(row)) {
+      const kind = row === null ? "null" : Array.isArray(row) ? "an array" : `a ${typeof row}`;
+      throw new ImportFormatError(`${where} is ${kind}, not a row object`);
+    }
+    return { row: row as Record<string, unknown>, where };
+  });
+}
+
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 
 /** [year, month, day] of ISO (with or without time), MM/DD/YYYY or "Sep 28, 2026"; undefined for anything else. */

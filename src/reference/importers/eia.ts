@@ -1,6 +1,6 @@
 import type { ParsedObservation } from "../admit.ts";
 import { DIESEL_AREAS, type DieselArea, dieselSeriesId } from "../series-ids.ts";
-import { csvCells, ImportFormatError, isoDate, requireValue } from "./common.ts";
+import { csvCells, ImportFormatError, isoDate, jsonObjectRows, requireValue } from "./common.ts";
 
 const SERIES_ID = /EMD_[A-Z0-9]+_[A-Z0-9]+_[A-Z0-9]+_DPG/i;
 
@@ -9,17 +9,16 @@ const SERIES_ID = /EMD_[A-Z0-9]+_[A-Z0-9]+_[A-Z0-9]+_DPG/i;
  * `product` + `process` from which the series id is built).
  */
 function parseApiV2(text: string): ParsedObservation[] {
-  let body: { response?: { data?: Record<string, unknown>[] } };
+  let body: { response?: { data?: unknown } } | null;
   try {
     body = JSON.parse(text);
   } catch {
     throw new ImportFormatError("not valid JSON (expected an EIA API v2 response)");
   }
-  const data = body.response?.data;
+  const data = body?.response?.data;
   if (!Array.isArray(data))
     throw new ImportFormatError("JSON has no response.data array (expected an EIA API v2 response)");
-  return data.map((row, i) => {
-    const where = `response.data[${i}]`;
+  return jsonObjectRows(data, "response.data").map(({ row, where }) => {
     const seriesId =
       typeof row.series === "string"
         ? row.series.toUpperCase()

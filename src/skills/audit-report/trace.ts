@@ -1,4 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
 import { and, eq } from "drizzle-orm";
 import type { Store } from "../../db/client.ts";
 import type { FactorVersion } from "../../receipts/format.ts";
@@ -7,7 +8,8 @@ import type { OwnReceipt } from "../../receipts/store.ts";
 import { factorVersionSchema } from "../schema-kit.ts";
 import { notReplayed, replay } from "./replay.ts";
 import { receiptProof, ReceiptProofSchema } from "../../receipts/log/receipt-proof.ts";
-import { checkStoredReceipt } from "../../receipts/verify.ts";
+import { auditCheckpointProblems, checkStoredReceipt } from "../../receipts/verify.ts";
+import { rootHash } from "../../receipts/log/merkle.ts";
 
 const DataSourceSchema = Type.Object({
   ...factorVersionSchema.properties,
@@ -64,7 +66,7 @@ export const ReceiptTraceSchema = Type.Object({
   }),
   verification: Type.Object({
     hash_valid: Type.Boolean(),
-    /** The inclusion proof leads from the leaf to the checkpoint's root. */
+    /** The inclusion proof leads from the leaf to the root of the checkpoint, a valid signed note the database still holds. */
     included: Type.Boolean(),
     /** Legacy receipts only (null otherwise): their own signature and chain link. */
     signature_valid: Type.Union([Type.Boolean(), Type.Null()]),
@@ -87,6 +89,12 @@ export async function receiptTrace(deps: SkillInstance, { row, body }: OwnReceip
   // Catch up with checkpoints other replicas signed (a receipt another replica answered), then read the tiles the proof needs.
   await deps.log.follow();
   const located = await deps.log.reading(() => receiptProof(deps.log, row));
+  const checkpointProblems = located
+    ? await auditCheckpointProblems(deps.db, row.seq, located.checkpoint, async (size) =>
+        size > deps.log.size ? null : await deps.log.reading(() => rootHash(deps.log.nodes(), size)),
+      )
+    : [];
+  const included = (located?.included ?? false) && checkpointProblems.length === 0;
   const problems = [
     ...check.problems,
     ...(located === null
@@ -94,9 +102,13 @@ export async function receiptTrace(deps: SkillInstance, { row, body }: OwnReceip
       : located.included
         ? []
         : ["the inclusion proof does not lead to the checkpoint's root"]),
+    ...checkpointProblems,
   ];
   const reproduction = body ? await replay(body, deps) : notReplayed(false, "The stored body is not readable JSON.");
-  const factorVersions = body?.factor_versions ?? [];
+  // An edited row may rebuild a body whose factor list is something else: only well-formed entries are looked up.
+  const factorVersions = (Array.isArray(body?.factor_versions) ? body.factor_versions : []).filter((factor) =>
+    Value.Check(factorVersionSchema, factor),
+  );
   const dataSources = await Promise.all(factorVersions.map((factor) => dataSourceOf(deps.db, factor)));
   const { reproducible, reproducedAnswer, ...reproductionDetail } = reproduction;
 
@@ -137,7 +149,7 @@ export async function receiptTrace(deps: SkillInstance, { row, body }: OwnReceip
     },
     verification: {
       hash_valid: check.hash_valid,
-      included: located?.included ?? false,
+      included,
       signature_valid: check.signature_valid,
       link_valid: check.link_valid,
       record_matches_body: check.record_matches_body,
