@@ -78,18 +78,16 @@ export async function serve(config: ServeConfig): Promise<void> {
     throw new ConfigError(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
   }
 
-  const stopSync = config.syncEveryMs
-    ? startSyncSchedule({
+  const stopSync = config.offline
+    ? undefined
+    : startSyncSchedule({
         db,
         everyMs: config.syncEveryMs,
         env: process.env,
         now: () => systemClock.now(),
         events: runtime.dataEvents,
-        report: (outcomes) => {
-          for (const outcome of outcomes) console.log(`data sync ${outcome.message}`);
-        },
-      })
-    : undefined;
+        log: (line) => console.log(line),
+      });
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -115,6 +113,11 @@ export async function serve(config: ServeConfig): Promise<void> {
   // scripts treat this line as "ready".
   const url = `http://${config.host}:${app.server!.port}`;
   const setupUrl = await setupUrlOnFirstStart(db, config.publicUrl?.origin ?? url);
+  console.log(
+    config.offline
+      ? "offline: no data sync; answering from the figures stored (waybill data sync fetches them)"
+      : "data sync: first run within a minute, then on each source's publication schedule (--offline turns it off)",
+  );
   console.log(`listening on ${url}`);
   console.log(`database ${where}`);
   if (setupUrl) console.log(`no admin yet: open ${setupUrl} once to create the admin account`);
