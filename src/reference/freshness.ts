@@ -43,6 +43,61 @@ function nextObservation(latest: string, cadence: Cadence): string | null {
   }
 }
 
+/** How far a series' newest figure is behind its own publication cycle on a given day. */
+export interface Staleness {
+  cadence: Cadence;
+  latest: string;
+  /** Later figures that were due (published plus the series' grace days) by that day and are not in. */
+  missed: number;
+  /** When the first missing figure was due. */
+  firstDue: string;
+}
+
+/** Checked at most this many cycles ahead: enough to reach the confidence penalty's cap. */
+const MAX_CYCLES_COUNTED = 60;
+
+/**
+ * The figures of `seriesId` after `latest` that should have been public by `asOf`, judged by the
+ * series' own cycle and publication rule (docs/data-sources.md): a weekly price a month old has
+ * missed four releases; an annual survey whose newest edition is out has missed none, however old
+ * its reference date. Undefined for series with no regular cycle or none missing.
+ */
+export function staleness(seriesId: string, latest: string, asOf: string): Staleness | undefined {
+  const rule = seriesRule(seriesId);
+  if (!rule) return undefined;
+  let missed = 0;
+  let firstDue: string | undefined;
+  for (let next = nextObservation(latest, rule.cadence); next !== null && missed < MAX_CYCLES_COUNTED; ) {
+    const due = rule.published(next);
+    if (daysBetween(due, asOf) <= rule.graceDays) break;
+    firstDue ??= due;
+    missed++;
+    next = nextObservation(next, rule.cadence);
+  }
+  return firstDue === undefined ? undefined : { cadence: rule.cadence, latest, missed, firstDue };
+}
+
+const CYCLE_WORD: Record<Cadence, string> = {
+  daily: "daily",
+  weekly: "weekly",
+  monthly: "monthly",
+  annual: "annual",
+  irregular: "irregular",
+};
+
+/** Confidence lost per missed release, and at most: a figure many releases behind is no worse than unknown. */
+export const STALENESS_PENALTY = { perMissedRelease: 0.05, max: 0.3 } as const;
+
+/** The confidence penalty for a stale figure, with the reason in words ("diesel price ... is 3 weekly releases behind"). */
+export function stalenessPenalty(what: string, stale: Staleness): { amount: number; reason: string } {
+  const amount = Math.min(STALENESS_PENALTY.max, STALENESS_PENALTY.perMissedRelease * stale.missed);
+  const releases = stale.missed >= MAX_CYCLES_COUNTED ? `${MAX_CYCLES_COUNTED} or more` : String(stale.missed);
+  return {
+    amount: Math.round(amount * 100) / 100,
+    reason: `${what} (${stale.latest}) is ${releases} ${CYCLE_WORD[stale.cadence]} release${stale.missed === 1 ? "" : "s"} behind: the next was due ${stale.firstDue}`,
+  };
+}
+
 export function seriesFreshness(summaries: readonly SeriesSummary[], today: string): SeriesFreshness[] {
   return summaries
     .map((s): SeriesFreshness | undefined => {

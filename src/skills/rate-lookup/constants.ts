@@ -40,7 +40,7 @@ export interface AtriEdition {
 
 export const RATE_MODEL = {
   // The routing rules price a lane's miles, so their revision is part of the model's (docs/rate-model.md, "Model version").
-  version: `rate-lookup-2026.11.7+${ROAD_ROUTING_REVISION}`,
+  version: `rate-lookup-2026.11.8+${ROAD_ROUTING_REVISION}`,
 
   fuelEconomyMpg: {
     value: { DRY_VAN: 6.9, REEFER: 6.33, FLATBED: 5.8 } satisfies Record<Equipment, number>,

@@ -339,6 +339,26 @@ describe("diesel fallback and confidence", () => {
     expect(answer.confidence.level).toBe("HIGH");
   });
 
+  test("a diesel price weeks behind its weekly release costs confidence per missed release, said in words", async () => {
+    const current = lookup({
+      origin: "Chicago, IL",
+      destination: "Dallas, TX",
+      equipment: "DRY_VAN",
+      as_of: "2026-09-22",
+    });
+    const later = lookup({
+      origin: "Chicago, IL",
+      destination: "Dallas, TX",
+      equipment: "DRY_VAN",
+      as_of: "2026-11-23",
+    });
+    expect(current.answer.confidence.reasons.join("; ")).not.toMatch(/diesel price.*behind/);
+    expect(later.answer.confidence.reasons.join("; ")).toMatch(
+      /diesel price for .+ \(2026-\d\d-\d\d\) is \d+ weekly releases behind: the next was due 2026-\d\d-\d\d \(-0\.\d+\)/,
+    );
+    expect(later.answer.confidence.score).toBeLessThan(current.answer.confidence.score);
+  });
+
   test("when the regional series lags the national one, the U.S. price is used and confidence drops", async () => {
     // Regional weeks end 2026-09-21; the national series runs to 2026-10-05.
     const { answer, factorVersions } = lookup({
