@@ -125,3 +125,46 @@ export function seriesFreshness(summaries: readonly SeriesSummary[], today: stri
     .filter((s): s is SeriesFreshness => s !== undefined)
     .sort((a, b) => a.seriesId.localeCompare(b.seriesId));
 }
+
+/** The figures behind an answer, as a user sees them: which edition is in and whether newer ones are missing. */
+export interface InputFreshness {
+  label: string;
+  /** The newest figure in, in words: "week of 2026-09-21", "May 2024 edition". */
+  newest: string;
+  series: number;
+  overdue: number;
+  /** The earliest day a missing figure was due, when any is overdue. */
+  dueSince: string | null;
+}
+
+/** The families rate answers rest on, in the order a user reads them, with how each names its newest figure. */
+const ANSWER_INPUTS: { family: string; label: string; newest: (latest: string) => string }[] = [
+  { family: "EIA weekly diesel", label: "Diesel prices (EIA, weekly)", newest: (d) => `week of ${d}` },
+  {
+    family: "BLS OEWS truck driver wage",
+    label: "Driver wages (BLS OEWS, annual)",
+    newest: (d) => `May ${d.slice(0, 4)} edition`,
+  },
+  {
+    family: "USDA AMS reefer truck rates",
+    label: "Reefer market rates (USDA FVWTRK, weekly)",
+    newest: (d) => `week of ${d}`,
+  },
+];
+
+/** How current the diesel, wage and USDA figures are, from every series' freshness (seriesFreshness). */
+export function answerInputsFreshness(series: readonly SeriesFreshness[]): InputFreshness[] {
+  return ANSWER_INPUTS.flatMap(({ family, label, newest }) => {
+    const members = series.filter((s) => s.family === family);
+    if (members.length === 0) return [];
+    const latest = members.reduce((a, s) => (s.latest > a ? s.latest : a), members[0]?.latest ?? "");
+    const overdue = members.filter((s) => s.overdue);
+    const due = overdue
+      .map((s) => s.nextDue)
+      .filter((d): d is string => d !== null)
+      .sort();
+    return [
+      { label, newest: newest(latest), series: members.length, overdue: overdue.length, dueSince: due[0] ?? null },
+    ];
+  });
+}
