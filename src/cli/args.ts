@@ -46,6 +46,7 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
   "data import": { "max-mb": { type: "string" }, date: { type: "string" } },
   "data retract": { reason: { type: "string" } },
   "data sync": { source: { type: "string" }, since: { type: "string" } },
+  "data roads": {},
   "receipts verify": { checkpoint: { type: "string" } },
   verify: {
     receipt: { type: "string" },
@@ -116,8 +117,13 @@ Signs the account out everywhere.`,
   --date YYYY-MM-DD     fmcsa only: the census's snapshot date when its file name carries none`,
   },
   "data retract": {
-    synopsis: "IMPORT_ID --reason TEXT",
-    details: "hide an import from every view from now on; receipts signed before keep reproducing.",
+    synopsis: "IMPORT_ID|ROAD_NETWORK --reason TEXT",
+    details: "hide an import (or a road network) from every view from now on; receipts signed before keep reproducing.",
+  },
+  "data roads": {
+    synopsis: "promote VERSION",
+    details: `let a staged road network (from \`data import roads\`) price lookups from now on; refused unless it
+passed its checks (coverage of the lower 48 and reference lanes within a band of the network in use).`,
   },
   "data sync": {
     synopsis: "[--source eia|fred|bls|ams|fmcsa] [--since DATE]",
