@@ -3,7 +3,7 @@ import { BucketHistogram, type HistogramSeries } from "./bucket-histogram.ts";
 import { SeriesCounter, type CounterSeries } from "./series-counter.ts";
 import type { BatchStages } from "../db/group-commit.ts";
 import { processMetrics } from "../ops/process-metrics.ts";
-import type { SeriesFreshness } from "../reference/freshness.ts";
+import type { SeriesFreshness } from "../reference/series/freshness.ts";
 
 /** Newest observation date per series, for the data-age gauge. */
 export type SeriesDates = () => readonly { seriesId: string; latest: string }[];

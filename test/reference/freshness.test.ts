@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { staleness, stalenessPenalty } from "../../src/reference/freshness.ts";
-import { NATIONAL_TRUCK_DRIVER_WAGE_SERIES } from "../../src/reference/series-ids.ts";
+import { staleness, stalenessPenalty } from "../../src/reference/series/freshness.ts";
+import { NATIONAL_TRUCK_DRIVER_WAGE_SERIES } from "../../src/reference/series/series-ids.ts";
 
 const DIESEL = "EMD_EPD2D_PTE_R30_DPG";
 

@@ -5,7 +5,7 @@ import Papa from "papaparse";
 import { dataSync } from "../../src/cli/data-sync.ts";
 import { openMemoryDatabase, type Db } from "../../src/db/client.ts";
 import { createReferenceData } from "../../src/reference/index.ts";
-import { fmcsaCensusSeries } from "../../src/reference/series-ids.ts";
+import { fmcsaCensusSeries } from "../../src/reference/series/series-ids.ts";
 import { syncData } from "../../src/reference/sync/run.ts";
 import { writeCensusFile, type ExpectedCensus } from "./census-file.ts";
 import { type FakeApi, startFakeApis, syncEnv } from "./sync-server.ts";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { openMemoryDatabase } from "../../src/db/client.ts";
-import { DataEvents } from "../../src/reference/data-events.ts";
+import { DataEvents } from "../../src/reference/storage/data-events.ts";
 import { nextCheckAfter, SYNC_CADENCE } from "../../src/reference/sync/cadence.ts";
 import { startSyncSchedule } from "../../src/reference/sync/schedule.ts";
 import { type FakeApi, startFakeApis, syncEnv } from "./sync-server.ts";

@@ -14,7 +14,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { utils, write } from "@e965/xlsx";
-import { DIESEL_AREAS, dieselSeriesId } from "../../src/reference/series-ids.ts";
+import { DIESEL_AREAS, dieselSeriesId } from "../../src/reference/series/series-ids.ts";
 import { FMCSA_CENSUS_DATASET } from "../../src/reference/sync/fmcsa.ts";
 import { AMS_TRUCK_RATES_DATASET } from "../../src/reference/sync/keyless.ts";
 

@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { dataSync } from "../../src/cli/data-sync.ts";
 import { openMemoryDatabase } from "../../src/db/client.ts";
-import { DataEvents, type DataAddedEvent } from "../../src/reference/data-events.ts";
+import { DataEvents, type DataAddedEvent } from "../../src/reference/storage/data-events.ts";
 import { createReferenceData } from "../../src/reference/index.ts";
 import { dataStatus } from "../../src/cli/data.ts";
 import {
   fmcsaCensusSeries,
   NATIONAL_TRUCK_DRIVER_EMPLOYMENT_SERIES,
   stateTruckDriverEmploymentSeries,
-} from "../../src/reference/series-ids.ts";
+} from "../../src/reference/series/series-ids.ts";
 import { syncData } from "../../src/reference/sync/run.ts";
 import { type FakeApi, startFakeApis, syncEnv } from "./sync-server.ts";
 

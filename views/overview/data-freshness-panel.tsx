@@ -1,4 +1,4 @@
-import type { InputFreshness } from "../../src/reference/freshness.ts";
+import type { InputFreshness } from "../../src/reference/series/freshness.ts";
 import { formatCount } from "../format.ts";
 
 /** What a user's answers are priced from, how current it is, and what is overdue. */

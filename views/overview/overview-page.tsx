@@ -3,7 +3,7 @@ import type { Scope } from "../../src/skills/catalog.ts";
 import { capitalize, formatCount, formatDateTime } from "../format.ts";
 import { AppLayout, type Viewer } from "../layout.tsx";
 import { QuotaMeter } from "../usage/quota-meter.tsx";
-import type { InputFreshness } from "../../src/reference/freshness.ts";
+import type { InputFreshness } from "../../src/reference/series/freshness.ts";
 import { DataFreshnessPanel } from "./data-freshness-panel.tsx";
 
 export interface OverviewProps {

@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { read, utils } from "@e965/xlsx";
-import type { ParsedObservation } from "../admit.ts";
-import { DIESEL_AREAS, dieselSeriesId } from "../series-ids.ts";
+import type { ParsedObservation } from "../storage/admit.ts";
+import { DIESEL_AREAS, dieselSeriesId } from "../series/series-ids.ts";
 import { ImportFormatError, isoDate, requireValue } from "./common.ts";
 
 /** The diesel series the model reads; a workbook's other columns (gasoline grades) are left alone. */

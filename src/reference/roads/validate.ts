@@ -4,7 +4,7 @@
  * connected, and a fixed set of reference lanes comes out within a stated band of the network in use
  * (or, where that one cannot route them, within great-circle bounds).
  */
-import { greatCircleMiles } from "../distance.ts";
+import { greatCircleMiles } from "../geo/distance.ts";
 import type { RoadNetwork } from "./network.ts";
 import { ROAD_RULES, roadMiles } from "./road-miles.ts";
 

@@ -3,7 +3,7 @@
  * figures the keyed APIs serve, as each agency publishes them for anyone (docs/data-sources.md,
  * "Sync without keys"). A configured key switches its source to the keyed API (sources.ts).
  */
-import type { ParsedObservation } from "../admit.ts";
+import type { ParsedObservation } from "../storage/admit.ts";
 import { parseAmsJson } from "../importers/ams.ts";
 import { ImportFormatError } from "../importers/common.ts";
 import { parseEiaWorkbook } from "../importers/eia-workbook.ts";

@@ -1,6 +1,6 @@
 import { unlessAnotherReplicaIs } from "../../db/advisory-lock.ts";
 import type { Store } from "../../db/client.ts";
-import type { DataEvents } from "../data-events.ts";
+import type { DataEvents } from "../storage/data-events.ts";
 import { nextCheckAfter, SYNC_CADENCE } from "./cadence.ts";
 import { syncData, type SourceOutcome } from "./run.ts";
 import { SYNC_SOURCES, type SyncSourceName } from "./sources.ts";

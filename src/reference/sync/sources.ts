@@ -3,11 +3,11 @@
  * (docs/data-sources.md, "Sync"). Every source turns its answers into observations; the runner stores
  * one source's batch as one import.
  */
-import type { ParsedObservation } from "../admit.ts";
+import type { ParsedObservation } from "../storage/admit.ts";
 import { parseAmsJson } from "../importers/ams.ts";
 import { ImportFormatError, isoDate, requireValue } from "../importers/common.ts";
 import { parseEiaJson } from "../importers/eia.ts";
-import { STATE_CODES, stateInfo } from "../regions.ts";
+import { STATE_CODES, stateInfo } from "../geo/regions.ts";
 import {
   DIESEL_AREAS,
   dieselSeriesId,
@@ -16,7 +16,7 @@ import {
   NATIONAL_TRUCK_DRIVER_WAGE_SERIES,
   stateTruckDriverEmploymentSeries,
   stateTruckDriverWageSeries,
-} from "../series-ids.ts";
+} from "../series/series-ids.ts";
 import { fetchFmcsaCensus } from "./fmcsa.ts";
 import { type HttpOptions, requestJson } from "./http.ts";
 import { fetchAgTransportTruckRates, fetchEiaWorkbook, fetchFredGraphCsv } from "./keyless.ts";

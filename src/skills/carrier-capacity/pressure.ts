@@ -3,10 +3,10 @@
  * (+1 tight), weighted by its importance and its freshness, and averaged onto -100..+100.
  */
 import { daysBetween } from "../../dates.ts";
-import { stateInfo, type StateCode } from "../../reference/regions.ts";
-import { shiftDate } from "../../reference/series-stats.ts";
-import { NATIONAL_TRUCK_DRIVER_WAGE_SERIES, stateTruckDriverWageSeries } from "../../reference/series-ids.ts";
-import type { Observation, ReferenceView } from "../../reference/view.ts";
+import { stateInfo, type StateCode } from "../../reference/geo/regions.ts";
+import { shiftDate } from "../../reference/series/series-stats.ts";
+import { NATIONAL_TRUCK_DRIVER_WAGE_SERIES, stateTruckDriverWageSeries } from "../../reference/series/series-ids.ts";
+import type { Observation, ReferenceView } from "../../reference/storage/view.ts";
 import { round } from "../kit.ts";
 import type { Area } from "./area.ts";
 import { latestCensusPair } from "./census.ts";

@@ -1,9 +1,9 @@
-import type { ResolvedPlace } from "../../reference/places.ts";
-import type { DieselReading } from "../../reference/diesel.ts";
-import type { WageReading } from "../../reference/labor.ts";
-import type { AmsMarketRate } from "../../reference/market-anchor.ts";
+import type { ResolvedPlace } from "../../reference/geo/places.ts";
+import type { DieselReading } from "../../reference/readings/diesel.ts";
+import type { WageReading } from "../../reference/readings/labor.ts";
+import type { AmsMarketRate } from "../../reference/readings/market-anchor.ts";
 import type { Mode } from "./constants.ts";
-import { staleness, stalenessPenalty } from "../../reference/freshness.ts";
+import { staleness, stalenessPenalty } from "../../reference/series/freshness.ts";
 import type { Lane } from "./lane.ts";
 
 /** The cost basis and USDA's market midpoint agree when they are within this share of the midpoint. */
@@ -60,7 +60,7 @@ export function assessConfidence(inputs: ConfidenceInputs): Confidence {
     reasons.push(`${reason} (-${amount.toFixed(2)})`);
   };
 
-  // Each figure is judged against its own publication cycle (src/reference/freshness.ts).
+  // Each figure is judged against its own publication cycle (src/reference/series/freshness.ts).
   const penalizeStale = (what: string, observation: { seriesId: string; observedOn: string }) => {
     const stale = staleness(observation.seriesId, observation.observedOn, inputs.asOf);
     if (!stale) return;

@@ -1,4 +1,4 @@
-import type { StateCode } from "../../reference/regions.ts";
+import type { StateCode } from "../../reference/geo/regions.ts";
 import { FREIGHT_MARKETS, RATE_MODEL, type FreightMarket, type Mode } from "./constants.ts";
 
 /**

@@ -4,11 +4,11 @@
  * observation), and whether it is overdue (due date plus the series' grace days has passed).
  * Shown by `waybill data status`, exported as /metrics gauges and on the dashboard's admin page.
  */
-import { DAY_MS, daysBetween, utcDateOf } from "../dates.ts";
+import { DAY_MS, daysBetween, utcDateOf } from "../../dates.ts";
 import { type Cadence, seriesRule } from "./catalog.ts";
 import { seriesTitle } from "./series-titles.ts";
-import { addStep } from "./snapshot/format.ts";
-import type { SeriesSummary } from "./store.ts";
+import { addStep } from "../snapshot/format.ts";
+import type { SeriesSummary } from "../storage/store.ts";
 
 export interface SeriesFreshness {
   seriesId: string;
