@@ -111,7 +111,9 @@ Signs the account out everywhere.`,
   "data import": {
     synopsis: "SOURCE FILE [--max-mb N]",
     details: `add figures from an official download, all or nothing; refused rows are named.
-  SOURCE                eia | fred | bls | ams | fhwa | cass | ata | fmcsa-authority | fmcsa-new-carriers | roads
+  SOURCE                eia | fred | bls | ams | fhwa | cass | ata | fmcsa-authority | fmcsa-new-carriers
+                        | roads (GeoJSON) | osm (an OpenStreetMap .osm.pbf: motorway, trunk, primary and links):
+                        a road network is staged with its checks; \`data roads promote VERSION\` makes it price
                         | fmcsa: FMCSA's Company Census File, streamed into carrier counts by state and operation
   --max-mb N            WAYBILL_IMPORT_MAX_MB, default 512: a larger file is refused before it is read (not fmcsa)
   --date YYYY-MM-DD     fmcsa only: the census's snapshot date when its file name carries none`,

@@ -8,7 +8,12 @@ import {
   promoteRoadNetwork,
   retractRoadNetwork,
   RoadNetworkStateError,
+  type RoadNetwork,
+  stageRoadLines,
 } from "../reference/roads/index.ts";
+import { fileSha256 } from "../reference/importers/source-lines.ts";
+import { readOsmRoadLines } from "../reference/roads/osm.ts";
+import type { RoadImportResult } from "../reference/roads/store.ts";
 import type { RoadNetworkReport } from "../reference/roads/validate.ts";
 import { failure, type CommandResult } from "./result.ts";
 
@@ -40,11 +45,24 @@ export async function roadsImport(db: Store, file: string, options: RoadOptions)
   } catch (error) {
     return fail(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
-  const now = options.now ?? Date.now();
+  return staged(db, file, json, options.now, (now, inUse) =>
+    importRoadNetwork(db, basename(file), content, now, inUse),
+  );
+}
+
+/** Stages a network built by `build` against the network in use, and says how its checks went. */
+async function staged(
+  db: Store,
+  file: string,
+  json: boolean,
+  at: number | undefined,
+  build: (now: number, inUse: RoadNetwork) => Promise<RoadImportResult>,
+): Promise<CommandResult> {
+  const now = at ?? Date.now();
   const networks = createRoadNetworks(db);
   await networks.reload();
   try {
-    const result = await importRoadNetwork(db, basename(file), content, now, networks.knownAt(now));
+    const result = await build(now, networks.knownAt(now));
     const { version, stats, report } = result;
     if (json)
       return { exitCode: 0, output: JSON.stringify({ network: version, added: result.added, ...stats, report }) };
@@ -62,9 +80,34 @@ export async function roadsImport(db: Store, file: string, options: RoadOptions)
       ].join("\n"),
     };
   } catch (error) {
-    if (error instanceof RoadFileError) return fail(`${basename(file)} is not a usable road network: ${error.message}`);
+    if (error instanceof RoadFileError)
+      return failure(json, `${basename(file)} is not a usable road network: ${error.message}`);
     throw error;
   }
+}
+
+/**
+ * `waybill data import osm FILE.osm.pbf`: an OpenStreetMap extract's motorway, trunk and primary ways
+ * (and their links), streamed, staged like a GeoJSON network.
+ */
+export async function osmImport(db: Store, file: string, options: RoadOptions): Promise<CommandResult> {
+  const json = options.json ?? false;
+  let sha256: string;
+  try {
+    const size = statSync(file).size;
+    if (size > options.maxMb * 1024 * 1024)
+      return failure(
+        json,
+        `${basename(file)} is ${size} bytes, over the import limit of ${options.maxMb} MiB (--max-mb or WAYBILL_IMPORT_MAX_MB)`,
+      );
+    sha256 = fileSha256(file);
+  } catch (error) {
+    return failure(json, `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  return staged(db, file, json, options.now, async (now, inUse) => {
+    const { lines } = await readOsmRoadLines(file);
+    return stageRoadLines(db, basename(file), sha256, lines, now, inUse);
+  });
 }
 
 /** `waybill data roads promote VERSION`: a staged network that passed its checks prices lookups from now on. */

@@ -9,7 +9,7 @@ import { RefusedDataError } from "../reference/storage/append.ts";
 import { RetractionError, retractImport } from "../reference/storage/retract.ts";
 import { IMPORT_SOURCES, ImportFormatError, importFile, isImportSource } from "../reference/importers/index.ts";
 import { isRoadNetworkVersion } from "../reference/roads/index.ts";
-import { roadsImport, roadsRetract } from "./data-roads.ts";
+import { osmImport, roadsImport, roadsRetract } from "./data-roads.ts";
 import { daysBetween, utcDateOf } from "../dates.ts";
 
 import { failure, type CommandResult } from "./result.ts";
@@ -102,12 +102,13 @@ export async function dataImport(
 ): Promise<CommandResult> {
   const json = options.json ?? false;
   const fail = (message: string): CommandResult => failure(json, message);
-  if (source === "roads")
-    return roadsImport(db, file, { json, maxMb: options.maxMb ?? DEFAULT_IMPORT_MAX_MB, now: options.now });
+  const roadOptions = { json, maxMb: options.maxMb ?? DEFAULT_IMPORT_MAX_MB, now: options.now };
+  if (source === "roads") return roadsImport(db, file, roadOptions);
+  if (source === "osm") return osmImport(db, file, roadOptions);
   if (!isImportSource(source))
     return failure(
       json,
-      `unknown source '${source}'; use one of ${[...IMPORT_SOURCES, "roads"].join(", ")}`,
+      `unknown source '${source}'; use one of ${[...IMPORT_SOURCES, "roads", "osm"].join(", ")}`,
       "bad_arguments",
     );
   let size: number;

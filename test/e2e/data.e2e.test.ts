@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeApi, startFakeApis, syncEnv } from "../reference/sync-server.ts";
+import { haveOsmium, osmExtract } from "../support/osm-extract.ts";
 import { binaryInEmptyFolder, startBinary } from "../support/binary.ts";
 
 let dir: string;
@@ -168,5 +169,37 @@ describe("data commands of the compiled binary", () => {
     );
     expect(lane).toMatchObject({ latest: "2026-06-30", published_on: "2026-06-30" });
     expect(status.series.some((s: { series_id: string }) => s.series_id.includes("FIRST-REPORT"))).toBe(false);
+  }, 60_000);
+});
+
+describe.skipIf(!haveOsmium)("an OpenStreetMap extract through the compiled binary", () => {
+  test("data import osm stages the extract's truck roads with its checks; promotion is refused while they fail", async () => {
+    const pbf = osmExtract([
+      {
+        highway: "motorway",
+        points: [
+          [-87.65, 41.85],
+          [-90.2, 38.63],
+        ],
+      },
+      {
+        highway: "residential",
+        points: [
+          [-90.2, 38.63],
+          [-96.8, 32.78],
+        ],
+      },
+    ]);
+    const staged = await cli(["data", "import", "osm", pbf, "--json"], {}, "./osm.db");
+    expect(staged.exitCode).toBe(0);
+    const { network, features, report } = JSON.parse(staged.stdout) as {
+      network: string;
+      features: number;
+      report: { passed: boolean };
+    };
+    expect([features, report.passed]).toEqual([1, false]);
+    const promote = await cli(["data", "roads", "promote", network], {}, "./osm.db");
+    expect(promote.exitCode).toBe(1);
+    expect(promote.stderr).toContain(`road network '${network}' failed its checks and cannot price lanes`);
   }, 60_000);
 });

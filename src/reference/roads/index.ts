@@ -9,4 +9,5 @@ export {
   retractRoadNetwork,
   RoadNetworkStateError,
   type RoadNetworks,
+  stageRoadLines,
 } from "./store.ts";

@@ -8,7 +8,7 @@ import { first, inTransaction } from "../../db/transaction.ts";
 import { embeddedRoadNetwork } from "./embedded.ts";
 import { isRoadNetworkFile, type RoadNetworkFile } from "./format.ts";
 import { parseRoadGeoJson, RoadFileError } from "./geojson.ts";
-import { buildRoadNetwork } from "./network-build.ts";
+import { buildRoadNetwork, type RoadLine } from "./network-build.ts";
 import { RoadNetwork } from "./network.ts";
 import { type RoadNetworkReport, validateRoadNetwork } from "./validate.ts";
 
@@ -25,7 +25,7 @@ export interface RoadImportResult {
  * promoted. The version names the file's content, so importing the same file again adds nothing.
  * Refuses a file whose network is too small to route on with RoadFileError.
  */
-export async function importRoadNetwork(
+export function importRoadNetwork(
   db: Store,
   fileName: string,
   text: string,
@@ -33,7 +33,19 @@ export async function importRoadNetwork(
   inUse: RoadNetwork,
 ): Promise<RoadImportResult> {
   const sha256 = createHash("sha256").update(text).digest("hex");
-  const file = buildRoadNetwork(parseRoadGeoJson(text), "imported", sha256, `imported from ${fileName}`);
+  return stageRoadLines(db, fileName, sha256, parseRoadGeoJson(text), now, inUse);
+}
+
+/** The same for road lines read from any format (an OpenStreetMap extract), named by the file's SHA-256. */
+export async function stageRoadLines(
+  db: Store,
+  fileName: string,
+  sha256: string,
+  lines: RoadLine[],
+  now: number,
+  inUse: RoadNetwork,
+): Promise<RoadImportResult> {
+  const file = buildRoadNetwork(lines, "imported", sha256, `imported from ${fileName}`);
   if (file.stats.edges === 0)
     throw new RoadFileError("the file's roads do not form a network (no two junctions connected)");
   const report = validateRoadNetwork(new RoadNetwork(file), inUse);
