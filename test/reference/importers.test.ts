@@ -202,7 +202,7 @@ describe("bad files are refused whole, with one line", () => {
     expect(await dataImport(db, "fmcsa", "x.csv")).toEqual({
       exitCode: 2,
       output:
-        "waybill: unknown source 'fmcsa'; use one of eia, fred, bls, ams, fhwa, cass, ata, fmcsa-authority, fmcsa-new-carriers, roads",
+        "waybill: unknown source 'fmcsa'; use one of eia, fred, bls, ams, fhwa, cass, ata, fmcsa-authority, fmcsa-new-carriers, roads, osm",
     });
     expect(await dataImport(db, "eia", "/nonexistent/file.csv")).toEqual({
       exitCode: 1,
