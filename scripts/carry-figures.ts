@@ -7,8 +7,8 @@
  * Afterwards `bun src/reference/snapshot/generate.ts` rebuilds the embedded snapshot.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { admitObservations } from "../src/reference/admit.ts";
-import { formatFiguresFile, parseFiguresFile } from "../src/reference/figures-file.ts";
+import { admitObservations } from "../src/reference/storage/admit.ts";
+import { formatFiguresFile, parseFiguresFile } from "../src/reference/storage/figures-file.ts";
 import { isImportSource, parseSource } from "../src/reference/importers/index.ts";
 
 const [source, input, output, ...rest] = process.argv.slice(2);

@@ -17,6 +17,7 @@ install_when_missing() {
 }
 install_when_missing chromium /usr/bin/chromium
 install_when_missing postgresql "/usr/lib/postgresql/*/bin/initdb"
+install_when_missing osmium-tool /usr/bin/osmium
 
 mkdir -p .tmp
 bun run build || exit 1

@@ -27,8 +27,10 @@ export interface ServeConfig {
   trustProxy: boolean;
   /** The URL users reach the service at (behind a proxy): links, setup URLs, cookie security, origin checks. */
   publicUrl?: URL;
-  /** Run `data sync` inside the server this often (ms); undefined: never. */
+  /** Check every source this often (ms) instead of on its publication cadence; undefined: the cadence. */
   syncEveryMs?: number;
+  /** No sync inside the server (`--offline`, WAYBILL_OFFLINE=1): it answers from what is stored. */
+  offline: boolean;
   /** WAYBILL_LOG_ORIGIN: the receipt log's origin line (docs/receipts.md); else from the public URL. */
   logOrigin?: string;
   /** Browser origins allowed to call the API cross-origin (docs/api.md); none by default. */
@@ -122,6 +124,7 @@ export interface ServeFlags {
   "trust-proxy"?: boolean;
   "public-url"?: string;
   "sync-every"?: string;
+  offline?: boolean;
   "cors-origins"?: string;
   "allow-private-webhooks"?: boolean;
 }
@@ -145,6 +148,7 @@ export function serveConfig(flags: ServeFlags, env: Env): ServeConfig {
     database,
     limits: readLimits(flags.limits, env),
     syncEveryMs: syncEvery === undefined || syncEvery === "" ? undefined : parseSyncEvery(syncEvery),
+    offline: flags.offline === true || parseFlag(env.WAYBILL_OFFLINE),
     logFormat: oneOf("log format", LOG_FORMATS, flags["log-format"] ?? env.WAYBILL_LOG_FORMAT ?? "text"),
     logLevel: oneOf("log level", LOG_LEVELS, flags["log-level"] ?? env.WAYBILL_LOG_LEVEL ?? "info"),
     trustProxy: flags["trust-proxy"] === true || parseFlag(env.WAYBILL_TRUST_PROXY),

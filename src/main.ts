@@ -12,6 +12,7 @@ import { helpFor, parseCommand } from "./cli/args.ts";
 import { backup } from "./cli/backup.ts";
 import { dataImportCensus } from "./cli/census.ts";
 import { dataImport, dataRetract, dataStatus } from "./cli/data.ts";
+import { roadsPromote } from "./cli/data-roads.ts";
 import { dataSync } from "./cli/data-sync.ts";
 import { keysCreate, keysRevoke, keysRotateSigning } from "./cli/keys.ts";
 import { receiptsVerifyCommand } from "./cli/receipts.ts";
@@ -104,6 +105,11 @@ async function runCommand(
     }
     case "data sync":
       return dataSync(opened.store, { source: str("source"), since: str("since"), json, env: process.env });
+    case "data roads": {
+      const [action, version] = positionals;
+      if (action !== "promote" || !version) throw new UsageError("data roads needs promote VERSION");
+      return roadsPromote(opened.store, version, { json });
+    }
     case "data retract": {
       const [importId] = positionals;
       if (!importId || str("reason") === undefined)

@@ -21,6 +21,7 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
     "trust-proxy": { type: "boolean" },
     "public-url": { type: "string" },
     "sync-every": { type: "string" },
+    offline: { type: "boolean" },
     "cors-origins": { type: "string" },
     "allow-private-webhooks": { type: "boolean" },
   },
@@ -45,6 +46,7 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
   "data import": { "max-mb": { type: "string" }, date: { type: "string" } },
   "data retract": { reason: { type: "string" } },
   "data sync": { source: { type: "string" }, since: { type: "string" } },
+  "data roads": {},
   "receipts verify": { checkpoint: { type: "string" } },
   verify: {
     receipt: { type: "string" },
@@ -67,7 +69,7 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
 export const COMMAND_HELP: Record<string, { synopsis: string; details: string }> = {
   serve: {
     synopsis:
-      "[--port P] [--host H] [--limits FILE] [--log-format text|json] [--log-level L] [--trust-proxy] [--public-url URL] [--sync-every 6h] [--cors-origins A,B] [--allow-private-webhooks]",
+      "[--port P] [--host H] [--limits FILE] [--log-format text|json] [--log-level L] [--trust-proxy] [--public-url URL] [--offline] [--sync-every 6h] [--cors-origins A,B] [--allow-private-webhooks]",
     details: `start the server (the default command); one server per database file.
   --port P              WAYBILL_PORT, default 8080 (0: any free port)
   --host H              WAYBILL_HOST, default 127.0.0.1
@@ -76,7 +78,9 @@ export const COMMAND_HELP: Record<string, { synopsis: string; details: string }>
   --log-level L         WAYBILL_LOG_LEVEL, debug | info (default) | warn | error; access lines are info
   --trust-proxy         WAYBILL_TRUST_PROXY=1: believe X-Forwarded-For/-Proto from the proxy in front
   --public-url URL      WAYBILL_PUBLIC_URL: the https origin users reach (cookies, links, origin checks)
-  --sync-every D        WAYBILL_SYNC_EVERY (30m, 6h, 1d; at least 5 minutes): run \`data sync\` inside the server
+  --offline             WAYBILL_OFFLINE=1: no \`data sync\` inside the server (by default it syncs within a
+                        minute of starting, then on each source's publication cadence)
+  --sync-every D        WAYBILL_SYNC_EVERY (30m, 6h, 1d; at least 5 minutes): check every source this often instead
   --cors-origins A,B    WAYBILL_CORS_ORIGINS: browser origins allowed to call the API (none by default)`,
   },
   "accounts create": {
@@ -107,21 +111,30 @@ Signs the account out everywhere.`,
   "data import": {
     synopsis: "SOURCE FILE [--max-mb N]",
     details: `add figures from an official download, all or nothing; refused rows are named.
-  SOURCE                eia | fred | bls | ams | fhwa | cass | ata | fmcsa-authority | fmcsa-new-carriers | roads
+  SOURCE                eia | fred | bls | ams | fhwa | cass | ata | fmcsa-authority | fmcsa-new-carriers
+                        | roads (GeoJSON) | osm (an OpenStreetMap .osm.pbf: motorway, trunk, primary and links):
+                        a road network is staged with its checks; \`data roads promote VERSION\` makes it price
                         | fmcsa: FMCSA's Company Census File, streamed into carrier counts by state and operation
   --max-mb N            WAYBILL_IMPORT_MAX_MB, default 512: a larger file is refused before it is read (not fmcsa)
   --date YYYY-MM-DD     fmcsa only: the census's snapshot date when its file name carries none`,
   },
   "data retract": {
-    synopsis: "IMPORT_ID --reason TEXT",
-    details: "hide an import from every view from now on; receipts signed before keep reproducing.",
+    synopsis: "IMPORT_ID|ROAD_NETWORK --reason TEXT",
+    details: "hide an import (or a road network) from every view from now on; receipts signed before keep reproducing.",
+  },
+  "data roads": {
+    synopsis: "promote VERSION",
+    details: `let a staged road network (from \`data import roads\`) price lookups from now on; refused unless it
+passed its checks (coverage of the lower 48 and reference lanes within a band of the network in use).`,
   },
   "data sync": {
     synopsis: "[--source eia|fred|bls|ams|fmcsa] [--since DATE]",
-    details: `fetch new figures from the official APIs, all or nothing per source; a source without its key is skipped.
+    details: `fetch new figures from the official sources, all or nothing per source; each line names what it read.
+  without keys          EIA's weekly diesel workbook, FRED's graph CSV, BLS API v1, USDA AgTransport (FVWTRK)
   keys                  WAYBILL_EIA_API_KEY, WAYBILL_FRED_API_KEY, WAYBILL_BLS_API_KEY, WAYBILL_AMS_API_KEY
-                        (fmcsa needs none; WAYBILL_FMCSA_APP_TOKEN is sent when set)
-  base URLs             WAYBILL_EIA_URL, WAYBILL_FRED_URL, WAYBILL_BLS_URL, WAYBILL_AMS_URL, WAYBILL_FMCSA_URL`,
+                        switch that source to its keyed API (higher limits); WAYBILL_FMCSA_APP_TOKEN is sent when set
+  base URLs             keyed: WAYBILL_EIA_URL, WAYBILL_FRED_URL, WAYBILL_BLS_URL, WAYBILL_AMS_URL, WAYBILL_FMCSA_URL
+                        keyless: WAYBILL_EIA_FILES_URL, WAYBILL_FRED_CSV_URL, WAYBILL_BLS_URL, WAYBILL_AGTRANSPORT_URL`,
   },
   "receipts verify": {
     synopsis: "[--checkpoint FILE]",

@@ -1,15 +1,15 @@
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { basename } from "node:path";
 import { asc, eq } from "drizzle-orm";
 import type { Store } from "../db/client.ts";
-import { createReferenceStore } from "../reference/store.ts";
-import { seriesFreshness } from "../reference/freshness.ts";
+import { createReferenceStore } from "../reference/storage/store.ts";
+import { seriesFreshness } from "../reference/series/freshness.ts";
 import { importProgress } from "./import-progress.ts";
-import { RefusedDataError } from "../reference/append.ts";
-import { RetractionError, retractImport } from "../reference/retract.ts";
+import { RefusedDataError } from "../reference/storage/append.ts";
+import { RetractionError, retractImport } from "../reference/storage/retract.ts";
 import { IMPORT_SOURCES, ImportFormatError, importFile, isImportSource } from "../reference/importers/index.ts";
-import { RoadFileError } from "../reference/roads/geojson.ts";
-import { importRoadNetwork } from "../reference/roads/index.ts";
+import { isRoadNetworkVersion } from "../reference/roads/index.ts";
+import { osmImport, roadsImport, roadsRetract } from "./data-roads.ts";
 import { daysBetween, utcDateOf } from "../dates.ts";
 
 import { failure, type CommandResult } from "./result.ts";
@@ -91,36 +91,6 @@ export async function dataStatus(db: Store, options: Options = {}): Promise<Comm
   };
 }
 
-/** `waybill data import roads FILE`: a GeoJSON file of road LineStrings becomes the road network for lookups from now on. */
-async function roadsImport(
-  db: Store,
-  file: string,
-  options: Options,
-  fail: (message: string) => CommandResult,
-): Promise<CommandResult> {
-  let content: string;
-  try {
-    content = readFileSync(file, "utf8");
-  } catch (error) {
-    return fail(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
-  try {
-    const result = await importRoadNetwork(db, basename(file), content, options.now ?? Date.now());
-    const summary = { network: result.version, added: result.added, ...result.stats };
-    return {
-      exitCode: 0,
-      output: options.json
-        ? JSON.stringify(summary)
-        : result.added
-          ? `imported road network ${result.version} from ${file}: ${result.stats.junctions} junctions, ${result.stats.edges} roads, ${result.stats.lengthMiles} mi; lookups use it from now on`
-          : `road network ${result.version} from ${file} is already stored`,
-    };
-  } catch (error) {
-    if (error instanceof RoadFileError) return fail(`${basename(file)} is not a usable road network: ${error.message}`);
-    throw error;
-  }
-}
-
 export const DEFAULT_IMPORT_MAX_MB = 512;
 
 /** `waybill data import SOURCE FILE`: adds new observations (or, for `roads`, a road network), never overwrites; all or nothing. */
@@ -132,11 +102,13 @@ export async function dataImport(
 ): Promise<CommandResult> {
   const json = options.json ?? false;
   const fail = (message: string): CommandResult => failure(json, message);
-  if (source === "roads") return roadsImport(db, file, options, fail);
+  const roadOptions = { json, maxMb: options.maxMb ?? DEFAULT_IMPORT_MAX_MB, now: options.now };
+  if (source === "roads") return roadsImport(db, file, roadOptions);
+  if (source === "osm") return osmImport(db, file, roadOptions);
   if (!isImportSource(source))
     return failure(
       json,
-      `unknown source '${source}'; use one of ${[...IMPORT_SOURCES, "roads"].join(", ")}`,
+      `unknown source '${source}'; use one of ${[...IMPORT_SOURCES, "roads", "osm"].join(", ")}`,
       "bad_arguments",
     );
   let size: number;
@@ -187,6 +159,7 @@ export async function dataRetract(
   reason: string,
   options: Options = {},
 ): Promise<CommandResult> {
+  if (await isRoadNetworkVersion(db, importId)) return roadsRetract(db, importId, reason, options);
   try {
     const done = await retractImport(db, importId, reason, options.now ?? Date.now());
     const summary = {

@@ -91,18 +91,16 @@ export async function serve(config: ServeConfig): Promise<void> {
     throw new ConfigError(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
   }
 
-  const stopSync = config.syncEveryMs
-    ? startSyncSchedule({
+  const stopSync = config.offline
+    ? undefined
+    : startSyncSchedule({
         db,
         everyMs: config.syncEveryMs,
         env: process.env,
         now: () => systemClock.now(),
         events: runtime.dataEvents,
-        report: (outcomes) => {
-          for (const outcome of outcomes) console.log(`data sync ${outcome.message}`);
-        },
-      })
-    : undefined;
+        log: (line) => console.log(line),
+      });
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -132,6 +130,11 @@ export async function serve(config: ServeConfig): Promise<void> {
   const linkOrigin = config.publicUrl?.origin ?? reachableOrigin(config.host, app.server?.port ?? config.port);
   await rememberLinkOrigin(db, linkOrigin);
   const setupUrl = await setupUrlOnFirstStart(db, linkOrigin);
+  console.log(
+    config.offline
+      ? "offline: no data sync; answering from the figures stored (waybill data sync fetches them)"
+      : "data sync: first run within a minute, then on each source's publication schedule (--offline turns it off)",
+  );
   console.log(`listening on ${url}`);
   console.log(`database ${where}`);
   if (setupUrl) console.log(`no admin yet: open ${setupUrl} once to create the admin account`);

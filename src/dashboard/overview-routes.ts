@@ -6,6 +6,7 @@ import { ApiError } from "../errors.ts";
 import type { Meter } from "../metering/meter.ts";
 import { usageReport } from "../metering/usage-report.ts";
 import type { WindowStatus } from "../metering/window-status.ts";
+import { answerInputsFreshness } from "../reference/series/freshness.ts";
 import { disabledForFailing } from "../webhooks/endpoints.ts";
 import { OverviewPage } from "../../views/overview/overview-page.tsx";
 import type { DashboardContext } from "./context.ts";
@@ -46,6 +47,7 @@ export function overviewRoutes(context: DashboardContext) {
           skills: context.catalog.scopesForTier(account.tier),
           nextTier: TIERS[TIERS.indexOf(account.tier) + 1] ?? null,
           failedWebhooks: await disabledForFailing(context.db, account.id),
+          dataFreshness: answerInputsFreshness(context.dataFreshness()),
         }),
       );
     },

@@ -188,6 +188,14 @@ export const roadNetworks = pgTable("road_networks", {
   fileSha256: text("file_sha256").notNull(),
   importedAt: ms("imported_at").notNull(),
   network: text("network").notNull(),
+  /** A new network is "staged" with its validation report and prices nothing until promoted; older rows were live. */
+  status: text("status").notNull().default("promoted"),
+  /** When it was promoted (null for a network stored before staging existed: it priced from imported_at). */
+  promotedAt: ms("promoted_at"),
+  /** The validation report (JSON), for a network imported since staging. */
+  report: text("report"),
+  retractedAt: ms("retracted_at"),
+  retractionReason: text("retraction_reason"),
 });
 
 export const accountAudit = pgTable(

@@ -210,6 +210,14 @@ export const roadNetworks = sqliteTable("road_networks", {
   fileSha256: text("file_sha256").notNull(),
   importedAt: integer("imported_at").notNull(),
   network: text("network").notNull(), // JSON
+  /** A new network is "staged" with its validation report and prices nothing until promoted; older rows were live. */
+  status: text("status").notNull().default("promoted"),
+  /** When it was promoted (null for a network stored before staging existed: it priced from imported_at). */
+  promotedAt: integer("promoted_at"),
+  /** The validation report (JSON), for a network imported since staging. */
+  report: text("report"),
+  retractedAt: integer("retracted_at"),
+  retractionReason: text("retraction_reason"),
 });
 
 /**

@@ -15,7 +15,7 @@ import type { RateLimitHeaders } from "../metering/window-status.ts";
 import { AnswerBytes, type AnswerBody } from "../receipts/answer-bytes.ts";
 import type { ReceiptLedger } from "../receipts/ledger.ts";
 import type { ReceiptLog } from "../receipts/log/log.ts";
-import type { ReferenceData } from "../reference/view.ts";
+import type { ReferenceData } from "../reference/storage/view.ts";
 import { checkAsOf } from "./as-of.ts";
 import { callName, type AnySkill } from "../skills/types.ts";
 import { validateInput } from "./validate.ts";

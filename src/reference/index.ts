@@ -2,10 +2,10 @@ import type { Store } from "../db/client.ts";
 import { andThen } from "../db/maybe-async.ts";
 import { createRoadNetworks } from "./roads/store.ts";
 import { loadSnapshot } from "./snapshot/index.ts";
-import { createReferenceStore, type ReferenceStore } from "./store.ts";
+import { createReferenceStore, type ReferenceStore } from "./storage/store.ts";
 
-export type { ReferenceStore } from "./store.ts";
-export { warmGazetteer } from "./places.ts";
+export type { ReferenceStore } from "./storage/store.ts";
+export { warmGazetteer } from "./geo/places.ts";
 
 export interface ReferenceDataService extends ReferenceStore {
   /** Loads the embedded snapshot once per snapshot version (a no-op on restart), then reads the figures and road networks. */

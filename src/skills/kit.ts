@@ -2,7 +2,7 @@
  * Helpers every skill may use, none of them about one skill's model: rounding, the equipment list,
  * turning the observations an answer used into its factor versions, and the as_of-too-early refusal.
  */
-import type { Observation } from "../reference/view.ts";
+import type { Observation } from "../reference/storage/view.ts";
 import { errors } from "../errors.ts";
 import type { FactorVersion } from "../receipts/format.ts";
 

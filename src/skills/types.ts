@@ -6,7 +6,7 @@ import type { MaybePromise } from "../db/maybe-async.ts";
 import type { Writer } from "../events/log.ts";
 import type { FactorVersion } from "../receipts/format.ts";
 import type { ReceiptLog } from "../receipts/log/log.ts";
-import type { ReferenceData, ReferenceView } from "../reference/view.ts";
+import type { ReferenceData, ReferenceView } from "../reference/storage/view.ts";
 import { type AnswerDataView, withDataAsOf } from "./data-age.ts";
 
 export interface SkillResult<Answer> {

@@ -9,7 +9,7 @@
  */
 import { openMemoryDatabase } from "../../src/db/client.ts";
 import { createReferenceData } from "../../src/reference/index.ts";
-import { shiftDate } from "../../src/reference/series-stats.ts";
+import { shiftDate } from "../../src/reference/series/series-stats.ts";
 import { resolveArea } from "../../src/skills/carrier-capacity/area.ts";
 import { CAPACITY_MODEL } from "../../src/skills/carrier-capacity/constants.ts";
 import { pressureIndex } from "../../src/skills/carrier-capacity/pressure.ts";

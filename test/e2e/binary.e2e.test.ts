@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { binaryInEmptyFolder, runCli, startBinary } from "../support/binary.ts";
+import { embeddedNetworkAsGeoJson } from "../support/road-geojson.ts";
 import { CORRIDOR_ROADS } from "../support/road-corridor.ts";
 
 let dir: string;
@@ -234,9 +235,10 @@ describe("the compiled binary, alone in an empty folder", () => {
   }, 120_000);
 });
 
-test("an operator imports a road network with the CLI and the next lookup is priced on it and names it", async () => {
+test("an operator imports a road network with the CLI, promotes it after its checks, and the next lookup names it", async () => {
   const db = "roads.db";
-  writeFileSync(join(dir, "roads.geojson"), JSON.stringify(CORRIDOR_ROADS));
+  writeFileSync(join(dir, "corridor.geojson"), JSON.stringify(CORRIDOR_ROADS));
+  writeFileSync(join(dir, "roads.geojson"), JSON.stringify(embeddedNetworkAsGeoJson()));
   writeFileSync(
     join(dir, "points.geojson"),
     JSON.stringify({
@@ -260,6 +262,16 @@ test("an operator imports a road network with the CLI and the next lookup is pri
   expect(
     JSON.parse(runCli(exe, ["data", "import", "roads", "roads.geojson", "--json", "--db", db], dir).stdout).added,
   ).toBe(false);
+  // A one-road corridor is staged with a failing report and cannot be promoted.
+  const corridor = runCli(exe, ["data", "import", "roads", "corridor.geojson", "--db", db], dir);
+  expect(corridor.stdout).toContain("FAIL coverage of the lower 48");
+  const corridorVersion = /staged road network (\S+)/.exec(corridor.stdout)?.[1] ?? "";
+  const refusedPromotion = runCli(exe, ["data", "roads", "promote", corridorVersion, "--db", db], dir);
+  expect(refusedPromotion.exitCode).toBe(1);
+  expect(refusedPromotion.stderr).toContain("failed its checks and cannot price lanes");
+  const promoted = runCli(exe, ["data", "roads", "promote", network, "--db", db], dir);
+  expect(promoted.exitCode).toBe(0);
+  expect(promoted.stdout).toMatch(/^promoted road network imported-r\d+-[0-9a-f]{12} at /);
 
   expect(
     runCli(exe, ["accounts", "create", "--email", "ops@example.com", "--tier", "starter", "--db", db], dir).exitCode,

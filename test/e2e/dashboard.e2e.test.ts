@@ -115,6 +115,47 @@ describe.skipIf(!haveChromium)(
       expect(again.status).toBe(404);
     }, 30_000);
 
+    test("any account holder's overview shows how current the diesel, wage and USDA figures are, and what is overdue", async () => {
+      const holder = { email: "dispatch@example.com", password: "a plain user passphrase" };
+      const created = runCli(
+        exe,
+        ["accounts", "create", "--email", holder.email, "--password-stdin", "--db", "waybill.db"],
+        dir,
+        holder.password,
+      );
+      expect(created.exitCode).toBe(0);
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const own = await plainSignIn(context, holder);
+      const panel = own.locator("#data-freshness");
+      const rows = async () =>
+        (await panel.locator("tbody tr").allTextContents()).map((text) => text.replace(/\s+/g, " ").trim());
+      const before = await rows();
+      expect(before[0]).toMatch(/^Diesel prices \(EIA, weekly\)week of 2026-\d\d-\d\d/);
+      expect(before[1]).toMatch(/^Driver wages \(BLS OEWS, annual\)May 20\d\d edition/);
+      expect(before[2]).toMatch(/^Reefer market rates \(USDA FVWTRK, weekly\)week of 2026-\d\d-\d\d/);
+      // The embedded diesel weeks are behind the calendar this test runs in.
+      expect(before[0]).toMatch(/overdue: \d+ of 11 series behind schedule since 20\d\d-\d\d-\d\d$/);
+      await shoot(own, "overview-freshness-desktop");
+
+      // An operator imports this week's national price: the holder's overview shows the new week.
+      const monday = new Date(Date.now() - ((new Date().getUTCDay() + 6) % 7) * 86_400_000).toISOString().slice(0, 10);
+      const [y, m, d] = monday.split("-");
+      const csv = join(dir, "diesel-week.csv");
+      await Bun.write(
+        csv,
+        `"Weekly U.S. No 2 Diesel Retail Prices"\n"Link","https://www.eia.gov/dnav/pet/hist/LeafHandler.ashx?n=PET&s=EMD_EPD2D_PTE_NUS_DPG&f=W"\n"Week of","Price"\n"${m}/${d}/${y}","3.712"\n`,
+      );
+      expect(runCli(exe, ["data", "import", "eia", csv, "--db", "waybill.db"], dir).exitCode).toBe(0);
+      let after = before;
+      for (let i = 0; i < 50 && after[0] === before[0]; i++) {
+        await Bun.sleep(100);
+        await own.reload();
+        after = await rows();
+      }
+      expect(after[0]).toContain(`week of ${monday}`);
+      await context.close();
+    }, 60_000);
+
     test("the admin lists accounts, sees hostile data escaped, and changes a tier without a reload", async () => {
       expect(
         runCli(

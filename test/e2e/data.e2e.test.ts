@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeApi, startFakeApis, syncEnv } from "../reference/sync-server.ts";
+import { haveOsmium, osmExtract } from "../support/osm-extract.ts";
 import { binaryInEmptyFolder, startBinary } from "../support/binary.ts";
 
 let dir: string;
@@ -74,7 +75,7 @@ describe("data commands of the compiled binary", () => {
     );
   }, 60_000);
 
-  test("data sync against the APIs' formats, and serve --sync-every exports data age in /metrics", async () => {
+  test("data sync against the sources' formats, keyless by default, and serve syncs on its own and exports data age", async () => {
     // From 2024-09 on, so the heavy-truck PPI's recorded answer (to 2025-08) comes in with the other FRED series.
     const synced = await cli(["data", "sync", "--source", "fred", "--since", "2024-09-01"], syncEnv(api.url));
     expect(synced.exitCode).toBe(0);
@@ -84,7 +85,9 @@ describe("data commands of the compiled binary", () => {
       /^PCU336120336120\s+2025-08-01\s+2025-09-15\s+\d+ d\s+monthly\s+OVERDUE\s+12 obs\s+BLS PPI by industry, heavy duty truck manufacturing$/,
     );
     const noKey = await cli(["data", "sync", "--source", "eia"], syncEnv(api.url, false));
-    expect(noKey.stdout.trim()).toBe("eia: skipped, no API key (set WAYBILL_EIA_API_KEY)");
+    expect(noKey.stdout.trim()).toMatch(
+      /^eia: 5060 new observations as imp_\w+ .*\[EIA weekly diesel workbook \(no key\)\]$/,
+    );
     // FMCSA's census needs no key: read from the portal's CSV pages into carrier-capacity's aggregates.
     const census = await cli(["data", "sync", "--source", "fmcsa", "--json"], syncEnv(api.url, false));
     expect(census.exitCode).toBe(0);
@@ -94,16 +97,18 @@ describe("data commands of the compiled binary", () => {
     const status = await cli(["data", "status", "--json"]);
     expect(status.stdout).toContain("FMCSA_CENSUS_CARRIERS_TX_A");
 
-    const server = await startBinary(exe, ["--db", "./data.db", "--sync-every", "6h"], {
+    // No --sync-every and no keys: the server syncs by itself from the keyless publications.
+    const server = await startBinary(exe, ["--db", "./data.db"], {
       cwd: dir,
-      env: syncEnv(api.url) as Record<string, string>,
+      env: { ...(syncEnv(api.url, false) as Record<string, string>), WAYBILL_OFFLINE: "0" },
     });
     const deadline = Date.now() + 20_000;
     while (!server.output().includes("data sync fmcsa:") && Date.now() < deadline) await Bun.sleep(100);
-    expect(server.output()).toMatch(/data sync eia: \d+ new observations/);
+    expect(server.output()).toMatch(/data sync eia: nothing new \(5060 already stored\) \[EIA weekly diesel workbook/);
+    expect(server.output()).toMatch(/data sync ams: 6 new observations .*\[USDA AgTransport truck rates \(no key\)\]/);
     // The scheduled sync asks FMCSA too; the census stored above is as new as the portal's.
     expect(server.output()).toContain(
-      "data sync fmcsa: nothing new (the census was last modified on 2026-11-01, the stored one is of 2026-11-01)",
+      "data sync fmcsa: nothing new (the census was last modified on 2026-11-01, the stored one is of 2026-11-01) [FMCSA open-data portal]",
     );
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     expect(metrics).toMatch(/waybill_reference_data_age_seconds\{series="EMD_EPD2D_PTE_NUS_DPG"\} \d+/);
@@ -111,6 +116,43 @@ describe("data commands of the compiled binary", () => {
       'waybill_reference_data_overdue{series="AMS_FVWTRK_REEFER_LOW_GEORGIA__ATLANTA",family="USDA AMS reefer truck rates"}',
     );
     expect(await server.stop("SIGTERM")).toBe(0);
+  }, 90_000);
+
+  test("a server without internet logs one line per source, keeps answering, and --offline does not sync", async () => {
+    const unreachable = "http://127.0.0.1:9"; // the discard port: nothing listens, the connection is refused
+    const server = await startBinary(exe, ["--db", "./offline.db"], {
+      cwd: dir,
+      env: { ...(syncEnv(unreachable, false) as Record<string, string>), WAYBILL_OFFLINE: "0" },
+    });
+    const deadline = Date.now() + 20_000;
+    while ((server.output().match(/^data sync /gm) ?? []).length < 5 && Date.now() < deadline) await Bun.sleep(100);
+    await Bun.sleep(500);
+    const lines = server
+      .output()
+      .split("\n")
+      .filter((line) => line.startsWith("data sync "));
+    expect(lines.map((line) => line.split(":")[0])).toEqual([
+      "data sync eia",
+      "data sync fred",
+      "data sync bls",
+      "data sync ams",
+      "data sync fmcsa",
+    ]);
+    for (const line of lines)
+      expect(line).toMatch(
+        /failed, request failed: .*; answering from the figures already stored, trying again at \S+Z/,
+      );
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect(await server.stop("SIGTERM")).toBe(0);
+
+    const offline = await startBinary(exe, ["--db", "./offline.db", "--offline"], {
+      cwd: dir,
+      env: { ...(syncEnv(unreachable, false) as Record<string, string>), WAYBILL_OFFLINE: "0" },
+    });
+    expect(offline.output()).toContain("offline: no data sync");
+    await Bun.sleep(6_000);
+    expect(offline.output()).not.toMatch(/^data sync /m);
+    expect(await offline.stop("SIGTERM")).toBe(0);
   }, 90_000);
 
   test("data import ams reads the report's own column layout: availability, the mostly range, commodity lists, season notes", async () => {
@@ -127,5 +169,37 @@ describe("data commands of the compiled binary", () => {
     );
     expect(lane).toMatchObject({ latest: "2026-06-30", published_on: "2026-06-30" });
     expect(status.series.some((s: { series_id: string }) => s.series_id.includes("FIRST-REPORT"))).toBe(false);
+  }, 60_000);
+});
+
+describe.skipIf(!haveOsmium)("an OpenStreetMap extract through the compiled binary", () => {
+  test("data import osm stages the extract's truck roads with its checks; promotion is refused while they fail", async () => {
+    const pbf = osmExtract([
+      {
+        highway: "motorway",
+        points: [
+          [-87.65, 41.85],
+          [-90.2, 38.63],
+        ],
+      },
+      {
+        highway: "residential",
+        points: [
+          [-90.2, 38.63],
+          [-96.8, 32.78],
+        ],
+      },
+    ]);
+    const staged = await cli(["data", "import", "osm", pbf, "--json"], {}, "./osm.db");
+    expect(staged.exitCode).toBe(0);
+    const { network, features, report } = JSON.parse(staged.stdout) as {
+      network: string;
+      features: number;
+      report: { passed: boolean };
+    };
+    expect([features, report.passed]).toEqual([1, false]);
+    const promote = await cli(["data", "roads", "promote", network], {}, "./osm.db");
+    expect(promote.exitCode).toBe(1);
+    expect(promote.stderr).toContain(`road network '${network}' failed its checks and cannot price lanes`);
   }, 60_000);
 });

@@ -12,7 +12,7 @@ const suite = binaryFolderForSuite();
 function runServe(args: string[]) {
   const result = Bun.spawnSync([suite.exe, "serve", ...args], {
     cwd: suite.dir,
-    env: { PATH: process.env.PATH ?? "", HOME: suite.dir },
+    env: { PATH: process.env.PATH ?? "", HOME: suite.dir, WAYBILL_OFFLINE: "1" },
     timeout: 20_000,
   });
   return { exitCode: result.exitCode, stdout: result.stdout.toString(), stderr: result.stderr.toString() };

@@ -8,7 +8,7 @@ import { events } from "../../src/db/schema.ts";
 import { recordDataUpdates } from "../../src/events/data-updates.ts";
 import { thresholdReached } from "../../src/metering/quota-threshold.ts";
 import { DEFAULT_LIMITS } from "../../src/metering/limits.ts";
-import { appendObservations } from "../../src/reference/append.ts";
+import { appendObservations } from "../../src/reference/storage/append.ts";
 import { testInstance } from "../support/instance.ts";
 
 describe("the event log", () => {

@@ -8,7 +8,7 @@ import { createApp } from "../../src/app.ts";
 import { ManualClock } from "../../src/clock.ts";
 import { openDatabase } from "../../src/db/client.ts";
 import { DEFAULT_LIMITS } from "../../src/metering/limits.ts";
-import { appendObservations } from "../../src/reference/append.ts";
+import { appendObservations } from "../../src/reference/storage/append.ts";
 import { createRuntime } from "../../src/runtime.ts";
 
 test("a figure imported by another process (the CLI) is used on the server's next call", async () => {

@@ -9,14 +9,14 @@ import { canonicalJson, sha256Hex } from "../../src/receipts/canonical.ts";
 import type { ReceiptTrace } from "../../src/skills/audit-report/trace.ts";
 import type { DataSources } from "../../src/skills/audit-report/data-sources.ts";
 import type { LaneHistory } from "../../src/skills/audit-report/lane-history.ts";
-import type { ReferenceData } from "../../src/reference/view.ts";
+import type { ReferenceData } from "../../src/reference/storage/view.ts";
 import type { AnyReadingSkill } from "../../src/skills/types.ts";
 import { validateInput } from "../../src/pipeline/validate.ts";
 import { utcDateOf } from "../../src/dates.ts";
 import { openLedger, seedPrincipal } from "./fixtures.ts";
 import { storedReceiptAt } from "../../src/receipts/store.ts";
 import { answerAndRecord, dieselRateSkill, seedReference } from "./reference-fixture.ts";
-import { retractImport } from "../../src/reference/retract.ts";
+import { retractImport } from "../../src/reference/storage/retract.ts";
 
 const JAN = Date.parse("2026-01-10T12:00:00Z");
 const FEB = Date.parse("2026-02-10T12:00:00Z");

@@ -3,7 +3,7 @@ import type { Principal } from "../../src/access/principal.ts";
 import type { Db } from "../../src/db/client.ts";
 import type { AppendedReceipt, ReceiptEntry } from "../../src/receipts/ledger.ts";
 import type { ReceiptLog } from "../../src/receipts/log/log.ts";
-import type { Observation, ReferenceData, ReferenceView } from "../../src/reference/view.ts";
+import type { Observation, ReferenceData, ReferenceView } from "../../src/reference/storage/view.ts";
 import { defineSkill, type AnyReadingDeclaration, type AnyReadingSkill } from "../../src/skills/types.ts";
 
 /** Store observations the way imports do (data_imports + observations rows), and serve them as ReferenceData. */

@@ -5,7 +5,7 @@ import { dataImportCensus } from "../../src/cli/census.ts";
 import { openMemoryDatabase, type Db } from "../../src/db/client.ts";
 import { createReferenceData } from "../../src/reference/index.ts";
 import { censusDate, snapshotDateFromFileName } from "../../src/reference/importers/fmcsa-census.ts";
-import { fmcsaCensusSeries } from "../../src/reference/series-ids.ts";
+import { fmcsaCensusSeries } from "../../src/reference/series/series-ids.ts";
 import { CENSUS_HEADER, writeCensusFile, type ExpectedCensus } from "./census-file.ts";
 
 const TMP = join(import.meta.dir, "../../.tmp/census-import");

@@ -7,6 +7,7 @@ import { openMemoryDatabase } from "../../src/db/client.ts";
 import { createReferenceData } from "../../src/reference/index.ts";
 import { fixture, LOADED_AT, snapshotReferenceData } from "./helpers.ts";
 import { snapshotImportId } from "../../src/reference/snapshot/index.ts";
+import { eiaDieselWorkbook } from "./sync-server.ts";
 
 const NOW = Date.parse("2026-11-23T08:00:00Z");
 const count = (db: ReturnType<typeof openMemoryDatabase>, table: string) =>
@@ -217,7 +218,7 @@ describe("bad files are refused whole, with one line", () => {
     expect(await dataImport(db, "fmcsa", "x.csv")).toEqual({
       exitCode: 2,
       output:
-        "waybill: unknown source 'fmcsa'; use one of eia, fred, bls, ams, fhwa, cass, ata, fmcsa-authority, fmcsa-new-carriers, roads",
+        "waybill: unknown source 'fmcsa'; use one of eia, fred, bls, ams, fhwa, cass, ata, fmcsa-authority, fmcsa-new-carriers, roads, osm",
     });
     expect(await dataImport(db, "eia", "/nonexistent/file.csv")).toEqual({
       exitCode: 1,
@@ -307,5 +308,37 @@ describe("data status", () => {
     const text = (await dataStatus(db, { now: NOW })).output;
     expect(text).toContain("EMD_EPD2D_PTE_NUS_DPG");
     expect(text).toContain(snapshotImportId());
+  });
+});
+
+describe("EIA's weekly history workbook (.xls)", () => {
+  const weeks = ["2026-11-02", "2026-11-09", "2026-11-16"];
+  const rows = weeks.flatMap((period, w) => [
+    { period, series: "EMD_EPD2D_PTE_NUS_DPG", value: String(3.7 + w / 100) },
+    { period, series: "EMD_EPD2D_PTE_R1Y_DPG", value: String(3.9 + w / 100) },
+  ]);
+
+  test("data import eia reads every diesel column of the Data sheets by its Sourcekey", async () => {
+    const db = openMemoryDatabase();
+    const path = join(mkdtempSync(join(tmpdir(), "waybill-import-")), "psw18vwall.xls");
+    writeFileSync(path, eiaDieselWorkbook(rows));
+    const result = await dataImport(db, "eia", path, { now: NOW });
+    expect(result.exitCode).toBe(0);
+    const view = createReferenceData(db).view("2026-11-23", NOW);
+    expect(view.latest("EMD_EPD2D_PTE_R1Y_DPG")).toMatchObject({ observedOn: "2026-11-16", value: 3.92 });
+    expect(count(db, "observations")).toBe(6);
+  });
+
+  test("a workbook with a bad price is refused whole, naming its sheet and row", async () => {
+    const db = openMemoryDatabase();
+    const path = join(mkdtempSync(join(tmpdir(), "waybill-import-")), "bad.xls");
+    writeFileSync(
+      path,
+      eiaDieselWorkbook([...rows, { period: "2026-11-23", series: "EMD_EPD2D_PTE_NUS_DPG", value: "n/a" }]),
+    );
+    const result = await dataImport(db, "eia", path, { now: NOW });
+    expect(result.exitCode).toBe(1);
+    expect(result.output).toMatch(/sheet 'Data 1' row 7: 'n\/a' is not a decimal number/);
+    expect(count(db, "observations")).toBe(0);
   });
 });

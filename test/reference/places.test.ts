@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { resolvePlace, splitCityState } from "../../src/reference/places.ts";
+import { resolvePlace, splitCityState } from "../../src/reference/geo/places.ts";
 
 const resolved = (text: string) => {
   const result = resolvePlace(text);

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { dataImport, dataRetract, dataStatus } from "../../src/cli/data.ts";
 import { watchChanges } from "../../src/db/changes.ts";
 import { openStore } from "../../src/db/open.ts";
-import { appendObservations } from "../../src/reference/append.ts";
+import { appendObservations } from "../../src/reference/storage/append.ts";
 import { createReferenceData } from "../../src/reference/index.ts";
 import { snapshotImportId } from "../../src/reference/snapshot/index.ts";
 import { usePostgres } from "../support/postgres.ts";

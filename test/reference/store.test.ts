@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { openMemoryDatabase } from "../../src/db/client.ts";
-import { appendObservations } from "../../src/reference/append.ts";
+import { appendObservations } from "../../src/reference/storage/append.ts";
 import { createReferenceData } from "../../src/reference/index.ts";
 import { LOADED_AT, snapshotReferenceData } from "./helpers.ts";
 import { snapshotImportId } from "../../src/reference/snapshot/index.ts";

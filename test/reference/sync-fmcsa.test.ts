@@ -5,7 +5,7 @@ import Papa from "papaparse";
 import { dataSync } from "../../src/cli/data-sync.ts";
 import { openMemoryDatabase, type Db } from "../../src/db/client.ts";
 import { createReferenceData } from "../../src/reference/index.ts";
-import { fmcsaCensusSeries } from "../../src/reference/series-ids.ts";
+import { fmcsaCensusSeries } from "../../src/reference/series/series-ids.ts";
 import { syncData } from "../../src/reference/sync/run.ts";
 import { writeCensusFile, type ExpectedCensus } from "./census-file.ts";
 import { type FakeApi, startFakeApis, syncEnv } from "./sync-server.ts";
@@ -63,13 +63,14 @@ describe("data sync --source fmcsa: the census from data.transportation.gov's SO
       });
     }
     const stored = db.$client.prepare("SELECT source, file_name FROM data_imports").get();
-    expect(stored).toEqual({ source: "fmcsa-sync", file_name: `${api.url} since 2025-10-19` });
+    expect(stored).toEqual({ source: "fmcsa-sync", file_name: `FMCSA open-data portal: ${api.url} since 2025-10-19` });
 
     // A dataset not modified since the stored census is not read past its first page.
     const [again] = await syncData(db, { sources: ["fmcsa"], env: syncEnv(api.url), now: NOW + 3_600_000 });
     expect(again).toMatchObject({
       status: "unchanged",
-      message: "fmcsa: nothing new (the census was last modified on 2026-11-03, the stored one is of 2026-11-03)",
+      message:
+        "fmcsa: nothing new (the census was last modified on 2026-11-03, the stored one is of 2026-11-03) [FMCSA open-data portal]",
     });
     expect(api.requests.filter((r) => r.path === "/resource/kjg3-diqy.csv")).toHaveLength(4);
   }, 60_000);
@@ -81,7 +82,7 @@ describe("data sync --source fmcsa: the census from data.transportation.gov's SO
     expect(result.exitCode).toBe(1);
     const lines = result.output.split("\n");
     expect(lines[4]).toBe(
-      "fmcsa: failed, HTTP 500: Internal error while reading the dataset (internal); nothing from fmcsa was stored",
+      "fmcsa: failed, HTTP 500: Internal error while reading the dataset (internal); nothing from fmcsa was stored [FMCSA open-data portal]",
     );
     expect(lines.slice(0, 4).every((line) => / new observations as imp_/.test(line))).toBe(true);
     expect(censusFigures(db)).toBe(0);
@@ -93,7 +94,7 @@ describe("data sync --source fmcsa: the census from data.transportation.gov's SO
     const stalled = await dataSync(db, { source: "fmcsa", env: syncEnv(api.url), now: NOW, timeoutMs: 300 });
     expect(stalled).toEqual({
       exitCode: 1,
-      output: "fmcsa: failed, no answer within 300 ms; nothing from fmcsa was stored",
+      output: "fmcsa: failed, no answer within 300 ms; nothing from fmcsa was stored [FMCSA open-data portal]",
     });
     api.stop();
 
@@ -102,7 +103,7 @@ describe("data sync --source fmcsa: the census from data.transportation.gov's SO
     expect(JSON.parse(renamed.output).sources[0]).toMatchObject({
       status: "failed",
       message:
-        "fmcsa: failed, HTTP 400: No such column: driver_total (query.soql.no-such-column); nothing from fmcsa was stored",
+        "fmcsa: failed, HTTP 400: No such column: driver_total (query.soql.no-such-column); nothing from fmcsa was stored [FMCSA open-data portal]",
     });
     expect(censusFigures(db)).toBe(0);
   }, 60_000);

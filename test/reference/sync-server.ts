@@ -7,11 +7,16 @@
  * MyMarketNews (a list of report sections with `results[]`), and FMCSA's census on a Socrata portal
  * (SODA `/resource/<id>.csv`: `$select`, `$order`, `$limit`/`$offset` paging, a quoted header row on
  * every page, `Last-Modified`, JSON error bodies with `code`, `error` and `message`).
+ * Without keys: EIA's weekly diesel workbook (`psw18vwall.xls`, BIFF8, a Contents sheet and a "Data 1"
+ * sheet of Sourcekey / Date rows and Excel-dated weeks), FRED's `graph/fredgraph.csv`, BLS API v1 (at
+ * most 25 series a request) and USDA AgTransport's SODA dataset `acar-e3r8` as JSON.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { DIESEL_AREAS, dieselSeriesId } from "../../src/reference/series-ids.ts";
+import { utils, write } from "@e965/xlsx";
+import { DIESEL_AREAS, dieselSeriesId } from "../../src/reference/series/series-ids.ts";
 import { FMCSA_CENSUS_DATASET } from "../../src/reference/sync/fmcsa.ts";
+import { AMS_TRUCK_RATES_DATASET } from "../../src/reference/sync/keyless.ts";
 
 export interface FakeApiOptions {
   /** Weeks of EIA data per series (11 series): above 454 the answer needs two pages of 5,000. */
@@ -143,6 +148,30 @@ function fredObservations(answer: FredObservationsAnswer, search: URLSearchParam
   };
 }
 
+/** EIA's weekly history workbook as the Gasoline and Diesel Fuel Update serves it (an .xls, BIFF8). */
+export function eiaDieselWorkbook(rows: { period: string; series: string; value: string }[]): Buffer {
+  const series = [...new Set(rows.map((r) => r.series))];
+  const periods = [...new Set(rows.map((r) => r.period))].sort();
+  const byKey = new Map(
+    rows.map((r) => [`${r.series}|${r.period}`, Number.isNaN(Number(r.value)) ? r.value : Number(r.value)]),
+  );
+  const excelDay = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / 86_400_000 + 25_569;
+  const data = [
+    ["Back to Contents", "Data 1: No 2 Diesel"],
+    ["Sourcekey", ...series],
+    ["Date", ...series.map((id) => `Weekly ${id.split("_")[3]} No 2 Diesel Retail Prices  (Dollars per Gallon)`)],
+    ...periods.map((period) => [excelDay(period), ...series.map((id) => byKey.get(`${id}|${period}`) ?? "")]),
+  ];
+  const book = utils.book_new();
+  utils.book_append_sheet(
+    book,
+    utils.aoa_to_sheet([["Weekly Retail On-Highway Diesel Prices"], ["Release Date:", "11/17/2026"]]),
+    "Contents",
+  );
+  utils.book_append_sheet(book, utils.aoa_to_sheet(data), "Data 1");
+  return write(book, { bookType: "biff8", type: "buffer" }) as Buffer;
+}
+
 export interface FakeApi {
   url: string;
   requests: {
@@ -253,6 +282,30 @@ export function startFakeApis(options: FakeApiOptions = {}): FakeApi {
           apiVersion: "2.1.8",
         });
       }
+      if (url.pathname === "/petroleum/gasdiesel/xls/psw18vwall.xls")
+        return new Response(new Blob([new Uint8Array(eiaDieselWorkbook(eiaRows))]), {
+          headers: { "Content-Type": "application/vnd.ms-excel" },
+        });
+      if (url.pathname === "/graph/fredgraph.csv") {
+        const seriesId = url.searchParams.get("id") ?? "";
+        const answer =
+          seriesId === options.fredFailsOn ? undefined : (FRED_FIXTURES[seriesId] ?? syntheticFredAnswer(seriesId));
+        if (!answer) return new Response("<html><body>Series not found</body></html>", { status: 404 });
+        const start = url.searchParams.get("cosd") ?? "1776-07-04";
+        const lines = answer.observations
+          .filter((o) => o.date >= start)
+          .map((o) => `${o.date},${o.value === "." ? "" : o.value}`);
+        return new Response(`observation_date,${seriesId}\n${lines.join("\n")}\n`, {
+          headers: { "Content-Type": "text/csv" },
+        });
+      }
+      if (url.pathname === `/resource/${AMS_TRUCK_RATES_DATASET}.json`) {
+        const since = /date >= '(\d{4}-\d{2}-\d{2})/.exec(url.searchParams.get("$where") ?? "")?.[1] ?? "";
+        const offset = Number(url.searchParams.get("$offset") ?? 0);
+        const limit = Number(url.searchParams.get("$limit") ?? 1000);
+        const lanes = AGTRANSPORT_LANES.filter((row) => row.date.slice(0, 10) >= since);
+        return Response.json(lanes.slice(offset, offset + limit));
+      }
       if (url.pathname === "/fred/series/observations") {
         const seriesId = url.searchParams.get("series_id")!;
         const answer =
@@ -264,9 +317,17 @@ export function startFakeApis(options: FakeApiOptions = {}): FakeApi {
           );
         return Response.json(fredObservations(answer, url.searchParams));
       }
-      if (url.pathname === "/publicAPI/v2/timeseries/data/") {
+      const blsVersion = /^\/publicAPI\/(v[12])\/timeseries\/data\/$/.exec(url.pathname)?.[1];
+      if (blsVersion) {
         if (options.blsDelayMs) await Bun.sleep(options.blsDelayMs);
         const ids = (body as { seriesid: string[] }).seriesid;
+        if (blsVersion === "v1" && ids.length > 25)
+          return Response.json({
+            status: "REQUEST_NOT_PROCESSED",
+            responseTime: 5,
+            message: ["Request could not be serviced, as the number of series requested exceeds the limit of 25."],
+            Results: {},
+          });
         const series = ids.map((seriesID) => ({
           seriesID,
           data: seriesID.startsWith("OEU")
@@ -338,6 +399,23 @@ export function startFakeApis(options: FakeApiOptions = {}): FakeApi {
   return { url: `http://127.0.0.1:${server.port}`, requests, stop: () => server.stop(true) };
 }
 
+/** AgTransport's FVWTRK rows (SODA JSON: floating timestamps, numbers as strings), two report weeks. */
+const AGTRANSPORT_LANES = [
+  ["2026-11-10", "GEORGIA", "Atlanta", "1000", "1200"],
+  ["2026-11-17", "GEORGIA", "Atlanta", "1100", "1300"],
+  ["2026-11-17", "SOUTH DISTRICT CALIFORNIA", "Chicago", "6200", "6800"],
+].map(([date, origin, destination, weeklow, weekhigh]) => ({
+  date: `${date}T00:00:00.000`,
+  region: "Southeast",
+  origin,
+  destination,
+  commodity: "Mixed produce",
+  distance: "1500",
+  weeklow,
+  weekhigh,
+  availability: "Adequate",
+}));
+
 export const syncEnv = (url: string, keys = true): Record<string, string | undefined> => ({
   ...(keys
     ? {
@@ -352,4 +430,7 @@ export const syncEnv = (url: string, keys = true): Record<string, string | undef
   WAYBILL_BLS_URL: url,
   WAYBILL_AMS_URL: url,
   WAYBILL_FMCSA_URL: url,
+  WAYBILL_EIA_FILES_URL: url,
+  WAYBILL_FRED_CSV_URL: url,
+  WAYBILL_AGTRANSPORT_URL: url,
 });

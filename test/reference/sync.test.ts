@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { dataSync } from "../../src/cli/data-sync.ts";
 import { openMemoryDatabase } from "../../src/db/client.ts";
-import { DataEvents, type DataAddedEvent } from "../../src/reference/data-events.ts";
+import { DataEvents, type DataAddedEvent } from "../../src/reference/storage/data-events.ts";
 import { createReferenceData } from "../../src/reference/index.ts";
 import { dataStatus } from "../../src/cli/data.ts";
 import {
   fmcsaCensusSeries,
   NATIONAL_TRUCK_DRIVER_EMPLOYMENT_SERIES,
   stateTruckDriverEmploymentSeries,
-} from "../../src/reference/series-ids.ts";
+} from "../../src/reference/series/series-ids.ts";
 import { syncData } from "../../src/reference/sync/run.ts";
 import { type FakeApi, startFakeApis, syncEnv } from "./sync-server.ts";
 
@@ -87,9 +87,9 @@ describe("waybill data sync against the sources' documented APIs", () => {
     expect(result.exitCode).toBe(1);
     const lines = result.output.split("\n");
     expect(lines[1]).toBe(
-      "fred: failed, HTTP 400: Bad Request.  The series DCOILWTICO does not exist.; nothing from fred was stored",
+      "fred: failed, HTTP 400: Bad Request.  The series DCOILWTICO does not exist.; nothing from fred was stored [FRED API]",
     );
-    expect(lines[2]).toBe("bls: failed, no answer within 300 ms; nothing from bls was stored");
+    expect(lines[2]).toBe("bls: failed, no answer within 300 ms; nothing from bls was stored [BLS Public Data API v2]");
     expect(lines[0]).toMatch(/^eia: 5060 new observations as imp_/);
     expect(lines[3]).toMatch(/^ams: 4 new observations/);
     // WPU301 and TSIFRGHT came back before DCOILWTICO failed: none of FRED's batch was kept.
@@ -110,22 +110,58 @@ describe("waybill data sync against the sources' documented APIs", () => {
     expect(count(db, "series_id = 'EMD_EPD2D_PTE_NUS_DPG' AND observed_on = '2026-09-21'")).toBe(2);
   });
 
-  test("a source without a key is skipped with one line; --since is passed to every API", async () => {
+  test("without keys every source reads its keyless publication, names it, and stores the same series", async () => {
     api = startFakeApis();
     const db = openMemoryDatabase();
     const none = await dataSync(db, { env: syncEnv(api.url, false), now: NOW });
     expect(none.exitCode).toBe(0);
     expect(none.output.split("\n")).toEqual([
-      "eia: skipped, no API key (set WAYBILL_EIA_API_KEY)",
-      "fred: skipped, no API key (set WAYBILL_FRED_API_KEY)",
-      "bls: skipped, no API key (set WAYBILL_BLS_API_KEY)",
-      "ams: skipped, no API key (set WAYBILL_AMS_API_KEY)",
-      expect.stringMatching(/^fmcsa: 468 new observations as imp_/),
+      expect.stringMatching(
+        /^eia: 5060 new observations as imp_\w+ \(0 already stored\) \[EIA weekly diesel workbook \(no key\)\]$/,
+      ),
+      expect.stringMatching(/^fred: \d+ new observations .* \[FRED graph CSV \(no key\)\]$/),
+      expect.stringMatching(/^bls: 106 new observations .* \[BLS Public Data API v1 \(no key\)\]$/),
+      expect.stringMatching(/^ams: 6 new observations .* \[USDA AgTransport truck rates \(no key\)\]$/),
+      expect.stringMatching(/^fmcsa: 468 new observations as imp_.*\[FMCSA open-data portal\]$/),
     ]);
-    // FMCSA's portal needs no key (an app token is optional): its census is the only thing asked for.
-    expect(api.requests.map((r) => [r.path, r.appToken])).toEqual([["/resource/kjg3-diqy.csv", null]]);
+    const paths = api.requests.map((r) => r.path);
+    expect(paths).toContain("/petroleum/gasdiesel/xls/psw18vwall.xls");
+    expect(paths.filter((p) => p === "/graph/fredgraph.csv")).toHaveLength(6);
+    // API v1 takes at most 25 series a request and no registration key.
+    const v1 = api.requests.filter((r) => r.path === "/publicAPI/v1/timeseries/data/");
+    expect(v1.map((r) => (r.body as { seriesid: string[] }).seriesid.length)).toEqual([25, 25, 25, 25, 5]);
+    expect(v1.every((r) => !("registrationkey" in (r.body as object)))).toBe(true);
+    expect(paths.some((p) => p.startsWith("/v2/") || p.startsWith("/fred/") || p.includes("/v2/timeseries"))).toBe(
+      false,
+    );
+    // The keyed and the keyless paths store the same figures under the same series.
+    const view = createReferenceData(db).view("2026-11-23", NOW);
+    expect(view.latest("EMD_EPD2D_PTE_R5XCA_DPG")).toMatchObject({ observedOn: "2026-11-16", value: 3.959 });
+    expect(view.latest("AMS_FVWTRK_REEFER_HIGH_GEORGIA__ATLANTA")).toMatchObject({
+      observedOn: "2026-11-17",
+      value: 1300,
+    });
+    expect(view.latest("WPU301")).toMatchObject({ observedOn: "2026-08-01", value: 176.5 });
+    expect(view.latest("OEUS130000000000053303208")).toMatchObject({ value: 28.4 });
+    const keyed = openMemoryDatabase();
+    await syncData(keyed, { sources: ["eia"], env: syncEnv(api.url), now: NOW });
+    expect(count(keyed, "series_id LIKE 'EMD_%'")).toBe(count(db, "series_id LIKE 'EMD_%'"));
+  });
+
+  test("a keyless source's failure is one line naming what it read; --since is passed to every API", async () => {
+    api = startFakeApis({ fredFailsOn: "INDPRO" });
+    const db = openMemoryDatabase();
+    const fred = await dataSync(db, { source: "fred", env: syncEnv(api.url, false), now: NOW });
+    expect(fred.exitCode).toBe(1);
+    expect(fred.output).toBe("fred: failed, HTTP 404; nothing from fred was stored [FRED graph CSV (no key)]");
+    api.stop();
+    api = startFakeApis();
     await dataSync(db, { source: "fred", since: "2026-03-01", env: syncEnv(api.url), now: NOW, json: true });
-    expect(api.requests.slice(1).every((r) => r.search.get("observation_start") === "2026-03-01")).toBe(true);
+    expect(api.requests.every((r) => r.search.get("observation_start") === "2026-03-01")).toBe(true);
+    await dataSync(db, { source: "fred", since: "2026-03-01", env: syncEnv(api.url, false), now: NOW });
+    expect(
+      api.requests.filter((r) => r.path === "/graph/fredgraph.csv").every((r) => r.search.get("cosd") === "2026-03-01"),
+    ).toBe(true);
     expect(dataSync(db, { source: "nope", env: {}, now: NOW })).rejects.toThrow(/unknown source 'nope'/);
   });
   test("the heavy-truck PPI comes from FRED's recorded answer from --since on, dated by BLS's release rule, and data status lists it", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { longestOffLandMiles, onUsLand } from "../../src/reference/us-land.ts";
+import { longestOffLandMiles, onUsLand } from "../../src/reference/geo/us-land.ts";
 
 describe("US land", () => {
   test("cities are on land; lakes, the sea and Canada are not", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { computeAnswer } from "../../src/pipeline/answer-memo.ts";
-import { appendObservations } from "../../src/reference/append.ts";
-import { retractImport } from "../../src/reference/retract.ts";
+import { appendObservations } from "../../src/reference/storage/append.ts";
+import { retractImport } from "../../src/reference/storage/retract.ts";
 import { AnswerBytes } from "../../src/receipts/answer-bytes.ts";
 import { canonicalJson } from "../../src/receipts/canonical.ts";
 import { SKILLS } from "../../src/skills/registry.ts";

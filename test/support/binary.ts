@@ -47,7 +47,10 @@ export interface RunningServer {
   stop(signal?: NodeJS.Signals): Promise<number>;
 }
 
-/** Start `waybill serve` and wait (bounded) for its "listening on" line. */
+/**
+ * Start `waybill serve` and wait (bounded) for its "listening on" line. Offline unless the test's env
+ * says otherwise (WAYBILL_OFFLINE=0 with every source's URL on a local server): no test reaches the internet.
+ */
 export async function startBinary(
   exe: string,
   args: string[],
@@ -55,7 +58,7 @@ export async function startBinary(
 ): Promise<RunningServer> {
   const child = Bun.spawn([exe, "serve", "--port", "0", ...args], {
     cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? "", HOME: options.cwd, ...options.env },
+    env: { PATH: process.env.PATH ?? "", HOME: options.cwd, WAYBILL_OFFLINE: "1", ...options.env },
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",
@@ -92,7 +95,7 @@ export async function startBinary(
 export function runCli(exe: string, args: string[], cwd: string, stdin?: string) {
   const result = Bun.spawnSync([exe, ...args], {
     cwd,
-    env: { PATH: process.env.PATH ?? "", HOME: cwd },
+    env: { PATH: process.env.PATH ?? "", HOME: cwd, WAYBILL_OFFLINE: "1" },
     stdin: stdin === undefined ? "ignore" : Buffer.from(stdin),
   });
   return { exitCode: result.exitCode, stdout: result.stdout.toString(), stderr: result.stderr.toString() };

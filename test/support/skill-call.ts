@@ -1,6 +1,6 @@
 import type { Principal } from "../../src/access/principal.ts";
 import { ApiError } from "../../src/errors.ts";
-import type { ReferenceData, ReferenceView } from "../../src/reference/view.ts";
+import type { ReferenceData, ReferenceView } from "../../src/reference/storage/view.ts";
 import { SKILLS } from "../../src/skills/registry.ts";
 import { servedDeclarations, type AnyReadingSkill, type SkillContext } from "../../src/skills/types.ts";
 import { utcDateOf } from "../../src/dates.ts";

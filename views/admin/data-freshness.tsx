@@ -1,4 +1,4 @@
-import type { SeriesFreshness } from "../../src/reference/freshness.ts";
+import type { SeriesFreshness } from "../../src/reference/series/freshness.ts";
 import { formatCount } from "../format.ts";
 
 /** One family of reference series (EIA diesel, USDA AMS lanes, ...) as the admin page shows it. */

@@ -1,4 +1,4 @@
-import { DIESEL_REGION_NAMES } from "../../src/reference/regions.ts";
+import { DIESEL_REGION_NAMES } from "../../src/reference/geo/regions.ts";
 import type { alertJson } from "../../src/skills/rate-alerts/alert-store.ts";
 import { DIRECTIONS, WATCHED_METRICS } from "../../src/skills/rate-alerts/constants.ts";
 import { EQUIPMENT_TYPES } from "../../src/skills/kit.ts";

@@ -3,6 +3,8 @@ import type { Scope } from "../../src/skills/catalog.ts";
 import { capitalize, formatCount, formatDateTime } from "../format.ts";
 import { AppLayout, type Viewer } from "../layout.tsx";
 import { QuotaMeter } from "../usage/quota-meter.tsx";
+import type { InputFreshness } from "../../src/reference/series/freshness.ts";
+import { DataFreshnessPanel } from "./data-freshness-panel.tsx";
 
 export interface OverviewProps {
   viewer: Viewer;
@@ -22,6 +24,8 @@ export interface OverviewProps {
   nextTier: Tier | null;
   /** Webhook endpoints Waybill disabled because their deliveries kept failing. */
   failedWebhooks?: readonly { url: string; reason: string }[];
+  /** How current the diesel, wage and USDA figures behind answers are. */
+  dataFreshness: readonly InputFreshness[];
 }
 
 export function OverviewPage(props: OverviewProps) {
@@ -97,6 +101,7 @@ export function OverviewPage(props: OverviewProps) {
           </p>
         </section>
       </div>
+      <DataFreshnessPanel inputs={props.dataFreshness} />
       <section class="card">
         <h2>Skills on your tier</h2>
         <ul class="chips">

@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { BatchStages } from "../../db/group-commit.ts";
 import { processMetrics } from "../../ops/process-metrics.ts";
-import type { SeriesFreshness } from "../../reference/freshness.ts";
+import type { SeriesFreshness } from "../../reference/series/freshness.ts";
 
 /** Newest observation date per series, for the data-age gauge. */
 export type SeriesDates = () => readonly { seriesId: string; latest: string }[];

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { ReadinessProbe } from "../../ops/readiness.ts";
-import type { ReferenceData } from "../../reference/view.ts";
+import type { ReferenceData } from "../../reference/storage/view.ts";
 import type { Metrics } from "../observability/metrics.ts";
 
 /** Probes: /healthz (the process answers), /readyz (the database takes writes and data is loaded), /metrics. */

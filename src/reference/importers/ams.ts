@@ -1,6 +1,6 @@
-import type { ParsedObservation } from "../admit.ts";
-import { isPrintedAmsRange } from "../ams-range.ts";
-import { type AmsRangeEnd, amsFvwtrkSeries } from "../series-ids.ts";
+import type { ParsedObservation } from "../storage/admit.ts";
+import { isPrintedAmsRange } from "../readings/ams-range.ts";
+import { type AmsRangeEnd, amsFvwtrkSeries } from "../series/series-ids.ts";
 import { csvRecords, ImportFormatError, isoDate, jsonObjectRows, parseDecimal } from "./common.ts";
 
 /**

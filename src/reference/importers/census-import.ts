@@ -7,9 +7,9 @@ import { createReadStream, statSync } from "node:fs";
 import { basename } from "node:path";
 import { ulid } from "ulid";
 import type { Store } from "../../db/client.ts";
-import { appendObservations } from "../append.ts";
+import { appendObservations } from "../storage/append.ts";
 import { ImportFormatError } from "./common.ts";
-import type { ParsedObservation } from "../append.ts";
+import type { ParsedObservation } from "../storage/append.ts";
 import {
   aggregateCensusPages,
   censusObservations,

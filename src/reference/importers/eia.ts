@@ -1,5 +1,5 @@
-import type { ParsedObservation } from "../admit.ts";
-import { DIESEL_AREAS, type DieselArea, dieselSeriesId } from "../series-ids.ts";
+import type { ParsedObservation } from "../storage/admit.ts";
+import { DIESEL_AREAS, type DieselArea, dieselSeriesId } from "../series/series-ids.ts";
 import { csvCells, ImportFormatError, isoDate, jsonObjectRows, requireValue } from "./common.ts";
 
 const SERIES_ID = /EMD_[A-Z0-9]+_[A-Z0-9]+_[A-Z0-9]+_DPG/i;

@@ -1,5 +1,5 @@
-import type { ParsedObservation } from "../admit.ts";
-import { stateDieselExciseSeries } from "../series-ids.ts";
+import type { ParsedObservation } from "../storage/admit.ts";
+import { stateDieselExciseSeries } from "../series/series-ids.ts";
 import { csvRecords, ImportFormatError, isoDate, requireValue } from "./common.ts";
 
 /**

@@ -8,15 +8,15 @@ import { type Readable, Transform } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { isCalendarDate } from "../../dates.ts";
 import Papa from "papaparse";
-import type { ParsedObservation } from "../append.ts";
-import { isStateCode, STATE_CODES } from "../regions.ts";
+import type { ParsedObservation } from "../storage/append.ts";
+import { isStateCode, STATE_CODES } from "../geo/regions.ts";
 import {
   CARRIER_OPERATIONS,
   CENSUS_MEASURES,
   fmcsaCensusSeries,
   type CarrierOperation,
   type CensusMeasure,
-} from "../series-ids.ts";
+} from "../series/series-ids.ts";
 import { ImportFormatError } from "./common.ts";
 
 /** Columns the aggregation reads; every other published column is skipped unread. */

@@ -1,4 +1,4 @@
-import type { ParsedObservation } from "../admit.ts";
+import type { ParsedObservation } from "../storage/admit.ts";
 import { csvCells, ImportFormatError, isoDate, requireValue } from "./common.ts";
 
 /**

@@ -1,12 +1,13 @@
 import { readFileSync, statSync } from "node:fs";
 import { ulid } from "ulid";
 import type { Store } from "../../db/client.ts";
-import type { ParsedObservation } from "../admit.ts";
-import { appendObservations, sha256Hex, type AppendResult } from "../append.ts";
+import type { ParsedObservation } from "../storage/admit.ts";
+import { appendObservations, sha256Hex, type AppendResult } from "../storage/append.ts";
 import { parseAmsCsv, parseAmsJson } from "./ams.ts";
 import { parseBls } from "./bls.ts";
 import { ImportFormatError } from "./common.ts";
 import { parseEiaCsv, parseEiaJson } from "./eia.ts";
+import { isWorkbookFile, parseEiaWorkbook } from "./eia-workbook.ts";
 import { parseFhwa } from "./fhwa.ts";
 import { parseFred } from "./fred.ts";
 import { fileLines, fileSha256, peekFirst, type ProgressListener, textLines } from "./source-lines.ts";
@@ -33,10 +34,17 @@ interface SourceFormat {
   describe: string;
   lines: (lines: Iterable<string>) => Iterable<ParsedObservation>;
   json?: (text: string) => Iterable<ParsedObservation>;
+  /** A spreadsheet (.xls or .xlsx), read whole. */
+  workbook?: (bytes: Uint8Array) => Iterable<ParsedObservation>;
 }
 
 const FORMATS: Record<ImportSourceName, SourceFormat> = {
-  eia: { describe: "EIA CSV or API v2 JSON", lines: parseEiaCsv, json: parseEiaJson },
+  eia: {
+    describe: "EIA CSV, API v2 JSON or weekly history workbook (.xls)",
+    lines: parseEiaCsv,
+    json: parseEiaJson,
+    workbook: parseEiaWorkbook,
+  },
   fred: { describe: "FRED CSV", lines: parseFred },
   bls: {
     describe: "BLS time-series flat file",
@@ -102,11 +110,15 @@ export function importFile(
     );
   }
   const format = FORMATS[source];
+  let rows: Iterable<ParsedObservation>;
   const peek = fileLines(path);
   const firstLine = peek.next().value ?? "";
   peek.return(undefined); // closes the file
-  let rows: Iterable<ParsedObservation>;
-  if (format.json && /^\s*[[{]/.test(firstLine)) {
+  if (format.workbook && isWorkbookFile(path)) {
+    if (size > JSON_LIMIT_BYTES)
+      throw new ImportFormatError(`a workbook over ${JSON_LIMIT_BYTES} bytes is not read whole; export it as CSV`);
+    rows = format.workbook(new Uint8Array(readFileSync(path)));
+  } else if (format.json && /^\s*[[{]/.test(firstLine)) {
     if (size > JSON_LIMIT_BYTES)
       throw new ImportFormatError(`a JSON file over ${JSON_LIMIT_BYTES} bytes is not read whole; split it`);
     rows = format.json(readFileSync(path, "utf8"));

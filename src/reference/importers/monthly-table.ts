@@ -1,5 +1,5 @@
-import type { ParsedObservation } from "../admit.ts";
-import { seriesRule } from "../catalog.ts";
+import type { ParsedObservation } from "../storage/admit.ts";
+import { seriesRule } from "../series/catalog.ts";
 import { csvRecords, ImportFormatError, requireValue } from "./common.ts";
 
 /**

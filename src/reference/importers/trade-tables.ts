@@ -1,4 +1,4 @@
-import type { ParsedObservation } from "../admit.ts";
+import type { ParsedObservation } from "../storage/admit.ts";
 import {
   ATA_TONNAGE_NSA,
   ATA_TONNAGE_SA,
@@ -10,7 +10,7 @@ import {
   FMCSA_NEW_FORHIRE_AUTHORITIES,
   fmcsaNewAuthoritiesSeries,
   fmcsaNewCarriersSeries,
-} from "../series-ids.ts";
+} from "../series/series-ids.ts";
 import { parseMonthlyTable } from "./monthly-table.ts";
 
 /** Cass Freight Index monthly report table: shipments, expenditures, truckload linehaul index. */

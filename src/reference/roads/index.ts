@@ -1,4 +1,13 @@
 export { embeddedRoadNetwork } from "./embedded.ts";
 export { RoadNetwork } from "./network.ts";
 export { ROAD_ROUTING_REVISION, roadMiles, ROAD_RULES, type RoadMiles } from "./road-miles.ts";
-export { createRoadNetworks, importRoadNetwork, type RoadNetworks } from "./store.ts";
+export {
+  createRoadNetworks,
+  importRoadNetwork,
+  isRoadNetworkVersion,
+  promoteRoadNetwork,
+  retractRoadNetwork,
+  RoadNetworkStateError,
+  type RoadNetworks,
+  stageRoadLines,
+} from "./store.ts";

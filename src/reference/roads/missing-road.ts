@@ -1,5 +1,5 @@
-import { greatCircleMiles } from "../distance.ts";
-import { longestOffLandMiles } from "../us-land.ts";
+import { greatCircleMiles } from "../geo/distance.ts";
+import { longestOffLandMiles } from "../geo/us-land.ts";
 import type { RoutePoint } from "./network.ts";
 import { inOpenCountry, lineInOpenCountry } from "./open-country.ts";
 

@@ -1,4 +1,4 @@
-import type { Point } from "../distance.ts";
+import type { Point } from "../geo/distance.ts";
 import { alongLine, insideOutline, type Outline } from "./outline.ts";
 
 /**

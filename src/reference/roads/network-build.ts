@@ -1,6 +1,6 @@
 import Flatbush from "flatbush";
 import FlatQueue from "flatqueue";
-import { greatCircleMiles } from "../distance.ts";
+import { greatCircleMiles } from "../geo/distance.ts";
 import {
   COORDINATE_SCALE,
   LENGTH_SCALE,

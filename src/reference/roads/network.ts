@@ -1,5 +1,5 @@
 import FlatQueue from "flatqueue";
-import { greatCircleMiles, type Point } from "../distance.ts";
+import { greatCircleMiles, type Point } from "../geo/distance.ts";
 import { COORDINATE_SCALE, LENGTH_SCALE, type RoadNetworkFile } from "./format.ts";
 import { closestOnSegment, project, projectAround } from "./geometry.ts";
 import { ShapeSegments } from "./shape-segments.ts";

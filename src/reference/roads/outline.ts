@@ -1,4 +1,4 @@
-import { greatCircleMiles, type Point } from "../distance.ts";
+import { greatCircleMiles, type Point } from "../geo/distance.ts";
 
 /** A hand-drawn region as [lon, lat] vertices in order (closed implicitly), coarse enough to test in plane degrees. */
 export type Outline = readonly (readonly [number, number])[];

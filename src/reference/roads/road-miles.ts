@@ -1,5 +1,5 @@
-import { greatCircleMiles, type Point } from "../distance.ts";
-import { longestOffLandMiles } from "../us-land.ts";
+import { greatCircleMiles, type Point } from "../geo/distance.ts";
+import { longestOffLandMiles } from "../geo/us-land.ts";
 import { type MissingRoad, missingRoadShortcut } from "./missing-road.ts";
 import { lineMostlyInMountains } from "./mountains.ts";
 import type { RoadNetwork, RoadRoute, Snap } from "./network.ts";

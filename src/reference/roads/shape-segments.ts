@@ -1,5 +1,5 @@
 import Flatbush from "flatbush";
-import type { Point } from "../distance.ts";
+import type { Point } from "../geo/distance.ts";
 import { COORDINATE_SCALE } from "./format.ts";
 import { project } from "./geometry.ts";
 

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { asc, eq, inArray } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { announceChange } from "../../db/changes.ts";
 import type { Store } from "../../db/client.ts";
 import { andThen, isPromise, type MaybePromise } from "../../db/maybe-async.ts";
@@ -8,30 +8,47 @@ import { first, inTransaction } from "../../db/transaction.ts";
 import { embeddedRoadNetwork } from "./embedded.ts";
 import { isRoadNetworkFile, type RoadNetworkFile } from "./format.ts";
 import { parseRoadGeoJson, RoadFileError } from "./geojson.ts";
-import { buildRoadNetwork } from "./network-build.ts";
+import { buildRoadNetwork, type RoadLine } from "./network-build.ts";
 import { RoadNetwork } from "./network.ts";
+import { type RoadNetworkReport, validateRoadNetwork } from "./validate.ts";
 
 export interface RoadImportResult {
   version: string;
   added: boolean;
   stats: RoadNetworkFile["stats"];
+  report: RoadNetworkReport;
 }
 
 /**
- * Builds a network from a GeoJSON file of road LineStrings and stores it, all or nothing. The version names
- * the file's content, so importing the same file again adds nothing. Refuses a file whose network is too
- * small to route on with RoadFileError.
+ * Builds a network from a GeoJSON file of road LineStrings, validates it against the network in use
+ * (validate.ts) and stores it staged with its report, all or nothing: it prices nothing until
+ * promoted. The version names the file's content, so importing the same file again adds nothing.
+ * Refuses a file whose network is too small to route on with RoadFileError.
  */
-export async function importRoadNetwork(
+export function importRoadNetwork(
   db: Store,
   fileName: string,
   text: string,
   now: number,
+  inUse: RoadNetwork,
 ): Promise<RoadImportResult> {
   const sha256 = createHash("sha256").update(text).digest("hex");
-  const file = buildRoadNetwork(parseRoadGeoJson(text), "imported", sha256, `imported from ${fileName}`);
+  return stageRoadLines(db, fileName, sha256, parseRoadGeoJson(text), now, inUse);
+}
+
+/** The same for road lines read from any format (an OpenStreetMap extract), named by the file's SHA-256. */
+export async function stageRoadLines(
+  db: Store,
+  fileName: string,
+  sha256: string,
+  lines: RoadLine[],
+  now: number,
+  inUse: RoadNetwork,
+): Promise<RoadImportResult> {
+  const file = buildRoadNetwork(lines, "imported", sha256, `imported from ${fileName}`);
   if (file.stats.edges === 0)
     throw new RoadFileError("the file's roads do not form a network (no two junctions connected)");
+  const report = validateRoadNetwork(new RoadNetwork(file), inUse);
   const added = await inTransaction(db, async (tx) => {
     const { roadNetworks } = tx.t;
     if (
@@ -40,13 +57,77 @@ export async function importRoadNetwork(
       )
     )
       return false;
-    await tx
-      .insert(roadNetworks)
-      .values({ version: file.version, fileName, fileSha256: sha256, importedAt: now, network: JSON.stringify(file) });
-    await announceChange(tx);
+    await tx.insert(roadNetworks).values({
+      version: file.version,
+      fileName,
+      fileSha256: sha256,
+      importedAt: now,
+      network: JSON.stringify(file),
+      status: "staged",
+      report: JSON.stringify(report),
+    });
     return true;
   });
-  return { version: file.version, added, stats: file.stats };
+  return { version: file.version, added, stats: file.stats, report };
+}
+
+/** A promotion or retraction that cannot be made; one line for the operator. */
+export class RoadNetworkStateError extends Error {
+  override name = "RoadNetworkStateError";
+}
+
+/** The stored networks' versions, for telling a network version from an import id. */
+export async function isRoadNetworkVersion(db: Store, version: string): Promise<boolean> {
+  const { roadNetworks } = db.t;
+  return (
+    (await first(
+      db.select({ version: roadNetworks.version }).from(roadNetworks).where(eq(roadNetworks.version, version)),
+    )) !== undefined
+  );
+}
+
+/** Makes a staged network that passed its checks price lookups known from `now` on. */
+export async function promoteRoadNetwork(db: Store, version: string, now: number): Promise<void> {
+  await inTransaction(db, async (tx) => {
+    const { roadNetworks } = tx.t;
+    const row = await first(
+      tx
+        .select({ status: roadNetworks.status, report: roadNetworks.report, retractedAt: roadNetworks.retractedAt })
+        .from(roadNetworks)
+        .where(eq(roadNetworks.version, version)),
+    );
+    if (!row) throw new RoadNetworkStateError(`no road network '${version}'; \`waybill data status\` lists them`);
+    if (row.retractedAt !== null) throw new RoadNetworkStateError(`road network '${version}' was retracted`);
+    if (row.status === "promoted") throw new RoadNetworkStateError(`road network '${version}' is already promoted`);
+    const report = JSON.parse(row.report ?? "null") as RoadNetworkReport | null;
+    if (!report?.passed) {
+      const failed = (report?.checks ?? []).filter((c) => !c.passed).map((c) => `${c.name}: ${c.detail}`);
+      throw new RoadNetworkStateError(
+        `road network '${version}' failed its checks and cannot price lanes: ${failed.join("; ") || "no report"}`,
+      );
+    }
+    await tx.update(roadNetworks).set({ status: "promoted", promotedAt: now }).where(eq(roadNetworks.version, version));
+    await announceChange(tx);
+  });
+}
+
+/** Stops a network pricing lookups known from `now` on; receipts signed before keep reproducing on it. */
+export async function retractRoadNetwork(db: Store, version: string, reason: string, now: number): Promise<void> {
+  const why = reason.trim();
+  if (why === "") throw new RoadNetworkStateError("a retraction needs a reason (--reason TEXT)");
+  await inTransaction(db, async (tx) => {
+    const { roadNetworks } = tx.t;
+    const row = await first(
+      tx.select({ retractedAt: roadNetworks.retractedAt }).from(roadNetworks).where(eq(roadNetworks.version, version)),
+    );
+    if (!row) throw new RoadNetworkStateError(`no road network '${version}'`);
+    if (row.retractedAt !== null) throw new RoadNetworkStateError(`road network '${version}' is already retracted`);
+    await tx
+      .update(roadNetworks)
+      .set({ retractedAt: now, retractionReason: why })
+      .where(eq(roadNetworks.version, version));
+    await announceChange(tx);
+  });
 }
 
 export interface RoadNetworks {
@@ -65,7 +146,8 @@ export function createRoadNetworks(db: Store): RoadNetworks {
   const { roadNetworks } = db.t;
   const texts = new Map<string, string>();
   const built = new Map<string, RoadNetwork>();
-  let imported: { version: string; importedAt: number }[] | undefined;
+  /** Promoted networks with the moment each started pricing and (when retracted) stopped. */
+  let imported: { version: string; from: number; until: number }[] | undefined;
 
   const readTexts = (versions: string[]) =>
     versions.length === 0
@@ -82,22 +164,35 @@ export function createRoadNetworks(db: Store): RoadNetworks {
       rowsNow(
         db,
         db
-          .select({ version: roadNetworks.version, importedAt: roadNetworks.importedAt })
+          .select({
+            version: roadNetworks.version,
+            importedAt: roadNetworks.importedAt,
+            promotedAt: roadNetworks.promotedAt,
+            retractedAt: roadNetworks.retractedAt,
+          })
           .from(roadNetworks)
-          .orderBy(asc(roadNetworks.importedAt), asc(roadNetworks.version)),
+          .where(eq(roadNetworks.status, "promoted")),
       ),
-      (rows) =>
-        andThen(readTexts(rows.filter((row) => !texts.has(row.version)).map((row) => row.version)), (fresh) => {
+      (rows) => {
+        const live = rows
+          .map((row) => ({
+            version: row.version,
+            from: row.promotedAt ?? row.importedAt,
+            until: row.retractedAt ?? Number.POSITIVE_INFINITY,
+          }))
+          .sort((a, b) => a.from - b.from || a.version.localeCompare(b.version));
+        return andThen(readTexts(live.filter((row) => !texts.has(row.version)).map((row) => row.version)), (fresh) => {
           for (const row of fresh) texts.set(row.version, row.network);
-          imported = rows;
-        }),
+          imported = live;
+        });
+      },
     );
 
   return {
     knownAt(knownAt) {
       if (!imported && isPromise(reload()))
         throw new Error("the road networks are still loading: await reload() before the first lookup");
-      const newest = imported!.filter((row) => row.importedAt <= knownAt).at(-1);
+      const newest = (imported ?? []).filter((row) => row.from <= knownAt && knownAt < row.until).at(-1);
       if (!newest) return embeddedRoadNetwork();
       let network = built.get(newest.version);
       if (!network) {

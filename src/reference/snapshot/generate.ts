@@ -5,10 +5,10 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { admitObservations, type AdmittedObservation } from "../admit.ts";
-import { seriesRule } from "../catalog.ts";
-import { parseFiguresFile } from "../figures-file.ts";
-import { seriesTitle } from "../series-titles.ts";
+import { admitObservations, type AdmittedObservation } from "../storage/admit.ts";
+import { seriesRule } from "../series/catalog.ts";
+import { parseFiguresFile } from "../storage/figures-file.ts";
+import { seriesTitle } from "../series/series-titles.ts";
 import { daysBetween } from "../../dates.ts";
 import { addStep, type SnapshotFile, type SnapshotSeries } from "./format.ts";
 

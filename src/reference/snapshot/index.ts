@@ -1,8 +1,8 @@
 import { and, count, eq, isNull } from "drizzle-orm";
 import type { Store } from "../../db/client.ts";
 import { first, inTransaction } from "../../db/transaction.ts";
-import type { ParsedObservation } from "../admit.ts";
-import { appendObservations, sha256Hex, type AppendResult } from "../append.ts";
+import type { ParsedObservation } from "../storage/admit.ts";
+import { appendObservations, sha256Hex, type AppendResult } from "../storage/append.ts";
 import { snapshotPoints, type SnapshotFile } from "./format.ts";
 // A static JSON import: the bundler embeds the figures in the compiled binary.
 import figures from "./figures.json";

@@ -6,7 +6,7 @@
  * census importer, which counts it like one file (docs/data-sources.md, "Sync").
  */
 import { Readable } from "node:stream";
-import type { ParsedObservation } from "../admit.ts";
+import type { ParsedObservation } from "../storage/admit.ts";
 import { readCensus } from "../importers/census-import.ts";
 import { CENSUS_COLUMNS } from "../importers/fmcsa-census.ts";
 import { requestFailure, requestStream, SyncSourceError, type HttpOptions } from "./http.ts";

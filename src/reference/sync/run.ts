@@ -2,8 +2,8 @@ import { ulid } from "ulid";
 import { and, eq, max, notInArray } from "drizzle-orm";
 import type { Store } from "../../db/client.ts";
 import { first } from "../../db/transaction.ts";
-import { appendObservations, RefusedDataError, sha256Hex } from "../append.ts";
-import type { DataEvents } from "../data-events.ts";
+import { appendObservations, RefusedDataError, sha256Hex } from "../storage/append.ts";
+import type { DataEvents } from "../storage/data-events.ts";
 import { ImportFormatError } from "../importers/common.ts";
 import { redact, SyncSourceError } from "./http.ts";
 import { SOURCES, SYNC_SOURCES, type SyncSourceName } from "./sources.ts";
@@ -26,6 +26,8 @@ export interface SourceOutcome {
   added: number;
   skipped: number;
   importId: string | null;
+  /** Which publication was read: a keyed API, or the one served without a key. */
+  via: string;
   /** One line for the operator. */
   message: string;
 }
@@ -69,19 +71,18 @@ export async function syncData(db: Store, options: SyncOptions): Promise<SourceO
       added: 0,
       skipped: 0,
       importId: null,
-      message: `${name}: ${message}`,
+      via: "",
       ...extra,
+      message: `${name}: ${message}${extra.via ? ` [${extra.via}]` : ""}`,
     });
-    const apiKey = source.keyEnv ? options.env[source.keyEnv] : "";
-    if (!apiKey && source.keyEnv && !source.keyOptional) {
-      outcomes.push(outcome("skipped", `skipped, no API key (set ${source.keyEnv})`));
-      continue;
-    }
-    const baseUrl = (options.env[source.urlEnv] ?? source.defaultUrl).replace(/\/+$/, "");
+    const apiKey = options.env[source.keyEnv] || "";
+    const endpoint = apiKey && source.keyed ? source.keyed : source.open;
+    const via = { via: endpoint.via };
+    const baseUrl = (options.env[endpoint.urlEnv] || endpoint.defaultUrl).replace(/\/+$/, "");
     try {
-      const fetched = await source.fetch({
+      const fetched = await endpoint.fetch({
         baseUrl,
-        apiKey: apiKey ?? "",
+        apiKey,
         since,
         today,
         now: options.now,
@@ -89,12 +90,12 @@ export async function syncData(db: Store, options: SyncOptions): Promise<SourceO
         newestStored: newestStored(db),
       });
       if ("upToDate" in fetched) {
-        outcomes.push(outcome("unchanged", `nothing new (${fetched.upToDate})`));
+        outcomes.push(outcome("unchanged", `nothing new (${fetched.upToDate})`, via));
         continue;
       }
       const rows = fetched;
       const importId = `imp_${ulid(options.now)}`;
-      const fileName = `${redact(baseUrl)} since ${since}`;
+      const fileName = `${endpoint.via}: ${redact(baseUrl)} since ${since}`;
       const stored = await appendObservations(
         db,
         { importId, source: `${name}-sync`, fileName, fileSha256: sha256Hex(JSON.stringify(rows)) },
@@ -105,6 +106,7 @@ export async function syncData(db: Store, options: SyncOptions): Promise<SourceO
         options.events?.publish({ importId, source: `${name}-sync`, added: stored.added, at: options.now });
         outcomes.push(
           outcome("added", `${stored.added} new observations as ${importId} (${stored.skipped} already stored)`, {
+            ...via,
             added: stored.added,
             skipped: stored.skipped,
             importId,
@@ -112,14 +114,14 @@ export async function syncData(db: Store, options: SyncOptions): Promise<SourceO
         );
       } else
         outcomes.push(
-          outcome("unchanged", `nothing new (${stored.skipped} already stored)`, { skipped: stored.skipped }),
+          outcome("unchanged", `nothing new (${stored.skipped} already stored)`, { ...via, skipped: stored.skipped }),
         );
     } catch (error) {
       if (
         !(error instanceof SyncSourceError || error instanceof ImportFormatError || error instanceof RefusedDataError)
       )
         throw error;
-      outcomes.push(outcome("failed", `failed, ${error.message}; nothing from ${name} was stored`));
+      outcomes.push(outcome("failed", `failed, ${error.message}; nothing from ${name} was stored`, via));
     }
   }
   return outcomes;

@@ -3,11 +3,11 @@
  * (docs/data-sources.md, "Sync"). Every source turns its answers into observations; the runner stores
  * one source's batch as one import.
  */
-import type { ParsedObservation } from "../admit.ts";
+import type { ParsedObservation } from "../storage/admit.ts";
 import { parseAmsJson } from "../importers/ams.ts";
 import { ImportFormatError, isoDate, requireValue } from "../importers/common.ts";
 import { parseEiaJson } from "../importers/eia.ts";
-import { STATE_CODES, stateInfo } from "../regions.ts";
+import { STATE_CODES, stateInfo } from "../geo/regions.ts";
 import {
   DIESEL_AREAS,
   dieselSeriesId,
@@ -16,9 +16,10 @@ import {
   NATIONAL_TRUCK_DRIVER_WAGE_SERIES,
   stateTruckDriverEmploymentSeries,
   stateTruckDriverWageSeries,
-} from "../series-ids.ts";
+} from "../series/series-ids.ts";
 import { fetchFmcsaCensus } from "./fmcsa.ts";
 import { type HttpOptions, requestJson } from "./http.ts";
+import { fetchAgTransportTruckRates, fetchEiaWorkbook, fetchFredGraphCsv } from "./keyless.ts";
 
 export const SYNC_SOURCES = ["eia", "fred", "bls", "ams", "fmcsa"] as const;
 export type SyncSourceName = (typeof SYNC_SOURCES)[number];
@@ -36,15 +37,23 @@ export interface SyncRequest {
   newestStored(seriesId: string): Promise<string | undefined>;
 }
 
-export interface SyncSource {
-  name: SyncSourceName;
-  keyEnv?: string;
+/** One way to reach a source's figures: its keyed API, or the publication it serves to anyone. */
+export interface SyncEndpoint {
+  /** What was read, for the operator: "EIA API v2", "EIA weekly diesel workbook (no key)". */
+  via: string;
   urlEnv: string;
   defaultUrl: string;
-  /** The key is sent when set, and the source is still asked without one. */
-  keyOptional?: true;
   /** The observations to store, or why there is nothing to fetch (what is stored is as new as the source). */
   fetch(request: SyncRequest): Promise<ParsedObservation[] | { upToDate: string }>;
+}
+
+export interface SyncSource {
+  name: SyncSourceName;
+  keyEnv: string;
+  /** Used when `keyEnv` is set. */
+  keyed?: SyncEndpoint;
+  /** Used when it is not (and by a source whose key is only optional, which then sends it). */
+  open: SyncEndpoint;
 }
 
 /**
@@ -66,9 +75,8 @@ async function allPages<Row>(
 const EIA_PAGE = 5000;
 
 /** EIA API v2, weekly retail diesel (route petroleum/pri/gnd), every area the model uses, paged by offset. */
-const eia: SyncSource = {
-  name: "eia",
-  keyEnv: "WAYBILL_EIA_API_KEY",
+const eiaApi: SyncEndpoint = {
+  via: "EIA API v2",
   urlEnv: "WAYBILL_EIA_URL",
   defaultUrl: "https://api.eia.gov",
   fetch: ({ baseUrl, apiKey, since, http }) =>
@@ -100,9 +108,8 @@ const FRED_SERIES = ["WPU301", "PCU336120336120", "TSIFRGHT", "DCOILWTICO", "FED
 const FRED_PAGE = 100_000;
 
 /** FRED `fred/series/observations` (file_type=json), one series at a time, paged by offset/limit. */
-const fred: SyncSource = {
-  name: "fred",
-  keyEnv: "WAYBILL_FRED_API_KEY",
+const fredApi: SyncEndpoint = {
+  via: "FRED API",
   urlEnv: "WAYBILL_FRED_URL",
   defaultUrl: "https://api.stlouisfed.org",
   async fetch({ baseUrl, apiKey, since, http }) {
@@ -142,7 +149,8 @@ const fred: SyncSource = {
   },
 };
 
-const BLS_BATCH = 50; // series per request (API v2 with a key)
+/** Series per request: 50 on API v2 with a registration key, 25 on v1 without one. */
+const BLS_BATCH = { v1: 25, v2: 50 } as const;
 
 function blsPeriodDate(seriesId: string, year: string, period: string): string | undefined {
   if (/^M(0[1-9]|1[0-2])$/.test(period)) return `${year}-${period.slice(1)}-01`;
@@ -162,24 +170,28 @@ const blsSeriesIds = (): string[] => {
   ];
 };
 
-/** BLS Public Data API v2 (POST timeseries/data): CES truck employment and OEWS 53-3032 by state, 50 series a request. */
-const bls: SyncSource = {
-  name: "bls",
-  keyEnv: "WAYBILL_BLS_API_KEY",
+/**
+ * BLS Public Data API (POST timeseries/data): CES truck employment and OEWS 53-3032 by state. Version 2
+ * with a registration key; version 1 without one (25 series a request, within its daily query limit:
+ * the 105 series take five requests).
+ */
+const blsApi = (version: "v1" | "v2"): SyncEndpoint => ({
+  via: version === "v2" ? "BLS Public Data API v2" : "BLS Public Data API v1 (no key)",
   urlEnv: "WAYBILL_BLS_URL",
   defaultUrl: "https://api.bls.gov",
   async fetch({ baseUrl, apiKey, since, today, http }) {
     const ids = blsSeriesIds();
     const rows: ParsedObservation[] = [];
-    for (let i = 0; i < ids.length; i += BLS_BATCH) {
+    const batch = BLS_BATCH[version];
+    for (let i = 0; i < ids.length; i += batch) {
       const payload = {
-        seriesid: ids.slice(i, i + BLS_BATCH),
+        seriesid: ids.slice(i, i + batch),
         startyear: since.slice(0, 4),
         endyear: today.slice(0, 4),
-        registrationkey: apiKey,
+        ...(version === "v2" ? { registrationkey: apiKey } : {}),
       };
       const body = (await requestJson(
-        `${baseUrl}/publicAPI/v2/timeseries/data/`,
+        `${baseUrl}/publicAPI/${version}/timeseries/data/`,
         { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(payload) },
         http,
         (b) => {
@@ -205,14 +217,13 @@ const bls: SyncSource = {
     }
     return rows;
   },
-};
+});
 
 const mmddyyyy = (iso: string) => `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}`;
 
 /** USDA AMS MyMarketNews (MARS API v1.2), report 2375 (FVWTRK), basic auth with the key as user name. */
-const ams: SyncSource = {
-  name: "ams",
-  keyEnv: "WAYBILL_AMS_API_KEY",
+const amsApi: SyncEndpoint = {
+  via: "USDA MyMarketNews API",
   urlEnv: "WAYBILL_AMS_URL",
   defaultUrl: "https://marsapi.ams.usda.gov",
   async fetch({ baseUrl, apiKey, since, today, http }) {
@@ -238,10 +249,8 @@ const ams: SyncSource = {
 };
 
 /** FMCSA's carrier census on its open-data portal (SODA API, CSV pages); an app token is optional. */
-const fmcsa: SyncSource = {
-  name: "fmcsa",
-  keyEnv: "WAYBILL_FMCSA_APP_TOKEN",
-  keyOptional: true,
+const fmcsaPortal: SyncEndpoint = {
+  via: "FMCSA open-data portal",
   urlEnv: "WAYBILL_FMCSA_URL",
   defaultUrl: "https://data.transportation.gov",
   fetch: async ({ baseUrl, apiKey, now, http, newestStored }) =>
@@ -254,4 +263,40 @@ const fmcsa: SyncSource = {
     }),
 };
 
-export const SOURCES: Record<SyncSourceName, SyncSource> = { eia, fred, bls, ams, fmcsa };
+export const SOURCES: Record<SyncSourceName, SyncSource> = {
+  eia: {
+    name: "eia",
+    keyEnv: "WAYBILL_EIA_API_KEY",
+    keyed: eiaApi,
+    open: {
+      via: "EIA weekly diesel workbook (no key)",
+      urlEnv: "WAYBILL_EIA_FILES_URL",
+      defaultUrl: "https://www.eia.gov",
+      fetch: ({ baseUrl, http }) => fetchEiaWorkbook(baseUrl, http),
+    },
+  },
+  fred: {
+    name: "fred",
+    keyEnv: "WAYBILL_FRED_API_KEY",
+    keyed: fredApi,
+    open: {
+      via: "FRED graph CSV (no key)",
+      urlEnv: "WAYBILL_FRED_CSV_URL",
+      defaultUrl: "https://fred.stlouisfed.org",
+      fetch: ({ baseUrl, since, http }) => fetchFredGraphCsv(baseUrl, FRED_SERIES, since, http),
+    },
+  },
+  bls: { name: "bls", keyEnv: "WAYBILL_BLS_API_KEY", keyed: blsApi("v2"), open: blsApi("v1") },
+  ams: {
+    name: "ams",
+    keyEnv: "WAYBILL_AMS_API_KEY",
+    keyed: amsApi,
+    open: {
+      via: "USDA AgTransport truck rates (no key)",
+      urlEnv: "WAYBILL_AGTRANSPORT_URL",
+      defaultUrl: "https://agtransport.usda.gov",
+      fetch: ({ baseUrl, since, http }) => fetchAgTransportTruckRates(baseUrl, since, http),
+    },
+  },
+  fmcsa: { name: "fmcsa", keyEnv: "WAYBILL_FMCSA_APP_TOKEN", open: fmcsaPortal },
+};

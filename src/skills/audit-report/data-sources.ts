@@ -1,6 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import type { Store } from "../../db/client.ts";
-import type { ReferenceView } from "../../reference/view.ts";
+import type { ReferenceView } from "../../reference/storage/view.ts";
 import type { OwnReceipt } from "../../receipts/store.ts";
 import { DAY_MS } from "../../dates.ts";
 

@@ -2,7 +2,7 @@
  * The area a capacity question is about: one state, a list of states, a PADD, a census region, or
  * the whole country, resolved to the states it covers.
  */
-import { PADD_LABEL, STATE_CODES, stateInfo, type StateCode } from "../../reference/regions.ts";
+import { PADD_LABEL, STATE_CODES, stateInfo, type StateCode } from "../../reference/geo/regions.ts";
 
 /** U.S. Census Bureau regions (census.gov, "Census Regions and Divisions of the United States"). */
 const CENSUS_REGIONS = {

@@ -1,14 +1,14 @@
 /** The FMCSA census aggregates of an area, summed over its states and operations (docs/carrier-capacity.md). */
 import type { Area } from "./area.ts";
-import { observationAtOrBefore, shiftDate } from "../../reference/series-stats.ts";
+import { observationAtOrBefore, shiftDate } from "../../reference/series/series-stats.ts";
 import {
   CARRIER_OPERATIONS,
   CENSUS_MEASURES,
   fmcsaCensusSeries,
   type CarrierOperation,
   type CensusMeasure,
-} from "../../reference/series-ids.ts";
-import type { Observation, ReferenceView } from "../../reference/view.ts";
+} from "../../reference/series/series-ids.ts";
+import type { Observation, ReferenceView } from "../../reference/storage/view.ts";
 
 export type CensusCounts = Record<CensusMeasure, number>;
 

@@ -6,7 +6,7 @@
  * The index reads the balance of freight against trucks from the shipper's side: +100 is as tight as
  * the scale goes (freight growing, capacity shrinking, prices rising), -100 as loose.
  */
-import { ATA_TONNAGE_SA, CASS_SHIPMENTS_INDEX, FMCSA_NET_CHANGE_CARRIERS } from "../../reference/series-ids.ts";
+import { ATA_TONNAGE_SA, CASS_SHIPMENTS_INDEX, FMCSA_NET_CHANGE_CARRIERS } from "../../reference/series/series-ids.ts";
 
 export const PRESSURE_INPUT_IDS = [
   "truck_employment",

@@ -4,8 +4,8 @@
  */
 import { daysBetween } from "../../dates.ts";
 import { snapshotSeriesInfo } from "../../reference/snapshot/index.ts";
-import { changeSince, shiftDate } from "../../reference/series-stats.ts";
-import type { Observation, ReferenceView } from "../../reference/view.ts";
+import { changeSince, shiftDate } from "../../reference/series/series-stats.ts";
+import type { Observation, ReferenceView } from "../../reference/storage/view.ts";
 import { round } from "../kit.ts";
 
 export interface Figure {

@@ -5,10 +5,10 @@
  * loose to tight (docs/carrier-capacity.md).
  */
 import { daysBetween } from "../../dates.ts";
-import { stateInfo, type StateCode } from "../../reference/regions.ts";
-import { shiftDate } from "../../reference/series-stats.ts";
-import { NATIONAL_TRUCK_DRIVER_WAGE_SERIES, stateTruckDriverWageSeries } from "../../reference/series-ids.ts";
-import type { Observation, ReferenceView } from "../../reference/view.ts";
+import { stateInfo, type StateCode } from "../../reference/geo/regions.ts";
+import { shiftDate } from "../../reference/series/series-stats.ts";
+import { NATIONAL_TRUCK_DRIVER_WAGE_SERIES, stateTruckDriverWageSeries } from "../../reference/series/series-ids.ts";
+import type { Observation, ReferenceView } from "../../reference/storage/view.ts";
 import { round } from "../kit.ts";
 import type { Area } from "./area.ts";
 import { latestCensusPair } from "./census.ts";

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { STATE_CODES } from "../../reference/regions.ts";
+import { STATE_CODES } from "../../reference/geo/regions.ts";
 import { EQUIPMENT_TYPES } from "../kit.ts";
 import { enumOf, factorVersionSchema, isoDate, nullable } from "../schema-kit.ts";
 import { AREA_NAMES } from "./area.ts";

@@ -1,7 +1,7 @@
 import type { Static } from "@sinclair/typebox";
 import { errors } from "../../errors.ts";
-import { shiftDate } from "../../reference/series-stats.ts";
-import type { ReferenceView } from "../../reference/view.ts";
+import { shiftDate } from "../../reference/series/series-stats.ts";
+import type { ReferenceView } from "../../reference/storage/view.ts";
 import { beforeData, distinctFactors, round } from "../kit.ts";
 import { defineSkill } from "../types.ts";
 import { resolveArea, type Area } from "./area.ts";

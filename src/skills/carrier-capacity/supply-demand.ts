@@ -3,7 +3,7 @@
  * how much freight there is (demand). Each figure names its series, date and source; a figure the
  * data does not hold is null and named in `missing`, never estimated.
  */
-import { stateInfo, type StateCode } from "../../reference/regions.ts";
+import { stateInfo, type StateCode } from "../../reference/geo/regions.ts";
 import {
   ATA_TONNAGE_SA,
   CASS_SHIPMENTS_INDEX,
@@ -15,8 +15,8 @@ import {
   NATIONAL_TRUCK_DRIVER_WAGE_SERIES,
   stateTruckDriverEmploymentSeries,
   stateTruckDriverWageSeries,
-} from "../../reference/series-ids.ts";
-import type { ReferenceView } from "../../reference/view.ts";
+} from "../../reference/series/series-ids.ts";
+import type { ReferenceView } from "../../reference/storage/view.ts";
 import { round } from "../kit.ts";
 import type { Area } from "./area.ts";
 import { censusDates, censusTotalsOn, type CensusCounts } from "./census.ts";

@@ -1,8 +1,13 @@
 import type { Static } from "@sinclair/typebox";
-import { DIESEL_AREA_NAMES, DIESEL_REGION_NAMES, DIESEL_REGIONS, type DieselRegion } from "../../reference/regions.ts";
-import { dieselSeriesId } from "../../reference/series-ids.ts";
-import type { Change } from "../../reference/series-stats.ts";
-import type { Observation, ReferenceView } from "../../reference/view.ts";
+import {
+  DIESEL_AREA_NAMES,
+  DIESEL_REGION_NAMES,
+  DIESEL_REGIONS,
+  type DieselRegion,
+} from "../../reference/geo/regions.ts";
+import { dieselSeriesId } from "../../reference/series/series-ids.ts";
+import type { Change } from "../../reference/series/series-stats.ts";
+import type { Observation, ReferenceView } from "../../reference/storage/view.ts";
 import { beforeData, round } from "../kit.ts";
 import { distinctFactors } from "../kit.ts";
 import { defineSkill } from "../types.ts";

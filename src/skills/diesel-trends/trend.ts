@@ -1,5 +1,5 @@
-import { changeSince, shiftDate, trailingMean, type Change } from "../../reference/series-stats.ts";
-import type { Observation, ReferenceView } from "../../reference/view.ts";
+import { changeSince, shiftDate, trailingMean, type Change } from "../../reference/series/series-stats.ts";
+import type { Observation, ReferenceView } from "../../reference/storage/view.ts";
 import { DIESEL_TRENDS_MODEL, type TrendDirection } from "./constants.ts";
 
 const weeksBefore = (date: string, weeks: number) => shiftDate(date, { days: -7 * weeks });

@@ -1,8 +1,8 @@
-import { dieselPrice, dieselPriceForState, type DieselReading } from "../../reference/diesel.ts";
-import type { ResolvedPlace } from "../../reference/places.ts";
+import { dieselPrice, dieselPriceForState, type DieselReading } from "../../reference/readings/diesel.ts";
+import type { ResolvedPlace } from "../../reference/geo/places.ts";
 import { placeOrRefuse } from "../rate-lookup/index.ts";
-import { DIESEL_REGIONS, type DieselRegion } from "../../reference/regions.ts";
-import type { ReferenceView } from "../../reference/view.ts";
+import { DIESEL_REGIONS, type DieselRegion } from "../../reference/geo/regions.ts";
+import type { ReferenceView } from "../../reference/storage/view.ts";
 import { beforeData } from "../kit.ts";
 
 export interface SurchargeDiesel {

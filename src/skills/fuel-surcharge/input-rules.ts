@@ -1,6 +1,6 @@
 import type { Static } from "@sinclair/typebox";
 import { errors, type FieldProblem } from "../../errors.ts";
-import { DIESEL_REGION_NAMES } from "../../reference/regions.ts";
+import { DIESEL_REGION_NAMES } from "../../reference/geo/regions.ts";
 import { FUEL_SURCHARGE_MODEL } from "./constants.ts";
 import type { fuelSurchargeInput } from "./schema.ts";
 

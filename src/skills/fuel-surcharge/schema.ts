@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { DIESEL_REGION_NAMES } from "../../reference/regions.ts";
+import { DIESEL_REGION_NAMES } from "../../reference/geo/regions.ts";
 import { EQUIPMENT_TYPES } from "../kit.ts";
 import { enumOf, factorVersionSchema, isoDate } from "../schema-kit.ts";
 import { FUEL_SURCHARGE_MODEL, SURCHARGE_FORMULAS } from "./constants.ts";

@@ -1,6 +1,6 @@
 import type { Static } from "@sinclair/typebox";
-import { dieselFallbackReason } from "../../reference/diesel.ts";
-import { dieselRegionOf } from "../../reference/regions.ts";
+import { dieselFallbackReason } from "../../reference/readings/diesel.ts";
+import { dieselRegionOf } from "../../reference/geo/regions.ts";
 import { factor } from "../kit.ts";
 import { defineSkill } from "../types.ts";
 import { FUEL_SURCHARGE_MODEL } from "./constants.ts";

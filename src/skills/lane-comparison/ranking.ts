@@ -1,4 +1,4 @@
-import { mean } from "../../reference/series-stats.ts";
+import { mean } from "../../reference/series/series-stats.ts";
 
 export interface Delta {
   absolute: number;

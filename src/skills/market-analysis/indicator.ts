@@ -1,5 +1,5 @@
-import { changeSince, shiftDate, zScore, type Change, type ZScore } from "../../reference/series-stats.ts";
-import type { Observation, ReferenceView } from "../../reference/view.ts";
+import { changeSince, shiftDate, zScore, type Change, type ZScore } from "../../reference/series/series-stats.ts";
+import type { Observation, ReferenceView } from "../../reference/storage/view.ts";
 import { MARKET_MODEL, type IndicatorId, type IndicatorSpec } from "./constants.ts";
 import { daysBetween } from "../../dates.ts";
 

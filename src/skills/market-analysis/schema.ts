@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { DIESEL_REGION_NAMES } from "../../reference/regions.ts";
+import { DIESEL_REGION_NAMES } from "../../reference/geo/regions.ts";
 import { enumOf, factorVersionSchema, isoDate, nullable } from "../schema-kit.ts";
 import { INDICATOR_IDS, MARKET_SIGNALS } from "./constants.ts";
 

@@ -1,8 +1,8 @@
 import type { Static } from "@sinclair/typebox";
-import { dieselFallbackReason, dieselPrice } from "../../reference/diesel.ts";
-import { DIESEL_REGIONS, type DieselRegion } from "../../reference/regions.ts";
-import { dieselSeriesId } from "../../reference/series-ids.ts";
-import { earlierView, type ReferenceView } from "../../reference/view.ts";
+import { dieselFallbackReason, dieselPrice } from "../../reference/readings/diesel.ts";
+import { DIESEL_REGIONS, type DieselRegion } from "../../reference/geo/regions.ts";
+import { dieselSeriesId } from "../../reference/series/series-ids.ts";
+import { earlierView, type ReferenceView } from "../../reference/storage/view.ts";
 import { daysBetween, utcDateOf } from "../../dates.ts";
 import { beforeData, round } from "../kit.ts";
 import { distinctFactors } from "../kit.ts";

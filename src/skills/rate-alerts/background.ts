@@ -4,7 +4,7 @@ import type { Store } from "../../db/client.ts";
 import { log } from "../../ops/log.ts";
 import { inTransaction } from "../../db/transaction.ts";
 import { recordDataUpdates } from "../../events/data-updates.ts";
-import type { ReferenceData } from "../../reference/view.ts";
+import type { ReferenceData } from "../../reference/storage/view.ts";
 import { accountsWithAlerts, AlertStore } from "./alert-store.ts";
 import { evaluateAlerts, type EvaluationOutcome } from "./evaluate.ts";
 

@@ -1,8 +1,8 @@
 import type { Static } from "@sinclair/typebox";
 import { errors, type FieldProblem } from "../../errors.ts";
-import { dieselPrice } from "../../reference/diesel.ts";
-import { DIESEL_REGIONS } from "../../reference/regions.ts";
-import type { Observation, ReferenceView } from "../../reference/view.ts";
+import { dieselPrice } from "../../reference/readings/diesel.ts";
+import { DIESEL_REGIONS } from "../../reference/geo/regions.ts";
+import type { Observation, ReferenceView } from "../../reference/storage/view.ts";
 import type { FactorVersion } from "../../receipts/format.ts";
 import { beforeData, distinctFactors, round, type Equipment } from "../kit.ts";
 import { priceLane, type Mode } from "../rate-lookup/index.ts";

@@ -1,6 +1,6 @@
 import { ApiError } from "../../errors.ts";
 import { appendEvent, type Writer } from "../../events/log.ts";
-import type { ReferenceView } from "../../reference/view.ts";
+import type { ReferenceView } from "../../reference/storage/view.ts";
 import type { AlertRecord, AlertStore } from "./alert-store.ts";
 import { measure, type Condition, type Measurement } from "./condition.ts";
 import { RATE_ALERTS_MODEL } from "./constants.ts";

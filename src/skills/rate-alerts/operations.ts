@@ -2,7 +2,7 @@ import type { Static } from "@sinclair/typebox";
 import type { Tier } from "../../access/tiers.ts";
 import { errors } from "../../errors.ts";
 import type { Writer } from "../../events/log.ts";
-import type { ReferenceView } from "../../reference/view.ts";
+import type { ReferenceView } from "../../reference/storage/view.ts";
 import { alertJson, AlertStore, type AlertDefinition, type AlertRecord } from "./alert-store.ts";
 import { checkConditionFields, measure, type Condition } from "./condition.ts";
 import { DEFAULT_PAGE_SIZE, MAX_ALERTS_BY_TIER } from "./constants.ts";

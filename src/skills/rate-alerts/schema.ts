@@ -1,5 +1,5 @@
 import { Type as T } from "@sinclair/typebox";
-import { DIESEL_REGION_NAMES } from "../../reference/regions.ts";
+import { DIESEL_REGION_NAMES } from "../../reference/geo/regions.ts";
 import { EQUIPMENT_TYPES } from "../kit.ts";
 import { MODES } from "../rate-lookup/index.ts";
 import { enumOf, factorVersionSchema, nullable } from "../schema-kit.ts";

@@ -1,4 +1,4 @@
-import { mean } from "../../reference/series-stats.ts";
+import { mean } from "../../reference/series/series-stats.ts";
 import { RATE_FORECAST_MODEL, type Quantiles } from "./constants.ts";
 import type { WeeklyPrice } from "./lane-diesel-history.ts";
 import { forecastLogChanges, type StepForecast, weeksAfter } from "./method.ts";

@@ -1,5 +1,5 @@
-import type { DieselReading } from "../../reference/diesel.ts";
-import type { Observation, ReferenceView } from "../../reference/view.ts";
+import type { DieselReading } from "../../reference/readings/diesel.ts";
+import type { Observation, ReferenceView } from "../../reference/storage/view.ts";
 
 export interface WeeklyPrice {
   date: string;

@@ -1,4 +1,4 @@
-import { shiftDate, quantile } from "../../reference/series-stats.ts";
+import { shiftDate, quantile } from "../../reference/series/series-stats.ts";
 import { QUANTILE_NAMES, RATE_FORECAST_MODEL, type Quantiles } from "./constants.ts";
 import type { WeeklyPrice } from "./lane-diesel-history.ts";
 import { WEEK_MS } from "../../dates.ts";

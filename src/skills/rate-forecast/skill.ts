@@ -1,5 +1,5 @@
 import type { Static } from "@sinclair/typebox";
-import type { Observation } from "../../reference/view.ts";
+import type { Observation } from "../../reference/storage/view.ts";
 import { beforeData, distinctFactors } from "../kit.ts";
 import { round } from "../kit.ts";
 import { costAtDiesel, type CostScale, priceLane, type LaneFactors } from "../rate-lookup/index.ts";

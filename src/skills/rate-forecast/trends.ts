@@ -4,9 +4,9 @@
  * the date count, so a backtest origin sees what a forecast made then would have seen.
  */
 import { daysBetween } from "../../dates.ts";
-import { NATIONAL_TRUCK_DRIVER_WAGE_SERIES } from "../../reference/series-ids.ts";
-import { shiftDate } from "../../reference/series-stats.ts";
-import type { Observation, ReferenceView } from "../../reference/view.ts";
+import { NATIONAL_TRUCK_DRIVER_WAGE_SERIES } from "../../reference/series/series-ids.ts";
+import { shiftDate } from "../../reference/series/series-stats.ts";
+import type { Observation, ReferenceView } from "../../reference/storage/view.ts";
 import type { CostScale } from "../rate-lookup/index.ts";
 import { EQUIPMENT_COST_INDEX } from "../rate-lookup/index.ts";
 

@@ -1,9 +1,9 @@
-import type { ResolvedPlace } from "../../reference/places.ts";
-import type { DieselReading } from "../../reference/diesel.ts";
-import type { WageReading } from "../../reference/labor.ts";
-import type { AmsMarketRate } from "../../reference/market-anchor.ts";
+import type { ResolvedPlace } from "../../reference/geo/places.ts";
+import type { DieselReading } from "../../reference/readings/diesel.ts";
+import type { WageReading } from "../../reference/readings/labor.ts";
+import type { AmsMarketRate } from "../../reference/readings/market-anchor.ts";
 import type { Mode } from "./constants.ts";
-import { daysBetween } from "../../dates.ts";
+import { staleness, stalenessPenalty } from "../../reference/series/freshness.ts";
 import type { Lane } from "./lane.ts";
 
 /** The cost basis and USDA's market midpoint agree when they are within this share of the midpoint. */
@@ -60,20 +60,22 @@ export function assessConfidence(inputs: ConfidenceInputs): Confidence {
     reasons.push(`${reason} (-${amount.toFixed(2)})`);
   };
 
+  // Each figure is judged against its own publication cycle (src/reference/series/freshness.ts).
+  const penalizeStale = (what: string, observation: { seriesId: string; observedOn: string }) => {
+    const stale = staleness(observation.seriesId, observation.observedOn, inputs.asOf);
+    if (!stale) return;
+    const { amount, reason } = stalenessPenalty(what, stale);
+    penalize(amount, reason);
+  };
   for (const reading of inputs.diesel) {
-    const age = daysBetween(reading.observation.observedOn, inputs.asOf);
-    if (age > 45) penalize(0.3, `diesel price for ${reading.areaName} is ${age} days old`);
-    else if (age > 14) penalize(0.15, `diesel price for ${reading.areaName} is ${age} days old`);
-    else if (age > 7) penalize(0.05, `diesel price for ${reading.areaName} is ${age} days old`);
+    penalizeStale(`diesel price for ${reading.areaName}`, reading.observation);
     if (reading.area !== reading.requestedArea)
       penalize(0.05, `no current regional diesel price; used ${reading.areaName}`);
   }
 
-  const wageAgeMonths = daysBetween(inputs.wage.observation.observedOn, inputs.asOf) / 30.4;
   if (inputs.wage.scope === "national")
     penalize(0.05, `no state wage for ${inputs.wage.state}; used the national median`);
-  if (wageAgeMonths > 24) penalize(0.1, `driver wage survey is ${Math.round(wageAgeMonths)} months old`);
-  else if (wageAgeMonths > 15) penalize(0.05, `driver wage survey is ${Math.round(wageAgeMonths)} months old`);
+  penalizeStale("driver wage survey", inputs.wage.observation);
 
   for (const { field, place } of inputs.places) {
     if (place.quality === "fuzzy")

@@ -3,7 +3,7 @@
  * Changing any value means a new `version`; receipts name it as `model_version`.
  */
 
-import type { StateCode } from "../../reference/regions.ts";
+import type { StateCode } from "../../reference/geo/regions.ts";
 import { ROAD_ROUTING_REVISION } from "../../reference/roads/index.ts";
 import type { Equipment } from "../kit.ts";
 

@@ -1,4 +1,4 @@
-import type { Observation } from "../../reference/view.ts";
+import type { Observation } from "../../reference/storage/view.ts";
 import { RATE_MODEL, type AtriEdition } from "./constants.ts";
 
 export interface DriverWage {

@@ -1,4 +1,4 @@
-import type { Observation, ReferenceView } from "../../reference/view.ts";
+import type { Observation, ReferenceView } from "../../reference/storage/view.ts";
 import { atriEditionAsOf, type AtriEdition } from "./constants.ts";
 
 /**

@@ -1,6 +1,6 @@
-import { amsDistrictsOf } from "../../reference/ams-districts.ts";
-import type { ResolvedPlace } from "../../reference/places.ts";
-import type { StateCode } from "../../reference/regions.ts";
+import { amsDistrictsOf } from "../../reference/geo/ams-districts.ts";
+import type { ResolvedPlace } from "../../reference/geo/places.ts";
+import type { StateCode } from "../../reference/geo/regions.ts";
 import type { Equipment } from "../kit.ts";
 import { FREIGHT_MARKETS, RATE_MODEL, type FreightMarket, type Mode } from "./constants.ts";
 

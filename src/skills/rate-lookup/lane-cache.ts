@@ -1,6 +1,6 @@
 import { LRUCache } from "lru-cache";
-import type { Point } from "../../reference/distance.ts";
-import { resolvePlace, type PlaceResolution } from "../../reference/places.ts";
+import type { Point } from "../../reference/geo/distance.ts";
+import { resolvePlace, type PlaceResolution } from "../../reference/geo/places.ts";
 import { roadMiles, type RoadMiles, type RoadNetwork } from "../../reference/roads/index.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { errors } from "../../errors.ts";
-import { greatCircleMiles } from "../../reference/distance.ts";
-import type { ResolvedPlace } from "../../reference/places.ts";
+import { greatCircleMiles } from "../../reference/geo/distance.ts";
+import type { ResolvedPlace } from "../../reference/geo/places.ts";
 import { embeddedRoadNetwork, type RoadNetwork } from "../../reference/roads/index.ts";
 import type { MissingRoad } from "../../reference/roads/missing-road.ts";
 import { circuityFactor, RATE_MODEL } from "./constants.ts";

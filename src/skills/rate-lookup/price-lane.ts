@@ -1,11 +1,11 @@
 import type { Static } from "@sinclair/typebox";
 import { errors } from "../../errors.ts";
-import { dieselPriceForState, type DieselReading } from "../../reference/diesel.ts";
-import { dieselExcise } from "../../reference/excise.ts";
-import { truckDriverWage, type WageReading } from "../../reference/labor.ts";
-import { amsMarketRate } from "../../reference/market-anchor.ts";
-import type { ResolvedPlace } from "../../reference/places.ts";
-import type { Observation, ReferenceView } from "../../reference/view.ts";
+import { dieselPriceForState, type DieselReading } from "../../reference/readings/diesel.ts";
+import { dieselExcise } from "../../reference/readings/excise.ts";
+import { truckDriverWage, type WageReading } from "../../reference/readings/labor.ts";
+import { amsMarketRate } from "../../reference/readings/market-anchor.ts";
+import type { ResolvedPlace } from "../../reference/geo/places.ts";
+import type { Observation, ReferenceView } from "../../reference/storage/view.ts";
 import { agreesWithMarket, AMS_AGREEMENT_BAND, assessConfidence, type MarketComparison } from "./confidence.ts";
 import { beforeData, EQUIPMENT_TYPES, factor, round, type Equipment } from "../kit.ts";
 import { MODES, RATE_MODEL, type Mode } from "./constants.ts";

@@ -13,12 +13,12 @@
 import { BENCHMARKS_PAGE, FIDELITY_MARKERS, replaceBetween } from "../results-block.ts";
 import { DAY_MS } from "../../../src/dates.ts";
 import { openMemoryDatabase } from "../../../src/db/client.ts";
-import { AMS_DISTRICTS } from "../../../src/reference/ams-districts.ts";
-import { greatCircleMiles } from "../../../src/reference/distance.ts";
+import { AMS_DISTRICTS } from "../../../src/reference/geo/ams-districts.ts";
+import { greatCircleMiles } from "../../../src/reference/geo/distance.ts";
 import { createReferenceData } from "../../../src/reference/index.ts";
-import { resolvePlace, type ResolvedPlace } from "../../../src/reference/places.ts";
+import { resolvePlace, type ResolvedPlace } from "../../../src/reference/geo/places.ts";
 import { embeddedRoadNetwork, roadMiles } from "../../../src/reference/roads/index.ts";
-import { amsFvwtrkSeries, NATIONAL_TRUCK_DRIVER_WAGE_SERIES } from "../../../src/reference/series-ids.ts";
+import { amsFvwtrkSeries, NATIONAL_TRUCK_DRIVER_WAGE_SERIES } from "../../../src/reference/series/series-ids.ts";
 import type { Equipment } from "../../../src/skills/kit.ts";
 import { circuityFactor, RATE_MODEL, type FreightMarket } from "../../../src/skills/rate-lookup/constants.ts";
 import { driverWageAsOf } from "../../../src/skills/rate-lookup/driver-wage.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { greatCircleMiles } from "../../../src/reference/distance.ts";
+import { greatCircleMiles } from "../../../src/reference/geo/distance.ts";
 import { parseRoadGeoJson, RoadFileError } from "../../../src/reference/roads/geojson.ts";
 import { buildRoadNetwork, type RoadLine } from "../../../src/reference/roads/network-build.ts";
 import { MISSING_ROAD_RULES, missingRoadShortcut } from "../../../src/reference/roads/missing-road.ts";

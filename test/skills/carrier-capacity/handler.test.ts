@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { importFmcsaCensus } from "../../../src/reference/importers/census-import.ts";
 import { round } from "../../../src/skills/kit.ts";
 import { resolveArea } from "../../../src/skills/carrier-capacity/area.ts";
-import type { ReferenceView } from "../../../src/reference/view.ts";
+import type { ReferenceView } from "../../../src/reference/storage/view.ts";
 import {
   CAPACITY_MODEL,
   type PressureInputId,

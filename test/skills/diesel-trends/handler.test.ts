@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
-import { DIESEL_REGION_NAMES } from "../../../src/reference/regions.ts";
+import { DIESEL_REGION_NAMES } from "../../../src/reference/geo/regions.ts";
 import { dieselTrendsSkill } from "../../../src/skills/diesel-trends/skill.ts";
 import type { AnyReadingSkill } from "../../../src/skills/types.ts";
 import { snapshotReferenceData } from "../../reference/helpers.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
-import { DIESEL_REGION_NAMES } from "../../../src/reference/regions.ts";
+import { DIESEL_REGION_NAMES } from "../../../src/reference/geo/regions.ts";
 import { MARKET_MODEL } from "../../../src/skills/market-analysis/constants.ts";
 import { marketAnalysisSkill } from "../../../src/skills/market-analysis/skill.ts";
 import type { AnyReadingSkill } from "../../../src/skills/types.ts";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { setTier } from "../../../src/access/accounts.ts";
-import { appendObservations } from "../../../src/reference/append.ts";
-import { dieselSeriesId } from "../../../src/reference/series-ids.ts";
+import { appendObservations } from "../../../src/reference/storage/append.ts";
+import { dieselSeriesId } from "../../../src/reference/series/series-ids.ts";
 import { MAX_ALERTS_BY_TIER } from "../../../src/skills/rate-alerts/constants.ts";
 import type { ManualClock } from "../../../src/clock.ts";
 import { createEndpoint } from "../../../src/webhooks/endpoints.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { shiftDate } from "../../../src/reference/series-stats.ts";
+import { shiftDate } from "../../../src/reference/series/series-stats.ts";
 import type { WeeklyPrice } from "../../../src/skills/rate-forecast/lane-diesel-history.ts";
 import { forecastLogChanges, priceQuantiles } from "../../../src/skills/rate-forecast/method.ts";
 

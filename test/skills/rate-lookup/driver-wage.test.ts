@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { RATE_MODEL } from "../../../src/skills/rate-lookup/constants.ts";
 import { describeCarry, driverWageAsOf } from "../../../src/skills/rate-lookup/driver-wage.ts";
-import type { Observation } from "../../../src/reference/view.ts";
+import type { Observation } from "../../../src/reference/storage/view.ts";
 
 const wage = (observedOn: string, value = 20): Observation =>
   ({ seriesId: "OEUN000000000000053303208", observedOn, value }) as unknown as Observation;

@@ -3,11 +3,11 @@ import { ApiError } from "../../../src/errors.ts";
 import { rateLookupSkill } from "../../../src/skills/rate-lookup/skill.ts";
 import { RATE_MODEL } from "../../../src/skills/rate-lookup/constants.ts";
 import type { Equipment } from "../../../src/skills/kit.ts";
-import { appendObservations } from "../../../src/reference/append.ts";
-import { greatCircleMiles } from "../../../src/reference/distance.ts";
+import { appendObservations } from "../../../src/reference/storage/append.ts";
+import { greatCircleMiles } from "../../../src/reference/geo/distance.ts";
 import { embeddedRoadNetwork } from "../../../src/reference/roads/index.ts";
 import { ROAD_RULES } from "../../../src/reference/roads/road-miles.ts";
-import { amsFvwtrkSeries } from "../../../src/reference/series-ids.ts";
+import { amsFvwtrkSeries } from "../../../src/reference/series/series-ids.ts";
 import { fuelSurchargeSkill } from "../../../src/skills/fuel-surcharge/skill.ts";
 import { LOADED_AT, snapshotReferenceData } from "../../reference/helpers.ts";
 import { skillContext } from "../../support/skill-call.ts";
@@ -366,6 +366,26 @@ describe("diesel fallback and confidence", () => {
       as_of: "2026-09-22",
     });
     expect(answer.confidence.level).toBe("HIGH");
+  });
+
+  test("a diesel price weeks behind its weekly release costs confidence per missed release, said in words", async () => {
+    const current = lookup({
+      origin: "Chicago, IL",
+      destination: "Dallas, TX",
+      equipment: "DRY_VAN",
+      as_of: "2026-09-22",
+    });
+    const later = lookup({
+      origin: "Chicago, IL",
+      destination: "Dallas, TX",
+      equipment: "DRY_VAN",
+      as_of: "2026-11-23",
+    });
+    expect(current.answer.confidence.reasons.join("; ")).not.toMatch(/diesel price.*behind/);
+    expect(later.answer.confidence.reasons.join("; ")).toMatch(
+      /diesel price for .+ \(2026-\d\d-\d\d\) is \d+ weekly releases behind: the next was due 2026-\d\d-\d\d \(-0\.\d+\)/,
+    );
+    expect(later.answer.confidence.score).toBeLessThan(current.answer.confidence.score);
   });
 
   test("when the regional series lags the national one, the U.S. price is used and confidence drops", async () => {

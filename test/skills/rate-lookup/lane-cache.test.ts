@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { resolvePlace, type ResolvedPlace } from "../../../src/reference/places.ts";
+import { resolvePlace, type ResolvedPlace } from "../../../src/reference/geo/places.ts";
 import { embeddedRoadNetwork, RoadNetwork, roadMiles } from "../../../src/reference/roads/index.ts";
 import { parseRoadGeoJson } from "../../../src/reference/roads/geojson.ts";
 import { buildRoadNetwork } from "../../../src/reference/roads/network-build.ts";

@@ -1,4 +1,4 @@
-import type { RoadNetwork } from "./roads/network.ts";
+import type { RoadNetwork } from "../roads/network.ts";
 
 /** One stored figure: which series, which date, what value, and which import brought it in. */
 export interface Observation {

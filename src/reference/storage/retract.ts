@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
-import { announceChange } from "../db/changes.ts";
-import type { Store } from "../db/client.ts";
-import { first, inTransaction } from "../db/transaction.ts";
+import { announceChange } from "../../db/changes.ts";
+import type { Store } from "../../db/client.ts";
+import { first, inTransaction } from "../../db/transaction.ts";
 
 /** A retraction that cannot be made; the message is one line for the operator. */
 export class RetractionError extends Error {

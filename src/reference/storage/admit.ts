@@ -5,8 +5,8 @@
  * same series and date in the same batch. One bad figure refuses the whole batch.
  * The rules per series are in catalog.ts and docs/data-sources.md.
  */
-import { isCalendarDate } from "../dates.ts";
-import { seriesRule } from "./catalog.ts";
+import { isCalendarDate } from "../../dates.ts";
+import { seriesRule } from "../series/catalog.ts";
 
 /** One figure read from a file or an API, before it is stored. */
 export interface ParsedObservation {

@@ -4,7 +4,7 @@
  * outside the range, and date each figure's publication by its rule when the source prints none.
  * docs/data-sources.md is the prose version of this table; keep the two in step.
  */
-import { DAY_MS, utcDateOf } from "../dates.ts";
+import { DAY_MS, utcDateOf } from "../../dates.ts";
 import { AMS_FVWTRK_PREFIX, DIESEL_AREAS, dieselSeriesId, FEDERAL_DIESEL_EXCISE_SERIES } from "./series-ids.ts";
 
 export type Cadence = "daily" | "weekly" | "monthly" | "annual" | "irregular";

@@ -1,9 +1,9 @@
-import { amsDestinationOf, amsDistrictsOf } from "./ams-districts.ts";
+import { amsDestinationOf, amsDistrictsOf } from "../geo/ams-districts.ts";
 import { isPrintedAmsRange } from "./ams-range.ts";
-import type { Point } from "./distance.ts";
-import { amsFvwtrkSeries } from "./series-ids.ts";
-import type { Observation, ReferenceView } from "./view.ts";
-import { daysBetween } from "../dates.ts";
+import type { Point } from "../geo/distance.ts";
+import { amsFvwtrkSeries } from "../series/series-ids.ts";
+import type { Observation, ReferenceView } from "../storage/view.ts";
+import { daysBetween } from "../../dates.ts";
 
 /** A USDA AMS FVWTRK observation anchors a lane for this many days (two weekly reports; docs/rate-model.md, "Market anchoring"). */
 export const AMS_ANCHOR_WINDOW_DAYS = 14;

@@ -1,4 +1,4 @@
-import { DIESEL_AREA_NAMES, isStateCode, STATE_CODES, stateInfo } from "./regions.ts";
+import { DIESEL_AREA_NAMES, isStateCode, STATE_CODES, stateInfo } from "../geo/regions.ts";
 import { DIESEL_AREAS, dieselSeriesId, parseAmsFvwtrkSeries } from "./series-ids.ts";
 
 const FIXED: Record<string, string> = {

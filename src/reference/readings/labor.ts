@@ -1,6 +1,6 @@
-import { stateInfo, type StateCode } from "./regions.ts";
-import { NATIONAL_TRUCK_DRIVER_WAGE_SERIES, stateTruckDriverWageSeries } from "./series-ids.ts";
-import type { Observation, ReferenceView } from "./view.ts";
+import { stateInfo, type StateCode } from "../geo/regions.ts";
+import { NATIONAL_TRUCK_DRIVER_WAGE_SERIES, stateTruckDriverWageSeries } from "../series/series-ids.ts";
+import type { Observation, ReferenceView } from "../storage/view.ts";
 
 export interface WageReading {
   scope: "state" | "national";

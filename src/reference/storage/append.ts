@@ -1,7 +1,7 @@
 import { inArray } from "drizzle-orm";
-import type { Store } from "../db/client.ts";
-import { announceChange } from "../db/changes.ts";
-import { inTransaction, oneWriterAtATime } from "../db/transaction.ts";
+import type { Store } from "../../db/client.ts";
+import { announceChange } from "../../db/changes.ts";
+import { inTransaction, oneWriterAtATime } from "../../db/transaction.ts";
 import { admitObservations, type AdmitOptions, type ParsedObservation } from "./admit.ts";
 
 export { RefusedDataError, type ParsedObservation } from "./admit.ts";

@@ -1,5 +1,5 @@
-import type { Observation } from "./view.ts";
-import { utcDateOf } from "../dates.ts";
+import type { Observation } from "../storage/view.ts";
+import { utcDateOf } from "../../dates.ts";
 
 /**
  * Arithmetic over one series' history (oldest first, as ReferenceView.history returns it):

@@ -1,4 +1,4 @@
-import type { DieselArea } from "./series-ids.ts";
+import type { DieselArea } from "../series/series-ids.ts";
 
 /**
  * US states: postal code, FIPS code, name, and the EIA diesel price area each state belongs to.

@@ -1,7 +1,7 @@
-import { parentDieselArea, DIESEL_AREA_NAMES, stateInfo, type StateCode } from "./regions.ts";
-import { dieselSeriesId, type DieselArea } from "./series-ids.ts";
-import type { Observation, ReferenceView } from "./view.ts";
-import { daysBetween } from "../dates.ts";
+import { parentDieselArea, DIESEL_AREA_NAMES, stateInfo, type StateCode } from "../geo/regions.ts";
+import { dieselSeriesId, type DieselArea } from "../series/series-ids.ts";
+import type { Observation, ReferenceView } from "../storage/view.ts";
+import { daysBetween } from "../../dates.ts";
 
 export interface DieselReading {
   /** The area the caller asked for. */
