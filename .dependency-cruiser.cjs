@@ -4,6 +4,7 @@
  *   composition  src/main.ts, app.ts, runtime.ts, config.ts,  may use everything
  *                src/cli/serve.ts (builds and starts the server)
  *   transports   src/http/, src/dashboard/, src/cli/, views/  may use what is below
+ *   work         src/batch/                                   bid sheets priced in the background
  *   pipeline     src/pipeline/, src/access/, src/metering/    gates, metering, validation
  *   skills       src/skills/                                  one folder per skill
  *   data         src/receipts/, src/reference/, src/db/       the ledger, reference data, SQLite
@@ -16,6 +17,7 @@ const COMPOSITION = "^src/((main|app|runtime|config)\\.ts|cli/serve\\.ts)$";
 const TRANSPORTS = "^(src/(http|dashboard|cli)/|views/)";
 const PIPELINE = "^src/(pipeline|metering)/|^src/access/(?!(tiers|principal)\\.ts$)";
 const SKILLS = "^src/skills/";
+const WORK = "^src/batch/";
 
 module.exports = {
   forbidden: [
@@ -34,11 +36,18 @@ module.exports = {
       to: { path: COMPOSITION },
     },
     {
+      name: "not-up-from-work",
+      comment: "Bid sheets run through the pipeline below them; transports and the composition root call them.",
+      severity: "error",
+      from: { path: WORK },
+      to: { path: [COMPOSITION, TRANSPORTS] },
+    },
+    {
       name: "not-up-from-pipeline",
       severity: "error",
       comment: "The pipeline serves every transport and knows none of them.",
       from: { path: PIPELINE },
-      to: { path: [COMPOSITION, TRANSPORTS] },
+      to: { path: [COMPOSITION, TRANSPORTS, WORK] },
     },
     {
       name: "not-up-from-skills",
@@ -46,20 +55,20 @@ module.exports = {
       comment:
         "A skill is a pure declaration: the pipeline runs it; it never calls the pipeline, metering or a transport.",
       from: { path: SKILLS },
-      to: { path: [COMPOSITION, TRANSPORTS, PIPELINE] },
+      to: { path: [COMPOSITION, TRANSPORTS, WORK, PIPELINE] },
     },
     {
       name: "not-up-from-data",
       severity: "error",
       comment: "Receipts, reference data and the database know nothing of skills, gates or transports.",
       from: { path: "^src/(receipts|reference|db)/" },
-      to: { path: [COMPOSITION, TRANSPORTS, PIPELINE, SKILLS] },
+      to: { path: [COMPOSITION, TRANSPORTS, WORK, PIPELINE, SKILLS] },
     },
     {
       name: "not-up-from-shared",
       severity: "error",
       from: { path: "^src/(errors|dates|clock|ids|paths)\\.ts$" },
-      to: { path: [COMPOSITION, TRANSPORTS, PIPELINE, SKILLS, "^src/(receipts|reference|db)/"] },
+      to: { path: [COMPOSITION, TRANSPORTS, WORK, PIPELINE, SKILLS, "^src/(receipts|reference|db)/"] },
     },
     {
       name: "skill-folders-meet-at-index",

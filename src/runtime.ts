@@ -18,7 +18,8 @@ import { AlertBackground } from "./skills/rate-alerts/background.ts";
 import { SkillCatalog } from "./skills/catalog.ts";
 import { SKILLS } from "./skills/registry.ts";
 import { createReadiness, type ReadinessProbe } from "./ops/readiness.ts";
-import { servedDeclarations, type RegisteredSkill } from "./skills/types.ts";
+import { callName, servedDeclarations, type RegisteredSkill } from "./skills/types.ts";
+import { BatchRunner } from "./batch/runner.ts";
 import { systemResolver, type TargetPolicy } from "./webhooks/target-policy.ts";
 import { DeliveryWorker } from "./webhooks/worker.ts";
 
@@ -43,6 +44,8 @@ export interface Runtime extends PipelineDeps {
   ledger: WaybillReceiptLedger;
   reference: ReturnType<typeof createReferenceData>;
   webhookPolicy: TargetPolicy;
+  /** Prices bid sheets in the background; `serve` wakes it to resume an interrupted sheet. */
+  batches: BatchRunner;
   /** Sends the webhook outbox; started by `serve`. */
   webhooks: DeliveryWorker;
   /** Alert evaluation when data arrives and on a schedule; started by `serve`. */
@@ -151,6 +154,25 @@ export async function createRuntime({
       });
   }
 
+  const served = servedDeclarations(skills);
+  const pipeline: PipelineDeps = {
+    db,
+    clock,
+    keys,
+    committer,
+    meter,
+    usage,
+    ledger,
+    log: ledger.log,
+    reference,
+    skills: served,
+    refreshCaches,
+    metrics,
+  };
+  const rateLookup = served.find((skill) => callName(skill) === "rate-lookup");
+  if (!rateLookup) throw new Error("rate-lookup is not served: bid sheets cannot be priced");
+  const batches = new BatchRunner(pipeline, rateLookup);
+
   const runtime: Runtime = {
     db,
     clock,
@@ -163,7 +185,8 @@ export async function createRuntime({
     log: ledger.log,
     reference,
     dataEvents,
-    skills: servedDeclarations(skills),
+    skills: served,
+    batches,
     webhookPolicy,
     webhooks,
     alertBackground,
@@ -175,6 +198,7 @@ export async function createRuntime({
     async close() {
       webhooks.stop();
       alertBackground.stop();
+      await batches.stop();
       await committer.close();
       await usage.close();
       await meter.close();

@@ -2,8 +2,21 @@ import { Elysia } from "elysia";
 import { ClientGoneError, isClientGone } from "../client-gone.ts";
 import { errors } from "../errors.ts";
 
-/** Every request body, on every route and transport, chunked or not. */
+/** Every request body, on every route and transport, chunked or not, but for the bid-sheet uploads below. */
 export const MAX_BODY_BYTES = 64 * 1024;
+
+/**
+ * A bid sheet of 10,000 lanes: a CSV row of a lane with an analyst's own columns runs to 100–250
+ * bytes, a JSON lane to about 150, so 4 MiB holds the largest sheet with room to spare.
+ */
+export const MAX_SHEET_BODY_BYTES = 4 * 1024 * 1024;
+
+/** The routes that take a bid sheet, and so the larger cap. */
+const SHEET_UPLOADS = new Set(["/v1/rates/batch", "/dashboard/sheets"]);
+
+/** The body cap of the route at `pathname`. */
+export const bodyCapFor = (pathname: string): number =>
+  SHEET_UPLOADS.has(pathname) ? MAX_SHEET_BODY_BYTES : MAX_BODY_BYTES;
 
 /**
  * The body's bytes, refused with 413 as soon as more than `limit` arrive: a declared

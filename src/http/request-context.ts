@@ -3,7 +3,7 @@ import { ApiError, errorResponse, errors } from "../errors.ts";
 import type { CorsPolicy } from "./cors.ts";
 import { finishedJsonAnswer, finishResponse, isFinished } from "./finish-response.ts";
 import type { Metrics } from "./metrics.ts";
-import { MAX_BODY_BYTES, readCappedBody } from "./body-cap.ts";
+import { bodyCapFor, MAX_BODY_BYTES, readCappedBody } from "./body-cap.ts";
 import { requestIdFor } from "./request-id.ts";
 import { log } from "../ops/log.ts";
 import { logAccess, keyDisplayIdOf, type RequestActor } from "./access-log.ts";
@@ -97,7 +97,10 @@ export function requestContext({ metrics, cors, allowedMethods, recognise }: Req
       }
     }
     const declaredLength = Number(request.headers.get("content-length") ?? 0);
-    if (declaredLength > MAX_BODY_BYTES) return refuse(request, state, errors.payloadTooLarge(MAX_BODY_BYTES));
+    if (declaredLength > MAX_BODY_BYTES) {
+      const cap = bodyCapFor(new URL(request.url).pathname);
+      if (declaredLength > cap) return refuse(request, state, errors.payloadTooLarge(cap));
+    }
     return undefined;
   };
 
