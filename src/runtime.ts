@@ -20,6 +20,7 @@ import { SKILLS } from "./skills/registry.ts";
 import { createReadiness, type ReadinessProbe } from "./ops/readiness.ts";
 import { callName, servedDeclarations, type RegisteredSkill } from "./skills/types.ts";
 import { BatchRunner } from "./batch/runner.ts";
+import { BatchService } from "./batch/service.ts";
 import { systemResolver, type TargetPolicy } from "./webhooks/target-policy.ts";
 import { DeliveryWorker } from "./webhooks/worker.ts";
 
@@ -44,8 +45,10 @@ export interface Runtime extends PipelineDeps {
   ledger: WaybillReceiptLedger;
   reference: ReturnType<typeof createReferenceData>;
   webhookPolicy: TargetPolicy;
+  /** Bid sheets as every transport takes them. */
+  batches: BatchService;
   /** Prices bid sheets in the background; `serve` wakes it to resume an interrupted sheet. */
-  batches: BatchRunner;
+  batchRunner: BatchRunner;
   /** Sends the webhook outbox; started by `serve`. */
   webhooks: DeliveryWorker;
   /** Alert evaluation when data arrives and on a schedule; started by `serve`. */
@@ -171,7 +174,8 @@ export async function createRuntime({
   };
   const rateLookup = served.find((skill) => callName(skill) === "rate-lookup");
   if (!rateLookup) throw new Error("rate-lookup is not served: bid sheets cannot be priced");
-  const batches = new BatchRunner(pipeline, rateLookup);
+  const batchRunner = new BatchRunner(pipeline, rateLookup);
+  const batches = new BatchService(pipeline, batchRunner, rateLookup);
 
   const runtime: Runtime = {
     db,
@@ -187,6 +191,7 @@ export async function createRuntime({
     dataEvents,
     skills: served,
     batches,
+    batchRunner,
     webhookPolicy,
     webhooks,
     alertBackground,
@@ -198,7 +203,7 @@ export async function createRuntime({
     async close() {
       webhooks.stop();
       alertBackground.stop();
-      await batches.stop();
+      await batchRunner.stop();
       await committer.close();
       await usage.close();
       await meter.close();

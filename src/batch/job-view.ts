@@ -19,4 +19,7 @@ export function jobJson(job: BatchJob) {
   };
 }
 
-export const statusUrl = (jobId: string) => `/v1/rates/batch/${jobId}`;
+/** Where API clients submit bid sheets. */
+export const BATCH_PATH = "/v1/rates/batch";
+
+export const statusUrl = (jobId: string) => `${BATCH_PATH}/${jobId}`;

@@ -11,6 +11,8 @@ import { readCappedBody } from "./body-cap.ts";
 import { errorResponse, errors } from "../errors.ts";
 import { CLIENT_GONE_STATUS, isClientGone } from "../client-gone.ts";
 import { toolResult, toolsFor } from "./mcp-tools.ts";
+import { batchToolsFor, callBatchTool, isBatchTool } from "./mcp-batch-tools.ts";
+import type { BatchService } from "../batch/service.ts";
 import { attributeRequest, requestIdOf } from "./request-context.ts";
 
 export const MCP_SERVER_INFO = { name: "waybill", version: "0.1.0" };
@@ -20,7 +22,7 @@ export const MCP_SERVER_INFO = { name: "waybill", version: "0.1.0" };
  * key may call, named after it (mcp-tools.ts). A tool call is a skill call like any other:
  * the same pipeline, the same limits, a receipt. The bearer key travels on the HTTP request.
  */
-export function mcpRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
+export function mcpRoutes(deps: PipelineDeps & { batches: BatchService }, skills: readonly AnySkill[]) {
   const byName = new Map(skills.map((skill) => [callName(skill), skill]));
 
   function serverFor(
@@ -30,8 +32,15 @@ export function mcpRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
     principal: Principal,
   ): Server {
     const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolsFor(principal, skills) }));
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: [...toolsFor(principal, skills), ...batchToolsFor(principal, skills)],
+    }));
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      if (isBatchTool(request.params.name)) {
+        const context = { requestId, now: deps.clock.now(), started: performance.now() };
+        const args = request.params.arguments ?? {};
+        return toolResult(await callBatchTool(deps.batches, principal, request.params.name, args, context));
+      }
       const skill = byName.get(request.params.name);
       const reply = skill
         ? await runSkill(deps, skill, {

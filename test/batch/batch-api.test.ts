@@ -53,7 +53,7 @@ describe("POST /v1/rates/batch", () => {
     expect(job.receipt_id).toMatch(/^rcpt_/);
     expect(job.auth_obj_id).toBe(authObjId);
 
-    await instance.runtime.batches.idle();
+    await instance.runtime.batchRunner.idle();
     const status = await (await instance.call(job.status_url, { key })).json();
     expect(status).toMatchObject({ status: "done", done: 4, total: 4, receipt_id: job.receipt_id });
 
@@ -105,7 +105,7 @@ describe("POST /v1/rates/batch", () => {
     expect(submitted.status).toBe(202);
     expect(submitted.headers.get("x-ratelimit-remaining")).toBe("2");
     const { status_url } = (await submitted.json()) as { status_url: string };
-    await instance.runtime.batches.idle();
+    await instance.runtime.batchRunner.idle();
     expect((await instance.call(status_url, { key })).status).toBe(200);
     expect((await instance.call(`${status_url}/results`, { key })).status).toBe(200);
     const fourth = await instance.call(status_url, { key });
@@ -168,19 +168,64 @@ describe("POST /v1/rates/batch", () => {
     instance = await testInstance({ limits: limits(100) });
     const { key, accountId } = await instance.accountWithKey("starter");
     const { job_id } = (await (await submitCsv(key)).json()) as { job_id: string };
-    await instance.runtime.batches.idle();
+    await instance.runtime.batchRunner.idle();
     // As if the process had stopped after the first row: rows 2-4 unsettled, the job still running.
     const db = instance.db.$client;
     db.run("UPDATE batch_rows SET outcome = NULL WHERE job_id = ? AND row > 1", [job_id]);
     db.run("UPDATE batch_jobs SET status = 'running', done = 1 WHERE id = ?", [job_id]);
     const receiptsBefore = (db.query("SELECT count(*) AS n FROM receipts").get() as { n: number }).n;
     const usedBefore = await monthUsed(accountId);
-    instance.runtime.batches.wake();
-    await instance.runtime.batches.idle();
+    instance.runtime.batchRunner.wake();
+    await instance.runtime.batchRunner.idle();
     const job = db.query("SELECT status, done FROM batch_jobs WHERE id = ?").get(job_id);
     expect(job).toEqual({ status: "done", done: 4 });
     // Only row 4 (priced) was priced again; row 1 was not touched.
     expect(await monthUsed(accountId)).toBe(usedBefore + 1);
     expect((db.query("SELECT count(*) AS n FROM receipts").get() as { n: number }).n).toBe(receiptsBefore + 1);
+  });
+});
+
+describe("bid sheets on the other transports", () => {
+  const mcp = (key: string, method: string, params: unknown) =>
+    instance.call("/mcp", {
+      method: "POST",
+      key,
+      json: { jsonrpc: "2.0", id: 1, method, params },
+      headers: { accept: "application/json, text/event-stream" },
+    });
+
+  test("MCP lists and runs the batch tools for a key that may call rate-lookup; /v1/skills names the batch path", async () => {
+    instance = await testInstance({ limits: limits(100) });
+    const { key } = await instance.accountWithKey("starter");
+    const listed = (await (await mcp(key, "tools/list", {})).json()) as { result: { tools: { name: string }[] } };
+    expect(listed.result.tools.map((tool) => tool.name)).toContain("rate-lookup-batch");
+
+    const lanes = [
+      { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" },
+      { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "SPACESHIP" },
+    ];
+    const submitted = (await (
+      await mcp(key, "tools/call", { name: "rate-lookup-batch", arguments: { lanes } })
+    ).json()) as {
+      result: { structuredContent: { job_id: string; receipt_id: string } };
+    };
+    const { job_id, receipt_id } = submitted.result.structuredContent;
+    expect(receipt_id).toMatch(/^rcpt_/);
+    await instance.runtime.batchRunner.idle();
+    const results = (await (
+      await mcp(key, "tools/call", { name: "rate-lookup-batch-results", arguments: { job_id } })
+    ).json()) as { result: { structuredContent: { status: string; rows: Record<string, unknown>[] } } };
+    expect(results.result.structuredContent.status).toBe("done");
+    expect(results.result.structuredContent.rows[0]?.receipt_id).toMatch(/^rcpt_/);
+    expect(results.result.structuredContent.rows[1]?.error).toBe("INVALID_REQUEST");
+
+    const skills = (await (await instance.call("/v1/skills", { key })).json()) as { skills: Record<string, unknown>[] };
+    expect(skills.skills.find((skill) => skill.name === "rate-lookup")?.batch_path).toBe("/v1/rates/batch");
+  });
+
+  test("the agent guide explains bid sheets", async () => {
+    instance = await testInstance();
+    const guide = await (await instance.call("/docs/agents.md")).text();
+    expect(guide).toContain("/v1/rates/batch");
   });
 });

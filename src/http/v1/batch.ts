@@ -1,23 +1,21 @@
 import { Elysia } from "elysia";
 import { authenticate } from "../../access/authenticate.ts";
-import { authorize } from "../../access/authorize.ts";
 import type { Principal } from "../../access/principal.ts";
-import { findJob, rowsAfter } from "../../batch/job-store.ts";
 import { jobJson, statusUrl } from "../../batch/job-view.ts";
 import { pricedCsv, pricedJsonLines, pricedXlsx } from "../../batch/priced-sheet.ts";
-import type { BatchRunner } from "../../batch/runner.ts";
 import { sheetFromCsv, sheetFromJson, sheetFromXlsx, XLSX_MEDIA_TYPE, type Sheet } from "../../batch/sheet.ts";
-import { BATCH_OPERATION, submitSheet } from "../../batch/submit.ts";
+import type { BatchService } from "../../batch/service.ts";
+import { BATCH_OPERATION } from "../../batch/submit.ts";
 import { ApiError, errorResponse, errors } from "../../errors.ts";
 import { log } from "../../ops/log.ts";
 import type { PipelineDeps } from "../../pipeline/run-skill.ts";
-import { callName, type AnySkill } from "../../skills/types.ts";
 import { MAX_SHEET_BODY_BYTES, readCappedBody } from "../body-cap.ts";
 import { NEVER_STORE } from "../cache.ts";
 import { attributeRequest, requestIdOf } from "../request-context.ts";
+import { RESULTS_DOC, STATUS_DOC, SUBMIT_DOC } from "./batch-docs.ts";
 
 export interface BatchRouteDeps extends PipelineDeps {
-  batches: BatchRunner;
+  batches: BatchService;
 }
 
 /** A caller let through rate-lookup's scope and tier and counted once in the minute window. */
@@ -34,8 +32,6 @@ interface Admitted {
  * runner prices it, with its own receipt.
  */
 export function batchRoutes(deps: BatchRouteDeps) {
-  const skill = deps.skills.find((candidate) => callName(candidate) === "rate-lookup") as AnySkill;
-
   function refused(principal: Principal, error: unknown, requestId: string, at: number, started: number) {
     deps.usage.recordRefused({
       at,
@@ -72,8 +68,7 @@ export function batchRoutes(deps: BatchRouteDeps) {
     const now = deps.clock.now();
     let headers: Record<string, string> = {};
     try {
-      authorize(principal, skill);
-      headers = await deps.meter.countMinute(principal, now);
+      headers = await deps.batches.admit(principal, now);
       const response = await work({ principal, headers, now }, requestId, started);
       for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
       response.headers.set("Cache-Control", NEVER_STORE);
@@ -87,21 +82,13 @@ export function batchRoutes(deps: BatchRouteDeps) {
     }
   }
 
-  /** The caller's own job, with its submission receipt beside every read of it. */
-  async function ownJob(principal: Principal, jobId: string) {
-    const job = await findJob(deps.db, principal.accountId, jobId);
-    if (!job) throw errors.notFound(`No bid sheet job '${jobId}' for this account.`);
-    return job;
-  }
-
   return new Elysia({ name: "waybill.batch" })
     .post(
       "/v1/rates/batch",
       ({ request }) =>
         handle(request, async ({ principal, now }, requestId, started) => {
           const sheet = await readSheet(request);
-          const submitted = await submitSheet(deps, principal, sheet, { requestId, now, started });
-          deps.batches.wake();
+          const submitted = await deps.batches.submit(principal, sheet, { requestId, now, started });
           return Response.json(
             {
               job_id: submitted.jobId,
@@ -114,32 +101,37 @@ export function batchRoutes(deps: BatchRouteDeps) {
             { status: 202, headers: { Location: statusUrl(submitted.jobId) } },
           );
         }),
-      { parse: "none" },
+      { parse: "none", detail: SUBMIT_DOC },
     )
-    .get("/v1/rates/batch/:job_id", ({ request, params }) =>
-      handle(request, async ({ principal }) => {
-        const job = await ownJob(principal, params.job_id);
-        return Response.json({ ...jobJson(job), receipt_id: job.receiptId, auth_obj_id: principal.authObjId });
-      }),
+    .get(
+      "/v1/rates/batch/:job_id",
+      ({ request, params }) =>
+        handle(request, async ({ principal }) => {
+          const job = await deps.batches.job(principal, params.job_id);
+          return Response.json({ ...jobJson(job), receipt_id: job.receiptId, auth_obj_id: principal.authObjId });
+        }),
+      { detail: STATUS_DOC },
     )
-    .get("/v1/rates/batch/:job_id/results", ({ request, params }) =>
-      handle(request, async ({ principal }) => {
-        const job = await ownJob(principal, params.job_id);
-        const rows = await rowsAfter(deps.db, job.id, 0, job.total);
-        const carried = { "X-Receipt-Id": job.receiptId, "X-Auth-Obj-Id": principal.authObjId };
-        const accept = request.headers.get("accept") ?? "";
-        if (/\btext\/csv\b/i.test(accept))
-          return new Response(pricedCsv(job.columns, rows), {
-            headers: { ...carried, "Content-Type": "text/csv; charset=utf-8" },
+    .get(
+      "/v1/rates/batch/:job_id/results",
+      ({ request, params }) =>
+        handle(request, async ({ principal }) => {
+          const { job, rows } = await deps.batches.rows(principal, params.job_id);
+          const carried = { "X-Receipt-Id": job.receiptId, "X-Auth-Obj-Id": principal.authObjId };
+          const accept = request.headers.get("accept") ?? "";
+          if (/\btext\/csv\b/i.test(accept))
+            return new Response(pricedCsv(job.columns, rows), {
+              headers: { ...carried, "Content-Type": "text/csv; charset=utf-8" },
+            });
+          if (accept.includes(XLSX_MEDIA_TYPE))
+            return new Response(await pricedXlsx(job.columns, rows), {
+              headers: { ...carried, "Content-Type": XLSX_MEDIA_TYPE },
+            });
+          return new Response(pricedJsonLines(rows), {
+            headers: { ...carried, "Content-Type": "application/x-ndjson; charset=utf-8" },
           });
-        if (accept.includes(XLSX_MEDIA_TYPE))
-          return new Response(await pricedXlsx(job.columns, rows), {
-            headers: { ...carried, "Content-Type": XLSX_MEDIA_TYPE },
-          });
-        return new Response(pricedJsonLines(rows), {
-          headers: { ...carried, "Content-Type": "application/x-ndjson; charset=utf-8" },
-        });
-      }),
+        }),
+      { detail: RESULTS_DOC },
     );
 }
 

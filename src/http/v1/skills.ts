@@ -5,6 +5,7 @@ import { decide } from "../../access/authorize.ts";
 import { runSkill, type PipelineDeps, type SkillCall, type SkillReply } from "../../pipeline/run-skill.ts";
 import { callName, type AnySkill } from "../../skills/types.ts";
 import { errorResponse, errors } from "../../errors.ts";
+import { BATCH_PATH } from "../../batch/job-view.ts";
 import { NEVER_STORE } from "../cache.ts";
 import { createIdempotencyStore } from "../idempotency.ts";
 import { answerResponse, attributeRequest, readJsonBody, requestIdOf, type RouteHandler } from "../request-context.ts";
@@ -128,6 +129,8 @@ export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[], end
           method: skill.rest.method,
           path: skill.rest.path,
           invoke_path: `/v1/agent/invoke/${callName(skill)}`,
+          // Bid sheets are part of rate-lookup: the same scope and tier (docs/batch.md).
+          ...(callName(skill) === "rate-lookup" && { batch_path: BATCH_PATH }),
           available_to_this_key: decide(principal.tier, principal.scopes, skill).allowed,
           input_schema: skill.input,
         })),
