@@ -14,6 +14,7 @@ import { passwordRoutes } from "./password-routes.ts";
 import { receiptPageRoutes } from "./receipt-page-routes.ts";
 import { pageResponse } from "./render.ts";
 import { setupRoutes } from "./setup-routes.ts";
+import { sheetsRoutes } from "./sheets-routes.ts";
 import { staticRoutes } from "./static.ts";
 import { usageRoutes } from "./usage-routes.ts";
 import { webhooksRoutes } from "./webhooks-routes.ts";
@@ -39,6 +40,7 @@ export function dashboardRoutes(deps: DashboardDeps, options: DashboardOptions =
       .use(usageRoutes(context))
       .use(receiptPageRoutes(context))
       .use(alertsRoutes(context))
+      .use(sheetsRoutes(context))
       .use(eventsRoutes(context))
       .use(webhooksRoutes(context))
       .use(adminRoutes(context))
