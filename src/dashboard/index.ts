@@ -9,6 +9,7 @@ import { createDashboardContext } from "./context.ts";
 import { eventsRoutes } from "./events-routes.ts";
 import type { DashboardDeps, DashboardOptions } from "./deps.ts";
 import { keysRoutes } from "./keys-routes.ts";
+import { laneRoutes } from "./lane-routes.ts";
 import { overviewRoutes } from "./overview-routes.ts";
 import { passwordRoutes } from "./password-routes.ts";
 import { receiptPageRoutes } from "./receipt-page-routes.ts";
@@ -41,6 +42,7 @@ export function dashboardRoutes(deps: DashboardDeps, options: DashboardOptions =
       .use(receiptPageRoutes(context))
       .use(alertsRoutes(context))
       .use(sheetsRoutes(context))
+      .use(laneRoutes(context))
       .use(eventsRoutes(context))
       .use(webhooksRoutes(context))
       .use(adminRoutes(context))

@@ -6,7 +6,6 @@ import { pricedCsv, pricedXlsx } from "../batch/priced-sheet.ts";
 import { sheetFromCsv, sheetFromXlsx, XLSX_MEDIA_TYPE, type Sheet } from "../batch/sheet.ts";
 import { templateCsv } from "../batch/template.ts";
 import { ApiError, errors } from "../errors.ts";
-import { MAX_SHEET_BODY_BYTES, readCappedBody } from "../http/body-cap.ts";
 import { requestIdOf } from "../http/request-context.ts";
 import { SheetPage, SheetProgress } from "../../views/sheets/sheet-page.tsx";
 import { SheetsPage, UploadForm } from "../../views/sheets/sheets-page.tsx";
@@ -64,11 +63,11 @@ export function sheetsRoutes(context: DashboardContext) {
     )
     .post(
       "/dashboard/sheets",
-      async ({ request, signedIn: { account, viewer, now } }) => {
+      async ({ request, body, signedIn: { account, viewer, now } }) => {
         const grant = await accountGrant(context, account);
         if (!grant) return htmlResponse(UploadForm({ viewer, hasKey: false }));
         try {
-          const { sheet, fileName } = await uploadedSheet(request);
+          const { sheet, fileName } = await uploadedSheet(body);
           await batches.admit(grant, now);
           const requestId = requestIdOf(request);
           const submitted = await batches.submit(grant, sheet, {
@@ -84,11 +83,11 @@ export function sheetsRoutes(context: DashboardContext) {
         } catch (error) {
           if (!(error instanceof ApiError)) throw error;
           const detail = (error.extra.details as { problem: string }[] | undefined)?.[0]?.problem;
-          const message = detail ? `The sheet ${detail}.` : error.message;
+          const message = detail ? `The sheet was not priced: ${detail}.` : error.message;
           return htmlResponse(UploadForm({ viewer, hasKey: true, error: message }), { status: error.status });
         }
       },
-      { signedIn: "account", parse: "none" },
+      { signedIn: "account" },
     )
     .get(
       "/dashboard/sheets/:id",
@@ -143,21 +142,12 @@ function pricedName(fileName: string | null, jobId: string): string {
   return `${stem}-priced`;
 }
 
-/** The uploaded file of a multipart form, read under the sheet cap, as a sheet by its extension or type. */
-async function uploadedSheet(request: Request): Promise<{ sheet: Sheet; fileName: string }> {
-  const bytes = await readCappedBody(request, MAX_SHEET_BODY_BYTES);
-  let file: FormDataEntryValue | null;
-  try {
-    const form = await new Response(new Blob([bytes as Uint8Array<ArrayBuffer>]), {
-      headers: { "content-type": request.headers.get("content-type") ?? "" },
-    }).formData();
-    file = form.get("sheet");
-  } catch {
-    throw errors.invalidRequest([{ field: "sheet", problem: "was not sent as a file upload" }]);
-  }
-  if (!(file instanceof Blob) || file.size === 0)
+/** The uploaded file of the form (read under the sheet cap, src/http/body-cap.ts), as a sheet by its extension or type. */
+async function uploadedSheet(body: unknown): Promise<{ sheet: Sheet; fileName: string }> {
+  const file = typeof body === "object" && body !== null ? (body as Record<string, unknown>).sheet : undefined;
+  if (!(file instanceof File) || file.size === 0)
     throw errors.invalidRequest([{ field: "sheet", problem: "is missing: choose a CSV or XLSX file" }]);
-  const fileName = (file as File).name || "sheet.csv";
+  const fileName = file.name || "sheet.csv";
   const isXlsx = /\.xlsx$/i.test(fileName) || file.type === XLSX_MEDIA_TYPE;
   const sheet = isXlsx
     ? await sheetFromXlsx(new Uint8Array(await file.arrayBuffer()))

@@ -86,7 +86,11 @@ export function formFields(text: string): Record<string, string | string[]> {
  */
 export function cappedBodyParser() {
   return new Elysia({ name: "capped-body-parser" }).onParse({ as: "scoped" }, async ({ request, contentType }) => {
-    const text = new TextDecoder().decode(await readCappedBody(request));
+    const bytes = await readCappedBody(request, bodyCapFor(new URL(request.url).pathname));
+    // Elysia's contentType stops at the first `;`: the multipart boundary is read from the header itself.
+    if (/^multipart\/form-data\b/i.test(contentType))
+      return multipartFields(bytes, request.headers.get("content-type") ?? contentType);
+    const text = new TextDecoder().decode(bytes);
     if (/^application\/x-www-form-urlencoded\b/i.test(contentType)) return formFields(text);
     if (/^application\/(.+\+)?json\b/i.test(contentType)) {
       if (text === "") return null;
@@ -98,4 +102,21 @@ export function cappedBodyParser() {
     }
     return text;
   });
+}
+
+/** A multipart form (a file upload) as fields without a prototype: text fields as strings, files as File. */
+async function multipartFields(bytes: Uint8Array, contentType: string): Promise<Record<string, string | File>> {
+  let form: FormData;
+  try {
+    form = await new Response(new Blob([bytes as Uint8Array<ArrayBuffer>]), {
+      headers: { "content-type": contentType },
+    }).formData();
+  } catch {
+    throw errors.invalidRequest([{ field: "(body)", problem: "is not a valid multipart form" }]);
+  }
+  const fields: Record<string, string | File> = Object.create(null);
+  form.forEach((value, name) => {
+    fields[name] ??= value;
+  });
+  return fields;
 }

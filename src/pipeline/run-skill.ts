@@ -140,6 +140,53 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
   }
 }
 
+/**
+ * A skill call made for a signed-in dashboard user under their account's key grant (no bearer key
+ * on the request): scope → tier → minute → month → validate → answer, exactly as runSkill, and
+ * refused the same way. Resolves to the answer with its envelope; throws the refusal.
+ */
+export async function runSkillAs(
+  deps: PipelineDeps,
+  skill: AnySkill,
+  principal: Principal,
+  rawInput: unknown,
+  requestId: string,
+): Promise<Record<string, unknown>> {
+  const started = performance.now();
+  const now = deps.clock.now();
+  let admission: Admission | undefined;
+  try {
+    authorize(principal, skill);
+    const admitted = deps.meter.admit(principal, now);
+    admission = isPromise(admitted) ? await admitted : admitted;
+    const input = validateInput(skill.input, rawInput, "body");
+    const { answer, envelope } = await answerAdmitted(deps, skill, {
+      principal,
+      admission,
+      input,
+      now,
+      started,
+      requestId,
+    });
+    deps.metrics?.answered(skill.name);
+    return { ...answer, ...envelope };
+  } catch (error) {
+    admission?.release();
+    if (!(error instanceof ApiError)) log.failure("skill_call_failed", error, { request_id: requestId });
+    deps.usage.recordRefused({
+      at: now,
+      requestId,
+      accountId: principal.accountId,
+      keyId: principal.keyId,
+      skill: skill.name,
+      status: error instanceof ApiError ? error.status : 500,
+      latencyMs: performance.now() - started,
+      receiptId: null,
+    });
+    throw error instanceof ApiError ? error : errors.internal();
+  }
+}
+
 /** A call past the gates with a validated input, ready to be answered. */
 export interface AdmittedCall {
   principal: Principal;

@@ -44,12 +44,8 @@ export function SheetPage(props: { viewer: Viewer; sheet: SheetView; preview: Sh
                 </td>
                 <td safe>{String(row.cells.origin ?? row.cells.Origin ?? "")}</td>
                 <td safe>{String(row.cells.destination ?? row.cells.Destination ?? "")}</td>
-                <td class="num" safe>
-                  {outcome && isPriced(outcome) ? money(outcome.rate_per_mile) : ""}
-                </td>
-                <td class="num" safe>
-                  {outcome && isPriced(outcome) ? money(outcome.total_cost) : ""}
-                </td>
+                <td class="num">{outcome && isPriced(outcome) ? money(outcome.rate_per_mile) : ""}</td>
+                <td class="num">{outcome && isPriced(outcome) ? money(outcome.total_cost) : ""}</td>
                 <td>
                   {outcome === null ? (
                     <span class="muted">Not priced yet</span>
@@ -84,7 +80,7 @@ export function SheetProgress(props: { sheet: SheetView }) {
     >
       <h2 safe>{STATUS_LABELS[sheet.status]}</h2>
       <label for="sheet-progress" safe>{`${sheet.done} of ${sheet.total} lanes settled`}</label>
-      <progress id="sheet-progress" max={String(sheet.total)} value={String(sheet.done)}>
+      <progress id="sheet-progress" max={String(sheet.total)} value={String(sheet.done)} safe>
         {`${sheet.done} / ${sheet.total}`}
       </progress>
       {sheet.failure ? (

@@ -20,10 +20,10 @@ export function SheetsPage(props: { viewer: Viewer; sheets: SheetView[]; hasKey:
     <AppLayout title="Bid sheets" viewer={props.viewer} section="sheets">
       <div class="page-head">
         <h1>Price a bid sheet</h1>
-        <p class="muted">
-          Upload a CSV or Excel (XLSX) sheet of up to {MAX_SHEET_LANES.toLocaleString("en-US")} lanes. The first row
-          names the columns: origin, destination and equipment, and optionally mode, miles, include fuel surcharge and
-          as of. Any other column is kept as it is. Each priced lane is one rate lookup with its own receipt.
+        <p class="muted" safe>
+          {`Upload a CSV or Excel (XLSX) sheet of up to ${MAX_SHEET_LANES.toLocaleString("en-US")} lanes. The first row ` +
+            "names the columns: origin, destination and equipment, and optionally mode, miles, include fuel surcharge " +
+            "and as of. Any other column is kept as it is. Each priced lane is one rate lookup with its own receipt."}
         </p>
       </div>
       <UploadForm viewer={props.viewer} hasKey={props.hasKey} error={props.error} />
@@ -47,7 +47,7 @@ export function SheetsPage(props: { viewer: Viewer; sheets: SheetView[]; hasKey:
               </td>
               <td safe>{STATUS_LABELS[sheet.status]}</td>
               <td class="num" safe>{`${sheet.done} / ${sheet.total}`}</td>
-              <td safe>{sheet.created_at ? formatDateTime(Date.parse(sheet.created_at)) : ""}</td>
+              <td>{sheet.created_at ? formatDateTime(Date.parse(sheet.created_at)) : ""}</td>
               <td>
                 <DownloadLinks sheet={sheet} />
               </td>

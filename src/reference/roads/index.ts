@@ -1,4 +1,4 @@
 export { embeddedRoadNetwork } from "./embedded.ts";
 export { RoadNetwork } from "./network.ts";
-export { ROAD_ROUTING_REVISION, roadMiles, ROAD_RULES, type RoadMiles } from "./road-miles.ts";
+export { ROAD_ROUTING_REVISION, roadMiles, roadPath, ROAD_RULES, type RoadMiles } from "./road-miles.ts";
 export { createRoadNetworks, importRoadNetwork, type RoadNetworks } from "./store.ts";
