@@ -117,7 +117,9 @@ describe("price a bid sheet", () => {
       }),
     );
     expect(refused.status).toBe(400);
-    expect(await refused.text()).toContain("The sheet was not priced: the header row lacks origin, destination, equipment.");
+    expect(await refused.text()).toContain(
+      "The sheet was not priced: the header row lacks origin, destination, equipment.",
+    );
     await instance.stop();
     const keyless = await signedIn("starter", false);
     expect(await (await get(instance.app, "/dashboard/sheets", keyless.cookie)).text()).toContain("Create a key");
