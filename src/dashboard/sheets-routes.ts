@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { Account } from "../access/accounts.ts";
-import { listJobs } from "../batch/job-store.ts";
+import { listJobs, rowsAfter } from "../batch/job-store.ts";
 import { jobJson } from "../batch/job-view.ts";
 import { pricedCsv, pricedXlsx } from "../batch/priced-sheet.ts";
 import { sheetFromCsv, sheetFromXlsx, XLSX_MEDIA_TYPE, type Sheet } from "../batch/sheet.ts";
@@ -106,7 +106,8 @@ export function sheetsRoutes(context: DashboardContext) {
           { accountId: account.id, keyId: "", authObjId: "", tier: account.tier, scopes: null },
           params.id,
         );
-        return htmlResponse(SheetProgress({ sheet: jobJson(job) }));
+        const preview = await rowsAfter(context.db, job.id, 0, PREVIEW_ROWS);
+        return htmlResponse(SheetProgress({ sheet: jobJson(job), preview }));
       },
       { signedIn: "account" },
     )

@@ -22,7 +22,7 @@ const usd = (value: number) => `$${value.toFixed(2)}`;
  */
 export function BreakdownChart(props: { breakdown: Record<string, unknown> }) {
   const parts = Object.entries(props.breakdown)
-    .filter((entry): entry is [string, number] => typeof entry[1] === "number")
+    .filter((entry): entry is [string, number] => typeof entry[1] === "number" && entry[1] !== 0)
     .map(([field, value], index) => ({ field, value, colour: PART_COLOURS[index % PART_COLOURS.length] ?? "#6e7781" }));
   const positive = parts.filter((part) => part.value > 0);
   const total = positive.reduce((sum, part) => sum + part.value, 0) || 1;

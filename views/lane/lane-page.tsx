@@ -74,6 +74,7 @@ export function LanePage(props: LanePageProps) {
         <p class="no-print" safe>{`Did you mean: ${props.suggestions.join("; ")}?`}</p>
       ) : null}
       {props.result ? <LaneAnswer result={props.result} /> : null}
+      <link rel="stylesheet" href={assetUrl("uPlot.min.css")} />
       <script src={assetUrl("uPlot.iife.min.js")} defer></script>
       <script src={assetUrl("lane-charts.js")} defer></script>
     </AppLayout>

@@ -1,5 +1,6 @@
 import { isPriced } from "../../src/batch/outcome.ts";
 import type { SheetRow } from "../../src/batch/priced-sheet.ts";
+import { fieldName } from "../../src/batch/sheet.ts";
 import { DataTable } from "../data-table.tsx";
 import { AppLayout, type Viewer } from "../layout.tsx";
 import { DownloadLinks, STATUS_LABELS, type SheetView } from "./sheets-page.tsx";
@@ -21,78 +22,90 @@ export function SheetPage(props: { viewer: Viewer; sheet: SheetView; preview: Sh
           </a>
         </p>
       </div>
-      <SheetProgress sheet={sheet} />
-      <section class="card">
-        <h2>First rows</h2>
-        <DataTable
-          compact
-          columns={[
-            { label: "Row", class: "num" },
-            { label: "Origin" },
-            { label: "Destination" },
-            { label: "Rate per mile", class: "num" },
-            { label: "Total", class: "num" },
-            { label: "Receipt or error" },
-          ]}
-          empty="No rows."
-          rows={props.preview.map((row) => {
-            const outcome = row.outcome;
-            return (
-              <tr>
-                <td class="num" safe>
-                  {String(row.row)}
-                </td>
-                <td safe>{String(row.cells.origin ?? row.cells.Origin ?? "")}</td>
-                <td safe>{String(row.cells.destination ?? row.cells.Destination ?? "")}</td>
-                <td class="num">{outcome && isPriced(outcome) ? money(outcome.rate_per_mile) : ""}</td>
-                <td class="num">{outcome && isPriced(outcome) ? money(outcome.total_cost) : ""}</td>
-                <td>
-                  {outcome === null ? (
-                    <span class="muted">Not priced yet</span>
-                  ) : isPriced(outcome) ? (
-                    <a href={`/dashboard/receipts/${outcome.receipt_id}`} safe>
-                      {outcome.receipt_id}
-                    </a>
-                  ) : (
-                    <span class="error-text" safe>{`${outcome.error}: ${outcome.message}`}</span>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
-        />
-      </section>
+      <SheetProgress sheet={sheet} preview={props.preview} />
     </AppLayout>
   );
 }
 
 /** The progress card: it asks again every second while the sheet is being priced, and stops once it is settled. */
-export function SheetProgress(props: { sheet: SheetView }) {
+export function SheetProgress(props: { sheet: SheetView; preview: SheetRow[] }) {
   const { sheet } = props;
   const settled = sheet.status === "done" || sheet.status === "failed";
   return (
-    <section
-      class="card"
+    <div
       id="progress"
       hx-get={settled ? undefined : `/dashboard/sheets/${sheet.job_id}/progress`}
       hx-trigger={settled ? undefined : "load delay:1s"}
-      aria-live="polite"
     >
-      <h2 safe>{STATUS_LABELS[sheet.status]}</h2>
-      <label for="sheet-progress" safe>{`${sheet.done} of ${sheet.total} lanes settled`}</label>
-      <progress id="sheet-progress" max={String(sheet.total)} value={String(sheet.done)} safe>
-        {`${sheet.done} / ${sheet.total}`}
-      </progress>
-      {sheet.failure ? (
-        <p class="error" safe>
-          {sheet.failure}
-        </p>
-      ) : null}
-      {settled ? (
-        <p>
-          Download the priced sheet: <DownloadLinks sheet={sheet} />
-        </p>
-      ) : null}
+      <section class="card" aria-live="polite">
+        <h2 id="sheet-status" safe>
+          {STATUS_LABELS[sheet.status]}
+        </h2>
+        <label for="sheet-progress" safe>{`${sheet.done} of ${sheet.total} lanes settled`}</label>
+        <progress id="sheet-progress" max={String(sheet.total)} value={String(sheet.done)} safe>
+          {`${sheet.done} / ${sheet.total}`}
+        </progress>
+        {sheet.failure ? (
+          <p class="error" safe>
+            {sheet.failure}
+          </p>
+        ) : null}
+        {settled ? (
+          <p>
+            Download the priced sheet: <DownloadLinks sheet={sheet} />
+          </p>
+        ) : null}
+      </section>
+      <PreviewRows preview={props.preview} />
+    </div>
+  );
+}
+
+const cellOf = (cells: Record<string, unknown>, field: string) =>
+  String(Object.entries(cells).find(([column]) => fieldName(column) === field)?.[1] ?? "");
+
+/** The sheet's first rows as they stand: priced with a receipt link, refused with the error, or not yet. */
+function PreviewRows(props: { preview: SheetRow[] }) {
+  return (
+    <section class="card">
+      <h2>First rows</h2>
+      <DataTable
+        compact
+        columns={[
+          { label: "Row", class: "num" },
+          { label: "Origin" },
+          { label: "Destination" },
+          { label: "Rate per mile", class: "num" },
+          { label: "Total", class: "num" },
+          { label: "Receipt or error" },
+        ]}
+        empty="No rows."
+        rows={props.preview.map((row) => {
+          const outcome = row.outcome;
+          return (
+            <tr>
+              <td class="num" safe>
+                {String(row.row)}
+              </td>
+              <td safe>{cellOf(row.cells, "origin")}</td>
+              <td safe>{cellOf(row.cells, "destination")}</td>
+              <td class="num">{outcome && isPriced(outcome) ? money(outcome.rate_per_mile) : ""}</td>
+              <td class="num">{outcome && isPriced(outcome) ? money(outcome.total_cost) : ""}</td>
+              <td>
+                {outcome === null ? (
+                  <span class="muted">Not priced yet</span>
+                ) : isPriced(outcome) ? (
+                  <a href={`/dashboard/receipts/${outcome.receipt_id}`} safe>
+                    {outcome.receipt_id}
+                  </a>
+                ) : (
+                  <span class="error-text" safe>{`${outcome.error}: ${outcome.message}`}</span>
+                )}
+              </td>
+            </tr>
+          );
+        })}
+      />
     </section>
   );
 }
