@@ -14,7 +14,7 @@ import { pricedLane, refusedLane, type LaneOutcome } from "./outcome.ts";
  * Lanes priced per turn: their writes share one group transaction, and between two turns the
  * event loop serves other calls (docs/batch.md, "Pricing a sheet").
  */
-const LANES_PER_TURN = 200;
+const LANES_PER_TURN = 25;
 
 /** After a failure that is not a lane's own (the database went away), the job is tried again this much later. */
 const RETRY_AFTER_MS = 5_000;
