@@ -72,6 +72,24 @@ describe("price a lane", () => {
   });
 });
 
+describe("the key card", () => {
+  test("after a key is created it shows a first call to copy and links the docs", async () => {
+    const { cookie, csrf } = await signedIn("starter", false);
+    const created = await instance.app.handle(
+      new Request(`${ORIGIN}/dashboard/keys`, {
+        method: "POST",
+        body: new URLSearchParams({ _csrf: csrf }),
+        headers: { cookie, "content-type": "application/x-www-form-urlencoded", "hx-request": "true", origin: ORIGIN },
+      }),
+    );
+    const html = await created.text();
+    const key = /wbk_[0-9a-f]{64}/.exec(html)?.[0] ?? "missing";
+    expect(html).toContain(`curl -s ${ORIGIN}/v1/rates/lookup`);
+    expect(html).toContain(`Authorization: Bearer ${key}`);
+    expect(html).toContain('href="/docs"');
+  });
+});
+
 describe("price a bid sheet", () => {
   test("upload, progress, priced download with input columns kept and bad rows in place", async () => {
     const { account, cookie, csrf } = await signedIn("starter");

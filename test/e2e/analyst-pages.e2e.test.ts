@@ -102,6 +102,11 @@ describe.skipIf(!haveChromium)("the analyst's pages in Chromium against the comp
     await page.setViewportSize(PHONE);
     await shoot(page, "lane-phone");
     await page.setViewportSize({ width: 1280, height: 900 });
+    // The system's dark setting: the same page in the dark scheme, still without serious axe findings.
+    await page.emulateMedia({ colorScheme: "dark" });
+    expect(await axe(page)).toEqual([]);
+    await shoot(page, "lane-dark-desktop");
+    await page.emulateMedia({ colorScheme: "light" });
     await page.emulateMedia({ media: "print" });
     await shoot(page, "lane-print");
     await page.emulateMedia({ media: "screen" });
