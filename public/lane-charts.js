@@ -16,6 +16,7 @@
       axes: [{}, { size: 56, values: (_u, vals) => vals.map((v) => `$${v.toFixed(2)}`) }],
       series: [{ value: "{YYYY}-{MM}-{DD}" }].concat(series),
       bands: bands || [],
+      legend: { live: false },
     };
     container.textContent = "";
     var plot = new uPlot(opts, data, container);

@@ -13,7 +13,7 @@ const PART_COLOURS = [
   "#d1242f",
 ];
 
-const usd = (value: number) => `$${value.toFixed(2)}`;
+const usd = (value: number) => `${value < 0 ? "-" : ""}$${Math.abs(value).toFixed(2)}`;
 
 /**
  * The per-mile breakdown as one stacked bar, drawn from whatever numeric lines the answer carries

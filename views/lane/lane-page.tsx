@@ -1,6 +1,7 @@
 import { LOWER_48_VIEWBOX } from "../../src/dashboard/lane/us-map.ts";
 import type { HistoryPoint } from "../../src/dashboard/lane/lane-history.ts";
 import { assetUrl } from "../../src/dashboard/static.ts";
+import { seriesTitle } from "../../src/reference/series-titles.ts";
 import { EQUIPMENT_TYPES } from "../../src/skills/kit.ts";
 import { MODES } from "../../src/skills/rate-lookup/constants.ts";
 import { Flash } from "../flash.tsx";
@@ -93,6 +94,7 @@ function PlaceField(props: { name: "origin" | "destination"; label: string; valu
         name={props.name}
         value={props.value}
         required
+        type="text"
         autocomplete="off"
         list={list}
         placeholder="City, ST or ZIP"
@@ -179,9 +181,9 @@ function LaneAnswer({ result }: { result: LaneResult }) {
     receipt_id: string;
   };
   const lane = `${a.origin.city}, ${a.origin.state} → ${a.destination.city}, ${a.destination.state}`;
-  const sources = Object.entries(a.data_sources).filter(
-    (entry): entry is [string, string] => entry[0].endsWith("_source") && typeof entry[1] === "string",
-  );
+  // By name and date, one line per figure used (the answer's factor versions), not by series id.
+  const factors = (result.answer.factor_versions ?? []) as { series_id: string; observation_date: string }[];
+  const sources = [...new Set(factors.map((factor) => `${seriesTitle(factor.series_id)}, ${factor.observation_date}`))];
   return (
     <div class="lane-answer">
       <section class="card confirmation">
@@ -219,7 +221,7 @@ function LaneAnswer({ result }: { result: LaneResult }) {
         </ul>
         <h3>Data sources</h3>
         <ul>
-          {sources.map(([, source]) => (
+          {sources.map((source) => (
             <li safe>{source}</li>
           ))}
         </ul>
