@@ -111,11 +111,15 @@ pricing = false;
 await otherLoop;
 await Promise.all(others);
 
-const status = (await (await fetch(base + status_url, { headers: { authorization: `Bearer ${sheetKey}` } })).json()) as {
+const status = (await (
+  await fetch(base + status_url, { headers: { authorization: `Bearer ${sheetKey}` } })
+).json()) as {
   status: string;
   done: number;
 };
-const receipts = db.$client.query("SELECT count(*) AS n FROM receipts WHERE skill = 'rate-lookup'").get() as { n: number };
+const receipts = db.$client.query("SELECT count(*) AS n FROM receipts WHERE skill = 'rate-lookup'").get() as {
+  n: number;
+};
 latencies.sort((a, b) => a - b);
 console.log(
   JSON.stringify(
