@@ -5,6 +5,7 @@
  *                src/cli/serve.ts (builds and starts the server)
  *   transports   src/http/, src/dashboard/, src/cli/, views/  may use what is below
  *                (src/http/ by concern: pipeline/, responses/, observability/, routes/)
+ *   work         src/batch/                                   bid sheets priced in the background
  *   pipeline     src/pipeline/, src/access/, src/metering/,   gates, metering, validation,
  *                src/webhooks/                                webhook delivery
  *   skills       src/skills/                                  one folder per skill
@@ -21,6 +22,7 @@ const COMPOSITION = "^src/((main|app|runtime|config)\\.ts|cli/serve\\.ts)$";
 const TRANSPORTS = "^(src/(http|dashboard|cli)/|views/)";
 const PIPELINE = "^src/(pipeline|metering|webhooks)/|^src/access/(?!(tiers|principal)\\.ts$)";
 const SKILLS = "^src/skills/";
+const WORK = "^src/batch/";
 const SHARED =
   "^src/((errors|dates|clock|ids|paths|cursor|client-gone|version)\\.ts|ops/log\\.ts|access/(tiers|principal)\\.ts)$";
 const DATA = "^src/(receipts|reference|db|events)/|^src/ops/(?!log\\.ts$)";
@@ -42,11 +44,18 @@ module.exports = {
       to: { path: COMPOSITION },
     },
     {
+      name: "not-up-from-work",
+      severity: "error",
+      comment: "Bid sheets run through the pipeline below them; transports and the composition root call them.",
+      from: { path: WORK },
+      to: { path: [COMPOSITION, TRANSPORTS] },
+    },
+    {
       name: "not-up-from-pipeline",
       severity: "error",
       comment: "The pipeline serves every transport and knows none of them.",
       from: { path: PIPELINE },
-      to: { path: [COMPOSITION, TRANSPORTS] },
+      to: { path: [COMPOSITION, TRANSPORTS, WORK] },
     },
     {
       name: "not-up-from-skills",
@@ -54,20 +63,20 @@ module.exports = {
       comment:
         "A skill is a pure declaration: the pipeline runs it; it never calls the pipeline, metering or a transport.",
       from: { path: SKILLS },
-      to: { path: [COMPOSITION, TRANSPORTS, PIPELINE] },
+      to: { path: [COMPOSITION, TRANSPORTS, WORK, PIPELINE] },
     },
     {
       name: "not-up-from-data",
       severity: "error",
       comment: "Receipts, reference data, events and the database know nothing of skills, gates or transports.",
       from: { path: DATA },
-      to: { path: [COMPOSITION, TRANSPORTS, PIPELINE, SKILLS] },
+      to: { path: [COMPOSITION, TRANSPORTS, WORK, PIPELINE, SKILLS] },
     },
     {
       name: "not-up-from-shared",
       severity: "error",
       from: { path: SHARED },
-      to: { path: [COMPOSITION, TRANSPORTS, PIPELINE, SKILLS, DATA] },
+      to: { path: [COMPOSITION, TRANSPORTS, WORK, PIPELINE, SKILLS, DATA] },
     },
     {
       name: "http-steps-know-no-routes",
@@ -103,7 +112,7 @@ module.exports = {
       severity: "error",
       comment: "A new folder of src/ is placed in a layer here and in docs/architecture.md before it is used.",
       from: {},
-      to: { path: "^src/", pathNot: [COMPOSITION, TRANSPORTS, PIPELINE, SKILLS, DATA, SHARED] },
+      to: { path: "^src/", pathNot: [COMPOSITION, TRANSPORTS, WORK, PIPELINE, SKILLS, DATA, SHARED] },
     },
   ],
   options: {

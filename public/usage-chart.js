@@ -4,6 +4,14 @@
 (() => {
   var COLORS = ["#1f6feb", "#2da44e", "#bf8700", "#cf222e", "#8250df", "#1b7c83", "#d1242f", "#6e7781", "#fb8500"];
 
+  // A skill keeps its colour whatever else was called this month: picked from its name, not its place.
+  function colourOf(skill) {
+    var hash = 0;
+    for (let i = 0; i < skill.length; i++) hash = (hash * 31 + skill.charCodeAt(i)) >>> 0;
+    return skill.startsWith("refused") ? "#6e7781" : COLORS[hash % COLORS.length];
+  }
+  var totalOf = (counts) => counts.reduce((sum, n) => sum + n, 0);
+
   function draw(container) {
     var island = document.getElementById(container.getAttribute("data-island"));
     if (!island || typeof uPlot === "undefined") return;
@@ -29,7 +37,7 @@
       cursor: { points: { show: false } },
       series: [{ value: "{YYYY}-{MM}-{DD}" }].concat(
         order.map((index) => {
-          var color = COLORS[index % COLORS.length];
+          var color = colourOf(data.series[index].skill);
           return {
             label: data.series[index].skill,
             stroke: color,
@@ -37,7 +45,9 @@
             width: 0,
             paths: bars,
             points: { show: false },
-            value: (u, v, seriesIndex, idx) => (idx == null ? "—" : data.series[index].counts[idx]),
+            // Hovering a day shows that day's count; otherwise the month's total, never a placeholder.
+            value: (_u, _v, _seriesIndex, idx) =>
+              idx == null ? totalOf(data.series[index].counts) : data.series[index].counts[idx],
           };
         }),
       ),

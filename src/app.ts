@@ -37,7 +37,7 @@ export function createApp(runtime: Runtime, options: HttpOptions = {}) {
     .use(mcpRoutes(runtime, runtime.skills))
     .use(openApiRoutes(runtime, () => routeTable(), options.publicUrl))
     .use(docsRoutes(runtime.skills, { publicUrl: options.publicUrl }))
-    .use(dashboardRoutes(runtime, options.dashboard));
+    .use(dashboardRoutes({ ...runtime, pipeline: runtime }, options.dashboard));
   routeTable = () => app.routes;
   return app;
 }

@@ -19,7 +19,9 @@ import { SkillCatalog } from "./skills/catalog.ts";
 import { SKILLS } from "./skills/registry.ts";
 import { log as serverLog } from "./ops/log.ts";
 import { createReadiness, type ReadinessProbe } from "./ops/readiness.ts";
-import { servedDeclarations, type RegisteredSkill } from "./skills/types.ts";
+import { callName, servedDeclarations, type RegisteredSkill } from "./skills/types.ts";
+import { BatchRunner } from "./batch/runner.ts";
+import { BatchService } from "./batch/service.ts";
 import { systemResolver, type TargetPolicy } from "./webhooks/target-policy.ts";
 import { DeliveryWorker } from "./webhooks/worker.ts";
 
@@ -44,6 +46,10 @@ export interface Runtime extends PipelineDeps {
   ledger: WaybillReceiptLedger;
   reference: ReturnType<typeof createReferenceData>;
   webhookPolicy: TargetPolicy;
+  /** Bid sheets as every transport takes them. */
+  batches: BatchService;
+  /** Prices bid sheets in the background; `serve` wakes it to resume an interrupted sheet. */
+  batchRunner: BatchRunner;
   /** Sends the webhook outbox; started by `serve`. */
   webhooks: DeliveryWorker;
   /** Alert evaluation when data arrives and on a schedule; started by `serve`. */
@@ -154,6 +160,26 @@ export async function createRuntime({
       });
   }
 
+  const served = servedDeclarations(skills);
+  const pipeline: PipelineDeps = {
+    db,
+    clock,
+    keys,
+    committer,
+    meter,
+    usage,
+    ledger,
+    log: ledger.log,
+    reference,
+    skills: served,
+    refreshCaches,
+    metrics,
+  };
+  const rateLookup = served.find((skill) => callName(skill) === "rate-lookup");
+  if (!rateLookup) throw new Error("rate-lookup is not served: bid sheets cannot be priced");
+  const batchRunner = new BatchRunner(pipeline, rateLookup);
+  const batches = new BatchService(pipeline, batchRunner, rateLookup);
+
   const runtime: Runtime = {
     db,
     clock,
@@ -166,7 +192,9 @@ export async function createRuntime({
     log: ledger.log,
     reference,
     dataEvents,
-    skills: servedDeclarations(skills),
+    skills: served,
+    batches,
+    batchRunner,
     webhookPolicy,
     webhooks,
     alertBackground,
@@ -178,6 +206,7 @@ export async function createRuntime({
     async close() {
       webhooks.stop();
       alertBackground.stop();
+      await batchRunner.stop();
       await committer.close();
       await usage.close();
       await meter.close();

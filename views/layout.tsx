@@ -1,7 +1,7 @@
 import type { Children } from "@kitajs/html";
 import { assetUrl } from "../src/dashboard/static.ts";
 
-export type Section = "overview" | "keys" | "usage" | "alerts" | "events" | "webhooks" | "admin";
+export type Section = "overview" | "lane" | "sheets" | "keys" | "usage" | "alerts" | "events" | "webhooks" | "admin";
 
 /** The signed-in viewer, as every page shows them. */
 export interface Viewer {
@@ -41,6 +41,8 @@ function Brand() {
 export function AppLayout(props: { title: string; viewer: Viewer; section?: Section; children: Children }) {
   const links: { section: Section; href: string; label: string }[] = [
     { section: "overview", href: "/dashboard", label: "Overview" },
+    { section: "lane", href: "/dashboard/lane", label: "Price a lane" },
+    { section: "sheets", href: "/dashboard/sheets", label: "Bid sheets" },
     { section: "keys", href: "/dashboard/keys", label: "API key" },
     { section: "usage", href: "/dashboard/usage", label: "Usage" },
     { section: "alerts", href: "/dashboard/alerts", label: "Alerts" },

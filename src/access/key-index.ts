@@ -50,6 +50,12 @@ export class KeyIndex {
     return this.grants.get(digest);
   }
 
+  /** A key's grant by its id (work done later under a key, such as a bid sheet priced in the background). */
+  byKeyId(keyId: string): KeyGrant | undefined {
+    for (const grant of this.grants.values()) if (grant.principal.keyId === keyId) return grant;
+    return undefined;
+  }
+
   private async readUntilCurrent(): Promise<void> {
     do {
       this.readAgain = false;

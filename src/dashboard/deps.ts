@@ -1,4 +1,7 @@
+import type { KeyIndex } from "../access/key-index.ts";
+import type { BatchService } from "../batch/service.ts";
 import type { Clock } from "../clock.ts";
+import type { PipelineDeps } from "../pipeline/run-skill.ts";
 import type { Store } from "../db/client.ts";
 import type { LimitsTable } from "../metering/limits.ts";
 import type { Meter } from "../metering/meter.ts";
@@ -27,6 +30,12 @@ export interface DashboardDeps {
   catalog: SkillCatalog;
   /** The admin page's reference-data table: each series' newest figure and whether it is overdue. */
   dataFreshness(): SeriesFreshness[];
+  /** Key grants by key id: the pricing pages run under the account's active key. */
+  keys: KeyIndex;
+  /** The pipeline the price-a-lane page calls rate-lookup and rate-forecast through, metered and receipted. */
+  pipeline: PipelineDeps;
+  /** Bid sheets, the same jobs as POST /v1/rates/batch. */
+  batches: BatchService;
 }
 
 export interface DashboardOptions {

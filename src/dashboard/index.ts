@@ -9,11 +9,13 @@ import { createDashboardContext } from "./context.ts";
 import { eventsRoutes } from "./events-routes.ts";
 import type { DashboardDeps, DashboardOptions } from "./deps.ts";
 import { keysRoutes } from "./keys-routes.ts";
+import { laneRoutes } from "./lane-routes.ts";
 import { overviewRoutes } from "./overview-routes.ts";
 import { passwordRoutes } from "./password-routes.ts";
 import { receiptPageRoutes } from "./receipt-page-routes.ts";
 import { pageResponse } from "./render.ts";
 import { setupRoutes } from "./setup-routes.ts";
+import { sheetsRoutes } from "./sheets-routes.ts";
 import { staticRoutes } from "./static.ts";
 import { usageRoutes } from "./usage-routes.ts";
 import { webhooksRoutes } from "./webhooks-routes.ts";
@@ -40,6 +42,8 @@ export function dashboardRoutes(deps: DashboardDeps, options: DashboardOptions =
       .use(usageRoutes(context))
       .use(receiptPageRoutes(context))
       .use(alertsRoutes(context))
+      .use(sheetsRoutes(context))
+      .use(laneRoutes(context))
       .use(eventsRoutes(context))
       .use(webhooksRoutes(context))
       .use(adminRoutes(context))

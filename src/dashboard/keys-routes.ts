@@ -10,7 +10,7 @@ import { lastUseOfKey } from "./queries.ts";
 import { recordAccountEvent } from "../ops/audit-log.ts";
 import { htmlResponse, isHtmxRequest, pageResponse } from "./render.ts";
 
-type PanelOutcome = Pick<KeyPanelProps, "newKey" | "confirmRevoke" | "notice" | "error">;
+type PanelOutcome = Pick<KeyPanelProps, "newKey" | "apiOrigin" | "confirmRevoke" | "notice" | "error">;
 
 /** Key page: see the active key, create a scoped one (shown once), revoke with confirmation. */
 export function keysRoutes(context: DashboardContext) {
@@ -76,7 +76,8 @@ export function keysRoutes(context: DashboardContext) {
           actor: { accountId: signedIn.account.id },
           detail: issued.record.displayId,
         });
-        return respond(request, signedIn, { newKey: issued.key }, 201);
+        const apiOrigin = context.options.publicUrl?.href.replace(/\/$/, "") ?? new URL(request.url).origin;
+        return respond(request, signedIn, { newKey: issued.key, apiOrigin }, 201);
       },
       { signedIn: "account" },
     )

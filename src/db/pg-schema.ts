@@ -343,3 +343,40 @@ export const minuteWindows = pgTable("minute_windows", {
   admitted: bigint("admitted", { mode: "number" }).array().notNull(),
   calls: integer("calls").array().notNull().default([]),
 });
+
+export const batchJobs = pgTable(
+  "batch_jobs",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    keyId: text("key_id")
+      .notNull()
+      .references(() => apiKeys.id),
+    receiptId: text("receipt_id").notNull(),
+    format: text("format", { enum: ["json", "csv", "xlsx"] }).notNull(),
+    fileName: text("file_name"),
+    columns: jsonb("columns").$type<string[]>().notNull(),
+    status: text("status", { enum: ["queued", "running", "done", "failed"] }).notNull(),
+    total: integer("total").notNull(),
+    done: integer("done").notNull().default(0),
+    failure: text("failure"),
+    createdAt: ms("created_at").notNull(),
+    finishedAt: ms("finished_at"),
+  },
+  (t) => [index("batch_jobs_account_created").on(t.accountId, t.createdAt)],
+);
+
+export const batchRows = pgTable(
+  "batch_rows",
+  {
+    jobId: text("job_id")
+      .notNull()
+      .references(() => batchJobs.id, { onDelete: "cascade" }),
+    row: integer("row").notNull(),
+    cells: jsonb("cells").$type<Record<string, unknown>>().notNull(),
+    outcome: jsonb("outcome").$type<Record<string, unknown>>(),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.row] })],
+);

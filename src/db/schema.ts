@@ -402,3 +402,52 @@ export const minuteWindows = sqliteTable("minute_windows", {
   admitted: text("admitted", { mode: "json" }).$type<number[]>().notNull(),
   calls: text("calls", { mode: "json" }).$type<number[]>().notNull().default([]),
 });
+
+/**
+ * Bid sheets priced in the background (docs/batch.md): one row per sheet, submitted through
+ * POST /v1/rates/batch or the dashboard, priced under the key grant that submitted it.
+ */
+export const batchJobs = sqliteTable(
+  "batch_jobs",
+  {
+    id: text("id").primaryKey(), // job_<ulid>
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    keyId: text("key_id")
+      .notNull()
+      .references(() => apiKeys.id),
+    /** The submission's own receipt: status and result reads carry it. */
+    receiptId: text("receipt_id").notNull(),
+    /** How the sheet arrived, and so how its priced copy is offered first. */
+    format: text("format", { enum: ["json", "csv", "xlsx"] }).notNull(),
+    /** The uploaded file's name (dashboard), for the list of past sheets. */
+    fileName: text("file_name"),
+    /** The sheet's columns in their order (JSON lanes: every field named by any lane). */
+    columns: text("columns", { mode: "json" }).$type<string[]>().notNull(),
+    status: text("status", { enum: ["queued", "running", "done", "failed"] }).notNull(),
+    total: integer("total").notNull(),
+    /** Rows settled (priced or refused), committed with each row's outcome. */
+    done: integer("done").notNull().default(0),
+    /** Why a whole job stopped (its key was revoked meanwhile); null otherwise. */
+    failure: text("failure"),
+    createdAt: integer("created_at").notNull(),
+    finishedAt: integer("finished_at"),
+  },
+  (t) => [index("batch_jobs_account_created").on(t.accountId, t.createdAt)],
+);
+
+/** A bid sheet's rows, in the sheet's order; `outcome` is null until the row is priced or refused. */
+export const batchRows = sqliteTable(
+  "batch_rows",
+  {
+    jobId: text("job_id")
+      .notNull()
+      .references(() => batchJobs.id, { onDelete: "cascade" }),
+    row: integer("row").notNull(),
+    /** The row's cells as uploaded, by column name. */
+    cells: text("cells", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    outcome: text("outcome", { mode: "json" }).$type<Record<string, unknown>>(),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.row] })],
+);

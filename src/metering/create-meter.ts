@@ -6,7 +6,7 @@ import { MinuteWindows } from "./minute-window.ts";
 import { BatchMonthCounts } from "./month-counts.ts";
 import { MonthQuotas, type MonthSlot } from "./month-quota.ts";
 import { createPostgresMeter } from "./postgres-meter.ts";
-import { closestToExhaustion, rateLimitedError, rateLimitHeaders } from "./window-status.ts";
+import { closestToExhaustion, rateLimitedError, rateLimitHeaders, type WindowStatus } from "./window-status.ts";
 
 export interface MeterOptions<S extends Store = Store> {
   db: S;
@@ -58,21 +58,18 @@ function createMemoryMeter({ db, limits }: MeterOptions<Db>): MemoryMeter {
     },
 
     admit(principal, now) {
-      const tierLimits = limits[principal.tier];
-      const minute = minutes.tryCount(principal.keyId, tierLimits.perMinute, now);
-      if (!minute.admitted) throw rateLimitedError(minute.status, now);
-      const month = months.tryReserve(principal.accountId, tierLimits.perMonth, now);
-      if (!month.slot) throw rateLimitedError(month.status, now);
-      const slot: MonthSlot = month.slot;
-      return {
-        headers: rateLimitHeaders(closestToExhaustion(minute.status, month.status)),
-        release: () => slot.release(),
-        commit(): MonthCount {
-          const answered = monthCounts.count(slot.accountId, slot.month);
-          slot.commit();
-          return { month: slot.month, answered, limit: tierLimits.perMonth };
-        },
-      };
+      const minute = countedMinute(principal, now);
+      return monthAdmission(principal, now, minute);
+    },
+
+    countMinute(principal, now) {
+      const minute = countedMinute(principal, now);
+      const month = months.status(principal.accountId, limits[principal.tier].perMonth, now);
+      return rateLimitHeaders(closestToExhaustion(minute, month));
+    },
+
+    reserveMonth(principal, now) {
+      return monthAdmission(principal, now, minutes.status(principal.keyId, limits[principal.tier].perMinute, now));
     },
 
     windows,
@@ -86,4 +83,27 @@ function createMemoryMeter({ db, limits }: MeterOptions<Db>): MemoryMeter {
 
     async close() {},
   };
+
+  function countedMinute(principal: Principal, now: number) {
+    const minute = minutes.tryCount(principal.keyId, limits[principal.tier].perMinute, now);
+    if (!minute.admitted) throw rateLimitedError(minute.status, now);
+    return minute.status;
+  }
+
+  /** Reserve one month slot; `minute` is where the minute window stands, for the headers. */
+  function monthAdmission(principal: Principal, now: number, minute: WindowStatus) {
+    const tierLimits = limits[principal.tier];
+    const month = months.tryReserve(principal.accountId, tierLimits.perMonth, now);
+    if (!month.slot) throw rateLimitedError(month.status, now);
+    const slot: MonthSlot = month.slot;
+    return {
+      headers: rateLimitHeaders(closestToExhaustion(minute, month.status)),
+      release: () => slot.release(),
+      commit(): MonthCount {
+        const answered = monthCounts.count(slot.accountId, slot.month);
+        slot.commit();
+        return { month: slot.month, answered, limit: tierLimits.perMonth };
+      },
+    };
+  }
 }

@@ -48,6 +48,13 @@ export interface Meter {
   admit(principal: Principal, now: number): MaybePromise<Admission>;
   /** Where both windows stand, without counting anything. */
   windows(principal: Principal, now: number): MaybePromise<RateWindows>;
+  /**
+   * Count a call toward the minute window only (a bid sheet's status and result reads); throws (or
+   * rejects with) the minute's RATE_LIMITED. Returns the headers of the window closest to exhaustion.
+   */
+  countMinute(principal: Principal, now: number): MaybePromise<RateLimitHeaders>;
+  /** Reserve one month slot without touching the minute window (one lane of a bid sheet); throws the month's RATE_LIMITED. */
+  reserveMonth(principal: Principal, now: number): MaybePromise<Admission>;
   /** Joined to the group committer where the meter writes its month counts once per batch (the SQLite file). */
   readonly batch?: BatchParticipant;
   /** The database changed under this process (another process committed): drop the month mirror. */
@@ -61,6 +68,8 @@ export interface MemoryMeter extends Meter {
   peek(principal: Principal, now: number): RateLimitHeaders;
   admit(principal: Principal, now: number): Omit<Admission, "commit"> & { commit(tx: Store): MonthCount };
   windows(principal: Principal, now: number): RateWindows;
+  countMinute(principal: Principal, now: number): RateLimitHeaders;
+  reserveMonth(principal: Principal, now: number): Omit<Admission, "commit"> & { commit(tx: Store): MonthCount };
 }
 
 /** One refused authenticated skill call (feeds the dashboard and GET /v1/usage; an answered call's usage is on its receipt). */

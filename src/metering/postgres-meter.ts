@@ -137,6 +137,40 @@ export function createPostgresMeter({ db: store, limits }: { db: Store; limits: 
     };
   };
 
+  /** Count the call in the key's minute window (refused when full) and observe the account's month. */
+  const countedMinute = async (principal: Principal, now: number): Promise<WindowStatus> => {
+    const limit = limits[principal.tier].perMinute;
+    const month = monthOf(now);
+    const row = await countMinute(principal, limit, now, month);
+    if (!row.live) throw errors.revokedKey();
+    if (row.counted === null) throw rateLimitedError(await fullMinute(principal, row, limit, now, month), now);
+    months.observe(principal.accountId, Number(row.answered ?? 0), now);
+    return windowOfGroups(groupsOfRow(row.counted, row.counted_calls), limit, now);
+  };
+
+  /** Reserve one month slot of an observed month; `minute` is where the minute window stands, for the headers. */
+  const monthAdmission = (principal: Principal, now: number, minute: WindowStatus): Admission => {
+    const tierLimits = limits[principal.tier];
+    const reserved = months.tryReserve(principal.accountId, tierLimits.perMonth, now);
+    if (!reserved.slot) throw rateLimitedError(reserved.status, now);
+    const slot = reserved.slot;
+    return {
+      headers: rateLimitHeaders(closestToExhaustion(minute, reserved.status)),
+      release: () => slot.release(),
+      async commit(tx): Promise<MonthCount> {
+        const answered = await countAnsweredWithin(tx, slot.accountId, slot.month, tierLimits.perMonth);
+        if (answered === undefined) {
+          throw rateLimitedError(
+            { window: "month", limit: tierLimits.perMonth, remaining: 0, resetAt: monthRange(now).end },
+            now,
+          );
+        }
+        slot.commit();
+        return { month: slot.month, answered, limit: tierLimits.perMonth };
+      },
+    };
+  };
+
   return {
     async peek(principal, now) {
       const { minute, month } = await windowsOf(principal, now);
@@ -144,32 +178,19 @@ export function createPostgresMeter({ db: store, limits }: { db: Store; limits: 
     },
 
     async admit(principal, now): Promise<Admission> {
-      const tierLimits = limits[principal.tier];
-      const month = monthOf(now);
-      const row = await countMinute(principal, tierLimits.perMinute, now, month);
-      if (!row.live) throw errors.revokedKey();
-      if (row.counted === null)
-        throw rateLimitedError(await fullMinute(principal, row, tierLimits.perMinute, now, month), now);
-      const minute = windowOfGroups(groupsOfRow(row.counted, row.counted_calls), tierLimits.perMinute, now);
-      months.observe(principal.accountId, Number(row.answered ?? 0), now);
-      const reserved = months.tryReserve(principal.accountId, tierLimits.perMonth, now);
-      if (!reserved.slot) throw rateLimitedError(reserved.status, now);
-      const slot = reserved.slot;
-      return {
-        headers: rateLimitHeaders(closestToExhaustion(minute, reserved.status)),
-        release: () => slot.release(),
-        async commit(tx): Promise<MonthCount> {
-          const answered = await countAnsweredWithin(tx, slot.accountId, slot.month, tierLimits.perMonth);
-          if (answered === undefined) {
-            throw rateLimitedError(
-              { window: "month", limit: tierLimits.perMonth, remaining: 0, resetAt: monthRange(now).end },
-              now,
-            );
-          }
-          slot.commit();
-          return { month: slot.month, answered, limit: tierLimits.perMonth };
-        },
-      };
+      return monthAdmission(principal, now, await countedMinute(principal, now));
+    },
+
+    async countMinute(principal, now) {
+      const minute = await countedMinute(principal, now);
+      return rateLimitHeaders(
+        closestToExhaustion(minute, months.status(principal.accountId, limits[principal.tier].perMonth, now)),
+      );
+    },
+
+    async reserveMonth(principal, now) {
+      const { minute } = await windowsOf(principal, now);
+      return monthAdmission(principal, now, minute);
     },
 
     windows: windowsOf,

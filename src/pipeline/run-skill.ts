@@ -113,49 +113,15 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
 
   try {
     const input = validateInput(skill.input, await call.readInput(), call.inputSource);
-    const asOf = skill.asOf?.(input) ?? utcDateOf(now);
-    checkAsOf(asOf, utcDateOf(now));
-    const data = deps.reference.view(asOf, now);
-    const context = { data, caller: principal, instance: deps };
-    // A writing operation runs inside the commit below, so its writes and its receipt commit together.
-    // A handler that reads stored records (audit-report) answers with a promise; rate-lookup's stays synchronous.
-    const computing = skill.write ? undefined : computeAnswer(skill, input, context);
-    const computed = isPromise(computing) ? await computing : computing;
-    // Answered means durable: the month count and the receipt with the call's usage commit together
-    // (with other requests' rows, in one group transaction) before the response is sent.
-    const { receipt, answer, answerBytes } = await deps.committer.commit(async (tx) => {
-      // First in the write: on PostgreSQL a month used up by another replica refuses this call before it wrote anything.
-      const counted = admission.commit(tx);
-      const monthCount = isPromise(counted) ? await counted : counted;
-      const result = computed?.result ?? (await skill.write!(input, { ...context, store: { tx, now } }));
-      const answer = result.answer as Record<string, unknown>;
-      const answerBytes = computed?.bytes ?? new AnswerBytes(answer);
-      await recordQuotaThreshold(tx, principal, monthCount, now);
-      const receipt = await deps.ledger.append(tx, {
-        // Read here, in commit order, so issue times never run backwards against seq (the clock is monotonic).
-        issuedAt: deps.clock.now(),
-        skill: callName(skill),
-        principal,
-        request: input,
-        response: answer,
-        responseSha256: answerBytes.sha256,
-        canonical: computed?.canonical,
-        factorVersions: result.factorVersions,
-        modelVersion: result.modelVersion,
-        asOf,
-        knownAt: now,
-        usage: { requestId: call.requestId, latencyMs: performance.now() - started },
-      });
-      const keyUse = deps.usage.recordAnswered(tx, principal.keyId, now);
-      if (isPromise(keyUse)) await keyUse;
-      const stored = call.alsoInAnswerTransaction?.(tx, principal, {
-        ...answer,
-        ...answerEnvelope(receipt, principal),
-      });
-      if (isPromise(stored)) await stored;
-      return { receipt, answer, answerBytes };
+    const { answer, answerBytes, envelope } = await answerAdmitted(deps, skill, {
+      principal,
+      admission,
+      input,
+      now,
+      started,
+      requestId: call.requestId,
+      alsoInAnswerTransaction: call.alsoInAnswerTransaction,
     });
-    const envelope = answerEnvelope(receipt, principal);
     deps.metrics?.answered(skill.name);
     return {
       status: 200,
@@ -169,6 +135,119 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
     if (isClientGone(error, call.signal)) return { status: CLIENT_GONE_STATUS, body: {}, headers: {}, principal };
     return refuse(error, admission.headers);
   }
+}
+
+/**
+ * A skill call made for a signed-in dashboard user under their account's key grant (no bearer key
+ * on the request): scope → tier → minute → month → validate → answer, exactly as runSkill, and
+ * refused the same way. Resolves to the answer with its envelope; throws the refusal.
+ */
+export async function runSkillAs(
+  deps: PipelineDeps,
+  skill: AnySkill,
+  principal: Principal,
+  rawInput: unknown,
+  requestId: string,
+): Promise<Record<string, unknown>> {
+  const started = performance.now();
+  const now = deps.clock.now();
+  let admission: Admission | undefined;
+  try {
+    authorize(principal, skill);
+    const admitted = deps.meter.admit(principal, now);
+    admission = isPromise(admitted) ? await admitted : admitted;
+    const input = validateInput(skill.input, rawInput, "body");
+    const { answer, envelope } = await answerAdmitted(deps, skill, {
+      principal,
+      admission,
+      input,
+      now,
+      started,
+      requestId,
+    });
+    deps.metrics?.answered(skill.name);
+    return { ...answer, ...envelope };
+  } catch (error) {
+    admission?.release();
+    if (!(error instanceof ApiError)) log.failure("skill_call_failed", error, { request_id: requestId });
+    deps.usage.recordRefused({
+      at: now,
+      requestId,
+      accountId: principal.accountId,
+      keyId: principal.keyId,
+      skill: skill.name,
+      status: error instanceof ApiError ? error.status : 500,
+      latencyMs: performance.now() - started,
+      receiptId: null,
+    });
+    throw error instanceof ApiError ? error : errors.internal();
+  }
+}
+
+/** A call past the gates with a validated input, ready to be answered. */
+export interface AdmittedCall {
+  principal: Principal;
+  admission: Admission;
+  input: unknown;
+  /** When the call was admitted (its data view's known_at). */
+  now: number;
+  /** performance.now() at the call's start, for its latency. */
+  started: number;
+  requestId: string;
+  alsoInAnswerTransaction?: SkillCall["alsoInAnswerTransaction"];
+}
+
+/**
+ * pin the data view → handler → month count + receipt (carrying the call's usage) in one
+ * transaction. A synchronous handler's write is queued before this returns its promise, so calls
+ * answered in one loop join one group transaction (a bid sheet's lanes, src/batch/runner.ts).
+ * Throws the handler's or the commit's error; the caller releases the admission.
+ */
+export async function answerAdmitted(deps: PipelineDeps, skill: AnySkill, call: AdmittedCall) {
+  const { principal, admission, input, now } = call;
+  const asOf = skill.asOf?.(input) ?? utcDateOf(now);
+  checkAsOf(asOf, utcDateOf(now));
+  const data = deps.reference.view(asOf, now);
+  const context = { data, caller: principal, instance: deps };
+  // A writing operation runs inside the commit below, so its writes and its receipt commit together.
+  // A handler that reads stored records (audit-report) answers with a promise; rate-lookup's stays synchronous.
+  const computing = skill.write ? undefined : computeAnswer(skill, input, context);
+  const computed = isPromise(computing) ? await computing : computing;
+  // Answered means durable: the month count and the receipt with the call's usage commit together
+  // (with other requests' rows, in one group transaction) before the response is sent.
+  const { receipt, answer, answerBytes } = await deps.committer.commit(async (tx) => {
+    // First in the write: on PostgreSQL a month used up by another replica refuses this call before it wrote anything.
+    const counted = admission.commit(tx);
+    const monthCount = isPromise(counted) ? await counted : counted;
+    const result = computed?.result ?? (await skill.write!(input, { ...context, store: { tx, now } }));
+    const answer = result.answer as Record<string, unknown>;
+    const answerBytes = computed?.bytes ?? new AnswerBytes(answer);
+    await recordQuotaThreshold(tx, principal, monthCount, now);
+    const receipt = await deps.ledger.append(tx, {
+      // Read here, in commit order, so issue times never run backwards against seq (the clock is monotonic).
+      issuedAt: deps.clock.now(),
+      skill: callName(skill),
+      principal,
+      request: input,
+      response: answer,
+      responseSha256: answerBytes.sha256,
+      canonical: computed?.canonical,
+      factorVersions: result.factorVersions,
+      modelVersion: result.modelVersion,
+      asOf,
+      knownAt: now,
+      usage: { requestId: call.requestId, latencyMs: performance.now() - call.started },
+    });
+    const keyUse = deps.usage.recordAnswered(tx, principal.keyId, now);
+    if (isPromise(keyUse)) await keyUse;
+    const stored = call.alsoInAnswerTransaction?.(tx, principal, {
+      ...answer,
+      ...answerEnvelope(receipt, principal),
+    });
+    if (isPromise(stored)) await stored;
+    return { receipt, answer, answerBytes };
+  });
+  return { receipt, answer, answerBytes, envelope: answerEnvelope(receipt, principal) };
 }
 
 /** A refusal's headers: the meter's current ones, or none if it cannot tell (the database is unreachable), or the refusal of a key revoked meanwhile. */

@@ -25,7 +25,9 @@ describe("MCP at /mcp, with the official client over real HTTP", () => {
     const explorerSkills = server.runtime.skills
       .filter((skill) => skill.minimumTier === "explorer")
       .map((skill) => skill.name);
-    expect(tools.map((tool) => tool.name).sort()).toEqual([...explorerSkills].sort());
+    // rate-lookup brings its bid-sheet tools (they are part of it).
+    const batchTools = ["rate-lookup-batch", "rate-lookup-batch-results"];
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...explorerSkills, ...batchTools].sort());
     const lookup = tools.find((tool) => tool.name === "rate-lookup")!;
     expect(lookup.inputSchema.properties).toHaveProperty("origin");
     expect(lookup.outputSchema?.properties).toHaveProperty("rate_per_mile");
@@ -36,7 +38,7 @@ describe("MCP at /mcp, with the official client over real HTTP", () => {
 
     const scoped = await mcpClient((await server.accountWithKey("professional", ["rate-lookup", "audit-report"])).key);
     const scopedTools = (await scoped.listTools()).tools;
-    expect(scopedTools.map((tool) => tool.name).sort()).toEqual(["audit-report", "rate-lookup"]);
+    expect(scopedTools.map((tool) => tool.name).sort()).toEqual(["audit-report", "rate-lookup", ...batchTools]);
     expect(scopedTools.find((tool) => tool.name === "audit-report")!.annotations?.idempotentHint).toBeUndefined();
     await scoped.close();
   });

@@ -17,6 +17,8 @@ export interface KeyPanelProps {
   allowedScopes: readonly Scope[];
   /** The full key, right after creation: rendered this once and never again. */
   newKey?: string;
+  /** Where callers reach the API (the public URL, else the request's origin), for the first-call example. */
+  apiOrigin?: string;
   /** Ask before revoking (the "Revoke…" link leads here, with or without JavaScript). */
   confirmRevoke?: boolean;
   notice?: string;
@@ -31,7 +33,7 @@ export function KeyPanel(props: KeyPanelProps) {
   return (
     <section id="key-panel" class="stack" hx-target:inherited="#key-panel">
       <Flash notice={props.notice} error={props.error} />
-      {props.newKey ? <NewKey value={props.newKey} /> : null}
+      {props.newKey ? <NewKey value={props.newKey} apiOrigin={props.apiOrigin ?? ""} /> : null}
       {props.activeKey ? (
         <ActiveKey
           csrfToken={props.csrfToken}
@@ -50,7 +52,12 @@ export function KeyPanel(props: KeyPanelProps) {
   );
 }
 
-function NewKey({ value }: { value: string }) {
+function NewKey({ value, apiOrigin }: { value: string; apiOrigin: string }) {
+  const curl =
+    `curl -s ${apiOrigin}/v1/rates/lookup \\\n` +
+    `  -H 'Authorization: Bearer ${value}' \\\n` +
+    `  -H 'Content-Type: application/json' \\\n` +
+    `  -d '{"origin": "Chicago, IL", "destination": "Dallas, TX", "equipment": "DRY_VAN"}'`;
   return (
     <div class="card new-key" role="status">
       <h2>Your new API key</h2>
@@ -66,7 +73,18 @@ function NewKey({ value }: { value: string }) {
         </button>
       </div>
       <p class="muted">
-        Send it as <code>Authorization: Bearer wbk_…</code> on every API call.
+        Send it as <code>Authorization: Bearer wbk_…</code> on every API call. Your first call:
+      </p>
+      <div class="copy-row">
+        <pre id="first-call" class="secret" safe>
+          {curl}
+        </pre>
+        <button type="button" class="secondary" data-copy-from="#first-call" hidden>
+          Copy
+        </button>
+      </div>
+      <p>
+        Every skill, its input and its answer: <a href="/docs">the API documentation</a>.
       </p>
     </div>
   );

@@ -24,7 +24,7 @@ function chartSeries(chart: DailyChart): { skill: string; counts: number[] }[] {
  * decoded there), so instead of HTML-escaping, every character that could end the element or
  * start markup is written as a JSON \u escape, which JSON.parse turns back.
  */
-function jsonIsland(id: string, data: unknown): JSX.Element {
+export function jsonIsland(id: string, data: unknown): JSX.Element {
   const json = JSON.stringify(data).replace(
     /[<>&\u2028\u2029]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,

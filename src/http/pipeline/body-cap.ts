@@ -2,8 +2,21 @@ import { Elysia } from "elysia";
 import { ClientGoneError, isClientGone } from "../../client-gone.ts";
 import { errors } from "../../errors.ts";
 
-/** Every request body, on every route and transport, chunked or not. */
+/** Every request body, on every route and transport, chunked or not, but for the bid-sheet uploads below. */
 export const MAX_BODY_BYTES = 64 * 1024;
+
+/**
+ * A bid sheet of 10,000 lanes: a CSV row of a lane with an analyst's own columns runs to 100–250
+ * bytes, a JSON lane to about 150, so 4 MiB holds the largest sheet with room to spare.
+ */
+export const MAX_SHEET_BODY_BYTES = 4 * 1024 * 1024;
+
+/** The routes that take a bid sheet, and so the larger cap. */
+const SHEET_UPLOADS = new Set(["/v1/rates/batch", "/dashboard/sheets"]);
+
+/** The body cap of the route at `pathname`. */
+export const bodyCapFor = (pathname: string): number =>
+  SHEET_UPLOADS.has(pathname) ? MAX_SHEET_BODY_BYTES : MAX_BODY_BYTES;
 
 /**
  * The body's bytes, refused with 413 as soon as more than `limit` arrive: a declared
@@ -73,7 +86,11 @@ export function formFields(text: string): Record<string, string | string[]> {
  */
 export function cappedBodyParser() {
   return new Elysia({ name: "capped-body-parser" }).onParse({ as: "scoped" }, async ({ request, contentType }) => {
-    const text = new TextDecoder().decode(await readCappedBody(request));
+    const bytes = await readCappedBody(request, bodyCapFor(new URL(request.url).pathname));
+    // Elysia's contentType stops at the first `;`: the multipart boundary is read from the header itself.
+    if (/^multipart\/form-data\b/i.test(contentType))
+      return multipartFields(bytes, request.headers.get("content-type") ?? contentType);
+    const text = new TextDecoder().decode(bytes);
     if (/^application\/x-www-form-urlencoded\b/i.test(contentType)) return formFields(text);
     if (/^application\/(.+\+)?json\b/i.test(contentType)) {
       if (text === "") return null;
@@ -85,4 +102,21 @@ export function cappedBodyParser() {
     }
     return text;
   });
+}
+
+/** A multipart form (a file upload) as fields without a prototype: text fields as strings, files as File. */
+async function multipartFields(bytes: Uint8Array, contentType: string): Promise<Record<string, string | File>> {
+  let form: FormData;
+  try {
+    form = await new Response(new Blob([bytes as Uint8Array<ArrayBuffer>]), {
+      headers: { "content-type": contentType },
+    }).formData();
+  } catch {
+    throw errors.invalidRequest([{ field: "(body)", problem: "is not a valid multipart form" }]);
+  }
+  const fields: Record<string, string | File> = Object.create(null);
+  form.forEach((value, name) => {
+    fields[name] ??= value;
+  });
+  return fields;
 }

@@ -3,7 +3,7 @@ import { ApiError, apiErrorOf, errorResponse, errors } from "../../errors.ts";
 import type { CorsPolicy } from "./cors.ts";
 import { finishResponse, isFinished } from "../responses/finish-response.ts";
 import type { Metrics } from "../observability/metrics.ts";
-import { MAX_BODY_BYTES, readCappedBody } from "./body-cap.ts";
+import { bodyCapFor, readCappedBody } from "./body-cap.ts";
 import { requestIdFor } from "./request-id.ts";
 import { log } from "../../ops/log.ts";
 import { logAccess, keyDisplayIdOf, type RequestActor } from "../observability/access-log.ts";
@@ -88,8 +88,9 @@ export function requestPipeline({ metrics, cors, allowedMethods, recognise }: Re
   /** A body declared past the cap is refused before it is read (a body without a length is capped as it is read). */
   const capBody = (request: Request): MaybePromise<Response> | undefined => {
     const declaredLength = Number(request.headers.get("content-length") ?? 0);
-    if (declaredLength <= MAX_BODY_BYTES) return undefined;
-    return refuse(request, stateOf(request), errors.payloadTooLarge(MAX_BODY_BYTES));
+    const cap = bodyCapFor(new URL(request.url).pathname);
+    if (declaredLength <= cap) return undefined;
+    return refuse(request, stateOf(request), errors.payloadTooLarge(cap));
   };
 
   /** Every response finished (request id, CORS, cache validators, compression); a plain object becomes JSON. */

@@ -13,6 +13,8 @@ import { readCappedBody } from "../pipeline/body-cap.ts";
 import { errorResponse, errors } from "../../errors.ts";
 import { CLIENT_GONE_STATUS, isClientGone } from "../../client-gone.ts";
 import { toolResult, toolsFor } from "./mcp-tools.ts";
+import { batchToolsFor, callBatchTool, isBatchTool } from "./mcp-batch-tools.ts";
+import type { BatchService } from "../../batch/service.ts";
 import { attributeRequest, requestIdOf } from "../pipeline/request-pipeline.ts";
 
 export const MCP_SERVER_INFO = { name: "waybill", version: VERSION };
@@ -22,7 +24,7 @@ export const MCP_SERVER_INFO = { name: "waybill", version: VERSION };
  * key may call, named after it (mcp-tools.ts). A tool call is a skill call like any other:
  * the same pipeline, the same limits, a receipt. The bearer key travels on the HTTP request.
  */
-export function mcpRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
+export function mcpRoutes(deps: PipelineDeps & { batches: BatchService }, skills: readonly AnySkill[]) {
   const resolve = callResolver(skills);
 
   function serverFor(
@@ -32,8 +34,15 @@ export function mcpRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
     principal: Principal,
   ): Server {
     const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolsFor(principal, skills) }));
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: [...toolsFor(principal, skills), ...batchToolsFor(principal, skills)],
+    }));
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      if (isBatchTool(request.params.name)) {
+        const context = { requestId, now: deps.clock.now(), started: performance.now() };
+        const args = request.params.arguments ?? {};
+        return toolResult(await callBatchTool(deps.batches, principal, request.params.name, args, context));
+      }
       const resolved = resolve(request.params.name);
       const reply = resolved
         ? await runSkill(deps, resolved.skill, {

@@ -1,6 +1,6 @@
 export { embeddedRoadNetwork } from "./embedded.ts";
 export { RoadNetwork } from "./network.ts";
-export { ROAD_ROUTING_REVISION, roadMiles, ROAD_RULES, type RoadMiles } from "./road-miles.ts";
+export { ROAD_ROUTING_REVISION, roadMiles, roadPath, ROAD_RULES, type RoadMiles } from "./road-miles.ts";
 export {
   createRoadNetworks,
   importRoadNetwork,

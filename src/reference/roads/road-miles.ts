@@ -223,3 +223,16 @@ export function roadMiles(network: RoadNetwork, origin: Point, destination: Poin
     ...(missingRoad && { missingRoad }),
   };
 }
+
+/**
+ * The road a lane is drawn along on a map: the network's shortest route between the places'
+ * nearest points, from place to place. Undefined when a place is too far from the network. For
+ * drawing only; the miles a lane is priced at come from roadMiles, which also weighs other joins.
+ */
+export function roadPath(network: RoadNetwork, origin: Point, destination: Point): Point[] | undefined {
+  const [from] = network.snapCandidates(origin, 1);
+  const [to] = network.snapCandidates(destination, 1);
+  if (!from || !to || Math.max(from.offsetMiles, to.offsetMiles) > ROAD_RULES.maxConnectorMiles.value) return undefined;
+  const route = network.cheapestJoin([from], [to], destination, 1, true);
+  return [origin, ...(route.path ?? []), destination].map(({ lat, lon }) => ({ lat, lon }));
+}

@@ -52,6 +52,16 @@ outside the key's scopes is \`403 SCOPE_REQUIRED\`. Bad input is \`400 INVALID_R
 \`details\` entry per problem (\`field\`, \`problem\`, and \`allowed\` for enums); a place that cannot be
 found is \`422 UNRESOLVED_LOCATION\` with \`suggestions\`.
 
+To price many lanes at once (a bid sheet of up to 10,000), \`POST ${origin}/v1/rates/batch\` with
+\`{"lanes": [...]}\` (each a rate-lookup input) or a CSV body (\`Content-Type: text/csv\`, a header row
+naming origin, destination, equipment and any optional field). It answers \`202\` with \`job_id\`,
+\`status_url\` and \`receipt_id\`; poll \`GET status_url\` until \`status\` is \`done\`, then
+\`GET status_url/results\` (JSON lines, or CSV with \`Accept: text/csv\`): one row per input row, priced rows
+with their own \`receipt_id\`, refused rows with \`error\` and \`message\`. Each priced lane counts once toward
+the month; a sheet larger than the month's remainder is \`429\` (\`window: month\`, \`lanes_needed\`,
+\`lanes_left\`) before anything is priced. Over MCP the same is the \`rate-lookup-batch\` and
+\`rate-lookup-batch-results\` tools.
+
 ## 3. Read receipts and limits
 
 - Answers carry \`receipt_id\` and \`auth_obj_id\`; keep the receipt id with the answer.

@@ -70,6 +70,9 @@ const skillListSchema = Type.Object({
       method: Type.String({ description: "HTTP method of its REST route." }),
       path: Type.String({ description: "Its REST route." }),
       invoke_path: Type.String({ description: "The same skill as POST with the input as JSON body." }),
+      batch_path: Type.Optional(
+        Type.String({ description: "rate-lookup only: where a bid sheet of many lanes is priced in the background." }),
+      ),
       available_to_this_key: Type.Boolean({ description: "Whether this key may call it (tier and scopes)." }),
       input_schema: Type.Object({}, { additionalProperties: true, description: "JSON Schema of its input." }),
     }),

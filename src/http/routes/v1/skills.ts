@@ -6,6 +6,7 @@ import { runSkill, type PipelineDeps, type SkillCall, type SkillReply } from "..
 import { callResolver } from "../../../skills/call-names.ts";
 import { callName, type AnySkill } from "../../../skills/types.ts";
 import { answerBodyText } from "../../../receipts/answer-bytes.ts";
+import { BATCH_PATH } from "../../../batch/job-view.ts";
 import { errorResponse, errors } from "../../../errors.ts";
 import { NEVER_STORE } from "../../responses/cache.ts";
 import { createIdempotencyStore } from "./idempotency.ts";
@@ -130,6 +131,8 @@ export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
           method: skill.rest.method,
           path: skill.rest.path,
           invoke_path: `/v1/agent/invoke/${callName(skill)}`,
+          // Bid sheets are part of rate-lookup: the same scope and tier (docs/batch.md).
+          ...(callName(skill) === "rate-lookup" && { batch_path: BATCH_PATH }),
           available_to_this_key: decide(principal.tier, principal.scopes, skill).allowed,
           input_schema: skill.input,
         })),

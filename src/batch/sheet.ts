@@ -1,0 +1,118 @@
+import ExcelJS from "exceljs";
+import Papa from "papaparse";
+import { errors } from "../errors.ts";
+
+/** How a bid sheet arrived; its priced copy is offered in the same format. */
+export type SheetFormat = "json" | "csv" | "xlsx";
+
+/** A bid sheet as uploaded: its columns in order and one record of cells per lane. */
+export interface Sheet {
+  format: SheetFormat;
+  columns: string[];
+  rows: Record<string, unknown>[];
+}
+
+/** The most lanes one sheet may hold (docs/batch.md). */
+export const MAX_SHEET_LANES = 10_000;
+
+/** The columns a sheet must have; the optional rate-lookup fields may follow, and any other column is kept as it is. */
+export const REQUIRED_COLUMNS = ["origin", "destination", "equipment"] as const;
+
+export const XLSX_MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+const sheetProblem = (problem: string) => errors.invalidRequest([{ field: "(sheet)", problem }]);
+
+/** A CSV bid sheet: a header row, then one lane per row (blank lines skipped). */
+export function sheetFromCsv(text: string): Sheet {
+  const parsed = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ""), {
+    header: true,
+    skipEmptyLines: "greedy",
+    transformHeader: (header) => header.trim(),
+  });
+  const columns = (parsed.meta.fields ?? []).filter((column) => column !== "");
+  // Papa reports a short or long row as a field-count mismatch but still gives its cells: the row keeps its place.
+  const broken = parsed.errors.find((error) => error.type === "Quotes");
+  if (broken) throw sheetProblem(`row ${(broken.row ?? 0) + 1}: ${broken.message}`);
+  return checked({ format: "csv", columns, rows: parsed.data.map((row) => withoutExtras(row, columns)) });
+}
+
+/** The first worksheet of an XLSX workbook: its first row names the columns. */
+export async function sheetFromXlsx(bytes: Uint8Array): Promise<Sheet> {
+  const workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
+  } catch {
+    throw sheetProblem("is not a readable XLSX workbook");
+  }
+  const worksheet = workbook.worksheets[0];
+  if (!worksheet) throw sheetProblem("has no worksheet");
+  const header = worksheet.getRow(1);
+  const columns: string[] = [];
+  const columnAt = new Map<number, string>();
+  header.eachCell((cell, index) => {
+    const name = cellText(cell.value).trim();
+    if (name === "") return;
+    columns.push(name);
+    columnAt.set(index, name);
+  });
+  const rows: Record<string, unknown>[] = [];
+  worksheet.eachRow((row, index) => {
+    if (index === 1) return;
+    const cells: Record<string, unknown> = {};
+    for (const [at, name] of columnAt) cells[name] = cellText(row.getCell(at).value);
+    if (Object.values(cells).some((value) => value !== "")) rows.push(cells);
+  });
+  return checked({ format: "xlsx", columns, rows });
+}
+
+/** `{"lanes": [...]}`: each lane is a rate-lookup input; its fields are the sheet's columns. */
+export function sheetFromJson(body: unknown): Sheet {
+  const lanes = (body as { lanes?: unknown } | null)?.lanes;
+  if (!Array.isArray(lanes)) throw errors.invalidRequest([{ field: "lanes", problem: "must be an array of lanes" }]);
+  const columns = new Set<string>();
+  const rows = lanes.map((lane, index) => {
+    if (typeof lane !== "object" || lane === null || Array.isArray(lane))
+      throw errors.invalidRequest([{ field: `lanes[${index}]`, problem: "must be an object" }]);
+    for (const key of Object.keys(lane)) columns.add(key);
+    return lane as Record<string, unknown>;
+  });
+  return checked({ format: "json", columns: [...columns], rows }, false);
+}
+
+function checked(sheet: Sheet, needsHeader = true): Sheet {
+  if (needsHeader) {
+    const names = new Set(sheet.columns.map(fieldName));
+    const missing = REQUIRED_COLUMNS.filter((column) => !names.has(column));
+    if (missing.length > 0) throw sheetProblem(`the header row lacks ${missing.join(", ")}`);
+  }
+  if (sheet.rows.length === 0) throw sheetProblem("holds no lanes");
+  if (sheet.rows.length > MAX_SHEET_LANES)
+    throw sheetProblem(`holds ${sheet.rows.length} lanes; at most ${MAX_SHEET_LANES} are priced in one sheet`);
+  return sheet;
+}
+
+/** A column header as a rate-lookup field name: "Include fuel surcharge" → include_fuel_surcharge. */
+export function fieldName(column: string): string {
+  return column
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, "_");
+}
+
+/** Papa gives cells past the header under `__parsed_extra`: they have no column, so they are dropped. */
+function withoutExtras(row: Record<string, string>, columns: readonly string[]): Record<string, unknown> {
+  const cells: Record<string, unknown> = {};
+  for (const column of columns) cells[column] = row[column] ?? "";
+  return cells;
+}
+
+/** What a spreadsheet cell shows, as text: a date as YYYY-MM-DD, a formula as its result. */
+function cellText(value: ExcelJS.CellValue): string {
+  if (value === null || value === undefined) return "";
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  if (typeof value !== "object") return String(value);
+  if ("result" in value) return cellText(value.result as ExcelJS.CellValue);
+  if ("richText" in value) return value.richText.map((run) => run.text).join("");
+  if ("text" in value) return String(value.text);
+  return "";
+}

@@ -1,0 +1,79 @@
+import type { Principal } from "../access/principal.ts";
+import { utcDateOf } from "../dates.ts";
+import { ApiError } from "../errors.ts";
+import { newId } from "../ids.ts";
+import { rateLimitedError } from "../metering/window-status.ts";
+import type { PipelineDeps } from "../pipeline/run-skill.ts";
+import { insertJob, unpricedLanes } from "./job-store.ts";
+import type { Sheet } from "./sheet.ts";
+
+/** The receipt of a submission names this operation of rate-lookup; each priced lane has its own rate-lookup receipt. */
+export const BATCH_OPERATION = "rate-lookup.batch";
+const SUBMISSION_MODEL = "batch-1";
+
+export interface Submitted {
+  jobId: string;
+  receiptId: string;
+  total: number;
+}
+
+export interface SubmissionContext {
+  requestId: string;
+  now: number;
+  started: number;
+  /** The uploaded file's name (dashboard), shown in the list of past sheets. */
+  fileName?: string;
+}
+
+/**
+ * Refuse a sheet the month cannot hold before anything is priced (429, window month, with the
+ * lanes it needs and the lanes left, counting the unpriced lanes of the account's other sheets),
+ * else store it with its submission receipt, in one transaction. The caller wakes the runner.
+ */
+export async function submitSheet(
+  deps: PipelineDeps,
+  principal: Principal,
+  sheet: Sheet,
+  context: SubmissionContext,
+): Promise<Submitted> {
+  const { now } = context;
+  const { month } = await deps.meter.windows(principal, now);
+  const left = Math.max(0, month.remaining - (await unpricedLanes(deps.db, principal.accountId)));
+  const needed = sheet.rows.length;
+  if (needed > left) {
+    const refusal = rateLimitedError({ ...month, remaining: 0 }, now);
+    throw new ApiError(
+      "RATE_LIMITED",
+      `The sheet holds ${needed} lanes and the account has ${left} answered calls left this month; nothing was priced.`,
+      { ...refusal.extra, remaining: left, lanes_needed: needed, lanes_left: left },
+      refusal.headers,
+    );
+  }
+  const jobId = newId("job", now);
+  const receipt = await deps.committer.commit(async (tx) => {
+    const appended = await deps.ledger.append(tx, {
+      issuedAt: deps.clock.now(),
+      skill: BATCH_OPERATION,
+      principal,
+      request: { format: sheet.format, columns: sheet.columns, lanes: needed },
+      response: { job_id: jobId, total: needed },
+      factorVersions: [],
+      modelVersion: SUBMISSION_MODEL,
+      asOf: utcDateOf(now),
+      knownAt: now,
+      usage: { requestId: context.requestId, latencyMs: performance.now() - context.started },
+    });
+    await insertJob(tx, {
+      id: jobId,
+      accountId: principal.accountId,
+      keyId: principal.keyId,
+      receiptId: appended.id,
+      fileName: context.fileName ?? null,
+      sheet,
+      now,
+    });
+    await deps.usage.recordAnswered(tx, principal.keyId, now);
+    return appended;
+  });
+  return { jobId, receiptId: receipt.id, total: needed };
+}
