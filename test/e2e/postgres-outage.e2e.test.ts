@@ -186,7 +186,7 @@ test("failover to a copy of the data directory on the same address: answers agai
   let returnedAt = 0;
   const outcomes = await loadDuring(async (started) => {
     await Bun.sleep(1_500);
-    cluster.failoverToCopy();
+    await cluster.failoverToCopy();
     returnedAt = performance.now() - started;
     await Bun.sleep(4_000);
   });

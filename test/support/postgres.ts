@@ -47,9 +47,10 @@ export interface PostgresCluster {
   /**
    * Fail over to a copy: the server dies (`immediate`, as a lost machine), its data directory is
    * copied as a replicated disk or a file-system snapshot would hold it, and a new server starts
-   * from the copy on the same address, recovering from its WAL. Later calls act on the copy.
+   * from the copy on the same address, recovering from its WAL, `downForMs` later (the callers of a
+   * test in this process go on meanwhile). Later calls act on the copy.
    */
-  failoverToCopy(): void;
+  failoverToCopy(downForMs?: number): Promise<void>;
   /** Stop the server and remove its folder; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -243,8 +244,9 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
       halt(mode = "fast") {
         run([...ctl, "stop", "-m", mode, "-w", "-t", "60"], "pg_ctl stop");
       },
-      failoverToCopy() {
+      async failoverToCopy(downForMs = 1_000) {
         run([...ctl, "stop", "-m", "immediate", "-w", "-t", "60"], "pg_ctl stop");
+        await Bun.sleep(downForMs);
         const copy = join(folder, `data-copy-${++copies}`);
         run([...owner.run, "cp", "-a", currentDataDir, copy], "copying the data directory");
         currentDataDir = copy;
