@@ -37,7 +37,7 @@ function chooseEncoding(acceptEncoding: string | null, preference: readonly Enco
     const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
     weights.set(name.trim(), q ? Number(q.slice(2)) : 1);
   }
-  const weight = (name: Encoding) => weights.get(name) ?? (weights.has("*") ? weights.get("*")! : 0);
+  const weight = (name: Encoding) => weights.get(name) ?? weights.get("*") ?? 0;
   return preference.find((encoding) => weight(encoding) > 0);
 }
 
@@ -74,7 +74,8 @@ function compressedBody(bytes: Uint8Array<ArrayBuffer>, encoding: Encoding, keep
   let body = keptVariants.get(key);
   if (!body) {
     body = encodeToKeep(bytes, encoding);
-    if (keptVariants.size >= KEPT_VARIANTS_MAX) keptVariants.delete(keptVariants.keys().next().value!);
+    const oldest = keptVariants.keys().next();
+    if (keptVariants.size >= KEPT_VARIANTS_MAX && !oldest.done) keptVariants.delete(oldest.value);
     keptVariants.set(key, body);
   }
   return body;
