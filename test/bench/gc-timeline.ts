@@ -6,7 +6,7 @@
 // collection's shadow. Not a test: nothing is asserted (docs/performance.md, "Garbage collection").
 // `bun test/bench/gc-timeline.ts SERVER_STDERR TRACE_CSV [SLOW_MS=10]`
 
-export {};
+import { defined } from "../support/defined.ts";
 
 interface Collection {
   kind: string;
@@ -38,11 +38,17 @@ function collectionsByHeap(log: string): Map<string, Collection[]> {
       clock = Number(match[1]);
       continue;
     }
-    const heap = match[2]!;
-    const text = match[3]!;
+    const heap = defined(match[2], "match[2]");
+    const text = defined(match[3], "match[3]");
     const start = /START M (\d+)kb => (\w+)/.exec(text);
     if (start)
-      open.set(heap, { kind: start[2]!, heapMb: Number(start[1]) / 1024, startedBy: clock, pausesMs: [], cycleMs: 0 });
+      open.set(heap, {
+        kind: defined(start[2], "start[2]"),
+        heapMb: Number(start[1]) / 1024,
+        startedBy: clock,
+        pausesMs: [],
+        cycleMs: 0,
+      });
     const collection = open.get(heap);
     if (!collection) continue;
     for (const pause of text.matchAll(/\bp=([\d.]+)ms/g)) collection.pausesMs.push(Number(pause[1]));
@@ -60,15 +66,15 @@ const sum = (values: number[]) => values.reduce((total, value) => total + value,
 const round = (value: number) => Math.round(value * 10) / 10;
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length === 0 ? 0 : sorted[Math.floor(sorted.length / 2)]!;
+  return sorted.length === 0 ? 0 : defined(sorted[Math.floor(sorted.length / 2)], "the median");
 };
 
 const trace = (await Bun.file(traceFile).text())
   .trim()
   .split("\n")
   .map((line) => line.split(",").map(Number) as [number, number]);
-const from = trace[0]![0];
-const to = trace.at(-1)![0];
+const from = defined(trace[0], "trace[0]")[0];
+const to = defined(trace.at(-1), "the last of trace")[0];
 const [mainHeap = []] = [...collectionsByHeap(await Bun.file(logFile).text()).values()].sort(
   (a, b) => b.length - a.length,
 );
