@@ -2,6 +2,7 @@ import { expect, test } from "bun:test";
 import { issueKey } from "../../src/access/keys.ts";
 import { accountWithPassword, PASSWORD } from "../support/accounts.ts";
 import { dashboardApp, form, ORIGIN, sessionCookieFrom } from "./support.ts";
+import { defined } from "../support/defined.ts";
 
 const LANE = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" };
 
@@ -42,12 +43,25 @@ test("usage separates answered from refused, and the answered total is the quota
   }
   const usage = await (await get("/dashboard/usage")).text();
   expect(usage).toMatch(/<tfoot>.*class="num total-answered">2<.*class="num total-refused">1</s);
-  const island = JSON.parse(/id="daily-calls-data">([^<]+)</.exec(usage)![1]!) as {
+  const island = JSON.parse(
+    defined(
+      defined(/id="daily-calls-data">([^<]+)</.exec(usage), 'a match of /id="daily-calls-data">([^<]+)</ in usage')[1],
+      'group 1 of a match of /id="daily-calls-data">([^<]+)</',
+    ),
+  ) as {
     series: { skill: string; counts: number[] }[];
   };
-  const answeredBand = island.series.find((s) => s.skill === "rate-lookup")!;
+  const answeredBand = defined(
+    island.series.find((s) => s.skill === "rate-lookup"),
+    'the island.series entry where s.skill === "rate-lookup"',
+  );
   expect(answeredBand.counts.reduce((a, b) => a + b, 0)).toBe(2);
-  expect(island.series.find((s) => s.skill.startsWith("refused"))!.counts.reduce((a, b) => a + b, 0)).toBe(1);
+  expect(
+    defined(
+      island.series.find((s) => s.skill.startsWith("refused")),
+      'the island.series entry where s.skill.startsWith("refused")',
+    ).counts.reduce((a, b) => a + b, 0),
+  ).toBe(1);
   await runtime.close();
 });
 
@@ -64,7 +78,7 @@ test("the month's calls download as CSV, one row per call with its outcome", asy
     ["rate-lookup", "answered", "200"],
     ["rate-lookup", "refused", "400"],
   ]);
-  expect(rows[0]!.split(",")[7]).toMatch(/^rcpt_/);
+  expect(defined(rows[0], "rows[0]").split(",")[7]).toMatch(/^rcpt_/);
   await runtime.close();
 });
 
