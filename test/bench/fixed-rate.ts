@@ -49,13 +49,10 @@ async function scrape(): Promise<string | null> {
 function stageBuckets(metrics: string | null): Map<string, [number, number][]> | null {
   const stages = new Map<string, [number, number][]>();
   for (const line of metrics?.split("\n") ?? []) {
-    const match = STAGES.exec(line);
-    if (!match) continue;
-    const bound = match[1] === "+Inf" ? Number.POSITIVE_INFINITY : Number(match[1]) * 1000;
-    stages.set(defined(match[2], "match[2]"), [
-      ...(stages.get(defined(match[2], "match[2]")) ?? []),
-      [bound, Number(match[3])],
-    ]);
+    const [, le, stage, count] = STAGES.exec(line) ?? [];
+    if (le === undefined || stage === undefined) continue;
+    const bound = le === "+Inf" ? Number.POSITIVE_INFINITY : Number(le) * 1000;
+    stages.set(stage, [...(stages.get(stage) ?? []), [bound, Number(count)]]);
   }
   return stages.size > 0 ? stages : null;
 }

@@ -33,18 +33,19 @@ function collectionsByHeap(log: string): Map<string, Collection[]> {
   const byHeap = new Map<string, Collection[]>();
   const open = new Map<string, Collection>();
   let clock = Number.NaN;
-  for (const match of log.matchAll(/clock (\d+)|\[GC<(0x[0-9a-f]+)>: ([^\]]*)\]/g)) {
-    if (match[1]) {
-      clock = Number(match[1]);
+  for (const [, clockMs, gcHeap, gcText] of log.matchAll(/clock (\d+)|\[GC<(0x[0-9a-f]+)>: ([^\]]*)\]/g)) {
+    if (clockMs) {
+      clock = Number(clockMs);
       continue;
     }
-    const heap = defined(match[2], "match[2]");
-    const text = defined(match[3], "match[3]");
-    const start = /START M (\d+)kb => (\w+)/.exec(text);
-    if (start)
+    // Not a clock line, so the GC alternative matched: both of its groups are set.
+    const heap = defined(gcHeap, "the GC line's heap");
+    const text = defined(gcText, "the GC line's text");
+    const [, heapKb, kind] = /START M (\d+)kb => (\w+)/.exec(text) ?? [];
+    if (kind !== undefined)
       open.set(heap, {
-        kind: defined(start[2], "start[2]"),
-        heapMb: Number(start[1]) / 1024,
+        kind,
+        heapMb: Number(heapKb) / 1024,
         startedBy: clock,
         pausesMs: [],
         cycleMs: 0,

@@ -43,12 +43,8 @@ test("usage separates answered from refused, and the answered total is the quota
   }
   const usage = await (await get("/dashboard/usage")).text();
   expect(usage).toMatch(/<tfoot>.*class="num total-answered">2<.*class="num total-refused">1</s);
-  const island = JSON.parse(
-    defined(
-      defined(/id="daily-calls-data">([^<]+)</.exec(usage), 'a match of /id="daily-calls-data">([^<]+)</ in usage')[1],
-      'group 1 of a match of /id="daily-calls-data">([^<]+)</',
-    ),
-  ) as {
+  const [, islandJson] = /id="daily-calls-data">([^<]+)</.exec(usage) ?? [];
+  const island = JSON.parse(defined(islandJson, "the daily-calls data island")) as {
     series: { skill: string; counts: number[] }[];
   };
   const answeredBand = defined(
