@@ -49,7 +49,11 @@ async function open(file: string, clock: ManualClock) {
   const db = openDatabase(file);
   const runtime = await createRuntime({ db, clock, limits: LIMITS });
   const app = createApp(runtime, {});
-  return { db, runtime, app, close: () => (runtime.close(), db.$client.close()) };
+  const close = () => {
+    runtime.close();
+    db.$client.close();
+  };
+  return { db, runtime, app, close };
 }
 
 const post = (key: string, json: unknown) =>

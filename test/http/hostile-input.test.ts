@@ -142,7 +142,7 @@ describe("malformed cookies and headers never cause a 500", () => {
       "Bearer  ",
       "bearer wbk_",
       "Bearer \u00ff",
-      "Bearer " + "a".repeat(10_000),
+      `Bearer ${"a".repeat(10_000)}`,
     ]) {
       const response = await server.call("/v1/rates/lookup", {
         method: "POST",

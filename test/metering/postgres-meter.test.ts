@@ -67,17 +67,6 @@ async function refusalOf(work: () => unknown): Promise<ApiError> {
   throw new Error("expected a refusal, the call was answered");
 }
 
-/** Admit and answer one call as the pipeline does: the month count inside a group-commit batch. */
-async function answer(meter: Meter, committer: GroupCommitter, principal: Principal, now: number) {
-  const admission = await meter.admit(principal, now);
-  try {
-    return await committer.commit((tx) => admission.commit(tx));
-  } catch (error) {
-    admission.release();
-    throw error;
-  }
-}
-
 async function monthUsed(store: Store, principal: Principal, now = NOW): Promise<number> {
   const { monthlyUsage } = store.t;
   const [row] = await store

@@ -12,7 +12,7 @@ import { openStore } from "../../src/db/open.ts";
 import type { AppendedReceipt } from "../../src/receipts/ledger.ts";
 import { parseNote } from "../../src/receipts/log/note.ts";
 import { leafHash, verifyInclusion } from "../../src/receipts/log/merkle.ts";
-import { openReceiptLedger, type WaybillReceiptLedger } from "../../src/receipts/receipt-ledger.ts";
+import { openReceiptLedger } from "../../src/receipts/receipt-ledger.ts";
 import { verifyLog } from "../../src/receipts/verify.ts";
 import { usePostgres } from "../support/postgres.ts";
 import { sampleEntry, T0 } from "./fixtures.ts";
