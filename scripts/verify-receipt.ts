@@ -25,8 +25,8 @@ function canonical(value: Json): string {
     return JSON.stringify(value);
   }
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  const keys = Object.keys(value).sort();
-  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonical(value[key]!)}`).join(",")}}`;
+  const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([key, member]) => `${JSON.stringify(key)}:${canonical(member)}`).join(",")}}`;
 }
 
 const FORMATS = ["waybill.receipt/3", "waybill.receipt/2"];
@@ -78,11 +78,12 @@ function readVerifierKeys(arg: string): VerifierKey[] {
       })()
     : text.split("\n").filter(Boolean);
   return strings.map((vkey) => {
-    const match = /^([^+]+)\+([0-9a-f]{8})\+(.+)$/.exec(vkey.trim());
-    if (!match) throw new Error(`not a note verifier key: ${vkey}`);
-    const decoded = Buffer.from(match[3]!, "base64");
+    const [, name, id, key] = /^([^+]+)\+([0-9a-f]{8})\+(.+)$/.exec(vkey.trim()) ?? [];
+    if (name === undefined || id === undefined || key === undefined)
+      throw new Error(`not a note verifier key: ${vkey}`);
+    const decoded = Buffer.from(key, "base64");
     if (decoded.length !== 33 || decoded[0] !== 1) throw new Error(`not an Ed25519 verifier key: ${vkey}`);
-    return { name: match[1]!, id: Buffer.from(match[2]!, "hex"), raw: decoded.subarray(1) };
+    return { name, id: Buffer.from(id, "hex"), raw: decoded.subarray(1) };
   });
 }
 
@@ -134,12 +135,12 @@ function main(argv: string[]): number {
   const treeSize = Number(sizeLine);
   let signed = false;
   for (const line of note.slice(split + 2).split("\n")) {
-    const match = /^\u2014 (\S+) (\S+)$/.exec(line);
-    if (!match) continue;
-    const bytes = Buffer.from(match[2]!, "base64");
+    const [, signer, signature] = /^\u2014 (\S+) (\S+)$/.exec(line) ?? [];
+    if (signer === undefined || signature === undefined) continue;
+    const bytes = Buffer.from(signature, "base64");
     for (const key of keys) {
       const expectedId = sha256(Buffer.from(`${key.name}\n`), Buffer.from([1]), key.raw).subarray(0, 4);
-      if (key.name !== match[1] || !key.id.equals(expectedId) || !bytes.subarray(0, 4).equals(expectedId)) continue;
+      if (key.name !== signer || !key.id.equals(expectedId) || !bytes.subarray(0, 4).equals(expectedId)) continue;
       const publicKey = createPublicKey({
         key: { kty: "OKP", crv: "Ed25519", x: key.raw.toString("base64url") },
         format: "jwk",

@@ -40,7 +40,7 @@ export interface NewAccount {
 export async function createAccount(db: Store, input: NewAccount, now: number): Promise<Account> {
   const email = normalizeEmail(input.email);
   if (await findAccountByEmail(db, email)) throw new AccessError(`An account for ${email} already exists.`);
-  const created = await db
+  const [created] = await db
     .insert(db.t.accounts)
     .values({
       id: newId("acct", now),
@@ -51,7 +51,8 @@ export async function createAccount(db: Store, input: NewAccount, now: number): 
       createdAt: now,
     })
     .returning();
-  return created[0]!;
+  if (!created) throw new Error(`inserting the account for ${email} returned no row`);
+  return created;
 }
 
 export function findAccountByEmail(db: Store, email: string): Promise<Account | undefined> {

@@ -101,8 +101,8 @@ export class GroupCommitter {
   private inFlight: Promise<void> | null = null;
   private readonly batches = { count: 0, writes: 0 };
   private readonly participants: BatchParticipant[] = [];
-  private walSync: WalSync | undefined | null = null;
-  private checkpointer: WalCheckpointer | undefined;
+  /** SQLite file: the WAL's syncer and checkpointer, opened together at the first batch (null: not yet). */
+  private wal: { sync: WalSync; checkpointer: WalCheckpointer } | undefined | null = null;
   private syncFailure: unknown = null;
   // SQLite: prepared once; bun:sqlite's transaction() builds four wrapper functions per call.
   private readonly sql;
@@ -143,7 +143,7 @@ export class GroupCommitter {
    * on PostgreSQL a batch already waits for the one in flight.
    */
   private awaitsCompany(): boolean {
-    return this.options.companyWaitMs !== 0 && Boolean(this.walSync) && this.unsettled > this.queue.length;
+    return this.options.companyWaitMs !== 0 && Boolean(this.wal) && this.unsettled > this.queue.length;
   }
 
   /**
@@ -163,10 +163,10 @@ export class GroupCommitter {
   /** Flush, and let go of the WAL file (shutdown, before the database closes). */
   async close(): Promise<void> {
     await this.flush();
-    this.walSync?.close();
-    this.walSync = undefined;
-    await this.checkpointer?.close();
-    this.checkpointer = undefined;
+    const wal = this.wal;
+    this.wal = undefined;
+    wal?.sync.close();
+    await wal?.checkpointer.close();
   }
 
   private flushQueued(offLoop: boolean): MaybePromise<void> {
@@ -178,25 +178,24 @@ export class GroupCommitter {
     const clock: BatchClock = { started, commitStarted: started, committed: started };
     if (this.syncFailure !== null) return this.refuse(batch, this.syncFailure);
     // SQLite: opened at the first batch (the WAL file exists once the database has been written).
-    if (this.walSync === null) {
-      this.walSync = this.sql ? WalSync.for((this.db as Db).$client) : undefined;
-      if (this.walSync) this.checkpointer = WalCheckpointer.for((this.db as Db).$client);
+    if (this.wal === null) {
+      const sync = this.sql ? WalSync.for((this.db as Db).$client) : undefined;
+      this.wal = sync ? { sync, checkpointer: WalCheckpointer.for((this.db as Db).$client) } : undefined;
     }
-    const walSync = offLoop ? this.walSync : undefined;
-    const checkpointer = walSync ? this.checkpointer : undefined;
+    const wal = offLoop ? this.wal : undefined;
     return andThen(
       undefined,
       () =>
         andThen(
-          walSync
-            ? walSync.unsynced(() => checkpointer!.deferred(() => this.runBatch(batch, clock)))
+          wal
+            ? wal.sync.unsynced(() => wal.checkpointer.deferred(() => this.runBatch(batch, clock)))
             : this.runBatch(batch, clock),
           (outcomes) => {
             clock.committed = performance.now();
-            if (!walSync) return this.settle(batch, outcomes, clock);
-            checkpointer!.committed((until) => this.holdBatchesUntil(until));
+            if (!wal) return this.settle(batch, outcomes, clock);
+            wal.checkpointer.committed((until) => this.holdBatchesUntil(until));
             // Not awaited: the next batch commits while this one reaches the disk; durable() settles in commit order.
-            void walSync.durable().then(
+            void wal.sync.durable().then(
               () =>
                 this.syncFailure === null ? this.settle(batch, outcomes, clock) : this.refuse(batch, this.syncFailure),
               (error) => {
@@ -245,11 +244,12 @@ export class GroupCommitter {
     });
     this.batches.count += 1;
     this.batches.writes += batch.length;
-    batch.forEach((pending, index) => {
-      const outcome = outcomes[index]!;
+    for (const [index, pending] of batch.entries()) {
+      const outcome = outcomes[index];
+      if (!outcome) throw new Error(`group commit: write ${index} of the batch has no outcome after it ran`);
       if (outcome.ok) pending.resolve(outcome.value);
       else pending.reject(outcome.error);
-    });
+    }
   }
 
   private runBatch(batch: PendingWrite<unknown>[], clock: BatchClock): MaybePromise<Outcome[]> {
@@ -298,7 +298,10 @@ export class GroupCommitter {
           andThen(
             eachInTurn(indexes, (index) => {
               writing = index;
-              return andThen(batch[index]!.write(tx), (value) => {
+              const pending = batch[index];
+              if (!pending)
+                throw new Error(`group commit: no write at index ${index} of a ${batch.length}-write batch`);
+              return andThen(pending.write(tx), (value) => {
                 outcomes[index] = { ok: true, value };
                 writing = -1;
               });

@@ -26,14 +26,14 @@ export function andThen<T, U>(
 }
 
 /** Run `step` over `items` in order, each after the previous one finished. */
-export function eachInTurn<T>(
-  items: readonly T[],
-  step: (item: T) => MaybePromise<void>,
-  from = 0,
-): MaybePromise<void> {
-  for (let index = from; index < items.length; index++) {
-    const result = step(items[index]!);
-    if (isPromise(result)) return result.then(() => eachInTurn(items, step, index + 1));
+export function eachInTurn<T>(items: Iterable<T>, step: (item: T) => MaybePromise<void>): MaybePromise<void> {
+  return eachLeft(items[Symbol.iterator](), step);
+}
+
+function eachLeft<T>(items: Iterator<T>, step: (item: T) => MaybePromise<void>): MaybePromise<void> {
+  for (let next = items.next(); !next.done; next = items.next()) {
+    const result = step(next.value);
+    if (isPromise(result)) return result.then(() => eachLeft(items, step));
   }
 }
 

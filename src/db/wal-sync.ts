@@ -116,8 +116,8 @@ export class WalSync {
   }
 
   private settleUpTo(seq: number): void {
-    let settled = 0;
-    while (settled < this.waiting.length && this.waiting[settled]!.seq <= seq) settled += 1;
+    const firstLater = this.waiting.findIndex((waiter) => waiter.seq > seq);
+    const settled = firstLater === -1 ? this.waiting.length : firstLater;
     for (const waiter of this.waiting.splice(0, settled)) {
       if (this.failure) waiter.reject(this.failure);
       else waiter.resolve();

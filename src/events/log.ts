@@ -35,6 +35,7 @@ export async function appendEvent(tx: Writer, event: NewEvent, onlyEndpointId?: 
       createdAt: event.at,
     })
     .returning();
+  if (!record) throw new Error("inserting an event returned no row");
   const endpoints = (
     await tx
       .select({ id: webhookEndpoints.id, eventTypes: webhookEndpoints.eventTypes })
@@ -49,13 +50,13 @@ export async function appendEvent(tx: Writer, event: NewEvent, onlyEndpointId?: 
     await tx.insert(webhookDeliveries).values({
       id: newId("msg", event.at),
       endpointId: endpoint.id,
-      eventId: record!.id,
+      eventId: record.id,
       status: "pending",
       nextAttemptAt: event.at,
       createdAt: event.at,
     });
   }
-  return record!;
+  return record;
 }
 
 export interface EventPage {

@@ -36,9 +36,10 @@ export function windowOfGroups(groups: readonly MinuteGroup[], limit: number, no
   const inside = groups.filter((group) => group.at > now - MINUTE_MS);
   const used = inside.reduce((sum, group) => sum + group.calls, 0);
   const remaining = Math.max(0, limit - used);
-  if (used === 0) return { window: "minute", limit, remaining, resetAt: Math.floor(now) + MINUTE_MS };
+  const [oldest] = inside;
+  if (used === 0 || !oldest) return { window: "minute", limit, remaining, resetAt: Math.floor(now) + MINUTE_MS };
   let stillUsed = used;
-  let mustLeave = inside[0]!;
+  let mustLeave = oldest;
   for (const group of inside) {
     mustLeave = group;
     stillUsed -= group.calls;

@@ -65,12 +65,18 @@ class CallLog {
   }
 
   get newest(): number {
-    return this.times.length > this.head ? this.times[this.times.length - 1]! : Number.NEGATIVE_INFINITY;
+    return this.times.length > this.head ? this.time(this.times.length - 1) : Number.NEGATIVE_INFINITY;
   }
 
   /** The i-th live entry, oldest first. */
   at(i: number): number {
-    return this.times[this.head + i]!;
+    return this.time(this.head + i);
+  }
+
+  private time(index: number): number {
+    const at = this.times[index];
+    if (at === undefined) throw new RangeError(`call log: no entry ${index} of ${this.times.length}`);
+    return at;
   }
 
   push(at: number): void {
@@ -83,7 +89,7 @@ class CallLog {
     let high = this.times.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (this.times[middle]! <= cutoff) low = middle + 1;
+      if (this.time(middle) <= cutoff) low = middle + 1;
       else high = middle;
     }
     const view = new CallLog();
@@ -94,7 +100,7 @@ class CallLog {
 
   /** Forget every entry at or before `cutoff`: those calls never count again. */
   dropOlderThan(cutoff: number): void {
-    while (this.head < this.times.length && this.times[this.head]! <= cutoff) this.head += 1;
+    while (this.head < this.times.length && this.time(this.head) <= cutoff) this.head += 1;
     if (this.head > 1024 && this.head * 2 > this.times.length) {
       this.times = this.times.slice(this.head);
       this.head = 0;
@@ -112,6 +118,7 @@ const EMPTY = new CallLog();
 function statusOf(log: CallLog, limit: number, now: number): WindowStatus {
   const remaining = Math.max(0, limit - log.size);
   if (log.size === 0) return { window: "minute", limit, remaining, resetAt: Math.floor(now) + MINUTE_MS };
-  const mustAgeOut = log.at(Math.max(0, log.size - limit));
+  // Clamped: with a limit of 0 the newest call is the one to wait for (as in minute-groups.ts), not past the end.
+  const mustAgeOut = log.at(Math.min(log.size - 1, Math.max(0, log.size - limit)));
   return { window: "minute", limit, remaining, resetAt: Math.max(mustAgeOut + MINUTE_MS, Math.floor(now) + 1) };
 }

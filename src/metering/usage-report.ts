@@ -24,7 +24,10 @@ const countsAsNumbers = <T extends { answered: number; refused: number }>(row: T
 });
 
 /** A receipt names the call `skill.operation` (src/skills/types.ts, callName); usage is counted by skill. */
-const skillOfCall = (call: string) => call.split(".", 1)[0]!;
+const skillOfCall = (call: string) => {
+  const dot = call.indexOf(".");
+  return dot === -1 ? call : call.slice(0, dot);
+};
 
 /** The receipts that carry an answered call's usage, of `accountId`, started in [from, to). */
 function answeredReceipts({ t: { receipts } }: Store, accountId: string, from: number, to: number) {
@@ -205,15 +208,20 @@ const answeredCall = (row: {
   latencyMs: number | null;
   receiptId: string;
   keyDisplayId: string;
-}): RecentCall => ({
-  at: row.at!,
-  requestId: row.requestId!,
-  skill: skillOfCall(row.skill),
-  status: 200,
-  latencyMs: row.latencyMs!,
-  receiptId: row.receiptId,
-  keyDisplayId: row.keyDisplayId,
-});
+}): RecentCall => {
+  const { at, requestId, latencyMs } = row;
+  if (at === null || requestId === null || latencyMs === null)
+    throw new Error(`receipt ${row.receiptId} lacks the usage columns of an answered call`);
+  return {
+    at,
+    requestId,
+    skill: skillOfCall(row.skill),
+    status: 200,
+    latencyMs,
+    receiptId: row.receiptId,
+    keyDisplayId: row.keyDisplayId,
+  };
+};
 
 /**
  * Usage rows and answered receipts, each ordered by time (newest first when `newestFirst`), as one
@@ -224,9 +232,16 @@ function mergeByTime(usage: RecentCall[], answered: RecentCall[], newestFirst: b
   const merged: RecentCall[] = [];
   let i = 0;
   let j = 0;
-  while (i < usage.length && j < answered.length) {
-    const usageFirst = newestFirst ? usage[i]!.at >= answered[j]!.at : usage[i]!.at < answered[j]!.at;
-    merged.push(usageFirst ? usage[i++]! : answered[j++]!);
+  let call = usage[i];
+  let receipt = answered[j];
+  while (call && receipt) {
+    if (newestFirst ? call.at >= receipt.at : call.at < receipt.at) {
+      merged.push(call);
+      call = usage[++i];
+    } else {
+      merged.push(receipt);
+      receipt = answered[++j];
+    }
   }
   return merged.concat(usage.slice(i), answered.slice(j));
 }

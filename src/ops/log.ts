@@ -103,7 +103,9 @@ export const log = {
    */
   failure(event: string, error: unknown, fields: LogFields = {}): void {
     const name = (error as Error)?.name ?? typeof error;
-    const message = String((error as Error)?.message ?? error).split("\n")[0]!;
+    const text = String((error as Error)?.message ?? error);
+    const newline = text.indexOf("\n");
+    const message = newline === -1 ? text : text.slice(0, newline);
     const kind = `${event}\u0000${name}\u0000${message}`;
     const now = settings.now();
     const seen = repeats.get(kind);
@@ -112,7 +114,8 @@ export const log = {
       return;
     }
     repeats.set(kind, { windowStart: now, suppressed: 0 });
-    if (repeats.size > 1000) repeats.delete(repeats.keys().next().value!);
+    const oldest = repeats.keys().next();
+    if (repeats.size > 1000 && !oldest.done) repeats.delete(oldest.value);
     const stack = seen ? undefined : (error as Error)?.stack;
     emit("error", event, {
       ...fields,

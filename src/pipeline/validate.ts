@@ -87,8 +87,8 @@ function plainProblem(message: string): string {
   if (items) return `must have ${items[1] === "greater" ? "at least" : "at most"} ${items[2]} items`;
   const bounded = /^Expected \w+ to (?:be|match) (.+)$/.exec(message);
   if (bounded) return `must be ${bounded[1]}`;
-  const typed = /^Expected (\w+)$/.exec(message);
-  if (typed) return `must be ${/^[aeiou]/.test(typed[1]!) ? "an" : "a"} ${typed[1]}`;
+  const [, typeName] = /^Expected (\w+)$/.exec(message) ?? [];
+  if (typeName !== undefined) return `must be ${/^[aeiou]/.test(typeName) ? "an" : "a"} ${typeName}`;
   return message.replace(/^Expected/, "must be");
 }
 

@@ -23,7 +23,7 @@ export function compactStoredBodies(db: Db, parts: ReceiptPartStore): void {
       WHERE seq = ?`,
   );
   const compactAll = sqlite.transaction(() => {
-    for (let batch = rows.all(0); batch.length > 0; batch = rows.all(batch[batch.length - 1]!.seq)) {
+    for (let batch = rows.all(0), last = batch.at(-1); last; batch = rows.all(last.seq), last = batch.at(-1)) {
       for (const row of batch) {
         // SQLite rows are synchronous: idOf returns the id itself.
         const compact = decomposeBody(row.body);

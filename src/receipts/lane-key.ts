@@ -7,6 +7,8 @@ const normalizePlace = (place: string) => place.trim().toLowerCase();
  * lower-cased, joined by a newline (which neither can hold after trimming of a place name). Null when
  * the request names no lane. Stored in receipts.lane so the report is one index range, not a scan.
  */
+export function laneKey(origin: string, destination: string): string;
+export function laneKey(origin: unknown, destination: unknown): string | null;
 export function laneKey(origin: unknown, destination: unknown): string | null {
   if (typeof origin !== "string" || typeof destination !== "string") return null;
   return `${normalizePlace(origin)}\n${normalizePlace(destination)}`;
@@ -29,11 +31,7 @@ export function backfillLanes(db: Db): void {
   const update = sqlite.prepare("UPDATE receipts SET lane = ? WHERE seq = ?");
   sqlite
     .transaction(() => {
-      for (
-        let after = 0, batch = rows.all(0);
-        batch.length > 0;
-        after = batch[batch.length - 1]!.seq, batch = rows.all(after)
-      ) {
+      for (let batch = rows.all(0), last = batch.at(-1); last; batch = rows.all(last.seq), last = batch.at(-1)) {
         for (const row of batch) {
           let request: unknown;
           try {

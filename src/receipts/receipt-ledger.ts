@@ -215,9 +215,9 @@ type PartIds = [number, number, number, number];
  */
 function partIds(tx: Store, parts: ReceiptPartStore, body: CompactBody): MaybePromise<PartIds> {
   const ids: PartIds = [0, 0, 0, 0];
-  const texts = [body.principal, body.request, body.factors, body.model];
+  const texts = [body.principal, body.request, body.factors, body.model] as const;
   const stored = eachInTurn(PART_SLOTS, (slot) =>
-    andThen(parts.idOf(tx, texts[slot]!, slot === 1 ? body.requestSha256 : undefined), (id) => {
+    andThen(parts.idOf(tx, texts[slot], slot === 1 ? body.requestSha256 : undefined), (id) => {
       ids[slot] = id;
     }),
   );

@@ -109,10 +109,11 @@ export function withDataAsOf<D extends Declaration>(declaration: D): D {
       output,
       write: async (input: never, context: Context) => withAge(await write(input, context), context),
     };
+  // A declaration without `write` is a ReadingDeclaration (src/skills/types.ts), which has a handler.
+  if (!handler) throw new Error("a skill declares neither write nor handler");
   return {
     ...declaration,
     output,
-    handler: (input: never, context: Context) =>
-      andThen(handler!(input, context), (result) => withAge(result, context)),
+    handler: (input: never, context: Context) => andThen(handler(input, context), (result) => withAge(result, context)),
   };
 }

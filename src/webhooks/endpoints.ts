@@ -47,14 +47,16 @@ export async function createEndpoint(
       .select({ n: count() })
       .from(webhookEndpoints)
       .where(eq(webhookEndpoints.accountId, accountId));
-    if (existing!.n >= MAX_ENDPOINTS_PER_ACCOUNT)
+    // An aggregate without GROUP BY always returns its one row.
+    if ((existing?.n ?? 0) >= MAX_ENDPOINTS_PER_ACCOUNT)
       throw new WebhookSettingsError(`An account can have at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints.`);
     const secret = generateSecret();
     const [endpoint] = await tx
       .insert(webhookEndpoints)
       .values({ id: newId("wh", input.now), accountId, url: url.href, eventTypes, secret, createdAt: input.now })
       .returning();
-    return { endpoint: endpoint!, secret };
+    if (!endpoint) throw new Error("inserting a webhook endpoint returned no row");
+    return { endpoint, secret };
   });
 }
 
@@ -86,9 +88,9 @@ async function ownEndpoint(db: Store, accountId: string, endpointId: string): Pr
 
 /** Endpoints Waybill disabled because they kept failing (not those the holder switched off), for a dashboard notice. */
 export async function disabledForFailing(db: Store, accountId: string): Promise<{ url: string; reason: string }[]> {
-  return (await endpointsOf(db, accountId))
-    .filter((endpoint) => !endpoint.enabled && endpoint.failingSince !== null && endpoint.disabledReason !== null)
-    .map((endpoint) => ({ url: endpoint.url, reason: endpoint.disabledReason! }));
+  return (await endpointsOf(db, accountId)).flatMap(({ url, enabled, failingSince, disabledReason }) =>
+    !enabled && failingSince !== null && disabledReason !== null ? [{ url, reason: disabledReason }] : [],
+  );
 }
 
 /** Enabling clears the failure streak, so a fixed receiver gets its pending deliveries at once. */

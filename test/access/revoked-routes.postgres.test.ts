@@ -21,6 +21,7 @@ import { createRuntime, type Runtime } from "../../src/runtime.ts";
 import { accountWithKey, accountWithPassword } from "../support/accounts.ts";
 import { CHICAGO_TO_DALLAS } from "../support/instance.ts";
 import { usePostgres } from "../support/postgres.ts";
+import { defined } from "../support/defined.ts";
 
 const postgres = usePostgres();
 const clock = new ManualClock(Date.parse("2026-10-15T12:00:00Z"));
@@ -116,7 +117,7 @@ describe("on PostgreSQL, before this replica hears of the revoke", () => {
       events: { type: string; data: { key_id?: string } }[];
     };
     expect(page.events.map((event) => event.type)).toEqual(["key.created"]);
-    expect(page.events[0]!.data.key_id).toBeString();
+    expect(defined(page.events[0], "page.events[0]").data.key_id).toBeString();
 
     runtime.keys.reload = () => undefined; // no notification gets through from here on
     await revokeActiveKey(elsewhere.store, accountId, clock.now());

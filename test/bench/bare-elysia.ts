@@ -3,8 +3,12 @@
 // (taken from a real answer, passed in ANSWER_FILE), but does nothing else: no key, no limits, no
 // receipt, no database. `PORT=3000 ANSWER_FILE=answer.json bun test/bench/bare-elysia.ts`
 import { Elysia } from "elysia";
+import { defined } from "../support/defined.ts";
 
-const answer = (await Bun.file(process.env.ANSWER_FILE!).json()) as Record<string, unknown>;
+const answer = (await Bun.file(defined(process.env.ANSWER_FILE, "$ANSWER_FILE in the environment")).json()) as Record<
+  string,
+  unknown
+>;
 const port = Number(process.env.PORT ?? 3000);
 
 new Elysia()

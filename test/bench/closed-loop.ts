@@ -1,6 +1,7 @@
 // Closed-loop load spread round robin over several base URLs (wrk drives one URL only), and the CPU
 // time of the processes serving it, for the replica bench (test/bench/replicas.ts). Loopback only.
 import { readdirSync, readFileSync } from "node:fs";
+import { defined } from "../support/defined.ts";
 
 export interface LoadResult {
   seconds: number;
@@ -56,7 +57,10 @@ export async function closedLoop(options: {
   const at = (q: number) =>
     latencies.length === 0
       ? Number.NaN
-      : +latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))]!.toFixed(2);
+      : +defined(
+          latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))],
+          "the latency quantile",
+        ).toFixed(2);
   return {
     seconds: +seconds.toFixed(2),
     answered: latencies.length,

@@ -9,8 +9,12 @@ import { createHash } from "node:crypto";
 import { Elysia } from "elysia";
 import { PRAGMAS, type Db } from "../../src/db/client.ts";
 import { GroupCommitter } from "../../src/db/group-commit.ts";
+import { defined } from "../support/defined.ts";
 
-const answer = (await Bun.file(process.env.ANSWER_FILE!).json()) as Record<string, unknown>;
+const answer = (await Bun.file(defined(process.env.ANSWER_FILE, "$ANSWER_FILE in the environment")).json()) as Record<
+  string,
+  unknown
+>;
 const port = Number(process.env.PORT ?? 3000);
 const sqlite = new Database(process.env.DB ?? "floor.db", { create: true, strict: true });
 for (const pragma of PRAGMAS) sqlite.run(`PRAGMA ${pragma}`);

@@ -10,6 +10,7 @@
 // them (docs/performance.md). With TRACE_FILE set, each request's due time (Unix ms) and latency (ms)
 // are written there as CSV lines, for test/bench/gc-timeline.ts.
 import { KeepAliveSender } from "./keep-alive-sender.ts";
+import { defined } from "../support/defined.ts";
 
 const [url, key, rateArg = "1000", secondsArg = "20"] = process.argv.slice(2);
 if (!url || !key || !new URL(url).hostname.match(/^(127\.0\.0\.1|localhost)$/)) {
@@ -48,10 +49,10 @@ async function scrape(): Promise<string | null> {
 function stageBuckets(metrics: string | null): Map<string, [number, number][]> | null {
   const stages = new Map<string, [number, number][]>();
   for (const line of metrics?.split("\n") ?? []) {
-    const match = STAGES.exec(line);
-    if (!match) continue;
-    const bound = match[1] === "+Inf" ? Number.POSITIVE_INFINITY : Number(match[1]) * 1000;
-    stages.set(match[2]!, [...(stages.get(match[2]!) ?? []), [bound, Number(match[3])]]);
+    const [, le, stage, count] = STAGES.exec(line) ?? [];
+    if (le === undefined || stage === undefined) continue;
+    const bound = le === "+Inf" ? Number.POSITIVE_INFINITY : Number(le) * 1000;
+    stages.set(stage, [...(stages.get(stage) ?? []), [bound, Number(count)]]);
   }
   return stages.size > 0 ? stages : null;
 }
@@ -72,7 +73,7 @@ function stageQuantiles(before: Map<string, [number, number][]>, after: Map<stri
   const out: Record<string, Record<string, number | string>> = {};
   for (const [stage, buckets] of after) {
     const counts = buckets.map(([bound, count], i) => [bound, count - (before.get(stage)?.[i]?.[1] ?? 0)] as const);
-    const n = counts.at(-1)![1];
+    const n = defined(counts.at(-1), "the last of counts")[1];
     const under = (q: number) => {
       const bound = counts.find(([, count]) => count >= n * q)?.[0] ?? Number.POSITIVE_INFINITY;
       return Number.isFinite(bound) ? bound : "inf";
@@ -123,7 +124,10 @@ latencies.sort((a, b) => a - b);
 const at = (q: number) =>
   latencies.length === 0
     ? null
-    : +latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))]!.toFixed(2);
+    : +defined(
+        latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))],
+        "the latency quantile",
+      ).toFixed(2);
 console.log(
   JSON.stringify({
     rate,

@@ -7,6 +7,7 @@
 // `bun test/bench/fsync-latency.ts DIR [SYNCS=2000]` (DIR on the disk the database is on)
 import { closeSync, fdatasyncSync, openSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { defined } from "../support/defined.ts";
 
 const [dir, countArg = "2000"] = process.argv.slice(2);
 if (!dir) throw new Error("usage: fsync-latency.ts DIR [SYNCS]");
@@ -16,7 +17,7 @@ const REUSED_BYTES = 16 * 1024 * 1024;
 
 /** fdatasync times (ms) after each of `syncs` batch-sized writes; `wrapAt` bytes, or never, before writing from the start again. */
 function measure(wrapAt: number): number[] {
-  const file = join(dir!, `fsync-latency-${process.pid}.bin`);
+  const file = join(defined(dir, "dir"), `fsync-latency-${process.pid}.bin`);
   const fd = openSync(file, "w");
   const batch = Buffer.alloc(BATCH_BYTES, 0x5a);
   const times: number[] = [];
@@ -37,7 +38,8 @@ function measure(wrapAt: number): number[] {
 }
 
 const quantiles = (sorted: number[]) => {
-  const at = (q: number) => +sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]!.toFixed(2);
+  const at = (q: number) =>
+    +defined(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))], "the quantile").toFixed(2);
   return {
     p50_ms: at(0.5),
     p90_ms: at(0.9),

@@ -6,7 +6,7 @@
 // collection's shadow. Not a test: nothing is asserted (docs/performance.md, "Garbage collection").
 // `bun test/bench/gc-timeline.ts SERVER_STDERR TRACE_CSV [SLOW_MS=10]`
 
-export {};
+import { defined } from "../support/defined.ts";
 
 interface Collection {
   kind: string;
@@ -33,16 +33,23 @@ function collectionsByHeap(log: string): Map<string, Collection[]> {
   const byHeap = new Map<string, Collection[]>();
   const open = new Map<string, Collection>();
   let clock = Number.NaN;
-  for (const match of log.matchAll(/clock (\d+)|\[GC<(0x[0-9a-f]+)>: ([^\]]*)\]/g)) {
-    if (match[1]) {
-      clock = Number(match[1]);
+  for (const [, clockMs, gcHeap, gcText] of log.matchAll(/clock (\d+)|\[GC<(0x[0-9a-f]+)>: ([^\]]*)\]/g)) {
+    if (clockMs) {
+      clock = Number(clockMs);
       continue;
     }
-    const heap = match[2]!;
-    const text = match[3]!;
-    const start = /START M (\d+)kb => (\w+)/.exec(text);
-    if (start)
-      open.set(heap, { kind: start[2]!, heapMb: Number(start[1]) / 1024, startedBy: clock, pausesMs: [], cycleMs: 0 });
+    // Not a clock line, so the GC alternative matched: both of its groups are set.
+    const heap = defined(gcHeap, "the GC line's heap");
+    const text = defined(gcText, "the GC line's text");
+    const [, heapKb, kind] = /START M (\d+)kb => (\w+)/.exec(text) ?? [];
+    if (kind !== undefined)
+      open.set(heap, {
+        kind,
+        heapMb: Number(heapKb) / 1024,
+        startedBy: clock,
+        pausesMs: [],
+        cycleMs: 0,
+      });
     const collection = open.get(heap);
     if (!collection) continue;
     for (const pause of text.matchAll(/\bp=([\d.]+)ms/g)) collection.pausesMs.push(Number(pause[1]));
@@ -60,15 +67,15 @@ const sum = (values: number[]) => values.reduce((total, value) => total + value,
 const round = (value: number) => Math.round(value * 10) / 10;
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length === 0 ? 0 : sorted[Math.floor(sorted.length / 2)]!;
+  return sorted.length === 0 ? 0 : defined(sorted[Math.floor(sorted.length / 2)], "the median");
 };
 
 const trace = (await Bun.file(traceFile).text())
   .trim()
   .split("\n")
   .map((line) => line.split(",").map(Number) as [number, number]);
-const from = trace[0]![0];
-const to = trace.at(-1)![0];
+const from = defined(trace[0], "trace[0]")[0];
+const to = defined(trace.at(-1), "the last of trace")[0];
 const [mainHeap = []] = [...collectionsByHeap(await Bun.file(logFile).text()).values()].sort(
   (a, b) => b.length - a.length,
 );

@@ -4,6 +4,7 @@
 // client adds a fraction of a millisecond to a latency where `fetch` added about one, and its own
 // garbage collections stay short (docs/performance.md, "The open-loop client").
 import type { Socket } from "bun";
+import { defined } from "../support/defined.ts";
 
 const HEADER_END = Buffer.from("\r\n\r\n");
 const CRLF = Buffer.from("\r\n");
@@ -67,7 +68,7 @@ export class KeepAliveSender {
 
   /** Bun's socket write takes what fits and returns how much: the rest waits for drain. */
   private flush(connection: Connection, bytes: Uint8Array): void {
-    const written = connection.socket!.write(bytes);
+    const written = defined(connection.socket, "connection.socket").write(bytes);
     connection.unsent = written < bytes.length ? bytes.subarray(Math.max(written, 0)) : null;
   }
 
@@ -117,10 +118,10 @@ export class KeepAliveSender {
       return;
     }
     connection.received = null;
-    const dueAt = connection.dueAt!;
+    const dueAt = defined(connection.dueAt, "connection.dueAt");
     connection.dueAt = null;
     this.answered(dueAt, head.startsWith("HTTP/1.1 200"));
-    if (/\r\nconnection:\s*close/i.test(head)) connection.socket!.end();
+    if (/\r\nconnection:\s*close/i.test(head)) defined(connection.socket, "connection.socket").end();
     else this.release(connection);
   }
 

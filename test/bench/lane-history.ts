@@ -19,6 +19,7 @@ import { accountWithKey } from "../support/accounts.ts";
 import { findOwnReceipt } from "../../src/receipts/store.ts";
 import { laneHistory as laneHistoryReport } from "../../src/skills/audit-report/lane-history.ts";
 import { utcDateOf } from "../../src/dates.ts";
+import { defined } from "../support/defined.ts";
 
 const TOTAL = Number(process.argv[2] ?? 5_000_000);
 const ACCOUNTS = 20;
@@ -40,14 +41,19 @@ const NOW = START + SPAN_DAYS * DAY + DAY;
 const LIMITS: LimitsTable = { ...DEFAULT_LIMITS, enterprise: { perMinute: 1e9, perMonth: 1e12 } };
 
 const dir = mkdtempSync(join(process.cwd(), ".tmp", "lane-history-"));
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+const quantile = (sorted: number[], q: number) =>
+  defined(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))], "the quantile");
 const ms = (value: number) => Math.round(value * 100) / 100;
 
 async function open(file: string, clock: ManualClock) {
   const db = openDatabase(file);
   const runtime = await createRuntime({ db, clock, limits: LIMITS });
   const app = createApp(runtime, {});
-  return { db, runtime, app, close: () => (runtime.close(), db.$client.close()) };
+  const close = () => {
+    runtime.close();
+    db.$client.close();
+  };
+  return { db, runtime, app, close };
 }
 
 const post = (key: string, json: unknown) =>
@@ -66,7 +72,7 @@ async function answeredMicros(
   const started = performance.now();
   for (let i = 0; i < count; i += 32) {
     const calls = Array.from({ length: Math.min(32, count - i) }, (_, j) => {
-      const [origin, destination] = LANES[(i + j) % LANES.length]!;
+      const [origin, destination] = defined(LANES[(i + j) % LANES.length], "LANES[(i + j) % LANES.length]");
       return app.handle(post(key, { origin, destination, equipment: "DRY_VAN" })).then(async (response) => {
         if (response.status !== 200) throw new Error(`answered call got ${response.status}: ${await response.text()}`);
       });
@@ -102,7 +108,7 @@ function bulkInsert(db: Db, seeds: SeedRow[], from: number, to: number): void {
   for (let chunk = from; chunk < to; chunk += CHUNK) {
     db.$client.transaction(() => {
       for (let seq = chunk + 1; seq <= Math.min(to, chunk + CHUNK); seq++) {
-        const seed = seeds[seq % seeds.length]!;
+        const seed = defined(seeds[seq % seeds.length], "seeds[seq % seeds.length]");
         const issuedAt = Math.floor(START + (seq - from) * stepMs);
         const id = newId("rcpt", issuedAt);
         const body = composeBody({ ...seed, logIndex: seq - 1, id, issuedAt, knownAt: issuedAt });
@@ -160,10 +166,13 @@ try {
   const startSeconds = (performance.now() - started) / 1000;
 
   // 3. LANE_HISTORY: the newest page of an account's lane (default 100 and the largest, 500), and a page from a cursor.
-  const { key } = keys[0]!;
-  const anchor = app.db.$client
-    .query<{ id: string }, [string]>("SELECT id FROM receipts WHERE account_id = ? ORDER BY seq DESC LIMIT 1")
-    .get(keys[0]!.accountId)!.id;
+  const { key } = defined(keys[0], "keys[0]");
+  const anchor = defined(
+    app.db.$client
+      .query<{ id: string }, [string]>("SELECT id FROM receipts WHERE account_id = ? ORDER BY seq DESC LIMIT 1")
+      .get(defined(keys[0], "keys[0]").accountId),
+    "the row of SELECT id FROM receipts WHERE account_id = ? ORDER BY seq DESC LIMIT 1",
+  ).id;
   const laneHistory = async (query: string) => {
     const response = await app.app.handle(
       new Request(`http://localhost/v1/reports/audit?receipt_id=${anchor}&report_type=LANE_HISTORY${query}`, {
@@ -192,7 +201,7 @@ try {
       reproduced,
       p50_ms: ms(quantile(times, 0.5)),
       p95_ms: ms(quantile(times, 0.95)),
-      max_ms: ms(times.at(-1)!),
+      max_ms: ms(defined(times.at(-1), "the last of times")),
     };
   };
   const firstPage = await laneHistory("");
@@ -207,7 +216,7 @@ try {
     lane_history_report_only: await (async () => {
       // The report itself (index range, bodies, shared re-runs), without the call's HTTP, metering and own receipt.
       const instance = app.runtime;
-      const own = await findOwnReceipt(app.db, anchor, keys[0]!.accountId);
+      const own = await findOwnReceipt(app.db, anchor, defined(keys[0], "keys[0]").accountId);
       const times: number[] = [];
       for (let i = 0; i < 30; i++) {
         const t0 = performance.now();
@@ -224,7 +233,12 @@ try {
       );
       const t0 = performance.now();
       for (let i = 0; i < 100; i++)
-        query.all(keys[i % ACCOUNTS]!.accountId, "chicago, il\ndallas, tx", NOW - 90 * DAY, NOW + DAY);
+        query.all(
+          defined(keys[i % ACCOUNTS], "keys[i % ACCOUNTS]").accountId,
+          "chicago, il\ndallas, tx",
+          NOW - 90 * DAY,
+          NOW + DAY,
+        );
       return ms((performance.now() - t0) / 100);
     })(),
     query_plan: app.db.$client
@@ -244,7 +258,8 @@ try {
         withoutLog.push(await answeredMicros(empty.app, emptyKey, 1000));
       }
       empty.close();
-      const median = (values: number[]) => Math.round(values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!);
+      const median = (values: number[]) =>
+        Math.round(defined(values.sort((a, b) => a - b)[Math.floor(values.length / 2)], "the median"));
       return { answered_us_per_call_with_log: median(withLog), answered_us_per_call_empty: median(withoutLog) };
     })()),
   };

@@ -14,6 +14,7 @@ import { startPostgres, type PostgresCluster } from "../support/postgres.ts";
 import { accountKeyOn, cliOn, startReplicas, type ReplicaSet } from "../support/replicas.ts";
 import { closedLoop, cpuTicksOf, cpuTicksOfTree, type LoadResult } from "./closed-loop.ts";
 import { BENCHMARKS_PAGE, ensureBlock, REPLICAS_MARKERS, replaceBetween } from "./results-block.ts";
+import { defined } from "../support/defined.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const LIMITS = JSON.stringify({ enterprise: { per_minute: 100_000_000, per_month: 1_000_000_000 } });
@@ -113,13 +114,14 @@ async function measure(exe: string, dir: string, scenario: Scenario): Promise<Me
   }
 }
 
-const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)]!;
+const median = (numbers: number[]) =>
+  defined([...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)], "the median");
 
 function medianOf(runs: Measured[]): Measured {
   const pick = (field: keyof LoadResult | "waybillCpuUs" | "postgresCpuUs") =>
     median(runs.map((run) => run[field] as number));
   return {
-    ...runs[0]!,
+    ...defined(runs[0], "runs[0]"),
     answered: pick("answered"),
     otherStatus: Math.max(...runs.map((run) => run.otherStatus)),
     failed: Math.max(...runs.map((run) => run.failed)),
@@ -147,7 +149,7 @@ function report(
     .filter((n) => n !== 1 && onPostgres(n) && one)
     .map(
       (n) =>
-        `- **${n} replicas / 1 replica on PostgreSQL: ${(onPostgres(n)!.answeredPerSecond / one!.answeredPerSecond).toFixed(2)}×** answered req/s.`,
+        `- **${n} replicas / 1 replica on PostgreSQL: ${(defined(onPostgres(n), "onPostgres(n)").answeredPerSecond / defined(one, "one").answeredPerSecond).toFixed(2)}×** answered req/s.`,
     );
   if (one && sqlite)
     ratios.push(
@@ -200,7 +202,7 @@ async function main() {
   for (let round = 1; round <= rounds; round++) {
     for (const scenario of scenarios) {
       const result = await measure(exe, out, scenario);
-      runs.get(scenario)!.push(result);
+      defined(runs.get(scenario), "runs.get(scenario)").push(result);
       console.log(
         `round ${round}: ${scenario.name} ×${scenario.replicas}: ${result.answeredPerSecond} answered/s, p99 ${result.p99Ms} ms`,
       );
@@ -209,7 +211,7 @@ async function main() {
   await cluster.stop();
   started.cluster = undefined;
 
-  const results = scenarios.map((scenario) => medianOf(runs.get(scenario)!));
+  const results = scenarios.map((scenario) => medianOf(defined(runs.get(scenario), "runs.get(scenario)")));
   const after = loadavg()
     .map((n) => n.toFixed(2))
     .join(" ");

@@ -20,6 +20,7 @@ import { createRuntime } from "../../src/runtime.ts";
 import { validateInput } from "../../src/pipeline/validate.ts";
 import { computeAnswer } from "../../src/pipeline/answer-memo.ts";
 import type { AnyReadingSkill } from "../../src/skills/types.ts";
+import { defined } from "../support/defined.ts";
 
 const CALLS = Number(process.env.CALLS ?? 5000);
 const BATCH = 32; // writes per group transaction, as under 32 connections
@@ -177,7 +178,7 @@ try {
   }
   walls.sort((a, b) => a - b);
   console.log(
-    `${"one-row transaction, wall time incl. fsync: p50 / p99".padEnd(62)} ${walls[150]!.toFixed(0)} / ${walls[297]!.toFixed(0)} µs`,
+    `${"one-row transaction, wall time incl. fsync: p50 / p99".padEnd(62)} ${defined(walls[150], "walls[150]").toFixed(0)} / ${defined(walls[297], "walls[297]").toFixed(0)} µs`,
   );
 
   const app = createApp(runtime);

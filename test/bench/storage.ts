@@ -6,9 +6,13 @@
 // The embedded reference snapshot is left out: it is the same size whatever the traffic.
 // `bun test/bench/storage.ts FILE` prints JSON.
 import { Database } from "bun:sqlite";
+import { defined } from "../support/defined.ts";
 
-const db = new Database(process.argv[2]!, { readonly: true });
-const receipts = db.query<{ n: number }, []>("SELECT count(*) AS n FROM receipts").get()!.n;
+const db = new Database(defined(process.argv[2], "process.argv[2]"), { readonly: true });
+const receipts = defined(
+  db.query<{ n: number }, []>("SELECT count(*) AS n FROM receipts").get(),
+  "the row of SELECT count(*) AS n FROM receipts",
+).n;
 const rows = db
   .query<{ name: string; bytes: number }, []>(
     `SELECT name, sum(pgsize) AS bytes FROM dbstat
@@ -16,11 +20,14 @@ const rows = db
       GROUP BY name`,
   )
   .all();
-const usage = db
-  .query<{ answered: number; rows: number }, []>(
-    "SELECT count(receipt_id) AS answered, count(*) AS rows FROM usage_events",
-  )
-  .get()!;
+const usage = defined(
+  db
+    .query<{ answered: number; rows: number }, []>(
+      "SELECT count(receipt_id) AS answered, count(*) AS rows FROM usage_events",
+    )
+    .get(),
+  "the row of SELECT count(receipt_id) AS answered, count(*) AS rows FROM usage_events",
+);
 const answeredShare = usage.rows === 0 ? 1 : usage.answered / usage.rows;
 const isUsage = (name: string) => name.startsWith("usage_events");
 const answeredOnly = rows.reduce((sum, row) => sum + (isUsage(row.name) ? row.bytes * answeredShare : row.bytes), 0);

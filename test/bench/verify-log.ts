@@ -11,13 +11,19 @@ import { asc, gt } from "drizzle-orm";
 import { readStoredReceipts, storedReceiptAt } from "../../src/receipts/store.ts";
 import { verifyLog } from "../../src/receipts/verify.ts";
 import { openLedger, sampleEntry, seedPrincipal } from "../receipts/fixtures.ts";
+import { defined } from "../support/defined.ts";
 
-const entryBody = async (db: Db) => (await storedReceiptAt(db, 1))!.body;
+const entryBody = async (db: Db) => defined(await storedReceiptAt(db, 1), "storedReceiptAt(db, 1)").body;
 /** Every receipt with its body text, in log order, a page at a time (what the pre-log walk read). */
 async function* withBodies(db: Db): AsyncGenerator<{ body: string; hash: string }> {
   const page = (afterSeq: number) =>
     readStoredReceipts(db, gt(db.t.receipts.seq, afterSeq), [asc(db.t.receipts.seq)], 4096);
-  for (let rows = await page(0); rows.length > 0; rows = await page(rows[rows.length - 1]!.seq)) yield* rows;
+  for (
+    let rows = await page(0);
+    rows.length > 0;
+    rows = await page(defined(rows[rows.length - 1], "rows[rows.length - 1]").seq)
+  )
+    yield* rows;
 }
 const COUNT = Number(process.argv[2] ?? 100_000);
 const BATCH = 32;

@@ -4,6 +4,7 @@ import { issuePasswordLink } from "../../src/access/passwords.ts";
 import { recentAccountEvents } from "../../src/ops/audit-log.ts";
 import { accountWithPassword, PASSWORD } from "../support/accounts.ts";
 import { dashboardApp, get, post, sessionCookieFrom, signIn } from "./support.ts";
+import { defined } from "../support/defined.ts";
 
 const NEW_PASSWORD = "a brand new passphrase";
 
@@ -71,7 +72,14 @@ describe("one-time password links", () => {
       ).status,
     ).toBe(404);
     expect(
-      await Bun.password.verify(NEW_PASSWORD, (await findAccountByEmail(db, "bo@example.com"))!.passwordHash!),
+      await Bun.password.verify(
+        NEW_PASSWORD,
+        defined(
+          defined(await findAccountByEmail(db, "bo@example.com"), 'findAccountByEmail(db, "bo@example.com")')
+            .passwordHash,
+          '(await findAccountByEmail(db, "bo@example.com")).passwordHash',
+        ),
+      ),
     ).toBe(true);
   }, 30_000);
 

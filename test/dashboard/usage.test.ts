@@ -2,6 +2,7 @@ import { expect, test } from "bun:test";
 import { issueKey } from "../../src/access/keys.ts";
 import { accountWithPassword, PASSWORD } from "../support/accounts.ts";
 import { dashboardApp, form, ORIGIN, sessionCookieFrom } from "./support.ts";
+import { defined } from "../support/defined.ts";
 
 const LANE = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" };
 
@@ -42,12 +43,21 @@ test("usage separates answered from refused, and the answered total is the quota
   }
   const usage = await (await get("/dashboard/usage")).text();
   expect(usage).toMatch(/<tfoot>.*class="num total-answered">2<.*class="num total-refused">1</s);
-  const island = JSON.parse(/id="daily-calls-data">([^<]+)</.exec(usage)![1]!) as {
+  const [, islandJson] = /id="daily-calls-data">([^<]+)</.exec(usage) ?? [];
+  const island = JSON.parse(defined(islandJson, "the daily-calls data island")) as {
     series: { skill: string; counts: number[] }[];
   };
-  const answeredBand = island.series.find((s) => s.skill === "rate-lookup")!;
+  const answeredBand = defined(
+    island.series.find((s) => s.skill === "rate-lookup"),
+    'the island.series entry where s.skill === "rate-lookup"',
+  );
   expect(answeredBand.counts.reduce((a, b) => a + b, 0)).toBe(2);
-  expect(island.series.find((s) => s.skill.startsWith("refused"))!.counts.reduce((a, b) => a + b, 0)).toBe(1);
+  expect(
+    defined(
+      island.series.find((s) => s.skill.startsWith("refused")),
+      'the island.series entry where s.skill.startsWith("refused")',
+    ).counts.reduce((a, b) => a + b, 0),
+  ).toBe(1);
   await runtime.close();
 });
 
@@ -64,7 +74,7 @@ test("the month's calls download as CSV, one row per call with its outcome", asy
     ["rate-lookup", "answered", "200"],
     ["rate-lookup", "refused", "400"],
   ]);
-  expect(rows[0]!.split(",")[7]).toMatch(/^rcpt_/);
+  expect(defined(rows[0], "rows[0]").split(",")[7]).toMatch(/^rcpt_/);
   await runtime.close();
 });
 

@@ -6,6 +6,7 @@ import { GroupCommitter } from "../../src/db/group-commit.ts";
 import { openStore } from "../../src/db/open.ts";
 import { inTransaction } from "../../src/db/transaction.ts";
 import { usePostgres } from "../support/postgres.ts";
+import { defined } from "../support/defined.ts";
 
 const postgres = usePostgres();
 
@@ -26,7 +27,8 @@ const insertSetting = (key: string) => async (tx: Store) => {
   return key;
 };
 
-const settingCount = async (store: Store) => (await store.select({ n: count() }).from(store.t.settings))[0]!.n;
+const settingCount = async (store: Store) =>
+  defined((await store.select({ n: count() }).from(store.t.settings))[0], "the settings count row").n;
 
 describe.each(engines)("group commit on %s", (_engine, open) => {
   test("asynchronous writes queued together commit in one batch and settle after it", async () => {

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { join, resolve } from "node:path";
 import { SQL } from "bun";
 import { startPostgres, startTestPostgres, type TestPostgres, usePostgres } from "../support/postgres.ts";
+import { defined } from "../support/defined.ts";
 
 // The throw-away cluster every PostgreSQL suite relies on: reachable by its URL and nothing
 // else, and gone afterwards however the test process ends.
@@ -97,7 +98,7 @@ describe("throw-away PostgreSQL cluster", () => {
       expect(result.exitCode).not.toBe(0);
       const url = /DATABASE (\S+)/.exec(output)?.[1];
       expect(url).toBeDefined();
-      const port = Number(new URL(url!).port);
+      const port = Number(new URL(defined(url, "url")).port);
       const deadline = Date.now() + 30_000;
       while ((await canConnect(port)) && Date.now() < deadline) await Bun.sleep(250);
       expect(await canConnect(port)).toBe(false);

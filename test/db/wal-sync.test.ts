@@ -3,6 +3,7 @@ import { mkdirSync } from "node:fs";
 import { openDatabase } from "../../src/db/client.ts";
 import { type BatchParticipant, type BatchStages, GroupCommitter } from "../../src/db/group-commit.ts";
 import { openLedger, sampleEntry, seedPrincipal } from "../receipts/fixtures.ts";
+import { defined } from "../support/defined.ts";
 
 function fileDatabase() {
   mkdirSync(`${process.cwd()}/.tmp`, { recursive: true });
@@ -39,7 +40,7 @@ test("on a WAL file, a batch's callers hear only after it is durable, and durabl
   const [firstDurable, secondDurable] = events.flatMap((event, index) => (event === "durable" ? [index] : []));
   expect(events.filter((event) => event === "committed")).toHaveLength(2);
   expect(firstDurable).toBeLessThan(answered(0));
-  expect(firstDurable).toBeLessThan(secondDurable!);
+  expect(firstDurable).toBeLessThan(defined(secondDurable, "secondDurable"));
   expect(secondDurable).toBeLessThan(answered(100));
   expect(committer.stats()).toEqual({ batches: 2, writes: 11 });
   expect((db.$client.query("SELECT count(*) AS c FROM t").get() as { c: number }).c).toBe(11);
@@ -137,11 +138,16 @@ test("the committer reports each durable batch's stages: every write's wait, the
   await Promise.all([1, 2, 3].map((n) => committer.commit(() => insert.run(n))));
   expect(reported).toHaveLength(1);
   const [stages] = reported;
-  expect(stages!.queuedMs).toHaveLength(3);
-  for (const ms of [...stages!.queuedMs, stages!.writesMs, stages!.commitMs, stages!.syncMs])
+  expect(defined(stages, "stages").queuedMs).toHaveLength(3);
+  for (const ms of [
+    ...defined(stages, "stages").queuedMs,
+    defined(stages, "stages").writesMs,
+    defined(stages, "stages").commitMs,
+    defined(stages, "stages").syncMs,
+  ])
     expect(ms).toBeGreaterThanOrEqual(0);
   // The fsync ran off the loop after COMMIT: it took some time of its own.
-  expect(stages!.syncMs).toBeGreaterThan(0);
+  expect(defined(stages, "stages").syncMs).toBeGreaterThan(0);
   db.$client.close();
 });
 

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { binaryInEmptyFolder, runCli, startBinary, type RunningServer } from "../support/binary.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
+import { defined } from "../support/defined.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const USER = { email: "dispatch@example.com", password: "a long dispatcher passphrase" };
@@ -55,7 +56,10 @@ describe.skipIf(!existsSync(CHROMIUM))(
       await page.goto(`${server.url}/dashboard/webhooks`);
       await page.fill("input[name=url]", receiver.url);
       await page.click("#create-webhook button[type=submit]");
-      const secret = (await page.textContent("#new-webhook-secret"))!.trim();
+      const secret = defined(
+        await page.textContent("#new-webhook-secret"),
+        'page.textContent("#new-webhook-secret")',
+      ).trim();
       expect(secret).toMatch(/^whsec_/);
       receiver.secret = secret;
       await page.goto(`${server.url}/dashboard/webhooks`);
@@ -63,7 +67,7 @@ describe.skipIf(!existsSync(CHROMIUM))(
 
       await page.click("button:has-text('Send test event')");
       const [test] = await receiver.waitFor(1);
-      expect(test!.verified).toMatchObject({ type: "webhook.test" });
+      expect(defined(test, "test").verified).toMatchObject({ type: "webhook.test" });
       const row = page.locator("tr[data-delivery-id]").first();
       // The worker records the answer just after the receiver sent it: reload until the log shows it.
       for (let tries = 0; tries < 50; tries++) {
@@ -77,7 +81,7 @@ describe.skipIf(!existsSync(CHROMIUM))(
 
       await page.click("tr[data-delivery-id] button:has-text('Resend')");
       await receiver.waitFor(2);
-      expect(receiver.received[1]!.id).toBe(test!.id);
+      expect(defined(receiver.received[1], "receiver.received[1]").id).toBe(defined(test, "test").id);
     }, 60_000);
 
     test("add an alert in the form; an import crossing it shows in the list, the events feed and the receiver", async () => {
@@ -130,7 +134,9 @@ describe.skipIf(!existsSync(CHROMIUM))(
       await page.click("button:has-text('Enable')");
       await page.click("button:has-text('Send test event')");
       await receiver.waitFor(before + 1);
-      expect(receiver.received.at(-1)!.verified).toMatchObject({ type: "webhook.test" });
+      expect(defined(receiver.received.at(-1), "the last of receiver.received").verified).toMatchObject({
+        type: "webhook.test",
+      });
     }, 60_000);
   },
 );

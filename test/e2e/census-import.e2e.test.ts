@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { writeCensusFile, type ExpectedCensus } from "../reference/census-file.ts";
 import { binaryInEmptyFolder, runCli, startBinary } from "../support/binary.ts";
+import { defined } from "../support/defined.ts";
 
 describe("waybill data import fmcsa, on the compiled binary", () => {
   let dir: string;
@@ -37,7 +38,10 @@ describe("waybill data import fmcsa, on the compiled binary", () => {
       series: { series_id: string; latest: string; latest_value: number }[];
     };
     const tx = status.series.find((s) => s.series_id === "FMCSA_CENSUS_CARRIERS_TX_A");
-    expect(tx).toMatchObject({ latest: "2026-09-01", latest_value: expected.cells.get("TX_A")!.carriers });
+    expect(tx).toMatchObject({
+      latest: "2026-09-01",
+      latest_value: defined(expected.cells.get("TX_A"), 'expected.cells.get("TX_A")').carriers,
+    });
   }, 120_000);
 
   test("a mostly malformed file is refused in one line and nothing is added", () => {

@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { binaryFolderForFile, startBinary } from "../support/binary.ts";
 import { ensureDebianTool } from "../support/debian.ts";
+import { defined } from "../support/defined.ts";
 
 const UNIT = resolve(import.meta.dir, "../../deploy/waybill.service");
 const SYSTEMD_ANALYZE = "/usr/bin/systemd-analyze";
@@ -29,7 +30,7 @@ describe("deploy/waybill.service", () => {
 
   test("the compiled binary starts and is ready with the unit's command and environment", async () => {
     const [execStart] = unitValues(unit, "ExecStart");
-    const [program, ...args] = execStart!.split(/\s+/);
+    const [program, ...args] = defined(execStart, "execStart").split(/\s+/);
     expect(program).toBe("/usr/local/bin/waybill");
     const env = Object.fromEntries(
       unitValues(unit, "Environment").map((pair) => pair.split("=", 2) as [string, string]),

@@ -9,6 +9,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { binaryInEmptyFolder, runCli, startBinary } from "../support/binary.ts";
 import { loadWithKill, rateLookupAt } from "../support/lookup-load.ts";
+import { defined } from "../support/defined.ts";
 
 let dir: string;
 let exe: string;
@@ -42,22 +43,31 @@ function openReadOnly(dbFile: string) {
 }
 
 function accountIdOf(db: Database, email: string): string {
-  return db.query<{ id: string }, [string]>("SELECT id FROM accounts WHERE email = ?").get(email)!.id;
+  return defined(
+    db.query<{ id: string }, [string]>("SELECT id FROM accounts WHERE email = ?").get(email),
+    "the row of SELECT id FROM accounts WHERE email = ?",
+  ).id;
 }
 
 function monthCount(db: Database, accountId: string): number {
-  return db
-    .query<{ n: number }, [string]>("SELECT coalesce(sum(answered), 0) AS n FROM monthly_usage WHERE account_id = ?")
-    .get(accountId)!.n;
+  return defined(
+    db
+      .query<{ n: number }, [string]>("SELECT coalesce(sum(answered), 0) AS n FROM monthly_usage WHERE account_id = ?")
+      .get(accountId),
+    "the row of SELECT coalesce(sum(answered), 0) AS n FROM monthly_usage WHERE account_id = ?",
+  ).n;
 }
 
 /** Answered calls as the usage reports count them: receipts carrying their call's usage (docs/performance.md, "One row per answered call"). */
 function answeredRows(db: Database, accountId: string): number {
-  return db
-    .query<{ n: number }, [string]>(
-      "SELECT count(*) AS n FROM receipts WHERE account_id = ? AND request_id IS NOT NULL",
-    )
-    .get(accountId)!.n;
+  return defined(
+    db
+      .query<{ n: number }, [string]>(
+        "SELECT count(*) AS n FROM receipts WHERE account_id = ? AND request_id IS NOT NULL",
+      )
+      .get(accountId),
+    "the row of SELECT count(*) AS n FROM receipts WHERE account_id = ? AND request_id IS NOT …",
+  ).n;
 }
 
 describe("month count of the compiled binary", () => {
@@ -95,11 +105,17 @@ describe("month count of the compiled binary", () => {
       const receiptWithUsage = db.query<{ n: number }, [string]>(
         "SELECT count(*) AS n FROM receipts WHERE id = ? AND request_id LIKE 'req_%' AND key_id IS NOT NULL AND latency_ms >= 0",
       );
-      const missing = answered.filter((o) => receiptWithUsage.get(o.receiptId)!.n !== 1);
+      const missing = answered.filter(
+        (o) => defined(receiptWithUsage.get(o.receiptId), "receiptWithUsage.get(o.receiptId)").n !== 1,
+      );
       expect(missing).toEqual([]);
       expect(
-        db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM usage_events WHERE account_id = ?").get(accountId)!
-          .n,
+        defined(
+          db
+            .query<{ n: number }, [string]>("SELECT count(*) AS n FROM usage_events WHERE account_id = ?")
+            .get(accountId),
+          "the row of SELECT count(*) AS n FROM usage_events WHERE account_id = ?",
+        ).n,
       ).toBe(0);
       const stored = answeredRows(db, accountId);
       expect(stored).toBeGreaterThanOrEqual(answered.length); // committed calls whose answer the kill cut off count too

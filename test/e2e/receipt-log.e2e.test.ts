@@ -9,6 +9,7 @@ import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Database } from "bun:sqlite";
 import { binaryFolderForFile, runCli, startBinary } from "../support/binary.ts";
+import { defined } from "../support/defined.ts";
 
 const folder = binaryFolderForFile();
 
@@ -20,7 +21,10 @@ test("answers are provable offline with the binary alone, across a key rotation,
   expect(
     runCli(exe, ["accounts", "create", "--email", "audit@example.com", "--tier", "professional", ...db], dir).exitCode,
   ).toBe(0);
-  const key = runCli(exe, ["keys", "create", "--email", "audit@example.com", ...db], dir).stdout.split("\n")[0]!;
+  const key = defined(
+    runCli(exe, ["keys", "create", "--email", "audit@example.com", ...db], dir).stdout.split("\n")[0],
+    "the new key (first line of keys create)",
+  );
   const server = await startBinary(exe, db, { cwd: dir, env: { WAYBILL_PUBLIC_URL: "https://rates.example.com/" } });
   const call = (path: string, init: RequestInit = {}) =>
     fetch(server.url + path, {
@@ -40,7 +44,9 @@ test("answers are provable offline with the binary alone, across a key rotation,
     const keptCheckpoint = await (await fetch(`${server.url}/log/checkpoint`)).text();
     expect(keptCheckpoint.startsWith("rates.example.com/log\n3\n")).toBe(true);
 
-    const report = await (await call(`/v1/reports/audit?receipt_id=${answers[1]!.receipt_id}`)).json();
+    const report = await (
+      await call(`/v1/reports/audit?receipt_id=${defined(answers[1], "answers[1]").receipt_id}`)
+    ).json();
     const publicKey = await (await fetch(`${server.url}/v1/receipts/public-key`)).text();
     writeFileSync(join(dir, "report.json"), JSON.stringify(report));
     writeFileSync(join(dir, "checkpoint.txt"), keptCheckpoint);
@@ -77,10 +83,16 @@ test("answers are provable offline with the binary alone, across a key rotation,
     expect(keys.kid).toBe(newKid);
     expect(keys.keys).toHaveLength(2);
     const newest = await (await fetch(`${server.url}/log/checkpoint`)).text();
-    const newKey = keys.keys.find((k) => k.kid === newKid)!.note_verifier_key;
+    const newKey = defined(
+      keys.keys.find((k) => k.kid === newKid),
+      "the keys.keys entry where k.kid === newKid",
+    ).note_verifier_key;
     expect(newest).toContain("\n\n— rates.example.com/log ");
     // The old checkpoint still verifies with the old key alone; a proof is only good for its own tree size.
-    const oldKey = keys.keys.find((k) => k.kid !== newKid)!.note_verifier_key;
+    const oldKey = defined(
+      keys.keys.find((k) => k.kid !== newKid),
+      "the keys.keys entry where k.kid !== newKid",
+    ).note_verifier_key;
     expect(
       runCli(exe, ["verify", "--receipt", "report.json", "--checkpoint", "checkpoint.txt", "--key", oldKey], dir)
         .exitCode,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { brotliDecompressSync } from "node:zlib";
 import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../support/instance.ts";
+import { defined } from "../support/defined.ts";
 
 const APP_ORIGIN = "https://app.example.com";
 let server: TestInstance;
@@ -140,7 +141,7 @@ describe("ETag and Cache-Control", () => {
     const etag = first.headers.get("etag");
     expect(etag).toBeTruthy();
     expect(first.headers.get("cache-control")).toContain("public");
-    const again = await server.call("/openapi.json", { headers: { "if-none-match": etag! } });
+    const again = await server.call("/openapi.json", { headers: { "if-none-match": defined(etag, "etag") } });
     expect(again.status).toBe(304);
     expect(again.headers.get("etag")).toBe(etag);
 
@@ -149,7 +150,7 @@ describe("ETag and Cache-Control", () => {
     expect(usage.headers.get("cache-control")).toBe("private, no-cache");
     const usageAgain = await server.call("/v1/usage", {
       key,
-      headers: { "if-none-match": usage.headers.get("etag")! },
+      headers: { "if-none-match": defined(usage.headers.get("etag"), 'usage.headers.get("etag")') },
     });
     expect(usageAgain.status).toBe(304);
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { generateApiKey } from "../../src/access/api-key.ts";
 import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../support/instance.ts";
+import { defined } from "../support/defined.ts";
 
 let server: TestInstance;
 beforeAll(async () => {
@@ -16,7 +17,7 @@ async function expectError(response: Response, status: number, error: string) {
   const body = (await response.json()) as Record<string, unknown>;
   expect(body.error).toBe(error);
   expect(typeof body.message).toBe("string");
-  expect(body.request_id).toBe(requestId!);
+  expect(body.request_id).toBe(defined(requestId, "requestId"));
   return body;
 }
 
@@ -61,7 +62,10 @@ describe("every row of the error table, over real HTTP", () => {
     const { email } = await server.accountWithKey("explorer");
     const { issueKey } = await import("../../src/access/keys.ts");
     const { findAccountByEmail } = await import("../../src/access/accounts.ts");
-    const account = (await findAccountByEmail(server.runtime.db, email))!;
+    const account = defined(
+      await findAccountByEmail(server.runtime.db, email),
+      "findAccountByEmail(server.runtime.db, email)",
+    );
     const first = await issueKey(server.runtime.db, account.id, null, server.clock.now());
     expect(
       (await server.call("/v1/rates/lookup", { method: "POST", json: CHICAGO_TO_DALLAS, key: first.key })).status,
@@ -308,7 +312,7 @@ test("the pipeline refuses an as_of in the future or not a real date, for every 
   ] as const) {
     for (const [path, init, query] of calls) {
       const response = query(asOf)
-        ? await server.call(query(asOf)!, { key })
+        ? await server.call(defined(query(asOf), "query(asOf)"), { key })
         : await server.call(path, { ...init, key, json: { ...bodies[path], as_of: asOf } });
       const body = await expectError(response, 400, "INVALID_REQUEST");
       const problem = (body.details as { field: string; problem: string }[]).find((d) => d.field === "as_of");

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../support/instance.ts";
+import { defined } from "../support/defined.ts";
 
 let server: TestInstance;
 beforeAll(async () => {
@@ -48,7 +49,9 @@ describe("field names that are Object.prototype's own are unknown fields", () =>
     const { key } = await server.accountWithKey("enterprise");
     const response = await server.call("/v1/diesel/trends?region=PADD3&constructor=1", { key });
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { details: { field: string }[] }).details[0]!.field).toBe("constructor");
+    expect(
+      defined(((await response.json()) as { details: { field: string }[] }).details[0], "the first detail").field,
+    ).toBe("constructor");
   });
 });
 
@@ -65,7 +68,10 @@ describe("every body is capped at 64 KiB, chunked or not", () => {
     expect(response.status).toBe(413);
     expect(((await response.json()) as { error: string }).error).toBe("PAYLOAD_TOO_LARGE");
     expect(response.headers.get("x-request-id")).toMatch(/^req_/);
-    const stored = server.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM receipts").get()!;
+    const stored = defined(
+      server.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM receipts").get(),
+      "the row of SELECT count(*) AS n FROM receipts",
+    );
     expect(stored.n).toBe(0);
   });
 
@@ -136,7 +142,7 @@ describe("malformed cookies and headers never cause a 500", () => {
       "Bearer  ",
       "bearer wbk_",
       "Bearer \u00ff",
-      "Bearer " + "a".repeat(10_000),
+      `Bearer ${"a".repeat(10_000)}`,
     ]) {
       const response = await server.call("/v1/rates/lookup", {
         method: "POST",

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { configureLog } from "../../src/ops/log.ts";
 import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../support/instance.ts";
+import { defined } from "../support/defined.ts";
 
 let server: TestInstance;
 let key: string;
@@ -106,7 +107,9 @@ describe("hostile requests", () => {
             path !== "/mcp"
           ) {
             const answer = (await response.json()) as { request_id?: string };
-            expect(answer.request_id).toBe(response.headers.get("x-request-id")!);
+            expect(answer.request_id).toBe(
+              defined(response.headers.get("x-request-id"), 'response.headers.get("x-request-id")'),
+            );
           } else {
             await response.arrayBuffer();
           }

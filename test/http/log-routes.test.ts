@@ -5,6 +5,7 @@ import { DEFAULT_LIMITS } from "../../src/metering/limits.ts";
 import { leafHash, verifyConsistency } from "../../src/receipts/log/merkle.ts";
 import { parseCheckpointText, parseNote, parseVerifierKey, verifyNote } from "../../src/receipts/log/note.ts";
 import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../support/instance.ts";
+import { defined } from "../support/defined.ts";
 
 let server: TestInstance;
 let key: string;
@@ -109,7 +110,7 @@ describe("the receipt log over HTTP, with no key", () => {
       .all();
     expect(sizes.length).toBeGreaterThan(1);
     for (let i = 1; i < sizes.length; i++) {
-      const [older, newer] = [sizes[i - 1]!, sizes[i]!];
+      const [older, newer] = [defined(sizes[i - 1], "sizes[i - 1]"), defined(sizes[i], "sizes[i]")];
       const proof = (await (
         await server.call(`/v1/log/consistency?from=${older.tree_size}&to=${newer.tree_size}`)
       ).json()) as { hashes: string[] };
@@ -145,11 +146,14 @@ test("an answer is sent as the bytes its receipt hashed, with the envelope appen
   const { receipt_id } = JSON.parse(text) as { receipt_id: string };
   const envelope = text.lastIndexOf(',"receipt_id":');
   const hashedBytes = `${text.slice(0, envelope)}}`;
-  const { responseSha256 } = server.db.$client
-    .query<{ responseSha256: string }, [string]>(
-      "SELECT lower(hex(response_sha256)) AS responseSha256 FROM receipts WHERE id = ?",
-    )
-    .get(receipt_id)!;
+  const { responseSha256 } = defined(
+    server.db.$client
+      .query<{ responseSha256: string }, [string]>(
+        "SELECT lower(hex(response_sha256)) AS responseSha256 FROM receipts WHERE id = ?",
+      )
+      .get(receipt_id),
+    "the row of SELECT lower(hex(response_sha256)) AS responseSha256 FROM receipts WHERE id = ?",
+  );
   expect(createHash("sha256").update(hashedBytes).digest("hex")).toBe(responseSha256);
   expect(response.headers.get("content-type")).toContain("application/json");
 });

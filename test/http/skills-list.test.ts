@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../support/instance.ts";
+import { defined } from "../support/defined.ts";
 
 let server: TestInstance;
 beforeAll(async () => {
@@ -16,7 +17,10 @@ test("GET /v1/skills lists every declared skill with scope, tier, description an
   const names = body.skills.map((s) => s.name);
   expect(names).toContain("rate-lookup");
   expect(names).toContain("audit-report");
-  const lookup = body.skills.find((s) => s.name === "rate-lookup")!;
+  const lookup = defined(
+    body.skills.find((s) => s.name === "rate-lookup"),
+    'the body.skills entry where s.name === "rate-lookup"',
+  );
   expect(lookup).toMatchObject({
     scope: "rate-lookup",
     minimum_tier: "explorer",
@@ -25,7 +29,12 @@ test("GET /v1/skills lists every declared skill with scope, tier, description an
     available_to_this_key: true,
   });
   expect((lookup.input_schema as { properties: Record<string, unknown> }).properties).toHaveProperty("origin");
-  expect(body.skills.find((s) => s.name === "audit-report")!.available_to_this_key).toBe(false);
+  expect(
+    defined(
+      body.skills.find((s) => s.name === "audit-report"),
+      'the body.skills entry where s.name === "audit-report"',
+    ).available_to_this_key,
+  ).toBe(false);
 });
 
 test("GET /v1/skills needs a valid key", async () => {

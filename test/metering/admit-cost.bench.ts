@@ -3,6 +3,7 @@ import { openMemoryDatabase } from "../../src/db/client.ts";
 import { createMeter } from "../../src/metering/create-meter.ts";
 import { parseLimits } from "../../src/metering/limits.ts";
 import { seedPrincipal } from "../support/accounts.ts";
+import { defined } from "../support/defined.ts";
 
 const db = openMemoryDatabase();
 const now = Date.parse("2026-03-10T12:00:30Z");
@@ -21,7 +22,7 @@ const roomy = createMeter({
 });
 const principals = Array.from({ length: 100 }, () => seedPrincipal(db, { tier: "enterprise" }));
 measure("admit, let through (100 keys), + release", 1_000_000, (i) =>
-  roomy.admit(principals[i % 100]!, now + (i % 1000)).release(),
+  roomy.admit(defined(principals[i % 100], "principals[i % 100]"), now + (i % 1000)).release(),
 );
 
 const tight = createMeter({ db, limits: parseLimits('{"explorer":{"per_minute":3,"per_month":1000}}') });
@@ -34,6 +35,6 @@ measure("admit, refused by the minute window (throws the 429)", 200_000, () => {
 });
 measure("peek (headers only)", 1_000_000, () => tight.peek(throttled, now));
 measure("admission.commit(db) in its own transaction (for scale)", 20_000, (i) => {
-  const admission = roomy.admit(principals[i % 100]!, now);
+  const admission = roomy.admit(defined(principals[i % 100], "principals[i % 100]"), now);
   db.$client.transaction(() => admission.commit(db)).immediate();
 });

@@ -7,6 +7,7 @@ import { parseLimits } from "../../src/metering/limits.ts";
 import type { Admission, MemoryMeter } from "../../src/metering/meter.ts";
 import { seedPrincipal } from "../support/accounts.ts";
 import { answeredInDb } from "./fixtures.ts";
+import { defined } from "../support/defined.ts";
 
 const NOW = Date.parse("2026-03-10T12:00:00Z");
 
@@ -66,7 +67,7 @@ describe("month counts written once per group-commit batch (SQLite)", () => {
         }),
       ),
     );
-    admissions[1]!.release(); // as the pipeline does for a call that was not answered
+    defined(admissions[1], "admissions[1]").release(); // as the pipeline does for a call that was not answered
     expect(outcomes.map((o) => (o.status === "fulfilled" ? o.value : "failed"))).toEqual([1, "failed", 2, 3, 4]);
     expect(answeredInDb(db, principal.accountId, "2026-03")).toBe(4);
     expect(monthWrites()).toEqual([4]);

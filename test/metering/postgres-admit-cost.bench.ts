@@ -14,6 +14,7 @@ import type { PostgresStore } from "../../src/db/postgres.ts";
 import { createMeter } from "../../src/metering/create-meter.ts";
 import { parseLimits } from "../../src/metering/limits.ts";
 import { startPostgres } from "../support/postgres.ts";
+import { defined } from "../support/defined.ts";
 
 const CALLS = Number(process.env.CALLS ?? 2000);
 const LIMITS = [5, 200, 1_000_000];
@@ -31,7 +32,7 @@ try {
       times.push((Bun.nanoseconds() - started) / 1000);
     }
     times.sort((a, b) => a - b);
-    const at = (q: number) => times[Math.floor(q * (times.length - 1))]!.toFixed(0);
+    const at = (q: number) => defined(times[Math.floor(q * (times.length - 1))], "the quantile").toFixed(0);
     console.log(`${name.padEnd(62)} p50 ${at(0.5).padStart(6)} µs   p99 ${at(0.99).padStart(6)} µs`);
   };
   const throughput = async (name: string, run: (i: number) => Promise<unknown>) => {
@@ -92,11 +93,15 @@ try {
       return start + n * spacing;
     };
     const [row] =
-      await pool`SELECT cardinality(admitted) AS groups FROM minute_windows WHERE key_id = ${principals[0]!.keyId}`;
+      await pool`SELECT cardinality(admitted) AS groups FROM minute_windows WHERE key_id = ${defined(principals[0], "principals[0]").keyId}`;
     console.log(`limit ${limit}/min, a call every ${spacing} ms: the row holds ${row.groups} groups`);
-    await timeEach(`  admit, one key, 1 at a time`, () => admitOnce(principals[0]!));
-    await throughput(`  admit, 32 in flight over 32 keys`, (i) => admitOnce(principals[i % 32]!));
-    await throughput(`  admit, 32 in flight on one key (its row lock serialises)`, () => admitOnce(principals[1]!));
+    await timeEach(`  admit, one key, 1 at a time`, () => admitOnce(defined(principals[0], "principals[0]")));
+    await throughput(`  admit, 32 in flight over 32 keys`, (i) =>
+      admitOnce(defined(principals[i % 32], "principals[i % 32]")),
+    );
+    await throughput(`  admit, 32 in flight on one key (its row lock serialises)`, () =>
+      admitOnce(defined(principals[1], "principals[1]")),
+    );
     console.log(`  refused along the way: ${refused}`);
     await meter.close();
   }

@@ -16,6 +16,7 @@ import type { Meter } from "../../src/metering/meter.ts";
 import { MINUTE_MS } from "../../src/metering/minute-window.ts";
 import type { ReplicaOrder, ReplicaOutcome } from "../support/meter-replica.ts";
 import { usePostgres } from "../support/postgres.ts";
+import { defined } from "../support/defined.ts";
 
 const postgres = usePostgres();
 const opened: OpenStore[] = [];
@@ -64,17 +65,6 @@ async function refusalOf(work: () => unknown): Promise<ApiError> {
     throw error;
   }
   throw new Error("expected a refusal, the call was answered");
-}
-
-/** Admit and answer one call as the pipeline does: the month count inside a group-commit batch. */
-async function answer(meter: Meter, committer: GroupCommitter, principal: Principal, now: number) {
-  const admission = await meter.admit(principal, now);
-  try {
-    return await committer.commit((tx) => admission.commit(tx));
-  } catch (error) {
-    admission.release();
-    throw error;
-  }
 }
 
 async function monthUsed(store: Store, principal: Principal, now = NOW): Promise<number> {
@@ -242,7 +232,10 @@ describe("the meter on PostgreSQL, in one process", () => {
     // Three meters stand for three replicas that each saw three calls left.
     const replicas = [0, 1, 2].map(() => meterOn(store, limits));
     const admissions = await Promise.all(replicas.map((meter) => meter.admit(principal, NOW)));
-    admissions.push(await replicas[0]!.admit(principal, NOW), await replicas[1]!.admit(principal, NOW));
+    admissions.push(
+      await defined(replicas[0], "replicas[0]").admit(principal, NOW),
+      await defined(replicas[1], "replicas[1]").admit(principal, NOW),
+    );
     const committer = new GroupCommitter(store);
     const outcomes = await Promise.allSettled(
       admissions.map((admission) => committer.commit((tx) => admission.commit(tx))),
@@ -285,7 +278,9 @@ async function wave(
         child.exited,
       ]);
       if (status !== 0) throw new Error(`meter replica exited with ${status}: ${err}`);
-      const outcome = JSON.parse(out.trim().split("\n").at(-1)!) as ReplicaOutcome;
+      const outcome = JSON.parse(
+        defined(out.trim().split("\n").at(-1), 'the last of out.trim().split("\\n")'),
+      ) as ReplicaOutcome;
       expect(outcome.errors).toEqual([]);
       return outcome;
     }),
@@ -314,7 +309,7 @@ describe("the meter on PostgreSQL, across three processes hammering one key", ()
       .select({ n: count() })
       .from(store.t.receipts)
       .where(eq(store.t.receipts.keyId, principal.keyId));
-    expect(rows!.n).toBe(left);
+    expect(defined(rows, "rows").n).toBe(left);
   }, 60_000);
 
   // 5: one instant per call; 70: calls of one second share a group (src/metering/minute-groups.ts).
@@ -336,7 +331,9 @@ describe("the meter on PostgreSQL, across three processes hammering one key", ()
       }
       // Each window (t - 60 s, t] holds at most `limit` admitted instants...
       for (let i = 0; i + limit < admitted.length; i++)
-        expect(admitted[i + limit]! - admitted[i]!).toBeGreaterThanOrEqual(MINUTE_MS);
+        expect(
+          defined(admitted[i + limit], "admitted[i + limit]") - defined(admitted[i], "admitted[i]"),
+        ).toBeGreaterThanOrEqual(MINUTE_MS);
       // ...and the limit is reached whenever it may be: `limit` at 0 s and at 75 s (0 s has aged out), 0 else.
       expect(admitted).toEqual([...Array(limit).fill(NOW), ...Array(limit).fill(NOW + 75_000)]);
       expect(await monthUsed(store, principal)).toBe(2 * limit);

@@ -6,6 +6,7 @@ import type { ManualClock } from "../../src/clock.ts";
 import { openDatabase } from "../../src/db/client.ts";
 import { createReadiness } from "../../src/ops/readiness.ts";
 import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../support/instance.ts";
+import { defined } from "../support/defined.ts";
 
 let dir: string;
 beforeAll(async () => {
@@ -28,7 +29,10 @@ describe("/readyz makes a real write", () => {
 
   test("a full database (no page left to grow into) is 503 with the reason, and answers fail without a receipt", async () => {
     const sqlite = server.db.$client;
-    const { page_count } = sqlite.query<{ page_count: number }, []>("PRAGMA page_count").get()!;
+    const { page_count } = defined(
+      sqlite.query<{ page_count: number }, []>("PRAGMA page_count").get(),
+      "the row of PRAGMA page_count",
+    );
     sqlite.run(`PRAGMA max_page_count = ${page_count}`);
     const { key } = await server.accountWithKey("enterprise");
     // Fill the last free pages with answers until one cannot be committed.
@@ -61,10 +65,14 @@ describe("the probe names the failure", () => {
   test("a corrupted receipts table", async () => {
     const file = join(dir, "corrupt.db");
     const db = openDatabase(file);
-    const { rootpage } = db.$client
-      .query<{ rootpage: number }, []>("SELECT rootpage FROM sqlite_schema WHERE name = 'receipts'")
-      .get()!;
-    const { page_size } = db.$client.query<{ page_size: number }, []>("PRAGMA page_size").get()!;
+    const { rootpage } = defined(
+      db.$client.query<{ rootpage: number }, []>("SELECT rootpage FROM sqlite_schema WHERE name = 'receipts'").get(),
+      "the row of SELECT rootpage FROM sqlite_schema WHERE name = 'receipts'",
+    );
+    const { page_size } = defined(
+      db.$client.query<{ page_size: number }, []>("PRAGMA page_size").get(),
+      "the row of PRAGMA page_size",
+    );
     db.$client.run("PRAGMA wal_checkpoint(TRUNCATE)");
     db.$client.close();
     const fd = openSync(file, "r+");

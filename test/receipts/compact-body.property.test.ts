@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { compactOf, composeBody, decomposeBody } from "../../src/receipts/compact-body.ts";
 import { canonicalJson, sha256Hex } from "../../src/receipts/canonical.ts";
 import { RECEIPT_FORMAT, type ReceiptBody } from "../../src/receipts/format.ts";
+import { defined } from "../support/defined.ts";
 
 const hex64 = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((bytes) => Buffer.from(bytes).toString("hex"));
 // Times of every year a Date can write, and runs of times within the same second.
@@ -53,7 +54,7 @@ describe("a compact receipt rebuilds the RFC 8785 bytes of its body", () => {
   }, () => {
     fc.assert(
       fc.property(receiptBody, (body) => {
-        expect(composeBody(compactOf(body))).toBe(canonicalize(body)!);
+        expect(composeBody(compactOf(body))).toBe(defined(canonicalize(body), "canonicalize(body)"));
       }),
       { numRuns: 2000 },
     );
@@ -65,14 +66,14 @@ describe("a compact receipt rebuilds the RFC 8785 bytes of its body", () => {
         const text = canonicalJson(body);
         const compact = decomposeBody(text);
         expect(compact).not.toBeNull();
-        expect(composeBody(compact!)).toBe(text);
+        expect(composeBody(defined(compact, "compact"))).toBe(text);
       }),
       { numRuns: 1000 },
     );
   });
 
   test("a body the parts cannot rebuild is refused, so it is kept whole", () => {
-    const body = fc.sample(receiptBody, 1)[0]!;
+    const body = defined(fc.sample(receiptBody, 1)[0], "fc.sample(receiptBody, 1)[0]");
     const text = canonicalJson(body);
     expect(decomposeBody(text.replace('"as_of"', '"_more":1,"as_of"'))).toBeNull(); // an unknown member
     expect(decomposeBody(text.replace(`"${body.request_sha256}"`, `"${"0".repeat(64)}"`))).toBeNull(); // a request digest of another request

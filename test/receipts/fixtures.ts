@@ -4,6 +4,7 @@ import { ManualClock } from "../../src/clock.ts";
 import { GroupCommitter } from "../../src/db/group-commit.ts";
 import type { AppendedReceipt, ReceiptEntry } from "../../src/receipts/ledger.ts";
 import { createReceiptLedger, type LedgerOptions } from "../../src/receipts/receipt-ledger.ts";
+import { defined } from "../support/defined.ts";
 
 export { seedPrincipal } from "../support/accounts.ts";
 
@@ -49,6 +50,6 @@ export function openLedger(db: Db, options: LedgerOptions = {}) {
     return appended;
   };
   /** Append in a batch of its own and commit it (and sign its checkpoint) now. */
-  const append = (entry: ReceiptEntry): AppendedReceipt => appendBatch([entry])[0]!;
+  const append = (entry: ReceiptEntry): AppendedReceipt => defined(appendBatch([entry])[0], "appendBatch([entry])[0]");
   return { ledger, committer, append, appendBatch };
 }

@@ -13,6 +13,7 @@ import {
 import { ensureSigningKey } from "../../src/receipts/signer.ts";
 import { ManualClock } from "../../src/clock.ts";
 import { T0 } from "./fixtures.ts";
+import { defined } from "../support/defined.ts";
 
 /**
  * Receipts as the pre-log version wrote them (format waybill.receipt/2): a hash chain, each body
@@ -22,9 +23,12 @@ export function writeLegacyReceipts(db: Db, principal: Principal, count: number)
   const key = ensureSigningKey(db, new ManualClock(T0));
   const privateKey = createPrivateKey({
     key: Buffer.from(
-      db.$client
-        .query<{ pk: string }, [string]>("SELECT private_key AS pk FROM signing_keys WHERE kid = ?")
-        .get(key.kid)!.pk,
+      defined(
+        db.$client
+          .query<{ pk: string }, [string]>("SELECT private_key AS pk FROM signing_keys WHERE kid = ?")
+          .get(key.kid),
+        "the row of SELECT private_key AS pk FROM signing_keys WHERE kid = ?",
+      ).pk,
       "base64url",
     ),
     format: "der",

@@ -7,6 +7,7 @@ import { readStoredReceipts, storedReceiptAt } from "../../src/receipts/store.ts
 import { verifyLog } from "../../src/receipts/verify.ts";
 import { openLedger, SAMPLE_RESPONSE, T0, sampleEntry, seedPrincipal } from "./fixtures.ts";
 import { writeLegacyReceipts } from "./legacy-fixture.ts";
+import { defined } from "../support/defined.ts";
 
 describe("appending receipts", () => {
   test("the stored body is the canonical JSON of every recorded field with its log index, the answer only by its digest; the leaf entry is its SHA-256", async () => {
@@ -46,9 +47,17 @@ describe("appending receipts", () => {
     expect([row.prevHash, row.signature, row.kid]).toEqual([null, null, null]);
     // Stored compactly: no body text, the shared parts (grant, request, factors, model) once for both receipts.
     expect(
-      db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM receipts WHERE body IS NOT NULL").get()!.n,
+      defined(
+        db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM receipts WHERE body IS NOT NULL").get(),
+        "the row of SELECT count(*) AS n FROM receipts WHERE body IS NOT NULL",
+      ).n,
     ).toBe(0);
-    expect(db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM receipt_parts").get()!.n).toBe(4);
+    expect(
+      defined(
+        db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM receipt_parts").get(),
+        "the row of SELECT count(*) AS n FROM receipt_parts",
+      ).n,
+    ).toBe(4);
   });
 
   test("the signing key is created once and every checkpoint names it; a rotated key signs from then on", () => {
@@ -115,18 +124,24 @@ describe("upgrading a database with receipts from before the log", () => {
       problem: expect.stringContaining("start the server once"),
     });
     const { ledger, append } = openLedger(db);
-    expect(ledger.log.latest()!.size).toBe(300);
+    expect(defined(ledger.log.latest(), "ledger.log.latest()").size).toBe(300);
     // LANE_HISTORY's index column is filled for them too.
     expect(
-      db.$client
-        .query<{ lanes: number }, []>(
-          "SELECT count(DISTINCT lane) AS lanes FROM receipts WHERE lane = 'chicago, il' || char(10) || 'dallas, tx'",
-        )
-        .get()!.lanes,
+      defined(
+        db.$client
+          .query<{ lanes: number }, []>(
+            "SELECT count(DISTINCT lane) AS lanes FROM receipts WHERE lane = 'chicago, il' || char(10) || 'dallas, tx'",
+          )
+          .get(),
+        "the row of SELECT count(DISTINCT lane) AS lanes FROM receipts WHERE lane = 'chicago, il' …",
+      ).lanes,
     ).toBe(1);
-    expect(db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM receipts WHERE lane IS NULL").get()!.n).toBe(
-      0,
-    );
+    expect(
+      defined(
+        db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM receipts WHERE lane IS NULL").get(),
+        "the row of SELECT count(*) AS n FROM receipts WHERE lane IS NULL",
+      ).n,
+    ).toBe(0);
     const next = append(sampleEntry(principal));
     expect(next.logIndex).toBe(300);
     expect(await verifyLog(db)).toEqual({ ok: true, checked: 301, checkpoints: 2 });

@@ -8,6 +8,7 @@ import { openStore } from "../../src/db/open.ts";
 import { verifyLog } from "../../src/receipts/verify.ts";
 import { usePostgres } from "../support/postgres.ts";
 import { T0 } from "./fixtures.ts";
+import { defined } from "../support/defined.ts";
 
 const postgres = usePostgres();
 const APPENDER = join(import.meta.dir, "../support/receipt-appender.ts");
@@ -26,10 +27,10 @@ function startAppender(url: string, principal: Principal) {
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
       rest += decoder.decode(chunk.value, { stream: true });
       const lines = rest.split("\n");
-      rest = lines.pop()!;
+      rest = defined(lines.pop(), "lines.pop()");
       for (const line of lines) {
         const [index, id] = line.split(" ");
-        answered.push({ logIndex: Number(index), id: id! });
+        answered.push({ logIndex: Number(index), id: defined(id, "id") });
       }
     }
   })();

@@ -12,10 +12,11 @@ import { openStore } from "../../src/db/open.ts";
 import type { AppendedReceipt } from "../../src/receipts/ledger.ts";
 import { parseNote } from "../../src/receipts/log/note.ts";
 import { leafHash, verifyInclusion } from "../../src/receipts/log/merkle.ts";
-import { openReceiptLedger, type WaybillReceiptLedger } from "../../src/receipts/receipt-ledger.ts";
+import { openReceiptLedger } from "../../src/receipts/receipt-ledger.ts";
 import { verifyLog } from "../../src/receipts/verify.ts";
 import { usePostgres } from "../support/postgres.ts";
 import { sampleEntry, T0 } from "./fixtures.ts";
+import { defined } from "../support/defined.ts";
 
 const postgres = usePostgres();
 
@@ -72,7 +73,9 @@ async function appendConcurrently(
   await Promise.all(
     replicas.map(async (r, n) => {
       for (let wave = 0; wave < waves; wave++) {
-        appended[n]!.push(...(await Promise.all(Array.from({ length: perWave }, () => r.append(principal)))));
+        defined(appended[n], "appended[n]").push(
+          ...(await Promise.all(Array.from({ length: perWave }, () => r.append(principal)))),
+        );
       }
     }),
   );
@@ -92,8 +95,8 @@ describe("one receipt log across PostgreSQL replicas", () => {
       expect(new Set(all.map((r) => r.logIndex)).size).toBe(n);
       expect(all.map((r) => r.logIndex).sort((x, y) => x - y)).toEqual(Array.from({ length: n }, (_, i) => i));
       // Both replicas really wrote: neither one's receipts are all the other's.
-      expect(appended[0]!.length).toBe(240);
-      expect(appended[1]!.length).toBe(240);
+      expect(defined(appended[0], "appended[0]").length).toBe(240);
+      expect(defined(appended[1], "appended[1]").length).toBe(240);
       const seqs = (await a.store.select({ seq: a.store.t.receipts.seq }).from(a.store.t.receipts))
         .map((row) => row.seq)
         .sort((x, y) => x - y);
@@ -108,9 +111,9 @@ describe("one receipt log across PostgreSQL replicas", () => {
 
       // A replica behind the newest checkpoint catches up before it proves: b's proof of a's receipt.
       await b.ledger.log.follow();
-      const latest = b.ledger.log.latest()!;
+      const latest = defined(b.ledger.log.latest(), "b.ledger.log.latest()");
       expect(latest.size).toBe(n);
-      const own = appended[0]![7]!;
+      const own = defined(defined(appended[0], "appended[0]")[7], "appended[0][7]");
       const proof = await b.ledger.log.reading(() => b.ledger.log.inclusionProof(own.logIndex, n));
       expect(verifyInclusion(own.logIndex, n, leafHash(Buffer.from(own.hash, "hex")), proof, latest.root)).toBe(true);
     });
@@ -149,8 +152,8 @@ describe("one receipt log across PostgreSQL replicas", () => {
           .select()
           .from(t)
           .where(eq(t.treeSize, appended.logIndex + 1));
-        expect(checkpoint!.kid).toBe(newKid);
-        expect(parseNote(checkpoint!.note).signatures).toHaveLength(1);
+        expect(defined(checkpoint, "checkpoint").kid).toBe(newKid);
+        expect(parseNote(defined(checkpoint, "checkpoint").note).signatures).toHaveLength(1);
       }
       expect((await receiptsVerifyCommand(b.store, { json: true })).exitCode).toBe(0);
 

@@ -12,6 +12,7 @@ import { verifyLog } from "../../src/receipts/verify.ts";
 import { receiptTrace } from "../../src/skills/audit-report/trace.ts";
 import { openLedger, sampleEntry, seedPrincipal } from "./fixtures.ts";
 import { writeLegacyReceipts, writeTextBodyReceipts } from "./legacy-fixture.ts";
+import { defined } from "../support/defined.ts";
 
 /**
  * A database file as the version before the log left it (every migration before the log's, receipts signed
@@ -49,11 +50,14 @@ test("a pre-log database file upgrades: its chained receipts become the log's fi
     expect(ledger.log.latest()?.size).toBe(40);
     append(sampleEntry(principal));
     expect(await verifyLog(db)).toEqual({ ok: true, checked: 41, checkpoints: 2 });
-    const legacy = db.$client
-      .query<{ signature: string | null; prev_hash: string | null }, []>(
-        "SELECT signature, prev_hash FROM receipts WHERE seq = 40",
-      )
-      .get()!;
+    const legacy = defined(
+      db.$client
+        .query<{ signature: string | null; prev_hash: string | null }, []>(
+          "SELECT signature, prev_hash FROM receipts WHERE seq = 40",
+        )
+        .get(),
+      "the row of SELECT signature, prev_hash FROM receipts WHERE seq = 40",
+    );
     expect(legacy.signature).toBeString();
     expect(legacy.prev_hash).toMatch(/^[0-9a-f]{64}$/);
 
@@ -87,7 +91,7 @@ test("receipts stored with their body text are compacted at the first start and 
     const principal = seedPrincipal(oldDb);
     const bodies = writeTextBodyReceipts(oldDb, principal, 300);
     // One body that the parts cannot rebuild (an extra member): it must stay whole, and still verify.
-    const odd = bodies[299]!.replace('"as_of"', '"_extra":1,"as_of"');
+    const odd = defined(bodies[299], "bodies[299]").replace('"as_of"', '"_extra":1,"as_of"');
     old.query("UPDATE receipts SET body = ?, hash = ? WHERE seq = 300").run(odd, sha256Hex(odd));
     old.close();
 
@@ -98,7 +102,7 @@ test("receipts stored with their body text are compacted at the first start and 
     expect(whole).toEqual([{ seq: 300 }]);
     for (const seq of [1, 2, 150]) {
       const row = await storedReceiptAt(db, seq);
-      expect(row?.body).toBe(bodies[seq - 1]!);
+      expect(row?.body).toBe(defined(bodies[seq - 1], "bodies[seq - 1]"));
     }
     append(sampleEntry(principal));
     expect(await verifyLog(db)).toEqual({ ok: true, checked: 301, checkpoints: 2 });

@@ -8,6 +8,7 @@ import { canonicalJson } from "../../src/receipts/canonical.ts";
 import { storedReceiptAt } from "../../src/receipts/store.ts";
 import { verifyLog } from "../../src/receipts/verify.ts";
 import { openLedger, SAMPLE_RESPONSE, T0, sampleEntry, seedPrincipal } from "./fixtures.ts";
+import { defined } from "../support/defined.ts";
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
@@ -27,8 +28,10 @@ function logOf(count: number, batch = 1): Db {
 }
 
 const latestNote = (db: Db) =>
-  db.$client.query<{ note: string }, []>("SELECT note FROM log_checkpoints ORDER BY tree_size DESC LIMIT 1").get()!
-    .note;
+  defined(
+    db.$client.query<{ note: string }, []>("SELECT note FROM log_checkpoints ORDER BY tree_size DESC LIMIT 1").get(),
+    "the row of SELECT note FROM log_checkpoints ORDER BY tree_size DESC LIMIT 1",
+  ).note;
 
 describe("verifyLog", () => {
   test("an empty log and an intact log verify; tiles are checked once full", async () => {
@@ -69,7 +72,7 @@ describe("verifyLog", () => {
 
   test("a receipt rewritten with another answer's digest and a fresh leaf entry is caught by the signed checkpoint", async () => {
     const db = logOf(5);
-    const { body } = (await storedReceiptAt(db, 2))!;
+    const { body } = defined(await storedReceiptAt(db, 2), "storedReceiptAt(db, 2)");
     const forgedDigest = sha256(canonicalJson({ ...SAMPLE_RESPONSE, rate_per_mile: 1.999 }));
     const forged = body.replace(sha256(canonicalJson(SAMPLE_RESPONSE)), forgedDigest);
     expect(forged).not.toBe(body);
@@ -119,10 +122,11 @@ describe("verifyLog", () => {
     );
     expect(await verifyLog(db)).toMatchObject({ ok: false, failedCheckpoint: 2 });
     const other = logOf(3);
-    const sig = other.$client
-      .query<{ note: string }, []>("SELECT note FROM log_checkpoints WHERE tree_size = 3")
-      .get()!.note;
-    const lastLine = sig.trimEnd().split("\n").pop()!;
+    const sig = defined(
+      other.$client.query<{ note: string }, []>("SELECT note FROM log_checkpoints WHERE tree_size = 3").get(),
+      "the row of SELECT note FROM log_checkpoints WHERE tree_size = 3",
+    ).note;
+    const lastLine = defined(sig.trimEnd().split("\n").pop(), 'sig.trimEnd().split("\\n").pop()');
     const broken = sig.replace(
       lastLine,
       lastLine.slice(0, -6) + (lastLine.slice(-6, -5) === "A" ? "B" : "A") + lastLine.slice(-5),
@@ -139,10 +143,11 @@ describe("verifyLog", () => {
 describe("verifyLog names the first failure in log order, signatures included", () => {
   test("a bad signature at tree size 2 is named before a changed receipt at seq 4, and after one at seq 1", async () => {
     const breakSignature = (db: Db, size: number) => {
-      const note = db.$client
-        .query<{ note: string }, [number]>("SELECT note FROM log_checkpoints WHERE tree_size = ?")
-        .get(size)!.note;
-      const lastLine = note.trimEnd().split("\n").pop()!;
+      const note = defined(
+        db.$client.query<{ note: string }, [number]>("SELECT note FROM log_checkpoints WHERE tree_size = ?").get(size),
+        "the row of SELECT note FROM log_checkpoints WHERE tree_size = ?",
+      ).note;
+      const lastLine = defined(note.trimEnd().split("\n").pop(), 'note.trimEnd().split("\\n").pop()');
       const broken = note.replace(
         lastLine,
         lastLine.slice(0, -6) + (lastLine.slice(-6, -5) === "A" ? "B" : "A") + lastLine.slice(-5),

@@ -5,6 +5,7 @@
  */
 import { createWriteStream, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import { defined } from "../support/defined.ts";
 
 export const CENSUS_HEADER = [
   "DOT_NUMBER",
@@ -86,7 +87,7 @@ export async function writeCensusFile(
 ): Promise<ExpectedCensus> {
   mkdirSync(dirname(path), { recursive: true });
   const next = random(options.seed ?? 7);
-  const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
+  const pick = <T>(items: readonly T[]) => defined(items[Math.floor(next() * items.length)], "a random item");
   const out = createWriteStream(path);
   const expected: ExpectedCensus = {
     rows: options.rows,
@@ -137,7 +138,12 @@ export async function writeCensusFile(
 
     const malformed = options.malformedEvery && i % options.malformedEvery === options.malformedEvery - 1;
     if (malformed) {
-      const kind = MALFORMED_KINDS[Math.floor(i / options.malformedEvery!) % MALFORMED_KINDS.length]!;
+      const kind = defined(
+        MALFORMED_KINDS[
+          Math.floor(i / defined(options.malformedEvery, "options.malformedEvery")) % MALFORMED_KINDS.length
+        ],
+        "a malformed kind",
+      );
       if (kind === "short row") row = row.slice(0, 20);
       else if (kind === "bad operation") row[CENSUS_HEADER.indexOf("CARRIER_OPERATION")] = quote("Z");
       else if (kind === "bad power units") row[CENSUS_HEADER.indexOf("NBR_POWER_UNIT")] = quote("12x");

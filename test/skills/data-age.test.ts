@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ManualClock } from "../../src/clock.ts";
 import { daysBetween } from "../../src/dates.ts";
 import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../support/instance.ts";
+import { defined } from "../support/defined.ts";
 
 interface DataAsOf {
   as_of: string;
@@ -36,16 +37,18 @@ function expectStaleButAnswered(dataAsOf: DataAsOf) {
   expect(dataAsOf.series.length).toBeGreaterThan(0);
   for (const series of dataAsOf.series) expect(series.age_days).toBe(daysBetween(series.latest_observation, TODAY));
   const dates = dataAsOf.series.map((s) => s.latest_observation).sort();
-  expect(dataAsOf.latest_observation).toBe(dates.at(-1)!);
-  expect(dataAsOf.stalest_observation).toBe(dates[0]!);
-  expect(dataAsOf.max_age_days).toBe(daysBetween(dates[0]!, TODAY));
+  expect(dataAsOf.latest_observation).toBe(defined(dates.at(-1), "the last of dates"));
+  expect(dataAsOf.stalest_observation).toBe(defined(dates[0], "dates[0]"));
+  expect(dataAsOf.max_age_days).toBe(daysBetween(defined(dates[0], "dates[0]"), TODAY));
   // The snapshot stops months before today: every answer is from old figures, and says so.
-  expect(daysBetween(dataAsOf.latest_observation!, TODAY)).toBeGreaterThan(90);
+  expect(daysBetween(defined(dataAsOf.latest_observation, "dataAsOf.latest_observation"), TODAY)).toBeGreaterThan(90);
 }
 
 describe("every skill says how old its figures are, and answers months after the shipped data ends", () => {
   test("the snapshot's last figure is months before the clock", async () => {
-    expect(daysBetween(server.runtime.reference.coverage()!.last, TODAY)).toBeGreaterThan(90);
+    expect(
+      daysBetween(defined(server.runtime.reference.coverage(), "server.runtime.reference.coverage()").last, TODAY),
+    ).toBeGreaterThan(90);
   });
 
   test("rate-lookup, lane-comparison, rate-forecast, fuel-surcharge, diesel-trends, market-analysis, carrier-capacity", async () => {

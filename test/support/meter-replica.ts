@@ -12,6 +12,7 @@ import { parseLimits } from "../../src/metering/limits.ts";
 import { createUsageLog } from "../../src/metering/usage-log.ts";
 import { openReceiptLedger } from "../../src/receipts/receipt-ledger.ts";
 import { sampleEntry } from "../receipts/fixtures.ts";
+import { defined } from "./defined.ts";
 
 export interface ReplicaOrder {
   url: string;
@@ -32,7 +33,7 @@ export interface ReplicaOutcome {
   errors: string[];
 }
 
-const order = JSON.parse(process.argv[2]!) as ReplicaOrder;
+const order = JSON.parse(defined(process.argv[2], "process.argv[2]")) as ReplicaOrder;
 const { store, close } = await openStore({ dialect: "postgres", url: order.url });
 const meter = createMeter({ db: store, limits: parseLimits(order.limits) });
 const usage = createUsageLog(store);

@@ -1,4 +1,5 @@
 import { runCli, startBinary, type RunningServer } from "./binary.ts";
+import { defined } from "./defined.ts";
 
 /**
  * N copies of `waybill serve --database URL` (or `--db FILE`: then N must be 1) on loopback ports, as a load balancer without
@@ -47,7 +48,7 @@ export async function startReplicas(
   let turn = 0;
   return {
     replicas,
-    next: () => replicas[turn++ % replicas.length]!.url,
+    next: () => defined(replicas[turn++ % replicas.length], "replicas[turn++ % replicas.length]").url,
     async restart(index) {
       if (running(replicas[index])) await replicas[index]?.stop("SIGKILL");
       replicas[index] = await start();

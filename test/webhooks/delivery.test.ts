@@ -20,6 +20,7 @@ import { DISABLE_AFTER_FAILING_MS, RETRY_DELAYS_MS, retryDelay } from "../../src
 import { parseWebhookUrl, resolveTarget, type TargetPolicy } from "../../src/webhooks/target-policy.ts";
 import { DeliveryWorker } from "../../src/webhooks/worker.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
+import { defined } from "../support/defined.ts";
 
 const loopbackOnly: TargetPolicy = { allowPrivate: true, resolve: async () => ["127.0.0.1"] };
 let receiver: WebhookReceiver | undefined;
@@ -53,8 +54,11 @@ describe("webhook delivery", () => {
     await worker.tick();
     expect(receiver.received).toHaveLength(1);
     const [delivery] = receiver.received;
-    expect(delivery!.verified).toMatchObject({ type: "data.updated", data: { id: event.id, series: 3 } });
-    expect(delivery!.headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/=]+$/);
+    expect(defined(delivery, "delivery").verified).toMatchObject({
+      type: "data.updated",
+      data: { id: event.id, series: 3 },
+    });
+    expect(defined(delivery, "delivery").headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/=]+$/);
     const log = await deliveryLog(db, account.id, endpoint.id);
     expect(log[0]).toMatchObject({ status: "delivered", attempts: 1, lastStatusCode: 204, eventType: "data.updated" });
     await worker.tick();
@@ -66,7 +70,7 @@ describe("webhook delivery", () => {
     receiver.mode = 503;
     await append();
     await worker.tick();
-    let row = db.select().from(webhookDeliveries).get()!;
+    let row = defined(db.select().from(webhookDeliveries).get(), "db.select().from(webhookDeliveries).get()");
     expect(row).toMatchObject({ status: "pending", attempts: 1, lastStatusCode: 503 });
     expect(row.nextAttemptAt).toBe(clock.now() + RETRY_DELAYS_MS[0]);
     await worker.tick(); // not due yet
@@ -74,7 +78,7 @@ describe("webhook delivery", () => {
     clock.advance(RETRY_DELAYS_MS[0]);
     receiver.mode = 200;
     await worker.tick();
-    row = db.select().from(webhookDeliveries).get()!;
+    row = defined(db.select().from(webhookDeliveries).get(), "db.select().from(webhookDeliveries).get()");
     expect(row).toMatchObject({ status: "delivered", attempts: 2, lastStatusCode: 200 });
     expect(new Set(receiver.received.map((r) => r.id)).size).toBe(1);
     expect(receiver.received.every((r) => r.verified !== null)).toBe(true);
@@ -96,13 +100,18 @@ describe("webhook delivery", () => {
     clock.advance(DISABLE_AFTER_FAILING_MS);
     await append();
     await worker.tick();
-    const stored = db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id)).get()!;
+    const stored = defined(
+      db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id)).get(),
+      "the endpoint row",
+    );
     expect(stored.enabled).toBe(false);
     expect(stored.disabledReason).toContain("failed");
     const disabled = db.select().from(events).where(eq(events.type, "webhook.disabled")).all();
     expect(disabled).toHaveLength(1);
-    expect(disabled[0]!.accountId).toBe(account.id);
-    expect(await disabledForFailing(db, account.id)).toEqual([{ url: endpoint.url, reason: stored.disabledReason! }]);
+    expect(defined(disabled[0], "disabled[0]").accountId).toBe(account.id);
+    expect(await disabledForFailing(db, account.id)).toEqual([
+      { url: endpoint.url, reason: defined(stored.disabledReason, "stored.disabledReason") },
+    ]);
     await setEndpointEnabled(db, account.id, endpoint.id, true);
     await setEndpointEnabled(db, account.id, endpoint.id, false); // switched off by its holder: no failure notice
     expect(await disabledForFailing(db, account.id)).toEqual([]);
@@ -117,12 +126,12 @@ describe("webhook delivery", () => {
     const { db, clock, worker, append, receiver, account, endpoint } = await setup();
     await append();
     await worker.tick();
-    const id = receiver.received[0]!.id;
+    const id = defined(receiver.received[0], "receiver.received[0]").id;
     receiver.secret = await rotateSecret(db, account.id, endpoint.id);
     await resendDelivery(db, account.id, id, clock.now());
     await worker.tick();
     expect(receiver.received.map((r) => r.id)).toEqual([id, id]);
-    expect(receiver.received[1]!.verified).not.toBeNull();
+    expect(defined(receiver.received[1], "receiver.received[1]").verified).not.toBeNull();
     await expect(resendDelivery(db, "acct_other", id, clock.now())).rejects.toThrow(WebhookSettingsError);
   });
 
@@ -151,7 +160,11 @@ describe("webhook delivery", () => {
 describe("where webhooks may go", () => {
   const publicOnly = (answers: string[][]): TargetPolicy => {
     let call = 0;
-    return { allowPrivate: false, resolve: async () => answers[Math.min(call++, answers.length - 1)]! };
+    return {
+      allowPrivate: false,
+      resolve: async () =>
+        defined(answers[Math.min(call++, answers.length - 1)], "answers[Math.min(call++, answers.length - 1)]"),
+    };
   };
 
   test("https and public addresses only, unless private targets are allowed", async () => {

@@ -35,16 +35,22 @@ export function withCacheValidators(request: Request, response: Response): Maybe
 
 async function validated(request: Request, response: Response): Promise<Response> {
   const headers = new Headers(response.headers);
-  if (!headers.has("cache-control")) headers.set("Cache-Control", DEFAULT_GET_CACHE_CONTROL);
-  if (/\bno-store\b/.test(headers.get("cache-control")!)) return response;
+  let cacheControl = headers.get("cache-control");
+  if (cacheControl === null) {
+    cacheControl = DEFAULT_GET_CACHE_CONTROL;
+    headers.set("Cache-Control", cacheControl);
+  }
+  if (/\bno-store\b/.test(cacheControl)) return response;
   let body: BodyInit | null = response.body;
-  if (!headers.has("etag")) {
+  let etag = headers.get("etag");
+  if (etag === null) {
     if (!response.body || /text\/event-stream/.test(headers.get("content-type") ?? "")) return response;
     const bytes = new Uint8Array(await response.arrayBuffer()) as Uint8Array<ArrayBuffer>;
-    headers.set("ETag", etagOf(bytes));
+    etag = etagOf(bytes);
+    headers.set("ETag", etag);
     body = bytes;
   }
-  if (ifNoneMatchHits(request.headers.get("if-none-match"), headers.get("etag")!)) {
+  if (ifNoneMatchHits(request.headers.get("if-none-match"), etag)) {
     for (const name of ["content-type", "content-length", "content-encoding"]) headers.delete(name);
     return new Response(null, { status: 304, headers });
   }

@@ -23,11 +23,11 @@ export function logTileRoutes(deps: { log: ReceiptLog }) {
       });
     })
     .get("/log/tile/*", async ({ params }) => {
-      const elements = params["*"].split("/");
-      const entries = elements[0] === "entries";
-      const level = entries ? "0" : elements[0]!;
+      const [first = "", ...rest] = params["*"].split("/");
+      const entries = first === "entries";
+      const level = entries ? "0" : first;
       if (!entries && !/^(0|[1-9][0-9]?)$/.test(level)) throw errors.notFound("No such tile.");
-      const parsed = parseTileIndexPath(elements.slice(1));
+      const parsed = parseTileIndexPath(rest);
       if (!parsed) throw errors.notFound("No such tile.");
       const cache = parsed.width === null ? IMMUTABLE : "public, max-age=3600";
       if (entries) {

@@ -156,20 +156,20 @@ export function verifyConsistency(
   if (oldSize > newSize || oldSize < 0) return false;
   if (oldSize === newSize) return proof.length === 0 && hashesEqual(oldRoot, newRoot);
   if (oldSize === 0) return proof.length === 0;
-  const path = isPowerOfTwo(oldSize) ? [oldRoot, ...proof] : [...proof];
-  if (path.length === 0) return false;
+  const [first, ...rest] = isPowerOfTwo(oldSize) ? [oldRoot, ...proof] : proof;
+  if (first === undefined) return false;
   let fn = oldSize - 1;
   let sn = newSize - 1;
   while (fn % 2 === 1) {
     fn = Math.floor(fn / 2);
     sn = Math.floor(sn / 2);
   }
-  let fr = path[0]!;
-  let sr = path[0]!;
+  let fr = first;
+  let sr = first;
   const complete = walkPath(
     fn,
     sn,
-    path.slice(1),
+    rest,
     (c) => {
       fr = nodeHash(c, fr);
       sr = nodeHash(c, sr);
@@ -194,8 +194,9 @@ export class CompactRange {
     let level = 0;
     let hash = leaf;
     this.justCompleted = [leaf];
-    while (this.nodes.length > 0 && this.nodes[this.nodes.length - 1]!.level === level) {
-      hash = nodeHash(this.nodes.pop()!.hash, hash);
+    for (let top = this.nodes.at(-1); top?.level === level; top = this.nodes.at(-1)) {
+      this.nodes.pop();
+      hash = nodeHash(top.hash, hash);
       level += 1;
       this.justCompleted.push(hash);
     }
@@ -209,10 +210,11 @@ export class CompactRange {
   }
 
   root(): Hash {
-    if (this.nodes.length === 0) return EMPTY_ROOT;
-    let hash = this.nodes[this.nodes.length - 1]!.hash;
-    for (let i = this.nodes.length - 2; i >= 0; i--) hash = nodeHash(this.nodes[i]!.hash, hash);
-    return hash;
+    const folded = this.nodes.reduceRight<Hash | undefined>(
+      (right, node) => (right === undefined ? node.hash : nodeHash(node.hash, right)),
+      undefined,
+    );
+    return folded ?? EMPTY_ROOT;
   }
 
   clone(): CompactRange {
@@ -242,7 +244,11 @@ export class CompactRange {
 export function memoryNodes(leaves: readonly Hash[]): NodeSource {
   const computed = new Map<string, Hash>();
   const node = (level: number, index: number): Hash => {
-    if (level === 0) return leaves[index]!;
+    if (level === 0) {
+      const leaf = leaves[index];
+      if (!leaf) throw new RangeError(`no leaf ${index} among ${leaves.length}`);
+      return leaf;
+    }
     const key = `${level}/${index}`;
     const known = computed.get(key);
     if (known) return known;

@@ -23,11 +23,11 @@ export function parseTileIndexPath(elements: readonly string[]): { index: number
   if (elements.length === 0) return null;
   let width: number | null = null;
   let parts = [...elements];
-  if (parts.length >= 2 && parts[parts.length - 2]!.endsWith(".p")) {
-    const w = parts[parts.length - 1]!;
+  const [partial, w] = parts.length >= 2 ? parts.slice(-2) : [];
+  if (partial?.endsWith(".p") && w !== undefined) {
     if (!/^[1-9][0-9]*$/.test(w) || Number(w) > 255) return null;
     width = Number(w);
-    parts = [...parts.slice(0, -2), parts[parts.length - 2]!.slice(0, -2)];
+    parts = [...parts.slice(0, -2), partial.slice(0, -2)];
   }
   let index = 0;
   for (const [i, part] of parts.entries()) {
@@ -43,12 +43,21 @@ export function parseTileIndexPath(elements: readonly string[]): { index: number
 /** MTH of 2^k consecutive hashes of one tile level (k ≤ 8), reduced pairwise. */
 export function reduceHashes(hashes: readonly Hash[]): Hash {
   let row = hashes;
-  while (row.length > 1) {
-    const next: Hash[] = [];
-    for (let i = 0; i < row.length; i += 2) next.push(nodeHash(row[i]!, row[i + 1]!));
-    row = next;
-  }
-  return row[0]!;
+  while (row.length > 1) row = levelAbove(row);
+  return hashAt(row, 0);
+}
+
+/** The level above `row`: the node hash of each pair. */
+function levelAbove(row: readonly Hash[]): Hash[] {
+  const above: Hash[] = [];
+  for (let i = 0; i < row.length; i += 2) above.push(nodeHash(hashAt(row, i), hashAt(row, i + 1)));
+  return above;
+}
+
+function hashAt(row: readonly Hash[], index: number): Hash {
+  const hash = row[index];
+  if (!hash) throw new RangeError(`no hash ${index} in a tile level of ${row.length} (it must hold 2^k)`);
+  return hash;
 }
 
 export function splitTile(bytes: Uint8Array): Hash[] {
@@ -126,12 +135,14 @@ export class TileStore {
 
   private remember(key: string, bytes: Uint8Array): Hash[][] | null {
     if (bytes.length !== TILE_WIDTH * HASH_SIZE) return null;
-    const levels = [splitTile(bytes)];
-    while (levels[levels.length - 1]!.length > 1) {
-      const below = levels[levels.length - 1]!;
-      levels.push(Array.from({ length: below.length / 2 }, (_, i) => nodeHash(below[2 * i]!, below[2 * i + 1]!)));
+    let row = splitTile(bytes);
+    const levels = [row];
+    while (row.length > 1) {
+      row = levelAbove(row);
+      levels.push(row);
     }
-    if (this.cache.size >= 64) this.cache.delete(this.cache.keys().next().value!); // ~64 × 511 hashes: a few MB
+    const oldest = this.cache.keys().next();
+    if (this.cache.size >= 64 && !oldest.done) this.cache.delete(oldest.value); // ~64 × 511 hashes: a few MB
     this.cache.set(key, levels);
     return levels;
   }
@@ -140,7 +151,9 @@ export class TileStore {
   tileRoot(level: number, index: number): Hash {
     const levels = this.fullTileLevels(level, index);
     if (!levels) throw new Error(`log tile ${level}/${index} is missing`);
-    return levels[TILE_HEIGHT]![0]!;
+    const root = levels[TILE_HEIGHT]?.[0];
+    if (!root) throw new Error(`log tile ${level}/${index} has no level ${TILE_HEIGHT}`);
+    return root;
   }
 }
 

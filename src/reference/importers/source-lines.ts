@@ -22,9 +22,13 @@ export function* fileLines(path: string, onProgress?: ProgressListener): Generat
       total += read;
       const text = carry + (read > 0 ? decoder.decode(buffer.subarray(0, read), { stream: true }) : decoder.decode());
       const parts = text.split("\n");
-      carry = read > 0 ? parts.pop()! : "";
+      // split() returns at least one element: the last, unfinished line waits for the next chunk.
+      carry = read > 0 ? (parts.pop() ?? "") : "";
       for (let line of parts) {
-        if (first) (line = line.replace(/^\uFEFF/, "")), (first = false);
+        if (first) {
+          line = line.replace(/^\uFEFF/, "");
+          first = false;
+        }
         if (line.endsWith("\r")) line = line.slice(0, -1);
         if (line.trim() !== "") yield line;
       }

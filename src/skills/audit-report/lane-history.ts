@@ -94,7 +94,7 @@ export async function laneHistory(
   const beforeSeq = query.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(query.cursor);
   const range = laneRange(deps.db, {
     accountId: anchor.row.accountId,
-    lane: laneKey(origin, destination)!,
+    lane: laneKey(origin, destination),
     fromMs: Date.parse(from),
     toMs: Date.parse(to) + DAY_MS,
     beforeSeq,
@@ -118,7 +118,8 @@ export async function laneHistory(
       ...(await laneFigures(body, deps, reproduced)),
     });
   }
-  const next_cursor = rows.length > pageSize ? encodeCursor(page.at(-1)!.seq) : null;
+  const last = page.at(-1);
+  const next_cursor = rows.length > pageSize && last ? encodeCursor(last.seq) : null;
   return {
     report_type: "LANE_HISTORY",
     lane: { origin, destination },

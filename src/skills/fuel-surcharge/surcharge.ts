@@ -21,16 +21,17 @@ export function quoteSurcharge(
   trip: { miles?: number; baseFreightCharge?: number },
 ): SurchargeQuote {
   const perMile = fuelSurchargePerMile(dieselPerGallon, terms);
+  const { baseFreightCharge } = trip;
   const total = trip.miles === undefined ? undefined : perMile * trip.miles;
   const percent =
-    total === undefined || trip.baseFreightCharge === undefined ? undefined : (total / trip.baseFreightCharge) * 100;
+    total === undefined || baseFreightCharge === undefined ? undefined : (total / baseFreightCharge) * 100;
 
   const steps = [
     `max(0, (${dieselPerGallon} - ${terms.baseDieselPerGallon}) / ${terms.mpgDivisor}) = ${round(perMile, 4)} USD/mile`,
   ];
   if (total !== undefined) steps.push(`x ${trip.miles} miles = ${total.toFixed(2)} USD`);
-  if (percent !== undefined)
-    steps.push(`/ ${trip.baseFreightCharge!.toFixed(2)} USD base freight charge = ${round(percent, 2)} %`);
+  if (percent !== undefined && baseFreightCharge !== undefined)
+    steps.push(`/ ${baseFreightCharge.toFixed(2)} USD base freight charge = ${round(percent, 2)} %`);
 
   return {
     perMile: round(perMile, 4),

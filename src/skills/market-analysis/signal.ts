@@ -13,9 +13,15 @@ export interface CompositeSignal {
   contributions: Map<IndicatorId, number>;
 }
 
-const describeTrend = (reading: IndicatorReading): string => {
+/** A reading that counts in the signal: fresh, with a trend, and its weight x signal. */
+interface CountedReading {
+  reading: IndicatorReading;
+  trendValue: number;
+  contribution: number;
+}
+
+const describeTrend = ({ reading, trendValue: value }: CountedReading): string => {
   const months = MARKET_MODEL.trendLookbackMonths.value;
-  const value = reading.trendValue!;
   const size =
     reading.spec.trendMeasure === "percent" ? `${Math.abs(round(value, 2))}%` : `${Math.abs(round(value, 2))} points`;
   return `${value >= 0 ? "up" : "down"} ${size} over ${months} months to ${reading.latest.value} (${reading.latest.observedOn})`;
@@ -27,17 +33,22 @@ const leaning = (contribution: number) =>
 /** Weighted mean of the fresh indicators' signals, the verdict it gives, and why, strongest reason first. */
 export function compositeSignal(readings: readonly IndicatorReading[]): CompositeSignal {
   const { threshold, minCoverage } = MARKET_MODEL.signal.value;
-  const counted = readings.filter((reading) => reading.fresh && reading.signal !== undefined);
-  const countedWeight = counted.reduce((sum, reading) => sum + reading.spec.weight, 0);
+  // A reading has a signal exactly when it has a trend (indicator.ts).
+  const counted = readings.flatMap((reading): CountedReading[] => {
+    const { fresh, signal, trendValue } = reading;
+    if (!fresh || signal === undefined || trendValue === undefined) return [];
+    return [{ reading, trendValue, contribution: reading.spec.weight * signal }];
+  });
+  const countedWeight = counted.reduce((sum, { reading }) => sum + reading.spec.weight, 0);
   const totalWeight = INDICATOR_IDS.reduce((sum, id) => sum + MARKET_MODEL.indicators.value[id].weight, 0);
   const coverage = countedWeight / totalWeight;
-  const contributions = new Map(counted.map((reading) => [reading.id, reading.spec.weight * reading.signal!]));
+  const contributions = new Map(counted.map(({ reading, contribution }) => [reading.id, contribution]));
 
   const reasons = [...counted]
-    .sort((a, b) => Math.abs(contributions.get(b.id)!) - Math.abs(contributions.get(a.id)!))
-    .map((reading) => {
-      const contribution = contributions.get(reading.id)!;
-      return `${reading.spec.name} ${describeTrend(reading)}: ${leaning(contribution)} (${contribution >= 0 ? "+" : ""}${round(contribution, 3)} of weight ${reading.spec.weight})`;
+    .sort((a, b) => Math.abs(b.contribution) - Math.abs(a.contribution))
+    .map((entry) => {
+      const { reading, contribution } = entry;
+      return `${reading.spec.name} ${describeTrend(entry)}: ${leaning(contribution)} (${contribution >= 0 ? "+" : ""}${round(contribution, 3)} of weight ${reading.spec.weight})`;
     });
   for (const id of INDICATOR_IDS) {
     const reading = readings.find((r) => r.id === id);

@@ -16,7 +16,8 @@ export interface AlertDefinition {
   cooldownSeconds: number | null;
 }
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+const iso = (ms: number) => new Date(ms).toISOString();
+const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
 /** An alert as every transport shows it. */
 export function alertJson(alert: AlertRecord) {
@@ -31,11 +32,11 @@ export function alertJson(alert: AlertRecord) {
     state: {
       firing: alert.firing,
       last_value: alert.lastValue,
-      last_evaluated_at: iso(alert.lastEvaluatedAt),
-      last_fired_at: iso(alert.lastFiredAt),
+      last_evaluated_at: isoOrNull(alert.lastEvaluatedAt),
+      last_fired_at: isoOrNull(alert.lastFiredAt),
     },
-    created_at: iso(alert.createdAt)!,
-    updated_at: iso(alert.updatedAt)!,
+    created_at: iso(alert.createdAt),
+    updated_at: iso(alert.updatedAt),
   };
 }
 
@@ -49,7 +50,7 @@ export class AlertStore {
   async count(): Promise<number> {
     const { alerts } = this.tx.t;
     const [row] = await this.tx.select({ n: count() }).from(alerts).where(eq(alerts.accountId, this.accountId));
-    return row!.n;
+    return row?.n ?? 0; // an aggregate without GROUP BY always returns its one row
   }
 
   async insert(definition: AlertDefinition, now: number): Promise<AlertRecord> {
@@ -65,7 +66,8 @@ export class AlertStore {
         updatedAt: now,
       })
       .returning();
-    return row!;
+    if (!row) throw new Error("inserting an alert returned no row");
+    return row;
   }
 
   find(id: string): Promise<AlertRecord | undefined> {
@@ -91,7 +93,8 @@ export class AlertStore {
       .orderBy(desc(alerts.id))
       .limit(limit + 1);
     const page = rows.slice(0, limit);
-    return { alerts: page, nextCursor: rows.length > limit ? page.at(-1)!.id : null };
+    const last = page.at(-1);
+    return { alerts: page, nextCursor: rows.length > limit && last ? last.id : null };
   }
 
   enabled(): Promise<AlertRecord[]> {
@@ -110,7 +113,8 @@ export class AlertStore {
       .set(changes)
       .where(and(eq(alerts.id, id), eq(alerts.accountId, this.accountId)))
       .returning();
-    return row!;
+    if (!row) throw new Error(`alert ${id} of account ${this.accountId} was not there to update`);
+    return row;
   }
 
   async delete(id: string): Promise<boolean> {

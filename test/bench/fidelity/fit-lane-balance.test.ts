@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { fitLaneBalance, type LaneWeekError } from "./fit-lane-balance.ts";
+import { defined } from "../../support/defined.ts";
 
 // Lane-weeks built from planted effects: the fit must give them back, whatever the week's level.
 const inbound = { CALIFORNIA: Math.log(0.7), NORTHEAST: Math.log(1.05), PACIFIC_NORTHWEST: Math.log(1.25) } as const;
@@ -27,17 +28,36 @@ describe("the lane-balance fit (median polish)", () => {
   const fitted = fitLaneBalance(planted());
 
   test("recovers each market's multiplier relative to the others; the week's level is not part of it", () => {
-    expect(fitted.inbound.PACIFIC_NORTHWEST! / fitted.inbound.CALIFORNIA!).toBeCloseTo(1.25 / 0.7, 1);
-    expect(fitted.inbound.NORTHEAST! / fitted.inbound.CALIFORNIA!).toBeCloseTo(1.05 / 0.7, 1);
-    expect(fitted.outbound.SOUTHEAST! / fitted.outbound.MOUNTAIN!).toBeCloseTo(1.2 / 0.75, 1);
-    expect(fitted.weeks["2026-06-30"]! - fitted.weeks["2026-04-29"]!).toBeCloseTo(0.2, 3);
+    expect(
+      defined(fitted.inbound.PACIFIC_NORTHWEST, "fitted.inbound.PACIFIC_NORTHWEST") /
+        defined(fitted.inbound.CALIFORNIA, "fitted.inbound.CALIFORNIA"),
+    ).toBeCloseTo(1.25 / 0.7, 1);
+    expect(
+      defined(fitted.inbound.NORTHEAST, "fitted.inbound.NORTHEAST") /
+        defined(fitted.inbound.CALIFORNIA, "fitted.inbound.CALIFORNIA"),
+    ).toBeCloseTo(1.05 / 0.7, 1);
+    expect(
+      defined(fitted.outbound.SOUTHEAST, "fitted.outbound.SOUTHEAST") /
+        defined(fitted.outbound.MOUNTAIN, "fitted.outbound.MOUNTAIN"),
+    ).toBeCloseTo(1.2 / 0.75, 1);
+    expect(
+      defined(fitted.weeks["2026-06-30"], 'fitted.weeks["2026-06-30"]') -
+        defined(fitted.weeks["2026-04-29"], 'fitted.weeks["2026-04-29"]'),
+    ).toBeCloseTo(0.2, 3);
   });
 
   test("the factors average 1 in logs over the lane-weeks they were fitted on: they move cost between lanes, not the level", () => {
     const rows = planted();
     const meanLog =
-      rows.reduce((sum, row) => sum + Math.log(fitted.outbound[row.origin!]! * fitted.inbound[row.destination!]!), 0) /
-      rows.length;
+      rows.reduce(
+        (sum, row) =>
+          sum +
+          Math.log(
+            defined(fitted.outbound[defined(row.origin, "row.origin")], "fitted.outbound[row.origin]") *
+              defined(fitted.inbound[defined(row.destination, "row.destination")], "fitted.inbound[row.destination]"),
+          ),
+        0,
+      ) / rows.length;
     expect(Math.abs(meanLog)).toBeLessThan(0.01);
   });
 

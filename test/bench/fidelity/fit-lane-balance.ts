@@ -1,3 +1,5 @@
+import { defined } from "../../support/defined.ts";
+
 /**
  * How RATE_MODEL.laneBalance was fitted (docs/rate-model.md, "Lane balance"); `npm run fidelity -- --fit` reruns it.
  *
@@ -38,7 +40,9 @@ const MIN_LANE_WEEKS = 6;
 export const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return sorted.length % 2
+    ? defined(sorted[mid], "sorted[mid]")
+    : (defined(sorted[mid - 1], "sorted[mid - 1]") + defined(sorted[mid], "sorted[mid]")) / 2;
 };
 
 type Term = "inbound" | "outbound" | "week";

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { distanceBand, heldOutErrorAnalysis, type ScoredLaneWeek, signedError } from "./usda-errors.ts";
+import { defined } from "../../support/defined.ts";
 
 const lane = (district: string, destination: string, miles: number, cost: number): ScoredLaneWeek => ({
   week: "2026-07-21",
@@ -20,8 +21,8 @@ describe("the held-out USDA error analysis", () => {
   ];
 
   test("the signed error is against the range's midpoint", () => {
-    expect(signedError(lanes[0]!)).toBeCloseTo(0.4, 6);
-    expect(signedError(lanes[3]!)).toBeCloseTo(-0.15, 6);
+    expect(signedError(defined(lanes[0], "lanes[0]"))).toBeCloseTo(0.4, 6);
+    expect(signedError(defined(lanes[3], "lanes[3]"))).toBeCloseTo(-0.15, 6);
   });
 
   test("groups by district, destination, USDA band and week, counting each tail", () => {

@@ -1,3 +1,5 @@
+import { defined } from "../../support/defined.ts";
+
 /**
  * Where the held-out USDA lane-weeks miss (docs/rate-model.md, "What limits it"): the model's error against USDA's
  * midpoint grouped by shipping district, destination, USDA distance band and week, with how many lane-weeks sit
@@ -21,7 +23,9 @@ const inside = (w: ScoredLaneWeek) => w.cost >= w.low && w.cost <= w.high;
 /** The q-quantile by rank (no interpolation), as the rest of the fidelity tables use. */
 export const quantile = (values: readonly number[], q: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  return sorted.length === 0
+    ? Number.NaN
+    : defined(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))], "the quantile");
 };
 
 export const pct = (x: number): string => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)} %`;

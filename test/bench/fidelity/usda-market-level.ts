@@ -9,6 +9,7 @@
  * from a view as of the day before the week, so nothing published in or after the week leaks in.
  */
 import { median } from "./fit-lane-balance.ts";
+import { defined } from "../../support/defined.ts";
 
 export interface ReportLane {
   week: string;
@@ -62,6 +63,6 @@ export function marketLevelBefore(
   );
   const report = [...index.keys()].at(-1);
   if (!report || baseWeeks.some((week) => !index.has(week))) return undefined;
-  const baseLevel = Math.exp(meanOf(baseWeeks.map((base) => Math.log(index.get(base)!))));
-  return { report, factor: index.get(report)! / baseLevel };
+  const baseLevel = Math.exp(meanOf(baseWeeks.map((base) => Math.log(defined(index.get(base), "index.get(base)")))));
+  return { report, factor: defined(index.get(report), "index.get(report)") / baseLevel };
 }

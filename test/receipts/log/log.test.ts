@@ -25,6 +25,7 @@ import { ensureSigningKey, publicKeyObject } from "../../../src/receipts/signer.
 import { sqliteReceiptRows } from "../../../src/receipts/rows/sqlite.ts";
 import { verifyLog } from "../../../src/receipts/verify.ts";
 import { openLedger, sampleEntry, seedPrincipal, T0 } from "../fixtures.ts";
+import { defined } from "../../support/defined.ts";
 
 const ORIGIN = "waybill.test/log";
 
@@ -68,7 +69,7 @@ describe("receipt log", () => {
     const leaves = entries.map(leafHash);
     const reference = memoryNodes(leaves);
     expect(log.size).toBe(70_000);
-    const latest = log.latest()!;
+    const latest = defined(log.latest(), "log.latest()");
     expect(latest.size).toBe(70_000);
     expect(Buffer.from(latest.root).equals(Buffer.from(rootHash(reference, 70_000)))).toBe(true);
     // The spec's example: 273 full level-0 tiles, a partial one of width 112, one full level-1 tile,
@@ -80,7 +81,11 @@ describe("receipt log", () => {
     expect(log.tile(1, 1, 17)).toHaveLength(17);
     expect(log.tile(2, 0, 1)).toHaveLength(1);
     expect(log.tile(2, 0, 2)).toBeNull();
-    expect(Buffer.from(log.tile(2, 0, 1)![0]!).equals(Buffer.from(reference.node(16, 0)))).toBe(true);
+    expect(
+      Buffer.from(defined(defined(log.tile(2, 0, 1), "log.tile(2, 0, 1)")[0], "log.tile(2, 0, 1)[0]")).equals(
+        Buffer.from(reference.node(16, 0)),
+      ),
+    ).toBe(true);
     for (const index of [0, 255, 256, 65_535, 65_536, 69_999]) {
       expect(log.inclusionProof(index, 70_000).map((h) => Buffer.from(h).toString("hex"))).toEqual(
         inclusionProof(reference, index, 70_000).map((h) => Buffer.from(h).toString("hex")),
@@ -100,8 +105,13 @@ describe("receipt log", () => {
     }
     // Restarting finds the same head without signing again.
     const reopened = openLog(db);
-    expect(reopened.latest()!.note).toBe(latest.note);
-    expect(db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM log_checkpoints").get()!.n).toBe(1);
+    expect(defined(reopened.latest(), "reopened.latest()").note).toBe(latest.note);
+    expect(
+      defined(
+        db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM log_checkpoints").get(),
+        "the row of SELECT count(*) AS n FROM log_checkpoints",
+      ).n,
+    ).toBe(1);
   });
 
   test("each group-commit batch signs one checkpoint that sigstore's signed-note verifier accepts", () => {
@@ -139,15 +149,18 @@ describe("receipt log", () => {
     const other = { ...tlog, publicKey: publicKeyObject(Buffer.alloc(32, 7).toString("base64url")) };
     expect(() =>
       verifyCheckpoint(
-        { inclusionProof: { checkpoint: { envelope: checkpoints[1]!.note } } } as never,
+        { inclusionProof: { checkpoint: { envelope: defined(checkpoints[1], "checkpoints[1]").note } } } as never,
         [other] as never,
       ),
     ).toThrow();
 
-    const note = parseNote(checkpoints[1]!.note);
+    const note = parseNote(defined(checkpoints[1], "checkpoints[1]").note);
     const { root } = parseCheckpointText(note.text);
     const entry = Buffer.from(
-      db.$client.query<{ hash: Uint8Array }, []>("SELECT hash FROM receipts WHERE seq = 300").get()!.hash,
+      defined(
+        db.$client.query<{ hash: Uint8Array }, []>("SELECT hash FROM receipts WHERE seq = 300").get(),
+        "the row of SELECT hash FROM receipts WHERE seq = 300",
+      ).hash,
     );
     expect(verifyInclusion(299, 305, leafHash(entry), ledger.log.inclusionProof(299, 305), root)).toBe(true);
     expect(verifierKey(ORIGIN, verifier.rawPublicKey)).toBe(published.note_verifier_key);
@@ -183,7 +196,7 @@ describe("receipt log", () => {
     return Bun.sleep(1).then(() => {
       expect(results).toEqual([0, "the usage row failed", 1]);
       expect(ledger.log.size).toBe(2);
-      expect(ledger.log.latest()!.size).toBe(2);
+      expect(defined(ledger.log.latest(), "ledger.log.latest()").size).toBe(2);
       // Now make COMMIT itself fail: the head must not move.
       db.$client.run(
         "CREATE TRIGGER refuse BEFORE INSERT ON log_checkpoints BEGIN SELECT RAISE(ABORT, 'disk full'); END",
@@ -195,7 +208,12 @@ describe("receipt log", () => {
       committer.commit(() => ledger.append(db, sampleEntry(principal))).catch(() => {});
       committer.flush();
       expect(ledger.log.size).toBe(3);
-      expect(db.$client.query<{ n: number }, []>("SELECT max(seq) AS n FROM receipts").get()!.n).toBe(3);
+      expect(
+        defined(
+          db.$client.query<{ n: number }, []>("SELECT max(seq) AS n FROM receipts").get(),
+          "the row of SELECT max(seq) AS n FROM receipts",
+        ).n,
+      ).toBe(3);
     });
   });
 
@@ -227,7 +245,11 @@ describe("receipt log", () => {
       .all()
       .map((row) => leafHash(row.hash));
     expect(leaves).toHaveLength(260);
-    expect(Buffer.from(ledger.log.latest()!.root).equals(Buffer.from(rootHash(memoryNodes(leaves), 260)))).toBe(true);
+    expect(
+      Buffer.from(defined(ledger.log.latest(), "ledger.log.latest()").root).equals(
+        Buffer.from(rootHash(memoryNodes(leaves), 260)),
+      ),
+    ).toBe(true);
     expect(ledger.log.tile(0, 0, null)).toEqual(leaves.slice(0, 256));
     expect(ledger.log.tile(0, 1, 4)).toEqual(leaves.slice(256));
     expect(await verifyLog(db)).toEqual({ ok: true, checked: 260, checkpoints: 2 });

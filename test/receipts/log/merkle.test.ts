@@ -13,6 +13,7 @@ import {
   verifyInclusion,
   type Hash,
 } from "../../../src/receipts/log/merkle.ts";
+import { defined } from "../../support/defined.ts";
 
 const entryOf = (i: number) => createHash("sha256").update(`entry ${i}`).digest();
 
@@ -22,7 +23,7 @@ function mth(entries: Buffer[]): Buffer {
   if (entries.length === 1)
     return createHash("sha256")
       .update(Buffer.from([0]))
-      .update(entries[0]!)
+      .update(defined(entries[0], "entries[0]"))
       .digest();
   let k = 1;
   while (k * 2 < entries.length) k *= 2;
@@ -35,7 +36,7 @@ function mth(entries: Buffer[]): Buffer {
 
 const flip = (hash: Hash) => {
   const copy = Buffer.from(hash);
-  copy[0] = copy[0]! ^ 1;
+  copy[0] = defined(copy[0], "copy[0]") ^ 1;
   return copy;
 };
 
@@ -51,7 +52,7 @@ describe("RFC 6962 tree", () => {
       expect(Buffer.from(rootHash(nodes, size)).equals(expected)).toBe(true);
       expect(Buffer.from(range.root()).equals(expected)).toBe(true);
       expect(Buffer.from(CompactRange.of(nodes, size).root()).equals(expected)).toBe(true);
-      if (size < entries.length) range.append(leaves[size]!);
+      if (size < entries.length) range.append(defined(leaves[size], "leaves[size]"));
     }
   });
 
@@ -60,17 +61,17 @@ describe("RFC 6962 tree", () => {
       const root = rootHash(nodes, size);
       for (let index = 0; index < size; index++) {
         const proof = inclusionProof(nodes, index, size);
-        expect(verifyInclusion(index, size, leaves[index]!, proof, root)).toBe(true);
+        expect(verifyInclusion(index, size, defined(leaves[index], "leaves[index]"), proof, root)).toBe(true);
         const entry = {
-          canonicalizedBody: entries[index]!,
+          canonicalizedBody: defined(entries[index], "entries[index]"),
           inclusionProof: { logIndex: String(index), hashes: proof.map((h) => Buffer.from(h)) },
         };
         expect(() =>
           verifyMerkleInclusion(entry as never, { logSize: BigInt(size), logHash: Buffer.from(root) } as never),
         ).not.toThrow();
         if (proof.length > 0) {
-          const tampered = [...proof.slice(0, -1), flip(proof[proof.length - 1]!)];
-          expect(verifyInclusion(index, size, leaves[index]!, tampered, root)).toBe(false);
+          const tampered = [...proof.slice(0, -1), flip(defined(proof[proof.length - 1], "proof[proof.length - 1]"))];
+          expect(verifyInclusion(index, size, defined(leaves[index], "leaves[index]"), tampered, root)).toBe(false);
           const bad = {
             ...entry,
             inclusionProof: { ...entry.inclusionProof, hashes: tampered.map((h) => Buffer.from(h)) },
@@ -79,7 +80,9 @@ describe("RFC 6962 tree", () => {
             verifyMerkleInclusion(bad as never, { logSize: BigInt(size), logHash: Buffer.from(root) } as never),
           ).toThrow();
         }
-        expect(verifyInclusion(index, size, leaves[(index + 1) % 70]!, proof, root)).toBe(false);
+        expect(
+          verifyInclusion(index, size, defined(leaves[(index + 1) % 70], "leaves[(index + 1) % 70]"), proof, root),
+        ).toBe(false);
       }
     }
   });

@@ -16,6 +16,7 @@ import type { AnyReadingSkill } from "../../../src/skills/types.ts";
 import { writeCensusFile, type ExpectedCensus } from "../../reference/census-file.ts";
 import { LOADED_AT, snapshotReferenceData } from "../../reference/helpers.ts";
 import { callSkill, detailsOf, refusalOf } from "../../support/skill-call.ts";
+import { defined } from "../../support/defined.ts";
 
 const skill = carrierCapacitySkill as unknown as AnyReadingSkill;
 // biome-ignore lint/suspicious/noExplicitAny: the answer is checked field by field
@@ -202,7 +203,10 @@ describe("carrier-capacity from the embedded series only (no census)", () => {
   test("bad input is refused with the field and the allowed values", async () => {
     const both = refusalOf(() => callSkill(skill, data, { area: "TX", states: ["OK"] }));
     expect(detailsOf(both)).toEqual([{ field: "states", problem: "give either area or states, not both" }]);
-    const unknown = detailsOf(refusalOf(() => callSkill(skill, data, { area: "ATLANTIS" })))[0]!;
+    const unknown = defined(
+      detailsOf(refusalOf(() => callSkill(skill, data, { area: "ATLANTIS" })))[0],
+      "the refusal's first detail",
+    );
     expect(unknown).toMatchObject({
       field: "area",
       allowed: expect.arrayContaining(["NATIONAL", "PADD2", "MIDWEST", "TX"]),

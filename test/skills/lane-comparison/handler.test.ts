@@ -5,6 +5,7 @@ import { rateLookupSkill } from "../../../src/skills/rate-lookup/skill.ts";
 import type { AnyReadingSkill } from "../../../src/skills/types.ts";
 import { LOADED_AT, snapshotReferenceData } from "../../reference/helpers.ts";
 import { callSkill, detailsOf, refusalOf, skillContext } from "../../support/skill-call.ts";
+import { defined } from "../../support/defined.ts";
 
 const { data } = await snapshotReferenceData();
 const compare = (raw: unknown) =>
@@ -13,7 +14,7 @@ const compare = (raw: unknown) =>
   >;
 type LookupInput = Parameters<typeof rateLookupSkill.handler>[0];
 const lookup = (input: LookupInput) =>
-  rateLookupSkill.handler(input, skillContext(data, data.view(input.as_of!, LOADED_AT))).answer;
+  rateLookupSkill.handler(input, skillContext(data, data.view(defined(input.as_of, "input.as_of"), LOADED_AT))).answer;
 
 const AS_OF = "2025-06-30";
 const CHICAGO_DALLAS = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" } as const;
@@ -31,7 +32,11 @@ describe("two lanes ranked against two rate-lookup answers", () => {
   const { answer, factorVersions } = compare({ lanes: [LA_PHOENIX, CHICAGO_DALLAS], as_of: AS_OF });
 
   test("each lane carries rate-lookup's own figures", async () => {
-    const byPosition = (position: number) => answer.lanes.find((lane) => lane.position === position)!;
+    const byPosition = (position: number) =>
+      defined(
+        answer.lanes.find((lane) => lane.position === position),
+        "the answer.lanes entry where lane.position === position",
+      );
     expect(byPosition(0)).toMatchObject({
       rate_per_mile: reefer.rate_per_mile,
       total_cost: reefer.total_cost,
@@ -53,18 +58,24 @@ describe("two lanes ranked against two rate-lookup answers", () => {
       [1, cheap.rate_per_mile],
       [2, dear.rate_per_mile],
     ]);
-    expect(answer.lanes[0]!.delta_vs_cheapest).toEqual({ absolute: 0, percent: 0 });
-    expect(answer.lanes[1]!.delta_vs_cheapest.absolute).toBeCloseTo(
+    expect(defined(answer.lanes[0], "answer.lanes[0]").delta_vs_cheapest).toEqual({ absolute: 0, percent: 0 });
+    expect(defined(answer.lanes[1], "answer.lanes[1]").delta_vs_cheapest.absolute).toBeCloseTo(
       round(dear.rate_per_mile - cheap.rate_per_mile, 3),
       9,
     );
-    expect(answer.lanes[1]!.delta_vs_cheapest.percent).toBeCloseTo(
+    expect(defined(answer.lanes[1], "answer.lanes[1]").delta_vs_cheapest.percent).toBeCloseTo(
       ((dear.rate_per_mile - cheap.rate_per_mile) / cheap.rate_per_mile) * 100,
       2,
     );
     // The answer rounds half up to 3 decimals: compare with the same rounding, not within 0.0005 of the raw delta.
-    expect(answer.lanes[0]!.delta_vs_mean.absolute).toBeCloseTo(round(cheap.rate_per_mile - mean, 3), 9);
-    expect(answer.lanes[1]!.delta_vs_mean.percent).toBeCloseTo(((dear.rate_per_mile - mean) / mean) * 100, 2);
+    expect(defined(answer.lanes[0], "answer.lanes[0]").delta_vs_mean.absolute).toBeCloseTo(
+      round(cheap.rate_per_mile - mean, 3),
+      9,
+    );
+    expect(defined(answer.lanes[1], "answer.lanes[1]").delta_vs_mean.percent).toBeCloseTo(
+      ((dear.rate_per_mile - mean) / mean) * 100,
+      2,
+    );
     expect(answer.summary).toMatchObject({
       cheapest: { value: cheap.rate_per_mile },
       most_expensive: { value: dear.rate_per_mile },
@@ -84,11 +95,14 @@ describe("two lanes ranked against two rate-lookup answers", () => {
 test("sort_by total_cost ranks on the load's cost and takes deltas in dollars", async () => {
   const lanes = [CHICAGO_DALLAS, { origin: "Chicago, IL", destination: "Milwaukee, WI", equipment: "DRY_VAN" }];
   const { answer } = compare({ lanes, sort_by: "total_cost", as_of: AS_OF });
-  const short = lookup({ ...lanes[1]!, equipment: "DRY_VAN", as_of: AS_OF });
+  const short = lookup({ ...defined(lanes[1], "lanes[1]"), equipment: "DRY_VAN", as_of: AS_OF });
   const long = lookup({ ...CHICAGO_DALLAS, as_of: AS_OF });
   expect(answer.sort_by).toBe("total_cost");
   expect(answer.lanes.map((lane) => lane.position)).toEqual([1, 0]);
-  expect(answer.lanes[1]!.delta_vs_cheapest.absolute).toBeCloseTo(long.total_cost - short.total_cost, 2);
+  expect(defined(answer.lanes[1], "answer.lanes[1]").delta_vs_cheapest.absolute).toBeCloseTo(
+    long.total_cost - short.total_cost,
+    2,
+  );
   expect(answer.summary.cheapest).toEqual({ position: 1, value: short.total_cost });
 });
 
@@ -96,9 +110,11 @@ test("a repeated lane shares its rank and labels are echoed", async () => {
   const { answer } = compare({ lanes: [ATLANTA_NEW_YORK, CHICAGO_DALLAS, ATLANTA_NEW_YORK], as_of: AS_OF });
   const twins = answer.lanes.filter((lane) => lane.label === "east");
   expect(twins).toHaveLength(2);
-  expect(twins[0]!.rank).toBe(twins[1]!.rank);
+  expect(defined(twins[0], "twins[0]").rank).toBe(defined(twins[1], "twins[1]").rank);
   expect(twins.map((lane) => lane.position)).toEqual([0, 2]);
-  expect(answer.lanes.map((lane) => lane.rank).sort()).toEqual(twins[0]!.rank === 1 ? [1, 1, 3] : [1, 2, 2]);
+  expect(answer.lanes.map((lane) => lane.rank).sort()).toEqual(
+    defined(twins[0], "twins[0]").rank === 1 ? [1, 1, 3] : [1, 2, 2],
+  );
 });
 
 test("the fuel surcharge option reaches every lane", async () => {
@@ -108,9 +124,12 @@ test("the fuel surcharge option reaches every lane", async () => {
   lanes.forEach((request, position) => {
     const surcharged = lookup({ ...request, as_of: AS_OF, include_fuel_surcharge: true });
     expect(surcharged.breakdown.fuel_surcharge).toBeGreaterThan(0);
-    expect(withSurcharge.lanes.find((lane) => lane.position === position)!.rate_per_mile).toBe(
-      surcharged.rate_per_mile,
-    );
+    expect(
+      defined(
+        withSurcharge.lanes.find((lane) => lane.position === position),
+        "the withSurcharge.lanes entry where lane.position === position",
+      ).rate_per_mile,
+    ).toBe(surcharged.rate_per_mile);
   });
 });
 

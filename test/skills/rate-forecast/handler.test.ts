@@ -4,6 +4,7 @@ import { rateLookupSkill } from "../../../src/skills/rate-lookup/skill.ts";
 import type { AnyReadingSkill } from "../../../src/skills/types.ts";
 import { LOADED_AT, snapshotReferenceData } from "../../reference/helpers.ts";
 import { callSkill, detailsOf, refusalOf, skillContext } from "../../support/skill-call.ts";
+import { defined } from "../../support/defined.ts";
 
 const { data } = await snapshotReferenceData();
 const forecast = (raw: Record<string, unknown>) =>
@@ -32,7 +33,7 @@ describe("Chicago -> Dallas dry van, 26 weeks from 2025-06-30", () => {
   test("one point a week for 26 Mondays after as_of", async () => {
     expect(answer.forecast.map((point) => point.week)).toEqual(Array.from({ length: 26 }, (_, i) => i + 1));
     expect(answer.forecast[0]).toMatchObject({ date: "2025-07-07", weeks_after_last_observation: 1 });
-    expect(answer.forecast.at(-1)!.date).toBe("2025-12-29");
+    expect(defined(answer.forecast.at(-1), "the last of answer.forecast").date).toBe("2025-12-29");
   });
 
   test("95% holds 80% holds the median, every week", async () => {
@@ -50,11 +51,13 @@ describe("Chicago -> Dallas dry van, 26 weeks from 2025-06-30", () => {
     const relative = (point: (typeof points)[number], interval: { lower: number; upper: number }) =>
       width(interval) / point.p50;
     for (let k = 1; k < points.length; k++) {
-      const [now, before] = [points[k]!, points[k - 1]!];
+      const [now, before] = [defined(points[k], "points[k]"), defined(points[k - 1], "points[k - 1]")];
       expect(relative(now, now.interval_95)).toBeGreaterThanOrEqual(relative(before, before.interval_95) - 0.002);
       expect(relative(now, now.interval_80)).toBeGreaterThanOrEqual(relative(before, before.interval_80) - 0.002);
     }
-    expect(width(points.at(-1)!.interval_95)).toBeGreaterThan(2 * width(points[0]!.interval_95));
+    expect(width(defined(points.at(-1), "the last of points").interval_95)).toBeGreaterThan(
+      2 * width(defined(points[0], "points[0]").interval_95),
+    );
   });
 
   test("diesel's season, the wage and the equipment cost are projected, and what is held flat says so", async () => {
@@ -67,7 +70,9 @@ describe("Chicago -> Dallas dry van, 26 weeks from 2025-06-30", () => {
     expect(answer.method.held_at_as_of.some((line) => line.startsWith("margin"))).toBe(true);
     expect(answer.method.held_at_as_of.some((line) => line.startsWith("driver wage"))).toBe(false);
     // A one-week step moves the median by one week of season and trend only.
-    expect(Math.abs(answer.forecast[0]!.p50 / answer.starting_rate.rate_per_mile - 1)).toBeLessThan(0.01);
+    expect(
+      Math.abs(defined(answer.forecast[0], "answer.forecast[0]").p50 / answer.starting_rate.rate_per_mile - 1),
+    ).toBeLessThan(0.01);
   });
 
   test("the backtest scores weeks 1, 4 and 26 with finite errors and coverage in [0, 1]", async () => {
@@ -77,15 +82,22 @@ describe("Chicago -> Dallas dry van, 26 weeks from 2025-06-30", () => {
       expect(horizon.forecasts).toBeGreaterThan(10);
       expect(Number.isFinite(horizon.mape_percent)).toBe(true);
       expect(Number.isFinite(horizon.naive_mape_percent)).toBe(true);
-      for (const coverage of [horizon.coverage_80!, horizon.coverage_95!]) {
+      for (const coverage of [
+        defined(horizon.coverage_80, "horizon.coverage_80"),
+        defined(horizon.coverage_95, "horizon.coverage_95"),
+      ]) {
         expect(coverage).toBeGreaterThanOrEqual(0);
         expect(coverage).toBeLessThanOrEqual(1);
       }
-      expect(horizon.coverage_95!).toBeGreaterThanOrEqual(horizon.coverage_80!);
+      expect(defined(horizon.coverage_95, "horizon.coverage_95")).toBeGreaterThanOrEqual(
+        defined(horizon.coverage_80, "horizon.coverage_80"),
+      );
     }
     const [week1, , week26] = answer.backtest.horizons;
-    expect(week26!.mape_percent!).toBeGreaterThan(week1!.mape_percent!);
-    expect(answer.backtest.last_origin! < AS_OF).toBe(true);
+    expect(defined(defined(week26, "week26").mape_percent, "week26.mape_percent")).toBeGreaterThan(
+      defined(defined(week1, "week1").mape_percent, "week1.mape_percent"),
+    );
+    expect(defined(answer.backtest.last_origin, "answer.backtest.last_origin") < AS_OF).toBe(true);
   });
 
   test("no factor is dated after as_of; the window's bounds and the wage are listed once each", async () => {

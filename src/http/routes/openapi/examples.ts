@@ -31,7 +31,11 @@ export function exampleOf(schema: Schema): unknown {
   if (schema.default !== undefined) return schema.default;
   if (schema.const !== undefined) return schema.const;
   const members = schema.anyOf ?? schema.oneOf;
-  if (members) return exampleOf(members.find((member) => member.type !== "null") ?? members[0]!);
+  if (members) {
+    const member = members.find((candidate) => candidate.type !== "null") ?? members[0];
+    if (!member) throw new Error("an anyOf/oneOf schema without members has no example");
+    return exampleOf(member);
+  }
   const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== "null") : schema.type;
   switch (type) {
     case "object": {
@@ -53,7 +57,8 @@ export function exampleOf(schema: Schema): unknown {
     case "null":
       return null;
     case "string": {
-      const byPattern = schema.pattern ? PATTERN_EXAMPLES.find(([test]) => test.test(schema.pattern!))?.[1] : undefined;
+      const { pattern } = schema;
+      const byPattern = pattern ? PATTERN_EXAMPLES.find(([test]) => test.test(pattern))?.[1] : undefined;
       return byPattern ?? "x".repeat(Math.max(1, schema.minLength ?? 1));
     }
     default:

@@ -73,7 +73,8 @@ export function openApiRoutes(
         }),
       );
       // The Host header is the caller's to choose: keep only a few origins' documents.
-      if (built.size >= KEPT_DOCUMENTS_MAX) built.delete(built.keys().next().value!);
+      const oldest = built.keys().next();
+      if (built.size >= KEPT_DOCUMENTS_MAX && !oldest.done) built.delete(oldest.value);
       built.set(serverUrl, body);
     }
     return new Response(body, {
