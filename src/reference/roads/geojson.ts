@@ -1,4 +1,5 @@
 import type { RoadLine } from "./network-build.ts";
+import { roadSpeed } from "./road-class.ts";
 
 export class RoadFileError extends Error {}
 
@@ -10,11 +11,11 @@ const isLonLat = (value: unknown): value is [number, number] =>
   Math.abs(value[0]) <= 180 &&
   Math.abs(value[1]) <= 90;
 
-function toLine(coordinates: unknown, lengthMiles: unknown, where: string): RoadLine {
+function toLine(coordinates: unknown, lengthMiles: unknown, speedMph: number, where: string): RoadLine {
   if (!Array.isArray(coordinates) || coordinates.length < 2 || !coordinates.every(isLonLat)) {
     throw new RoadFileError(`${where}: a LineString needs at least two [lon, lat] positions within range`);
   }
-  const line: RoadLine = { coordinates: coordinates.map(([lon, lat]) => [lon, lat]) };
+  const line: RoadLine = { coordinates: coordinates.map(([lon, lat]) => [lon, lat]), speedMph };
   if (typeof lengthMiles === "number" && lengthMiles > 0 && Number.isFinite(lengthMiles))
     line.lengthMiles = lengthMiles;
   return line;
@@ -22,7 +23,8 @@ function toLine(coordinates: unknown, lengthMiles: unknown, where: string): Road
 
 /**
  * Road lines from a GeoJSON FeatureCollection of LineString / MultiLineString features. A feature's
- * `properties.length` (miles), when present, is the real road's length. Anything else is refused whole.
+ * `properties.length` (miles), when present, is the real road's length; its class and speed attributes
+ * (road-class.ts) give the truck speed routing uses. Anything else is refused whole.
  */
 export function parseRoadGeoJson(text: string): RoadLine[] {
   let document: unknown;
@@ -37,12 +39,16 @@ export function parseRoadGeoJson(text: string): RoadLine[] {
   }
   const lines: RoadLine[] = [];
   features.forEach(
-    (feature: { geometry?: { type?: unknown; coordinates?: unknown }; properties?: { length?: unknown } }, i) => {
+    (
+      feature: { geometry?: { type?: unknown; coordinates?: unknown }; properties?: Record<string, unknown> | null },
+      i,
+    ) => {
       const geometry = feature?.geometry;
       const length = feature?.properties?.length;
-      if (geometry?.type === "LineString") lines.push(toLine(geometry.coordinates, length, `feature ${i}`));
+      const { speedMph } = roadSpeed(feature?.properties);
+      if (geometry?.type === "LineString") lines.push(toLine(geometry.coordinates, length, speedMph, `feature ${i}`));
       else if (geometry?.type === "MultiLineString" && Array.isArray(geometry.coordinates)) {
-        for (const part of geometry.coordinates) lines.push(toLine(part, undefined, `feature ${i}`));
+        for (const part of geometry.coordinates) lines.push(toLine(part, undefined, speedMph, `feature ${i}`));
       } else throw new RoadFileError(`feature ${i}: geometry must be a LineString or MultiLineString`);
     },
   );
