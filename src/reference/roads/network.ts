@@ -277,8 +277,8 @@ export class RoadNetwork {
     /** The cost of driving `miles` along an edge. */
     const costAlong = (edge: number, miles: number) => (miles * (this.cost[edge] ?? 0)) / (this.miles[edge] ?? 1);
     let best = Number.POSITIVE_INFINITY;
-    /** Road miles of the best route between its two joins. */
-    let bestMiles = 0;
+    /** Road miles of the best route between its two joins (infinite while none is found). */
+    let bestMiles = Number.POSITIVE_INFINITY;
     let bestOrigin = 0;
     let bestDestination = 0;
     /** The junction the best route leaves the network's graph at (-1: both joins on one edge). */
