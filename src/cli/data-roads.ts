@@ -1,10 +1,9 @@
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { basename } from "node:path";
 import type { Store } from "../db/client.ts";
-import { RoadFileError } from "../reference/roads/geojson.ts";
+import { readRoadGeoJsonFile, RoadFileError } from "../reference/roads/geojson.ts";
 import {
   createRoadNetworks,
-  importRoadNetwork,
   promoteRoadNetwork,
   retractRoadNetwork,
   RoadNetworkStateError,
@@ -13,6 +12,7 @@ import {
 } from "../reference/roads/index.ts";
 import { fileSha256 } from "../reference/importers/source-lines.ts";
 import { readOsmRoadLines } from "../reference/roads/osm.ts";
+import type { RoadLine } from "../reference/roads/network-build.ts";
 import type { RoadImportResult } from "../reference/roads/store.ts";
 import type { RoadNetworkReport } from "../reference/roads/validate.ts";
 import { failure, type CommandResult } from "./result.ts";
@@ -31,22 +31,36 @@ const reportLines = (report: RoadNetworkReport) =>
  * `waybill data import roads FILE`: builds the network, checks it against the one in use and stores it
  * staged with its report. It prices nothing until `waybill data roads promote VERSION`.
  */
-export async function roadsImport(db: Store, file: string, options: RoadOptions): Promise<CommandResult> {
+export function roadsImport(db: Store, file: string, options: RoadOptions): Promise<CommandResult> {
+  return importLines(db, file, options, readRoadGeoJsonFile);
+}
+
+/** Refuses an oversized file unread, then stages the road lines `read` takes from it. */
+function importLines(
+  db: Store,
+  file: string,
+  options: RoadOptions,
+  read: (path: string) => RoadLine[] | Promise<RoadLine[]>,
+): Promise<CommandResult> {
   const json = options.json ?? false;
-  const fail = (message: string) => failure(json, message);
-  let content: string;
+  let sha256: string;
   try {
     const size = statSync(file).size;
     if (size > options.maxMb * 1024 * 1024)
-      return fail(
-        `${basename(file)} is ${size} bytes, over the import limit of ${options.maxMb} MiB (--max-mb or WAYBILL_IMPORT_MAX_MB)`,
+      return Promise.resolve(
+        failure(
+          json,
+          `${basename(file)} is ${size} bytes, over the import limit of ${options.maxMb} MiB (--max-mb or WAYBILL_IMPORT_MAX_MB)`,
+        ),
       );
-    content = readFileSync(file, "utf8");
+    sha256 = fileSha256(file);
   } catch (error) {
-    return fail(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    return Promise.resolve(
+      failure(json, `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`),
+    );
   }
-  return staged(db, file, json, options.now, (now, inUse) =>
-    importRoadNetwork(db, basename(file), content, now, inUse),
+  return staged(db, file, json, options.now, async (now, inUse) =>
+    stageRoadLines(db, basename(file), sha256, await read(file), now, inUse),
   );
 }
 
@@ -90,24 +104,8 @@ async function staged(
  * `waybill data import osm FILE.osm.pbf`: an OpenStreetMap extract's motorway, trunk and primary ways
  * (and their links), streamed, staged like a GeoJSON network.
  */
-export async function osmImport(db: Store, file: string, options: RoadOptions): Promise<CommandResult> {
-  const json = options.json ?? false;
-  let sha256: string;
-  try {
-    const size = statSync(file).size;
-    if (size > options.maxMb * 1024 * 1024)
-      return failure(
-        json,
-        `${basename(file)} is ${size} bytes, over the import limit of ${options.maxMb} MiB (--max-mb or WAYBILL_IMPORT_MAX_MB)`,
-      );
-    sha256 = fileSha256(file);
-  } catch (error) {
-    return failure(json, `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
-  return staged(db, file, json, options.now, async (now, inUse) => {
-    const { lines } = await readOsmRoadLines(file);
-    return stageRoadLines(db, basename(file), sha256, lines, now, inUse);
-  });
+export function osmImport(db: Store, file: string, options: RoadOptions): Promise<CommandResult> {
+  return importLines(db, file, options, async (path) => (await readOsmRoadLines(path)).lines);
 }
 
 /** `waybill data roads promote VERSION`: a staged network that passed its checks prices lookups from now on. */

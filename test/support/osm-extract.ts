@@ -7,7 +7,7 @@ const TMP = resolve(import.meta.dir, "../../.tmp");
 export const haveOsmium = Bun.spawnSync(["sh", "-c", "command -v osmium"]).exitCode === 0;
 
 /** OSM XML written here, then turned into a PBF by Debian's osmium-tool, as an operator's extract would be. */
-export function osmExtract(ways: { highway: string; points: [number, number][] }[]): string {
+export function osmExtract(ways: { highway: string; maxspeed?: string; points: [number, number][] }[]): string {
   mkdirSync(TMP, { recursive: true });
   const dir = mkdtempSync(join(TMP, "osm-"));
   let nodeId = 0;
@@ -18,7 +18,9 @@ export function osmExtract(ways: { highway: string; points: [number, number][] }
       nodes.push(`  <node id="${nodeId}" version="1" lat="${lat}" lon="${lon}"/>`);
       return `    <nd ref="${nodeId}"/>`;
     });
-    return `  <way id="${w + 1}" version="1">\n${refs.join("\n")}\n    <tag k="highway" v="${way.highway}"/>\n  </way>`;
+    const tags = [`    <tag k="highway" v="${way.highway}"/>`];
+    if (way.maxspeed) tags.push(`    <tag k="maxspeed" v="${way.maxspeed}"/>`);
+    return `  <way id="${w + 1}" version="1">\n${refs.join("\n")}\n${tags.join("\n")}\n  </way>`;
   });
   const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<osm version="0.6" generator="waybill-test">\n${nodes.join("\n")}\n${wayXml.join("\n")}\n</osm>\n`;
   writeFileSync(join(dir, "extract.osm"), xml);

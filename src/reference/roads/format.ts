@@ -9,6 +9,8 @@ export const ROAD_NETWORK_FORMAT = "waybill.roads/1";
 export const COORDINATE_SCALE = 1e5;
 /** Edge lengths are stored in hundredths of a mile. */
 export const LENGTH_SCALE = 100;
+/** Edge speeds are stored in mph to a tenth. */
+export const SPEED_SCALE = 10;
 
 export interface RoadNetworkStats {
   features: number;
@@ -33,6 +35,11 @@ export interface RoadNetworkFile {
   edges: number[];
   /** Per edge, the shape points between its two junctions as [lon, lat] pairs, flattened, x COORDINATE_SCALE. */
   shapes: number[][];
+  /**
+   * Per edge, a loaded truck's mean speed over it in mph (road-class.ts), when the source file states road
+   * classes or speeds; routing then minimises travel time. Absent: one speed throughout, routing by length.
+   */
+  speeds?: number[];
 }
 
 export function isRoadNetworkFile(value: unknown): value is RoadNetworkFile {
@@ -45,6 +52,10 @@ export function isRoadNetworkFile(value: unknown): value is RoadNetworkFile {
     Array.isArray(file.nodes) &&
     Array.isArray(file.edges) &&
     Array.isArray(file.shapes) &&
-    file.edges.length === file.shapes.length * 3
+    file.edges.length === file.shapes.length * 3 &&
+    (file.speeds === undefined ||
+      (Array.isArray(file.speeds) &&
+        file.speeds.length === file.shapes.length &&
+        file.speeds.every((speed) => typeof speed === "number" && speed > 0)))
   );
 }

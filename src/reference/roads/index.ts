@@ -3,7 +3,6 @@ export { RoadNetwork } from "./network.ts";
 export { ROAD_ROUTING_REVISION, roadMiles, roadPath, ROAD_RULES, type RoadMiles } from "./road-miles.ts";
 export {
   createRoadNetworks,
-  importRoadNetwork,
   isRoadNetworkVersion,
   promoteRoadNetwork,
   retractRoadNetwork,

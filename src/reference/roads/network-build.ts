@@ -5,15 +5,19 @@ import {
   COORDINATE_SCALE,
   LENGTH_SCALE,
   ROAD_NETWORK_FORMAT,
+  SPEED_SCALE,
   type RoadNetworkFile,
   type RoadNetworkStats,
 } from "./format.ts";
 import { closestOnSegment, project, segmentCrossing, type XY } from "./geometry.ts";
+import { UNCLASSIFIED_SPEED_MPH } from "./road-class.ts";
 
-/** One drawn road: its points as [lon, lat] and, when the source states it, the real road's length. */
+/** One drawn road: its points as [lon, lat] and, when the source states them, the real road's length and truck speed. */
 export interface RoadLine {
   coordinates: [number, number][];
   lengthMiles?: number;
+  /** A loaded truck's speed on the road (road-class.ts); a line without one runs at UNCLASSIFIED_SPEED_MPH. */
+  speedMph?: number;
 }
 
 /** How the drawn lines become a routable graph; the defaults are the ones docs/rate-model.md explains. */
@@ -45,9 +49,10 @@ export const BUILD_RULES = {
 
 /**
  * Moves whenever a build rule changes, so that a network built from the same file under other rules has another
- * version (receipts name the version that priced a lane). Revision 1 had no twin-carriageway rule.
+ * version (receipts name the version that priced a lane). Revision 1 had no twin-carriageway rule; revision 2 kept
+ * no road speeds.
  */
-const BUILD_REVISION = 2;
+const BUILD_REVISION = 3;
 
 class Points {
   readonly lon: number[] = [];
@@ -97,6 +102,7 @@ interface Segment {
   a: number;
   b: number;
   scale: number;
+  speedMph: number;
   /** Junctions found inside the segment, by parameter along it. */
   splits: { t: number; point: number }[];
 }
@@ -196,6 +202,7 @@ function snapDanglingEnds(segments: Segment[], points: Points, rules: typeof BUI
   for (const v of ends) endIndex.add(points.xy[v]!.x, points.xy[v]!.y);
   endIndex.finish();
   const direction = new Map(ends.map((v) => [v, leavingDirection(v, adjacent[v]!, points)]));
+  const speedAt = roadSpeedAt(segments);
   const joins: Segment[] = [];
   for (const v of ends) {
     const p = points.xy[v]!;
@@ -221,7 +228,8 @@ function snapDanglingEnds(segments: Segment[], points: Points, rules: typeof BUI
     const target = segments[best.j]!;
     const point = points.between(target.a, target.b, best.t);
     target.splits.push({ t: best.t, point });
-    if (point !== v) joins.push({ a: v, b: point, scale: 1, splits: [] });
+    if (point !== v)
+      joins.push({ a: v, b: point, scale: 1, speedMph: speedAt.get(v) ?? UNCLASSIFIED_SPEED_MPH, splits: [] });
   }
   segments.push(...joins);
   return joins.length;
@@ -231,6 +239,18 @@ interface Edge {
   a: number;
   b: number;
   miles: number;
+  /** Hours a truck takes over the edge. */
+  hours: number;
+}
+
+/** An edge's mean speed in mph (an edge of no measurable length at the unclassified speed). */
+const speedOf = (e: Edge) => (e.hours > 0 ? e.miles / e.hours : UNCLASSIFIED_SPEED_MPH);
+
+/** The fastest road speed meeting each point: what a join or bridge drawn from a loose end is driven at. */
+function roadSpeedAt(segments: readonly { a: number; b: number; speedMph: number }[]): Map<number, number> {
+  const speed = new Map<number, number>();
+  for (const s of segments) for (const v of [s.a, s.b]) speed.set(v, Math.max(speed.get(v) ?? 0, s.speedMph));
+  return speed;
 }
 
 function segmentsToEdges(segments: Segment[], points: Points): Edge[] {
@@ -240,7 +260,8 @@ function segmentsToEdges(segments: Segment[], points: Points): Edge[] {
     for (let k = 1; k < chain.length; k++) {
       const a = chain[k - 1]!;
       const b = chain[k]!;
-      if (a !== b) edges.push({ a, b, miles: points.miles(a, b) * s.scale });
+      const miles = points.miles(a, b) * s.scale;
+      if (a !== b) edges.push({ a, b, miles, hours: miles / s.speedMph });
     }
   }
   return edges;
@@ -274,6 +295,7 @@ function bridgeGaps(edges: Edge[], points: Points, gapMiles: number): { componen
     degree[e.a]!++;
     degree[e.b]!++;
   }
+  const speedAt = roadSpeedAt(edges.map((e) => ({ ...e, speedMph: speedOf(e) })));
   const used: number[] = [];
   const index = new Flatbush(Math.max(1, count));
   for (let v = 0; v < count; v++) {
@@ -292,7 +314,10 @@ function bridgeGaps(edges: Edge[], points: Points, gapMiles: number): { componen
       gapMiles,
       (w) => degree[w]! > 0 && components.find(w) !== own,
     );
-    if (nearest !== undefined) candidates.push({ a: v, b: nearest, miles: points.miles(v, nearest) });
+    if (nearest !== undefined) {
+      const miles = points.miles(v, nearest);
+      candidates.push({ a: v, b: nearest, miles, hours: miles / (speedAt.get(v) ?? UNCLASSIFIED_SPEED_MPH) });
+    }
   }
   let bridged = 0;
   for (const gap of candidates.sort((x, y) => x.miles - y.miles)) {
@@ -352,6 +377,7 @@ function bridgeGapsWithinPieces(edges: Edge[], points: Points, gapMiles: number,
     )
     .map(([v]) => v);
   const index = segmentIndex(edges, points);
+  const speedAt = roadSpeedAt(edges.map((e) => ({ ...e, speedMph: speedOf(e) })));
   const joins: Edge[] = [];
   for (const v of ends) {
     const p = points.xy[v]!;
@@ -368,7 +394,7 @@ function bridgeGapsWithinPieces(edges: Edge[], points: Points, gapMiles: number,
     // Join the nearer end of that stretch of road: its points are a few miles apart at most.
     const target = best.t < 0.5 ? best.edge.a : best.edge.b;
     const miles = points.miles(v, target);
-    joins.push({ a: v, b: target, miles });
+    joins.push({ a: v, b: target, miles, hours: miles / (speedAt.get(v) ?? UNCLASSIFIED_SPEED_MPH) });
     link(v, target, miles);
     link(target, v, miles);
   }
@@ -406,6 +432,7 @@ function contractChains(edges: Edge[], count: number): ContractedEdge[] {
       let edge = edges[first]!;
       let at = edge.a === start ? edge.b : edge.a;
       let miles = edge.miles;
+      let hours = edge.hours;
       const shape: number[] = [];
       let previous = first;
       while (!isJunction(at)) {
@@ -415,9 +442,10 @@ function contractChains(edges: Edge[], count: number): ContractedEdge[] {
         edge = edges[next]!;
         at = edge.a === at ? edge.b : edge.a;
         miles += edge.miles;
+        hours += edge.hours;
         previous = next;
       }
-      out.push({ a: start, b: at, miles, shape });
+      out.push({ a: start, b: at, miles, hours, shape });
     }
   }
   return out;
@@ -442,7 +470,8 @@ export function buildRoadNetwork(
     let drawn = 0;
     for (let k = 1; k < ids.length; k++) drawn += points.miles(ids[k - 1]!, ids[k]!);
     const scale = line.lengthMiles && drawn > 0 ? Math.min(maxScale, Math.max(minScale, line.lengthMiles / drawn)) : 1;
-    for (let k = 1; k < ids.length; k++) segments.push({ a: ids[k - 1]!, b: ids[k]!, scale, splits: [] });
+    const speedMph = line.speedMph ?? UNCLASSIFIED_SPEED_MPH;
+    for (let k = 1; k < ids.length; k++) segments.push({ a: ids[k - 1]!, b: ids[k]!, scale, speedMph, splits: [] });
   }
   const crossings = splitCrossings(segments, points);
   const snappedEnds = snapDanglingEnds(segments, points, BUILD_RULES);
@@ -465,10 +494,12 @@ export function buildRoadNetwork(
   };
   const flatEdges: number[] = [];
   const shapes: number[][] = [];
+  const speeds: number[] = [];
   let lengthMiles = 0;
   for (const e of contracted) {
     flatEdges.push(idOf(e.a), idOf(e.b), Math.max(1, Math.round(e.miles * LENGTH_SCALE)));
     shapes.push(e.shape.flatMap((v) => [scaled(points.lon[v]!), scaled(points.lat[v]!)]));
+    speeds.push(Math.max(1, Math.round(speedOf(e) * SPEED_SCALE)) / SPEED_SCALE);
     lengthMiles += e.miles;
   }
   const stats: RoadNetworkStats = {
@@ -489,5 +520,7 @@ export function buildRoadNetwork(
     nodes,
     edges: flatEdges,
     shapes,
+    // A file that states no speeds is routed at one speed throughout: by length, as the embedded network is.
+    ...(lines.some((line) => line.speedMph !== undefined) ? { speeds } : {}),
   };
 }

@@ -44,7 +44,8 @@ const SAME_STRETCH_MILES = 3;
 const LANDMARK_COUNT = 8;
 /**
  * Edge lengths are drawn miles scaled by at least 0.98 (network-build.ts), and a drawn path is never
- * shorter than the straight line, so 0.98 x the straight-line miles never overestimates what is left.
+ * shorter than the straight line, so 0.98 x the straight-line miles never overestimates what is left
+ * (nor the search cost, which is never below the miles: see `cost`).
  */
 const LOWER_BOUND_FACTOR = 0.98;
 
@@ -54,12 +55,21 @@ export class RoadNetwork {
   private readonly from: Uint32Array;
   private readonly to: Uint32Array;
   private readonly miles: Float64Array;
+  /**
+   * What the search minimises per edge: travel time, counted in miles at the network's top speed (miles x top
+   * speed / the edge's speed). Never below the miles, so straight-line bounds stay admissible; on a network of
+   * one speed (the embedded Interstates) it is the miles themselves and routes are the shortest.
+   */
+  private readonly cost: Float64Array;
   /** Adjacency in compressed rows: for junction v, entries first[v]..first[v+1] of (neighbour, edge). */
   private readonly first: Uint32Array;
   private readonly neighbour: Uint32Array;
   private readonly viaEdge: Uint32Array;
   private readonly segments: ShapeSegments;
+  /** The current query's best cost to each junction. */
   private readonly distance: Float64Array;
+  /** The road miles of the current query's best path to each junction. */
+  private readonly milesTo: Float64Array;
   /** Junctions already expanded in the current query. */
   private readonly expanded: Uint8Array;
   /** Which origin join the current query's best path to each junction started from. */
@@ -69,7 +79,7 @@ export class RoadNetwork {
   private readonly junctionLat: Float64Array;
   private readonly junctionLon: Float64Array;
   private readonly queue: FlatQueue<number>;
-  /** Road miles from each landmark junction to every junction (ALT lower bounds). */
+  /** Cost from each landmark junction to every junction (ALT lower bounds). */
   private readonly landmarks: Float64Array[];
 
   constructor(file: RoadNetworkFile) {
@@ -87,6 +97,11 @@ export class RoadNetwork {
       degree[this.from[e]!]!++;
       degree[this.to[e]!]!++;
     }
+    const speeds = file.speeds;
+    if (speeds) {
+      const top = speeds.reduce((fastest, speed) => Math.max(fastest, speed), 0);
+      this.cost = this.miles.map((miles, e) => (miles * top) / (speeds[e] ?? top));
+    } else this.cost = this.miles;
     this.first = new Uint32Array(junctions + 1);
     for (let v = 0; v < junctions; v++) this.first[v + 1] = this.first[v]! + degree[v]!;
     const fill = this.first.slice(0, junctions);
@@ -121,6 +136,7 @@ export class RoadNetwork {
       shape: (e) => file.shapes[e]!,
     });
     this.distance = new Float64Array(junctions);
+    this.milesTo = new Float64Array(junctions);
     this.expanded = new Uint8Array(junctions);
     this.startedFrom = new Uint32Array(junctions);
     this.arrivedBy = new Int32Array(junctions);
@@ -187,7 +203,7 @@ export class RoadNetwork {
     return chosen.map((c) => c.snap);
   }
 
-  /** Road miles from one junction to all others (plain Dijkstra). */
+  /** Cost from one junction to all others (plain Dijkstra). */
   private allDistancesFrom(source: number): Float64Array {
     const distance = new Float64Array(this.distance.length).fill(Number.POSITIVE_INFINITY);
     const queue = new FlatQueue<number>();
@@ -199,10 +215,10 @@ export class RoadNetwork {
       if (settled > distance[v]!) continue;
       for (let slot = this.first[v]!; slot < this.first[v + 1]!; slot++) {
         const w = this.neighbour[slot]!;
-        const miles = settled + this.miles[this.viaEdge[slot]!]!;
-        if (miles < distance[w]!) {
-          distance[w] = miles;
-          queue.push(w, miles);
+        const cost = settled + this.cost[this.viaEdge[slot]!]!;
+        if (cost < distance[w]!) {
+          distance[w] = cost;
+          queue.push(w, cost);
         }
       }
     }
@@ -231,7 +247,7 @@ export class RoadNetwork {
     return chosen;
   }
 
-  /** A lower bound on road miles from junction v to the nearest of the target junctions (triangle inequality over landmarks). */
+  /** A lower bound on the cost from junction v to the nearest of the target junctions (triangle inequality over landmarks). */
   private landmarkBound(v: number, targets: readonly number[]): number {
     let nearest = Number.POSITIVE_INFINITY;
     for (const t of targets) {
@@ -243,11 +259,12 @@ export class RoadNetwork {
   }
 
   /**
-   * The cheapest way between two places that may each join the network at several points: connector legs cost
-   * `connectorFactor` x their straight miles, network legs their road miles. One A* from all origin joins at once
-   * (typed arrays, a binary heap) to whichever destination join is cheapest, guided by the larger of two lower
-   * bounds: landmark distances (ALT) and 0.98 x the straight line to the destination place, which neither the
-   * road nor road plus connector can beat (connectorFactor >= 1).
+   * The quickest way between two places that may each join the network at several points: connector legs cost
+   * `connectorFactor` x their straight miles, network legs their travel time as miles at the top speed (`cost`).
+   * One A* from all origin joins at once (typed arrays, a binary heap) to whichever destination join is cheapest,
+   * guided by the larger of two lower bounds: landmark costs (ALT) and 0.98 x the straight line to the destination
+   * place, which neither the road nor road plus connector can beat (connectorFactor >= 1). The route's miles are
+   * the chosen path's length.
    */
   cheapestJoin(
     origins: readonly Snap[],
@@ -257,33 +274,40 @@ export class RoadNetwork {
     withPath = false,
   ): RoadRoute {
     const connector = (snap: Snap) => snap.offsetMiles * connectorFactor;
+    /** The cost of driving `miles` along an edge. */
+    const costAlong = (edge: number, miles: number) => (miles * (this.cost[edge] ?? 0)) / (this.miles[edge] ?? 1);
     let best = Number.POSITIVE_INFINITY;
+    /** Road miles of the best route between its two joins (infinite while none is found). */
+    let bestMiles = Number.POSITIVE_INFINITY;
     let bestOrigin = 0;
     let bestDestination = 0;
     /** The junction the best route leaves the network's graph at (-1: both joins on one edge). */
     let bestExit = -1;
     origins.forEach((o, i) => {
       destinations.forEach((d, j) => {
-        const same =
-          o.edge === d.edge ? Math.abs(o.along - d.along) + connector(o) + connector(d) : Number.POSITIVE_INFINITY;
-        if (same < best) [best, bestOrigin, bestDestination] = [same, i, j];
+        if (o.edge !== d.edge) return;
+        const miles = Math.abs(o.along - d.along);
+        const same = costAlong(o.edge, miles) + connector(o) + connector(d);
+        if (same < best) [best, bestMiles, bestOrigin, bestDestination] = [same, miles, i, j];
       });
     });
 
     // Each destination join is reached from either end of its edge.
-    const exits = new Map<number, { destination: number; miles: number }[]>();
+    const exits = new Map<number, { destination: number; miles: number; cost: number }[]>();
     destinations.forEach((d, j) => {
       for (const [v, along] of [
         [this.from[d.edge]!, d.along],
         [this.to[d.edge]!, this.miles[d.edge]! - d.along],
       ] as const) {
-        exits.set(v, [...(exits.get(v) ?? []), { destination: j, miles: along + connector(d) }]);
+        const exit = { destination: j, miles: along, cost: costAlong(d.edge, along) + connector(d) };
+        exits.set(v, [...(exits.get(v) ?? []), exit]);
       }
     });
     const targets = [...exits.keys()];
 
     const distance = this.distance;
     distance.fill(Number.POSITIVE_INFINITY);
+    const milesTo = this.milesTo;
     const expanded = this.expanded;
     expanded.fill(0);
     const startedFrom = this.startedFrom;
@@ -295,17 +319,19 @@ export class RoadNetwork {
         greatCircleMiles({ lat: this.junctionLat[v]!, lon: this.junctionLon[v]! }, toward) * LOWER_BOUND_FACTOR,
       );
     const arrivedBy = this.arrivedBy;
-    const reach = (v: number, miles: number, origin: number, edge: number) => {
-      if (miles < distance[v]!) {
-        distance[v] = miles;
+    const reach = (v: number, cost: number, miles: number, origin: number, edge: number) => {
+      if (cost < distance[v]!) {
+        distance[v] = cost;
+        milesTo[v] = miles;
         startedFrom[v] = origin;
         arrivedBy[v] = edge;
-        queue.push(v, miles + remaining(v));
+        queue.push(v, cost + remaining(v));
       }
     };
     origins.forEach((o, i) => {
-      reach(this.from[o.edge]!, o.along + connector(o), i, -1);
-      reach(this.to[o.edge]!, this.miles[o.edge]! - o.along + connector(o), i, -1);
+      const back = this.miles[o.edge]! - o.along;
+      reach(this.from[o.edge]!, costAlong(o.edge, o.along) + connector(o), o.along, i, -1);
+      reach(this.to[o.edge]!, costAlong(o.edge, back) + connector(o), back, i, -1);
     });
 
     while (queue.length > 0) {
@@ -314,23 +340,38 @@ export class RoadNetwork {
       if (expanded[v]) continue;
       expanded[v] = 1;
       const settled = distance[v]!;
+      const settledMiles = milesTo[v] ?? 0;
       for (const exit of exits.get(v) ?? []) {
-        if (settled + exit.miles < best)
-          [best, bestOrigin, bestDestination, bestExit] = [settled + exit.miles, startedFrom[v]!, exit.destination, v];
+        if (settled + exit.cost < best)
+          [best, bestMiles, bestOrigin, bestDestination, bestExit] = [
+            settled + exit.cost,
+            settledMiles + exit.miles,
+            startedFrom[v]!,
+            exit.destination,
+            v,
+          ];
       }
       for (let slot = this.first[v]!; slot < this.first[v + 1]!; slot++) {
-        reach(this.neighbour[slot]!, settled + this.miles[this.viaEdge[slot]!]!, startedFrom[v]!, this.viaEdge[slot]!);
+        const edge = this.viaEdge[slot]!;
+        reach(
+          this.neighbour[slot]!,
+          settled + this.cost[edge]!,
+          settledMiles + (this.miles[edge] ?? 0),
+          startedFrom[v]!,
+          edge,
+        );
       }
     }
     const origin = origins[bestOrigin]!;
     const destination = destinations[bestDestination]!;
-    const route: RoadRoute = { networkMiles: best - connector(origin) - connector(destination), origin, destination };
+    const route: RoadRoute = { networkMiles: bestMiles, origin, destination };
     if (withPath) {
-      const between = bestExit >= 0 ? this.pathTo(bestExit) : this.pathAlong(origin, destination, connector(origin));
+      const start = connector(origin);
+      const between = bestExit >= 0 ? this.pathTo(bestExit, start) : this.pathAlong(origin, destination, start);
       route.path = [
-        { ...this.pointAt(origin), miles: connector(origin) },
+        { ...this.pointAt(origin), miles: start },
         ...between,
-        { ...this.pointAt(destination), miles: best - connector(destination) },
+        { ...this.pointAt(destination), miles: start + bestMiles },
       ];
     }
     return route;
@@ -362,11 +403,14 @@ export class RoadNetwork {
     return forward ? path : path.reverse();
   }
 
-  /** The current query's best path from its origin join to junction v: every junction and shape point on the way. */
-  private pathTo(v: number): RoutePoint[] {
+  /**
+   * The current query's best path from its origin join to junction v: every junction and shape point on the way,
+   * with the miles driven to each counted from `startMiles` at the origin join.
+   */
+  private pathTo(v: number, startMiles: number): RoutePoint[] {
     const reversed: RoutePoint[] = [];
     for (let at = v; ; ) {
-      const miles = this.distance[at]!;
+      const miles = startMiles + this.milesTo[at]!;
       reversed.push({ lat: this.junctionLat[at]!, lon: this.junctionLon[at]!, miles });
       const edge = this.arrivedBy[at]!;
       if (edge < 0) break;

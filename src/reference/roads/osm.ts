@@ -7,6 +7,7 @@
 import { createOSMStream } from "osm-pbf-parser-node";
 import { RoadFileError } from "./geojson.ts";
 import type { RoadLine } from "./network-build.ts";
+import { roadSpeed } from "./road-class.ts";
 
 export const OSM_TRUCK_HIGHWAYS = new Set([
   "motorway",
@@ -28,13 +29,15 @@ interface OsmItem {
 
 /** The truck roads of an extract as lines of [lon, lat]; RoadFileError when the file holds none or is not a PBF. */
 export async function readOsmRoadLines(path: string): Promise<{ lines: RoadLine[]; ways: number }> {
-  const ways: number[][] = [];
+  const ways: { refs: number[]; speedMph: number }[] = [];
   const needed = new Set<number>();
   try {
-    for await (const item of createOSMStream(path, { withTags: { node: false, way: ["highway"], relation: false } })) {
+    for await (const item of createOSMStream(path, {
+      withTags: { node: false, way: ["highway", "maxspeed"], relation: false },
+    })) {
       const way = item as OsmItem;
       if (way.type !== "way" || !way.refs || !OSM_TRUCK_HIGHWAYS.has(way.tags?.highway ?? "")) continue;
-      ways.push(way.refs);
+      ways.push({ refs: way.refs, speedMph: roadSpeed(way.tags).speedMph });
       for (const ref of way.refs) needed.add(ref);
     }
     if (ways.length === 0) throw new RoadFileError("no motorway, trunk or primary ways in the extract");
@@ -51,9 +54,11 @@ export async function readOsmRoadLines(path: string): Promise<{ lines: RoadLine[
         at.set(node.id, [node.lon, node.lat]);
     }
     const lines = ways
-      .map((refs) => refs.map((ref) => at.get(ref)).filter((point): point is [number, number] => point !== undefined))
-      .filter((coordinates) => coordinates.length >= 2)
-      .map((coordinates) => ({ coordinates }));
+      .map(({ refs, speedMph }) => ({
+        coordinates: refs.map((ref) => at.get(ref)).filter((point): point is [number, number] => point !== undefined),
+        speedMph,
+      }))
+      .filter((line) => line.coordinates.length >= 2);
     return { lines, ways: ways.length };
   } catch (error) {
     if (error instanceof RoadFileError) throw error;

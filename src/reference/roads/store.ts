@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { eq, inArray } from "drizzle-orm";
 import { announceChange } from "../../db/changes.ts";
 import type { Store } from "../../db/client.ts";
@@ -7,10 +6,16 @@ import { rowsNow } from "../../db/read-now.ts";
 import { first, inTransaction } from "../../db/transaction.ts";
 import { embeddedRoadNetwork } from "./embedded.ts";
 import { isRoadNetworkFile, type RoadNetworkFile } from "./format.ts";
-import { parseRoadGeoJson, RoadFileError } from "./geojson.ts";
+import { RoadFileError } from "./geojson.ts";
 import { buildRoadNetwork, type RoadLine } from "./network-build.ts";
 import { RoadNetwork } from "./network.ts";
-import { type RoadNetworkReport, validateRoadNetwork } from "./validate.ts";
+import {
+  IMPORT_MEMORY_CAP_MIB,
+  memoryCheck,
+  type RoadNetworkReport,
+  residentMiB,
+  validateRoadNetwork,
+} from "./validate.ts";
 
 export interface RoadImportResult {
   version: string;
@@ -19,24 +24,21 @@ export interface RoadImportResult {
   report: RoadNetworkReport;
 }
 
-/**
- * Builds a network from a GeoJSON file of road LineStrings, validates it against the network in use
- * (validate.ts) and stores it staged with its report, all or nothing: it prices nothing until
- * promoted. The version names the file's content, so importing the same file again adds nothing.
- * Refuses a file whose network is too small to route on with RoadFileError.
- */
-export function importRoadNetwork(
-  db: Store,
-  fileName: string,
-  text: string,
-  now: number,
-  inUse: RoadNetwork,
-): Promise<RoadImportResult> {
-  const sha256 = createHash("sha256").update(text).digest("hex");
-  return stageRoadLines(db, fileName, sha256, parseRoadGeoJson(text), now, inUse);
+/** Refuses an import that has grown past the memory cap, saying where. */
+function withinMemoryCap(phase: string): number {
+  const used = residentMiB();
+  if (used > IMPORT_MEMORY_CAP_MIB)
+    throw new RoadFileError(`${phase} took ${used} MiB of memory, over the import cap of ${IMPORT_MEMORY_CAP_MIB} MiB`);
+  return used;
 }
 
-/** The same for road lines read from any format (an OpenStreetMap extract), named by the file's SHA-256. */
+/**
+ * Builds a network from road lines read from a file (GeoJSON or an OpenStreetMap extract), validates it
+ * against the network in use (validate.ts) and stores it staged with its report, all or nothing: it
+ * prices nothing until promoted. The version names the file's content (its SHA-256), so importing the
+ * same file again adds nothing. Refuses a file whose network is too small to route on, or whose import
+ * outgrows the memory cap, with RoadFileError.
+ */
 export async function stageRoadLines(
   db: Store,
   fileName: string,
@@ -45,10 +47,13 @@ export async function stageRoadLines(
   now: number,
   inUse: RoadNetwork,
 ): Promise<RoadImportResult> {
+  const afterReading = withinMemoryCap("reading the file");
   const file = buildRoadNetwork(lines, "imported", sha256, `imported from ${fileName}`);
   if (file.stats.edges === 0)
     throw new RoadFileError("the file's roads do not form a network (no two junctions connected)");
-  const report = validateRoadNetwork(new RoadNetwork(file), inUse);
+  const candidate = new RoadNetwork(file);
+  const peak = Math.max(afterReading, withinMemoryCap("building the network"));
+  const report = validateRoadNetwork(candidate, inUse, [memoryCheck(peak)]);
   const added = await inTransaction(db, async (tx) => {
     const { roadNetworks } = tx.t;
     if (

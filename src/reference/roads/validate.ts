@@ -86,8 +86,31 @@ function laneCheck(candidate: RoadNetwork, inUse: RoadNetwork, from: string, to:
   };
 }
 
+/**
+ * Resident memory an import may use, MiB: a 100 MB junk grid once took 2.44 GB to import. Checked after the file
+ * is read and after the network is built; beyond it the import stops (RoadFileError), below it the report says how
+ * much was used.
+ */
+export const IMPORT_MEMORY_CAP_MIB = 2048;
+
+/** Resident memory now, MiB. */
+export const residentMiB = () => Math.round(process.memoryUsage.rss() / 2 ** 20);
+
+/** The memory check of an import whose highest sampled resident memory was `peakMiB`. */
+export function memoryCheck(peakMiB: number): RoadCheck {
+  return {
+    name: "memory",
+    passed: peakMiB <= IMPORT_MEMORY_CAP_MIB,
+    detail: `${peakMiB} MiB resident at most (sampled after reading and after building; cap ${IMPORT_MEMORY_CAP_MIB} MiB)`,
+  };
+}
+
 /** Every check on `candidate`, compared with the network pricing lanes now. */
-export function validateRoadNetwork(candidate: RoadNetwork, inUse: RoadNetwork): RoadNetworkReport {
+export function validateRoadNetwork(
+  candidate: RoadNetwork,
+  inUse: RoadNetwork,
+  extraChecks: RoadCheck[] = [],
+): RoadNetworkReport {
   const reach = ROAD_RULES.maxConnectorMiles.value;
   const far = Object.entries(REFERENCE_CITIES)
     .map(([city, point]) => ({ city, offset: candidate.snap(point).offsetMiles }))
@@ -100,6 +123,10 @@ export function validateRoadNetwork(candidate: RoadNetwork, inUse: RoadNetwork):
         ? `all ${Object.keys(REFERENCE_CITIES).length} reference cities within ${reach} mi of a road`
         : `farther than ${reach} mi from any road: ${far.map((f) => `${f.city} (${round(f.offset)} mi)`).join(", ")}`,
   };
-  const checks = [coverage, ...REFERENCE_LANES.map(([from, to]) => laneCheck(candidate, inUse, from, to))];
+  const checks = [
+    ...extraChecks,
+    coverage,
+    ...REFERENCE_LANES.map(([from, to]) => laneCheck(candidate, inUse, from, to)),
+  ];
   return { passed: checks.every((check) => check.passed), comparedWith: inUse.version, checks };
 }

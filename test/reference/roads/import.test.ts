@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { dataImport, dataRetract } from "../../../src/cli/data.ts";
 import { roadsPromote } from "../../../src/cli/data-roads.ts";
+import { parseRoadGeoJson, readRoadGeoJsonFile } from "../../../src/reference/roads/geojson.ts";
 import { embeddedRoadNetwork } from "../../../src/reference/roads/index.ts";
 import { rateLookupSkill } from "../../../src/skills/rate-lookup/skill.ts";
 import { skillContext } from "../../support/skill-call.ts";
@@ -40,6 +41,10 @@ test("an imported network is staged with its report and prices nothing until pro
   };
   expect(report).toMatchObject({ passed: true, comparedWith: embeddedRoadNetwork().version });
   expect(report.checks.map((c) => c.name)).toContain("lane Houston - Jacksonville");
+  expect(report.checks.find((c) => c.name === "memory")).toMatchObject({
+    passed: true,
+    detail: expect.stringMatching(/^\d+ MiB resident at most .*cap 2048 MiB/),
+  });
   data.reload();
   const price = (knownAt: number) =>
     rateLookupSkill.handler(input, skillContext(data, data.view(input.as_of, knownAt))).answer;
@@ -103,4 +108,14 @@ test("a file that is not road lines is refused in one line and stores nothing; a
   const big = await dataImport(db, "roads", roadFile("big", junkGrid(1)), { maxMb: 0.001 });
   expect(big.output).toMatch(/is \d+ bytes, over the import limit of 0.001 MiB/);
   expect(db.$client.prepare("SELECT count(*) AS n FROM road_networks").get()).toEqual({ n: 0 });
+});
+
+test("a GeoJSON file is read as a stream, a chunk at a time, to the same road lines as its text", () => {
+  const content = embeddedNetworkAsGeoJson();
+  const text = JSON.stringify(content);
+  // Over the reader's 1 MiB chunk, so that features, numbers and strings are split between chunks.
+  expect(text.length).toBeGreaterThan(2 ** 20);
+  const fromFile = readRoadGeoJsonFile(roadFile("streamed", content));
+  expect(fromFile.length).toBeGreaterThan(1000);
+  expect(fromFile).toEqual(parseRoadGeoJson(text));
 });
