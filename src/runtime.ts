@@ -98,9 +98,10 @@ export async function createRuntime({
     stages: (stages) => metrics.groupCommitStages(stages),
     held: (ms) => metrics.walRestartHeld(ms),
   });
+  // The month counts first: on PostgreSQL they may refuse calls past a quota, before the log signs the batch.
+  if (meter.batch) committer.join(meter.batch);
   committer.join(ledger.log);
   committer.join(ledger.parts);
-  if (meter.batch) committer.join(meter.batch);
   committer.join(usage.batch);
 
   const webhookPolicy: TargetPolicy = { allowPrivate: allowPrivateWebhooks, resolve: systemResolver };

@@ -14,8 +14,10 @@ export interface Admission {
   /**
    * Inside the answer's write transaction: make this call's month count durable. Because it knows
    * which call it counts, a release() after a rolled-back transaction takes back exactly this count.
+   * null: counted with its group-commit batch, which also appends any `quota.threshold` event the
+   * call reached (PostgreSQL, postgres-month-counts.ts); a count: the caller records the threshold.
    */
-  commit(tx: Store): MaybePromise<MonthCount>;
+  commit(tx: Store): MaybePromise<MonthCount | null>;
 }
 
 /** The account's durable count of answered calls for the month, this call included. */
@@ -48,7 +50,7 @@ export interface Meter {
   admit(principal: Principal, now: number): MaybePromise<Admission>;
   /** Where both windows stand, without counting anything. */
   windows(principal: Principal, now: number): MaybePromise<RateWindows>;
-  /** Joined to the group committer where the meter writes its month counts once per batch (the SQLite file). */
+  /** Joined to the group committer: the meter writes its month counts once per batch. */
   readonly batch?: BatchParticipant;
   /** The database changed under this process (another process committed): drop the month mirror. */
   invalidate(): void;

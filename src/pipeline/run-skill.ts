@@ -124,13 +124,14 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
     // Answered means durable: the month count and the receipt with the call's usage commit together
     // (with other requests' rows, in one group transaction) before the response is sent.
     const { receipt, answer, answerBytes } = await deps.committer.commit(async (tx) => {
-      // First in the write: on PostgreSQL a month used up by another replica refuses this call before it wrote anything.
+      // First in the write. On PostgreSQL the batch raises the month once per account and refuses the calls a month
+      // used up by another replica has no room for (postgres-month-counts.ts).
       const counted = admission.commit(tx);
       const monthCount = isPromise(counted) ? await counted : counted;
       const result = computed?.result ?? (await skill.write!(input, { ...context, store: { tx, now } }));
       const answer = result.answer as Record<string, unknown>;
       const answerBytes = computed?.bytes ?? new AnswerBytes(answer);
-      await recordQuotaThreshold(tx, principal, monthCount, now);
+      if (monthCount) await recordQuotaThreshold(tx, principal, monthCount, now);
       const receipt = await deps.ledger.append(tx, {
         // Read here, in commit order, so issue times never run backwards against seq (the clock is monotonic).
         issuedAt: deps.clock.now(),

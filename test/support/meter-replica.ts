@@ -38,6 +38,8 @@ const meter = createMeter({ db: store, limits: parseLimits(order.limits) });
 const usage = createUsageLog(store);
 const ledger = await openReceiptLedger(store, { origin: "waybill.test/log" });
 const committer = new GroupCommitter(store);
+// As runtime.ts joins them: the month counts first, once per batch and account.
+if (meter.batch) committer.join(meter.batch);
 for (const participant of [ledger.log, ledger.parts, usage.batch]) committer.join(participant);
 const outcome: ReplicaOutcome = { answered: 0, refused: { minute: 0, month: 0 }, errors: [] };
 
