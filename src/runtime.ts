@@ -1,10 +1,12 @@
 import { KeyIndex } from "./access/key-index.ts";
 import type { Clock } from "./clock.ts";
 import { watchChanges } from "./db/changes.ts";
+import { engineOf } from "./db/open.ts";
 import { andThen, isPromise } from "./db/maybe-async.ts";
-import type { Db, Store } from "./db/client.ts";
+import type { Store } from "./db/client.ts";
 import { createMetrics, type Metrics } from "./http/observability/metrics.ts";
-import { createMeter } from "./metering/create-meter.ts";
+import { createMemoryMeter } from "./metering/create-meter.ts";
+import { createPostgresMeter } from "./metering/postgres-meter.ts";
 import { GroupCommitter } from "./db/group-commit.ts";
 import type { LimitsTable } from "./metering/limits.ts";
 import { createUsageLog } from "./metering/usage-log.ts";
@@ -18,7 +20,7 @@ import { AlertBackground } from "./skills/rate-alerts/background.ts";
 import { SkillCatalog } from "./skills/catalog.ts";
 import { SKILLS } from "./skills/registry.ts";
 import { log as serverLog } from "./ops/log.ts";
-import { createReadiness, type ReadinessProbe } from "./ops/readiness.ts";
+import { createReadiness, type ReadinessProbe, sqliteProbe, storeProbe } from "./ops/readiness.ts";
 import { servedDeclarations, type RegisteredSkill } from "./skills/types.ts";
 import { systemResolver, type TargetPolicy } from "./webhooks/target-policy.ts";
 import { DeliveryWorker } from "./webhooks/worker.ts";
@@ -69,13 +71,18 @@ export async function createRuntime({
   const reference = createReferenceData(db);
   await reference.loadSnapshot(clock.now());
   const keys = new KeyIndex(db);
-  const meter = createMeter({ db, limits });
+  // Each engine's parts, picked once here (docs/architecture.md, "The storage seam").
+  const engine = engineOf(db);
+  const meter =
+    engine.engine === "sqlite"
+      ? createMemoryMeter({ db: engine.db, limits })
+      : createPostgresMeter({ db: engine.db, limits });
   const usage = createUsageLog(db);
   // The SQLite file's ledger appends synchronously (the answered path's speed there); any Store's is awaited.
   const ledger =
-    db.engine === "postgres"
-      ? await openReceiptLedger(db, { clock, ...log })
-      : createReceiptLedger(db as Db, { clock, ...log });
+    engine.engine === "sqlite"
+      ? createReceiptLedger(engine.db, { clock, ...log })
+      : await openReceiptLedger(engine.db, { clock, ...log });
   const watcher = await watchChanges(db);
 
   const dataFreshness = () => seriesFreshness(reference.summary(), utcDateOf(clock.now()));
@@ -88,7 +95,7 @@ export async function createRuntime({
     freshness: dataFreshness,
     now: () => clock.now(),
   });
-  const readiness = createReadiness(db, clock);
+  const readiness = createReadiness(engine.engine === "sqlite" ? sqliteProbe(engine.db) : storeProbe(engine.db), clock);
   const committer = new GroupCommitter(db, {
     committed(writes, seconds, failedWrites) {
       metrics.groupCommitted(writes, seconds);

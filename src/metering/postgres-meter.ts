@@ -3,7 +3,7 @@ import type { Principal } from "../access/principal.ts";
 import type { Store } from "../db/client.ts";
 import { pgRows } from "../db/pg-execute.ts";
 import { errors } from "../errors.ts";
-import { sidePool, type PostgresStore } from "../db/postgres.ts";
+import { postgresStoreOf, sidePool } from "../db/postgres.ts";
 import { monthOf, monthRange, type MonthKey } from "./calendar.ts";
 import type { LimitsTable } from "./limits.ts";
 import type { Admission, Meter, MonthCount, RateWindows } from "./meter.ts";
@@ -60,7 +60,7 @@ export function createPostgresMeter({ db: store, limits }: { db: Store; limits: 
   // call before its handler runs. An answered call's admission is durable all the same, because
   // its answer's batch commits synchronously later in the same write-ahead log; a database crash
   // can only forget admissions of calls not answered yet (docs/postgresql.md).
-  const db = sidePool(store as PostgresStore, { synchronous_commit: "off" });
+  const db = sidePool(postgresStoreOf(store), { synchronous_commit: "off" });
   const batch = new PostgresBatchMonthCounts();
   const months = new MonthQuotas(() => {
     throw new Error("the PostgreSQL meter observes each month before using it");

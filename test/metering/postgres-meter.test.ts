@@ -10,7 +10,7 @@ import { GroupCommitter } from "../../src/db/group-commit.ts";
 import { openStore, type OpenStore } from "../../src/db/open.ts";
 import { ApiError } from "../../src/errors.ts";
 import { monthOf } from "../../src/metering/calendar.ts";
-import { createMeter } from "../../src/metering/create-meter.ts";
+import { createPostgresMeter } from "../../src/metering/postgres-meter.ts";
 import { parseLimits, type LimitsTable } from "../../src/metering/limits.ts";
 import type { Meter } from "../../src/metering/meter.ts";
 import { MINUTE_MS } from "../../src/metering/minute-window.ts";
@@ -27,7 +27,7 @@ afterEach(async () => {
 
 /** A replica's meter over `store`, closed after the test. */
 function meterOn(store: Store, limits: LimitsTable): Meter {
-  const meter = createMeter({ db: store, limits });
+  const meter = createPostgresMeter({ db: store, limits });
   meters.push(meter);
   return meter;
 }

@@ -8,7 +8,7 @@ import type { Store } from "../../src/db/client.ts";
 import { GroupCommitter } from "../../src/db/group-commit.ts";
 import { openStore, type OpenStore } from "../../src/db/open.ts";
 import { createIdempotencyStore } from "../../src/http/routes/v1/idempotency.ts";
-import { createMeter } from "../../src/metering/create-meter.ts";
+import { createPostgresMeter } from "../../src/metering/postgres-meter.ts";
 import { DEFAULT_LIMITS } from "../../src/metering/limits.ts";
 import type { Meter, UsageEvent } from "../../src/metering/meter.ts";
 import { createUsageLog } from "../../src/metering/usage-log.ts";
@@ -151,7 +151,7 @@ describe("idempotency records across replicas on PostgreSQL", () => {
     const meters: Meter[] = [];
     let answers = 0;
     const replicas = stores.map((store) => {
-      const meter = createMeter({ db: store, limits: DEFAULT_LIMITS });
+      const meter = createPostgresMeter({ db: store, limits: DEFAULT_LIMITS });
       meters.push(meter);
       const keys = new KeyIndex(store);
       const committer = new GroupCommitter(store);

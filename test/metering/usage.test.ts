@@ -3,7 +3,7 @@ import type { Principal } from "../../src/access/principal.ts";
 import { ManualClock } from "../../src/clock.ts";
 import { openMemoryDatabase, type Db } from "../../src/db/client.ts";
 import { errors } from "../../src/errors.ts";
-import { createMeter } from "../../src/metering/create-meter.ts";
+import { createMemoryMeter } from "../../src/metering/create-meter.ts";
 import { DEFAULT_LIMITS } from "../../src/metering/limits.ts";
 import type { UsageEvent } from "../../src/metering/meter.ts";
 import { usageRoute } from "../../src/http/routes/v1/usage.ts";
@@ -239,7 +239,7 @@ describe("GET /v1/usage", () => {
   test("answers the caller's own month and the key's minute headroom", async () => {
     const { db, principal } = seededHistory();
     const clock = new ManualClock(at("2026-03-15T10:00:00Z"));
-    const meter = createMeter({ db, limits: DEFAULT_LIMITS });
+    const meter = createMemoryMeter({ db, limits: DEFAULT_LIMITS });
     meter.admit(principal, clock.now());
     const authenticate = (authorization: string | undefined) => {
       if (authorization !== "Bearer good") throw errors.invalidKey();

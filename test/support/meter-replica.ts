@@ -7,7 +7,7 @@ import type { Principal } from "../../src/access/principal.ts";
 import { openStore } from "../../src/db/open.ts";
 import { GroupCommitter } from "../../src/db/group-commit.ts";
 import { ApiError } from "../../src/errors.ts";
-import { createMeter } from "../../src/metering/create-meter.ts";
+import { createPostgresMeter } from "../../src/metering/postgres-meter.ts";
 import { parseLimits } from "../../src/metering/limits.ts";
 import { createUsageLog } from "../../src/metering/usage-log.ts";
 import { openReceiptLedger } from "../../src/receipts/receipt-ledger.ts";
@@ -34,7 +34,7 @@ export interface ReplicaOutcome {
 
 const order = JSON.parse(process.argv[2]!) as ReplicaOrder;
 const { store, close } = await openStore({ dialect: "postgres", url: order.url });
-const meter = createMeter({ db: store, limits: parseLimits(order.limits) });
+const meter = createPostgresMeter({ db: store, limits: parseLimits(order.limits) });
 const usage = createUsageLog(store);
 const ledger = await openReceiptLedger(store, { origin: "waybill.test/log" });
 const committer = new GroupCommitter(store);
