@@ -2,6 +2,7 @@ import { KeyIndex } from "./access/key-index.ts";
 import type { Clock } from "./clock.ts";
 import { watchChanges } from "./db/changes.ts";
 import { engineOf } from "./db/open.ts";
+import { indexedLiveness, keyRowLiveness } from "./access/key-liveness.ts";
 import { andThen, isPromise } from "./db/maybe-async.ts";
 import type { Store } from "./db/client.ts";
 import { createMetrics, type Metrics } from "./http/observability/metrics.ts";
@@ -167,6 +168,7 @@ export async function createRuntime({
     clock,
     limits,
     keys,
+    confirmKeyLive: engine.engine === "sqlite" ? indexedLiveness : keyRowLiveness(engine.db),
     committer,
     meter,
     usage,

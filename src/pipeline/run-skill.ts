@@ -1,3 +1,4 @@
+import type { ConfirmKeyLive } from "../access/key-liveness.ts";
 import { CLIENT_GONE_STATUS, isClientGone } from "../client-gone.ts";
 import { log } from "../ops/log.ts";
 import type { KeyIndex } from "../access/key-index.ts";
@@ -37,6 +38,8 @@ export interface PipelineDeps {
   log: ReceiptLog;
   /** Called first on every call: drops caches that a write (here or in another process) made stale. */
   refreshCaches(): void;
+  /** The engine's check that a key is still unrevoked, for routes that read nothing else (key-liveness.ts). */
+  confirmKeyLive: ConfirmKeyLive;
   /** Counts answers and refusals for /metrics. */
   metrics?: { answered(skill: string): void; refused(skill: string, reason: string): void };
 }
