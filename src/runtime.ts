@@ -11,6 +11,7 @@ import { createPostgresMeter } from "./metering/postgres-meter.ts";
 import { GroupCommitter } from "./db/group-commit.ts";
 import type { LimitsTable } from "./metering/limits.ts";
 import { createUsageLog } from "./metering/usage-log.ts";
+import { postgresUsageWrites, sqliteUsageWrites } from "./metering/usage-writes.ts";
 import { createReceiptLedger, openReceiptLedger, type WaybillReceiptLedger } from "./receipts/receipt-ledger.ts";
 import { utcDateOf } from "./dates.ts";
 import { DataEvents } from "./reference/data-events.ts";
@@ -78,7 +79,9 @@ export async function createRuntime({
     engine.engine === "sqlite"
       ? createMemoryMeter({ db: engine.db, limits })
       : createPostgresMeter({ db: engine.db, limits });
-  const usage = createUsageLog(db);
+  const usage = createUsageLog(
+    engine.engine === "sqlite" ? sqliteUsageWrites(engine.db) : postgresUsageWrites(engine.db),
+  );
   // The SQLite file's ledger appends synchronously (the answered path's speed there); any Store's is awaited.
   const ledger =
     engine.engine === "sqlite"

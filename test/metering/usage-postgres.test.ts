@@ -12,6 +12,8 @@ import { createPostgresMeter } from "../../src/metering/postgres-meter.ts";
 import { DEFAULT_LIMITS } from "../../src/metering/limits.ts";
 import type { Meter, UsageEvent } from "../../src/metering/meter.ts";
 import { createUsageLog } from "../../src/metering/usage-log.ts";
+import { postgresUsageWrites } from "../../src/metering/usage-writes.ts";
+import { postgresStoreOf } from "../../src/db/postgres.ts";
 import { lastUseOfKey } from "../../src/dashboard/queries.ts";
 import { openReceiptLedger } from "../../src/receipts/receipt-ledger.ts";
 import { sampleEntry } from "../receipts/fixtures.ts";
@@ -71,7 +73,7 @@ describe("usage and its reports on PostgreSQL", () => {
   test("answered calls' receipts carry their usage, refusals are flushed together, and the reports add both to the rows from before the upgrade", async () => {
     const store = await open(await postgres.freshDatabase());
     const principal = await principalOn(store, "usage");
-    const usage = createUsageLog(store, { flushAfterMs: 60_000 });
+    const usage = createUsageLog(postgresUsageWrites(postgresStoreOf(store)), { flushAfterMs: 60_000 });
     const ledger = await openReceiptLedger(store, { clock: new ManualClock(NOW), origin: "waybill.test/log" });
     const committer = new GroupCommitter(store);
     for (const participant of [ledger.log, ledger.parts, usage.batch]) committer.join(participant);

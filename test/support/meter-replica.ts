@@ -10,6 +10,8 @@ import { ApiError } from "../../src/errors.ts";
 import { createPostgresMeter } from "../../src/metering/postgres-meter.ts";
 import { parseLimits } from "../../src/metering/limits.ts";
 import { createUsageLog } from "../../src/metering/usage-log.ts";
+import { postgresUsageWrites } from "../../src/metering/usage-writes.ts";
+import { postgresStoreOf } from "../../src/db/postgres.ts";
 import { openReceiptLedger } from "../../src/receipts/receipt-ledger.ts";
 import { sampleEntry } from "../receipts/fixtures.ts";
 
@@ -35,7 +37,7 @@ export interface ReplicaOutcome {
 const order = JSON.parse(process.argv[2]!) as ReplicaOrder;
 const { store, close } = await openStore({ dialect: "postgres", url: order.url });
 const meter = createPostgresMeter({ db: store, limits: parseLimits(order.limits) });
-const usage = createUsageLog(store);
+const usage = createUsageLog(postgresUsageWrites(postgresStoreOf(store)));
 const ledger = await openReceiptLedger(store, { origin: "waybill.test/log" });
 const committer = new GroupCommitter(store);
 // As runtime.ts joins them: the month counts first, once per batch and account.
