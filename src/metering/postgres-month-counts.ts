@@ -71,7 +71,10 @@ export class PostgresBatchMonthCounts implements BatchParticipant {
   }
 
   async beforeCommit(tx: Store): Promise<void> {
-    const entries = [...this.months.values()];
+    // In key order, so two batches never wait on each other's month rows crosswise.
+    const entries = [...this.months.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([, entry]) => entry);
     if (entries.length === 0) return;
     const values = entries.map(
       (entry) => sql`(${entry.accountId}, ${entry.month}, ${entry.calls.length}::int, ${entry.limit}::int)`,
