@@ -1,13 +1,17 @@
 import { KeyIndex } from "./access/key-index.ts";
 import type { Clock } from "./clock.ts";
 import { watchChanges } from "./db/changes.ts";
+import { engineOf } from "./db/open.ts";
+import { indexedLiveness, keyRowLiveness } from "./access/key-liveness.ts";
 import { andThen, isPromise } from "./db/maybe-async.ts";
-import type { Db, Store } from "./db/client.ts";
+import type { Store } from "./db/client.ts";
 import { createMetrics, type Metrics } from "./http/observability/metrics.ts";
-import { createMeter } from "./metering/create-meter.ts";
+import { createMemoryMeter } from "./metering/create-meter.ts";
+import { createPostgresMeter } from "./metering/postgres-meter.ts";
 import { GroupCommitter } from "./db/group-commit.ts";
 import type { LimitsTable } from "./metering/limits.ts";
 import { createUsageLog } from "./metering/usage-log.ts";
+import { postgresUsageWrites, sqliteUsageWrites } from "./metering/usage-writes.ts";
 import { createReceiptLedger, openReceiptLedger, type WaybillReceiptLedger } from "./receipts/receipt-ledger.ts";
 import { utcDateOf } from "./dates.ts";
 import { DataEvents } from "./reference/storage/data-events.ts";
@@ -18,7 +22,7 @@ import { AlertBackground } from "./skills/rate-alerts/background.ts";
 import { SkillCatalog } from "./skills/catalog.ts";
 import { SKILLS } from "./skills/registry.ts";
 import { log as serverLog } from "./ops/log.ts";
-import { createReadiness, type ReadinessProbe } from "./ops/readiness.ts";
+import { createReadiness, type ReadinessProbe, sqliteProbe, storeProbe } from "./ops/readiness.ts";
 import { callName, servedDeclarations, type RegisteredSkill } from "./skills/types.ts";
 import { BatchRunner } from "./batch/runner.ts";
 import { BatchService } from "./batch/service.ts";
@@ -75,13 +79,20 @@ export async function createRuntime({
   const reference = createReferenceData(db);
   await reference.loadSnapshot(clock.now());
   const keys = new KeyIndex(db);
-  const meter = createMeter({ db, limits });
-  const usage = createUsageLog(db);
+  // Each engine's parts, picked once here (docs/architecture.md, "The storage seam").
+  const engine = engineOf(db);
+  const meter =
+    engine.engine === "sqlite"
+      ? createMemoryMeter({ db: engine.db, limits })
+      : createPostgresMeter({ db: engine.db, limits });
+  const usage = createUsageLog(
+    engine.engine === "sqlite" ? sqliteUsageWrites(engine.db) : postgresUsageWrites(engine.db),
+  );
   // The SQLite file's ledger appends synchronously (the answered path's speed there); any Store's is awaited.
   const ledger =
-    db.engine === "postgres"
-      ? await openReceiptLedger(db, { clock, ...log })
-      : createReceiptLedger(db as Db, { clock, ...log });
+    engine.engine === "sqlite"
+      ? createReceiptLedger(engine.db, { clock, ...log })
+      : await openReceiptLedger(engine.db, { clock, ...log });
   const watcher = await watchChanges(db);
 
   const dataFreshness = () => seriesFreshness(reference.summary(), utcDateOf(clock.now()));
@@ -94,7 +105,7 @@ export async function createRuntime({
     freshness: dataFreshness,
     now: () => clock.now(),
   });
-  const readiness = createReadiness(db, clock);
+  const readiness = createReadiness(engine.engine === "sqlite" ? sqliteProbe(engine.db) : storeProbe(engine.db), clock);
   const committer = new GroupCommitter(db, {
     committed(writes, seconds, failedWrites) {
       metrics.groupCommitted(writes, seconds);
@@ -104,9 +115,10 @@ export async function createRuntime({
     stages: (stages) => metrics.groupCommitStages(stages),
     held: (ms) => metrics.walRestartHeld(ms),
   });
+  // The month counts first: on PostgreSQL they may refuse calls past a quota, before the log signs the batch.
+  if (meter.batch) committer.join(meter.batch);
   committer.join(ledger.log);
   committer.join(ledger.parts);
-  if (meter.batch) committer.join(meter.batch);
   committer.join(usage.batch);
 
   const webhookPolicy: TargetPolicy = { allowPrivate: allowPrivateWebhooks, resolve: systemResolver };
@@ -165,6 +177,7 @@ export async function createRuntime({
     db,
     clock,
     keys,
+    confirmKeyLive: engine.engine === "sqlite" ? indexedLiveness : keyRowLiveness(engine.db),
     committer,
     meter,
     usage,
@@ -185,6 +198,7 @@ export async function createRuntime({
     clock,
     limits,
     keys,
+    confirmKeyLive: pipeline.confirmKeyLive,
     committer,
     meter,
     usage,

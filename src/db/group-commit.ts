@@ -71,11 +71,29 @@ interface BatchClock {
  * order (the log publishes its checkpoint there).
  */
 export interface BatchParticipant {
+  /** Joined to `batch`: a participant that keeps state per write reads `batch.writing` during the writes. */
+  joined?(batch: BatchWrites): void;
   batchStarted?(tx: Store): void | Promise<void>;
   beforeCommit(tx: Store): void | Promise<void>;
   afterCommit(): void;
   afterDurable?(): void;
   afterRollback(): void;
+}
+
+/** Which write of the batch is running (its index in the batch, the same across replays; -1 between writes). */
+export interface BatchWrites {
+  readonly writing: number;
+}
+
+/**
+ * Thrown by a participant's beforeCommit when some writes of the batch cannot commit (on PostgreSQL,
+ * calls past their account's month quota): the batch rolls back, each of those writes fails alone
+ * with its error, and the others run again together.
+ */
+export class WritesRefused extends Error {
+  constructor(readonly refusals: ReadonlyMap<number, unknown>) {
+    super(`${refusals.size} write(s) of the batch refused`);
+  }
 }
 
 /**
@@ -92,7 +110,9 @@ export interface BatchParticipant {
  * since can be trusted to be on disk (the kernel may have dropped the pages), so every later
  * commit is refused with the same error until the server is restarted.
  */
-export class GroupCommitter {
+export class GroupCommitter implements BatchWrites {
+  /** The index of the write running now in the batch being written, -1 between writes. */
+  writing = -1;
   private queue: PendingWrite<unknown>[] = [];
   private flushScheduled = false;
   /** Writes queued or committed whose callers have not heard yet (their batch is not yet durable). */
@@ -120,6 +140,7 @@ export class GroupCommitter {
 
   join(participant: BatchParticipant): void {
     this.participants.push(participant);
+    participant.joined?.(this);
   }
 
   /** Run `write` inside the next group transaction; settles after that transaction is durable. */
@@ -298,12 +319,14 @@ export class GroupCommitter {
           andThen(
             eachInTurn(indexes, (index) => {
               writing = index;
+              this.writing = index;
               const pending = batch[index];
               if (!pending)
                 throw new Error(`group commit: no write at index ${index} of a ${batch.length}-write batch`);
               return andThen(pending.write(tx), (value) => {
                 outcomes[index] = { ok: true, value };
                 writing = -1;
+                this.writing = -1;
               });
             }),
             () =>
@@ -320,6 +343,7 @@ export class GroupCommitter {
       () => this.transaction(writeAll),
       (error) => {
         failure = { error };
+        this.writing = -1;
       },
     );
     return andThen(ran, () => {
@@ -329,6 +353,15 @@ export class GroupCommitter {
       }
       for (const participant of this.participants) participant.afterRollback();
       const { error } = failure;
+      if (error instanceof WritesRefused) {
+        const refused = indexes.filter((index) => error.refusals.has(index));
+        for (const index of refused) outcomes[index] = { ok: false, error: error.refusals.get(index) };
+        const rest = indexes.filter((index) => !error.refusals.has(index));
+        // Nothing named in this attempt: a participant's mistake; fail the attempt's writes rather than loop.
+        if (refused.length === 0) throw error;
+        if (rest.length === 0) return;
+        return this.attempt(batch, rest, outcomes, clock, replay);
+      }
       if (writing < 0 && indexes.length === batch.length) throw error;
       this.observer?.failed(error);
       const failed = writing < 0 ? indexes : [writing];

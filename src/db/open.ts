@@ -5,7 +5,7 @@ import { dirname, resolve } from "node:path";
 import { ConfigError } from "../errors.ts";
 import { openDatabase, type Db, type Store } from "./client.ts";
 import { describeLocation, type DatabaseLocation } from "./location.ts";
-import { openPostgres, type PostgresStore } from "./postgres.ts";
+import { openPostgres, postgresStoreOf, type PostgresStore } from "./postgres.ts";
 
 /** The database's folder must exist: a mistyped path is an error, not a new empty database somewhere. */
 export function requireDatabaseFolder(file: string): string {
@@ -43,6 +43,17 @@ export async function openStore(location: DatabaseLocation): Promise<OpenStore> 
     );
   }
   return { store, sqlite: null, close: () => store.$client.close() };
+}
+
+/** A store as what it is: the SQLite file or PostgreSQL. The composition root picks each engine's parts from it. */
+export type EngineStore = { engine: "sqlite"; db: Db } | { engine: "postgres"; db: PostgresStore };
+
+/** Which engine stands behind `store`, checked (not cast): the one place that tells them apart for runtime.ts. */
+export function engineOf(store: Store): EngineStore {
+  if (store.engine === "postgres") return { engine: "postgres", db: postgresStoreOf(store) };
+  if (!("$client" in store) || !(store.$client instanceof Database))
+    throw new Error("expected the SQLite file's store, got one without its bun:sqlite handle");
+  return { engine: "sqlite", db: store as Db };
 }
 
 /** An opened database: the portable store, the SQLite handle when it is a file, and how to let go of it. */

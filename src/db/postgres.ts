@@ -9,6 +9,13 @@ import type * as schema from "./schema.ts";
 /** A PostgreSQL store and the pool behind it (closed by whoever opened it). */
 export type PostgresStore = Store & { $client: SQL };
 
+/** The PostgreSQL store behind `store` (a pool or a transaction), checked: never a cast from another engine. */
+export function postgresStoreOf(store: Store): PostgresStore {
+  if (store.engine !== "postgres" || !("$client" in store) || !(store.$client instanceof SQL))
+    throw new Error(`expected a PostgreSQL store, got the ${store.engine} one`);
+  return store as PostgresStore;
+}
+
 /** Any number that names the migration lock: replicas starting together migrate one after another. */
 const MIGRATION_LOCK = 0x57a7_b111;
 

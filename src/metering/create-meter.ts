@@ -1,11 +1,10 @@
 import type { Principal } from "../access/principal.ts";
 import type { Db, Store } from "../db/client.ts";
 import type { LimitsTable } from "./limits.ts";
-import type { MemoryMeter, Meter, MonthCount, RateWindows } from "./meter.ts";
+import type { MemoryMeter, MonthCount, RateWindows } from "./meter.ts";
 import { MinuteWindows } from "./minute-window.ts";
 import { BatchMonthCounts } from "./month-counts.ts";
 import { MonthQuotas, type MonthSlot } from "./month-quota.ts";
-import { createPostgresMeter } from "./postgres-meter.ts";
 import { closestToExhaustion, rateLimitedError, rateLimitHeaders, type WindowStatus } from "./window-status.ts";
 
 export interface MeterOptions<S extends Store = Store> {
@@ -14,17 +13,8 @@ export interface MeterOptions<S extends Store = Store> {
 }
 
 /**
- * The limiter of docs/api.md (Limits) for the database at hand: in memory over a SQLite file (one
- * writer), in the database over PostgreSQL (replicas; docs/postgresql.md, "Metering across replicas").
- */
-export function createMeter(options: MeterOptions<Db>): MemoryMeter;
-export function createMeter(options: MeterOptions): Meter;
-export function createMeter({ db, limits }: MeterOptions): Meter {
-  return db.engine === "postgres" ? createPostgresMeter({ db, limits }) : createMemoryMeter({ db: db as Db, limits });
-}
-
-/**
- * The single-writer limiter: a sliding minute per key (minute-window.ts) and a calendar month per
+ * The single-writer limiter of docs/api.md (Limits), for the SQLite file; PostgreSQL's replicas share
+ * theirs in the database (postgres-meter.ts; runtime.ts picks one): a sliding minute per key (minute-window.ts) and a calendar month per
  * account (month-quota.ts), both in memory.
  *
  * admit() touches the database only to fill an account's month from monthly_usage the first time it
@@ -37,7 +27,7 @@ export function createMeter({ db, limits }: MeterOptions): Meter {
  * slot, knowing its state, subtracts from exactly the counter it sits in. bun:sqlite transactions
  * are synchronous, so nothing can read the mirror between commit() and the transaction's end.
  */
-function createMemoryMeter({ db, limits }: MeterOptions<Db>): MemoryMeter {
+export function createMemoryMeter({ db, limits }: MeterOptions<Db>): MemoryMeter {
   const minutes = new MinuteWindows();
   // On a SQLite file the batch's transaction handle is the database itself: counts need no handle.
   const monthCounts = new BatchMonthCounts(db);

@@ -1,10 +1,7 @@
-import { and, eq, isNull, lt, or } from "drizzle-orm";
-import type { Db, Store } from "../db/client.ts";
+import type { Store } from "../db/client.ts";
 import type { BatchParticipant } from "../db/group-commit.ts";
 import { eachInTurn, type MaybePromise } from "../db/maybe-async.ts";
-
-const SET_LAST_ANSWERED =
-  "UPDATE api_keys SET last_answered_at = ?1 WHERE id = ?2 AND (last_answered_at IS NULL OR last_answered_at < ?1)";
+import type { UsageWrites } from "./usage-writes.ts";
 
 /**
  * api_keys.last_answered_at, the start of a key's newest answered call (the dashboard's "last
@@ -19,11 +16,8 @@ export class BatchKeyUse implements BatchParticipant {
   /** Key id → the newest call start of the open batch. */
   private readonly newest = new Map<string, number>();
   private batchOpen = false;
-  private readonly write: (tx: Store, keyId: string, at: number) => MaybePromise<void>;
-
-  constructor(store: Store) {
-    this.write = store.engine === "sqlite" ? preparedWrite(store as Db) : portableWrite;
-  }
+  /** The engine's write of one key's last answered call (usage-writes.ts). */
+  constructor(private readonly write: UsageWrites["setLastAnswered"]) {}
 
   /** An answered call made with `keyId` at `at`, inside its write transaction `tx`. */
   answered(tx: Store, keyId: string, at: number): MaybePromise<void> {
@@ -59,19 +53,4 @@ export class BatchKeyUse implements BatchParticipant {
     this.newest.clear();
     this.batchOpen = false;
   }
-}
-
-function preparedWrite(db: Db) {
-  const statement = db.$client.prepare<unknown, [number, string]>(SET_LAST_ANSWERED);
-  return (_tx: Store, keyId: string, at: number) => {
-    statement.run(at, keyId);
-  };
-}
-
-async function portableWrite(tx: Store, keyId: string, at: number): Promise<void> {
-  const { apiKeys } = tx.t;
-  await tx
-    .update(apiKeys)
-    .set({ lastAnsweredAt: at })
-    .where(and(eq(apiKeys.id, keyId), or(isNull(apiKeys.lastAnsweredAt), lt(apiKeys.lastAnsweredAt, at))));
 }

@@ -14,8 +14,10 @@ export interface Admission {
   /**
    * Inside the answer's write transaction: make this call's month count durable. Because it knows
    * which call it counts, a release() after a rolled-back transaction takes back exactly this count.
+   * null: counted with its group-commit batch, which also appends any `quota.threshold` event the
+   * call reached (PostgreSQL, postgres-month-counts.ts); a count: the caller records the threshold.
    */
-  commit(tx: Store): MaybePromise<MonthCount>;
+  commit(tx: Store): MaybePromise<MonthCount | null>;
 }
 
 /** The account's durable count of answered calls for the month, this call included. */
@@ -55,7 +57,7 @@ export interface Meter {
   countMinute(principal: Principal, now: number): MaybePromise<RateLimitHeaders>;
   /** Reserve one month slot without touching the minute window (one lane of a bid sheet); throws the month's RATE_LIMITED. */
   reserveMonth(principal: Principal, now: number): MaybePromise<Admission>;
-  /** Joined to the group committer where the meter writes its month counts once per batch (the SQLite file). */
+  /** Joined to the group committer: the meter writes its month counts once per batch. */
   readonly batch?: BatchParticipant;
   /** The database changed under this process (another process committed): drop the month mirror. */
   invalidate(): void;

@@ -3,13 +3,14 @@ import type { Principal } from "../access/principal.ts";
 import type { Store } from "../db/client.ts";
 import { pgRows } from "../db/pg-execute.ts";
 import { errors } from "../errors.ts";
-import { sidePool, type PostgresStore } from "../db/postgres.ts";
+import { postgresStoreOf, sidePool } from "../db/postgres.ts";
 import { monthOf, monthRange, type MonthKey } from "./calendar.ts";
 import type { LimitsTable } from "./limits.ts";
 import type { Admission, Meter, MonthCount, RateWindows } from "./meter.ts";
 import { GROUPED_ABOVE_PER_MINUTE, groupsOfRow, windowOfGroups } from "./minute-groups.ts";
 import { MINUTE_MS } from "./minute-window.ts";
 import { MonthQuotas } from "./month-quota.ts";
+import { PostgresBatchMonthCounts } from "./postgres-month-counts.ts";
 import { closestToExhaustion, rateLimitedError, rateLimitHeaders, type WindowStatus } from "./window-status.ts";
 
 /** A minute_windows row as the driver hands it over: bigint elements as text. */
@@ -47,8 +48,8 @@ interface Counted extends Seen {
  * Month: the same statement reads the account's answered count, and this process's calls in flight
  * are reserved on top of it (month-quota.ts), which turns most calls that cannot fit away before
  * the handler runs. Exactness comes from the answer's batch transaction: `monthly_usage` is raised
- * only `WHERE answered < limit`; no row back means another replica took the last call, and that
- * write fails alone with the month's 429 (the group commit replays the others).
+ * once per batch and account, only as far as the limit (postgres-month-counts.ts); calls another
+ * replica's calls left no room for fail alone with the month's 429 (the group commit replays the others).
  *
  * Every statement also reads the key's row, so a key revoked anywhere is refused (REVOKED_API_KEY)
  * before this replica's key index has heard of it, at no extra round trip.
@@ -59,7 +60,8 @@ export function createPostgresMeter({ db: store, limits }: { db: Store; limits: 
   // call before its handler runs. An answered call's admission is durable all the same, because
   // its answer's batch commits synchronously later in the same write-ahead log; a database crash
   // can only forget admissions of calls not answered yet (docs/postgresql.md).
-  const db = sidePool(store as PostgresStore, { synchronous_commit: "off" });
+  const db = sidePool(postgresStoreOf(store), { synchronous_commit: "off" });
+  const batch = new PostgresBatchMonthCounts();
   const months = new MonthQuotas(() => {
     throw new Error("the PostgreSQL meter observes each month before using it");
   });
@@ -157,7 +159,11 @@ export function createPostgresMeter({ db: store, limits }: { db: Store; limits: 
     return {
       headers: rateLimitHeaders(closestToExhaustion(minute, reserved.status)),
       release: () => slot.release(),
-      async commit(tx): Promise<MonthCount> {
+      async commit(tx): Promise<MonthCount | null> {
+        if (batch.count(slot.accountId, slot.month, tierLimits.perMonth, now)) {
+          slot.commit();
+          return null;
+        }
         const answered = await countAnsweredWithin(tx, slot.accountId, slot.month, tierLimits.perMonth);
         if (answered === undefined) {
           throw rateLimitedError(
@@ -194,6 +200,8 @@ export function createPostgresMeter({ db: store, limits }: { db: Store; limits: 
     },
 
     windows: windowsOf,
+
+    batch,
 
     // Every admission reads the month afresh: there is no mirror to drop.
     invalidate() {},

@@ -1,11 +1,10 @@
 import { Backoff } from "../db/backoff.ts";
-import type { Db, Store } from "../db/client.ts";
 import { isDatabaseUnreachable } from "../errors.ts";
 import type { BatchParticipant } from "../db/group-commit.ts";
 import type { MaybePromise } from "../db/maybe-async.ts";
-import { inTransaction } from "../db/transaction.ts";
 import { BatchKeyUse } from "./key-use.ts";
 import type { UsageEvent, UsageLog } from "./meter.ts";
+import type { UsageWrites } from "./usage-writes.ts";
 import { log } from "../ops/log.ts";
 
 export interface UsageLogOptions {
@@ -22,41 +21,6 @@ export interface ClosableUsageLog extends UsageLog {
   readonly batch: BatchParticipant;
 }
 
-/** The usage row insert on PostgreSQL; the SQLite file runs INSERT_USAGE, prepared once. */
-const insertUsage = (store: Store, rows: UsageEvent[]) => store.insert(store.t.usageEvents).values(rows);
-
-const INSERT_USAGE =
-  "INSERT INTO usage_events (at, request_id, account_id, key_id, skill, status, latency_ms, receipt_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
-
-/** Writes one usage row on the handle given (a transaction of its own, or the database's). */
-type WriteRow = (tx: Store, event: UsageEvent) => MaybePromise<void>;
-
-function rowWriter(db: Store): WriteRow {
-  if (db.engine === "postgres") {
-    return async (tx, event) => {
-      await insertUsage(tx, [event]);
-    };
-  }
-  // bun:sqlite's own statement: drizzle's prepared insert maps its placeholders on every run, which
-  // cost more than the insert (docs/performance.md, "Rows of an answered call").
-  const prepared = (db as Db).$client.prepare<
-    unknown,
-    [number, string, string, string, string, number, number, string | null]
-  >(INSERT_USAGE);
-  return (_tx, event) => {
-    prepared.run(
-      event.at,
-      event.requestId,
-      event.accountId,
-      event.keyId,
-      event.skill,
-      event.status,
-      event.latencyMs,
-      event.receiptId,
-    );
-  };
-}
-
 /**
  * An answered call has no usage row: its receipt row carries its usage, in the answer's transaction
  * (docs/performance.md, "One row per answered call"); here it only notes the key's last use, which
@@ -68,45 +32,13 @@ function rowWriter(db: Store): WriteRow {
 const MAX_KEPT_WHILE_UNREACHABLE = 10_000;
 
 export function createUsageLog(
-  db: Store,
+  writes: UsageWrites,
   { flushAfterMs = 250, maxBuffered = 200 }: UsageLogOptions = {},
 ): ClosableUsageLog {
   let buffered: UsageEvent[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   const backoff = new Backoff();
-  const writeRow = rowWriter(db);
-  const keyUse = new BatchKeyUse(db);
-
-  const writeBatch = (events: UsageEvent[]): MaybePromise<number> => {
-    if (db.engine === "sqlite")
-      return (db as Db).$client.transaction(() =>
-        events.reduce((failed, event) => failed + writeAlone(db, event), 0),
-      )();
-    // PostgreSQL: one statement for the batch; if it fails, a transaction per row (a failed statement aborts its transaction).
-    return inTransaction(db, async (tx) => {
-      await insertUsage(tx, events);
-      return 0;
-    }).catch(async (error: unknown) => {
-      if (isDatabaseUnreachable(error)) throw error; // kept and written once it answers (below)
-      let failed = 0;
-      for (const event of events)
-        failed += await inTransaction(db, async (tx) => writeRow(tx, event)).then(
-          () => 0,
-          () => 1,
-        );
-      return failed;
-    });
-  };
-
-  /** One bad row (say, a key deleted meanwhile) must not take the batch down with it. */
-  const writeAlone = (tx: Store, event: UsageEvent): number => {
-    try {
-      writeRow(tx, event);
-      return 0;
-    } catch {
-      return 1;
-    }
-  };
+  const keyUse = new BatchKeyUse(writes.setLastAnswered);
 
   const report = (failed: number, of: number) => {
     if (failed > 0) log.warn("usage_rows_not_written", { failed, of });
@@ -120,7 +52,7 @@ export function createUsageLog(
     const events = buffered;
     buffered = [];
     try {
-      const failed = writeBatch(events);
+      const failed = writes.writeRefusals(events);
       if (typeof failed === "number") return report(failed, events.length);
       return failed.then(
         (count) => {

@@ -49,11 +49,11 @@ export function describeWriteFailure(error: unknown): string {
  * short busy timeout, plus a read of the receipt chain's head (the pages every answer appends
  * beside). It fails the way answers would fail: on a full disk, a read-only file, a corrupted page
  * on the way. A failed real commit (reported by the group committer) counts too for a minute
- * unless a later one succeeds, since the probe's own row can sit on a healthy page. Synchronous on
- * SQLite; on PostgreSQL the same write and read, in one transaction over the pool.
+ * unless a later one succeeds, since the probe's own row can sit on a healthy page. The probe is
+ * the engine's (chosen in runtime.ts): sqliteProbe, synchronous, on the SQLite file; storeProbe,
+ * the same write and read in one transaction over the pool, on PostgreSQL.
  */
-export function createReadiness(db: Store, clock: Clock = { now: () => Date.now() }) {
-  const probe = db.engine === "postgres" ? storeProbe(db) : sqliteProbe(db as Db);
+export function createReadiness(probe: WriteProbe, clock: Clock = { now: () => Date.now() }) {
   let cached: { at: number; result: MaybePromise<Readiness> } | undefined;
   let commitFailure: { reason: string; at: number } | undefined;
 
@@ -79,7 +79,10 @@ export function createReadiness(db: Store, clock: Clock = { now: () => Date.now(
   };
 }
 
-function sqliteProbe(db: Db): (now: number) => Readiness {
+/** One real write and read at `now`: how it went. */
+export type WriteProbe = (now: number) => MaybePromise<Readiness>;
+
+export function sqliteProbe(db: Db): (now: number) => Readiness {
   const sqlite = db.$client;
   const write = sqlite.prepare(
     "INSERT INTO settings (key, value) VALUES ('readiness_probe', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -102,7 +105,7 @@ function sqliteProbe(db: Db): (now: number) => Readiness {
   };
 }
 
-function storeProbe(db: Store): (now: number) => Promise<Readiness> {
+export function storeProbe(db: Store): (now: number) => Promise<Readiness> {
   return async (now) => {
     try {
       await inTransaction(db, async (tx) => {

@@ -1,3 +1,4 @@
+import type { ConfirmKeyLive } from "../access/key-liveness.ts";
 import { CLIENT_GONE_STATUS, isClientGone } from "../client-gone.ts";
 import { log } from "../ops/log.ts";
 import type { KeyIndex } from "../access/key-index.ts";
@@ -37,6 +38,8 @@ export interface PipelineDeps {
   log: ReceiptLog;
   /** Called first on every call: drops caches that a write (here or in another process) made stale. */
   refreshCaches(): void;
+  /** The engine's check that a key is still unrevoked, for routes that read nothing else (key-liveness.ts). */
+  confirmKeyLive: ConfirmKeyLive;
   /** Counts answers and refusals for /metrics. */
   metrics?: { answered(skill: string): void; refused(skill: string, reason: string): void };
 }
@@ -216,13 +219,14 @@ export async function answerAdmitted(deps: PipelineDeps, skill: AnySkill, call: 
   // Answered means durable: the month count and the receipt with the call's usage commit together
   // (with other requests' rows, in one group transaction) before the response is sent.
   const { receipt, answer, answerBytes } = await deps.committer.commit(async (tx) => {
-    // First in the write: on PostgreSQL a month used up by another replica refuses this call before it wrote anything.
+    // First in the write. On PostgreSQL the batch raises the month once per account and refuses the calls a month
+    // used up by another replica has no room for (postgres-month-counts.ts); then it is null here.
     const counted = admission.commit(tx);
     const monthCount = isPromise(counted) ? await counted : counted;
     const result = computed?.result ?? (await skill.write!(input, { ...context, store: { tx, now } }));
     const answer = result.answer as Record<string, unknown>;
     const answerBytes = computed?.bytes ?? new AnswerBytes(answer);
-    await recordQuotaThreshold(tx, principal, monthCount, now);
+    if (monthCount) await recordQuotaThreshold(tx, principal, monthCount, now);
     const receipt = await deps.ledger.append(tx, {
       // Read here, in commit order, so issue times never run backwards against seq (the clock is monotonic).
       issuedAt: deps.clock.now(),

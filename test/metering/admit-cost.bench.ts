@@ -1,6 +1,6 @@
 // What the limiter adds to a call: `bun test/metering/admit-cost.bench.ts`. Not a test (no timings are asserted anywhere).
 import { openMemoryDatabase } from "../../src/db/client.ts";
-import { createMeter } from "../../src/metering/create-meter.ts";
+import { createMemoryMeter } from "../../src/metering/create-meter.ts";
 import { parseLimits } from "../../src/metering/limits.ts";
 import { seedPrincipal } from "../support/accounts.ts";
 import { defined } from "../support/defined.ts";
@@ -16,7 +16,7 @@ function measure(name: string, calls: number, run: (i: number) => void): void {
   console.log(`${name.padEnd(58)} ${nsPerCall.toFixed(0).padStart(6)} ns/call`);
 }
 
-const roomy = createMeter({
+const roomy = createMemoryMeter({
   db,
   limits: parseLimits('{"enterprise":{"per_minute":1000000000,"per_month":1000000000}}'),
 });
@@ -25,7 +25,7 @@ measure("admit, let through (100 keys), + release", 1_000_000, (i) =>
   roomy.admit(defined(principals[i % 100], "principals[i % 100]"), now + (i % 1000)).release(),
 );
 
-const tight = createMeter({ db, limits: parseLimits('{"explorer":{"per_minute":3,"per_month":1000}}') });
+const tight = createMemoryMeter({ db, limits: parseLimits('{"explorer":{"per_minute":3,"per_month":1000}}') });
 const throttled = seedPrincipal(db, { tier: "explorer" });
 for (let i = 0; i < 3; i++) tight.admit(throttled, now);
 measure("admit, refused by the minute window (throws the 429)", 200_000, () => {

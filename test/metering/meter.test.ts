@@ -7,7 +7,7 @@ import type { Principal } from "../../src/access/principal.ts";
 import { ManualClock } from "../../src/clock.ts";
 import { openDatabase, openMemoryDatabase, type Db } from "../../src/db/client.ts";
 import { ApiError } from "../../src/errors.ts";
-import { createMeter } from "../../src/metering/create-meter.ts";
+import { createMemoryMeter } from "../../src/metering/create-meter.ts";
 import { DEFAULT_LIMITS, parseLimits, type LimitsTable } from "../../src/metering/limits.ts";
 import type { Admission, MemoryMeter } from "../../src/metering/meter.ts";
 import { answeredInDb } from "./fixtures.ts";
@@ -36,7 +36,7 @@ function answer(db: Db, meter: MemoryMeter, principal: Principal, now: number): 
 
 function setup(limits: LimitsTable = DEFAULT_LIMITS, tier: Principal["tier"] = "explorer") {
   const db = openMemoryDatabase();
-  const meter = createMeter({ db, limits });
+  const meter = createMemoryMeter({ db, limits });
   return { db, meter, principal: seedPrincipal(db, { tier: tier }) };
 }
 
@@ -214,7 +214,7 @@ describe("monthly quota (calendar month in UTC, per account)", () => {
     const { db, meter, principal } = setup(ROOMY_MINUTE(2));
     answer(db, meter, principal, at("2026-03-10T12:00:00Z"));
     answer(db, meter, principal, at("2026-03-10T12:00:01Z"));
-    const restarted = createMeter({ db, limits: ROOMY_MINUTE(2) });
+    const restarted = createMemoryMeter({ db, limits: ROOMY_MINUTE(2) });
     expect(refusal(() => restarted.admit(principal, at("2026-03-10T12:00:02Z"))).extra.window).toBe("month");
   });
 
@@ -333,7 +333,7 @@ describe("monthly quota (calendar month in UTC, per account)", () => {
       const file = join(dir, "w.db");
       const db = openDatabase(file);
       const principal = seedPrincipal(db, { tier: "explorer" });
-      const meter = createMeter({ db, limits: ROOMY_MINUTE(10) });
+      const meter = createMemoryMeter({ db, limits: ROOMY_MINUTE(10) });
       const now = at("2026-03-10T12:00:00Z");
       expect(meter.windows(principal, now).month.remaining).toBe(10);
       const cli = openDatabase(file);

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { ManualClock } from "../../src/clock.ts";
 import { openMemoryDatabase, type Db } from "../../src/db/client.ts";
 import { GroupCommitter } from "../../src/db/group-commit.ts";
-import { createMeter } from "../../src/metering/create-meter.ts";
+import { createMemoryMeter } from "../../src/metering/create-meter.ts";
 import { parseLimits } from "../../src/metering/limits.ts";
 import type { Admission, MemoryMeter } from "../../src/metering/meter.ts";
 import { seedPrincipal } from "../support/accounts.ts";
@@ -14,7 +14,10 @@ const NOW = Date.parse("2026-03-10T12:00:00Z");
 /** A meter whose month counts ride the group commit, as in the server; monthly_usage writes are logged by a trigger. */
 function setup(perMonth = 1000) {
   const db = openMemoryDatabase();
-  const meter = createMeter({ db, limits: parseLimits(`{"explorer":{"per_minute":100000,"per_month":${perMonth}}}`) });
+  const meter = createMemoryMeter({
+    db,
+    limits: parseLimits(`{"explorer":{"per_minute":100000,"per_month":${perMonth}}}`),
+  });
   const committer = new GroupCommitter(db);
   if (meter.batch) committer.join(meter.batch);
   db.$client.run("CREATE TABLE month_writes (answered INTEGER)");

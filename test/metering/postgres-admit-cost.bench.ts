@@ -11,7 +11,7 @@ import { issueKey } from "../../src/access/keys.ts";
 import type { Principal } from "../../src/access/principal.ts";
 import { openStore } from "../../src/db/open.ts";
 import type { PostgresStore } from "../../src/db/postgres.ts";
-import { createMeter } from "../../src/metering/create-meter.ts";
+import { createPostgresMeter } from "../../src/metering/postgres-meter.ts";
 import { parseLimits } from "../../src/metering/limits.ts";
 import { startPostgres } from "../support/postgres.ts";
 import { defined } from "../support/defined.ts";
@@ -50,7 +50,7 @@ try {
 
   let accounts = 0;
   for (const limit of LIMITS) {
-    const meter = createMeter({
+    const meter = createPostgresMeter({
       db: store,
       limits: parseLimits(`{"enterprise":{"per_minute":${limit},"per_month":1000000000}}`),
     });

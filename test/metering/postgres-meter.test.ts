@@ -10,7 +10,7 @@ import { GroupCommitter } from "../../src/db/group-commit.ts";
 import { openStore, type OpenStore } from "../../src/db/open.ts";
 import { ApiError } from "../../src/errors.ts";
 import { monthOf } from "../../src/metering/calendar.ts";
-import { createMeter } from "../../src/metering/create-meter.ts";
+import { createPostgresMeter } from "../../src/metering/postgres-meter.ts";
 import { parseLimits, type LimitsTable } from "../../src/metering/limits.ts";
 import type { Meter } from "../../src/metering/meter.ts";
 import { MINUTE_MS } from "../../src/metering/minute-window.ts";
@@ -28,7 +28,7 @@ afterEach(async () => {
 
 /** A replica's meter over `store`, closed after the test. */
 function meterOn(store: Store, limits: LimitsTable): Meter {
-  const meter = createMeter({ db: store, limits });
+  const meter = createPostgresMeter({ db: store, limits });
   meters.push(meter);
   return meter;
 }
@@ -65,6 +65,16 @@ async function refusalOf(work: () => unknown): Promise<ApiError> {
     throw error;
   }
   throw new Error("expected a refusal, the call was answered");
+}
+
+async function answer(meter: Meter, committer: GroupCommitter, principal: Principal, now: number) {
+  const admission = await meter.admit(principal, now);
+  try {
+    return await committer.commit((tx) => admission.commit(tx));
+  } catch (error) {
+    admission.release();
+    throw error;
+  }
 }
 
 async function monthUsed(store: Store, principal: Principal, now = NOW): Promise<number> {
@@ -247,6 +257,46 @@ describe("the meter on PostgreSQL, in one process", () => {
       [429, "month"],
     ]);
     expect(await monthUsed(store, principal)).toBe(5);
+  });
+  test("a batch raises the month once per account; calls past the room another replica left get 429, in batch order", async () => {
+    const { store } = await database();
+    const limits = parseLimits('{"starter":{"per_minute":100,"per_month":10}}');
+    const principal = await principalOn(store);
+    await setMonthUsed(store, principal, 4);
+    const [here, there] = [meterOn(store, limits), meterOn(store, limits)];
+    const committer = new GroupCommitter(store);
+    if (here.batch) committer.join(here.batch);
+    // This replica admits five calls (it sees six left); meanwhile the other answers three.
+    const admissions = [];
+    for (let i = 0; i < 5; i++) admissions.push(await here.admit(principal, NOW + i));
+    for (let i = 0; i < 3; i++) await answer(there, new GroupCommitter(store), principal, NOW);
+    const outcomes = await Promise.allSettled(
+      admissions.map((admission) => committer.commit((tx) => admission.commit(tx))),
+    );
+    expect(committer.stats().batches).toBe(1);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      "fulfilled",
+      "fulfilled",
+      "fulfilled",
+      "rejected",
+      "rejected",
+    ]);
+    for (const outcome of outcomes.slice(3)) {
+      const error = (outcome as PromiseRejectedResult).reason as ApiError;
+      expect([error.status, error.extra.window]).toEqual([429, "month"]);
+    }
+    expect(await monthUsed(store, principal)).toBe(10);
+    // 80 % (the 8th call) and 100 % (the 10th) were reached by this batch's first and third calls: one event each.
+    const { events } = store.t;
+    const reached = await store
+      .select({ payload: events.payload, at: events.createdAt })
+      .from(events)
+      .where(and(eq(events.accountId, principal.accountId), eq(events.type, "quota.threshold")))
+      .orderBy(events.createdAt);
+    expect(reached).toEqual([
+      { payload: { month: "2026-03", percent: 80, answered: 8, limit: 10 }, at: NOW },
+      { payload: { month: "2026-03", percent: 100, answered: 10, limit: 10 }, at: NOW + 2 },
+    ]);
   });
 });
 

@@ -8,10 +8,12 @@ import type { Store } from "../../src/db/client.ts";
 import { GroupCommitter } from "../../src/db/group-commit.ts";
 import { openStore, type OpenStore } from "../../src/db/open.ts";
 import { createIdempotencyStore } from "../../src/http/routes/v1/idempotency.ts";
-import { createMeter } from "../../src/metering/create-meter.ts";
+import { createPostgresMeter } from "../../src/metering/postgres-meter.ts";
 import { DEFAULT_LIMITS } from "../../src/metering/limits.ts";
 import type { Meter, UsageEvent } from "../../src/metering/meter.ts";
 import { createUsageLog } from "../../src/metering/usage-log.ts";
+import { postgresUsageWrites } from "../../src/metering/usage-writes.ts";
+import { postgresStoreOf } from "../../src/db/postgres.ts";
 import { lastUseOfKey } from "../../src/dashboard/queries.ts";
 import { openReceiptLedger } from "../../src/receipts/receipt-ledger.ts";
 import { sampleEntry } from "../receipts/fixtures.ts";
@@ -71,7 +73,7 @@ describe("usage and its reports on PostgreSQL", () => {
   test("answered calls' receipts carry their usage, refusals are flushed together, and the reports add both to the rows from before the upgrade", async () => {
     const store = await open(await postgres.freshDatabase());
     const principal = await principalOn(store, "usage");
-    const usage = createUsageLog(store, { flushAfterMs: 60_000 });
+    const usage = createUsageLog(postgresUsageWrites(postgresStoreOf(store)), { flushAfterMs: 60_000 });
     const ledger = await openReceiptLedger(store, { clock: new ManualClock(NOW), origin: "waybill.test/log" });
     const committer = new GroupCommitter(store);
     for (const participant of [ledger.log, ledger.parts, usage.batch]) committer.join(participant);
@@ -151,7 +153,7 @@ describe("idempotency records across replicas on PostgreSQL", () => {
     const meters: Meter[] = [];
     let answers = 0;
     const replicas = stores.map((store) => {
-      const meter = createMeter({ db: store, limits: DEFAULT_LIMITS });
+      const meter = createPostgresMeter({ db: store, limits: DEFAULT_LIMITS });
       meters.push(meter);
       const keys = new KeyIndex(store);
       const committer = new GroupCommitter(store);

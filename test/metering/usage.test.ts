@@ -3,11 +3,12 @@ import type { Principal } from "../../src/access/principal.ts";
 import { ManualClock } from "../../src/clock.ts";
 import { openMemoryDatabase, type Db } from "../../src/db/client.ts";
 import { errors } from "../../src/errors.ts";
-import { createMeter } from "../../src/metering/create-meter.ts";
+import { createMemoryMeter } from "../../src/metering/create-meter.ts";
 import { DEFAULT_LIMITS } from "../../src/metering/limits.ts";
 import type { UsageEvent } from "../../src/metering/meter.ts";
 import { usageRoute } from "../../src/http/routes/v1/usage.ts";
 import { createUsageLog } from "../../src/metering/usage-log.ts";
+import { sqliteUsageWrites } from "../../src/metering/usage-writes.ts";
 import { dailyCallsBySkill, monthCalls, recentCalls, usageReport } from "../../src/metering/usage-report.ts";
 import { lastUseOfKey } from "../../src/dashboard/queries.ts";
 import { GroupCommitter } from "../../src/db/group-commit.ts";
@@ -57,7 +58,7 @@ describe("usage log", () => {
   test("an answered call writes no usage row; its key's last use is written once per batch, and a rolled-back write's is forgotten", async () => {
     const db = openMemoryDatabase();
     const principal = seedPrincipal(db, { tier: "explorer" });
-    const usage = createUsageLog(db);
+    const usage = createUsageLog(sqliteUsageWrites(db));
     const committer = new GroupCommitter(db);
     committer.join(usage.batch);
     const outcomes = await Promise.allSettled([
@@ -79,7 +80,7 @@ describe("usage log", () => {
   test("refusals wait in memory and are written by flush()", () => {
     const db = openMemoryDatabase();
     const principal = seedPrincipal(db, { tier: "explorer" });
-    const usage = createUsageLog(db, { flushAfterMs: 60_000 });
+    const usage = createUsageLog(sqliteUsageWrites(db), { flushAfterMs: 60_000 });
     for (let i = 0; i < 3; i++) usage.recordRefused(event(principal, "2026-03-10T12:00:00Z", "rate-lookup", 429));
     expect(rowCount(db)).toBe(0);
     usage.flush();
@@ -89,7 +90,7 @@ describe("usage log", () => {
   test("a full batch is written without waiting for the timer, and the timer writes the rest", async () => {
     const db = openMemoryDatabase();
     const principal = seedPrincipal(db, { tier: "explorer" });
-    const usage = createUsageLog(db, { flushAfterMs: 20, maxBuffered: 4 });
+    const usage = createUsageLog(sqliteUsageWrites(db), { flushAfterMs: 20, maxBuffered: 4 });
     for (let i = 0; i < 4; i++) usage.recordRefused(event(principal, "2026-03-10T12:00:00Z", "rate-lookup", 403));
     await Bun.sleep(5);
     expect(rowCount(db)).toBe(4);
@@ -102,7 +103,7 @@ describe("usage log", () => {
   test("a row that cannot be written does not take its batch down", () => {
     const db = openMemoryDatabase();
     const principal = seedPrincipal(db, { tier: "explorer" });
-    const usage = createUsageLog(db);
+    const usage = createUsageLog(sqliteUsageWrites(db));
     usage.recordRefused(event(principal, "2026-03-10T12:00:00Z", "rate-lookup", 429));
     usage.recordRefused({
       ...event(principal, "2026-03-10T12:00:00Z", "rate-lookup", 429),
@@ -122,7 +123,7 @@ function seededHistory() {
   const db = openMemoryDatabase();
   const principal = seedPrincipal(db, { tier: "starter" });
   const stranger = seedPrincipal(db, { tier: "starter" });
-  const usage = createUsageLog(db);
+  const usage = createUsageLog(sqliteUsageWrites(db));
   const { append } = openLedger(db);
   const answer = (who: Principal, iso: string, skill: string) =>
     append(
@@ -239,7 +240,7 @@ describe("GET /v1/usage", () => {
   test("answers the caller's own month and the key's minute headroom", async () => {
     const { db, principal } = seededHistory();
     const clock = new ManualClock(at("2026-03-15T10:00:00Z"));
-    const meter = createMeter({ db, limits: DEFAULT_LIMITS });
+    const meter = createMemoryMeter({ db, limits: DEFAULT_LIMITS });
     meter.admit(principal, clock.now());
     const authenticate = (authorization: string | undefined) => {
       if (authorization !== "Bearer good") throw errors.invalidKey();

@@ -4,7 +4,7 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { ManualClock } from "../../src/clock.ts";
 import { openDatabase } from "../../src/db/client.ts";
-import { createReadiness } from "../../src/ops/readiness.ts";
+import { createReadiness, sqliteProbe } from "../../src/ops/readiness.ts";
 import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../support/instance.ts";
 import { defined } from "../support/defined.ts";
 
@@ -56,7 +56,7 @@ describe("the probe names the failure", () => {
     const file = join(dir, "ro.db");
     openDatabase(file).$client.close();
     const readOnly = new Database(file, { readonly: true });
-    const probe = createReadiness({ $client: readOnly } as never);
+    const probe = createReadiness(sqliteProbe({ $client: readOnly } as never));
     const result = probe.check(1);
     expect(result).toEqual({ ok: false, reason: "the database file or its folder is read-only" });
     readOnly.close();
@@ -79,14 +79,14 @@ describe("the probe names the failure", () => {
     writeSync(fd, Buffer.alloc(page_size, 0xa5), 0, page_size, (rootpage - 1) * page_size);
     closeSync(fd);
     const reopened = new Database(file);
-    const result = createReadiness({ $client: reopened } as never).check(1);
+    const result = createReadiness(sqliteProbe({ $client: reopened } as never)).check(1);
     expect(result).toEqual({ ok: false, reason: "the database file is corrupted" });
     reopened.close();
   });
 
   test("a failed answer commit keeps it unready for a minute unless a later commit succeeds", async () => {
     const db = openDatabase(":memory:");
-    const probe = createReadiness(db);
+    const probe = createReadiness(sqliteProbe(db));
     expect((await probe.check(1_000)).ok).toBe(true);
     probe.commitFailed(Object.assign(new Error("disk I/O error"), { code: "SQLITE_IOERR_WRITE" }), 1_000);
     expect(await probe.check(2_000)).toEqual({

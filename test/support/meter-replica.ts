@@ -7,9 +7,11 @@ import type { Principal } from "../../src/access/principal.ts";
 import { openStore } from "../../src/db/open.ts";
 import { GroupCommitter } from "../../src/db/group-commit.ts";
 import { ApiError } from "../../src/errors.ts";
-import { createMeter } from "../../src/metering/create-meter.ts";
+import { createPostgresMeter } from "../../src/metering/postgres-meter.ts";
 import { parseLimits } from "../../src/metering/limits.ts";
 import { createUsageLog } from "../../src/metering/usage-log.ts";
+import { postgresUsageWrites } from "../../src/metering/usage-writes.ts";
+import { postgresStoreOf } from "../../src/db/postgres.ts";
 import { openReceiptLedger } from "../../src/receipts/receipt-ledger.ts";
 import { sampleEntry } from "../receipts/fixtures.ts";
 import { defined } from "./defined.ts";
@@ -35,10 +37,12 @@ export interface ReplicaOutcome {
 
 const order = JSON.parse(defined(process.argv[2], "process.argv[2]")) as ReplicaOrder;
 const { store, close } = await openStore({ dialect: "postgres", url: order.url });
-const meter = createMeter({ db: store, limits: parseLimits(order.limits) });
-const usage = createUsageLog(store);
+const meter = createPostgresMeter({ db: store, limits: parseLimits(order.limits) });
+const usage = createUsageLog(postgresUsageWrites(postgresStoreOf(store)));
 const ledger = await openReceiptLedger(store, { origin: "waybill.test/log" });
 const committer = new GroupCommitter(store);
+// As runtime.ts joins them: the month counts first, once per batch and account.
+if (meter.batch) committer.join(meter.batch);
 for (const participant of [ledger.log, ledger.parts, usage.batch]) committer.join(participant);
 const outcome: ReplicaOutcome = { answered: 0, refused: { minute: 0, month: 0 }, errors: [] };
 

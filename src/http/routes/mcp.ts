@@ -4,7 +4,6 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Elysia } from "elysia";
 import { authenticateCaller } from "../../access/authenticate.ts";
-import { confirmKeyLive } from "../../access/key-liveness.ts";
 import type { Principal } from "../../access/principal.ts";
 import { runSkill, type PipelineDeps } from "../../pipeline/run-skill.ts";
 import { callResolver } from "../../skills/call-names.ts";
@@ -83,7 +82,7 @@ export function mcpRoutes(deps: PipelineDeps & { batches: BatchService }, skills
       }
       try {
         // A tool call's admission reads the key's row anyway; anything else (tools/list, initialize) reads it here.
-        if (!isToolCall(parsedBody)) await confirmKeyLive(deps.db, principal);
+        if (!isToolCall(parsedBody)) await deps.confirmKeyLive(principal);
       } catch (error) {
         return errorResponse(error, requestId);
       }

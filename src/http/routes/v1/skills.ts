@@ -1,5 +1,4 @@
 import { Elysia } from "elysia";
-import { confirmKeyLive } from "../../../access/key-liveness.ts";
 import { authenticateCaller, recogniseCaller } from "../../../access/authenticate.ts";
 import { decide } from "../../../access/authorize.ts";
 import { runSkill, type PipelineDeps, type SkillCall, type SkillReply } from "../../../pipeline/run-skill.ts";
@@ -119,7 +118,7 @@ export function skillRoutes(deps: PipelineDeps, skills: readonly AnySkill[]) {
     const requestId = requestIdOf(request);
     try {
       const principal = await authenticateCaller(deps, request.headers.get("authorization"));
-      await confirmKeyLive(deps.db, principal); // nothing else here reads the database (docs/postgresql.md)
+      await deps.confirmKeyLive(principal); // nothing else here reads the database (docs/postgresql.md)
       attributeRequest(request, principal.accountId, true);
       return Response.json({
         skills: skills.map((skill) => ({

@@ -1,0 +1,85 @@
+import { and, eq, isNull, lt, or } from "drizzle-orm";
+import type { Db, Store } from "../db/client.ts";
+import type { MaybePromise } from "../db/maybe-async.ts";
+import type { PostgresStore } from "../db/postgres.ts";
+import { inTransaction } from "../db/transaction.ts";
+import { isDatabaseUnreachable } from "../errors.ts";
+import type { UsageEvent } from "./meter.ts";
+
+/** How one engine writes usage (usage-log.ts, key-use.ts); runtime.ts picks the engine's. */
+export interface UsageWrites {
+  /** One flush of refusal rows in one transaction, a bad row (say, a key deleted meanwhile) failing alone: how many failed. */
+  writeRefusals(events: UsageEvent[]): MaybePromise<number>;
+  /** A key's newest answered call, on the batch's transaction; the column only moves forward. */
+  setLastAnswered(tx: Store, keyId: string, at: number): MaybePromise<void>;
+}
+
+const INSERT_USAGE =
+  "INSERT INTO usage_events (at, request_id, account_id, key_id, skill, status, latency_ms, receipt_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+const SET_LAST_ANSWERED =
+  "UPDATE api_keys SET last_answered_at = ?1 WHERE id = ?2 AND (last_answered_at IS NULL OR last_answered_at < ?1)";
+
+/**
+ * The SQLite file's: bun:sqlite's own statements, synchronous. drizzle's prepared insert maps its
+ * placeholders on every run, which cost more than the insert (docs/performance.md, "Rows of an answered call").
+ */
+export function sqliteUsageWrites(db: Db): UsageWrites {
+  const insert = db.$client.prepare<unknown, [number, string, string, string, string, number, number, string | null]>(
+    INSERT_USAGE,
+  );
+  const setLastAnswered = db.$client.prepare<unknown, [number, string]>(SET_LAST_ANSWERED);
+  const writeAlone = (event: UsageEvent): number => {
+    try {
+      insert.run(
+        event.at,
+        event.requestId,
+        event.accountId,
+        event.keyId,
+        event.skill,
+        event.status,
+        event.latencyMs,
+        event.receiptId,
+      );
+      return 0;
+    } catch {
+      return 1;
+    }
+  };
+  return {
+    writeRefusals: (events) =>
+      db.$client.transaction(() => events.reduce((failed, event) => failed + writeAlone(event), 0))(),
+    setLastAnswered(_tx, keyId, at) {
+      setLastAnswered.run(at, keyId);
+    },
+  };
+}
+
+/** PostgreSQL's: one statement for the flush; if it fails, a transaction per row (a failed statement aborts its transaction). */
+export function postgresUsageWrites(db: PostgresStore): UsageWrites {
+  const insertUsage = (store: Store, rows: UsageEvent[]) => store.insert(store.t.usageEvents).values(rows);
+  return {
+    writeRefusals: (events) =>
+      inTransaction(db, async (tx) => {
+        await insertUsage(tx, events);
+        return 0;
+      }).catch(async (error: unknown) => {
+        if (isDatabaseUnreachable(error)) throw error; // the usage log keeps the rows and tries again
+        let failed = 0;
+        for (const event of events)
+          failed += await inTransaction(db, async (tx) => {
+            await insertUsage(tx, [event]);
+          }).then(
+            () => 0,
+            () => 1,
+          );
+        return failed;
+      }),
+    async setLastAnswered(tx, keyId, at) {
+      const { apiKeys } = tx.t;
+      await tx
+        .update(apiKeys)
+        .set({ lastAnsweredAt: at })
+        .where(and(eq(apiKeys.id, keyId), or(isNull(apiKeys.lastAnsweredAt), lt(apiKeys.lastAnsweredAt, at))));
+    },
+  };
+}
