@@ -1,14 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { COMMAND_HELP } from "../../src/cli/args.ts";
+import { COMMANDS } from "../../src/cli/commands.ts";
 import { binaryFolderForSuite, runCli, startBinary } from "../support/binary.ts";
 
 const suite = binaryFolderForSuite();
 
 describe("the compiled binary's command line", () => {
   test("every command and every command group has --help, exit 0", () => {
-    for (const name of [...Object.keys(COMMAND_HELP), "accounts", "keys", "data", "receipts"]) {
+    for (const name of [...COMMANDS.map((command) => command.name), "accounts", "keys", "data", "receipts"]) {
       const result = runCli(suite.exe, [...name.split(" "), "--help"], suite.dir);
       expect(result.exitCode).toBe(0);
       expect(result.stdout).toContain(`waybill ${name}`);
