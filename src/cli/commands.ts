@@ -92,9 +92,8 @@ export const COMMANDS: readonly Command[] = [
   },
   storeCommand({
     name: "accounts create",
-    summary: "create an account (tier explorer unless given).",
-    notes: `Without --password-stdin the account has no password yet and a one-time link to set one is
-printed (for --admin too, so no one is locked out).`,
+    summary: "create an account (tier explorer unless given); without --password-stdin a one-time link is printed.",
+    notes: "The link sets the account's first password (for --admin too, so no one is locked out).",
     database: "creates",
     flags: {
       email,
@@ -181,7 +180,7 @@ printed (for --admin too, so no one is locked out).`,
   }),
   storeCommand({
     name: "data import",
-    summary: "add figures from an official download, all or nothing; refused rows are named.",
+    summary: "load an official download (or stage a road network: roads, osm), all or nothing; refused rows are named.",
     operands: "SOURCE FILE",
     notes: `  SOURCE                eia | fred | bls | ams | fhwa | cass | ata | fmcsa-authority | fmcsa-new-carriers
                         | roads (GeoJSON) | osm (an OpenStreetMap .osm.pbf: motorway, trunk, primary and links):

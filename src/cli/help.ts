@@ -52,20 +52,21 @@ export function helpFor(commands: readonly Command[], words: readonly string[]):
     commands.find((candidate) => candidate.name === words[0]);
   if (command) {
     const body = [command.summary, ...flagLines(command), ...(command.notes ? [command.notes] : [])].join("\n");
-    return `usage: waybill ${command.name} ${synopsis(command)}`.trimEnd() + `\n\n${body}\n\n${FOOTER}`;
+    const line = `usage: waybill ${command.name} ${synopsis(command)}`.trimEnd();
+    return `${line}\n\n${body}\n\n${FOOTER}`;
   }
   const group = commands.filter((candidate) => candidate.name.startsWith(`${words[0]} `));
   if (group.length > 0) return `waybill ${words[0]} commands:\n\n${listing(group)}\n\n${FOOTER}`;
   return undefined;
 }
 
-/** The README's command table, one row per command. */
+/** The README's command table: one row per command, its operands (flags are in its --help) and summary. */
 export const commandTable = (commands: readonly Command[]): string =>
   [
     "| command | what it does |",
     "|---|---|",
-    ...commands.map(
-      (command) =>
-        `| \`${`${command.name} ${synopsis(command)}`.trim().replaceAll("|", "\\|")}\` | ${command.summary.replaceAll("|", "\\|")} |`,
-    ),
+    ...commands.map((command) => {
+      const call = [command.name, command.operands].filter(Boolean).join(" ");
+      return `| \`${call.replaceAll("|", "\\|")}\` | ${command.summary.replaceAll("|", "\\|")} |`;
+    }),
   ].join("\n");
