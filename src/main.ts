@@ -2,22 +2,34 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { AccessError } from "./access/accounts.ts";
 import { commandWords, parseCommand } from "./cli/args.ts";
-import type { Command, Invocation, Outcome, Values, WithStore } from "./cli/command.ts";
+import type { Command, Invocation, Values, WithStore } from "./cli/command.ts";
 import { COMMANDS, versionLine } from "./cli/commands.ts";
 import { helpFor, usage } from "./cli/help.ts";
-import { linkOrigin } from "./cli/link-origin.ts";
 import { errorOutput, EXIT, type CommandResult, UsageError } from "./cli/result.ts";
-import { ArgumentError, resolveDatabase } from "./config.ts";
+import { ArgumentError, DEFAULT_HOST, DEFAULT_PORT, parsePublicUrl, resolveDatabase, serveConfig } from "./config.ts";
+import { rememberedLinkOrigin } from "./dashboard/index.ts";
+import type { Store } from "./db/client.ts";
 import { openStore } from "./db/open.ts";
 import { ConfigError } from "./errors.ts";
 
 function invocationOf(values: Values, positionals: string[]): Invocation {
+  const flag = (name: string) => (typeof values[name] === "string" ? (values[name] as string) : undefined);
   return {
     values,
     positionals,
     json: values.json === true,
-    flag: (name) => (typeof values[name] === "string" ? (values[name] as string) : undefined),
+    flag,
+    givenLinkOrigin: () => parsePublicUrl(flag("public-url") ?? process.env.WAYBILL_PUBLIC_URL)?.origin,
   };
+}
+
+/** Where printed links point: the given address, where `serve` last said it listens on this database, or the default. */
+async function linkOrigin(invocation: Invocation, store: Store): Promise<string> {
+  return (
+    invocation.givenLinkOrigin() ??
+    (await rememberedLinkOrigin(store)) ??
+    `http://${process.env.WAYBILL_HOST ?? DEFAULT_HOST}:${process.env.WAYBILL_PORT ?? DEFAULT_PORT}`
+  );
 }
 
 async function runOnStore(command: WithStore, invocation: Invocation): Promise<CommandResult> {
@@ -35,15 +47,21 @@ async function runOnStore(command: WithStore, invocation: Invocation): Promise<C
       ...invocation,
       store: opened.store,
       sqlite: opened.sqlite,
-      linkOrigin: () => linkOrigin(invocation.flag("public-url"), opened.store),
+      linkOrigin: () => linkOrigin(invocation, opened.store),
     });
   } finally {
     await opened.close();
   }
 }
 
-function run(command: Command, invocation: Invocation): Promise<Outcome> {
+async function run(command: Command, invocation: Invocation): Promise<CommandResult | "serving"> {
   switch (command.database) {
+    case "server": {
+      // Loaded only to serve: the server's modules (place index, skills) are heavy for a one-shot command.
+      const { serve } = await import("./cli/serve.ts");
+      await serve(serveConfig(invocation.values as Record<string, string | undefined>, process.env));
+      return "serving";
+    }
     case "none":
       return command.run(invocation);
     case "location":

@@ -22,6 +22,8 @@ export interface Invocation {
   json: boolean;
   /** A string flag's value, undefined when absent. */
   flag(name: string): string | undefined;
+  /** The origin printed links must use when one was given (--public-url, WAYBILL_PUBLIC_URL); checks it. */
+  givenLinkOrigin(): string | undefined;
 }
 
 /** An invocation of a command working on an opened database. */
@@ -32,9 +34,6 @@ export interface StoreInvocation extends Invocation {
   /** Where printed links point (docs/operations.md): --public-url, WAYBILL_PUBLIC_URL, what serve recorded, the default. */
   linkOrigin(): Promise<string>;
 }
-
-/** `serve` keeps running until a signal; every other command ends with a result. */
-export type Outcome = CommandResult | "serving";
 
 interface Described {
   /** One or two words: `serve`, `accounts create`. */
@@ -48,10 +47,15 @@ interface Described {
   notes?: string;
 }
 
-/** Runs without opening a database (`verify`, `help`, `serve` which opens its own). */
+/** Runs without opening a database (`verify`, `help`). */
 interface WithoutDatabase extends Described {
   database: "none";
-  run(invocation: Invocation): Promise<Outcome>;
+  run(invocation: Invocation): Promise<CommandResult>;
+}
+
+/** The server: main.ts, the composition root, builds and starts it, and it opens its own database. */
+interface Server extends Described {
+  database: "server";
 }
 
 /** Gets where the database is, and opens it itself (`migrate`). */
@@ -69,7 +73,7 @@ export interface WithStore extends Described {
   start(invocation: Invocation): Promise<(opened: StoreInvocation) => Promise<CommandResult>>;
 }
 
-export type Command = WithoutDatabase | WithLocation | WithStore;
+export type Command = Server | WithoutDatabase | WithLocation | WithStore;
 
 /**
  * A command on the database. `prepare` (optional) checks arguments before any file is created; its result

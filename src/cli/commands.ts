@@ -1,5 +1,4 @@
 import { systemClock } from "../clock.ts";
-import { serveConfig } from "../config.ts";
 import { resolvedPath } from "../ops/instance-lock.ts";
 import { witnessFileOf } from "../receipts/witness.ts";
 import { VERSION } from "../version.ts";
@@ -18,7 +17,6 @@ import { roadsPromote } from "./data-roads.ts";
 import { dataSync } from "./data-sync.ts";
 import { helpFor } from "./help.ts";
 import { keysCreate, keysRevoke, keysRotateSigning } from "./keys.ts";
-import { givenLinkOrigin } from "./link-origin.ts";
 import { migrateCommand } from "./migrate.ts";
 import { receiptsVerifyCommand } from "./receipts.ts";
 import { ok, UsageError } from "./result.ts";
@@ -41,7 +39,7 @@ export const COMMANDS: readonly Command[] = [
   {
     name: "serve",
     summary: "start the server (the default command); one server per database file.",
-    database: "none",
+    database: "server",
     flags: {
       port: { type: "string", value: "P", help: "WAYBILL_PORT, default 8080 (0: any free port)" },
       host: { type: "string", value: "H", help: "WAYBILL_HOST, default 127.0.0.1" },
@@ -83,12 +81,6 @@ export const COMMANDS: readonly Command[] = [
         help: "WAYBILL_ALLOW_PRIVATE_WEBHOOKS=1: let webhooks reach private addresses and plain http",
       },
     },
-    async run({ values }) {
-      // Loaded only to serve: the server's modules (place index, skills) are heavy for a one-shot command.
-      const { serve } = await import("./serve.ts");
-      await serve(serveConfig(values as Record<string, string | undefined>, process.env));
-      return "serving";
-    },
   },
   storeCommand({
     name: "accounts create",
@@ -103,7 +95,7 @@ export const COMMANDS: readonly Command[] = [
       "public-url": publicUrl,
     },
     async prepare(invocation) {
-      givenLinkOrigin(invocation.flag("public-url")); // a malformed --public-url is refused before the file exists
+      invocation.givenLinkOrigin(); // a malformed --public-url is refused before the file exists
       return accountsCreateRequest({
         email: invocation.flag("email"),
         tier: invocation.flag("tier"),
