@@ -340,10 +340,11 @@ the network in use).`,
     database: "existing",
     notOnPostgres: "on PostgreSQL, back up with pg_dump (docs/postgresql.md); waybill backup copies a SQLite file.",
     flags: {},
-    run: async (opened) =>
-      opened.sqlite
-        ? backup(opened.sqlite, opened.positionals[0], { json: opened.json })
-        : Promise.reject(new Error("backup reached PostgreSQL")),
+    async run(opened) {
+      // main.ts refuses PostgreSQL with notOnPostgres before the store opens; this only narrows the type.
+      if (!opened.sqlite) throw new Error("waybill backup copies a SQLite file");
+      return backup(opened.sqlite, opened.positionals[0], { json: opened.json });
+    },
   }),
   {
     name: "migrate",
