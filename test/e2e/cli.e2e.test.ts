@@ -1,14 +1,15 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { COMMAND_HELP } from "../../src/cli/args.ts";
+import { COMMANDS } from "../../src/cli/commands.ts";
+import { VERSION } from "../../src/version.ts";
 import { binaryFolderForSuite, runCli, startBinary } from "../support/binary.ts";
 
 const suite = binaryFolderForSuite();
 
 describe("the compiled binary's command line", () => {
   test("every command and every command group has --help, exit 0", () => {
-    for (const name of [...Object.keys(COMMAND_HELP), "accounts", "keys", "data", "receipts"]) {
+    for (const name of [...COMMANDS.map((command) => command.name), "accounts", "keys", "data", "receipts"]) {
       const result = runCli(suite.exe, [...name.split(" "), "--help"], suite.dir);
       expect(result.exitCode).toBe(0);
       expect(result.stdout).toContain(`waybill ${name}`);
@@ -133,5 +134,58 @@ describe("the compiled binary's command line", () => {
     );
     expect(tooShort.exitCode).toBe(2);
     await server.stop();
+  }, 60_000);
+
+  test("`waybill help` lists every command; `help COMMAND` is that command's --help; unknown is exit 2", () => {
+    const list = runCli(suite.exe, ["help"], suite.dir);
+    expect(list.exitCode).toBe(0);
+    expect(list.stdout).toBe(runCli(suite.exe, ["--help"], suite.dir).stdout);
+    for (const { name } of COMMANDS)
+      expect(list.stdout.split("\n").some((line) => `${line} `.startsWith(`  ${name} `))).toBe(true);
+
+    const one = runCli(suite.exe, ["help", "accounts", "create"], suite.dir);
+    expect(one.exitCode).toBe(0);
+    expect(one.stdout).toStartWith("usage: waybill accounts create --email E");
+    expect(one.stdout).toBe(runCli(suite.exe, ["accounts", "create", "--help"], suite.dir).stdout);
+    expect(runCli(suite.exe, ["help", "keys"], suite.dir).stdout).toContain("keys rotate-signing");
+
+    const unknown = runCli(suite.exe, ["help", "frobnicate"], suite.dir);
+    expect([unknown.exitCode, unknown.stderr.trim()]).toEqual([
+      2,
+      "waybill: unknown command 'frobnicate'; see 'waybill help'",
+    ]);
+    expect(existsSync(join(suite.dir, "waybill.db"))).toBe(false);
+  });
+
+  test("`waybill version` says what --version says: package.json's version", () => {
+    const version = runCli(suite.exe, ["version"], suite.dir);
+    expect([version.exitCode, version.stdout, version.stderr]).toEqual([0, `waybill ${VERSION}\n`, ""]);
+    expect(runCli(suite.exe, ["--version"], suite.dir).stdout).toBe(`waybill ${VERSION}\n`);
+    expect(JSON.parse(runCli(suite.exe, ["version", "--json"], suite.dir).stdout)).toEqual({ version: VERSION });
+  });
+
+  test("flags without a command serve: `waybill --port P` listens on P", async () => {
+    const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
+    const port = probe.port;
+    probe.stop(true);
+    const child = Bun.spawn([suite.exe, "--port", String(port), "--db", "flags.db"], {
+      cwd: suite.dir,
+      env: { PATH: process.env.PATH ?? "", HOME: suite.dir, WAYBILL_OFFLINE: "1" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    try {
+      let answer: Response | undefined;
+      for (const deadline = Date.now() + 20_000; !answer && Date.now() < deadline && child.exitCode === null; ) {
+        await Bun.sleep(100);
+        answer = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
+      }
+      expect(answer?.status).toBe(200);
+      expect(await answer?.json()).toEqual({ status: "ok" });
+      expect(existsSync(join(suite.dir, "flags.db"))).toBe(true);
+    } finally {
+      child.kill("SIGTERM");
+      await child.exited;
+    }
   }, 60_000);
 });
