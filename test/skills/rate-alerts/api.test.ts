@@ -7,6 +7,7 @@ import { MAX_ALERTS_BY_TIER } from "../../../src/skills/rate-alerts/constants.ts
 import type { ManualClock } from "../../../src/clock.ts";
 import { createEndpoint } from "../../../src/webhooks/endpoints.ts";
 import { testInstance, type TestInstance } from "../../support/instance.ts";
+import { defined } from "../../support/defined.ts";
 
 let server: TestInstance;
 beforeAll(async () => {
@@ -19,7 +20,10 @@ const json = async (response: Response) => ({
   body: (await response.json()) as Record<string, any>,
 });
 const nationalDiesel = () =>
-  server.runtime.reference.view("2026-10-15", server.clock.now()).latest(dieselSeriesId("NUS"))!;
+  defined(
+    server.runtime.reference.view("2026-10-15", server.clock.now()).latest(dieselSeriesId("NUS")),
+    "the national diesel price",
+  );
 
 function dieselAlert(threshold: number, direction = "ABOVE") {
   return { name: "US diesel", condition: { metric: "diesel_price", region: "NATIONAL" }, direction, threshold };
@@ -157,7 +161,9 @@ describe("rate-alerts over REST", () => {
   test("diesel_change_percent is the week-over-week change of the region's weekly price, from both weeks' figures", async () => {
     const { key } = await server.accountWithKey("starter");
     const view = server.runtime.reference.view("2026-10-15", server.clock.now());
-    const [before, latest] = view.history(dieselSeriesId("NUS")).slice(-2);
+    const [lastButOne, last] = view.history(dieselSeriesId("NUS")).slice(-2);
+    const before = defined(lastButOne, "the week before the latest");
+    const latest = defined(last, "the latest week");
     const created = await json(
       await server.call("/v1/alerts", {
         method: "POST",
@@ -165,10 +171,10 @@ describe("rate-alerts over REST", () => {
         json: { condition: { metric: "diesel_change_percent", region: "NATIONAL" }, direction: "ABOVE", threshold: 5 },
       }),
     );
-    expect(created.body.measurement.value).toBeCloseTo(((latest!.value - before!.value) / before!.value) * 100, 2);
+    expect(created.body.measurement.value).toBeCloseTo(((latest.value - before.value) / before.value) * 100, 2);
     expect(
       created.body.measurement.factor_versions.map((f: { observation_date: string }) => f.observation_date),
-    ).toEqual([before!.observedOn, latest!.observedOn]);
+    ).toEqual([before.observedOn, latest.observedOn]);
   });
 
   test(`the tier caps the number of alerts (starter ${MAX_ALERTS_BY_TIER.starter}) with a 409`, async () => {
@@ -393,7 +399,7 @@ describe("evaluation and events", () => {
     (server.clock as ManualClock).advance(1000);
     const run = await server.runtime.alertBackground.run(false);
     expect(run.dataUpdated).toBe(true);
-    expect(run.outcomes.get(accountId)!.fired).toEqual([
+    expect(defined(run.outcomes.get(accountId), "the account's outcome").fired).toEqual([
       expect.objectContaining({ alert_id: alert.id, type: "alert.triggered", value: raised }),
     ]);
 
