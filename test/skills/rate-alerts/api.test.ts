@@ -25,6 +25,16 @@ const nationalDiesel = () =>
     "the national diesel price",
   );
 
+/** The parts of an OpenAPI path item these tests read. */
+type Paths = Record<
+  string,
+  {
+    operationId?: string;
+    parameters?: { name: string; in: string; required?: boolean }[];
+    requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
+  }
+>;
+
 function dieselAlert(threshold: number, direction = "ABOVE") {
   return { name: "US diesel", condition: { metric: "diesel_price", region: "NATIONAL" }, direction, threshold };
 }
@@ -271,11 +281,15 @@ describe("rate-alerts over REST", () => {
     );
     expect(listed.body.alerts).toHaveLength(1);
 
-    const mcp = (body: unknown) =>
+    const mcp = <Result>(body: unknown) =>
       server
         .call("/mcp", { method: "POST", key, headers: { accept: "application/json, text/event-stream" }, json: body })
-        .then((r) => r.json() as Promise<any>);
-    const tools = await mcp({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+        .then((r) => r.json() as Promise<{ result: Result }>);
+    const tools = await mcp<{ tools: { name: string; title: string }[] }>({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/list",
+    });
     const names = tools.result.tools.map((tool: { name: string }) => tool.name);
     expect(names).toEqual(
       expect.arrayContaining([
@@ -287,14 +301,12 @@ describe("rate-alerts over REST", () => {
         "rate-alerts_evaluate",
       ]),
     );
-    for (const tool of tools.result.tools as { name: string; title: string }[]) {
+    for (const tool of tools.result.tools) {
       expect(tool.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
       expect(tool.title).not.toBe(tool.name);
     }
-    expect(tools.result.tools.find((tool: { name: string }) => tool.name === "rate-alerts_create").title).toBe(
-      "Rate Alerts: Create",
-    );
-    const got = await mcp({
+    expect(tools.result.tools.find((tool) => tool.name === "rate-alerts_create")?.title).toBe("Rate Alerts: Create");
+    const got = await mcp<{ structuredContent: { alert: { id: string } } }>({
       jsonrpc: "2.0",
       id: 2,
       method: "tools/call",
@@ -302,16 +314,17 @@ describe("rate-alerts over REST", () => {
     });
     expect(got.result.structuredContent.alert.id).toBe(invoked.body.alert.id);
 
-    const openapi = (await (await server.call("/openapi.json")).json()) as any;
-    expect(Object.keys(openapi.paths["/v1/alerts/{id}"]).sort()).toEqual(["delete", "get", "patch"]);
-    const patchParameters = openapi.paths["/v1/alerts/{id}"].patch.parameters;
-    expect(
-      patchParameters.filter((parameter: { in?: string }) => parameter.in === "path" || parameter.in === "query"),
-    ).toEqual([expect.objectContaining({ name: "id", in: "path", required: true })]);
-    expect(
-      openapi.paths["/v1/alerts/{id}"].patch.requestBody.content["application/json"].schema.properties.id,
-    ).toBeUndefined();
-    expect(openapi.paths["/v1/alerts/evaluate"].post.operationId).toBe("rate-alerts.evaluate");
+    const openapi = (await (await server.call("/openapi.json")).json()) as { paths: Record<string, Paths> };
+    const alertPaths = defined(openapi.paths["/v1/alerts/{id}"], "the /v1/alerts/{id} paths");
+    expect(Object.keys(alertPaths).sort()).toEqual(["delete", "get", "patch"]);
+    const patch = defined(alertPaths.patch, "PATCH /v1/alerts/{id}");
+    expect(patch.parameters?.filter((parameter) => parameter.in === "path" || parameter.in === "query")).toEqual([
+      expect.objectContaining({ name: "id", in: "path", required: true }),
+    ]);
+    const patchBody = defined(patch.requestBody?.content["application/json"], "the PATCH request body");
+    expect(patchBody.schema).toHaveProperty("properties");
+    expect(patchBody.schema.properties).not.toHaveProperty("id");
+    expect(openapi.paths["/v1/alerts/evaluate"]?.post?.operationId).toBe("rate-alerts.evaluate");
   });
 });
 
