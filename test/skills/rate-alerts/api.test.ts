@@ -4,6 +4,8 @@ import { setTier } from "../../../src/access/accounts.ts";
 import { appendObservations } from "../../../src/reference/storage/append.ts";
 import { dieselSeriesId } from "../../../src/reference/series/series-ids.ts";
 import { MAX_ALERTS_BY_TIER } from "../../../src/skills/rate-alerts/constants.ts";
+import type { alertOutput, deleteOutput, evaluateOutput, listOutput } from "../../../src/skills/rate-alerts/schema.ts";
+import type { Static } from "@sinclair/typebox";
 import type { ManualClock } from "../../../src/clock.ts";
 import { createEndpoint } from "../../../src/webhooks/endpoints.ts";
 import { testInstance, type TestInstance } from "../../support/instance.ts";
@@ -15,9 +17,29 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-const json = async (response: Response) => ({
+/** The answers these tests read, typed from the skill's own schemas where it declares them. */
+type AlertAnswer = Static<typeof alertOutput> & {
+  receipt_id: string;
+  measurement: NonNullable<Static<typeof alertOutput>["measurement"]>;
+};
+type AlertList = Static<typeof listOutput>;
+type Deleted = Static<typeof deleteOutput>;
+type Evaluated = Static<typeof evaluateOutput>;
+type Refusal = {
+  error: string;
+  message: string;
+  required_tier?: string;
+  details: { field: string; problem: string }[];
+};
+type EventList = {
+  events: { id: string; type: string; data: { measurement?: { factor_versions: unknown[] } } }[];
+  next_cursor: string | null;
+};
+type Quote = { total_cost: number; factor_versions: AlertAnswer["measurement"]["factor_versions"] };
+
+const json = async <Body>(response: Response) => ({
   status: response.status,
-  body: (await response.json()) as Record<string, any>,
+  body: (await response.json()) as Body,
 });
 const nationalDiesel = () =>
   defined(
@@ -43,7 +65,7 @@ describe("rate-alerts over REST", () => {
   test("create answers with the alert, its baseline measurement and a receipt; get, patch and delete it", async () => {
     const { key } = await server.accountWithKey("starter");
     const current = nationalDiesel();
-    const created = await json(
+    const created = await json<AlertAnswer>(
       await server.call("/v1/alerts", { method: "POST", key, json: dieselAlert(current.value + 1) }),
     );
     expect(created.status).toBe(200);
@@ -64,9 +86,9 @@ describe("rate-alerts over REST", () => {
     ]);
     const id = created.body.alert.id as string;
 
-    const fetched = await json(await server.call(`/v1/alerts/${id}`, { key }));
+    const fetched = await json<AlertAnswer>(await server.call(`/v1/alerts/${id}`, { key }));
     expect(fetched.body.alert.id).toBe(id);
-    const patched = await json(
+    const patched = await json<AlertAnswer>(
       await server.call(`/v1/alerts/${id}`, {
         method: "PATCH",
         key,
@@ -79,7 +101,7 @@ describe("rate-alerts over REST", () => {
       cooldown_seconds: 3600,
       state: { firing: true },
     });
-    const deleted = await json(await server.call(`/v1/alerts/${id}`, { method: "DELETE", key }));
+    const deleted = await json<Deleted>(await server.call(`/v1/alerts/${id}`, { method: "DELETE", key }));
     expect(deleted.body.deleted).toBe(id);
     expect((await server.call(`/v1/alerts/${id}`, { key })).status).toBe(404);
   });
@@ -89,35 +111,41 @@ describe("rate-alerts over REST", () => {
     const ids: string[] = [];
     for (const threshold of [1, 2, 3]) {
       ids.push(
-        (await json(await server.call("/v1/alerts", { method: "POST", key, json: dieselAlert(threshold) }))).body.alert
-          .id,
+        (
+          await json<AlertAnswer>(
+            await server.call("/v1/alerts", { method: "POST", key, json: dieselAlert(threshold) }),
+          )
+        ).body.alert.id,
       );
     }
-    const first = await json(await server.call("/v1/alerts?limit=2", { key }));
-    expect(first.body.alerts.map((a: { id: string }) => a.id)).toEqual([ids[2], ids[1]]);
-    const second = await json(await server.call(`/v1/alerts?limit=2&cursor=${first.body.next_cursor}`, { key }));
-    expect(second.body.alerts.map((a: { id: string }) => a.id)).toEqual([ids[0]]);
+    const first = await json<AlertList>(await server.call("/v1/alerts?limit=2", { key }));
+    expect(first.body.alerts.map((a) => a.id)).toEqual(ids.slice(1).reverse());
+    const second = await json<AlertList>(
+      await server.call(`/v1/alerts?limit=2&cursor=${first.body.next_cursor}`, { key }),
+    );
+    expect(second.body.alerts.map((a) => a.id)).toEqual(ids.slice(0, 1));
     expect(second.body.next_cursor).toBeNull();
   });
 
   test("another account's alert is a 404, for reading, changing and deleting alike", async () => {
     const owner = await server.accountWithKey("starter");
     const other = await server.accountWithKey("professional");
-    const id = (await json(await server.call("/v1/alerts", { method: "POST", key: owner.key, json: dieselAlert(9) })))
-      .body.alert.id;
+    const id = (
+      await json<AlertAnswer>(await server.call("/v1/alerts", { method: "POST", key: owner.key, json: dieselAlert(9) }))
+    ).body.alert.id;
     for (const init of [{}, { method: "PATCH", json: { threshold: 1 } }, { method: "DELETE" }]) {
-      const reply = await json(await server.call(`/v1/alerts/${id}`, { ...init, key: other.key }));
+      const reply = await json<Refusal>(await server.call(`/v1/alerts/${id}`, { ...init, key: other.key }));
       expect(reply.status).toBe(404);
       expect(reply.body.error).toBe("NOT_FOUND");
     }
-    expect((await json(await server.call("/v1/alerts", { key: other.key }))).body.alerts).toEqual([]);
+    expect((await json<AlertList>(await server.call("/v1/alerts", { key: other.key }))).body.alerts).toEqual([]);
     expect((await server.call(`/v1/alerts/${id}`, { key: owner.key })).status).toBe(200);
   });
 
   test("what can never be priced is refused at creation", async () => {
     const { key } = await server.accountWithKey("starter");
     const lane = { metric: "rate_per_mile", origin: "Qzxv, ZZ", destination: "Dallas, TX", equipment: "DRY_VAN" };
-    const unresolved = await json(
+    const unresolved = await json<Refusal>(
       await server.call("/v1/alerts", {
         method: "POST",
         key,
@@ -126,7 +154,7 @@ describe("rate-alerts over REST", () => {
     );
     expect(unresolved.status).toBe(422);
     expect(unresolved.body).toMatchObject({ error: "UNRESOLVED_LOCATION", field: "condition.origin" });
-    const missing = await json(
+    const missing = await json<Refusal>(
       await server.call("/v1/alerts", {
         method: "POST",
         key,
@@ -138,7 +166,7 @@ describe("rate-alerts over REST", () => {
       "condition.destination",
       "condition.equipment",
     ]);
-    const mixed = await json(
+    const mixed = await json<Refusal>(
       await server.call("/v1/alerts", {
         method: "POST",
         key,
@@ -150,14 +178,14 @@ describe("rate-alerts over REST", () => {
       }),
     );
     expect(mixed.body.details).toEqual([{ field: "condition.origin", problem: "does not apply to diesel_price" }]);
-    expect((await json(await server.call("/v1/alerts", { key }))).body.alerts).toEqual([]);
+    expect((await json<AlertList>(await server.call("/v1/alerts", { key }))).body.alerts).toEqual([]);
   });
 
   test("a lane alert is priced exactly as rate-lookup prices the lane", async () => {
     const { key } = await server.accountWithKey("starter");
     const lane = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "REEFER" };
-    const quote = await json(await server.call("/v1/rates/lookup", { method: "POST", key, json: lane }));
-    const alert = await json(
+    const quote = await json<Quote>(await server.call("/v1/rates/lookup", { method: "POST", key, json: lane }));
+    const alert = await json<AlertAnswer>(
       await server.call("/v1/alerts", {
         method: "POST",
         key,
@@ -174,7 +202,7 @@ describe("rate-alerts over REST", () => {
     const [lastButOne, last] = view.history(dieselSeriesId("NUS")).slice(-2);
     const before = defined(lastButOne, "the week before the latest");
     const latest = defined(last, "the latest week");
-    const created = await json(
+    const created = await json<AlertAnswer>(
       await server.call("/v1/alerts", {
         method: "POST",
         key,
@@ -192,7 +220,9 @@ describe("rate-alerts over REST", () => {
     for (let i = 0; i < MAX_ALERTS_BY_TIER.starter; i++) {
       expect((await server.call("/v1/alerts", { method: "POST", key, json: dieselAlert(i) })).status).toBe(200);
     }
-    const refused = await json(await server.call("/v1/alerts", { method: "POST", key, json: dieselAlert(99) }));
+    const refused = await json<Refusal>(
+      await server.call("/v1/alerts", { method: "POST", key, json: dieselAlert(99) }),
+    );
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({
       error: "ALERT_LIMIT_REACHED",
@@ -204,7 +234,7 @@ describe("rate-alerts over REST", () => {
 
   test("a Starter key scoped to rate-lookup gets 403 SCOPE_REQUIRED; an Explorer key gets TIER_REQUIRED", async () => {
     const scoped = await server.accountWithKey("starter", ["rate-lookup"]);
-    const denied = await json(await server.call("/v1/alerts", { key: scoped.key }));
+    const denied = await json<Refusal>(await server.call("/v1/alerts", { key: scoped.key }));
     expect(denied.status).toBe(403);
     expect(denied.body).toMatchObject({
       error: "SCOPE_REQUIRED",
@@ -212,7 +242,7 @@ describe("rate-alerts over REST", () => {
       key_scopes: ["rate-lookup"],
     });
     const explorer = await server.accountWithKey("explorer");
-    const tier = await json(
+    const tier = await json<Refusal>(
       await server.call("/v1/alerts", { method: "POST", key: explorer.key, json: dieselAlert(1) }),
     );
     expect(tier.status).toBe(403);
@@ -232,16 +262,18 @@ describe("rate-alerts over REST", () => {
     const starter = await server.accountWithKey("starter");
     for (const name of names) {
       const path = `/v1/agent/invoke/${name}`;
-      const anonymous = await json(await server.call(path, { method: "POST", json: {} }));
+      const anonymous = await json<Refusal>(await server.call(path, { method: "POST", json: {} }));
       expect([name, anonymous.status, anonymous.body.error]).toEqual([name, 401, "MISSING_API_KEY"]);
-      const tier = await json(await server.call(path, { method: "POST", key: explorer.key, json: dieselAlert(1) }));
+      const tier = await json<Refusal>(
+        await server.call(path, { method: "POST", key: explorer.key, json: dieselAlert(1) }),
+      );
       expect([name, tier.status, tier.body.error, tier.body.required_tier]).toEqual([
         name,
         403,
         "TIER_REQUIRED",
         "starter",
       ]);
-      const scope = await json(await server.call(path, { method: "POST", key: scoped.key, json: {} }));
+      const scope = await json<Refusal>(await server.call(path, { method: "POST", key: scoped.key, json: {} }));
       expect([name, scope.status, scope.body.error]).toEqual([name, 403, "SCOPE_REQUIRED"]);
     }
     const operations = [
@@ -253,18 +285,18 @@ describe("rate-alerts over REST", () => {
       "rate-alerts.evaluate",
     ];
     for (const name of ["rate-alerts", "rate-alerts.nope"]) {
-      const chooser = await json(
+      const chooser = await json<Refusal>(
         await server.call(`/v1/agent/invoke/${name}`, { method: "POST", key: starter.key, json: dieselAlert(1) }),
       );
       expect(chooser.status).toBe(404);
       expect(chooser.body).toMatchObject({ error: "NOT_FOUND", operations });
       expect(chooser.body.message).toContain("rate-alerts.create");
     }
-    const listed = await json(
+    const listed = await json<AlertList>(
       await server.call("/v1/agent/invoke/rate-alerts_list", { method: "POST", key: starter.key, json: {} }),
     );
     expect(listed.status).toBe(200);
-    const unknown = await json(
+    const unknown = await json<Refusal>(
       await server.call("/v1/agent/invoke/nope", { method: "POST", key: starter.key, json: {} }),
     );
     expect(unknown.status).toBe(404);
@@ -272,11 +304,11 @@ describe("rate-alerts over REST", () => {
 
   test("the same operations through invoke, MCP and the OpenAPI document", async () => {
     const { key } = await server.accountWithKey("starter");
-    const invoked = await json(
+    const invoked = await json<AlertAnswer>(
       await server.call("/v1/agent/invoke/rate-alerts.create", { method: "POST", key, json: dieselAlert(7) }),
     );
     expect(invoked.status).toBe(200);
-    const listed = await json(
+    const listed = await json<AlertList>(
       await server.call("/v1/agent/invoke/rate-alerts.list", { method: "POST", key, json: {} }),
     );
     expect(listed.body.alerts).toHaveLength(1);
@@ -338,18 +370,19 @@ describe("evaluation and events", () => {
       now: server.clock.now(),
     });
     const current = nationalDiesel();
-    const created = await json(
+    const created = await json<AlertAnswer>(
       await server.call("/v1/alerts", { method: "POST", key, json: dieselAlert(current.value - 0.25) }),
     );
     expect(created.status).toBe(200);
     expect(created.body.alert.state).toMatchObject({ firing: true, last_value: current.value });
     expect(created.body.alert.state.last_fired_at).not.toBeNull();
     expect(created.body.fired).toEqual({ event_id: expect.stringMatching(/^evt_/), type: "alert.triggered" });
+    const firedEventId = defined(created.body.fired, "the firing at creation").event_id;
 
-    const events = await json(await server.call("/v1/events?type=alert.triggered", { key }));
+    const events = await json<EventList>(await server.call("/v1/events?type=alert.triggered", { key }));
     expect(events.body.events).toEqual([
       expect.objectContaining({
-        id: created.body.fired.event_id,
+        id: firedEventId,
         data: expect.objectContaining({ alert_id: created.body.alert.id, measurement: expect.anything() }),
       }),
     ]);
@@ -358,23 +391,21 @@ describe("evaluation and events", () => {
       .select()
       .from(webhookDeliveries)
       .where(eq(webhookDeliveries.endpointId, endpoint.id));
-    expect(deliveries.map((delivery) => [delivery.eventId, delivery.status])).toEqual([
-      [created.body.fired.event_id, "pending"],
-    ]);
+    expect(deliveries.map((delivery) => [delivery.eventId, delivery.status])).toEqual([[firedEventId, "pending"]]);
 
     // Still true: the next evaluation adds nothing.
-    const again = await json(await server.call("/v1/alerts/evaluate", { method: "POST", key, json: {} }));
+    const again = await json<Evaluated>(await server.call("/v1/alerts/evaluate", { method: "POST", key, json: {} }));
     expect(again.body).toMatchObject({ evaluated: 1, fired: [] });
 
     // CROSSES has no earlier side at creation: its first value is only the baseline.
-    const crosses = await json(
+    const crosses = await json<AlertAnswer>(
       await server.call("/v1/alerts", { method: "POST", key, json: dieselAlert(current.value - 0.25, "CROSSES") }),
     );
     expect(crosses.body.fired).toBeUndefined();
     expect(crosses.body.alert.state.firing).toBe(false);
 
     // A paused alert whose new rule holds does not fire until it is evaluated enabled.
-    const paused = await json(
+    const paused = await json<AlertAnswer>(
       await server.call(`/v1/alerts/${crosses.body.alert.id}`, {
         method: "PATCH",
         key,
@@ -382,11 +413,13 @@ describe("evaluation and events", () => {
       }),
     );
     expect(paused.body.fired).toBeUndefined();
-    const resumed = await json(
+    const resumed = await json<AlertAnswer>(
       await server.call(`/v1/alerts/${crosses.body.alert.id}`, { method: "PATCH", key, json: { enabled: true } }),
     );
     expect(resumed.body.fired).toBeUndefined();
-    const evaluated = await json(await server.call("/v1/alerts/evaluate", { method: "POST", key, json: {} }));
+    const evaluated = await json<Evaluated>(
+      await server.call("/v1/alerts/evaluate", { method: "POST", key, json: {} }),
+    );
     expect(evaluated.body.fired).toEqual([
       expect.objectContaining({ alert_id: crosses.body.alert.id, type: "alert.triggered" }),
     ]);
@@ -396,7 +429,9 @@ describe("evaluation and events", () => {
     const { key, accountId } = await server.accountWithKey("starter");
     const current = nationalDiesel();
     const alert = (
-      await json(await server.call("/v1/alerts", { method: "POST", key, json: dieselAlert(current.value + 0.5) }))
+      await json<AlertAnswer>(
+        await server.call("/v1/alerts", { method: "POST", key, json: dieselAlert(current.value + 0.5) }),
+      )
     ).body.alert;
     await server.runtime.alertBackground.run(false); // sets the data watermark on a fresh database
 
@@ -420,29 +455,29 @@ describe("evaluation and events", () => {
     expect((await server.runtime.alertBackground.run(true)).outcomes.has(accountId)).toBe(false);
     await setTier(server.runtime.db, accountId, "starter");
 
-    const onDemand = await json(await server.call("/v1/alerts/evaluate", { method: "POST", key, json: {} }));
+    const onDemand = await json<Evaluated>(await server.call("/v1/alerts/evaluate", { method: "POST", key, json: {} }));
     expect(onDemand.body).toMatchObject({ evaluated: 1, fired: [], failed: [] }); // still above: no second trigger
 
-    const listed = await json(await server.call("/v1/events?type=alert.triggered", { key }));
+    const listed = await json<EventList>(await server.call("/v1/events?type=alert.triggered", { key }));
     expect(listed.body.events).toHaveLength(1);
-    const [event] = listed.body.events;
+    const event = defined(listed.body.events[0], "the alert.triggered event");
     expect(event.data).toMatchObject({
       alert_id: alert.id,
       threshold: current.value + 0.5,
       measurement: { value: raised },
     });
-    expect(event.data.measurement.factor_versions).toEqual([
+    expect(event.data.measurement?.factor_versions).toEqual([
       expect.objectContaining({ series_id: current.seriesId, value: raised }),
     ]);
-    const all = await json(await server.call("/v1/events", { key }));
+    const all = await json<EventList>(await server.call("/v1/events", { key }));
     expect(all.body.events.map((e: { type: string }) => e.type)).toEqual([
       "key.created",
       "data.updated",
       "alert.triggered",
     ]);
-    const after = await json(await server.call(`/v1/events?after=${all.body.next_cursor}`, { key }));
+    const after = await json<EventList>(await server.call(`/v1/events?after=${all.body.next_cursor}`, { key }));
     expect(after.body.events).toEqual([]);
-    const bad = await json(await server.call("/v1/events?type=nope", { key }));
+    const bad = await json<Refusal>(await server.call("/v1/events?type=nope", { key }));
     expect(bad.status).toBe(400);
   });
 });
