@@ -51,7 +51,10 @@ for (let year = 2018; ; year++) {
     if (index.value !== null) [lowest, highest] = [Math.min(lowest, index.value), Math.max(highest, index.value)];
     const phase = phaseOf(`${reference}-15`);
     const verdict = phase && index.label ? (index.label === phase[2] ? "agrees" : "differs") : "";
-    if (verdict) judged++, verdict === "agrees" && agree++;
+    if (verdict) {
+      judged++;
+      if (verdict === "agrees") agree++;
+    }
     const top = [...index.contributions.entries()]
       .sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]))
       .slice(0, 3)

@@ -1,7 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { eq } from "drizzle-orm";
 import { findAccountByEmail } from "../../src/access/accounts.ts";
 import { activeKeyOf, issueKey } from "../../src/access/keys.ts";
 import { setupUrlOnFirstStart } from "../../src/dashboard/index.ts";
@@ -10,7 +9,8 @@ import { sessions } from "../../src/db/schema.ts";
 import { PUBLIC_DIR } from "../../src/paths.ts";
 import { accountWithPassword, PASSWORD } from "../support/accounts.ts";
 import { CHICAGO_TO_DALLAS } from "../support/instance.ts";
-import { csrfTokenIn, dashboardApp, form, get, ORIGIN, post, sessionCookieFrom, signIn } from "./support.ts";
+import { dashboardApp, form, get, ORIGIN, post, sessionCookieFrom, signIn } from "./support.ts";
+import { defined } from "../support/defined.ts";
 
 describe("sign-in and the session cookie", () => {
   test("argon2id hashes; a __Host- cookie that is HttpOnly, Secure, SameSite=Lax on localhost", async () => {
@@ -20,7 +20,7 @@ describe("sign-in and the session cookie", () => {
     const response = await post(app, "/signin", { email: "ada@example.com", password: PASSWORD });
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/dashboard");
-    const cookie = response.headers.get("set-cookie")!;
+    const cookie = defined(response.headers.get("set-cookie"), "the session cookie");
     expect(cookie).toStartWith("__Host-waybill_session=");
     expect(cookie).toContain("HttpOnly");
     expect(cookie).toContain("Secure");
@@ -28,11 +28,12 @@ describe("sign-in and the session cookie", () => {
     expect(cookie).toContain("Path=/");
     expect(cookie).not.toContain("Domain");
     // only the digest is stored
-    const token = sessionCookieFrom(response).split("=")[1]!;
+    const token = defined(sessionCookieFrom(response).split("=")[1], "the session token");
     const stored = db.select().from(sessions).all();
     expect(stored).toHaveLength(1);
-    expect(stored[0]!.digest).not.toBe(token);
-    expect(stored[0]!.digest).toMatch(/^[0-9a-f]{64}$/);
+    const { digest } = defined(stored[0], "the stored session");
+    expect(digest).not.toBe(token);
+    expect(digest).toMatch(/^[0-9a-f]{64}$/);
   });
 
   test("plain HTTP to a non-loopback host falls back to waybill_session without Secure", async () => {
@@ -45,7 +46,7 @@ describe("sign-in and the session cookie", () => {
         body: form({ email: "lan@example.com", password: PASSWORD }),
       }),
     );
-    const cookie = response.headers.get("set-cookie")!;
+    const cookie = defined(response.headers.get("set-cookie"), "the session cookie");
     expect(cookie).toStartWith("waybill_session=");
     expect(cookie).not.toContain("Secure");
     expect(cookie).toContain("HttpOnly");
@@ -191,19 +192,18 @@ describe("keys through the dashboard", () => {
     );
     const fragment = await htmx.text();
     expect(fragment).toStartWith('<section id="key-panel"');
-    const key = /wbk_[0-9a-f]{64}/.exec(fragment)?.[0];
-    expect(key).toBeDefined();
-    expect((await activeKeyOf(db, ada.id))!.scopes).toEqual(["rate-lookup", "fuel-surcharge"]);
+    const key = defined(/wbk_[0-9a-f]{64}/.exec(fragment)?.[0], "the new key in the fragment");
+    expect((await activeKeyOf(db, ada.id))?.scopes).toEqual(["rate-lookup", "fuel-surcharge"]);
 
     const page = await (await get(app, "/dashboard/keys", cookie)).text();
     expect(page).toStartWith("<!doctype html>");
-    expect(page).not.toContain(key!);
-    expect(page).toContain(key!.slice(0, 12) + "…");
+    expect(page).not.toContain(key);
+    expect(page).toContain(`${key.slice(0, 12)}…`);
 
     const beyond = await post(app, "/dashboard/keys", { _csrf: csrf, scopes: "audit-report" }, { cookie });
     expect(beyond.status).toBe(422);
     expect(await beyond.text()).toContain("explorer tier cannot use audit-report");
-    expect((await activeKeyOf(db, ada.id))!.scopes).toEqual(["rate-lookup", "fuel-surcharge"]);
+    expect((await activeKeyOf(db, ada.id))?.scopes).toEqual(["rate-lookup", "fuel-surcharge"]);
 
     const revoke = await post(app, "/dashboard/keys/revoke", { _csrf: csrf }, { cookie });
     expect(revoke.status).toBe(200);
@@ -269,7 +269,7 @@ describe("admin pages", () => {
         )
       ).status,
     ).toBe(404);
-    expect((await findAccountByEmail(db, "bob@example.com"))!.tier).toBe("explorer");
+    expect((await findAccountByEmail(db, "bob@example.com"))?.tier).toBe("explorer");
 
     const admin = await signIn(app, "root@example.com");
     const list = await (await get(app, "/dashboard/admin", admin.cookie)).text();
@@ -285,7 +285,7 @@ describe("admin pages", () => {
     );
     expect(row.status).toBe(200);
     expect(await row.text()).toStartWith(`<tr id="account-${bob.id}"`);
-    expect((await findAccountByEmail(db, "bob@example.com"))!.tier).toBe("professional");
+    expect((await findAccountByEmail(db, "bob@example.com"))?.tier).toBe("professional");
     expect((await get(app, `/dashboard/admin/accounts/${bob.id}`, admin.cookie)).status).toBe(200);
   });
 });
@@ -293,9 +293,9 @@ describe("admin pages", () => {
 describe("first start", () => {
   test("the setup URL creates the admin once; afterwards it is dead and no URL is printed", async () => {
     const { app, db } = await dashboardApp();
-    const url = await setupUrlOnFirstStart(db, "http://localhost:8080/");
+    const url = defined(await setupUrlOnFirstStart(db, "http://localhost:8080/"), "the setup URL");
     expect(url).toMatch(/^http:\/\/localhost:8080\/setup\/[\w-]{43}$/);
-    const path = new URL(url!).pathname;
+    const path = new URL(url).pathname;
     expect((await get(app, "/setup/not-the-token")).status).toBe(404);
     expect((await get(app, path)).status).toBe(200);
     const mismatch = await post(app, path, {
@@ -307,7 +307,7 @@ describe("first start", () => {
     const created = await post(app, path, { email: "root@example.com", password: PASSWORD, password_again: PASSWORD });
     expect(created.status).toBe(303);
     expect(created.headers.get("set-cookie")).toStartWith("__Host-waybill_session=");
-    expect((await findAccountByEmail(db, "root@example.com"))!.isAdmin).toBe(true);
+    expect((await findAccountByEmail(db, "root@example.com"))?.isAdmin).toBe(true);
     expect((await get(app, path)).status).toBe(404);
     expect(
       (await post(app, path, { email: "second@example.com", password: PASSWORD, password_again: PASSWORD })).status,
@@ -318,8 +318,9 @@ describe("first start", () => {
 
   test("a restart before setup replaces the token: only the newest URL works", async () => {
     const { app, db } = await dashboardApp();
-    const first = new URL((await setupUrlOnFirstStart(db, "http://localhost"))!).pathname;
-    const second = new URL((await setupUrlOnFirstStart(db, "http://localhost"))!).pathname;
+    const first = new URL(defined(await setupUrlOnFirstStart(db, "http://localhost"), "the first setup URL")).pathname;
+    const second = new URL(defined(await setupUrlOnFirstStart(db, "http://localhost"), "the second setup URL"))
+      .pathname;
     expect((await get(app, first)).status).toBe(404);
     expect((await get(app, second)).status).toBe(200);
   });
@@ -352,11 +353,11 @@ describe("escaping and static assets", () => {
     expect(plain.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
     expect(plain.headers.get("cache-control")).toBe("public, no-cache");
     expect(Buffer.compare(Buffer.from(await plain.arrayBuffer()), installed)).toBe(0);
-    const etag = plain.headers.get("etag")!;
+    const etag = defined(plain.headers.get("etag"), "the ETag");
     const versioned = await get(app, `/public/htmx.min.js?v=${etag.slice(1, -1)}`);
     expect(versioned.headers.get("cache-control")).toContain("immutable");
     const revalidated = await app.handle(
-      new Request(ORIGIN + "/public/htmx.min.js", { headers: { "if-none-match": etag } }),
+      new Request(`${ORIGIN}/public/htmx.min.js`, { headers: { "if-none-match": etag } }),
     );
     expect(revalidated.status).toBe(304);
     expect((await get(app, "/public/app.css")).headers.get("content-type")).toBe("text/css; charset=utf-8");

@@ -3,6 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { binaryInEmptyFolder, runCli, startBinary, type RunningServer } from "../support/binary.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
+import { defined } from "../support/defined.ts";
 
 /**
  * Alerts, events and webhooks against the compiled binary: an alert created over the API, a CLI import
@@ -81,7 +82,7 @@ describe("alerts and webhooks in the binary", () => {
           threshold: 9,
         }),
       })
-    ).json()) as any;
+    ).json()) as { alert: { id: string; state: { firing: boolean } } };
     expect(created.alert.state.firing).toBe(false);
 
     const file = join(dir, "eia-spike.json");
@@ -94,19 +95,23 @@ describe("alerts and webhooks in the binary", () => {
     cli("data", "import", "eia", file, "--db", db);
 
     const [delivery] = await receiver.waitFor(1, 20_000);
-    expect(delivery!.verified).toMatchObject({
+    const verified = delivery?.verified as { data: { id: string } } | undefined;
+    expect(verified).toMatchObject({
       type: "alert.triggered",
       data: { alert_id: created.alert.id, measurement: { value: 9.875 } },
     });
-    const events = (await (await call("/v1/events?type=alert.triggered")).json()) as any;
+    const events = (await (await call("/v1/events?type=alert.triggered")).json()) as {
+      events: { id: string; data: { measurement: { factor_versions: unknown[] } } }[];
+    };
     expect(events.events).toHaveLength(1);
-    expect(events.events[0].id).toBe((delivery!.verified as any).data.id);
-    expect(events.events[0].data.measurement.factor_versions[0]).toMatchObject({
+    const [event] = events.events;
+    expect(event?.id).toBe(defined(verified, "the verified delivery").data.id);
+    expect(event?.data.measurement.factor_versions[0]).toMatchObject({
       series_id: "EMD_EPD2D_PTE_NUS_DPG",
       value: 9.875,
       observation_date: dayBefore(1),
     });
-    const all = (await (await call("/v1/events")).json()) as any;
+    const all = (await (await call("/v1/events")).json()) as { events: { type: string }[] };
     expect(all.events.map((e: { type: string }) => e.type)).toEqual(["key.created", "data.updated", "alert.triggered"]);
     expect(receiver.received).toHaveLength(1); // subscribed to alert.triggered only
   }, 60_000);
@@ -143,8 +148,8 @@ describe("alerts and webhooks in the binary", () => {
     await receiver.waitFor(1, 15_000);
     receiver.mode = 204;
     const [refused, retried] = await receiver.waitFor(2, 20_000); // the first retry comes 4-6 s later
-    expect(retried!.id).toBe(refused!.id);
-    expect(retried!.verified).toMatchObject({ type: "key.created" });
+    expect(retried?.id).toBe(defined(refused, "the refused delivery").id);
+    expect(retried?.verified).toMatchObject({ type: "key.created" });
     await Bun.sleep(7_000);
     expect(receiver.received).toHaveLength(2); // delivered: not sent again
   }, 60_000);
@@ -161,7 +166,8 @@ describe("alerts and webhooks in the binary", () => {
     receiver.mode = 200;
     await serve(db);
     const received = await receiver.waitFor(2, 20_000);
-    expect(received[1]!.id).toBe(inFlight!.id);
-    expect(received[1]!.verified).toMatchObject({ type: "key.revoked" });
+    const resent = defined(received[1], "the delivery resent after the restart");
+    expect(resent.id).toBe(defined(inFlight, "the delivery in flight").id);
+    expect(resent.verified).toMatchObject({ type: "key.revoked" });
   }, 60_000);
 });

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { ensureDebianTool } from "../support/debian.ts";
 import { binaryInEmptyFolder, runCli, startBinary, type RunningServer } from "../support/binary.ts";
+import { defined } from "../support/defined.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const AXE_SOURCE = join(import.meta.dir, "../../node_modules/axe-core/axe.min.js");
@@ -35,17 +36,18 @@ describe.skipIf(!haveChromium)(
     let apiKey = "";
 
     const cli = (...args: string[]) => runCli(exe, [...args, "--db", "waybill.db"], dir);
-    /** Read-only look at the server's database file (WAL lets a reader in beside the running writer). */
-    function query<T>(sql: string, ...params: string[]): T | null {
+    /** The row `what` names, read-only from the server's database file (WAL lets a reader in beside the running writer). */
+    function storedRow<T>(what: string, sql: string, ...params: string[]): T {
       const db = new Database(join(dir, "waybill.db"), { readonly: true });
       try {
-        return db.query<T, string[]>(sql).get(...params);
+        return defined(db.query<T, string[]>(sql).get(...params), what);
       } finally {
         db.close();
       }
     }
     const accountRow = (email: string) =>
-      query<{ id: string; tier: string; is_admin: number }>(
+      storedRow<{ id: string; tier: string; is_admin: number }>(
+        `the account of ${email}`,
         "SELECT id, tier, is_admin FROM accounts WHERE email = ?",
         email.toLowerCase(),
       );
@@ -102,7 +104,8 @@ describe.skipIf(!haveChromium)(
     });
 
     test("the one-time setup URL creates the admin, and is dead afterwards", async () => {
-      const setupUrl = /open (http:\/\/\S+\/setup\/\S+) once/.exec(server.output())![1]!;
+      const [, setupUrl] = /open (http:\/\/\S+\/setup\/\S+) once/.exec(server.output()) ?? [];
+      if (setupUrl === undefined) throw new Error("expected the server to print the setup URL");
       await page.goto(setupUrl);
       await shoot(page, "setup-desktop");
       await page.fill("input[name=email]", ADMIN.email);
@@ -110,7 +113,7 @@ describe.skipIf(!haveChromium)(
       await page.fill("input[name=password_again]", ADMIN.password);
       await page.click("button[type=submit]");
       await page.waitForURL(`${base}/dashboard`);
-      expect(accountRow(ADMIN.email)?.is_admin).toBe(1);
+      expect(accountRow(ADMIN.email).is_admin).toBe(1);
       const again = await fetch(setupUrl);
       expect(again.status).toBe(404);
     }, 30_000);
@@ -170,12 +173,12 @@ describe.skipIf(!haveChromium)(
       expect(await page.locator("img[src=x]").count()).toBe(0);
       await expect(page.locator("table.accounts").textContent()).resolves.toContain(HOSTILE.email);
 
-      const adminId = accountRow(ADMIN.email)!.id;
+      const adminId = accountRow(ADMIN.email).id;
       const row = page.locator(`#account-${adminId}`);
       await row.locator("select").selectOption("professional");
       await row.locator("button[type=submit]").click();
       await expect(row.locator(".badge.ok").textContent()).resolves.toContain("saved");
-      expect(accountRow(ADMIN.email)!.tier).toBe("professional");
+      expect(accountRow(ADMIN.email).tier).toBe("professional");
       // the same document: htmx swapped the row, the page did not reload
       expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
       await shoot(page, "admin-desktop");
@@ -188,7 +191,7 @@ describe.skipIf(!haveChromium)(
       await page.click("#key-panel form[action='/dashboard/keys'] button[type=submit]");
       const secret = page.locator("#new-key-value");
       await secret.waitFor();
-      apiKey = (await secret.textContent())!.trim();
+      apiKey = (await secret.textContent())?.trim() ?? "";
       expect(apiKey).toMatch(/^wbk_[0-9a-f]{64}$/);
       expect(await page.locator("[data-copy-from]").isVisible()).toBe(true);
       expect(page.url()).toBe(`${base}/dashboard/keys`);
@@ -221,7 +224,7 @@ describe.skipIf(!haveChromium)(
       await shoot(page, "usage-desktop");
       const receiptLink = page.locator("section:has(h2:text('Recent calls')) a[href^='/dashboard/receipts/']").first();
       // The month's CSV lists the answered call from its receipt row (answered calls write no usage row).
-      const receiptId = (await receiptLink.getAttribute("href"))!.split("/").pop()!;
+      const receiptId = defined((await receiptLink.getAttribute("href"))?.split("/").pop(), "the receipt link's id");
       const csv = await page.request.get(`${base}/dashboard/usage.csv`);
       expect(csv.status()).toBe(200);
       const answeredRow = (await csv.text()).split("\r\n").find((line) => line.endsWith(`,${receiptId}`));
@@ -305,10 +308,11 @@ describe.skipIf(!haveChromium)(
       expect(await hostilePage.locator(".locked a[href='/pricing']").count()).toBe(1);
       await shoot(hostilePage, "receipt-locked-desktop");
       // someone else's receipt is the same 404 as a missing one
-      const adminsReceipt = query<{ id: string }>(
+      const adminsReceipt = storedRow<{ id: string }>(
+        "a receipt of the admin's",
         "SELECT id FROM receipts WHERE account_id = ?",
-        accountRow(ADMIN.email)!.id,
-      )!;
+        accountRow(ADMIN.email).id,
+      );
       const foreign = await context.request.get(`${base}/dashboard/receipts/${adminsReceipt.id}`);
       expect(foreign.status()).toBe(404);
       await context.close();
@@ -321,7 +325,7 @@ describe.skipIf(!haveChromium)(
       await plain.check("input[name=scopes][value=rate-lookup]");
       await plain.click("#key-panel form[action='/dashboard/keys'] button[type=submit]");
       await plain.waitForURL(`${base}/dashboard/keys`);
-      const key = (await plain.locator("#new-key-value").textContent())!.trim();
+      const key = (await plain.locator("#new-key-value").textContent())?.trim() ?? "";
       expect(key).toMatch(/^wbk_[0-9a-f]{64}$/);
       expect((await callApi(key)).status).toBe(200);
 
@@ -334,7 +338,7 @@ describe.skipIf(!haveChromium)(
       await expect(plain.locator("#key-panel .notice").textContent()).resolves.toContain("is revoked");
       expect((await callApi(key)).status).toBe(401);
 
-      const hostileId = accountRow(HOSTILE.email)!.id;
+      const hostileId = accountRow(HOSTILE.email).id;
       await plain.goto(`${base}/dashboard/admin`);
       await plain.locator(`#account-${hostileId} select`).selectOption("starter");
       const saved = await Promise.all([
@@ -342,7 +346,7 @@ describe.skipIf(!haveChromium)(
         plain.locator(`#account-${hostileId} button[type=submit]`).click(),
       ]);
       expect(saved[0]?.status()).toBe(200);
-      expect(accountRow(HOSTILE.email)!.tier).toBe("starter");
+      expect(accountRow(HOSTILE.email).tier).toBe("starter");
 
       const out = await Promise.all([
         plain.waitForNavigation(),
@@ -391,11 +395,12 @@ describe.skipIf(!haveChromium)(
     }, 60_000);
 
     test("axe-core finds nothing serious or critical on any page", async () => {
-      const ownReceipt = query<{ id: string }>(
+      const ownReceipt = storedRow<{ id: string }>(
+        "a receipt of the admin's",
         "SELECT id FROM receipts WHERE account_id = ?",
-        accountRow(ADMIN.email)!.id,
-      )!;
-      const hostileAccount = accountRow(HOSTILE.email)!;
+        accountRow(ADMIN.email).id,
+      );
+      const hostileAccount = accountRow(HOSTILE.email);
       const signedIn = [
         "/dashboard",
         "/dashboard/keys",

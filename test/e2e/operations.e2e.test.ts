@@ -122,9 +122,9 @@ describe("/metrics", () => {
       expect(text).toContain("waybill_receipts_appended_total 1");
       expect(text).toContain("waybill_group_commit_batch_writes_count 1");
       expect(text).toMatch(/^waybill_reference_data_age_seconds\{series="[A-Z0-9_]+"\} \d+/m);
-      const rss = Number(/^process_resident_memory_bytes (\d+)/m.exec(text)![1]);
-      const heap = Number(/^process_heap_bytes (\d+)/m.exec(text)![1]);
-      expect(heap).toBeLessThan(rss);
+      const [, rss] = /^process_resident_memory_bytes (\d+)/m.exec(text) ?? [];
+      const [, heap] = /^process_heap_bytes (\d+)/m.exec(text) ?? [];
+      expect(Number(heap)).toBeLessThan(Number(rss));
     },
     60_000,
   );

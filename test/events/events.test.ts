@@ -10,6 +10,7 @@ import { thresholdReached } from "../../src/metering/quota-threshold.ts";
 import { DEFAULT_LIMITS } from "../../src/metering/limits.ts";
 import { appendObservations } from "../../src/reference/storage/append.ts";
 import { testInstance } from "../support/instance.ts";
+import { defined } from "../support/defined.ts";
 
 describe("the event log", () => {
   test("keys: created and revoked, in the key's own transaction, without the key itself", async () => {
@@ -20,7 +21,7 @@ describe("the event log", () => {
     await revokeActiveKey(db, account.id, 4);
     const logged = db.select().from(events).where(eq(events.accountId, account.id)).orderBy(events.seq).all();
     expect(logged.map((e) => e.type)).toEqual(["key.created", "key.revoked", "key.created", "key.revoked"]);
-    expect(logged[1]!.payload).toMatchObject({ key_id: first.record.id, display_id: first.record.displayId });
+    expect(logged[1]?.payload).toMatchObject({ key_id: first.record.id, display_id: first.record.displayId });
     expect(JSON.stringify(logged)).not.toContain(first.key);
   });
 
@@ -39,7 +40,7 @@ describe("the event log", () => {
       ],
       t + 1,
     );
-    const update = (await inTransaction(db, (tx) => recordDataUpdates(tx, t + 2)))!;
+    const update = defined(await inTransaction(db, (tx) => recordDataUpdates(tx, t + 2)), "the data update");
     expect(update).toMatchObject({ observationsAdded: 2, importIds: ["imp_t1"] });
     for (const account of [a, b]) {
       const [event] = db.select().from(events).where(eq(events.accountId, account.id)).all();

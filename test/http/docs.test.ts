@@ -6,6 +6,7 @@ import { llmsTxt } from "../../src/http/routes/docs/llms-txt.ts";
 import { mcpClientConfig } from "../../src/http/routes/docs/mcp-client-config.ts";
 import type { AnySkill } from "../../src/skills/types.ts";
 import { testInstance, type TestInstance } from "../support/instance.ts";
+import { defined } from "../support/defined.ts";
 
 let server: TestInstance;
 beforeAll(async () => {
@@ -30,7 +31,7 @@ describe("/llms.txt and the agent guide follow the registry", () => {
 
   test("a skill added to the registry appears without touching the documents", async () => {
     const extra = {
-      ...server.runtime.skills[0]!,
+      ...defined(server.runtime.skills[0], "the first registered skill"),
       name: "throwaway-skill",
       rest: { method: "POST", path: "/v1/throwaway" },
       input: t.Object({}),
@@ -54,7 +55,9 @@ describe("/llms.txt and the agent guide follow the registry", () => {
 
   test("every link in /llms.txt is a route this server serves", async () => {
     const llms = await text("/llms.txt");
-    const paths = [...llms.matchAll(/\(https:\/\/rates\.example\.com([^)]*)\)/g)].map((match) => match[1]!);
+    const paths = [...llms.matchAll(/\(https:\/\/rates\.example\.com([^)]*)\)/g)].map(([, path]) =>
+      defined(path, "a linked path"),
+    );
     expect(paths.length).toBeGreaterThan(server.runtime.skills.length);
     for (const path of paths) {
       const { status } = await server.call(path);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { ManualClock } from "../../src/clock.ts";
 import { IDEMPOTENCY_WINDOW_MS } from "../../src/http/routes/v1/idempotency.ts";
 import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../support/instance.ts";
+import { defined } from "../support/defined.ts";
 
 let server: TestInstance;
 beforeAll(async () => {
@@ -19,7 +20,9 @@ async function monthUsed(key: string): Promise<number> {
   return usage.quota.used;
 }
 
-const receiptCount = () => server.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM receipts").get()!.n;
+const receiptCount = () =>
+  defined(server.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM receipts").get(), "the receipt count")
+    .n;
 
 describe("Idempotency-Key on POST skills", () => {
   test("a retry returns the first answer and its receipt, and costs nothing", async () => {
@@ -84,9 +87,12 @@ describe("Idempotency-Key on POST skills", () => {
     (server.clock as ManualClock).advance(IDEMPOTENCY_WINDOW_MS + 1000);
     const later = (await (await lookup(key, "day-old")).json()) as Body;
     expect(later.receipt_id).not.toBe(first.receipt_id);
-    const stale = server.db.$client
-      .query<{ n: number }, [number]>("SELECT count(*) AS n FROM idempotent_answers WHERE created_at <= ?")
-      .get(server.clock.now() - IDEMPOTENCY_WINDOW_MS)!.n;
+    const stale = defined(
+      server.db.$client
+        .query<{ n: number }, [number]>("SELECT count(*) AS n FROM idempotent_answers WHERE created_at <= ?")
+        .get(server.clock.now() - IDEMPOTENCY_WINDOW_MS),
+      "the stale answer count",
+    ).n;
     expect(stale).toBe(0);
     const malformed = await lookup(key, "has spaces in it");
     expect(malformed.status).toBe(400);

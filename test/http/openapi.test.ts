@@ -6,6 +6,7 @@ import { errorSchema, errorSchemaName } from "../../src/http/routes/openapi/erro
 import { createApp } from "../../src/app.ts";
 import { callName } from "../../src/skills/types.ts";
 import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../support/instance.ts";
+import { defined } from "../support/defined.ts";
 
 type Operation = {
   responses: Record<string, { content?: Record<string, { schema?: unknown; example?: unknown; examples?: unknown }> }>;
@@ -59,10 +60,8 @@ describe("/openapi.json", () => {
 
   test("every answer schema requires receipt_id, log_index and auth_obj_id", async () => {
     for (const skill of server.runtime.skills) {
-      const answer =
-        document.components.schemas[
-          `${callName(skill).replace(/(^|[-.])([a-z])/g, (_, __, c: string) => c.toUpperCase())}Answer`
-        ]!;
+      const schemaName = `${callName(skill).replace(/(^|[-.])([a-z])/g, (_, __, c: string) => c.toUpperCase())}Answer`;
+      const answer = defined(document.components.schemas[schemaName], schemaName);
       const forms = answer.anyOf ?? [answer];
       for (const form of forms)
         expect(form.required).toEqual(expect.arrayContaining(["receipt_id", "log_index", "auth_obj_id"]));

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../support/instance.ts";
+import { defined } from "../support/defined.ts";
 
 let server: TestInstance;
 beforeAll(async () => {
@@ -28,7 +29,10 @@ describe("MCP at /mcp, with the official client over real HTTP", () => {
     // rate-lookup brings its bid-sheet tools (they are part of it).
     const batchTools = ["rate-lookup-batch", "rate-lookup-batch-results"];
     expect(tools.map((tool) => tool.name).sort()).toEqual([...explorerSkills, ...batchTools].sort());
-    const lookup = tools.find((tool) => tool.name === "rate-lookup")!;
+    const lookup = defined(
+      tools.find((tool) => tool.name === "rate-lookup"),
+      "the rate-lookup tool",
+    );
     expect(lookup.inputSchema.properties).toHaveProperty("origin");
     expect(lookup.outputSchema?.properties).toHaveProperty("rate_per_mile");
     expect(lookup.outputSchema?.required).toEqual(expect.arrayContaining(["receipt_id", "auth_obj_id"]));
@@ -39,7 +43,12 @@ describe("MCP at /mcp, with the official client over real HTTP", () => {
     const scoped = await mcpClient((await server.accountWithKey("professional", ["rate-lookup", "audit-report"])).key);
     const scopedTools = (await scoped.listTools()).tools;
     expect(scopedTools.map((tool) => tool.name).sort()).toEqual(["audit-report", "rate-lookup", ...batchTools]);
-    expect(scopedTools.find((tool) => tool.name === "audit-report")!.annotations?.idempotentHint).toBeUndefined();
+    expect(
+      defined(
+        scopedTools.find((tool) => tool.name === "audit-report"),
+        "the audit-report tool",
+      ).annotations?.idempotentHint,
+    ).toBeUndefined();
     await scoped.close();
   });
 
@@ -59,7 +68,7 @@ describe("MCP at /mcp, with the official client over real HTTP", () => {
 
     const refused = await client.callTool({ name: "audit-report", arguments: { receipt_id: String(body.receipt_id) } });
     expect(refused.isError).toBe(true);
-    const error = JSON.parse((refused.content as { text: string }[])[0]!.text);
+    const error = JSON.parse(defined((refused.content as { text: string }[])[0], "the refusal's text").text);
     expect(error).toMatchObject({
       error: "TIER_REQUIRED",
       required_tier: "professional",
@@ -72,7 +81,9 @@ describe("MCP at /mcp, with the official client over real HTTP", () => {
       name: "rate-lookup",
       arguments: { ...CHICAGO_TO_DALLAS, equipment: "SPACESHIP" },
     });
-    expect(JSON.parse((invalid.content as { text: string }[])[0]!.text)).toMatchObject({ error: "INVALID_REQUEST" });
+    expect(
+      JSON.parse(defined((invalid.content as { text: string }[])[0], "the invalid call's text").text),
+    ).toMatchObject({ error: "INVALID_REQUEST" });
     await client.close();
   });
 

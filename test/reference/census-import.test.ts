@@ -7,6 +7,7 @@ import { createReferenceData } from "../../src/reference/index.ts";
 import { censusDate, snapshotDateFromFileName } from "../../src/reference/importers/fmcsa-census.ts";
 import { fmcsaCensusSeries } from "../../src/reference/series/series-ids.ts";
 import { CENSUS_HEADER, writeCensusFile, type ExpectedCensus } from "./census-file.ts";
+import { defined } from "../support/defined.ts";
 
 const TMP = join(import.meta.dir, "../../.tmp/census-import");
 const NOW = Date.parse("2026-11-23T08:00:00Z");
@@ -47,7 +48,9 @@ describe("FMCSA census import, 200,000 rows in the published layout", () => {
     }
     // The U.S. totals are stored beside the states.
     const all = [...expected.cells.values()].reduce((sum, cell) => sum + cell.carriers, 0);
-    const us = ["A", "B", "C"].map((op) => view.latest(fmcsaCensusSeries("CARRIERS", "US", op as "A"))!.value);
+    const us = (["A", "B", "C"] as const).map(
+      (op) => defined(view.latest(fmcsaCensusSeries("CARRIERS", "US", op)), `U.S. carriers of operation ${op}`).value,
+    );
     expect(us.reduce((a, b) => a + b, 0)).toBe(all);
     // A state the file has no carrier in is a stored zero, dated like the rest.
     expect(view.latest(fmcsaCensusSeries("CARRIERS", "MT", "A"))).toMatchObject({ value: 0, observedOn: "2026-10-01" });

@@ -8,6 +8,7 @@ import { createReferenceData } from "../../src/reference/index.ts";
 import { fixture, LOADED_AT, snapshotReferenceData } from "./helpers.ts";
 import { snapshotImportId } from "../../src/reference/snapshot/index.ts";
 import { eiaDieselWorkbook } from "./sync-server.ts";
+import { defined } from "../support/defined.ts";
 
 const NOW = Date.parse("2026-11-23T08:00:00Z");
 const count = (db: ReturnType<typeof openMemoryDatabase>, table: string) =>
@@ -30,9 +31,9 @@ describe("official file formats", () => {
     const result = await dataImport(db, source, fixture(file), { json: true, now: NOW });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.output)).toMatchObject({ added, skipped: 0 });
-    const latest = createReferenceData(db).view("2026-11-23", NOW).latest(seriesId);
+    const latest = defined(createReferenceData(db).view("2026-11-23", NOW).latest(seriesId), `${seriesId}'s latest`);
     expect(latest).toMatchObject({ observedOn: date, value });
-    expect(latest!.importId).toMatch(/^imp_[0-9A-Z]{26}$/);
+    expect(latest.importId).toMatch(/^imp_[0-9A-Z]{26}$/);
   });
 
   test("BLS monthly periods become month dates; annual averages (M13) are left out", async () => {
@@ -242,7 +243,9 @@ describe("imports that scale", () => {
     expect(JSON.parse(result.output)).toMatchObject({ added: 1 });
     expect(count(db, "observations")).toBe(1);
     expect(progress.length).toBeGreaterThan(0);
-    expect(JSON.parse(progress.at(-1)!)).toMatchObject({ progress: { percent: 100 } });
+    expect(JSON.parse(defined(progress.at(-1), "the last progress line"))).toMatchObject({
+      progress: { percent: 100 },
+    });
   });
 
   test("a file over the size limit is refused before it is read", async () => {

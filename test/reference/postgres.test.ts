@@ -7,6 +7,7 @@ import { createReferenceData } from "../../src/reference/index.ts";
 import { snapshotImportId } from "../../src/reference/snapshot/index.ts";
 import { usePostgres } from "../support/postgres.ts";
 import { fixture } from "./helpers.ts";
+import { defined } from "../support/defined.ts";
 
 const postgres = usePostgres();
 const NOW = Date.parse("2026-11-22T12:00:00Z");
@@ -24,15 +25,21 @@ describe("reference figures on PostgreSQL", () => {
       const data = opened.map(({ store }) => createReferenceData(store));
       const loads = await Promise.all(data.map((one) => one.loadSnapshot(NOW)));
       expect(loads.filter((load) => load.added > 0)).toHaveLength(1);
-      const { dataImports, observations } = opened[0]!.store.t;
-      expect(await opened[0]!.store.select().from(dataImports)).toMatchObject([{ id: snapshotImportId() }]);
-      const stored = (await opened[0]!.store.select({ id: observations.id }).from(observations)).length;
-      expect(stored).toBe(loads.find((load) => load.added > 0)!.added);
+      const { store } = defined(opened[0], "the first replica");
+      const { dataImports, observations } = store.t;
+      expect(await store.select().from(dataImports)).toMatchObject([{ id: snapshotImportId() }]);
+      const stored = (await store.select({ id: observations.id }).from(observations)).length;
+      expect(stored).toBe(
+        defined(
+          loads.find((load) => load.added > 0),
+          "the replica that stored the snapshot",
+        ).added,
+      );
       const series = data.map((one) => one.summary().length);
       expect(series[0]).toBeGreaterThan(100);
       expect(new Set(series).size).toBe(1);
-      expect(data[2]!.view("2026-11-20", NOW).latest("EMD_EPD2D_PTE_NUS_DPG")).toEqual(
-        data[0]!.view("2026-11-20", NOW).latest("EMD_EPD2D_PTE_NUS_DPG"),
+      expect(defined(data[2], "the third replica").view("2026-11-20", NOW).latest("EMD_EPD2D_PTE_NUS_DPG")).toEqual(
+        defined(data[0], "the first replica").view("2026-11-20", NOW).latest("EMD_EPD2D_PTE_NUS_DPG"),
       );
     } finally {
       for (const { close } of opened) await close();
@@ -71,14 +78,16 @@ describe("reference figures on PostgreSQL", () => {
   });
 
   test("a replica hears another's import through NOTIFY and reads the new figure on reload", async () => {
-    const [serving, importing] = await replicas(2);
-    const data = createReferenceData(serving!.store);
+    const [servingReplica, importingReplica] = await replicas(2);
+    const serving = defined(servingReplica, "the serving replica");
+    const importing = defined(importingReplica, "the importing replica");
+    const data = createReferenceData(serving.store);
     await data.loadSnapshot(NOW);
-    const watcher = await watchChanges(serving!.store);
+    const watcher = await watchChanges(serving.store);
     try {
       expect(watcher.poll()).toEqual({ local: false, external: false });
       await appendObservations(
-        importing!.store,
+        importing.store,
         { importId: "imp_other_replica", source: "eia", fileName: "pswrgvwall.csv", fileSha256: "0".repeat(64) },
         [{ seriesId: "EMD_EPD2D_PTE_NUS_DPG", observedOn: "2026-11-16", value: 6.222 }],
         NOW,
@@ -94,8 +103,8 @@ describe("reference figures on PostgreSQL", () => {
       expect(await data.reload()).toBe(false);
     } finally {
       await watcher.close();
-      await serving!.close();
-      await importing!.close();
+      await serving.close();
+      await importing.close();
     }
   });
 });

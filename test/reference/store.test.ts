@@ -4,6 +4,7 @@ import { appendObservations } from "../../src/reference/storage/append.ts";
 import { createReferenceData } from "../../src/reference/index.ts";
 import { LOADED_AT, snapshotReferenceData } from "./helpers.ts";
 import { snapshotImportId } from "../../src/reference/snapshot/index.ts";
+import { defined } from "../support/defined.ts";
 
 const T0 = Date.parse("2026-01-01T00:00:00Z");
 const DAY = 86_400_000;
@@ -118,7 +119,7 @@ describe("embedded snapshot", () => {
     }[];
     expect(imports).toHaveLength(1);
     const count = db.$client.prepare("SELECT count(*) AS n FROM observations").get() as { n: number };
-    expect(count.n).toBe(imports[0]!.rows_added);
+    expect(count.n).toBe(defined(imports[0], "the snapshot import").rows_added);
   });
 
   test("carries the published series with their full ranges", async () => {
@@ -126,10 +127,10 @@ describe("embedded snapshot", () => {
     const view = data.view("2026-11-22", LOADED_AT);
     const nus = view.history("EMD_EPD2D_PTE_NUS_DPG");
     expect(nus).toHaveLength(1699);
-    expect([nus[0]!.observedOn, nus[0]!.value]).toEqual(["1994-03-21", 1.106]);
+    expect(nus[0]).toMatchObject({ observedOn: "1994-03-21", value: 1.106 });
     expect(view.latest("EMD_EPD2D_PTE_NUS_DPG")).toMatchObject({ observedOn: "2026-10-05", value: 6.199 });
     // Regional series run without a break from the 1994 workbook into the 2022-2026 copy.
-    expect(view.history("EMD_EPD2D_PTE_SCA_DPG")[0]!.observedOn).toBe("1995-07-03");
+    expect(view.history("EMD_EPD2D_PTE_SCA_DPG")[0]?.observedOn).toBe("1995-07-03");
     expect(data.view("2022-06-13", LOADED_AT).latest("EMD_EPD2D_PTE_SCA_DPG")?.value).toBe(6.887);
     expect(data.view("2016-03-21", LOADED_AT).latest("EMD_EPD2D_PTE_R50_DPG")?.value).toBe(2.311);
     expect(view.latest("EMD_EPD2D_PTE_R5XCA_DPG")).toMatchObject({ observedOn: "2026-09-21", value: 6.791 });

@@ -9,6 +9,7 @@ import { fmcsaCensusSeries } from "../../src/reference/series/series-ids.ts";
 import { syncData } from "../../src/reference/sync/run.ts";
 import { writeCensusFile, type ExpectedCensus } from "./census-file.ts";
 import { type FakeApi, startFakeApis, syncEnv } from "./sync-server.ts";
+import { defined } from "../support/defined.ts";
 
 const NOW = Date.parse("2026-11-23T08:00:00Z");
 const TMP = join(import.meta.dir, "../../.tmp/sync-fmcsa");
@@ -24,11 +25,13 @@ const censusFigures = (db: Db) =>
 
 /** 120,000 carriers in the published layout: three pages of at most 50,000 rows. */
 let census: string[][];
+let censusHeader: string[];
 let expected: ExpectedCensus;
 beforeAll(async () => {
   const file = join(TMP, "census.csv");
   expected = await writeCensusFile(file, { rows: 120_000, seed: 11 });
   census = Papa.parse<string[]>(readFileSync(file, "utf8"), { skipEmptyLines: true }).data;
+  censusHeader = defined(census[0], "the census file's header");
 }, 60_000);
 
 describe("data sync --source fmcsa: the census from data.transportation.gov's SODA API", () => {
@@ -48,7 +51,7 @@ describe("data sync --source fmcsa: the census from data.transportation.gov's SO
         (r) => r.search.get("$limit") === "50000" && r.search.get("$order") === ":id" && r.appToken === "token-1",
       ),
     ).toBe(true);
-    expect(pages[0]!.search.get("$select")).toBe(
+    expect(defined(pages[0], "the first census page").search.get("$select")).toBe(
       "dot_number,carrier_operation,phy_state,nbr_power_unit,driver_total,mcs150_date,add_date,authorized_for_hire,exempt_for_hire",
     );
 
@@ -98,7 +101,7 @@ describe("data sync --source fmcsa: the census from data.transportation.gov's SO
     });
     api.stop();
 
-    api = startFakeApis({ census: census.map((row) => row.filter((_, i) => census[0]![i] !== "DRIVER_TOTAL")) });
+    api = startFakeApis({ census: census.map((row) => row.filter((_, i) => censusHeader[i] !== "DRIVER_TOTAL")) });
     const renamed = await dataSync(db, { source: "fmcsa", env: syncEnv(api.url), now: NOW, json: true });
     expect(JSON.parse(renamed.output).sources[0]).toMatchObject({
       status: "failed",
@@ -112,13 +115,13 @@ describe("data sync --source fmcsa: the census from data.transportation.gov's SO
     const garbage = census
       .slice(0, 2001)
       .map((row, i) =>
-        i > 0 && i % 5 < 2 ? row.map((cell, c) => (census[0]![c] === "CARRIER_OPERATION" ? "Z" : cell)) : row,
+        i > 0 && i % 5 < 2 ? row.map((cell, c) => (censusHeader[c] === "CARRIER_OPERATION" ? "Z" : cell)) : row,
       );
     api = startFakeApis({ census: garbage });
     const db = openMemoryDatabase();
     const [outcome] = await syncData(db, { sources: ["fmcsa"], env: syncEnv(api.url), now: NOW });
-    expect(outcome!.status).toBe("failed");
-    expect(outcome!.message).toMatch(
+    expect(outcome?.status).toBe("failed");
+    expect(outcome?.message).toMatch(
       /^fmcsa: failed, 800 of 2000 rows are malformed \(40\.0%, at most 5% allowed\); first: row 1: CARRIER_OPERATION 'Z'/,
     );
     expect(censusFigures(db)).toBe(0);

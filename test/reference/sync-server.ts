@@ -17,6 +17,7 @@ import { utils, write } from "@e965/xlsx";
 import { DIESEL_AREAS, dieselSeriesId } from "../../src/reference/series/series-ids.ts";
 import { FMCSA_CENSUS_DATASET } from "../../src/reference/sync/fmcsa.ts";
 import { AMS_TRUCK_RATES_DATASET } from "../../src/reference/sync/keyless.ts";
+import { defined } from "../support/defined.ts";
 
 export interface FakeApiOptions {
   /** Weeks of EIA data per series (11 series): above 454 the answer needs two pages of 5,000. */
@@ -40,10 +41,10 @@ const CENSUS_MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "
 
 /** A published `DD-MON-YY` cell as SODA serves a floating timestamp (`YYYY-MM-DDT00:00:00.000`). */
 function sodaTimestamp(cell: string): string {
-  const match = /^(\d{2})-([A-Z]{3})-(\d{2})$/.exec(cell);
-  if (!match) return cell;
-  const year = Number(match[3]) >= 70 ? `19${match[3]}` : `20${match[3]}`;
-  return `${year}-${String(CENSUS_MONTHS.indexOf(match[2]!) + 1).padStart(2, "0")}-${match[1]}T00:00:00.000`;
+  const [, day, month, yy] = /^(\d{2})-([A-Z]{3})-(\d{2})$/.exec(cell) ?? [];
+  if (day === undefined || month === undefined || yy === undefined) return cell;
+  const year = Number(yy) >= 70 ? `19${yy}` : `20${yy}`;
+  return `${year}-${String(CENSUS_MONTHS.indexOf(month) + 1).padStart(2, "0")}-${day}T00:00:00.000`;
 }
 
 /** Twelve carriers in three states, for runs that are not about the census; flags as a portal checkbox (`true`/`false`). */
@@ -61,8 +62,8 @@ export const SMALL_CENSUS: string[][] = [
   ],
   ...Array.from({ length: 12 }, (_, i) => [
     String(2_000_000 + i),
-    "ABC"[i % 3]!,
-    ["TX", "GA", "OH"][i % 3]!,
+    defined("ABC"[i % 3], "a carrier operation"),
+    defined(["TX", "GA", "OH"][i % 3], "a state"),
     String(1 + i),
     String(2 + i),
     "10-OCT-26",
@@ -210,7 +211,7 @@ export function startFakeApis(options: FakeApiOptions = {}): FakeApi {
     }),
   );
   const census = options.census ?? SMALL_CENSUS;
-  const censusColumns = census[0]!.map((column) => column.toLowerCase());
+  const censusColumns = defined(census[0], "the census header").map((column) => column.toLowerCase());
   const censusRows = census.slice(1);
   /** One page of the census in SODA's CSV: only the `$select`ed columns, `$limit` rows from `$offset`. */
   const censusPage = (search: URLSearchParams): Response => {
@@ -230,7 +231,9 @@ export function startFakeApis(options: FakeApiOptions = {}): FakeApi {
     const body = censusRows
       .slice(offset, offset + limit)
       .map((row) =>
-        sodaCsvRow(at.map((i) => (/_DATE$/i.test(censusColumns[i]!) ? sodaTimestamp(row[i] ?? "") : (row[i] ?? "")))),
+        sodaCsvRow(
+          at.map((i) => (/_DATE$/i.test(censusColumns[i] ?? "") ? sodaTimestamp(row[i] ?? "") : (row[i] ?? ""))),
+        ),
       )
       .join("");
     const headers = {
@@ -307,7 +310,7 @@ export function startFakeApis(options: FakeApiOptions = {}): FakeApi {
         return Response.json(lanes.slice(offset, offset + limit));
       }
       if (url.pathname === "/fred/series/observations") {
-        const seriesId = url.searchParams.get("series_id")!;
+        const seriesId = url.searchParams.get("series_id") ?? "";
         const answer =
           seriesId === options.fredFailsOn ? undefined : (FRED_FIXTURES[seriesId] ?? syntheticFredAnswer(seriesId));
         if (!answer)

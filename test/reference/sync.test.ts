@@ -11,6 +11,7 @@ import {
 } from "../../src/reference/series/series-ids.ts";
 import { syncData } from "../../src/reference/sync/run.ts";
 import { type FakeApi, startFakeApis, syncEnv } from "./sync-server.ts";
+import { defined } from "../support/defined.ts";
 
 const NOW = Date.parse("2026-11-23T08:00:00Z");
 const LATER = NOW + 6 * 3_600_000;
@@ -37,8 +38,8 @@ describe("waybill data sync against the sources' documented APIs", () => {
     ]);
     const eiaPages = api.requests.filter((r) => r.path === "/v2/petroleum/pri/gnd/data/");
     expect(eiaPages.map((r) => r.search.get("offset"))).toEqual(["0", "5000"]);
-    expect(eiaPages[0]!.search.getAll("facets[series][]")).toHaveLength(11);
-    expect(outcomes[0]!.added).toBe(11 * 460);
+    expect(defined(eiaPages[0], "the first EIA page").search.getAll("facets[series][]")).toHaveLength(11);
+    expect(defined(outcomes[0], "the EIA outcome").added).toBe(11 * 460);
     // FRED: "." is no value; WTI's last day is left out.
     expect(count(db, "series_id = 'DCOILWTICO'")).toBe(5);
     expect(

@@ -7,6 +7,7 @@ import { canonicalJson } from "../../src/receipts/canonical.ts";
 import { SKILLS } from "../../src/skills/registry.ts";
 import { servedDeclarations, type AnyReadingSkill } from "../../src/skills/types.ts";
 import { LOADED_AT, snapshotReferenceData } from "../reference/helpers.ts";
+import { defined } from "../support/defined.ts";
 import { skillContext } from "../support/skill-call.ts";
 
 const served = servedDeclarations(SKILLS);
@@ -29,22 +30,22 @@ describe("views name their figures", async () => {
   const { db, data } = await snapshotReferenceData();
 
   test("views past every stored stamp share a name per as-of day; an earlier knownAt has none", () => {
-    const name = data.view("2026-09-22", LOADED_AT + DAY).figures;
+    const name = defined(data.view("2026-09-22", LOADED_AT + DAY).figures, "the figures' name");
     expect(name).toBeString();
-    expect(data.view("2026-09-22", LOADED_AT + 2 * DAY).figures).toBe(name!);
-    expect(data.view("2026-09-23", LOADED_AT + DAY).figures).not.toBe(name!);
+    expect(data.view("2026-09-22", LOADED_AT + 2 * DAY).figures).toBe(name);
+    expect(data.view("2026-09-23", LOADED_AT + DAY).figures).not.toBe(name);
     expect(data.view("2026-09-22", LOADED_AT - 1).figures).toBeUndefined();
   });
 
   test("new observations and a retraction each give the figures a new name", async () => {
-    const before = data.view("2026-09-22", LOADED_AT + 3 * DAY).figures;
+    const before = defined(data.view("2026-09-22", LOADED_AT + 3 * DAY).figures, "the name before the import");
     await importMidwestDiesel(db, "imp_memo_a", 4.5);
     await data.reload();
-    const afterImport = data.view("2026-09-22", LOADED_AT + 3 * DAY).figures;
-    expect(afterImport).not.toBe(before!);
+    const afterImport = defined(data.view("2026-09-22", LOADED_AT + 3 * DAY).figures, "the name after the import");
+    expect(afterImport).not.toBe(before);
     await retractImport(db, "imp_memo_a", "test", LOADED_AT + 2 * DAY);
     await data.reload();
-    expect(data.view("2026-09-22", LOADED_AT + 3 * DAY).figures).not.toBe(afterImport!);
+    expect(data.view("2026-09-22", LOADED_AT + 3 * DAY).figures).not.toBe(afterImport);
     // Known before the retraction, the view would still see the import: no name.
     expect(data.view("2026-09-22", LOADED_AT + DAY + 1).figures).toBeUndefined();
   });

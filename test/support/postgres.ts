@@ -15,6 +15,7 @@ import {
 } from "node:fs";
 import { join, resolve } from "node:path";
 import { installDebianPackage } from "./debian.ts";
+import { defined } from "./defined.ts";
 
 /**
  * Throw-away PostgreSQL clusters for tests (docs/deployment.md names the versions the suite runs):
@@ -288,7 +289,7 @@ export interface TestPostgres {
 export async function startTestPostgres(): Promise<TestPostgres> {
   const shared = process.env.WAYBILL_TEST_POSTGRES_URL || undefined;
   const cluster = shared ? undefined : await startPostgres();
-  const adminUrl = shared ?? cluster!.url;
+  const adminUrl = shared ?? defined(cluster, "the throw-away cluster").url;
   const admin = new SQL({ url: adminUrl, max: 1 });
   const created: string[] = [];
   return {

@@ -29,16 +29,16 @@ import { rateForecastSkill } from "../../../src/skills/rate-forecast/skill.ts";
 import { ATRI_SOURCE, ATRI_TOTAL_PER_MILE } from "./atri-years.ts";
 import { type FittedLaneBalance, fitLaneBalance } from "./fit-lane-balance.ts";
 import { DAT_2025_09, LONG_HAUL_LANES, SHORT_HAUL_LANES } from "./national-lanes.ts";
-import { REFERENCE_LANES, ROAD_MILES_SOURCE, SEALED_SETS } from "./road-lanes.ts";
+import { REFERENCE_LANES, type ReferenceLane, ROAD_MILES_SOURCE, SEALED_SETS } from "./road-lanes.ts";
 import { distanceBand, heldOutErrorAnalysis, pct, quantile } from "./usda-errors.ts";
 import { DESTINATION_PLACES, DISTRICT_TOWNS, FIT_WEEKS, HELD_OUT_WEEKS } from "./usda-weeks.ts";
+import { defined } from "../../support/defined.ts";
 
 const KNOWN_AT = Date.parse("2026-11-22T12:00:00Z");
 const data = createReferenceData(openMemoryDatabase());
 await data.loadSnapshot(KNOWN_AT);
 
 const median = (values: number[]) => quantile(values, 0.5);
-const share = (part: number, whole: number) => `${Math.round((part / whole) * 100)} %`;
 const met = (ok: boolean) => (ok ? "met" : "**missed**");
 const place = (text: string): ResolvedPlace => {
   const result = resolvePlace(text);
@@ -61,7 +61,7 @@ function roadSection(): string[] {
   const unseal = process.argv.includes("--unseal");
   const lanes = REFERENCE_LANES.filter((lane) => unseal || !SEALED_SETS.has(lane.set));
   const sealed = REFERENCE_LANES.length - lanes.length;
-  const bySet: Record<string, { road: number[]; crow: number[] }> = {
+  const bySet: Record<ReferenceLane["set"], { road: number[]; crow: number[] }> = {
     tuning: { road: [], crow: [] },
     holdout: { road: [], crow: [] },
     holdout2: { road: [], crow: [] },
@@ -87,9 +87,9 @@ function roadSection(): string[] {
     const miles =
       road.method === "OFF_NETWORK" && road.cause === "FAR_FROM_NETWORK" ? crow * circuityFactor(crow) : road.miles;
     const error = (miles - lane.roadMiles) / lane.roadMiles;
-    bySet[lane.set]!.road.push(error);
+    bySet[lane.set].road.push(error);
     byRoute[leavesInterstates(lane.route) ? "leaves" : "interstate"].push(error);
-    bySet[lane.set]!.crow.push((crow * circuityFactor(crow) - lane.roadMiles) / lane.roadMiles);
+    bySet[lane.set].crow.push((crow * circuityFactor(crow) - lane.roadMiles) / lane.roadMiles);
     const method = road.method === "ROAD_NETWORK" && road.missingRoad ? "ROAD_NETWORK_BOUNDED" : road.method;
     if (method !== "ROAD_NETWORK") notPlain[method].push(`${lane.origin} - ${lane.destination} ${pct(error)}`);
     if (Math.abs(error) > 0.05)
@@ -108,7 +108,7 @@ function roadSection(): string[] {
       roadMiles(network, a, b);
       const took = performance.now() - started;
       times.push(took);
-      bestPerLane[lane] = Math.min(bestPerLane[lane]!, took);
+      bestPerLane[lane] = Math.min(bestPerLane[lane] ?? took, took);
     });
   }
   return [
@@ -116,18 +116,18 @@ function roadSection(): string[] {
     "",
     "| lanes | n | median abs error | within 5 % | worst |",
     "|---|---|---|---|---|",
-    errorRow("road network, tuning lanes", bySet.tuning!.road),
-    errorRow("road network, held-out lanes", bySet.holdout!.road),
-    errorRow("road network, second held-out lanes", bySet.holdout2!.road),
-    errorRow("road network, third held-out lanes", bySet.holdout3!.road),
-    errorRow("road network, fourth held-out lanes", bySet.holdout4!.road),
-    errorRow("road network, fifth held-out lanes", bySet.holdout5!.road),
-    errorRow("road network, unseen lanes", bySet.unseen!.road),
-    errorRow("road network, sixth held-out lanes (committed before roads-r4)", bySet.holdout6!.road),
-    errorRow("road network, seventh held-out lanes (committed before roads-r5)", bySet.holdout7!.road),
+    errorRow("road network, tuning lanes", bySet.tuning.road),
+    errorRow("road network, held-out lanes", bySet.holdout.road),
+    errorRow("road network, second held-out lanes", bySet.holdout2.road),
+    errorRow("road network, third held-out lanes", bySet.holdout3.road),
+    errorRow("road network, fourth held-out lanes", bySet.holdout4.road),
+    errorRow("road network, fifth held-out lanes", bySet.holdout5.road),
+    errorRow("road network, unseen lanes", bySet.unseen.road),
+    errorRow("road network, sixth held-out lanes (committed before roads-r4)", bySet.holdout6.road),
+    errorRow("road network, seventh held-out lanes (committed before roads-r5)", bySet.holdout7.road),
     sealed
       ? `| eighth held-out lanes (committed before roads-r6) | ${sealed} | sealed | | |`
-      : errorRow("road network, eighth held-out lanes (committed before roads-r6)", bySet.holdout8!.road),
+      : errorRow("road network, eighth held-out lanes (committed before roads-r6)", bySet.holdout8.road),
     errorRow(
       "road network, all",
       Object.values(bySet).flatMap((set) => set.road),
@@ -301,8 +301,8 @@ const dayBefore = (week: string) => new Date(Date.parse(week) - DAY_MS).toISOStr
 
 function priceLaneWeek(w: UsdaLaneWeek): PricedLaneWeek {
   const request = {
-    origin: DISTRICT_TOWNS[w.district]!,
-    destination: DESTINATION_PLACES[w.destination]!,
+    origin: defined(DISTRICT_TOWNS[w.district], `the town of ${w.district}`),
+    destination: defined(DESTINATION_PLACES[w.destination], `the place of ${w.destination}`),
     equipment: "REEFER",
   } as const;
   const { answer, factors } = priceLane(request, data.view(w.week, KNOWN_AT));
@@ -395,9 +395,12 @@ function balancedBy(fitted: FittedLaneBalance): (w: PricedLaneWeek) => number {
 function leaveOneDistrictOut(fit: PricedLaneWeek[]): (w: PricedLaneWeek) => number {
   const refits = new Map<string, (w: PricedLaneWeek) => number>();
   return (w) => {
-    if (!refits.has(w.district))
-      refits.set(w.district, balancedBy(fittedLaneBalance(fit.filter((other) => other.district !== w.district))));
-    return refits.get(w.district)!(w);
+    let refit = refits.get(w.district);
+    if (!refit) {
+      refit = balancedBy(fittedLaneBalance(fit.filter((other) => other.district !== w.district)));
+      refits.set(w.district, refit);
+    }
+    return refit(w);
   };
 }
 

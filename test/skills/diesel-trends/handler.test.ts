@@ -4,6 +4,7 @@ import { DIESEL_REGION_NAMES } from "../../../src/reference/geo/regions.ts";
 import { dieselTrendsSkill } from "../../../src/skills/diesel-trends/skill.ts";
 import type { AnyReadingSkill } from "../../../src/skills/types.ts";
 import { snapshotReferenceData } from "../../reference/helpers.ts";
+import { defined } from "../../support/defined.ts";
 import { callSkill, detailsOf, refusalOf } from "../../support/skill-call.ts";
 import { snapshotImportId } from "../../../src/reference/snapshot/index.ts";
 
@@ -24,7 +25,7 @@ describe("U.S. average, 13 weeks to the week of 2026-10-05", () => {
     expect(answer.weeks).toBe(13); // "13" coerced to an integer
     expect(answer.latest).toEqual({ date: "2026-10-05", price: 6.199 });
     expect(answer.series.map((p) => p.price)).toEqual(weekly);
-    expect(answer.series[0]!.date).toBe("2026-07-13");
+    expect(defined(answer.series[0], "the first week").date).toBe("2026-07-13");
   });
 
   test("changes over 1, 4, 13 and 52 weeks against the EIA week that many weeks earlier", async () => {
@@ -74,7 +75,12 @@ describe("regions", () => {
       observation_date: "2026-09-21",
       series_id: "EMD_EPD2D_PTE_R1X_DPG",
     });
-    expect(answer.regions.find((r) => r.region === "CALIFORNIA")!.latest_price).toBe(8.246);
+    expect(
+      defined(
+        answer.regions.find((r) => r.region === "CALIFORNIA"),
+        "California",
+      ).latest_price,
+    ).toBe(8.246);
     expect(factorVersions).toContainEqual(
       expect.objectContaining({ series_id: "EMD_EPD2D_PTE_SCA_DPG", value: 8.246, observation_date: "2026-09-21" }),
     );
@@ -121,6 +127,8 @@ describe("refusals", () => {
   });
 
   test("an unknown region lists the allowed values", async () => {
-    expect(detailsOf(refusalOf(() => trends({ region: "MIDWEST" })))[0]!.allowed).toEqual(DIESEL_REGION_NAMES);
+    expect(
+      defined(detailsOf(refusalOf(() => trends({ region: "MIDWEST" })))[0], "the refusal's detail").allowed,
+    ).toEqual(DIESEL_REGION_NAMES);
   });
 });

@@ -5,6 +5,7 @@ import { MARKET_MODEL } from "../../../src/skills/market-analysis/constants.ts";
 import { marketAnalysisSkill } from "../../../src/skills/market-analysis/skill.ts";
 import type { AnyReadingSkill } from "../../../src/skills/types.ts";
 import { snapshotReferenceData } from "../../reference/helpers.ts";
+import { defined } from "../../support/defined.ts";
 import { callSkill, detailsOf, refusalOf } from "../../support/skill-call.ts";
 
 const { data } = await snapshotReferenceData();
@@ -19,7 +20,11 @@ describe("as of 2026-01-31, when every monthly series has a recent published fig
   // A figure counts once published: PPI, industrial production, employment and fed funds for December;
   // TSI (two months behind) for November; WTI a week behind the trading day.
   const { answer, factorVersions, modelVersion } = analyse({ as_of: "2026-01-31" });
-  const byId = (id: string) => answer.indicators.find((i) => i.id === id)!;
+  const byId = (id: string) =>
+    defined(
+      answer.indicators.find((i) => i.id === id),
+      `indicator ${id}`,
+    );
 
   test("each indicator's latest value, date and 3-month trend from the snapshot", async () => {
     expect(byId("truck_freight_ppi")).toMatchObject({
@@ -62,9 +67,10 @@ describe("as of 2026-01-31, when every monthly series has a recent published fig
     };
     const ids = Object.keys(signals) as (keyof typeof signals)[];
     const score = ids.reduce((sum, id) => sum + weights[id] * signals[id], 0) / 0.95;
-    expect(answer.signal.score!).toBeCloseTo(score, 3); // about 0.16
+    expect(defined(answer.signal.score, "the composite score")).toBeCloseTo(score, 3); // about 0.16
     expect(answer.signal).toMatchObject({ value: "BALANCED", coverage: 0.95 });
-    for (const id of ids) expect(byId(id).contribution!).toBeCloseTo(weights[id] * signals[id], 3);
+    for (const id of ids)
+      expect(defined(byId(id).contribution, `${id}'s contribution`)).toBeCloseTo(weights[id] * signals[id], 3);
   });
 
   test("an indicator without a 3-month-old observation is shown but not counted, and the reasons say so", async () => {
@@ -111,7 +117,12 @@ describe("signals over the cycle and over time", () => {
 
   test("as_of cuts every series by publication: on 2025-12-31 the PPI's latest is November's, published 2025-12-15", async () => {
     const { answer, factorVersions } = analyse({ as_of: "2025-12-31" });
-    expect(answer.indicators.find((i) => i.id === "truck_freight_ppi")!.latest.date).toBe("2025-11-01");
+    expect(
+      defined(
+        answer.indicators.find((i) => i.id === "truck_freight_ppi"),
+        "the PPI indicator",
+      ).latest.date,
+    ).toBe("2025-11-01");
     expect(factorVersions.every((f) => f.observation_date <= "2025-12-31")).toBe(true);
   });
 
@@ -138,15 +149,24 @@ describe("signals over the cycle and over time", () => {
     expect(answer.signal.reasons[0]).toStartWith(
       `Read as of ${answer.signal_as_of}, the newest month-end with enough fresh indicators`,
     );
-    expect(factorVersions.every((f) => f.observation_date <= answer.signal_as_of!)).toBe(true);
+    const signalAsOf = defined(answer.signal_as_of, "the signal's as-of day");
+    expect(factorVersions.every((f) => f.observation_date <= signalAsOf)).toBe(true);
   });
 
   test("the diesel indicator follows the region, falling back when the regional series lags", async () => {
     expect(
-      analyse({ as_of: "2025-12-31", region: "PADD2" }).answer.indicators.find((i) => i.id === "diesel")!.series_id,
+      defined(
+        analyse({ as_of: "2025-12-31", region: "PADD2" }).answer.indicators.find((i) => i.id === "diesel"),
+        "the diesel indicator",
+      ).series_id,
     ).toBe("EMD_EPD2D_PTE_R20_DPG");
     const lagging = analyse({ as_of: "2026-10-06", region: "PADD2" }).answer;
-    expect(lagging.indicators.find((i) => i.id === "diesel")!.series_id).toBe("EMD_EPD2D_PTE_NUS_DPG");
+    expect(
+      defined(
+        lagging.indicators.find((i) => i.id === "diesel"),
+        "the diesel indicator",
+      ).series_id,
+    ).toBe("EMD_EPD2D_PTE_NUS_DPG");
     expect(lagging.diesel_fallback).toContain("Midwest (PADD 2)");
   });
 });
@@ -163,6 +183,8 @@ describe("refusals", () => {
   });
 
   test("an unknown region lists the allowed values", async () => {
-    expect(detailsOf(refusalOf(() => analyse({ region: "EAST_COAST" })))[0]!.allowed).toEqual(DIESEL_REGION_NAMES);
+    expect(
+      defined(detailsOf(refusalOf(() => analyse({ region: "EAST_COAST" })))[0], "the refusal's detail").allowed,
+    ).toEqual(DIESEL_REGION_NAMES);
   });
 });

@@ -2,13 +2,14 @@ import { expect, test } from "bun:test";
 import { RATE_MODEL } from "../../../src/skills/rate-lookup/constants.ts";
 import { describeCarry, driverWageAsOf } from "../../../src/skills/rate-lookup/driver-wage.ts";
 import type { Observation } from "../../../src/reference/storage/view.ts";
+import { defined } from "../../support/defined.ts";
 
 const wage = (observedOn: string, value = 20): Observation =>
   ({ seriesId: "OEUN000000000000053303208", observedOn, value }) as unknown as Observation;
 const editions = RATE_MODEL.atriEditions.value;
 
 test("a wage no older than the newest ATRI edition's data year is used as published", () => {
-  const newest = editions.at(-1)!;
+  const newest = defined(editions.at(-1), "the newest ATRI edition");
   const result = driverWageAsOf(wage(`${newest.dataYear}-05-01`), "2100-01-01");
   expect(result).toEqual({ hourly: 20 });
   expect(describeCarry(result)).toBe("");

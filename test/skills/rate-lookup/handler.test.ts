@@ -11,6 +11,7 @@ import { amsFvwtrkSeries } from "../../../src/reference/series/series-ids.ts";
 import { fuelSurchargeSkill } from "../../../src/skills/fuel-surcharge/skill.ts";
 import { LOADED_AT, snapshotReferenceData } from "../../reference/helpers.ts";
 import { skillContext } from "../../support/skill-call.ts";
+import { defined } from "../../support/defined.ts";
 import { snapshotImportId } from "../../../src/reference/snapshot/index.ts";
 
 const { db, data } = await snapshotReferenceData();
@@ -37,7 +38,7 @@ describe("lane distances", () => {
     const { answer } = lookup({ origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" });
     expect(answer.distance_method).toBe("ROAD_NETWORK");
     expect(answer.distance.road_network).toBe(embeddedRoadNetwork().version);
-    expect(answer.distance.connector_miles!.origin).toBeGreaterThanOrEqual(0);
+    expect(defined(answer.distance.connector_miles, "the connector miles").origin).toBeGreaterThanOrEqual(0);
     expect(answer.distance.fallback_reason).toBeUndefined();
     expect(answer.confidence.reasons.join(" ")).not.toContain("great-circle");
   });
@@ -180,8 +181,8 @@ describe("the answer", () => {
   });
 
   test("diesel is the average of the origin's and destination's PADD prices for the week", async () => {
-    const midwest = data.view(asOf, LOADED_AT).latest("EMD_EPD2D_PTE_R20_DPG")!;
-    const gulf = data.view(asOf, LOADED_AT).latest("EMD_EPD2D_PTE_R30_DPG")!;
+    const midwest = defined(data.view(asOf, LOADED_AT).latest("EMD_EPD2D_PTE_R20_DPG"), "the PADD 2 diesel price");
+    const gulf = defined(data.view(asOf, LOADED_AT).latest("EMD_EPD2D_PTE_R30_DPG"), "the PADD 3 diesel price");
     expect(midwest.observedOn).toBe("2025-06-30"); // an EIA survey Monday
     expect(answer.data_sources.diesel_price).toBeCloseTo((midwest.value + gulf.value) / 2, 4);
     expect(answer.data_sources.diesel_source).toContain("EMD_EPD2D_PTE_R20_DPG");
@@ -332,12 +333,14 @@ describe("lane balance (head-haul / back-haul)", () => {
       include_fuel_surcharge: true,
     }).answer;
     const { outbound, inbound } = RATE_MODEL.laneBalance.value;
+    const californiaOutbound = defined(outbound.CALIFORNIA, "California's outbound factor");
+    const northwestInbound = defined(inbound.PACIFIC_NORTHWEST, "the Pacific Northwest's inbound factor");
     expect(answer.lane_balance).toEqual({
       origin_market: "CALIFORNIA",
       destination_market: "PACIFIC_NORTHWEST",
-      outbound: outbound.CALIFORNIA!,
-      inbound: inbound.PACIFIC_NORTHWEST!,
-      factor: Number((outbound.CALIFORNIA! * inbound.PACIFIC_NORTHWEST!).toFixed(4)),
+      outbound: californiaOutbound,
+      inbound: northwestInbound,
+      factor: Number((californiaOutbound * northwestInbound).toFixed(4)),
     });
     const { lane_balance, fuel, reefer_fuel, fuel_surcharge, ...balanced } = answer.breakdown;
     const beforeBalance = Object.values(balanced).reduce((a, b) => a + b, 0);
@@ -475,7 +478,7 @@ describe("diesel fallback and confidence", () => {
       observation_date: "2026-07-28",
       agrees: true,
     });
-    expect(anchored.market_anchor!.spread).toBeCloseTo(-0.05, 2);
+    expect(defined(anchored.market_anchor, "the market anchor").spread).toBeCloseTo(-0.05, 2);
     expect(anchored.factor_versions.map((f) => f.series_id)).toContain(amsFvwtrkSeries("HIGH", district, "Chicago"));
     // A market 60 % above the cost basis is reported, not vouched for.
     const apart = at("2026-07-02");
@@ -540,8 +543,9 @@ describe("refusals", () => {
     const error = refusal(input);
     expect(error.status).toBe(400);
     const details = error.body("req").details as { field: string; problem: string }[];
-    expect(details[0]!.field).toBe(field);
-    expect(details[0]!.problem).toMatch(problem);
+    const first = defined(details[0], "the first refused field");
+    expect(first.field).toBe(field);
+    expect(first.problem).toMatch(problem);
   });
 
   test("a lane no truck can drive: 422 NOT_ROAD_CONNECTED", async () => {

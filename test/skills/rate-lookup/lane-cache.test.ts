@@ -5,6 +5,7 @@ import { parseRoadGeoJson } from "../../../src/reference/roads/geojson.ts";
 import { buildRoadNetwork } from "../../../src/reference/roads/network-build.ts";
 import { cachedPlaceResolution, cachedRoadMiles } from "../../../src/skills/rate-lookup/lane-cache.ts";
 import { CORRIDOR_ROADS } from "../../support/road-corridor.ts";
+import { defined } from "../../support/defined.ts";
 
 const place = (text: string): ResolvedPlace => {
   const resolution = resolvePlace(text);
@@ -12,14 +13,15 @@ const place = (text: string): ResolvedPlace => {
   return resolution.place;
 };
 
-const LANES = [
+const LANE_NAMES: [from: string, to: string][] = [
   ["Chicago, IL", "Dallas, TX"],
   ["Dallas, TX", "Chicago, IL"],
   ["Los Angeles, CA", "Seattle, WA"],
   ["Atlanta, GA", "Miami, FL"],
   ["Denver, CO", "Boston, MA"],
   ["Key West, FL", "Orlando, FL"],
-].map(([from, to]) => [place(from!), place(to!)] as const);
+];
+const LANES = LANE_NAMES.map(([from, to]) => [place(from), place(to)] as const);
 
 test("a remembered lane has exactly the miles the network routes, in both directions and off the network too", () => {
   const network = embeddedRoadNetwork();
@@ -36,7 +38,7 @@ test("each network keeps its own lanes: an imported network does not answer with
   const corridor = new RoadNetwork(
     buildRoadNetwork(parseRoadGeoJson(JSON.stringify(CORRIDOR_ROADS)), "imported", "0".repeat(64), "test corridor"),
   );
-  const [from, to] = LANES[0]!;
+  const [from, to] = defined(LANES[0], "the first lane");
   const embedded = cachedRoadMiles(embeddedRoadNetwork(), from, to);
   const imported = cachedRoadMiles(corridor, from, to);
   expect(imported).toEqual(roadMiles(corridor, from, to));
@@ -44,7 +46,7 @@ test("each network keeps its own lanes: an imported network does not answer with
 });
 
 test("a remembered answer cannot be changed by whoever reads it", () => {
-  const [from, to] = LANES[0]!;
+  const [from, to] = defined(LANES[0], "the first lane");
   const miles = cachedRoadMiles(embeddedRoadNetwork(), from, to);
   expect(Object.isFrozen(miles)).toBe(true);
   if (miles.method === "ROAD_NETWORK") expect(Object.isFrozen(miles.connectorMiles)).toBe(true);
