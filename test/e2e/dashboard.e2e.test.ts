@@ -193,7 +193,7 @@ describe.skipIf(!haveChromium)(
       await secret.waitFor();
       apiKey = (await secret.textContent())?.trim() ?? "";
       expect(apiKey).toMatch(/^wbk_[0-9a-f]{64}$/);
-      expect(await page.locator("[data-copy-from]").isVisible()).toBe(true);
+      expect(await page.locator('[data-copy-from="#new-key-value"]').isVisible()).toBe(true);
       expect(page.url()).toBe(`${base}/dashboard/keys`);
       await shoot(page, "keys-new-key-desktop");
     }, 30_000);

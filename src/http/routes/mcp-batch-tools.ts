@@ -24,7 +24,7 @@ export function batchToolsFor(principal: Principal, skills: readonly AnySkill[])
   return [
     {
       name: SUBMIT,
-      title: SUBMIT,
+      title: "Rate Lookup: Price a Bid Sheet",
       description:
         "Price many lanes at once in the background (POST /v1/rates/batch): each lane is a rate-lookup input. Answers a job_id; " +
         `poll ${RESULTS}. Each priced lane is one metered call with its own receipt; a sheet larger than the month's remainder is refused.`,
@@ -38,7 +38,7 @@ export function batchToolsFor(principal: Principal, skills: readonly AnySkill[])
     },
     {
       name: RESULTS,
-      title: RESULTS,
+      title: "Rate Lookup: Bid Sheet Results",
       description:
         `A bid sheet's status (queued, running, done, failed) and up to ${ROWS_PER_CALL} of its rows after after_row: ` +
         "priced rows with rate_per_mile, total_cost, miles, confidence and receipt_id; refused rows with error and message.",
