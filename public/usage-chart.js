@@ -16,7 +16,7 @@
     var island = document.getElementById(container.getAttribute("data-island"));
     if (!island || typeof uPlot === "undefined") return;
     var data = JSON.parse(island.textContent);
-    var xs = data.days.map((day) => Date.parse(day + "T00:00:00Z") / 1000);
+    var xs = data.days.map((day) => Date.parse(`${day}T00:00:00Z`) / 1000);
 
     // Stack: series i is drawn from 0 up to the sum of series 0..i; drawing the tallest first
     // leaves each skill's own band visible. The legend shows each skill's own count.

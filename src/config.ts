@@ -79,8 +79,9 @@ const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000
 
 /** "30m", "6h", "1d" -> ms; at least 5 minutes, so a typo cannot hammer the sources. */
 export function parseSyncEvery(raw: string): number {
-  const match = /^(\d+)([mhd])$/.exec(raw.trim());
-  const ms = match ? Number(match[1]) * UNIT_MS[match[2]!]! : Number.NaN;
+  const [, count, unit] = /^(\d+)([mhd])$/.exec(raw.trim()) ?? [];
+  const unitMs = unit === undefined ? undefined : UNIT_MS[unit];
+  const ms = unitMs === undefined ? Number.NaN : Number(count) * unitMs;
   if (!(ms >= 5 * 60_000))
     throw new ArgumentError(`--sync-every '${raw}' must be a duration of at least 5 minutes, like 30m, 6h or 1d.`);
   return ms;

@@ -8,7 +8,7 @@ export function formatCount(value: number): string {
 
 export function formatDateTime(ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return "never";
-  return new Date(ms).toISOString().slice(0, 16).replace("T", " ") + " UTC";
+  return `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
 export function formatDate(ms: number): string {

@@ -31,7 +31,7 @@ export async function pageResponse(
   view: JSX.Element,
   init: { status?: number; headers?: Record<string, string> } = {},
 ): Promise<Response> {
-  return htmlResponse("<!doctype html>" + (await view), init);
+  return htmlResponse(`<!doctype html>${await view}`, init);
 }
 
 /** After a successful POST: a 303 for plain forms (so reload does not re-post), HX-Redirect for htmx. */

@@ -19,5 +19,5 @@ export function usageCsv(calls: readonly RecentCall[]): string {
     call.keyDisplayId,
     call.receiptId ?? "",
   ]);
-  return [HEADER, ...rows].map((row) => row.map(field).join(",")).join("\r\n") + "\r\n";
+  return `${[HEADER, ...rows].map((row) => row.map(field).join(",")).join("\r\n")}\r\n`;
 }

@@ -87,23 +87,26 @@ export function webhooksRoutes(context: DashboardContext) {
 
         const account = accountOf(signedIn);
         const actions: Record<string, () => Promise<Outcome>> = {
-          enable: async () => (
-            await setEndpointEnabled(context.db, account, params.id, true),
-            { notice: "Endpoint enabled; pending deliveries go out now." }
-          ),
-          disable: async () => (
-            await setEndpointEnabled(context.db, account, params.id, false),
-            { notice: "Endpoint disabled; events are kept for it until you enable it." }
-          ),
+          enable: async () => {
+            await setEndpointEnabled(context.db, account, params.id, true);
+            return { notice: "Endpoint enabled; pending deliveries go out now." };
+          },
+          disable: async () => {
+            await setEndpointEnabled(context.db, account, params.id, false);
+            return { notice: "Endpoint disabled; events are kept for it until you enable it." };
+          },
           rotate: async () => ({
             notice: "New secret made; the old one no longer signs anything.",
             newSecret: { endpointId: params.id, secret: await rotateSecret(context.db, account, params.id) },
           }),
-          test: async () => (
-            await sendTestEvent(context.db, account, params.id, signedIn.now),
-            { notice: "Test event queued; see the delivery log below." }
-          ),
-          delete: async () => (await deleteEndpoint(context.db, account, params.id), { notice: "Endpoint deleted." }),
+          test: async () => {
+            await sendTestEvent(context.db, account, params.id, signedIn.now);
+            return { notice: "Test event queued; see the delivery log below." };
+          },
+          delete: async () => {
+            await deleteEndpoint(context.db, account, params.id);
+            return { notice: "Endpoint deleted." };
+          },
         };
         const action = actions[params.action];
         return action ? change(signedIn, action) : status(404, "");

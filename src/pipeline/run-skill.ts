@@ -6,7 +6,7 @@ import { authenticateCaller } from "../access/authenticate.ts";
 import { authorize } from "../access/authorize.ts";
 import type { Principal } from "../access/principal.ts";
 import type { Clock } from "../clock.ts";
-import type { Db, Store } from "../db/client.ts";
+import type { Store } from "../db/client.ts";
 import type { GroupCommitter } from "../db/group-commit.ts";
 import { isPromise, type MaybePromise } from "../db/maybe-async.ts";
 import { recordQuotaThreshold } from "../metering/quota-threshold.ts";
@@ -223,7 +223,11 @@ export async function answerAdmitted(deps: PipelineDeps, skill: AnySkill, call: 
     // used up by another replica has no room for (postgres-month-counts.ts); then it is null here.
     const counted = admission.commit(tx);
     const monthCount = isPromise(counted) ? await counted : counted;
-    const result = computed?.result ?? (await skill.write!(input, { ...context, store: { tx, now } }));
+    let result = computed?.result;
+    if (!result) {
+      if (!skill.write) throw new Error(`${skill.name} only reads, so its answer was computed before this commit`);
+      result = await skill.write(input, { ...context, store: { tx, now } });
+    }
     const answer = result.answer as Record<string, unknown>;
     const answerBytes = computed?.bytes ?? new AnswerBytes(answer);
     if (monthCount) await recordQuotaThreshold(tx, principal, monthCount, now);

@@ -52,10 +52,11 @@ export const bareHost = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/,
 export async function resolveTarget(url: URL, policy: TargetPolicy): Promise<string> {
   const host = bareHost(url);
   const addresses = isIP(host) ? [host] : await policy.resolve(host).catch(() => []);
-  if (addresses.length === 0) throw new WebhookTargetError(`could not resolve ${host}`);
+  const [first] = addresses;
+  if (first === undefined) throw new WebhookTargetError(`could not resolve ${host}`);
   if (!policy.allowPrivate) {
     const refused = addresses.find((address) => !isPublicAddress(address));
     if (refused) throw new WebhookTargetError(`${host} resolves to ${refused}, which is not a public address`);
   }
-  return addresses[0]!;
+  return first;
 }

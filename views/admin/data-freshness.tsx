@@ -26,7 +26,10 @@ export function dataFamilies(series: readonly SeriesFreshness[]): DataFamilyRow[
       overdue: 0,
     };
     row.series++;
-    if (s.latest > row.latest) (row.latest = s.latest), (row.publishedOn = s.publishedOn);
+    if (s.latest > row.latest) {
+      row.latest = s.latest;
+      row.publishedOn = s.publishedOn;
+    }
     row.oldestAgeDays = Math.max(row.oldestAgeDays, s.ageDays);
     if (s.overdue) row.overdue++;
     byFamily.set(s.family, row);

@@ -7,7 +7,7 @@ import { authenticateCaller } from "../../access/authenticate.ts";
 import type { Principal } from "../../access/principal.ts";
 import { runSkill, type PipelineDeps } from "../../pipeline/run-skill.ts";
 import { callResolver } from "../../skills/call-names.ts";
-import { callName, type AnySkill } from "../../skills/types.ts";
+import type { AnySkill } from "../../skills/types.ts";
 import { readCappedBody } from "../pipeline/body-cap.ts";
 import { errorResponse, errors } from "../../errors.ts";
 import { CLIENT_GONE_STATUS, isClientGone } from "../../client-gone.ts";

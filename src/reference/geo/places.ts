@@ -74,7 +74,8 @@ class Gazetteer {
     for (const place of byPopulation) {
       const key = normalizePlaceName(place.city);
       if (key.endsWith(" city")) this.add(key.slice(0, -5), place);
-      if (place.city.includes(",")) this.add(normalizePlaceName(place.city.split(",")[0]!), place);
+      const [beforeComma, afterComma] = place.city.split(",");
+      if (beforeComma !== undefined && afterComma !== undefined) this.add(normalizePlaceName(beforeComma), place);
     }
   }
 
@@ -131,12 +132,12 @@ let gazetteer: Gazetteer | undefined;
 
 /** Builds the index once (about 17k US places); call at start to keep the first request fast. */
 export function warmGazetteer(): void {
-  gazetteer ??= new Gazetteer(readUsCities());
+  index();
 }
 
 function index(): Gazetteer {
-  warmGazetteer();
-  return gazetteer!;
+  gazetteer ??= new Gazetteer(readUsCities());
+  return gazetteer;
 }
 
 /** Misspellings tolerated: none for very short names, one edit up to 8 letters, two beyond. */

@@ -144,4 +144,8 @@ export type DieselRegion = keyof typeof DIESEL_REGIONS;
 export const DIESEL_REGION_NAMES = Object.keys(DIESEL_REGIONS) as [DieselRegion, ...DieselRegion[]];
 
 const REGION_OF_AREA = new Map(DIESEL_REGION_NAMES.map((region) => [DIESEL_REGIONS[region] as DieselArea, region]));
-export const dieselRegionOf = (area: DieselArea): DieselRegion => REGION_OF_AREA.get(area)!;
+export function dieselRegionOf(area: DieselArea): DieselRegion {
+  const region = REGION_OF_AREA.get(area);
+  if (!region) throw new Error(`EIA diesel area ${area} has no region name in DIESEL_REGIONS`);
+  return region;
+}

@@ -13,36 +13,53 @@ import { greatCircleMiles, type Point } from "./distance.ts";
  */
 const BAND_DEGREES = 0.1;
 
+/** One edge of a ring: from (x1, y1) to (x2, y2), longitude and latitude. */
+type Edge = readonly [x1: number, y1: number, x2: number, y2: number];
+
 interface Outline {
   south: number;
-  /** Per band of latitude: the edges spanning it, as x1, y1, x2, y2 runs. */
-  bands: number[][];
+  /** Per band of latitude: the edges spanning it. */
+  bands: Edge[][];
 }
 
 let outline: Outline | undefined;
 
+/** A GeoJSON position as longitude and latitude (every position carries both). */
+function lonLat(position: number[]): readonly [lon: number, lat: number] {
+  const [lon, lat] = position;
+  if (lon === undefined || lat === undefined) throw new Error("the nation outline has a position without lon/lat");
+  return [lon, lat];
+}
+
 function loadOutline(): Outline {
   const topology = nation as unknown as Parameters<typeof feature>[0];
-  const shape = feature(topology, topology.objects.nation!);
+  const { nation: nationObject } = topology.objects;
+  if (!nationObject) throw new Error("the bundled us-atlas topology has no 'nation' object");
+  const shape = feature(topology, nationObject);
   const geometries = "features" in shape ? shape.features.map((f) => f.geometry) : [shape.geometry];
-  const rings: number[][][] = [];
+  const positions: number[][][] = [];
   for (const geometry of geometries) {
-    if (geometry.type === "Polygon") rings.push(...geometry.coordinates);
-    if (geometry.type === "MultiPolygon") rings.push(...geometry.coordinates.flat());
+    if (geometry.type === "Polygon") positions.push(...geometry.coordinates);
+    if (geometry.type === "MultiPolygon") positions.push(...geometry.coordinates.flat());
   }
-  const south = Math.min(...rings.map((ring) => Math.min(...ring.map((c) => c[1]!))));
-  const bands: number[][] = [];
+  const rings = positions.map((ring) => ring.map(lonLat));
+  const south = Math.min(...rings.map((ring) => Math.min(...ring.map(([, lat]) => lat))));
+  const bands: Edge[][] = [];
   for (const ring of rings) {
-    for (let k = 0; k < ring.length; k++) {
-      const [x1, y1] = ring[k]!;
-      const [x2, y2] = ring[(k + 1) % ring.length]!;
-      const first = Math.floor((Math.min(y1!, y2!) - south) / BAND_DEGREES);
-      const last = Math.floor((Math.max(y1!, y2!) - south) / BAND_DEGREES);
+    // Each vertex with the one before it, the last closing the ring onto the first.
+    const closing = ring.at(-1);
+    if (!closing) continue;
+    let [x1, y1] = closing;
+    for (const [x2, y2] of ring) {
+      const first = Math.floor((Math.min(y1, y2) - south) / BAND_DEGREES);
+      const last = Math.floor((Math.max(y1, y2) - south) / BAND_DEGREES);
       for (let band = first; band <= last; band++) {
         const edges = bands[band] ?? [];
-        edges.push(x1!, y1!, x2!, y2!);
+        edges.push([x1, y1, x2, y2]);
         bands[band] = edges;
       }
+      x1 = x2;
+      y1 = y2;
     }
   }
   return { south, bands };
@@ -53,11 +70,7 @@ export function onUsLand(point: Point): boolean {
   const edges = outline.bands[Math.floor((point.lat - outline.south) / BAND_DEGREES)];
   if (!edges) return false;
   let inside = false;
-  for (let k = 0; k < edges.length; k += 4) {
-    const x1 = edges[k]!;
-    const y1 = edges[k + 1]!;
-    const x2 = edges[k + 2]!;
-    const y2 = edges[k + 3]!;
+  for (const [x1, y1, x2, y2] of edges) {
     if (y1 > point.lat !== y2 > point.lat && point.lon < x1 + ((point.lat - y1) * (x2 - x1)) / (y2 - y1))
       inside = !inside;
   }

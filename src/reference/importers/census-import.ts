@@ -116,6 +116,7 @@ export async function importFmcsaCensus(
   options: CensusImportOptions,
 ): Promise<CensusImportResult> {
   const totalBytes = statSync(file).size;
+  const { onProgress } = options;
   const input = createReadStream(file);
   const hasher = new Bun.CryptoHasher("sha256");
   input.on("data", (chunk) => hasher.update(chunk));
@@ -125,7 +126,7 @@ export async function importFmcsaCensus(
       name: basename(file),
       givenDate: () => (options.snapshotDate ? { date: options.snapshotDate, from: "option" } : undefined),
       now: options.now,
-      onProgress: options.onProgress && ((progress) => options.onProgress!({ ...progress, totalBytes })),
+      onProgress: onProgress && ((progress) => onProgress({ ...progress, totalBytes })),
     });
   } finally {
     input.destroy();

@@ -24,12 +24,13 @@ const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "
 
 /** [year, month, day] of ISO (with or without time), MM/DD/YYYY or "Sep 28, 2026"; undefined for anything else. */
 function dateParts(text: string): [number, number, number] | undefined {
-  const iso = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
-  if (iso) return [+iso[1]!, +iso[2]!, +iso[3]!];
-  const us = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text);
-  if (us) return [+us[3]!, +us[1]!, +us[2]!];
-  const spelled = /^([A-Za-z]{3})[a-z]*\.? (\d{1,2}), (\d{4})$/.exec(text);
-  if (spelled) return [+spelled[3]!, MONTHS.indexOf(spelled[1]!.toLowerCase()) + 1, +spelled[2]!];
+  // Every group matches at least one digit or letter, so a match's groups are never empty.
+  const [, isoYear, isoMonth, isoDay] = /^(\d{4})-(\d{2})-(\d{2})/.exec(text) ?? [];
+  if (isoYear && isoMonth && isoDay) return [+isoYear, +isoMonth, +isoDay];
+  const [, usMonth, usDay, usYear] = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text) ?? [];
+  if (usMonth && usDay && usYear) return [+usYear, +usMonth, +usDay];
+  const [, monthName, day, year] = /^([A-Za-z]{3})[a-z]*\.? (\d{1,2}), (\d{4})$/.exec(text) ?? [];
+  if (monthName && day && year) return [+year, MONTHS.indexOf(monthName.toLowerCase()) + 1, +day];
   return undefined;
 }
 
@@ -42,23 +43,28 @@ export function isoDate(text: string): string | undefined {
   return isCalendarDate(iso) ? iso : undefined;
 }
 
-/** Splits one CSV line, honouring double quotes. */
-export function csvCells(line: string): string[] {
+/** Splits one CSV line, honouring double quotes. Even an empty line has one (empty) cell. */
+export function csvCells(line: string): [first: string, ...rest: string[]] {
   const cells: string[] = [];
   let cell = "";
   let quoted = false;
   for (let i = 0; i < line.length; i++) {
-    const char = line[i]!;
+    const char = line.charAt(i);
     if (quoted) {
-      if (char === '"' && line[i + 1] === '"') (cell += '"'), i++;
-      else if (char === '"') quoted = false;
+      if (char === '"' && line[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (char === '"') quoted = false;
       else cell += char;
     } else if (char === '"') quoted = true;
-    else if (char === ",") cells.push(cell.trim()), (cell = "");
-    else cell += char;
+    else if (char === ",") {
+      cells.push(cell.trim());
+      cell = "";
+    } else cell += char;
   }
-  cells.push(cell.trim());
-  return cells;
+  const last = cell.trim();
+  const [first, ...rest] = cells;
+  return first === undefined ? [last] : [first, ...rest, last];
 }
 
 /**
@@ -93,9 +99,10 @@ export function* csvRecords(
     lineNo++;
     const cells = csvCells(line);
     if (!header) {
-      header = cells.map((cell) => cell.toLowerCase());
+      const columns = cells.map((cell) => cell.toLowerCase());
+      header = columns;
       const missing = required.filter(
-        (names) => !(typeof names === "string" ? [names] : names).some((name) => header!.includes(name)),
+        (names) => !(typeof names === "string" ? [names] : names).some((name) => columns.includes(name)),
       );
       if (missing.length > 0)
         throw new ImportFormatError(

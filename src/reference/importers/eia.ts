@@ -55,7 +55,7 @@ function* parseCsv(lines: Iterable<string>): Generator<ParsedObservation> {
     lineNo++;
     const cells = csvCells(line);
     if (!columnIds) {
-      if (pending !== undefined && isoDate(cells[0]!) !== undefined) {
+      if (pending !== undefined && isoDate(cells[0]) !== undefined) {
         const header = csvCells(pending);
         const preambleId = preamble.join(" ").match(SERIES_ID)?.[0];
         columnIds = header
@@ -68,13 +68,13 @@ function* parseCsv(lines: Iterable<string>): Generator<ParsedObservation> {
         }
       } else {
         if (pending !== undefined) preamble.push(pending);
-        pending = cells.length >= 2 && !isoDate(cells[0]!) ? line : undefined;
+        pending = cells.length >= 2 && !isoDate(cells[0]) ? line : undefined;
         if (pending === undefined) preamble.push(line);
         if (preamble.length > 50) break;
         continue;
       }
     }
-    const observedOn = isoDate(cells[0]!);
+    const observedOn = isoDate(cells[0]);
     const where = `line ${lineNo}`;
     if (!observedOn) throw new ImportFormatError(`${where}: '${cells[0]}' is not a date`);
     for (let i = 0; i < columnIds.length; i++) {

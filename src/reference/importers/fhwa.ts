@@ -13,14 +13,15 @@ export function* parseFhwa(lines: Iterable<string>): Generator<ParsedObservation
     ["state", "diesel_excise_cents_per_gal", "effective_date"],
     "an MF-121T table",
   )) {
-    if (row.diesel_excise_cents_per_gal === "" || row.effective_date === "" || !/^[A-Z]{2}$/.test(row.state ?? ""))
-      continue;
-    const observedOn = isoDate(row.effective_date!);
-    if (!observedOn) throw new ImportFormatError(`${where}: effective date '${row.effective_date}' is not a date`);
+    // csvRecords gives every header column a cell (empty when the line is short).
+    const { state, diesel_excise_cents_per_gal: excise, effective_date: effective } = row;
+    if (!excise || !effective || state === undefined || !/^[A-Z]{2}$/.test(state)) continue;
+    const observedOn = isoDate(effective);
+    if (!observedOn) throw new ImportFormatError(`${where}: effective date '${effective}' is not a date`);
     yield {
-      seriesId: stateDieselExciseSeries(row.state!),
+      seriesId: stateDieselExciseSeries(state),
       observedOn,
-      value: requireValue(row.diesel_excise_cents_per_gal!, where),
+      value: requireValue(excise, where),
       where,
     };
   }

@@ -75,13 +75,14 @@ const MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "
  * export, ISO in some mirrors. Two-digit years pivot at 70 (MCMIS starts in the 1970s).
  */
 export function censusDate(text: string): string | undefined {
-  const oracle = /^(\d{1,2})-([A-Za-z]{3})-(\d{2}|\d{4})$/.exec(text);
-  const numeric = oracle ? undefined : /^(\d{4})-?(\d{2})-?(\d{2})(?:[ T].*)?$/.exec(text);
+  // Each group matches at least one character, so a match's groups are never empty.
+  const [, oracleDay, oracleMonth, oracleYear] = /^(\d{1,2})-([A-Za-z]{3})-(\d{2}|\d{4})$/.exec(text) ?? [];
+  const numeric = oracleYear ? undefined : /^(\d{4})-?(\d{2})-?(\d{2})(?:[ T].*)?$/.exec(text);
   let parts: [year: number, month: number, day: number];
-  if (oracle) {
-    const y = Number(oracle[3]);
-    const year = oracle[3]!.length === 4 ? y : y >= 70 ? 1900 + y : 2000 + y;
-    parts = [year, MONTHS.indexOf(oracle[2]!.toUpperCase()) + 1, Number(oracle[1])];
+  if (oracleDay && oracleMonth && oracleYear) {
+    const y = Number(oracleYear);
+    const year = oracleYear.length === 4 ? y : y >= 70 ? 1900 + y : 2000 + y;
+    parts = [year, MONTHS.indexOf(oracleMonth.toUpperCase()) + 1, Number(oracleDay)];
   } else if (numeric) parts = [Number(numeric[1]), Number(numeric[2]), Number(numeric[3])];
   else return undefined;
   const [year, month, day] = parts;
@@ -109,8 +110,10 @@ class DotNumberSet {
       this.bits = grown;
     }
     const mask = 1 << (dot & 7);
-    if (this.bits[byte]! & mask) return false;
-    this.bits[byte]! |= mask;
+    const held = this.bits[byte];
+    if (held === undefined) throw new Error(`DOT number set: byte ${byte} is past the grown bit array`);
+    if (held & mask) return false;
+    this.bits[byte] = held | mask;
     return true;
   }
 }
@@ -145,7 +148,12 @@ const isYes = (text: string) => /^(y|true)$/i.test(text);
 /** One data row checked cell by cell: the carrier's figures, or what is wrong with it. */
 function readRow(record: string[], at: Record<CensusColumn, number>, width: number): CarrierRow | string {
   if (record.length !== width) return `${record.length} cells where the header has ${width}`;
-  const cell = (column: CensusColumn) => record[at[column]]!.trim();
+  const cell = (column: CensusColumn) => {
+    const text = record[at[column]];
+    if (text === undefined)
+      throw new Error(`census column ${column} is at ${at[column]}, past the row's ${width} cells`);
+    return text.trim();
+  };
   const dot = cell("DOT_NUMBER");
   if (!/^\d{1,9}$/.test(dot) || Number(dot) === 0) return "DOT_NUMBER is not a USDOT number";
   const operation = cell("CARRIER_OPERATION").toUpperCase();
@@ -359,10 +367,10 @@ export function censusObservations(aggregate: CensusAggregate, snapshotDate: str
     }
   };
   for (const state of STATE_CODES) {
-    for (const operation of CARRIER_OPERATIONS) {
+    // The totals map holds every operation, in CARRIER_OPERATIONS order.
+    for (const [operation, total] of national) {
       const cell = aggregate.cells.get(`${state}_${operation}`) ?? { carriers: 0, powerUnits: 0, drivers: 0 };
       push(state, operation, cell);
-      const total = national.get(operation)!;
       total.carriers += cell.carriers;
       total.powerUnits += cell.powerUnits;
       total.drivers += cell.drivers;
@@ -379,11 +387,15 @@ const FILE_MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "se
  * (dated the 1st of that month); downloads saved by date carry `2026-11-01` or `20261101`.
  */
 export function snapshotDateFromFileName(name: string): string | undefined {
-  const monthly = /(\d{4})[-_]?([A-Za-z]{3})(?![a-z])/.exec(name) ?? /([A-Za-z]{3})[-_]?(\d{4})/.exec(name);
+  const yearFirst = /(\d{4})[-_]?([A-Za-z]{3})(?![a-z])/.exec(name);
+  const monthFirst = yearFirst ? undefined : /([A-Za-z]{3})[-_]?(\d{4})/.exec(name);
+  const [, year, month] = yearFirst ?? [];
+  const [, monthBefore, yearAfter] = monthFirst ?? [];
+  const monthly =
+    year && month ? { year, month } : monthBefore && yearAfter ? { year: yearAfter, month: monthBefore } : undefined;
   if (monthly) {
-    const [year, month] = /^\d/.test(monthly[1]!) ? [monthly[1]!, monthly[2]!] : [monthly[2]!, monthly[1]!];
-    const index = FILE_MONTHS.indexOf(month.toLowerCase());
-    if (index >= 0) return `${year}-${String(index + 1).padStart(2, "0")}-01`;
+    const index = FILE_MONTHS.indexOf(monthly.month.toLowerCase());
+    if (index >= 0) return `${monthly.year}-${String(index + 1).padStart(2, "0")}-01`;
   }
   const daily = /(\d{4})-?(\d{2})-?(\d{2})/.exec(name);
   return daily ? censusDate(`${daily[1]}-${daily[2]}-${daily[3]}`) : undefined;

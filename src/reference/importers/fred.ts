@@ -24,12 +24,11 @@ export function* parseFred(lines: Iterable<string>): Generator<ParsedObservation
       continue;
     }
     const where = `line ${lineNo}`;
-    const observedOn = isoDate(cells[0]!);
+    const observedOn = isoDate(cells[0]);
     if (!observedOn) throw new ImportFormatError(`${where}: '${cells[0]}' is not a date`);
-    for (let i = 0; i < seriesIds.length; i++) {
+    for (const [i, seriesId] of seriesIds.entries()) {
       const cell = cells[i + 1] ?? "";
-      if (cell !== "" && cell !== ".")
-        yield { seriesId: seriesIds[i]!, observedOn, value: requireValue(cell, where), where };
+      if (cell !== "" && cell !== ".") yield { seriesId, observedOn, value: requireValue(cell, where), where };
     }
   }
 }

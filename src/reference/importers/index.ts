@@ -2,7 +2,7 @@ import { readFileSync, statSync } from "node:fs";
 import { ulid } from "ulid";
 import type { Store } from "../../db/client.ts";
 import type { ParsedObservation } from "../storage/admit.ts";
-import { appendObservations, sha256Hex, type AppendResult } from "../storage/append.ts";
+import { appendObservations, type AppendResult } from "../storage/append.ts";
 import { parseAmsCsv, parseAmsJson } from "./ams.ts";
 import { parseBls } from "./bls.ts";
 import { ImportFormatError } from "./common.ts";

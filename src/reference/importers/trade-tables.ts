@@ -45,11 +45,11 @@ export const parseFmcsaNewCarriers = (lines: Iterable<string>): Iterable<ParsedO
   parseMonthlyTable(lines, "an FMCSA new-carriers-by-state table (month, state_abbr, count, measure)", [
     {
       column: "count",
-      seriesId: (row) =>
-        /^[A-Z]{2}$/.test(row.state_abbr ?? "")
-          ? /operating authorit/i.test(row.measure ?? "")
-            ? fmcsaNewAuthoritiesSeries(row.state_abbr!)
-            : fmcsaNewCarriersSeries(row.state_abbr!)
-          : undefined,
+      seriesId: ({ state_abbr: state, measure }) => {
+        if (state === undefined || !/^[A-Z]{2}$/.test(state)) return undefined;
+        return /operating authorit/i.test(measure ?? "")
+          ? fmcsaNewAuthoritiesSeries(state)
+          : fmcsaNewCarriersSeries(state);
+      },
     },
   ]);

@@ -73,6 +73,18 @@ const monthly = (
   graceDays: 20,
 });
 
+/** The federal diesel excise; each state's (FHWA_MF121T_DIESEL_XX) follows the same rule. */
+const DIESEL_EXCISE: SeriesRule = {
+  family: "FHWA diesel excise",
+  unit: "cents/gal",
+  min: 0,
+  max: 100,
+  cadence: "irregular",
+  firstDate: "1932-01-01",
+  published: (d) => d,
+  graceDays: Number.POSITIVE_INFINITY,
+};
+
 const EXACT: Record<string, SeriesRule> = {
   CES4348400001: monthly("BLS CES truck employment", "thousands", 500, 3000, "1990-01-01", firstFridayOfNextMonth),
   WPU301: monthly("BLS PPI truck freight", "index Jun 2009=100", 50, 400, "2009-06-01", (d) =>
@@ -125,16 +137,7 @@ const EXACT: Record<string, SeriesRule> = {
   FMCSA_NET_CHANGE_CARRIERS: monthly("FMCSA for-hire authorities", "carriers/month", -30000, 30000, "2000-01-01", (d) =>
     dayOfMonthAfter(d, 1, 10),
   ),
-  [FEDERAL_DIESEL_EXCISE_SERIES]: {
-    family: "FHWA diesel excise",
-    unit: "cents/gal",
-    min: 0,
-    max: 100,
-    cadence: "irregular",
-    firstDate: "1932-01-01",
-    published: (d) => d,
-    graceDays: Number.POSITIVE_INFINITY,
-  },
+  [FEDERAL_DIESEL_EXCISE_SERIES]: DIESEL_EXCISE,
 };
 
 const DIESEL: SeriesRule = {
@@ -176,7 +179,7 @@ const PATTERNS: [RegExp, SeriesRule][] = [
       graceDays: 60,
     },
   ],
-  [/^FHWA_MF121T_DIESEL_[A-Z]{2}$/, { ...EXACT[FEDERAL_DIESEL_EXCISE_SERIES]!, family: "FHWA diesel excise" }],
+  [/^FHWA_MF121T_DIESEL_[A-Z]{2}$/, { ...DIESEL_EXCISE, family: "FHWA diesel excise" }],
   [
     new RegExp(`^${AMS_FVWTRK_PREFIX}(LOW|HIGH)_[A-Z0-9-]+__[A-Z0-9-]+$`),
     {

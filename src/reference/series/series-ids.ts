@@ -52,8 +52,9 @@ export const amsFvwtrkSeries = (kind: AmsRangeEnd, district: string, destination
 export function parseAmsFvwtrkSeries(
   seriesId: string,
 ): { kind: AmsRangeEnd; district: string; destination: string } | undefined {
-  const match = /^AMS_FVWTRK_REEFER_(LOW|HIGH)_([A-Z0-9-]+)__([A-Z0-9-]+)$/.exec(seriesId);
-  return match ? { kind: match[1] as AmsRangeEnd, district: match[2]!, destination: match[3]! } : undefined;
+  const [, kind, district, destination] =
+    /^AMS_FVWTRK_REEFER_(LOW|HIGH)_([A-Z0-9-]+)__([A-Z0-9-]+)$/.exec(seriesId) ?? [];
+  return kind && district && destination ? { kind: kind as AmsRangeEnd, district, destination } : undefined;
 }
 
 export const CASS_SHIPMENTS_INDEX = "CASS_SHIPMENTS_INDEX";

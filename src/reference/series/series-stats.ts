@@ -39,8 +39,10 @@ export function observationAtOrBefore(history: readonly Observation[], date: str
   let found: Observation | undefined;
   while (low <= high) {
     const mid = (low + high) >> 1;
-    if (history[mid]!.observedOn <= date) {
-      found = history[mid];
+    const candidate = history[mid];
+    if (!candidate) throw new Error(`binary search index ${mid} left the history's ${history.length} entries`);
+    if (candidate.observedOn <= date) {
+      found = candidate;
       low = mid + 1;
     } else high = mid - 1;
   }
@@ -89,5 +91,8 @@ export function quantile(ascending: ArrayLike<number>, p: number): number {
   const position = (ascending.length - 1) * p;
   const below = Math.floor(position);
   const above = Math.min(below + 1, ascending.length - 1);
-  return ascending[below]! + (ascending[above]! - ascending[below]!) * (position - below);
+  const low = ascending[below];
+  const high = ascending[above];
+  if (low === undefined || high === undefined) throw new Error(`quantile ${p} lies outside the sample`);
+  return low + (high - low) * (position - below);
 }

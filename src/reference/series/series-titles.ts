@@ -32,22 +32,23 @@ const FIPS_STATE = new Map(STATE_CODES.map((code) => [stateInfo(code).fips, code
 const stateOfFips = (fips: string) => stateName(FIPS_STATE.get(fips) ?? fips);
 
 /** Titles of the families of series whose ids carry a state or a measure. */
-const PATTERN_TITLES: [RegExp, (parts: string[]) => string][] = [
+const PATTERN_TITLES: [RegExp, (group: (n: number) => string) => string][] = [
   [
     /^OEUS(\d{2})\d+01$/,
-    ([fips]) => `BLS OEWS heavy and tractor-trailer truck drivers (53-3032), employment, ${stateOfFips(fips!)}`,
+    (group) => `BLS OEWS heavy and tractor-trailer truck drivers (53-3032), employment, ${stateOfFips(group(1))}`,
   ],
   [
     /^OEUS(\d{2})/,
-    ([fips]) => `BLS OEWS heavy and tractor-trailer truck drivers (53-3032), hourly median wage, ${stateOfFips(fips!)}`,
+    (group) =>
+      `BLS OEWS heavy and tractor-trailer truck drivers (53-3032), hourly median wage, ${stateOfFips(group(1))}`,
   ],
-  [/^FHWA_MF121T_DIESEL_([A-Z]{2})$/, ([state]) => `State diesel excise tax, ${state}`],
-  [/^FMCSA_NEW_CARRIERS_([A-Z]{2})$/, ([state]) => `New carriers (USDOT registrations), ${stateName(state!)}`],
-  [/^FMCSA_NEW_AUTHORITIES_([A-Z]{2})$/, ([state]) => `New MC operating authorities granted, ${stateName(state!)}`],
+  [/^FHWA_MF121T_DIESEL_([A-Z]{2})$/, (group) => `State diesel excise tax, ${group(1)}`],
+  [/^FMCSA_NEW_CARRIERS_([A-Z]{2})$/, (group) => `New carriers (USDOT registrations), ${stateName(group(1))}`],
+  [/^FMCSA_NEW_AUTHORITIES_([A-Z]{2})$/, (group) => `New MC operating authorities granted, ${stateName(group(1))}`],
   [
     /^FMCSA_CENSUS_(CARRIERS|POWER_UNITS|DRIVERS)_([A-Z]{2})_([ABC])$/,
-    ([measure, state, operation]) =>
-      `FMCSA census ${measure!.toLowerCase().replace("_", " ")}, ${stateName(state!)}, operation ${operation}`,
+    (group) =>
+      `FMCSA census ${group(1).toLowerCase().replace("_", " ")}, ${stateName(group(2))}, operation ${group(3)}`,
   ],
 ];
 
@@ -62,7 +63,12 @@ export function seriesTitle(id: string): string {
     return "BLS OEWS heavy and tractor-trailer truck drivers (53-3032), employment, U.S.";
   for (const [pattern, title] of PATTERN_TITLES) {
     const match = pattern.exec(id);
-    if (match) return title(match.slice(1) as string[]);
+    if (match)
+      return title((n) => {
+        const part = match[n];
+        if (part === undefined) throw new Error(`${pattern} has no group ${n}`);
+        return part;
+      });
   }
   return id;
 }

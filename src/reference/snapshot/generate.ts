@@ -16,34 +16,40 @@ export const SNAPSHOT_VERSION = "2026-11-23";
 const dataDir = join(import.meta.dir, "../../../data");
 
 /** Regular weekly or monthly steps from the first date (gaps become nulls), or undefined. */
-function regularLayout(rows: AdmittedObservation[]): { every: "week" | "month"; slots: number[] } | undefined {
-  const first = rows[0]!.observedOn;
+function regularLayout(
+  first: string,
+  rows: AdmittedObservation[],
+): { every: "week" | "month"; placed: { row: AdmittedObservation; slot: number }[]; length: number } | undefined {
   for (const every of ["week", "month"] as const) {
-    const slots: number[] = [];
+    const placed: { row: AdmittedObservation; slot: number }[] = [];
     let step = 0;
     for (const row of rows) {
       while (addStep(first, every, step) < row.observedOn && step < 100_000) step++;
       if (addStep(first, every, step) !== row.observedOn) break;
-      slots.push(step);
+      placed.push({ row, slot: step });
     }
-    if (slots.length === rows.length && rows.length > 2 && slots.at(-1)! < rows.length * 2) return { every, slots };
+    const lastSlot = placed.at(-1)?.slot;
+    if (lastSlot !== undefined && placed.length === rows.length && rows.length > 2 && lastSlot < rows.length * 2)
+      return { every, placed, length: lastSlot + 1 };
   }
   return undefined;
 }
 
 function snapshotSeries(id: string, source: string, rows: AdmittedObservation[]): SnapshotSeries {
-  const rule = seriesRule(id)!;
+  const rule = seriesRule(id);
+  if (!rule) throw new Error(`series ${id} has no catalog rule, so it cannot be in the snapshot`);
+  const start = rows[0]?.observedOn;
+  if (start === undefined) throw new Error(`series ${id} has no figures to snapshot`);
   const meta = { id, title: seriesTitle(id), unit: rule.unit, source };
-  const layout = regularLayout(rows);
+  const layout = regularLayout(start, rows);
   if (!layout) return { ...meta, points: rows.map((row) => [row.observedOn, row.value, row.publishedOn]) };
-  const length = layout.slots.at(-1)! + 1;
-  const values: (number | null)[] = Array(length).fill(null);
-  const lags: (number | null)[] = Array(length).fill(null);
-  rows.forEach((row, i) => {
-    values[layout.slots[i]!] = row.value;
-    lags[layout.slots[i]!] = daysBetween(row.observedOn, row.publishedOn);
-  });
-  return { ...meta, start: rows[0]!.observedOn, every: layout.every, values, lags };
+  const values: (number | null)[] = Array(layout.length).fill(null);
+  const lags: (number | null)[] = Array(layout.length).fill(null);
+  for (const { row, slot } of layout.placed) {
+    values[slot] = row.value;
+    lags[slot] = daysBetween(row.observedOn, row.publishedOn);
+  }
+  return { ...meta, start, every: layout.every, values, lags };
 }
 
 const series: SnapshotSeries[] = [];

@@ -10,7 +10,7 @@ import figures from "./figures.json";
 export const snapshot = figures as SnapshotFile;
 export const snapshotImportId = (version = snapshot.version): string => `imp_snapshot_${version}`;
 
-export function snapshotObservations(file: SnapshotFile = snapshot): ParsedObservation[] {
+export function snapshotObservations(file: SnapshotFile = snapshot): (ParsedObservation & { publishedOn: string })[] {
   return file.series.flatMap((series) =>
     [...snapshotPoints(series)].map(([observedOn, value, publishedOn]) => ({
       seriesId: series.id,
@@ -41,7 +41,7 @@ async function backfillPublication(db: Store): Promise<void> {
     for (const row of snapshotObservations()) {
       await tx
         .update(o)
-        .set({ publishedOn: row.publishedOn! })
+        .set({ publishedOn: row.publishedOn })
         .where(and(eq(o.seriesId, row.seriesId), eq(o.observedOn, row.observedOn), isNull(o.publishedOn)));
     }
   });

@@ -22,17 +22,19 @@ export interface FiguresFile {
 export function parseFiguresFile(text: string, name = "figures file"): FiguresFile {
   const lines = text.split("\n").filter((line) => line !== "");
   if (lines[0] !== `# ${FIGURES_FORMAT}`) throw new Error(`${name}: first line must be '# ${FIGURES_FORMAT}'`);
-  const about: string[] = [];
-  let i = 1;
-  for (; i < lines.length && lines[i]!.startsWith("#"); i++) about.push(lines[i]!.replace(/^# ?/, ""));
-  if (lines[i] !== HEADER)
-    throw new Error(`${name}: line ${i + 1} must be the header '${HEADER.replace(/\t/g, "<TAB>")}'`);
+  // The '# ' lines after the format line are the about text; the header follows them.
+  const afterAbout = lines.findIndex((line, index) => index > 0 && !line.startsWith("#"));
+  const headerAt = afterAbout === -1 ? lines.length : afterAbout;
+  const about = lines.slice(1, headerAt).map((line) => line.replace(/^# ?/, ""));
+  if (lines[headerAt] !== HEADER)
+    throw new Error(`${name}: line ${headerAt + 1} must be the header '${HEADER.replace(/\t/g, "<TAB>")}'`);
   const rows: ParsedObservation[] = [];
-  for (i++; i < lines.length; i++) {
-    const [seriesId, observedOn, value, publishedOn] = lines[i]!.split("\t");
+  for (const [index, line] of lines.entries()) {
+    if (index <= headerAt) continue;
+    const [seriesId, observedOn, value, publishedOn] = line.split("\t");
     if (!seriesId || !observedOn || value === undefined || !publishedOn)
-      throw new Error(`${name}: line ${i + 1} needs 4 tab-separated cells`);
-    rows.push({ seriesId, observedOn, value: Number(value), publishedOn, where: `${name} line ${i + 1}` });
+      throw new Error(`${name}: line ${index + 1} needs 4 tab-separated cells`);
+    rows.push({ seriesId, observedOn, value: Number(value), publishedOn, where: `${name} line ${index + 1}` });
   }
   return { about, rows };
 }

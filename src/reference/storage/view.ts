@@ -52,9 +52,7 @@ export function earlierView(view: ReferenceView, asOf: string): ReferenceView {
     asOf,
     knownAt: view.knownAt,
     latest(seriesId) {
-      const history = view.history(seriesId);
-      for (let i = history.length - 1; i >= 0; i--) if (visible(history[i]!)) return history[i];
-      return undefined;
+      return view.history(seriesId).findLast(visible);
     },
     history: (seriesId, from) => view.history(seriesId, from).filter(visible),
     seriesIds: (prefix) => view.seriesIds(prefix),

@@ -189,7 +189,7 @@ async function dataSourceOf(store: Store, factor: FactorVersion): Promise<Static
     imported_at: iso(stored?.dataImport.importedAt),
     matches_stored_observation: stored !== undefined && stored.observation.value === factor.value,
     retraction: stored?.retraction
-      ? { retracted_at: iso(stored.retraction.at)!, reason: stored.retraction.reason }
+      ? { retracted_at: new Date(stored.retraction.at).toISOString(), reason: stored.retraction.reason }
       : null,
   };
 }

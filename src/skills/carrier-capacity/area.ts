@@ -39,8 +39,9 @@ export interface Area {
 export function resolveArea(name: AreaName | undefined, states: readonly StateCode[] | undefined): Area {
   if (states && states.length > 0) {
     const unique = [...new Set(states)];
-    return unique.length === 1
-      ? { name: unique[0]!, kind: "STATE", states: unique }
+    const [only] = unique;
+    return only !== undefined && unique.length === 1
+      ? { name: only, kind: "STATE", states: unique }
       : { name: unique.join("+"), kind: "STATES", states: unique };
   }
   const area = name ?? "NATIONAL";

@@ -28,7 +28,7 @@ const SOURCE_BY_PREFIX: [string, string][] = [
 /** Where a series' figures come from: the publisher as the snapshot names it (without its license and release notes), else by id. */
 export function sourceOf(seriesId: string): string {
   const known = snapshotSeriesInfo.get(seriesId)?.source;
-  if (known) return known.split(/\. (?:License|Published): /)[0]!;
+  if (known) return known.replace(/\. (?:License|Published): [\s\S]*$/, "");
   return SOURCE_BY_PREFIX.find(([prefix]) => seriesId.startsWith(prefix))?.[1] ?? "imported";
 }
 

@@ -133,11 +133,13 @@ function monthlyMean(view: ReferenceView, seriesId: string): Measurement {
   const latest = view.latest(seriesId);
   if (!latest) return { missing: `no ${seriesId} observation on or before ${view.asOf}`, used: [] };
   const window = view.history(seriesId, shiftDate(latest.observedOn, { months: -2 }));
+  const [oldest] = window;
+  if (!oldest) throw new Error(`${seriesId}: the window ending at the latest figure lacks that figure`);
   const mean = window.reduce((sum, o) => sum + o.value, 0) / window.length;
   return {
     latest,
     measured: round(mean, 1),
-    basis: `mean of ${window.length} month(s) from ${window[0]!.observedOn}`,
+    basis: `mean of ${window.length} month(s) from ${oldest.observedOn}`,
     used: window,
   };
 }
@@ -152,7 +154,8 @@ function censusChange(view: ReferenceView, area: Area): Measurement {
       missing: "no FMCSA census loaded (waybill data import fmcsa)",
       used: [],
     };
-  const newest = latest.observations.at(-1)!;
+  const newest = latest.observations.at(-1);
+  if (!newest) throw new Error(`the census of ${latest.date} was found through its observations, yet has none`);
   if (!earlier)
     return {
       seriesId: CENSUS_POWER_UNITS_SERIES,
@@ -181,28 +184,37 @@ function censusChange(view: ReferenceView, area: Area): Measurement {
 function wagePremium(view: ReferenceView, states: readonly StateCode[]): Measurement {
   const wages = states.flatMap((state) => view.latest(stateTruckDriverWageSeries(stateInfo(state).fips)) ?? []);
   if (wages.length === 0) return { missing: "no OEWS 53-3032 median wage for the area", used: [] };
-  const edition = wages.reduce((newest, o) => (o.observedOn > newest ? o.observedOn : newest), wages[0]!.observedOn);
+  const edition = wages.map((o) => o.observedOn).reduce((newest, date) => (date > newest ? date : newest));
   const sameEdition = wages.filter((o) => o.observedOn === edition);
   const national = view.history(NATIONAL_TRUCK_DRIVER_WAGE_SERIES, edition).find((o) => o.observedOn === edition);
   if (!national)
     return { missing: `no U.S. OEWS 53-3032 median wage for the ${edition} edition to compare with`, used: [] };
+  const [first] = sameEdition;
+  const last = sameEdition.at(-1);
+  if (!first || !last) throw new Error(`the ${edition} edition came from the wages, so some wage has it`);
   const areaMedian = sameEdition.reduce((sum, o) => sum + o.value, 0) / sameEdition.length;
   return {
-    seriesId: sameEdition.length === 1 ? sameEdition[0]!.seriesId : "OEUS<FIPS>00000000000053303208",
-    latest: sameEdition.at(-1)!,
+    seriesId: sameEdition.length === 1 ? first.seriesId : "OEUS<FIPS>00000000000053303208",
+    latest: last,
     measured: round((areaMedian / national.value - 1) * 100, 2),
     basis: `${sameEdition.length === 1 ? "median" : `mean of ${sameEdition.length} state medians`} ${round(areaMedian, 2)} USD/h against the U.S. median ${national.value} (${edition})`,
     used: [...sameEdition, national],
   };
 }
 
+/** The series a single-series measure reads; the model declares one for every such input. */
+function seriesOf(id: PressureInputId, spec: PressureInputSpec): string {
+  if (!spec.seriesId) throw new Error(`capacity input ${id} is measured from one series but names none`);
+  return spec.seriesId;
+}
+
 function measure(view: ReferenceView, id: PressureInputId, spec: PressureInputSpec, area: Area): Measurement {
   const how = spec.measure;
   switch (how.kind) {
     case "change_percent":
-      return percentChange(view, spec.seriesId!, how.months);
+      return percentChange(view, seriesOf(id, spec), how.months);
     case "monthly_mean":
-      return monthlyMean(view, spec.seriesId!);
+      return monthlyMean(view, seriesOf(id, spec));
     case "census_change":
       return censusChange(view, area);
     case "area_premium":
@@ -239,7 +251,9 @@ export function readInput(view: ReferenceView, id: PressureInputId, area: Area):
   if (scale.note) reading.basis = `${reading.basis}; ${scale.note}`;
   reading.signal = round(clamp(scale.ratio) * spec.polarity, 3);
   if (reading.freshness === "EXPIRED") {
-    reading.missing = `latest figure ${reading.latest!.observedOn} is ${reading.ageDays} days old (counts up to ${spec.freshDays * CAPACITY_MODEL.freshness.value.expiredAfterFreshMultiple})`;
+    // Freshness is only judged from a latest figure.
+    if (!reading.latest) throw new Error(`capacity input ${id} is EXPIRED without a latest figure`);
+    reading.missing = `latest figure ${reading.latest.observedOn} is ${reading.ageDays} days old (counts up to ${spec.freshDays * CAPACITY_MODEL.freshness.value.expiredAfterFreshMultiple})`;
     return reading;
   }
   reading.effectiveWeight =
@@ -267,7 +281,11 @@ export function pressureIndex(view: ReferenceView, area: Area): PressureIndex {
   const contributions = new Map(
     readings
       .filter((r) => r.effectiveWeight > 0)
-      .map((r) => [r.id, round((scale * r.effectiveWeight * r.signal!) / countedWeight, 1)] as const),
+      .map((r) => {
+        // A weight is only given after the signal is set (readInput).
+        if (r.signal === undefined) throw new Error(`capacity input ${r.id} has a weight but no signal`);
+        return [r.id, round((scale * r.effectiveWeight * r.signal) / countedWeight, 1)] as const;
+      }),
   );
   const value = round(
     [...contributions.values()].reduce((sum, c) => sum + c, 0),

@@ -41,12 +41,16 @@ function inputOut(reading: InputReading, index: PressureIndex): Output["capacity
 /** Strongest contribution first, then what was left out and why. */
 function reasonsOf(index: PressureIndex): string[] {
   const counted = index.readings
-    .filter((r) => index.contributions.has(r.id))
-    .sort((a, b) => Math.abs(index.contributions.get(b.id)!) - Math.abs(index.contributions.get(a.id)!))
-    .map((r) => {
-      const points = index.contributions.get(r.id)!;
+    .flatMap((r) => {
+      const points = index.contributions.get(r.id);
+      return points === undefined ? [] : [{ r, points }];
+    })
+    .sort((a, b) => Math.abs(b.points) - Math.abs(a.points))
+    .map(({ r, points }) => {
+      // Only a measured input gets a signal, so only a measured one contributes points.
+      if (r.measured === undefined) throw new Error(`capacity input ${r.id} contributes without a measurement`);
       const leaning = points > 0 ? "toward tight" : points < 0 ? "toward loose" : "neutral";
-      return `${r.spec.name}: ${signed(r.measured!)} (${r.spec.unit}; ${r.basis}) ${leaning}, ${signed(points)} points${r.freshness === "STALE" ? `, at half weight: ${r.ageDays} days old` : ""}`;
+      return `${r.spec.name}: ${signed(r.measured)} (${r.spec.unit}; ${r.basis}) ${leaning}, ${signed(points)} points${r.freshness === "STALE" ? `, at half weight: ${r.ageDays} days old` : ""}`;
     });
   const left = index.readings
     .filter((r) => r.effectiveWeight === 0)

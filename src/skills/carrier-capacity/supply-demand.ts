@@ -89,23 +89,22 @@ function truckDrivers(view: ReferenceView, area: Area, used: UsedObservations) {
       median_wage_hourly: wage ? figureOf(wage, "USD/hour", used) : null,
     };
   });
-  const withEmployment = byState.filter((s) => s.employment);
+  const employments = byState.flatMap((s) => (s.employment ? [s.employment] : []));
+  const [onlyEmployment] = employments;
   const national = view.latest(NATIONAL_TRUCK_DRIVER_EMPLOYMENT_SERIES);
   const total =
     area.kind === "NATIONAL"
       ? national && figureOf(national, "jobs", used)
-      : withEmployment.length !== area.states.length
+      : employments.length !== area.states.length
         ? null
-        : withEmployment.length === 1
-          ? withEmployment[0]!.employment
+        : employments.length === 1 && onlyEmployment
+          ? onlyEmployment
           : {
-              value: withEmployment.reduce((sum, s) => sum + s.employment!.value, 0),
+              value: employments.reduce((sum, e) => sum + e.value, 0),
               unit: "jobs",
               series_id: "sum of OEUS<FIPS>00000000000053303201",
-              date: withEmployment
-                .map((s) => s.employment!.date)
-                .sort()
-                .at(-1)!,
+              // Newest date; an area has at least one state, and here every state has employment.
+              date: employments.map((e) => e.date).reduce((newest, date) => (date > newest ? date : newest)),
               source: sourceOf("OEU"),
             };
   const nationalWage = view.latest(NATIONAL_TRUCK_DRIVER_WAGE_SERIES);

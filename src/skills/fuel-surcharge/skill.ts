@@ -44,15 +44,17 @@ export const fuelSurchargeSkill = defineSkill({
     const answer: Output = {
       formula,
       as_of: view.asOf,
-      ...(origin && {
-        origin: {
-          input: input.origin!,
-          city: origin.city,
-          state: origin.state,
-          padd: origin.padd,
-          resolution: origin.quality,
-        },
-      }),
+      // surchargeDiesel resolves an origin exactly when the input names one.
+      ...(origin &&
+        input.origin !== undefined && {
+          origin: {
+            input: input.origin,
+            city: origin.city,
+            state: origin.state,
+            padd: origin.padd,
+            resolution: origin.quality,
+          },
+        }),
       diesel: {
         price_per_gallon: price,
         region: dieselRegionOf(reading.area),

@@ -31,12 +31,13 @@ const deltaFrom = (value: number, reference: number): Delta => ({
 
 /** Rank positive cost figures, cheapest first, with each one's distance from the cheapest and from the mean. */
 export function rankCosts(values: readonly number[]): Ranking {
-  if (values.length === 0) throw new Error("rankCosts needs at least one figure");
-  const average = mean(values);
   const order = values
     .map((value, position) => ({ value, position }))
     .sort((a, b) => a.value - b.value || a.position - b.position);
-  const cheapest = order[0]!.value;
+  const [first] = order;
+  if (!first) throw new Error("rankCosts needs at least one figure");
+  const average = mean(values);
+  const cheapest = first.value;
   const ranked = order.map(({ value, position }) => ({
     position,
     rank: 1 + order.filter((other) => other.value < value).length,
@@ -44,5 +45,8 @@ export function rankCosts(values: readonly number[]): Ranking {
     deltaVsCheapest: deltaFrom(value, cheapest),
     deltaVsMean: deltaFrom(value, average),
   }));
-  return { ranked, cheapest: ranked[0]!, mostExpensive: ranked.at(-1)!, mean: average };
+  const [cheapestRanked] = ranked;
+  const mostExpensive = ranked.at(-1);
+  if (!cheapestRanked || !mostExpensive) throw new Error("ranked has one entry per figure, and there is one");
+  return { ranked, cheapest: cheapestRanked, mostExpensive, mean: average };
 }

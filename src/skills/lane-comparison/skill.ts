@@ -46,8 +46,14 @@ export const laneComparisonSkill = defineSkill({
       absolute: round(delta.absolute, decimals),
       percent: round(delta.percent, PERCENT_DECIMALS),
     });
+    // Ranking positions index the input's lanes, and `priced` holds one answer per lane in the same order.
+    const laneAt = <T>(lanes: readonly T[], position: number): T => {
+      const lane = lanes[position];
+      if (lane === undefined) throw new Error(`ranking position ${position} is not one of the ${lanes.length} lanes`);
+      return lane;
+    };
     const withLabel = (position: number) => {
-      const label = input.lanes[position]!.label;
+      const { label } = laneAt(input.lanes, position);
       return label === undefined ? {} : { label };
     };
     const extreme = (figure: RankedFigure) => ({
@@ -62,7 +68,7 @@ export const laneComparisonSkill = defineSkill({
       sort_by: sortBy,
       include_fuel_surcharge: includeFuelSurcharge,
       lanes: ranking.ranked.map((figure) => {
-        const lane = priced[figure.position]!;
+        const lane = laneAt(priced, figure.position);
         return {
           rank: figure.rank,
           position: figure.position,

@@ -42,9 +42,12 @@ export interface Measurement {
  */
 export function measure(condition: Condition, view: ReferenceView, prefix = "condition"): Measurement {
   if (condition.metric === "rate_per_mile" || condition.metric === "total_cost") {
+    const { origin, destination } = condition;
+    if (origin === undefined || destination === undefined)
+      throw new Error(`a ${condition.metric} condition names its lane once checkConditionFields passed it`);
     const laneRequest = {
-      origin: condition.origin!,
-      destination: condition.destination!,
+      origin,
+      destination,
       equipment: condition.equipment as Equipment,
       ...(condition.mode !== undefined && { mode: condition.mode as Mode }),
       ...(condition.miles !== undefined && { miles: condition.miles }),
@@ -59,7 +62,10 @@ export function measure(condition: Condition, view: ReferenceView, prefix = "con
       laneRequest: { ...laneRequest, as_of: view.asOf },
     };
   }
-  const area = DIESEL_REGIONS[condition.region!];
+  const { region } = condition;
+  if (region === undefined)
+    throw new Error(`a ${condition.metric} condition names its region once checkConditionFields passed it`);
+  const area = DIESEL_REGIONS[region];
   const latest = dieselPrice(view, area);
   if (!latest) throw beforeData("diesel price", view.asOf);
   if (condition.metric === "diesel_price") {

@@ -26,11 +26,20 @@ const weekNumber = (date: string) => Math.round(Date.parse(`${date}T00:00:00Z`) 
 
 /** The window's log prices on a gap-free weekly grid, NaN for a week without a price. */
 function logPriceGrid(window: readonly WeeklyPrice[]): Float64Array {
-  if (window.length === 0) return new Float64Array(0);
-  const first = weekNumber(window[0]!.date);
-  const grid = new Float64Array(weekNumber(window.at(-1)!.date) - first + 1).fill(Number.NaN);
+  const [firstWeek] = window;
+  const lastWeek = window.at(-1);
+  if (!firstWeek || !lastWeek) return new Float64Array(0);
+  const first = weekNumber(firstWeek.date);
+  const grid = new Float64Array(weekNumber(lastWeek.date) - first + 1).fill(Number.NaN);
   for (const week of window) grid[weekNumber(week.date) - first] = Math.log(week.value);
   return grid;
+}
+
+/** The grid's week i, for an index its caller keeps in range. */
+function gridAt(grid: Float64Array, i: number): number {
+  const value = grid[i];
+  if (value === undefined) throw new Error(`week ${i} is outside the ${grid.length}-week grid`);
+  return value;
 }
 
 /** Every `steps`-week log change between two priced weeks of the grid, ascending. */
@@ -38,7 +47,7 @@ function logChangesOver(grid: Float64Array, steps: number): Float64Array {
   const changes = new Float64Array(Math.max(0, grid.length - steps));
   let count = 0;
   for (let i = 0; i + steps < grid.length; i++) {
-    const change = grid[i + steps]! - grid[i]!;
+    const change = gridAt(grid, i + steps) - gridAt(grid, i);
     if (!Number.isNaN(change)) changes[count++] = change;
   }
   // Typed arrays sort numerically without a comparator call; the backtest sorts several hundred of these.

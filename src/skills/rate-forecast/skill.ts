@@ -96,7 +96,8 @@ export const rateForecastSkill = defineSkill({
     const lastWeek = factors.diesel
       .map((reading) => reading.observation.observedOn)
       .sort()
-      .at(-1)!;
+      .at(-1);
+    if (lastWeek === undefined) throw new Error("rate-lookup prices a lane from at least one diesel reading");
     const unseenWeeks = Math.floor(daysBetween(lastWeek, view.asOf) / 7);
     const history = laneDieselHistory(
       view,
@@ -134,6 +135,9 @@ export const rateForecastSkill = defineSkill({
       actual: (date, diesel) => rateAt(diesel, levelScale(histories, date, view.asOf)),
     });
     const window = forecastWindow(history.weeks, lastWeek);
+    const [windowStart] = window;
+    const windowEnd = window.at(-1);
+    if (!windowStart || !windowEnd) throw new Error("the forecast window holds the weeks its changes were measured on");
     const answer: Output = {
       as_of: view.asOf,
       horizon_weeks: horizon,
@@ -156,7 +160,7 @@ export const rateForecastSkill = defineSkill({
         name: method.value,
         description: method.source,
         diesel_series: factors.diesel.map((reading) => reading.observation.seriesId),
-        window: { weeks: windowWeeks.value, from: window[0]!.date, to: window.at(-1)!.date },
+        window: { weeks: windowWeeks.value, from: windowStart.date, to: windowEnd.date },
         changes_per_horizon: {
           min: Math.min(...steps.map((step) => step.changes)),
           max: Math.max(...steps.map((step) => step.changes)),
@@ -180,7 +184,7 @@ export const rateForecastSkill = defineSkill({
       },
       factor_versions: distinctFactors([
         ...start.used,
-        ...historyBounds(history.bySeries, window[0]!.date),
+        ...historyBounds(history.bySeries, windowStart.date),
         ...[trends.wage, trends.equipment].flatMap((trend) => (trend ? [trend.from, trend.to] : [])),
       ]),
       model_version: RATE_FORECAST_MODEL.version,

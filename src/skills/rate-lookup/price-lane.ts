@@ -35,7 +35,7 @@ export interface LaneFactors {
   mode: Mode;
   includeFuelSurcharge: boolean;
   /** The origin's diesel area, and the destination's when it is a different series. */
-  diesel: DieselReading[];
+  diesel: LaneDiesel;
   /** Mean of the readings: the lane's retail diesel, USD/gal. */
   dieselPerGallon: number;
   /** Road-fuel excise (federal and origin state) a reefer unit's tax-free diesel does not pay, USD/gal; 0 for other equipment. */
@@ -56,10 +56,13 @@ function checkAllowed(field: string, value: string, allowed: readonly string[]):
   }
 }
 
-function laneDiesel(view: ReferenceView, origin: ResolvedPlace, destination: ResolvedPlace): DieselReading[] {
-  const readings = [dieselPriceForState(view, origin.state), dieselPriceForState(view, destination.state)];
-  if (readings.some((reading) => reading === undefined)) throw beforeData("diesel price", view.asOf);
-  const [atOrigin, atDestination] = readings as [DieselReading, DieselReading];
+/** The origin's reading first, then the destination's when it is another series. */
+type LaneDiesel = [atOrigin: DieselReading, ...atDestination: DieselReading[]];
+
+function laneDiesel(view: ReferenceView, origin: ResolvedPlace, destination: ResolvedPlace): LaneDiesel {
+  const atOrigin = dieselPriceForState(view, origin.state);
+  const atDestination = dieselPriceForState(view, destination.state);
+  if (!atOrigin || !atDestination) throw beforeData("diesel price", view.asOf);
   return atOrigin.observation.seriesId === atDestination.observation.seriesId ? [atOrigin] : [atOrigin, atDestination];
 }
 
@@ -134,7 +137,7 @@ export function costAtDiesel(
   dieselPerGallon: number,
   scale: CostScale = { wage: 1, equipment: 1 },
 ): CostBasis {
-  const originDiesel = factors.diesel[0]!.observation.value;
+  const originDiesel = factors.diesel[0].observation.value;
   return costBasis({
     equipment: factors.equipment,
     mode: factors.mode,
@@ -247,7 +250,7 @@ export function priceLane(
       labor_source: `BLS OEWS heavy and tractor-trailer truck drivers (53-3032) hourly median, ${wage.scope === "state" ? lane.origin.state : "U.S."}, series ${wage.observation.seriesId} (${wage.observation.observedOn})${describeCarry(factors.driverWage)}`,
       equipment_source: equipmentCost.description,
       ...(factors.includeFuelSurcharge && {
-        fuel_surcharge_source: `(${diesel[0]!.observation.seriesId} ${diesel[0]!.observation.value} - ${RATE_MODEL.fuelSurcharge.value.baseDieselPerGallon} base) / ${RATE_MODEL.fuelEconomyMpg.value[equipment]} mpg, split out of the fuel line; the total is the same without it`,
+        fuel_surcharge_source: `(${diesel[0].observation.seriesId} ${diesel[0].observation.value} - ${RATE_MODEL.fuelSurcharge.value.baseDieselPerGallon} base) / ${RATE_MODEL.fuelEconomyMpg.value[equipment]} mpg, split out of the fuel line; the total is the same without it`,
       }),
     },
     ...(market && { market_anchor: marketOut(market, totalCost) }),

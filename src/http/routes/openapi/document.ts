@@ -236,7 +236,13 @@ function skillErrors(skill: AnySkill, withBody: boolean): number[] {
   ];
 }
 
-function skillOperation(skill: AnySkill, example: { input: unknown; answer: unknown }): Json {
+/** A skill with the input and answer its documentation shows. */
+interface SkillExample {
+  skill: AnySkill;
+  example: { input: unknown; answer: unknown };
+}
+
+function skillOperation({ skill, example }: SkillExample): Json {
   const input = inputSchema(skill);
   const name = callName(skill);
   const pathParams = pathParamsOf(skill.rest.path);
@@ -289,10 +295,7 @@ function skillOperation(skill: AnySkill, example: { input: unknown; answer: unkn
   };
 }
 
-function invokeOperation(
-  skills: readonly AnySkill[],
-  examples: Map<string, { input: unknown; answer: unknown }>,
-): Json {
+function invokeOperation(skills: readonly AnySkill[], examples: readonly SkillExample[]): Json {
   return {
     operationId: "invoke-skill",
     summary: "Invoke any skill",
@@ -323,10 +326,7 @@ function invokeOperation(
           // anyOf: inputs of different skills may share a shape; the path names which one applies.
           schema: { anyOf: skills.map((skill) => ({ title: callName(skill), ...inputSchema(skill) })) },
           examples: Object.fromEntries(
-            skills.map((skill) => [
-              callName(skill),
-              { summary: callName(skill), value: examples.get(callName(skill))!.input },
-            ]),
+            examples.map(({ skill, example }) => [callName(skill), { summary: callName(skill), value: example.input }]),
           ),
         },
       },
@@ -339,9 +339,9 @@ function invokeOperation(
           "application/json": {
             schema: { anyOf: skills.map((skill) => ref("schemas", schemaName(skill))) },
             examples: Object.fromEntries(
-              skills.map((skill) => [
+              examples.map(({ skill, example }) => [
                 callName(skill),
-                { summary: callName(skill), value: examples.get(callName(skill))!.answer },
+                { summary: callName(skill), value: example.answer },
               ]),
             ),
           },
@@ -405,7 +405,7 @@ export const IDEMPOTENCY_KEY_EXAMPLE = "5f1c8e2a-3b7d-4c9e-8a1f-0d2b4c6e8f10";
 export function openApiDocument(source: DocumentSource): Json {
   const { skills } = source;
   const schemas: Json = {};
-  const examples = new Map<string, { input: unknown; answer: unknown }>();
+  const examples: SkillExample[] = [];
   for (const skill of skills) {
     const input = inputSchema(skill);
     const answer = answerSchema(plain(skill.output));
@@ -416,7 +416,7 @@ export function openApiDocument(source: DocumentSource): Json {
     };
     const exampleInput = exampleOf(input);
     const computed = source.answerExample?.(skill, exampleInput);
-    examples.set(callName(skill), { input: exampleInput, answer: computed ?? exampleOf(answer) });
+    examples.push({ skill, example: { input: exampleInput, answer: computed ?? exampleOf(answer) } });
   }
   for (const code of Object.keys(ERROR_STATUS) as ErrorCode[])
     schemas[errorSchemaName(code)] = plain(errorSchema(code));
@@ -426,13 +426,13 @@ export function openApiDocument(source: DocumentSource): Json {
     const key = openApiPath(path);
     paths[key] = { ...paths[key], [method.toLowerCase()]: operation };
   };
-  const skillByRoute = new Map(skills.map((skill) => [`${skill.rest.method} ${skill.rest.path}`, skill]));
+  const skillByRoute = new Map(examples.map((entry) => [`${entry.skill.rest.method} ${entry.skill.rest.path}`, entry]));
   for (const route of source.routes) {
     if (!isDocumentedRoute(route.path)) continue;
     const key = `${route.method} ${route.path}`;
     const skill = skillByRoute.get(key);
     const method = route.method === "ALL" ? "POST" : route.method;
-    if (skill) add(method, route.path, skillOperation(skill, examples.get(callName(skill))!));
+    if (skill) add(method, route.path, skillOperation(skill));
     else if (key === "POST /v1/agent/invoke/:skill") add(method, route.path, invokeOperation(skills, examples));
     else if (ROUTE_DOCS[key]) add(method, route.path, documentedOperation(method, ROUTE_DOCS[key]));
     else if (route.hooks?.detail && Object.keys(route.hooks.detail).length > 0)
