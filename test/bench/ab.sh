@@ -10,6 +10,8 @@
 # Knobs: ROUNDS (4), DURATION (10 s), WARM (5 s), SCRIPT (post.lua: one lane; lanes.lua: a Zipf mix of
 # real city pairs). Loopback only; every run is bounded.
 set -euo pipefail
+# Benchmarks measure answering, not data sync: the servers they start never fetch figures.
+export WAYBILL_OFFLINE=1
 cd "$(dirname "$0")/../.."
 [ $# -eq 2 ] && [ -x "$1" ] && [ -x "$2" ] || { echo "usage: ab.sh BIN_A BIN_B (two waybill binaries)" >&2; exit 2; }
 command -v wrk >/dev/null || { echo "wrk is missing: run npm run bench once, which installs it" >&2; exit 2; }

@@ -5,6 +5,8 @@
 # records each request's due time and latency, and gc-timeline.ts lines the two up.
 # Knobs: RATE (1000), WARM_SECONDS (10), RUN_SECONDS (30), SLOW_MS (10). Loopback only, bounded.
 set -euo pipefail
+# Benchmarks measure answering, not data sync: the servers they start never fetch figures.
+export WAYBILL_OFFLINE=1
 cd "$(dirname "$0")/../.."
 export PATH="$PWD/node_modules/.bin:$PATH"
 RATE=${RATE:-1000}

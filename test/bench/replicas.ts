@@ -88,7 +88,7 @@ const watchdog = setTimeout(async () => {
 async function measure(exe: string, dir: string, scenario: Scenario): Promise<Measured> {
   const set = await startReplicas(exe, scenario.replicas, scenario.database, {
     cwd: dir,
-    env: { WAYBILL_LIMITS: LIMITS, WAYBILL_LOG_LEVEL: "warn" },
+    env: { WAYBILL_LIMITS: LIMITS, WAYBILL_LOG_LEVEL: "warn", WAYBILL_OFFLINE: "1" },
   });
   started.set = set;
   try {

@@ -17,6 +17,8 @@
 # Results go to .tmp/bench/<time>/ and into docs/benchmarks.md between the bench markers.
 # Knobs: ROUNDS (3), DURATION (8s), RATE (1000), RATE_SECONDS (20), KEEP_RESULTS=1 to leave docs/benchmarks.md alone.
 set -euo pipefail
+# Benchmarks measure answering, not data sync: the servers they start never fetch figures.
+export WAYBILL_OFFLINE=1
 cd "$(dirname "$0")/../.."
 export PATH="$PWD/node_modules/.bin:$PATH"
 # `npm run bench -- --replicas 1,3`: the replica bench on PostgreSQL instead (test/bench/replicas.ts).

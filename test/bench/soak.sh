@@ -5,6 +5,8 @@
 # they are printed, not asserted. Loopback only, bounded. Writes a summary line into
 # docs/benchmarks.md between the soak markers (inside the benchmark block) unless KEEP_RESULTS=1.
 set -euo pipefail
+# Benchmarks measure answering, not data sync: the servers they start never fetch figures.
+export WAYBILL_OFFLINE=1
 cd "$(dirname "$0")/../.."
 export PATH="$PWD/node_modules/.bin:$PATH"
 SOAK_SECONDS=${SOAK_SECONDS:-120}
