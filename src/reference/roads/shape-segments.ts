@@ -4,10 +4,10 @@ import { COORDINATE_SCALE } from "./format.ts";
 import { project } from "./geometry.ts";
 
 /**
- * Entry `index` of a typed array or number list, for graph code that indexes by ids it built itself:
+ * Entry `index` of an array or typed array, for graph code that indexes by ids it built itself:
  * an index outside the array is a bug in that code, so it throws rather than yield undefined.
  */
-export function at(values: ArrayLike<number>, index: number): number {
+export function at<T>(values: ArrayLike<T>, index: number): T {
   const value = values[index];
   if (value === undefined) throw new RangeError(`road network: no entry ${index} of ${values.length}`);
   return value;
