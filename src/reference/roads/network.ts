@@ -2,7 +2,7 @@ import FlatQueue from "flatqueue";
 import { greatCircleMiles, type Point } from "../geo/distance.ts";
 import { COORDINATE_SCALE, LENGTH_SCALE, type RoadNetworkFile } from "./format.ts";
 import { closestOnSegment, project, projectAround } from "./geometry.ts";
-import { at, ShapeSegments } from "./shape-segments.ts";
+import { at, float64At, ShapeSegments, uint32At } from "./shape-segments.ts";
 
 /** Where a place meets the network: a point on one edge, and the straight-line miles from the place to it. */
 export interface Snap {
@@ -96,8 +96,8 @@ export class RoadNetwork {
       this.from[e] = from;
       this.to[e] = to;
       this.miles[e] = at(file.edges, 3 * e + 2) / LENGTH_SCALE;
-      degree[from] = at(degree, from) + 1;
-      degree[to] = at(degree, to) + 1;
+      degree[from] = uint32At(degree, from) + 1;
+      degree[to] = uint32At(degree, to) + 1;
     }
     const speeds = file.speeds;
     if (speeds) {
@@ -105,16 +105,16 @@ export class RoadNetwork {
       this.cost = this.miles.map((miles, e) => (miles * top) / (speeds[e] ?? top));
     } else this.cost = this.miles;
     this.first = new Uint32Array(junctions + 1);
-    for (let v = 0; v < junctions; v++) this.first[v + 1] = at(this.first, v) + at(degree, v);
+    for (let v = 0; v < junctions; v++) this.first[v + 1] = uint32At(this.first, v) + uint32At(degree, v);
     const fill = this.first.slice(0, junctions);
     this.neighbour = new Uint32Array(2 * edgeCount);
     this.viaEdge = new Uint32Array(2 * edgeCount);
     for (let e = 0; e < edgeCount; e++) {
       for (const [v, w] of [
-        [at(this.from, e), at(this.to, e)],
-        [at(this.to, e), at(this.from, e)],
+        [uint32At(this.from, e), uint32At(this.to, e)],
+        [uint32At(this.to, e), uint32At(this.from, e)],
       ] as const) {
-        const slot = at(fill, v);
+        const slot = uint32At(fill, v);
         fill[v] = slot + 1;
         this.neighbour[slot] = w;
         this.viaEdge[slot] = e;
@@ -133,9 +133,9 @@ export class RoadNetwork {
     });
     this.segments = new ShapeSegments({
       count: edgeCount,
-      start: (e) => junction(at(this.from, e)),
-      end: (e) => junction(at(this.to, e)),
-      miles: (e) => at(this.miles, e),
+      start: (e) => junction(uint32At(this.from, e)),
+      end: (e) => junction(uint32At(this.to, e)),
+      miles: (e) => float64At(this.miles, e),
       shape: (e) => {
         const shape = file.shapes[e];
         if (!shape) throw new RangeError(`road network ${file.version}: no shape for edge ${e} of ${edgeCount}`);
@@ -171,13 +171,13 @@ export class RoadNetwork {
     const centre = { x: 0, y: 0 };
     const hitOn = (i: number) => {
       const s = this.segments;
-      const a = local(at(s.aLon, i), at(s.aLat, i));
-      const b = local(at(s.bLon, i), at(s.bLat, i));
+      const a = local(float64At(s.aLon, i), float64At(s.aLat, i));
+      const b = local(float64At(s.bLon, i), float64At(s.bLat, i));
       const hit = closestOnSegment(centre, a, b);
       return {
         snap: {
-          edge: at(s.edge, i),
-          along: at(s.from, i) + hit.t * (at(s.to, i) - at(s.from, i)),
+          edge: uint32At(s.edge, i),
+          along: float64At(s.from, i) + hit.t * (float64At(s.to, i) - float64At(s.from, i)),
           offsetMiles: hit.distance,
         },
         x: a.x + hit.t * (b.x - a.x),
@@ -228,11 +228,11 @@ export class RoadNetwork {
       const settled = queue.peekValue();
       const v = queue.pop();
       if (settled === undefined || v === undefined) break;
-      if (settled > at(distance, v)) continue;
-      for (let slot = at(this.first, v); slot < at(this.first, v + 1); slot++) {
-        const w = at(this.neighbour, slot);
-        const cost = settled + at(this.cost, at(this.viaEdge, slot));
-        if (cost < at(distance, w)) {
+      if (settled > float64At(distance, v)) continue;
+      for (let slot = uint32At(this.first, v); slot < uint32At(this.first, v + 1); slot++) {
+        const w = uint32At(this.neighbour, slot);
+        const cost = settled + float64At(this.cost, uint32At(this.viaEdge, slot));
+        if (cost < float64At(distance, w)) {
           distance[w] = cost;
           queue.push(w, cost);
         }
@@ -249,7 +249,8 @@ export class RoadNetwork {
     for (let k = 0; k < count; k++) {
       const fromNext = this.allDistancesFrom(next);
       if (k > 0) chosen.push(fromNext);
-      const nearestChosen = (v: number) => Math.min(...(chosen.length ? chosen : [fromNext]).map((d) => at(d, v)));
+      const nearestChosen = (v: number) =>
+        Math.min(...(chosen.length ? chosen : [fromNext]).map((d) => float64At(d, v)));
       let best = -1;
       for (let v = 0; v < fromNext.length; v++) {
         const far = nearestChosen(v);
@@ -268,7 +269,7 @@ export class RoadNetwork {
     let nearest = Number.POSITIVE_INFINITY;
     for (const t of targets) {
       let bound = 0;
-      for (const d of this.landmarks) bound = Math.max(bound, Math.abs(at(d, t) - at(d, v)));
+      for (const d of this.landmarks) bound = Math.max(bound, Math.abs(float64At(d, t) - float64At(d, v)));
       nearest = Math.min(nearest, bound);
     }
     return nearest;
@@ -291,7 +292,8 @@ export class RoadNetwork {
   ): RoadRoute {
     const connector = (snap: Snap) => snap.offsetMiles * connectorFactor;
     /** The cost of driving `miles` along an edge. */
-    const costAlong = (edge: number, miles: number) => (miles * at(this.cost, edge)) / at(this.miles, edge);
+    const costAlong = (edge: number, miles: number) =>
+      (miles * float64At(this.cost, edge)) / float64At(this.miles, edge);
     let best = Number.POSITIVE_INFINITY;
     /** Road miles of the best route between its two joins (infinite while none is found). */
     let bestMiles = Number.POSITIVE_INFINITY;
@@ -312,8 +314,8 @@ export class RoadNetwork {
     const exits = new Map<number, { destination: number; miles: number; cost: number }[]>();
     destinations.forEach((d, j) => {
       for (const [v, along] of [
-        [at(this.from, d.edge), d.along],
-        [at(this.to, d.edge), at(this.miles, d.edge) - d.along],
+        [uint32At(this.from, d.edge), d.along],
+        [uint32At(this.to, d.edge), float64At(this.miles, d.edge) - d.along],
       ] as const) {
         const exit = { destination: j, miles: along, cost: costAlong(d.edge, along) + connector(d) };
         exits.set(v, [...(exits.get(v) ?? []), exit]);
@@ -332,11 +334,12 @@ export class RoadNetwork {
     const remaining = (v: number) =>
       Math.max(
         this.landmarkBound(v, targets),
-        greatCircleMiles({ lat: at(this.junctionLat, v), lon: at(this.junctionLon, v) }, toward) * LOWER_BOUND_FACTOR,
+        greatCircleMiles({ lat: float64At(this.junctionLat, v), lon: float64At(this.junctionLon, v) }, toward) *
+          LOWER_BOUND_FACTOR,
       );
     const arrivedBy = this.arrivedBy;
     const reach = (v: number, cost: number, miles: number, origin: number, edge: number) => {
-      if (cost < at(distance, v)) {
+      if (cost < float64At(distance, v)) {
         distance[v] = cost;
         milesTo[v] = miles;
         startedFrom[v] = origin;
@@ -345,9 +348,9 @@ export class RoadNetwork {
       }
     };
     origins.forEach((o, i) => {
-      const back = at(this.miles, o.edge) - o.along;
-      reach(at(this.from, o.edge), costAlong(o.edge, o.along) + connector(o), o.along, i, -1);
-      reach(at(this.to, o.edge), costAlong(o.edge, back) + connector(o), back, i, -1);
+      const back = float64At(this.miles, o.edge) - o.along;
+      reach(uint32At(this.from, o.edge), costAlong(o.edge, o.along) + connector(o), o.along, i, -1);
+      reach(uint32At(this.to, o.edge), costAlong(o.edge, back) + connector(o), back, i, -1);
     });
 
     while (queue.length > 0) {
@@ -357,25 +360,25 @@ export class RoadNetwork {
       if (v === undefined) break;
       if (expanded[v]) continue;
       expanded[v] = 1;
-      const settled = at(distance, v);
-      const settledMiles = at(milesTo, v);
+      const settled = float64At(distance, v);
+      const settledMiles = float64At(milesTo, v);
       for (const exit of exits.get(v) ?? []) {
         if (settled + exit.cost < best)
           [best, bestMiles, bestOrigin, bestDestination, bestExit] = [
             settled + exit.cost,
             settledMiles + exit.miles,
-            at(startedFrom, v),
+            uint32At(startedFrom, v),
             exit.destination,
             v,
           ];
       }
-      for (let slot = at(this.first, v); slot < at(this.first, v + 1); slot++) {
-        const edge = at(this.viaEdge, slot);
+      for (let slot = uint32At(this.first, v); slot < uint32At(this.first, v + 1); slot++) {
+        const edge = uint32At(this.viaEdge, slot);
         reach(
-          at(this.neighbour, slot),
-          settled + at(this.cost, edge),
-          settledMiles + at(this.miles, edge),
-          at(startedFrom, v),
+          uint32At(this.neighbour, slot),
+          settled + float64At(this.cost, edge),
+          settledMiles + float64At(this.miles, edge),
+          uint32At(startedFrom, v),
           edge,
         );
       }
@@ -400,11 +403,14 @@ export class RoadNetwork {
   /** Where a join lies, in degrees. */
   private pointAt(snap: Snap): Point {
     const s = this.segments;
-    const last = at(s.first, snap.edge + 1) - 1;
-    for (let k = at(s.first, snap.edge); k <= last; k++) {
-      if (snap.along <= at(s.to, k) || k === last) return s.pointAlong(k, snap.along);
+    const last = uint32At(s.first, snap.edge + 1) - 1;
+    for (let k = uint32At(s.first, snap.edge); k <= last; k++) {
+      if (snap.along <= float64At(s.to, k) || k === last) return s.pointAlong(k, snap.along);
     }
-    return { lat: at(this.junctionLat, at(this.from, snap.edge)), lon: at(this.junctionLon, at(this.from, snap.edge)) };
+    return {
+      lat: float64At(this.junctionLat, uint32At(this.from, snap.edge)),
+      lon: float64At(this.junctionLon, uint32At(this.from, snap.edge)),
+    };
   }
 
   /** The shape points between two joins on one edge, in driving order. */
@@ -412,12 +418,16 @@ export class RoadNetwork {
     const forward = destination.along >= origin.along;
     const path: RoutePoint[] = [];
     const s = this.segments;
-    for (let k = at(s.first, origin.edge); k < at(s.first, origin.edge + 1); k++) {
+    for (let k = uint32At(s.first, origin.edge); k < uint32At(s.first, origin.edge + 1); k++) {
       if (
-        at(s.to, k) > Math.min(origin.along, destination.along) &&
-        at(s.to, k) < Math.max(origin.along, destination.along)
+        float64At(s.to, k) > Math.min(origin.along, destination.along) &&
+        float64At(s.to, k) < Math.max(origin.along, destination.along)
       ) {
-        path.push({ lon: at(s.bLon, k), lat: at(s.bLat, k), miles: startMiles + Math.abs(at(s.to, k) - origin.along) });
+        path.push({
+          lon: float64At(s.bLon, k),
+          lat: float64At(s.bLat, k),
+          miles: startMiles + Math.abs(float64At(s.to, k) - origin.along),
+        });
       }
     }
     return forward ? path : path.reverse();
@@ -430,23 +440,23 @@ export class RoadNetwork {
   private pathTo(v: number, startMiles: number): RoutePoint[] {
     const reversed: RoutePoint[] = [];
     for (let junction = v; ; ) {
-      const miles = startMiles + at(this.milesTo, junction);
-      reversed.push({ lat: at(this.junctionLat, junction), lon: at(this.junctionLon, junction), miles });
+      const miles = startMiles + float64At(this.milesTo, junction);
+      reversed.push({ lat: float64At(this.junctionLat, junction), lon: float64At(this.junctionLon, junction), miles });
       const edge = at(this.arrivedBy, junction);
       if (edge < 0) break;
       const forward = this.to[edge] === junction;
-      const previous = forward ? at(this.from, edge) : at(this.to, edge);
-      const start = miles - at(this.miles, edge);
+      const previous = forward ? uint32At(this.from, edge) : uint32At(this.to, edge);
+      const start = miles - float64At(this.miles, edge);
       // Shape points strictly between the edge's two junctions, last first.
       const s = this.segments;
-      const first = at(s.first, edge);
-      const last = at(s.first, edge + 1) - 1;
+      const first = uint32At(s.first, edge);
+      const last = uint32At(s.first, edge + 1) - 1;
       for (let k = forward ? last : first; forward ? k > first : k < last; k += forward ? -1 : 1) {
-        const miles = start + (forward ? at(s.from, k) : at(this.miles, edge) - at(s.to, k));
+        const miles = start + (forward ? float64At(s.from, k) : float64At(this.miles, edge) - float64At(s.to, k));
         reversed.push(
           forward
-            ? { lon: at(s.aLon, k), lat: at(s.aLat, k), miles }
-            : { lon: at(s.bLon, k), lat: at(s.bLat, k), miles },
+            ? { lon: float64At(s.aLon, k), lat: float64At(s.aLat, k), miles }
+            : { lon: float64At(s.bLon, k), lat: float64At(s.bLat, k), miles },
         );
       }
       junction = previous;
