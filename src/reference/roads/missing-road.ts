@@ -2,6 +2,7 @@ import { greatCircleMiles } from "../geo/distance.ts";
 import { longestOffLandMiles } from "../geo/us-land.ts";
 import type { RoutePoint } from "./network.ts";
 import { inOpenCountry, lineInOpenCountry } from "./open-country.ts";
+import { at } from "./shape-segments.ts";
 
 /** When a route is taken to go round a road the network lacks, and what that road is assumed to cost (docs/rate-model.md, "Road miles"). */
 export const MISSING_ROAD_RULES = {
@@ -66,11 +67,18 @@ export interface MissingRoad {
   scale: "local" | "corridor";
 }
 
-function resample(path: RoutePoint[]): RoutePoint[] {
-  const length = path.at(-1)!.miles - path[0]!.miles;
-  const spacing = Math.max(SPACING_MILES, length / MOST_POINTS);
+function resample(path: readonly RoutePoint[]): RoutePoint[] {
+  const [first] = path;
+  const last = path.at(-1);
+  if (!first || !last) return [];
+  const spacing = Math.max(SPACING_MILES, (last.miles - first.miles) / MOST_POINTS);
   const kept: RoutePoint[] = [];
-  for (const point of path) if (kept.length === 0 || point.miles - kept.at(-1)!.miles >= spacing) kept.push(point);
+  let previous: RoutePoint | undefined;
+  for (const point of path) {
+    if (previous && point.miles - previous.miles < spacing) continue;
+    kept.push(point);
+    previous = point;
+  }
   return kept;
 }
 
@@ -84,18 +92,17 @@ export function missingRoadShortcut(
   laneMiles: number,
 ): MissingRoad | undefined {
   if (!path || path.length < 2) return undefined;
-  const points = resample([...path]);
+  const points = resample(path);
   const { within, goesRound, assumedCircuity, material, corridor } = MISSING_ROAD_RULES;
   const local = { goesRound: goesRound.value, assumedCircuity: assumedCircuity.value };
   const open = points.map((p) => inOpenCountry(p));
   // A flat-earth pre-check (within 2 %) keeps trigonometry out of the pairwise loop; candidates are then measured exactly.
-  const milesPerLon = points.map((p) => 69.17 * Math.cos((p.lat * Math.PI) / 180));
   const candidates: MissingRoad[] = [];
-  for (let i = 0; i < points.length; i++) {
-    const a = points[i]!;
+  for (const [i, a] of points.entries()) {
+    const milesPerLon = 69.17 * Math.cos((a.lat * Math.PI) / 180);
     for (let j = i + 1; j < points.length; j++) {
-      const b = points[j]!;
-      const rough = Math.hypot((b.lon - a.lon) * milesPerLon[i]!, (b.lat - a.lat) * 69.05);
+      const b = at(points, j);
+      const rough = Math.hypot((b.lon - a.lon) * milesPerLon, (b.lat - a.lat) * 69.05);
       const corridorScale = rough > within.value * 0.98;
       if (corridorScale && !(open[i] && open[j] && rough <= corridor.value.upToMiles)) continue;
       const along = b.miles - a.miles;

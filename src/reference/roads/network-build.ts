@@ -11,6 +11,7 @@ import {
 } from "./format.ts";
 import { closestOnSegment, project, segmentCrossing, type XY } from "./geometry.ts";
 import { UNCLASSIFIED_SPEED_MPH } from "./road-class.ts";
+import { at } from "./shape-segments.ts";
 
 /** One drawn road: its points as [lon, lat] and, when the source states them, the real road's length and truck speed. */
 export interface RoadLine {
@@ -73,7 +74,8 @@ class Points {
     for (let dx = -1; dx <= 1; dx++) {
       for (let dy = -1; dy <= 1; dy++) {
         for (const id of this.grid.get(`${cx + dx},${cy + dy}`) ?? []) {
-          if (Math.hypot(this.xy[id]!.x - p.x, this.xy[id]!.y - p.y) <= this.mergeMiles) return id;
+          const q = at(this.xy, id);
+          if (Math.hypot(q.x - p.x, q.y - p.y) <= this.mergeMiles) return id;
         }
       }
     }
@@ -89,12 +91,18 @@ class Points {
   }
 
   miles(a: number, b: number): number {
-    return greatCircleMiles({ lat: this.lat[a]!, lon: this.lon[a]! }, { lat: this.lat[b]!, lon: this.lon[b]! });
+    return greatCircleMiles(
+      { lat: at(this.lat, a), lon: at(this.lon, a) },
+      { lat: at(this.lat, b), lon: at(this.lon, b) },
+    );
   }
 
   /** The point at parameter t along a-b. */
   between(a: number, b: number, t: number): number {
-    return this.add(this.lon[a]! + t * (this.lon[b]! - this.lon[a]!), this.lat[a]! + t * (this.lat[b]! - this.lat[a]!));
+    return this.add(
+      at(this.lon, a) + t * (at(this.lon, b) - at(this.lon, a)),
+      at(this.lat, a) + t * (at(this.lat, b) - at(this.lat, a)),
+    );
   }
 }
 
@@ -111,8 +119,8 @@ interface Segment {
 function segmentIndex(segments: readonly { a: number; b: number }[], points: Points): Flatbush {
   const index = new Flatbush(Math.max(1, segments.length));
   for (const { a, b } of segments) {
-    const pa = points.xy[a]!;
-    const pb = points.xy[b]!;
+    const pa = at(points.xy, a);
+    const pb = at(points.xy, b);
     index.add(Math.min(pa.x, pb.x), Math.min(pa.y, pb.y), Math.max(pa.x, pb.x), Math.max(pa.y, pb.y));
   }
   index.finish();
@@ -124,8 +132,8 @@ function splitCrossings(segments: Segment[], points: Points): number {
   const index = segmentIndex(segments, points);
   let crossings = 0;
   segments.forEach((s, i) => {
-    const pa = points.xy[s.a]!;
-    const pb = points.xy[s.b]!;
+    const pa = at(points.xy, s.a);
+    const pb = at(points.xy, s.b);
     for (const j of index.search(
       Math.min(pa.x, pb.x),
       Math.min(pa.y, pb.y),
@@ -133,9 +141,9 @@ function splitCrossings(segments: Segment[], points: Points): number {
       Math.max(pa.y, pb.y),
     )) {
       if (j <= i) continue;
-      const o = segments[j]!;
+      const o = at(segments, j);
       if (o.a === s.a || o.a === s.b || o.b === s.a || o.b === s.b) continue;
-      const hit = segmentCrossing(pa, pb, points.xy[o.a]!, points.xy[o.b]!);
+      const hit = segmentCrossing(pa, pb, at(points.xy, o.a), at(points.xy, o.b));
       if (!hit) continue;
       const point = points.between(s.a, s.b, hit.t);
       s.splits.push({ t: hit.t, point });
@@ -149,8 +157,8 @@ function splitCrossings(segments: Segment[], points: Points): number {
 function neighbours(segments: Segment[], count: number): Set<number>[] {
   const sets = Array.from({ length: count }, () => new Set<number>());
   for (const s of segments) {
-    sets[s.a]!.add(s.b);
-    sets[s.b]!.add(s.a);
+    at(sets, s.a).add(s.b);
+    at(sets, s.b).add(s.a);
   }
   return sets;
 }
@@ -160,30 +168,36 @@ function neighbours(segments: Segment[], count: number): Set<number>[] {
  * highway ending together). A point between two neighbours on opposite sides is a road passing through.
  */
 function isLooseEnd(v: number, neighbourIds: Iterable<number>, points: Points): boolean {
-  const around = [...new Set(neighbourIds)];
-  if (around.length === 1) return true;
-  if (around.length !== 2) return false;
-  const p = points.xy[v]!;
-  const [a, b] = around.map((w) => ({ x: points.xy[w]!.x - p.x, y: points.xy[w]!.y - p.y }));
-  const cosine = (a!.x * b!.x + a!.y * b!.y) / (Math.hypot(a!.x, a!.y) * Math.hypot(b!.x, b!.y) || 1);
+  const [one, two, ...more] = new Set(neighbourIds);
+  if (one === undefined || more.length > 0) return false;
+  if (two === undefined) return true;
+  const p = at(points.xy, v);
+  const toward = (w: number) => {
+    const q = at(points.xy, w);
+    return { x: q.x - p.x, y: q.y - p.y };
+  };
+  const a = toward(one);
+  const b = toward(two);
+  const cosine = (a.x * b.x + a.y * b.y) / (Math.hypot(a.x, a.y) * Math.hypot(b.x, b.y) || 1);
   return cosine > Math.cos(Math.PI / 4);
 }
 
 /** Drawn points within `limit` road miles of v along the drawn segments: v's own road near v. */
 function ownRoadNear(adjacent: Set<number>[], points: Points, v: number, limit: number): Set<number> {
-  const drawnFrom = (at: number) => [...adjacent[at]!].map((to) => ({ to, miles: points.miles(at, to) }));
+  const drawnFrom = (point: number) => [...at(adjacent, point)].map((to) => ({ to, miles: points.miles(point, to) }));
   return new Set(milesWithin(drawnFrom, v, limit).keys());
 }
 
 /** Unit vector from a loose end toward the road it ends (the mean of its neighbours' directions). */
 function leavingDirection(v: number, neighbourIds: Set<number>, points: Points): XY {
-  const p = points.xy[v]!;
+  const p = at(points.xy, v);
   let x = 0;
   let y = 0;
   for (const w of neighbourIds) {
-    const length = Math.hypot(points.xy[w]!.x - p.x, points.xy[w]!.y - p.y) || 1;
-    x += (points.xy[w]!.x - p.x) / length;
-    y += (points.xy[w]!.y - p.y) / length;
+    const q = at(points.xy, w);
+    const length = Math.hypot(q.x - p.x, q.y - p.y) || 1;
+    x += (q.x - p.x) / length;
+    y += (q.y - p.y) / length;
   }
   const length = Math.hypot(x, y) || 1;
   return { x: x / length, y: y / length };
@@ -199,33 +213,36 @@ function snapDanglingEnds(segments: Segment[], points: Points, rules: typeof BUI
   const adjacent = neighbours(segments, points.lon.length);
   const ends = adjacent.flatMap((set, v) => (isLooseEnd(v, set, points) ? [v] : []));
   const endIndex = new Flatbush(Math.max(1, ends.length));
-  for (const v of ends) endIndex.add(points.xy[v]!.x, points.xy[v]!.y);
+  for (const v of ends) {
+    const { x, y } = at(points.xy, v);
+    endIndex.add(x, y);
+  }
   endIndex.finish();
-  const direction = new Map(ends.map((v) => [v, leavingDirection(v, adjacent[v]!, points)]));
+  const directions = ends.map((v) => leavingDirection(v, at(adjacent, v), points));
   const speedAt = roadSpeedAt(segments);
   const joins: Segment[] = [];
-  for (const v of ends) {
-    const p = points.xy[v]!;
-    const own = direction.get(v)!;
+  for (const [i, v] of ends.entries()) {
+    const p = at(points.xy, v);
+    const own = at(directions, i);
     const twins = endIndex
       .neighbors(p.x, p.y, Infinity, rules.twinEndMiles, (k) => ends[k] !== v)
-      .map((k) => ends[k]!)
-      .filter((w) => {
-        const theirs = direction.get(w)!;
+      .filter((k) => {
+        const theirs = at(directions, k);
         return own.x * theirs.x + own.y * theirs.y > Math.cos(Math.PI / 4);
-      });
+      })
+      .map((k) => at(ends, k));
     const near = new Set<number>();
     for (const end of [v, ...twins])
       for (const point of ownRoadNear(adjacent, points, end, rules.ownRoadMiles)) near.add(point);
     let best: { j: number; t: number; distance: number } | undefined;
     for (const j of index.search(p.x - snapMiles, p.y - snapMiles, p.x + snapMiles, p.y + snapMiles)) {
-      const s = segments[j]!;
+      const s = at(segments, j);
       if (near.has(s.a) || near.has(s.b)) continue;
-      const hit = closestOnSegment(p, points.xy[s.a]!, points.xy[s.b]!);
+      const hit = closestOnSegment(p, at(points.xy, s.a), at(points.xy, s.b));
       if (hit.distance <= snapMiles && (!best || hit.distance < best.distance)) best = { j, ...hit };
     }
     if (!best) continue;
-    const target = segments[best.j]!;
+    const target = at(segments, best.j);
     const point = points.between(target.a, target.b, best.t);
     target.splits.push({ t: best.t, point });
     if (point !== v)
@@ -258,8 +275,8 @@ function segmentsToEdges(segments: Segment[], points: Points): Edge[] {
   for (const s of segments) {
     const chain = [s.a, ...s.splits.sort((x, y) => x.t - y.t).map((split) => split.point), s.b];
     for (let k = 1; k < chain.length; k++) {
-      const a = chain[k - 1]!;
-      const b = chain[k]!;
+      const a = at(chain, k - 1);
+      const b = at(chain, k);
       const miles = points.miles(a, b) * s.scale;
       if (a !== b) edges.push({ a, b, miles, hours: miles / s.speedMph });
     }
@@ -273,7 +290,7 @@ class Components {
     this.parent = Array.from({ length: count }, (_, i) => i);
   }
   find(v: number): number {
-    while (this.parent[v] !== v) v = this.parent[v] = this.parent[this.parent[v]!]!;
+    while (this.parent[v] !== v) v = this.parent[v] = at(this.parent, at(this.parent, v));
     return v;
   }
   union(a: number, b: number): boolean {
@@ -292,28 +309,24 @@ function bridgeGaps(edges: Edge[], points: Points, gapMiles: number): { componen
   const degree = new Array<number>(count).fill(0);
   for (const e of edges) {
     components.union(e.a, e.b);
-    degree[e.a]!++;
-    degree[e.b]!++;
+    degree[e.a] = at(degree, e.a) + 1;
+    degree[e.b] = at(degree, e.b) + 1;
   }
   const speedAt = roadSpeedAt(edges.map((e) => ({ ...e, speedMph: speedOf(e) })));
   const used: number[] = [];
   const index = new Flatbush(Math.max(1, count));
   for (let v = 0; v < count; v++) {
-    index.add(points.xy[v]!.x, points.xy[v]!.y);
-    if (degree[v]! > 0) used.push(v);
+    const { x, y } = at(points.xy, v);
+    index.add(x, y);
+    if (at(degree, v) > 0) used.push(v);
   }
   index.finish();
   const candidates: Edge[] = [];
   for (const v of used) {
     if (degree[v] !== 1) continue;
     const own = components.find(v);
-    const [nearest] = index.neighbors(
-      points.xy[v]!.x,
-      points.xy[v]!.y,
-      1,
-      gapMiles,
-      (w) => degree[w]! > 0 && components.find(w) !== own,
-    );
+    const { x, y } = at(points.xy, v);
+    const [nearest] = index.neighbors(x, y, 1, gapMiles, (w) => at(degree, w) > 0 && components.find(w) !== own);
     if (nearest !== undefined) {
       const miles = points.miles(v, nearest);
       candidates.push({ a: v, b: nearest, miles, hours: miles / (speedAt.get(v) ?? UNCLASSIFIED_SPEED_MPH) });
@@ -338,8 +351,9 @@ function milesWithin(
   const queue = new FlatQueue<number>();
   queue.push(from, 0);
   while (queue.length > 0) {
-    const settled = queue.peekValue()!;
-    const v = queue.pop()!;
+    const settled = queue.peekValue();
+    const v = queue.pop();
+    if (settled === undefined || v === undefined) break;
     if (settled > (reached.get(v) ?? Infinity) || settled > limit) continue;
     for (const { to, miles } of roadsFrom(v)) {
       const total = settled + miles;
@@ -380,16 +394,16 @@ function bridgeGapsWithinPieces(edges: Edge[], points: Points, gapMiles: number,
   const speedAt = roadSpeedAt(edges.map((e) => ({ ...e, speedMph: speedOf(e) })));
   const joins: Edge[] = [];
   for (const v of ends) {
-    const p = points.xy[v]!;
+    const p = at(points.xy, v);
     let best: { edge: Edge; t: number; distance: number } | undefined;
     for (const i of index.search(p.x - gapMiles, p.y - gapMiles, p.x + gapMiles, p.y + gapMiles)) {
-      const edge = edges[i]!;
+      const edge = at(edges, i);
       if (edge.a === v || edge.b === v) continue;
-      const hit = closestOnSegment(p, points.xy[edge.a]!, points.xy[edge.b]!);
+      const hit = closestOnSegment(p, at(points.xy, edge.a), at(points.xy, edge.b));
       if (hit.distance <= gapMiles && (!best || hit.distance < best.distance)) best = { edge, ...hit };
     }
     if (!best) continue;
-    const reached = milesWithin((at) => adjacency.get(at) ?? [], v, detourFactor * best.distance + 5);
+    const reached = milesWithin((point) => adjacency.get(point) ?? [], v, detourFactor * best.distance + 5);
     if (reached.has(best.edge.a) || reached.has(best.edge.b)) continue;
     // Join the nearer end of that stretch of road: its points are a few miles apart at most.
     const target = best.t < 0.5 ? best.edge.a : best.edge.b;
@@ -418,34 +432,35 @@ interface ContractedEdge extends Edge {
 function contractChains(edges: Edge[], count: number): ContractedEdge[] {
   const incident = Array.from({ length: count }, () => [] as number[]);
   edges.forEach((e, i) => {
-    incident[e.a]!.push(i);
-    incident[e.b]!.push(i);
+    at(incident, e.a).push(i);
+    at(incident, e.b).push(i);
   });
-  const isJunction = (v: number) => incident[v]!.length !== 2;
+  const isJunction = (v: number) => at(incident, v).length !== 2;
   const used = new Uint8Array(edges.length);
   const out: ContractedEdge[] = [];
   for (let start = 0; start < count; start++) {
     if (!isJunction(start)) continue;
-    for (const first of incident[start]!) {
+    for (const first of at(incident, start)) {
       if (used[first]) continue;
       used[first] = 1;
-      let edge = edges[first]!;
-      let at = edge.a === start ? edge.b : edge.a;
+      let edge = at(edges, first);
+      let here = edge.a === start ? edge.b : edge.a;
       let miles = edge.miles;
       let hours = edge.hours;
       const shape: number[] = [];
       let previous = first;
-      while (!isJunction(at)) {
-        shape.push(at);
-        const next = incident[at]!.find((i) => i !== previous)!;
+      while (!isJunction(here)) {
+        shape.push(here);
+        const next = at(incident, here).find((i) => i !== previous);
+        if (next === undefined) throw new RangeError(`road build: point ${here} has two roads but only one edge`);
         used[next] = 1;
-        edge = edges[next]!;
-        at = edge.a === at ? edge.b : edge.a;
+        edge = at(edges, next);
+        here = edge.a === here ? edge.b : edge.a;
         miles += edge.miles;
         hours += edge.hours;
         previous = next;
       }
-      out.push({ a: start, b: at, miles, hours, shape });
+      out.push({ a: start, b: here, miles, hours, shape });
     }
   }
   return out;
@@ -468,10 +483,11 @@ export function buildRoadNetwork(
       .map(([lon, lat]) => points.add(lon, lat))
       .filter((id, k, all) => k === 0 || id !== all[k - 1]);
     let drawn = 0;
-    for (let k = 1; k < ids.length; k++) drawn += points.miles(ids[k - 1]!, ids[k]!);
+    for (let k = 1; k < ids.length; k++) drawn += points.miles(at(ids, k - 1), at(ids, k));
     const scale = line.lengthMiles && drawn > 0 ? Math.min(maxScale, Math.max(minScale, line.lengthMiles / drawn)) : 1;
     const speedMph = line.speedMph ?? UNCLASSIFIED_SPEED_MPH;
-    for (let k = 1; k < ids.length; k++) segments.push({ a: ids[k - 1]!, b: ids[k]!, scale, speedMph, splits: [] });
+    for (let k = 1; k < ids.length; k++)
+      segments.push({ a: at(ids, k - 1), b: at(ids, k), scale, speedMph, splits: [] });
   }
   const crossings = splitCrossings(segments, points);
   const snappedEnds = snapDanglingEnds(segments, points, BUILD_RULES);
@@ -488,7 +504,7 @@ export function buildRoadNetwork(
     if (id === undefined) {
       id = junctionId.size;
       junctionId.set(v, id);
-      nodes.push(scaled(points.lon[v]!), scaled(points.lat[v]!));
+      nodes.push(scaled(at(points.lon, v)), scaled(at(points.lat, v)));
     }
     return id;
   };
@@ -498,7 +514,7 @@ export function buildRoadNetwork(
   let lengthMiles = 0;
   for (const e of contracted) {
     flatEdges.push(idOf(e.a), idOf(e.b), Math.max(1, Math.round(e.miles * LENGTH_SCALE)));
-    shapes.push(e.shape.flatMap((v) => [scaled(points.lon[v]!), scaled(points.lat[v]!)]));
+    shapes.push(e.shape.flatMap((v) => [scaled(at(points.lon, v)), scaled(at(points.lat, v))]));
     speeds.push(Math.max(1, Math.round(speedOf(e) * SPEED_SCALE)) / SPEED_SCALE);
     lengthMiles += e.miles;
   }

@@ -2,7 +2,7 @@ import FlatQueue from "flatqueue";
 import { greatCircleMiles, type Point } from "../geo/distance.ts";
 import { COORDINATE_SCALE, LENGTH_SCALE, type RoadNetworkFile } from "./format.ts";
 import { closestOnSegment, project, projectAround } from "./geometry.ts";
-import { ShapeSegments } from "./shape-segments.ts";
+import { at, float64At, ShapeSegments, uint32At } from "./shape-segments.ts";
 
 /** Where a place meets the network: a point on one edge, and the straight-line miles from the place to it. */
 export interface Snap {
@@ -91,11 +91,13 @@ export class RoadNetwork {
     this.miles = new Float64Array(edgeCount);
     const degree = new Uint32Array(junctions + 1);
     for (let e = 0; e < edgeCount; e++) {
-      this.from[e] = file.edges[3 * e]!;
-      this.to[e] = file.edges[3 * e + 1]!;
-      this.miles[e] = file.edges[3 * e + 2]! / LENGTH_SCALE;
-      degree[this.from[e]!]!++;
-      degree[this.to[e]!]!++;
+      const from = at(file.edges, 3 * e);
+      const to = at(file.edges, 3 * e + 1);
+      this.from[e] = from;
+      this.to[e] = to;
+      this.miles[e] = at(file.edges, 3 * e + 2) / LENGTH_SCALE;
+      degree[from] = uint32At(degree, from) + 1;
+      degree[to] = uint32At(degree, to) + 1;
     }
     const speeds = file.speeds;
     if (speeds) {
@@ -103,16 +105,17 @@ export class RoadNetwork {
       this.cost = this.miles.map((miles, e) => (miles * top) / (speeds[e] ?? top));
     } else this.cost = this.miles;
     this.first = new Uint32Array(junctions + 1);
-    for (let v = 0; v < junctions; v++) this.first[v + 1] = this.first[v]! + degree[v]!;
+    for (let v = 0; v < junctions; v++) this.first[v + 1] = uint32At(this.first, v) + uint32At(degree, v);
     const fill = this.first.slice(0, junctions);
     this.neighbour = new Uint32Array(2 * edgeCount);
     this.viaEdge = new Uint32Array(2 * edgeCount);
     for (let e = 0; e < edgeCount; e++) {
       for (const [v, w] of [
-        [this.from[e]!, this.to[e]!],
-        [this.to[e]!, this.from[e]!],
+        [uint32At(this.from, e), uint32At(this.to, e)],
+        [uint32At(this.to, e), uint32At(this.from, e)],
       ] as const) {
-        const slot = fill[v]!++;
+        const slot = uint32At(fill, v);
+        fill[v] = slot + 1;
         this.neighbour[slot] = w;
         this.viaEdge[slot] = e;
       }
@@ -121,19 +124,23 @@ export class RoadNetwork {
     this.junctionLon = new Float64Array(junctions);
     this.junctionLat = new Float64Array(junctions);
     for (let v = 0; v < junctions; v++) {
-      this.junctionLon[v] = file.nodes[2 * v]! / COORDINATE_SCALE;
-      this.junctionLat[v] = file.nodes[2 * v + 1]! / COORDINATE_SCALE;
+      this.junctionLon[v] = at(file.nodes, 2 * v) / COORDINATE_SCALE;
+      this.junctionLat[v] = at(file.nodes, 2 * v + 1) / COORDINATE_SCALE;
     }
     const junction = (v: number): Point => ({
-      lon: file.nodes[2 * v]! / COORDINATE_SCALE,
-      lat: file.nodes[2 * v + 1]! / COORDINATE_SCALE,
+      lon: at(file.nodes, 2 * v) / COORDINATE_SCALE,
+      lat: at(file.nodes, 2 * v + 1) / COORDINATE_SCALE,
     });
     this.segments = new ShapeSegments({
       count: edgeCount,
-      start: (e) => junction(this.from[e]!),
-      end: (e) => junction(this.to[e]!),
-      miles: (e) => this.miles[e]!,
-      shape: (e) => file.shapes[e]!,
+      start: (e) => junction(uint32At(this.from, e)),
+      end: (e) => junction(uint32At(this.to, e)),
+      miles: (e) => float64At(this.miles, e),
+      shape: (e) => {
+        const shape = file.shapes[e];
+        if (!shape) throw new RangeError(`road network ${file.version}: no shape for edge ${e} of ${edgeCount}`);
+        return shape;
+      },
     });
     this.distance = new Float64Array(junctions);
     this.milesTo = new Float64Array(junctions);
@@ -146,7 +153,9 @@ export class RoadNetwork {
 
   /** The nearest point of the network to a place. */
   snap(place: Point): Snap {
-    return this.snapCandidates(place, 1)[0]!;
+    const [nearest] = this.snapCandidates(place, 1);
+    if (!nearest) throw new RangeError(`road network ${this.version} has no roads to snap to`);
+    return nearest;
   }
 
   /**
@@ -162,11 +171,15 @@ export class RoadNetwork {
     const centre = { x: 0, y: 0 };
     const hitOn = (i: number) => {
       const s = this.segments;
-      const a = local(s.aLon[i]!, s.aLat[i]!);
-      const b = local(s.bLon[i]!, s.bLat[i]!);
+      const a = local(float64At(s.aLon, i), float64At(s.aLat, i));
+      const b = local(float64At(s.bLon, i), float64At(s.bLat, i));
       const hit = closestOnSegment(centre, a, b);
       return {
-        snap: { edge: s.edge[i]!, along: s.from[i]! + hit.t * (s.to[i]! - s.from[i]!), offsetMiles: hit.distance },
+        snap: {
+          edge: uint32At(s.edge, i),
+          along: float64At(s.from, i) + hit.t * (float64At(s.to, i) - float64At(s.from, i)),
+          offsetMiles: hit.distance,
+        },
         x: a.x + hit.t * (b.x - a.x),
         y: a.y + hit.t * (b.y - a.y),
       };
@@ -184,9 +197,11 @@ export class RoadNetwork {
           (hit.x * ahead.x + hit.y * ahead.y) / (Math.hypot(hit.x, hit.y) * Math.hypot(ahead.x, ahead.y) || 1);
         return hit.snap.offsetMiles <= toward.withinMiles && cosine >= minCosine;
       };
-      hits = this.segments.index
-        .neighbors(p.x, p.y, SNAP_CANDIDATES * count, toward.withinMiles, isAhead)
-        .map((i) => seen.get(i)!);
+      hits = this.segments.index.neighbors(p.x, p.y, SNAP_CANDIDATES * count, toward.withinMiles, isAhead).map((i) => {
+        const hit = seen.get(i);
+        if (!hit) throw new RangeError(`road network ${this.version}: segment ${i} was never looked at`);
+        return hit;
+      });
     } else {
       hits = this.segments.index.neighbors(p.x, p.y, SNAP_CANDIDATES * count).map(hitOn);
     }
@@ -210,13 +225,14 @@ export class RoadNetwork {
     distance[source] = 0;
     queue.push(source, 0);
     while (queue.length > 0) {
-      const settled = queue.peekValue()!;
-      const v = queue.pop()!;
-      if (settled > distance[v]!) continue;
-      for (let slot = this.first[v]!; slot < this.first[v + 1]!; slot++) {
-        const w = this.neighbour[slot]!;
-        const cost = settled + this.cost[this.viaEdge[slot]!]!;
-        if (cost < distance[w]!) {
+      const settled = queue.peekValue();
+      const v = queue.pop();
+      if (settled === undefined || v === undefined) break;
+      if (settled > float64At(distance, v)) continue;
+      for (let slot = uint32At(this.first, v); slot < uint32At(this.first, v + 1); slot++) {
+        const w = uint32At(this.neighbour, slot);
+        const cost = settled + float64At(this.cost, uint32At(this.viaEdge, slot));
+        if (cost < float64At(distance, w)) {
           distance[w] = cost;
           queue.push(w, cost);
         }
@@ -233,7 +249,8 @@ export class RoadNetwork {
     for (let k = 0; k < count; k++) {
       const fromNext = this.allDistancesFrom(next);
       if (k > 0) chosen.push(fromNext);
-      const nearestChosen = (v: number) => Math.min(...(chosen.length ? chosen : [fromNext]).map((d) => d[v]!));
+      const nearestChosen = (v: number) =>
+        Math.min(...(chosen.length ? chosen : [fromNext]).map((d) => float64At(d, v)));
       let best = -1;
       for (let v = 0; v < fromNext.length; v++) {
         const far = nearestChosen(v);
@@ -252,7 +269,7 @@ export class RoadNetwork {
     let nearest = Number.POSITIVE_INFINITY;
     for (const t of targets) {
       let bound = 0;
-      for (const d of this.landmarks) bound = Math.max(bound, Math.abs(d[t]! - d[v]!));
+      for (const d of this.landmarks) bound = Math.max(bound, Math.abs(float64At(d, t) - float64At(d, v)));
       nearest = Math.min(nearest, bound);
     }
     return nearest;
@@ -275,7 +292,8 @@ export class RoadNetwork {
   ): RoadRoute {
     const connector = (snap: Snap) => snap.offsetMiles * connectorFactor;
     /** The cost of driving `miles` along an edge. */
-    const costAlong = (edge: number, miles: number) => (miles * (this.cost[edge] ?? 0)) / (this.miles[edge] ?? 1);
+    const costAlong = (edge: number, miles: number) =>
+      (miles * float64At(this.cost, edge)) / float64At(this.miles, edge);
     let best = Number.POSITIVE_INFINITY;
     /** Road miles of the best route between its two joins (infinite while none is found). */
     let bestMiles = Number.POSITIVE_INFINITY;
@@ -296,8 +314,8 @@ export class RoadNetwork {
     const exits = new Map<number, { destination: number; miles: number; cost: number }[]>();
     destinations.forEach((d, j) => {
       for (const [v, along] of [
-        [this.from[d.edge]!, d.along],
-        [this.to[d.edge]!, this.miles[d.edge]! - d.along],
+        [uint32At(this.from, d.edge), d.along],
+        [uint32At(this.to, d.edge), float64At(this.miles, d.edge) - d.along],
       ] as const) {
         const exit = { destination: j, miles: along, cost: costAlong(d.edge, along) + connector(d) };
         exits.set(v, [...(exits.get(v) ?? []), exit]);
@@ -316,11 +334,12 @@ export class RoadNetwork {
     const remaining = (v: number) =>
       Math.max(
         this.landmarkBound(v, targets),
-        greatCircleMiles({ lat: this.junctionLat[v]!, lon: this.junctionLon[v]! }, toward) * LOWER_BOUND_FACTOR,
+        greatCircleMiles({ lat: float64At(this.junctionLat, v), lon: float64At(this.junctionLon, v) }, toward) *
+          LOWER_BOUND_FACTOR,
       );
     const arrivedBy = this.arrivedBy;
     const reach = (v: number, cost: number, miles: number, origin: number, edge: number) => {
-      if (cost < distance[v]!) {
+      if (cost < float64At(distance, v)) {
         distance[v] = cost;
         milesTo[v] = miles;
         startedFrom[v] = origin;
@@ -329,41 +348,45 @@ export class RoadNetwork {
       }
     };
     origins.forEach((o, i) => {
-      const back = this.miles[o.edge]! - o.along;
-      reach(this.from[o.edge]!, costAlong(o.edge, o.along) + connector(o), o.along, i, -1);
-      reach(this.to[o.edge]!, costAlong(o.edge, back) + connector(o), back, i, -1);
+      const back = float64At(this.miles, o.edge) - o.along;
+      reach(uint32At(this.from, o.edge), costAlong(o.edge, o.along) + connector(o), o.along, i, -1);
+      reach(uint32At(this.to, o.edge), costAlong(o.edge, back) + connector(o), back, i, -1);
     });
 
     while (queue.length > 0) {
-      if (queue.peekValue()! >= best) break;
-      const v = queue.pop()!;
+      const bound = queue.peekValue();
+      if (bound === undefined || bound >= best) break;
+      const v = queue.pop();
+      if (v === undefined) break;
       if (expanded[v]) continue;
       expanded[v] = 1;
-      const settled = distance[v]!;
-      const settledMiles = milesTo[v] ?? 0;
+      const settled = float64At(distance, v);
+      const settledMiles = float64At(milesTo, v);
       for (const exit of exits.get(v) ?? []) {
         if (settled + exit.cost < best)
           [best, bestMiles, bestOrigin, bestDestination, bestExit] = [
             settled + exit.cost,
             settledMiles + exit.miles,
-            startedFrom[v]!,
+            uint32At(startedFrom, v),
             exit.destination,
             v,
           ];
       }
-      for (let slot = this.first[v]!; slot < this.first[v + 1]!; slot++) {
-        const edge = this.viaEdge[slot]!;
+      for (let slot = uint32At(this.first, v); slot < uint32At(this.first, v + 1); slot++) {
+        const edge = uint32At(this.viaEdge, slot);
         reach(
-          this.neighbour[slot]!,
-          settled + this.cost[edge]!,
-          settledMiles + (this.miles[edge] ?? 0),
-          startedFrom[v]!,
+          uint32At(this.neighbour, slot),
+          settled + float64At(this.cost, edge),
+          settledMiles + float64At(this.miles, edge),
+          uint32At(startedFrom, v),
           edge,
         );
       }
     }
-    const origin = origins[bestOrigin]!;
-    const destination = destinations[bestDestination]!;
+    const origin = origins[bestOrigin];
+    const destination = destinations[bestDestination];
+    if (!origin || !destination)
+      throw new RangeError("cheapestJoin needs at least one origin and one destination join");
     const route: RoadRoute = { networkMiles: bestMiles, origin, destination };
     if (withPath) {
       const start = connector(origin);
@@ -380,11 +403,14 @@ export class RoadNetwork {
   /** Where a join lies, in degrees. */
   private pointAt(snap: Snap): Point {
     const s = this.segments;
-    const last = s.first[snap.edge + 1]! - 1;
-    for (let k = s.first[snap.edge]!; k <= last; k++) {
-      if (snap.along <= s.to[k]! || k === last) return s.pointAlong(k, snap.along);
+    const last = uint32At(s.first, snap.edge + 1) - 1;
+    for (let k = uint32At(s.first, snap.edge); k <= last; k++) {
+      if (snap.along <= float64At(s.to, k) || k === last) return s.pointAlong(k, snap.along);
     }
-    return { lat: this.junctionLat[this.from[snap.edge]!]!, lon: this.junctionLon[this.from[snap.edge]!]! };
+    return {
+      lat: float64At(this.junctionLat, uint32At(this.from, snap.edge)),
+      lon: float64At(this.junctionLon, uint32At(this.from, snap.edge)),
+    };
   }
 
   /** The shape points between two joins on one edge, in driving order. */
@@ -392,12 +418,16 @@ export class RoadNetwork {
     const forward = destination.along >= origin.along;
     const path: RoutePoint[] = [];
     const s = this.segments;
-    for (let k = s.first[origin.edge]!; k < s.first[origin.edge + 1]!; k++) {
+    for (let k = uint32At(s.first, origin.edge); k < uint32At(s.first, origin.edge + 1); k++) {
       if (
-        s.to[k]! > Math.min(origin.along, destination.along) &&
-        s.to[k]! < Math.max(origin.along, destination.along)
+        float64At(s.to, k) > Math.min(origin.along, destination.along) &&
+        float64At(s.to, k) < Math.max(origin.along, destination.along)
       ) {
-        path.push({ lon: s.bLon[k]!, lat: s.bLat[k]!, miles: startMiles + Math.abs(s.to[k]! - origin.along) });
+        path.push({
+          lon: float64At(s.bLon, k),
+          lat: float64At(s.bLat, k),
+          miles: startMiles + Math.abs(float64At(s.to, k) - origin.along),
+        });
       }
     }
     return forward ? path : path.reverse();
@@ -409,25 +439,27 @@ export class RoadNetwork {
    */
   private pathTo(v: number, startMiles: number): RoutePoint[] {
     const reversed: RoutePoint[] = [];
-    for (let at = v; ; ) {
-      const miles = startMiles + this.milesTo[at]!;
-      reversed.push({ lat: this.junctionLat[at]!, lon: this.junctionLon[at]!, miles });
-      const edge = this.arrivedBy[at]!;
+    for (let junction = v; ; ) {
+      const miles = startMiles + float64At(this.milesTo, junction);
+      reversed.push({ lat: float64At(this.junctionLat, junction), lon: float64At(this.junctionLon, junction), miles });
+      const edge = at(this.arrivedBy, junction);
       if (edge < 0) break;
-      const forward = this.to[edge] === at;
-      const previous = forward ? this.from[edge]! : this.to[edge]!;
-      const start = miles - this.miles[edge]!;
+      const forward = this.to[edge] === junction;
+      const previous = forward ? uint32At(this.from, edge) : uint32At(this.to, edge);
+      const start = miles - float64At(this.miles, edge);
       // Shape points strictly between the edge's two junctions, last first.
       const s = this.segments;
-      const first = s.first[edge]!;
-      const last = s.first[edge + 1]! - 1;
+      const first = uint32At(s.first, edge);
+      const last = uint32At(s.first, edge + 1) - 1;
       for (let k = forward ? last : first; forward ? k > first : k < last; k += forward ? -1 : 1) {
-        const miles = start + (forward ? s.from[k]! : this.miles[edge]! - s.to[k]!);
+        const miles = start + (forward ? float64At(s.from, k) : float64At(this.miles, edge) - float64At(s.to, k));
         reversed.push(
-          forward ? { lon: s.aLon[k]!, lat: s.aLat[k]!, miles } : { lon: s.bLon[k]!, lat: s.bLat[k]!, miles },
+          forward
+            ? { lon: float64At(s.aLon, k), lat: float64At(s.aLat, k), miles }
+            : { lon: float64At(s.bLon, k), lat: float64At(s.bLat, k), miles },
         );
       }
-      at = previous;
+      junction = previous;
     }
     return reversed.reverse();
   }

@@ -5,10 +5,13 @@ export type Outline = readonly (readonly [number, number])[];
 
 /** Even-odd rule over the outline's edges (planar in degrees: the outlines are coarse to about 30 mi anyway). */
 export function insideOutline(outline: Outline, point: Point): boolean {
+  let previous = outline.at(-1);
+  if (!previous) return false;
   let inside = false;
-  for (let k = 0, j = outline.length - 1; k < outline.length; j = k++) {
-    const [x1, y1] = outline[k]!;
-    const [x2, y2] = outline[j]!;
+  for (const vertex of outline) {
+    const [x1, y1] = vertex;
+    const [x2, y2] = previous;
+    previous = vertex;
     if (y1 > point.lat !== y2 > point.lat && point.lon < x1 + ((point.lat - y1) * (x2 - x1)) / (y2 - y1))
       inside = !inside;
   }

@@ -122,7 +122,8 @@ export function roadMiles(network: RoadNetwork, origin: Point, destination: Poin
     destination: network.snapCandidates(destination, joinCandidates.value),
   };
   for (const end of ["origin", "destination"] as const) {
-    const nearest = joins[end][0]!;
+    const [nearest] = joins[end];
+    if (!nearest) throw new RangeError(`road network ${network.version} has no road to join the ${end} to`);
     if (nearest.offsetMiles > maxConnectorMiles.value) {
       return {
         method: "OFF_NETWORK",
@@ -134,14 +135,14 @@ export function roadMiles(network: RoadNetwork, origin: Point, destination: Poin
   }
   // Another road counts as a way onto the network only when it is about as near as the nearest one: a far join's
   // straight local leg would cut across what the road itself goes round.
-  const withinReach = ([nearest, ...others]: Snap[]) => [
-    nearest!,
-    ...others.filter(
-      (snap) =>
-        snap.offsetMiles <=
-        Math.min(maxConnectorMiles.value, joinReach.value.times * nearest!.offsetMiles + joinReach.value.plusMiles),
-    ),
-  ];
+  const withinReach = ([nearest, ...others]: Snap[]): Snap[] => {
+    if (!nearest) return [];
+    const reach = Math.min(
+      maxConnectorMiles.value,
+      joinReach.value.times * nearest.offsetMiles + joinReach.value.plusMiles,
+    );
+    return [nearest, ...others.filter((snap) => snap.offsetMiles <= reach)];
+  };
   // A long way round from the nearest joins may be a city's Interstate leading away from the destination while local
   // roads run straight to another one ahead (Washington, DC has no Interstate north out of the centre): look again
   // with joins ahead of each place.

@@ -3,6 +3,38 @@ import type { Point } from "../geo/distance.ts";
 import { COORDINATE_SCALE } from "./format.ts";
 import { project } from "./geometry.ts";
 
+function outOfRange(index: number, length: number): never {
+  throw new RangeError(`road network: no entry ${index} of ${length}`);
+}
+
+/**
+ * Entry `index` of an array, for graph code that indexes by ids it built itself: an index outside the
+ * array is a bug in that code, so it throws rather than yield undefined.
+ */
+export function at<T>(values: ArrayLike<T>, index: number): T {
+  const value = values[index];
+  if (value === undefined) outOfRange(index, values.length);
+  return value;
+}
+
+// The same check once per typed-array kind, for the search loops: one accessor for every kind of array sees
+// them all at its indexed read and goes slow (npm run fidelity: median query 0.06 -> 0.10 ms, slowest lane
+// 1.0 -> 2.2 ms).
+
+/** Entry `index` of a Float64Array (see `at`). */
+export function float64At(values: Float64Array, index: number): number {
+  const value = values[index];
+  if (value === undefined) outOfRange(index, values.length);
+  return value;
+}
+
+/** Entry `index` of a Uint32Array (see `at`). */
+export function uint32At(values: Uint32Array, index: number): number {
+  const value = values[index];
+  if (value === undefined) outOfRange(index, values.length);
+  return value;
+}
+
 /** What a network's shape segments are built from: per edge, its junctions, its stated miles and its drawn shape. */
 export interface EdgeShapes {
   count: number;
@@ -58,13 +90,12 @@ export class ShapeSegments {
 
   /** The point `along` road miles from its edge's start, on segment k, in degrees (clamped to the segment). */
   pointAlong(k: number, along: number): Point {
-    const from = this.from[k]!;
-    const to = this.to[k]!;
+    const from = float64At(this.from, k);
+    const to = float64At(this.to, k);
     const t = to > from ? Math.min(1, Math.max(0, (along - from) / (to - from))) : 0;
-    return {
-      lat: this.aLat[k]! + t * (this.bLat[k]! - this.aLat[k]!),
-      lon: this.aLon[k]! + t * (this.bLon[k]! - this.aLon[k]!),
-    };
+    const aLat = float64At(this.aLat, k);
+    const aLon = float64At(this.aLon, k);
+    return { lat: aLat + t * (float64At(this.bLat, k) - aLat), lon: aLon + t * (float64At(this.bLon, k) - aLon) };
   }
 
   /** Appends edge e's segments from slot `next`; returns the slot after its last. */
@@ -72,33 +103,32 @@ export class ShapeSegments {
     const shape = edges.shape(e);
     const start = edges.start(e);
     const end = edges.end(e);
-    const lons = [start.lon];
-    const lats = [start.lat];
+    const corners: Point[] = [start];
     for (let k = 0; k < shape.length; k += 2) {
-      lons.push(shape[k]! / COORDINATE_SCALE);
-      lats.push(shape[k + 1]! / COORDINATE_SCALE);
+      corners.push({ lon: at(shape, k) / COORDINATE_SCALE, lat: at(shape, k + 1) / COORDINATE_SCALE });
     }
-    lons.push(end.lon);
-    lats.push(end.lat);
-    const points = lons.map((lon, k) => project(lon, lats[k]!));
-    const drawn: number[] = [];
-    for (let k = 1; k < points.length; k++)
-      drawn.push(Math.hypot(points[k]!.x - points[k - 1]!.x, points[k]!.y - points[k - 1]!.y));
-    const total = drawn.reduce((sum, d) => sum + d, 0);
+    corners.push(end);
+    const points = corners.map(({ lon, lat }) => ({ lon, lat, ...project(lon, lat) }));
+    const pieces: { a: (typeof points)[number]; b: (typeof points)[number]; drawn: number }[] = [];
+    let previous: (typeof points)[number] | undefined;
+    for (const b of points) {
+      if (previous) pieces.push({ a: previous, b, drawn: Math.hypot(b.x - previous.x, b.y - previous.y) });
+      previous = b;
+    }
+    const total = pieces.reduce((sum, piece) => sum + piece.drawn, 0);
     const scale = total > 0 ? edges.miles(e) / total : 0;
     let along = 0;
-    for (let k = 0; k < drawn.length; k++, next++) {
-      const a = points[k]!;
-      const b = points[k + 1]!;
+    for (const { a, b, drawn } of pieces) {
       this.edge[next] = e;
-      this.aLon[next] = lons[k]!;
-      this.aLat[next] = lats[k]!;
-      this.bLon[next] = lons[k + 1]!;
-      this.bLat[next] = lats[k + 1]!;
+      this.aLon[next] = a.lon;
+      this.aLat[next] = a.lat;
+      this.bLon[next] = b.lon;
+      this.bLat[next] = b.lat;
       this.from[next] = along;
-      this.to[next] = along + drawn[k]! * scale;
-      along += drawn[k]! * scale;
+      this.to[next] = along + drawn * scale;
+      along += drawn * scale;
       this.index.add(Math.min(a.x, b.x), Math.min(a.y, b.y), Math.max(a.x, b.x), Math.max(a.y, b.y));
+      next++;
     }
     return next;
   }

@@ -201,7 +201,10 @@ export function createRoadNetworks(db: Store): RoadNetworks {
       if (!newest) return embeddedRoadNetwork();
       let network = built.get(newest.version);
       if (!network) {
-        const parsed: unknown = JSON.parse(texts.get(newest.version)!);
+        const text = texts.get(newest.version);
+        if (text === undefined)
+          throw new Error(`road network ${newest.version} is promoted but its file was never read`);
+        const parsed: unknown = JSON.parse(text);
         if (!isRoadNetworkFile(parsed))
           throw new Error(`stored road network ${newest.version} is not in Waybill's format`);
         network = new RoadNetwork(parsed);
