@@ -50,5 +50,5 @@ export function digestApiKey(key: string): string {
 
 /** Safe to show and log: the prefix and the first 8 hex. */
 export function displayIdOf(key: string): string {
-  return key.slice(0, KEY_PREFIX.length + 8) + "…";
+  return `${key.slice(0, KEY_PREFIX.length + 8)}…`;
 }

@@ -67,9 +67,10 @@ export async function issueKey(db: Store, accountId: string, scopes: Scope[] | n
         createdAt: now,
       })
       .returning();
-    await appendEvent(tx, keyEvent("key.created", record!, now));
+    if (!record) throw new Error("INSERT … RETURNING gave no row for the new API key");
+    await appendEvent(tx, keyEvent("key.created", record, now));
     await announceChange(tx); // every replica's key index (docs/postgresql.md)
-    return { key, record: record!, revokedKeyId: previous?.id ?? null };
+    return { key, record, revokedKeyId: previous?.id ?? null };
   });
   markChanged(db);
   return issued;

@@ -83,9 +83,10 @@ export async function accountsSetTier(
   db: Store,
   options: { email?: string; tier?: string; json: boolean },
 ): Promise<CommandResult> {
-  if (!options.email || !options.tier) throw new UsageError("accounts set-tier needs --email and --tier.");
-  const tier = argument(() => parseTier(options.tier!));
-  const before = await requireAccountByEmail(db, options.email);
+  const { email, tier: tierName } = options;
+  if (!email || !tierName) throw new UsageError("accounts set-tier needs --email and --tier.");
+  const tier = argument(() => parseTier(tierName));
+  const before = await requireAccountByEmail(db, email);
   const account = await setTier(db, before.id, tier);
   await recordAccountEvent(db, {
     at: Date.now(),
@@ -125,7 +126,8 @@ export async function accountsSetPassword(
   if (!options.email) throw new UsageError("accounts set-password needs --email.");
   const account = await requireAccountByEmail(db, options.email);
   const now = clock.now();
-  if (options.password === undefined) {
+  const { password } = options;
+  if (password === undefined) {
     const link = passwordLinkUrl(options.publicUrl, await issuePasswordLink(db, account.id, now));
     await recordAccountEvent(db, { at: now, accountId: account.id, action: "password_link_issued", actor: "cli" });
     return ok(
@@ -134,7 +136,7 @@ export async function accountsSetPassword(
       `open ${link} once (valid 24 h) to set the password of ${account.email}`,
     );
   }
-  await argumentAsync(() => setAccountPassword(db, account.id, options.password!));
+  await argumentAsync(() => setAccountPassword(db, account.id, password));
   await recordAccountEvent(db, { at: now, accountId: account.id, action: "password_changed", actor: "cli" });
   return ok(
     options.json,

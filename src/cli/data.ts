@@ -10,7 +10,7 @@ import { RetractionError, retractImport } from "../reference/storage/retract.ts"
 import { IMPORT_SOURCES, ImportFormatError, importFile, isImportSource } from "../reference/importers/index.ts";
 import { isRoadNetworkVersion } from "../reference/roads/index.ts";
 import { osmImport, roadsImport, roadsRetract } from "./data-roads.ts";
-import { daysBetween, utcDateOf } from "../dates.ts";
+import { utcDateOf } from "../dates.ts";
 
 import { failure, type CommandResult } from "./result.ts";
 

@@ -2,7 +2,7 @@ import { requireAccountByEmail } from "../access/accounts.ts";
 import { issueKey, parseScopes, revokeActiveKey } from "../access/keys.ts";
 import type { Clock } from "../clock.ts";
 import { recordAccountEvent } from "../ops/audit-log.ts";
-import type { Db, Store } from "../db/client.ts";
+import type { Store } from "../db/client.ts";
 import { verifierKey } from "../receipts/log/note.ts";
 import { storedLogOrigin } from "../receipts/log/origin.ts";
 import { lockedNewSigningKey } from "../receipts/signer.ts";

@@ -127,8 +127,10 @@ export async function serve(config: ServeConfig): Promise<void> {
 
   // Announce only once everything is in place (the database took a write, the socket answers):
   // scripts treat this line as "ready".
-  const url = `http://${config.host}:${app.server!.port}`;
-  const linkOrigin = config.publicUrl?.origin ?? reachableOrigin(config.host, app.server?.port ?? config.port);
+  const { server } = app;
+  if (!server) throw new Error("Elysia's listen() returned without a server");
+  const url = `http://${config.host}:${server.port}`;
+  const linkOrigin = config.publicUrl?.origin ?? reachableOrigin(config.host, server.port ?? config.port);
   await rememberLinkOrigin(db, linkOrigin);
   const setupUrl = await setupUrlOnFirstStart(db, linkOrigin);
   console.log(

@@ -77,8 +77,9 @@ export function createPostgresMeter({ db: store, limits }: { db: Store; limits: 
   /** The caller's row and windows without counting anything; a key revoked in the database is refused here. */
   const read = async (principal: Principal, month: MonthKey): Promise<Seen> => {
     const [row] = await pgRows<Seen>(db, sql`SELECT ${liveKey(principal)} AS live, ${seenColumns(principal, month)}`);
-    if (!row!.live) throw errors.revokedKey();
-    return row!;
+    if (!row) throw new Error("a SELECT without FROM returned no row");
+    if (!row.live) throw errors.revokedKey();
+    return row;
   };
 
   const countMinute = async (principal: Principal, limit: number, now: number, month: MonthKey): Promise<Counted> => {
@@ -109,7 +110,8 @@ export function createPostgresMeter({ db: store, limits }: { db: Store; limits: 
         SELECT (SELECT yes FROM live) AS live, (SELECT admitted FROM counted) AS counted, (SELECT calls FROM counted) AS counted_calls,
           ${seenColumns(principal, month)}`,
     );
-    return row!;
+    if (!row) throw new Error("the minute-window statement ends in a SELECT without FROM, yet returned no row");
+    return row;
   };
 
   /**

@@ -116,7 +116,7 @@ export async function readStoredReceipts(
     toStoredReceipt({
       ...row,
       responseSha256: hexOf(row.responseSha256),
-      hash: hexOf(row.hash)!,
+      hash: hexOf(row.hash),
       principal: text(row.principalPart)?.text ?? null,
       request: text(row.requestPart)?.text ?? null,
       requestSha256: text(row.requestPart)?.sha256Hex ?? null,
@@ -156,10 +156,15 @@ export async function receiptPartsById(store: Store, ids: readonly number[]): Pr
   if (unique.length === 0) return new Map();
   const p = store.t.receiptParts;
   const rows = await store.select({ id: p.id, text: p.text, sha256: p.sha256 }).from(p).where(inArray(p.id, unique));
-  return new Map(rows.map((row) => [row.id, { text: row.text, sha256Hex: hexOf(row.sha256)! }]));
+  return new Map(rows.map((row) => [row.id, { text: row.text, sha256Hex: hexOf(row.sha256) }]));
 }
 
-const hexOf = (value: Uint8Array | null) => (value === null ? null : Buffer.from(value).toString("hex"));
+/** Bytes as lowercase hex; a null column stays null, so a NOT NULL column's type stays a string. */
+function hexOf(value: Uint8Array): string;
+function hexOf(value: Uint8Array | null): string | null;
+function hexOf(value: Uint8Array | null): string | null {
+  return value === null ? null : Buffer.from(value).toString("hex");
+}
 
 /**
  * The caller's own receipt, or 404. A receipt of another account gets exactly the same refusal as

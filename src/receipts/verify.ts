@@ -280,8 +280,13 @@ export async function verifyLog(db: Store, kept: readonly KeptCheckpoint[] = [])
   const publicKeys = await rows.publicKeys();
   const keys = new Map(publicKeys.map((record) => [record.kid, publicKeyObject(record.publicKey)]));
   const verifierCache = new Map<string, Map<string, NoteVerifier>>();
-  const verifiersFor = (name: string) =>
-    verifierCache.get(name) ?? verifierCache.set(name, noteVerifiersFor(publicKeys, name)).get(name)!;
+  const verifiersFor = (name: string) => {
+    const cached = verifierCache.get(name);
+    if (cached) return cached;
+    const made = noteVerifiersFor(publicKeys, name);
+    verifierCache.set(name, made);
+    return made;
+  };
   const stored: StoredCheckpoint[] = await rows.checkpoints();
   for (const checkpoint of kept) {
     const text = parseNote(checkpoint.note);
@@ -349,13 +354,9 @@ export async function verifyLog(db: Store, kept: readonly KeptCheckpoint[] = [])
   const failAfterSignatures = async (result: Partial<LogVerification>) =>
     (await firstSignatureFailure()) ?? fail(result);
 
-  for (
-    let page = await rows.receiptPage(0, PAGE);
-    page.length > 0;
-    page = await rows.receiptPage(page[page.length - 1]!.seq, PAGE)
-  ) {
+  for await (const { page, lastSeq } of receiptPages(rows)) {
     await rebuilder.load(page);
-    const tiles = await tilesCompletedWithin(rows, checked, page[page.length - 1]!.seq);
+    const tiles = await tilesCompletedWithin(rows, checked, lastSeq);
     for (const row of page) {
       if (row.seq !== checked + 1) {
         return failAfterSignatures({
@@ -367,7 +368,13 @@ export async function verifyLog(db: Store, kept: readonly KeptCheckpoint[] = [])
       // whole (legacy receipts) gets the full per-receipt check, signature and chain link included.
       if (row.whole) {
         const prevHash = prevEntry === null ? GENESIS_PREV_HASH : Buffer.from(prevEntry).toString("hex");
-        const check = checkReceipt((await rows.storedReceipt(row.seq))!, prevHash, keys);
+        const whole = await rows.storedReceipt(row.seq);
+        if (!whole)
+          return failAfterSignatures({
+            firstBrokenSeq: row.seq,
+            problem: "the receipt was deleted while the log was being verified",
+          });
+        const check = checkReceipt(whole, prevHash, keys);
         if (!isIntact(check))
           return failAfterSignatures({ firstBrokenSeq: row.seq, problem: check.problems.join("; ") });
       } else {
@@ -382,8 +389,11 @@ export async function verifyLog(db: Store, kept: readonly KeptCheckpoint[] = [])
       if (tileProblem) return failAfterSignatures({ firstBrokenSeq: row.seq, problem: tileProblem });
       prevEntry = row.hash;
       checked += 1;
-      while (nextCheckpoint < checkpoints.length && checkpoints[nextCheckpoint]!.treeSize === range.size) {
-        const checkpoint = checkpoints[nextCheckpoint]!;
+      for (
+        let checkpoint = checkpoints[nextCheckpoint];
+        checkpoint?.treeSize === range.size;
+        checkpoint = checkpoints[nextCheckpoint]
+      ) {
         const problem = checkpoint.kept ? null : checkpointProblem(checkpoint, verifiersFor);
         if (typeof problem === "string") return failAfterSignatures(checkpointFailure(checkpoint, problem));
         if (problem) pending.push({ checked, checkpoints: nextCheckpoint, treeSize: checkpoint.treeSize, problem });
@@ -418,6 +428,17 @@ export async function verifyLog(db: Store, kept: readonly KeptCheckpoint[] = [])
 
 const PAGE = 4096;
 
+/** The receipt rows in seq order, a non-empty page at a time, with the last seq of each page. */
+async function* receiptPages(rows: ReceiptRows) {
+  for (let afterSeq = 0; ; ) {
+    const page = await rows.receiptPage(afterSeq, PAGE);
+    const last = page.at(-1);
+    if (!last) return;
+    yield { page, lastSeq: last.seq };
+    afterSeq = last.seq;
+  }
+}
+
 /** The stored full tiles a log growing from `from` to `to` leaves completes (read before the page is walked). */
 async function tilesCompletedWithin(
   rows: ReceiptRows,
@@ -440,18 +461,30 @@ function checkCompletedTiles(
   stored: (level: number, index: number) => Uint8Array | undefined,
 ): string | null {
   const size = range.size;
-  pending[0]!.push(leaf);
-  for (let level = 0; pending[level]!.length === TILE_WIDTH; level++) {
+  pendingTileAt(pending, 0).push(leaf);
+  for (let level = 0; ; level++) {
+    const hashes = pendingTileAt(pending, level);
+    if (hashes.length !== TILE_WIDTH) break;
     const index = Math.floor(size / TILE_WIDTH ** (level + 1)) - 1;
-    const expected = Buffer.concat(pending[level]!);
+    const expected = Buffer.concat(hashes);
     const actual = stored(level, index);
     if (!actual)
       return `the log tile ${level}/${index} is missing (after an upgrade, start the server once to add older receipts to the log)`;
     if (!expected.equals(Buffer.from(actual)))
       return `the stored log tile ${level}/${index} does not match the receipts it covers`;
-    if (!pending[level + 1]) pending[level + 1] = [];
-    pending[level + 1]!.push(range.completed((level + 1) * TILE_WIDTH_LOG2)!);
+    const tileRoot = range.completed((level + 1) * TILE_WIDTH_LOG2);
+    if (!tileRoot) throw new Error("the rebuilt range lost a tile it just completed");
+    pendingTileAt(pending, level + 1).push(tileRoot);
     pending[level] = [];
   }
   return null;
+}
+
+/** The tile being rebuilt at `level`, started empty the first time a tile of the level below completes. */
+function pendingTileAt(pending: Uint8Array[][], level: number): Uint8Array[] {
+  const existing = pending[level];
+  if (existing) return existing;
+  const started: Uint8Array[] = [];
+  pending[level] = started;
+  return started;
 }

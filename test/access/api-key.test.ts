@@ -23,6 +23,6 @@ describe("API keys", () => {
     const key = generateApiKey();
     expect(digestApiKey(key)).toBe(new Bun.CryptoHasher("sha256").update(key).digest("hex"));
     expect(digestApiKey(key)).not.toContain(key.slice(4, 20));
-    expect(displayIdOf(key)).toBe(key.slice(0, 12) + "…");
+    expect(displayIdOf(key)).toBe(`${key.slice(0, 12)}…`);
   });
 });

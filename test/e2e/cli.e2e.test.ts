@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { COMMANDS } from "../../src/cli/commands.ts";
 import { VERSION } from "../../src/version.ts";
 import { binaryFolderForSuite, runCli, startBinary } from "../support/binary.ts";
+import { defined } from "../support/defined.ts";
 
 const suite = binaryFolderForSuite();
 
@@ -73,7 +74,7 @@ describe("the compiled binary's command line", () => {
       expect({ args, code: result.exitCode }).toEqual({ args, code });
       const lines = result.stderr.trim().split("\n");
       expect(lines).toHaveLength(1);
-      const body = JSON.parse(lines[0]!);
+      const body = JSON.parse(defined(lines[0], "the error line"));
       expect(Object.keys(body).sort()).toEqual(["error", "message"]);
       expect(body.error).toBe(error);
       expect(result.stdout).toBe("");

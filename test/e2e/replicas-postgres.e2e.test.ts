@@ -12,6 +12,7 @@ import { binaryFolderForFile, runCli } from "../support/binary.ts";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.ts";
 import { type LookupOutcome, loadWithKill, rateLookupAt } from "../support/lookup-load.ts";
 import { accountKeyOn, cliOn, startReplicas, type ReplicaSet } from "../support/replicas.ts";
+import { defined } from "../support/defined.ts";
 
 const folder = binaryFolderForFile();
 const REPLICAS = 3;
@@ -159,7 +160,7 @@ describe("three replicas on one PostgreSQL", () => {
     // Each replica has seen the key answered, so each holds it as valid.
     for (const replica of set.replicas) expect((await lookup(replica.url, first)).status).toBe(200);
 
-    const dashboard = set.replicas[0]!.url;
+    const dashboard = defined(set.replicas[0], "the first replica").url;
     const form = (fields: Record<string, string>, cookie?: string) => ({
       method: "POST",
       redirect: "manual" as const,
@@ -168,7 +169,7 @@ describe("three replicas on one PostgreSQL", () => {
     });
     const signedIn = await fetch(`${dashboard}/signin`, form({ email, password: PASSWORD }));
     expect(signedIn.status).toBe(303);
-    const cookie = (signedIn.headers.get("set-cookie") ?? "").split(";")[0]!;
+    const cookie = defined((signedIn.headers.get("set-cookie") ?? "").split(";")[0], "the session cookie");
     // The session lives in the database: every replica knows it, and hands out the same CSRF token for it.
     const tokens = new Set<string | undefined>();
     for (const replica of set.replicas) {
@@ -176,10 +177,12 @@ describe("three replicas on one PostgreSQL", () => {
       expect(page.status).toBe(200);
       tokens.add(/name="_csrf" value="([^"]+)"/.exec(await page.text())?.[1]);
     }
-    const [csrf] = tokens;
     expect(tokens.size).toBe(1);
-    expect(csrf).toBeDefined();
-    const revoked = await fetch(`${dashboard}/dashboard/keys/revoke`, form({ _csrf: csrf! }, cookie));
+    const [csrf] = tokens;
+    const revoked = await fetch(
+      `${dashboard}/dashboard/keys/revoke`,
+      form({ _csrf: defined(csrf, "the CSRF token") }, cookie),
+    );
     expect(revoked.status).toBe(200);
     expect(await revoked.text()).toContain("is revoked");
     for (const replica of [...set.replicas].reverse()) {
@@ -208,12 +211,13 @@ describe("three replicas on one PostgreSQL", () => {
     const email = "crash@example.com";
     const key = accountKeyOn(folder.exe, databaseUrl, folder.dir, email, "enterprise");
     const victim = 1;
+    const victimReplica = defined(set.replicas[victim], "the replica to kill");
     const { outcomes, killed } = await loadWithKill({
       total: 240,
       workers: 16,
       killAfter: 60,
       call: () => lookup(set.next(), key),
-      kill: () => set.replicas[victim]!.process.kill("SIGKILL"),
+      kill: () => victimReplica.process.kill("SIGKILL"),
     });
     expect(killed).toBe(true);
     expect(outcomes.some((o) => o.status === "no answer")).toBe(true); // the kill landed with calls in flight
@@ -357,7 +361,7 @@ describe("three replicas on one PostgreSQL", () => {
       body: new URLSearchParams({ email, password: PASSWORD }).toString(),
     });
     expect(signedIn.status).toBe(303);
-    const cookie = (signedIn.headers.get("set-cookie") ?? "").split(";")[0]!;
+    const cookie = defined((signedIn.headers.get("set-cookie") ?? "").split(";")[0], "the session cookie");
     const page = await fetch(`${c}/dashboard/receipts/${receiptId}`, { headers: { cookie } });
     expect(page.status).toBe(200);
     const html = await page.text();

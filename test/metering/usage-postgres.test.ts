@@ -22,6 +22,7 @@ import { dailyCallsBySkill, monthCalls, recentCalls, usageReport } from "../../s
 import type { SkillCall, SkillReply } from "../../src/pipeline/run-skill.ts";
 import type { AnySkill } from "../../src/skills/types.ts";
 import { usePostgres } from "../support/postgres.ts";
+import { defined } from "../support/defined.ts";
 
 const postgres = usePostgres();
 const at = (iso: string) => Date.parse(iso);
@@ -147,8 +148,8 @@ describe("usage and its reports on PostgreSQL", () => {
 describe("idempotency records across replicas on PostgreSQL", () => {
   test("the same Idempotency-Key sent to two replicas at once is answered once; the other replays it", async () => {
     const url = await postgres.freshDatabase();
-    const stores = [await open(url), await open(url)];
-    const principal = await principalOn(stores[0]!, "idem");
+    const stores = [await open(url), await open(url)] as const;
+    const principal = await principalOn(stores[0], "idem");
     const clock = new ManualClock(NOW);
     const meters: Meter[] = [];
     let answers = 0;
@@ -191,9 +192,10 @@ describe("idempotency records across replicas on PostgreSQL", () => {
     });
     const replies = await Promise.all(replicas.map((replica) => replica.run(call())));
     expect(replies.map((reply) => reply.status)).toEqual([200, 200]);
-    expect(replies[0]!.body.receipt_id).toBe(replies[1]!.body.receipt_id);
+    const [one, other] = [defined(replies[0], "the first reply"), defined(replies[1], "the second reply")];
+    expect(one.body.receipt_id).toBe(other.body.receipt_id);
     expect(replies.filter((reply) => reply.headers["Idempotency-Replayed"] === "true")).toHaveLength(1);
-    const stored = await stores[0]!.select().from(stores[0]!.t.idempotentAnswers);
-    expect(stored.map((row) => row.receiptId)).toEqual([String(replies[0]!.body.receipt_id)]);
+    const stored = await stores[0].select().from(stores[0].t.idempotentAnswers);
+    expect(stored.map((row) => row.receiptId)).toEqual([String(one.body.receipt_id)]);
   });
 });

@@ -17,6 +17,7 @@ import { openLedger, seedPrincipal } from "./fixtures.ts";
 import { storedReceiptAt } from "../../src/receipts/store.ts";
 import { answerAndRecord, dieselRateSkill, seedReference } from "./reference-fixture.ts";
 import { retractImport } from "../../src/reference/storage/retract.ts";
+import { defined } from "../support/defined.ts";
 
 const JAN = Date.parse("2026-01-10T12:00:00Z");
 const FEB = Date.parse("2026-02-10T12:00:00Z");
@@ -27,6 +28,7 @@ let db: Db;
 let ledger: ReturnType<typeof openLedger>;
 let reference: ReferenceData;
 let skills: AnyReadingSkill[];
+const skillUnderTest = () => defined(skills[0], "the skill under test");
 let owner: Principal;
 let stranger: Principal;
 
@@ -56,13 +58,14 @@ const trace = async (caller: Principal, receiptId: string) =>
 
 describe("audit-report: RECEIPT_TRACE", () => {
   test("reports provenance, the receipt's leaf with its inclusion proof and signed checkpoint, and a fully valid verification", async () => {
-    await answerAndRecord(db, ledger, reference, skills[0]!, stranger, LANE, JAN - 1000);
-    const { answer, receipt } = await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
+    await answerAndRecord(db, ledger, reference, skillUnderTest(), stranger, LANE, JAN - 1000);
+    const { answer, receipt } = await answerAndRecord(db, ledger, reference, skillUnderTest(), owner, LANE, JAN);
     const report = await trace(owner, receipt.id);
-    const row = (await storedReceiptAt(db, 2))!;
-    const checkpoint = db.$client
-      .query<{ note: string }, []>("SELECT note FROM log_checkpoints WHERE tree_size = 2")
-      .get()!;
+    const row = defined(await storedReceiptAt(db, 2), "receipt seq 2");
+    const checkpoint = defined(
+      db.$client.query<{ note: string }, []>("SELECT note FROM log_checkpoints WHERE tree_size = 2").get(),
+      "the checkpoint at tree size 2",
+    );
 
     expect(report).toMatchObject({
       report_type: "RECEIPT_TRACE",
@@ -115,14 +118,14 @@ describe("audit-report: RECEIPT_TRACE", () => {
   });
 
   test("a later revision of a figure does not change the replay: the receipt's known_at pins the data", async () => {
-    const { receipt } = await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
+    const { receipt } = await answerAndRecord(db, ledger, reference, skillUnderTest(), owner, LANE, JAN);
     // Today's view would pick the revised 3.55 (and February's 3.8); the audit replays January's.
     expect(reference.view("2026-01-10", MAR).latest("DIESEL")?.value).toBe(3.55);
     expect((await trace(owner, receipt.id)).verification.reproducible).toBe(true);
   });
 
   test("a retraction after the answer is shown with its reason; the receipt still reproduces", async () => {
-    const { receipt } = await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
+    const { receipt } = await answerAndRecord(db, ledger, reference, skillUnderTest(), owner, LANE, JAN);
     await retractImport(db, "imp_jan", "EIA corrected the week", FEB);
     const report = await trace(owner, receipt.id);
     expect(report.data_sources[0]).toMatchObject({
@@ -133,7 +136,7 @@ describe("audit-report: RECEIPT_TRACE", () => {
   });
 
   test("a changed model is reported as a changed model naming the version that signed, not as a mismatch", async () => {
-    const { receipt } = await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, FEB);
+    const { receipt } = await answerAndRecord(db, ledger, reference, skillUnderTest(), owner, LANE, FEB);
     skills = [dieselRateSkill(0.6)];
     const { verification, reproduced_response } = await trace(owner, receipt.id);
     expect(reproduced_response).toEqual({
@@ -152,8 +155,8 @@ describe("audit-report: RECEIPT_TRACE", () => {
   });
 
   test("an edited response digest, with or without a recomputed leaf entry, shows up in the verification block", async () => {
-    const first = await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
-    const second = (await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, FEB)).receipt;
+    const first = await answerAndRecord(db, ledger, reference, skillUnderTest(), owner, LANE, JAN);
+    const second = (await answerAndRecord(db, ledger, reference, skillUnderTest(), owner, LANE, FEB)).receipt;
     const doctored = digestOf({ ...(first.answer as object), rate_per_mile: 1.5 });
     db.$client.query("UPDATE receipts SET response_sha256 = unhex(?) WHERE seq = 1").run(doctored);
 
@@ -162,7 +165,7 @@ describe("audit-report: RECEIPT_TRACE", () => {
     expect(edited.verification).toMatchObject({ hash_valid: false, included: true, reproducible: false });
     expect(edited.verification.reproduction).toMatchObject({ answer_matches: false, factor_versions_match: true });
     // Recomputing the stored entry to match the edit takes the leaf out of the signed tree.
-    const { body } = (await storedReceiptAt(db, 1))!;
+    const { body } = defined(await storedReceiptAt(db, 1), "receipt seq 1");
     db.$client.query("UPDATE receipts SET hash = unhex(?) WHERE seq = 1").run(sha256Hex(body));
     expect((await trace(owner, first.receipt.id)).verification).toMatchObject({ hash_valid: true, included: false });
     expect((await trace(owner, second.id)).verification).toMatchObject({
@@ -173,7 +176,7 @@ describe("audit-report: RECEIPT_TRACE", () => {
   });
 
   test("another account's receipt is refused exactly like one that does not exist", async () => {
-    const { receipt } = await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
+    const { receipt } = await answerAndRecord(db, ledger, reference, skillUnderTest(), owner, LANE, JAN);
     const refusal = async (receiptId: string) => {
       try {
         await audit(stranger, { receipt_id: receiptId });
@@ -191,7 +194,7 @@ describe("audit-report: RECEIPT_TRACE", () => {
   });
 
   test("an audit's own receipt is listed but not re-run", async () => {
-    const { receipt } = await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
+    const { receipt } = await answerAndRecord(db, ledger, reference, skillUnderTest(), owner, LANE, JAN);
     const auditReceipt = (
       await answerAndRecord(
         db,
@@ -229,12 +232,12 @@ describe("audit-report: RECEIPT_TRACE", () => {
 
 describe("audit-report: LANE_HISTORY and DATA_SOURCES", () => {
   test("lists the caller's receipts for the receipt's lane within the date range, newest first", async () => {
-    const jan = (await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN)).receipt;
+    const jan = (await answerAndRecord(db, ledger, reference, skillUnderTest(), owner, LANE, JAN)).receipt;
     const feb = (
-      await answerAndRecord(db, ledger, reference, skills[0]!, owner, { ...LANE, origin: "  chicago, il " }, FEB)
+      await answerAndRecord(db, ledger, reference, skillUnderTest(), owner, { ...LANE, origin: "  chicago, il " }, FEB)
     ).receipt;
-    await answerAndRecord(db, ledger, reference, skills[0]!, owner, { ...LANE, destination: "Denver, CO" }, FEB);
-    await answerAndRecord(db, ledger, reference, skills[0]!, stranger, LANE, FEB);
+    await answerAndRecord(db, ledger, reference, skillUnderTest(), owner, { ...LANE, destination: "Denver, CO" }, FEB);
+    await answerAndRecord(db, ledger, reference, skillUnderTest(), stranger, LANE, FEB);
 
     const all = (await audit(owner, { receipt_id: jan.id, report_type: "LANE_HISTORY", from: "2026-01-01" }))
       .answer as LaneHistory;
@@ -277,11 +280,11 @@ describe("audit-report: LANE_HISTORY and DATA_SOURCES", () => {
   test("pages from the newest receipt to the oldest with next_cursor", async () => {
     const ids: string[] = [];
     for (const at of [JAN, FEB, MAR, MAR + 1000, MAR + 2000])
-      ids.push((await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, at)).receipt.id);
+      ids.push((await answerAndRecord(db, ledger, reference, skillUnderTest(), owner, LANE, at)).receipt.id);
     const page = async (cursor?: string) =>
       (
         await audit(owner, {
-          receipt_id: ids[0]!,
+          receipt_id: defined(ids[0], "the oldest receipt's id"),
           report_type: "LANE_HISTORY",
           from: "2026-01-01",
           limit: 2,
@@ -301,7 +304,7 @@ describe("audit-report: LANE_HISTORY and DATA_SOURCES", () => {
   });
 
   test("every report names the audited receipt at its top level", async () => {
-    const { receipt } = await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, FEB);
+    const { receipt } = await answerAndRecord(db, ledger, reference, skillUnderTest(), owner, LANE, FEB);
     for (const report_type of ["RECEIPT_TRACE", "LANE_HISTORY", "DATA_SOURCES"]) {
       expect((await audit(owner, { receipt_id: receipt.id, report_type })).answer).toMatchObject({
         audited_receipt_id: receipt.id,
@@ -310,7 +313,7 @@ describe("audit-report: LANE_HISTORY and DATA_SOURCES", () => {
   });
 
   test("shows a receipt's figures only while re-running it reproduces the signed answer", async () => {
-    const { receipt } = await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, FEB);
+    const { receipt } = await answerAndRecord(db, ledger, reference, skillUnderTest(), owner, LANE, FEB);
     const history = async () =>
       ((await audit(owner, { receipt_id: receipt.id, report_type: "LANE_HISTORY" })).answer as LaneHistory).receipts[0];
     expect(await history()).toMatchObject({ rate_per_mile: 2.9, answer_reproduced: true });
@@ -331,7 +334,10 @@ describe("audit-report: LANE_HISTORY and DATA_SOURCES", () => {
     const figureless = {
       ...rateSkill,
       output: t.Object({ diesel: t.Number() }),
-      handler: (...args: Parameters<AnyReadingSkill["handler"]>) => (runs++, rateSkill.handler(...args)),
+      handler: (...args: Parameters<AnyReadingSkill["handler"]>) => {
+        runs++;
+        return rateSkill.handler(...args);
+      },
     };
     skills = [figureless];
     const { receipt } = await answerAndRecord(db, ledger, reference, figureless, owner, LANE, FEB);
@@ -343,7 +349,7 @@ describe("audit-report: LANE_HISTORY and DATA_SOURCES", () => {
   });
 
   test("lists every series with its freshness today and marks those the receipt used", async () => {
-    const { receipt } = await answerAndRecord(db, ledger, reference, skills[0]!, owner, LANE, JAN);
+    const { receipt } = await answerAndRecord(db, ledger, reference, skillUnderTest(), owner, LANE, JAN);
     const report = (await audit(owner, { receipt_id: receipt.id, report_type: "DATA_SOURCES" }))
       .answer as DataSources & { audited_receipt_id: string };
     expect(report).toEqual({

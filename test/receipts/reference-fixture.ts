@@ -12,13 +12,13 @@ export function seedReference(
   seeded: (Omit<Observation, "publishedOn"> & { publishedOn?: string })[],
 ): ReferenceData {
   const observations: Observation[] = seeded.map((o) => ({ ...o, publishedOn: o.publishedOn ?? o.observedOn }));
-  for (const importId of new Set(observations.map((o) => o.importId))) {
-    const first = observations.find((o) => o.importId === importId)!;
+  // One import row per import id, stamped with its first observation's fetch time (later ones are ignored).
+  for (const { importId, fetchedAt } of observations) {
     db.$client
       .query(
         "INSERT OR IGNORE INTO data_imports (id, source, file_name, file_sha256, imported_at, rows_added, rows_skipped) VALUES (?, 'eia', ?, 'x', ?, 0, 0)",
       )
-      .run(importId, `${importId}.csv`, first.fetchedAt);
+      .run(importId, `${importId}.csv`, fetchedAt);
   }
   for (const o of observations) {
     db.$client

@@ -317,15 +317,16 @@ export class ReceiptLog implements BatchParticipant {
     const head = this.head;
     head.range.append(leaf);
     head.size += 1;
-    head.partial[0]!.push(leaf);
-    for (let level = 0; head.partial[level]!.length === TILE_WIDTH; level++) {
+    partialTileAt(head, 0).push(leaf);
+    for (let level = 0; ; level++) {
+      const hashes = partialTileAt(head, level);
+      if (hashes.length !== TILE_WIDTH) break;
       const tileIndex = Math.floor(head.size / tileSpan(level)) - 1;
-      if (write) this.tileWrites.push({ level, index: tileIndex, hashes: Buffer.concat(head.partial[level]!) });
+      if (write) this.tileWrites.push({ level, index: tileIndex, hashes: Buffer.concat(hashes) });
       const tileRoot = head.range.completed((level + 1) * TILE_HEIGHT);
       if (!tileRoot) throw new Error("the log's right edge lost a completed tile");
       head.partial[level] = [];
-      if (!head.partial[level + 1]) head.partial[level + 1] = [];
-      head.partial[level + 1]!.push(tileRoot);
+      partialTileAt(head, level + 1).push(tileRoot);
     }
   }
 
@@ -459,24 +460,33 @@ function cloneHead(head: Head): Head {
 interface HeadSnapshot {
   size: number;
   range: CompactRange;
-  partial: Hash[][];
-  lengths: number[];
+  /** Each level's array as it was, with its length then. */
+  partial: { hashes: Hash[]; length: number }[];
+}
+
+/** The partial tile of `level`, started empty the first time a tile of the level below completes. */
+function partialTileAt(head: Head, level: number): Hash[] {
+  const existing = head.partial[level];
+  if (existing) return existing;
+  const started: Hash[] = [];
+  head.partial[level] = started;
+  return started;
 }
 
 function snapshotOf(head: Head): HeadSnapshot {
   return {
     size: head.size,
     range: head.range.clone(),
-    partial: head.partial.slice(),
-    lengths: head.partial.map((hashes) => hashes.length),
+    partial: head.partial.map((hashes) => ({ hashes, length: hashes.length })),
   };
 }
 
 function restored(snapshot: HeadSnapshot): Head {
-  snapshot.partial.forEach((hashes, level) => {
-    hashes.length = snapshot.lengths[level]!;
+  const partial = snapshot.partial.map(({ hashes, length }) => {
+    hashes.length = length;
+    return hashes;
   });
-  return { size: snapshot.size, range: snapshot.range, partial: snapshot.partial };
+  return { size: snapshot.size, range: snapshot.range, partial };
 }
 
 /** The raw public key of a signing key, decoded once per key rather than once per checkpoint. */

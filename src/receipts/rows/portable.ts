@@ -68,7 +68,8 @@ export function portableReceiptRows(store: Store): ReceiptRows {
         .insert(t.receiptParts)
         .values({ sha256: bytes(sha256), text })
         .returning({ id: t.receiptParts.id });
-      return row!.id;
+      if (!row) throw new Error("INSERT … RETURNING gave no row for the receipt part");
+      return row.id;
     },
     async tile(level, index) {
       return (

@@ -100,7 +100,11 @@ function prepare(db: Db): ReceiptRows {
       );
     },
     findPart: (_tx, sha256) => findPart().get(sha256)?.id,
-    insertPart: (_tx, sha256, text) => insertPart().get(sha256, text)!.id,
+    insertPart(_tx, sha256, text) {
+      const row = insertPart().get(sha256, text);
+      if (!row) throw new Error("INSERT … RETURNING gave no row for the receipt part");
+      return row.id;
+    },
     tile: (level, index) => tile().get(level, index)?.hashes,
     putTile(_tx, level, index, hashes) {
       putTile().run(level, index, hashes);

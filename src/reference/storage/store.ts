@@ -22,6 +22,22 @@ interface ObservationRow {
 /** Import id -> when it was retracted (ms epoch). */
 type Retractions = ReadonlyMap<string, number>;
 
+/** `array[index]` for an index the caller's loop keeps inside the array. */
+function within<T>(array: readonly T[], index: number): T {
+  const item = array[index];
+  if (item === undefined) throw new Error(`index ${index} is outside an array of ${array.length}`);
+  return item;
+}
+
+/** The first and last dates of a series and its newest version; buildIndex starts none without a row. */
+function endsOf(series: SeriesIndex): { first: string; last: string; newest: Observation } {
+  const first = series.dates[0];
+  const last = series.dates.at(-1);
+  const newest = series.versions.at(-1)?.at(-1);
+  if (first === undefined || last === undefined || !newest) throw new Error("a series index without observations");
+  return { first, last, newest };
+}
+
 /** Index of the last element <= key in a sorted array, or -1. */
 function lastAtOrBefore(sorted: readonly string[], key: string): number {
   let low = 0;
@@ -29,7 +45,7 @@ function lastAtOrBefore(sorted: readonly string[], key: string): number {
   let found = -1;
   while (low <= high) {
     const mid = (low + high) >> 1;
-    if (sorted[mid]! <= key) {
+    if (within(sorted, mid) <= key) {
       found = mid;
       low = mid + 1;
     } else high = mid - 1;
@@ -47,14 +63,11 @@ function visibleVersion(
   knownAt: number,
   retractions: Retractions,
 ): Observation | undefined {
-  for (let i = versions.length - 1; i >= 0; i--) {
-    const version = versions[i]!;
-    if (version.fetchedAt > knownAt || version.publishedOn > asOf) continue;
+  return versions.findLast((version) => {
+    if (version.fetchedAt > knownAt || version.publishedOn > asOf) return false;
     const retractedAt = retractions.get(version.importId);
-    if (retractedAt !== undefined && retractedAt <= knownAt) continue;
-    return version;
-  }
-  return undefined;
+    return retractedAt === undefined || retractedAt > knownAt;
+  });
 }
 
 function buildIndex(rows: ObservationRow[]): Map<string, SeriesIndex> {
@@ -67,7 +80,9 @@ function buildIndex(rows: ObservationRow[]): Map<string, SeriesIndex> {
       bySeries.set(row.seriesId, series);
     }
     const observation: Observation = { ...row, publishedOn: row.publishedOn ?? row.observedOn };
-    if (series.dates.at(-1) === row.observedOn) series.versions.at(-1)!.push(observation);
+    // dates and versions grow together, so the newest date's versions are there whenever it matches
+    const newestVersions = series.versions.at(-1);
+    if (newestVersions && series.dates.at(-1) === row.observedOn) newestVersions.push(observation);
     else {
       series.dates.push(row.observedOn);
       series.versions.push([observation]);
@@ -98,7 +113,7 @@ class IndexedView implements ReferenceView {
     const series = this.index.get(seriesId);
     if (!series) return undefined;
     for (let i = lastAtOrBefore(series.dates, this.asOf); i >= 0; i--) {
-      const known = this.visible(series.versions[i]!);
+      const known = this.visible(within(series.versions, i));
       if (known) return known;
     }
     return undefined;
@@ -111,7 +126,7 @@ class IndexedView implements ReferenceView {
     const first = from === undefined ? 0 : lastAtOrBefore(series.dates, from) + (series.dates.includes(from) ? 0 : 1);
     const last = lastAtOrBefore(series.dates, this.asOf);
     for (let i = Math.max(0, first); i <= last; i++) {
-      const known = this.visible(series.versions[i]!);
+      const known = this.visible(within(series.versions, i));
       if (known) result.push(known);
     }
     return result;
@@ -217,7 +232,8 @@ export function createReferenceStore(db: Store): ReferenceStore {
   function current(): Loaded {
     if (!loaded && isPromise(andThen(readState(), load)))
       throw new Error("the reference figures are still loading: await reload() before the first view");
-    return loaded!;
+    if (!loaded) throw new Error("reading the reference figures synchronously left none in memory");
+    return loaded;
   }
 
   return {
@@ -236,8 +252,7 @@ export function createReferenceStore(db: Store): ReferenceStore {
       let first: string | undefined;
       let last: string | undefined;
       for (const series of current().index.values()) {
-        const a = series.dates[0]!;
-        const b = series.dates.at(-1)!;
+        const { first: a, last: b } = endsOf(series);
         if (first === undefined || a < first) first = a;
         if (last === undefined || b > last) last = b;
       }
@@ -247,13 +262,13 @@ export function createReferenceStore(db: Store): ReferenceStore {
     seriesIds: () => [...current().index.keys()],
     summary: () =>
       [...current().index.entries()].map(([seriesId, series]) => {
-        const newest = series.versions.at(-1)!;
+        const { first, last, newest } = endsOf(series);
         return {
           seriesId,
-          first: series.dates[0]!,
-          latest: series.dates.at(-1)!,
-          latestValue: newest.at(-1)!.value,
-          latestPublishedOn: newest.at(-1)!.publishedOn,
+          first,
+          latest: last,
+          latestValue: newest.value,
+          latestPublishedOn: newest.publishedOn,
           observations: series.versions.reduce((sum, versions) => sum + versions.length, 0),
         };
       }),

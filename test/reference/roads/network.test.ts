@@ -5,6 +5,7 @@ import { buildRoadNetwork, type RoadLine } from "../../../src/reference/roads/ne
 import { MISSING_ROAD_RULES, missingRoadShortcut } from "../../../src/reference/roads/missing-road.ts";
 import { RoadNetwork } from "../../../src/reference/roads/network.ts";
 import { ROAD_RULES, roadMiles } from "../../../src/reference/roads/road-miles.ts";
+import { defined } from "../../support/defined.ts";
 
 const build = (lines: RoadLine[]) => buildRoadNetwork(lines, "test", "0".repeat(64), "hand-drawn test roads");
 const network = (lines: RoadLine[]) => new RoadNetwork(build(lines));
@@ -101,7 +102,11 @@ describe("building a network from drawn lines", () => {
     const file = build([{ coordinates }]);
     expect(file.stats).toMatchObject({ junctions: 2, edges: 1 });
     let drawn = 0;
-    for (let i = 1; i < coordinates.length; i++) drawn += miles(coordinates[i - 1]!, coordinates[i]!);
+    let previous: [number, number] | undefined;
+    for (const next of coordinates) {
+      if (previous) drawn += miles(previous, next);
+      previous = next;
+    }
     expect(new RoadNetwork(file).route(at(-101, 40), at(-99, 40)).networkMiles).toBeCloseTo(drawn, 0);
   });
 
@@ -192,8 +197,7 @@ describe("road miles between places", () => {
     if (result.method !== "ROAD_NETWORK") return;
     const crow = miles([-117, 41], [-116, 41]);
     expect(result.networkMiles).toBeGreaterThan(300);
-    expect(result.missingRoad).toBeDefined();
-    expect(result.missingRoad!.straightMiles).toBeCloseTo(crow, 0);
+    expect(defined(result.missingRoad, "the missing road").straightMiles).toBeCloseTo(crow, 0);
     // The road assumed between the tips costs 1.3x its straight line, and the route's miles count it instead of the U.
     expect(result.miles).toBeCloseTo(crow * MISSING_ROAD_RULES.assumedCircuity.value, 0);
   });
@@ -331,15 +335,15 @@ describe("a road the network lacks", () => {
       point(lon + 1.5, 38, 289),
     ];
     const kansas = roundAbout(-99);
-    const shortcut = missingRoadShortcut(kansas, 300);
+    const shortcut = defined(missingRoadShortcut(kansas, 300), "the shortcut across Kansas");
     expect(shortcut).toMatchObject({
       from: kansas[0],
       to: kansas[3],
       scale: "corridor",
       assumedCircuity: MISSING_ROAD_RULES.corridor.value.assumedCircuity,
     });
-    expect(shortcut!.savedMiles).toBeCloseTo(
-      289 - shortcut!.straightMiles * MISSING_ROAD_RULES.corridor.value.assumedCircuity,
+    expect(shortcut.savedMiles).toBeCloseTo(
+      289 - shortcut.straightMiles * MISSING_ROAD_RULES.corridor.value.assumedCircuity,
       6,
     );
     expect(missingRoadShortcut(roundAbout(-117), 300)).toBeUndefined();
@@ -430,7 +434,7 @@ describe("reading GeoJSON road files", () => {
       ]),
     );
     expect(lines).toHaveLength(3);
-    expect(lines[0]!.lengthMiles).toBe(12.5);
+    expect(defined(lines[0], "the first line").lengthMiles).toBe(12.5);
   });
 
   test.each([
