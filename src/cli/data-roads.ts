@@ -14,7 +14,7 @@ import { fileSha256 } from "../reference/importers/source-lines.ts";
 import { readOsmRoadLines } from "../reference/roads/osm.ts";
 import type { RoadLine } from "../reference/roads/network-build.ts";
 import type { RoadImportResult } from "../reference/roads/store.ts";
-import type { RoadNetworkReport } from "../reference/roads/validate.ts";
+import { residentMiB, type RoadNetworkReport } from "../reference/roads/validate.ts";
 import { failure, type CommandResult } from "./result.ts";
 
 interface RoadOptions {
@@ -59,9 +59,10 @@ function importLines(
       failure(json, `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`),
     );
   }
-  return staged(db, file, json, options.now, async (now, inUse) =>
-    stageRoadLines(db, basename(file), sha256, await read(file), now, inUse),
-  );
+  return staged(db, file, json, options.now, async (now, inUse) => {
+    const startedAtMiB = residentMiB();
+    return stageRoadLines(db, basename(file), sha256, await read(file), now, inUse, startedAtMiB);
+  });
 }
 
 /** Stages a network built by `build` against the network in use, and says how its checks went. */

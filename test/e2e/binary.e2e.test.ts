@@ -266,7 +266,7 @@ test("an operator imports a road network with the CLI, promotes it after its che
   const corridor = runCli(exe, ["data", "import", "roads", "corridor.geojson", "--db", db], dir);
   expect(corridor.stdout).toContain("FAIL coverage of the lower 48");
   // The file was streamed; the report says how much memory the import took against its cap.
-  expect(corridor.stdout).toMatch(/ok {3}memory: \d+ MiB resident at most .*cap 2048 MiB/);
+  expect(corridor.stdout).toMatch(/ok {3}memory: \d+ MiB more resident at most .*cap 2048 MiB/);
   const corridorVersion = /staged road network (\S+)/.exec(corridor.stdout)?.[1] ?? "";
   const refusedPromotion = runCli(exe, ["data", "roads", "promote", corridorVersion, "--db", db], dir);
   expect(refusedPromotion.exitCode).toBe(1);

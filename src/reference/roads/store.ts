@@ -24,9 +24,9 @@ export interface RoadImportResult {
   report: RoadNetworkReport;
 }
 
-/** Refuses an import that has grown past the memory cap, saying where. */
-function withinMemoryCap(phase: string): number {
-  const used = residentMiB();
+/** Refuses an import that has grown past the memory cap since it began, saying where. */
+function withinMemoryCap(phase: string, startedAtMiB: number): number {
+  const used = residentMiB() - startedAtMiB;
   if (used > IMPORT_MEMORY_CAP_MIB)
     throw new RoadFileError(`${phase} took ${used} MiB of memory, over the import cap of ${IMPORT_MEMORY_CAP_MIB} MiB`);
   return used;
@@ -37,7 +37,8 @@ function withinMemoryCap(phase: string): number {
  * against the network in use (validate.ts) and stores it staged with its report, all or nothing: it
  * prices nothing until promoted. The version names the file's content (its SHA-256), so importing the
  * same file again adds nothing. Refuses a file whose network is too small to route on, or whose import
- * outgrows the memory cap, with RoadFileError.
+ * outgrows the memory cap, with RoadFileError. `startedAtMiB` is the resident memory before the file was read:
+ * the cap is on what the import adds, whatever the process held already.
  */
 export async function stageRoadLines(
   db: Store,
@@ -46,13 +47,14 @@ export async function stageRoadLines(
   lines: RoadLine[],
   now: number,
   inUse: RoadNetwork,
+  startedAtMiB: number,
 ): Promise<RoadImportResult> {
-  const afterReading = withinMemoryCap("reading the file");
+  const afterReading = withinMemoryCap("reading the file", startedAtMiB);
   const file = buildRoadNetwork(lines, "imported", sha256, `imported from ${fileName}`);
   if (file.stats.edges === 0)
     throw new RoadFileError("the file's roads do not form a network (no two junctions connected)");
   const candidate = new RoadNetwork(file);
-  const peak = Math.max(afterReading, withinMemoryCap("building the network"));
+  const peak = Math.max(afterReading, withinMemoryCap("building the network", startedAtMiB));
   const report = validateRoadNetwork(candidate, inUse, [memoryCheck(peak)]);
   const added = await inTransaction(db, async (tx) => {
     const { roadNetworks } = tx.t;

@@ -87,21 +87,21 @@ function laneCheck(candidate: RoadNetwork, inUse: RoadNetwork, from: string, to:
 }
 
 /**
- * Resident memory an import may use, MiB: a 100 MB junk grid once took 2.44 GB to import. Checked after the file
- * is read and after the network is built; beyond it the import stops (RoadFileError), below it the report says how
- * much was used.
+ * Resident memory an import may add, MiB: a 100 MB junk grid once took 2.44 GB to import. Checked after the file
+ * is read and after the network is built, against the memory held before the import began; beyond it the import
+ * stops (RoadFileError), below it the report says how much was used.
  */
 export const IMPORT_MEMORY_CAP_MIB = 2048;
 
 /** Resident memory now, MiB. */
 export const residentMiB = () => Math.round(process.memoryUsage.rss() / 2 ** 20);
 
-/** The memory check of an import whose highest sampled resident memory was `peakMiB`. */
+/** The memory check of an import whose resident memory grew by at most `peakMiB`. */
 export function memoryCheck(peakMiB: number): RoadCheck {
   return {
     name: "memory",
     passed: peakMiB <= IMPORT_MEMORY_CAP_MIB,
-    detail: `${peakMiB} MiB resident at most (sampled after reading and after building; cap ${IMPORT_MEMORY_CAP_MIB} MiB)`,
+    detail: `${peakMiB} MiB more resident at most (sampled after reading and after building; cap ${IMPORT_MEMORY_CAP_MIB} MiB)`,
   };
 }
 

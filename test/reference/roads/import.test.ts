@@ -43,7 +43,7 @@ test("an imported network is staged with its report and prices nothing until pro
   expect(report.checks.map((c) => c.name)).toContain("lane Houston - Jacksonville");
   expect(report.checks.find((c) => c.name === "memory")).toMatchObject({
     passed: true,
-    detail: expect.stringMatching(/^\d+ MiB resident at most .*cap 2048 MiB/),
+    detail: expect.stringMatching(/^\d+ MiB more resident at most .*cap 2048 MiB/),
   });
   data.reload();
   const price = (knownAt: number) =>
