@@ -109,47 +109,46 @@ export function osmImport(db: Store, file: string, options: RoadOptions): Promis
   return importLines(db, file, options, async (path) => (await readOsmRoadLines(path)).lines);
 }
 
+/** Moves a network to another state and says so; a move its state does not allow is refused in one line. */
+async function changeNetworkState(
+  json: boolean,
+  change: () => Promise<void>,
+  said: { json: Record<string, string>; text: string },
+): Promise<CommandResult> {
+  try {
+    await change();
+  } catch (error) {
+    if (error instanceof RoadNetworkStateError) return failure(json, error.message);
+    throw error;
+  }
+  return { exitCode: 0, output: json ? JSON.stringify(said.json) : said.text };
+}
+
 /** `waybill data roads promote VERSION`: a staged network that passed its checks prices lookups from now on. */
-export async function roadsPromote(
+export function roadsPromote(
   db: Store,
   version: string,
   options: { json?: boolean; now?: number } = {},
 ): Promise<CommandResult> {
   const now = options.now ?? Date.now();
-  try {
-    await promoteRoadNetwork(db, version, now);
-  } catch (error) {
-    if (error instanceof RoadNetworkStateError) return failure(options.json ?? false, error.message);
-    throw error;
-  }
   const at = new Date(now).toISOString();
-  return {
-    exitCode: 0,
-    output: options.json
-      ? JSON.stringify({ network: version, promoted_at: at })
-      : `promoted road network ${version} at ${at}: lookups known from now on are priced on it`,
-  };
+  return changeNetworkState(options.json ?? false, () => promoteRoadNetwork(db, version, now), {
+    json: { network: version, promoted_at: at },
+    text: `promoted road network ${version} at ${at}: lookups known from now on are priced on it`,
+  });
 }
 
 /** `waybill data retract VERSION --reason TEXT` for a road network. */
-export async function roadsRetract(
+export function roadsRetract(
   db: Store,
   version: string,
   reason: string,
   options: { json?: boolean; now?: number } = {},
 ): Promise<CommandResult> {
   const now = options.now ?? Date.now();
-  try {
-    await retractRoadNetwork(db, version, reason, now);
-  } catch (error) {
-    if (error instanceof RoadNetworkStateError) return failure(options.json ?? false, error.message);
-    throw error;
-  }
   const at = new Date(now).toISOString();
-  return {
-    exitCode: 0,
-    output: options.json
-      ? JSON.stringify({ network: version, retracted_at: at, reason: reason.trim() })
-      : `retracted road network ${version} at ${at}: ${reason.trim()}; lookups fall back to the network before it, receipts signed before keep theirs`,
-  };
+  return changeNetworkState(options.json ?? false, () => retractRoadNetwork(db, version, reason, now), {
+    json: { network: version, retracted_at: at, reason: reason.trim() },
+    text: `retracted road network ${version} at ${at}: ${reason.trim()}; lookups fall back to the network before it, receipts signed before keep theirs`,
+  });
 }
