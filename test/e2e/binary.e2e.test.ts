@@ -178,8 +178,10 @@ describe("the compiled binary, alone in an empty folder", () => {
         receipt_id: string;
         data_as_of: { as_of: string; series: { series_id: string; age_days: number }[] };
         lane_balance: {
+          origin_district: string | null;
           origin_market: string | null;
           destination_market: string | null;
+          level: number;
           outbound: number;
           inbound: number;
           factor: number;
@@ -189,12 +191,13 @@ describe("the compiled binary, alone in an empty folder", () => {
       // The lane-balance factor is in the answer and its breakdown (docs/rate-model.md, "Lane balance"): the markets are
       // named, and a dry-van load carries none (no public evidence of direction for it).
       expect(answered.lane_balance).toMatchObject({
+        origin_district: null,
         origin_market: "UPPER_MIDWEST",
         destination_market: "TEXAS",
         factor: 1,
       });
       expect(answered.lane_balance.factor).toBeCloseTo(
-        answered.lane_balance.outbound * answered.lane_balance.inbound,
+        answered.lane_balance.level * answered.lane_balance.outbound * answered.lane_balance.inbound,
         4,
       );
       expect(Math.sign(answered.breakdown.lane_balance)).toBe(Math.sign(answered.lane_balance.factor - 1));

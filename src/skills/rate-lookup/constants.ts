@@ -40,7 +40,7 @@ export interface AtriEdition {
 
 export const RATE_MODEL = {
   // The routing rules price a lane's miles, so their revision is part of the model's (docs/rate-model.md, "Model version").
-  version: `rate-lookup-2026.11.8+${ROAD_ROUTING_REVISION}`,
+  version: `rate-lookup-2026.11.9+${ROAD_ROUTING_REVISION}`,
 
   fuelEconomyMpg: {
     value: { DRY_VAN: 6.9, REEFER: 6.33, FLATBED: 5.8 } satisfies Record<Equipment, number>,
@@ -191,23 +191,31 @@ export const RATE_MODEL = {
 
   laneBalance: {
     value: {
-      /** Multiplier on a load leaving the market (an origin there). */
+      /** What a reefer load out of a shipping district pays over the cost basis, before the two multipliers. */
+      level: 1.36,
+      /** Multiplier on a load leaving the district (the origin's nearest USDA AMS shipping district). */
       outbound: {
-        CALIFORNIA: 0.97,
-        DESERT_SOUTHWEST: 0.98,
-        MOUNTAIN: 0.64,
-        PACIFIC_NORTHWEST: 0.76,
-        SOUTHEAST: 1.38,
-        TEXAS: 1.1,
-      } as Partial<Record<FreightMarket, number>>,
+        GEORGIA: 1.47,
+        "IMPERIAL, COACHELLA VALLEYS CA, CENTRAL AND WESTERN AZ, MEXICO CROSSINGS THROUGH CALEXICO AND SAN LUIS": 1.03,
+        "KERN DISTRICT CALIFORNIA": 1.03,
+        "MEXICO CROSSINGS THROUGH NOGALES ARIZONA": 0.99,
+        "MEXICO CROSSINGS THROUGH SOUTH TEXAS": 1.1,
+        "OXNARD DISTRICT CALIFORNIA": 1.03,
+        "SALINAS-WATSONVILLE CALIFORNIA": 0.99,
+        "SAN LUIS VALLEY COLORADO": 0.66,
+        "SANTA MARIA CALIFORNIA": 1.04,
+        "SOUTH AND CENTRAL DISTRICT CALIFORNIA": 0.85,
+        "VIDALIA DISTRICT GEORGIA": 1.31,
+        "YAKIMA VALLEY AND WENATCHEE DISTRICT WASHINGTON": 0.76,
+      } as Partial<Record<string, number>>,
       /** Multiplier on a load entering the market (a destination there). */
       inbound: {
         CALIFORNIA: 0.59,
-        FLORIDA: 1.07,
-        NORTHEAST: 1.03,
-        PACIFIC_NORTHWEST: 1.59,
-        SOUTHEAST: 1.07,
-        TEXAS: 0.98,
+        FLORIDA: 1.06,
+        NORTHEAST: 1.02,
+        PACIFIC_NORTHWEST: 1.67,
+        SOUTHEAST: 1.08,
+        TEXAS: 0.99,
         UPPER_MIDWEST: 0.86,
       } as Partial<Record<FreightMarket, number>>,
       modes: ["FTL"] as readonly Mode[],
@@ -216,9 +224,9 @@ export const RATE_MODEL = {
     },
     source:
       "Fitted, no published source: USDA AMS FVWTRK reefer $/load on the fit weeks 2026-04-29, 2026-06-30 and 2026-07-07 only (216 lane-weeks), " +
-      "Tukey median polish of log((USDA midpoint - the load's diesel) / the non-fuel lines and margin) into destination-market, origin-market and week effects, week effects dropped, " +
-      "centred to average 1 over the fit lane-weeks; markets with fewer than 6 lane-weeks get none (test/bench/fidelity/fit-lane-balance.ts, " +
-      "docs/rate-model.md 'Lane balance'). Truckload only: LTL and intermodal networks consolidate and do not price the empty return per lane. " +
+      "Tukey median polish of log((USDA midpoint - the load's diesel) / the non-fuel lines and margin) into destination-market, origin-district and week effects, week effects dropped, " +
+      "district and market effects centred to average 1 over the fit lane-weeks, the level the median of what they leave; groups with fewer than 6 lane-weeks get no multiplier " +
+      "(test/bench/fidelity/fit-lane-balance.ts, docs/rate-model.md 'Lane balance'). Truckload only: LTL and intermodal networks consolidate and do not price the empty return per lane. " +
       "Reefer only: USDA AMS prices reefer produce lanes, and no public source shows direction for dry van or flatbed.",
   },
 

@@ -5,16 +5,19 @@ import type { Equipment } from "../kit.ts";
 import { FREIGHT_MARKETS, RATE_MODEL, type FreightMarket, type Mode } from "./constants.ts";
 
 /**
- * Head-haul / back-haul: a truck sent into a market that ships little back runs empty or cheap on the way
- * out, so loads into such a market cost more and loads out of it less. The factor is the origin market's
- * outbound multiplier times the destination market's inbound one, each fitted on USDA AMS reefer weeks
- * (docs/rate-model.md, "Lane balance"). Public evidence of direction exists only for reefer produce lanes, so
- * the factor applies only to a REEFER truckload whose origin lies in a USDA AMS shipping district; a market with no
- * fitted figure, another equipment type, another origin or a mode the factor does not apply to counts as 1.
+ * Head-haul / back-haul, where public evidence shows it: a reefer load out of a produce shipping district is a head
+ * haul (trucks come in empty or cheap to take the crop out), and how much it pays over the cost basis depends on the
+ * district and on the market it goes to. The factor is the head-haul level times the district's outbound multiplier
+ * times the destination market's inbound one, all fitted on USDA AMS reefer weeks (docs/rate-model.md, "Lane
+ * balance"). It applies only to a REEFER truckload whose origin lies in a USDA AMS shipping district; another
+ * equipment type, another origin or a mode the factor does not apply to counts as 1.
  */
 export interface LaneBalance {
+  /** The USDA AMS shipping district the origin lies in (the nearest), null when none. */
+  origin_district: string | null;
   origin_market: FreightMarket | null;
   destination_market: FreightMarket | null;
+  level: number;
   outbound: number;
   inbound: number;
   factor: number;
@@ -34,17 +37,21 @@ export function laneBalance(
   mode: Mode,
   equipment: Equipment,
 ): LaneBalance {
-  const { outbound, inbound, modes, equipment: evidenced } = RATE_MODEL.laneBalance.value;
+  const { level, outbound, inbound, modes, equipment: evidenced } = RATE_MODEL.laneBalance.value;
+  const originDistrict = amsDistrictsOf(origin)[0] ?? null;
   const originMarket = freightMarketOf(origin.state);
   const destinationMarket = freightMarketOf(destination.state);
-  const applies = modes.includes(mode) && evidenced.includes(equipment) && amsDistrictsOf(origin).length > 0;
-  const out = applies && originMarket ? (outbound[originMarket] ?? 1) : 1;
+  const applies = modes.includes(mode) && evidenced.includes(equipment) && originDistrict !== null;
+  const headHaul = applies ? level : 1;
+  const out = applies && originDistrict ? (outbound[originDistrict] ?? 1) : 1;
   const into = applies && destinationMarket ? (inbound[destinationMarket] ?? 1) : 1;
   return {
+    origin_district: originDistrict,
     origin_market: originMarket,
     destination_market: destinationMarket,
+    level: headHaul,
     outbound: out,
     inbound: into,
-    factor: out * into,
+    factor: headHaul * out * into,
   };
 }

@@ -116,22 +116,28 @@ export const rateLookupOutput = Type.Object({
   multipliers: Type.Object({ mode: Type.Number(), equipment: Type.Number() }),
   lane_balance: Type.Object(
     {
+      origin_district: Type.Union([Type.String(), Type.Null()], {
+        description: "USDA AMS produce shipping district the origin lies in (the nearest), null when none",
+      }),
       origin_market: Type.Union([Type.String(), Type.Null()], {
         description: "Freight market the origin lies in, null when none is fitted",
       }),
       destination_market: Type.Union([Type.String(), Type.Null()], {
         description: "Freight market the destination lies in, null when none is fitted",
       }),
-      outbound: Type.Number({ description: "Multiplier on loads leaving the origin's market" }),
+      level: Type.Number({
+        description: "Head-haul level: what a reefer load out of a shipping district pays over the cost basis",
+      }),
+      outbound: Type.Number({ description: "Multiplier on loads leaving the origin's shipping district" }),
       inbound: Type.Number({ description: "Multiplier on loads entering the destination's market" }),
       factor: Type.Number({
         description:
-          "outbound x inbound, applied to the non-fuel lines and margin of a REEFER truckload from a USDA AMS shipping district; 1 for any other lane (no public evidence of direction)",
+          "level x outbound x inbound, applied to the non-fuel lines and margin of a REEFER truckload from a USDA AMS shipping district; 1 for any other lane (no public evidence of direction)",
       }),
     },
     {
       description:
-        "Head-haul / back-haul, fitted on USDA AMS reefer produce lanes: markets that receive more freight than they ship cost more to enter and less to leave",
+        "Head-haul / back-haul, fitted on USDA AMS reefer produce lanes: a reefer load out of a produce shipping district is a head haul, priced by its district and the market it enters",
     },
   ),
   confidence: Type.Object({

@@ -46,7 +46,7 @@ describe("the lane-balance fit (median polish)", () => {
     ).toBeCloseTo(0.2, 3);
   });
 
-  test("the factors average 1 in logs over the lane-weeks they were fitted on: they move cost between lanes, not the level", () => {
+  test("the multipliers average 1 in logs over the lane-weeks they were fitted on: the level is kept apart", () => {
     const rows = planted();
     const meanLog =
       rows.reduce(
@@ -59,6 +59,20 @@ describe("the lane-balance fit (median polish)", () => {
         0,
       ) / rows.length;
     expect(Math.abs(meanLog)).toBeLessThan(0.01);
+  });
+
+  test("the level carries what every lane shares: level x outbound x inbound gives back a median week's lanes", () => {
+    const premium = 0.3;
+    const rows = planted().map((row) => ({ ...row, logError: row.logError + premium }));
+    const refit = fitLaneBalance(rows);
+    for (const row of rows.filter((r) => r.week === "2026-07-07")) {
+      const factor =
+        refit.level *
+        defined(refit.outbound[defined(row.origin, "row.origin")], "outbound") *
+        defined(refit.inbound[defined(row.destination, "row.destination")], "inbound");
+      expect(Math.log(factor)).toBeCloseTo(row.logError, 1);
+    }
+    expect(refit.level).toBeGreaterThan(fitted.level);
   });
 
   test("a market seen in fewer than 6 lane-weeks gets no figure", () => {

@@ -8,8 +8,10 @@ import { defined } from "../../support/defined.ts";
  * per origin market and an effect per report week, each the median of what the other two leave; 30 sweeps. The week
  * effects are the market's level that week (USDA's April rates sat 15-20 % under June's) and are dropped: a cost
  * basis has no way to know them. The market effects are then centred so that the factor averages 1 (in logs) over
- * the fit lane-weeks: lane balance moves cost between lanes, it does not raise or lower the model's level.
- * A market with fewer than MIN_LANE_WEEKS fitted lane-weeks gets no figure (factor 1).
+ * the fit lane-weeks, so they only move cost between lanes. What the lanes share is the head-haul level: the median,
+ * over the fit lane-weeks, of what the rounded multipliers leave of the log error. Every USDA lane leaves a produce
+ * shipping district, so the level is what such a load costs over the national cost basis.
+ * A group with fewer than MIN_LANE_WEEKS fitted lane-weeks gets no multiplier (1); the level still applies.
  */
 /**
  * One fit lane-week. The shipped factor groups origins and destinations by freight market; the fidelity run also tries
@@ -26,6 +28,8 @@ export interface LaneWeekError {
 }
 
 export interface FittedLaneBalance {
+  /** What a load out of a shipping district pays over the cost basis, the groups' multipliers aside. */
+  level: number;
   outbound: Record<string, number>;
   inbound: Record<string, number>;
   /** Dropped week effects, log points, for the docs. */
@@ -92,7 +96,19 @@ export function fitLaneBalance(rows: LaneWeekError[]): FittedLaneBalance {
   };
   const outbound = fitted("outbound");
   const inbound = fitted("inbound");
+  const multiplier = (factors: Record<string, number>, key: string | null) => (key === null ? 1 : (factors[key] ?? 1));
+  const level = Math.exp(
+    median(
+      rows.map(
+        (row) =>
+          row.logError -
+          Math.log(multiplier(outbound.factors, row.origin)) -
+          Math.log(multiplier(inbound.factors, row.destination)),
+      ),
+    ),
+  );
   return {
+    level: Math.round(level * 100) / 100,
     outbound: outbound.factors,
     inbound: inbound.factors,
     weeks: Object.fromEntries(

@@ -275,7 +275,7 @@ interface PricedLaneWeek extends UsdaLaneWeek {
   rest: number;
   /** The market anchor's midpoint as of the day before the week (the latest report at most 14 days old), if any. */
   anchor?: number;
-  originMarket: FreightMarket | null;
+  originDistrict: string | null;
   destinationMarket: FreightMarket | null;
 }
 
@@ -319,17 +319,10 @@ function priceLaneWeek(w: UsdaLaneWeek): PricedLaneWeek {
     fuel,
     rest: unbalanced.ratePerMile * answer.miles - fuel,
     ...(anchor && { anchor: anchor.midpoint_per_load }),
-    originMarket: answer.lane_balance.origin_market as FreightMarket | null,
+    originDistrict: answer.lane_balance.origin_district,
     destinationMarket: answer.lane_balance.destination_market as FreightMarket | null,
   };
 }
-
-/**
- * A broker's gross margin on a spot load, as a share of what the shipper pays: 12-20 % on spot loads (nuvocargo.com,
- * 2026), 8-15 % industry average (dispatched.finance); trade guides, not a survey. USDA's FVWTRK rates include broker
- * fees; the cost basis is a carrier's cost and margin. Used for an explanatory row only, never in the model.
- */
-const BROKER_SPREAD = 0.15;
 
 const midpointOf = (w: UsdaLaneWeek) => (w.low + w.high) / 2;
 const inRange = (w: UsdaLaneWeek, cost: number) => cost >= w.low && cost <= w.high;
@@ -361,9 +354,9 @@ function score(lanes: PricedLaneWeek[], costOf: (w: PricedLaneWeek) => number | 
 const scoreRow = (label: string, s: Scored) =>
   `| ${label} | ${s.n} | ${Math.round(s.within10 * 100)} % | ${pct(s.medianAbs).slice(1)} | ${pct(s.medianSigned)} | ${Math.round(s.inside * 100)} % |`;
 
-/** How lane balance groups a lane-week: the shipped factor by freight market. */
-const byMarket = {
-  origin: (w: PricedLaneWeek) => w.originMarket,
+/** How lane balance groups a lane-week: by the origin's shipping district and the destination's freight market. */
+const byGroup = {
+  origin: (w: PricedLaneWeek) => w.originDistrict,
   destination: (w: PricedLaneWeek) => w.destinationMarket,
 };
 
@@ -374,8 +367,8 @@ function fittedLaneBalance(lanes: PricedLaneWeek[]): FittedLaneBalance {
   return fitLaneBalance(
     lanes.map((w) => ({
       week: w.week,
-      origin: byMarket.origin(w),
-      destination: byMarket.destination(w),
+      origin: byGroup.origin(w),
+      destination: byGroup.destination(w),
       logError: logError(w),
     })),
   );
@@ -383,11 +376,11 @@ function fittedLaneBalance(lanes: PricedLaneWeek[]): FittedLaneBalance {
 
 function balancedBy(fitted: FittedLaneBalance): (w: PricedLaneWeek) => number {
   return (w) => {
-    const origin = byMarket.origin(w);
-    const destination = byMarket.destination(w);
-    return (
-      w.fuel + w.rest * ((origin && fitted.outbound[origin]) || 1) * ((destination && fitted.inbound[destination]) || 1)
-    );
+    const origin = byGroup.origin(w);
+    const destination = byGroup.destination(w);
+    const outbound = (origin && fitted.outbound[origin]) || 1;
+    const inbound = (destination && fitted.inbound[destination]) || 1;
+    return w.fuel + w.rest * fitted.level * outbound * inbound;
   };
 }
 
@@ -430,17 +423,17 @@ function usdaSection(): string[] {
     (w) => w.anchor,
   );
   const widths = all.map((w) => (w.high - w.low) / midpointOf(w));
-  // USDA's level over the cost basis on the fit weeks: the market's premium, which a cost basis does not carry.
-  const level = Math.exp(median(fit.map((w) => Math.log(midpointOf(w) / w.cost))));
-  const unbalancedLevel = Math.exp(median(fit.map((w) => Math.log(midpointOf(w) / (w.fuel + w.rest)))));
-  const { outbound, inbound } = RATE_MODEL.laneBalance.value;
+  // The head-haul level alone, without the district and market multipliers: what those multipliers add.
+  const levelAlone = Math.exp(median(fit.map((w) => Math.log((midpointOf(w) - w.fuel) / w.rest))));
+  const { level, outbound, inbound } = RATE_MODEL.laneBalance.value;
   const fitted = fittedLaneBalance(fit);
   const drift =
-    JSON.stringify({ outbound: fitted.outbound, inbound: fitted.inbound }) !== JSON.stringify({ outbound, inbound });
+    JSON.stringify({ level: fitted.level, outbound: fitted.outbound, inbound: fitted.inbound }) !==
+    JSON.stringify({ level, outbound, inbound });
   return [
     "### REEFER cost basis and market anchor vs USDA AMS FVWTRK $/load",
     "",
-    `Lane balance (REEFER only, fitted on the fit weeks ${FIT_WEEKS.join(", ")}) outbound ${JSON.stringify(outbound)}, inbound ${JSON.stringify(inbound)}; held out: ${HELD_OUT_WEEKS.join(", ")}.`,
+    `Lane balance (REEFER out of a USDA shipping district only, fitted on the fit weeks ${FIT_WEEKS.join(", ")}): level ${level}, outbound by district ${JSON.stringify(outbound)}, inbound by market ${JSON.stringify(inbound)}; held out: ${HELD_OUT_WEEKS.join(", ")}.`,
     "",
     "| target (held-out weeks) | model | result |",
     "|---|---|---|",
@@ -463,16 +456,8 @@ function usdaSection(): string[] {
       score(heldOut, leaveOneDistrictOut(fit)),
     ),
     scoreRow(
-      `held out, grossed up for a broker's spread of ${BROKER_SPREAD * 100} % of the shipper's rate (USDA's rates include broker fees)`,
-      score(heldOut, (w) => w.cost / (1 - BROKER_SPREAD)),
-    ),
-    scoreRow(
-      `held out, x USDA's level over the cost basis on the fit weeks (${level.toFixed(3)}): a market level, not a cost`,
-      score(heldOut, (w) => w.cost * level),
-    ),
-    scoreRow(
-      `held out, without the lane balance, x its own level over USDA on the fit weeks (${unbalancedLevel.toFixed(3)})`,
-      score(heldOut, (w) => (w.fuel + w.rest) * unbalancedLevel),
+      `held out, the head-haul level alone (x${levelAlone.toFixed(2)} on the non-fuel lines, no district or market multiplier)`,
+      score(heldOut, (w) => w.fuel + w.rest * levelAlone),
     ),
     scoreRow("held out, the market anchor (latest report <= 14 days old)", heldAnchor),
     "",
@@ -482,7 +467,7 @@ function usdaSection(): string[] {
     ...(drift
       ? [
           "",
-          `Refitting on the fit weeks now gives outbound ${JSON.stringify(fitted.outbound)}, inbound ${JSON.stringify(fitted.inbound)}: the shipped constants are stale.`,
+          `Refitting on the fit weeks now gives level ${fitted.level}, outbound ${JSON.stringify(fitted.outbound)}, inbound ${JSON.stringify(fitted.inbound)}: the shipped constants are stale.`,
         ]
       : []),
     "",

@@ -332,15 +332,18 @@ describe("lane balance (head-haul / back-haul)", () => {
       as_of: asOf,
       include_fuel_surcharge: true,
     }).answer;
-    const { outbound, inbound } = RATE_MODEL.laneBalance.value;
-    const californiaOutbound = defined(outbound.CALIFORNIA, "California's outbound factor");
+    const { level, outbound, inbound } = RATE_MODEL.laneBalance.value;
+    const district = "SOUTH AND CENTRAL DISTRICT CALIFORNIA";
+    const fresnoOutbound = defined(outbound[district], "Fresno's district outbound factor");
     const northwestInbound = defined(inbound.PACIFIC_NORTHWEST, "the Pacific Northwest's inbound factor");
     expect(answer.lane_balance).toEqual({
+      origin_district: district,
       origin_market: "CALIFORNIA",
       destination_market: "PACIFIC_NORTHWEST",
-      outbound: californiaOutbound,
+      level,
+      outbound: fresnoOutbound,
       inbound: northwestInbound,
-      factor: Number((californiaOutbound * northwestInbound).toFixed(4)),
+      factor: Number((level * fresnoOutbound * northwestInbound).toFixed(4)),
     });
     const { lane_balance, fuel, reefer_fuel, fuel_surcharge, ...balanced } = answer.breakdown;
     const beforeBalance = Object.values(balanced).reduce((a, b) => a + b, 0);
@@ -351,11 +354,10 @@ describe("lane balance (head-haul / back-haul)", () => {
 
   test("a reefer load from outside the produce districts, and an LTL load, are balanced (factor 1)", () => {
     const national = priced("Chicago, IL", "Dallas, TX");
-    expect(national.lane_balance.factor).toBe(1);
+    expect(national.lane_balance).toMatchObject({ origin_district: null, level: 1, factor: 1 });
     expect(national.breakdown.lane_balance).toBe(0);
     const ltl = priced("Fresno, CA", "Seattle, WA", "REEFER", "LTL");
-    expect(ltl.lane_balance.origin_market).toBe("CALIFORNIA");
-    expect(ltl.lane_balance.factor).toBe(1);
+    expect(ltl.lane_balance).toMatchObject({ origin_market: "CALIFORNIA", level: 1, factor: 1 });
     expect(ltl.breakdown.lane_balance).toBe(0);
   });
 });
