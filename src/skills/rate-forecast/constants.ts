@@ -5,7 +5,7 @@ import { RATE_MODEL } from "../rate-lookup/index.ts";
  * The rate itself comes from the rate-lookup cost model, so the version names both.
  */
 export const RATE_FORECAST_MODEL = {
-  version: `rate-forecast-2026.11.2+${RATE_MODEL.version}`,
+  version: `rate-forecast-2026.11.3+${RATE_MODEL.version}`,
 
   method: {
     value: "RANDOM_WALK_EMPIRICAL_H_STEP_SEASONAL_WITH_COST_TRENDS",
@@ -16,16 +16,19 @@ export const RATE_FORECAST_MODEL = {
       "h weeks ahead is that times exp(q), q a quantile of every h-week log change in the trailing window less their median. Whole " +
       "h-week changes keep the momentum of real diesel moves and their skew. The driver wage grows at the national OEWS median's rate " +
       "between its two newest editions, the equipment cost at the heavy-truck PPI's change over its newest 12 months (the index that " +
-      "carries ATRI's equipment cost). Each diesel quantile goes through the cost model with the projected wage and equipment; the rate " +
+      "carries ATRI's equipment cost), each only by the releases that fall due within the horizon (an OEWS edition a year after the " +
+      "last, a PPI month a month after the last), since the cost model reads published levels. Each diesel quantile goes through the cost model with the projected wage and equipment; the rate " +
       "rises with diesel, so the results are the rate's quantiles. The no-change forecast is the standard hard-to-beat benchmark for " +
       "fuel prices (Alquist, Kilian and Vigfusson 2013): the backtest scores it beside the method.",
   },
 
   seasonality: {
-    value: { years: 8, minimumYears: 3 },
+    value: { years: 8, minimumYears: 3, minimumAgreement: 0.8 },
     source:
       "Eight years of the same calendar weeks, at least three with prices, so one year's shock (2022) does not make the season; fewer " +
-      "than three years of history: no seasonal move.",
+      "than three years of history: no seasonal move. The move is used only when at least 80 % of those years moved the way their " +
+      "median did (7 of 8, 4 of 5, 3 of 3: a one-sided sign test near 5 %); otherwise that horizon holds diesel's season flat. " +
+      "Chosen on the fidelity backtest (docs/rate-model.md, 'Forecast').",
   },
 
   windowWeeks: {

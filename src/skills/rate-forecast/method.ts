@@ -115,7 +115,8 @@ export function priceQuantiles(
 /**
  * Diesel's seasonal move over `steps` weeks from the origin's time of year: for each of the last years, the log change
  * from the same week then over `steps` weeks, less that year's own 52-week change pro rata (its trend, which a random
- * walk does not carry); the median of those years. 0 when fewer years than the method trusts are in the history.
+ * walk does not carry); the median of those years. 0 when fewer years than the method trusts are in the history, or
+ * when too few of them moved the way the median did (a season the years disagree on is noise, not a shape).
  * Reads only weeks up to the origin.
  */
 export function seasonalLogChange(history: readonly WeeklyPrice[], originDate: string, steps: number): number {
@@ -130,8 +131,10 @@ export function seasonalLogChange(history: readonly WeeklyPrice[], originDate: s
     shapes.push(atStep - atStart - (steps / 52) * (ayearOn - atStart));
   }
   if (shapes.length < seasonality.value.minimumYears) return 0;
-  return quantile(
+  const shape = quantile(
     shapes.sort((a, b) => a - b),
     0.5,
   );
+  const agreeing = shapes.filter((move) => Math.sign(move) === Math.sign(shape)).length;
+  return agreeing / shapes.length >= seasonality.value.minimumAgreement ? shape : 0;
 }

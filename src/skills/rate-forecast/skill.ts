@@ -29,15 +29,15 @@ const percentPerYear = (trend: CostTrend) => `${round(trend.annualRate * 100, 2)
 
 /** The cost lines projected from their own history, in words. */
 const projected = (trends: CostTrends): string[] => [
-  "diesel: random walk with its seasonal shape (the same weeks of the last 8 years, each year's trend taken off)",
+  "diesel: random walk with its seasonal shape (the same weeks of the last 8 years, each year's trend taken off), held flat at a horizon where fewer than 80 % of those years moved the same way",
   ...(trends.wage
     ? [
-        `driver wage: ${percentPerYear(trends.wage)}, the national OEWS median from ${trends.wage.from.value} (${trends.wage.from.observedOn}) to ${trends.wage.to.value} (${trends.wage.to.observedOn})`,
+        `driver wage: ${percentPerYear(trends.wage)} as each yearly OEWS edition falls due, the national OEWS median from ${trends.wage.from.value} (${trends.wage.from.observedOn}) to ${trends.wage.to.value} (${trends.wage.to.observedOn})`,
       ]
     : []),
   ...(trends.equipment
     ? [
-        `equipment: ${percentPerYear(trends.equipment)}, the heavy-truck PPI from ${trends.equipment.from.value} (${trends.equipment.from.observedOn}) to ${trends.equipment.to.value} (${trends.equipment.to.observedOn})`,
+        `equipment: ${percentPerYear(trends.equipment)} as each monthly PPI release falls due, the heavy-truck PPI from ${trends.equipment.from.value} (${trends.equipment.from.observedOn}) to ${trends.equipment.to.value} (${trends.equipment.to.observedOn})`,
       ]
     : []),
 ];
@@ -109,7 +109,7 @@ export const rateForecastSkill = defineSkill({
 
     const forecast: Output["forecast"] = steps.slice(unseenWeeks).map((step, index) => {
       const seasonalStart = factors.dieselPerGallon * Math.exp(seasonalLogChange(history.weeks, lastWeek, step.steps));
-      const scale = projectedScale(trends, step.steps);
+      const scale = projectedScale(trends, view.asOf, weeksAfter(lastWeek, step.steps));
       const rate = priceQuantiles(seasonalStart, step, (diesel) => rateAt(diesel, scale));
       return {
         week: index + 1,
@@ -127,7 +127,7 @@ export const rateForecastSkill = defineSkill({
       forecast: (origin, startPrice, step) => {
         const scale = combined(
           levelScale(histories, origin, view.asOf),
-          projectedScale(costTrendsAsOf(histories, origin), step.steps),
+          projectedScale(costTrendsAsOf(histories, origin), origin, weeksAfter(origin, step.steps)),
         );
         const seasonalStart = startPrice * Math.exp(seasonalLogChange(history.weeks, origin, step.steps));
         return priceQuantiles(seasonalStart, step, (diesel) => rateAt(diesel, scale));

@@ -54,11 +54,32 @@ export function costTrendsAsOf(histories: CostHistories, date: string): CostTren
   return { wage: trendBetween(wages.at(-2), wages.at(-1)), equipment: trendBetween(yearBefore, newest) };
 }
 
-/** The trends carried `weeks` ahead, as multipliers on the wage and the equipment cost. */
-export const projectedScale = (trends: CostTrends, weeks: number): CostScale => ({
-  wage: (1 + (trends.wage?.annualRate ?? 0)) ** (weeks / 52),
-  equipment: (1 + (trends.equipment?.annualRate ?? 0)) ** (weeks / 52),
-});
+/** Months between one release of a line and the next: OEWS once a year, the PPI every month. */
+const RELEASE_CADENCE_MONTHS = { wage: 12, equipment: 1 } as const;
+
+/** How many releases after the trend's newest one are due by `date`, each a cadence after the one before. */
+function releasesDueBy(trend: CostTrend, cadenceMonths: number, date: string): number {
+  let due = 0;
+  while (shiftDate(trend.to.publishedOn, { months: cadenceMonths * (due + 1) }) <= date) due++;
+  return due;
+}
+
+/**
+ * The cost lines as the cost model will read them on `date`, forecast from `origin`: a line moves only by the releases
+ * of it that fall due between the two, each by its trend over the months it adds (docs/rate-model.md, "Forecast"). A
+ * wage edition a year away leaves the wage where it is for a forecast of a few weeks.
+ */
+export function projectedScale(trends: CostTrends, origin: string, date: string): CostScale {
+  const scale = (trend: CostTrend | undefined, cadenceMonths: number) => {
+    if (!trend) return 1;
+    const releases = releasesDueBy(trend, cadenceMonths, date) - releasesDueBy(trend, cadenceMonths, origin);
+    return (1 + trend.annualRate) ** ((releases * cadenceMonths) / 12);
+  };
+  return {
+    wage: scale(trends.wage, RELEASE_CADENCE_MONTHS.wage),
+    equipment: scale(trends.equipment, RELEASE_CADENCE_MONTHS.equipment),
+  };
+}
 
 /**
  * The wage and equipment levels published by `date` against those published by `reference`: how the cost lines a

@@ -64,9 +64,11 @@ describe("Chicago -> Dallas dry van, 26 weeks from 2025-06-30", () => {
     const [diesel, wage, equipment] = answer.method.projected;
     expect(diesel).toMatch(/^diesel: random walk with its seasonal shape/);
     expect(wage).toMatch(
-      /^driver wage: -?\d+(\.\d+)? % a year, the national OEWS median from .* \(2023-05-01\) to .* \(2024-05-01\)$/,
+      /^driver wage: -?\d+(\.\d+)? % a year as each yearly OEWS edition falls due, the national OEWS median from .* \(2023-05-01\) to .* \(2024-05-01\)$/,
     );
-    expect(equipment).toMatch(/^equipment: -?\d+(\.\d+)? % a year, the heavy-truck PPI/);
+    expect(equipment).toMatch(
+      /^equipment: -?\d+(\.\d+)? % a year as each monthly PPI release falls due, the heavy-truck PPI/,
+    );
     expect(answer.method.held_at_as_of.some((line) => line.startsWith("margin"))).toBe(true);
     expect(answer.method.held_at_as_of.some((line) => line.startsWith("driver wage"))).toBe(false);
     // A one-week step moves the median by one week of season and trend only.

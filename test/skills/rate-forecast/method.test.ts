@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { shiftDate } from "../../../src/reference/series/series-stats.ts";
 import type { WeeklyPrice } from "../../../src/skills/rate-forecast/lane-diesel-history.ts";
-import { forecastLogChanges, priceQuantiles } from "../../../src/skills/rate-forecast/method.ts";
+import { forecastLogChanges, priceQuantiles, seasonalLogChange } from "../../../src/skills/rate-forecast/method.ts";
 import { defined } from "../../support/defined.ts";
 
 const FIRST_MONDAY = "2020-01-06";
@@ -74,5 +74,34 @@ describe("random walk with empirical h-week changes, by hand", () => {
     const origin = defined(history[180], "week 180").date; // the jumps come after it
     const week1 = forecastWeek(history, origin, 1, 1);
     expect(week1.logChange.p97_5).toBeCloseTo(0.01, 12);
+  });
+});
+
+describe("diesel's seasonal shape", () => {
+  const YEARS = 8;
+  const BUMP_START = 10;
+  /** Nine 52-week years, flat but for a 4-week rise of `rises[k]` from week 10 of the year k years before the last, undone 4 weeks later. */
+  function seasonalSeries(rises: readonly number[]): { history: WeeklyPrice[]; origin: string } {
+    const logs = new Float64Array(52 * (YEARS + 1) + 20);
+    rises.forEach((rise, index) => {
+      const start = BUMP_START + 52 * (YEARS - 1 - index);
+      for (let week = 1; week <= 8; week++)
+        logs[start + week] = week <= 4 ? (rise * week) / 4 : rise * (1 - (week - 4) / 4);
+    });
+    const history = Array.from(logs, (log, week) => ({
+      date: shiftDate(FIRST_MONDAY, { days: 7 * week }),
+      value: 100 * Math.exp(log),
+    }));
+    return { history, origin: defined(history[BUMP_START + 52 * YEARS], "the origin week").date };
+  }
+
+  test("years that agree give their median move", () => {
+    const { history, origin } = seasonalSeries(Array.from({ length: YEARS }, () => 0.05));
+    expect(seasonalLogChange(history, origin, 4)).toBeCloseTo(0.05, 10);
+  });
+
+  test("years that disagree on the direction hold the season flat", () => {
+    const { history, origin } = seasonalSeries([0.05, 0.05, 0.05, 0.05, 0.05, -0.05, -0.05, -0.05]);
+    expect(seasonalLogChange(history, origin, 4)).toBe(0);
   });
 });
