@@ -152,6 +152,6 @@ async function uploadedSheet(body: unknown): Promise<{ sheet: Sheet; fileName: s
   const isXlsx = /\.xlsx$/i.test(fileName) || file.type === XLSX_MEDIA_TYPE;
   const sheet = isXlsx
     ? await sheetFromXlsx(new Uint8Array(await file.arrayBuffer()))
-    : sheetFromCsv(await file.text());
+    : await sheetFromCsv(await file.text());
   return { sheet, fileName };
 }

@@ -8,6 +8,7 @@ import { formatDateTime } from "../format.ts";
 export type SheetView = ReturnType<typeof jobJson>;
 
 export const STATUS_LABELS: Record<SheetView["status"], string> = {
+  storing: "Uploading", // never shown: a job is listed once its rows are all stored
   queued: "Waiting to start",
   running: "Pricing",
   done: "Priced",
