@@ -141,13 +141,13 @@ export async function nextUnfinishedJob(store: Store): Promise<BatchJob | undefi
   return job;
 }
 
-/** Up to `limit` rows still unsettled, in the sheet's order. */
-export function pendingRows(store: Store, jobId: string, limit: number) {
+/** Up to `limit` rows after `afterRow` still unsettled, in the sheet's order. */
+export function pendingRows(store: Store, jobId: string, afterRow: number, limit: number) {
   const { batchRows } = store.t;
   return store
     .select({ row: batchRows.row, cells: batchRows.cells })
     .from(batchRows)
-    .where(and(eq(batchRows.jobId, jobId), isNull(batchRows.outcome)))
+    .where(and(eq(batchRows.jobId, jobId), gt(batchRows.row, afterRow), isNull(batchRows.outcome)))
     .orderBy(asc(batchRows.row))
     .limit(limit);
 }

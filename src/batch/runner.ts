@@ -109,40 +109,52 @@ export class BatchRunner {
   private async runJob(job: BatchJob): Promise<void> {
     const { committer, clock } = this.deps;
     if (job.status === "queued") await committer.commit((tx) => setStatus(tx, job.id, "running", clock.now()));
-    while (!this.stopped) {
-      const rows = await pendingRows(this.deps.db, job.id, MAX_LANES_PER_SLICE);
-      if (rows.length === 0) {
-        await committer.commit((tx) => setStatus(tx, job.id, "done", clock.now()));
-        return;
+    // One slice may still be on its way to the disk while the next one computes; its rows are those up to `after`.
+    let previous: Promise<void> = Promise.resolve();
+    let after = 0;
+    try {
+      while (!this.stopped) {
+        const rows = await pendingRows(this.deps.db, job.id, after, MAX_LANES_PER_SLICE);
+        if (rows.length === 0) {
+          await previous;
+          await committer.commit((tx) => setStatus(tx, job.id, "done", clock.now()));
+          return;
+        }
+        this.deps.refreshCaches(); // a revoke or tier change since the last slice is in force for this one
+        const grant = this.deps.keys.byKeyId(job.keyId);
+        if (!grant || grant.revoked) {
+          await previous;
+          const why = "The key that submitted the sheet was revoked; the rows not priced yet were left unpriced.";
+          await committer.commit((tx) => setStatus(tx, job.id, "failed", clock.now(), why));
+          return;
+        }
+        const slice = this.startSlice(job, grant.principal, rows);
+        await previous;
+        previous = slice.settled;
+        after = slice.lastRow;
+        await new Promise((resolve) => setImmediate(resolve));
       }
-      this.deps.refreshCaches(); // a revoke or tier change since the last turn is in force for this one
-      const grant = this.deps.keys.byKeyId(job.keyId);
-      if (!grant || grant.revoked) {
-        const why = "The key that submitted the sheet was revoked; the rows not priced yet were left unpriced.";
-        await committer.commit((tx) => setStatus(tx, job.id, "failed", clock.now(), why));
-        return;
-      }
-      await this.priceSlice(job, grant.principal, rows);
-      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      await previous;
     }
   }
 
   /**
    * Start the rows' lanes in order until the slice's budget is spent (each computes before its first
-   * await), then wait for their writes; a row not started stays pending for the next slice.
+   * await); `settled` resolves once their writes are durable. A row not started is left for the next slice.
    */
-  private async priceSlice(
-    job: BatchJob,
-    principal: Principal,
-    rows: { row: number; cells: Record<string, unknown> }[],
-  ) {
+  private startSlice(job: BatchJob, principal: Principal, rows: { row: number; cells: Record<string, unknown> }[]) {
     const sliceStarted = performance.now();
     const pricing: Promise<void>[] = [];
+    let lastRow = 0;
     for (const { row, cells } of rows) {
       pricing.push(this.priceRow(job, principal, row, cells));
+      lastRow = row;
       if (performance.now() - sliceStarted >= SLICE_BUDGET_MS) break;
     }
-    await Promise.all(pricing);
+    const settled = Promise.all(pricing).then(() => undefined);
+    settled.catch(() => undefined); // awaited by runJob a turn later: not an unhandled rejection meanwhile
+    return { settled, lastRow };
   }
 
   /** One lane: priced with its receipt, or refused with the error table's code; its place in the sheet is kept either way. */
