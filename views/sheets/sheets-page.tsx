@@ -31,6 +31,7 @@ export function SheetsPage(props: { viewer: Viewer; sheets: SheetView[]; hasKey:
       <section class="card">
         <h2>Past sheets</h2>
         <DataTable
+          label="Past sheets"
           columns={[
             { label: "Sheet" },
             { label: "Status" },
