@@ -79,8 +79,13 @@ export function UploadForm(props: { viewer: Viewer; hasKey: boolean; error?: str
           <label for="sheet-file">Sheet (CSV or XLSX)</label>
           <input id="sheet-file" type="file" name="sheet" accept=".csv,.xlsx,text/csv" required />
           <p class="muted small">
+            Download the template:{" "}
+            <a href="/dashboard/sheets/template.xlsx" download="bid-sheet-template.xlsx">
+              Excel (XLSX)
+            </a>{" "}
+            ·{" "}
             <a href="/dashboard/sheets/template.csv" download="bid-sheet-template.csv">
-              Download the template (CSV)
+              CSV
             </a>
           </p>
           <button type="submit">Price the sheet</button>
