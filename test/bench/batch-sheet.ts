@@ -3,12 +3,19 @@
 // and range of each figure, and writes them between the batch markers of docs/benchmarks.md
 // (KEEP_RESULTS=1 leaves the page alone). Run it on one core: `taskset -c 0 bun test/bench/batch-sheet.ts`
 // (the runs inherit the affinity). LANES and OTHER_PER_SECOND pass through to each run.
+import { existsSync, readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { resolve } from "node:path";
 import type { BatchSheetRun } from "./batch-sheet-run.ts";
 import { BATCH_MARKERS, BENCHMARKS_PAGE, ensureBlock, replaceBetween } from "./results-block.ts";
 
 const RUNS = Number(process.env.RUNS ?? 5);
+
+/** The cpus this process may run on (what `taskset -c` set), as Linux lists them; "all" elsewhere. */
+const allowedCpus = () =>
+  /Cpus_allowed_list:\s*(\S+)/.exec(
+    existsSync("/proc/self/status") ? readFileSync("/proc/self/status", "utf8") : "",
+  )?.[1] ?? "all";
 const RUN_SCRIPT = resolve(import.meta.dir, "batch-sheet-run.ts");
 const load = () =>
   loadavg()
@@ -52,9 +59,9 @@ const complete = runs.every((run) => run.status === "done" && run.settled === ru
 const pick = (field: (run: BatchSheetRun) => number) => runs.map(field);
 
 const text = [
-  `Run of ${started.toISOString().slice(0, 16).replace("T", " ")} UTC: ${RUNS} runs, each in a fresh process on one ` +
-    `core (\`taskset -c 0\`), ${first.lanes.toLocaleString("en-US")} lanes (${Math.round(first.bodyBytes / 1000)} KB ` +
-    `of CSV), other calls at up to ${process.env.OTHER_PER_SECOND ?? 50} a second; the machine has ${cpus().length} cpus, ` +
+  `Run of ${started.toISOString().slice(0, 16).replace("T", " ")} UTC: ${RUNS} runs, each in a fresh process on ` +
+    `cpu ${allowedCpus()} of the machine's ${cpus().length}, ${first.lanes.toLocaleString("en-US")} lanes (${Math.round(first.bodyBytes / 1000)} KB ` +
+    `of CSV), other calls at up to ${process.env.OTHER_PER_SECOND ?? 50} a second; ` +
     `load average before: ${before}, after: ${after}.`,
   "",
   "| figure | median | range |",
@@ -102,6 +109,11 @@ const text = [
   figure(
     "the process's CPU time during it",
     pick((run) => run.longestStall?.cpuMs ?? 0),
+    "ms",
+  ),
+  figure(
+    "**longest stall Waybill itself held the loop** (its CPU time ≥ 80 % of the stall)",
+    pick((run) => run.longestOwnStall?.ms ?? 0),
     "ms",
   ),
   "",
