@@ -2,7 +2,8 @@
 // fresh process): a 10,000-lane sheet priced with receipts through POST /v1/rates/batch on a real
 // port over a real SQLite file, while a second key sends ordinary rate-lookup calls at a fixed
 // rate. It prints the run's figures as one line of JSON (BatchSheetRun) among the server's log lines. LANES (default
-// 10000) and OTHER_PER_SECOND (default 50) size it. Not a test: nothing is asserted.
+// 10000) and OTHER_PER_SECOND (default 50) size it; BASELINE_SECONDS (default 3) of the other calls alone come
+// first, to show what the machine gives them without a sheet. Not a test: nothing is asserted.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -30,6 +31,10 @@ export interface BatchSheetRun {
   otherP50Ms: number;
   otherP99Ms: number;
   otherMaxMs: number;
+  /** The same calls sent alone for BASELINE_SECONDS just before the sheet. */
+  baselineCalls: number;
+  baselineP50Ms: number;
+  baselineP99Ms: number;
   stallsOver10Ms: number;
   longestStall: Stall | null;
   /** The longest stall the process spent mostly running (CPU time at least OWN_SHARE of it): Waybill holding the loop, not the OS running other work. */
@@ -44,6 +49,8 @@ interface Stall {
 
 const LANES = Number(process.env.LANES ?? 10_000);
 const OTHER_PER_SECOND = Number(process.env.OTHER_PER_SECOND ?? 50);
+/** How long the other calls are sent alone first, for their latency without a sheet. */
+const BASELINE_SECONDS = Number(process.env.BASELINE_SECONDS ?? 3);
 const CITIES = [
   "Chicago, IL",
   "Dallas, TX",
@@ -109,23 +116,33 @@ const otherCall = (i: number) =>
 // measured is what the sheet adds, not their own first lookups.
 for (let i = 0; i < CITIES.length; i++) await (await otherCall(i)).arrayBuffer();
 
-const body = bidSheet(LANES);
-const latencies: number[] = [];
-let pricing = true;
-const others: Promise<void>[] = [];
-const otherLoop = (async () => {
+/** Ordinary calls at OTHER_PER_SECOND until `done()`: the latency of each answered one goes into `into`. */
+async function sendOthers(done: () => boolean, into: number[]): Promise<void> {
   const gap = 1000 / OTHER_PER_SECOND;
-  for (let i = 0; pricing; i++) {
+  const sent: Promise<void>[] = [];
+  for (let i = 0; !done(); i++) {
     const started = performance.now();
-    others.push(
+    sent.push(
       otherCall(i).then(async (response) => {
         await response.arrayBuffer();
-        if (response.status === 200) latencies.push(performance.now() - started);
+        if (response.status === 200) into.push(performance.now() - started);
       }),
     );
     await Bun.sleep(Math.max(0, gap - (performance.now() - started)));
   }
-})();
+  await Promise.all(sent);
+}
+
+// The same calls with no sheet, just before it: what this machine gives them anyway.
+const baseline: number[] = [];
+const baselineEnds = performance.now() + BASELINE_SECONDS * 1000;
+await sendOthers(() => performance.now() >= baselineEnds, baseline);
+baseline.sort((a, b) => a - b);
+
+const body = bidSheet(LANES);
+const latencies: number[] = [];
+let pricing = true;
+const otherLoop = sendOthers(() => !pricing, latencies);
 
 const submittedAt = performance.now();
 // The event loop's stalls while the sheet is priced: a 1 ms timer that fires late by more than
@@ -159,7 +176,6 @@ const pricedMs = performance.now() - submittedAt;
 pricing = false;
 clearInterval(lagTimer);
 await otherLoop;
-await Promise.all(others);
 
 const status = (await (
   await fetch(base + status_url, { headers: { authorization: `Bearer ${sheetKey}` } })
@@ -187,6 +203,9 @@ const run: BatchSheetRun = {
   otherP50Ms: Number(percentile(latencies, 0.5)?.toFixed(1)),
   otherP99Ms: Number(percentile(latencies, 0.99)?.toFixed(1)),
   otherMaxMs: Number(latencies.at(-1)?.toFixed(1)),
+  baselineCalls: baseline.length,
+  baselineP50Ms: Number(percentile(baseline, 0.5)?.toFixed(1)),
+  baselineP99Ms: Number(percentile(baseline, 0.99)?.toFixed(1)),
   stallsOver10Ms: stalls.length,
   longestStall: longest ?? null,
   longestOwnStall: longestOwn ?? null,

@@ -92,6 +92,16 @@ const text = [
     "ms",
   ),
   figure(
+    "the same calls alone just before the sheet: p50",
+    pick((run) => run.baselineP50Ms),
+    "ms",
+  ),
+  figure(
+    "the same calls alone just before the sheet: p99",
+    pick((run) => run.baselineP99Ms),
+    "ms",
+  ),
+  figure(
     "their max",
     pick((run) => run.otherMaxMs),
     "ms",
@@ -117,7 +127,8 @@ const text = [
     "ms",
   ),
   "",
-  `- The other calls' p99, run by run: ${pick((run) => run.otherP99Ms).join(", ")} ms; the sheet: ` +
+  `- The other calls' p99, run by run: ${pick((run) => run.otherP99Ms).join(", ")} ms (alone before the sheet: ` +
+    `${pick((run) => run.baselineP99Ms).join(", ")} ms); the sheet: ` +
     `${pick((run) => run.sheetSeconds).join(", ")} s.`,
   `- Every run settled all ${first.lanes.toLocaleString("en-US")} rows with one receipt per priced lane: ` +
     `${complete && runs.every((run) => run.laneReceipts === run.lanes) ? "yes" : "NO (see the runs above)"}.`,
