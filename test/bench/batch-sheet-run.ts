@@ -2,7 +2,7 @@
 // fresh process): a 10,000-lane sheet priced with receipts through POST /v1/rates/batch on a real
 // port over a real SQLite file, while a second key sends ordinary rate-lookup calls at a fixed
 // rate. It prints the run's figures as one line of JSON (BatchSheetRun) among the server's log lines. LANES (default
-// 10000) and OTHER_PER_SECOND (default 50) size it; BASELINE_SECONDS (default 3) of the other calls alone come
+// 10000) and OTHER_PER_SECOND (default 50) size it, FORMAT=xlsx sends it as a workbook; BASELINE_SECONDS (default 3) of the other calls alone come
 // first, to show what the machine gives them without a sheet. Not a test: nothing is asserted.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,10 +14,14 @@ import { systemClock } from "../../src/clock.ts";
 import { openDatabase } from "../../src/db/client.ts";
 import { DEFAULT_LIMITS, type LimitsTable } from "../../src/metering/limits.ts";
 import { createRuntime } from "../../src/runtime.ts";
+import { XLSX_MEDIA_TYPE } from "../../src/batch/sheet.ts";
+import { workbookOf } from "../../src/batch/xlsx.ts";
+import Papa from "papaparse";
 
 /** What one run measured (times since the sheet's submission). */
 export interface BatchSheetRun {
   lanes: number;
+  format: string;
   bodyBytes: number;
   status: string;
   settled: number;
@@ -48,6 +52,7 @@ interface Stall {
 }
 
 const LANES = Number(process.env.LANES ?? 10_000);
+const FORMAT = process.env.FORMAT === "xlsx" ? "xlsx" : "csv";
 const OTHER_PER_SECOND = Number(process.env.OTHER_PER_SECOND ?? 50);
 /** How long the other calls are sent alone first, for their latency without a sheet. */
 const BASELINE_SECONDS = Number(process.env.BASELINE_SECONDS ?? 3);
@@ -139,7 +144,18 @@ const baselineEnds = performance.now() + BASELINE_SECONDS * 1000;
 await sendOthers(() => performance.now() >= baselineEnds, baseline);
 baseline.sort((a, b) => a - b);
 
-const body = bidSheet(LANES);
+const csv = bidSheet(LANES);
+// FORMAT=xlsx sends the same lanes as an XLSX workbook.
+const body =
+  FORMAT === "xlsx"
+    ? new Uint8Array(
+        await workbookOf(
+          "Lanes",
+          ["ref", "origin", "destination", "equipment"],
+          Papa.parse<string[]>(csv, { skipEmptyLines: true }).data.slice(1),
+        ),
+      )
+    : csv;
 const latencies: number[] = [];
 let pricing = true;
 const otherLoop = sendOthers(() => !pricing, latencies);
@@ -166,7 +182,7 @@ const lagTimer = setInterval(() => {
 }, 1);
 const submitted = await fetch(`${base}/v1/rates/batch`, {
   method: "POST",
-  headers: { authorization: `Bearer ${sheetKey}`, "content-type": "text/csv" },
+  headers: { authorization: `Bearer ${sheetKey}`, "content-type": FORMAT === "xlsx" ? XLSX_MEDIA_TYPE : "text/csv" },
   body,
 });
 const acceptedMs = performance.now() - submittedAt;
@@ -193,7 +209,8 @@ const longest = stalls[0];
 const longestOwn = stalls.find((stall) => stall.cpuMs >= OWN_SHARE * stall.ms);
 const run: BatchSheetRun = {
   lanes: LANES,
-  bodyBytes: body.length,
+  format: FORMAT,
+  bodyBytes: typeof body === "string" ? body.length : body.byteLength,
   status: status.status,
   settled: status.done,
   laneReceipts: laneReceipts.n,

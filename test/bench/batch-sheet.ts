@@ -61,7 +61,7 @@ const pick = (field: (run: BatchSheetRun) => number) => runs.map(field);
 const text = [
   `Run of ${started.toISOString().slice(0, 16).replace("T", " ")} UTC: ${RUNS} runs, each in a fresh process on ` +
     `cpu ${allowedCpus()} of the machine's ${cpus().length}, ${first.lanes.toLocaleString("en-US")} lanes (${Math.round(first.bodyBytes / 1000)} KB ` +
-    `of CSV), other calls at up to ${process.env.OTHER_PER_SECOND ?? 50} a second; ` +
+    `of ${first.format.toUpperCase()}), other calls at up to ${process.env.OTHER_PER_SECOND ?? 50} a second; ` +
     `load average before: ${before}, after: ${after}.`,
   "",
   "| figure | median | range |",
