@@ -28,6 +28,7 @@
     var order = data.series.map((_, i) => i).reverse();
 
     var bars = uPlot.paths.bars({ size: [0.7, 40] });
+    var dayOf = uPlot.fmtDate("{YYYY}-{MM}-{DD}");
     var opts = {
       width: container.clientWidth,
       height: 260,
@@ -35,7 +36,8 @@
       axes: [{}, { size: 44, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000] }],
       legend: { live: true },
       cursor: { points: { show: false } },
-      series: [{ value: "{YYYY}-{MM}-{DD}" }].concat(
+      // Off the chart the legend reads "Day: this month" beside each skill's month total, not uPlot's "--".
+      series: [{ label: "Day", value: (_u, v) => (v == null ? "this month" : dayOf(new Date(v * 1000))) }].concat(
         order.map((index) => {
           var color = colourOf(data.series[index].skill);
           return {

@@ -6,7 +6,14 @@ export interface Column {
 }
 
 /** A scrollable table of rows, or one muted line when there are none. */
-export function DataTable(props: { columns: Column[]; rows: Children[]; empty: string; compact?: boolean }) {
+export function DataTable(props: {
+  columns: Column[];
+  rows: Children[];
+  empty: string;
+  compact?: boolean;
+  /** Names the table's scrolling region for screen readers. */
+  label: string;
+}) {
   if (props.rows.length === 0) {
     return (
       <p class="muted" safe>
@@ -15,7 +22,7 @@ export function DataTable(props: { columns: Column[]; rows: Children[]; empty: s
     );
   }
   return (
-    <div class="table-scroll">
+    <TableScroll label={props.label}>
       <table class={props.compact ? "compact" : undefined}>
         <thead>
           <tr>
@@ -28,7 +35,19 @@ export function DataTable(props: { columns: Column[]; rows: Children[]; empty: s
         </thead>
         <tbody>{props.rows}</tbody>
       </table>
-    </div>
+    </TableScroll>
+  );
+}
+
+/**
+ * The box a table scrolls in when it is wider than the screen (the page itself never scrolls
+ * sideways): a named region, focusable so that a keyboard can scroll it too.
+ */
+export function TableScroll(props: { label: string; children: Children }) {
+  return (
+    <section class="table-scroll" aria-label={props.label} tabindex="0">
+      {props.children}
+    </section>
   );
 }
 

@@ -3,6 +3,7 @@ import type { CatalogEntry } from "../src/skills/catalog.ts";
 import type { LimitsTable } from "../src/metering/limits.ts";
 import { capitalize, formatCount } from "./format.ts";
 import { PlainLayout } from "./layout.tsx";
+import { TableScroll } from "./data-table.tsx";
 
 /** /pricing: where TIER_REQUIRED's upgrade_url points. Tiers are set by the instance's admin. */
 export function PricingPage({ limits, skills }: { limits: LimitsTable; skills: readonly CatalogEntry[] }) {
@@ -11,7 +12,7 @@ export function PricingPage({ limits, skills }: { limits: LimitsTable; skills: r
       <section class="card wide">
         <h1>Tiers</h1>
         <p class="muted">Your administrator sets your tier. Each tier includes every skill of the tiers below it.</p>
-        <div class="table-scroll">
+        <TableScroll label="Tiers">
           <table>
             <thead>
               <tr>
@@ -50,7 +51,7 @@ export function PricingPage({ limits, skills }: { limits: LimitsTable; skills: r
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
         <p>
           <a href="/dashboard">Back to the dashboard</a>
         </p>

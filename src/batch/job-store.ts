@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, lte, ne, sql } from "drizzle-orm";
 import type { batchJobs } from "../db/schema.ts";
 import type { Store } from "../db/client.ts";
 import type { LaneOutcome } from "./outcome.ts";
@@ -11,37 +11,82 @@ export type JobStatus = BatchJob["status"];
 /** A row written twice: the first write stands, and the second one's transaction rolls back (nothing counted twice). */
 export class RowAlreadySettled extends Error {}
 
-/** Rows per INSERT: four bound values each, well under SQLite's and PostgreSQL's limits on parameters. */
-const INSERT_CHUNK = 1_000;
+/**
+ * Rows per INSERT and per transaction while a sheet is stored: four bound values each, well under
+ * SQLite's and PostgreSQL's limits on parameters, and a short enough write that calls served
+ * meanwhile wait for no more than one chunk (docs/batch.md, "Storing a sheet").
+ */
+export const STORE_CHUNK = 250;
+
+/**
+ * Until its submission's receipt is issued a job is `storing`: its rows go in chunk by chunk, and
+ * it is neither priced nor shown, but its lanes already count as promised to the month.
+ */
+const PROMISED: JobStatus[] = ["storing", "queued", "running"];
 
 export interface NewJob {
   id: string;
   accountId: string;
   keyId: string;
-  receiptId: string;
   fileName: string | null;
   sheet: Sheet;
   now: number;
 }
 
-/** The job and all its rows, inside the submission's transaction. */
-export async function insertJob(tx: Store, job: NewJob): Promise<void> {
-  const { batchJobs, batchRows } = tx.t;
+/** The job, `storing`, without rows yet; its receipt id is set when it is queued (queueJob). */
+export async function beginJob(tx: Store, job: NewJob): Promise<void> {
+  const { batchJobs } = tx.t;
   await tx.insert(batchJobs).values({
     id: job.id,
     accountId: job.accountId,
     keyId: job.keyId,
-    receiptId: job.receiptId,
+    receiptId: "",
     format: job.sheet.format,
     fileName: job.fileName,
     columns: job.sheet.columns,
-    status: "queued",
+    status: "storing",
     total: job.sheet.rows.length,
     createdAt: job.now,
   });
-  const rows = job.sheet.rows.map((cells, index) => ({ jobId: job.id, row: index + 1, cells }));
-  for (let start = 0; start < rows.length; start += INSERT_CHUNK)
-    await tx.insert(batchRows).values(rows.slice(start, start + INSERT_CHUNK));
+}
+
+/** Rows `first`, `first + 1`, … of a storing job (rows are numbered from 1, as in the sheet). */
+export async function storeRows(tx: Store, jobId: string, first: number, cells: Record<string, unknown>[]) {
+  const { batchRows } = tx.t;
+  await tx.insert(batchRows).values(cells.map((row, index) => ({ jobId, row: first + index, cells: row })));
+}
+
+/**
+ * The stored job becomes `queued` with its submission's receipt, in that receipt's transaction.
+ * Throws if the job is no longer storing (discarded meanwhile), so that transaction rolls back.
+ */
+export async function queueJob(tx: Store, jobId: string, receiptId: string): Promise<void> {
+  const { batchJobs } = tx.t;
+  const [queued] = await tx
+    .update(batchJobs)
+    .set({ status: "queued", receiptId })
+    .where(and(eq(batchJobs.id, jobId), eq(batchJobs.status, "storing")))
+    .returning({ id: batchJobs.id });
+  if (!queued) throw new Error(`${jobId} was discarded before all its rows were stored`);
+}
+
+/** A job whose rows could not all be stored, with the rows it has (they go with it). */
+export async function discardJob(tx: Store, jobId: string): Promise<void> {
+  const { batchJobs } = tx.t;
+  await tx.delete(batchJobs).where(and(eq(batchJobs.id, jobId), eq(batchJobs.status, "storing")));
+}
+
+/**
+ * Uploads a stop interrupted while their rows were being stored (created at or before `before`):
+ * their clients never heard 202 and no receipt names them, so they go with their rows.
+ */
+export async function discardInterruptedUploads(store: Store, before: number): Promise<number> {
+  const { batchJobs } = store.t;
+  const discarded = await store
+    .delete(batchJobs)
+    .where(and(eq(batchJobs.status, "storing"), lte(batchJobs.createdAt, before)))
+    .returning({ id: batchJobs.id });
+  return discarded.length;
 }
 
 /**
@@ -69,7 +114,7 @@ export async function findJob(store: Store, accountId: string, jobId: string): P
   const [job] = await store
     .select()
     .from(batchJobs)
-    .where(and(eq(batchJobs.id, jobId), eq(batchJobs.accountId, accountId)));
+    .where(and(eq(batchJobs.id, jobId), eq(batchJobs.accountId, accountId), ne(batchJobs.status, "storing")));
   return job;
 }
 
@@ -79,7 +124,7 @@ export function listJobs(store: Store, accountId: string, limit = 50): Promise<B
   return store
     .select()
     .from(batchJobs)
-    .where(eq(batchJobs.accountId, accountId))
+    .where(and(eq(batchJobs.accountId, accountId), ne(batchJobs.status, "storing")))
     .orderBy(desc(batchJobs.createdAt), desc(batchJobs.id))
     .limit(limit);
 }
@@ -96,13 +141,13 @@ export async function nextUnfinishedJob(store: Store): Promise<BatchJob | undefi
   return job;
 }
 
-/** Up to `limit` rows still unsettled, in the sheet's order. */
-export function pendingRows(store: Store, jobId: string, limit: number) {
+/** Up to `limit` rows after `afterRow` still unsettled, in the sheet's order. */
+export function pendingRows(store: Store, jobId: string, afterRow: number, limit: number) {
   const { batchRows } = store.t;
   return store
     .select({ row: batchRows.row, cells: batchRows.cells })
     .from(batchRows)
-    .where(and(eq(batchRows.jobId, jobId), isNull(batchRows.outcome)))
+    .where(and(eq(batchRows.jobId, jobId), gt(batchRows.row, afterRow), isNull(batchRows.outcome)))
     .orderBy(asc(batchRows.row))
     .limit(limit);
 }
@@ -134,12 +179,12 @@ export async function setStatus(
     .where(eq(batchJobs.id, jobId));
 }
 
-/** Lanes of the account's unfinished sheets not priced yet: already promised to the month. */
+/** Lanes of the account's unfinished sheets (being stored, queued or running) not priced yet: already promised to the month. */
 export async function unpricedLanes(store: Store, accountId: string): Promise<number> {
   const { batchJobs } = store.t;
   const [row] = await store
     .select({ left: sql<number>`coalesce(sum(${batchJobs.total} - ${batchJobs.done}), 0)` })
     .from(batchJobs)
-    .where(and(eq(batchJobs.accountId, accountId), inArray(batchJobs.status, ["queued", "running"])));
+    .where(and(eq(batchJobs.accountId, accountId), inArray(batchJobs.status, PROMISED)));
   return Number(row?.left ?? 0);
 }

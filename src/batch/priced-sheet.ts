@@ -1,6 +1,6 @@
-import ExcelJS from "exceljs";
 import Papa from "papaparse";
 import { isPriced, type LaneOutcome } from "./outcome.ts";
+import { workbookOf } from "./xlsx.ts";
 
 /** One row of a sheet with what became of it (null: not priced yet). */
 export interface SheetRow {
@@ -81,13 +81,11 @@ export function pricedCsv(inputColumns: readonly string[], rows: readonly SheetR
 
 export async function pricedXlsx(inputColumns: readonly string[], rows: readonly SheetRow[]): Promise<ArrayBuffer> {
   const { columns, records } = flatRows(inputColumns, rows);
-  const workbook = new ExcelJS.Workbook();
-  const worksheet = workbook.addWorksheet("Priced lanes");
-  worksheet.addRow(columns);
-  worksheet.getRow(1).font = { bold: true };
-  for (const record of records) worksheet.addRow(columns.map((column) => record[column]));
-  const written = new Uint8Array(await workbook.xlsx.writeBuffer());
-  return written.slice().buffer;
+  return workbookOf(
+    "Priced lanes",
+    columns,
+    records.map((record) => columns.map((column) => record[column])),
+  );
 }
 
 /** JSON lines: one object per row, in the sheet's order. */

@@ -6,15 +6,27 @@ import { log } from "../ops/log.ts";
 import { answerAdmitted, type PipelineDeps } from "../pipeline/run-skill.ts";
 import { validateInput } from "../pipeline/validate.ts";
 import type { AnySkill } from "../skills/types.ts";
-import { nextUnfinishedJob, pendingRows, RowAlreadySettled, setStatus, settleRow, type BatchJob } from "./job-store.ts";
+import {
+  discardInterruptedUploads,
+  nextUnfinishedJob,
+  pendingRows,
+  RowAlreadySettled,
+  setStatus,
+  settleRow,
+  type BatchJob,
+} from "./job-store.ts";
 import { laneInput } from "./lane-input.ts";
 import { pricedLane, refusedLane, type LaneOutcome } from "./outcome.ts";
 
 /**
- * Lanes priced per turn: their writes share one group transaction, and between two turns the
- * event loop serves other calls (docs/batch.md, "Pricing a sheet").
+ * A sheet is priced in slices, and between two slices the event loop serves other calls
+ * (docs/batch.md, "Pricing a sheet"). A slice's lanes are computed in one go, then their writes
+ * share one group transaction: at most this many lanes, which bounds that transaction…
  */
-const LANES_PER_TURN = 25;
+const MAX_LANES_PER_SLICE = 10;
+
+/** …and no more lanes are started once the slice has computed for this long (lanes on routes not cached yet cost more). */
+const SLICE_BUDGET_MS = 4;
 
 /** After a failure that is not a lane's own (the database went away), the job is tried again this much later. */
 const RETRY_AFTER_MS = 5_000;
@@ -31,11 +43,26 @@ export class BatchRunner {
   private again = false;
   private stopped = false;
   private retry: ReturnType<typeof setTimeout> | undefined;
+  /** When this runner was made: an upload still storing from before then was interrupted by a stop. */
+  private readonly startedAt: number;
 
   constructor(
     private readonly deps: PipelineDeps,
     private readonly skill: AnySkill,
-  ) {}
+  ) {
+    this.startedAt = deps.clock.now();
+  }
+
+  /** On start: drop the uploads a stop interrupted (submit.ts), then price what is unfinished. */
+  async resume(): Promise<void> {
+    try {
+      const discarded = await discardInterruptedUploads(this.deps.db, this.startedAt);
+      if (discarded > 0) log.info("batch_uploads_discarded", { jobs: discarded });
+    } catch (error) {
+      log.failure("batch_discard_failed", error); // what is left stays storing: never priced, never shown
+    }
+    this.wake();
+  }
 
   /** Price whatever is unfinished: on start (a job a restart interrupted resumes) and after each submission. */
   wake(): void {
@@ -82,22 +109,52 @@ export class BatchRunner {
   private async runJob(job: BatchJob): Promise<void> {
     const { committer, clock } = this.deps;
     if (job.status === "queued") await committer.commit((tx) => setStatus(tx, job.id, "running", clock.now()));
-    while (!this.stopped) {
-      const rows = await pendingRows(this.deps.db, job.id, LANES_PER_TURN);
-      if (rows.length === 0) {
-        await committer.commit((tx) => setStatus(tx, job.id, "done", clock.now()));
-        return;
+    // One slice may still be on its way to the disk while the next one computes; its rows are those up to `after`.
+    let previous: Promise<void> = Promise.resolve();
+    let after = 0;
+    try {
+      while (!this.stopped) {
+        const rows = await pendingRows(this.deps.db, job.id, after, MAX_LANES_PER_SLICE);
+        if (rows.length === 0) {
+          await previous;
+          await committer.commit((tx) => setStatus(tx, job.id, "done", clock.now()));
+          return;
+        }
+        this.deps.refreshCaches(); // a revoke or tier change since the last slice is in force for this one
+        const grant = this.deps.keys.byKeyId(job.keyId);
+        if (!grant || grant.revoked) {
+          await previous;
+          const why = "The key that submitted the sheet was revoked; the rows not priced yet were left unpriced.";
+          await committer.commit((tx) => setStatus(tx, job.id, "failed", clock.now(), why));
+          return;
+        }
+        const slice = this.startSlice(job, grant.principal, rows);
+        await previous;
+        previous = slice.settled;
+        after = slice.lastRow;
+        await new Promise((resolve) => setImmediate(resolve));
       }
-      this.deps.refreshCaches(); // a revoke or tier change since the last turn is in force for this one
-      const grant = this.deps.keys.byKeyId(job.keyId);
-      if (!grant || grant.revoked) {
-        const why = "The key that submitted the sheet was revoked; the rows not priced yet were left unpriced.";
-        await committer.commit((tx) => setStatus(tx, job.id, "failed", clock.now(), why));
-        return;
-      }
-      await Promise.all(rows.map((row) => this.priceRow(job, grant.principal, row.row, row.cells)));
-      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      await previous;
     }
+  }
+
+  /**
+   * Start the rows' lanes in order until the slice's budget is spent (each computes before its first
+   * await); `settled` resolves once their writes are durable. A row not started is left for the next slice.
+   */
+  private startSlice(job: BatchJob, principal: Principal, rows: { row: number; cells: Record<string, unknown> }[]) {
+    const sliceStarted = performance.now();
+    const pricing: Promise<void>[] = [];
+    let lastRow = 0;
+    for (const { row, cells } of rows) {
+      pricing.push(this.priceRow(job, principal, row, cells));
+      lastRow = row;
+      if (performance.now() - sliceStarted >= SLICE_BUDGET_MS) break;
+    }
+    const settled = Promise.all(pricing).then(() => undefined);
+    settled.catch(() => undefined); // awaited by runJob a turn later: not an unhandled rejection meanwhile
+    return { settled, lastRow };
   }
 
   /** One lane: priced with its receipt, or refused with the error table's code; its place in the sheet is kept either way. */

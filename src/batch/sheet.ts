@@ -22,18 +22,54 @@ export const XLSX_MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.sp
 
 const sheetProblem = (problem: string) => errors.invalidRequest([{ field: "(sheet)", problem }]);
 
-/** A CSV bid sheet: a header row, then one lane per row (blank lines skipped). */
-export function sheetFromCsv(text: string): Sheet {
-  const parsed = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ""), {
-    header: true,
-    skipEmptyLines: "greedy",
-    transformHeader: (header) => header.trim(),
-  });
-  const columns = (parsed.meta.fields ?? []).filter((column) => column !== "");
+/**
+ * A CSV bid sheet: a header row, then one lane per row (blank lines skipped). Parsed a slice at a
+ * time, yielding to the event loop between slices, so a 10,000-lane sheet never holds up the
+ * calls served meanwhile (docs/batch.md, "Storing a sheet").
+ */
+export async function sheetFromCsv(text: string): Promise<Sheet> {
+  const parsed = await parseYielding(text.replace(/^\uFEFF/, ""));
+  const columns = parsed.fields.filter((column) => column !== "");
   // Papa reports a short or long row as a field-count mismatch but still gives its cells: the row keeps its place.
   const broken = parsed.errors.find((error) => error.type === "Quotes");
   if (broken) throw sheetProblem(`row ${(broken.row ?? 0) + 1}: ${broken.message}`);
-  return checked({ format: "csv", columns, rows: parsed.data.map((row) => withoutExtras(row, columns)) });
+  return checked({ format: "csv", columns, rows: parsed.rows.map((row) => withoutExtras(row, columns)) });
+}
+
+/** Characters Papa parses between two yields: about a millisecond of work. */
+const CSV_SLICE_CHARS = 64 * 1024;
+
+interface ParsedCsv {
+  fields: string[];
+  rows: Record<string, string>[];
+  /** Each error's `row` counts the lines of the whole text from 0 (the header row), as an unchunked parse does. */
+  errors: Papa.ParseError[];
+}
+
+/** Papa's chunked parse, paused after each chunk and resumed in a later turn of the event loop. */
+function parseYielding(text: string): Promise<ParsedCsv> {
+  return new Promise((resolve, reject) => {
+    const parsed: ParsedCsv = { fields: [], rows: [], errors: [] };
+    let firstChunk = true;
+    Papa.parse<Record<string, string>>(text, {
+      header: true,
+      skipEmptyLines: "greedy",
+      transformHeader: (header) => header.trim(),
+      chunkSize: CSV_SLICE_CHARS,
+      chunk(results: Papa.ParseResult<Record<string, string>>, parser: Papa.Parser) {
+        // Papa counts an error's row within the chunk, and only the first chunk has the header row.
+        const offset = firstChunk ? 0 : parsed.rows.length + 1;
+        firstChunk = false;
+        for (const row of results.data) parsed.rows.push(row);
+        for (const error of results.errors) parsed.errors.push({ ...error, row: (error.row ?? 0) + offset });
+        parsed.fields = results.meta.fields ?? parsed.fields;
+        parser.pause();
+        setImmediate(() => parser.resume());
+      },
+      complete: () => resolve(parsed),
+      error: (error: Error) => reject(error),
+    });
+  });
 }
 
 /** The first worksheet of an XLSX workbook: its first row names the columns. */

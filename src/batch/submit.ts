@@ -4,7 +4,8 @@ import { ApiError } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { rateLimitedError } from "../metering/window-status.ts";
 import type { PipelineDeps } from "../pipeline/run-skill.ts";
-import { insertJob, unpricedLanes } from "./job-store.ts";
+import { log } from "../ops/log.ts";
+import { beginJob, discardJob, queueJob, STORE_CHUNK, storeRows, unpricedLanes } from "./job-store.ts";
 import type { Sheet } from "./sheet.ts";
 
 /** The receipt of a submission names this operation of rate-lookup; each priced lane has its own rate-lookup receipt. */
@@ -28,7 +29,12 @@ export interface SubmissionContext {
 /**
  * Refuse a sheet the month cannot hold before anything is priced (429, window month, with the
  * lanes it needs and the lanes left, counting the unpriced lanes of the account's other sheets),
- * else store it with its submission receipt, in one transaction. The caller wakes the runner.
+ * else store it and issue its submission receipt. The caller wakes the runner.
+ *
+ * The rows go in a chunk per transaction, so calls served meanwhile never wait behind the whole
+ * sheet; the job stays `storing` (not priced, not shown) until the last transaction issues the
+ * receipt and queues it. If storing fails, the job goes with its rows; if the process stops
+ * meanwhile, the runner discards the upload when it starts again (runner.ts, resume).
  */
 export async function submitSheet(
   deps: PipelineDeps,
@@ -50,30 +56,36 @@ export async function submitSheet(
     );
   }
   const jobId = newId("job", now);
-  const receipt = await deps.committer.commit(async (tx) => {
-    const appended = await deps.ledger.append(tx, {
-      issuedAt: deps.clock.now(),
-      skill: BATCH_OPERATION,
-      principal,
-      request: { format: sheet.format, columns: sheet.columns, lanes: needed },
-      response: { job_id: jobId, total: needed },
-      factorVersions: [],
-      modelVersion: SUBMISSION_MODEL,
-      asOf: utcDateOf(now),
-      knownAt: now,
-      usage: { requestId: context.requestId, latencyMs: performance.now() - context.started },
+  const { accountId, keyId } = principal;
+  const job = { id: jobId, accountId, keyId, fileName: context.fileName ?? null, sheet, now };
+  await deps.committer.commit((tx) => beginJob(tx, job));
+  try {
+    for (let first = 0; first < needed; first += STORE_CHUNK) {
+      const chunk = sheet.rows.slice(first, first + STORE_CHUNK);
+      await deps.committer.commit((tx) => storeRows(tx, jobId, first + 1, chunk));
+    }
+    const receipt = await deps.committer.commit(async (tx) => {
+      const appended = await deps.ledger.append(tx, {
+        issuedAt: deps.clock.now(),
+        skill: BATCH_OPERATION,
+        principal,
+        request: { format: sheet.format, columns: sheet.columns, lanes: needed },
+        response: { job_id: jobId, total: needed },
+        factorVersions: [],
+        modelVersion: SUBMISSION_MODEL,
+        asOf: utcDateOf(now),
+        knownAt: now,
+        usage: { requestId: context.requestId, latencyMs: performance.now() - context.started },
+      });
+      await queueJob(tx, jobId, appended.id);
+      await deps.usage.recordAnswered(tx, principal.keyId, now);
+      return appended;
     });
-    await insertJob(tx, {
-      id: jobId,
-      accountId: principal.accountId,
-      keyId: principal.keyId,
-      receiptId: appended.id,
-      fileName: context.fileName ?? null,
-      sheet,
-      now,
-    });
-    await deps.usage.recordAnswered(tx, principal.keyId, now);
-    return appended;
-  });
-  return { jobId, receiptId: receipt.id, total: needed };
+    return { jobId, receiptId: receipt.id, total: needed };
+  } catch (error) {
+    await deps.committer
+      .commit((tx) => discardJob(tx, jobId))
+      .catch((discardError: unknown) => log.failure("batch_discard_failed", discardError, { job_id: jobId }));
+    throw error;
+  }
 }

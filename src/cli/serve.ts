@@ -123,7 +123,7 @@ export async function serve(config: ServeConfig): Promise<void> {
 
   runtime.webhooks.start();
   runtime.alertBackground.start();
-  runtime.batchRunner.wake(); // a sheet a restart interrupted resumes where it stopped
+  void runtime.batchRunner.resume(); // a sheet a restart interrupted resumes where it stopped
 
   // Announce only once everything is in place (the database took a write, the socket answers):
   // scripts treat this line as "ready".

@@ -4,7 +4,7 @@ import { listJobs, rowsAfter } from "../batch/job-store.ts";
 import { jobJson } from "../batch/job-view.ts";
 import { pricedCsv, pricedXlsx } from "../batch/priced-sheet.ts";
 import { sheetFromCsv, sheetFromXlsx, XLSX_MEDIA_TYPE, type Sheet } from "../batch/sheet.ts";
-import { templateCsv } from "../batch/template.ts";
+import { templateCsv, templateXlsx } from "../batch/template.ts";
 import { ApiError, errors } from "../errors.ts";
 import { requestIdOf } from "../http/pipeline/request-pipeline.ts";
 import { SheetPage, SheetProgress } from "../../views/sheets/sheet-page.tsx";
@@ -60,6 +60,11 @@ export function sheetsRoutes(context: DashboardContext) {
       {
         signedIn: "account",
       },
+    )
+    .get(
+      "/dashboard/sheets/template.xlsx",
+      async () => download(await templateXlsx(), XLSX_MEDIA_TYPE, "bid-sheet-template.xlsx"),
+      { signedIn: "account" },
     )
     .post(
       "/dashboard/sheets",
@@ -152,6 +157,6 @@ async function uploadedSheet(body: unknown): Promise<{ sheet: Sheet; fileName: s
   const isXlsx = /\.xlsx$/i.test(fileName) || file.type === XLSX_MEDIA_TYPE;
   const sheet = isXlsx
     ? await sheetFromXlsx(new Uint8Array(await file.arrayBuffer()))
-    : sheetFromCsv(await file.text());
+    : await sheetFromCsv(await file.text());
   return { sheet, fileName };
 }

@@ -358,7 +358,7 @@ export const batchJobs = pgTable(
     format: text("format", { enum: ["json", "csv", "xlsx"] }).notNull(),
     fileName: text("file_name"),
     columns: jsonb("columns").$type<string[]>().notNull(),
-    status: text("status", { enum: ["queued", "running", "done", "failed"] }).notNull(),
+    status: text("status", { enum: ["storing", "queued", "running", "done", "failed"] }).notNull(),
     total: integer("total").notNull(),
     done: integer("done").notNull().default(0),
     failure: text("failure"),

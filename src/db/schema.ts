@@ -425,7 +425,7 @@ export const batchJobs = sqliteTable(
     fileName: text("file_name"),
     /** The sheet's columns in their order (JSON lanes: every field named by any lane). */
     columns: text("columns", { mode: "json" }).$type<string[]>().notNull(),
-    status: text("status", { enum: ["queued", "running", "done", "failed"] }).notNull(),
+    status: text("status", { enum: ["storing", "queued", "running", "done", "failed"] }).notNull(),
     total: integer("total").notNull(),
     /** Rows settled (priced or refused), committed with each row's outcome. */
     done: integer("done").notNull().default(0),

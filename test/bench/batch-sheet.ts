@@ -1,145 +1,140 @@
-// A 10,000-lane bid sheet priced with receipts through POST /v1/rates/batch on a real port over a
-// real SQLite file, while a second key sends ordinary rate-lookup calls at a fixed rate; prints the
-// sheet's wall time and the p50/p99 of those other calls while it ran (docs/benchmarks.md,
-// "Bid sheets"). Run it on one core: `taskset -c 0 bun test/bench/batch-sheet.ts`.
-// LANES (default 10000) and OTHER_PER_SECOND (default 50) size it. Not a test: nothing is asserted.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createAccount } from "../../src/access/accounts.ts";
-import { issueKey } from "../../src/access/keys.ts";
-import { createApp } from "../../src/app.ts";
-import { systemClock } from "../../src/clock.ts";
-import { openDatabase } from "../../src/db/client.ts";
-import { DEFAULT_LIMITS, type LimitsTable } from "../../src/metering/limits.ts";
-import { createRuntime } from "../../src/runtime.ts";
+// The bid-sheet benchmark (docs/benchmarks.md, "Bid sheets"): RUNS (default 5) runs of
+// batch-sheet-run.ts, each in a fresh process, one after another; prints each run, then the median
+// and range of each figure, and writes them between the batch markers of docs/benchmarks.md
+// (KEEP_RESULTS=1 leaves the page alone). Run it on one core: `taskset -c 0 bun test/bench/batch-sheet.ts`
+// (the runs inherit the affinity). LANES and OTHER_PER_SECOND pass through to each run.
+import { existsSync, readFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { resolve } from "node:path";
+import type { BatchSheetRun } from "./batch-sheet-run.ts";
+import { BATCH_MARKERS, BENCHMARKS_PAGE, ensureBlock, replaceBetween } from "./results-block.ts";
 
-const LANES = Number(process.env.LANES ?? 10_000);
-const OTHER_PER_SECOND = Number(process.env.OTHER_PER_SECOND ?? 50);
-const CITIES = [
-  "Chicago, IL",
-  "Dallas, TX",
-  "Atlanta, GA",
-  "Los Angeles, CA",
-  "Memphis, TN",
-  "Columbus, OH",
-  "Denver, CO",
-  "Seattle, WA",
-  "Phoenix, AZ",
-  "Newark, NJ",
-  "Kansas City, MO",
-  "Charlotte, NC",
-  "Salt Lake City, UT",
-  "Nashville, TN",
-  "Fresno, CA",
-  "Laredo, TX",
-  "Indianapolis, IN",
-  "Jacksonville, FL",
-  "Harrisburg, PA",
-  "Omaha, NE",
-];
-const EQUIPMENT = ["DRY_VAN", "REEFER", "FLATBED"];
+const RUNS = Number(process.env.RUNS ?? 5);
 
-/** A sheet like an RFP: every ordered pair of the cities, each equipment, repeated until LANES rows. */
-function bidSheet(lanes: number): string {
-  const rows = ["ref,origin,destination,equipment"];
-  for (let i = 0; rows.length <= lanes; i++) {
-    const origin = CITIES[i % CITIES.length] ?? "";
-    const destination = CITIES[(i * 7 + 3) % CITIES.length] ?? "";
-    if (origin === destination) continue;
-    rows.push(`L${i},"${origin}","${destination}",${EQUIPMENT[i % EQUIPMENT.length]}`);
-  }
-  return rows.join("\n");
+/** The cpus this process may run on (what `taskset -c` set), as Linux lists them; "all" elsewhere. */
+const allowedCpus = () =>
+  /Cpus_allowed_list:\s*(\S+)/.exec(
+    existsSync("/proc/self/status") ? readFileSync("/proc/self/status", "utf8") : "",
+  )?.[1] ?? "all";
+const RUN_SCRIPT = resolve(import.meta.dir, "batch-sheet-run.ts");
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ");
+
+async function oneRun(): Promise<BatchSheetRun> {
+  const child = Bun.spawn([process.execPath, RUN_SCRIPT], { stdout: "pipe", stderr: "inherit" });
+  const output = await new Response(child.stdout).text();
+  if ((await child.exited) !== 0) throw new Error(`${RUN_SCRIPT} exited with ${child.exitCode}`);
+  // The server's log lines share stdout; the run's figures are its one JSON line.
+  const figures = output.split("\n").findLast((line) => line.startsWith("{"));
+  if (!figures) throw new Error(`${RUN_SCRIPT} printed no figures`);
+  return JSON.parse(figures) as BatchSheetRun;
 }
 
-const percentile = (sorted: number[], p: number) =>
-  sorted.length === 0 ? null : (sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? null);
-
-const dir = mkdtempSync(join(tmpdir(), "waybill-batch-bench-"));
-const db = openDatabase(join(dir, "bench.db"));
-const limits: LimitsTable = { ...DEFAULT_LIMITS, enterprise: { perMinute: 100_000, perMonth: 1_000_000 } };
-const runtime = await createRuntime({ db, clock: systemClock, limits });
-const app = createApp(runtime);
-app.listen({ port: 0, hostname: "127.0.0.1" });
-const base = `http://127.0.0.1:${app.server?.port}`;
-const now = Date.now();
-const keyFor = async (email: string) =>
-  (await issueKey(db, (await createAccount(db, { email, tier: "enterprise" }, now)).id, null, now)).key;
-const sheetKey = await keyFor("sheet@example.com");
-const otherKey = await keyFor("other@example.com");
-runtime.refreshCaches();
-
-// Warm the lanes' road routes and the other calls' path, as a running server would be.
-await fetch(`${base}/v1/rates/lookup`, {
-  method: "POST",
-  headers: { authorization: `Bearer ${otherKey}`, "content-type": "application/json" },
-  body: JSON.stringify({ origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" }),
-});
-
-const body = bidSheet(LANES);
-const latencies: number[] = [];
-let pricing = true;
-const others: Promise<void>[] = [];
-const otherLoop = (async () => {
-  const gap = 1000 / OTHER_PER_SECOND;
-  for (let i = 0; pricing; i++) {
-    const started = performance.now();
-    others.push(
-      fetch(`${base}/v1/rates/lookup`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${otherKey}`, "content-type": "application/json" },
-        body: JSON.stringify({ origin: CITIES[i % CITIES.length], destination: "Denver, CO", equipment: "REEFER" }),
-      }).then(async (response) => {
-        await response.arrayBuffer();
-        if (response.status === 200) latencies.push(performance.now() - started);
-      }),
-    );
-    await Bun.sleep(Math.max(0, gap - (performance.now() - started)));
-  }
-})();
-
-const submittedAt = performance.now();
-const submitted = await fetch(`${base}/v1/rates/batch`, {
-  method: "POST",
-  headers: { authorization: `Bearer ${sheetKey}`, "content-type": "text/csv" },
-  body,
-});
-const { status_url } = (await submitted.json()) as { status_url: string };
-await runtime.batchRunner.idle();
-const pricedMs = performance.now() - submittedAt;
-pricing = false;
-await otherLoop;
-await Promise.all(others);
-
-const status = (await (
-  await fetch(base + status_url, { headers: { authorization: `Bearer ${sheetKey}` } })
-).json()) as {
-  status: string;
-  done: number;
+const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
+const median = (values: number[]) => {
+  const s = sorted(values);
+  const middle = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? (s[middle] ?? 0) : ((s[middle - 1] ?? 0) + (s[middle] ?? 0)) / 2;
 };
-const receipts = db.$client.query("SELECT count(*) AS n FROM receipts WHERE skill = 'rate-lookup'").get() as {
-  n: number;
+const range = (values: number[]) => `${Math.min(...values)}–${Math.max(...values)}`;
+const figure = (label: string, values: number[], unit = "") => {
+  const unitAfter = unit === "" ? "" : ` ${unit}`;
+  return `| ${label} | ${Number(median(values).toFixed(2))}${unitAfter} | ${range(values)}${unitAfter} |`;
 };
-latencies.sort((a, b) => a - b);
-console.log(
-  JSON.stringify(
-    {
-      lanes: LANES,
-      body_bytes: body.length,
-      status: status.status,
-      settled: status.done,
-      lane_receipts: receipts.n,
-      sheet_seconds: Number((pricedMs / 1000).toFixed(2)),
-      lanes_per_second: Math.round(LANES / (pricedMs / 1000)),
-      other_calls: latencies.length,
-      other_p50_ms: Number(percentile(latencies, 0.5)?.toFixed(1)),
-      other_p99_ms: Number(percentile(latencies, 0.99)?.toFixed(1)),
-    },
-    null,
-    2,
+
+const before = load();
+const started = new Date();
+const runs: BatchSheetRun[] = [];
+for (let run = 1; run <= RUNS; run++) {
+  const result = await oneRun();
+  runs.push(result);
+  console.log(`run ${run}: ${JSON.stringify(result)}`);
+}
+const after = load();
+const first = runs[0];
+if (!first) throw new Error("RUNS must be at least 1");
+const complete = runs.every((run) => run.status === "done" && run.settled === run.lanes);
+const pick = (field: (run: BatchSheetRun) => number) => runs.map(field);
+
+const text = [
+  `Run of ${started.toISOString().slice(0, 16).replace("T", " ")} UTC: ${RUNS} runs, each in a fresh process on ` +
+    `cpu ${allowedCpus()} of the machine's ${cpus().length}, ${first.lanes.toLocaleString("en-US")} lanes (${Math.round(first.bodyBytes / 1000)} KB ` +
+    `of ${first.format.toUpperCase()}), other calls at up to ${process.env.OTHER_PER_SECOND ?? 50} a second; ` +
+    `load average before: ${before}, after: ${after}.`,
+  "",
+  "| figure | median | range |",
+  "|---|---:|---:|",
+  figure(
+    "sheet priced with receipts (submission to last row)",
+    pick((run) => run.sheetSeconds),
+    "s",
   ),
-);
-await app.stop(true);
-await runtime.close();
-db.$client.close();
-rmSync(dir, { recursive: true, force: true });
+  figure(
+    "submission answered (202: parsed and stored)",
+    pick((run) => run.acceptedMs),
+    "ms",
+  ),
+  figure(
+    "other calls answered meanwhile",
+    pick((run) => run.otherCalls),
+    "",
+  ),
+  figure(
+    "their p50",
+    pick((run) => run.otherP50Ms),
+    "ms",
+  ),
+  figure(
+    "**their p99**",
+    pick((run) => run.otherP99Ms),
+    "ms",
+  ),
+  figure(
+    "the same calls alone just before the sheet: p50",
+    pick((run) => run.baselineP50Ms),
+    "ms",
+  ),
+  figure(
+    "the same calls alone just before the sheet: p99",
+    pick((run) => run.baselineP99Ms),
+    "ms",
+  ),
+  figure(
+    "their max",
+    pick((run) => run.otherMaxMs),
+    "ms",
+  ),
+  figure(
+    "event-loop stalls over 10 ms",
+    pick((run) => run.stallsOver10Ms),
+    "",
+  ),
+  figure(
+    "longest stall",
+    pick((run) => run.longestStall?.ms ?? 0),
+    "ms",
+  ),
+  figure(
+    "the process's CPU time during it",
+    pick((run) => run.longestStall?.cpuMs ?? 0),
+    "ms",
+  ),
+  figure(
+    "**longest stall Waybill itself held the loop** (its CPU time ≥ 80 % of the stall)",
+    pick((run) => run.longestOwnStall?.ms ?? 0),
+    "ms",
+  ),
+  "",
+  `- The other calls' p99, run by run: ${pick((run) => run.otherP99Ms).join(", ")} ms (alone before the sheet: ` +
+    `${pick((run) => run.baselineP99Ms).join(", ")} ms); the sheet: ` +
+    `${pick((run) => run.sheetSeconds).join(", ")} s.`,
+  `- Every run settled all ${first.lanes.toLocaleString("en-US")} rows with one receipt per priced lane: ` +
+    `${complete && runs.every((run) => run.laneReceipts === run.lanes) ? "yes" : "NO (see the runs above)"}.`,
+].join("\n");
+console.log(`\n${text}`);
+if (process.env.KEEP_RESULTS !== "1") {
+  ensureBlock(BENCHMARKS_PAGE, "Bid sheets", ...BATCH_MARKERS);
+  replaceBetween(BENCHMARKS_PAGE, ...BATCH_MARKERS, text);
+}

@@ -34,3 +34,4 @@ export const SOAK_MARKERS = ["<!-- soak:start -->", "<!-- soak:end -->"] as cons
 export const FIDELITY_MARKERS = ["<!-- fidelity:start -->", "<!-- fidelity:end -->"] as const;
 export const CAPACITY_MARKERS = ["<!-- capacity:start -->", "<!-- capacity:end -->"] as const;
 export const REPLICAS_MARKERS = ["<!-- replicas:start -->", "<!-- replicas:end -->"] as const;
+export const BATCH_MARKERS = ["<!-- batch:start -->", "<!-- batch:end -->"] as const;

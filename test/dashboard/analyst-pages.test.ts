@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import ExcelJS from "exceljs";
 import Papa from "papaparse";
 import { issueKey } from "../../src/access/keys.ts";
 import type { Tier } from "../../src/access/tiers.ts";
 import { accountWithPassword } from "../support/accounts.ts";
+import { defined } from "../support/defined.ts";
 import { testInstance, type TestInstance } from "../support/instance.ts";
 import { get, ORIGIN, signIn } from "./support.ts";
 
@@ -121,6 +123,57 @@ describe("price a bid sheet", () => {
     expect(monthAnswered(instance, account.id)).toBe(1);
     const list = await (await get(instance.app, "/dashboard/sheets", cookie)).text();
     expect(list).toContain("rfp.csv");
+  });
+
+  test("the XLSX template reads back with its columns and example lanes, and prices as it is into an XLSX", async () => {
+    const { cookie, csrf } = await signedIn("starter");
+    const page = await (await get(instance.app, "/dashboard/sheets", cookie)).text();
+    expect(page).toContain('href="/dashboard/sheets/template.xlsx"');
+    const template = await get(instance.app, "/dashboard/sheets/template.xlsx", cookie);
+    expect(template.headers.get("content-type")).toBe(
+      "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    );
+    expect(template.headers.get("content-disposition")).toContain("bid-sheet-template.xlsx");
+    const bytes = await template.arrayBuffer();
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(bytes);
+    const lanes = defined(workbook.worksheets[0], "the template's worksheet");
+    const values = (row: number) => (lanes.getRow(row).values as unknown[]).slice(1);
+    // The same columns and lanes as the CSV template.
+    const csv = Papa.parse<string[]>(
+      await (await get(instance.app, "/dashboard/sheets/template.csv", cookie)).text(),
+    ).data;
+    expect(values(1)).toEqual(csv[0] ?? []);
+    expect(values(2).slice(0, 3)).toEqual(["Chicago, IL", "Dallas, TX", "DRY_VAN"]);
+
+    // An analyst fills nothing in and uploads it: both example lanes are priced, the download is XLSX.
+    const body = new FormData();
+    body.append(
+      "sheet",
+      new File([bytes], "bid-sheet-template.xlsx", { type: template.headers.get("content-type") ?? "" }),
+    );
+    const upload = await instance.app.handle(
+      new Request(`${ORIGIN}/dashboard/sheets`, {
+        method: "POST",
+        body,
+        headers: { cookie, "x-csrf-token": csrf, "hx-request": "true", origin: ORIGIN },
+      }),
+    );
+    const location = upload.headers.get("hx-redirect") ?? "";
+    expect(location).toMatch(/^\/dashboard\/sheets\/job_/);
+    await instance.runtime.batchRunner.idle();
+    expect(await (await get(instance.app, location, cookie)).text()).toContain(`href="${location}/priced.xlsx"`);
+    const priced = new ExcelJS.Workbook();
+    await priced.xlsx.load(await (await get(instance.app, `${location}/priced.xlsx`, cookie)).arrayBuffer());
+    const sheet = defined(priced.worksheets[0], "the priced worksheet");
+    const header = (sheet.getRow(1).values as unknown[]).slice(1);
+    const cell = (row: number, column: string) => sheet.getRow(row).getCell(header.indexOf(column) + 1).value;
+    expect(header.slice(0, 8)).toEqual(csv[0] ?? []);
+    expect([cell(2, "your_reference"), cell(3, "your_reference")]).toEqual(["RFP-001", "RFP-002"]);
+    for (const row of [2, 3]) {
+      expect(String(cell(row, "receipt_id"))).toMatch(/^rcpt_/);
+      expect(Number(cell(row, "rate_per_mile"))).toBeGreaterThan(0);
+    }
   });
 
   test("a sheet without the columns is refused in words; without a key the page says to create one", async () => {

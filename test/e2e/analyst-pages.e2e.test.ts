@@ -5,10 +5,10 @@ import ExcelJS from "exceljs";
 import Papa from "papaparse";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { binaryInEmptyFolder, runCli, startBinary, type RunningServer } from "../support/binary.ts";
+import { seriousAxeViolations } from "../support/axe.ts";
 import { ensureDebianTool } from "../support/debian.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
-const AXE_SOURCE = join(import.meta.dir, "../../node_modules/axe-core/axe.min.js");
 const SHOTS = join(import.meta.dir, "../../.tmp/screenshots");
 const ANALYST = { email: "analyst@example.com", password: "a long analyst passphrase" };
 const PHONE = { width: 390, height: 844 };
@@ -33,18 +33,6 @@ describe.skipIf(!haveChromium)("the analyst's pages in Chromium against the comp
 
   async function shoot(target: Page, name: string) {
     await target.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-  }
-
-  /** axe-core on the page as it stands: no serious or critical violation. */
-  async function axe(target: Page): Promise<string[]> {
-    // Evaluated through the DevTools protocol, which the pages' CSP (no inline script) does not govern.
-    await target.evaluate(readFileSync(AXE_SOURCE, "utf8"));
-    const found = (await target.evaluate(async () => {
-      const run = (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string }[] }> } })
-        .axe;
-      return (await run.run()).violations.map((violation) => `${violation.impact}: ${violation.id}`);
-    })) as string[];
-    return found.filter((violation) => violation.startsWith("serious") || violation.startsWith("critical"));
   }
 
   beforeAll(async () => {
@@ -97,14 +85,14 @@ describe.skipIf(!haveChromium)("the analyst's pages in Chromium against the comp
     await page.locator("#lane-history-chart .uplot canvas").waitFor();
     await expect(page.locator(".figures").textContent()).resolves.toMatch(/Cost per mile\$\d+\.\d\d/);
     await expect(page.locator(".locked").textContent()).resolves.toContain("professional");
-    expect(await axe(page)).toEqual([]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
     await shoot(page, "lane-desktop");
     await page.setViewportSize(PHONE);
     await shoot(page, "lane-phone");
     await page.setViewportSize({ width: 1280, height: 900 });
     // The system's dark setting: the same page in the dark scheme, still without serious axe findings.
     await page.emulateMedia({ colorScheme: "dark" });
-    expect(await axe(page)).toEqual([]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
     await shoot(page, "lane-dark-desktop");
     await page.emulateMedia({ colorScheme: "light" });
     await page.emulateMedia({ media: "print" });
@@ -120,7 +108,7 @@ describe.skipIf(!haveChromium)("the analyst's pages in Chromium against the comp
 
   test("price a bid sheet: upload with bad rows, watch it settle, download and read the priced file", async () => {
     await page.goto(`${server.url}/dashboard/sheets`);
-    expect(await axe(page)).toEqual([]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
     const file = join(dir, "rfp.csv");
     await Bun.write(file, SHEET);
     await page.setInputFiles("#sheet-file", file);
@@ -130,7 +118,7 @@ describe.skipIf(!haveChromium)("the analyst's pages in Chromium against the comp
     await expect(page.locator("#sheet-status").textContent()).resolves.toMatch(/Waiting to start|Pricing|Priced/);
     await page.locator("#sheet-status:text('Priced')").waitFor({ timeout: 30_000 });
     await expect(page.locator("#progress label").textContent()).resolves.toBe("4 of 4 lanes settled");
-    expect(await axe(page)).toEqual([]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
     await shoot(page, "sheet-desktop");
     await page.setViewportSize(PHONE);
     await shoot(page, "sheet-phone");

@@ -2,6 +2,7 @@ import { TIERS, type Tier } from "../../src/access/tiers.ts";
 import { capitalize, formatCount, formatDate } from "../format.ts";
 import { AppLayout, type Viewer } from "../layout.tsx";
 import { type DataFamilyRow, DataFreshnessSection } from "./data-freshness.tsx";
+import { TableScroll } from "../data-table.tsx";
 
 export interface AccountRow {
   id: string;
@@ -55,7 +56,7 @@ export function AccountsPage(props: {
         </p>
       ) : null}
       <section class="card">
-        <div class="table-scroll">
+        <TableScroll label="Accounts">
           <table class="accounts">
             <thead>
               <tr>
@@ -73,7 +74,7 @@ export function AccountsPage(props: {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       </section>
       {props.data ? <DataFreshnessSection families={props.data} /> : null}
     </AppLayout>

@@ -1,6 +1,7 @@
 import type { AuditAction, AuditEntry } from "../../src/ops/audit-log.ts";
 import { formatDateTime } from "../format.ts";
 import { AppLayout, type Viewer } from "../layout.tsx";
+import { TableScroll } from "../data-table.tsx";
 
 const ACTIONS: Record<AuditAction, string> = {
   account_created: "account created",
@@ -27,7 +28,7 @@ export function AuditPage(props: { viewer: Viewer; entries: readonly AuditEntry[
         </p>
       </div>
       <section class="card">
-        <div class="table-scroll">
+        <TableScroll label="Account audit log">
           <table class="audit">
             <thead>
               <tr>
@@ -62,7 +63,7 @@ export function AuditPage(props: { viewer: Viewer; entries: readonly AuditEntry[
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
         {props.entries.length === 0 ? <p class="muted">Nothing recorded yet.</p> : null}
       </section>
     </AppLayout>

@@ -1,5 +1,6 @@
 import type { SeriesFreshness } from "../../src/reference/series/freshness.ts";
 import { formatCount } from "../format.ts";
+import { TableScroll } from "../data-table.tsx";
 
 /** One family of reference series (EIA diesel, USDA AMS lanes, ...) as the admin page shows it. */
 export interface DataFamilyRow {
@@ -45,7 +46,7 @@ export function DataFreshnessSection({ families }: { families: readonly DataFami
         Newest figure per source, when it was published, and series whose next figure is past due. `waybill data sync`
         fetches new ones.
       </p>
-      <div class="table-scroll">
+      <TableScroll label="Reference data">
         <table class="data-freshness">
           <thead>
             <tr>
@@ -78,7 +79,7 @@ export function DataFreshnessSection({ families }: { families: readonly DataFami
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     </section>
   );
 }

@@ -59,6 +59,7 @@ function AlertList({ alerts, cap, csrfToken }: { alerts: AlertView[]; cap: numbe
         <PostButton csrfToken={csrfToken} action="/dashboard/alerts/evaluate" label="Evaluate now" />
       </div>
       <DataTable
+        label="Your alerts"
         empty="No alerts yet."
         columns={[
           { label: "Name" },
@@ -155,9 +156,12 @@ function CreateAlertForm({ csrfToken }: { csrfToken: string }) {
       </fieldset>
       <fieldset>
         <legend>Region (for diesel_price and diesel_change_percent)</legend>
-        <select name="region">
-          <Options values={DIESEL_REGION_NAMES} blank="—" />
-        </select>
+        <label>
+          Diesel region
+          <select name="region">
+            <Options values={DIESEL_REGION_NAMES} blank="—" />
+          </select>
+        </label>
       </fieldset>
       <label>
         When it goes

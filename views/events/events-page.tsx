@@ -71,6 +71,7 @@ export function EventsPage(props: EventsPageProps) {
       </form>
       <section class="card" id="event-feed">
         <DataTable
+          label="Events"
           empty="No events yet."
           columns={[{ label: "Time" }, { label: "Type" }, { label: "Details" }]}
           rows={props.events.map((event) => (

@@ -2,6 +2,7 @@ import type { Tier } from "../../src/access/tiers.ts";
 import type { ReceiptTrace } from "../../src/skills/audit-report/index.ts";
 import { capitalize, formatDateTime } from "../format.ts";
 import { AppLayout, type Viewer } from "../layout.tsx";
+import { TableScroll } from "../data-table.tsx";
 
 export interface ReceiptSummary {
   id: string;
@@ -107,7 +108,7 @@ function TraceSections({ trace }: { trace: ReceiptTrace }) {
         {trace.data_sources.length === 0 ? (
           <p class="muted">This answer used no reference figures.</p>
         ) : (
-          <div class="table-scroll">
+          <TableScroll label="Data sources">
             <table>
               <thead>
                 <tr>
@@ -146,7 +147,7 @@ function TraceSections({ trace }: { trace: ReceiptTrace }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </section>
       <section class="card">

@@ -70,6 +70,7 @@ function PreviewRows(props: { preview: SheetRow[] }) {
     <section class="card">
       <h2>First rows</h2>
       <DataTable
+        label="First rows"
         compact
         columns={[
           { label: "Row", class: "num" },

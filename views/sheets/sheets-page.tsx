@@ -8,6 +8,7 @@ import { formatDateTime } from "../format.ts";
 export type SheetView = ReturnType<typeof jobJson>;
 
 export const STATUS_LABELS: Record<SheetView["status"], string> = {
+  storing: "Uploading", // never shown: a job is listed once its rows are all stored
   queued: "Waiting to start",
   running: "Pricing",
   done: "Priced",
@@ -30,6 +31,7 @@ export function SheetsPage(props: { viewer: Viewer; sheets: SheetView[]; hasKey:
       <section class="card">
         <h2>Past sheets</h2>
         <DataTable
+          label="Past sheets"
           columns={[
             { label: "Sheet" },
             { label: "Status" },
@@ -77,8 +79,13 @@ export function UploadForm(props: { viewer: Viewer; hasKey: boolean; error?: str
           <label for="sheet-file">Sheet (CSV or XLSX)</label>
           <input id="sheet-file" type="file" name="sheet" accept=".csv,.xlsx,text/csv" required />
           <p class="muted small">
+            Download the template:{" "}
+            <a href="/dashboard/sheets/template.xlsx" download="bid-sheet-template.xlsx">
+              Excel (XLSX)
+            </a>{" "}
+            ·{" "}
             <a href="/dashboard/sheets/template.csv" download="bid-sheet-template.csv">
-              Download the template (CSV)
+              CSV
             </a>
           </p>
           <button type="submit">Price the sheet</button>

@@ -1,5 +1,6 @@
 import type { RecentCall } from "../../src/metering/usage-report.ts";
 import { formatCount, formatDateTime, formatLatency } from "../format.ts";
+import { TableScroll } from "../data-table.tsx";
 
 /** The chart's data: per skill called, its answered and its refused calls on each day of the month. */
 export interface DailyChart {
@@ -106,7 +107,7 @@ export function RecentCallsTable({ calls, receiptLinks }: { calls: readonly Rece
       {calls.length === 0 ? (
         <p class="muted">No calls yet.</p>
       ) : (
-        <div class="table-scroll">
+        <TableScroll label="Recent calls">
           <table>
             <thead>
               <tr>
@@ -154,7 +155,7 @@ export function RecentCallsTable({ calls, receiptLinks }: { calls: readonly Rece
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
     </section>
   );

@@ -87,6 +87,7 @@ function Endpoint({ view, csrf }: { view: EndpointView; csrf: string }) {
       <h3>Deliveries</h3>
       <DataTable
         compact
+        label="Deliveries"
         empty="Nothing sent yet."
         columns={[
           { label: "Event" },
