@@ -44,6 +44,7 @@ describe("price a lane", () => {
     expect(html).toContain("Where the cost comes from");
     expect(html).toMatch(/href="\/dashboard\/receipts\/rcpt_/);
     expect(html).toContain("needs the professional tier");
+    expect(html).not.toContain("Head haul:");
     const history = JSON.parse(/id="lane-history">([^<]*)</.exec(html)?.[1] ?? "[]") as unknown[];
     expect(history.length).toBeGreaterThan(1);
     expect(monthAnswered(instance, account.id)).toBe(1);
@@ -62,6 +63,15 @@ describe("price a lane", () => {
     );
     expect(bad.status).toBe(422);
     expect(await bad.text()).toContain("Did you mean");
+  });
+
+  test("a reefer load out of a produce district says what its head haul adds and where the figures come from", async () => {
+    const { cookie } = await signedIn("starter");
+    const query = new URLSearchParams({ origin: "Fresno, CA", destination: "Seattle, WA", equipment: "REEFER" });
+    const html = await (await get(instance.app, `/dashboard/lane?${query}`, cookie)).text();
+    expect(html).toMatch(
+      /Head haul: a reefer load out of the South and Central District California shipping district costs \d+ % more on its lines other than fuel \(level ×1\.36, this district ×0\.85, into Pacific Northwest ×1\.67;/,
+    );
   });
 
   test("gazetteer suggestions as a datalist", async () => {

@@ -28,7 +28,7 @@ const PART_LABELS: Record<string, string> = {
   per_load: "Stops and empty miles",
   stops: "Stops",
   empty_miles: "Empty miles",
-  lane_balance: "Lane balance",
+  lane_balance: "Head haul",
   fuel_surcharge: "Fuel surcharge",
 };
 
@@ -39,3 +39,25 @@ export function partLabel(field: string): string {
   const words = field.replace(/_/g, " ");
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
+
+/** A USDA AMS shipping district's name as a reader writes it: "SANTA MARIA CALIFORNIA" reads "Santa Maria California". */
+export function districtLabel(usdaName: string): string {
+  return usdaName
+    .split(" ")
+    .map((word, index) => {
+      const letters = word.replace(/[^A-Z]/g, "");
+      if (letters.length === 2) return word; // a state code: CA, AZ
+      const lower = word.toLowerCase();
+      if (index > 0 && ["and", "through"].includes(lower)) return lower;
+      return lower.charAt(0).toUpperCase() + lower.slice(1);
+    })
+    .join(" ");
+}
+
+/** A freight market's name in words: PACIFIC_NORTHWEST reads "Pacific Northwest". */
+export const marketLabel = (market: string): string =>
+  market
+    .toLowerCase()
+    .split("_")
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join(" ");

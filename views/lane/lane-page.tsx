@@ -8,7 +8,7 @@ import { Flash } from "../flash.tsx";
 import { AppLayout, type Viewer } from "../layout.tsx";
 import { jsonIsland } from "../usage/usage-sections.tsx";
 import { BreakdownChart } from "./lane-charts.tsx";
-import { CONFIDENCE_LABELS, EQUIPMENT_LABELS, MODE_LABELS } from "./lane-labels.ts";
+import { CONFIDENCE_LABELS, districtLabel, EQUIPMENT_LABELS, MODE_LABELS, marketLabel } from "./lane-labels.ts";
 
 export interface LaneForm {
   origin: string;
@@ -158,28 +158,51 @@ function LaneFormCard({ form }: { form: LaneForm }) {
   );
 }
 
-function LaneAnswer({ result }: { result: LaneResult }) {
-  const a = result.answer as Record<string, never> & {
-    rate_per_mile: number;
-    total_cost: number;
-    miles: number;
-    as_of: string;
-    equipment: string;
-    mode: string;
-    origin: { city: string; state: string };
-    destination: { city: string; state: string };
-    breakdown: Record<string, unknown>;
-    confidence: { level: string; reasons: string[] };
-    data_sources: Record<string, unknown>;
-    market_anchor?: {
-      source: string;
-      observation_date: string;
-      low_per_load: number;
-      high_per_load: number;
-      spread: number;
-    };
-    receipt_id: string;
+/** The fields of a rate-lookup answer the page shows. */
+interface LaneAnswerShape {
+  rate_per_mile: number;
+  total_cost: number;
+  miles: number;
+  as_of: string;
+  equipment: string;
+  mode: string;
+  origin: { city: string; state: string };
+  destination: { city: string; state: string };
+  breakdown: Record<string, unknown>;
+  confidence: { level: string; reasons: string[] };
+  data_sources: Record<string, unknown>;
+  lane_balance: {
+    origin_district: string | null;
+    destination_market: string | null;
+    level: number;
+    outbound: number;
+    inbound: number;
+    factor: number;
   };
+  market_anchor?: {
+    source: string;
+    observation_date: string;
+    low_per_load: number;
+    high_per_load: number;
+    spread: number;
+  };
+  receipt_id: string;
+}
+
+/** Why a reefer load out of a produce district costs more or less than its cost lines: docs/rate-model.md, "Lane balance". */
+function HeadHaul({ balance }: { balance: LaneAnswerShape["lane_balance"] }) {
+  if (balance.factor === 1 || balance.origin_district === null) return null;
+  const change = Math.round(Math.abs(balance.factor - 1) * 100);
+  const into = balance.destination_market ? `into ${marketLabel(balance.destination_market)}` : "into this market";
+  return (
+    <p class="small muted" safe>
+      {`Head haul: a reefer load out of the ${districtLabel(balance.origin_district)} shipping district costs ${change} % ${balance.factor > 1 ? "more" : "less"} on its lines other than fuel (level ×${balance.level}, this district ×${balance.outbound}, ${into} ×${balance.inbound}; fitted on USDA AMS produce truck rates).`}
+    </p>
+  );
+}
+
+function LaneAnswer({ result }: { result: LaneResult }) {
+  const a = result.answer as Record<string, never> & LaneAnswerShape;
   const lane = `${a.origin.city}, ${a.origin.state} → ${a.destination.city}, ${a.destination.state}`;
   // By name and date, one line per figure used (the answer's factor versions), not by series id.
   const factors = (result.answer.factor_versions ?? []) as { series_id: string; observation_date: string }[];
@@ -213,6 +236,7 @@ function LaneAnswer({ result }: { result: LaneResult }) {
         </div>
         <h3>Where the cost comes from</h3>
         <BreakdownChart breakdown={a.breakdown} />
+        <HeadHaul balance={a.lane_balance} />
         <h3 safe>{`Confidence: ${CONFIDENCE_LABELS[a.confidence.level] ?? a.confidence.level}`}</h3>
         <ul>
           {a.confidence.reasons.map((reason) => (
