@@ -1,4 +1,4 @@
-import { KeyIndex } from "./access/key-index.ts";
+import { fileKeyIndex, postgresKeyIndex } from "./access/key-index.ts";
 import type { Clock } from "./clock.ts";
 import { watchChanges } from "./db/changes.ts";
 import { engineOf } from "./db/open.ts";
@@ -78,9 +78,9 @@ export async function createRuntime({
 }: RuntimeOptions): Promise<Runtime> {
   const reference = createReferenceData(db);
   await reference.loadSnapshot(clock.now());
-  const keys = new KeyIndex(db);
   // Each engine's parts, picked once here (docs/architecture.md, "The storage seam").
   const engine = engineOf(db);
+  const keys = engine.engine === "sqlite" ? fileKeyIndex(engine.db) : postgresKeyIndex(engine.db);
   const meter =
     engine.engine === "sqlite"
       ? createMemoryMeter({ db: engine.db, limits })

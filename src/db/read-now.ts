@@ -9,3 +9,11 @@ import type { MaybePromise } from "./maybe-async.ts";
 export function rowsNow<T>(store: Store, query: { all(): T[] } & PromiseLike<T[]>): MaybePromise<T[]> {
   return store.engine === "sqlite" ? query.all() : Promise.resolve(query);
 }
+
+/**
+ * Whether `store` answers reads at once (the SQLite file) rather than by a promise (PostgreSQL): a
+ * cache may then drop its copy and read again on first use, inside the caller's turn.
+ */
+export function readsAtOnce(store: Store): boolean {
+  return store.engine === "sqlite";
+}

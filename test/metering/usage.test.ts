@@ -242,7 +242,7 @@ describe("GET /v1/usage", () => {
     const clock = new ManualClock(at("2026-03-15T10:00:00Z"));
     const meter = createMemoryMeter({ db, limits: DEFAULT_LIMITS });
     meter.admit(principal, clock.now());
-    const authenticate = (authorization: string | undefined) => {
+    const authenticate = async (authorization: string | undefined) => {
       if (authorization !== "Bearer good") throw errors.invalidKey();
       return principal;
     };

@@ -1,7 +1,7 @@
 import { asc, count, sql } from "drizzle-orm";
 import type { Store } from "../../db/client.ts";
 import { andThen, isPromise, type MaybePromise } from "../../db/maybe-async.ts";
-import { rowsNow } from "../../db/read-now.ts";
+import { readsAtOnce, rowsNow } from "../../db/read-now.ts";
 import type { Observation, ReferenceData, ReferenceView } from "./view.ts";
 
 /** All versions of one series in memory: distinct dates ascending, and each date's versions by fetch time. */
@@ -221,7 +221,7 @@ export function createReferenceStore(db: Store): ReferenceStore {
   function reload(): MaybePromise<boolean> {
     return andThen(readState(), (state) => {
       if (state === loaded?.state) return false;
-      if (db.engine === "sqlite") {
+      if (readsAtOnce(db)) {
         loaded = undefined;
         return true;
       }
