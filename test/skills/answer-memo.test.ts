@@ -5,7 +5,7 @@ import { retractImport } from "../../src/reference/storage/retract.ts";
 import { AnswerBytes } from "../../src/receipts/answer-bytes.ts";
 import { canonicalJson } from "../../src/receipts/canonical.ts";
 import { SKILLS } from "../../src/skills/registry.ts";
-import { servedDeclarations, type AnyReadingSkill } from "../../src/skills/types.ts";
+import { servedDeclarations, type AnyReadingSkill, type SkillContext } from "../../src/skills/types.ts";
 import { LOADED_AT, snapshotReferenceData } from "../reference/helpers.ts";
 import { defined } from "../support/defined.ts";
 import { skillContext } from "../support/skill-call.ts";
@@ -83,7 +83,11 @@ describe("answers kept per input and figures", () => {
   test("a view pinned before its newest figures, or a skill that is not replayable, is computed every time", async () => {
     const { data } = await snapshotReferenceData();
     const pinned = () => skillContext(data, data.view(LANE.as_of, LOADED_AT - 1));
-    const notReplayable = { ...rateLookup, replayable: false };
+    const notReplayable = {
+      ...rateLookup,
+      replayable: false as const,
+      handler: async (input: unknown, context: SkillContext) => rateLookup.handler(input, context),
+    };
     const known = skillContext(data, data.view(LANE.as_of, LOADED_AT + DAY));
     // nothing was known yet
     await expect((async () => computeAnswer(rateLookup, LANE, pinned()))()).rejects.toThrow();
