@@ -5,7 +5,7 @@ import { engineOf } from "./db/open.ts";
 import { indexedLiveness, keyRowLiveness } from "./access/key-liveness.ts";
 import type { Store } from "./db/client.ts";
 import { createMetrics, type Metrics } from "./http/observability/metrics.ts";
-import { createMemoryMeter } from "./metering/create-meter.ts";
+import { awaitedMeter, createMemoryMeter } from "./metering/create-meter.ts";
 import { createPostgresMeter } from "./metering/postgres-meter.ts";
 import { GroupCommitter } from "./db/group-commit.ts";
 import type { LimitsTable } from "./metering/limits.ts";
@@ -82,7 +82,7 @@ export async function createRuntime({
   const keys = engine.engine === "sqlite" ? fileKeyIndex(engine.db) : postgresKeyIndex(engine.db);
   const meter =
     engine.engine === "sqlite"
-      ? createMemoryMeter({ db: engine.db, limits })
+      ? awaitedMeter(createMemoryMeter({ db: engine.db, limits }))
       : createPostgresMeter({ db: engine.db, limits });
   const usage = createUsageLog(
     engine.engine === "sqlite" ? sqliteUsageWrites(engine.db) : postgresUsageWrites(engine.db),

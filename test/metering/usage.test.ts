@@ -3,7 +3,7 @@ import type { Principal } from "../../src/access/principal.ts";
 import { ManualClock } from "../../src/clock.ts";
 import { openMemoryDatabase, type Db } from "../../src/db/client.ts";
 import { errors } from "../../src/errors.ts";
-import { createMemoryMeter } from "../../src/metering/create-meter.ts";
+import { awaitedMeter, createMemoryMeter } from "../../src/metering/create-meter.ts";
 import { DEFAULT_LIMITS } from "../../src/metering/limits.ts";
 import type { UsageEvent } from "../../src/metering/meter.ts";
 import { usageRoute } from "../../src/http/routes/v1/usage.ts";
@@ -246,7 +246,7 @@ describe("GET /v1/usage", () => {
       if (authorization !== "Bearer good") throw errors.invalidKey();
       return principal;
     };
-    const app = usageRoute({ db, clock, limits: DEFAULT_LIMITS, meter }, authenticate);
+    const app = usageRoute({ db, clock, limits: DEFAULT_LIMITS, meter: awaitedMeter(meter) }, authenticate);
     const response = await app.handle(
       new Request("http://localhost/v1/usage", { headers: { authorization: "Bearer good" } }),
     );
