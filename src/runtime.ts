@@ -1,12 +1,11 @@
-import { KeyIndex } from "./access/key-index.ts";
+import { fileKeyIndex, postgresKeyIndex } from "./access/key-index.ts";
 import type { Clock } from "./clock.ts";
 import { watchChanges } from "./db/changes.ts";
 import { engineOf } from "./db/open.ts";
 import { indexedLiveness, keyRowLiveness } from "./access/key-liveness.ts";
-import { andThen, isPromise } from "./db/maybe-async.ts";
 import type { Store } from "./db/client.ts";
 import { createMetrics, type Metrics } from "./http/observability/metrics.ts";
-import { createMemoryMeter } from "./metering/create-meter.ts";
+import { awaitedMeter, createMemoryMeter } from "./metering/create-meter.ts";
 import { createPostgresMeter } from "./metering/postgres-meter.ts";
 import { GroupCommitter } from "./db/group-commit.ts";
 import type { LimitsTable } from "./metering/limits.ts";
@@ -78,12 +77,12 @@ export async function createRuntime({
 }: RuntimeOptions): Promise<Runtime> {
   const reference = createReferenceData(db);
   await reference.loadSnapshot(clock.now());
-  const keys = new KeyIndex(db);
   // Each engine's parts, picked once here (docs/architecture.md, "The storage seam").
   const engine = engineOf(db);
+  const keys = engine.engine === "sqlite" ? fileKeyIndex(engine.db) : postgresKeyIndex(engine.db);
   const meter =
     engine.engine === "sqlite"
-      ? createMemoryMeter({ db: engine.db, limits })
+      ? awaitedMeter(createMemoryMeter({ db: engine.db, limits }))
       : createPostgresMeter({ db: engine.db, limits });
   const usage = createUsageLog(
     engine.engine === "sqlite" ? sqliteUsageWrites(engine.db) : postgresUsageWrites(engine.db),
@@ -143,32 +142,42 @@ export async function createRuntime({
       // Another process committed: maybe a revoke or tier change (above), a month count, or an import.
       meter.invalidate();
       // A failed read (the database away) is retried on the next change, which a reconnection counts as.
-      const reloaded = ledger.reloadSigningKey();
-      if (isPromise(reloaded)) reloaded.catch((error) => serverLog.failure("signing_key_reload_failed", error));
+      (async () => ledger.reloadSigningKey())().catch((error) => serverLog.failure("signing_key_reload_failed", error));
       reloadReference(true);
     }
   }
 
+  function reloadReference(announce: boolean): void {
+    if (engine.engine === "sqlite") reloadFileReference(announce);
+    else reloadPooledReference(announce);
+  }
+  const announceFigures = (changed: boolean, announce: boolean) => {
+    if (changed && announce) dataEvents.publish({ importId: null, source: "external", added: 0, at: clock.now() });
+  };
+  /** On the SQLite file a reload drops changed figures before it returns (they are read on first use). */
+  function reloadFileReference(announce: boolean): void {
+    reference.reload().then(
+      (changed) => announceFigures(changed, announce),
+      (error) => serverLog.failure("reference_reload_failed", error),
+    );
+  }
   // On PostgreSQL a reload is a read of the database: one at a time, and another after it when asked meanwhile.
   let reloading: Promise<void> | undefined;
-  let reloadAgain = false;
-  function reloadReference(announce: boolean): void {
+  let askedAgain: { announce: boolean } | undefined;
+  function reloadPooledReference(announce: boolean): void {
     if (reloading) {
-      reloadAgain ||= announce;
+      askedAgain = { announce: announce || (askedAgain?.announce ?? false) };
       return;
     }
-    const done = andThen(reference.reload(), (changed) => {
-      if (changed && announce) dataEvents.publish({ importId: null, source: "external", added: 0, at: clock.now() });
-    });
-    if (!isPromise(done)) return;
-    reloading = done
+    reloading = reference
+      .reload()
+      .then((changed) => announceFigures(changed, announce))
       .catch((error) => serverLog.failure("reference_reload_failed", error))
       .finally(() => {
         reloading = undefined;
-        if (reloadAgain) {
-          reloadAgain = false;
-          reloadReference(true);
-        }
+        const next = askedAgain;
+        askedAgain = undefined;
+        if (next) reloadPooledReference(next.announce);
       });
   }
 

@@ -1,7 +1,6 @@
 import { errors } from "../errors.ts";
 import { digestApiKey, isWellFormedApiKey, KEY_PREFIX, keyFormatProblem } from "./api-key.ts";
-import type { MaybePromise } from "../db/maybe-async.ts";
-import { whenSettled, type KeyIndex } from "./key-index.ts";
+import type { KeyIndex } from "./key-index.ts";
 import type { Principal } from "./principal.ts";
 
 const BEARER = /^Bearer[ ]+(\S*)[ ]*$/i;
@@ -49,15 +48,17 @@ export interface KeyAuthority {
 /**
  * The one authentication step of every keyed route: notice key changes another process made
  * (refreshCaches), wait for a reload in flight (PostgreSQL, so a revoke announced by another replica
- * is in force before we look), then check the Authorization header. Synchronous on a SQLite file.
- * Throws, or rejects, with the error table's 401.
+ * is in force before we look), then check the Authorization header. Nothing is pending on a SQLite
+ * file, so there it waits for nothing. Rejects with the error table's 401.
  */
-export function authenticateCaller(
+export async function authenticateCaller(
   authority: KeyAuthority,
   authorization: string | null | undefined,
-): MaybePromise<Principal> {
+): Promise<Principal> {
   authority.refreshCaches();
-  return whenSettled(authority.keys, () => authenticate(authority.keys, authorization));
+  const reloading = authority.keys.pending();
+  if (reloading) await reloading;
+  return authenticate(authority.keys, authorization);
 }
 
 /** Like authenticateCaller, but without waiting or refusing: the caller's grant when its key is valid now. */

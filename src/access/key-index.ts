@@ -1,6 +1,5 @@
 import { eq } from "drizzle-orm";
-import type { Store } from "../db/client.ts";
-import { andThen, type MaybePromise } from "../db/maybe-async.ts";
+import type { Db, Store } from "../db/client.ts";
 import { log } from "../ops/log.ts";
 import type { Principal } from "./principal.ts";
 
@@ -12,67 +11,78 @@ export type KeyGrant = { revoked: false; principal: Principal } | { revoked: tru
  * index holds one row per key ever issued (one active per account), so a full reload on any
  * access write stays cheap and can never leave a stale entry behind.
  *
- * On a SQLite file a reload is synchronous. On PostgreSQL it is a query in flight: `settled()`
- * hands it out, and authentication waits for it (authenticate.ts), so a revoke or tier change
- * another replica announced is in force for the very next request (docs/postgresql.md).
+ * One implementation per engine (docs/architecture.md, "The storage seam"): on a SQLite file a
+ * reload is synchronous and nothing is ever pending (`fileKeyIndex`); on PostgreSQL it is a query
+ * in flight that `pending()` hands out, and authentication waits for it (authenticate.ts), so a
+ * revoke or tier change another replica announced is in force for the very next request
+ * (`postgresKeyIndex`, docs/postgresql.md).
  */
-export class KeyIndex {
-  private grants = new Map<string, KeyGrant>();
-  private pending: Promise<void> | undefined;
-  /** A reload was asked for while one was reading: the change may have committed after its read began. */
-  private readAgain = false;
-
-  constructor(private readonly store: Store) {
-    void this.reload();
-  }
-
-  reload(): MaybePromise<void> {
-    if (this.store.engine === "sqlite") {
-      this.grants = indexed(grantRows(this.store).all());
-      return;
-    }
-    if (this.pending) {
-      this.readAgain = true;
-      return this.pending;
-    }
-    this.pending = this.readUntilCurrent().finally(() => {
-      this.pending = undefined;
-    });
-    return this.pending;
-  }
-
+export interface KeyIndex {
+  /** Read every grant again (a key was created, revoked or re-tiered, here or in another process). */
+  reload(): void;
   /** The reload in flight, if any: wait for it before trusting lookup(). */
-  settled(): MaybePromise<void> {
-    return this.pending;
-  }
-
-  lookup(digest: string): KeyGrant | undefined {
-    return this.grants.get(digest);
-  }
-
+  pending(): Promise<void> | undefined;
+  lookup(digest: string): KeyGrant | undefined;
   /** A key's grant by its id (work done later under a key, such as a bid sheet priced in the background). */
-  byKeyId(keyId: string): KeyGrant | undefined {
-    for (const grant of this.grants.values()) if (grant.principal.keyId === keyId) return grant;
-    return undefined;
-  }
+  byKeyId(keyId: string): KeyGrant | undefined;
+}
 
-  private async readUntilCurrent(): Promise<void> {
+/** The SQLite file's index: every reload reads the grants at once, inside the caller's turn. */
+export function fileKeyIndex(db: Db): KeyIndex {
+  let grants = new Map<string, KeyGrant>();
+  const index: KeyIndex = {
+    reload() {
+      grants = indexed(grantRows(db).all());
+    },
+    pending: () => undefined,
+    lookup: (digest) => grants.get(digest),
+    byKeyId: (keyId) => grantOfKey(grants, keyId),
+  };
+  index.reload();
+  return index;
+}
+
+/**
+ * PostgreSQL's index: a reload is a query in flight; one asked for while another reads runs again
+ * after it, since the change may have committed after that read began.
+ */
+export function postgresKeyIndex(store: Store): KeyIndex {
+  let grants = new Map<string, KeyGrant>();
+  let inFlight: Promise<void> | undefined;
+  let readAgain = false;
+  async function readUntilCurrent(): Promise<void> {
     do {
-      this.readAgain = false;
+      readAgain = false;
       try {
-        this.grants = indexed(await grantRows(this.store));
+        grants = indexed(await grantRows(store));
       } catch (error) {
         // The old grants stay; the change watcher's fallback poll asks again once the database answers.
         log.failure("key_index_reload_failed", error);
         return;
       }
-    } while (this.readAgain);
+    } while (readAgain);
   }
+  const index: KeyIndex = {
+    reload() {
+      if (inFlight) {
+        readAgain = true;
+        return;
+      }
+      inFlight = readUntilCurrent().finally(() => {
+        inFlight = undefined;
+      });
+    },
+    pending: () => inFlight,
+    lookup: (digest) => grants.get(digest),
+    byKeyId: (keyId) => grantOfKey(grants, keyId),
+  };
+  index.reload();
+  return index;
 }
 
-/** Wait for a reload in flight (PostgreSQL), then run `work`: synchronous when nothing is pending. */
-export function whenSettled<T>(index: KeyIndex, work: () => T): MaybePromise<T> {
-  return andThen(index.settled(), work);
+function grantOfKey(grants: Map<string, KeyGrant>, keyId: string): KeyGrant | undefined {
+  for (const grant of grants.values()) if (grant.principal.keyId === keyId) return grant;
+  return undefined;
 }
 
 function grantRows(store: Store) {

@@ -1,5 +1,4 @@
 import type { Principal } from "../access/principal.ts";
-import { isPromise } from "../db/maybe-async.ts";
 import { ApiError } from "../errors.ts";
 import type { Admission } from "../metering/meter.ts";
 import { log } from "../ops/log.ts";
@@ -164,8 +163,7 @@ export class BatchRunner {
     let admission: Admission | undefined;
     try {
       const input = validateInput(this.skill.input, laneInput(cells, job.format === "json"), "body");
-      const admitted = this.deps.meter.reserveMonth(principal, now);
-      admission = isPromise(admitted) ? await admitted : admitted;
+      admission = await this.deps.meter.reserveMonth(principal, now);
       await answerAdmitted(this.deps, this.skill, {
         principal,
         admission,

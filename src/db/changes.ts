@@ -3,7 +3,7 @@ import type { SQL } from "bun";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { Backoff } from "./backoff.ts";
 import type { Db, Store } from "./client.ts";
-import type { MaybePromise } from "./maybe-async.ts";
+import { engineOf } from "./open.ts";
 
 /**
  * In-memory caches (the key index, month counters, reference figures) must drop what a write
@@ -29,12 +29,10 @@ export function markChanged(db: Store): void {
  * NOTIFY inside `tx`'s transaction, so the other replicas hear of it when (and only if) it commits.
  * On SQLite the file's data_version already tells the other processes.
  */
-export function announceChange(tx: Store): MaybePromise<void> {
+export async function announceChange(tx: Store): Promise<void> {
   markChanged(tx);
   if (tx.engine === "postgres")
-    return (tx as unknown as PgDatabase<PgQueryResultHKT>)
-      .execute(sql`SELECT pg_notify(${CHANGES_CHANNEL}, '')`)
-      .then(() => undefined);
+    await (tx as unknown as PgDatabase<PgQueryResultHKT>).execute(sql`SELECT pg_notify(${CHANGES_CHANNEL}, '')`);
 }
 
 export interface ChangeWatcher {
@@ -49,10 +47,9 @@ export interface ChangeWatcher {
 }
 
 /** The watcher for whichever engine the store is. */
-export function watchChanges(store: Store): MaybePromise<ChangeWatcher> {
-  return store.engine === "sqlite"
-    ? new SqliteChangeWatcher(store as Db)
-    : PostgresChangeWatcher.start(store as Store & { $client: SQL });
+export async function watchChanges(store: Store): Promise<ChangeWatcher> {
+  const engine = engineOf(store);
+  return engine.engine === "sqlite" ? new SqliteChangeWatcher(engine.db) : PostgresChangeWatcher.start(engine.db);
 }
 
 abstract class LocalGenerations {

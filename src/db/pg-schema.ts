@@ -28,6 +28,17 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
 });
 
+/** The account a row belongs to. */
+const accountIdColumn = () =>
+  text("account_id")
+    .notNull()
+    .references(() => accounts.id);
+/** The key a row was made under. */
+const keyIdColumn = () =>
+  text("key_id")
+    .notNull()
+    .references(() => apiKeys.id);
+
 export const accounts = pgTable("accounts", {
   id: text("id").primaryKey(),
   email: text("email").notNull().unique(),
@@ -44,9 +55,7 @@ export const apiKeys = pgTable(
   "api_keys",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id),
+    accountId: accountIdColumn(),
     digest: text("digest").notNull().unique(),
     displayId: text("display_id").notNull(),
     authObjId: text("auth_obj_id").notNull().unique(),
@@ -61,9 +70,7 @@ export const apiKeys = pgTable(
 export const monthlyUsage = pgTable(
   "monthly_usage",
   {
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id),
+    accountId: accountIdColumn(),
     month: text("month").notNull(),
     answered: integer("answered").notNull().default(0),
   },
@@ -76,12 +83,8 @@ export const usageEvents = pgTable(
     id: bigint("id", { mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
     at: ms("at").notNull(),
     requestId: text("request_id").notNull(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id),
-    keyId: text("key_id")
-      .notNull()
-      .references(() => apiKeys.id),
+    accountId: accountIdColumn(),
+    keyId: keyIdColumn(),
     skill: text("skill").notNull(),
     status: integer("status").notNull(),
     latencyMs: doublePrecision("latency_ms").notNull(),
@@ -104,9 +107,7 @@ export const receipts = pgTable(
     id: text("id").notNull().unique(),
     issuedAt: ms("issued_at").notNull(),
     skill: text("skill").notNull(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id),
+    accountId: accountIdColumn(),
     principalPart: bigint("principal_part", { mode: "number" }),
     requestPart: bigint("request_part", { mode: "number" }),
     factorsPart: bigint("factors_part", { mode: "number" }),
@@ -161,9 +162,7 @@ export const observations = pgTable(
 
 export const sessions = pgTable("sessions", {
   digest: text("digest").primaryKey(),
-  accountId: text("account_id")
-    .notNull()
-    .references(() => accounts.id),
+  accountId: accountIdColumn(),
   createdAt: ms("created_at").notNull(),
   lastSeenAt: ms("last_seen_at").notNull(),
   expiresAt: ms("expires_at").notNull(),
@@ -203,9 +202,7 @@ export const accountAudit = pgTable(
   {
     id: bigint("id", { mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
     at: ms("at").notNull(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id),
+    accountId: accountIdColumn(),
     action: text("action").notNull(),
     actor: text("actor").notNull(),
     detail: text("detail"),
@@ -236,9 +233,7 @@ export const logCheckpoints = pgTable("log_checkpoints", {
 export const idempotentAnswers = pgTable(
   "idempotent_answers",
   {
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id),
+    accountId: accountIdColumn(),
     key: text("key").notNull(),
     skill: text("skill").notNull(),
     requestSha256: text("request_sha256").notNull(),
@@ -254,9 +249,7 @@ export const events = pgTable(
   {
     seq: bigint("seq", { mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
     id: text("id").notNull().unique(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id),
+    accountId: accountIdColumn(),
     type: text("type").notNull(),
     payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
     createdAt: ms("created_at").notNull(),
@@ -268,9 +261,7 @@ export const webhookEndpoints = pgTable(
   "webhook_endpoints",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id),
+    accountId: accountIdColumn(),
     url: text("url").notNull(),
     eventTypes: jsonb("event_types").$type<string[]>().notNull(),
     secret: text("secret").notNull(),
@@ -310,9 +301,7 @@ export const alerts = pgTable(
   "alerts",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id),
+    accountId: accountIdColumn(),
     name: text("name").notNull(),
     condition: jsonb("condition").$type<Record<string, unknown>>().notNull(),
     direction: text("direction", { enum: ["ABOVE", "BELOW", "CROSSES"] }).notNull(),
@@ -348,12 +337,8 @@ export const batchJobs = pgTable(
   "batch_jobs",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id),
-    keyId: text("key_id")
-      .notNull()
-      .references(() => apiKeys.id),
+    accountId: accountIdColumn(),
+    keyId: keyIdColumn(),
     receiptId: text("receipt_id").notNull(),
     format: text("format", { enum: ["json", "csv", "xlsx"] }).notNull(),
     fileName: text("file_name"),

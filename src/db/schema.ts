@@ -3,6 +3,17 @@ import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex 
 
 /** All times are integer milliseconds since the Unix epoch (UTC); dates are ISO `YYYY-MM-DD` text. */
 
+/** The account a row belongs to. */
+const accountIdColumn = () =>
+  text("account_id")
+    .notNull()
+    .references(() => accounts.id);
+/** The key a row was made under. */
+const keyIdColumn = () =>
+  text("key_id")
+    .notNull()
+    .references(() => apiKeys.id);
+
 export const accounts = sqliteTable("accounts", {
   id: text("id").primaryKey(), // acct_<ulid>
   email: text("email").notNull().unique(),
@@ -20,9 +31,7 @@ export const apiKeys = sqliteTable(
   "api_keys",
   {
     id: text("id").primaryKey(), // key_<ulid>
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id),
+    accountId: accountIdColumn(),
     /** SHA-256 hex of the full key; the key itself is never stored. */
     digest: text("digest").notNull().unique(),
     displayId: text("display_id").notNull(), // wbk_ + first 8 hex + "…"
@@ -48,9 +57,7 @@ export const apiKeys = sqliteTable(
 export const monthlyUsage = sqliteTable(
   "monthly_usage",
   {
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id),
+    accountId: accountIdColumn(),
     month: text("month").notNull(),
     answered: integer("answered").notNull().default(0),
   },
@@ -68,12 +75,8 @@ export const usageEvents = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     at: integer("at").notNull(),
     requestId: text("request_id").notNull(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id),
-    keyId: text("key_id")
-      .notNull()
-      .references(() => apiKeys.id),
+    accountId: accountIdColumn(),
+    keyId: keyIdColumn(),
     skill: text("skill").notNull(),
     status: integer("status").notNull(),
     latencyMs: real("latency_ms").notNull(),
@@ -104,9 +107,7 @@ export const receipts = sqliteTable(
     id: text("id").notNull().unique(), // rcpt_<ulid>
     issuedAt: integer("issued_at").notNull(),
     skill: text("skill").notNull(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id),
+    accountId: accountIdColumn(),
     /** receipt_parts ids (no foreign key: `receipts verify` finds a missing part): key grant, request, factors, model version. */
     principalPart: integer("principal_part"),
     requestPart: integer("request_part"),
@@ -176,9 +177,7 @@ export const observations = sqliteTable(
 /** Dashboard sessions; the cookie carries a random token, the table only its SHA-256. */
 export const sessions = sqliteTable("sessions", {
   digest: text("digest").primaryKey(),
-  accountId: text("account_id")
-    .notNull()
-    .references(() => accounts.id),
+  accountId: accountIdColumn(),
   createdAt: integer("created_at").notNull(),
   lastSeenAt: integer("last_seen_at").notNull(),
   expiresAt: integer("expires_at").notNull(), // absolute expiry
@@ -230,9 +229,7 @@ export const accountAudit = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     at: integer("at").notNull(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id),
+    accountId: accountIdColumn(),
     action: text("action").notNull(),
     actor: text("actor").notNull(),
     detail: text("detail"),
@@ -272,9 +269,7 @@ export const logCheckpoints = sqliteTable("log_checkpoints", {
 export const idempotentAnswers = sqliteTable(
   "idempotent_answers",
   {
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id),
+    accountId: accountIdColumn(),
     key: text("key").notNull(),
     skill: text("skill").notNull(),
     /** SHA-256 of the skill name and the canonical request, to tell a retry from a different request. */
@@ -293,9 +288,7 @@ export const events = sqliteTable(
   {
     seq: integer("seq").primaryKey({ autoIncrement: true }),
     id: text("id").notNull().unique(), // evt_<ulid>
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id),
+    accountId: accountIdColumn(),
     type: text("type").notNull(),
     payload: text("payload", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
     createdAt: integer("created_at").notNull(),
@@ -308,9 +301,7 @@ export const webhookEndpoints = sqliteTable(
   "webhook_endpoints",
   {
     id: text("id").primaryKey(), // wh_<ulid>
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id),
+    accountId: accountIdColumn(),
     url: text("url").notNull(),
     /** Event types delivered here; an empty list means every type. */
     eventTypes: text("event_types", { mode: "json" }).$type<string[]>().notNull(),
@@ -355,9 +346,7 @@ export const alerts = sqliteTable(
   "alerts",
   {
     id: text("id").primaryKey(), // alrt_<ulid>
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id),
+    accountId: accountIdColumn(),
     name: text("name").notNull(),
     /** The watched figure: a lane metric, a region's weekly diesel, or its week-over-week change. */
     condition: text("condition", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
@@ -411,12 +400,8 @@ export const batchJobs = sqliteTable(
   "batch_jobs",
   {
     id: text("id").primaryKey(), // job_<ulid>
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id),
-    keyId: text("key_id")
-      .notNull()
-      .references(() => apiKeys.id),
+    accountId: accountIdColumn(),
+    keyId: keyIdColumn(),
     /** The submission's own receipt: status and result reads carry it. */
     receiptId: text("receipt_id").notNull(),
     /** How the sheet arrived, and so how its priced copy is offered first. */

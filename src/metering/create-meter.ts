@@ -1,7 +1,7 @@
 import type { Principal } from "../access/principal.ts";
 import type { Db, Store } from "../db/client.ts";
 import type { LimitsTable } from "./limits.ts";
-import type { MemoryMeter, MonthCount, RateWindows } from "./meter.ts";
+import type { Admission, FileAdmission, MemoryMeter, Meter, MonthCount, RateWindows } from "./meter.ts";
 import { MinuteWindows } from "./minute-window.ts";
 import { BatchMonthCounts } from "./month-counts.ts";
 import { MonthQuotas, type MonthSlot } from "./month-quota.ts";
@@ -96,4 +96,26 @@ export function createMemoryMeter({ db, limits }: MeterOptions<Db>): MemoryMeter
       },
     };
   }
+}
+
+/**
+ * The file's meter as the pipeline calls it: each answer (or refusal) a promise, the work itself
+ * done inside the call, so a call is counted (and a month count committed) when it is made.
+ */
+export function awaitedMeter(meter: MemoryMeter): Meter {
+  const admission = (admitted: FileAdmission): Admission => ({
+    headers: admitted.headers,
+    release: () => admitted.release(),
+    commit: async (tx) => admitted.commit(tx),
+  });
+  return {
+    peek: async (principal, now) => meter.peek(principal, now),
+    admit: async (principal, now) => admission(meter.admit(principal, now)),
+    windows: async (principal, now) => meter.windows(principal, now),
+    countMinute: async (principal, now) => meter.countMinute(principal, now),
+    reserveMonth: async (principal, now) => admission(meter.reserveMonth(principal, now)),
+    batch: meter.batch,
+    invalidate: () => meter.invalidate(),
+    close: () => meter.close(),
+  };
 }

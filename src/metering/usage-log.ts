@@ -1,7 +1,6 @@
 import { Backoff } from "../db/backoff.ts";
 import { isDatabaseUnreachable } from "../errors.ts";
 import type { BatchParticipant } from "../db/group-commit.ts";
-import type { MaybePromise } from "../db/maybe-async.ts";
 import { BatchKeyUse } from "./key-use.ts";
 import type { UsageEvent, UsageLog } from "./meter.ts";
 import type { UsageWrites } from "./usage-writes.ts";
@@ -16,7 +15,7 @@ export interface UsageLogOptions {
 
 export interface ClosableUsageLog extends UsageLog {
   /** Write what is buffered and stop the timer (shutdown). */
-  close(): MaybePromise<void>;
+  close(): Promise<void>;
   /** Writes the keys' last answered call once per batch: join it to the group committer. */
   readonly batch: BatchParticipant;
 }
@@ -45,24 +44,19 @@ export function createUsageLog(
   };
   const lost = (error: unknown, rows: number) => log.failure("usage_rows_lost", error, { rows }); // rate-limited: a full disk fails every flush
 
-  const flush = (): MaybePromise<void> => {
+  const flush = async (): Promise<void> => {
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
     if (buffered.length === 0) return;
     const events = buffered;
     buffered = [];
     try {
-      const failed = writes.writeRefusals(events);
-      if (typeof failed === "number") return report(failed, events.length);
-      return failed.then(
-        (count) => {
-          backoff.succeeded();
-          report(count, events.length);
-        },
-        (error) => (isDatabaseUnreachable(error) ? keepForLater(error, events) : lost(error, events.length)),
-      );
+      const failed = await writes.writeRefusals(events);
+      backoff.succeeded();
+      report(failed, events.length);
     } catch (error) {
-      lost(error, events.length);
+      if (isDatabaseUnreachable(error)) keepForLater(error, events);
+      else lost(error, events.length);
     }
   };
 
@@ -85,7 +79,7 @@ export function createUsageLog(
   };
 
   return {
-    recordAnswered: (tx, keyId, at) => keyUse.answered(tx, keyId, at),
+    recordAnswered: async (tx, keyId, at) => keyUse.answered(tx, keyId, at),
     batch: keyUse,
     recordRefused(event) {
       buffered.push(event);

@@ -9,7 +9,7 @@ import type { UsageEvent } from "./meter.ts";
 /** How one engine writes usage (usage-log.ts, key-use.ts); runtime.ts picks the engine's. */
 export interface UsageWrites {
   /** One flush of refusal rows in one transaction, a bad row (say, a key deleted meanwhile) failing alone: how many failed. */
-  writeRefusals(events: UsageEvent[]): MaybePromise<number>;
+  writeRefusals(events: UsageEvent[]): Promise<number>;
   /** A key's newest answered call, on the batch's transaction; the column only moves forward. */
   setLastAnswered(tx: Store, keyId: string, at: number): MaybePromise<void>;
 }
@@ -46,7 +46,8 @@ export function sqliteUsageWrites(db: Db): UsageWrites {
     }
   };
   return {
-    writeRefusals: (events) =>
+    // One synchronous transaction inside the call: nothing else reaches the connection meanwhile.
+    writeRefusals: async (events) =>
       db.$client.transaction(() => events.reduce((failed, event) => failed + writeAlone(event), 0))(),
     setLastAnswered(_tx, keyId, at) {
       setLastAnswered.run(at, keyId);

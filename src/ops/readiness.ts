@@ -2,7 +2,6 @@ import { desc } from "drizzle-orm";
 import type { Clock } from "../clock.ts";
 import { isDatabaseUnreachable } from "../errors.ts";
 import type { Db, Store } from "../db/client.ts";
-import { andThen, type MaybePromise } from "../db/maybe-async.ts";
 import { first, inTransaction } from "../db/transaction.ts";
 
 export type Readiness = { ok: true } | { ok: false; reason: string };
@@ -50,23 +49,23 @@ export function describeWriteFailure(error: unknown): string {
  * beside). It fails the way answers would fail: on a full disk, a read-only file, a corrupted page
  * on the way. A failed real commit (reported by the group committer) counts too for a minute
  * unless a later one succeeds, since the probe's own row can sit on a healthy page. The probe is
- * the engine's (chosen in runtime.ts): sqliteProbe, synchronous, on the SQLite file; storeProbe,
- * the same write and read in one transaction over the pool, on PostgreSQL.
+ * the engine's (chosen in runtime.ts): sqliteProbe on the SQLite file, whose transaction runs
+ * inside one call (nothing else can run on the connection meanwhile); storeProbe, the same write
+ * and read in one transaction over the pool, on PostgreSQL.
  */
 export function createReadiness(probe: WriteProbe, clock: Clock = { now: () => Date.now() }) {
-  let cached: { at: number; result: MaybePromise<Readiness> } | undefined;
+  let cached: { at: number; result: Promise<Readiness> } | undefined;
   let commitFailure: { reason: string; at: number } | undefined;
 
   return {
-    check(now: number = clock.now()): MaybePromise<Readiness> {
+    async check(now: number = clock.now()): Promise<Readiness> {
       if (!cached || now - cached.at >= PROBE_CACHE_MS || now < cached.at) cached = { at: now, result: probe(now) };
-      return andThen(cached.result, (result) => {
-        if (!result.ok) return result;
-        if (commitFailure && now - commitFailure.at < COMMIT_FAILURE_MS) {
-          return { ok: false, reason: `the last answer could not be committed: ${commitFailure.reason}` };
-        }
-        return result;
-      });
+      const result = await cached.result;
+      if (!result.ok) return result;
+      if (commitFailure && now - commitFailure.at < COMMIT_FAILURE_MS) {
+        return { ok: false, reason: `the last answer could not be committed: ${commitFailure.reason}` };
+      }
+      return result;
     },
     /** From the group committer: how the latest real transaction ended. */
     commitSucceeded(): void {
@@ -80,15 +79,16 @@ export function createReadiness(probe: WriteProbe, clock: Clock = { now: () => D
 }
 
 /** One real write and read at `now`: how it went. */
-export type WriteProbe = (now: number) => MaybePromise<Readiness>;
+export type WriteProbe = (now: number) => Promise<Readiness>;
 
-export function sqliteProbe(db: Db): (now: number) => Readiness {
+export function sqliteProbe(db: Db): WriteProbe {
   const sqlite = db.$client;
   const write = sqlite.prepare(
     "INSERT INTO settings (key, value) VALUES ('readiness_probe', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
   );
   const chainHead = sqlite.prepare("SELECT seq, length(body) FROM receipts ORDER BY seq DESC LIMIT 1");
-  return (now) => {
+  // No await inside: BEGIN IMMEDIATE … COMMIT completes before any other work can reach the connection.
+  return async (now) => {
     sqlite.run(`PRAGMA busy_timeout = ${PROBE_BUSY_TIMEOUT_MS}`);
     try {
       sqlite.run("BEGIN IMMEDIATE");
@@ -105,7 +105,7 @@ export function sqliteProbe(db: Db): (now: number) => Readiness {
   };
 }
 
-export function storeProbe(db: Store): (now: number) => Promise<Readiness> {
+export function storeProbe(db: Store): WriteProbe {
   return async (now) => {
     try {
       await inTransaction(db, async (tx) => {

@@ -1,14 +1,7 @@
 import { LRUCache } from "lru-cache";
-import { andThen, type MaybePromise } from "../db/maybe-async.ts";
 import { AnswerBytes } from "../receipts/answer-bytes.ts";
 import { canonicalJson } from "../receipts/canonical.ts";
-import {
-  callName,
-  type AnyReadingDeclaration,
-  type AnyReadingSkill,
-  type SkillContext,
-  type SkillResult,
-} from "../skills/types.ts";
+import { callName, type AnyReadingDeclaration, type SkillContext, type SkillResult } from "../skills/types.ts";
 
 /** A reading skill's result with its answer's canonical bytes and digest, as the receipt and the response use them. */
 export interface ComputedAnswer {
@@ -36,37 +29,28 @@ const kept = new LRUCache<string, ComputedAnswer>({
  * that gets it, so nothing may change it: the pipeline only spreads it into new bodies (freezing it
  * deeply cost ≈ 15 µs per new answer, half the model's own time).
  */
-export function computeAnswer(skill: AnyReadingSkill, input: unknown, context: SkillContext): ComputedAnswer;
-export function computeAnswer(
+export async function computeAnswer(
   skill: AnyReadingDeclaration,
   input: unknown,
   context: SkillContext,
-): MaybePromise<ComputedAnswer>;
-export function computeAnswer(
-  skill: AnyReadingDeclaration,
-  input: unknown,
-  context: SkillContext,
-): MaybePromise<ComputedAnswer> {
+): Promise<ComputedAnswer> {
   const figures = context.data.figures;
   if (!skill.replayable || figures === undefined) return fresh(skill, input, context);
   const key = `${callName(skill)}\n${figures}\n${JSON.stringify(input)}`;
   const known = kept.get(key);
   if (known) return known;
-  return andThen(fresh(skill, input, context), ({ result, bytes }) => {
-    const computed = {
-      result,
-      bytes,
-      canonical: { request: canonicalJson(input), factors: canonicalJson(result.factorVersions) },
-    };
-    kept.set(key, computed);
-    return computed;
-  });
+  const { result, bytes } = await fresh(skill, input, context);
+  const computed = {
+    result,
+    bytes,
+    canonical: { request: canonicalJson(input), factors: canonicalJson(result.factorVersions) },
+  };
+  kept.set(key, computed);
+  return computed;
 }
 
-/** At once for a synchronous handler (rate-lookup); once the promise settles for one that reads records (audit-report). */
-function fresh(skill: AnyReadingDeclaration, input: unknown, context: SkillContext): MaybePromise<ComputedAnswer> {
-  return andThen(skill.handler(input, context) as MaybePromise<SkillResult<Record<string, unknown>>>, (result) => ({
-    result,
-    bytes: new AnswerBytes(result.answer),
-  }));
+/** A synchronous handler (rate-lookup) answers at once; one that reads stored records (audit-report) once its read settles. */
+async function fresh(skill: AnyReadingDeclaration, input: unknown, context: SkillContext): Promise<ComputedAnswer> {
+  const result: SkillResult<Record<string, unknown>> = await skill.handler(input, context);
+  return { result, bytes: new AnswerBytes(result.answer) };
 }

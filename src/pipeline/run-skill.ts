@@ -8,7 +8,6 @@ import type { Principal } from "../access/principal.ts";
 import type { Clock } from "../clock.ts";
 import type { Store } from "../db/client.ts";
 import type { GroupCommitter } from "../db/group-commit.ts";
-import { isPromise, type MaybePromise } from "../db/maybe-async.ts";
 import { recordQuotaThreshold } from "../metering/quota-threshold.ts";
 import { ApiError, apiErrorOf, errors } from "../errors.ts";
 import type { Admission, Meter, UsageLog } from "../metering/meter.ts";
@@ -55,7 +54,7 @@ export interface SkillCall {
    * A write that must commit with the answer or not at all (the transport's idempotency record).
    * Throwing rolls the answer back, receipt and month count included.
    */
-  alsoInAnswerTransaction?(tx: Store, principal: Principal, body: Record<string, unknown>): MaybePromise<void>;
+  alsoInAnswerTransaction?(tx: Store, principal: Principal, body: Record<string, unknown>): Promise<void>;
   /** The request's abort signal: a call whose client went away is not a server error and leaves no usage row. */
   signal?: AbortSignal;
 }
@@ -105,11 +104,9 @@ export async function runSkill(deps: PipelineDeps, skill: AnySkill, call: SkillC
   try {
     authorize(principal, skill);
     // Synchronous on a SQLite file; one round trip on PostgreSQL (docs/postgresql.md).
-    const admitted = deps.meter.admit(principal, now);
-    admission = isPromise(admitted) ? await admitted : admitted;
+    admission = await deps.meter.admit(principal, now);
   } catch (error) {
-    const peeked = settledHeaders(deps.meter.peek(principal, now));
-    const headers = isPromise(peeked) ? await peeked : peeked;
+    const headers = await settledHeaders(deps.meter, principal, now);
     // On PostgreSQL the peek reads the key's row: one revoked meanwhile is a 401, like any revoked key.
     return headers instanceof ApiError ? refusal(headers, call.requestId, null, {}) : refuse(error, headers);
   }
@@ -157,8 +154,7 @@ export async function runSkillAs(
   let admission: Admission | undefined;
   try {
     authorize(principal, skill);
-    const admitted = deps.meter.admit(principal, now);
-    admission = isPromise(admitted) ? await admitted : admitted;
+    admission = await deps.meter.admit(principal, now);
     const input = validateInput(skill.input, rawInput, "body");
     const { answer, envelope } = await answerAdmitted(deps, skill, {
       principal,
@@ -214,15 +210,13 @@ export async function answerAdmitted(deps: PipelineDeps, skill: AnySkill, call: 
   const context = { data, caller: principal, instance: deps };
   // A writing operation runs inside the commit below, so its writes and its receipt commit together.
   // A handler that reads stored records (audit-report) answers with a promise; rate-lookup's stays synchronous.
-  const computing = skill.write ? undefined : computeAnswer(skill, input, context);
-  const computed = isPromise(computing) ? await computing : computing;
+  const computed = skill.write ? undefined : await computeAnswer(skill, input, context);
   // Answered means durable: the month count and the receipt with the call's usage commit together
   // (with other requests' rows, in one group transaction) before the response is sent.
   const { receipt, answer, answerBytes } = await deps.committer.commit(async (tx) => {
     // First in the write. On PostgreSQL the batch raises the month once per account and refuses the calls a month
     // used up by another replica has no room for (postgres-month-counts.ts); then it is null here.
-    const counted = admission.commit(tx);
-    const monthCount = isPromise(counted) ? await counted : counted;
+    const monthCount = await admission.commit(tx);
     let result = computed?.result;
     if (!result) {
       if (!skill.write) throw new Error(`${skill.name} only reads, so its answer was computed before this commit`);
@@ -246,21 +240,20 @@ export async function answerAdmitted(deps: PipelineDeps, skill: AnySkill, call: 
       knownAt: now,
       usage: { requestId: call.requestId, latencyMs: performance.now() - call.started },
     });
-    const keyUse = deps.usage.recordAnswered(tx, principal.keyId, now);
-    if (isPromise(keyUse)) await keyUse;
-    const stored = call.alsoInAnswerTransaction?.(tx, principal, {
-      ...answer,
-      ...answerEnvelope(receipt, principal),
-    });
-    if (isPromise(stored)) await stored;
+    await deps.usage.recordAnswered(tx, principal.keyId, now);
+    await call.alsoInAnswerTransaction?.(tx, principal, { ...answer, ...answerEnvelope(receipt, principal) });
     return { receipt, answer, answerBytes };
   });
   return { receipt, answer, answerBytes, envelope: answerEnvelope(receipt, principal) };
 }
 
 /** A refusal's headers: the meter's current ones, or none if it cannot tell (the database is unreachable), or the refusal of a key revoked meanwhile. */
-function settledHeaders(headers: MaybePromise<RateLimitHeaders>): MaybePromise<RateLimitHeaders | ApiError> {
-  return isPromise(headers) ? headers.catch((error: unknown) => (error instanceof ApiError ? error : {})) : headers;
+async function settledHeaders(meter: Meter, principal: Principal, now: number): Promise<RateLimitHeaders | ApiError> {
+  try {
+    return await meter.peek(principal, now);
+  } catch (error) {
+    return error instanceof ApiError ? error : {};
+  }
 }
 
 /** What every answer carries beside the skill's own fields: its receipt, its place in the log, its key grant. */

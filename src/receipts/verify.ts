@@ -9,7 +9,7 @@ import {
   type StoredReceipt,
 } from "./format.ts";
 import { ReceiptRebuilder } from "./rebuild.ts";
-import { receiptRowsOf } from "./rows/for-store.ts";
+import { portableReceiptRows } from "./rows/portable.ts";
 import type { ReceiptRows } from "./rows/types.ts";
 import { CompactRange, hashesEqual, leafHash } from "./log/merkle.ts";
 import {
@@ -128,7 +128,7 @@ function isIntact(check: ReceiptCheck): boolean {
 
 /** Check one stored receipt (the audit report's verification block), through the ledger's rows on any engine. */
 export async function checkStoredReceipt(store: Store, row: StoredReceipt): Promise<ReceiptCheck> {
-  const rows = receiptRowsOf(store);
+  const rows = portableReceiptRows(store);
   const previous =
     row.seq === 1 ? GENESIS_PREV_HASH : (await rows.entries(row.seq - 2, row.seq - 1))[0]?.toString("hex");
   const keys = new Map((await rows.publicKeys()).map((record) => [record.kid, publicKeyObject(record.publicKey)]));
@@ -221,7 +221,7 @@ export async function auditCheckpointProblems(
   served: { size: number; root: Uint8Array; kid: string; note: string },
   rootAt: (size: number) => Promise<Uint8Array | null>,
 ): Promise<string[]> {
-  const rows = receiptRowsOf(store);
+  const rows = portableReceiptRows(store);
   const keys = await rows.publicKeys();
   const rootHash = Buffer.from(served.root).toString("hex");
   const servedProblem = signedCheckpointProblem(
@@ -276,7 +276,7 @@ export interface LogVerification {
  * the log means receipts were deleted from its end.
  */
 export async function verifyLog(db: Store, kept: readonly KeptCheckpoint[] = []): Promise<LogVerification> {
-  const rows = receiptRowsOf(db);
+  const rows = portableReceiptRows(db);
   const publicKeys = await rows.publicKeys();
   const keys = new Map(publicKeys.map((record) => [record.kid, publicKeyObject(record.publicKey)]));
   const verifierCache = new Map<string, Map<string, NoteVerifier>>();

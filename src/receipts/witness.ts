@@ -1,7 +1,7 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import type { Store } from "../db/client.ts";
 import { parseCheckpointText, parseNote } from "./log/note.ts";
-import { receiptRowsOf } from "./rows/for-store.ts";
+import { portableReceiptRows } from "./rows/portable.ts";
 import { signedCheckpointProblem } from "./verify.ts";
 
 /**
@@ -26,7 +26,7 @@ export async function witnessProblem(store: Store, file: string): Promise<string
   } catch (error) {
     return `the checkpoint kept in ${file} is not a checkpoint (${(error as Error).message})`;
   }
-  const rows = receiptRowsOf(store);
+  const rows = portableReceiptRows(store);
   const stored = await rows.checkpointCovering(size);
   const aside = `; if the database was restored from an older backup on purpose, move ${file} aside`;
   if (!stored || stored.treeSize !== size)

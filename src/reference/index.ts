@@ -1,5 +1,4 @@
 import type { Store } from "../db/client.ts";
-import { andThen } from "../db/maybe-async.ts";
 import { createRoadNetworks } from "./roads/store.ts";
 import { loadSnapshot } from "./snapshot/index.ts";
 import { createReferenceStore, type ReferenceStore } from "./storage/store.ts";
@@ -29,7 +28,8 @@ export function createReferenceData(db: Store): ReferenceDataService {
       const network = roads.knownAt(knownAt);
       return Object.assign(view, { roads: network, figures: view.figures && `${view.figures}+${network.version}` });
     },
-    reload: () => andThen(roads.reload(), () => store.reload()),
+    // Both start at once, so on SQLite both drop what changed before this returns.
+    reload: async () => (await Promise.all([roads.reload(), store.reload()]))[1],
     async loadSnapshot(now) {
       const result = await loadSnapshot(db, now);
       await roads.reload();

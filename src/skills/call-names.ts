@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { errors } from "../errors.ts";
-import { callName, type AnySkill, type AnyReadingSkill } from "./types.ts";
+import { callName, type AnySkill, type AnyReadingDeclaration } from "./types.ts";
 
 /**
  * The MCP tool name of a declaration. MCP clients accept only `[a-zA-Z0-9_-]{1,64}`, so an operation
@@ -24,7 +24,7 @@ export const toolTitle = (skill: Pick<AnySkill, "name" | "operation">): string =
  * any of its operations (key, scope, tier, limits), so a caller without the skill gets its 403; a
  * caller with it gets a 404 naming the operations to call instead (docs/alerts-and-webhooks.md).
  */
-function operationChooser(operations: readonly AnySkill[], requested: string): AnyReadingSkill {
+function operationChooser(operations: readonly AnySkill[], requested: string): AnyReadingDeclaration {
   const [first] = operations;
   if (!first) throw new Error("a skill with operations has at least one");
   const names = operations.map(callName);
@@ -36,7 +36,7 @@ function operationChooser(operations: readonly AnySkill[], requested: string): A
     input: Type.Object({}),
     output: Type.Object({}),
     replayable: false,
-    handler() {
+    async handler() {
       throw errors.operationRequired(first.name, requested, names);
     },
   };

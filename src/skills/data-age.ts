@@ -6,7 +6,6 @@
  */
 import { type TObject, type TSchema, Type } from "@sinclair/typebox";
 import { daysBetween } from "../dates.ts";
-import { andThen, type MaybePromise } from "../db/maybe-async.ts";
 import type { FactorVersion } from "../receipts/format.ts";
 import { isoDate, nullable } from "./schema-kit.ts";
 
@@ -85,9 +84,18 @@ type DeclaredResult = { answer: unknown; factorVersions: FactorVersion[]; dataVi
 
 type Context = { data: { asOf: string } };
 
-/** A reading declaration answers through `handler`, a writing one through `write` (types.ts). */
+/**
+ * A reading declaration answers through `handler`: at once from the reference data (replayable), or
+ * with a promise when it reads records; a writing one through `write` (types.ts).
+ */
 type Declaration =
-  | { output: TSchema; handler(input: never, context: Context): MaybePromise<DeclaredResult>; write?: never }
+  | { output: TSchema; replayable: true; handler(input: never, context: Context): DeclaredResult; write?: never }
+  | {
+      output: TSchema;
+      replayable: false;
+      handler(input: never, context: Context): Promise<DeclaredResult>;
+      write?: never;
+    }
   | { output: TSchema; write(input: never, context: Context): Promise<DeclaredResult>; handler?: never };
 
 function withAge<R extends DeclaredResult>(result: R, context: Context): R {
@@ -102,18 +110,26 @@ function withAge<R extends DeclaredResult>(result: R, context: Context): R {
  */
 export function withDataAsOf<D extends Declaration>(declaration: D): D {
   const output = withDataAsOfField(declaration.output);
-  const { write, handler } = declaration;
-  if (write)
+  if (declaration.write) {
+    const { write } = declaration;
     return {
       ...declaration,
       output,
       write: async (input: never, context: Context) => withAge(await write(input, context), context),
     };
-  // A declaration without `write` is a ReadingDeclaration (src/skills/types.ts), which has a handler.
-  if (!handler) throw new Error("a skill declares neither write nor handler");
+  }
+  if (declaration.replayable) {
+    const { handler } = declaration;
+    return {
+      ...declaration,
+      output,
+      handler: (input: never, context: Context) => withAge(handler(input, context), context),
+    };
+  }
+  const { handler } = declaration;
   return {
     ...declaration,
     output,
-    handler: (input: never, context: Context) => andThen(handler(input, context), (result) => withAge(result, context)),
+    handler: async (input: never, context: Context) => withAge(await handler(input, context), context),
   };
 }

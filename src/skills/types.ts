@@ -2,7 +2,6 @@ import type { Static, TSchema } from "@sinclair/typebox";
 import type { Principal } from "../access/principal.ts";
 import type { Tier } from "../access/tiers.ts";
 import type { Store } from "../db/client.ts";
-import type { MaybePromise } from "../db/maybe-async.ts";
 import type { Writer } from "../events/log.ts";
 import type { FactorVersion } from "../receipts/format.ts";
 import type { ReceiptLog } from "../receipts/log/log.ts";
@@ -47,8 +46,9 @@ export interface SkillContext {
  * the MCP tool, GET /v1/skills, the OpenAPI document, the scope list, the dashboard's scope
  * picker and /pricing. A declaration either reads (`handler`: no HTTP, no clock, no writes) or
  * writes its own tables (`write`), never both. A handler that answers from its input and the
- * reference data is synchronous; one that reads stored records (audit-report) returns a promise,
- * which every transport awaits through the pipeline (docs/postgresql.md, "Reading skills").
+ * reference data is synchronous (and replayable); one that reads stored records (audit-report)
+ * returns a promise, which every transport awaits through the pipeline (docs/postgresql.md,
+ * "Reading skills").
  */
 interface DeclarationBase<Name extends string, I extends TSchema, O extends TSchema> {
   /** The skill's name, which is also the scope a key needs to call it. */
@@ -77,19 +77,29 @@ interface DeclarationBase<Name extends string, I extends TSchema, O extends TSch
 }
 
 /**
- * Reads, never writes. `Answer` is synchronous for a skill that answers from its input and the
- * reference data alone (the default, and what the answered path of rate-lookup runs), a promise for
- * one that reads stored records through the database (audit-report).
+ * Reads, never writes, and answers from its input and the reference data alone, in memory: so
+ * synchronously (what the answered path of rate-lookup runs), and an audit may re-run it.
  */
-export interface ReadingDeclaration<
-  Name extends string,
-  I extends TSchema,
-  O extends TSchema,
-  Answer extends MaybePromise<SkillResult<Static<O>>> = SkillResult<Static<O>>,
-> extends DeclarationBase<Name, I, O> {
-  handler(input: Static<I>, context: SkillContext): Answer;
+interface ReferenceReading<Name extends string, I extends TSchema, O extends TSchema>
+  extends DeclarationBase<Name, I, O> {
+  replayable: true;
+  handler(input: Static<I>, context: SkillContext): SkillResult<Static<O>>;
   write?: never;
 }
+
+/**
+ * Reads, never writes, and reads the instance's own records (the receipt ledger) through the
+ * database: so it answers with a promise, and no audit re-runs it (the records grow).
+ */
+interface RecordReading<Name extends string, I extends TSchema, O extends TSchema> extends DeclarationBase<Name, I, O> {
+  replayable: false;
+  handler(input: Static<I>, context: SkillContext): Promise<SkillResult<Static<O>>>;
+  write?: never;
+}
+
+export type ReadingDeclaration<Name extends string, I extends TSchema, O extends TSchema> =
+  | ReferenceReading<Name, I, O>
+  | RecordReading<Name, I, O>;
 
 /**
  * Writes its own tables: awaited inside the answer's transaction, with `context.store`, so what it
@@ -106,7 +116,7 @@ interface WritingDeclaration<Name extends string, I extends TSchema, O extends T
 }
 
 export type SkillDeclaration<Name extends string = string, I extends TSchema = TSchema, O extends TSchema = TSchema> =
-  | ReadingDeclaration<Name, I, O, MaybePromise<SkillResult<Static<O>>>>
+  | ReadingDeclaration<Name, I, O>
   | WritingDeclaration<Name, I, O>;
 
 /** Omit that keeps a union's members apart (plain Omit keeps only the keys all members share). */
@@ -114,19 +124,19 @@ type OmitFromEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : n
 
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds skills of every input and output type
 export type AnySkill = SkillDeclaration<string, any, any>;
-// biome-ignore lint/suspicious/noExplicitAny: as AnySkill, for the declarations that only read (synchronously or not)
-export type AnyReadingDeclaration = ReadingDeclaration<string, any, any, MaybePromise<SkillResult<any>>>;
+// biome-ignore lint/suspicious/noExplicitAny: as AnySkill, for the declarations that only read (the reference data or records)
+export type AnyReadingDeclaration = ReadingDeclaration<string, any, any>;
 // biome-ignore lint/suspicious/noExplicitAny: as AnySkill, for the declarations that answer synchronously from the reference data
-export type AnyReadingSkill = ReadingDeclaration<string, any, any>;
+export type AnyReadingSkill = ReferenceReading<string, any, any>;
 
 /** Declare a skill: its folder's one export, listed once in registry.ts. (A skill that writes has operations: defineOperationsSkill.) */
 export function defineSkill<const Name extends string, I extends TSchema, O extends TSchema>(
-  declaration: ReadingDeclaration<Name, I, O>,
-): ReadingDeclaration<Name, I, O>;
+  declaration: ReferenceReading<Name, I, O>,
+): ReferenceReading<Name, I, O>;
 /** A skill whose handler reads stored records and so answers with a promise. */
 export function defineSkill<const Name extends string, I extends TSchema, O extends TSchema>(
-  declaration: ReadingDeclaration<Name, I, O, Promise<SkillResult<Static<O>>>>,
-): ReadingDeclaration<Name, I, O, Promise<SkillResult<Static<O>>>>;
+  declaration: RecordReading<Name, I, O>,
+): RecordReading<Name, I, O>;
 export function defineSkill(declaration: AnyReadingDeclaration): AnyReadingDeclaration {
   return declaration;
 }

@@ -13,7 +13,7 @@ import { createApp } from "../../src/app.ts";
 import { systemClock } from "../../src/clock.ts";
 import { openDatabase } from "../../src/db/client.ts";
 import { parseLimits } from "../../src/metering/limits.ts";
-import type { MemoryMeter } from "../../src/metering/meter.ts";
+import { createMemoryMeter } from "../../src/metering/create-meter.ts";
 import { canonicalJson, sha256Hex } from "../../src/receipts/canonical.ts";
 import { ensureSigningKey, signText } from "../../src/receipts/signer.ts";
 import { createRuntime } from "../../src/runtime.ts";
@@ -101,7 +101,7 @@ try {
     runtime.refreshCaches();
     authenticate(runtime.keys, authorization);
   });
-  const meter = runtime.meter as MemoryMeter; // a SQLite file: the synchronous meter
+  const meter = createMemoryMeter({ db, limits: runtime.limits }); // the SQLite file's meter, as runtime.ts wraps it
   measure("meter.admit + release", CALLS, () => meter.admit(principal, Date.now()).release());
   measure("JSON.parse body + validateInput", CALLS, () =>
     validateInput(skill.input, JSON.parse(JSON.stringify(BODY)), "body"),

@@ -9,7 +9,7 @@ import { openDatabase, openMemoryDatabase, type Db } from "../../src/db/client.t
 import { ApiError } from "../../src/errors.ts";
 import { createMemoryMeter } from "../../src/metering/create-meter.ts";
 import { DEFAULT_LIMITS, parseLimits, type LimitsTable } from "../../src/metering/limits.ts";
-import type { Admission, MemoryMeter } from "../../src/metering/meter.ts";
+import type { FileAdmission, MemoryMeter } from "../../src/metering/meter.ts";
 import { answeredInDb } from "./fixtures.ts";
 import { testInstance } from "../support/instance.ts";
 import { rotateKey, seedPrincipal } from "../support/accounts.ts";
@@ -28,7 +28,7 @@ function refusal(run: () => unknown): ApiError {
 }
 
 /** Admit and answer one call the way the pipeline does: count it inside the answer's transaction. */
-function answer(db: Db, meter: MemoryMeter, principal: Principal, now: number): Admission {
+function answer(db: Db, meter: MemoryMeter, principal: Principal, now: number): FileAdmission {
   const admission = meter.admit(principal, now);
   db.$client.transaction(() => admission.commit(db)).immediate();
   return admission;
@@ -45,7 +45,7 @@ const ROOMY_MONTH = parseLimits('{"explorer":{"per_month":100000}}');
 const ROOMY_MINUTE = (perMonth: number) => parseLimits(`{"explorer":{"per_minute":100000,"per_month":${perMonth}}}`);
 
 /** The answer's transaction counts the call, then fails (say, the receipt append) and rolls back. */
-function countThenRollBack(db: Db, admission: Admission): void {
+function countThenRollBack(db: Db, admission: FileAdmission): void {
   const failure = new Error("the receipt could not be appended");
   expect(() =>
     db.$client
@@ -242,7 +242,7 @@ describe("monthly quota (calendar month in UTC, per account)", () => {
     const clock = new ManualClock(at("2026-03-10T12:00:00Z"));
     const outcomes = await Promise.all(
       Array.from({ length: 100 }, async (_, i) => {
-        let admission: Admission;
+        let admission: FileAdmission;
         try {
           admission = meter.admit(principal, clock.now());
         } catch {

@@ -4,7 +4,7 @@ import { openMemoryDatabase, type Db } from "../../src/db/client.ts";
 import { GroupCommitter } from "../../src/db/group-commit.ts";
 import { createMemoryMeter } from "../../src/metering/create-meter.ts";
 import { parseLimits } from "../../src/metering/limits.ts";
-import type { Admission, MemoryMeter } from "../../src/metering/meter.ts";
+import type { FileAdmission, MemoryMeter } from "../../src/metering/meter.ts";
 import { seedPrincipal } from "../support/accounts.ts";
 import { answeredInDb } from "./fixtures.ts";
 import { defined } from "../support/defined.ts";
@@ -129,9 +129,9 @@ describe("month counts written once per group-commit batch (SQLite)", () => {
     const clock = new ManualClock(NOW);
     const outcomes = await Promise.all(
       Array.from({ length: 100 }, async (_, i) => {
-        let admission: Admission;
+        let admission: FileAdmission;
         try {
-          admission = meter.admit(principal, clock.now()) as Admission;
+          admission = (meter as MemoryMeter).admit(principal, clock.now());
         } catch {
           return "refused";
         }

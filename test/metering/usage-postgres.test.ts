@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { createAccount } from "../../src/access/accounts.ts";
-import { KeyIndex } from "../../src/access/key-index.ts";
+import { postgresKeyIndex } from "../../src/access/key-index.ts";
 import { issueKey } from "../../src/access/keys.ts";
 import type { Principal } from "../../src/access/principal.ts";
 import { ManualClock } from "../../src/clock.ts";
@@ -156,7 +156,7 @@ describe("idempotency records across replicas on PostgreSQL", () => {
     const replicas = stores.map((store) => {
       const meter = createPostgresMeter({ db: store, limits: DEFAULT_LIMITS });
       meters.push(meter);
-      const keys = new KeyIndex(store);
+      const keys = postgresKeyIndex(store);
       const committer = new GroupCommitter(store);
       const deps = { db: store, clock, keys, meter, refreshCaches: () => {} } as unknown as Parameters<
         typeof createIdempotencyStore
@@ -183,7 +183,7 @@ describe("idempotency records across replicas on PostgreSQL", () => {
     cleanups.push(async () => {
       for (const meter of meters) await meter.close();
     });
-    for (const replica of replicas) await replica.keys.settled();
+    for (const replica of replicas) await replica.keys.pending();
     const call = (): SkillCall => ({
       requestId: `req_${++requests}`,
       authorization: `Bearer ${principal.key}`,

@@ -3,7 +3,7 @@ import type { Principal } from "../../src/access/principal.ts";
 import { ManualClock } from "../../src/clock.ts";
 import { openMemoryDatabase, type Db } from "../../src/db/client.ts";
 import { errors } from "../../src/errors.ts";
-import { createMemoryMeter } from "../../src/metering/create-meter.ts";
+import { awaitedMeter, createMemoryMeter } from "../../src/metering/create-meter.ts";
 import { DEFAULT_LIMITS } from "../../src/metering/limits.ts";
 import type { UsageEvent } from "../../src/metering/meter.ts";
 import { usageRoute } from "../../src/http/routes/v1/usage.ts";
@@ -242,11 +242,11 @@ describe("GET /v1/usage", () => {
     const clock = new ManualClock(at("2026-03-15T10:00:00Z"));
     const meter = createMemoryMeter({ db, limits: DEFAULT_LIMITS });
     meter.admit(principal, clock.now());
-    const authenticate = (authorization: string | undefined) => {
+    const authenticate = async (authorization: string | undefined) => {
       if (authorization !== "Bearer good") throw errors.invalidKey();
       return principal;
     };
-    const app = usageRoute({ db, clock, limits: DEFAULT_LIMITS, meter }, authenticate);
+    const app = usageRoute({ db, clock, limits: DEFAULT_LIMITS, meter: awaitedMeter(meter) }, authenticate);
     const response = await app.handle(
       new Request("http://localhost/v1/usage", { headers: { authorization: "Bearer good" } }),
     );

@@ -57,7 +57,7 @@ describe("the probe names the failure", () => {
     openDatabase(file).$client.close();
     const readOnly = new Database(file, { readonly: true });
     const probe = createReadiness(sqliteProbe({ $client: readOnly } as never));
-    const result = probe.check(1);
+    const result = await probe.check(1);
     expect(result).toEqual({ ok: false, reason: "the database file or its folder is read-only" });
     readOnly.close();
   });
@@ -79,7 +79,7 @@ describe("the probe names the failure", () => {
     writeSync(fd, Buffer.alloc(page_size, 0xa5), 0, page_size, (rootpage - 1) * page_size);
     closeSync(fd);
     const reopened = new Database(file);
-    const result = createReadiness(sqliteProbe({ $client: reopened } as never)).check(1);
+    const result = await createReadiness(sqliteProbe({ $client: reopened } as never)).check(1);
     expect(result).toEqual({ ok: false, reason: "the database file is corrupted" });
     reopened.close();
   });

@@ -5,7 +5,7 @@ import { retractImport } from "../../src/reference/storage/retract.ts";
 import { AnswerBytes } from "../../src/receipts/answer-bytes.ts";
 import { canonicalJson } from "../../src/receipts/canonical.ts";
 import { SKILLS } from "../../src/skills/registry.ts";
-import { servedDeclarations, type AnyReadingSkill } from "../../src/skills/types.ts";
+import { servedDeclarations, type AnyReadingSkill, type SkillContext } from "../../src/skills/types.ts";
 import { LOADED_AT, snapshotReferenceData } from "../reference/helpers.ts";
 import { defined } from "../support/defined.ts";
 import { skillContext } from "../support/skill-call.ts";
@@ -55,8 +55,8 @@ describe("answers kept per input and figures", () => {
   test("the same lane on the same figures is the same answer, with the bytes and digest a fresh run gives", async () => {
     const { data } = await snapshotReferenceData();
     const context = (knownAt: number) => skillContext(data, data.view(LANE.as_of, knownAt));
-    const first = computeAnswer(rateLookup, LANE, context(LOADED_AT + DAY));
-    const again = computeAnswer(rateLookup, { ...LANE }, context(LOADED_AT + 2 * DAY));
+    const first = await computeAnswer(rateLookup, LANE, context(LOADED_AT + DAY));
+    const again = await computeAnswer(rateLookup, { ...LANE }, context(LOADED_AT + 2 * DAY));
     expect(again).toBe(first);
     const fresh = rateLookup.handler(LANE, context(LOADED_AT + DAY));
     const freshBytes = new AnswerBytes(fresh.answer);
@@ -64,15 +64,15 @@ describe("answers kept per input and figures", () => {
     expect(first.bytes.sha256).toBe(freshBytes.sha256);
     // What its receipts record: the input and the factor versions as canonical JSON.
     expect(first.canonical).toEqual({ request: canonicalJson(LANE), factors: canonicalJson(fresh.factorVersions) });
-    expect(computeAnswer(rateLookup, { ...LANE, equipment: "REEFER" }, context(LOADED_AT + DAY))).not.toBe(first);
+    expect(await computeAnswer(rateLookup, { ...LANE, equipment: "REEFER" }, context(LOADED_AT + DAY))).not.toBe(first);
   });
 
   test("new figures are answered anew", async () => {
     const { db, data } = await snapshotReferenceData();
-    const before = computeAnswer(rateLookup, LANE, skillContext(data, data.view(LANE.as_of, LOADED_AT + DAY)));
+    const before = await computeAnswer(rateLookup, LANE, skillContext(data, data.view(LANE.as_of, LOADED_AT + DAY)));
     await importMidwestDiesel(db, "imp_memo_b", 4.9);
     await data.reload();
-    const after = computeAnswer(rateLookup, LANE, skillContext(data, data.view(LANE.as_of, LOADED_AT + 2 * DAY)));
+    const after = await computeAnswer(rateLookup, LANE, skillContext(data, data.view(LANE.as_of, LOADED_AT + 2 * DAY)));
     expect(after).not.toBe(before);
     expect(after.bytes.sha256).not.toBe(before.bytes.sha256);
     expect((after.result.answer as { data_sources: { diesel_source: string } }).data_sources.diesel_source).toContain(
@@ -83,9 +83,14 @@ describe("answers kept per input and figures", () => {
   test("a view pinned before its newest figures, or a skill that is not replayable, is computed every time", async () => {
     const { data } = await snapshotReferenceData();
     const pinned = () => skillContext(data, data.view(LANE.as_of, LOADED_AT - 1));
-    const notReplayable = { ...rateLookup, replayable: false };
+    const notReplayable = {
+      ...rateLookup,
+      replayable: false as const,
+      handler: async (input: unknown, context: SkillContext) => rateLookup.handler(input, context),
+    };
     const known = skillContext(data, data.view(LANE.as_of, LOADED_AT + DAY));
-    expect(() => computeAnswer(rateLookup, LANE, pinned())).toThrow(); // nothing was known yet
-    expect(computeAnswer(notReplayable, LANE, known)).not.toBe(computeAnswer(notReplayable, LANE, known));
+    // nothing was known yet
+    await expect((async () => computeAnswer(rateLookup, LANE, pinned()))()).rejects.toThrow();
+    expect(await computeAnswer(notReplayable, LANE, known)).not.toBe(await computeAnswer(notReplayable, LANE, known));
   });
 });

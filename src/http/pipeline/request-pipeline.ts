@@ -8,7 +8,6 @@ import { requestIdFor } from "./request-id.ts";
 import { log } from "../../ops/log.ts";
 import { logAccess, keyDisplayIdOf, type RequestActor } from "../observability/access-log.ts";
 import { CLIENT_GONE_STATUS, isClientGone } from "../../client-gone.ts";
-import { andThen, type MaybePromise } from "../../db/maybe-async.ts";
 
 interface RequestState {
   id: string;
@@ -61,8 +60,8 @@ export function requestPipeline({ metrics, cors, allowedMethods, recognise }: Re
     stateOf(request).sentStatus = response.status;
     return response;
   };
-  const finish = (request: Request, response: Response) =>
-    andThen(finishResponse(request, response, requestIdOf(request), cors), (finished) => sent(request, finished));
+  const finish = async (request: Request, response: Response) =>
+    sent(request, await finishResponse(request, response, requestIdOf(request), cors));
   /** The request's state; made here for a request that failed before its first step ran. */
   const stateOf = (request: Request): RequestState => {
     let state = states.get(request);
@@ -77,7 +76,7 @@ export function requestPipeline({ metrics, cors, allowedMethods, recognise }: Re
   };
 
   /** OPTIONS on a known path: the CORS preflight when it is one, else 204 with the methods allowed. */
-  const preflight = (request: Request): MaybePromise<Response> | undefined => {
+  const preflight = (request: Request): Promise<Response> | undefined => {
     if (request.method !== "OPTIONS") return undefined;
     const allowed = allowedMethods(new URL(request.url).pathname);
     if (allowed.length === 0) return undefined;
@@ -86,7 +85,7 @@ export function requestPipeline({ metrics, cors, allowedMethods, recognise }: Re
   };
 
   /** A body declared past the cap is refused before it is read (a body without a length is capped as it is read). */
-  const capBody = (request: Request): MaybePromise<Response> | undefined => {
+  const capBody = (request: Request): Promise<Response> | undefined => {
     const declaredLength = Number(request.headers.get("content-length") ?? 0);
     const cap = bodyCapFor(new URL(request.url).pathname);
     if (declaredLength <= cap) return undefined;
@@ -115,7 +114,7 @@ export function requestPipeline({ metrics, cors, allowedMethods, recognise }: Re
   };
 
   /** The error table's answer to whatever a route threw; `code` is Elysia's name for its own errors. */
-  const fail = (request: Request, error: unknown, code?: string | number): MaybePromise<Response> => {
+  const fail = async (request: Request, error: unknown, code?: string | number): Promise<Response> => {
     const state = stateOf(request);
     if (isClientGone(error, request.signal)) {
       state.sentStatus = CLIENT_GONE_STATUS;

@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import type { MaybePromise } from "../../db/maybe-async.ts";
 
 /**
  * ETag and Cache-Control on successful GETs, and 304 Not Modified when If-None-Match names the
@@ -27,8 +26,8 @@ export function etagOf(bytes: Uint8Array | string): string {
   return `W/"${createHash("sha256").update(bytes).digest("base64url").slice(0, 22)}"`;
 }
 
-/** The response with validators added, or a 304 when the caller already holds this version; synchronous unless it is a GET's 200. */
-export function withCacheValidators(request: Request, response: Response): MaybePromise<Response> {
+/** The response with validators added, or a 304 when the caller already holds this version. */
+export async function withCacheValidators(request: Request, response: Response): Promise<Response> {
   if (!isCacheableRequest(request) || response.status !== 200) return response;
   return validated(request, response);
 }

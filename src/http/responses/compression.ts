@@ -1,5 +1,4 @@
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
-import type { MaybePromise } from "../../db/maybe-async.ts";
 import { withHeaders } from "./with-headers.ts";
 
 /**
@@ -80,10 +79,9 @@ function compressedBody(bytes: Uint8Array<ArrayBuffer>, encoding: Encoding, keep
 }
 
 /**
- * The same response, compressed when that is worth it and the client accepts it. Synchronous unless
- * the body has to be read to compress it.
+ * The same response, compressed when that is worth it and the client accepts it.
  */
-export function compressResponse(request: Request, response: Response): MaybePromise<Response> {
+export async function compressResponse(request: Request, response: Response): Promise<Response> {
   if (!response.body || request.method === "HEAD" || response.status === 204 || response.status === 304)
     return response;
   const contentType = response.headers.get("content-type") ?? "";

@@ -1,4 +1,3 @@
-import { andThen, type MaybePromise } from "../../db/maybe-async.ts";
 import { compressResponse } from "./compression.ts";
 import type { CorsPolicy } from "../pipeline/cors.ts";
 import { withCacheValidators } from "./cache.ts";
@@ -11,27 +10,20 @@ const finished = new WeakSet<Response>();
  * route ran, the error handler): the request id, CORS, cache validators (or a 304), compression.
  * Running it twice on the same response is a no-op.
  */
-export function finishResponse(
+export async function finishResponse(
   request: Request,
   response: Response,
   requestId: string,
   cors: CorsPolicy,
-): MaybePromise<Response> {
+): Promise<Response> {
   if (finished.has(response)) return response;
   const decorated = withHeaders(response, (headers) => {
     headers.set("X-Request-Id", requestId);
     cors.decorate(request, headers);
   });
-  // Synchronous unless a step must read the body (an ETag, compression): no promise per response.
-  return andThen(
-    andThen(withCacheValidators(request, decorated), (validated) => compressResponse(request, validated)),
-    markFinished,
-  );
-}
-
-function markFinished(response: Response): Response {
-  finished.add(response);
-  return response;
+  const done = await compressResponse(request, await withCacheValidators(request, decorated));
+  finished.add(done);
+  return done;
 }
 
 export const isFinished = (response: Response) => finished.has(response);

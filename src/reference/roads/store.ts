@@ -1,8 +1,7 @@
 import { eq, inArray } from "drizzle-orm";
 import { announceChange } from "../../db/changes.ts";
 import type { Store } from "../../db/client.ts";
-import { andThen, isPromise, type MaybePromise } from "../../db/maybe-async.ts";
-import { rowsNow } from "../../db/read-now.ts";
+import { readsAtOnce } from "../../db/read-now.ts";
 import { first, inTransaction } from "../../db/transaction.ts";
 import { embeddedRoadNetwork } from "./embedded.ts";
 import { isRoadNetworkFile, type RoadNetworkFile } from "./format.ts";
@@ -140,8 +139,8 @@ export async function retractRoadNetwork(db: Store, version: string, reason: str
 export interface RoadNetworks {
   /** The network a lookup known at this moment uses: the newest imported by then, else the embedded one. */
   knownAt(knownAt: number): RoadNetwork;
-  /** Re-read the imported networks (after another process imported one); synchronous on SQLite. */
-  reload(): MaybePromise<void>;
+  /** Re-read the imported networks (after another process imported one); on SQLite, done before this returns. */
+  reload(): Promise<void>;
 }
 
 /**
@@ -156,49 +155,57 @@ export function createRoadNetworks(db: Store): RoadNetworks {
   /** Promoted networks with the moment each started pricing and (when retracted) stopped. */
   let imported: { version: string; from: number; until: number }[] | undefined;
 
-  const readTexts = (versions: string[]) =>
-    versions.length === 0
-      ? []
-      : rowsNow(
-          db,
-          db
-            .select({ version: roadNetworks.version, network: roadNetworks.network })
-            .from(roadNetworks)
-            .where(inArray(roadNetworks.version, versions)),
-        );
-  const reload = (): MaybePromise<void> =>
-    andThen(
-      rowsNow(
-        db,
-        db
-          .select({
-            version: roadNetworks.version,
-            importedAt: roadNetworks.importedAt,
-            promotedAt: roadNetworks.promotedAt,
-            retractedAt: roadNetworks.retractedAt,
-          })
-          .from(roadNetworks)
-          .where(eq(roadNetworks.status, "promoted")),
-      ),
-      (rows) => {
-        const live = rows
-          .map((row) => ({
-            version: row.version,
-            from: row.promotedAt ?? row.importedAt,
-            until: row.retractedAt ?? Number.POSITIVE_INFINITY,
-          }))
-          .sort((a, b) => a.from - b.from || a.version.localeCompare(b.version));
-        return andThen(readTexts(live.filter((row) => !texts.has(row.version)).map((row) => row.version)), (fresh) => {
-          for (const row of fresh) texts.set(row.version, row.network);
-          imported = live;
-        });
-      },
-    );
+  const textsQuery = (versions: string[]) =>
+    db
+      .select({ version: roadNetworks.version, network: roadNetworks.network })
+      .from(roadNetworks)
+      .where(inArray(roadNetworks.version, versions));
+  const promotedQuery = () =>
+    db
+      .select({
+        version: roadNetworks.version,
+        importedAt: roadNetworks.importedAt,
+        promotedAt: roadNetworks.promotedAt,
+        retractedAt: roadNetworks.retractedAt,
+      })
+      .from(roadNetworks)
+      .where(eq(roadNetworks.status, "promoted"));
+  type Promoted = Awaited<ReturnType<typeof promotedQuery>>;
+  /** The SQLite file reads at once, so there the first lookup reads the list (`knownAt`). */
+  const atOnce = readsAtOnce(db);
+  const liveOf = (rows: Promoted) =>
+    rows
+      .map((row) => ({
+        version: row.version,
+        from: row.promotedAt ?? row.importedAt,
+        until: row.retractedAt ?? Number.POSITIVE_INFINITY,
+      }))
+      .sort((a, b) => a.from - b.from || a.version.localeCompare(b.version));
+  const unread = (live: { version: string }[]) =>
+    live.filter((row) => !texts.has(row.version)).map((row) => row.version);
+  const keep = (fresh: { version: string; network: string }[]) => {
+    for (const row of fresh) texts.set(row.version, row.network);
+  };
+  function reloadNow(): void {
+    const live = liveOf(promotedQuery().all());
+    const versions = unread(live);
+    if (versions.length > 0) keep(textsQuery(versions).all());
+    imported = live;
+  }
+  async function reload(): Promise<void> {
+    if (atOnce) return reloadNow();
+    const live = liveOf(await promotedQuery());
+    const versions = unread(live);
+    if (versions.length > 0) keep(await textsQuery(versions));
+    imported = live;
+  }
 
   return {
     knownAt(knownAt) {
-      if (!imported && isPromise(reload()))
-        throw new Error("the road networks are still loading: await reload() before the first lookup");
+      if (!imported) {
+        if (!atOnce) throw new Error("the road networks are still loading: await reload() before the first lookup");
+        reloadNow();
+      }
       const newest = (imported ?? []).filter((row) => row.from <= knownAt && knownAt < row.until).at(-1);
       if (!newest) return embeddedRoadNetwork();
       let network = built.get(newest.version);

@@ -1,7 +1,6 @@
 import { asc, count, sql } from "drizzle-orm";
 import type { Store } from "../../db/client.ts";
-import { andThen, isPromise, type MaybePromise } from "../../db/maybe-async.ts";
-import { rowsNow } from "../../db/read-now.ts";
+import { readsAtOnce } from "../../db/read-now.ts";
 import type { Observation, ReferenceData, ReferenceView } from "./view.ts";
 
 /** All versions of one series in memory: distinct dates ascending, and each date's versions by fetch time. */
@@ -146,9 +145,10 @@ export interface SeriesSummary {
 export interface ReferenceStore extends ReferenceData {
   /**
    * Read the figures again if observations or retractions were added since they were read; true if
-   * so. Synchronous on SQLite; on PostgreSQL the figures in use stay until the new ones are read.
+   * so. On SQLite the old figures are dropped before this returns; on PostgreSQL they stay in use
+   * until the new ones are read.
    */
-  reload(): MaybePromise<boolean>;
+  reload(): Promise<boolean>;
   /** Every series id with its first and newest observation (all imports, no time filter). */
   summary(): SeriesSummary[];
   seriesIds(): string[];
@@ -178,61 +178,58 @@ let indexBuilds = 0;
 export function createReferenceStore(db: Store): ReferenceStore {
   const { observations: o, dataRetractions: r } = db.t;
   const newestRow = sql<number>`coalesce(max(${o.id}), 0)`.mapWith(Number);
-  const readState = () =>
-    andThen(rowsNow(db, db.select({ newest: newestRow }).from(o)), ([figures]) =>
-      andThen(
-        rowsNow(db, db.select({ retracted: count() }).from(r)),
-        ([retractions]) => `${figures?.newest ?? 0}/${retractions?.retracted ?? 0}`,
-      ),
-    );
+  const newestQuery = () => db.select({ newest: newestRow }).from(o);
+  const retractedQuery = () => db.select({ retracted: count() }).from(r);
+  const stateOf = (figures: { newest: number }[], retractions: { retracted: number }[]) =>
+    `${figures[0]?.newest ?? 0}/${retractions[0]?.retracted ?? 0}`;
+  const figuresQuery = () =>
+    db
+      .select({
+        seriesId: o.seriesId,
+        observedOn: o.observedOn,
+        value: o.value,
+        importId: o.importId,
+        fetchedAt: o.fetchedAt,
+        publishedOn: o.publishedOn,
+      })
+      .from(o)
+      .orderBy(asc(o.seriesId), asc(o.observedOn), asc(o.fetchedAt), asc(o.id));
+  const retractionsQuery = () => db.select({ importId: r.importId, retractedAt: r.retractedAt }).from(r);
+  /** The SQLite file reads at once, so its figures are read on first use after a change (`current`). */
+  const atOnce = readsAtOnce(db);
   let loaded: Loaded | undefined;
 
-  function load(state: string): MaybePromise<boolean> {
-    const figures = rowsNow(
-      db,
-      db
-        .select({
-          seriesId: o.seriesId,
-          observedOn: o.observedOn,
-          value: o.value,
-          importId: o.importId,
-          fetchedAt: o.fetchedAt,
-          publishedOn: o.publishedOn,
-        })
-        .from(o)
-        .orderBy(asc(o.seriesId), asc(o.observedOn), asc(o.fetchedAt), asc(o.id)),
-    );
-    return andThen(figures, (rows) =>
-      andThen(rowsNow(db, db.select({ importId: r.importId, retractedAt: r.retractedAt }).from(r)), (retracted) => {
-        const retractions: Retractions = new Map(retracted.map((row) => [row.importId, row.retractedAt]));
-        let newestStamp = Math.max(0, ...retractions.values());
-        for (const row of rows) if (row.fetchedAt > newestStamp) newestStamp = row.fetchedAt;
-        loaded = { index: buildIndex(rows), retractions, state, build: `figures-${++indexBuilds}`, newestStamp };
-        return true;
-      }),
-    );
+  function indexOf(rows: ObservationRow[], retracted: { importId: string; retractedAt: number }[], state: string) {
+    const retractions: Retractions = new Map(retracted.map((row) => [row.importId, row.retractedAt]));
+    let newestStamp = Math.max(0, ...retractions.values());
+    for (const row of rows) if (row.fetchedAt > newestStamp) newestStamp = row.fetchedAt;
+    return { index: buildIndex(rows), retractions, state, build: `figures-${++indexBuilds}`, newestStamp };
   }
 
   /**
-   * On SQLite the figures are read on first use after a change (synchronously, as before the
-   * PostgreSQL port: a store made before an import sees it without a reload); on PostgreSQL a read
-   * cannot happen inside a request, so it happens here and the old figures serve until it is done.
+   * On SQLite a change only drops the figures, which are read again on first use (synchronously, as
+   * before the PostgreSQL port: a store made before an import sees it without a reload); on
+   * PostgreSQL a read cannot happen inside a request, so it happens here and the old figures serve
+   * until it is done.
    */
-  function reload(): MaybePromise<boolean> {
-    return andThen(readState(), (state) => {
-      if (state === loaded?.state) return false;
-      if (db.engine === "sqlite") {
-        loaded = undefined;
-        return true;
-      }
-      return load(state);
-    });
+  async function reload(): Promise<boolean> {
+    if (atOnce) {
+      const changed = stateOf(newestQuery().all(), retractedQuery().all()) !== loaded?.state;
+      if (changed) loaded = undefined;
+      return changed;
+    }
+    const state = stateOf(await newestQuery(), await retractedQuery());
+    if (state === loaded?.state) return false;
+    const rows = await figuresQuery();
+    loaded = indexOf(rows, await retractionsQuery(), state);
+    return true;
   }
 
   function current(): Loaded {
-    if (!loaded && isPromise(andThen(readState(), load)))
-      throw new Error("the reference figures are still loading: await reload() before the first view");
-    if (!loaded) throw new Error("reading the reference figures synchronously left none in memory");
+    if (loaded) return loaded;
+    if (!atOnce) throw new Error("the reference figures are still loading: await reload() before the first view");
+    const state = stateOf(newestQuery().all(), retractedQuery().all());
+    loaded = indexOf(figuresQuery().all(), retractionsQuery().all(), state);
     return loaded;
   }
 

@@ -1,7 +1,6 @@
 import { Elysia } from "elysia";
 import type { Principal } from "../../../access/principal.ts";
 import { utcDateOf } from "../../../dates.ts";
-import { isPromise } from "../../../db/maybe-async.ts";
 import type { PipelineDeps } from "../../../pipeline/run-skill.ts";
 import { validateInput } from "../../../pipeline/validate.ts";
 import type { AnySkill } from "../../../skills/types.ts";
@@ -35,8 +34,6 @@ function answerExample(deps: PipelineDeps & { skills: readonly AnySkill[] }, now
         caller: EXAMPLE_CALLER,
         instance: deps,
       });
-      // A handler that answers with a promise reads stored records: its example comes from the schema.
-      if (isPromise(result)) return undefined;
       const { answer } = result;
       return {
         ...answer,

@@ -1,7 +1,6 @@
 import { Elysia } from "elysia";
 import type { Principal } from "../../../access/principal.ts";
 import type { Store } from "../../../db/client.ts";
-import type { MaybePromise } from "../../../db/maybe-async.ts";
 import { errors } from "../../../errors.ts";
 import { eventJson, listEvents } from "../../../events/log.ts";
 import { EVENT_TYPES, isEventType } from "../../../events/types.ts";
@@ -37,7 +36,7 @@ function parseTypes(raw: string | undefined): string[] {
  * cursor, for clients without a webhook. Like /v1/usage it is the account's own record, so any valid
  * key reads it and it is not metered.
  */
-export function eventsRoute(db: Store, authenticate: (authorization: string | undefined) => MaybePromise<Principal>) {
+export function eventsRoute(db: Store, authenticate: (authorization: string | undefined) => Promise<Principal>) {
   return new Elysia({ name: "waybill.events" }).get("/v1/events", async ({ headers, query }) => {
     const principal = await authenticate(headers.authorization);
     const page = await listEvents(db, principal, {

@@ -2,7 +2,6 @@ import { Elysia } from "elysia";
 import type { Principal } from "../../../access/principal.ts";
 import type { Clock } from "../../../clock.ts";
 import type { Store } from "../../../db/client.ts";
-import type { MaybePromise } from "../../../db/maybe-async.ts";
 import type { LimitsTable } from "../../../metering/limits.ts";
 import type { Meter } from "../../../metering/meter.ts";
 import { usageReport } from "../../../metering/usage-report.ts";
@@ -22,7 +21,7 @@ export interface UsageRouteDeps {
  */
 export function usageRoute(
   deps: UsageRouteDeps,
-  authenticate: (authorization: string | undefined) => MaybePromise<Principal>,
+  authenticate: (authorization: string | undefined) => Promise<Principal>,
 ) {
   return new Elysia({ name: "waybill.usage" }).get("/v1/usage", async ({ headers, request }) => {
     const principal = await authenticate(headers.authorization);
