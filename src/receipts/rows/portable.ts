@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gt, gte, lte, max, sql } from "drizzle-orm";
 import { lockUntilTransactionEnds } from "../../db/advisory-lock.ts";
 import type { Store } from "../../db/client.ts";
+import { PgStatement } from "../../db/pg-statement.ts";
 import { first } from "../../db/transaction.ts";
 import { receiptPartsById, receiptRowColumns, storedReceiptAt } from "../store.ts";
 import type { ReceiptRows } from "./types.ts";
@@ -11,6 +12,20 @@ const LOG_LOCK = 0x57a7_b10c;
 const hex = (value: Uint8Array | null) => (value === null ? null : Buffer.from(value).toString("hex"));
 const bytes = (value: Uint8Array) => Buffer.from(value.buffer, value.byteOffset, value.byteLength);
 
+type ReceiptInsert = Store["t"]["receipts"]["$inferInsert"];
+
+/** The columns every row sets (in the first row's order), or undefined when rows differ. */
+function sameColumns(rows: ReceiptInsert[]): (keyof ReceiptInsert)[] | undefined {
+  const setIn = (row: ReceiptInsert) =>
+    (Object.keys(row) as (keyof ReceiptInsert)[]).filter((column) => row[column] !== undefined);
+  const columns = setIn(rows[0] as ReceiptInsert);
+  const same = rows.every((row) => {
+    const other = setIn(row);
+    return other.length === columns.length && other.every((column, i) => column === columns[i]);
+  });
+  return same ? columns : undefined;
+}
+
 /**
  * The ledger's rows through drizzle's builders, awaited: the same queries on any engine
  * (docs/postgresql.md). PostgreSQL runs these; several replicas append to one log there, so every
@@ -20,7 +35,17 @@ export function portableReceiptRows(store: Store): ReceiptRows {
   const t = store.t;
   const r = t.receipts;
   /** The open batch's receipt rows, written in one multi-row INSERT by writeBatch (one batch at a time per process). */
-  let batchRows: (typeof t.receipts.$inferInsert)[] = [];
+  let batchRows: ReceiptInsert[] = [];
+  // The batch's multi-row INSERT, its text built once per row count (pg-statement.ts).
+  const receiptsInsert = new PgStatement((tx, shape: string) => {
+    const [count, names] = shape.split("|");
+    const columns = (names ?? "").split(",") as (keyof ReceiptInsert)[];
+    const placeholders = Array.from({ length: Number(count) }, (_, i) =>
+      Object.fromEntries(columns.map((column) => [column, sql.placeholder(`${i}.${column}`)])),
+    );
+    // Builders take a placeholder for any column; Object.fromEntries only loses the key types.
+    return tx.insert(tx.t.receipts).values(placeholders as unknown as ReceiptInsert[]);
+  });
   return {
     parts: (ids) => receiptPartsById(store, ids),
     async checkpoints() {
@@ -48,7 +73,11 @@ export function portableReceiptRows(store: Store): ReceiptRows {
       if (batchRows.length === 0) return;
       const rows = batchRows;
       batchRows = [];
-      await tx.insert(t.receipts).values(rows);
+      const columns = sameColumns(rows);
+      if (tx.engine !== "postgres" || !columns) return void (await tx.insert(t.receipts).values(rows));
+      const values: Record<string, unknown> = {};
+      for (const [i, row] of rows.entries()) for (const column of columns) values[`${i}.${column}`] = row[column];
+      await receiptsInsert.rows(tx, `${rows.length}|${columns.join(",")}`, values);
     },
     endBatch() {
       batchRows = [];
