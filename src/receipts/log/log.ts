@@ -264,11 +264,9 @@ export class ReceiptLog implements BatchParticipant {
   }
 
   private *followShared(tx: Store): Steps<void> {
-    yield* wait(this.rows.lockLog(tx));
-    const latest = yield* wait(this.rows.latestCheckpoint(tx));
-    const newestKey = yield* wait(this.rows.newestSigningKey(tx));
-    yield* wait(this.keys.follow(tx, newestKey?.kid));
-    if (latest) yield* this.catchUpTo(latest, tx);
+    const { checkpoint: latest, newestKid, entries } = yield* wait(this.rows.openBatch(tx, this.head.size));
+    yield* wait(this.keys.follow(tx, newestKid));
+    if (latest) yield* this.catchUpTo(latest, tx, entries);
     else if (this.head.size > 0)
       throw new Error("the receipt log's checkpoints are gone: run 'waybill receipts verify'");
   }
@@ -283,7 +281,7 @@ export class ReceiptLog implements BatchParticipant {
    * Bring the head to a checkpoint another replica signed: its leaves are read (their tiles are
    * already stored) and the result must have the checkpoint's root, or the head stays as it was.
    */
-  private *catchUpTo(checkpoint: CheckpointRow, tx?: Store): Steps<void> {
+  private *catchUpTo(checkpoint: CheckpointRow, tx?: Store, read?: Buffer[]): Steps<void> {
     const from = this.head.size;
     if (checkpoint.treeSize < from) {
       throw new Error(
@@ -291,7 +289,11 @@ export class ReceiptLog implements BatchParticipant {
       );
     }
     if (checkpoint.treeSize > from) {
-      const entries = yield* wait(this.rows.entries(from, checkpoint.treeSize, tx));
+      // `read`: the leaves after `from`, read with the checkpoint (openBatch); otherwise read now.
+      const entries =
+        read?.length === checkpoint.treeSize - from
+          ? read
+          : yield* wait(this.rows.entries(from, checkpoint.treeSize, tx));
       // Moved meanwhile, or (following outside a batch) this process's batch now holds the head: it catches up itself.
       if (this.head.size !== from || (tx === undefined && this.batchOpen)) return;
       const caughtUp = cloneHead(this.head);

@@ -9,6 +9,24 @@ import type { ReceiptRows } from "./types.ts";
 /** Any number that names the receipt log's lock; distinct from the migration lock (src/db/postgres.ts). */
 const LOG_LOCK = 0x57a7_b10c;
 
+/** The log's batch start: its lock, the newest checkpoint and key, the leaves since (migrations-pg/0007). */
+const batchHead = new PgStatement(
+  () =>
+    sql`SELECT * FROM waybill_log_batch_head(${sql.placeholder("lock")}::bigint, ${sql.placeholder("knownSize")}::bigint)`,
+);
+const LEAF_BYTES = 32;
+
+/** waybill_log_batch_head's row: the checkpoint's columns are null while the log is empty. */
+interface BatchHeadRow {
+  tree_size: number | string | null;
+  root_hash: string;
+  kid: string;
+  note: string;
+  newest_kid: string | null;
+  leaves: number | string | null;
+  hashes: Uint8Array | null;
+}
+
 const hex = (value: Uint8Array | null) => (value === null ? null : Buffer.from(value).toString("hex"));
 const bytes = (value: Uint8Array) => Buffer.from(value.buffer, value.byteOffset, value.byteLength);
 
@@ -175,5 +193,21 @@ export function portableReceiptRows(store: Store): ReceiptRows {
       await tx.insert(t.signingKeys).values(row);
     },
     lockLog: (tx) => lockUntilTransactionEnds(tx, LOG_LOCK),
+    async openBatch(tx, knownSize) {
+      const [row] = await batchHead.rows<BatchHeadRow>(tx, "", { lock: LOG_LOCK, knownSize });
+      if (!row) throw new Error("waybill_log_batch_head returned no row");
+      const checkpoint =
+        row.tree_size === null
+          ? undefined
+          : { treeSize: Number(row.tree_size), rootHash: row.root_hash, kid: row.kid, note: row.note };
+      const leaves = Number(row.leaves ?? 0);
+      const hashes = row.hashes === null ? Buffer.alloc(0) : Buffer.from(row.hashes);
+      // Every leaf entry is a SHA-256; anything else is read row by row.
+      const entries =
+        hashes.length === leaves * LEAF_BYTES
+          ? Array.from({ length: leaves }, (_, i) => hashes.subarray(i * LEAF_BYTES, (i + 1) * LEAF_BYTES))
+          : undefined;
+      return { checkpoint, newestKid: row.newest_kid ?? undefined, entries };
+    },
   };
 }
