@@ -13,6 +13,7 @@ import {
   type Hash,
   type NodeSource,
 } from "./merkle.ts";
+import { allInOrder } from "../../db/pipelined.ts";
 import { signedCheckpointProblem } from "../verify.ts";
 import { checkpointText, signNote } from "./note.ts";
 import { leafHashesOf, reduceHashes, TileStore, TILE_HEIGHT, TILE_WIDTH } from "./tiles.ts";
@@ -257,10 +258,13 @@ export class ReceiptLog implements BatchParticipant {
     this.batchOpen = false;
   }
 
+  /** The batch's rows, completed tiles and signed checkpoint, started together (one round trip on PostgreSQL). */
   private *writeAndSign(tx: Store): Steps<void> {
-    yield* wait(this.rows.writeBatch(tx));
-    for (const tile of this.tileWrites) yield* wait(this.rows.putTile(tx, tile.level, tile.index, tile.hashes));
-    this.sealed = yield* wait(this.signCheckpoint(tx));
+    const receipts = this.rows.writeBatch(tx);
+    const tiles = this.tileWrites.map((tile) => this.rows.putTile(tx, tile.level, tile.index, tile.hashes));
+    const { checkpoint, stored } = this.signCheckpoint(tx);
+    yield* wait(allInOrder([receipts, ...tiles, stored]));
+    this.sealed = checkpoint;
   }
 
   private *followShared(tx: Store): Steps<void> {
@@ -332,7 +336,8 @@ export class ReceiptLog implements BatchParticipant {
     }
   }
 
-  private signCheckpoint(tx: Store): MaybePromise<SignedCheckpoint> {
+  /** Sign the head and start storing the checkpoint. */
+  private signCheckpoint(tx: Store): { checkpoint: SignedCheckpoint; stored: void | Promise<void> } {
     const key = this.keys.current();
     const root = this.head.range.root();
     const rootBytes = Buffer.from(root);
@@ -351,7 +356,7 @@ export class ReceiptLog implements BatchParticipant {
       note,
       signedAt: this.clock.now(),
     });
-    return stored instanceof Promise ? stored.then(() => checkpoint) : checkpoint;
+    return { checkpoint, stored };
   }
 
   private *catchUp(tx: Store): Steps<void> {
