@@ -30,7 +30,10 @@ interface Seen {
   answered: number | null;
 }
 
-/** The admission's view: as Seen, plus the key's groups after this call was counted (null: the minute was full, nothing written). */
+/**
+ * The admission's view: as Seen (its groups read only when the minute was full), plus the key's
+ * groups after this call was counted (null: the minute was full, nothing written).
+ */
 interface Counted extends Seen {
   counted: RowArrays["admitted"];
   counted_calls: RowArrays["calls"];
@@ -73,9 +76,10 @@ export function createPostgresMeter({ db: store, limits }: { db: Store; limits: 
   // Written over what differs by call (a principal's ids, a month), placeholders in the admission's prebuilt text.
   const liveKey = (keyId: SQLChunk) =>
     sql`EXISTS (SELECT 1 FROM ${apiKeys} WHERE ${apiKeys.id} = ${keyId} AND ${apiKeys.revokedAt} IS NULL)`;
-  const seenColumns = (keyId: SQLChunk, accountId: SQLChunk, month: SQLChunk) =>
-    sql`(SELECT ${minuteWindows.admitted} FROM ${minuteWindows} WHERE ${minuteWindows.keyId} = ${keyId}) AS seen,
-      (SELECT ${minuteWindows.calls} FROM ${minuteWindows} WHERE ${minuteWindows.keyId} = ${keyId}) AS seen_calls,
+  // `when`: the groups are read only where they are used (the admission reads them for a refusal only).
+  const seenColumns = (keyId: SQLChunk, accountId: SQLChunk, month: SQLChunk, when = sql`true`) =>
+    sql`CASE WHEN ${when} THEN (SELECT ${minuteWindows.admitted} FROM ${minuteWindows} WHERE ${minuteWindows.keyId} = ${keyId}) END AS seen,
+      CASE WHEN ${when} THEN (SELECT ${minuteWindows.calls} FROM ${minuteWindows} WHERE ${minuteWindows.keyId} = ${keyId}) END AS seen_calls,
       (SELECT ${monthlyUsage.answered} FROM ${monthlyUsage}
         WHERE ${monthlyUsage.accountId} = ${accountId} AND ${monthlyUsage.month} = ${month}) AS answered`;
 
@@ -103,7 +107,7 @@ export function createPostgresMeter({ db: store, limits }: { db: Store; limits: 
           WHERE (SELECT coalesce(sum(coalesce(n, 1)), 0) FROM unnest(w.admitted, w.calls) AS g(at, n) WHERE at > ${cutoff}::bigint) < ${limit}::int
           RETURNING w.admitted, w.calls)
         SELECT (SELECT yes FROM live) AS live, (SELECT admitted FROM counted) AS counted, (SELECT calls FROM counted) AS counted_calls,
-          ${seenColumns(keyId, accountId, month)}`;
+          ${seenColumns(keyId, accountId, month, sql`NOT EXISTS (SELECT 1 FROM counted)`)}`;
   });
 
   /** The caller's row and windows without counting anything; a key revoked in the database is refused here. */
