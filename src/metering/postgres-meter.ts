@@ -31,12 +31,14 @@ interface Seen {
 }
 
 /**
- * The admission's view: as Seen (its groups read only when the minute was full), plus the key's
- * groups after this call was counted (null: the minute was full, nothing written).
+ * The admission's view: as Seen (its groups read only when the minute was full), plus where the
+ * key's minute stands after this call was counted: the calls inside it and its oldest group's
+ * instant (null: the minute was full, nothing written). Those two are all a counted call's headers
+ * need (minute-groups.ts: that group is the one that must leave), so the groups stay in the database.
  */
 interface Counted extends Seen {
-  counted: RowArrays["admitted"];
-  counted_calls: RowArrays["calls"];
+  counted_used: number | string | null;
+  counted_oldest: number | string | null;
 }
 
 /** The admission statement's placeholders, in the order its builder takes them. */
@@ -105,8 +107,10 @@ export function createPostgresMeter({ db: store, limits }: { db: Store; limits: 
                   cardinality(w.admitted) + 1 - (SELECT count(*)::int FROM unnest(w.admitted) AS g(at) WHERE at > ${cutoff}::bigint) AS keep_from,
                   greatest(${stamp}::bigint, w.admitted[cardinality(w.admitted)]) AS at) AS place) AS step)
           WHERE (SELECT coalesce(sum(coalesce(n, 1)), 0) FROM unnest(w.admitted, w.calls) AS g(at, n) WHERE at > ${cutoff}::bigint) < ${limit}::int
-          RETURNING w.admitted, w.calls)
-        SELECT (SELECT yes FROM live) AS live, (SELECT admitted FROM counted) AS counted, (SELECT calls FROM counted) AS counted_calls,
+          RETURNING
+            (SELECT sum(coalesce(n, 1)) FROM unnest(w.admitted, w.calls) AS g(at, n) WHERE at > ${cutoff}::bigint) AS used,
+            (SELECT min(at) FROM unnest(w.admitted) AS g(at) WHERE at > ${cutoff}::bigint) AS oldest)
+        SELECT (SELECT yes FROM live) AS live, (SELECT used FROM counted) AS counted_used, (SELECT oldest FROM counted) AS counted_oldest,
           ${seenColumns(keyId, accountId, month, sql`NOT EXISTS (SELECT 1 FROM counted)`)}`;
   });
 
@@ -170,9 +174,10 @@ export function createPostgresMeter({ db: store, limits }: { db: Store; limits: 
     const month = monthOf(now);
     const row = await countMinute(principal, limit, now, month);
     if (!row.live) throw errors.revokedKey();
-    if (row.counted === null) throw rateLimitedError(await fullMinute(principal, row, limit, now, month), now);
+    if (row.counted_used === null) throw rateLimitedError(await fullMinute(principal, row, limit, now, month), now);
     months.observe(principal.accountId, Number(row.answered ?? 0), now);
-    return windowOfGroups(groupsOfRow(row.counted, row.counted_calls), limit, now);
+    // The minute's calls as one group at its oldest instant: the same window the groups give a call that fit.
+    return windowOfGroups(groupsOfRow([row.counted_oldest ?? now], [row.counted_used]), limit, now);
   };
 
   /** Reserve one month slot of an observed month; `minute` is where the minute window stands, for the headers. */
