@@ -3,6 +3,7 @@ import { andThen, eachInTurn, isPromise, type MaybePromise } from "./maybe-async
 import { WalCheckpointer } from "./wal-checkpointer.ts";
 import { WalSync } from "./wal-sync.ts";
 import { exclusively, holdWhile, isLocked } from "./write-lock.ts";
+import { allInOrder } from "./pipelined.ts";
 import { inTransaction, joinedTransaction } from "./transaction.ts";
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
@@ -330,12 +331,9 @@ export class GroupCommitter implements BatchWrites {
               });
             }),
             () =>
-              andThen(
-                eachInTurn(this.participants, (participant) => participant.beforeCommit(tx)),
-                () => {
-                  clock.commitStarted = performance.now();
-                },
-              ),
+              andThen(this.beforeCommit(tx), () => {
+                clock.commitStarted = performance.now();
+              }),
           ),
       );
     const ran = andThen(
@@ -371,6 +369,16 @@ export class GroupCommitter implements BatchWrites {
       if (replay === "together") return this.attempt(batch, rest, outcomes, clock, "alone");
       return eachInTurn(rest, (index) => this.attempt(batch, [index], outcomes, clock, "alone"));
     });
+  }
+
+  /**
+   * The participants' last words. On PostgreSQL they start together, so their statements (the
+   * month counts, the log's rows and checkpoint, the keys' last use) share one round trip under the
+   * receipt log's lock (docs/postgresql.md); on the SQLite file they run in turn, synchronously.
+   */
+  private beforeCommit(tx: Store): MaybePromise<void> {
+    if (this.sql) return eachInTurn(this.participants, (participant) => participant.beforeCommit(tx));
+    return allInOrder(this.participants.map((participant) => participant.beforeCommit(tx)));
   }
 
   /** `work` in one transaction: BEGIN IMMEDIATE … COMMIT on the SQLite file, drizzle's on PostgreSQL. */

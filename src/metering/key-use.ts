@@ -1,6 +1,6 @@
 import type { Store } from "../db/client.ts";
 import type { BatchParticipant } from "../db/group-commit.ts";
-import { eachInTurn, type MaybePromise } from "../db/maybe-async.ts";
+import type { MaybePromise } from "../db/maybe-async.ts";
 import type { UsageWrites } from "./usage-writes.ts";
 
 /**
@@ -21,7 +21,7 @@ export class BatchKeyUse implements BatchParticipant {
 
   /** An answered call made with `keyId` at `at`, inside its write transaction `tx`. */
   answered(tx: Store, keyId: string, at: number): MaybePromise<void> {
-    if (!this.batchOpen) return this.write(tx, keyId, at);
+    if (!this.batchOpen) return this.write(tx, [[keyId, at]]);
     const noted = this.newest.get(keyId);
     if (noted === undefined || at > noted) this.newest.set(keyId, at);
   }
@@ -31,14 +31,10 @@ export class BatchKeyUse implements BatchParticipant {
   }
 
   beforeCommit(tx: Store): MaybePromise<void> {
-    // One key (a batch at low concurrency): nothing to order, no copy to make.
-    if (this.newest.size <= 1) {
-      for (const [keyId, at] of this.newest) return this.write(tx, keyId, at);
-      return;
-    }
-    // In key order, so two replicas' batches never wait on each other's key rows crosswise.
+    if (this.newest.size === 0) return;
+    // In key order, so two transactions never wait on each other's key rows crosswise.
     const uses = [...this.newest].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return eachInTurn(uses, ([keyId, at]) => this.write(tx, keyId, at));
+    return this.write(tx, uses);
   }
 
   afterCommit(): void {

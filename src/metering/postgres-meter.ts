@@ -1,7 +1,8 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQLChunk } from "drizzle-orm";
 import type { Principal } from "../access/principal.ts";
 import type { Store } from "../db/client.ts";
 import { pgRows } from "../db/pg-execute.ts";
+import { PgStatement } from "../db/pg-statement.ts";
 import { errors } from "../errors.ts";
 import { postgresStoreOf, sidePool } from "../db/postgres.ts";
 import { monthOf, monthRange, type MonthKey } from "./calendar.ts";
@@ -29,11 +30,19 @@ interface Seen {
   answered: number | null;
 }
 
-/** The admission's view: as Seen, plus the key's groups after this call was counted (null: the minute was full, nothing written). */
+/**
+ * The admission's view: as Seen (its groups read only when the minute was full), plus where the
+ * key's minute stands after this call was counted: the calls inside it and its oldest group's
+ * instant (null: the minute was full, nothing written). Those two are all a counted call's headers
+ * need (minute-groups.ts: that group is the one that must leave), so the groups stay in the database.
+ */
 interface Counted extends Seen {
-  counted: RowArrays["admitted"];
-  counted_calls: RowArrays["calls"];
+  counted_used: number | string | null;
+  counted_oldest: number | string | null;
 }
+
+/** The admission statement's placeholders, in the order its builder takes them. */
+const ADMISSION_VALUES = ["keyId", "accountId", "month", "stamp", "cutoff", "limit"] as const;
 
 /**
  * The limiter shared by replicas on PostgreSQL (docs/postgresql.md, "Metering across replicas").
@@ -66,38 +75,30 @@ export function createPostgresMeter({ db: store, limits }: { db: Store; limits: 
     throw new Error("the PostgreSQL meter observes each month before using it");
   });
 
-  const liveKey = (principal: Principal) =>
-    sql`EXISTS (SELECT 1 FROM ${apiKeys} WHERE ${apiKeys.id} = ${principal.keyId} AND ${apiKeys.revokedAt} IS NULL)`;
-  const seenColumns = (principal: Principal, month: MonthKey) =>
-    sql`(SELECT ${minuteWindows.admitted} FROM ${minuteWindows} WHERE ${minuteWindows.keyId} = ${principal.keyId}) AS seen,
-      (SELECT ${minuteWindows.calls} FROM ${minuteWindows} WHERE ${minuteWindows.keyId} = ${principal.keyId}) AS seen_calls,
+  // Written over what differs by call (a principal's ids, a month), placeholders in the admission's prebuilt text.
+  const liveKey = (keyId: SQLChunk) =>
+    sql`EXISTS (SELECT 1 FROM ${apiKeys} WHERE ${apiKeys.id} = ${keyId} AND ${apiKeys.revokedAt} IS NULL)`;
+  // `when`: the groups are read only where they are used (the admission reads them for a refusal only).
+  const seenColumns = (keyId: SQLChunk, accountId: SQLChunk, month: SQLChunk, when = sql`true`) =>
+    sql`CASE WHEN ${when} THEN (SELECT ${minuteWindows.admitted} FROM ${minuteWindows} WHERE ${minuteWindows.keyId} = ${keyId}) END AS seen,
+      CASE WHEN ${when} THEN (SELECT ${minuteWindows.calls} FROM ${minuteWindows} WHERE ${minuteWindows.keyId} = ${keyId}) END AS seen_calls,
       (SELECT ${monthlyUsage.answered} FROM ${monthlyUsage}
-        WHERE ${monthlyUsage.accountId} = ${principal.accountId} AND ${monthlyUsage.month} = ${month}) AS answered`;
+        WHERE ${monthlyUsage.accountId} = ${accountId} AND ${monthlyUsage.month} = ${month}) AS answered`;
 
-  /** The caller's row and windows without counting anything; a key revoked in the database is refused here. */
-  const read = async (principal: Principal, month: MonthKey): Promise<Seen> => {
-    const [row] = await pgRows<Seen>(db, sql`SELECT ${liveKey(principal)} AS live, ${seenColumns(principal, month)}`);
-    if (!row) throw new Error("a SELECT without FROM returned no row");
-    if (!row.live) throw errors.revokedKey();
-    return row;
-  };
-
-  const countMinute = async (principal: Principal, limit: number, now: number, month: MonthKey): Promise<Counted> => {
-    const stamp = Math.floor(now);
-    const cutoff = stamp - MINUTE_MS;
-    // Groups are oldest first. The call fits when the groups still inside the minute hold fewer calls
-    // than the limit; then the groups that left are dropped and the call joins the newest group
-    // (same second, limit above GROUPED_ABOVE_PER_MINUTE) or starts one. Its instant is never
-    // earlier than the newest before it, so the row stays sorted whatever the replicas' clocks.
-    // An instant without a count (appended by a replica of the release before groups) is one call.
-    // The key's row is read in the same statement: a revoke that committed anywhere before this call
-    // refuses it here, even if this replica has not heard the NOTIFY yet (docs/postgresql.md).
-    const [row] = await pgRows<Counted>(
-      db,
-      sql`WITH live AS (SELECT ${liveKey(principal)} AS yes),
+  // Groups are oldest first. The call fits when the groups still inside the minute hold fewer calls
+  // than the limit; then the groups that left are dropped and the call joins the newest group
+  // (same second, limit above GROUPED_ABOVE_PER_MINUTE) or starts one. Its instant is never
+  // earlier than the newest before it, so the row stays sorted whatever the replicas' clocks.
+  // An instant without a count (appended by a replica of the release before groups) is one call.
+  // The key's row is read in the same statement: a revoke that committed anywhere before this call
+  // refuses it here, even if this replica has not heard the NOTIFY yet (docs/postgresql.md).
+  // Its text is built once (pg-statement.ts): drizzle building it cost more CPU than running it.
+  const admission = new PgStatement(() => {
+    const [keyId, accountId, month, stamp, cutoff, limit] = ADMISSION_VALUES.map((name) => sql.placeholder(name));
+    return sql`WITH live AS (SELECT ${liveKey(keyId)} AS yes),
         counted AS (
           INSERT INTO minute_windows AS w (key_id, admitted, calls)
-            SELECT ${principal.keyId}, ARRAY[${stamp}::bigint], ARRAY[1] WHERE (SELECT yes FROM live)
+            SELECT ${keyId}, ARRAY[${stamp}::bigint], ARRAY[1] WHERE (SELECT yes FROM live)
           ON CONFLICT (key_id) DO UPDATE SET (admitted, calls) = (
             SELECT CASE WHEN joins THEN w.admitted[keep_from : newest - 1] ELSE w.admitted[keep_from:] END || at,
                    CASE WHEN joins THEN w.calls[keep_from : newest - 1] || (w.calls[newest] + 1) ELSE w.calls[keep_from:] || 1 END
@@ -106,10 +107,36 @@ export function createPostgresMeter({ db: store, limits }: { db: Store; limits: 
                   cardinality(w.admitted) + 1 - (SELECT count(*)::int FROM unnest(w.admitted) AS g(at) WHERE at > ${cutoff}::bigint) AS keep_from,
                   greatest(${stamp}::bigint, w.admitted[cardinality(w.admitted)]) AS at) AS place) AS step)
           WHERE (SELECT coalesce(sum(coalesce(n, 1)), 0) FROM unnest(w.admitted, w.calls) AS g(at, n) WHERE at > ${cutoff}::bigint) < ${limit}::int
-          RETURNING w.admitted, w.calls)
-        SELECT (SELECT yes FROM live) AS live, (SELECT admitted FROM counted) AS counted, (SELECT calls FROM counted) AS counted_calls,
-          ${seenColumns(principal, month)}`,
+          RETURNING
+            (SELECT sum(coalesce(n, 1)) FROM unnest(w.admitted, w.calls) AS g(at, n) WHERE at > ${cutoff}::bigint) AS used,
+            (SELECT min(at) FROM unnest(w.admitted) AS g(at) WHERE at > ${cutoff}::bigint) AS oldest)
+        SELECT (SELECT yes FROM live) AS live, (SELECT used FROM counted) AS counted_used, (SELECT oldest FROM counted) AS counted_oldest,
+          ${seenColumns(keyId, accountId, month, sql`NOT EXISTS (SELECT 1 FROM counted)`)}`;
+  });
+
+  /** The caller's row and windows without counting anything; a key revoked in the database is refused here. */
+  const read = async (principal: Principal, month: MonthKey): Promise<Seen> => {
+    const { keyId, accountId } = principal;
+    const [row] = await pgRows<Seen>(
+      db,
+      sql`SELECT ${liveKey(keyId)} AS live, ${seenColumns(keyId, accountId, month)}`,
     );
+    if (!row) throw new Error("a SELECT without FROM returned no row");
+    if (!row.live) throw errors.revokedKey();
+    return row;
+  };
+
+  const countMinute = async (principal: Principal, limit: number, now: number, month: MonthKey): Promise<Counted> => {
+    const stamp = Math.floor(now);
+    const values = {
+      keyId: principal.keyId,
+      accountId: principal.accountId,
+      month,
+      stamp,
+      cutoff: stamp - MINUTE_MS,
+      limit,
+    };
+    const [row] = await admission.rows<Counted>(db, "", values);
     if (!row) throw new Error("the minute-window statement ends in a SELECT without FROM, yet returned no row");
     return row;
   };
@@ -147,9 +174,10 @@ export function createPostgresMeter({ db: store, limits }: { db: Store; limits: 
     const month = monthOf(now);
     const row = await countMinute(principal, limit, now, month);
     if (!row.live) throw errors.revokedKey();
-    if (row.counted === null) throw rateLimitedError(await fullMinute(principal, row, limit, now, month), now);
+    if (row.counted_used === null) throw rateLimitedError(await fullMinute(principal, row, limit, now, month), now);
     months.observe(principal.accountId, Number(row.answered ?? 0), now);
-    return windowOfGroups(groupsOfRow(row.counted, row.counted_calls), limit, now);
+    // The minute's calls as one group at its oldest instant: the same window the groups give a call that fit.
+    return windowOfGroups(groupsOfRow([row.counted_oldest ?? now], [row.counted_used]), limit, now);
   };
 
   /** Reserve one month slot of an observed month; `minute` is where the minute window stands, for the headers. */

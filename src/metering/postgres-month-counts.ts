@@ -3,6 +3,7 @@ import type { BatchParticipant, BatchWrites } from "../db/group-commit.ts";
 import { WritesRefused } from "../db/group-commit.ts";
 import type { Store } from "../db/client.ts";
 import { pgRows } from "../db/pg-execute.ts";
+import { PgStatement } from "../db/pg-statement.ts";
 import { appendEvent } from "../events/log.ts";
 import { monthRange, type MonthKey } from "./calendar.ts";
 import { QUOTA_THRESHOLDS_PERCENT } from "./quota-threshold.ts";
@@ -28,6 +29,25 @@ interface Raised {
   month: string;
   answered: number;
 }
+
+/**
+ * Raise each (account, month) of the batch by its calls, only as far as its limit. Its text is built
+ * once per number of months (pg-statement.ts).
+ */
+const raiseMonths = new PgStatement((_tx, months: number) => {
+  const rows = Array.from(
+    { length: months },
+    (_, i) =>
+      sql`(${sql.placeholder(`a${i}`)}, ${sql.placeholder(`m${i}`)}, ${sql.placeholder(`n${i}`)}::int, ${sql.placeholder(`l${i}`)}::int)`,
+  );
+  return sql`WITH v (account_id, month, n, lim) AS (VALUES ${sql.join(rows, sql`, `)})
+    INSERT INTO monthly_usage AS m (account_id, month, answered)
+      SELECT account_id, month, n FROM v WHERE n <= lim
+    ON CONFLICT (account_id, month) DO UPDATE SET answered = m.answered + excluded.answered
+      WHERE m.answered + excluded.answered <=
+        (SELECT lim FROM v WHERE v.account_id = m.account_id AND v.month = m.month)
+    RETURNING m.account_id, m.month, m.answered`;
+});
 
 /**
  * monthly_usage on PostgreSQL, raised once per group-commit batch: one multi-row upsert for every
@@ -76,19 +96,14 @@ export class PostgresBatchMonthCounts implements BatchParticipant {
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([, entry]) => entry);
     if (entries.length === 0) return;
-    const values = entries.map(
-      (entry) => sql`(${entry.accountId}, ${entry.month}, ${entry.calls.length}::int, ${entry.limit}::int)`,
-    );
-    const raised = await pgRows<Raised>(
-      tx,
-      sql`WITH v (account_id, month, n, lim) AS (VALUES ${sql.join(values, sql`, `)})
-        INSERT INTO monthly_usage AS m (account_id, month, answered)
-          SELECT account_id, month, n FROM v WHERE n <= lim
-        ON CONFLICT (account_id, month) DO UPDATE SET answered = m.answered + excluded.answered
-          WHERE m.answered + excluded.answered <=
-            (SELECT lim FROM v WHERE v.account_id = m.account_id AND v.month = m.month)
-        RETURNING m.account_id, m.month, m.answered`,
-    );
+    const values: Record<string, unknown> = {};
+    for (const [i, entry] of entries.entries()) {
+      values[`a${i}`] = entry.accountId;
+      values[`m${i}`] = entry.month;
+      values[`n${i}`] = entry.calls.length;
+      values[`l${i}`] = entry.limit;
+    }
+    const raised = await raiseMonths.rows<Raised>(tx, entries.length, values);
     const after = new Map(raised.map((row) => [`${row.account_id}\n${row.month}`, Number(row.answered)]));
     const refusals = new Map<number, unknown>();
     for (const [key, entry] of this.months) {

@@ -1,17 +1,24 @@
-import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Db, Store } from "../db/client.ts";
 import type { MaybePromise } from "../db/maybe-async.ts";
+import { pgRows } from "../db/pg-execute.ts";
 import type { PostgresStore } from "../db/postgres.ts";
 import { inTransaction } from "../db/transaction.ts";
 import { isDatabaseUnreachable } from "../errors.ts";
 import type { UsageEvent } from "./meter.ts";
 
+/** A key's newest answered call in a batch: its id and the call's start (epoch ms). */
+export type KeyUse = readonly [keyId: string, at: number];
+
 /** How one engine writes usage (usage-log.ts, key-use.ts); runtime.ts picks the engine's. */
 export interface UsageWrites {
   /** One flush of refusal rows in one transaction, a bad row (say, a key deleted meanwhile) failing alone: how many failed. */
   writeRefusals(events: UsageEvent[]): Promise<number>;
-  /** A key's newest answered call, on the batch's transaction; the column only moves forward. */
-  setLastAnswered(tx: Store, keyId: string, at: number): MaybePromise<void>;
+  /**
+   * Keys' newest answered calls (key id, call start), on the batch's transaction, in one statement on
+   * PostgreSQL; each column only moves forward.
+   */
+  setLastAnswered(tx: Store, uses: readonly KeyUse[]): MaybePromise<void>;
 }
 
 const INSERT_USAGE =
@@ -49,8 +56,8 @@ export function sqliteUsageWrites(db: Db): UsageWrites {
     // One synchronous transaction inside the call: nothing else reaches the connection meanwhile.
     writeRefusals: async (events) =>
       db.$client.transaction(() => events.reduce((failed, event) => failed + writeAlone(event), 0))(),
-    setLastAnswered(_tx, keyId, at) {
-      setLastAnswered.run(at, keyId);
+    setLastAnswered(_tx, uses) {
+      for (const [keyId, at] of uses) setLastAnswered.run(at, keyId);
     },
   };
 }
@@ -75,12 +82,17 @@ export function postgresUsageWrites(db: PostgresStore): UsageWrites {
           );
         return failed;
       }),
-    async setLastAnswered(tx, keyId, at) {
+    // One UPDATE for every key of the batch, not one per key: each is a round trip under the log's
+    // lock (docs/postgresql.md, "Round trips and CPU per answer").
+    async setLastAnswered(tx, uses) {
+      if (uses.length === 0) return;
       const { apiKeys } = tx.t;
-      await tx
-        .update(apiKeys)
-        .set({ lastAnsweredAt: at })
-        .where(and(eq(apiKeys.id, keyId), or(isNull(apiKeys.lastAnsweredAt), lt(apiKeys.lastAnsweredAt, at))));
+      const values = uses.map(([keyId, at]) => sql`(${keyId}, ${at}::bigint)`);
+      await pgRows(
+        tx,
+        sql`UPDATE ${apiKeys} SET last_answered_at = v.at FROM (VALUES ${sql.join(values, sql`, `)}) AS v (id, at)
+          WHERE ${apiKeys.id} = v.id AND (${apiKeys.lastAnsweredAt} IS NULL OR ${apiKeys.lastAnsweredAt} < v.at)`,
+      );
     },
   };
 }

@@ -165,7 +165,12 @@ describe("the meter on PostgreSQL, in one process", () => {
     expect(early.headers["Retry-After"]).toBe("1");
     // At +60.9 s the whole group has left: the full limit is free again, and the old group is dropped.
     await there.admit(principal, NOW + MINUTE_MS + 900);
-    await here.admit(principal, NOW + MINUTE_MS + 1000);
+    const admitted = await here.admit(principal, NOW + MINUTE_MS + 1000);
+    // A counted call's headers: the calls inside the minute, and when its oldest group leaves.
+    expect(admitted.headers).toMatchObject({
+      "X-RateLimit-Remaining": String(limit - 2),
+      "X-RateLimit-Reset": String(Math.ceil((NOW + 2 * MINUTE_MS + 900) / 1000)),
+    });
     expect(await row()).toEqual({ admitted: [NOW + MINUTE_MS + 900, NOW + MINUTE_MS + 1000], calls: [1, 1] });
     expect((await there.windows(principal, NOW + MINUTE_MS + 1000)).minute).toEqual({
       window: "minute",

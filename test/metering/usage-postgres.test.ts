@@ -17,7 +17,7 @@ import { postgresStoreOf } from "../../src/db/postgres.ts";
 import { lastUseOfKey } from "../../src/dashboard/queries.ts";
 import { openReceiptLedger } from "../../src/receipts/receipt-ledger.ts";
 import { sampleEntry } from "../receipts/fixtures.ts";
-import { count } from "drizzle-orm";
+import { count, eq } from "drizzle-orm";
 import { dailyCallsBySkill, monthCalls, recentCalls, usageReport } from "../../src/metering/usage-report.ts";
 import type { SkillCall, SkillReply } from "../../src/pipeline/run-skill.ts";
 import type { AnySkill } from "../../src/skills/types.ts";
@@ -143,7 +143,39 @@ describe("usage and its reports on PostgreSQL", () => {
     expect(await lastUseOfKey(store, principal.keyId)).toBe(at("2026-03-02T09:00:00Z")); // not the rolled-back answer's
     expect(await store.select({ n: count() }).from(store.t.usageEvents)).toEqual([{ n: 3 }]); // no row for an answer since
   });
+
+  test("one batch writes the last use of each of its keys, each only forward", async () => {
+    const store = await open(await postgres.freshDatabase());
+    const [a, b, c] = [await principalOn(store, "a"), await principalOn(store, "b"), await principalOn(store, "c")];
+    const usage = createUsageLog(postgresUsageWrites(postgresStoreOf(store)), { flushAfterMs: 60_000 });
+    const committer = new GroupCommitter(store);
+    committer.join(usage.batch);
+    // c was last used later than this batch's call (another replica's batch, say): it stays.
+    await store
+      .update(store.t.apiKeys)
+      .set({ lastAnsweredAt: at("2026-03-02T11:00:00Z") })
+      .where(eqKey(store, c.keyId));
+    await Promise.all(
+      [
+        [a, "2026-03-02T09:00:00Z"],
+        [b, "2026-03-02T09:30:00Z"],
+        [a, "2026-03-02T09:45:00Z"],
+        [c, "2026-03-02T10:00:00Z"],
+        [b, "2026-03-02T09:10:00Z"],
+      ].map(([principal, iso]) =>
+        committer.commit((tx) => usage.recordAnswered(tx, (principal as Principal).keyId, at(iso as string))),
+      ),
+    );
+    expect(committer.stats()).toEqual({ batches: 1, writes: 5 });
+    expect([
+      await lastUseOfKey(store, a.keyId),
+      await lastUseOfKey(store, b.keyId),
+      await lastUseOfKey(store, c.keyId),
+    ]).toEqual([at("2026-03-02T09:45:00Z"), at("2026-03-02T09:30:00Z"), at("2026-03-02T11:00:00Z")]);
+  });
 });
+
+const eqKey = (store: Store, keyId: string) => eq(store.t.apiKeys.id, keyId);
 
 describe("idempotency records across replicas on PostgreSQL", () => {
   test("the same Idempotency-Key sent to two replicas at once is answered once; the other replays it", async () => {

@@ -13,6 +13,7 @@ import {
   type Hash,
   type NodeSource,
 } from "./merkle.ts";
+import { allInOrder } from "../../db/pipelined.ts";
 import { signedCheckpointProblem } from "../verify.ts";
 import { checkpointText, signNote } from "./note.ts";
 import { leafHashesOf, reduceHashes, TileStore, TILE_HEIGHT, TILE_WIDTH } from "./tiles.ts";
@@ -257,18 +258,19 @@ export class ReceiptLog implements BatchParticipant {
     this.batchOpen = false;
   }
 
+  /** The batch's rows, completed tiles and signed checkpoint, started together (one round trip on PostgreSQL). */
   private *writeAndSign(tx: Store): Steps<void> {
-    yield* wait(this.rows.writeBatch(tx));
-    for (const tile of this.tileWrites) yield* wait(this.rows.putTile(tx, tile.level, tile.index, tile.hashes));
-    this.sealed = yield* wait(this.signCheckpoint(tx));
+    const receipts = this.rows.writeBatch(tx);
+    const tiles = this.tileWrites.map((tile) => this.rows.putTile(tx, tile.level, tile.index, tile.hashes));
+    const { checkpoint, stored } = this.signCheckpoint(tx);
+    yield* wait(allInOrder([receipts, ...tiles, stored]));
+    this.sealed = checkpoint;
   }
 
   private *followShared(tx: Store): Steps<void> {
-    yield* wait(this.rows.lockLog(tx));
-    const latest = yield* wait(this.rows.latestCheckpoint(tx));
-    const newestKey = yield* wait(this.rows.newestSigningKey(tx));
-    yield* wait(this.keys.follow(tx, newestKey?.kid));
-    if (latest) yield* this.catchUpTo(latest, tx);
+    const { checkpoint: latest, newestKid, entries } = yield* wait(this.rows.openBatch(tx, this.head.size));
+    yield* wait(this.keys.follow(tx, newestKid));
+    if (latest) yield* this.catchUpTo(latest, tx, entries);
     else if (this.head.size > 0)
       throw new Error("the receipt log's checkpoints are gone: run 'waybill receipts verify'");
   }
@@ -283,7 +285,7 @@ export class ReceiptLog implements BatchParticipant {
    * Bring the head to a checkpoint another replica signed: its leaves are read (their tiles are
    * already stored) and the result must have the checkpoint's root, or the head stays as it was.
    */
-  private *catchUpTo(checkpoint: CheckpointRow, tx?: Store): Steps<void> {
+  private *catchUpTo(checkpoint: CheckpointRow, tx?: Store, read?: Buffer[]): Steps<void> {
     const from = this.head.size;
     if (checkpoint.treeSize < from) {
       throw new Error(
@@ -291,7 +293,11 @@ export class ReceiptLog implements BatchParticipant {
       );
     }
     if (checkpoint.treeSize > from) {
-      const entries = yield* wait(this.rows.entries(from, checkpoint.treeSize, tx));
+      // `read`: the leaves after `from`, read with the checkpoint (openBatch); otherwise read now.
+      const entries =
+        read?.length === checkpoint.treeSize - from
+          ? read
+          : yield* wait(this.rows.entries(from, checkpoint.treeSize, tx));
       // Moved meanwhile, or (following outside a batch) this process's batch now holds the head: it catches up itself.
       if (this.head.size !== from || (tx === undefined && this.batchOpen)) return;
       const caughtUp = cloneHead(this.head);
@@ -330,7 +336,8 @@ export class ReceiptLog implements BatchParticipant {
     }
   }
 
-  private signCheckpoint(tx: Store): MaybePromise<SignedCheckpoint> {
+  /** Sign the head and start storing the checkpoint. */
+  private signCheckpoint(tx: Store): { checkpoint: SignedCheckpoint; stored: void | Promise<void> } {
     const key = this.keys.current();
     const root = this.head.range.root();
     const rootBytes = Buffer.from(root);
@@ -349,7 +356,7 @@ export class ReceiptLog implements BatchParticipant {
       note,
       signedAt: this.clock.now(),
     });
-    return stored instanceof Promise ? stored.then(() => checkpoint) : checkpoint;
+    return { checkpoint, stored };
   }
 
   private *catchUp(tx: Store): Steps<void> {

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gt, gte, lte, max, sql } from "drizzle-orm";
 import { lockUntilTransactionEnds } from "../../db/advisory-lock.ts";
 import type { Store } from "../../db/client.ts";
+import { PgStatement } from "../../db/pg-statement.ts";
 import { first } from "../../db/transaction.ts";
 import { receiptPartsById, receiptRowColumns, storedReceiptAt } from "../store.ts";
 import type { ReceiptRows } from "./types.ts";
@@ -8,8 +9,40 @@ import type { ReceiptRows } from "./types.ts";
 /** Any number that names the receipt log's lock; distinct from the migration lock (src/db/postgres.ts). */
 const LOG_LOCK = 0x57a7_b10c;
 
+/** The log's batch start: its lock, the newest checkpoint and key, the leaves since (migrations-pg/0007). */
+const batchHead = new PgStatement(
+  () =>
+    sql`SELECT * FROM waybill_log_batch_head(${sql.placeholder("lock")}::bigint, ${sql.placeholder("knownSize")}::bigint)`,
+);
+const LEAF_BYTES = 32;
+
+/** waybill_log_batch_head's row: the checkpoint's columns are null while the log is empty. */
+interface BatchHeadRow {
+  tree_size: number | string | null;
+  root_hash: string;
+  kid: string;
+  note: string;
+  newest_kid: string | null;
+  leaves: number | string | null;
+  hashes: Uint8Array | null;
+}
+
 const hex = (value: Uint8Array | null) => (value === null ? null : Buffer.from(value).toString("hex"));
 const bytes = (value: Uint8Array) => Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+
+type ReceiptInsert = Store["t"]["receipts"]["$inferInsert"];
+
+/** The columns every row sets (in the first row's order), or undefined when rows differ. */
+function sameColumns(rows: ReceiptInsert[]): (keyof ReceiptInsert)[] | undefined {
+  const setIn = (row: ReceiptInsert) =>
+    (Object.keys(row) as (keyof ReceiptInsert)[]).filter((column) => row[column] !== undefined);
+  const columns = setIn(rows[0] as ReceiptInsert);
+  const same = rows.every((row) => {
+    const other = setIn(row);
+    return other.length === columns.length && other.every((column, i) => column === columns[i]);
+  });
+  return same ? columns : undefined;
+}
 
 /**
  * The ledger's rows through drizzle's builders, awaited: the same queries on any engine
@@ -20,7 +53,17 @@ export function portableReceiptRows(store: Store): ReceiptRows {
   const t = store.t;
   const r = t.receipts;
   /** The open batch's receipt rows, written in one multi-row INSERT by writeBatch (one batch at a time per process). */
-  let batchRows: (typeof t.receipts.$inferInsert)[] = [];
+  let batchRows: ReceiptInsert[] = [];
+  // The batch's multi-row INSERT, its text built once per row count (pg-statement.ts).
+  const receiptsInsert = new PgStatement((tx, shape: string) => {
+    const [count, names] = shape.split("|");
+    const columns = (names ?? "").split(",") as (keyof ReceiptInsert)[];
+    const placeholders = Array.from({ length: Number(count) }, (_, i) =>
+      Object.fromEntries(columns.map((column) => [column, sql.placeholder(`${i}.${column}`)])),
+    );
+    // Builders take a placeholder for any column; Object.fromEntries only loses the key types.
+    return tx.insert(tx.t.receipts).values(placeholders as unknown as ReceiptInsert[]);
+  });
   return {
     parts: (ids) => receiptPartsById(store, ids),
     async checkpoints() {
@@ -50,7 +93,11 @@ export function portableReceiptRows(store: Store): ReceiptRows {
       if (batchRows.length === 0) return;
       const rows = batchRows;
       batchRows = [];
-      await tx.insert(t.receipts).values(rows);
+      const columns = sameColumns(rows);
+      if (tx.engine !== "postgres" || !columns) return void (await tx.insert(t.receipts).values(rows));
+      const values: Record<string, unknown> = {};
+      for (const [i, row] of rows.entries()) for (const column of columns) values[`${i}.${column}`] = row[column];
+      await receiptsInsert.rows(tx, `${rows.length}|${columns.join(",")}`, values);
     },
     endBatch() {
       batchRows = [];
@@ -148,5 +195,21 @@ export function portableReceiptRows(store: Store): ReceiptRows {
       await tx.insert(t.signingKeys).values(row);
     },
     lockLog: (tx) => lockUntilTransactionEnds(tx, LOG_LOCK),
+    async openBatch(tx, knownSize) {
+      const [row] = await batchHead.rows<BatchHeadRow>(tx, "", { lock: LOG_LOCK, knownSize });
+      if (!row) throw new Error("waybill_log_batch_head returned no row");
+      const checkpoint =
+        row.tree_size === null
+          ? undefined
+          : { treeSize: Number(row.tree_size), rootHash: row.root_hash, kid: row.kid, note: row.note };
+      const leaves = Number(row.leaves ?? 0);
+      const hashes = row.hashes === null ? Buffer.alloc(0) : Buffer.from(row.hashes);
+      // Every leaf entry is a SHA-256; anything else is read row by row.
+      const entries =
+        hashes.length === leaves * LEAF_BYTES
+          ? Array.from({ length: leaves }, (_, i) => hashes.subarray(i * LEAF_BYTES, (i + 1) * LEAF_BYTES))
+          : undefined;
+      return { checkpoint, newestKid: row.newest_kid ?? undefined, entries };
+    },
   };
 }

@@ -131,6 +131,9 @@ function prepare(db: Db): ReceiptRows {
       insertKey().run(row.kid, row.publicKey, row.privateKey, row.createdAt);
     },
     lockLog() {},
+    openBatch() {
+      throw new Error("the SQLite file's log has one appending process: no batch head to read");
+    },
     checkpoints: () => checkpoints().all(),
     receiptPage: (afterSeq, limit) => receiptPage().all(afterSeq, limit),
     parts(ids) {

@@ -24,6 +24,15 @@ export interface ReceiptRow {
   latencyMs: number;
 }
 
+/** Where a shared log stands when a batch takes its lock. */
+export interface BatchHead {
+  checkpoint: CheckpointRow | undefined;
+  /** The newest signing key's kid (undefined: no key stored). */
+  newestKid: string | undefined;
+  /** Leaf entries after the batch's known size up to the checkpoint; undefined: read them with entries(). */
+  entries: Buffer[] | undefined;
+}
+
 export interface CheckpointRow {
   treeSize: number;
   rootHash: string; // lowercase hex
@@ -83,6 +92,11 @@ export interface ReceiptRows {
    * append one after another.
    */
   lockLog(tx: Store): MaybePromise<void>;
+  /**
+   * Shared logs only, at a batch's start: lockLog, then where the log stands, read after the lock
+   * (one round trip on PostgreSQL: a server-side function, docs/postgresql.md).
+   */
+  openBatch(tx: Store, knownSize: number): MaybePromise<BatchHead>;
   setting(key: string, tx?: Store): MaybePromise<string | undefined>;
   /** For `receipts verify`: every stored checkpoint, by tree size. */
   checkpoints(): MaybePromise<CheckpointRow[]>;
