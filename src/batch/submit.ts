@@ -1,3 +1,4 @@
+import { BATCH_SUBMISSION_CALL } from "../metering/batch-submission.ts";
 import type { Principal } from "../access/principal.ts";
 import { utcDateOf } from "../dates.ts";
 import { ApiError } from "../errors.ts";
@@ -9,7 +10,6 @@ import { beginJob, discardJob, queueJob, STORE_CHUNK, storeRows, unpricedLanes }
 import type { Sheet } from "./sheet.ts";
 
 /** The receipt of a submission names this operation of rate-lookup; each priced lane has its own rate-lookup receipt. */
-export const BATCH_OPERATION = "rate-lookup.batch";
 const SUBMISSION_MODEL = "batch-1";
 
 export interface Submitted {
@@ -67,7 +67,7 @@ export async function submitSheet(
     const receipt = await deps.committer.commit(async (tx) => {
       const appended = await deps.ledger.append(tx, {
         issuedAt: deps.clock.now(),
-        skill: BATCH_OPERATION,
+        skill: BATCH_SUBMISSION_CALL,
         principal,
         request: { format: sheet.format, columns: sheet.columns, lanes: needed },
         response: { job_id: jobId, total: needed },

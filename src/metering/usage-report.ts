@@ -1,6 +1,7 @@
-import { and, count, desc, eq, gte, isNotNull, lt, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, isNotNull, lt, ne, sql } from "drizzle-orm";
 import type { Store } from "../db/client.ts";
 import { first } from "../db/transaction.ts";
+import { answeredStatusOf, BATCH_SUBMISSION_CALL } from "./batch-submission.ts";
 import { monthRange } from "./calendar.ts";
 import type { TierLimits } from "./limits.ts";
 import { DAY_MS, utcDateOf } from "../dates.ts";
@@ -37,6 +38,11 @@ function answeredReceipts({ t: { receipts } }: Store, accountId: string, from: n
     gte(receipts.knownAt, from),
     lt(receipts.knownAt, to),
   );
+}
+
+/** The answered receipts that count toward the month: all but bid-sheet submissions (minute only). */
+function countedReceipts(db: Store, accountId: string, from: number, to: number) {
+  return and(answeredReceipts(db, accountId, from, to), ne(db.t.receipts.skill, BATCH_SUBMISSION_CALL));
 }
 
 /** The usage rows of `accountId` in [from, to): refusals, and answered calls from before migration 0008. */
@@ -100,7 +106,7 @@ export async function usageReport(db: Store, accountId: string, now: number, lim
   const fromReceipts = await db
     .select({ skill: receipts.skill, answered: count() })
     .from(receipts)
-    .where(answeredReceipts(db, accountId, start, end))
+    .where(countedReceipts(db, accountId, start, end))
     .groupBy(receipts.skill);
   const skills = addUp(
     [
@@ -151,7 +157,7 @@ export async function dailyCallsBySkill(
   const fromReceipts = await db
     .select({ dayIndex: receiptDay, skill: receipts.skill, answered: count() })
     .from(receipts)
-    .where(answeredReceipts(db, accountId, from, to))
+    .where(countedReceipts(db, accountId, from, to))
     .groupBy(receiptDay, receipts.skill);
   const rows = [
     ...fromUsageRows.map(({ dayIndex, ...counts }) => ({
@@ -215,8 +221,8 @@ const answeredCall = (row: {
   return {
     at,
     requestId,
-    skill: skillOfCall(row.skill),
-    status: 200,
+    skill: row.skill === BATCH_SUBMISSION_CALL ? row.skill : skillOfCall(row.skill),
+    status: answeredStatusOf(row.skill),
     latencyMs,
     receiptId: row.receiptId,
     keyDisplayId: row.keyDisplayId,

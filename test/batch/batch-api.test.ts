@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import Papa from "papaparse";
 import { DEFAULT_LIMITS, type LimitsTable } from "../../src/metering/limits.ts";
+import { recentCalls } from "../../src/metering/usage-report.ts";
 import { testInstance, type TestInstance } from "../support/instance.ts";
 
 let instance: TestInstance;
@@ -72,6 +73,20 @@ describe("POST /v1/rates/batch", () => {
 
     // Two priced lanes count toward the month; refused rows do not.
     expect(await monthUsed(accountId)).toBe(2);
+    // The usage report agrees: the submission is a call of the minute only, listed with its 202, not answered.
+    const usage = (await (await instance.call("/v1/usage", { key })).json()) as {
+      quota: { used: number };
+      totals: { answered: number };
+      skills: { skill: string; answered: number }[];
+    };
+    expect(usage.quota.used).toBe(2);
+    expect(usage.totals.answered).toBe(2);
+    expect(usage.skills).toEqual([{ skill: "rate-lookup", answered: 2, refused: 0 }]);
+    const calls = await recentCalls(instance.db, accountId, 10);
+    expect(calls.find((call) => call.receiptId === job.receipt_id)).toMatchObject({
+      skill: "rate-lookup.batch",
+      status: 202,
+    });
     // Each priced lane has its own rate-lookup receipt, verifiable like any other.
     const receipts = instance.db.$client
       .query<{ id: string; skill: string; request_id: string }, []>(

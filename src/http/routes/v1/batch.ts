@@ -5,7 +5,7 @@ import { jobJson, statusUrl } from "../../../batch/job-view.ts";
 import { pricedCsv, pricedJsonLines, pricedXlsx } from "../../../batch/priced-sheet.ts";
 import { sheetFromCsv, sheetFromJson, sheetFromXlsx, XLSX_MEDIA_TYPE, type Sheet } from "../../../batch/sheet.ts";
 import type { BatchService } from "../../../batch/service.ts";
-import { BATCH_OPERATION } from "../../../batch/submit.ts";
+import { BATCH_SUBMISSION_CALL } from "../../../metering/batch-submission.ts";
 import { ApiError, errorResponse, errors } from "../../../errors.ts";
 import { log } from "../../../ops/log.ts";
 import type { PipelineDeps } from "../../../pipeline/run-skill.ts";
@@ -38,7 +38,7 @@ export function batchRoutes(deps: BatchRouteDeps) {
       requestId,
       accountId: principal.accountId,
       keyId: principal.keyId,
-      skill: BATCH_OPERATION,
+      skill: BATCH_SUBMISSION_CALL,
       status: error instanceof ApiError ? error.status : 500,
       latencyMs: performance.now() - started,
       receiptId: null,
