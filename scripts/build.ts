@@ -1,7 +1,8 @@
 export {};
 // Compile Waybill into one executable: code, views, migrations, public assets and reference data inside.
 const result = await Bun.build({
-  entrypoints: ["./src/main.ts"],
+  // The XLSX reader runs in a Worker; a compiled binary only holds a worker file given as an entrypoint.
+  entrypoints: ["./src/main.ts", "./src/batch/xlsx-read.worker.ts"],
   compile: {
     outfile: "./dist/waybill",
     // The binary must behave the same from any folder: never pick up a bunfig.toml or .env there.

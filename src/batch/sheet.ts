@@ -1,6 +1,6 @@
-import ExcelJS from "exceljs";
 import Papa from "papaparse";
 import { errors } from "../errors.ts";
+import { READ_TIMEOUT_MS, readXlsx, XlsxReadError } from "./xlsx-reader.ts";
 
 /** How a bid sheet arrived; its priced copy is offered in the same format. */
 export type SheetFormat = "json" | "csv" | "xlsx";
@@ -72,32 +72,16 @@ function parseYielding(text: string): Promise<ParsedCsv> {
   });
 }
 
-/** The first worksheet of an XLSX workbook: its first row names the columns. */
+/** The first worksheet of an XLSX workbook: its first row names the columns. Read in a worker (./xlsx-reader.ts). */
 export async function sheetFromXlsx(bytes: Uint8Array): Promise<Sheet> {
-  const workbook = new ExcelJS.Workbook();
-  try {
-    await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
-  } catch {
-    throw sheetProblem("is not a readable XLSX workbook");
-  }
-  const worksheet = workbook.worksheets[0];
-  if (!worksheet) throw sheetProblem("has no worksheet");
-  const header = worksheet.getRow(1);
-  const columns: string[] = [];
-  const columnAt = new Map<number, string>();
-  header.eachCell((cell, index) => {
-    const name = cellText(cell.value).trim();
-    if (name === "") return;
-    columns.push(name);
-    columnAt.set(index, name);
+  const read = await readXlsx(bytes).catch((error: unknown) => {
+    if (error instanceof XlsxReadError && error.failure === "timed out")
+      throw sheetProblem(`could not be read within ${READ_TIMEOUT_MS / 1000} s`);
+    throw error instanceof XlsxReadError ? errors.internal() : error;
   });
-  const rows: Record<string, unknown>[] = [];
-  worksheet.eachRow((row, index) => {
-    if (index === 1) return;
-    const cells: Record<string, unknown> = {};
-    for (const [at, name] of columnAt) cells[name] = cellText(row.getCell(at).value);
-    if (Object.values(cells).some((value) => value !== "")) rows.push(cells);
-  });
+  if ("problem" in read) throw sheetProblem(read.problem);
+  const { columns } = read;
+  const rows = read.rows.map((cells) => Object.fromEntries(columns.map((name, at) => [name, cells[at] ?? ""])));
   return checked({ format: "xlsx", columns, rows });
 }
 
@@ -140,15 +124,4 @@ function withoutExtras(row: Record<string, string>, columns: readonly string[]):
   const cells: Record<string, unknown> = {};
   for (const column of columns) cells[column] = row[column] ?? "";
   return cells;
-}
-
-/** What a spreadsheet cell shows, as text: a date as YYYY-MM-DD, a formula as its result. */
-function cellText(value: ExcelJS.CellValue): string {
-  if (value === null || value === undefined) return "";
-  if (value instanceof Date) return value.toISOString().slice(0, 10);
-  if (typeof value !== "object") return String(value);
-  if ("result" in value) return cellText(value.result as ExcelJS.CellValue);
-  if ("richText" in value) return value.richText.map((run) => run.text).join("");
-  if ("text" in value) return String(value.text);
-  return "";
 }
