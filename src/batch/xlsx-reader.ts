@@ -19,9 +19,12 @@ export class XlsxReadError extends Error {
 /** Far above the ~1 s a 10,000-lane workbook takes on a busy machine; a workbook slower than this is refused. */
 export const READ_TIMEOUT_MS = 30_000;
 
-// The worker is a separate entrypoint of the compiled binary (scripts/build.ts); this URL finds it
-// beside this file both from source and inside the executable.
-const WORKER_URL = new URL("./xlsx-read.worker.ts", import.meta.url);
+// The worker is a separate entrypoint of the compiled binary (scripts/build.ts). From source it sits
+// beside this file; inside the executable every module is bundled into one file at the root of the
+// embedded file system, and the worker keeps its path below src/ there.
+const WORKER_URL = import.meta.url.startsWith("file:///$bunfs/")
+  ? new URL("./batch/xlsx-read.worker.ts", import.meta.url)
+  : new URL("./xlsx-read.worker.ts", import.meta.url);
 
 let queue: Promise<unknown> = Promise.resolve();
 

@@ -77,7 +77,7 @@ describe("POST /v1/rates/batch", () => {
     const usage = (await (await instance.call("/v1/usage", { key })).json()) as {
       quota: { used: number };
       totals: { answered: number };
-      skills: { skill: string; answered: number }[];
+      skills: { skill: string; answered: number; refused: number }[];
     };
     expect(usage.quota.used).toBe(2);
     expect(usage.totals.answered).toBe(2);
