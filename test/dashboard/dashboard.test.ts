@@ -199,6 +199,8 @@ describe("keys through the dashboard", () => {
     expect(page).toStartWith("<!doctype html>");
     expect(page).not.toContain(key);
     expect(page).toContain(`${key.slice(0, 12)}…`);
+    // Each scope reads as the skill's name in words, its id beside it.
+    expect(page).toMatch(/value="fuel-surcharge"\s*\/>\s*<span>Fuel Surcharge<\/span>/);
 
     const beyond = await post(app, "/dashboard/keys", { _csrf: csrf, scopes: "audit-report" }, { cookie });
     expect(beyond.status).toBe(422);

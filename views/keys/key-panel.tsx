@@ -1,3 +1,4 @@
+import { toolTitle } from "../../src/skills/call-names.ts";
 import { Flash } from "../flash.tsx";
 import type { Scope } from "../../src/skills/catalog.ts";
 import { formatDateTime } from "../format.ts";
@@ -189,7 +190,10 @@ function CreateKeyForm({
           {allowedScopes.map((scope) => (
             <label class="check">
               <input type="checkbox" name="scopes" value={scope} />
-              <span>{scope}</span>
+              <span safe>{toolTitle({ name: scope })}</span>
+              <code class="muted small" safe>
+                {scope}
+              </code>
             </label>
           ))}
         </div>
