@@ -191,9 +191,7 @@ function CreateKeyForm({
             <label class="check">
               <input type="checkbox" name="scopes" value={scope} />
               <span safe>{toolTitle({ name: scope })}</span>
-              <code class="muted small" safe>
-                {scope}
-              </code>
+              <code class="muted small">{scope}</code>
             </label>
           ))}
         </div>
