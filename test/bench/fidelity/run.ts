@@ -398,6 +398,24 @@ function leaveOneDistrictOut(fit: PricedLaneWeek[]): (w: PricedLaneWeek) => numb
   };
 }
 
+/**
+ * Each held-out week priced with a lane balance refitted on the `window` latest reports published before it (walk
+ * forward): what keeping the factor up to date with USDA's newest weeks would buy.
+ */
+function walkForward(all: PricedLaneWeek[], window: number): (w: PricedLaneWeek) => number {
+  const reportWeeks = [...new Set(all.map((w) => w.week))].sort();
+  const refits = new Map<string, (w: PricedLaneWeek) => number>();
+  return (w) => {
+    let refit = refits.get(w.week);
+    if (!refit) {
+      const latest = reportWeeks.filter((week) => week < w.week).slice(-window);
+      refit = balancedBy(fittedLaneBalance(all.filter((other) => latest.includes(other.week))));
+      refits.set(w.week, refit);
+    }
+    return refit(w);
+  };
+}
+
 function groupBias(lanes: PricedLaneWeek[], keyOf: (w: PricedLaneWeek) => string): [string, number, number][] {
   const groups = new Map<string, PricedLaneWeek[]>();
   for (const w of lanes) groups.set(keyOf(w), [...(groups.get(keyOf(w)) ?? []), w]);
@@ -455,6 +473,14 @@ function usdaSection(): string[] {
     scoreRow(
       "held out, lane balance refitted without the lane's own district",
       score(heldOut, leaveOneDistrictOut(fit)),
+    ),
+    scoreRow(
+      "held out, lane balance refitted each week on the latest report before it",
+      score(heldOut, walkForward(all, 1)),
+    ),
+    scoreRow(
+      "held out, lane balance refitted each week on the three latest reports before it",
+      score(heldOut, walkForward(all, 3)),
     ),
     scoreRow(
       `held out, the head-haul level alone (x${levelAlone.toFixed(2)} on the non-fuel lines, no district or market multiplier)`,
