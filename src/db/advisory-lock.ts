@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { Store } from "./client.ts";
+import { pgOf } from "./postgres.ts";
 
 /**
  * Wait for PostgreSQL's transaction-scoped advisory lock `key`, released by the transaction's COMMIT
@@ -9,8 +9,7 @@ import type { Store } from "./client.ts";
  */
 export async function lockUntilTransactionEnds(tx: Store, key: number): Promise<void> {
   if (tx.engine !== "postgres") return;
-  const pg = tx as unknown as PgDatabase<PgQueryResultHKT, Record<string, unknown>>;
-  await pg.execute(sql`SELECT pg_advisory_xact_lock(${key}::bigint)`);
+  await pgOf(tx).execute(sql`SELECT pg_advisory_xact_lock(${key}::bigint)`);
 }
 
 /**
@@ -25,8 +24,7 @@ export async function unlessAnotherReplicaIs<T>(
   work: () => Promise<T>,
 ): Promise<T | undefined> {
   if (store.engine !== "postgres") return work();
-  const pg = store as unknown as PgDatabase<PgQueryResultHKT, Record<string, unknown>>;
-  return pg.transaction(async (tx) => {
+  return pgOf(store).transaction(async (tx) => {
     const rows = (await tx.execute(sql`SELECT pg_try_advisory_xact_lock(${key}::bigint) AS held`)) as unknown as {
       held: boolean;
     }[];

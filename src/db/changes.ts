@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import type { SQL } from "bun";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { Backoff } from "./backoff.ts";
 import type { Db, Store } from "./client.ts";
 import { engineOf } from "./open.ts";
+import { pgOf } from "./postgres.ts";
 
 /**
  * In-memory caches (the key index, month counters, reference figures) must drop what a write
@@ -31,8 +31,7 @@ export function markChanged(db: Store): void {
  */
 export async function announceChange(tx: Store): Promise<void> {
   markChanged(tx);
-  if (tx.engine === "postgres")
-    await (tx as unknown as PgDatabase<PgQueryResultHKT>).execute(sql`SELECT pg_notify(${CHANGES_CHANNEL}, '')`);
+  if (tx.engine === "postgres") await pgOf(tx).execute(sql`SELECT pg_notify(${CHANGES_CHANNEL}, '')`);
 }
 
 export interface ChangeWatcher {

@@ -1,5 +1,6 @@
 import { Database } from "bun:sqlite";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { MIGRATIONS_DIR } from "../paths.ts";
 import * as schema from "./schema.ts";
@@ -11,8 +12,16 @@ import { RESTART_FRAMES } from "./wal-checkpointer.ts";
  * that dialect's tables under the names of src/db/schema.ts. The builders are typed by the SQLite
  * dialect; src/db/postgres.ts hands out PostgreSQL's behind the same type.
  */
-export type Store = BunSQLiteDatabase<typeof schema> & { t: typeof schema; engine: Engine };
+export type Store = BunSQLiteDatabase<typeof schema> & {
+  t: typeof schema;
+  engine: Engine;
+  /** On PostgreSQL, the same handle typed as what it is, for what only PostgreSQL has (src/db/postgres.ts, pgOf). */
+  pg?: PgHandle;
+};
 export type Engine = "sqlite" | "postgres";
+
+/** drizzle's PostgreSQL pool or transaction, by its own dialect's type. */
+export type PgHandle = PgDatabase<PgQueryResultHKT, Record<string, unknown>>;
 
 /** An embedded SQLite file: a Store that also reaches bun:sqlite directly (prepared statements, pragmas). */
 export type Db = Store & { $client: Database };

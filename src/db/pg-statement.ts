@@ -1,5 +1,6 @@
 import { fillPlaceholders, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Store } from "./client.ts";
+import { pgOf } from "./postgres.ts";
 
 /** What drizzle's builder turned a query into: the text, and its parameters (placeholders among them). */
 interface Built {
@@ -7,17 +8,18 @@ interface Built {
   params: unknown[];
 }
 
-/** The parts of drizzle's PostgreSQL handle (a pool or a transaction) this module reaches at run time. */
-interface PgHandle {
+/** drizzle's internals of a PostgreSQL handle (a pool or a transaction) this module reaches at run time. */
+interface PgInternals {
   dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
   session: { client: { unsafe(text: string, params: unknown[]): PromiseLike<Iterable<unknown>> } };
 }
 
-function pgHandleOf(store: Store): PgHandle {
-  const handle = store as unknown as Partial<PgHandle>;
-  if (store.engine !== "postgres" || typeof handle.session?.client?.unsafe !== "function" || !handle.dialect)
-    throw new Error("a prebuilt statement runs on a PostgreSQL store");
-  return handle as PgHandle;
+function pgHandleOf(store: Store): PgInternals {
+  // `dialect` and `session` are drizzle's internal members, missing from its public type; checked here.
+  const handle = pgOf(store) as unknown as Partial<PgInternals>;
+  if (typeof handle.session?.client?.unsafe !== "function" || !handle.dialect)
+    throw new Error("a prebuilt statement runs on drizzle's Bun SQL PostgreSQL handle");
+  return handle as PgInternals;
 }
 
 /**
@@ -43,7 +45,7 @@ export class PgStatement<Shape extends string | number = string> {
     return [...((await handle.session.client.unsafe(text, fillPlaceholders(params, values))) as Iterable<T>)];
   }
 
-  private builtFor(store: Store, handle: PgHandle, shape: Shape): Built {
+  private builtFor(store: Store, handle: PgInternals, shape: Shape): Built {
     const known = this.built.get(shape);
     if (known) return known;
     const query = handle.dialect.sqlToQuery(this.build(store, shape).getSQL());

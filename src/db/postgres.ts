@@ -2,7 +2,7 @@ import { SQL } from "bun";
 import { drizzle } from "drizzle-orm/bun-sql";
 import { migrate } from "drizzle-orm/bun-sql/migrator";
 import { PG_MIGRATIONS_DIR } from "../paths.ts";
-import type { Store } from "./client.ts";
+import type { PgHandle, Store } from "./client.ts";
 import * as pgSchema from "./pg-schema.ts";
 import type * as schema from "./schema.ts";
 
@@ -14,6 +14,27 @@ export function postgresStoreOf(store: Store): PostgresStore {
   if (store.engine !== "postgres" || !("$client" in store) || !(store.$client instanceof SQL))
     throw new Error(`expected a PostgreSQL store, got the ${store.engine} one`);
   return store as PostgresStore;
+}
+
+/** `store`'s PostgreSQL handle by its own type (a pool or a transaction), for what only PostgreSQL has; checked. */
+export function pgOf(store: Store): PgHandle {
+  if (store.engine !== "postgres" || !store.pg)
+    throw new Error(`expected a PostgreSQL store, got the ${store.engine} one`);
+  return store.pg;
+}
+
+/**
+ * A PostgreSQL pool or transaction as a Store. The one place PostgreSQL's builders are shown under the
+ * SQLite-typed Store: both dialects' builders take the same calls (docs/architecture.md, "The storage seam"),
+ * so queries are written once; `t` is where they find this dialect's tables and `pg` keeps the handle's own type.
+ */
+export function pgAsStore(pg: PgHandle, $client: SQL): PostgresStore {
+  return Object.assign(pg as unknown as Store, {
+    t: pgSchema as unknown as typeof schema,
+    engine: "postgres" as const,
+    $client,
+    pg,
+  });
 }
 
 /** Any number that names the migration lock: replicas starting together migrate one after another. */
@@ -51,14 +72,7 @@ export function sidePool(store: PostgresStore, settings: Record<string, string>)
 }
 
 function postgresStore(client: SQL): PostgresStore {
-  const db = drizzle({ client, schema: pgSchema });
-  // The builders of both dialects take the same calls (docs/postgresql.md), so queries are written
-  // once against the SQLite-typed Store; `t` is where they find this dialect's tables.
-  return Object.assign(db as unknown as Store, {
-    t: pgSchema as unknown as typeof schema,
-    engine: "postgres" as const,
-    $client: client,
-  });
+  return pgAsStore(drizzle({ client, schema: pgSchema }), client);
 }
 
 async function migrateUnderLock(client: SQL): Promise<void> {

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { Db, Store } from "./client.ts";
+import { pgAsStore, pgOf, postgresStoreOf } from "./postgres.ts";
 import { exclusively } from "./write-lock.ts";
 
 const OPEN = Symbol("open transaction");
@@ -17,12 +17,9 @@ export function joinedTransaction(db: Db): Store {
  */
 export async function inTransaction<T>(store: Store, work: (tx: Store) => Promise<T>): Promise<T> {
   if (store.engine === "postgres") {
-    const pg = store as unknown as PgDatabase<PgQueryResultHKT, Record<string, unknown>>;
     // `$client` names the pool the transaction came from, as on the store (markChanged counts per pool).
-    const { $client } = store as Store & { $client?: unknown };
-    return pg.transaction((tx) =>
-      work(Object.assign(tx, { t: store.t, engine: store.engine, $client }) as unknown as Store),
-    );
+    const { $client } = postgresStoreOf(store);
+    return pgOf(store).transaction((tx) => work(pgAsStore(tx, $client)));
   }
   if ((store as Store & { [OPEN]?: boolean })[OPEN]) return work(store);
   const db = store as Db;
@@ -50,6 +47,5 @@ export async function first<T>(rows: PromiseLike<T[]>): Promise<T | undefined> {
  * transaction-scoped advisory lock, released by COMMIT or ROLLBACK.
  */
 export async function oneWriterAtATime(tx: Store, lock: number): Promise<void> {
-  if (tx.engine === "postgres")
-    await (tx as unknown as PgDatabase<PgQueryResultHKT>).execute(sql`SELECT pg_advisory_xact_lock(${lock})`);
+  if (tx.engine === "postgres") await pgOf(tx).execute(sql`SELECT pg_advisory_xact_lock(${lock})`);
 }
