@@ -203,29 +203,21 @@ export async function createRuntime({
   const batches = new BatchService(pipeline, batchRunner, rateLookup);
 
   const runtime: Runtime = {
-    db,
-    clock,
-    limits,
-    keys,
-    confirmKeyLive: pipeline.confirmKeyLive,
-    committer,
-    meter,
-    usage,
+    ...pipeline,
+    // What the pipeline takes by its interface, the runtime holds by its own type.
     ledger,
-    log: ledger.log,
     reference,
+    metrics,
+    limits,
     dataEvents,
-    skills: served,
     batches,
     batchRunner,
     webhookPolicy,
     webhooks,
     alertBackground,
     catalog: new SkillCatalog(skills),
-    metrics,
     readiness,
     dataFreshness,
-    refreshCaches,
     async close() {
       webhooks.stop();
       alertBackground.stop();

@@ -26,10 +26,28 @@ const deadLink = () =>
 
 /** Set a password through a one-time link, or change one's own password when signed in. */
 export function passwordRoutes(context: DashboardContext) {
-  /** A new session for this browser after the password change signed the account out everywhere. */
-  const signedInAgain = async (request: Request, accountId: string, now: number, location: string) => {
+  /**
+   * After a password change, which signed the account out everywhere: the sign-in throttle forgets the
+   * account, the change is in its audit trail (`detail` says how, when not by the current password), and
+   * this browser gets a new session and goes on to `location`.
+   */
+  const passwordChanged = async (
+    request: Request,
+    account: { id: string; email: string },
+    now: number,
+    location: string,
+    detail?: string,
+  ) => {
+    context.throttle.forgetAccount({ email: account.email, accountId: account.id });
+    await recordAccountEvent(context.db, {
+      at: now,
+      accountId: account.id,
+      action: "password_changed",
+      actor: { accountId: account.id },
+      ...(detail && { detail }),
+    });
     const policy = sessionCookiePolicy(request, context.options);
-    const { token } = await startSession(context.db, accountId, now);
+    const { token } = await startSession(context.db, account.id, now);
     return new Response(null, {
       status: 303,
       headers: { location, "set-cookie": sessionCookieHeader(policy, token), "cache-control": "no-store" },
@@ -58,15 +76,7 @@ export function passwordRoutes(context: DashboardContext) {
         if (error instanceof AccessError) return again(error.message);
         throw error;
       }
-      context.throttle.forgetAccount({ email: account.email, accountId: account.id });
-      await recordAccountEvent(context.db, {
-        at: now,
-        accountId: account.id,
-        action: "password_changed",
-        actor: { accountId: account.id },
-        detail: "one-time link",
-      });
-      return signedInAgain(request, account.id, now, "/dashboard");
+      return passwordChanged(request, account, now, "/dashboard", "one-time link");
     })
     .get(
       "/dashboard/password",
@@ -107,14 +117,7 @@ export function passwordRoutes(context: DashboardContext) {
           if (error instanceof AccessError) return refuse(error.message, 422);
           throw error;
         }
-        context.throttle.forgetAccount({ email: account.email, accountId: account.id });
-        await recordAccountEvent(context.db, {
-          at: now,
-          accountId: account.id,
-          action: "password_changed",
-          actor: { accountId: account.id },
-        });
-        return signedInAgain(request, account.id, now, "/dashboard/password?changed");
+        return passwordChanged(request, account, now, "/dashboard/password?changed");
       },
       { signedIn: "account" },
     );

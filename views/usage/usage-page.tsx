@@ -1,17 +1,10 @@
-import type { RecentCall } from "../../src/metering/usage-report.ts";
 import { AppLayout, type Viewer } from "../layout.tsx";
-import { QuotaMeter } from "./quota-meter.tsx";
-import { DailyCallsChart, RecentCallsTable, type DailyChart } from "./usage-sections.tsx";
+import { MonthUsageSections, type MonthUsage } from "./usage-sections.tsx";
 import { assetUrl } from "../../src/dashboard/static.ts";
 
-export interface UsagePageProps {
+export interface UsagePageProps extends MonthUsage {
   viewer: Viewer;
   month: string;
-  used: number;
-  refused: number;
-  perMonth: number;
-  chart: DailyChart;
-  calls: readonly RecentCall[];
 }
 
 /** Scripts and styles the chart needs, loaded only on pages that draw one. */
@@ -35,16 +28,7 @@ export function UsagePage(props: UsagePageProps) {
           {`${props.month}, in UTC. Only answered calls count toward the monthly quota.`}
         </p>
       </div>
-      <section class="card">
-        <QuotaMeter
-          used={props.used}
-          refused={props.refused}
-          limit={props.perMonth}
-          label="Answered calls this month"
-        />
-      </section>
-      <DailyCallsChart chart={props.chart} title="Calls per day" />
-      <RecentCallsTable calls={props.calls} receiptLinks />
+      <MonthUsageSections usage={props} receiptLinks />
       <p>
         <a href="/dashboard/usage.csv" download="" safe>{`Download this month's calls (CSV, ${props.month})`}</a>
       </p>

@@ -1,6 +1,7 @@
 import type { RecentCall } from "../../src/metering/usage-report.ts";
 import { formatCount, formatDateTime, formatLatency } from "../format.ts";
 import { TableScroll } from "../data-table.tsx";
+import { QuotaMeter } from "./quota-meter.tsx";
 
 /** The chart's data: per skill called, its answered and its refused calls on each day of the month. */
 export interface DailyChart {
@@ -158,5 +159,32 @@ export function RecentCallsTable({ calls, receiptLinks }: { calls: readonly Rece
         </TableScroll>
       )}
     </section>
+  );
+}
+
+/** One account's month: answered against the quota, then calls per day and the recent calls. */
+export interface MonthUsage {
+  used: number;
+  refused: number;
+  perMonth: number;
+  chart: DailyChart;
+  calls: readonly RecentCall[];
+}
+
+/** The sections the account's usage page and an admin's view of it share; receipts are linked for their owner only. */
+export function MonthUsageSections({ usage, receiptLinks }: { usage: MonthUsage; receiptLinks: boolean }) {
+  return (
+    <>
+      <section class="card">
+        <QuotaMeter
+          used={usage.used}
+          refused={usage.refused}
+          limit={usage.perMonth}
+          label="Answered calls this month"
+        />
+      </section>
+      <DailyCallsChart chart={usage.chart} title="Calls per day" />
+      <RecentCallsTable calls={usage.calls} receiptLinks={receiptLinks} />
+    </>
   );
 }
