@@ -94,7 +94,7 @@ try {
     usage: { requestId: BENCH_REQUEST_ID, latencyMs: 1 },
   };
   const sqlite = db.$client;
-  const signingKey = ensureSigningKey(db, systemClock);
+  const signingKey = await ensureSigningKey(db, systemClock);
 
   console.log(`per answered call, ${CALLS} calls (Bun ${Bun.version})`);
   measure("refreshCaches + authenticate (SHA-256, Map lookup)", CALLS, () => {
