@@ -3,6 +3,7 @@ import { WalCheckpointer } from "./wal-checkpointer.ts";
 import { WalSync } from "./wal-sync.ts";
 import { exclusively } from "./write-lock.ts";
 import { allInOrder } from "./pipelined.ts";
+import { engineOf } from "./open.ts";
 import { inTransaction, joinedTransaction } from "./transaction.ts";
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
@@ -124,6 +125,8 @@ export class GroupCommitter implements BatchWrites {
   /** SQLite file: the WAL's syncer and checkpointer, opened together at the first batch (null: not yet). */
   private wal: { sync: WalSync; checkpointer: WalCheckpointer } | undefined | null = null;
   private syncFailure: unknown = null;
+  /** The SQLite file's handle (null on PostgreSQL). */
+  private readonly file: Db | null;
   // SQLite: prepared once; bun:sqlite's transaction() builds four wrapper functions per call.
   private readonly sql;
   /** SQLite: the handle writes get, inside the batch's transaction. */
@@ -134,8 +137,10 @@ export class GroupCommitter implements BatchWrites {
     private readonly observer?: CommitObserver,
     private readonly options: GroupCommitOptions = {},
   ) {
-    this.sql = db.engine === "sqlite" ? sqliteStatements(db as Db) : null;
-    this.batchTx = db.engine === "sqlite" ? joinedTransaction(db as Db) : db;
+    const engine = engineOf(db);
+    this.file = engine.engine === "sqlite" ? engine.db : null;
+    this.sql = this.file ? sqliteStatements(this.file) : null;
+    this.batchTx = this.file ? joinedTransaction(this.file) : db;
   }
 
   join(participant: BatchParticipant): void {
@@ -197,8 +202,8 @@ export class GroupCommitter implements BatchWrites {
     if (this.syncFailure !== null) return this.refuse(batch, this.syncFailure);
     // SQLite: opened at the first batch (the WAL file exists once the database has been written).
     if (this.wal === null) {
-      const sync = this.sql ? WalSync.for((this.db as Db).$client) : undefined;
-      this.wal = sync ? { sync, checkpointer: WalCheckpointer.for((this.db as Db).$client) } : undefined;
+      const sync = this.file ? WalSync.for(this.file.$client) : undefined;
+      this.wal = sync && this.file ? { sync, checkpointer: WalCheckpointer.for(this.file.$client) } : undefined;
     }
     const wal = offLoop ? this.wal : undefined;
     try {
@@ -284,8 +289,8 @@ export class GroupCommitter implements BatchWrites {
       );
       return outcomes;
     };
-    if (!this.sql) return run();
-    return exclusively(this.db as Db, () => (wal ? wal.sync.unsynced(() => wal.checkpointer.deferred(run)) : run()));
+    if (!this.file) return run();
+    return exclusively(this.file, () => (wal ? wal.sync.unsynced(() => wal.checkpointer.deferred(run)) : run()));
   }
 
   /**
@@ -366,15 +371,15 @@ export class GroupCommitter implements BatchWrites {
 
   /** `work` in one transaction: BEGIN IMMEDIATE … COMMIT on the SQLite file, drizzle's on PostgreSQL. */
   private async transaction(work: (tx: Store) => Promise<void>): Promise<void> {
-    const sql = this.sql;
-    if (!sql) return inTransaction(this.db, work);
+    const { file, sql } = this;
+    if (!file || !sql) return inTransaction(this.db, work);
     sql.begin.run();
     try {
       await work(this.batchTx);
       sql.commit.run();
     } catch (error) {
       // SQLITE_FULL and some I/O errors have already rolled the transaction back.
-      if ((this.db as Db).$client.inTransaction) sql.rollback.run();
+      if (file.$client.inTransaction) sql.rollback.run();
       throw error;
     }
   }
