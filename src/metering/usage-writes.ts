@@ -27,8 +27,9 @@ const SET_LAST_ANSWERED =
   "UPDATE api_keys SET last_answered_at = ?1 WHERE id = ?2 AND (last_answered_at IS NULL OR last_answered_at < ?1)";
 
 /**
- * The SQLite file's: bun:sqlite's own statements, synchronous. drizzle's prepared insert maps its
- * placeholders on every run, which cost more than the insert (docs/performance.md, "Rows of an answered call").
+ * The SQLite file's: bun:sqlite's own statements, prepared once, behind the same promises. drizzle's
+ * prepared insert maps its placeholders on every run, which cost more than the insert
+ * (docs/performance.md, "Rows of an answered call").
  */
 export function sqliteUsageWrites(db: Db): UsageWrites {
   const insert = db.$client.prepare<unknown, [number, string, string, string, string, number, number, string | null]>(

@@ -191,7 +191,10 @@ export class ReceiptLog implements BatchParticipant {
     };
   }
 
-  /** Run work that reads the log's tiles (inclusionProof, consistencyProof, tile) once every tile it needs is loaded. */
+  /**
+   * Run work that reads the log's tiles (inclusionProof, consistencyProof, tile)
+   * once every tile it needs is loaded.
+   */
   reading<T>(work: () => T): Promise<T> {
     return this.store.reading(work);
   }

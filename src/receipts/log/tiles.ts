@@ -66,7 +66,7 @@ export function splitTile(bytes: Uint8Array): Hash[] {
   return hashes;
 }
 
-/** Thrown by a synchronous tile read whose row is still on its way: `TileStore.reading` loads it and runs the work again. */
+/** Thrown by a tile read whose row is still on its way: `TileStore.reading` loads it and runs the work again. */
 class TileNotLoaded extends Error {
   constructor(readonly loading: Promise<void>) {
     super("a log tile is being loaded");
