@@ -11,7 +11,7 @@ import { GroupCommitter } from "./db/group-commit.ts";
 import type { LimitsTable } from "./metering/limits.ts";
 import { createUsageLog } from "./metering/usage-log.ts";
 import { postgresUsageWrites, sqliteUsageWrites } from "./metering/usage-writes.ts";
-import { createReceiptLedger, openReceiptLedger, type WaybillReceiptLedger } from "./receipts/receipt-ledger.ts";
+import { openReceiptLedger, type WaybillReceiptLedger } from "./receipts/receipt-ledger.ts";
 import { utcDateOf } from "./dates.ts";
 import { DataEvents } from "./reference/storage/data-events.ts";
 import { type SeriesFreshness, seriesFreshness } from "./reference/series/freshness.ts";
@@ -87,11 +87,7 @@ export async function createRuntime({
   const usage = createUsageLog(
     engine.engine === "sqlite" ? sqliteUsageWrites(engine.db) : postgresUsageWrites(engine.db),
   );
-  // The SQLite file's ledger appends synchronously (the answered path's speed there); any Store's is awaited.
-  const ledger =
-    engine.engine === "sqlite"
-      ? createReceiptLedger(engine.db, { clock, ...log })
-      : await openReceiptLedger(engine.db, { clock, ...log });
+  const ledger = await openReceiptLedger(db, { clock, ...log });
   const watcher = await watchChanges(db);
 
   const dataFreshness = () => seriesFreshness(reference.summary(), utcDateOf(clock.now()));
@@ -142,7 +138,7 @@ export async function createRuntime({
       // Another process committed: maybe a revoke or tier change (above), a month count, or an import.
       meter.invalidate();
       // A failed read (the database away) is retried on the next change, which a reconnection counts as.
-      (async () => ledger.reloadSigningKey())().catch((error) => serverLog.failure("signing_key_reload_failed", error));
+      ledger.reloadSigningKey().catch((error) => serverLog.failure("signing_key_reload_failed", error));
       reloadReference(true);
     }
   }

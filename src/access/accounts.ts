@@ -37,22 +37,24 @@ export interface NewAccount {
   passwordHash?: string | null;
 }
 
-export async function createAccount(db: Store, input: NewAccount, now: number): Promise<Account> {
+export function createAccount(db: Store, input: NewAccount, now: number): Promise<Account> {
   const email = normalizeEmail(input.email);
-  if (await findAccountByEmail(db, email)) throw new AccessError(`An account for ${email} already exists.`);
-  const [created] = await db
-    .insert(db.t.accounts)
-    .values({
-      id: newId("acct", now),
-      email,
-      tier: input.tier ?? "explorer",
-      isAdmin: input.isAdmin ?? false,
-      passwordHash: input.passwordHash ?? null,
-      createdAt: now,
-    })
-    .returning();
-  if (!created) throw new Error(`inserting the account for ${email} returned no row`);
-  return created;
+  return inTransaction(db, async (tx) => {
+    if (await findAccountByEmail(tx, email)) throw new AccessError(`An account for ${email} already exists.`);
+    const [created] = await tx
+      .insert(tx.t.accounts)
+      .values({
+        id: newId("acct", now),
+        email,
+        tier: input.tier ?? "explorer",
+        isAdmin: input.isAdmin ?? false,
+        passwordHash: input.passwordHash ?? null,
+        createdAt: now,
+      })
+      .returning();
+    if (!created) throw new Error(`inserting the account for ${email} returned no row`);
+    return created;
+  });
 }
 
 export function findAccountByEmail(db: Store, email: string): Promise<Account | undefined> {

@@ -97,7 +97,9 @@ export async function redeemPasswordLink(db: Store, token: string, password: str
   const accountId = await passwordLinkAccount(db, token, now);
   if (!accountId) throw new AccessError("This link has been used already or has expired.");
   await setAccountPassword(db, accountId, password);
-  await db.delete(db.t.settings).where(eq(db.t.settings.key, LINK_PREFIX + sha256Hex(token)));
+  await inTransaction(db, async (tx) => {
+    await tx.delete(tx.t.settings).where(eq(tx.t.settings.key, LINK_PREFIX + sha256Hex(token)));
+  });
   return accountId;
 }
 

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, inArray, isNull, lte, ne, sql } from "drizzle-orm";
 import type { batchJobs } from "../db/schema.ts";
 import type { Store } from "../db/client.ts";
+import { inTransaction } from "../db/transaction.ts";
 import type { LaneOutcome } from "./outcome.ts";
 import type { SheetRow } from "./priced-sheet.ts";
 import type { Sheet } from "./sheet.ts";
@@ -82,10 +83,12 @@ export async function discardJob(tx: Store, jobId: string): Promise<void> {
  */
 export async function discardInterruptedUploads(store: Store, before: number): Promise<number> {
   const { batchJobs } = store.t;
-  const discarded = await store
-    .delete(batchJobs)
-    .where(and(eq(batchJobs.status, "storing"), lte(batchJobs.createdAt, before)))
-    .returning({ id: batchJobs.id });
+  const discarded = await inTransaction(store, (tx) =>
+    tx
+      .delete(batchJobs)
+      .where(and(eq(batchJobs.status, "storing"), lte(batchJobs.createdAt, before)))
+      .returning({ id: batchJobs.id }),
+  );
   return discarded.length;
 }
 

@@ -7,7 +7,6 @@ import { verifierKey } from "../receipts/log/note.ts";
 import { storedLogOrigin } from "../receipts/log/origin.ts";
 import { lockedNewSigningKey } from "../receipts/signer.ts";
 import { portableReceiptRows } from "../receipts/rows/portable.ts";
-import { runSteps } from "../db/maybe-async.ts";
 import { inTransaction } from "../db/transaction.ts";
 import { argument, failure, ok, UsageError, type CommandResult } from "./result.ts";
 
@@ -79,7 +78,7 @@ export async function keysRevoke(
 export async function keysRotateSigning(db: Store, clock: Clock, options: { json: boolean }): Promise<CommandResult> {
   const rows = portableReceiptRows(db);
   // Under the log's lock: replicas switch keys between batches, never inside one.
-  const key = await inTransaction(db, async (tx) => runSteps(lockedNewSigningKey(rows, tx, clock)));
+  const key = await inTransaction(db, (tx) => lockedNewSigningKey(rows, tx, clock));
   const origin = await storedLogOrigin(rows);
   const noteKey = origin ? verifierKey(origin, Buffer.from(key.publicKey, "base64url")) : null;
   const view = { kid: key.kid, public_key: key.publicKey, note_verifier_key: noteKey };

@@ -52,16 +52,22 @@ export async function resumeSession(db: Store, token: string, now: number): Prom
   const row = await first(db.select().from(sessions).where(eq(sessions.digest, digest)));
   if (!row) return undefined;
   if (now >= row.expiresAt || now - row.lastSeenAt >= IDLE_TIMEOUT_MS) {
-    await db.delete(sessions).where(eq(sessions.digest, digest));
+    await inTransaction(db, async (tx) => {
+      await tx.delete(sessions).where(eq(sessions.digest, digest));
+    });
     return undefined;
   }
   if (now - row.lastSeenAt >= TOUCH_EVERY_MS) {
-    await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.digest, digest));
+    await inTransaction(db, async (tx) => {
+      await tx.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.digest, digest));
+    });
   }
   return { digest, accountId: row.accountId, expiresAt: row.expiresAt };
 }
 
 export async function endSession(db: Store, token: string): Promise<void> {
   const { sessions } = db.t;
-  await db.delete(sessions).where(eq(sessions.digest, sha256Hex(token)));
+  await inTransaction(db, async (tx) => {
+    await tx.delete(sessions).where(eq(sessions.digest, sha256Hex(token)));
+  });
 }

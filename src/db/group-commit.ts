@@ -1,9 +1,9 @@
 import type { Db, Store } from "./client.ts";
-import { andThen, eachInTurn, isPromise, type MaybePromise } from "./maybe-async.ts";
 import { WalCheckpointer } from "./wal-checkpointer.ts";
 import { WalSync } from "./wal-sync.ts";
-import { exclusively, holdWhile, isLocked } from "./write-lock.ts";
+import { exclusively } from "./write-lock.ts";
 import { allInOrder } from "./pipelined.ts";
+import { engineOf } from "./open.ts";
 import { inTransaction, joinedTransaction } from "./transaction.ts";
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
@@ -19,7 +19,7 @@ export interface GroupCommitOptions {
   companyWaitMs?: number;
 }
 
-/** One request's writes: given the batch's transaction (on SQLite, the database itself). */
+/** One request's writes, given the batch's transaction; what it returns is awaited. */
 export type GroupWrite<T> = (tx: Store) => T | Promise<T>;
 
 interface PendingWrite<T> {
@@ -75,7 +75,7 @@ export interface BatchParticipant {
   /** Joined to `batch`: a participant that keeps state per write reads `batch.writing` during the writes. */
   joined?(batch: BatchWrites): void;
   batchStarted?(tx: Store): void | Promise<void>;
-  beforeCommit(tx: Store): void | Promise<void>;
+  beforeCommit?(tx: Store): void | Promise<void>;
   afterCommit(): void;
   afterDurable?(): void;
   afterRollback(): void;
@@ -125,6 +125,8 @@ export class GroupCommitter implements BatchWrites {
   /** SQLite file: the WAL's syncer and checkpointer, opened together at the first batch (null: not yet). */
   private wal: { sync: WalSync; checkpointer: WalCheckpointer } | undefined | null = null;
   private syncFailure: unknown = null;
+  /** The SQLite file's handle (null on PostgreSQL). */
+  private readonly file: Db | null;
   // SQLite: prepared once; bun:sqlite's transaction() builds four wrapper functions per call.
   private readonly sql;
   /** SQLite: the handle writes get, inside the batch's transaction. */
@@ -135,8 +137,10 @@ export class GroupCommitter implements BatchWrites {
     private readonly observer?: CommitObserver,
     private readonly options: GroupCommitOptions = {},
   ) {
-    this.sql = db.engine === "sqlite" ? sqliteStatements(db as Db) : null;
-    this.batchTx = db.engine === "sqlite" ? joinedTransaction(db as Db) : db;
+    const engine = engineOf(db);
+    this.file = engine.engine === "sqlite" ? engine.db : null;
+    this.sql = this.file ? sqliteStatements(this.file) : null;
+    this.batchTx = this.file ? joinedTransaction(this.file) : db;
   }
 
   join(participant: BatchParticipant): void {
@@ -168,13 +172,10 @@ export class GroupCommitter implements BatchWrites {
     return this.options.companyWaitMs !== 0 && Boolean(this.wal) && this.unsettled > this.queue.length;
   }
 
-  /**
-   * Commit whatever is queued now (shutdown, tests), one batch at a time. On SQLite, while no batch
-   * is in flight and every write is synchronous, this commits before it returns.
-   */
-  flush(offLoop = false): MaybePromise<void> {
-    const run = this.inFlight ? this.inFlight.then(() => this.flushQueued(offLoop)) : this.flushQueued(offLoop);
-    if (!isPromise(run)) return;
+  /** Commit whatever is queued now (shutdown, tests), one batch at a time; settles once it has committed. */
+  flush(offLoop = false): Promise<void> {
+    const previous = this.inFlight;
+    const run = previous ? previous.then(() => this.flushQueued(offLoop)) : this.flushQueued(offLoop);
     const tracked: Promise<void> = run.finally(() => {
       if (this.inFlight === tracked) this.inFlight = null;
     });
@@ -191,7 +192,7 @@ export class GroupCommitter implements BatchWrites {
     await wal?.checkpointer.close();
   }
 
-  private flushQueued(offLoop: boolean): MaybePromise<void> {
+  private async flushQueued(offLoop: boolean): Promise<void> {
     this.flushScheduled = false;
     const batch = this.queue;
     if (batch.length === 0) return;
@@ -201,34 +202,26 @@ export class GroupCommitter implements BatchWrites {
     if (this.syncFailure !== null) return this.refuse(batch, this.syncFailure);
     // SQLite: opened at the first batch (the WAL file exists once the database has been written).
     if (this.wal === null) {
-      const sync = this.sql ? WalSync.for((this.db as Db).$client) : undefined;
-      this.wal = sync ? { sync, checkpointer: WalCheckpointer.for((this.db as Db).$client) } : undefined;
+      const sync = this.file ? WalSync.for(this.file.$client) : undefined;
+      this.wal = sync && this.file ? { sync, checkpointer: WalCheckpointer.for(this.file.$client) } : undefined;
     }
     const wal = offLoop ? this.wal : undefined;
-    return andThen(
-      undefined,
-      () =>
-        andThen(
-          wal
-            ? wal.sync.unsynced(() => wal.checkpointer.deferred(() => this.runBatch(batch, clock)))
-            : this.runBatch(batch, clock),
-          (outcomes) => {
-            clock.committed = performance.now();
-            if (!wal) return this.settle(batch, outcomes, clock);
-            wal.checkpointer.committed((until) => this.holdBatchesUntil(until));
-            // Not awaited: the next batch commits while this one reaches the disk; durable() settles in commit order.
-            void wal.sync.durable().then(
-              () =>
-                this.syncFailure === null ? this.settle(batch, outcomes, clock) : this.refuse(batch, this.syncFailure),
-              (error) => {
-                this.syncFailure ??= error;
-                this.refuse(batch, error);
-              },
-            );
-          },
-        ),
-      (error) => this.refuse(batch, error),
-    );
+    try {
+      const outcomes = await this.runBatch(batch, clock, wal);
+      clock.committed = performance.now();
+      if (!wal) return this.settle(batch, outcomes, clock);
+      wal.checkpointer.committed((until) => this.holdBatchesUntil(until));
+      // Not awaited: the next batch commits while this one reaches the disk; durable() settles in commit order.
+      void wal.sync.durable().then(
+        () => (this.syncFailure === null ? this.settle(batch, outcomes, clock) : this.refuse(batch, this.syncFailure)),
+        (error) => {
+          this.syncFailure ??= error;
+          this.refuse(batch, error);
+        },
+      );
+    } catch (error) {
+      this.refuse(batch, error);
+    }
   }
 
   /** Later batches wait for `until` (the WAL starting over); requests keep queuing meanwhile. */
@@ -274,27 +267,30 @@ export class GroupCommitter implements BatchWrites {
     }
   }
 
-  private runBatch(batch: PendingWrite<unknown>[], clock: BatchClock): MaybePromise<Outcome[]> {
-    const outcomes: Outcome[] = new Array(batch.length);
-    const run = () =>
-      andThen(
-        this.attempt(
-          batch,
-          batch.map((_, index) => index),
-          outcomes,
-          clock,
-          "together",
-        ),
-        () => outcomes,
+  /**
+   * The batch's transactions, on the SQLite file under the connection's write lock (write-lock.ts)
+   * from before BEGIN until the WAL settings are back: its writes await, and no other transaction
+   * on the connection may start between them (it would join this one, and be lost if it rolled
+   * back, or commit under the relaxed sync setting).
+   */
+  private runBatch(
+    batch: PendingWrite<unknown>[],
+    clock: BatchClock,
+    wal: { sync: WalSync; checkpointer: WalCheckpointer } | undefined,
+  ): Promise<Outcome[]> {
+    const run = async () => {
+      const outcomes: Outcome[] = new Array(batch.length);
+      await this.attempt(
+        batch,
+        batch.map((_, index) => index),
+        outcomes,
+        clock,
+        "together",
       );
-    if (!this.sql) return run();
-    const db = this.db as Db;
-    // Another transaction on this connection is awaiting something: take turns with it.
-    if (isLocked(db)) return exclusively(db, async () => run());
-    const result = run();
-    // A write turned out asynchronous: nobody else may open a transaction here until this one ends.
-    if (isPromise(result)) holdWhile(db, result);
-    return result;
+      return outcomes;
+    };
+    if (!this.file) return run();
+    return exclusively(this.file, () => (wal ? wal.sync.unsynced(() => wal.checkpointer.deferred(run)) : run()));
   }
 
   /**
@@ -304,97 +300,88 @@ export class GroupCommitter implements BatchWrites {
    * too, in one transaction each. A failure outside every write (BEGIN, a participant, COMMIT)
    * fails the writes of that transaction; on the whole batch, the batch is refused with it.
    */
-  private attempt(
+  private async attempt(
     batch: PendingWrite<unknown>[],
     indexes: number[],
     outcomes: Outcome[],
     clock: BatchClock,
     replay: "together" | "alone",
-  ): MaybePromise<void> {
+  ): Promise<void> {
     let writing = -1;
-    let failure: { error: unknown } | undefined;
-    const writeAll = (tx: Store): MaybePromise<void> =>
-      andThen(
-        eachInTurn(this.participants, (participant) => participant.batchStarted?.(tx)),
-        () =>
-          andThen(
-            eachInTurn(indexes, (index) => {
-              writing = index;
-              this.writing = index;
-              const pending = batch[index];
-              if (!pending)
-                throw new Error(`group commit: no write at index ${index} of a ${batch.length}-write batch`);
-              return andThen(pending.write(tx), (value) => {
-                outcomes[index] = { ok: true, value };
-                writing = -1;
-                this.writing = -1;
-              });
-            }),
-            () =>
-              andThen(this.beforeCommit(tx), () => {
-                clock.commitStarted = performance.now();
-              }),
-          ),
-      );
-    const ran = andThen(
-      undefined,
-      () => this.transaction(writeAll),
-      (error) => {
-        failure = { error };
-        this.writing = -1;
-      },
-    );
-    return andThen(ran, () => {
-      if (!failure) {
-        for (const participant of this.participants) participant.afterCommit();
-        return;
-      }
+    try {
+      await this.transaction(async (tx) => {
+        for (const participant of this.participants) if (participant.batchStarted) await participant.batchStarted(tx);
+        for (const index of indexes) {
+          writing = index;
+          this.writing = index;
+          const pending = batch[index];
+          if (!pending) throw new Error(`group commit: no write at index ${index} of a ${batch.length}-write batch`);
+          outcomes[index] = { ok: true, value: await pending.write(tx) };
+          writing = -1;
+          this.writing = -1;
+        }
+        await this.beforeCommit(tx);
+        clock.commitStarted = performance.now();
+      });
+    } catch (error) {
+      this.writing = -1;
       for (const participant of this.participants) participant.afterRollback();
-      const { error } = failure;
-      if (error instanceof WritesRefused) {
-        const refused = indexes.filter((index) => error.refusals.has(index));
-        for (const index of refused) outcomes[index] = { ok: false, error: error.refusals.get(index) };
-        const rest = indexes.filter((index) => !error.refusals.has(index));
-        // Nothing named in this attempt: a participant's mistake; fail the attempt's writes rather than loop.
-        if (refused.length === 0) throw error;
-        if (rest.length === 0) return;
-        return this.attempt(batch, rest, outcomes, clock, replay);
-      }
-      if (writing < 0 && indexes.length === batch.length) throw error;
-      this.observer?.failed(error);
-      const failed = writing < 0 ? indexes : [writing];
-      for (const index of failed) outcomes[index] = { ok: false, error };
-      const rest = indexes.filter((index) => !failed.includes(index));
-      if (rest.length === 0) return;
-      if (replay === "together") return this.attempt(batch, rest, outcomes, clock, "alone");
-      return eachInTurn(rest, (index) => this.attempt(batch, [index], outcomes, clock, "alone"));
-    });
+      return this.afterFailure(error, writing, batch, indexes, outcomes, clock, replay);
+    }
+    for (const participant of this.participants) participant.afterCommit();
+  }
+
+  /** What follows a rolled-back attempt: the failing writes fail alone, the others run again. */
+  private async afterFailure(
+    error: unknown,
+    writing: number,
+    batch: PendingWrite<unknown>[],
+    indexes: number[],
+    outcomes: Outcome[],
+    clock: BatchClock,
+    replay: "together" | "alone",
+  ): Promise<void> {
+    if (error instanceof WritesRefused) {
+      const refused = indexes.filter((index) => error.refusals.has(index));
+      for (const index of refused) outcomes[index] = { ok: false, error: error.refusals.get(index) };
+      const rest = indexes.filter((index) => !error.refusals.has(index));
+      // Nothing named in this attempt: a participant's mistake; fail the attempt's writes rather than loop.
+      if (refused.length === 0) throw error;
+      if (rest.length > 0) await this.attempt(batch, rest, outcomes, clock, replay);
+      return;
+    }
+    if (writing < 0 && indexes.length === batch.length) throw error;
+    this.observer?.failed(error);
+    const failed = writing < 0 ? indexes : [writing];
+    for (const index of failed) outcomes[index] = { ok: false, error };
+    const rest = indexes.filter((index) => !failed.includes(index));
+    if (rest.length === 0) return;
+    if (replay === "together") return this.attempt(batch, rest, outcomes, clock, "alone");
+    for (const index of rest) await this.attempt(batch, [index], outcomes, clock, "alone");
   }
 
   /**
-   * The participants' last words. On PostgreSQL they start together, so their statements (the
-   * month counts, the log's rows and checkpoint, the keys' last use) share one round trip under the
-   * receipt log's lock (docs/postgresql.md); on the SQLite file they run in turn, synchronously.
+   * The participants' last words, started together: on PostgreSQL their statements (the month
+   * counts, the log's rows and checkpoint, the keys' last use) share one round trip under the
+   * receipt log's lock (docs/postgresql.md); on the SQLite file each runs as it is called.
    */
-  private beforeCommit(tx: Store): MaybePromise<void> {
-    if (this.sql) return eachInTurn(this.participants, (participant) => participant.beforeCommit(tx));
-    return allInOrder(this.participants.map((participant) => participant.beforeCommit(tx)));
+  private beforeCommit(tx: Store): Promise<void> {
+    return allInOrder(this.participants.map((participant) => participant.beforeCommit?.(tx)));
   }
 
   /** `work` in one transaction: BEGIN IMMEDIATE … COMMIT on the SQLite file, drizzle's on PostgreSQL. */
-  private transaction(work: (tx: Store) => MaybePromise<void>): MaybePromise<void> {
-    const sql = this.sql;
-    if (!sql) return inTransaction(this.db, async (tx) => work(tx));
+  private async transaction(work: (tx: Store) => Promise<void>): Promise<void> {
+    const { file, sql } = this;
+    if (!file || !sql) return inTransaction(this.db, work);
     sql.begin.run();
-    return andThen(
-      undefined,
-      () => andThen(work(this.batchTx), () => void sql.commit.run()),
-      (error) => {
-        // SQLITE_FULL and some I/O errors have already rolled the transaction back.
-        if ((this.db as Db).$client.inTransaction) sql.rollback.run();
-        throw error;
-      },
-    );
+    try {
+      await work(this.batchTx);
+      sql.commit.run();
+    } catch (error) {
+      // SQLITE_FULL and some I/O errors have already rolled the transaction back.
+      if (file.$client.inTransaction) sql.rollback.run();
+      throw error;
+    }
   }
 
   /** How many transactions and writes so far (read by /metrics and the benchmark). */

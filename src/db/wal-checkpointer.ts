@@ -1,5 +1,4 @@
 import type { Database } from "bun:sqlite";
-import { bracketed } from "./maybe-async.ts";
 
 /**
  * Pages in the WAL past which it is started over (SQLite's own default is 1,000). Each restart holds
@@ -94,13 +93,14 @@ export class WalCheckpointer {
   }
 
   /** Run a batch's `commit` without SQLite checkpointing inside it (unless the worker is stuck). */
-  deferred<T>(commit: () => T): T {
+  async deferred<T>(commit: () => Promise<T>): Promise<T> {
     if (this.unfinishedSince !== null && performance.now() - this.unfinishedSince > STUCK_MS) return commit();
-    return bracketed(
-      () => this.inlineOff.run(),
-      commit,
-      () => this.inlineOn.run(),
-    );
+    this.inlineOff.run();
+    try {
+      return await commit();
+    } finally {
+      this.inlineOn.run();
+    }
   }
 
   /**

@@ -1,4 +1,3 @@
-import { bracketed } from "./maybe-async.ts";
 import type { Database } from "bun:sqlite";
 import { closeSync, existsSync, fdatasync, openSync } from "node:fs";
 
@@ -72,16 +71,16 @@ export class WalSync {
   }
 
   /**
-   * Run `commit` (outside any transaction) with the WAL sync left to `durable()`. A commit that
-   * awaits (its writes are asynchronous) holds the connection until it ends, so the setting is
-   * restored when it settles.
+   * Run `commit` (outside any transaction, holding the connection's write lock) with the WAL sync
+   * left to `durable()`; the setting is restored once it settles.
    */
-  unsynced<T>(commit: () => T): T {
-    return bracketed(
-      () => this.relax.run(),
-      commit,
-      () => this.restore.run(),
-    );
+  async unsynced<T>(commit: () => Promise<T>): Promise<T> {
+    this.relax.run();
+    try {
+      return await commit();
+    } finally {
+      this.restore.run();
+    }
   }
 
   /** Resolves once everything committed before this call is on disk. */

@@ -1,6 +1,5 @@
 import type { Store } from "../db/client.ts";
 import type { BatchParticipant } from "../db/group-commit.ts";
-import type { MaybePromise } from "../db/maybe-async.ts";
 import type { UsageWrites } from "./usage-writes.ts";
 
 /**
@@ -20,7 +19,7 @@ export class BatchKeyUse implements BatchParticipant {
   constructor(private readonly write: UsageWrites["setLastAnswered"]) {}
 
   /** An answered call made with `keyId` at `at`, inside its write transaction `tx`. */
-  answered(tx: Store, keyId: string, at: number): MaybePromise<void> {
+  async answered(tx: Store, keyId: string, at: number): Promise<void> {
     if (!this.batchOpen) return this.write(tx, [[keyId, at]]);
     const noted = this.newest.get(keyId);
     if (noted === undefined || at > noted) this.newest.set(keyId, at);
@@ -30,7 +29,7 @@ export class BatchKeyUse implements BatchParticipant {
     this.batchOpen = true;
   }
 
-  beforeCommit(tx: Store): MaybePromise<void> {
+  async beforeCommit(tx: Store): Promise<void> {
     if (this.newest.size === 0) return;
     // In key order, so two transactions never wait on each other's key rows crosswise.
     const uses = [...this.newest].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

@@ -79,7 +79,7 @@ export function createUsageLog(
   };
 
   return {
-    recordAnswered: async (tx, keyId, at) => keyUse.answered(tx, keyId, at),
+    recordAnswered: (tx, keyId, at) => keyUse.answered(tx, keyId, at),
     batch: keyUse,
     recordRefused(event) {
       buffered.push(event);

@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import type { Db, Store } from "../db/client.ts";
-import type { MaybePromise } from "../db/maybe-async.ts";
 import { pgRows } from "../db/pg-execute.ts";
 import type { PostgresStore } from "../db/postgres.ts";
 import { inTransaction } from "../db/transaction.ts";
+import { exclusively } from "../db/write-lock.ts";
 import { isDatabaseUnreachable } from "../errors.ts";
 import type { UsageEvent } from "./meter.ts";
 
@@ -18,7 +18,7 @@ export interface UsageWrites {
    * Keys' newest answered calls (key id, call start), on the batch's transaction, in one statement on
    * PostgreSQL; each column only moves forward.
    */
-  setLastAnswered(tx: Store, uses: readonly KeyUse[]): MaybePromise<void>;
+  setLastAnswered(tx: Store, uses: readonly KeyUse[]): Promise<void>;
 }
 
 const INSERT_USAGE =
@@ -27,8 +27,9 @@ const SET_LAST_ANSWERED =
   "UPDATE api_keys SET last_answered_at = ?1 WHERE id = ?2 AND (last_answered_at IS NULL OR last_answered_at < ?1)";
 
 /**
- * The SQLite file's: bun:sqlite's own statements, synchronous. drizzle's prepared insert maps its
- * placeholders on every run, which cost more than the insert (docs/performance.md, "Rows of an answered call").
+ * The SQLite file's: bun:sqlite's own statements, prepared once, behind the same promises. drizzle's
+ * prepared insert maps its placeholders on every run, which cost more than the insert
+ * (docs/performance.md, "Rows of an answered call").
  */
 export function sqliteUsageWrites(db: Db): UsageWrites {
   const insert = db.$client.prepare<unknown, [number, string, string, string, string, number, number, string | null]>(
@@ -53,10 +54,13 @@ export function sqliteUsageWrites(db: Db): UsageWrites {
     }
   };
   return {
-    // One synchronous transaction inside the call: nothing else reaches the connection meanwhile.
-    writeRefusals: async (events) =>
-      db.$client.transaction(() => events.reduce((failed, event) => failed + writeAlone(event), 0))(),
-    setLastAnswered(_tx, uses) {
+    // In turn with the connection's other transactions (write-lock.ts): called while a group-commit
+    // batch awaits, bun:sqlite's transaction() would be a savepoint of the batch, lost if it rolled back.
+    writeRefusals: (events) =>
+      exclusively(db, async () =>
+        db.$client.transaction(() => events.reduce((failed, event) => failed + writeAlone(event), 0))(),
+      ),
+    async setLastAnswered(_tx, uses) {
       for (const [keyId, at] of uses) setLastAnswered.run(at, keyId);
     },
   };

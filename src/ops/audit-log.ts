@@ -1,5 +1,6 @@
 import { desc, eq } from "drizzle-orm";
 import type { Store } from "../db/client.ts";
+import { inTransaction } from "../db/transaction.ts";
 
 export type AuditAction =
   | "account_created"
@@ -30,12 +31,14 @@ export async function recordAccountEvent(
   db: Store,
   event: { at: number; accountId: string; action: AuditAction; actor: AuditActor; detail?: string },
 ): Promise<void> {
-  await db.insert(db.t.accountAudit).values({
-    at: event.at,
-    accountId: event.accountId,
-    action: event.action,
-    actor: event.actor === "cli" ? "cli" : event.actor.accountId,
-    detail: event.detail ?? null,
+  await inTransaction(db, async (tx) => {
+    await tx.insert(tx.t.accountAudit).values({
+      at: event.at,
+      accountId: event.accountId,
+      action: event.action,
+      actor: event.actor === "cli" ? "cli" : event.actor.accountId,
+      detail: event.detail ?? null,
+    });
   });
 }
 

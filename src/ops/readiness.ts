@@ -3,6 +3,7 @@ import type { Clock } from "../clock.ts";
 import { isDatabaseUnreachable } from "../errors.ts";
 import type { Db, Store } from "../db/client.ts";
 import { first, inTransaction } from "../db/transaction.ts";
+import { exclusively } from "../db/write-lock.ts";
 
 export type Readiness = { ok: true } | { ok: false; reason: string };
 
@@ -87,8 +88,10 @@ export function sqliteProbe(db: Db): WriteProbe {
     "INSERT INTO settings (key, value) VALUES ('readiness_probe', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
   );
   const chainHead = sqlite.prepare("SELECT seq, length(body) FROM receipts ORDER BY seq DESC LIMIT 1");
-  // No await inside: BEGIN IMMEDIATE … COMMIT completes before any other work can reach the connection.
-  return async (now) => {
+  // In turn with the connection's other transactions (a group-commit batch awaits between its
+  // writes: BEGIN here would fail inside it, and ROLLBACK would undo it); no await inside.
+  return (now) => exclusively(db, async () => probeNow(now));
+  function probeNow(now: number): Readiness {
     sqlite.run(`PRAGMA busy_timeout = ${PROBE_BUSY_TIMEOUT_MS}`);
     try {
       sqlite.run("BEGIN IMMEDIATE");
@@ -102,7 +105,7 @@ export function sqliteProbe(db: Db): WriteProbe {
     } finally {
       sqlite.run(`PRAGMA busy_timeout = ${NORMAL_BUSY_TIMEOUT_MS}`);
     }
-  };
+  }
 }
 
 export function storeProbe(db: Store): WriteProbe {

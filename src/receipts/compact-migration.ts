@@ -1,4 +1,5 @@
-import type { Db } from "../db/client.ts";
+import type { Db, Store } from "../db/client.ts";
+import { inTransaction } from "../db/transaction.ts";
 import { decomposeBody, type CompactBody } from "./compact-body.ts";
 import type { ReceiptPartStore } from "./part-store.ts";
 
@@ -11,7 +12,7 @@ const PAGE = 5000;
  * waybill.receipt/2 ones) keep their text. Leaf entries do not change, so the log and every
  * checkpoint stay as they were. One transaction: a crash leaves the database as it was.
  */
-export function compactStoredBodies(db: Db, parts: ReceiptPartStore): void {
+export async function compactStoredBodies(db: Db, parts: ReceiptPartStore): Promise<void> {
   const sqlite = db.$client;
   if (sqlite.query("SELECT 1 FROM settings WHERE key = ?").get(COMPACTED)) return;
   const rows = sqlite.prepare<StoredColumns, [number]>(
@@ -22,18 +23,17 @@ export function compactStoredBodies(db: Db, parts: ReceiptPartStore): void {
             response_sha256 = ?, body = NULL
       WHERE seq = ?`,
   );
-  const compactAll = sqlite.transaction(() => {
+  const compactAll = async (tx: Store) => {
     for (let batch = rows.all(0), last = batch.at(-1); last; batch = rows.all(last.seq), last = batch.at(-1)) {
       for (const row of batch) {
-        // SQLite rows are synchronous: idOf returns the id itself.
         const compact = decomposeBody(row.body);
         // The columns rebuild the body, so a body that disagrees with its row keeps its text.
         if (!compact || !agrees(compact, row)) continue;
         update.run(
-          parts.idOf(db, compact.principal) as number,
-          parts.idOf(db, compact.request) as number,
-          parts.idOf(db, compact.factors) as number,
-          parts.idOf(db, compact.model) as number,
+          await parts.idOf(tx, compact.principal),
+          await parts.idOf(tx, compact.request),
+          await parts.idOf(tx, compact.factors),
+          await parts.idOf(tx, compact.model),
           compact.asOf,
           compact.knownAt,
           Buffer.from(compact.responseSha256, "hex"),
@@ -42,9 +42,9 @@ export function compactStoredBodies(db: Db, parts: ReceiptPartStore): void {
       }
     }
     sqlite.query("INSERT INTO settings (key, value) VALUES (?, '1')").run(COMPACTED);
-  });
+  };
   try {
-    compactAll.immediate();
+    await inTransaction(db, compactAll);
   } catch (error) {
     parts.afterRollback();
     throw error;

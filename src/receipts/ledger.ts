@@ -1,6 +1,5 @@
 import type { Principal } from "../access/principal.ts";
 import type { Store } from "../db/client.ts";
-import type { MaybePromise } from "../db/maybe-async.ts";
 import type { FactorVersion } from "./format.ts";
 
 /** What the pipeline knows about an answered call when it asks for a receipt. */
@@ -40,5 +39,5 @@ export interface AppendedReceipt {
 
 export interface ReceiptLedger {
   /** Append one receipt (a log leaf) inside the caller's group-commit write (`tx`, its transaction). */
-  append(tx: Store, entry: ReceiptEntry): MaybePromise<AppendedReceipt>;
+  append(tx: Store, entry: ReceiptEntry): Promise<AppendedReceipt>;
 }

@@ -1,6 +1,5 @@
 import type { Store } from "../db/client.ts";
 import type { BatchParticipant } from "../db/group-commit.ts";
-import { andThen, type MaybePromise } from "../db/maybe-async.ts";
 import type { ReceiptRows } from "./rows/types.ts";
 
 /** Ids of this many texts are remembered; past it the memory starts over (the table still finds them). */
@@ -18,13 +17,18 @@ export class ReceiptPartStore implements BatchParticipant {
 
   constructor(private readonly rows: ReceiptRows) {}
 
+  /** The id of this text if it was seen before (a Map lookup, nothing awaited). */
+  remembered(text: string): number | undefined {
+    return this.committed.get(text) ?? this.pending.get(text);
+  }
+
   /**
    * The id of this text, stored now if it is new; call inside the write that uses it (`tx`, its
-   * transaction). `sha256` of the text when known (bytes, or lower-case hex). Synchronous on the SQLite file. On a shared log
-   * the batch holds the log's lock, so no other replica inserts the same part meanwhile.
+   * transaction). `sha256` of the text when known (bytes, or lower-case hex). On a shared log the
+   * batch holds the log's lock, so no other replica inserts the same part meanwhile.
    */
-  idOf(tx: Store, text: string, sha256?: Uint8Array | string): MaybePromise<number> {
-    const known = this.committed.get(text) ?? this.pending.get(text);
+  async idOf(tx: Store, text: string, sha256?: Uint8Array | string): Promise<number> {
+    const known = this.remembered(text);
     if (known !== undefined) return known;
     const digest =
       sha256 === undefined
@@ -32,15 +36,10 @@ export class ReceiptPartStore implements BatchParticipant {
         : typeof sha256 === "string"
           ? Buffer.from(sha256, "hex")
           : sha256;
-    return andThen(this.rows.findPart(tx, digest), (found) =>
-      andThen(found ?? this.rows.insertPart(tx, digest, text), (id) => {
-        this.pending.set(text, id);
-        return id;
-      }),
-    );
+    const id = (await this.rows.findPart(tx, digest)) ?? (await this.rows.insertPart(tx, digest, text));
+    this.pending.set(text, id);
+    return id;
   }
-
-  beforeCommit(): void {}
 
   afterCommit(): void {
     if (this.committed.size + this.pending.size > MAX_REMEMBERED) this.committed.clear();

@@ -1,4 +1,3 @@
-import { isPromise, type MaybePromise } from "../db/maybe-async.ts";
 import { composeBody } from "./compact-body.ts";
 import type { CompactRow, Part, ReceiptRows } from "./rows/types.ts";
 
@@ -13,7 +12,7 @@ export class ReceiptRebuilder {
   constructor(private readonly rows: ReceiptRows) {}
 
   /** Read the parts these rows name that are not known yet. */
-  load(page: readonly CompactRow[]): MaybePromise<void> {
+  async load(page: readonly CompactRow[]): Promise<void> {
     const missing = new Set<number>();
     for (const row of page) {
       for (const id of [row.principalPart, row.requestPart, row.factorsPart, row.modelPart])
@@ -21,11 +20,8 @@ export class ReceiptRebuilder {
     }
     if (missing.size === 0) return;
     if (this.known.size + missing.size >= 100_000) this.known.clear();
-    const remember = (found: Map<number, Part>) => {
-      for (const id of missing) this.known.set(id, found.get(id) ?? null);
-    };
-    const found = this.rows.parts([...missing]);
-    return isPromise(found) ? found.then(remember) : remember(found);
+    const found = await this.rows.parts([...missing]);
+    for (const id of missing) this.known.set(id, found.get(id) ?? null);
   }
 
   /** Why the row does not rebuild to its stored leaf entry, or null when it does. */

@@ -8,9 +8,9 @@ import {
   type KeyObject,
 } from "node:crypto";
 import type { Clock } from "../clock.ts";
-import type { Db, Store } from "../db/client.ts";
-import { runSteps, wait, type Steps } from "../db/maybe-async.ts";
-import { sqliteReceiptRows } from "./rows/sqlite.ts";
+import type { Store } from "../db/client.ts";
+import { inTransaction } from "../db/transaction.ts";
+import { receiptRowsOf } from "./rows/of-store.ts";
 import type { ReceiptRows, SigningKeyRow } from "./rows/types.ts";
 
 /**
@@ -62,10 +62,10 @@ export function signatureIsValid(publicKey: KeyObject, message: string, signatur
  * transaction on the SQLite file), so two processes starting on a fresh database do not both
  * create one (and if they did, both keys would still verify).
  */
-export function* newestSigningKey(rows: ReceiptRows, tx: Store, clock: Clock): Steps<SigningKey> {
-  yield* wait(rows.lockLog(tx));
-  const existing = yield* wait(rows.newestSigningKey(tx));
-  return existing ? signingKeyOf(existing) : yield* newSigningKey(rows, tx, clock);
+export async function newestSigningKey(rows: ReceiptRows, tx: Store, clock: Clock): Promise<SigningKey> {
+  await rows.lockLog(tx);
+  const existing = await rows.newestSigningKey(tx);
+  return existing ? signingKeyOf(existing) : newSigningKey(rows, tx, clock);
 }
 
 export function signingKeyOf(row: SigningKeyRow): SigningKey {
@@ -78,28 +78,27 @@ export function signingKeyOf(row: SigningKeyRow): SigningKey {
  * running server picks it up on its next batch). Older keys stay in the table, so the checkpoints
  * and legacy receipts they signed stay verifiable, and stay published.
  */
-export function* newSigningKey(rows: ReceiptRows, tx: Store, clock: Clock): Steps<SigningKey> {
+export async function newSigningKey(rows: ReceiptRows, tx: Store, clock: Clock): Promise<SigningKey> {
   const pair = generateKeyPairSync("ed25519");
   const publicKey = pair.publicKey.export({ format: "jwk" }).x;
   if (!publicKey) throw new Error("Ed25519 key export returned no public key.");
   const kid = keyIdOf(Buffer.from(publicKey, "base64url"));
-  const newest = (yield* wait(rows.newestSigningKey(tx)))?.createdAt ?? 0;
+  const newest = (await rows.newestSigningKey(tx))?.createdAt ?? 0;
   // Strictly newer than every key so far, so "the newest key" is never ambiguous.
   const createdAt = Math.max(clock.now(), newest + 1);
   const pkcs8 = pair.privateKey.export({ format: "der", type: "pkcs8" }).toString("base64url");
-  yield* wait(rows.insertSigningKey(tx, { kid, publicKey, privateKey: pkcs8, createdAt }));
+  await rows.insertSigningKey(tx, { kid, publicKey, privateKey: pkcs8, createdAt });
   return { kid, publicKey, createdAt, privateKey: pair.privateKey };
 }
 
 /** newSigningKey under the log's lock (`waybill keys rotate-signing`). */
-export function* lockedNewSigningKey(rows: ReceiptRows, tx: Store, clock: Clock): Steps<SigningKey> {
-  yield* wait(rows.lockLog(tx));
-  return yield* newSigningKey(rows, tx, clock);
+export async function lockedNewSigningKey(rows: ReceiptRows, tx: Store, clock: Clock): Promise<SigningKey> {
+  await rows.lockLog(tx);
+  return newSigningKey(rows, tx, clock);
 }
 
-/** newestSigningKey on the SQLite file, synchronously, in its own IMMEDIATE transaction. */
-export function ensureSigningKey(db: Db, clock: Clock): SigningKey {
-  return db.$client
-    .transaction(() => runSteps(newestSigningKey(sqliteReceiptRows(db), db, clock)) as SigningKey)
-    .immediate();
+/** newestSigningKey in a transaction of its own (on the SQLite file, BEGIN IMMEDIATE). */
+export function ensureSigningKey(store: Store, clock: Clock): Promise<SigningKey> {
+  const rows = receiptRowsOf(store);
+  return inTransaction(store, (tx) => newestSigningKey(rows, tx, clock));
 }

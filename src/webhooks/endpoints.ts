@@ -101,30 +101,36 @@ export async function setEndpointEnabled(
   enabled: boolean,
 ): Promise<void> {
   const { webhookEndpoints } = db.t;
-  await ownEndpoint(db, accountId, endpointId);
-  await db
-    .update(webhookEndpoints)
-    .set(
-      enabled
-        ? { enabled, disabledReason: null, failingSince: null }
-        : { enabled, disabledReason: "Disabled by the account holder.", failingSince: null },
-    )
-    .where(eq(webhookEndpoints.id, endpointId));
+  await inTransaction(db, async (tx) => {
+    await ownEndpoint(tx, accountId, endpointId);
+    await tx
+      .update(webhookEndpoints)
+      .set(
+        enabled
+          ? { enabled, disabledReason: null, failingSince: null }
+          : { enabled, disabledReason: "Disabled by the account holder.", failingSince: null },
+      )
+      .where(eq(webhookEndpoints.id, endpointId));
+  });
 }
 
 /** A new secret takes effect on the next attempt, retries included; the old one stops working at once. */
 export async function rotateSecret(db: Store, accountId: string, endpointId: string): Promise<string> {
   const { webhookEndpoints } = db.t;
-  await ownEndpoint(db, accountId, endpointId);
   const secret = generateSecret();
-  await db.update(webhookEndpoints).set({ secret }).where(eq(webhookEndpoints.id, endpointId));
+  await inTransaction(db, async (tx) => {
+    await ownEndpoint(tx, accountId, endpointId);
+    await tx.update(webhookEndpoints).set({ secret }).where(eq(webhookEndpoints.id, endpointId));
+  });
   return secret;
 }
 
 export async function deleteEndpoint(db: Store, accountId: string, endpointId: string): Promise<void> {
   const { webhookEndpoints } = db.t;
-  await ownEndpoint(db, accountId, endpointId);
-  await db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
+  await inTransaction(db, async (tx) => {
+    await ownEndpoint(tx, accountId, endpointId);
+    await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
+  });
 }
 
 /** A `webhook.test` event sent to this endpoint only, through the outbox like any other. */
@@ -148,18 +154,20 @@ export async function sendTestEvent(db: Store, accountId: string, endpointId: st
 /** Send one delivery again from the start of the retry schedule, under the same `webhook-id`. */
 export async function resendDelivery(db: Store, accountId: string, deliveryId: string, now: number): Promise<void> {
   const { webhookDeliveries, webhookEndpoints } = db.t;
-  const delivery = await first(
-    db
-      .select({ id: webhookDeliveries.id })
-      .from(webhookDeliveries)
-      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-      .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookEndpoints.accountId, accountId))),
-  );
-  if (!delivery) throw new WebhookSettingsError("No such delivery.");
-  await db
-    .update(webhookDeliveries)
-    .set({ status: "pending", attempts: 0, nextAttemptAt: now })
-    .where(eq(webhookDeliveries.id, deliveryId));
+  await inTransaction(db, async (tx) => {
+    const delivery = await first(
+      tx
+        .select({ id: webhookDeliveries.id })
+        .from(webhookDeliveries)
+        .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+        .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookEndpoints.accountId, accountId))),
+    );
+    if (!delivery) throw new WebhookSettingsError("No such delivery.");
+    await tx
+      .update(webhookDeliveries)
+      .set({ status: "pending", attempts: 0, nextAttemptAt: now })
+      .where(eq(webhookDeliveries.id, deliveryId));
+  });
 }
 
 export interface DeliveryLogEntry {

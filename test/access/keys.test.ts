@@ -100,7 +100,7 @@ describe("a key never appears in clear", () => {
         await (await server.call("/v1/reports/audit?receipt_id=x", { key })).text(),
       ];
       for (const body of bodies) expect(body).not.toContain(secret.slice(0, 16));
-      server.runtime.usage.flush();
+      await server.runtime.usage.flush();
       const dump = server.db.$client.serialize();
       expect(Buffer.from(dump).includes(Buffer.from(secret.slice(8)))).toBe(false);
       expect(logged.join("\n")).not.toContain(secret.slice(8));

@@ -31,11 +31,12 @@ const dir = mkdtempSync(join(process.cwd(), ".tmp", "verify-log-"));
 try {
   const file = join(dir, "log.db");
   const db = openDatabase(file);
-  const { ledger, appendBatch } = openLedger(db);
+  const { ledger, appendBatch } = await openLedger(db);
   const principal = seedPrincipal(db);
   const entry = sampleEntry(principal);
   let started = performance.now();
-  for (let i = 0; i < COUNT; i += BATCH) appendBatch(Array.from({ length: Math.min(BATCH, COUNT - i) }, () => entry));
+  for (let i = 0; i < COUNT; i += BATCH)
+    await appendBatch(Array.from({ length: Math.min(BATCH, COUNT - i) }, () => entry));
   const appendMicros = ((performance.now() - started) * 1000) / COUNT;
   db.$client.run("PRAGMA wal_checkpoint(TRUNCATE)");
   started = performance.now();

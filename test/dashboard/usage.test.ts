@@ -21,7 +21,7 @@ async function signedInWithCalls() {
   expect((await call(LANE)).status).toBe(200);
   expect((await call({ ...LANE, destination: "Houston, TX" })).status).toBe(200);
   expect((await call({ ...LANE, equipment: "SPACESHIP" })).status).toBe(400);
-  runtime.usage.flush();
+  await runtime.usage.flush();
   const signIn = await app.handle(
     new Request(`${ORIGIN}/signin`, {
       method: "POST",

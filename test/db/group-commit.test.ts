@@ -1,6 +1,10 @@
 import { expect, test } from "bun:test";
 import { openMemoryDatabase } from "../../src/db/client.ts";
 import { GroupCommitter } from "../../src/db/group-commit.ts";
+import { inTransaction } from "../../src/db/transaction.ts";
+import { sqliteUsageWrites } from "../../src/metering/usage-writes.ts";
+import { sqliteProbe } from "../../src/ops/readiness.ts";
+import { seedPrincipal } from "../support/accounts.ts";
 
 function setup() {
   const db = openMemoryDatabase();
@@ -136,4 +140,70 @@ test("a participant that fails before COMMIT refuses the whole batch, and is tol
   await committer.commit(() => insert.run(3));
   expect(events).toEqual(["rolled back", "committed"]);
   expect(count()).toBe(1);
+});
+
+test("a transaction begun while a batch awaits waits for the batch to end: it neither joins the batch nor goes down with it", async () => {
+  const { db, committer, insert, count } = setup();
+  let entered = () => {};
+  const inBatch = new Promise<void>((resolve) => {
+    entered = resolve;
+  });
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const failing = committer.commit(async () => {
+    insert.run(1);
+    entered();
+    await held; // a real wait inside the batch's open transaction
+    throw new Error("the write failed after waiting");
+  });
+  await inBatch;
+  let otherRan = false;
+  const other = inTransaction(db, async () => {
+    otherRan = true;
+    insert.run(2);
+  });
+  await Bun.sleep(20);
+  expect(otherRan).toBe(false);
+  release();
+  await expect(failing).rejects.toThrow("the write failed after waiting");
+  await other;
+  expect(db.$client.query("SELECT n FROM t").all()).toEqual([{ n: 2 }]);
+  expect(count()).toBe(1);
+});
+
+test("refusal rows and the readiness probe written while a batch awaits wait for it, and survive its rollback", async () => {
+  const { db, committer, insert } = setup();
+  const principal = seedPrincipal(db, { tier: "explorer" });
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const failing = committer.commit(async () => {
+    insert.run(1);
+    await held;
+    throw new Error("rolled back");
+  });
+  await Bun.sleep(5);
+  const refusal = sqliteUsageWrites(db).writeRefusals([
+    {
+      at: 1,
+      requestId: "req_refused",
+      accountId: principal.accountId,
+      keyId: principal.keyId,
+      skill: "rate-lookup",
+      status: 429,
+      latencyMs: 1,
+      receiptId: null,
+    },
+  ]);
+  const probe = sqliteProbe(db)(Date.parse("2026-03-01T00:00:00Z"));
+  await Bun.sleep(5);
+  release();
+  await expect(failing).rejects.toThrow("rolled back");
+  expect(await refusal).toBe(0);
+  expect(await probe).toEqual({ ok: true });
+  expect(db.$client.query("SELECT request_id AS id FROM usage_events").all()).toEqual([{ id: "req_refused" }]);
+  expect(db.$client.query("SELECT count(*) AS n FROM t").get()).toEqual({ n: 0 });
 });

@@ -83,7 +83,7 @@ describe("a client that goes away", () => {
     capture("json");
     await abortedUpload(key, false);
     await abortedUpload(key, true);
-    server.runtime.usage.flush();
+    await server.runtime.usage.flush();
     const rows = defined(
       server.db.$client
         .query<{ n: number }, [string]>("SELECT count(*) AS n FROM usage_events WHERE account_id = ?")

@@ -127,7 +127,7 @@ describe("a key is shown once, then never again", () => {
         200,
       );
     await server.call("/v1/rates/lookup", { method: "POST", key, json: { origin: 1 } });
-    server.runtime.usage.flush();
+    await server.runtime.usage.flush();
     const sqlite = server.db.$client;
     const tables = sqlite.query<{ name: string }, []>("SELECT name FROM sqlite_schema WHERE type = 'table'").all();
     for (const { name } of tables) {

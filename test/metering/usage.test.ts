@@ -77,13 +77,13 @@ describe("usage log", () => {
     expect(lastAnsweredAt(db, principal.keyId)).toBe(at("2026-03-10T12:00:02Z"));
   });
 
-  test("refusals wait in memory and are written by flush()", () => {
+  test("refusals wait in memory and are written by flush()", async () => {
     const db = openMemoryDatabase();
     const principal = seedPrincipal(db, { tier: "explorer" });
     const usage = createUsageLog(sqliteUsageWrites(db), { flushAfterMs: 60_000 });
     for (let i = 0; i < 3; i++) usage.recordRefused(event(principal, "2026-03-10T12:00:00Z", "rate-lookup", 429));
     expect(rowCount(db)).toBe(0);
-    usage.flush();
+    await usage.flush();
     expect(rowCount(db)).toBe(3);
   });
 
@@ -100,7 +100,7 @@ describe("usage log", () => {
     expect(rowCount(db)).toBe(5);
   });
 
-  test("a row that cannot be written does not take its batch down", () => {
+  test("a row that cannot be written does not take its batch down", async () => {
     const db = openMemoryDatabase();
     const principal = seedPrincipal(db, { tier: "explorer" });
     const usage = createUsageLog(sqliteUsageWrites(db));
@@ -110,7 +110,7 @@ describe("usage log", () => {
       keyId: "key_that_never_existed",
     });
     usage.recordRefused(event(principal, "2026-03-10T12:00:00Z", "rate-lookup", 429));
-    usage.close();
+    await usage.close();
     expect(rowCount(db)).toBe(2);
   });
 });
@@ -119,32 +119,34 @@ describe("usage log", () => {
  * A month of calls as a file upgraded across migration 0008 holds them: answered calls from before it
  * as usage rows, answered calls since as receipts carrying their usage, refusals as usage rows.
  */
-function seededHistory() {
+async function seededHistory() {
   const db = openMemoryDatabase();
   const principal = seedPrincipal(db, { tier: "starter" });
   const stranger = seedPrincipal(db, { tier: "starter" });
   const usage = createUsageLog(sqliteUsageWrites(db));
-  const { append } = openLedger(db);
-  const answer = (who: Principal, iso: string, skill: string) =>
-    append(
-      sampleEntry(who, {
-        skill,
-        issuedAt: at(iso) + 3,
-        knownAt: at(iso),
-        usage: { requestId: `req_${++requests}`, latencyMs: 1.5 },
-      }),
+  const { append } = await openLedger(db);
+  const answer = async (who: Principal, iso: string, skill: string) =>
+    (
+      await append(
+        sampleEntry(who, {
+          skill,
+          issuedAt: at(iso) + 3,
+          knownAt: at(iso),
+          usage: { requestId: `req_${++requests}`, latencyMs: 1.5 },
+        }),
+      )
     ).id;
   legacyAnsweredRow(db, event(principal, "2026-02-28T23:59:59.999Z", "rate-lookup", 200, "rcpt_feb")); // last month
   legacyAnsweredRow(db, event(principal, "2026-03-01T00:00:00.000Z", "rate-lookup", 200, "rcpt_a"));
-  answer(principal, "2026-03-01T23:59:59.999Z", "fuel-surcharge");
+  await answer(principal, "2026-03-01T23:59:59.999Z", "fuel-surcharge");
   usage.recordRefused(event(principal, "2026-03-02T08:00:00.000Z", "rate-lookup", 429));
   usage.recordRefused(event(principal, "2026-03-02T08:00:00.000Z", "rate-lookup", 400));
-  answer(principal, "2026-03-02T08:30:00.000Z", "rate-alerts.create"); // counted under its skill
+  await answer(principal, "2026-03-02T08:30:00.000Z", "rate-alerts.create"); // counted under its skill
   const rotated = rotateKey(db, principal); // the month is the account's, whatever key made the call
-  const newest = answer(rotated, "2026-03-02T09:00:00.000Z", "rate-lookup");
-  answer(stranger, "2026-03-02T09:00:00.000Z", "rate-lookup");
-  answer(principal, "2026-04-01T00:00:00.000Z", "rate-lookup"); // next month
-  usage.flush();
+  const newest = await answer(rotated, "2026-03-02T09:00:00.000Z", "rate-lookup");
+  await answer(stranger, "2026-03-02T09:00:00.000Z", "rate-lookup");
+  await answer(principal, "2026-04-01T00:00:00.000Z", "rate-lookup"); // next month
+  await usage.flush();
   db.$client.run(
     "INSERT INTO monthly_usage (account_id, month, answered) VALUES (?, '2026-03', 4), (?, '2026-02', 1), (?, '2026-03', 1)",
     [principal.accountId, principal.accountId, stranger.accountId],
@@ -154,7 +156,7 @@ function seededHistory() {
 
 describe("usage report", () => {
   test("month to date: per skill answered and refused, quota used and remaining, the reset", async () => {
-    const { db, principal } = seededHistory();
+    const { db, principal } = await seededHistory();
     expect(await usageReport(db, principal.accountId, at("2026-03-15T10:00:00Z"), DEFAULT_LIMITS.starter)).toEqual({
       month: "2026-03",
       period_start: at("2026-03-01T00:00:00Z") / 1000,
@@ -170,14 +172,14 @@ describe("usage report", () => {
   });
 
   test("an account without calls this month has its whole quota", async () => {
-    const { db, principal } = seededHistory();
+    const { db, principal } = await seededHistory();
     const report = await usageReport(db, principal.accountId, at("2026-06-02T00:00:00Z"), DEFAULT_LIMITS.starter);
     expect(report.quota).toEqual({ per_month: 2000, per_minute: 20, used: 0, remaining: 2000 });
     expect(report.skills).toEqual([]);
   });
 
   test("daily calls by skill, split at UTC midnight", async () => {
-    const { db, principal } = seededHistory();
+    const { db, principal } = await seededHistory();
     expect(
       await dailyCallsBySkill(db, principal.accountId, at("2026-03-01T00:00:00Z"), at("2026-04-01T00:00:00Z")),
     ).toEqual([
@@ -189,7 +191,7 @@ describe("usage report", () => {
   });
 
   test("recent calls, newest first, with the key that made them, from receipts and usage rows alike", async () => {
-    const { db, principal, newest } = seededHistory();
+    const { db, principal, newest } = await seededHistory();
     const calls = await recentCalls(db, principal.accountId, 5);
     expect(calls.map((c) => [c.at, c.status, c.skill])).toEqual([
       [at("2026-04-01T00:00:00Z"), 200, "rate-lookup"],
@@ -205,7 +207,7 @@ describe("usage report", () => {
   });
 
   test("the month's calls for the CSV, oldest first: the usage row from before the upgrade, then receipts and refusals by time", async () => {
-    const { db, principal, newest } = seededHistory();
+    const { db, principal, newest } = await seededHistory();
     const calls = await monthCalls(db, principal.accountId, at("2026-03-20T00:00:00Z"));
     expect(calls.map((c) => [c.at, c.status, c.skill, c.receiptId?.startsWith("rcpt_") ?? null])).toEqual([
       [at("2026-03-01T00:00:00Z"), 200, "rate-lookup", true],
@@ -219,7 +221,7 @@ describe("usage report", () => {
   });
 
   test("a key's last use: its newest answered call or its newest usage row, whichever is later", async () => {
-    const { db, principal, rotated } = seededHistory();
+    const { db, principal, rotated } = await seededHistory();
     db.$client.run("UPDATE api_keys SET last_answered_at = ? WHERE id = ?", [
       at("2026-03-01T23:59:59.999Z"),
       principal.keyId,
@@ -238,7 +240,7 @@ describe("usage report", () => {
 
 describe("GET /v1/usage", () => {
   test("answers the caller's own month and the key's minute headroom", async () => {
-    const { db, principal } = seededHistory();
+    const { db, principal } = await seededHistory();
     const clock = new ManualClock(at("2026-03-15T10:00:00Z"));
     const meter = createMemoryMeter({ db, limits: DEFAULT_LIMITS });
     meter.admit(principal, clock.now());

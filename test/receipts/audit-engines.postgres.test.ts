@@ -73,7 +73,7 @@ const receipts: Record<"jan" | "feb" | "retracted" | "audit" | "strangers", stri
 
 beforeAll(async () => {
   sqlite = openMemoryDatabase();
-  const ledger = openLedger(sqlite, { clock: new ManualClock(JAN) });
+  const ledger = await openLedger(sqlite, { clock: new ManualClock(JAN) });
   sqliteLog = ledger.ledger;
   reference = seedReference(sqlite, [
     { seriesId: "DIESEL", observedOn: "2026-01-05", value: 3.5, importId: "imp_jan", fetchedAt: JAN - 3600_000 },

@@ -25,7 +25,7 @@ const MAR = Date.parse("2026-03-10T12:00:00Z");
 const LANE = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" };
 
 let db: Db;
-let ledger: ReturnType<typeof openLedger>;
+let ledger: Awaited<ReturnType<typeof openLedger>>;
 let reference: ReferenceData;
 let skills: AnyReadingSkill[];
 const skillUnderTest = () => defined(skills[0], "the skill under test");
@@ -34,7 +34,7 @@ let stranger: Principal;
 
 beforeEach(async () => {
   db = openMemoryDatabase();
-  ledger = openLedger(db, { clock: new ManualClock(JAN) });
+  ledger = await openLedger(db, { clock: new ManualClock(JAN) });
   reference = seedReference(db, [
     { seriesId: "DIESEL", observedOn: "2026-01-05", value: 3.5, importId: "imp_jan", fetchedAt: JAN - 3600_000 },
     { seriesId: "DIESEL", observedOn: "2026-02-02", value: 3.8, importId: "imp_feb", fetchedAt: FEB - 3600_000 },

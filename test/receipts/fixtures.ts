@@ -3,7 +3,7 @@ import type { Db } from "../../src/db/client.ts";
 import { ManualClock } from "../../src/clock.ts";
 import { GroupCommitter } from "../../src/db/group-commit.ts";
 import type { AppendedReceipt, ReceiptEntry } from "../../src/receipts/ledger.ts";
-import { createReceiptLedger, type LedgerOptions } from "../../src/receipts/receipt-ledger.ts";
+import { openReceiptLedger, type LedgerOptions } from "../../src/receipts/receipt-ledger.ts";
 import { defined } from "../support/defined.ts";
 
 export { seedPrincipal } from "../support/accounts.ts";
@@ -36,20 +36,26 @@ export function sampleEntry(principal: Principal, overrides: Partial<ReceiptEntr
   };
 }
 
-/** A ledger whose appends commit at once, each in its own group-commit batch (one checkpoint each). */
-export function openLedger(db: Db, options: LedgerOptions = {}) {
-  const ledger = createReceiptLedger(db, { clock: new ManualClock(T0), origin: "waybill.test/log", ...options });
+/** A ledger whose appends commit when awaited, each call in its own group-commit batch (one checkpoint each). */
+export async function openLedger(db: Db, options: LedgerOptions = {}) {
+  const ledger = await openReceiptLedger(db, { clock: new ManualClock(T0), origin: "waybill.test/log", ...options });
   const committer = new GroupCommitter(db);
   committer.join(ledger.log);
   committer.join(ledger.parts);
-  /** Append several receipts in one batch: one transaction, one checkpoint. */
-  const appendBatch = (entries: ReceiptEntry[]): AppendedReceipt[] => {
+  /** Append several receipts in one batch: one transaction, one checkpoint (a failing append is left out). */
+  const appendBatch = async (entries: ReceiptEntry[]): Promise<AppendedReceipt[]> => {
     const appended: AppendedReceipt[] = [];
-    for (const entry of entries) committer.commit(() => appended.push(ledger.append(db, entry))).catch(() => {});
-    committer.flush();
+    for (const entry of entries)
+      committer
+        .commit(async (tx) => {
+          appended.push(await ledger.append(tx, entry));
+        })
+        .catch(() => {});
+    await committer.flush();
     return appended;
   };
-  /** Append in a batch of its own and commit it (and sign its checkpoint) now. */
-  const append = (entry: ReceiptEntry): AppendedReceipt => defined(appendBatch([entry])[0], "appendBatch([entry])[0]");
+  /** Append in a batch of its own and commit it (and sign its checkpoint). */
+  const append = async (entry: ReceiptEntry): Promise<AppendedReceipt> =>
+    defined((await appendBatch([entry]))[0], "appendBatch([entry])[0]");
   return { ledger, committer, append, appendBatch };
 }

@@ -19,8 +19,8 @@ import { defined } from "../support/defined.ts";
  * Receipts as the pre-log version wrote them (format waybill.receipt/2): a hash chain, each body
  * signed on its own with the instance key. What an upgraded database holds before its first start.
  */
-export function writeLegacyReceipts(db: Db, principal: Principal, count: number): void {
-  const key = ensureSigningKey(db, new ManualClock(T0));
+export async function writeLegacyReceipts(db: Db, principal: Principal, count: number): Promise<void> {
+  const key = await ensureSigningKey(db, new ManualClock(T0));
   const privateKey = createPrivateKey({
     key: Buffer.from(
       defined(

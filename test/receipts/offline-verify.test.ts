@@ -58,10 +58,10 @@ let strangerKeyFile: string;
 
 beforeAll(async () => {
   const db = openMemoryDatabase();
-  const { ledger, append, appendBatch } = openLedger(db);
+  const { ledger, append, appendBatch } = await openLedger(db);
   const principal = seedPrincipal(db);
-  appendBatch(Array.from({ length: 4 }, () => sampleEntry(principal)));
-  const receipt = append({
+  await appendBatch(Array.from({ length: 4 }, () => sampleEntry(principal)));
+  const receipt = await append({
     ...sampleEntry(principal),
     skill: "diesel-trends",
     request: { region: "PADD2", weeks: 13 },
@@ -69,7 +69,7 @@ beforeAll(async () => {
     asOf: "2026-03-02",
     knownAt: T0,
   });
-  appendBatch(Array.from({ length: 3 }, () => sampleEntry(principal)));
+  await appendBatch(Array.from({ length: 3 }, () => sampleEntry(principal)));
   const instance = {
     db,
     reference: { view: () => ({}) as never, coverage: () => undefined } as never,
@@ -89,7 +89,7 @@ beforeAll(async () => {
   const response = await publicKeyRoute({ ledger }).handle(new Request("http://localhost/v1/receipts/public-key"));
   expect(response.status).toBe(200);
   publicKeyFile = write("public-key.json", await response.text());
-  strangerKeyFile = write("stranger.json", openLedger(openMemoryDatabase()).ledger.publishedKeys());
+  strangerKeyFile = write("stranger.json", await (await openLedger(openMemoryDatabase())).ledger.publishedKeys());
 });
 
 describe("the audit report's log block", () => {

@@ -12,11 +12,11 @@ import { defined } from "../support/defined.ts";
 describe("appending receipts", () => {
   test("the stored body is the canonical JSON of every recorded field with its log index, the answer only by its digest; the leaf entry is its SHA-256", async () => {
     const db = openMemoryDatabase();
-    const { append } = openLedger(db);
+    const { append } = await openLedger(db);
     const principal = seedPrincipal(db, { scopes: ["rate-lookup"] });
     const entry = sampleEntry(principal);
-    const first = append(entry);
-    const second = append(entry);
+    const first = await append(entry);
+    const second = await append(entry);
     expect([first.logIndex, second.logIndex]).toEqual([0, 1]);
     expect(second.seq).toBe(2);
     expect(second.id).toMatch(RECEIPT_ID_PATTERN);
@@ -60,18 +60,18 @@ describe("appending receipts", () => {
     ).toBe(4);
   });
 
-  test("the signing key is created once and every checkpoint names it; a rotated key signs from then on", () => {
+  test("the signing key is created once and every checkpoint names it; a rotated key signs from then on", async () => {
     const db = openMemoryDatabase();
-    const { ledger, append } = openLedger(db);
+    const { ledger, append } = await openLedger(db);
     const principal = seedPrincipal(db);
-    append(sampleEntry(principal));
-    const before = ledger.publishedKeys();
+    await append(sampleEntry(principal));
+    const before = await ledger.publishedKeys();
     db.$client.run(
       "INSERT INTO signing_keys (kid, public_key, private_key, created_at) SELECT 'x', public_key, private_key, created_at + 1 FROM signing_keys",
     );
     // Not a real rotation (same key material under another kid): just shows the newest row is taken.
-    ledger.reloadSigningKey();
-    append(sampleEntry(principal));
+    await ledger.reloadSigningKey();
+    await append(sampleEntry(principal));
     const kids = db.$client
       .query<{ kid: string }, []>("SELECT kid FROM log_checkpoints ORDER BY tree_size")
       .all()
@@ -83,26 +83,26 @@ describe("appending receipts", () => {
 describe("shared receipt parts", () => {
   test("a part first stored by a write that rolls back, or by a batch that fails, is stored again by the next receipt that uses it", async () => {
     const db = openMemoryDatabase();
-    const { ledger, committer } = openLedger(db);
+    const { ledger, committer } = await openLedger(db);
     const principal = seedPrincipal(db);
     const withRequest = (destination: string) =>
       sampleEntry(principal, { request: { origin: "Chicago, IL", destination, equipment: "DRY_VAN" } });
-    const failed = committer.commit(() => {
-      ledger.append(db, withRequest("Boise, ID"));
+    const failed = committer.commit(async (tx) => {
+      await ledger.append(tx, withRequest("Boise, ID"));
       throw new Error("the usage row failed");
     });
-    const after = committer.commit(() => ledger.append(db, withRequest("Boise, ID")));
-    committer.flush();
-    expect(failed).rejects.toThrow("the usage row failed");
+    const after = committer.commit((tx) => ledger.append(tx, withRequest("Boise, ID")));
+    await committer.flush();
+    await expect(failed).rejects.toThrow("the usage row failed");
     await after;
     db.$client.run(
       "CREATE TRIGGER refuse BEFORE INSERT ON log_checkpoints BEGIN SELECT RAISE(ABORT, 'disk full'); END",
     );
-    committer.commit(() => ledger.append(db, withRequest("Tulsa, OK"))).catch(() => {});
-    committer.flush();
+    committer.commit((tx) => ledger.append(tx, withRequest("Tulsa, OK"))).catch(() => {});
+    await committer.flush();
     db.$client.run("DROP TRIGGER refuse");
-    const retried = committer.commit(() => ledger.append(db, withRequest("Tulsa, OK")));
-    committer.flush();
+    const retried = committer.commit((tx) => ledger.append(tx, withRequest("Tulsa, OK")));
+    await committer.flush();
     await retried;
     expect(
       (await readStoredReceipts(db, undefined, [asc(db.t.receipts.seq)])).map(
@@ -117,13 +117,13 @@ describe("upgrading a database with receipts from before the log", () => {
   test("legacy receipts become the first leaves, stay verifiable with their own signatures, and new receipts follow", async () => {
     const db = openMemoryDatabase();
     const principal = seedPrincipal(db);
-    writeLegacyReceipts(db, principal, 300);
+    await writeLegacyReceipts(db, principal, 300);
     expect(await verifyLog(db)).toMatchObject({
       ok: false,
       firstBrokenSeq: 256,
       problem: expect.stringContaining("start the server once"),
     });
-    const { ledger, append } = openLedger(db);
+    const { ledger, append } = await openLedger(db);
     expect(defined(ledger.log.latest(), "ledger.log.latest()").size).toBe(300);
     // LANE_HISTORY's index column is filled for them too.
     expect(
@@ -142,7 +142,7 @@ describe("upgrading a database with receipts from before the log", () => {
         "the row of SELECT count(*) AS n FROM receipts WHERE lane IS NULL",
       ).n,
     ).toBe(0);
-    const next = append(sampleEntry(principal));
+    const next = await append(sampleEntry(principal));
     expect(next.logIndex).toBe(300);
     expect(await verifyLog(db)).toEqual({ ok: true, checked: 301, checkpoints: 2 });
     // The legacy chain is still checked: breaking a link is named at its seq.

@@ -95,7 +95,7 @@ export function dieselRateSkill(perGallon = 0.5): AnyReadingSkill {
 /** What the pipeline does for an answered call, minus HTTP and metering: run the handler, then append in a group-commit batch. */
 export async function answerAndRecord(
   db: Db,
-  ledger: { append(entry: ReceiptEntry): AppendedReceipt; ledger: { log: ReceiptLog } },
+  ledger: { append(entry: ReceiptEntry): Promise<AppendedReceipt>; ledger: { log: ReceiptLog } },
   reference: ReferenceData,
   skill: AnyReadingDeclaration,
   principal: Principal,
@@ -108,7 +108,7 @@ export async function answerAndRecord(
     caller: principal,
     instance: { db, reference, skills: [skill], log: ledger.ledger.log },
   });
-  const receipt = ledger.append({
+  const receipt = await ledger.append({
     issuedAt: at,
     skill: skill.name,
     principal,

@@ -32,12 +32,14 @@ interface Log {
   kept: KeptCheckpoint;
 }
 
-function logOf(): Log {
+async function logOf(): Promise<Log> {
   const db = openMemoryDatabase();
-  const { appendBatch } = openLedger(db);
+  const { appendBatch } = await openLedger(db);
   const principal = seedPrincipal(db, { tier: "professional", scopes: ["rate-lookup", "audit-report"] });
   for (let i = 0; i < SIZE; i += BATCH) {
-    appendBatch(Array.from({ length: BATCH }, (_, j) => sampleEntry(principal, { issuedAt: T0 + (i + j) * 1000 })));
+    await appendBatch(
+      Array.from({ length: BATCH }, (_, j) => sampleEntry(principal, { issuedAt: T0 + (i + j) * 1000 })),
+    );
   }
   const { note, treeSize, rootHash } = db.$client
     .query<{ note: string; treeSize: number; rootHash: string }, []>(
@@ -156,9 +158,9 @@ const EDITS: [string, Edit][] = [
 
 /** The receipt's audit after a restart: the problems it reports, or the server's refusal to start. */
 async function auditAfterRestart(db: Db, principal: Principal, seq: number): Promise<string[]> {
-  let restarted: ReturnType<typeof openLedger>;
+  let restarted: Awaited<ReturnType<typeof openLedger>>;
   try {
-    restarted = openLedger(db, { clock: new ManualClock(T0 + 3_600_000) });
+    restarted = await openLedger(db, { clock: new ManualClock(T0 + 3_600_000) });
   } catch (error) {
     return [`refused to start: ${(error as Error).message}`];
   }
@@ -176,14 +178,14 @@ async function auditAfterRestart(db: Db, principal: Principal, seq: number): Pro
 
 describe("single-row edits of the receipt log", () => {
   test("the untouched log verifies and audits clean (the baseline every case departs from)", async () => {
-    const { db, principal, kept } = logOf();
+    const { db, principal, kept } = await logOf();
     expect(await verifyLog(db, [kept])).toEqual({ ok: true, checked: SIZE, checkpoints: SIZE / BATCH + 1 });
     expect(await auditAfterRestart(db, principal, TARGET)).toEqual([]);
     expect(await auditAfterRestart(db, principal, SIZE)).toEqual([]);
   });
 
   test.each(EDITS)("%s: caught by verify and by the audit", async (_name, edit) => {
-    const { db, principal } = logOf();
+    const { db, principal } = await logOf();
     const audited = (await edit(db))?.audit ?? TARGET;
     const verified = await verifyLog(db);
     expect(verified.ok).toBe(false);
@@ -192,7 +194,7 @@ describe("single-row edits of the receipt log", () => {
   });
 
   test("trimming the newest receipts with their checkpoints is caught against a kept checkpoint", async () => {
-    const { db, kept } = logOf();
+    const { db, kept } = await logOf();
     db.$client.run("DELETE FROM receipts WHERE seq > 250");
     db.$client.run("DELETE FROM log_checkpoints WHERE tree_size > 250");
     expect((await verifyLog(db)).ok).toBe(true); // what the database alone still says
@@ -208,7 +210,7 @@ describe("single-row edits of the receipt log", () => {
   });
 
   test("the witness file passes on an intact log and catches a rewritten one", async () => {
-    const { db, kept } = logOf();
+    const { db, kept } = await logOf();
     const witness = join(mkdtempSync(join(tmpdir(), "waybill-witness-")), "log.db.checkpoint");
     expect(await witnessProblem(db, witness)).toBeNull(); // none yet: nothing to hold the log to
     writeWitness(witness, kept.note);

@@ -42,13 +42,13 @@ test("a pre-log database file upgrades: its chained receipts become the log's fi
   try {
     const { file, old, oldDb } = oldDatabase(dir, BEFORE_COMPACT_RECEIPTS);
     const principal = seedPrincipal(oldDb);
-    writeLegacyReceipts(oldDb, principal, 40);
+    await writeLegacyReceipts(oldDb, principal, 40);
     old.close();
 
     const db = openDatabase(file); // every migration, as a start runs them
-    const { ledger, append } = openLedger(db);
+    const { ledger, append } = await openLedger(db);
     expect(ledger.log.latest()?.size).toBe(40);
-    append(sampleEntry(principal));
+    await append(sampleEntry(principal));
     expect(await verifyLog(db)).toEqual({ ok: true, checked: 41, checkpoints: 2 });
     const legacy = defined(
       db.$client
@@ -96,7 +96,7 @@ test("receipts stored with their body text are compacted at the first start and 
     old.close();
 
     const db = openDatabase(file);
-    const { ledger, append } = openLedger(db);
+    const { ledger, append } = await openLedger(db);
     expect(ledger.log.latest()?.size).toBe(300);
     const whole = db.$client.query<{ seq: number }, []>("SELECT seq FROM receipts WHERE body IS NOT NULL").all();
     expect(whole).toEqual([{ seq: 300 }]);
@@ -104,7 +104,7 @@ test("receipts stored with their body text are compacted at the first start and 
       const row = await storedReceiptAt(db, seq);
       expect(row?.body).toBe(defined(bodies[seq - 1], "bodies[seq - 1]"));
     }
-    append(sampleEntry(principal));
+    await append(sampleEntry(principal));
     expect(await verifyLog(db)).toEqual({ ok: true, checked: 301, checkpoints: 2 });
     // A compacted receipt is still tamper-evident: its columns are its body.
     db.$client.run("UPDATE receipts SET as_of = '2026-03-01' WHERE seq = 7");

@@ -13,12 +13,12 @@ import { defined } from "../support/defined.ts";
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 /** A log of `count` receipts, each answered in a batch of its own (one checkpoint each) unless `batch` says otherwise. */
-function logOf(count: number, batch = 1): Db {
+async function logOf(count: number, batch = 1): Promise<Db> {
   const db = openMemoryDatabase();
-  const { appendBatch } = openLedger(db);
+  const { appendBatch } = await openLedger(db);
   const principal = seedPrincipal(db);
   for (let i = 0; i < count; i += batch) {
-    appendBatch(
+    await appendBatch(
       Array.from({ length: Math.min(batch, count - i) }, (_, j) =>
         sampleEntry(principal, { issuedAt: T0 + (i + j) * 1000 }),
       ),
@@ -36,13 +36,13 @@ const latestNote = (db: Db) =>
 describe("verifyLog", () => {
   test("an empty log and an intact log verify; tiles are checked once full", async () => {
     expect(await verifyLog(openMemoryDatabase())).toEqual({ ok: true, checked: 0, checkpoints: 0 });
-    expect(await verifyLog(logOf(7))).toEqual({ ok: true, checked: 7, checkpoints: 7 });
-    expect(await verifyLog(logOf(600, 50))).toEqual({ ok: true, checked: 600, checkpoints: 12 });
+    expect(await verifyLog(await logOf(7))).toEqual({ ok: true, checked: 7, checkpoints: 7 });
+    expect(await verifyLog(await logOf(600, 50))).toEqual({ ok: true, checked: 600, checkpoints: 12 });
   });
 
   test("a changed digit in a receipt's response digest or its leaf entry is named at its seq", async () => {
     for (const column of ["response_sha256", "hash"] as const) {
-      const db = logOf(7);
+      const db = await logOf(7);
       const digit = `substr(hex(${column}), 30, 1)`;
       db.$client.run(
         `UPDATE receipts SET ${column} = unhex(replace(hex(${column}), ${digit}, CASE ${digit} WHEN 'A' THEN 'B' ELSE 'A' END)) WHERE seq = 4`,
@@ -52,7 +52,7 @@ describe("verifyLog", () => {
   });
 
   test("a shared part edited, or missing, is named at the first receipt that uses it", async () => {
-    const db = logOf(5);
+    const db = await logOf(5);
     db.$client.run(`UPDATE receipt_parts SET text = replace(text, 'Dallas', 'Austin') WHERE text LIKE '%Dallas%'`);
     expect(await verifyLog(db)).toMatchObject({
       ok: false,
@@ -60,7 +60,7 @@ describe("verifyLog", () => {
       firstBrokenSeq: 1,
       problem: expect.stringContaining("rebuild"),
     });
-    const missing = logOf(5);
+    const missing = await logOf(5);
     missing.$client.run("UPDATE receipts SET factors_part = 999 WHERE seq = 3");
     expect(await verifyLog(missing)).toMatchObject({
       ok: false,
@@ -71,7 +71,7 @@ describe("verifyLog", () => {
   });
 
   test("a receipt rewritten with another answer's digest and a fresh leaf entry is caught by the signed checkpoint", async () => {
-    const db = logOf(5);
+    const db = await logOf(5);
     const { body } = defined(await storedReceiptAt(db, 2), "storedReceiptAt(db, 2)");
     const forgedDigest = sha256(canonicalJson({ ...SAMPLE_RESPONSE, rate_per_mile: 1.999 }));
     const forged = body.replace(sha256(canonicalJson(SAMPLE_RESPONSE)), forgedDigest);
@@ -85,7 +85,7 @@ describe("verifyLog", () => {
   });
 
   test("a column edited to move a receipt to another account is caught", async () => {
-    const db = logOf(3);
+    const db = await logOf(3);
     const other = seedPrincipal(db);
     db.$client.query("UPDATE receipts SET account_id = ? WHERE seq = 3").run(other.accountId);
     expect(await verifyLog(db)).toMatchObject({
@@ -97,10 +97,10 @@ describe("verifyLog", () => {
   });
 
   test("a deleted receipt in the middle is named; swapped receipts break at the first", async () => {
-    const deleted = logOf(6);
+    const deleted = await logOf(6);
     deleted.$client.run("DELETE FROM receipts WHERE seq = 3");
     expect(await verifyLog(deleted)).toMatchObject({ ok: false, checked: 2, firstBrokenSeq: 3 });
-    const swapped = logOf(5);
+    const swapped = await logOf(5);
     swapped.$client.run("UPDATE receipts SET seq = -2 WHERE seq = 2");
     swapped.$client.run("UPDATE receipts SET seq = 2 WHERE seq = 3");
     swapped.$client.run("UPDATE receipts SET seq = 3 WHERE seq = -2");
@@ -108,7 +108,7 @@ describe("verifyLog", () => {
   });
 
   test("deleting the newest receipts is detected by the checkpoints that covered them", async () => {
-    const db = logOf(6);
+    const db = await logOf(6);
     db.$client.run("DELETE FROM receipts WHERE seq > 4");
     const result = await verifyLog(db);
     expect(result).toMatchObject({ ok: false, checked: 4, failedCheckpoint: 5 });
@@ -116,12 +116,12 @@ describe("verifyLog", () => {
   });
 
   test("a tampered checkpoint note or stored root is caught", async () => {
-    const db = logOf(3);
+    const db = await logOf(3);
     db.$client.run(
       "UPDATE log_checkpoints SET note = replace(note, char(10) || '2' || char(10), char(10) || '2' || char(10) || 'x' || char(10)) WHERE tree_size = 2",
     );
     expect(await verifyLog(db)).toMatchObject({ ok: false, failedCheckpoint: 2 });
-    const other = logOf(3);
+    const other = await logOf(3);
     const sig = defined(
       other.$client.query<{ note: string }, []>("SELECT note FROM log_checkpoints WHERE tree_size = 3").get(),
       "the row of SELECT note FROM log_checkpoints WHERE tree_size = 3",
@@ -154,7 +154,7 @@ describe("verifyLog names the first failure in log order, signatures included", 
       );
       db.$client.query("UPDATE log_checkpoints SET note = ? WHERE tree_size = ?").run(broken, size);
     };
-    const later = logOf(6);
+    const later = await logOf(6);
     breakSignature(later, 2);
     later.$client.run("UPDATE receipts SET known_at = known_at + 1 WHERE seq = 4");
     expect(await verifyLog(later)).toMatchObject({
@@ -164,7 +164,7 @@ describe("verifyLog names the first failure in log order, signatures included", 
       failedCheckpoint: 2,
       problem: expect.stringContaining("does not verify"),
     });
-    const earlier = logOf(6);
+    const earlier = await logOf(6);
     breakSignature(earlier, 2);
     earlier.$client.run("UPDATE receipts SET known_at = known_at + 1 WHERE seq = 1");
     expect(await verifyLog(earlier)).toMatchObject({ ok: false, checked: 0, firstBrokenSeq: 1 });
@@ -173,7 +173,7 @@ describe("verifyLog names the first failure in log order, signatures included", 
 
 describe("waybill receipts verify", () => {
   test("exits 0 on an intact log, 1 naming the first failure in text and JSON", async () => {
-    const db = logOf(4);
+    const db = await logOf(4);
     const intact = await receiptsVerifyCommand(db, { json: false });
     expect(intact).toEqual({ exitCode: 0, output: expect.stringContaining("4 receipts and 4 signed checkpoints") });
     db.$client.run("UPDATE receipts SET known_at = known_at + 1 WHERE seq = 3");
@@ -188,7 +188,7 @@ describe("waybill receipts verify", () => {
   });
 
   test("a checkpoint a client kept shows the newest receipts deleted together with the checkpoints that covered them", async () => {
-    const db = logOf(6);
+    const db = await logOf(6);
     const dir = mkdtempSync(join(process.cwd(), ".tmp", "kept-"));
     const file = join(dir, "checkpoint.txt");
     writeFileSync(file, latestNote(db));

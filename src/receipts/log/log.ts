@@ -1,7 +1,6 @@
 import type { Clock } from "../../clock.ts";
 import type { Store } from "../../db/client.ts";
 import type { BatchParticipant } from "../../db/group-commit.ts";
-import { runSteps, wait, type MaybePromise, type Steps } from "../../db/maybe-async.ts";
 import type { CheckpointRow, ReceiptRows } from "../rows/types.ts";
 import type { SigningKey } from "../signer.ts";
 import {
@@ -39,7 +38,7 @@ const tileSpan = (level: number) => TILE_WIDTH ** (level + 1);
 export interface LogKeys {
   current(): SigningKey;
   /** Called under the log's lock with the newest key's kid; loads it when it is not the current one. */
-  follow(tx: Store, newestKid: string | undefined): MaybePromise<void>;
+  follow(tx: Store, newestKid: string | undefined): Promise<void>;
 }
 
 export interface LogOptions {
@@ -47,7 +46,7 @@ export interface LogOptions {
   keys: LogKeys;
   clock: Clock;
   /** Runs the opening catch-up in one transaction (it may sign the upgrade checkpoint). */
-  transaction<T>(work: (tx: Store) => MaybePromise<T>): MaybePromise<T>;
+  transaction<T>(work: (tx: Store) => Promise<T>): Promise<T>;
 }
 
 const toCheckpoint = (row: CheckpointRow): SignedCheckpoint => ({
@@ -95,12 +94,12 @@ export class ReceiptLog implements BatchParticipant {
   /**
    * Load the head from the stored tiles and receipts. Receipts not yet in the tiles (those written
    * before the log existed, format waybill.receipt/2) are added now, and a checkpoint covering them
-   * is signed: the upgrade migration, in one transaction. Synchronous on the SQLite file.
+   * is signed: the upgrade migration, in one transaction.
    */
-  static open(rows: ReceiptRows, options: LogOptions): MaybePromise<ReceiptLog> {
+  static async open(rows: ReceiptRows, options: LogOptions): Promise<ReceiptLog> {
     const log = new ReceiptLog(rows, options);
-    const opened = options.transaction((tx) => runSteps(log.catchUp(tx)));
-    return opened instanceof Promise ? opened.then(() => log) : log;
+    await options.transaction((tx) => log.catchUp(tx));
+    return log;
   }
 
   get size(): number {
@@ -132,17 +131,16 @@ export class ReceiptLog implements BatchParticipant {
    * handed out in this batch then follow every committed leaf of every replica. The SQLite file has
    * one appending process: nothing to do.
    */
-  batchStarted(tx: Store): MaybePromise<void> {
+  async batchStarted(tx: Store): Promise<void> {
     this.batchOpen = true;
-    if (!this.rows.shared) return;
-    return runSteps(this.followShared(tx));
+    if (this.rows.shared) await this.followShared(tx);
   }
 
-  beforeCommit(tx: Store): MaybePromise<void> {
+  async beforeCommit(tx: Store): Promise<void> {
     if (this.staged.length === 0) return;
     this.beforeBatch = snapshotOf(this.head);
     for (const leaf of this.staged) this.applyLeaf(leaf, true);
-    return runSteps(this.writeAndSign(tx));
+    await this.writeAndSign(tx);
   }
 
   afterCommit(): void {
@@ -166,9 +164,8 @@ export class ReceiptLog implements BatchParticipant {
    * other replicas signed, so what is served is the newest. Skipped while this process's own batch
    * holds the head; that batch catches up itself.
    */
-  follow(): MaybePromise<void> {
-    if (!this.rows.shared || this.batchOpen) return;
-    return runSteps(this.followCommitted());
+  async follow(): Promise<void> {
+    if (this.rows.shared && !this.batchOpen) await this.followCommitted();
   }
 
   /** The committed tree's perfect subtrees, from tiles in the database and the head in memory. */
@@ -195,10 +192,10 @@ export class ReceiptLog implements BatchParticipant {
   }
 
   /**
-   * Run work that reads the log's tiles (inclusionProof, consistencyProof, tile): at once on the
-   * SQLite file; where tiles are read asynchronously (PostgreSQL), once every tile it needs is loaded.
+   * Run work that reads the log's tiles (inclusionProof, consistencyProof, tile)
+   * once every tile it needs is loaded.
    */
-  reading<T>(work: () => T): MaybePromise<T> {
+  reading<T>(work: () => T): Promise<T> {
     return this.store.reading(work);
   }
 
@@ -232,7 +229,7 @@ export class ReceiptLog implements BatchParticipant {
   }
 
   /** Leaf entries of entry bundle `index`: the full bundle, or its first `width` entries. */
-  entries(index: number, width: number | null): MaybePromise<Buffer[] | null> {
+  async entries(index: number, width: number | null): Promise<Buffer[] | null> {
     const from = index * TILE_WIDTH;
     const to = from + (width ?? TILE_WIDTH);
     if (!Number.isSafeInteger(to) || to > this.publishedSize()) return null;
@@ -259,33 +256,33 @@ export class ReceiptLog implements BatchParticipant {
   }
 
   /** The batch's rows, completed tiles and signed checkpoint, started together (one round trip on PostgreSQL). */
-  private *writeAndSign(tx: Store): Steps<void> {
+  private async writeAndSign(tx: Store): Promise<void> {
     const receipts = this.rows.writeBatch(tx);
     const tiles = this.tileWrites.map((tile) => this.rows.putTile(tx, tile.level, tile.index, tile.hashes));
     const { checkpoint, stored } = this.signCheckpoint(tx);
-    yield* wait(allInOrder([receipts, ...tiles, stored]));
+    await allInOrder([receipts, ...tiles, stored]);
     this.sealed = checkpoint;
   }
 
-  private *followShared(tx: Store): Steps<void> {
-    const { checkpoint: latest, newestKid, entries } = yield* wait(this.rows.openBatch(tx, this.head.size));
-    yield* wait(this.keys.follow(tx, newestKid));
-    if (latest) yield* this.catchUpTo(latest, tx, entries);
+  private async followShared(tx: Store): Promise<void> {
+    const { checkpoint: latest, newestKid, entries } = await this.rows.openBatch(tx, this.head.size);
+    await this.keys.follow(tx, newestKid);
+    if (latest) await this.catchUpTo(latest, tx, entries);
     else if (this.head.size > 0)
       throw new Error("the receipt log's checkpoints are gone: run 'waybill receipts verify'");
   }
 
-  private *followCommitted(): Steps<void> {
-    const latest = yield* wait(this.rows.latestCheckpoint());
+  private async followCommitted(): Promise<void> {
+    const latest = await this.rows.latestCheckpoint();
     // This process's own batch may have started (and caught up) while the read was on its way.
-    if (latest && !this.batchOpen && latest.treeSize > this.head.size) yield* this.catchUpTo(latest);
+    if (latest && !this.batchOpen && latest.treeSize > this.head.size) await this.catchUpTo(latest);
   }
 
   /**
    * Bring the head to a checkpoint another replica signed: its leaves are read (their tiles are
    * already stored) and the result must have the checkpoint's root, or the head stays as it was.
    */
-  private *catchUpTo(checkpoint: CheckpointRow, tx?: Store, read?: Buffer[]): Steps<void> {
+  private async catchUpTo(checkpoint: CheckpointRow, tx?: Store, read?: Buffer[]): Promise<void> {
     const from = this.head.size;
     if (checkpoint.treeSize < from) {
       throw new Error(
@@ -295,9 +292,7 @@ export class ReceiptLog implements BatchParticipant {
     if (checkpoint.treeSize > from) {
       // `read`: the leaves after `from`, read with the checkpoint (openBatch); otherwise read now.
       const entries =
-        read?.length === checkpoint.treeSize - from
-          ? read
-          : yield* wait(this.rows.entries(from, checkpoint.treeSize, tx));
+        read?.length === checkpoint.treeSize - from ? read : await this.rows.entries(from, checkpoint.treeSize, tx);
       // Moved meanwhile, or (following outside a batch) this process's batch now holds the head: it catches up itself.
       if (this.head.size !== from || (tx === undefined && this.batchOpen)) return;
       const caughtUp = cloneHead(this.head);
@@ -337,7 +332,7 @@ export class ReceiptLog implements BatchParticipant {
   }
 
   /** Sign the head and start storing the checkpoint. */
-  private signCheckpoint(tx: Store): { checkpoint: SignedCheckpoint; stored: void | Promise<void> } {
+  private signCheckpoint(tx: Store): { checkpoint: SignedCheckpoint; stored: Promise<void> } {
     const key = this.keys.current();
     const root = this.head.range.root();
     const rootBytes = Buffer.from(root);
@@ -359,30 +354,30 @@ export class ReceiptLog implements BatchParticipant {
     return { checkpoint, stored };
   }
 
-  private *catchUp(tx: Store): Steps<void> {
-    yield* wait(this.rows.lockLog(tx));
-    const receiptCount = yield* wait(this.rows.receiptCount());
-    const rowCount = yield* wait(this.rows.receiptRows());
+  private async catchUp(tx: Store): Promise<void> {
+    await this.rows.lockLog(tx);
+    const receiptCount = await this.rows.receiptCount();
+    const rowCount = await this.rows.receiptRows();
     if (rowCount !== receiptCount) {
       throw new Error(
         `the receipt log runs to seq ${receiptCount} but holds ${rowCount} receipts: ${receiptCount - rowCount} were deleted from its middle; run 'waybill receipts verify'`,
       );
     }
-    const tileCount = yield* wait(this.rows.tileCount(0));
+    const tileCount = await this.rows.tileCount(0);
     const tiledSize = Math.min(tileCount * TILE_WIDTH, receiptCount - (receiptCount % TILE_WIDTH));
-    this.head = yield* this.loadHead(tiledSize);
+    this.head = await this.loadHead(tiledSize);
     for (let from = tiledSize; from < receiptCount; from += 10_000) {
-      const entries = yield* wait(this.rows.entries(from, Math.min(receiptCount, from + 10_000)));
+      const entries = await this.rows.entries(from, Math.min(receiptCount, from + 10_000));
       for (const leaf of leafHashesOf(entries)) this.applyLeaf(leaf, true);
     }
-    const stored = yield* wait(this.rows.latestCheckpoint());
+    const stored = await this.rows.latestCheckpoint();
     // Never sign a checkpoint inconsistent with one already signed (C2SP tlog-checkpoint): a log that
     // lost receipts, or whose receipts no longer hash to the signed root, is not served. Nor one on
     // top of a latest checkpoint that is not a valid signed note, nor over log-era receipts that no
     // checkpoint covers (docs/receipts.md, "What the server refuses to sign").
     if (stored) {
       // Its own origin: a log renamed since (another configured origin) keeps older checkpoints under the old name.
-      const problem = signedCheckpointProblem(stored, yield* wait(this.rows.publicKeys()));
+      const problem = signedCheckpointProblem(stored, await this.rows.publicKeys());
       if (problem) {
         throw new Error(
           `the latest receipt log checkpoint (tree size ${stored.treeSize}) is not valid: ${problem}; run 'waybill receipts verify'`,
@@ -397,7 +392,7 @@ export class ReceiptLog implements BatchParticipant {
     }
     const coveredSize = stored?.treeSize ?? 0;
     if (this.head.size > coveredSize) {
-      const [newest] = yield* wait(this.rows.receiptPage(this.head.size - 1, 1));
+      const [newest] = await this.rows.receiptPage(this.head.size - 1, 1);
       // Receipts written before the log (stored whole, format waybill.receipt/2) come first and are
       // signed here once, by the upgrade; every later receipt committed together with its checkpoint.
       if (newest && !newest.whole) {
@@ -421,7 +416,7 @@ export class ReceiptLog implements BatchParticipant {
       );
     }
     if (this.head.size > 0 && (!stored || stored.treeSize < this.head.size)) {
-      yield* this.writeAndSign(tx);
+      await this.writeAndSign(tx);
       this.latestCheckpoint = this.sealed;
       this.sealed = null;
     } else if (stored) {
@@ -431,10 +426,10 @@ export class ReceiptLog implements BatchParticipant {
   }
 
   /** The head of a tree whose full tiles are stored (size a multiple of 256, or below the first full tile). */
-  private *loadHead(size: number): Steps<Head> {
+  private async loadHead(size: number): Promise<Head> {
     const lastTile = Math.floor(size / TILE_WIDTH);
-    const leaves = yield* wait(this.rows.entries(lastTile * TILE_WIDTH, size));
-    const loaded = this.store.reading(() => {
+    const leaves = await this.rows.entries(lastTile * TILE_WIDTH, size);
+    return this.store.reading(() => {
       const partial: Hash[][] = [];
       for (let level = 0; level === 0 || TILE_WIDTH ** level <= size; level++) {
         const tileIndex = Math.floor(size / tileSpan(level));
@@ -450,7 +445,6 @@ export class ReceiptLog implements BatchParticipant {
       head.range = CompactRange.of(this.nodes(), size);
       return head;
     });
-    return yield* wait(loaded);
   }
 }
 

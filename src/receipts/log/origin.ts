@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import type { Store } from "../../db/client.ts";
-import { wait, type Steps } from "../../db/maybe-async.ts";
 import type { ReceiptRows } from "../rows/types.ts";
 import { originFromUrl } from "./note.ts";
 
@@ -14,21 +13,21 @@ const SETTING = "log_origin";
  * Configuring another origin later renames the log from then on; older checkpoints keep theirs.
  * Replicas starting together take the log's lock first, so they agree on a random name.
  */
-export function* resolveLogOrigin(
+export async function resolveLogOrigin(
   rows: ReceiptRows,
   tx: Store,
   configured: { origin?: string; publicUrl?: string } = {},
-): Steps<string> {
+): Promise<string> {
   const wanted = configured.origin ?? (configured.publicUrl ? `${originFromUrl(configured.publicUrl)}/log` : undefined);
-  yield* wait(rows.lockLog(tx));
-  const stored = yield* wait(rows.setting(SETTING, tx));
+  await rows.lockLog(tx);
+  const stored = await rows.setting(SETTING, tx);
   const origin = wanted ?? stored ?? `waybill.invalid/${randomBytes(6).toString("hex")}`;
   if (!/^[^\s+]+$/.test(origin)) throw new Error(`the log origin '${origin}' must be non-empty, without spaces or '+'`);
-  if (origin !== stored) yield* wait(rows.putSetting(tx, SETTING, origin));
+  if (origin !== stored) await rows.putSetting(tx, SETTING, origin);
   return origin;
 }
 
 /** The stored origin, for commands that read the log without starting it. */
-export function storedLogOrigin(rows: ReceiptRows): ReturnType<ReceiptRows["setting"]> {
+export function storedLogOrigin(rows: ReceiptRows): Promise<string | undefined> {
   return rows.setting(SETTING);
 }

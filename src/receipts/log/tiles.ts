@@ -1,4 +1,3 @@
-import { isPromise, type MaybePromise } from "../../db/maybe-async.ts";
 import type { ReceiptRows } from "../rows/types.ts";
 import { leafHash, nodeHash, type Hash } from "./merkle.ts";
 
@@ -67,10 +66,7 @@ export function splitTile(bytes: Uint8Array): Hash[] {
   return hashes;
 }
 
-/**
- * Thrown by a synchronous tile read whose row is still on its way (an engine read asynchronously):
- * `TileStore.reading` loads it and runs the work again.
- */
+/** Thrown by a tile read whose row is still on its way: `TileStore.reading` loads it and runs the work again. */
 class TileNotLoaded extends Error {
   constructor(readonly loading: Promise<void>) {
     super("a log tile is being loaded");
@@ -90,24 +86,25 @@ export class TileStore {
   constructor(private readonly rows: ReceiptRows) {}
 
   /**
-   * Run synchronous work that reads tiles (proofs, loading the head). On the SQLite file it runs
-   * once, at once. Where tiles are read asynchronously, each tile it misses is loaded and the work
-   * runs again, until it finds every tile it needs (a proof needs a few).
+   * Run synchronous work that reads tiles (proofs, loading the head): each tile it misses (not kept
+   * in memory) is loaded and the work runs again, until it finds every tile it needs (a proof needs
+   * a few; a recent one is usually kept).
    */
-  reading<T>(work: () => T): MaybePromise<T> {
+  async reading<T>(work: () => T): Promise<T> {
     const loaded = new Map<string, Hash[][]>();
-    const attempt = (): MaybePromise<T> => {
+    for (;;) {
+      let missing: TileNotLoaded;
       this.loaded = loaded;
       try {
         return work();
       } catch (error) {
         if (!(error instanceof TileNotLoaded)) throw error;
-        return error.loading.then(attempt);
+        missing = error;
       } finally {
         this.loaded = null;
       }
-    };
-    return attempt();
+      await missing.loading;
+    }
   }
 
   fullTile(level: number, index: number): Hash[] | null {
@@ -118,19 +115,15 @@ export class TileStore {
     const key = `${level}/${index}`;
     const cached = this.cache.get(key) ?? this.loaded?.get(key);
     if (cached) return cached;
-    const row = this.rows.tile(level, index);
-    if (isPromise(row)) {
-      const loaded = this.loaded;
-      if (!loaded) throw new Error("log tiles are read asynchronously here: read them inside TileStore.reading");
-      throw new TileNotLoaded(
-        row.then((bytes) => {
-          const levels = bytes ? this.remember(key, bytes) : null;
-          if (levels) loaded.set(key, levels);
-          else throw new Error(`log tile ${key} is not stored`);
-        }),
-      );
-    }
-    return row ? this.remember(key, row) : null;
+    const loaded = this.loaded;
+    if (!loaded) throw new Error("log tiles are read asynchronously: read them inside TileStore.reading");
+    throw new TileNotLoaded(
+      this.rows.tile(level, index).then((bytes) => {
+        const levels = bytes ? this.remember(key, bytes) : null;
+        if (levels) loaded.set(key, levels);
+        else throw new Error(`log tile ${key} is not stored`);
+      }),
+    );
   }
 
   private remember(key: string, bytes: Uint8Array): Hash[][] | null {

@@ -86,7 +86,7 @@ export function portableReceiptRows(store: Store): ReceiptRows {
     // PostgreSQL is what runs these as a ledger, and there every replica appends to one log. Elsewhere
     // they only read (receipts verify, the witness check, audit reports), which never asks.
     shared: true,
-    insertReceipt(_tx, row) {
+    async insertReceipt(_tx, row) {
       batchRows.push({ ...row, responseSha256: bytes(row.responseSha256), hash: bytes(row.hash) });
     },
     async writeBatch(tx) {

@@ -4,9 +4,9 @@ import { storedReceiptAt } from "../store.ts";
 import type { CheckpointRow, CompactRow, Part, ReceiptRow, ReceiptRows, SigningKeyRow } from "./types.ts";
 
 /**
- * The ledger's rows on the SQLite file: prepared once and run synchronously, so an append stays one
- * synchronous step of the group-commit batch (no event-loop turn inside the transaction). One
- * process appends to a file, so the log needs no lock of its own.
+ * The ledger's rows on the SQLite file: bun:sqlite statements prepared once, whose work is done by
+ * the time the call returns (the promise is already settled). One process appends to a file, so
+ * the log needs no lock of its own.
  */
 export function sqliteReceiptRows(db: Db): ReceiptRows {
   const known = prepared.get(db.$client);
@@ -76,9 +76,9 @@ function prepare(db: Db): ReceiptRows {
   const insertKey = lazily("INSERT INTO signing_keys (kid, public_key, private_key, created_at) VALUES (?, ?, ?, ?)");
   return {
     shared: false,
-    writeBatch() {}, // every row went in at once
+    async writeBatch() {}, // every row went in at once
     endBatch() {},
-    insertReceipt(_tx: Store, row: ReceiptRow) {
+    async insertReceipt(_tx: Store, row: ReceiptRow) {
       insertReceipt().run(
         row.seq,
         row.id,
@@ -99,44 +99,44 @@ function prepare(db: Db): ReceiptRows {
         row.latencyMs,
       );
     },
-    findPart: (_tx, sha256) => findPart().get(sha256)?.id,
-    insertPart(_tx, sha256, text) {
+    findPart: async (_tx, sha256) => findPart().get(sha256)?.id,
+    async insertPart(_tx, sha256, text) {
       const row = insertPart().get(sha256, text);
       if (!row) throw new Error("INSERT … RETURNING gave no row for the receipt part");
       return row.id;
     },
-    tile: (level, index) => tile().get(level, index)?.hashes,
-    putTile(_tx, level, index, hashes) {
+    tile: async (level, index) => tile().get(level, index)?.hashes,
+    async putTile(_tx, level, index, hashes) {
       putTile().run(level, index, hashes);
     },
-    tileCount: (level) => tileCount().get(level)?.n ?? 0,
-    entries: (from, to) =>
+    tileCount: async (level) => tileCount().get(level)?.n ?? 0,
+    entries: async (from, to) =>
       entries()
         .all(from, to)
         .map((row) => Buffer.from(row.hash)),
-    receiptCount: () => receiptCount().get()?.n ?? 0,
-    receiptRows: () => receiptRows().get()?.n ?? 0,
-    latestCheckpoint: () => latestCheckpoint().get() ?? undefined,
-    checkpointCovering: (size) => checkpointCovering().get(size) ?? undefined,
-    insertCheckpoint(_tx, row) {
+    receiptCount: async () => receiptCount().get()?.n ?? 0,
+    receiptRows: async () => receiptRows().get()?.n ?? 0,
+    latestCheckpoint: async () => latestCheckpoint().get() ?? undefined,
+    checkpointCovering: async (size) => checkpointCovering().get(size) ?? undefined,
+    async insertCheckpoint(_tx, row) {
       insertCheckpoint().run(row.treeSize, row.rootHash, row.kid, row.note, row.signedAt);
     },
-    newestSigningKey: () => newestKey().get() ?? undefined,
-    publicKeys: () => publicKeys().all(),
-    setting: (key) => setting().get(key)?.value,
-    putSetting(_tx, key, value) {
+    newestSigningKey: async () => newestKey().get() ?? undefined,
+    publicKeys: async () => publicKeys().all(),
+    setting: async (key) => setting().get(key)?.value,
+    async putSetting(_tx, key, value) {
       putSetting().run(key, value);
     },
-    insertSigningKey(_tx, row) {
+    async insertSigningKey(_tx, row) {
       insertKey().run(row.kid, row.publicKey, row.privateKey, row.createdAt);
     },
-    lockLog() {},
-    openBatch() {
+    async lockLog() {},
+    async openBatch() {
       throw new Error("the SQLite file's log has one appending process: no batch head to read");
     },
-    checkpoints: () => checkpoints().all(),
-    receiptPage: (afterSeq, limit) => receiptPage().all(afterSeq, limit),
-    parts(ids) {
+    checkpoints: async () => checkpoints().all(),
+    receiptPage: async (afterSeq, limit) => receiptPage().all(afterSeq, limit),
+    async parts(ids) {
       const found = new Map<number, Part>();
       for (const id of ids) {
         const row = part().get(id);

@@ -1,5 +1,4 @@
 import type { Store } from "../../db/client.ts";
-import type { MaybePromise } from "../../db/maybe-async.ts";
 import type { StoredReceipt } from "../format.ts";
 
 /** One receipts row as the ledger appends it (docs/receipts.md, "Storage"). */
@@ -48,10 +47,10 @@ export interface SigningKeyRow {
 }
 
 /**
- * Everything the receipt ledger and its log read and write, behind one port with two
- * implementations: the SQLite file's prepared statements, synchronous, because the answered path
- * runs them on every call (sqlite.ts); and drizzle's builders, awaited, for any other engine
- * (portable.ts, which PostgreSQL runs). `tx` is the group-commit batch's transaction handle where
+ * Everything the receipt ledger and its log read and write, awaited on every engine. The SQLite
+ * file runs bun:sqlite statements prepared once (sqlite.ts), because the answered path runs them on
+ * every call and drizzle maps a statement's parameters on every run; any other engine runs
+ * drizzle's builders (portable.ts, which PostgreSQL runs). `tx` is the group-commit batch's transaction handle where
  * the call belongs to a batch; reads without one see what is committed.
  */
 export interface ReceiptRows {
@@ -62,51 +61,51 @@ export interface ReceiptRows {
    * writeBatch, which inserts every row of the batch in one statement (docs/postgresql.md, "Round
    * trips per answer").
    */
-  insertReceipt(tx: Store, row: ReceiptRow): MaybePromise<void>;
+  insertReceipt(tx: Store, row: ReceiptRow): Promise<void>;
   /** Write the rows insertReceipt kept for this batch (inside its transaction, before its checkpoint). */
-  writeBatch(tx: Store): MaybePromise<void>;
+  writeBatch(tx: Store): Promise<void>;
   /** The batch rolled back or committed: forget what it kept. */
   endBatch(): void;
-  findPart(tx: Store, sha256: Uint8Array): MaybePromise<number | undefined>;
-  insertPart(tx: Store, sha256: Uint8Array, text: string): MaybePromise<number>;
+  findPart(tx: Store, sha256: Uint8Array): Promise<number | undefined>;
+  insertPart(tx: Store, sha256: Uint8Array, text: string): Promise<number>;
   /** A full hash tile's bytes, if stored. */
-  tile(level: number, index: number): MaybePromise<Uint8Array | undefined>;
-  putTile(tx: Store, level: number, index: number, hashes: Uint8Array): MaybePromise<void>;
-  tileCount(level: number): MaybePromise<number>;
+  tile(level: number, index: number): Promise<Uint8Array | undefined>;
+  putTile(tx: Store, level: number, index: number, hashes: Uint8Array): Promise<void>;
+  tileCount(level: number): Promise<number>;
   /** Leaf entries (receipts.hash) of log indexes [from, to), in order. */
-  entries(from: number, to: number, tx?: Store): MaybePromise<Buffer[]>;
+  entries(from: number, to: number, tx?: Store): Promise<Buffer[]>;
   /** The highest seq stored, which is the log's size when no receipt is missing. */
-  receiptCount(): MaybePromise<number>;
+  receiptCount(): Promise<number>;
   /** How many receipts rows there are (a full count, read once at start-up to find a missing one). */
-  receiptRows(): MaybePromise<number>;
-  latestCheckpoint(tx?: Store): MaybePromise<CheckpointRow | undefined>;
-  insertCheckpoint(tx: Store, row: CheckpointRow & { signedAt: number }): MaybePromise<void>;
+  receiptRows(): Promise<number>;
+  latestCheckpoint(tx?: Store): Promise<CheckpointRow | undefined>;
+  insertCheckpoint(tx: Store, row: CheckpointRow & { signedAt: number }): Promise<void>;
   /** The smallest checkpoint of at least `size` leaves: the one signed with the batch of receipt seq `size`. */
-  checkpointCovering(size: number): MaybePromise<CheckpointRow | undefined>;
-  newestSigningKey(tx?: Store): MaybePromise<SigningKeyRow | undefined>;
+  checkpointCovering(size: number): Promise<CheckpointRow | undefined>;
+  newestSigningKey(tx?: Store): Promise<SigningKeyRow | undefined>;
   /** Every signing key's public half, newest first. */
-  publicKeys(): MaybePromise<{ kid: string; publicKey: string; createdAt: number }[]>;
-  insertSigningKey(tx: Store, row: SigningKeyRow): MaybePromise<void>;
+  publicKeys(): Promise<{ kid: string; publicKey: string; createdAt: number }[]>;
+  insertSigningKey(tx: Store, row: SigningKeyRow): Promise<void>;
   /**
    * Shared logs only: wait for the log's lock, held until `tx` ends, so batches of every process
    * append one after another.
    */
-  lockLog(tx: Store): MaybePromise<void>;
+  lockLog(tx: Store): Promise<void>;
   /**
    * Shared logs only, at a batch's start: lockLog, then where the log stands, read after the lock
    * (one round trip on PostgreSQL: a server-side function, docs/postgresql.md).
    */
-  openBatch(tx: Store, knownSize: number): MaybePromise<BatchHead>;
-  setting(key: string, tx?: Store): MaybePromise<string | undefined>;
+  openBatch(tx: Store, knownSize: number): Promise<BatchHead>;
+  setting(key: string, tx?: Store): Promise<string | undefined>;
   /** For `receipts verify`: every stored checkpoint, by tree size. */
-  checkpoints(): MaybePromise<CheckpointRow[]>;
+  checkpoints(): Promise<CheckpointRow[]>;
   /** For `receipts verify`: up to `limit` receipts after `afterSeq`, in order. */
-  receiptPage(afterSeq: number, limit: number): MaybePromise<CompactRow[]>;
+  receiptPage(afterSeq: number, limit: number): Promise<CompactRow[]>;
   /** Shared parts by id (missing ids are absent from the map). */
-  parts(ids: readonly number[]): MaybePromise<Map<number, Part>>;
+  parts(ids: readonly number[]): Promise<Map<number, Part>>;
   /** One receipt as readers see it, its body rebuilt or as stored whole. */
-  storedReceipt(seq: number): MaybePromise<StoredReceipt | undefined>;
-  putSetting(tx: Store, key: string, value: string): MaybePromise<void>;
+  storedReceipt(seq: number): Promise<StoredReceipt | undefined>;
+  putSetting(tx: Store, key: string, value: string): Promise<void>;
 }
 
 /** A receipts row as the whole-log check reads it: ids of its parts, binary digests, no body text. */

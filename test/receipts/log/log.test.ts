@@ -22,6 +22,7 @@ import {
   verifierKey,
 } from "../../../src/receipts/log/note.ts";
 import { ensureSigningKey, publicKeyObject } from "../../../src/receipts/signer.ts";
+import { inTransaction } from "../../../src/db/transaction.ts";
 import { sqliteReceiptRows } from "../../../src/receipts/rows/sqlite.ts";
 import { verifyLog } from "../../../src/receipts/verify.ts";
 import { openLedger, sampleEntry, seedPrincipal, T0 } from "../fixtures.ts";
@@ -47,25 +48,25 @@ function insertRows(db: Db, count: number): Buffer[] {
   return entries;
 }
 
-function openLog(db: Db): ReceiptLog {
+async function openLog(db: Db): Promise<ReceiptLog> {
   const clock = new ManualClock(T0);
-  const key = ensureSigningKey(db, clock);
-  const keys = { current: () => key, follow: () => {} };
+  const key = await ensureSigningKey(db, clock);
+  const keys = { current: () => key, follow: async () => {} };
   return ReceiptLog.open(sqliteReceiptRows(db), {
     origin: ORIGIN,
     keys,
     clock,
-    transaction: (work) => db.$client.transaction(() => work(db)).immediate(),
-  }) as ReceiptLog;
+    transaction: (work) => inTransaction(db, work),
+  });
 }
 
 describe("receipt log", () => {
   test("receipts written before the log are added at start: tiles of every level, proofs and one signed checkpoint", {
     timeout: 60_000,
-  }, () => {
+  }, async () => {
     const db = openMemoryDatabase();
     const entries = insertRows(db, 70_000);
-    const log = openLog(db);
+    const log = await openLog(db);
     const leaves = entries.map(leafHash);
     const reference = memoryNodes(leaves);
     expect(log.size).toBe(70_000);
@@ -74,22 +75,22 @@ describe("receipt log", () => {
     expect(Buffer.from(latest.root).equals(Buffer.from(rootHash(reference, 70_000)))).toBe(true);
     // The spec's example: 273 full level-0 tiles, a partial one of width 112, one full level-1 tile,
     // a partial level-1 tile of width 17 and a partial level-2 tile of width 1.
-    expect(log.tile(0, 272, null)).toHaveLength(256);
-    expect(log.tile(0, 273, null)).toBeNull();
-    expect(log.tile(0, 273, 112)).toHaveLength(112);
-    expect(log.tile(1, 0, null)).toHaveLength(256);
-    expect(log.tile(1, 1, 17)).toHaveLength(17);
-    expect(log.tile(2, 0, 1)).toHaveLength(1);
-    expect(log.tile(2, 0, 2)).toBeNull();
+    expect(await log.reading(() => log.tile(0, 272, null))).toHaveLength(256);
+    expect(await log.reading(() => log.tile(0, 273, null))).toBeNull();
+    expect(await log.reading(() => log.tile(0, 273, 112))).toHaveLength(112);
+    expect(await log.reading(() => log.tile(1, 0, null))).toHaveLength(256);
+    expect(await log.reading(() => log.tile(1, 1, 17))).toHaveLength(17);
+    expect(await log.reading(() => log.tile(2, 0, 1))).toHaveLength(1);
+    expect(await log.reading(() => log.tile(2, 0, 2))).toBeNull();
     expect(
-      Buffer.from(defined(defined(log.tile(2, 0, 1), "log.tile(2, 0, 1)")[0], "log.tile(2, 0, 1)[0]")).equals(
-        Buffer.from(reference.node(16, 0)),
-      ),
+      Buffer.from(
+        defined(defined(await log.reading(() => log.tile(2, 0, 1)), "log.tile(2, 0, 1)")[0], "log.tile(2, 0, 1)[0]"),
+      ).equals(Buffer.from(reference.node(16, 0))),
     ).toBe(true);
     for (const index of [0, 255, 256, 65_535, 65_536, 69_999]) {
-      expect(log.inclusionProof(index, 70_000).map((h) => Buffer.from(h).toString("hex"))).toEqual(
-        inclusionProof(reference, index, 70_000).map((h) => Buffer.from(h).toString("hex")),
-      );
+      expect(
+        (await log.reading(() => log.inclusionProof(index, 70_000))).map((h) => Buffer.from(h).toString("hex")),
+      ).toEqual(inclusionProof(reference, index, 70_000).map((h) => Buffer.from(h).toString("hex")));
     }
     for (const [from, to] of [
       [1, 70_000],
@@ -97,14 +98,14 @@ describe("receipt log", () => {
       [65_536, 70_000],
       [1000, 1000],
     ] as const) {
-      const proof = log.consistencyProof(from, to);
+      const proof = await log.reading(() => log.consistencyProof(from, to));
       expect(proof.map((h) => Buffer.from(h).toString("hex"))).toEqual(
         consistencyProof(reference, from, to).map((h) => Buffer.from(h).toString("hex")),
       );
       expect(verifyConsistency(from, to, proof, rootHash(reference, from), rootHash(reference, to))).toBe(true);
     }
     // Restarting finds the same head without signing again.
-    const reopened = openLog(db);
+    const reopened = await openLog(db);
     expect(defined(reopened.latest(), "reopened.latest()").note).toBe(latest.note);
     expect(
       defined(
@@ -114,13 +115,13 @@ describe("receipt log", () => {
     ).toBe(1);
   });
 
-  test("each group-commit batch signs one checkpoint that sigstore's signed-note verifier accepts", () => {
+  test("each group-commit batch signs one checkpoint that sigstore's signed-note verifier accepts", async () => {
     const db = openMemoryDatabase();
-    const { ledger, appendBatch } = openLedger(db, { origin: ORIGIN });
+    const { ledger, appendBatch } = await openLedger(db, { origin: ORIGIN });
     const principal = seedPrincipal(db);
-    const first = appendBatch(Array.from({ length: 5 }, () => sampleEntry(principal)));
+    const first = await appendBatch(Array.from({ length: 5 }, () => sampleEntry(principal)));
     expect(first.map((r) => r.logIndex)).toEqual([0, 1, 2, 3, 4]);
-    appendBatch(Array.from({ length: 300 }, () => sampleEntry(principal)));
+    await appendBatch(Array.from({ length: 300 }, () => sampleEntry(principal)));
     const checkpoints = db.$client
       .query<{ tree_size: number; note: string; kid: string }, []>(
         "SELECT tree_size, note, kid FROM log_checkpoints ORDER BY tree_size",
@@ -128,7 +129,7 @@ describe("receipt log", () => {
       .all();
     expect(checkpoints.map((c) => c.tree_size)).toEqual([5, 305]);
 
-    const published = ledger.publishedKeys();
+    const published = await ledger.publishedKeys();
     const verifier = parseVerifierKey(published.note_verifier_key);
     expect(published.note_verifier_key.startsWith(`${ORIGIN}+`)).toBe(true);
     expect(verifier.keyId.equals(noteKeyId(ORIGIN, Buffer.from(published.public_key, "base64url")))).toBe(true);
@@ -162,83 +163,92 @@ describe("receipt log", () => {
         "the row of SELECT hash FROM receipts WHERE seq = 300",
       ).hash,
     );
-    expect(verifyInclusion(299, 305, leafHash(entry), ledger.log.inclusionProof(299, 305), root)).toBe(true);
+    expect(
+      verifyInclusion(
+        299,
+        305,
+        leafHash(entry),
+        await ledger.log.reading(() => ledger.log.inclusionProof(299, 305)),
+        root,
+      ),
+    ).toBe(true);
     expect(verifierKey(ORIGIN, verifier.rawPublicKey)).toBe(published.note_verifier_key);
   });
 
-  test("a log that lost its newest receipts, or whose receipts no longer match the signed root, is not opened", () => {
+  test("a log that lost its newest receipts, or whose receipts no longer match the signed root, is not opened", async () => {
     const trimmed = openMemoryDatabase();
     insertRows(trimmed, 10);
-    openLog(trimmed);
+    await openLog(trimmed);
     trimmed.$client.run("DELETE FROM receipts WHERE seq > 8");
-    expect(() => openLog(trimmed)).toThrow("the receipt log holds 8 receipts but a checkpoint of 10 was signed");
+    await expect(openLog(trimmed)).rejects.toThrow(
+      "the receipt log holds 8 receipts but a checkpoint of 10 was signed",
+    );
     const edited = openMemoryDatabase();
     insertRows(edited, 10);
-    openLog(edited);
+    await openLog(edited);
     edited.$client.run(`UPDATE receipts SET hash = x'${"ab".repeat(32)}' WHERE seq = 3`);
-    expect(() => openLog(edited)).toThrow("the receipts no longer hash to the root of the latest checkpoint");
+    await expect(openLog(edited)).rejects.toThrow("the receipts no longer hash to the root of the latest checkpoint");
   });
 
-  test("a failing write gives its log index to the next one (the batch runs again without it); a failed batch leaves the head as it was", () => {
+  test("a failing write gives its log index to the next one (the batch runs again without it); a failed batch leaves the head as it was", async () => {
     const db = openMemoryDatabase();
-    const { ledger, committer } = openLedger(db, { origin: ORIGIN });
+    const { ledger, committer } = await openLedger(db, { origin: ORIGIN });
     const principal = seedPrincipal(db);
     const results: unknown[] = [];
-    committer.commit(() => ledger.append(db, sampleEntry(principal))).then((r) => results.push(r.logIndex));
+    committer.commit((tx) => ledger.append(tx, sampleEntry(principal))).then((r) => results.push(r.logIndex));
     committer
-      .commit(() => {
-        ledger.append(db, sampleEntry(principal));
+      .commit(async (tx) => {
+        await ledger.append(tx, sampleEntry(principal));
         throw new Error("the usage row failed");
       })
       .catch((error: Error) => results.push(error.message));
-    committer.commit(() => ledger.append(db, sampleEntry(principal))).then((r) => results.push(r.logIndex));
-    committer.flush();
-    return Bun.sleep(1).then(() => {
-      expect(results).toEqual([0, "the usage row failed", 1]);
-      expect(ledger.log.size).toBe(2);
-      expect(defined(ledger.log.latest(), "ledger.log.latest()").size).toBe(2);
-      // Now make COMMIT itself fail: the head must not move.
-      db.$client.run(
-        "CREATE TRIGGER refuse BEFORE INSERT ON log_checkpoints BEGIN SELECT RAISE(ABORT, 'disk full'); END",
-      );
-      committer.commit(() => ledger.append(db, sampleEntry(principal))).catch(() => {});
-      committer.flush();
-      expect(ledger.log.size).toBe(2);
-      db.$client.run("DROP TRIGGER refuse");
-      committer.commit(() => ledger.append(db, sampleEntry(principal))).catch(() => {});
-      committer.flush();
-      expect(ledger.log.size).toBe(3);
-      expect(
-        defined(
-          db.$client.query<{ n: number }, []>("SELECT max(seq) AS n FROM receipts").get(),
-          "the row of SELECT max(seq) AS n FROM receipts",
-        ).n,
-      ).toBe(3);
-    });
+    committer.commit((tx) => ledger.append(tx, sampleEntry(principal))).then((r) => results.push(r.logIndex));
+    await committer.flush();
+    await Bun.sleep(1);
+    expect(results).toEqual([0, "the usage row failed", 1]);
+    expect(ledger.log.size).toBe(2);
+    expect(defined(ledger.log.latest(), "ledger.log.latest()").size).toBe(2);
+    // Now make COMMIT itself fail: the head must not move.
+    db.$client.run(
+      "CREATE TRIGGER refuse BEFORE INSERT ON log_checkpoints BEGIN SELECT RAISE(ABORT, 'disk full'); END",
+    );
+    committer.commit((tx) => ledger.append(tx, sampleEntry(principal))).catch(() => {});
+    await committer.flush();
+    expect(ledger.log.size).toBe(2);
+    db.$client.run("DROP TRIGGER refuse");
+    committer.commit((tx) => ledger.append(tx, sampleEntry(principal))).catch(() => {});
+    await committer.flush();
+    expect(ledger.log.size).toBe(3);
+    expect(
+      defined(
+        db.$client.query<{ n: number }, []>("SELECT max(seq) AS n FROM receipts").get(),
+        "the row of SELECT max(seq) AS n FROM receipts",
+      ).n,
+    ).toBe(3);
   });
 
   test("a failed batch that completed a tile leaves every level of the head as it was: the batch run again signs the same tree", async () => {
     const db = openMemoryDatabase();
-    const { ledger, committer } = openLedger(db, { origin: ORIGIN });
+    const { ledger, committer } = await openLedger(db, { origin: ORIGIN });
     const principal = seedPrincipal(db);
     const appendMany = (count: number) =>
       Promise.all(
-        Array.from({ length: count }, () => committer.commit(() => ledger.append(db, sampleEntry(principal)))),
+        Array.from({ length: count }, () => committer.commit((tx) => ledger.append(tx, sampleEntry(principal)))),
       );
     const committed = appendMany(250);
-    committer.flush();
+    await committer.flush();
     await committed;
     db.$client.run(
       "CREATE TRIGGER refuse BEFORE INSERT ON log_checkpoints BEGIN SELECT RAISE(ABORT, 'disk full'); END",
     );
     const refused = appendMany(10);
-    committer.flush();
-    expect(refused).rejects.toThrow("disk full");
+    await committer.flush();
+    await expect(refused).rejects.toThrow("disk full");
     expect(ledger.log.size).toBe(250);
-    expect(ledger.log.tile(0, 0, null)).toBeNull();
+    expect(await ledger.log.reading(() => ledger.log.tile(0, 0, null))).toBeNull();
     db.$client.run("DROP TRIGGER refuse");
     const again = appendMany(10);
-    committer.flush();
+    await committer.flush();
     await again;
     const leaves = db.$client
       .query<{ hash: Uint8Array }, []>("SELECT hash FROM receipts ORDER BY seq")
@@ -250,8 +260,8 @@ describe("receipt log", () => {
         Buffer.from(rootHash(memoryNodes(leaves), 260)),
       ),
     ).toBe(true);
-    expect(ledger.log.tile(0, 0, null)).toEqual(leaves.slice(0, 256));
-    expect(ledger.log.tile(0, 1, 4)).toEqual(leaves.slice(256));
+    expect(await ledger.log.reading(() => ledger.log.tile(0, 0, null))).toEqual(leaves.slice(0, 256));
+    expect(await ledger.log.reading(() => ledger.log.tile(0, 1, 4))).toEqual(leaves.slice(256));
     expect(await verifyLog(db)).toEqual({ ok: true, checked: 260, checkpoints: 2 });
   });
 });
