@@ -11,6 +11,7 @@ import { GroupCommitter } from "./db/group-commit.ts";
 import type { LimitsTable } from "./metering/limits.ts";
 import { createUsageLog } from "./metering/usage-log.ts";
 import { postgresUsageWrites, sqliteUsageWrites } from "./metering/usage-writes.ts";
+import { fileLedgerStorage, portableLedgerStorage } from "./receipts/ledger-storage.ts";
 import { openReceiptLedger, type WaybillReceiptLedger } from "./receipts/receipt-ledger.ts";
 import { utcDateOf } from "./dates.ts";
 import { DataEvents } from "./reference/storage/data-events.ts";
@@ -87,7 +88,8 @@ export async function createRuntime({
   const usage = createUsageLog(
     engine.engine === "sqlite" ? sqliteUsageWrites(engine.db) : postgresUsageWrites(engine.db),
   );
-  const ledger = await openReceiptLedger(db, { clock, ...log });
+  const ledgerStorage = engine.engine === "sqlite" ? fileLedgerStorage(engine.db) : portableLedgerStorage(engine.db);
+  const ledger = await openReceiptLedger(db, ledgerStorage, { clock, ...log });
   const watcher = await watchChanges(db);
 
   const dataFreshness = () => seriesFreshness(reference.summary(), utcDateOf(clock.now()));

@@ -1,19 +1,17 @@
 import { systemClock, type Clock } from "../clock.ts";
 import type { Store } from "../db/client.ts";
-import { engineOf } from "../db/open.ts";
 import { inTransaction } from "../db/transaction.ts";
 import { newId } from "../ids.ts";
 import { canonicalJson, sha256Hex } from "./canonical.ts";
-import { compactStoredBodies } from "./compact-migration.ts";
 import type { Principal } from "../access/principal.ts";
 import { composeBody, principalPartText, type CompactBody, type PrincipalPart } from "./compact-body.ts";
-import { backfillLanes, laneKeyOfRequest } from "./lane-key.ts";
+import { laneKeyOfRequest } from "./lane-key.ts";
+import type { LedgerStorage } from "./ledger-storage.ts";
 import type { AppendedReceipt, ReceiptEntry, ReceiptLedger } from "./ledger.ts";
 import { ReceiptLog, type LogKeys } from "./log/log.ts";
 import { resolveLogOrigin } from "./log/origin.ts";
 import { ReceiptPartStore } from "./part-store.ts";
 import { publishedKeySet, type PublishedKeySet } from "./public-key.ts";
-import { receiptRowsOf } from "./rows/of-store.ts";
 import type { ReceiptRows } from "./rows/types.ts";
 import { ensureSigningKey, signingKeyOf, type SigningKey } from "./signer.ts";
 
@@ -42,18 +40,16 @@ export interface LedgerOptions {
  * every replica: each batch takes the log's lock, catches up with the leaves other replicas
  * appended, and signs with the newest key (docs/receipts.md, "One log across replicas").
  */
-export async function openReceiptLedger(store: Store, options: LedgerOptions = {}): Promise<WaybillReceiptLedger> {
+export async function openReceiptLedger(
+  store: Store,
+  { rows, upgrade }: LedgerStorage,
+  options: LedgerOptions = {},
+): Promise<WaybillReceiptLedger> {
   const clock = options.clock ?? systemClock;
-  const engine = engineOf(store);
-  const rows = receiptRowsOf(store);
-  const key = await ensureSigningKey(store, clock);
+  const key = await ensureSigningKey(rows, store, clock);
   const origin = await inTransaction(store, (tx) => resolveLogOrigin(rows, tx, options));
   const parts = new ReceiptPartStore(rows);
-  // Upgrades of files written before PostgreSQL was supported.
-  if (engine.engine === "sqlite") {
-    backfillLanes(engine.db);
-    await compactStoredBodies(engine.db, parts);
-  }
+  await upgrade?.(parts);
   const keys = new SigningKeys(rows, key);
   const log = await ReceiptLog.open(rows, {
     origin,

@@ -10,7 +10,6 @@ import {
 import type { Clock } from "../clock.ts";
 import type { Store } from "../db/client.ts";
 import { inTransaction } from "../db/transaction.ts";
-import { receiptRowsOf } from "./rows/of-store.ts";
 import type { ReceiptRows, SigningKeyRow } from "./rows/types.ts";
 
 /**
@@ -98,7 +97,6 @@ export async function lockedNewSigningKey(rows: ReceiptRows, tx: Store, clock: C
 }
 
 /** newestSigningKey in a transaction of its own (on the SQLite file, BEGIN IMMEDIATE). */
-export function ensureSigningKey(store: Store, clock: Clock): Promise<SigningKey> {
-  const rows = receiptRowsOf(store);
+export function ensureSigningKey(rows: ReceiptRows, store: Store, clock: Clock): Promise<SigningKey> {
   return inTransaction(store, (tx) => newestSigningKey(rows, tx, clock));
 }

@@ -21,6 +21,7 @@ import { validateInput } from "../../src/pipeline/validate.ts";
 import { computeAnswer } from "../../src/pipeline/answer-memo.ts";
 import type { AnyReadingSkill } from "../../src/skills/types.ts";
 import { defined } from "../support/defined.ts";
+import { sqliteReceiptRows } from "../../src/receipts/rows/sqlite.ts";
 
 const CALLS = Number(process.env.CALLS ?? 5000);
 const BATCH = 32; // writes per group transaction, as under 32 connections
@@ -104,7 +105,7 @@ try {
     usage: { requestId: BENCH_REQUEST_ID, latencyMs: 1 },
   };
   const sqlite = db.$client;
-  const signingKey = await ensureSigningKey(db, systemClock);
+  const signingKey = await ensureSigningKey(sqliteReceiptRows(db), db, systemClock);
 
   console.log(`per answered call, ${CALLS} calls (Bun ${Bun.version})`);
   measure("refreshCaches + authenticate (SHA-256, Map lookup)", CALLS, () => {

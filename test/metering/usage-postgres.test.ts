@@ -23,6 +23,7 @@ import type { SkillCall, SkillReply } from "../../src/pipeline/run-skill.ts";
 import type { AnySkill } from "../../src/skills/types.ts";
 import { usePostgres } from "../support/postgres.ts";
 import { defined } from "../support/defined.ts";
+import { portableLedgerStorage } from "../../src/receipts/ledger-storage.ts";
 
 const postgres = usePostgres();
 const at = (iso: string) => Date.parse(iso);
@@ -75,7 +76,10 @@ describe("usage and its reports on PostgreSQL", () => {
     const store = await open(await postgres.freshDatabase());
     const principal = await principalOn(store, "usage");
     const usage = createUsageLog(postgresUsageWrites(postgresStoreOf(store)), { flushAfterMs: 60_000 });
-    const ledger = await openReceiptLedger(store, { clock: new ManualClock(NOW), origin: "waybill.test/log" });
+    const ledger = await openReceiptLedger(store, portableLedgerStorage(store), {
+      clock: new ManualClock(NOW),
+      origin: "waybill.test/log",
+    });
     const committer = new GroupCommitter(store);
     for (const participant of [ledger.log, ledger.parts, usage.batch]) committer.join(participant);
     const answer = (iso: string, skill: string, fail = false) =>

@@ -19,6 +19,7 @@ import type { AnyReadingDeclaration, SkillInstance } from "../../src/skills/type
 import { usePostgres } from "../support/postgres.ts";
 import { openLedger, seedPrincipal } from "./fixtures.ts";
 import { answerAndRecord, dieselRateSkill, seedReference } from "./reference-fixture.ts";
+import { portableLedgerStorage } from "../../src/receipts/ledger-storage.ts";
 
 /**
  * The audit report on both engines over the same stored rows: a log, its checkpoints, accounts and
@@ -112,7 +113,7 @@ beforeAll(async () => {
   closePg = opened.close;
   await copyRows(sqlite, pg);
   // The copied log as a replica finds it on start: same head, same signing key.
-  pgLedger = await openReceiptLedger(pg, { clock: new ManualClock(MAR), origin: ORIGIN });
+  pgLedger = await openReceiptLedger(pg, portableLedgerStorage(pg), { clock: new ManualClock(MAR), origin: ORIGIN });
 });
 
 afterAll(async () => {

@@ -5,6 +5,7 @@ import { GroupCommitter } from "../../src/db/group-commit.ts";
 import type { AppendedReceipt, ReceiptEntry } from "../../src/receipts/ledger.ts";
 import { openReceiptLedger, type LedgerOptions } from "../../src/receipts/receipt-ledger.ts";
 import { defined } from "../support/defined.ts";
+import { fileLedgerStorage } from "../../src/receipts/ledger-storage.ts";
 
 export { seedPrincipal } from "../support/accounts.ts";
 
@@ -38,7 +39,11 @@ export function sampleEntry(principal: Principal, overrides: Partial<ReceiptEntr
 
 /** A ledger whose appends commit when awaited, each call in its own group-commit batch (one checkpoint each). */
 export async function openLedger(db: Db, options: LedgerOptions = {}) {
-  const ledger = await openReceiptLedger(db, { clock: new ManualClock(T0), origin: "waybill.test/log", ...options });
+  const ledger = await openReceiptLedger(db, fileLedgerStorage(db), {
+    clock: new ManualClock(T0),
+    origin: "waybill.test/log",
+    ...options,
+  });
   const committer = new GroupCommitter(db);
   committer.join(ledger.log);
   committer.join(ledger.parts);

@@ -14,13 +14,14 @@ import { ensureSigningKey } from "../../src/receipts/signer.ts";
 import { ManualClock } from "../../src/clock.ts";
 import { T0 } from "./fixtures.ts";
 import { defined } from "../support/defined.ts";
+import { sqliteReceiptRows } from "../../src/receipts/rows/sqlite.ts";
 
 /**
  * Receipts as the pre-log version wrote them (format waybill.receipt/2): a hash chain, each body
  * signed on its own with the instance key. What an upgraded database holds before its first start.
  */
 export async function writeLegacyReceipts(db: Db, principal: Principal, count: number): Promise<void> {
-  const key = await ensureSigningKey(db, new ManualClock(T0));
+  const key = await ensureSigningKey(sqliteReceiptRows(db), db, new ManualClock(T0));
   const privateKey = createPrivateKey({
     key: Buffer.from(
       defined(

@@ -17,13 +17,17 @@ import { verifyLog } from "../../src/receipts/verify.ts";
 import { usePostgres } from "../support/postgres.ts";
 import { sampleEntry, T0 } from "./fixtures.ts";
 import { defined } from "../support/defined.ts";
+import { portableLedgerStorage } from "../../src/receipts/ledger-storage.ts";
 
 const postgres = usePostgres();
 
 /** One replica: its own connection pool, ledger and group committer over the shared database. */
 async function replica(url: string) {
   const opened = await openStore({ dialect: "postgres", url });
-  const ledger = await openReceiptLedger(opened.store, { clock: new ManualClock(T0), origin: "waybill.test/log" });
+  const ledger = await openReceiptLedger(opened.store, portableLedgerStorage(opened.store), {
+    clock: new ManualClock(T0),
+    origin: "waybill.test/log",
+  });
   const committer = new GroupCommitter(opened.store);
   committer.join(ledger.log);
   committer.join(ledger.parts);

@@ -15,6 +15,7 @@ import { postgresStoreOf } from "../../src/db/postgres.ts";
 import { openReceiptLedger } from "../../src/receipts/receipt-ledger.ts";
 import { sampleEntry } from "../receipts/fixtures.ts";
 import { defined } from "./defined.ts";
+import { portableLedgerStorage } from "../../src/receipts/ledger-storage.ts";
 
 export interface ReplicaOrder {
   url: string;
@@ -39,7 +40,7 @@ const order = JSON.parse(defined(process.argv[2], "process.argv[2]")) as Replica
 const { store, close } = await openStore({ dialect: "postgres", url: order.url });
 const meter = createPostgresMeter({ db: store, limits: parseLimits(order.limits) });
 const usage = createUsageLog(postgresUsageWrites(postgresStoreOf(store)));
-const ledger = await openReceiptLedger(store, { origin: "waybill.test/log" });
+const ledger = await openReceiptLedger(store, portableLedgerStorage(store), { origin: "waybill.test/log" });
 const committer = new GroupCommitter(store);
 // As runtime.ts joins them: the month counts first, once per batch and account.
 if (meter.batch) committer.join(meter.batch);

@@ -8,12 +8,16 @@ import { GroupCommitter } from "../../src/db/group-commit.ts";
 import { openStore } from "../../src/db/open.ts";
 import { openReceiptLedger } from "../../src/receipts/receipt-ledger.ts";
 import { sampleEntry } from "../receipts/fixtures.ts";
+import { portableLedgerStorage } from "../../src/receipts/ledger-storage.ts";
 
 const [url, principalJson] = process.argv.slice(2);
 if (!url || !principalJson) throw new Error("usage: receipt-appender.ts URL PRINCIPAL_JSON");
 const principal = JSON.parse(principalJson) as Principal;
 const { store } = await openStore({ dialect: "postgres", url });
-const ledger = await openReceiptLedger(store, { clock: systemClock, origin: "waybill.test/log" });
+const ledger = await openReceiptLedger(store, portableLedgerStorage(store), {
+  clock: systemClock,
+  origin: "waybill.test/log",
+});
 const committer = new GroupCommitter(store);
 committer.join(ledger.log);
 committer.join(ledger.parts);

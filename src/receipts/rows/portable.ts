@@ -94,7 +94,7 @@ export function portableReceiptRows(store: Store): ReceiptRows {
       const rows = batchRows;
       batchRows = [];
       const columns = sameColumns(rows);
-      if (tx.engine !== "postgres" || !columns) return void (await tx.insert(t.receipts).values(rows));
+      if (!columns) return void (await tx.insert(t.receipts).values(rows));
       const values: Record<string, unknown> = {};
       for (const [i, row] of rows.entries()) for (const column of columns) values[`${i}.${column}`] = row[column];
       await receiptsInsert.rows(tx, `${rows.length}|${columns.join(",")}`, values);

@@ -50,7 +50,7 @@ function insertRows(db: Db, count: number): Buffer[] {
 
 async function openLog(db: Db): Promise<ReceiptLog> {
   const clock = new ManualClock(T0);
-  const key = await ensureSigningKey(db, clock);
+  const key = await ensureSigningKey(sqliteReceiptRows(db), db, clock);
   const keys = { current: () => key, follow: async () => {} };
   return ReceiptLog.open(sqliteReceiptRows(db), {
     origin: ORIGIN,
