@@ -54,6 +54,13 @@ export interface BatchStages {
   syncMs: number;
 }
 
+/** One batch on its way: its writes, each one's outcome once it ran, and its timestamps. */
+interface BatchRun {
+  batch: PendingWrite<unknown>[];
+  outcomes: Outcome[];
+  clock: BatchClock;
+}
+
 /** Timestamps (performance.now()) of one batch, filled in as it goes. */
 interface BatchClock {
   started: number;
@@ -279,15 +286,13 @@ export class GroupCommitter implements BatchWrites {
     wal: { sync: WalSync; checkpointer: WalCheckpointer } | undefined,
   ): Promise<Outcome[]> {
     const run = async () => {
-      const outcomes: Outcome[] = new Array(batch.length);
+      const run: BatchRun = { batch, outcomes: new Array(batch.length), clock };
       await this.attempt(
-        batch,
+        run,
         batch.map((_, index) => index),
-        outcomes,
-        clock,
         "together",
       );
-      return outcomes;
+      return run.outcomes;
     };
     if (!this.file) return run();
     return exclusively(this.file, () => (wal ? wal.sync.unsynced(() => wal.checkpointer.deferred(run)) : run()));
@@ -300,13 +305,8 @@ export class GroupCommitter implements BatchWrites {
    * too, in one transaction each. A failure outside every write (BEGIN, a participant, COMMIT)
    * fails the writes of that transaction; on the whole batch, the batch is refused with it.
    */
-  private async attempt(
-    batch: PendingWrite<unknown>[],
-    indexes: number[],
-    outcomes: Outcome[],
-    clock: BatchClock,
-    replay: "together" | "alone",
-  ): Promise<void> {
+  private async attempt(run: BatchRun, indexes: number[], replay: "together" | "alone"): Promise<void> {
+    const { batch, outcomes, clock } = run;
     let writing = -1;
     try {
       await this.transaction(async (tx) => {
@@ -326,7 +326,7 @@ export class GroupCommitter implements BatchWrites {
     } catch (error) {
       this.writing = -1;
       for (const participant of this.participants) participant.afterRollback();
-      return this.afterFailure(error, writing, batch, indexes, outcomes, clock, replay);
+      return this.afterFailure(error, writing, run, indexes, replay);
     }
     for (const participant of this.participants) participant.afterCommit();
   }
@@ -335,19 +335,18 @@ export class GroupCommitter implements BatchWrites {
   private async afterFailure(
     error: unknown,
     writing: number,
-    batch: PendingWrite<unknown>[],
+    run: BatchRun,
     indexes: number[],
-    outcomes: Outcome[],
-    clock: BatchClock,
     replay: "together" | "alone",
   ): Promise<void> {
+    const { batch, outcomes } = run;
     if (error instanceof WritesRefused) {
       const refused = indexes.filter((index) => error.refusals.has(index));
       for (const index of refused) outcomes[index] = { ok: false, error: error.refusals.get(index) };
       const rest = indexes.filter((index) => !error.refusals.has(index));
       // Nothing named in this attempt: a participant's mistake; fail the attempt's writes rather than loop.
       if (refused.length === 0) throw error;
-      if (rest.length > 0) await this.attempt(batch, rest, outcomes, clock, replay);
+      if (rest.length > 0) await this.attempt(run, rest, replay);
       return;
     }
     if (writing < 0 && indexes.length === batch.length) throw error;
@@ -356,8 +355,8 @@ export class GroupCommitter implements BatchWrites {
     for (const index of failed) outcomes[index] = { ok: false, error };
     const rest = indexes.filter((index) => !failed.includes(index));
     if (rest.length === 0) return;
-    if (replay === "together") return this.attempt(batch, rest, outcomes, clock, "alone");
-    for (const index of rest) await this.attempt(batch, [index], outcomes, clock, "alone");
+    if (replay === "together") return this.attempt(run, rest, "alone");
+    for (const index of rest) await this.attempt(run, [index], "alone");
   }
 
   /**
