@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db, Store } from "../db/client.ts";
-import { pgRows } from "../db/pg-execute.ts";
+import { PgStatement } from "../db/pg-statement.ts";
 import type { PostgresStore } from "../db/postgres.ts";
 import { inTransaction } from "../db/transaction.ts";
 import { exclusively } from "../db/write-lock.ts";
@@ -66,6 +66,21 @@ export function sqliteUsageWrites(db: Db): UsageWrites {
   };
 }
 
+/**
+ * The keys' last use, one UPDATE for every key of a batch, not one per key: each would be a round
+ * trip under the log's lock (docs/postgresql.md, "Round trips and CPU per answer"). Its text is built
+ * once per number of keys (pg-statement.ts).
+ */
+const lastAnswered = new PgStatement((tx, keys: number) => {
+  const { apiKeys } = tx.t;
+  const values = Array.from(
+    { length: keys },
+    (_, i) => sql`(${sql.placeholder(`key${i}`)}, ${sql.placeholder(`at${i}`)}::bigint)`,
+  );
+  return sql`UPDATE ${apiKeys} SET last_answered_at = v.at FROM (VALUES ${sql.join(values, sql`, `)}) AS v (id, at)
+    WHERE ${apiKeys.id} = v.id AND (${apiKeys.lastAnsweredAt} IS NULL OR ${apiKeys.lastAnsweredAt} < v.at)`;
+});
+
 /** PostgreSQL's: one statement for the flush; if it fails, a transaction per row (a failed statement aborts its transaction). */
 export function postgresUsageWrites(db: PostgresStore): UsageWrites {
   const insertUsage = (store: Store, rows: UsageEvent[]) => store.insert(store.t.usageEvents).values(rows);
@@ -86,17 +101,14 @@ export function postgresUsageWrites(db: PostgresStore): UsageWrites {
           );
         return failed;
       }),
-    // One UPDATE for every key of the batch, not one per key: each is a round trip under the log's
-    // lock (docs/postgresql.md, "Round trips and CPU per answer").
     async setLastAnswered(tx, uses) {
       if (uses.length === 0) return;
-      const { apiKeys } = tx.t;
-      const values = uses.map(([keyId, at]) => sql`(${keyId}, ${at}::bigint)`);
-      await pgRows(
-        tx,
-        sql`UPDATE ${apiKeys} SET last_answered_at = v.at FROM (VALUES ${sql.join(values, sql`, `)}) AS v (id, at)
-          WHERE ${apiKeys.id} = v.id AND (${apiKeys.lastAnsweredAt} IS NULL OR ${apiKeys.lastAnsweredAt} < v.at)`,
-      );
+      const values: Record<string, unknown> = {};
+      for (const [i, [keyId, at]] of uses.entries()) {
+        values[`key${i}`] = keyId;
+        values[`at${i}`] = at;
+      }
+      await lastAnswered.rows(tx, uses.length, values);
     },
   };
 }

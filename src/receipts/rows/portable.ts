@@ -16,6 +16,24 @@ const batchHead = new PgStatement(
 );
 const LEAF_BYTES = 32;
 
+// A batch's tile and checkpoint, written on every batch under the log's lock: texts built once (pg-statement.ts).
+const tileInsert = new PgStatement((tx) =>
+  tx.insert(tx.t.logTiles).values({
+    level: sql.placeholder("level"),
+    idx: sql.placeholder("idx"),
+    hashes: sql.placeholder("hashes"),
+  }),
+);
+const checkpointInsert = new PgStatement((tx) =>
+  tx.insert(tx.t.logCheckpoints).values({
+    treeSize: sql.placeholder("treeSize"),
+    rootHash: sql.placeholder("rootHash"),
+    kid: sql.placeholder("kid"),
+    note: sql.placeholder("note"),
+    signedAt: sql.placeholder("signedAt"),
+  }),
+);
+
 /** waybill_log_batch_head's row: the checkpoint's columns are null while the log is empty. */
 interface BatchHeadRow {
   tree_size: number | string | null;
@@ -131,7 +149,7 @@ export function portableReceiptRows(store: Store): ReceiptRows {
       )?.hashes;
     },
     async putTile(tx, level, index, hashes) {
-      await tx.insert(t.logTiles).values({ level, idx: index, hashes: bytes(hashes) });
+      await tileInsert.rows(tx, "", { level, idx: index, hashes: bytes(hashes) });
     },
     async tileCount(level) {
       return (await first(store.select({ n: count() }).from(t.logTiles).where(eq(t.logTiles.level, level))))?.n ?? 0;
@@ -171,8 +189,8 @@ export function portableReceiptRows(store: Store): ReceiptRows {
           .limit(1),
       );
     },
-    async insertCheckpoint(tx, row) {
-      await tx.insert(t.logCheckpoints).values(row);
+    async insertCheckpoint(tx, { treeSize, rootHash, kid, note, signedAt }) {
+      await checkpointInsert.rows(tx, "", { treeSize, rootHash, kid, note, signedAt });
     },
     async newestSigningKey(tx = store) {
       return first(tx.select().from(t.signingKeys).orderBy(desc(t.signingKeys.createdAt), t.signingKeys.kid).limit(1));
