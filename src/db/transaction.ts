@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db, Store } from "./client.ts";
-import { pgAsStore, pgOf, postgresStoreOf } from "./postgres.ts";
+import { engineOf } from "./open.ts";
+import { pgAsStore, pgOf } from "./postgres.ts";
 import { exclusively } from "./write-lock.ts";
 
 const OPEN = Symbol("open transaction");
@@ -16,13 +17,13 @@ export function joinedTransaction(db: Db): Store {
  * handle), it joins it on SQLite and nests as a savepoint on PostgreSQL.
  */
 export async function inTransaction<T>(store: Store, work: (tx: Store) => Promise<T>): Promise<T> {
-  if (store.engine === "postgres") {
+  const engine = engineOf(store);
+  if (engine.engine === "postgres") {
     // `$client` names the pool the transaction came from, as on the store (markChanged counts per pool).
-    const { $client } = postgresStoreOf(store);
-    return pgOf(store).transaction((tx) => work(pgAsStore(tx, $client)));
+    return pgOf(store).transaction((tx) => work(pgAsStore(tx, engine.db.$client)));
   }
   if ((store as Store & { [OPEN]?: boolean })[OPEN]) return work(store);
-  const db = store as Db;
+  const db = engine.db;
   return exclusively(db, async () => {
     db.$client.run("BEGIN IMMEDIATE");
     try {
