@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { ensureDebianTool } from "../support/debian.ts";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { CHROMIUM, chromiumAvailable, launchChromium, endBrowserSuite } from "../support/browser.ts";
 import { binaryInEmptyFolder, runCli, startBinary, type RunningServer } from "../support/binary.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
 const ADMIN = { email: "admin@example.com", password: "a long admin passphrase" };
 const USER = { email: "driver@example.com", first: "first user passphrase", second: "second user passphrase" };
 const LANE = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" };
 
-const haveChromium = ensureDebianTool(CHROMIUM, "chromium");
+const haveChromium = chromiumAvailable();
 if (!haveChromium) console.warn(`SKIPPING the admin-actions browser suite: ${CHROMIUM} is absent.`);
 
 /**
@@ -72,10 +70,7 @@ describe.skipIf(!haveChromium)("admin actions in the dashboard, against the comp
     ({ dir, exe } = await binaryInEmptyFolder());
     server = await startBinary(exe, ["--db", "waybill.db"], { cwd: dir }); // --port 0: never 8080
     base = server.url;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-    });
+    browser = await launchChromium();
     adminContext = await browser.newContext();
     userContext = await browser.newContext();
     admin = await adminContext.newPage();
@@ -84,11 +79,7 @@ describe.skipIf(!haveChromium)("admin actions in the dashboard, against the comp
     watch(user);
   }, 240_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => endBrowserSuite({ browser, server, dir }));
 
   test("setup, then a CLI-created account's password link points at the running server's port", async () => {
     expect(base).not.toContain(":8080");

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { CHROMIUM, launchChromium, signIn } from "../support/browser.ts";
 import { binaryInEmptyFolder, runCli, startBinary, type RunningServer } from "../support/binary.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 import { defined } from "../support/defined.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
 const USER = { email: "dispatch@example.com", password: "a long dispatcher passphrase" };
 
 /**
@@ -33,17 +33,10 @@ describe.skipIf(!existsSync(CHROMIUM))(
       );
       expect(created.exitCode).toBe(0);
       server = await startBinary(exe, ["--db", "dash.db", "--allow-private-webhooks"], { cwd: dir });
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-      });
+      browser = await launchChromium();
       const context = await browser.newContext({ javaScriptEnabled: false });
       page = await context.newPage();
-      await page.goto(`${server.url}/signin`);
-      await page.fill("input[name=email]", USER.email);
-      await page.fill("input[name=password]", USER.password);
-      await page.click("button[type=submit]");
-      await page.waitForURL(/\/dashboard/);
+      await signIn(page, server.url, USER);
     }, 60_000);
 
     afterAll(async () => {

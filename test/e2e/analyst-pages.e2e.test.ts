@@ -1,19 +1,18 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import ExcelJS from "exceljs";
 import Papa from "papaparse";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { chromiumAvailable, launchChromium, endBrowserSuite, signIn } from "../support/browser.ts";
 import { binaryInEmptyFolder, runCli, startBinary, type RunningServer } from "../support/binary.ts";
 import { seriousAxeViolations } from "../support/axe.ts";
-import { ensureDebianTool } from "../support/debian.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
 const SHOTS = join(import.meta.dir, "../../.tmp/screenshots");
 const ANALYST = { email: "analyst@example.com", password: "a long analyst passphrase" };
 const PHONE = { width: 390, height: 844 };
 
-const haveChromium = ensureDebianTool(CHROMIUM, "chromium");
+const haveChromium = chromiumAvailable();
 
 /** A bid sheet an analyst would upload: their own reference column, two lanes that price and two that cannot. */
 const SHEET = [
@@ -48,28 +47,17 @@ describe.skipIf(!haveChromium)("the analyst's pages in Chromium against the comp
     expect(created.exitCode).toBe(0);
     expect(runCli(exe, ["keys", "create", "--email", ANALYST.email, "--db", "waybill.db"], dir).exitCode).toBe(0);
     server = await startBinary(exe, ["--db", "waybill.db"], { cwd: dir });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-    });
+    browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     page = await context.newPage();
     page.on("console", (message) => {
       if (message.type() === "error") problems.push(`${page.url()}: ${message.text()}`);
     });
     page.on("pageerror", (error) => problems.push(`${page.url()}: ${error.message}`));
-    await page.goto(`${server.url}/signin`);
-    await page.fill("input[name=email]", ANALYST.email);
-    await page.fill("input[name=password]", ANALYST.password);
-    await page.click("button[type=submit]");
-    await page.waitForURL(`${server.url}/dashboard`);
+    await signIn(page, server.url, ANALYST);
   }, 240_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => endBrowserSuite({ browser, server, dir }));
 
   test("price a lane: suggestions, the route on the map, the costs, the history, then the receipt", async () => {
     await page.click("nav >> text=Price a lane");

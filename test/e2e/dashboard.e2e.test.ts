@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { ensureDebianTool } from "../support/debian.ts";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { CHROMIUM, chromiumAvailable, launchChromium, endBrowserSuite, signIn } from "../support/browser.ts";
 import { binaryInEmptyFolder, runCli, startBinary, type RunningServer } from "../support/binary.ts";
 import { defined } from "../support/defined.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
 const AXE_SOURCE = join(import.meta.dir, "../../node_modules/axe-core/axe.min.js");
 const SHOTS = join(import.meta.dir, "../../test-results/dashboard");
 const ADMIN = { email: "ops@example.com", password: "a long admin passphrase" };
@@ -16,7 +15,7 @@ const HOSTILE = { email: '"><img/src=x/onerror=alert(1)>@x.io', password: "hosti
 const LANE = { origin: "Chicago, IL", destination: "Dallas, TX", equipment: "DRY_VAN" };
 
 // The test script installs Chromium when missing; try the same here, and skip only if that fails too.
-const haveChromium = ensureDebianTool(CHROMIUM, "chromium");
+const haveChromium = chromiumAvailable();
 if (!haveChromium)
   console.warn(
     `SKIPPING the dashboard browser suite: ${CHROMIUM} is absent and apt-get could not install Debian's chromium.`,
@@ -75,11 +74,7 @@ describe.skipIf(!haveChromium)(
     }
     async function plainSignIn(context: BrowserContext, who: { email: string; password: string }): Promise<Page> {
       const plain = await context.newPage();
-      await plain.goto(`${base}/signin`);
-      await plain.fill("input[name=email]", who.email);
-      await plain.fill("input[name=password]", who.password);
-      await plain.click("button[type=submit]");
-      await plain.waitForURL(`${base}/dashboard`);
+      await signIn(plain, base, who);
       return plain;
     }
 
@@ -88,20 +83,13 @@ describe.skipIf(!haveChromium)(
       ({ dir, exe } = await binaryInEmptyFolder());
       server = await startBinary(exe, ["--db", "waybill.db"], { cwd: dir });
       base = server.url;
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-      });
+      browser = await launchChromium();
       desktop = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       page = await desktop.newPage();
       watch(page);
     }, 240_000);
 
-    afterAll(async () => {
-      await browser?.close();
-      await server?.stop();
-      if (dir) rmSync(dir, { recursive: true, force: true });
-    });
+    afterAll(() => endBrowserSuite({ browser, server, dir }));
 
     test("the one-time setup URL creates the admin, and is dead afterwards", async () => {
       const [, setupUrl] = /open (http:\/\/\S+\/setup\/\S+) once/.exec(server.output()) ?? [];

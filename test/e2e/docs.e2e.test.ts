@@ -1,20 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { CHROMIUM, launchChromium } from "../support/browser.ts";
 import { IDEMPOTENCY_KEY_EXAMPLE } from "../../src/http/routes/openapi/document.ts";
 import { CHICAGO_TO_DALLAS, testInstance, type TestInstance } from "../support/instance.ts";
-
-const CHROMIUM = "/usr/bin/chromium";
 
 describe.skipIf(!existsSync(CHROMIUM))("/docs renders the API reference in Chromium, from this origin only", () => {
   let server: TestInstance;
   let browser: Browser;
   beforeAll(async () => {
     server = await testInstance({ listen: true });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -1,20 +1,19 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { chromiumAvailable, launchChromium, endBrowserSuite, signIn } from "../support/browser.ts";
 import { seriousAxeViolations } from "../support/axe.ts";
 import { binaryInEmptyFolder, runCli, startBinary, type RunningServer } from "../support/binary.ts";
-import { ensureDebianTool } from "../support/debian.ts";
 import { defined } from "../support/defined.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
 const SHOTS = join(import.meta.dir, "../../.tmp/screenshots");
 const PHONE = { width: 390, height: 844 };
 const ADMIN = { email: "pricing.desk.lead@example.com", password: "a long admin passphrase" };
 const CUSTOMER = "a.customer.with.a.rather.long.address@shipper-logistics-example.com";
 
-const haveChromium = ensureDebianTool(CHROMIUM, "chromium");
+const haveChromium = chromiumAvailable();
 
 /** A bid sheet with long cells and bad rows, so its tables are as wide as an analyst's would be. */
 const SHEET = [
@@ -172,20 +171,13 @@ describe.skipIf(!haveChromium)("every dashboard page on a 390 px phone (compiled
       await Bun.sleep(100);
     }
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-    });
+    browser = await launchChromium();
     phone = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
     page = await phone.newPage();
     page.on("pageerror", (error) => problems.push(`${page.url()}: ${error.message}`));
   }, 240_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => endBrowserSuite({ browser, server, dir }));
 
   test("signed out: sign-in, pricing, the password link, dead links", async () => {
     const found: string[] = [];
@@ -202,11 +194,7 @@ describe.skipIf(!haveChromium)("every dashboard page on a 390 px phone (compiled
   }, 120_000);
 
   test("signed in as an admin: every page, with rows in its tables", async () => {
-    await visit("/signin");
-    await page.fill("input[name=email]", ADMIN.email);
-    await page.fill("input[name=password]", ADMIN.password);
-    await page.click("button[type=submit]");
-    await page.waitForURL(`${server.url}/dashboard`);
+    await signIn(page, server.url, ADMIN);
 
     // Rows for the alerts and webhooks tables, made as a user would.
     await visit("/dashboard/alerts");
