@@ -44,6 +44,26 @@ const figure = (label: string, values: number[], unit = "") => {
   return `| ${label} | ${Number(median(values).toFixed(2))}${unitAfter} | ${range(values)}${unitAfter} |`;
 };
 
+/** The rows of the results table: label, what each run measured, unit. */
+const FIGURES: [label: string, measure: (run: BatchSheetRun) => number, unit: string][] = [
+  ["sheet priced with receipts (submission to last row)", (run) => run.sheetSeconds, "s"],
+  ["submission answered (202: parsed and stored)", (run) => run.acceptedMs, "ms"],
+  ["other calls answered meanwhile", (run) => run.otherCalls, ""],
+  ["their p50", (run) => run.otherP50Ms, "ms"],
+  ["**their p99**", (run) => run.otherP99Ms, "ms"],
+  ["the same calls alone just before the sheet: p50", (run) => run.baselineP50Ms, "ms"],
+  ["the same calls alone just before the sheet: p99", (run) => run.baselineP99Ms, "ms"],
+  ["their max", (run) => run.otherMaxMs, "ms"],
+  ["event-loop stalls over 10 ms", (run) => run.stallsOver10Ms, ""],
+  ["longest stall", (run) => run.longestStall?.ms ?? 0, "ms"],
+  ["the process's CPU time during it", (run) => run.longestStall?.cpuMs ?? 0, "ms"],
+  [
+    "**longest stall Waybill itself held the loop** (its CPU time ≥ 80 % of the stall)",
+    (run) => run.longestOwnStall?.ms ?? 0,
+    "ms",
+  ],
+];
+
 const before = load();
 const started = new Date();
 const runs: BatchSheetRun[] = [];
@@ -66,66 +86,7 @@ const text = [
   "",
   "| figure | median | range |",
   "|---|---:|---:|",
-  figure(
-    "sheet priced with receipts (submission to last row)",
-    pick((run) => run.sheetSeconds),
-    "s",
-  ),
-  figure(
-    "submission answered (202: parsed and stored)",
-    pick((run) => run.acceptedMs),
-    "ms",
-  ),
-  figure(
-    "other calls answered meanwhile",
-    pick((run) => run.otherCalls),
-    "",
-  ),
-  figure(
-    "their p50",
-    pick((run) => run.otherP50Ms),
-    "ms",
-  ),
-  figure(
-    "**their p99**",
-    pick((run) => run.otherP99Ms),
-    "ms",
-  ),
-  figure(
-    "the same calls alone just before the sheet: p50",
-    pick((run) => run.baselineP50Ms),
-    "ms",
-  ),
-  figure(
-    "the same calls alone just before the sheet: p99",
-    pick((run) => run.baselineP99Ms),
-    "ms",
-  ),
-  figure(
-    "their max",
-    pick((run) => run.otherMaxMs),
-    "ms",
-  ),
-  figure(
-    "event-loop stalls over 10 ms",
-    pick((run) => run.stallsOver10Ms),
-    "",
-  ),
-  figure(
-    "longest stall",
-    pick((run) => run.longestStall?.ms ?? 0),
-    "ms",
-  ),
-  figure(
-    "the process's CPU time during it",
-    pick((run) => run.longestStall?.cpuMs ?? 0),
-    "ms",
-  ),
-  figure(
-    "**longest stall Waybill itself held the loop** (its CPU time ≥ 80 % of the stall)",
-    pick((run) => run.longestOwnStall?.ms ?? 0),
-    "ms",
-  ),
+  ...FIGURES.map(([label, measure, unit]) => figure(label, pick(measure), unit)),
   "",
   `- The other calls' p99, run by run: ${pick((run) => run.otherP99Ms).join(", ")} ms (alone before the sheet: ` +
     `${pick((run) => run.baselineP99Ms).join(", ")} ms); the sheet: ` +
