@@ -44,7 +44,7 @@ export interface CommitObserver {
 
 /** One durable batch's time, stage by stage, in milliseconds. */
 export interface BatchStages {
-  /** Per write: from commit() to its batch starting (the wait for this turn of the loop, or for the batch before). */
+  /** Per write: from commit() to its batch starting (the wait for this turn of the loop, or for the batch before; 0 for a write that joined while the batch waited for the log). */
   queuedMs: readonly number[];
   /** Running the writes and the participants' work (tiles, the checkpoint signature) up to COMMIT. */
   writesMs: number;
@@ -56,6 +56,7 @@ export interface BatchStages {
 
 /** One batch on its way: its writes, each one's outcome once it ran, and its timestamps. */
 interface BatchRun {
+  /** Grows until the first attempt's participants have started (see attempt()); fixed after. */
   batch: PendingWrite<unknown>[];
   outcomes: Outcome[];
   clock: BatchClock;
@@ -259,7 +260,7 @@ export class GroupCommitter implements BatchWrites {
       outcomes.filter((outcome) => !outcome.ok).length,
     );
     this.observer?.stages?.({
-      queuedMs: batch.map((pending) => clock.started - pending.queuedAt),
+      queuedMs: batch.map((pending) => Math.max(0, clock.started - pending.queuedAt)),
       writesMs: clock.commitStarted - clock.started,
       commitMs: clock.committed - clock.commitStarted,
       syncMs: durable - clock.committed,
@@ -286,12 +287,8 @@ export class GroupCommitter implements BatchWrites {
     wal: { sync: WalSync; checkpointer: WalCheckpointer } | undefined,
   ): Promise<Outcome[]> {
     const run = async () => {
-      const run: BatchRun = { batch, outcomes: new Array(batch.length), clock };
-      await this.attempt(
-        run,
-        batch.map((_, index) => index),
-        "together",
-      );
+      const run: BatchRun = { batch, outcomes: [], clock };
+      await this.attempt(run, "all", "together");
       return run.outcomes;
     };
     if (!this.file) return run();
@@ -305,12 +302,14 @@ export class GroupCommitter implements BatchWrites {
    * too, in one transaction each. A failure outside every write (BEGIN, a participant, COMMIT)
    * fails the writes of that transaction; on the whole batch, the batch is refused with it.
    */
-  private async attempt(run: BatchRun, indexes: number[], replay: "together" | "alone"): Promise<void> {
+  private async attempt(run: BatchRun, which: number[] | "all", replay: "together" | "alone"): Promise<void> {
     const { batch, outcomes, clock } = run;
     let writing = -1;
+    let indexes = which === "all" ? batch.map((_, index) => index) : which;
     try {
       await this.transaction(async (tx) => {
         for (const participant of this.participants) if (participant.batchStarted) await participant.batchStarted(tx);
+        if (which === "all") indexes = this.joinLateWrites(batch);
         for (const index of indexes) {
           writing = index;
           this.writing = index;
@@ -329,6 +328,20 @@ export class GroupCommitter implements BatchWrites {
       return this.afterFailure(error, writing, run, indexes, replay);
     }
     for (const participant of this.participants) participant.afterCommit();
+  }
+
+  /**
+   * The first attempt takes in the writes queued while its participants started: on PostgreSQL
+   * that is the wait for the receipt log's lock, during which another replica's batch commits, so
+   * the calls arriving meanwhile share this batch rather than waiting for the next
+   * (docs/postgresql.md, "Batches that wait for the log"). Every write of the batch, by index.
+   */
+  private joinLateWrites(batch: PendingWrite<unknown>[]): number[] {
+    if (this.queue.length > 0) {
+      batch.push(...this.queue);
+      this.queue = [];
+    }
+    return batch.map((_, index) => index);
   }
 
   /** What follows a rolled-back attempt: the failing writes fail alone, the others run again. */

@@ -58,6 +58,57 @@ describe.each(engines)("group commit on %s", (_engine, open) => {
     await close();
   });
 
+  test("writes queued while the batch's participants start join that batch", async () => {
+    const { store, close } = await open();
+    const committer = new GroupCommitter(store);
+    const started = Promise.withResolvers<void>();
+    const admitted = Promise.withResolvers<void>();
+    // Stands in for the receipt log waiting for its lock while another replica's batch commits.
+    committer.join({
+      async batchStarted() {
+        started.resolve();
+        await admitted.promise;
+      },
+      afterCommit() {},
+      afterRollback() {},
+    });
+    const first = committer.commit(insertSetting("first"));
+    await started.promise;
+    const late = [committer.commit(insertSetting("late-1")), committer.commit(insertSetting("late-2"))];
+    admitted.resolve();
+    expect(await Promise.all([first, ...late])).toEqual(["first", "late-1", "late-2"]);
+    expect(committer.stats()).toEqual({ batches: 1, writes: 3 });
+    expect(await settingCount(store)).toBe(3);
+    await close();
+  });
+
+  test("a batch refused before its writes ran leaves the late writes to the next batch", async () => {
+    const { store, close } = await open();
+    const committer = new GroupCommitter(store);
+    const started = Promise.withResolvers<void>();
+    const admitted = Promise.withResolvers<void>();
+    let batches = 0;
+    committer.join({
+      async batchStarted() {
+        batches += 1;
+        if (batches > 1) return;
+        started.resolve();
+        await admitted.promise;
+        throw new Error("the log's lock was lost");
+      },
+      afterCommit() {},
+      afterRollback() {},
+    });
+    const first = committer.commit(insertSetting("first"));
+    await started.promise;
+    const late = committer.commit(insertSetting("late"));
+    admitted.resolve();
+    await expect(first).rejects.toThrow("the log's lock was lost");
+    expect(await late).toBe("late");
+    expect((await store.select().from(store.t.settings)).map((row) => row.key)).toEqual(["late"]);
+    await close();
+  });
+
   test("a transaction opened while a batch is in flight waits its turn instead of nesting", async () => {
     const { store, close } = await open();
     const committer = new GroupCommitter(store);
