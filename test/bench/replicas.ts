@@ -5,7 +5,9 @@
 // run lasts WARMUP + SECONDS, every process it starts is stopped, and a watchdog ends it after
 // 15 minutes whatever happens. Results go to .tmp/bench/replicas-<time>/ and, unless
 // KEEP_RESULTS=1, into docs/benchmarks.md between the replicas markers.
-// Knobs: --replicas 1,3  --seconds 8 (SECONDS_PER_RUN)  --warmup 2  --connections 32  --rounds 1 (ROUNDS).
+// Knobs: --replicas 1,3  --seconds 8 (SECONDS_PER_RUN)  --warmup 15  --connections 32  --rounds 1 (ROUNDS).
+// The warm-up is long because each replica's JIT keeps compiling for the first ≈ 15 s of load, and with
+// three replicas that is three times the compiling per answer (docs/postgresql.md, "Warm-up").
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { join, resolve } from "node:path";
@@ -34,7 +36,7 @@ const { values } = parseArgs({
   options: {
     replicas: { type: "string", default: "1,3" },
     seconds: { type: "string", default: process.env.SECONDS_PER_RUN ?? "8" },
-    warmup: { type: "string", default: "2" },
+    warmup: { type: "string", default: "15" },
     connections: { type: "string", default: "32" },
     rounds: { type: "string", default: process.env.ROUNDS ?? "1" },
   },
