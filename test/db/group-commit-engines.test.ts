@@ -30,6 +30,28 @@ const insertSetting = (key: string) => async (tx: Store) => {
 const settingCount = async (store: Store) =>
   defined((await store.select({ n: count() }).from(store.t.settings))[0], "the settings count row").n;
 
+/**
+ * A participant whose first batchStarted waits until released, as the receipt log waits for its lock
+ * while another replica's batch commits; it then fails with `failure`, if given. Later batches start at once.
+ */
+function holdFirstBatchStart(committer: GroupCommitter, failure?: Error) {
+  const reached = Promise.withResolvers<void>();
+  const released = Promise.withResolvers<void>();
+  let batches = 0;
+  committer.join({
+    async batchStarted() {
+      batches += 1;
+      if (batches > 1) return;
+      reached.resolve();
+      await released.promise;
+      if (failure) throw failure;
+    },
+    afterCommit() {},
+    afterRollback() {},
+  });
+  return { reached: reached.promise, release: () => released.resolve() };
+}
+
 describe.each(engines)("group commit on %s", (_engine, open) => {
   test("asynchronous writes queued together commit in one batch and settle after it", async () => {
     const { store, close } = await open();
@@ -61,21 +83,11 @@ describe.each(engines)("group commit on %s", (_engine, open) => {
   test("writes queued while the batch's participants start join that batch", async () => {
     const { store, close } = await open();
     const committer = new GroupCommitter(store);
-    const started = Promise.withResolvers<void>();
-    const admitted = Promise.withResolvers<void>();
-    // Stands in for the receipt log waiting for its lock while another replica's batch commits.
-    committer.join({
-      async batchStarted() {
-        started.resolve();
-        await admitted.promise;
-      },
-      afterCommit() {},
-      afterRollback() {},
-    });
+    const start = holdFirstBatchStart(committer);
     const first = committer.commit(insertSetting("first"));
-    await started.promise;
+    await start.reached;
     const late = [committer.commit(insertSetting("late-1")), committer.commit(insertSetting("late-2"))];
-    admitted.resolve();
+    start.release();
     expect(await Promise.all([first, ...late])).toEqual(["first", "late-1", "late-2"]);
     expect(committer.stats()).toEqual({ batches: 1, writes: 3 });
     expect(await settingCount(store)).toBe(3);
@@ -85,24 +97,11 @@ describe.each(engines)("group commit on %s", (_engine, open) => {
   test("a batch refused before its writes ran leaves the late writes to the next batch", async () => {
     const { store, close } = await open();
     const committer = new GroupCommitter(store);
-    const started = Promise.withResolvers<void>();
-    const admitted = Promise.withResolvers<void>();
-    let batches = 0;
-    committer.join({
-      async batchStarted() {
-        batches += 1;
-        if (batches > 1) return;
-        started.resolve();
-        await admitted.promise;
-        throw new Error("the log's lock was lost");
-      },
-      afterCommit() {},
-      afterRollback() {},
-    });
+    const start = holdFirstBatchStart(committer, new Error("the log's lock was lost"));
     const first = committer.commit(insertSetting("first"));
-    await started.promise;
+    await start.reached;
     const late = committer.commit(insertSetting("late"));
-    admitted.resolve();
+    start.release();
     await expect(first).rejects.toThrow("the log's lock was lost");
     expect(await late).toBe("late");
     expect((await store.select().from(store.t.settings)).map((row) => row.key)).toEqual(["late"]);
