@@ -108,7 +108,7 @@ export class WritesRefused extends Error {
 /**
  * Group commit: the writes of every request that reached the commit step while the previous batch
  * was committing (or during one turn of the event loop, or one timer tick when calls overlap: see
- * awaitsCompany) go into one transaction, so one fsync makes all of them durable. Each request still
+ * awaitsCompany), and of those arriving while its participants start (joinLateWrites), go into one transaction, so one fsync makes all of them durable. Each request still
  * waits for that commit before it answers.
  * A batch runs without a savepoint per write, on both engines; in the rare case a write fails, the
  * batch rolls back and runs again without it (attempt()), so a failing write fails alone.
