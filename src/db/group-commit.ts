@@ -44,7 +44,10 @@ export interface CommitObserver {
 
 /** One durable batch's time, stage by stage, in milliseconds. */
 export interface BatchStages {
-  /** Per write: from commit() to its batch starting (the wait for this turn of the loop, or for the batch before; 0 for a write that joined while the batch waited for the log). */
+  /**
+   * Per write: from commit() to its batch starting (the wait for this turn of the loop, or for the
+   * batch before; 0 for a write that joined while the batch waited for the log).
+   */
   queuedMs: readonly number[];
   /** Running the writes and the participants' work (tiles, the checkpoint signature) up to COMMIT. */
   writesMs: number;
@@ -108,8 +111,9 @@ export class WritesRefused extends Error {
 /**
  * Group commit: the writes of every request that reached the commit step while the previous batch
  * was committing (or during one turn of the event loop, or one timer tick when calls overlap: see
- * awaitsCompany), and of those arriving while its participants start (joinLateWrites), go into one transaction, so one fsync makes all of them durable. Each request still
- * waits for that commit before it answers.
+ * awaitsCompany), and of those arriving while its participants start (joinLateWrites), go into one
+ * transaction, so one fsync makes all of them durable. Each request still waits for that commit
+ * before it answers.
  * A batch runs without a savepoint per write, on both engines; in the rare case a write fails, the
  * batch rolls back and runs again without it (attempt()), so a failing write fails alone.
  * Under light load a batch holds one write and this is an ordinary transaction.
@@ -287,16 +291,17 @@ export class GroupCommitter implements BatchWrites {
     wal: { sync: WalSync; checkpointer: WalCheckpointer } | undefined,
   ): Promise<Outcome[]> {
     const run = async () => {
-      const run: BatchRun = { batch, outcomes: [], clock };
-      await this.attempt(run, "all", "together");
-      return run.outcomes;
+      const batchRun: BatchRun = { batch, outcomes: [], clock };
+      await this.attempt(batchRun, "all", "together");
+      return batchRun.outcomes;
     };
     if (!this.file) return run();
     return exclusively(this.file, () => (wal ? wal.sync.unsynced(() => wal.checkpointer.deferred(run)) : run()));
   }
 
   /**
-   * The writes at `indexes` in one transaction, with no savepoint per write (on SQLite a
+   * The writes at the indexes `which` names ("all": the whole batch, with the writes queued until
+   * its participants have started) in one transaction, with no savepoint per write (on SQLite a
    * SAVEPOINT/RELEASE pair cost more than the row it guarded). If a write throws, the transaction
    * rolls back and that write fails alone: the others run again together, and if that run fails
    * too, in one transaction each. A failure outside every write (BEGIN, a participant, COMMIT)
