@@ -20,14 +20,17 @@ export const passwordLinkUrl = (origin: string, token: string) => `${origin.repl
  */
 export async function setAccountPassword(db: Store, accountId: string, password: string): Promise<void> {
   const passwordHash = await hashPassword(password);
-  const { accounts, sessions } = db.t;
-  await inTransaction(db, async (tx) => {
-    const updated = await first(
-      tx.update(accounts).set({ passwordHash }).where(eq(accounts.id, accountId)).returning({ id: accounts.id }),
-    );
-    if (!updated) throw new AccessError(`No account ${accountId}.`);
-    await tx.delete(sessions).where(eq(sessions.accountId, accountId));
-  });
+  await inTransaction(db, (tx) => storePasswordHash(tx, accountId, passwordHash));
+}
+
+/** Inside the caller's transaction: the account's new password hash, and every session it had ended. */
+async function storePasswordHash(tx: Store, accountId: string, passwordHash: string): Promise<void> {
+  const { accounts, sessions } = tx.t;
+  const updated = await first(
+    tx.update(accounts).set({ passwordHash }).where(eq(accounts.id, accountId)).returning({ id: accounts.id }),
+  );
+  if (!updated) throw new AccessError(`No account ${accountId}.`);
+  await tx.delete(sessions).where(eq(sessions.accountId, accountId));
 }
 
 /**
@@ -92,15 +95,27 @@ export async function passwordLinkAccount(db: Store, token: string, now: number)
   return link && link.expiresAt > now ? link.accountId : undefined;
 }
 
-/** Set the password through a link and kill the link; AccessError when the link is dead or the password too short. */
+/**
+ * Set the password through a link and kill the link; AccessError when the link is dead or the password
+ * too short. The link is claimed by deleting its row in the transaction that stores the password, so
+ * two requests racing with one link cannot both set a password.
+ */
 export async function redeemPasswordLink(db: Store, token: string, password: string, now: number): Promise<string> {
-  const accountId = await passwordLinkAccount(db, token, now);
-  if (!accountId) throw new AccessError("This link has been used already or has expired.");
-  await setAccountPassword(db, accountId, password);
-  await inTransaction(db, async (tx) => {
-    await tx.delete(tx.t.settings).where(eq(tx.t.settings.key, LINK_PREFIX + sha256Hex(token)));
+  const dead = () => new AccessError("This link has been used already or has expired.");
+  // Checked before hashing, which takes a while, so a dead link is told at once.
+  if (!(await passwordLinkAccount(db, token, now))) throw dead();
+  const passwordHash = await hashPassword(password);
+  return inTransaction(db, async (tx) => {
+    const { settings } = tx.t;
+    const [claimed] = await tx
+      .delete(settings)
+      .where(eq(settings.key, LINK_PREFIX + sha256Hex(token)))
+      .returning({ value: settings.value });
+    const link = claimed ? parseLink(claimed.value) : undefined;
+    if (!link || link.expiresAt <= now) throw dead();
+    await storePasswordHash(tx, link.accountId, passwordHash);
+    return link.accountId;
   });
-  return accountId;
 }
 
 function parseLink(value: string): { accountId: string; expiresAt: number } | undefined {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { findAccountByEmail } from "../../src/access/accounts.ts";
-import { issuePasswordLink } from "../../src/access/passwords.ts";
+import { issuePasswordLink, redeemPasswordLink } from "../../src/access/passwords.ts";
 import { recentAccountEvents } from "../../src/ops/audit-log.ts";
 import { accountWithPassword, PASSWORD } from "../support/accounts.ts";
 import { dashboardApp, get, post, sessionCookieFrom, signIn } from "./support.ts";
@@ -81,6 +81,26 @@ describe("one-time password links", () => {
         ),
       ),
     ).toBe(true);
+  }, 30_000);
+
+  test("two redemptions racing with one link: one sets the password, the other is refused", async () => {
+    const { db, clock } = await dashboardApp();
+    const account = await accountWithPassword(db, "di@example.com");
+    const token = await issuePasswordLink(db, account.id, clock.now());
+    const outcomes = await Promise.allSettled(
+      ["first passphrase here", "second passphrase here"].map((password) =>
+        redeemPasswordLink(db, token, password, clock.now()),
+      ),
+    );
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(["fulfilled", "rejected"]);
+    const refused = defined(
+      outcomes.find((outcome) => outcome.status === "rejected"),
+      "the refused redemption",
+    );
+    expect(String(refused.reason)).toContain("used already");
+    const winner = outcomes[0]?.status === "fulfilled" ? "first passphrase here" : "second passphrase here";
+    const stored = defined((await findAccountByEmail(db, "di@example.com"))?.passwordHash, "the stored hash");
+    expect(await Bun.password.verify(winner, stored)).toBe(true);
   }, 30_000);
 
   test("expire after 24 h, and a newer link kills the older one", async () => {
