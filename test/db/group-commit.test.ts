@@ -144,21 +144,15 @@ test("a participant that fails before COMMIT refuses the whole batch, and is tol
 
 test("a transaction begun while a batch awaits waits for the batch to end: it neither joins the batch nor goes down with it", async () => {
   const { db, committer, insert, count } = setup();
-  let entered = () => {};
-  const inBatch = new Promise<void>((resolve) => {
-    entered = resolve;
-  });
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
+  const entered = Promise.withResolvers<void>();
+  const held = Promise.withResolvers<void>();
   const failing = committer.commit(async () => {
     insert.run(1);
-    entered();
-    await held; // a real wait inside the batch's open transaction
+    entered.resolve();
+    await held.promise; // a real wait inside the batch's open transaction
     throw new Error("the write failed after waiting");
   });
-  await inBatch;
+  await entered.promise;
   let otherRan = false;
   const other = inTransaction(db, async () => {
     otherRan = true;
@@ -166,7 +160,7 @@ test("a transaction begun while a batch awaits waits for the batch to end: it ne
   });
   await Bun.sleep(20);
   expect(otherRan).toBe(false);
-  release();
+  held.resolve();
   await expect(failing).rejects.toThrow("the write failed after waiting");
   await other;
   expect(db.$client.query("SELECT n FROM t").all()).toEqual([{ n: 2 }]);
@@ -176,13 +170,10 @@ test("a transaction begun while a batch awaits waits for the batch to end: it ne
 test("refusal rows and the readiness probe written while a batch awaits wait for it, and survive its rollback", async () => {
   const { db, committer, insert } = setup();
   const principal = seedPrincipal(db, { tier: "explorer" });
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
+  const held = Promise.withResolvers<void>();
   const failing = committer.commit(async () => {
     insert.run(1);
-    await held;
+    await held.promise;
     throw new Error("rolled back");
   });
   await Bun.sleep(5);
@@ -200,7 +191,7 @@ test("refusal rows and the readiness probe written while a batch awaits wait for
   ]);
   const probe = sqliteProbe(db)(Date.parse("2026-03-01T00:00:00Z"));
   await Bun.sleep(5);
-  release();
+  held.resolve();
   await expect(failing).rejects.toThrow("rolled back");
   expect(await refusal).toBe(0);
   expect(await probe).toEqual({ ok: true });
